@@ -1,0 +1,57 @@
+// Command conferd is the Confer platform server.
+//
+//	conferd [serve] [--addr :8080] [--db confer-data/confer.db] [--release 6.1.0.4.0]
+//	conferd license import --db D --key K --secret S
+//	conferd account create --db D --username U --password P [--domain NAME] [--admin]
+//
+// See README.md and docs/operations.md.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// exitUsage is the exit status for bad flags, an unknown release or an
+// unreachable database.
+const exitUsage = 2
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
+		return serve(ctx, args, stdout, stderr)
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], stdout, stderr)
+	case "license":
+		if len(args) > 1 && args[1] == "import" {
+			return licenseImport(ctx, args[2:], stdout, stderr)
+		}
+	case "account":
+		if len(args) > 1 && args[1] == "create" {
+			return accountCreate(ctx, args[2:], stdout, stderr)
+		}
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "conferd: unknown command %q\n%s", args[0], usage)
+	return exitUsage
+}
+
+const usage = `usage:
+  conferd [serve] [--addr :8080] [--db confer-data/confer.db | postgres://...] [--release 6.1.0.4.0]
+  conferd license import --db D --key K --secret S
+  conferd account create --db D --username U --password P [--domain NAME] [--admin]
+`

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/release"
+	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", stderr)
+	addr := fs.String("addr", envOr("CONFER_ADDR", defaultAddr), "listen address (env CONFER_ADDR)")
+	db := dbFlag(fs)
+	rel := fs.String("release", envOr("CONFER_RELEASE", release.Latest.String()), "platform release to emulate (env CONFER_RELEASE)")
+	def := auth.DefaultConfig()
+	tokenTTL := fs.Duration("token-ttl", envDuration("CONFER_TOKEN_TTL", def.TokenTTL), "idle lifetime of an account_token (env CONFER_TOKEN_TTL)")
+	sessionTTL := fs.Duration("session-ttl", envDuration("CONFER_SESSION_TTL", def.SessionTTL), "idle lifetime of a login session (env CONFER_SESSION_TTL)")
+	maxFail := fs.Int("login-max-failures", def.MaxFailures, "failed logins before an account is locked")
+	lockFor := fs.Duration("login-lock", envDuration("CONFER_LOGIN_LOCK", def.LockFor), "how long a locked account stays locked (env CONFER_LOGIN_LOCK)")
+	if fs.Parse(args) != nil {
+		return exitUsage
+	}
+	r, err := release.Parse(*rel)
+	if err != nil {
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
+		return exitUsage
+	}
+	if *maxFail < 1 {
+		fmt.Fprintln(stderr, "conferd: --login-max-failures must be at least 1")
+		return exitUsage
+	}
+	st, ok := openStore(ctx, *db, stderr)
+	if !ok {
+		return exitUsage
+	}
+	defer st.Close()
+	if err := bootstrap(ctx, st, stdout); err != nil {
+		fmt.Fprintf(stderr, "conferd: first-start setup: %v\n", err)
+		return 1
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	srv, err := server.New(server.Config{
+		Store: st, Clock: clock.Real{}, Release: r, Logger: logger,
+		Auth: auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "conferd: listen %s: %v\n", *addr, err)
+		return exitUsage
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go janitor(ctx, st, logger)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	logger.Info("conferd serving", "addr", ln.Addr().String(), "release", r.String(), "api_level", r.Level())
+
+	select {
+	case err := <-errc:
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
+		return 1
+	case <-ctx.Done():
+	}
+	// SIGINT/SIGTERM: stop accepting, finish in-flight requests, then the
+	// deferred Close closes the store.
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logger.Error("shutdown", "err", err)
+	}
+	logger.Info("conferd stopped")
+	return 0
+}
+
+// janitor removes expired tokens and sessions every five minutes.
+func janitor(ctx context.Context, st store.Store, log *slog.Logger) {
+	t := time.NewTicker(5 * time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			if _, err := st.DeleteExpired(ctx, now); err != nil && ctx.Err() == nil {
+				log.Warn("delete expired sessions", "err", err)
+			}
+		}
+	}
+}

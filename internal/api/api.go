@@ -1,0 +1,56 @@
+// Package api is the contract between the HTTP layer and the module
+// packages: a Handler receives a decoded, authenticated Request and returns
+// the reply fields of the newest model, or an error.
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/release"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Request is one call of a catalogue endpoint.
+type Request struct {
+	Endpoint   *catalog.Endpoint
+	PathParams map[string]string
+	Args       *wire.Args
+	Cookie     string // SSO_COOKIE_KEY, "" when absent
+
+	Platform  release.Release // the emulated release (--release)
+	Effective release.Release // the release whose shapes this caller sees
+	Level     int             // the caller's effective API-Level, 0 before 6.0.0.3.0
+	Debug     bool            // debug=1: validate only, execute nothing
+
+	Principal *auth.Principal // nil on public endpoints
+
+	// SetCookies are added to the reply.
+	SetCookies []*http.Cookie
+}
+
+// Path returns a path parameter.
+func (r *Request) Path(name string) string { return r.PathParams[name] }
+
+// Handler serves one endpoint. It returns the reply fields without the
+// envelope; the server adds success.
+type Handler func(ctx context.Context, r *Request) (wire.Object, error)
+
+// Registry maps catalogue endpoint names to handlers.
+type Registry map[string]Handler
+
+// Handle attaches h to the endpoint named name; it panics when the
+// catalogue has no such endpoint or a handler is already attached, both
+// programming errors caught by the first test run.
+func (reg Registry) Handle(name string, h Handler) {
+	if _, ok := catalog.Lookup(name); !ok {
+		panic(fmt.Sprintf("api: no catalogue endpoint %q", name))
+	}
+	if _, dup := reg[name]; dup {
+		panic(fmt.Sprintf("api: endpoint %q has two handlers", name))
+	}
+	reg[name] = h
+}

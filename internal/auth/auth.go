@@ -1,0 +1,226 @@
+// Package auth holds API licenses, account_tokens, login sessions and
+// lockout (seed 000 "Authentication"; reference 03-system-login.md).
+package auth
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Config sets lifetimes and the lockout policy.
+type Config struct {
+	TokenTTL    time.Duration // idle lifetime of an account_token (reference 03: 30 minutes)
+	SessionTTL  time.Duration // idle lifetime of a session (reference 03: 30 minutes)
+	MaxFailures int           // failed logins before the account is locked
+	LockFor     time.Duration // how long a locked account stays locked
+}
+
+// DefaultConfig is the platform's behaviour: 30 idle minutes, lock after 5
+// failures for 30 minutes.
+func DefaultConfig() Config {
+	return Config{TokenTTL: 30 * time.Minute, SessionTTL: 30 * time.Minute, MaxFailures: 5, LockFor: 30 * time.Minute}
+}
+
+// Service checks licenses, tokens, passwords and sessions.
+type Service struct {
+	st  store.Store
+	clk clock.Clock
+	cfg Config
+}
+
+// New returns a Service.
+func New(st store.Store, clk clock.Clock, cfg Config) *Service {
+	return &Service{st: st, clk: clk, cfg: cfg}
+}
+
+// Config returns the service's settings.
+func (s *Service) Config() Config { return s.cfg }
+
+// Principal is who a request acts for.
+type Principal struct {
+	AccountMoid string
+	Username    string
+	DomainMoid  string
+	DomainName  string
+	Admin       bool
+}
+
+// IssueToken checks a license key and secret and returns a new
+// account_token (reference 03 "token获取"). Failure: 10001.
+func (s *Service) IssueToken(ctx context.Context, key, secret string) (string, error) {
+	lic, err := s.st.LicenseByKey(ctx, key)
+	if errors.Is(err, store.ErrNotFound) {
+		burnCompare(secret)
+		return "", wire.Errorf(wire.CodeSoftwareAuthFailed, "software authentication failed: unknown oauth_consumer_key or wrong oauth_consumer_secret")
+	}
+	if err != nil {
+		return "", err
+	}
+	if !CheckSecret(lic.SecretHash, secret) {
+		return "", wire.Errorf(wire.CodeSoftwareAuthFailed, "software authentication failed: unknown oauth_consumer_key or wrong oauth_consumer_secret")
+	}
+	tok := NewToken()
+	err = s.st.CreateToken(ctx, store.Token{Hash: lookupHash(tok), LicenseKey: key, ExpiresAt: s.clk.Now().Add(s.cfg.TokenTTL)})
+	return tok, err
+}
+
+// CheckToken validates an account_token and renews it. Failure: 10002.
+func (s *Service) CheckToken(ctx context.Context, token string) error {
+	if token == "" {
+		return wire.Errorf(wire.CodeTokenInvalid, "account_token is missing")
+	}
+	now := s.clk.Now()
+	t, err := s.st.TokenByHash(ctx, lookupHash(token))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !t.ExpiresAt.After(now)) {
+		return wire.Errorf(wire.CodeTokenInvalid, "account_token is invalid or expired")
+	}
+	if err != nil {
+		return err
+	}
+	return s.renew(ctx, t.ExpiresAt, now, s.cfg.TokenTTL, func(exp time.Time) error {
+		return s.st.RenewToken(ctx, t.Hash, now, exp)
+	}, wire.CodeTokenInvalid)
+}
+
+// renew moves an expiry to now+ttl. To spare the store a write on every
+// request, it writes only when at least a thirtieth of the lifetime (one
+// minute at the default 30) has passed since the last renewal; the expiry
+// is thus never more than that short of the full lifetime.
+func (s *Service) renew(ctx context.Context, expires, now time.Time, ttl time.Duration, write func(time.Time) error, code int) error {
+	if expires.Sub(now) > ttl-ttl/30 {
+		return nil
+	}
+	err := write(now.Add(ttl))
+	if errors.Is(err, store.ErrNotFound) {
+		return wire.E(code) // expired or removed in between
+	}
+	return err
+}
+
+// Authenticate checks account_token and the SSO_COOKIE_KEY session, renews
+// both, and returns who the request acts for (seed 000 "Authentication"
+// 5 and 6). Failures: 10002 for the token, 10102 for the session.
+func (s *Service) Authenticate(ctx context.Context, token, cookie string) (*Principal, error) {
+	if err := s.CheckToken(ctx, token); err != nil {
+		return nil, err
+	}
+	if cookie == "" {
+		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in: the SSO_COOKIE_KEY cookie is missing")
+	}
+	now := s.clk.Now()
+	sess, err := s.st.SessionByHash(ctx, lookupHash(cookie))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !sess.ExpiresAt.After(now)) {
+		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in or the login timed out: SSO_COOKIE_KEY is unknown or expired")
+	}
+	if err != nil {
+		return nil, err
+	}
+	acc, err := s.st.AccountByMoid(ctx, sess.AccountMoid)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && acc.Disabled) {
+		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in: the session's account no longer exists or is disabled")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.renew(ctx, sess.ExpiresAt, now, s.cfg.SessionTTL, func(exp time.Time) error {
+		return s.st.RenewSession(ctx, sess.Hash, now, exp)
+	}, wire.CodeNotLoggedIn); err != nil {
+		return nil, err
+	}
+	return principalOf(acc), nil
+}
+
+func principalOf(a store.Account) *Principal {
+	return &Principal{AccountMoid: a.Moid, Username: a.Username, DomainMoid: a.DomainMoid, DomainName: a.DomainName, Admin: a.Admin}
+}
+
+// Login checks the token and the account's password, counts failures and
+// locks the account after Config.MaxFailures of them, and returns a new
+// SSO_COOKIE_KEY value (reference 03 "登陆").
+func (s *Service) Login(ctx context.Context, token, username, password string) (string, *Principal, error) {
+	if err := s.CheckToken(ctx, token); err != nil {
+		return "", nil, err
+	}
+	acc, err := s.st.AccountByUsername(ctx, username)
+	if errors.Is(err, store.ErrNotFound) {
+		burnCompare(password)
+		return "", nil, wire.Errorf(wire.CodeWrongCredentials, "wrong user name or password")
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	if acc.Disabled {
+		return "", nil, wire.Errorf(wire.CodeAccountDisabled, "account %s is disabled", acc.Username)
+	}
+	now := s.clk.Now()
+	if acc.LockedUntil.After(now) {
+		return "", nil, s.lockError(acc.FailedLogins, acc.LockedUntil)
+	}
+	if !CheckSecret(acc.PasswordHash, password) {
+		att, err := s.st.FailLogin(ctx, acc.Moid, now, s.cfg.MaxFailures, s.cfg.LockFor)
+		if err != nil {
+			return "", nil, err
+		}
+		if !att.LockedUntil.IsZero() {
+			return "", nil, s.lockError(att.Failed, att.LockedUntil)
+		}
+		e := wire.Errorf(wire.CodeWrongPassword, "wrong password for %s: attempt %d of %d", acc.Username, att.Failed, s.cfg.MaxFailures)
+		e.Extra = s.lockFields(att.Failed, time.Time{})
+		return "", nil, e
+	}
+	if acc.FailedLogins != 0 || !acc.LockedUntil.IsZero() {
+		if err := s.st.ResetLogin(ctx, acc.Moid); err != nil {
+			return "", nil, err
+		}
+	}
+	cookie := NewCookie()
+	if err := s.st.CreateSession(ctx, store.Session{Hash: lookupHash(cookie), AccountMoid: acc.Moid, ExpiresAt: now.Add(s.cfg.SessionTTL)}); err != nil {
+		return "", nil, err
+	}
+	return cookie, principalOf(acc), nil
+}
+
+// lockFields are the lockout counters of a failed login, named as the
+// recording system's local login names them (seed 000 "Errors" 4).
+func (s *Service) lockFields(failed int, until time.Time) map[string]any {
+	unlock := ""
+	if !until.IsZero() {
+		unlock = until.Format(time.RFC3339)
+	}
+	return map[string]any{"maxlocknum": s.cfg.MaxFailures, "currentnum": failed, "unlocktime": unlock}
+}
+
+func (s *Service) lockError(failed int, until time.Time) error {
+	e := wire.Errorf(wire.CodeAccountLocked, "account locked after %d failed logins until %s", failed, until.Format(time.RFC3339))
+	e.Extra = s.lockFields(failed, until)
+	return e
+}
+
+// Heartbeat renews a session and its token (reference 03 "保持用户心跳").
+func (s *Service) Heartbeat(ctx context.Context, token, cookie string) error {
+	_, err := s.Authenticate(ctx, token, cookie)
+	return err
+}
+
+// RenewToken renews an account_token, and the session too when a valid
+// cookie comes with it (reference 03 "保持token心跳").
+func (s *Service) RenewToken(ctx context.Context, token, cookie string) error {
+	if err := s.CheckToken(ctx, token); err != nil {
+		return err
+	}
+	if cookie != "" {
+		_, _ = s.Authenticate(ctx, token, cookie) // a stale cookie does not fail the token heartbeat
+	}
+	return nil
+}
+
+// ValidUsername tells whether a user name is acceptable for a new account.
+func ValidUsername(u string) bool {
+	return u != "" && len(u) <= 64 && strings.TrimSpace(u) == u && !strings.ContainsAny(u, "\x00\r\n\t")
+}

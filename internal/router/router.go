@@ -1,0 +1,128 @@
+// Package router matches request paths against the catalogue's path
+// patterns ("/api/v1/vc/confs/{conf_id}/mts"). Static segments win over
+// parameters, so "/confs/{conf_id}/mts" and "/confs/{conf_id}/{x}" can live
+// side by side.
+package router
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Router maps (method, path) to a value of type T.
+type Router[T any] struct {
+	root node[T]
+}
+
+type node[T any] struct {
+	static  map[string]*node[T]
+	param   *node[T]
+	pname   string
+	methods map[string]T
+}
+
+// Add registers v for method and pattern. Registering the same method and
+// pattern twice, or one position under two parameter names, is an error.
+func (rt *Router[T]) Add(method, pattern string, v T) error {
+	n := &rt.root
+	for _, seg := range split(pattern) {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			name := seg[1 : len(seg)-1]
+			if n.param == nil {
+				n.param = &node[T]{pname: name}
+			} else if n.param.pname != name {
+				return fmt.Errorf("router: %s: parameter {%s} clashes with {%s}", pattern, name, n.param.pname)
+			}
+			n = n.param
+			continue
+		}
+		if n.static == nil {
+			n.static = map[string]*node[T]{}
+		}
+		child, ok := n.static[seg]
+		if !ok {
+			child = &node[T]{}
+			n.static[seg] = child
+		}
+		n = child
+	}
+	if n.methods == nil {
+		n.methods = map[string]T{}
+	}
+	if _, dup := n.methods[method]; dup {
+		return fmt.Errorf("router: %s %s registered twice", method, pattern)
+	}
+	n.methods[method] = v
+	return nil
+}
+
+// Match finds the value for method and path. found reports whether the path
+// exists under any method; ok whether it exists under this method. params
+// holds the values of the path's parameters.
+func (rt *Router[T]) Match(method, path string) (v T, params map[string]string, found, ok bool) {
+	var vals []param
+	n := match(&rt.root, split(path), &vals)
+	if n == nil {
+		return v, nil, false, false
+	}
+	v, ok = n.methods[method]
+	if !ok {
+		return v, nil, true, false
+	}
+	if len(vals) > 0 {
+		params = make(map[string]string, len(vals))
+		for _, p := range vals {
+			params[p.name] = p.value
+		}
+	}
+	return v, params, true, true
+}
+
+// Methods returns the methods registered at path.
+func (rt *Router[T]) Methods(path string) []string {
+	var vals []param
+	n := match(&rt.root, split(path), &vals)
+	if n == nil {
+		return nil
+	}
+	var ms []string
+	for m := range n.methods {
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+type param struct{ name, value string }
+
+// match descends from n along segs, preferring static segments and
+// backtracking to a parameter when the static branch dead-ends.
+func match[T any](n *node[T], segs []string, vals *[]param) *node[T] {
+	if len(segs) == 0 {
+		if n.methods == nil {
+			return nil
+		}
+		return n
+	}
+	if child, ok := n.static[segs[0]]; ok {
+		if m := match(child, segs[1:], vals); m != nil {
+			return m
+		}
+	}
+	if n.param != nil && segs[0] != "" {
+		mark := len(*vals)
+		*vals = append(*vals, param{n.param.pname, segs[0]})
+		if m := match(n.param, segs[1:], vals); m != nil {
+			return m
+		}
+		*vals = (*vals)[:mark]
+	}
+	return nil
+}
+
+func split(path string) []string {
+	path = strings.Trim(path, "/")
+	if path == "" {
+		return nil
+	}
+	return strings.Split(path, "/")
+}

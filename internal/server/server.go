@@ -1,0 +1,189 @@
+// Package server turns the catalogue and the module handlers into one
+// http.Handler: it decodes the wire conventions, routes, gates by release
+// and API-Level, authenticates, runs the handler and writes the envelope.
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/compat"
+	"github.com/confer-platform/confer/internal/release"
+	"github.com/confer-platform/confer/internal/router"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/system"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Config is what a Server needs.
+type Config struct {
+	Store   store.Store
+	Clock   clock.Clock
+	Release release.Release
+	Auth    auth.Config
+	MaxBody int64 // request body limit; wire.DefaultMaxBody when 0
+	Logger  *slog.Logger
+}
+
+// Server serves the platform API.
+type Server struct {
+	cfg      Config
+	auth     *auth.Service
+	handlers api.Registry
+	routes   router.Router[*route]
+	log      *slog.Logger
+}
+
+type route struct {
+	ep *catalog.Endpoint
+	h  api.Handler
+}
+
+// New builds a Server: every catalogue endpoint is routed, with its handler
+// or, until a module serves it, the "not implemented" answer.
+func New(cfg Config) (*Server, error) {
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real{}
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = wire.DefaultMaxBody
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Server{cfg: cfg, handlers: api.Registry{}, log: cfg.Logger}
+	s.auth = auth.New(cfg.Store, cfg.Clock, cfg.Auth)
+	system.Register(s.handlers, s.auth, cfg.Clock)
+
+	eps := catalog.All()
+	for i := range eps {
+		ep := &eps[i]
+		h := s.handlers[ep.Name]
+		if h == nil {
+			h = notImplemented
+		}
+		for _, p := range ep.Paths() {
+			if err := s.routes.Add(ep.Method, p, &route{ep: ep, h: h}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s, nil
+}
+
+// Auth returns the server's authentication service.
+func (s *Server) Auth() *auth.Service { return s.auth }
+
+// Handlers returns the attached handlers, by endpoint name.
+func (s *Server) Handlers() api.Registry { return s.handlers }
+
+func notImplemented(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return nil, wire.Errorf(wire.CodeNotImplemented, "endpoint %s %s (%s) is not implemented yet", r.Endpoint.Method, r.Endpoint.Path, r.Endpoint.Name)
+}
+
+// ServeHTTP serves one request; a panic becomes 99999, never HTTP 500.
+func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic", "method", hr.Method, "path", hr.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			wire.WriteError(w, wire.E(wire.CodeSystemError))
+		}
+	}()
+	reply, cookies, err := s.serve(hr)
+	if err != nil {
+		we := wire.AsError(err)
+		if we.Code == wire.CodeSystemError {
+			s.log.Error("request failed", "method", hr.Method, "path", hr.URL.Path, "err", err)
+		}
+		wire.WriteError(w, we)
+		return
+	}
+	for _, c := range cookies {
+		http.SetCookie(w, c)
+	}
+	wire.WriteJSON(w, wire.Success(reply))
+}
+
+func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, error) {
+	args, err := wire.ReadArgs(hr, s.cfg.MaxBody)
+	if err != nil {
+		return nil, nil, err
+	}
+	method := hr.Method
+	if method == http.MethodPost {
+		switch o := args.Override(); o {
+		case "":
+		case http.MethodPut, http.MethodDelete:
+			method = o // seed 000 "Common rules" 6
+		default:
+			return nil, nil, wire.InvalidParam("_method", "must be PUT or DELETE")
+		}
+	}
+	rt, params, found, ok := s.routes.Match(method, hr.URL.Path)
+	if !found {
+		return nil, nil, wire.Errorf(wire.CodeNoSuchEndpoint, "no endpoint at %s", hr.URL.Path)
+	}
+	if !ok {
+		return nil, nil, wire.Errorf(wire.CodeMethodNotAllow, "method %s is not allowed on %s (allowed: %s)",
+			method, hr.URL.Path, strings.Join(s.routes.Methods(hr.URL.Path), ", "))
+	}
+	req := &api.Request{Endpoint: rt.ep, PathParams: params, Args: args, Platform: s.cfg.Release}
+	if err := s.gate(hr, req); err != nil {
+		return nil, nil, err
+	}
+	if c, err := hr.Cookie(system.CookieName); err == nil {
+		req.Cookie = c.Value
+	}
+	req.Debug = args.Query.Get("debug") == "1"
+	ctx := hr.Context()
+	if !rt.ep.Public {
+		p, err := s.auth.Authenticate(ctx, args.Token(), req.Cookie)
+		if err != nil {
+			return nil, nil, err
+		}
+		req.Principal = p
+	}
+	reply, err := rt.h(ctx, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if reply == nil {
+		reply = wire.Object{}
+	}
+	compat.Reply(rt.ep.Name, req.Effective, reply, req.SetCookies)
+	return reply, req.SetCookies, nil
+}
+
+// gate checks that the endpoint exists at the emulated release and at the
+// caller's API-Level (seed 000 "Versioning" 3 to 5), and fills in the
+// effective release and level.
+func (s *Server) gate(hr *http.Request, req *api.Request) error {
+	ep, plat := req.Endpoint, s.cfg.Release
+	if !ep.ExistsAt(plat) {
+		return wire.Errorf(wire.CodeNotSupported, "%s %s is not supported by platform release %s", ep.Method, ep.Path, plat)
+	}
+	header := 0
+	if plat.HasLevels() { // releases before 6.0.0.3.0 ignore the header
+		h, err := wire.HeaderAPILevel(hr.Header)
+		if err != nil {
+			return err
+		}
+		header = h
+	}
+	req.Effective, req.Level = release.Effective(plat, header)
+	if plat.HasLevels() && req.Level < ep.MinLevel {
+		return wire.Errorf(wire.CodeNotSupported, "%s %s needs API-Level %d; the request's level is %d", ep.Method, ep.Path, ep.MinLevel, req.Level)
+	}
+	return nil
+}

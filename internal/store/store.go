@@ -1,0 +1,114 @@
+// Package store declares Confer's storage: the records it keeps and the
+// operations on them. sqlstore implements it on SQLite (embedded, the
+// default) and on PostgreSQL (several nodes acting as one platform).
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Sentinel errors of every implementation.
+var (
+	ErrNotFound  = errors.New("store: not found")
+	ErrDuplicate = errors.New("store: duplicate")
+)
+
+// Domain is a user domain: the tenant every record belongs to (DESIGN
+// principle 6).
+type Domain struct {
+	Moid      string
+	Name      string
+	CreatedAt time.Time
+}
+
+// License is an imported API license (seed 000 "Authentication" 2). Only a
+// hash of the secret is kept.
+type License struct {
+	Key        string
+	SecretHash string
+	CreatedAt  time.Time
+}
+
+// Account is a user account that logs in through /api/v1/system/login.
+type Account struct {
+	Moid         string
+	DomainMoid   string
+	DomainName   string // filled by reads
+	Username     string
+	PasswordHash string
+	Admin        bool
+	Disabled     bool
+	FailedLogins int
+	LockedUntil  time.Time // zero when not locked
+	CreatedAt    time.Time
+}
+
+// Token is an account_token issued for a license. Only a hash of the token
+// is kept.
+type Token struct {
+	Hash       string
+	LicenseKey string
+	ExpiresAt  time.Time
+}
+
+// Session is a logged-in session, named by the SSO_COOKIE_KEY cookie. Only
+// a hash of the cookie value is kept.
+type Session struct {
+	Hash        string
+	AccountMoid string
+	ExpiresAt   time.Time
+}
+
+// LoginAttempt is the outcome of counting a failed login.
+type LoginAttempt struct {
+	Failed      int       // failures counted so far, this one included
+	LockedUntil time.Time // zero when the account is not locked
+}
+
+// Store is everything Confer keeps. Every method that changes state has
+// committed the change when it returns nil (DESIGN principle 3).
+type Store interface {
+	// Domains.
+	CreateDomain(ctx context.Context, d Domain) error
+	DomainByName(ctx context.Context, name string) (Domain, error)
+	DomainByMoid(ctx context.Context, moid string) (Domain, error)
+
+	// Licenses.
+	PutLicense(ctx context.Context, l License) error // creates or replaces
+	LicenseByKey(ctx context.Context, key string) (License, error)
+	CountLicenses(ctx context.Context) (int, error)
+
+	// Accounts.
+	CreateAccount(ctx context.Context, a Account) error
+	AccountByUsername(ctx context.Context, username string) (Account, error)
+	AccountByMoid(ctx context.Context, moid string) (Account, error)
+	CountAccounts(ctx context.Context) (int, error)
+	// FailLogin counts a failed login of an account at now. When the
+	// account's earlier lock has ended the count starts again; when the
+	// count reaches max the account is locked until now+lockFor.
+	FailLogin(ctx context.Context, accountMoid string, now time.Time, max int, lockFor time.Duration) (LoginAttempt, error)
+	// ResetLogin clears the failed-login count and lock of an account.
+	ResetLogin(ctx context.Context, accountMoid string) error
+
+	// Tokens.
+	CreateToken(ctx context.Context, t Token) error
+	TokenByHash(ctx context.Context, hash string) (Token, error)
+	// RenewToken moves a token's expiry to expires; ErrNotFound if the token
+	// is unknown or already expired at now.
+	RenewToken(ctx context.Context, hash string, now, expires time.Time) error
+
+	// Sessions.
+	CreateSession(ctx context.Context, s Session) error
+	SessionByHash(ctx context.Context, hash string) (Session, error)
+	RenewSession(ctx context.Context, hash string, now, expires time.Time) error
+	DeleteSessionsOf(ctx context.Context, accountMoid string) error
+
+	// DeleteExpired removes tokens and sessions that expired before now.
+	DeleteExpired(ctx context.Context, now time.Time) (int, error)
+
+	// Ping checks that the store is reachable.
+	Ping(ctx context.Context) error
+	Close() error
+}
