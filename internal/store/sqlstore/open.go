@@ -92,7 +92,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	}
 	rdb.SetMaxOpenConns(8)
 	rdb.SetMaxIdleConns(8)
-	if err := wdb.PingContext(ctx); err != nil {
+	if err := pingSQLite(ctx, wdb); err != nil {
 		wdb.Close()
 		rdb.Close()
 		return nil, fmt.Errorf("sqlite %s: %w", path, err)
@@ -109,6 +109,24 @@ func (db *DB) Close() error {
 	if db.rdb != db.wdb {
 		if e := db.rdb.Close(); err == nil {
 			err = e
+		}
+	}
+	return err
+}
+
+// pingSQLite opens the first connection. Switching a new file to WAL needs
+// an exclusive lock and does not wait in the busy handler, so a process that
+// opens the file at the same moment as another retries for a while.
+func pingSQLite(ctx context.Context, db *sql.DB) error {
+	var err error
+	for i := 0; i < 50; i++ {
+		if err = db.PingContext(ctx); err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(10+i*10) * time.Millisecond):
 		}
 	}
 	return err
