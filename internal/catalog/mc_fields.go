@@ -182,7 +182,7 @@ var mcFieldDefs = map[string]Param{
 	"bitrate":                  {Kind: Int, Doc: "conference bitrate (kbps)"},
 	"closed_conf":              {Kind: Int, Enum: mcFlag, Doc: "do not disturb: 0 off, 1 on"},
 	"safe_conf":                {Kind: Int, Enum: mcFlag, Doc: "conference security: 0 public, 1 hidden"},
-	"password":                 {Kind: String, Doc: "conference password: letters, digits, _ and . only, max 32 bytes"},
+	"password":                 {Kind: String, Doc: "conference password: letters, digits, _ and . only; max 32 bytes in templates, 16 in conferences"},
 	"encrypted_type":           {Kind: Int, Enum: []int{0, 2, 3, 4}, Doc: "transport encryption: 0 none, 2 AES, 3 SM4, 4 SM1"},
 	"encrypted_auth":           {Kind: Int, Enum: mcFlag, Doc: "terminal two-way authentication: 0 off (default), 1 on"},
 	"encrypted_key":            {Kind: String, Doc: "AES transport key: letters, digits, _ and . only"},

@@ -1,7 +1,9 @@
 // Package router matches request paths against the catalogue's path
 // patterns ("/api/v1/vc/confs/{conf_id}/mts"). Static segments win over
 // parameters, so "/confs/{conf_id}/mts" and "/confs/{conf_id}/{x}" can live
-// side by side.
+// side by side. Two patterns may name the parameter at one position
+// differently (the vendor's nms paths do: service_domains/{domain_moid} and
+// service_domains/{service_moid}).
 package router
 
 import (
@@ -17,21 +19,24 @@ type Router[T any] struct {
 type node[T any] struct {
 	static  map[string]*node[T]
 	param   *node[T]
-	pname   string
-	methods map[string]T
+	methods map[string]leaf[T]
+}
+
+type leaf[T any] struct {
+	v     T
+	names []string // parameter names of the pattern, in path order
 }
 
 // Add registers v for method and pattern. Registering the same method and
-// pattern twice, or one position under two parameter names, is an error.
+// pattern twice is an error.
 func (rt *Router[T]) Add(method, pattern string, v T) error {
 	n := &rt.root
+	var names []string
 	for _, seg := range split(pattern) {
 		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
-			name := seg[1 : len(seg)-1]
+			names = append(names, seg[1:len(seg)-1])
 			if n.param == nil {
-				n.param = &node[T]{pname: name}
-			} else if n.param.pname != name {
-				return fmt.Errorf("router: %s: parameter {%s} clashes with {%s}", pattern, name, n.param.pname)
+				n.param = &node[T]{}
 			}
 			n = n.param
 			continue
@@ -47,12 +52,12 @@ func (rt *Router[T]) Add(method, pattern string, v T) error {
 		n = child
 	}
 	if n.methods == nil {
-		n.methods = map[string]T{}
+		n.methods = map[string]leaf[T]{}
 	}
 	if _, dup := n.methods[method]; dup {
 		return fmt.Errorf("router: %s %s registered twice", method, pattern)
 	}
-	n.methods[method] = v
+	n.methods[method] = leaf[T]{v: v, names: names}
 	return nil
 }
 
@@ -60,27 +65,27 @@ func (rt *Router[T]) Add(method, pattern string, v T) error {
 // exists under any method; ok whether it exists under this method. params
 // holds the values of the path's parameters.
 func (rt *Router[T]) Match(method, path string) (v T, params map[string]string, found, ok bool) {
-	var vals []param
+	var vals []string
 	n := match(&rt.root, split(path), &vals)
 	if n == nil {
 		return v, nil, false, false
 	}
-	v, ok = n.methods[method]
+	l, ok := n.methods[method]
 	if !ok {
 		return v, nil, true, false
 	}
 	if len(vals) > 0 {
 		params = make(map[string]string, len(vals))
-		for _, p := range vals {
-			params[p.name] = p.value
+		for i, name := range l.names {
+			params[name] = vals[i]
 		}
 	}
-	return v, params, true, true
+	return l.v, params, true, true
 }
 
 // Methods returns the methods registered at path.
 func (rt *Router[T]) Methods(path string) []string {
-	var vals []param
+	var vals []string
 	n := match(&rt.root, split(path), &vals)
 	if n == nil {
 		return nil
@@ -92,11 +97,9 @@ func (rt *Router[T]) Methods(path string) []string {
 	return ms
 }
 
-type param struct{ name, value string }
-
 // match descends from n along segs, preferring static segments and
 // backtracking to a parameter when the static branch dead-ends.
-func match[T any](n *node[T], segs []string, vals *[]param) *node[T] {
+func match[T any](n *node[T], segs []string, vals *[]string) *node[T] {
 	if len(segs) == 0 {
 		if n.methods == nil {
 			return nil
@@ -110,7 +113,7 @@ func match[T any](n *node[T], segs []string, vals *[]param) *node[T] {
 	}
 	if n.param != nil && segs[0] != "" {
 		mark := len(*vals)
-		*vals = append(*vals, param{n.param.pname, segs[0]})
+		*vals = append(*vals, segs[0])
 		if m := match(n.param, segs[1:], vals); m != nil {
 			return m
 		}

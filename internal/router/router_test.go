@@ -46,8 +46,11 @@ func TestMatch(t *testing.T) {
 			}
 		}
 	}
-	if err := rt.Add("GET", "/api/v1/vc/confs/{id}/x", "clash"); err == nil {
-		t.Error("Add with a clashing parameter name succeeded")
+	if err := rt.Add("GET", "/api/v1/vc/confs/{id}/x", "other-name"); err != nil {
+		t.Errorf("Add with another parameter name at a position: %v", err)
+	}
+	if _, p, _, ok := rt.Match("GET", "/api/v1/vc/confs/9/x"); !ok || p["id"] != "9" || p["conf_id"] != "" {
+		t.Errorf("Match of the other-name route: params %v, ok %v", p, ok)
 	}
 	if err := rt.Add("GET", "/api/v1/vc/confs", "again"); err == nil {
 		t.Error("Add of a duplicate route succeeded")

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the tests run the real main() in a child process.
+func TestMain(m *testing.M) {
+	if os.Getenv("CONFERD_TEST_MAIN") == "1" {
+		os.Args = append([]string{"conferd"}, strings.Fields(os.Getenv("CONFERD_TEST_ARGS"))...)
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func TestExitTwoOnBadReleaseOrDatabase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "x.db")
+	code, _, errs := runCmd(t, "serve", "--db", db, "--release", "7.0.0.0.0")
+	if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "unknown platform release") {
+		t.Fatalf("bad release: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runCmd(t, "--db", "postgres://nobody@127.0.0.1:1/none?connect_timeout=2")
+	if code != 2 || !strings.Contains(errs, "database") {
+		t.Fatalf("unreachable database: exit %d, stderr %q", code, errs)
+	}
+	code, _, _ = runCmd(t, "frobnicate")
+	if code != 2 {
+		t.Fatalf("unknown command: exit %d", code)
+	}
+}
+
+func TestLicenseAndAccountCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sub", "c.db") // the folder is created
+	if code, out, errs := runCmd(t, "license", "import", "--db", db, "--key", "k1", "--secret", "s1"); code != 0 || !strings.Contains(out, "k1") {
+		t.Fatalf("license import: %d %q %q", code, out, errs)
+	}
+	if code, _, _ := runCmd(t, "license", "import", "--db", db, "--key", "k1"); code != 2 {
+		t.Fatalf("license import without secret: exit %d", code)
+	}
+	code, out, errs := runCmd(t, "account", "create", "--db", db, "--username", "bob", "--password", "pw", "--domain", "east", "--admin")
+	if code != 0 || !strings.Contains(out, "east") {
+		t.Fatalf("account create: %d %q %q", code, out, errs)
+	}
+	if code, _, errs := runCmd(t, "account", "create", "--db", db, "--username", "bob", "--password", "pw"); code != 1 || !strings.Contains(errs, "taken") {
+		t.Fatalf("duplicate account: %d %q", code, errs)
+	}
+}
+
+// The first start on an empty store prints a license and an administrator
+// that work; the second start prints nothing new. SIGTERM ends the server
+// with exit status 0.
+func TestFirstStartAndSignal(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	start := func() (*exec.Cmd, *bufio.Reader, string) {
+		addr := freeAddr(t)
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "CONFERD_TEST_MAIN=1", "CONFERD_TEST_ARGS=serve --addr "+addr+" --db "+db)
+		stdout, _ := cmd.StdoutPipe()
+		cmd.Stderr = io.Discard
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitUp(t, addr)
+		return cmd, bufio.NewReader(stdout), addr
+	}
+	cmd, out, addr := start()
+	creds := map[string]string{}
+	for len(creds) < 4 {
+		line, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatalf("first-start output ended early: %v (got %v)", err, creds)
+		}
+		for _, k := range []string{"oauth_consumer_key", "oauth_consumer_secret", "username", "password"} {
+			if strings.Contains(line, k+")") || strings.HasPrefix(strings.TrimSpace(line), k+":") {
+				f := strings.Fields(line)
+				creds[k] = f[len(f)-1]
+			}
+		}
+	}
+	tok := postForm(t, addr, "/api/v1/system/token", "oauth_consumer_key="+creds["oauth_consumer_key"]+"&oauth_consumer_secret="+creds["oauth_consumer_secret"])
+	if !strings.Contains(tok, `"success":1`) {
+		t.Fatalf("token with printed license: %s", tok)
+	}
+	stop(t, cmd)
+
+	cmd, out, _ = start()
+	stop(t, cmd)
+	rest, _ := io.ReadAll(out)
+	if strings.Contains(string(rest), "password") {
+		t.Fatalf("second start printed credentials again: %q", rest)
+	}
+}
+
+func waitUp(t *testing.T, addr string) {
+	t.Helper()
+	for i := 0; i < 200; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("server at %s did not come up", addr)
+}
+
+func stop(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("conferd after SIGTERM: %v, want exit status 0", err)
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("conferd did not stop after SIGTERM")
+	}
+}
+
+func postForm(t *testing.T, addr, path, body string) string {
+	t.Helper()
+	resp, err := http.Post(fmt.Sprintf("http://%s%s", addr, path), "application/x-www-form-urlencoded", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
