@@ -165,7 +165,7 @@ func amcPaging() []Param {
 // amcDepartmentNode is a department with its sub-departments, depth levels
 // deep; the innermost departments array is left without fields.
 func amcDepartmentNode(depth int) []Param {
-	sub := Param{Name: "departments", Kind: Array, Elem: Object, Doc: "sub-departments, each shaped like its parent"}
+	sub := Param{Name: "departments", Kind: Array, Elem: Any, Doc: "sub-departments, each shaped like its parent"}
 	if depth > 1 {
 		sub.Fields = amcDepartmentNode(depth - 1)
 	}

@@ -9,8 +9,13 @@ var (
 )
 
 func build() {
-	table = append(table, systemEndpoints...)
-	table = append(table, versionEndpoints()...)
+	for _, part := range [][]Endpoint{
+		systemEndpoints, versionEndpoints(),
+		mcEndpoints, vcConfEndpoints, vcMediaEndpoints,
+		amcEndpoints, vrsEndpoints, krtcEndpoints, nmsEndpoints,
+	} {
+		table = append(table, part...)
+	}
 	index = make(map[string]*Endpoint, len(table))
 	for i := range table {
 		e := &table[i]

@@ -46,9 +46,15 @@ var systemEndpoints = []Endpoint{
 func versionEndpoints() []Endpoint {
 	var es []Endpoint
 	for _, m := range Modules {
+		aliases := []string{"/api/v1/" + string(m) + "/version"}
+		if m == VRS {
+			// The reference's vrs version path is spelled "ver2sion"
+			// (09-vrs-recording-system.md); clients copied from it use it.
+			aliases = append(aliases, "/api/vrs/ver2sion", "/api/v2/vrs/version")
+		}
 		es = append(es, Endpoint{
 			Name: string(m) + ".version", Module: m, Method: "GET",
-			Path: "/api/" + string(m) + "/version", Aliases: []string{"/api/v1/" + string(m) + "/version"},
+			Path: "/api/" + string(m) + "/version", Aliases: aliases,
 			Summary: "API-Level and version of the " + string(m) + " module", MinLevel: 1,
 			Since: release.R6_0_0_3_0, Public: true, Style: Query,
 			Reply: []Param{{Name: "version", Kind: String}, {Name: "api_level", Kind: Int}},

@@ -342,7 +342,7 @@ func vcConfCascadeFields() []Param {
 		{Name: "mt_id", Kind: String, Doc: "terminal id of the cascade, max 48 bytes"},
 	}
 	inner := append(append([]Param{}, node...),
-		Param{Name: "cascades", Kind: Array, Elem: Object, Doc: "subordinate cascades, nested the same way"})
+		Param{Name: "cascades", Kind: Array, Elem: Any, Doc: "subordinate cascades, nested the same way"})
 	return append(append([]Param{}, node...),
 		Param{Name: "cascades", Kind: Array, Elem: Object, Fields: inner, Doc: "subordinate cascades"})
 }

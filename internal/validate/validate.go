@@ -1,0 +1,321 @@
+// Package validate checks a request's parameters against its catalogue
+// entry's schema before any handler runs (issue 3; seed 000 "Errors" 3),
+// and shapes the problems as debug mode's debug_list.
+package validate
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Problem is one thing wrong with a request.
+type Problem struct {
+	Top   string // the first-level parameter name
+	Index int    // element of a top-level list parameter; -1 when none
+	Sub   string // the path below Top (and Index), "" when Top itself is at fault
+	Msg   string
+}
+
+// Path renders the parameter path, e.g. "mts[1].bitrate".
+func (p Problem) Path() string {
+	s := p.Top
+	if p.Index >= 0 {
+		s += "[" + strconv.Itoa(p.Index) + "]"
+	}
+	if p.Sub != "" {
+		s += "." + p.Sub
+	}
+	return s
+}
+
+// Messages of the checks.
+const (
+	MsgMissing = "required parameter is missing"
+	MsgNotInt  = "must be an integer"
+	MsgNotNum  = "must be a number"
+	MsgNotStr  = "must be a string"
+	MsgNotBool = "must be a boolean or 0/1"
+	MsgNotObj  = "must be a JSON object"
+	MsgNotArr  = "must be a JSON array"
+)
+
+// Check validates args against ep's parameter schema. Lenient where
+// clients differ: a string holding an integer is accepted for an integer
+// (and replaced by the number), a number for a string (and replaced by its
+// text); parameters the schema does not name are ignored.
+func Check(ep *catalog.Endpoint, args *wire.Args) []Problem {
+	var ps []Problem
+	switch ep.Style {
+	case catalog.Query:
+		ps = checkFlat(ep.Params, args.Query)
+	case catalog.Form:
+		flat := url.Values{}
+		for k, v := range args.Query {
+			flat[k] = v
+		}
+		for k, v := range args.Form {
+			flat[k] = v
+		}
+		ps = checkFlat(ep.Params, flat)
+	case catalog.Params, catalog.JSON:
+		obj := args.Params
+		if obj == nil {
+			obj = map[string]any{}
+		}
+		for _, p := range ep.Params {
+			v, present := obj[p.Name]
+			if !present || v == nil {
+				if p.Required {
+					ps = append(ps, Problem{Top: p.Name, Index: -1, Msg: MsgMissing})
+				}
+				continue
+			}
+			obj[p.Name], ps = checkTop(p, v, ps)
+		}
+	}
+	return ps
+}
+
+func checkFlat(params []catalog.Param, vals url.Values) []Problem {
+	var ps []Problem
+	for _, p := range params {
+		vs, ok := vals[p.Name]
+		if !ok || len(vs) == 0 || vs[0] == "" {
+			if p.Required {
+				ps = append(ps, Problem{Top: p.Name, Index: -1, Msg: MsgMissing})
+			}
+			continue
+		}
+		if msg := checkScalarText(p, vs[0]); msg != "" {
+			ps = append(ps, Problem{Top: p.Name, Index: -1, Msg: msg})
+		}
+	}
+	return ps
+}
+
+// checkScalarText checks a flat (query or form) value.
+func checkScalarText(p catalog.Param, s string) string {
+	switch p.Kind {
+	case catalog.Int:
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return MsgNotInt
+		}
+		return checkEnum(p, n)
+	case catalog.Number:
+		if _, err := strconv.ParseFloat(s, 64); err != nil {
+			return MsgNotNum
+		}
+	case catalog.Bool:
+		switch strings.ToLower(s) {
+		case "0", "1", "true", "false":
+		default:
+			return MsgNotBool
+		}
+	case catalog.String:
+		return checkEnumS(p, s)
+	}
+	return ""
+}
+
+func checkTop(p catalog.Param, v any, ps []Problem) (any, []Problem) {
+	if p.Kind == catalog.Array && p.Elem == catalog.Object {
+		arr, ok := v.([]any)
+		if !ok {
+			return v, append(ps, Problem{Top: p.Name, Index: -1, Msg: MsgNotArr})
+		}
+		for i, el := range arr {
+			var sub []subProblem
+			arr[i], sub = checkValue(elemParam(p), el, "", nil)
+			for _, s := range sub {
+				ps = append(ps, Problem{Top: p.Name, Index: i, Sub: s.path, Msg: s.msg})
+			}
+		}
+		return arr, ps
+	}
+	nv, sub := checkValue(p, v, "", nil)
+	for _, s := range sub {
+		ps = append(ps, Problem{Top: p.Name, Index: -1, Sub: s.path, Msg: s.msg})
+	}
+	return nv, ps
+}
+
+type subProblem struct{ path, msg string }
+
+func elemParam(p catalog.Param) catalog.Param {
+	return catalog.Param{Name: p.Name, Kind: p.Elem, Fields: p.Fields, Enum: p.Enum, EnumS: p.EnumS}
+}
+
+func join(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// checkValue checks a JSON value against p; path is the position below the
+// top-level parameter. It returns the value, normalised where lenient.
+func checkValue(p catalog.Param, v any, path string, ps []subProblem) (any, []subProblem) {
+	bad := func(msg string) (any, []subProblem) { return v, append(ps, subProblem{path, msg}) }
+	switch p.Kind {
+	case catalog.Any:
+		return v, ps
+	case catalog.Int:
+		n, nv, ok := asInt(v)
+		if !ok {
+			return bad(MsgNotInt)
+		}
+		if msg := checkEnum(p, n); msg != "" {
+			return bad(msg)
+		}
+		return nv, ps
+	case catalog.Number:
+		switch x := v.(type) {
+		case json.Number:
+			return v, ps
+		case string:
+			if _, err := strconv.ParseFloat(x, 64); err == nil {
+				return json.Number(x), ps
+			}
+		}
+		return bad(MsgNotNum)
+	case catalog.Bool:
+		switch x := v.(type) {
+		case bool:
+			return v, ps
+		case json.Number:
+			if x == "0" || x == "1" {
+				return v, ps
+			}
+		}
+		return bad(MsgNotBool)
+	case catalog.String:
+		switch x := v.(type) {
+		case string:
+			if msg := checkEnumS(p, x); msg != "" {
+				return bad(msg)
+			}
+			return v, ps
+		case json.Number:
+			return x.String(), ps
+		}
+		return bad(MsgNotStr)
+	case catalog.Object:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return bad(MsgNotObj)
+		}
+		for _, f := range p.Fields {
+			fv, present := obj[f.Name]
+			if !present || fv == nil {
+				if f.Required {
+					ps = append(ps, subProblem{join(path, f.Name), MsgMissing})
+				}
+				continue
+			}
+			obj[f.Name], ps = checkValue(f, fv, join(path, f.Name), ps)
+		}
+		return obj, ps
+	case catalog.Array:
+		arr, ok := v.([]any)
+		if !ok {
+			return bad(MsgNotArr)
+		}
+		ep := elemParam(p)
+		for i, el := range arr {
+			arr[i], ps = checkValue(ep, el, path+"["+strconv.Itoa(i)+"]", ps)
+		}
+		return arr, ps
+	}
+	return v, ps
+}
+
+// asInt accepts a JSON integer, or a string holding one.
+func asInt(v any) (int64, any, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		n, err := strconv.ParseInt(x.String(), 10, 64)
+		return n, v, err == nil
+	case string:
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		return n, json.Number(strconv.FormatInt(n, 10)), err == nil
+	}
+	return 0, v, false
+}
+
+func checkEnum(p catalog.Param, n int64) string {
+	if len(p.Enum) == 0 {
+		return ""
+	}
+	for _, e := range p.Enum {
+		if int64(e) == n {
+			return ""
+		}
+	}
+	return fmt.Sprintf("value %d is not one of %v", n, p.Enum)
+}
+
+func checkEnumS(p catalog.Param, s string) string {
+	if len(p.EnumS) == 0 {
+		return ""
+	}
+	for _, e := range p.EnumS {
+		if e == s {
+			return ""
+		}
+	}
+	return fmt.Sprintf("value %q is not one of %v", s, p.EnumS)
+}
+
+// Error turns problems into the 90400 reply, naming every parameter at fault.
+func Error(ps []Problem) *wire.Error {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = "parameter " + p.Path() + ": " + p.Msg
+	}
+	return wire.Errorf(wire.CodeInvalidParam, "%s", strings.Join(parts, "; "))
+}
+
+// DebugList shapes problems as debug mode's debug_list (seed 000 "Errors"
+// 3; reference 01 section 5): the first-level key is the parameter name;
+// its value maps a second-level key to a message, or, for a list
+// parameter, is an array with one such object per element of the request's
+// list. A problem with a top-level parameter itself is keyed by its name.
+func DebugList(args *wire.Args, ps []Problem) map[string]any {
+	out := map[string]any{}
+	for _, p := range ps {
+		key := p.Sub
+		if key == "" {
+			key = p.Top
+		}
+		if p.Index < 0 {
+			m, _ := out[p.Top].(map[string]any)
+			if m == nil {
+				m = map[string]any{}
+				out[p.Top] = m
+			}
+			m[key] = p.Msg
+			continue
+		}
+		list, _ := out[p.Top].([]any)
+		if list == nil {
+			n := 0
+			if arr, ok := args.Params[p.Top].([]any); ok {
+				n = len(arr)
+			}
+			list = make([]any, n)
+			for i := range list {
+				list[i] = map[string]any{}
+			}
+			out[p.Top] = list
+		}
+		list[p.Index].(map[string]any)[key] = p.Msg
+	}
+	return out
+}
