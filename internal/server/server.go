@@ -20,6 +20,7 @@ import (
 	"github.com/confer-platform/confer/internal/router"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/system"
+	"github.com/confer-platform/confer/internal/validate"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -153,6 +154,15 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, error) {
 			return nil, nil, err
 		}
 		req.Principal = p
+	}
+	// Validation before any handler; debug=1 on a change validates only
+	// (seed 000 "Errors" 3; reference 01 section 5).
+	problems := validate.Check(rt.ep, args)
+	if req.Debug && method != http.MethodGet {
+		return wire.Object{"debug_list": validate.DebugList(args, problems)}, nil, nil
+	}
+	if len(problems) > 0 {
+		return nil, nil, validate.Error(problems)
 	}
 	reply, err := rt.h(ctx, req)
 	if err != nil {

@@ -1,0 +1,109 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/testserver"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+func params(t *testing.T, v any) url.Values {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return url.Values{"params": {string(b)}}
+}
+
+// The seeds' debug example: an mts element without bitrate is reported
+// under mts, one array element per element of the request's list.
+func TestDebugMode(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	c := env.LoggedIn(t)
+	r := c.Do("POST", "/api/v1/vc/confs/1118986/mts?debug=1", params(t, map[string]any{
+		"mts": []map[string]any{{"account_type": 5, "account": "2322231", "protocol": 0}},
+	}))
+	if r.Raw != `{"success":1,"debug_list":{"mts":[{"bitrate":"required parameter is missing"}]}}` {
+		t.Fatalf("debug reply = %s", r.Raw)
+	}
+	r = c.Do("POST", "/api/v1/vc/confs/1118986/mts?debug=1", params(t, map[string]any{
+		"mts": []map[string]any{
+			{"account_type": 5, "account": "2322231", "bitrate": 2048, "protocol": 0},
+			{"account_type": 5, "account": "2322232", "protocol": 0},
+			{"account": 7, "account_type": 5, "protocol": 0, "bitrate": "fast"},
+		},
+	}))
+	want := `{"success":1,"debug_list":{"mts":[{},{"bitrate":"required parameter is missing"},{"bitrate":"must be an integer"}]}}`
+	if r.Raw != want {
+		t.Fatalf("debug reply = %s\nwant %s", r.Raw, want)
+	}
+	// Valid parameters: an empty debug_list, and nothing executed (the
+	// endpoint has no handler yet, so executing it would answer 90501).
+	r = c.Do("POST", "/api/v1/vc/confs/1118986/mts?debug=1", params(t, map[string]any{
+		"mts": []map[string]any{{"account": "2322231", "account_type": 5, "protocol": 0, "bitrate": 2048}},
+	}))
+	if r.Raw != `{"success":1,"debug_list":{}}` {
+		t.Fatalf("debug reply = %s", r.Raw)
+	}
+	// Debug mode needs a login like everything else.
+	anon := env.Client(t)
+	anon.Token = c.Token
+	wantCode(t, anon.Do("POST", "/api/v1/vc/confs/1/mts?debug=1", nil), wire.CodeNotLoggedIn)
+}
+
+func TestValidationErrors(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	c := env.LoggedIn(t)
+	for _, tc := range []struct {
+		name, method, path string
+		args               url.Values
+		wantPath           string
+	}{
+		{"missing required list", "POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{}), "mts"},
+		{"missing nested field", "POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": []any{map[string]any{"account": "1", "bitrate": 1}, map[string]any{"account": "2"}}}), "mts[1].bitrate"},
+		{"wrong type", "POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": []any{map[string]any{"account": "1", "bitrate": true}}}), "mts[0].bitrate"},
+		{"list not a list", "POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": "all"}), "mts"},
+		{"element not an object", "POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": []any{3}}), "mts[0]"},
+		{"value outside the enumeration", "POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": []any{map[string]any{"account": "1", "bitrate": 1, "call_mode": 9}}}), "mts[0].call_mode"},
+		{"query integer", "GET", "/api/v1/mc/personal_templates", url.Values{"count": {"ten"}}, "count"},
+		{"query enumeration", "GET", "/api/v1/mc/personal_templates", url.Values{"order": {"7"}}, "order"},
+	} {
+		r := c.Do(tc.method, tc.path, tc.args)
+		wantCode(t, r, wire.CodeInvalidParam)
+		if d := r.Body["description"].(string); !strings.Contains(d, "parameter "+tc.wantPath+":") {
+			t.Errorf("%s: description %q does not name %s", tc.name, d, tc.wantPath)
+		}
+	}
+	// Lenient coercion: an integer written as a string passes validation
+	// and reaches the (not yet implemented) endpoint.
+	r := c.Do("POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": []any{map[string]any{"account": 1234, "account_type": "5", "protocol": 0, "bitrate": "2048"}}}))
+	wantCode(t, r, wire.CodeNotImplemented)
+}
+
+// The _method overrides reach the DELETE and PUT entries of a path.
+func TestMethodOverrideRouting(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	c := env.LoggedIn(t)
+	speaker := params(t, map[string]any{"mt_id": "3"})
+	for _, tc := range []struct {
+		method, path string
+		args         url.Values
+		endpoint     string
+	}{
+		{"POST", "/api/v1/mc/personal_templates/9?_method=DELETE", nil, "mc.personal_templates.delete"},
+		{"DELETE", "/api/v1/mc/personal_templates/9", nil, "mc.personal_templates.delete"},
+		{"POST", "/api/v1/vc/confs/9/speaker?_method=PUT", speaker, "vc.confs.speaker.update"},
+		{"PUT", "/api/v1/vc/confs/9/speaker", speaker, "vc.confs.speaker.update"},
+		{"GET", "/api/v1/vc/confs/9/speaker", nil, "vc.confs.speaker.get"},
+	} {
+		r := c.Do(tc.method, tc.path, tc.args)
+		if d, _ := r.Body["description"].(string); r.Code() != wire.CodeNotImplemented || !strings.Contains(d, "("+tc.endpoint+")") {
+			t.Errorf("%s %s = %s, want endpoint %s", tc.method, tc.path, r.Raw, tc.endpoint)
+		}
+	}
+}
