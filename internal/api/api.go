@@ -30,6 +30,9 @@ type Request struct {
 
 	// SetCookies are added to the reply.
 	SetCookies []*http.Cookie
+	// Raw, when a handler sets it, is written as the whole reply body
+	// instead of the envelope (the OpenAPI document).
+	Raw any
 }
 
 // Path returns a path parameter.

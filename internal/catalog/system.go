@@ -34,6 +34,11 @@ var systemEndpoints = []Endpoint{
 		},
 	},
 	{
+		Name: "system.openapi", Module: System, Method: "GET", Path: "/api/openapi.json",
+		Summary: "OpenAPI 3.1 description of the API at this release", MinLevel: 1, Public: true, Style: Query,
+		Extension: true,
+	},
+	{
 		Name: "system.heartbeat", Module: System, Method: "POST", Path: "/api/v1/system/heartbeat",
 		Summary: "Renew the session and its token", MinLevel: 1, Style: Form,
 		Params: []Param{{Name: "account_token", Kind: String, Required: true}},

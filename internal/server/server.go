@@ -101,7 +101,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 			wire.WriteError(w, wire.E(wire.CodeSystemError))
 		}
 	}()
-	reply, cookies, err := s.serve(hr)
+	reply, cookies, raw, err := s.serve(hr)
 	if err != nil {
 		we := wire.AsError(err)
 		if we.Code == wire.CodeSystemError {
@@ -113,13 +113,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	for _, c := range cookies {
 		http.SetCookie(w, c)
 	}
+	if raw != nil {
+		wire.WriteJSON(w, raw)
+		return
+	}
 	wire.WriteJSON(w, wire.Success(reply))
 }
 
-func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, error) {
+func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, error) {
 	args, err := wire.ReadArgs(hr, s.cfg.MaxBody)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	method := hr.Method
 	if method == http.MethodPost {
@@ -128,20 +132,20 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, error) {
 		case http.MethodPut, http.MethodDelete:
 			method = o // seed 000 "Common rules" 6
 		default:
-			return nil, nil, wire.InvalidParam("_method", "must be PUT or DELETE")
+			return nil, nil, nil, wire.InvalidParam("_method", "must be PUT or DELETE")
 		}
 	}
 	rt, params, found, ok := s.routes.Match(method, hr.URL.Path)
 	if !found {
-		return nil, nil, wire.Errorf(wire.CodeNoSuchEndpoint, "no endpoint at %s", hr.URL.Path)
+		return nil, nil, nil, wire.Errorf(wire.CodeNoSuchEndpoint, "no endpoint at %s", hr.URL.Path)
 	}
 	if !ok {
-		return nil, nil, wire.Errorf(wire.CodeMethodNotAllow, "method %s is not allowed on %s (allowed: %s)",
+		return nil, nil, nil, wire.Errorf(wire.CodeMethodNotAllow, "method %s is not allowed on %s (allowed: %s)",
 			method, hr.URL.Path, strings.Join(s.routes.Methods(hr.URL.Path), ", "))
 	}
 	req := &api.Request{Endpoint: rt.ep, PathParams: params, Args: args, Platform: s.cfg.Release}
 	if err := s.gate(hr, req); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if c, err := hr.Cookie(system.CookieName); err == nil {
 		req.Cookie = c.Value
@@ -151,7 +155,7 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, error) {
 	if !rt.ep.Public {
 		p, err := s.auth.Authenticate(ctx, args.Token(), req.Cookie)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		req.Principal = p
 	}
@@ -159,20 +163,20 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, error) {
 	// (seed 000 "Errors" 3; reference 01 section 5).
 	problems := validate.Check(rt.ep, args)
 	if req.Debug && method != http.MethodGet {
-		return wire.Object{"debug_list": validate.DebugList(args, problems)}, nil, nil
+		return wire.Object{"debug_list": validate.DebugList(args, problems)}, nil, nil, nil
 	}
 	if len(problems) > 0 {
-		return nil, nil, validate.Error(problems)
+		return nil, nil, nil, validate.Error(problems)
 	}
 	reply, err := rt.h(ctx, req)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if reply == nil {
 		reply = wire.Object{}
 	}
 	compat.Reply(rt.ep.Name, req.Effective, reply, req.SetCookies)
-	return reply, req.SetCookies, nil
+	return reply, req.SetCookies, req.Raw, nil
 }
 
 // gate checks that the endpoint exists at the emulated release and at the

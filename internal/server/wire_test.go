@@ -142,3 +142,14 @@ func TestBadInput(t *testing.T) {
 		}
 	})
 }
+
+func TestOpenAPIServedWithoutLogin(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	r := env.Client(t).Do("GET", "/api/openapi.json", nil)
+	if r.Body["openapi"] != "3.1.0" || r.Body["success"] != nil {
+		t.Fatalf("openapi.json: %.200s", r.Raw)
+	}
+	if _, ok := r.Body["paths"].(map[string]any)["/api/v1/vc/confs/{conf_id}/mts"]; !ok {
+		t.Fatal("openapi.json lacks the vc terminals path")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/openapi"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -34,6 +35,10 @@ func Register(reg api.Registry, as *auth.Service, clk clock.Clock) {
 	reg.Handle("system.token.heartbeat", h.tokenHeartbeat)
 	reg.Handle("system.login", h.login)
 	reg.Handle("system.heartbeat", h.heartbeat)
+	reg.Handle("system.openapi", func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		r.Raw = openapi.For(r.Platform)
+		return nil, nil
+	})
 	for _, m := range catalog.Modules {
 		reg.Handle(string(m)+".version", version)
 	}

@@ -1,0 +1,93 @@
+package openapi
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pb33f/libopenapi"
+	"github.com/pb33f/libopenapi-validator/schema_validation"
+
+	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/release"
+)
+
+// The document is valid OpenAPI 3.1 at every release, by a real validator.
+func TestValidOpenAPI(t *testing.T) {
+	for _, r := range []release.Release{release.Baseline, release.R6_0_0_3_0, release.Latest} {
+		b, err := json.Marshal(Build(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := libopenapi.NewDocument(b)
+		if err != nil {
+			t.Fatalf("%s: parse: %v", r, err)
+		}
+		ok, errs := schema_validation.ValidateOpenAPIDocument(doc)
+		if !ok {
+			for i, e := range errs {
+				if i > 10 {
+					break
+				}
+				t.Errorf("%s: %v", r, e)
+				for _, sv := range e.SchemaValidationErrors {
+					t.Errorf("  %s: %s", sv.Location, sv.Reason)
+				}
+			}
+		}
+	}
+}
+
+// The operations are exactly the catalogue's endpoints that exist at the
+// release, each path (aliases too) once.
+func TestExactlyTheCatalogue(t *testing.T) {
+	shape := regexp.MustCompile(`\{[^}]*\}`)
+	for r := release.Baseline; r <= release.Latest; r++ {
+		want := map[string]bool{}
+		for _, e := range catalog.All() {
+			if !e.ExistsAt(r) {
+				continue
+			}
+			for _, p := range e.Paths() {
+				want[e.Method+" "+shape.ReplaceAllString(p, "{}")] = true
+			}
+		}
+		got := map[string]bool{}
+		ids := map[string]bool{}
+		for p, item := range Build(r)["paths"].(Doc) {
+			for m, op := range item.(Doc) {
+				got[strings.ToUpper(m)+" "+shape.ReplaceAllString(p, "{}")] = true
+				id := op.(Doc)["operationId"].(string)
+				if ids[id] {
+					t.Errorf("%s: operationId %s twice", r, id)
+				}
+				ids[id] = true
+			}
+		}
+		for k := range want {
+			if !got[k] {
+				t.Errorf("%s: %s missing from the document", r, k)
+			}
+		}
+		for k := range got {
+			if !want[k] {
+				t.Errorf("%s: %s in the document but not in the catalogue", r, k)
+			}
+		}
+	}
+}
+
+// The validator is not a rubber stamp: a broken document fails it.
+func TestValidatorRejectsBrokenDocument(t *testing.T) {
+	d := Build(release.Latest)
+	d["paths"].(Doc)["/broken"] = Doc{"get": Doc{"parameters": []any{Doc{"name": "x"}}, "responses": "none"}}
+	b, _ := json.Marshal(d)
+	doc, err := libopenapi.NewDocument(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := schema_validation.ValidateOpenAPIDocument(doc); ok {
+		t.Fatal("a document with a parameter lacking `in` and non-object responses passed validation")
+	}
+}
