@@ -1,11 +1,17 @@
 // Package compat holds the compatibility rules between platform releases
-// (DESIGN principle 2): handlers produce the newest model, and these rules
-// reshape each reply for the release the caller sees. No handler tests a
-// release itself.
+// (DESIGN principle 2): handlers speak the newest model only, and these
+// rules reshape each request on the way in and each reply on the way out
+// for the release the caller sees. No handler tests a release itself.
 package compat
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/confer-platform/confer/internal/release"
@@ -15,50 +21,104 @@ import (
 type Change int
 
 const (
-	// Added: the reply field exists from Release on.
+	// Added: the field exists from Release on. Before it, replies lose the
+	// field and requests have it dropped (older platforms ignore it).
 	Added Change = iota
-	// Removed: the reply field exists before Release only.
+	// Removed: the field exists before Release only (until Until, when it
+	// comes back). From Release on, replies and requests lose it; before
+	// Release a reply gets Old as its value when the newest model lacks it.
 	Removed
-	// CookieExpires: Set-Cookie carries an Expires date before Release only.
+	// Renamed: before Release the field was called Old. Replies are
+	// renamed back; requests with the old name are renamed forward.
+	Renamed
+	// ValueChanged: before Release the value New was written Old. Replies
+	// map New to Old; requests map Old to New.
+	ValueChanged
+	// Retyped: before Release the field had the JSON type Old ("string" or
+	// "integer"). Replies are converted to it; requests in either type are
+	// converted to the newest.
+	Retyped
+	// ValueAdded: the value New is allowed from Release on; an earlier
+	// request with it is refused.
+	ValueAdded
+	// ValueRemoved: the value New is refused from Release on.
+	ValueRemoved
+	// CookieExpires: before Release, Set-Cookie carries an Expires date.
 	CookieExpires
 )
+
+var changeNames = [...]string{"added", "removed", "renamed", "value changed", "type changed", "value added", "value removed", "cookie Expires dropped"}
+
+func (c Change) String() string { return changeNames[c] }
 
 // Rule is one change of the wire between releases.
 type Rule struct {
 	Release  release.Release
-	Endpoint string // catalogue endpoint name
-	Field    string // reply field ("" for CookieExpires)
+	Until    release.Release // Removed only: the release that brings the field back; 0 = never
+	Endpoint string          // catalogue endpoint name
+	Path     string          // field path: "a", "a.b", "list[].b", "**.b" (any depth)
 	Change   Change
-	Source   string // where the rule comes from
+	Old      any // Renamed: old name; ValueChanged: old value; Retyped: old type; Removed: value before Release
+	New      any // ValueChanged, ValueAdded, ValueRemoved: the value concerned
+	Source   string
 }
 
-// Rules is the rule table (docs/compatibility.md).
-var Rules = []Rule{
-	{release.R6_1_0_4_0, "system.login", "userdomainname", Added, "seed 001 6.1.0.4.0: login response gains userdomainname"},
-	{release.R6_1_0_4_0, "system.login", "usermoid", Added, "seed 001 6.1.0.4.0: login response gains usermoid"},
-	{release.R6_1_0_4_0, "system.login", "userdomainmoid", Added, "seed 001 6.1.0.4.0: login response gains userdomainmoid"},
-	{release.R6_1_0_4_0, "system.login", "", CookieExpires, "seed 000 Login response: earlier releases add an Expires date"},
-}
+var byEndpoint map[string][]Rule
 
-var byEndpoint = func() map[string][]Rule {
-	m := map[string][]Rule{}
-	for _, r := range Rules {
-		m[r.Endpoint] = append(m[r.Endpoint], r)
+func init() {
+	byEndpoint = map[string][]Rule{}
+	for _, r := range Rules() {
+		byEndpoint[r.Endpoint] = append(byEndpoint[r.Endpoint], r)
 	}
-	return m
-}()
+	for _, rs := range byEndpoint {
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].Release < rs[j].Release })
+	}
+}
 
-// Reply reshapes a reply of endpoint for a caller that sees release eff.
+// absentAt tells whether a Removed rule hides its field at eff.
+func (r Rule) absentAt(eff release.Release) bool {
+	return eff >= r.Release && (r.Until == 0 || eff < r.Until)
+}
+
+// Reply reshapes a reply of endpoint for a caller that sees release eff,
+// newest rule first, so that chained changes unwind in order.
 func Reply(endpoint string, eff release.Release, reply map[string]any, cookies []*http.Cookie) {
-	for _, r := range byEndpoint[endpoint] {
+	rs := byEndpoint[endpoint]
+	for i := len(rs) - 1; i >= 0; i-- {
+		r := rs[i]
 		switch r.Change {
 		case Added:
 			if eff < r.Release {
-				delete(reply, r.Field)
+				visit(reply, r.Path, func(m map[string]any, k string) { delete(m, k) })
 			}
 		case Removed:
-			if eff >= r.Release {
-				delete(reply, r.Field)
+			if r.absentAt(eff) {
+				visit(reply, r.Path, func(m map[string]any, k string) { delete(m, k) })
+			} else if eff < r.Release && r.Old != nil {
+				visitParents(reply, r.Path, func(m map[string]any, k string) {
+					if _, ok := m[k]; !ok {
+						m[k] = r.Old
+					}
+				})
+			}
+		case Renamed:
+			if eff < r.Release {
+				visit(reply, r.Path, func(m map[string]any, k string) {
+					m[r.Old.(string)] = m[k]
+					delete(m, k)
+				})
+			}
+		case ValueChanged:
+			if eff < r.Release {
+				visit(reply, r.Path, func(m map[string]any, k string) {
+					if same(m[k], r.New) {
+						m[k] = r.Old
+					}
+				})
+			}
+		case Retyped:
+			if eff < r.Release {
+				visit(reply, r.Path, func(m map[string]any, k string) { m[k] = convert(m[k], r.Old.(string)) })
 			}
 		case CookieExpires:
 			if eff >= r.Release {
@@ -66,6 +126,152 @@ func Reply(endpoint string, eff release.Release, reply map[string]any, cookies [
 					c.Expires = time.Time{}
 				}
 			}
+		}
+	}
+}
+
+// Problem is a request value that the caller's release does not allow.
+type Problem struct {
+	Path string
+	Msg  string
+}
+
+// Request reshapes the parameters of a request to endpoint from a caller
+// that sees release eff into the newest model, oldest rule first. It
+// returns the values that release eff does not allow.
+func Request(endpoint string, eff release.Release, params map[string]any, flat url.Values) []Problem {
+	var ps []Problem
+	for _, r := range byEndpoint[endpoint] {
+		apply := func(m map[string]any, k string) {
+			switch r.Change {
+			case Added:
+				if eff < r.Release {
+					delete(m, k)
+				}
+			case Removed:
+				if r.absentAt(eff) {
+					delete(m, k)
+				}
+			case ValueChanged:
+				if eff < r.Release && same(m[k], r.Old) {
+					m[k] = r.New
+				}
+			case Retyped:
+				if s, ok := m[k].(string); ok && r.Old == "string" {
+					if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+						m[k] = json.Number(s)
+					}
+				}
+			case ValueAdded:
+				if eff < r.Release && same(m[k], r.New) {
+					ps = append(ps, Problem{k, fmt.Sprintf("value %v is not allowed before release %s", r.New, r.Release)})
+				}
+			case ValueRemoved:
+				if eff >= r.Release && same(m[k], r.New) {
+					ps = append(ps, Problem{k, fmt.Sprintf("value %v is not allowed from release %s on", r.New, r.Release)})
+				}
+			}
+		}
+		if r.Change == Renamed {
+			if eff < r.Release {
+				visitParents(params, r.Path, func(m map[string]any, k string) {
+					if v, ok := m[r.Old.(string)]; ok {
+						if _, has := m[k]; !has {
+							m[k] = v
+						}
+						delete(m, r.Old.(string))
+					}
+				})
+				if flat != nil && !strings.ContainsAny(r.Path, ".[") {
+					if v, ok := flat[r.Old.(string)]; ok && !flat.Has(r.Path) {
+						flat[r.Path] = v
+					}
+				}
+			}
+			continue
+		}
+		visit(params, r.Path, apply)
+		if flat != nil && !strings.ContainsAny(r.Path, ".[") {
+			if _, ok := flat[r.Path]; ok {
+				m := map[string]any{r.Path: flat.Get(r.Path)}
+				apply(m, r.Path)
+				if v, ok := m[r.Path]; ok {
+					flat.Set(r.Path, fmt.Sprint(v))
+				} else {
+					flat.Del(r.Path)
+				}
+			}
+		}
+	}
+	return ps
+}
+
+// same compares a wire value with a rule's value by their text, so that
+// json.Number(16), 16 and "16" match.
+func same(v, w any) bool {
+	if v == nil || w == nil {
+		return v == w
+	}
+	return fmt.Sprint(v) == fmt.Sprint(w)
+}
+
+// convert turns a scalar into the JSON type named by kind.
+func convert(v any, kind string) any {
+	switch kind {
+	case "string":
+		if v == nil {
+			return v
+		}
+		return fmt.Sprint(v)
+	case "integer":
+		if n, err := strconv.ParseInt(fmt.Sprint(v), 10, 64); err == nil {
+			return n
+		}
+	}
+	return v
+}
+
+// visit calls fn(parent, key) for every existing field at path.
+func visit(root map[string]any, path string, fn func(map[string]any, string)) {
+	visitParents(root, path, func(m map[string]any, k string) {
+		if _, ok := m[k]; ok {
+			fn(m, k)
+		}
+	})
+}
+
+// visitParents calls fn(parent, key) for every object that path's last
+// segment names a key of, whether or not the key is present.
+func visitParents(root map[string]any, path string, fn func(map[string]any, string)) {
+	if root == nil {
+		return
+	}
+	walk(root, strings.Split(path, "."), fn)
+}
+
+func walk(v any, segs []string, fn func(map[string]any, string)) {
+	switch x := v.(type) {
+	case []any:
+		for _, el := range x {
+			walk(el, segs, fn)
+		}
+		return
+	case map[string]any:
+		seg := segs[0]
+		if seg == "**" {
+			walk(x, segs[1:], fn) // here
+			for _, child := range x {
+				walk(child, segs, fn) // deeper
+			}
+			return
+		}
+		if len(segs) == 1 {
+			fn(x, seg)
+			return
+		}
+		name := strings.TrimSuffix(seg, "[]")
+		if child, ok := x[name]; ok {
+			walk(child, segs[1:], fn)
 		}
 	}
 }

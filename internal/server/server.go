@@ -161,7 +161,8 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, erro
 	}
 	// Validation before any handler; debug=1 on a change validates only
 	// (seed 000 "Errors" 3; reference 01 section 5).
-	problems := validate.Check(rt.ep, args)
+	problems := s.compatIn(req)
+	problems = append(problems, validate.Check(rt.ep, args)...)
 	if req.Debug && method != http.MethodGet {
 		return wire.Object{"debug_list": validate.DebugList(args, problems)}, nil, nil, nil
 	}
@@ -177,6 +178,21 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, erro
 	}
 	compat.Reply(rt.ep.Name, req.Effective, reply, req.SetCookies)
 	return reply, req.SetCookies, req.Raw, nil
+}
+
+// compatIn reshapes the request into the newest model for the release the
+// caller sees (internal/compat) and returns the values that release does
+// not allow.
+func (s *Server) compatIn(req *api.Request) []validate.Problem {
+	flat := req.Args.Query
+	if req.Endpoint.Style == catalog.Form {
+		flat = req.Args.Form
+	}
+	var ps []validate.Problem
+	for _, p := range compat.Request(req.Endpoint.Name, req.Effective, req.Args.Params, flat) {
+		ps = append(ps, validate.Problem{Top: p.Path, Index: -1, Msg: p.Msg})
+	}
+	return ps
 }
 
 // gate checks that the endpoint exists at the emulated release and at the

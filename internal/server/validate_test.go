@@ -107,3 +107,19 @@ func TestMethodOverrideRouting(t *testing.T) {
 		}
 	}
 }
+
+// Requests are parsed as the caller's release defines (seed 000
+// "Versioning" 4): a value the release lacks is refused.
+func TestRequestShapedByRelease(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{Release: "5.1.0.2.0"})
+	c := env.LoggedIn(t)
+	mt := map[string]any{"account": "a@1.2.3.4", "account_type": 8, "bitrate": 2048, "protocol": 0}
+	r := c.Do("POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": []any{mt}}))
+	wantCode(t, r, wire.CodeInvalidParam)
+	if !strings.Contains(r.Raw, "not allowed before release 5.1.0.4.0") {
+		t.Fatalf("reply %s does not explain the release", r.Raw)
+	}
+	latest := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	c = latest.LoggedIn(t)
+	wantCode(t, c.Do("POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": []any{mt}})), wire.CodeNotImplemented)
+}
