@@ -85,46 +85,50 @@ func (r Rule) absentAt(eff release.Release) bool {
 func Reply(endpoint string, eff release.Release, reply map[string]any, cookies []*http.Cookie) {
 	rs := byEndpoint[endpoint]
 	for i := len(rs) - 1; i >= 0; i-- {
-		r := rs[i]
-		switch r.Change {
-		case Added:
-			if eff < r.Release {
-				visit(reply, r.Path, func(m map[string]any, k string) { delete(m, k) })
-			}
-		case Removed:
-			if r.absentAt(eff) {
-				visit(reply, r.Path, func(m map[string]any, k string) { delete(m, k) })
-			} else if eff < r.Release && r.Old != nil {
-				visitParents(reply, r.Path, func(m map[string]any, k string) {
-					if _, ok := m[k]; !ok {
-						m[k] = r.Old
-					}
-				})
-			}
-		case Renamed:
-			if eff < r.Release {
-				visit(reply, r.Path, func(m map[string]any, k string) {
-					m[r.Old.(string)] = m[k]
-					delete(m, k)
-				})
-			}
-		case ValueChanged:
-			if eff < r.Release {
-				visit(reply, r.Path, func(m map[string]any, k string) {
-					if same(m[k], r.New) {
-						m[k] = r.Old
-					}
-				})
-			}
-		case Retyped:
-			if eff < r.Release {
-				visit(reply, r.Path, func(m map[string]any, k string) { m[k] = convert(m[k], r.Old.(string)) })
-			}
-		case CookieExpires:
-			if eff >= r.Release {
-				for _, c := range cookies {
-					c.Expires = time.Time{}
+		rs[i].reply(eff, reply, cookies)
+	}
+}
+
+// reply applies one rule to a reply.
+func (r Rule) reply(eff release.Release, reply map[string]any, cookies []*http.Cookie) {
+	switch r.Change {
+	case Added:
+		if eff < r.Release {
+			visit(reply, r.Path, func(m map[string]any, k string) { delete(m, k) })
+		}
+	case Removed:
+		if r.absentAt(eff) {
+			visit(reply, r.Path, func(m map[string]any, k string) { delete(m, k) })
+		} else if eff < r.Release && r.Old != nil {
+			visitParents(reply, r.Path, func(m map[string]any, k string) {
+				if _, ok := m[k]; !ok {
+					m[k] = r.Old
 				}
+			})
+		}
+	case Renamed:
+		if eff < r.Release {
+			visit(reply, r.Path, func(m map[string]any, k string) {
+				m[r.Old.(string)] = m[k]
+				delete(m, k)
+			})
+		}
+	case ValueChanged:
+		if eff < r.Release {
+			visit(reply, r.Path, func(m map[string]any, k string) {
+				if same(m[k], r.New) {
+					m[k] = r.Old
+				}
+			})
+		}
+	case Retyped:
+		if eff < r.Release {
+			visit(reply, r.Path, func(m map[string]any, k string) { m[k] = convert(m[k], r.Old.(string)) })
+		}
+	case CookieExpires:
+		if eff >= r.Release {
+			for _, c := range cookies {
+				c.Expires = time.Time{}
 			}
 		}
 	}
@@ -142,64 +146,75 @@ type Problem struct {
 func Request(endpoint string, eff release.Release, params map[string]any, flat url.Values) []Problem {
 	var ps []Problem
 	for _, r := range byEndpoint[endpoint] {
-		apply := func(m map[string]any, k string) {
-			switch r.Change {
-			case Added:
-				if eff < r.Release {
-					delete(m, k)
-				}
-			case Removed:
-				if r.absentAt(eff) {
-					delete(m, k)
-				}
-			case ValueChanged:
-				if eff < r.Release && same(m[k], r.Old) {
-					m[k] = r.New
-				}
-			case Retyped:
-				if s, ok := m[k].(string); ok && r.Old == "string" {
-					if _, err := strconv.ParseInt(s, 10, 64); err == nil {
-						m[k] = json.Number(s)
+		ps = append(ps, r.request(eff, params, flat)...)
+	}
+	return ps
+}
+
+// request applies one rule to a request's structured and flat parameters.
+func (r Rule) request(eff release.Release, params map[string]any, flat url.Values) []Problem {
+	var ps []Problem
+	if r.Change == Renamed {
+		if eff < r.Release {
+			old := r.Old.(string)
+			visitParents(params, r.Path, func(m map[string]any, k string) {
+				if v, ok := m[old]; ok {
+					if _, has := m[k]; !has {
+						m[k] = v
 					}
+					delete(m, old)
 				}
-			case ValueAdded:
-				if eff < r.Release && same(m[k], r.New) {
-					ps = append(ps, Problem{k, fmt.Sprintf("value %v is not allowed before release %s", r.New, r.Release)})
-				}
-			case ValueRemoved:
-				if eff >= r.Release && same(m[k], r.New) {
-					ps = append(ps, Problem{k, fmt.Sprintf("value %v is not allowed from release %s on", r.New, r.Release)})
-				}
-			}
-		}
-		if r.Change == Renamed {
-			if eff < r.Release {
-				visitParents(params, r.Path, func(m map[string]any, k string) {
-					if v, ok := m[r.Old.(string)]; ok {
-						if _, has := m[k]; !has {
-							m[k] = v
-						}
-						delete(m, r.Old.(string))
-					}
-				})
-				if flat != nil && !strings.ContainsAny(r.Path, ".[") {
-					if v, ok := flat[r.Old.(string)]; ok && !flat.Has(r.Path) {
+			})
+			if flat != nil && !strings.ContainsAny(r.Path, ".[") {
+				if v, ok := flat[old]; ok {
+					if !flat.Has(r.Path) {
 						flat[r.Path] = v
 					}
+					flat.Del(old)
 				}
 			}
-			continue
 		}
-		visit(params, r.Path, apply)
-		if flat != nil && !strings.ContainsAny(r.Path, ".[") {
-			if _, ok := flat[r.Path]; ok {
-				m := map[string]any{r.Path: flat.Get(r.Path)}
-				apply(m, r.Path)
-				if v, ok := m[r.Path]; ok {
-					flat.Set(r.Path, fmt.Sprint(v))
-				} else {
-					flat.Del(r.Path)
+		return nil
+	}
+	apply := func(m map[string]any, k string) {
+		switch r.Change {
+		case Added:
+			if eff < r.Release {
+				delete(m, k)
+			}
+		case Removed:
+			if r.absentAt(eff) {
+				delete(m, k)
+			}
+		case ValueChanged:
+			if eff < r.Release && same(m[k], r.Old) {
+				m[k] = r.New
+			}
+		case Retyped:
+			if s, ok := m[k].(string); ok && r.Old == "string" {
+				if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+					m[k] = json.Number(s)
 				}
+			}
+		case ValueAdded:
+			if eff < r.Release && same(m[k], r.New) {
+				ps = append(ps, Problem{k, fmt.Sprintf("value %v is not allowed before release %s", r.New, r.Release)})
+			}
+		case ValueRemoved:
+			if eff >= r.Release && same(m[k], r.New) {
+				ps = append(ps, Problem{k, fmt.Sprintf("value %v is not allowed from release %s on", r.New, r.Release)})
+			}
+		}
+	}
+	visit(params, r.Path, apply)
+	if flat != nil && !strings.ContainsAny(r.Path, ".[") {
+		if _, ok := flat[r.Path]; ok {
+			m := map[string]any{r.Path: flat.Get(r.Path)}
+			apply(m, r.Path)
+			if v, ok := m[r.Path]; ok {
+				flat.Set(r.Path, fmt.Sprint(v))
+			} else {
+				flat.Del(r.Path)
 			}
 		}
 	}

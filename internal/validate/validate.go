@@ -28,7 +28,11 @@ func (p Problem) Path() string {
 	if p.Index >= 0 {
 		s += "[" + strconv.Itoa(p.Index) + "]"
 	}
-	if p.Sub != "" {
+	switch {
+	case p.Sub == "":
+	case strings.HasPrefix(p.Sub, "["):
+		s += p.Sub
+	default:
 		s += "." + p.Sub
 	}
 	return s
