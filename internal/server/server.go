@@ -80,6 +80,19 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
+// redact hides the account_token that the token heartbeat carries in its
+// path, so that no token reaches a log line.
+func redact(path string) string {
+	if i := strings.Index(path, "/token/"); i >= 0 {
+		rest := path[i+len("/token/"):]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			return path[:i] + "/token/***" + rest[j:]
+		}
+		return path[:i] + "/token/***"
+	}
+	return path
+}
+
 // Auth returns the server's authentication service.
 func (s *Server) Auth() *auth.Service { return s.auth }
 
@@ -97,7 +110,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			s.log.Error("panic", "method", hr.Method, "path", hr.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			s.log.Error("panic", "method", hr.Method, "path", redact(hr.URL.Path), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			wire.WriteError(w, wire.E(wire.CodeSystemError))
 		}
 	}()
@@ -105,7 +118,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	if err != nil {
 		we := wire.AsError(err)
 		if we.Code == wire.CodeSystemError {
-			s.log.Error("request failed", "method", hr.Method, "path", hr.URL.Path, "err", err)
+			s.log.Error("request failed", "method", hr.Method, "path", redact(hr.URL.Path), "err", err)
 		}
 		wire.WriteError(w, we)
 		return
