@@ -67,6 +67,31 @@ type LoginAttempt struct {
 	LockedUntil time.Time // zero when the account is not locked
 }
 
+// Record is one platform object kept as a JSON document of the newest wire
+// model: a template, a virtual meeting room, a conference, an area, ...
+type Record struct {
+	Kind       string // "personal_template", "conf", ...
+	ID         string // unique within the kind
+	DomainMoid string // the user domain it belongs to
+	OwnerMoid  string // the owning account, "" for domain-wide objects
+	State      string // kind-specific state, e.g. "booked", "running", "ended"
+	DueAt      time.Time
+	Data       []byte // JSON object
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// RecordQuery selects records of one kind in one domain.
+type RecordQuery struct {
+	Kind       string
+	DomainMoid string // "" for every domain (internal use only)
+	OwnerMoid  string // "" for any owner
+	States     []string
+	Desc       bool // newest update first
+	Start      int  // rows to skip
+	Count      int  // rows to return; 0 = all
+}
+
 // Store is everything Confer keeps. Every method that changes state has
 // committed the change when it returns nil (DESIGN principle 3).
 type Store interface {
@@ -104,6 +129,22 @@ type Store interface {
 	SessionByHash(ctx context.Context, hash string) (Session, error)
 	RenewSession(ctx context.Context, hash string, now, expires time.Time) error
 	DeleteSessionsOf(ctx context.Context, accountMoid string) error
+
+	// Records.
+	CreateRecord(ctx context.Context, r Record) error // ErrDuplicate when the id is taken
+	// UpdateRecord replaces data, state and due time of a record of the
+	// domain; with ifState non-empty only while the record is in that state
+	// (ErrNotFound otherwise), which makes state changes happen once.
+	UpdateRecord(ctx context.Context, r Record, ifState string) error
+	GetRecord(ctx context.Context, kind, domainMoid, id string) (Record, error)
+	DeleteRecord(ctx context.Context, kind, domainMoid, id string) error
+	ListRecords(ctx context.Context, q RecordQuery) ([]Record, int, error)
+	// DueRecords returns records of kind in state whose due time is at or
+	// before now, in every domain.
+	DueRecords(ctx context.Context, kind, state string, now time.Time) ([]Record, error)
+	// NextNumber returns the next value of a counter within [min, max],
+	// wrapping around; the first value is min.
+	NextNumber(ctx context.Context, counter string, min, max int64) (int64, error)
 
 	// DeleteExpired removes tokens and sessions that expired before now.
 	DeleteExpired(ctx context.Context, now time.Time) (int, error)

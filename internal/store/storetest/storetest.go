@@ -25,6 +25,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"failed logins", testFailLogin},
 		{"tokens", testTokens},
 		{"sessions", testSessions},
+		{"records", testRecords},
+		{"counters", testCounters},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, open(t)) })
@@ -186,5 +188,91 @@ func testSessions(t *testing.T, st store.Store) {
 	must(t, st.DeleteSessionsOf(ctx, "a1"))
 	if _, err := st.SessionByHash(ctx, "s2"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("session survived DeleteSessionsOf: %v", err)
+	}
+}
+
+func testRecords(t *testing.T, st store.Store) {
+	rec := func(id, domain, owner, state string, updated time.Duration) store.Record {
+		return store.Record{Kind: "tpl", ID: id, DomainMoid: domain, OwnerMoid: owner, State: state,
+			Data: []byte(`{"id":"` + id + `"}`), CreatedAt: t0, UpdatedAt: t0.Add(updated)}
+	}
+	must(t, st.CreateRecord(ctx, rec("1", "d1", "a", "", 3*time.Second)))
+	must(t, st.CreateRecord(ctx, rec("2", "d1", "b", "", 1*time.Second)))
+	must(t, st.CreateRecord(ctx, rec("3", "d1", "a", "", 2*time.Second)))
+	must(t, st.CreateRecord(ctx, rec("4", "d2", "a", "", 0)))
+	if err := st.CreateRecord(ctx, rec("1", "d2", "a", "", 0)); !errors.Is(err, store.ErrDuplicate) {
+		t.Fatalf("CreateRecord(dup id) = %v", err)
+	}
+	ids := func(rs []store.Record) string {
+		s := ""
+		for _, r := range rs {
+			s += r.ID
+		}
+		return s
+	}
+	rs, total, err := st.ListRecords(ctx, store.RecordQuery{Kind: "tpl", DomainMoid: "d1"})
+	must(t, err)
+	if total != 3 || ids(rs) != "231" {
+		t.Fatalf("ListRecords asc = %s (total %d), want 231 (3)", ids(rs), total)
+	}
+	rs, total, _ = st.ListRecords(ctx, store.RecordQuery{Kind: "tpl", DomainMoid: "d1", Desc: true, Start: 1, Count: 1})
+	if total != 3 || ids(rs) != "3" {
+		t.Fatalf("ListRecords desc page = %s (total %d)", ids(rs), total)
+	}
+	rs, _, _ = st.ListRecords(ctx, store.RecordQuery{Kind: "tpl", DomainMoid: "d1", Start: 1})
+	if ids(rs) != "31" {
+		t.Fatalf("ListRecords from 1 = %s", ids(rs))
+	}
+	rs, total, _ = st.ListRecords(ctx, store.RecordQuery{Kind: "tpl", DomainMoid: "d1", OwnerMoid: "a"})
+	if total != 2 || ids(rs) != "31" {
+		t.Fatalf("ListRecords owner a = %s", ids(rs))
+	}
+	// Another domain's record is not found through this domain.
+	if _, err := st.GetRecord(ctx, "tpl", "d1", "4"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetRecord across domains = %v", err)
+	}
+	if err := st.DeleteRecord(ctx, "tpl", "d1", "4"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("DeleteRecord across domains = %v", err)
+	}
+	r := rec("1", "d1", "a", "running", 5*time.Second)
+	r.Data = []byte(`{"x":1}`)
+	must(t, st.UpdateRecord(ctx, r, ""))
+	got, err := st.GetRecord(ctx, "tpl", "d1", "1")
+	must(t, err)
+	if string(got.Data) != `{"x":1}` || got.State != "running" || !got.UpdatedAt.Equal(t0.Add(5*time.Second)) {
+		t.Fatalf("after UpdateRecord: %+v", got)
+	}
+	// Conditional state change happens once.
+	r.State = "ended"
+	must(t, st.UpdateRecord(ctx, r, "running"))
+	if err := st.UpdateRecord(ctx, r, "running"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second conditional update = %v, want ErrNotFound", err)
+	}
+	// Due records.
+	b := rec("5", "d2", "", "booked", 0)
+	b.DueAt = t0.Add(time.Hour)
+	must(t, st.CreateRecord(ctx, b))
+	due, err := st.DueRecords(ctx, "tpl", "booked", t0.Add(59*time.Minute))
+	must(t, err)
+	if len(due) != 0 {
+		t.Fatalf("due early: %v", due)
+	}
+	due, _ = st.DueRecords(ctx, "tpl", "booked", t0.Add(time.Hour))
+	if len(due) != 1 || due[0].ID != "5" {
+		t.Fatalf("DueRecords = %v", due)
+	}
+	must(t, st.DeleteRecord(ctx, "tpl", "d1", "2"))
+	if _, err := st.GetRecord(ctx, "tpl", "d1", "2"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("deleted record still there: %v", err)
+	}
+}
+
+func testCounters(t *testing.T, st store.Store) {
+	for _, want := range []int64{100, 101, 102, 100} {
+		got, err := st.NextNumber(ctx, "c", 100, 102)
+		must(t, err)
+		if got != want {
+			t.Fatalf("NextNumber = %d, want %d", got, want)
+		}
 	}
 }
