@@ -8,13 +8,17 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/store/sqlstore"
 )
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -27,8 +31,24 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sessionTTL := fs.Duration("session-ttl", envDuration("CONFER_SESSION_TTL", def.SessionTTL), "idle lifetime of a login session (env CONFER_SESSION_TTL)")
 	maxFail := fs.Int("login-max-failures", def.MaxFailures, "failed logins before an account is locked")
 	lockFor := fs.Duration("login-lock", envDuration("CONFER_LOGIN_LOCK", def.LockFor), "how long a locked account stays locked (env CONFER_LOGIN_LOCK)")
+	cdef := conference.DefaultConfig()
+	numMin := fs.Int64("conf-number-min", cdef.NumberMin, "lowest conference number (conf_id)")
+	numMax := fs.Int64("conf-number-max", cdef.NumberMax, "highest conference number (conf_id)")
+	maxConfs := fs.Int("max-confs", cdef.MaxConfs, "concurrent running conferences the platform can hold")
+	maxPorts := fs.Int("max-ports", cdef.MaxPorts, "terminal ports across running conferences")
+	filesDir := fs.String("files-dir", envOr("CONFER_FILES_DIR", ""), "folder of meeting files (env CONFER_FILES_DIR; default: files/ beside a SQLite database, else confer-data/files)")
 	if fs.Parse(args) != nil {
 		return exitUsage
+	}
+	if *numMin < 1 || *numMax < *numMin || *maxConfs < 1 || *maxPorts < 1 {
+		fmt.Fprintln(stderr, "conferd: conference numbers, --max-confs and --max-ports must be positive ranges")
+		return exitUsage
+	}
+	if *filesDir == "" {
+		*filesDir = filepath.Join("confer-data", "files")
+		if !sqlstore.IsPostgres(*db) {
+			*filesDir = filepath.Join(filepath.Dir(*db), "files")
+		}
 	}
 	r, err := release.Parse(*rel)
 	if err != nil {
@@ -51,7 +71,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := server.New(server.Config{
 		Store: st, Clock: clock.Real{}, Release: r, Logger: logger,
-		Auth: auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
+		Auth:       auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
+		Conference: conference.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts},
+		MC:         mc.Config{FilesDir: *filesDir},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
@@ -64,6 +86,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	go janitor(ctx, st, logger)
+	go ticker(ctx, srv, logger)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	logger.Info("conferd serving", "addr", ln.Addr().String(), "release", r.String(), "api_level", r.Level())
@@ -96,6 +119,23 @@ func janitor(ctx context.Context, st store.Store, log *slog.Logger) {
 		case now := <-t.C:
 			if _, err := st.DeleteExpired(ctx, now); err != nil && ctx.Err() == nil {
 				log.Warn("delete expired sessions", "err", err)
+			}
+		}
+	}
+}
+
+// ticker runs the time-driven work (booked starts, duration ends) every
+// second.
+func ticker(ctx context.Context, srv *server.Server, log *slog.Logger) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := srv.Tick(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("time-driven work", "err", err)
 			}
 		}
 	}

@@ -16,11 +16,14 @@ import (
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/compat"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/router"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/system"
 	"github.com/confer-platform/confer/internal/validate"
+	"github.com/confer-platform/confer/internal/vc"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -32,6 +35,9 @@ type Config struct {
 	Auth    auth.Config
 	MaxBody int64 // request body limit; wire.DefaultMaxBody when 0
 	Logger  *slog.Logger
+
+	Conference conference.Config // zero: conference.DefaultConfig()
+	MC         mc.Config
 }
 
 // Server serves the platform API.
@@ -41,6 +47,7 @@ type Server struct {
 	handlers api.Registry
 	routes   router.Router[*route]
 	log      *slog.Logger
+	confs    *conference.Service
 }
 
 type route struct {
@@ -62,7 +69,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, handlers: api.Registry{}, log: cfg.Logger}
 	s.auth = auth.New(cfg.Store, cfg.Clock, cfg.Auth)
+	if cfg.Conference == (conference.Config{}) {
+		cfg.Conference = conference.DefaultConfig()
+	}
+	s.confs = conference.New(cfg.Store, cfg.Clock, cfg.Conference)
 	system.Register(s.handlers, s.auth, cfg.Clock)
+	mc.New(cfg.Store, cfg.Clock, s.confs, cfg.MC).Register(s.handlers)
+	vc.New(cfg.Store, cfg.Clock, s.confs).Register(s.handlers)
 
 	eps := catalog.All()
 	for i := range eps {
@@ -92,6 +105,11 @@ func redact(path string) string {
 	}
 	return path
 }
+
+// Tick runs the time-driven work that is due at the clock's now: booked
+// conferences that start, conferences whose duration ends. conferd calls it
+// every second; tests call it after moving the fake clock.
+func (s *Server) Tick(ctx context.Context) error { return s.confs.RunDue(ctx) }
 
 // Auth returns the server's authentication service.
 func (s *Server) Auth() *auth.Service { return s.auth }

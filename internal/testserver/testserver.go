@@ -16,6 +16,8 @@ import (
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
@@ -40,9 +42,11 @@ type Env struct {
 
 // Options change an Env.
 type Options struct {
-	Release string      // platform release to emulate; the latest when ""
-	Auth    auth.Config // auth.DefaultConfig() when zero
-	MaxBody int64
+	Release    string      // platform release to emulate; the latest when ""
+	Auth       auth.Config // auth.DefaultConfig() when zero
+	MaxBody    int64
+	Conference conference.Config // conference.DefaultConfig() when zero
+	MC         mc.Config         // FilesDir defaults to a temporary folder
 }
 
 // Start starts a server on dsn with the fixture license and administrator.
@@ -70,14 +74,33 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 		cfg = auth.DefaultConfig()
 	}
 	clk := clock.NewFake(now)
+	if opt.MC.FilesDir == "" {
+		opt.MC.FilesDir = t.TempDir()
+	}
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Conference: opt.Conference, MC: opt.MC})
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	return &Env{URL: hs.URL, Clock: clk, Store: st, Srv: srv, http: hs}
+}
+
+// Tick runs the server's time-driven work at the fake clock's now.
+func (e *Env) Tick(t testing.TB) {
+	t.Helper()
+	if err := e.Srv.Tick(context.Background()); err != nil {
+		t.Fatalf("Tick: %v", err)
+	}
+}
+
+// Advance moves the fake clock and runs the work that became due.
+func (e *Env) Advance(t testing.TB, d time.Duration) {
+	t.Helper()
+	e.Clock.Advance(d)
+	e.Tick(t)
 }
 
 // Client is an API client that keeps a token and a session cookie.

@@ -1,0 +1,88 @@
+package mc
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Not-found codes of the reference (A3-error-codes.md).
+const (
+	CodeTemplateNotFound = 99998 // 该模板不存在
+	CodeRoomNotFound     = 99996 // 该虚拟会议室不存在
+)
+
+// paging reads the list parameters of reference 04: start (default 0),
+// count (default 10; 0 returns everything) and order (0 ascending, 1
+// descending by last modification).
+func paging(r *api.Request) (start, count int, desc bool) {
+	count = 10
+	if v := r.Args.Query.Get("start"); v != "" {
+		start, _ = strconv.Atoi(v)
+	}
+	if v := r.Args.Query.Get("count"); v != "" {
+		count, _ = strconv.Atoi(v)
+	}
+	desc = r.Args.Query.Get("order") == "1"
+	if start < 0 {
+		start = 0
+	}
+	if count < 0 {
+		count = 0
+	}
+	return start, count, desc
+}
+
+// load reads a record of the caller's domain as a document. A record of
+// another domain, or of another account when owned is set, is "not found"
+// with the given code (DESIGN principle 6): nobody learns it exists.
+func (m *Module) load(ctx context.Context, r *api.Request, kind, id string, owned bool, code int, what string) (store.Record, map[string]any, error) {
+	rec, err := m.st.GetRecord(ctx, kind, r.Principal.DomainMoid, id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && owned && rec.OwnerMoid != r.Principal.AccountMoid) {
+		return rec, nil, wire.Errorf(code, "%s %s does not exist", what, id)
+	}
+	if err != nil {
+		return rec, nil, err
+	}
+	doc, err := shape.Decode(rec.Data)
+	return rec, doc, err
+}
+
+// list pages through records of a kind of the caller's domain (and
+// account, when owned) and returns the documents with the total.
+func (m *Module) list(ctx context.Context, r *api.Request, kind string, owned bool) ([]map[string]any, int, error) {
+	start, count, desc := paging(r)
+	q := store.RecordQuery{Kind: kind, DomainMoid: r.Principal.DomainMoid, Desc: desc, Start: start, Count: count}
+	if owned {
+		q.OwnerMoid = r.Principal.AccountMoid
+	}
+	recs, total, err := m.st.ListRecords(ctx, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	docs := make([]map[string]any, 0, len(recs))
+	for _, rec := range recs {
+		d, err := shape.Decode(rec.Data)
+		if err != nil {
+			return nil, 0, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, total, nil
+}
+
+// projectList projects documents with the element schema of the reply's
+// list field name.
+func projectList(r *api.Request, name string, docs []map[string]any) []any {
+	fields := shape.Elem(r.Endpoint.Reply, name)
+	out := make([]any, len(docs))
+	for i, d := range docs {
+		out[i] = shape.Project(d, fields)
+	}
+	return out
+}

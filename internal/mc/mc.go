@@ -1,0 +1,41 @@
+// Package mc serves the conference-management module (seed 001 "Conference
+// management"; reference 04-mc-conference-management.md): templates,
+// virtual meeting rooms, conference creation and ending, booked
+// conferences, meeting-room areas, meeting files and resources.
+package mc
+
+import (
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// Config holds the module's settings.
+type Config struct {
+	FilesDir string // where meeting files are kept
+}
+
+// Module is the mc module's state.
+type Module struct {
+	st    store.Store
+	clk   clock.Clock
+	cfg   Config
+	confs *conference.Service
+}
+
+// New returns the module.
+func New(st store.Store, clk clock.Clock, confs *conference.Service, cfg Config) *Module {
+	return &Module{st: st, clk: clk, cfg: cfg, confs: confs}
+}
+
+// Register attaches the mc handlers. Each part of the module registers its
+// own endpoints.
+func (m *Module) Register(reg api.Registry) {
+	for _, part := range registrars {
+		part(m, reg)
+	}
+}
+
+// registrars are filled by the files of the package, one per resource.
+var registrars []func(*Module, api.Registry)

@@ -1,0 +1,32 @@
+// Package vc serves the conference-control module (seed 001 "Conference
+// control"; reference 05-vc-conference-control.md).
+package vc
+
+import (
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// Module is the vc module's state.
+type Module struct {
+	st    store.Store
+	clk   clock.Clock
+	confs *conference.Service
+}
+
+// New returns the module.
+func New(st store.Store, clk clock.Clock, confs *conference.Service) *Module {
+	return &Module{st: st, clk: clk, confs: confs}
+}
+
+// Register attaches the vc handlers; each file of the package registers
+// its own endpoints.
+func (m *Module) Register(reg api.Registry) {
+	for _, part := range registrars {
+		part(m, reg)
+	}
+}
+
+var registrars []func(*Module, api.Registry)
