@@ -184,7 +184,6 @@ func Rules() []Rule {
 	// 6.0.0.3.0
 	add(added(confList, release.R6_0_0_3_0, "reference A1 6.0.0.3.0: encrypted_frequence added to the conference list", "encrypted_frequence"))
 	add(added([]target{t("vc.confs.get", "")}, release.R6_0_0_3_0, "reference A1 6.0.0.3.0: encrypted_frequence added to conference info", "encrypted_frequence"))
-	add(added([]target{t("vc.confs.mts.get", "")}, release.R6_0_0_3_0, "seed 001 6.0.0.3.0: chn_label added", "chn_label"))
 	add(added([]target{t("vc.confs.upload_poll.get", ""), t("vc.confs.poll.get", ""), t("vc.confs.poll.start", "")}, release.R6_0_0_3_0,
 		"seed 001 6.0.0.3.0: poll_index added", "poll_index"))
 	add(added([]target{t("vc.confs.recorders.create", ""), t("vc.confs.recorders.get", "")}, release.R6_0_0_3_0, "seed 001 6.0.0.3.0: watermark added", "watermark"))
