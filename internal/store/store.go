@@ -92,6 +92,19 @@ type RecordQuery struct {
 	Count      int  // rows to return; 0 = all
 }
 
+// DirectoryEntry is a terminal known to the simulated media backend.
+type DirectoryEntry struct {
+	Account     string // what a call names it by: E.164, alias or IP
+	DomainMoid  string
+	Alias       string
+	E164        string
+	IP          string
+	AccountType int
+	MtType      int    // 1 ordinary terminal, 3 telephone, 5 satellite, 7/8 cascade (reference 05)
+	Behaviour   string // "answer", "offline", "busy" or "noanswer"
+	AnswerAfter time.Duration
+}
+
 // Store is everything Confer keeps. Every method that changes state has
 // committed the change when it returns nil (DESIGN principle 3).
 type Store interface {
@@ -145,6 +158,12 @@ type Store interface {
 	// NextNumber returns the next value of a counter within [min, max],
 	// wrapping around; the first value is min.
 	NextNumber(ctx context.Context, counter string, min, max int64) (int64, error)
+
+	// Terminal directory of the simulated media backend.
+	PutDirectoryEntry(ctx context.Context, e DirectoryEntry) error // creates or replaces
+	DirectoryEntry(ctx context.Context, account string) (DirectoryEntry, error)
+	ListDirectory(ctx context.Context) ([]DirectoryEntry, error)
+	DeleteDirectoryEntry(ctx context.Context, account string) error
 
 	// DeleteExpired removes tokens and sessions that expired before now.
 	DeleteExpired(ctx context.Context, now time.Time) (int, error)

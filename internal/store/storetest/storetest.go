@@ -27,6 +27,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"sessions", testSessions},
 		{"records", testRecords},
 		{"counters", testCounters},
+		{"directory", testDirectory},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, open(t)) })
@@ -274,5 +275,28 @@ func testCounters(t *testing.T, st store.Store) {
 		if got != want {
 			t.Fatalf("NextNumber = %d, want %d", got, want)
 		}
+	}
+}
+
+func testDirectory(t *testing.T, st store.Store) {
+	e := store.DirectoryEntry{Account: "222123", Alias: "mt_shanghai", E164: "222123", IP: "172.16.55.4",
+		AccountType: 5, MtType: 1, Behaviour: "answer", AnswerAfter: 1500 * time.Millisecond}
+	must(t, st.PutDirectoryEntry(ctx, e))
+	got, err := st.DirectoryEntry(ctx, "222123")
+	must(t, err)
+	if got != e {
+		t.Fatalf("DirectoryEntry = %+v, want %+v", got, e)
+	}
+	e.Behaviour = "busy"
+	must(t, st.PutDirectoryEntry(ctx, e))
+	must(t, st.PutDirectoryEntry(ctx, store.DirectoryEntry{Account: "111", Behaviour: "offline"}))
+	all, err := st.ListDirectory(ctx)
+	must(t, err)
+	if len(all) != 2 || all[0].Account != "111" || all[1].Behaviour != "busy" {
+		t.Fatalf("ListDirectory = %+v", all)
+	}
+	must(t, st.DeleteDirectoryEntry(ctx, "111"))
+	if _, err := st.DirectoryEntry(ctx, "111"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("deleted entry: %v", err)
 	}
 }
