@@ -3,6 +3,7 @@
 //	conferd [serve] [--addr :8080] [--db confer-data/confer.db] [--release 6.1.0.4.0]
 //	conferd license import --db D --key K --secret S
 //	conferd account create --db D --username U --password P [--domain NAME] [--admin]
+//	conferd terminal add|list|remove --db D ...
 //
 // See README.md and docs/operations.md.
 package main
@@ -42,6 +43,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "create" {
 			return accountCreate(ctx, args[2:], stdout, stderr)
 		}
+	case "terminal":
+		return terminalCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -54,4 +57,7 @@ const usage = `usage:
   conferd [serve] [--addr :8080] [--db confer-data/confer.db | postgres://...] [--release 6.1.0.4.0]
   conferd license import --db D --key K --secret S
   conferd account create --db D --username U --password P [--domain NAME] [--admin]
+  conferd terminal add --db D --e164 N [--alias A] [--ip IP] [--behaviour answer|offline|busy|noanswer] [--answer-after 2s]
+  conferd terminal list --db D
+  conferd terminal remove --db D --account N
 `

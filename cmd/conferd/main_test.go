@@ -162,3 +162,22 @@ func postForm(t *testing.T, addr, path, body string) string {
 	b, _ := io.ReadAll(resp.Body)
 	return string(b)
 }
+
+func TestTerminalDirectoryCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	if code, out, errs := runCmd(t, "terminal", "add", "--db", db, "--e164", "222123", "--alias", "mt_shanghai", "--behaviour", "busy"); code != 0 || !strings.Contains(out, "222123: busy") {
+		t.Fatalf("terminal add: %d %q %q", code, out, errs)
+	}
+	if code, _, _ := runCmd(t, "terminal", "add", "--db", db, "--e164", "1", "--behaviour", "asleep"); code != 2 {
+		t.Fatalf("bad behaviour: exit %d", code)
+	}
+	if code, out, _ := runCmd(t, "terminal", "list", "--db", db); code != 0 || !strings.Contains(out, "alias=mt_shanghai") {
+		t.Fatalf("terminal list: %d %q", code, out)
+	}
+	if code, _, _ := runCmd(t, "terminal", "remove", "--db", db, "--account", "222123"); code != 0 {
+		t.Fatalf("terminal remove: exit %d", code)
+	}
+	if code, _, _ := runCmd(t, "terminal", "remove", "--db", db, "--account", "222123"); code != 1 {
+		t.Fatalf("second remove: exit %d", code)
+	}
+}
