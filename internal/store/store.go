@@ -13,6 +13,7 @@ import (
 var (
 	ErrNotFound  = errors.New("store: not found")
 	ErrDuplicate = errors.New("store: duplicate")
+	ErrConflict  = errors.New("store: changed meanwhile")
 )
 
 // Domain is a user domain: the tenant every record belongs to (DESIGN
@@ -79,6 +80,7 @@ type Record struct {
 	Data       []byte // JSON object
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+	Version    int64 // bumped by every update; see SwapRecord
 }
 
 // RecordQuery selects records of one kind in one domain.
@@ -149,6 +151,9 @@ type Store interface {
 	// domain; with ifState non-empty only while the record is in that state
 	// (ErrNotFound otherwise), which makes state changes happen once.
 	UpdateRecord(ctx context.Context, r Record, ifState string) error
+	// SwapRecord writes r only if the stored version is still r.Version
+	// (optimistic concurrency: read, change, swap, retry on ErrConflict).
+	SwapRecord(ctx context.Context, r Record) error
 	GetRecord(ctx context.Context, kind, domainMoid, id string) (Record, error)
 	DeleteRecord(ctx context.Context, kind, domainMoid, id string) error
 	ListRecords(ctx context.Context, q RecordQuery) ([]Record, int, error)

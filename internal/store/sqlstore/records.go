@@ -8,7 +8,7 @@ import (
 	"github.com/confer-platform/confer/internal/store"
 )
 
-const recordCols = "kind, id, domain_moid, owner_moid, state, due_at, data, created_at, updated_at"
+const recordCols = "kind, id, domain_moid, owner_moid, state, due_at, data, created_at, updated_at, version"
 
 type scanner interface{ Scan(...any) error }
 
@@ -16,7 +16,7 @@ func scanRecord(s scanner) (store.Record, error) {
 	var r store.Record
 	var due, created, updated int64
 	var data string
-	err := s.Scan(&r.Kind, &r.ID, &r.DomainMoid, &r.OwnerMoid, &r.State, &due, &data, &created, &updated)
+	err := s.Scan(&r.Kind, &r.ID, &r.DomainMoid, &r.OwnerMoid, &r.State, &due, &data, &created, &updated, &r.Version)
 	r.Data = []byte(data)
 	r.DueAt, r.CreatedAt, r.UpdatedAt = fromNanos(due), fromNanos(created), fromNanos(updated)
 	return r, err
@@ -24,20 +24,33 @@ func scanRecord(s scanner) (store.Record, error) {
 
 // CreateRecord stores a new record.
 func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
-	_, err := db.wdb.ExecContext(ctx, db.d.q("INSERT INTO records ("+recordCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-		r.Kind, r.ID, r.DomainMoid, r.OwnerMoid, r.State, nanos(r.DueAt), string(r.Data), nanos(r.CreatedAt), nanos(r.UpdatedAt))
+	_, err := db.wdb.ExecContext(ctx, db.d.q("INSERT INTO records ("+recordCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+		r.Kind, r.ID, r.DomainMoid, r.OwnerMoid, r.State, nanos(r.DueAt), string(r.Data), nanos(r.CreatedAt), nanos(r.UpdatedAt), r.Version)
 	return insertErr(err)
 }
 
 // UpdateRecord replaces a record's data, state and due time.
 func (db *DB) UpdateRecord(ctx context.Context, r store.Record, ifState string) error {
-	q := "UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ? WHERE kind = ? AND id = ? AND domain_moid = ?"
+	q := "UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ?, version = version + 1 WHERE kind = ? AND id = ? AND domain_moid = ?"
 	args := []any{string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), r.Kind, r.ID, r.DomainMoid}
 	if ifState != "" {
 		q += " AND state = ?"
 		args = append(args, ifState)
 	}
 	return db.execOne(ctx, q, args...)
+}
+
+// SwapRecord writes r over the version it was read at.
+func (db *DB) SwapRecord(ctx context.Context, r store.Record) error {
+	err := db.execOne(ctx, `UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ?, version = version + 1
+		WHERE kind = ? AND id = ? AND domain_moid = ? AND version = ?`,
+		string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), r.Kind, r.ID, r.DomainMoid, r.Version)
+	if err == store.ErrNotFound {
+		if _, gerr := db.GetRecord(ctx, r.Kind, r.DomainMoid, r.ID); gerr == nil {
+			return store.ErrConflict
+		}
+	}
+	return err
 }
 
 // GetRecord reads a record of a domain.

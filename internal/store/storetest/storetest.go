@@ -262,6 +262,24 @@ func testRecords(t *testing.T, st store.Store) {
 	if len(due) != 1 || due[0].ID != "5" {
 		t.Fatalf("DueRecords = %v", due)
 	}
+	// Optimistic swap: the first writer over a version wins.
+	cur, err := st.GetRecord(ctx, "tpl", "d1", "3")
+	must(t, err)
+	a, b2 := cur, cur
+	a.Data, b2.Data = []byte(`{"w":"a"}`), []byte(`{"w":"b"}`)
+	must(t, st.SwapRecord(ctx, a))
+	if err := st.SwapRecord(ctx, b2); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("second SwapRecord over the same version = %v, want ErrConflict", err)
+	}
+	cur, _ = st.GetRecord(ctx, "tpl", "d1", "3")
+	if string(cur.Data) != `{"w":"a"}` || cur.Version != a.Version+1 {
+		t.Fatalf("after swap: %s version %d", cur.Data, cur.Version)
+	}
+	gone := cur
+	gone.ID = "nope"
+	if err := st.SwapRecord(ctx, gone); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("SwapRecord of a missing record = %v", err)
+	}
 	must(t, st.DeleteRecord(ctx, "tpl", "d1", "2"))
 	if _, err := st.GetRecord(ctx, "tpl", "d1", "2"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("deleted record still there: %v", err)
