@@ -1,0 +1,268 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// ErrFull is returned when a conference has max_join_mt terminals.
+var ErrFull = errors.New("engine: the conference has max_join_mt terminals")
+
+// Member is a terminal to add (seed 000 "Terminal entry").
+type Member struct {
+	Callee   media.Callee
+	CallMode int  // -1: the conference's
+	Chase    bool // keep calling it whenever it is not online (keep_calling_members)
+}
+
+// Add makes members terminals of the conference and, unless their call
+// mode is manual, calls them. It returns the new terminals in order.
+func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal, error) {
+	existing, err := e.List(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if c.MaxJoinMt > 0 && len(existing)+len(members) > c.MaxJoinMt {
+		return nil, ErrFull
+	}
+	now := e.clk.Now()
+	var out []Terminal
+	for _, m := range members {
+		n, err := e.st.NextNumber(ctx, "mt:"+c.ConfID, 1, 1<<31)
+		if err != nil {
+			return out, err
+		}
+		mtID := strconv.FormatInt(n, 10)
+		mode := m.CallMode
+		if mode < 0 {
+			mode = c.CallMode
+		}
+		bitrate := m.Callee.Bitrate
+		if bitrate == 0 {
+			bitrate = c.Bitrate
+		}
+		doc := map[string]any{
+			"mt_id": mtID, "account": m.Callee.Account, "account_type": m.Callee.AccountType,
+			"protocol": m.Callee.Protocol, "bitrate": bitrate, "call_mode": mode, "online": 0,
+			"type": 1, "alias": m.Callee.Account, "e164": "", "ip": "",
+			"silence": 0, "mute": 0, "dual": 0, "mix": 0, "vmp": 0, "rec": 0, "poll": 0, "upload": 0, "inspection": 0,
+			"rcv_volume": 15, "snd_volume": 15, "_attempts": 0, "_chase": m.Chase,
+		}
+		data, _ := shape.Encode(doc)
+		rec := store.Record{Kind: KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
+			State: StateIdle, Data: data, CreatedAt: now, UpdatedAt: now}
+		if err := e.st.CreateRecord(ctx, rec); err != nil {
+			return out, err
+		}
+		t := Terminal{rec, doc}
+		if mode != CallManual || m.Chase {
+			if t, err = e.dial(ctx, c, t); err != nil {
+				return out, err
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Call dials terminals that are not online (reference 05 "批量呼叫终端").
+func (e *Engine) Call(ctx context.Context, c Conf, mtIDs []string) error {
+	for _, id := range mtIDs {
+		t, err := e.Get(ctx, c, id)
+		if err != nil {
+			return err
+		}
+		if t.Rec.State == StateOnline || t.Rec.State == StateCalling {
+			continue
+		}
+		t.Doc["_attempts"] = 0
+		if _, err := e.dial(ctx, c, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dial places a call and records when its outcome applies.
+func (e *Engine) dial(ctx context.Context, c Conf, t Terminal) (Terminal, error) {
+	callee := media.Callee{Account: str(t.Doc["account"]), AccountType: num(t.Doc["account_type"]), Protocol: num(t.Doc["protocol"]), Bitrate: num(t.Doc["bitrate"])}
+	call, err := e.media.Dial(ctx, c.ConfID, callee)
+	if err != nil {
+		return t, err
+	}
+	id := call.Identity
+	if id.Alias != "" {
+		t.Doc["alias"] = id.Alias
+	}
+	t.Doc["e164"], t.Doc["ip"], t.Doc["type"] = id.E164, id.IP, id.MtType
+	t.Doc["_outcome"] = int(call.Outcome)
+	t.Doc["_attempts"] = num(t.Doc["_attempts"]) + 1
+	t.Rec.State = StateCalling
+	t.Rec.DueAt = e.clk.Now().Add(call.After)
+	if call.After <= 0 {
+		t.Rec.DueAt = e.clk.Now()
+	}
+	if err := e.save(ctx, &t); err != nil {
+		return t, err
+	}
+	if call.After <= 0 { // the outcome is known at once (an offline terminal)
+		return e.settle(ctx, c, t)
+	}
+	return t, nil
+}
+
+// settle applies a due call's outcome: online with channels, or a failure
+// that is retried per the conference's call settings.
+func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, error) {
+	if media.Outcome(num(t.Doc["_outcome"])) == media.Answered {
+		t.Rec.State, t.Rec.DueAt = StateOnline, time.Time{}
+		t.Doc["online"] = 1
+		setChannels(t.Doc, num(t.Doc["bitrate"]))
+		return t, e.save(ctx, &t)
+	}
+	t.Doc["online"] = 0
+	t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
+	if e.retries(c, t) {
+		t.Rec.State = StateCalling
+		t.Rec.DueAt = e.clk.Now().Add(interval(c))
+		t.Doc["_redial"] = true
+	}
+	return t, e.save(ctx, &t)
+}
+
+// retries tells whether a failed call is called again: automatic mode
+// within call_times attempts (0 = no limit), chase mode and
+// keep_calling_members always; manual mode never.
+func (e *Engine) retries(c Conf, t Terminal) bool {
+	if b, _ := t.Doc["_chase"].(bool); b {
+		return true
+	}
+	switch num(t.Doc["call_mode"]) {
+	case CallChase:
+		return true
+	case CallAutomatic:
+		return c.CallTimes == 0 || num(t.Doc["_attempts"]) < c.CallTimes
+	}
+	return false
+}
+
+func interval(c Conf) time.Duration {
+	if c.CallInterval > 0 {
+		return c.CallInterval
+	}
+	return DefaultCallInterval
+}
+
+// Hangup ends terminals' calls; they stay members of the conference
+// (reference 05 "批量挂断终端").
+func (e *Engine) Hangup(ctx context.Context, c Conf, mtIDs []string) error {
+	for _, id := range mtIDs {
+		if _, err := e.Update(ctx, c, id, func(t *Terminal) error {
+			t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
+			t.Doc["online"] = 0
+			t.Doc["_chase"] = false
+			clearChannels(t.Doc)
+			return nil
+		}); err != nil {
+			return err
+		}
+		if err := e.media.Hangup(ctx, c.ConfID, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Remove hangs up and deletes terminals (reference 05 "批量删除终端").
+func (e *Engine) Remove(ctx context.Context, c Conf, mtIDs []string) error {
+	for _, id := range mtIDs {
+		if _, err := e.Get(ctx, c, id); err != nil {
+			return err
+		}
+	}
+	for _, id := range mtIDs {
+		if err := e.media.Hangup(ctx, c.ConfID, id); err != nil {
+			return err
+		}
+		if err := e.st.DeleteRecord(ctx, KindMT, c.DomainMoid, recID(c.ConfID, id)); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
+}
+
+// RemoveAll deletes every terminal of an ended conference.
+func (e *Engine) RemoveAll(ctx context.Context, c Conf) error {
+	ts, err := e.List(ctx, c)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(ts))
+	for i, t := range ts {
+		ids[i] = t.MtID()
+	}
+	return e.Remove(ctx, c, ids)
+}
+
+// ConfLookup gives the engine a conference's call settings when a due
+// call settles.
+type ConfLookup func(ctx context.Context, domainMoid, confID string) (Conf, bool, error)
+
+// RunDue settles every call whose outcome is due at the clock's now and
+// redials the retries that are due. A settlement is a swap over the version
+// read, so with several nodes each call settles once.
+func (e *Engine) RunDue(ctx context.Context, lookup ConfLookup) error {
+	due, err := e.st.DueRecords(ctx, KindMT, StateCalling, e.clk.Now())
+	if err != nil {
+		return err
+	}
+	for _, rec := range due {
+		doc, err := shape.Decode(rec.Data)
+		if err != nil {
+			return err
+		}
+		c, ok, err := lookup(ctx, rec.DomainMoid, rec.OwnerMoid)
+		if err != nil {
+			return err
+		}
+		t := Terminal{rec, doc}
+		if !ok { // the conference is gone
+			_ = e.st.DeleteRecord(ctx, KindMT, rec.DomainMoid, rec.ID)
+			continue
+		}
+		if redial, _ := doc["_redial"].(bool); redial {
+			delete(t.Doc, "_redial")
+			_, err = e.dial(ctx, c, t)
+		} else {
+			_, err = e.settle(ctx, c, t)
+		}
+		if err != nil && !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+	}
+	return nil
+}
+
+func str(v any) string { s, _ := v.(string); return s }
+
+// num reads an integer from a document value (json.Number, int or float).
+func num(v any) int {
+	switch x := v.(type) {
+	case int:
+		return x
+	case int64:
+		return int(x)
+	case float64:
+		return int(x)
+	case interface{ String() string }:
+		n, _ := strconv.Atoi(x.String())
+		return n
+	}
+	return 0
+}
