@@ -221,6 +221,27 @@ func (r Rule) request(eff release.Release, params map[string]any, flat url.Value
 	return ps
 }
 
+// Absent returns a test of whether a request field path ("call_mode",
+// "mts[].bitrate") does not exist for a caller that sees release eff: a
+// field added later, or removed by then. The validator does not require
+// such fields.
+func Absent(endpoint string, eff release.Release) func(path string) bool {
+	var gone []string
+	for _, r := range byEndpoint[endpoint] {
+		if (r.Change == Added && eff < r.Release) || (r.Change == Removed && r.absentAt(eff)) {
+			gone = append(gone, r.Path)
+		}
+	}
+	return func(path string) bool {
+		for _, g := range gone {
+			if g == path || (strings.HasPrefix(g, "**.") && (path == g[3:] || strings.HasSuffix(path, "."+g[3:]))) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // same compares a wire value with a rule's value by their text, so that
 // json.Number(16), 16 and "16" match.
 func same(v, w any) bool {

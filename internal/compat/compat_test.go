@@ -170,3 +170,18 @@ func TestRequestGolden(t *testing.T) {
 		t.Errorf("own_conf not dropped before 6.1.0.2.0: %v", q)
 	}
 }
+
+func TestAbsent(t *testing.T) {
+	old := Absent("mc.personal_templates.create", release.R5_1_0_1_0)
+	for _, f := range []string{"call_mode", "bind_e164", "one_reforming", "enable_rtc"} {
+		if !old(f) {
+			t.Errorf("%s present at 5.1.0.1.0", f)
+		}
+	}
+	if old("name") {
+		t.Error("name absent at 5.1.0.1.0")
+	}
+	if Absent("mc.personal_templates.create", release.R6_1_0_4_0)("call_mode") {
+		t.Error("call_mode absent at 6.1.0.4.0")
+	}
+}

@@ -2,14 +2,20 @@
 // a template or a virtual meeting room, or booked for later), numbering,
 // capacity, ending, and the time-driven starts and ends. The mc module
 // creates and ends conferences through it; the vc module reads and
-// controls them.
+// controls them. docs/conferences.md describes the behaviour.
 package conference
 
 import (
 	"context"
+	"errors"
+	"sort"
+	"sync"
+	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Record kinds of the store (store.Record.Kind) used across modules.
@@ -22,15 +28,22 @@ const (
 	KindFile             = "meeting_file"
 )
 
-// Conference states (store.Record.State of KindConf).
+// Conference states (store.Record.State of KindConf). A conference record
+// is keyed by its number (conf_id): booked and running conferences hold
+// their number; ending deletes the record, which frees it.
 const (
 	StateBooked  = "booked"
 	StateRunning = "running"
-	StateEnded   = "ended"
+	StateEnded   = "ended"   // transient: set exactly once, then the record is deleted
 	StatePending = "pending" // awaiting approval (amc)
 )
 
-// Config sets numbering and capacity.
+// NumberCounter is the store counter (store.NextNumber) that hands out
+// conference numbers.
+const NumberCounter = "conf"
+
+// Config sets numbering and capacity. A zero field takes the value of
+// DefaultConfig.
 type Config struct {
 	NumberMin, NumberMax int64 // conf_id range (E.164 style numeric strings)
 	MaxConfs             int   // concurrent running conferences
@@ -43,25 +56,123 @@ func DefaultConfig() Config {
 	return Config{NumberMin: 1110000, NumberMax: 1119999, MaxConfs: 100, MaxPorts: 1000}
 }
 
+// Conf is a conference record with its decoded document (the newest wire
+// model: the creation parameters plus the server's fields).
+type Conf struct {
+	Rec store.Record
+	Doc map[string]any
+}
+
+// ID returns the conference number (conf_id).
+func (c Conf) ID() string { return c.Rec.ID }
+
+// Hooks let the conference engine act when a conference starts running
+// and when a running conference ends. Each is called exactly once per
+// change, by the node that made it.
+type Hooks struct {
+	Started func(ctx context.Context, c Conf)
+	Ended   func(ctx context.Context, c Conf)
+}
+
 // Service creates, reads and ends conferences.
 type Service struct {
 	st  store.Store
 	clk clock.Clock
 	cfg Config
+
+	mu    sync.Mutex // serialises capacity checks with the changes they admit
+	hooks Hooks
 }
 
 // New returns a Service.
 func New(st store.Store, clk clock.Clock, cfg Config) *Service {
+	d := DefaultConfig()
+	if cfg.NumberMin == 0 && cfg.NumberMax == 0 {
+		cfg.NumberMin, cfg.NumberMax = d.NumberMin, d.NumberMax
+	}
+	if cfg.MaxConfs == 0 {
+		cfg.MaxConfs = d.MaxConfs
+	}
+	if cfg.MaxPorts == 0 {
+		cfg.MaxPorts = d.MaxPorts
+	}
 	return &Service{st: st, clk: clk, cfg: cfg}
 }
 
 // Config returns the service's settings.
 func (s *Service) Config() Config { return s.cfg }
 
-// RunDue performs the time-driven changes due at the clock's now: booked
-// conferences start, conferences whose duration has run out end. Each
-// change is a conditional state update, so it happens exactly once even
-// when several nodes run it.
-func (s *Service) RunDue(ctx context.Context) error {
-	return nil // filled in by the conference lifecycle (issue 4)
+// SetHooks installs the engine's hooks; call it before serving.
+func (s *Service) SetHooks(h Hooks) { s.hooks = h }
+
+// notFound is the reference's "conference does not exist" (A3 12103).
+func notFound(id string) error {
+	return wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", id)
+}
+
+// Get returns a conference of the domain that is in one of states (booked
+// or running when none is given). Any other conference, one of another
+// domain, or an ended one answers 12103.
+func (s *Service) Get(ctx context.Context, domainMoid, confID string, states ...string) (Conf, error) {
+	if len(states) == 0 {
+		states = []string{StateBooked, StateRunning}
+	}
+	rec, err := s.st.GetRecord(ctx, KindConf, domainMoid, confID)
+	if errors.Is(err, store.ErrNotFound) {
+		return Conf{}, notFound(confID)
+	}
+	if err != nil {
+		return Conf{}, err
+	}
+	in := false
+	for _, st := range states {
+		in = in || rec.State == st
+	}
+	if !in {
+		return Conf{}, notFound(confID)
+	}
+	return decode(rec)
+}
+
+// List returns the conferences of a domain in a state, of one creating
+// account when ownerMoid is set, ordered by start time then number.
+func (s *Service) List(ctx context.Context, domainMoid, ownerMoid, state string) ([]Conf, error) {
+	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: KindConf, DomainMoid: domainMoid,
+		OwnerMoid: ownerMoid, States: []string{state}})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Conf, 0, len(recs))
+	for _, rec := range recs {
+		c, err := decode(rec)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		ti, tj := out[i].StartTime(), out[j].StartTime()
+		if !ti.Equal(tj) {
+			return ti.Before(tj)
+		}
+		return out[i].ID() < out[j].ID()
+	})
+	return out, nil
+}
+
+// StartTime returns the conference's start time (its record's creation
+// time when the document has none).
+func (c Conf) StartTime() time.Time {
+	if t, err := ParseTime(Str(c.Doc, "start_time")); err == nil {
+		return t
+	}
+	return c.Rec.CreatedAt
+}
+
+func decode(rec store.Record) (Conf, error) {
+	doc, err := shape.Decode(rec.Data)
+	if err != nil {
+		return Conf{}, err
+	}
+	return Conf{Rec: rec, Doc: doc}, nil
 }

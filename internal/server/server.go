@@ -193,7 +193,7 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, erro
 	// Validation before any handler; debug=1 on a change validates only
 	// (seed 000 "Errors" 3; reference 01 section 5).
 	problems := s.compatIn(req)
-	problems = append(problems, validate.Check(rt.ep, args)...)
+	problems = append(problems, validate.CheckAt(rt.ep, args, compat.Absent(rt.ep.Name, req.Effective))...)
 	if req.Debug && method != http.MethodGet {
 		return wire.Object{"debug_list": validate.DebugList(args, problems)}, nil, nil, nil
 	}

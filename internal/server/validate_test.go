@@ -102,6 +102,13 @@ func TestMethodOverrideRouting(t *testing.T) {
 		{"GET", "/api/v1/vc/confs/9/speaker", nil, "vc.confs.speaker.get"},
 	} {
 		r := c.Do(tc.method, tc.path, tc.args)
+		if tc.endpoint == "mc.personal_templates.delete" {
+			// Served: only the delete handler answers that a template is missing.
+			if r.Code() != 99998 || !strings.Contains(r.Raw, "personal template 9 does not exist") {
+				t.Errorf("%s %s = %s, want the delete's 99998", tc.method, tc.path, r.Raw)
+			}
+			continue
+		}
 		if d, _ := r.Body["description"].(string); r.Code() != wire.CodeNotImplemented || !strings.Contains(d, "("+tc.endpoint+")") {
 			t.Errorf("%s %s = %s, want endpoint %s", tc.method, tc.path, r.Raw, tc.endpoint)
 		}

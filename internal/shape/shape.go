@@ -13,11 +13,15 @@ import (
 )
 
 // Project returns the fields of schema taken from v. Nested objects and
-// lists of objects are projected with their own fields; a field that v
-// lacks gets its kind's zero value (0, "", [], or an object of zeros).
+// lists of objects are projected with their own fields; a scalar or list
+// that v lacks gets its kind's zero value (0, "", []), and an object that
+// v lacks (no speaker, no mix set) is left out.
 func Project(v map[string]any, schema []catalog.Param) map[string]any {
 	out := make(map[string]any, len(schema))
 	for _, p := range schema {
+		if _, ok := v[p.Name].(map[string]any); !ok && p.Kind == catalog.Object {
+			continue
+		}
 		out[p.Name] = value(v[p.Name], p)
 	}
 	return out

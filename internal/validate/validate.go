@@ -49,11 +49,52 @@ const (
 	MsgNotArr  = "must be a JSON array"
 )
 
+// Absent tells whether a field path (e.g. "call_mode", "mts[].bitrate")
+// does not exist at the caller's release; such a field is never required.
+type Absent func(path string) bool
+
 // Check validates args against ep's parameter schema. Lenient where
 // clients differ: a string holding an integer is accepted for an integer
 // (and replaced by the number), a number for a string (and replaced by its
 // text); parameters the schema does not name are ignored.
-func Check(ep *catalog.Endpoint, args *wire.Args) []Problem {
+func Check(ep *catalog.Endpoint, args *wire.Args) []Problem { return CheckAt(ep, args, nil) }
+
+// CheckAt is Check for a caller whose release lacks the fields absent names.
+func CheckAt(ep *catalog.Endpoint, args *wire.Args, absent Absent) []Problem {
+	ps := check(ep, args)
+	if absent == nil {
+		return ps
+	}
+	kept := ps[:0]
+	for _, p := range ps {
+		if p.Msg == MsgMissing && absent(p.normPath()) {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return kept
+}
+
+// normPath is the path with list indices written "[]", as compatibility
+// rules name fields.
+func (p Problem) normPath() string {
+	var b strings.Builder
+	skip := false
+	for _, r := range p.Path() {
+		switch {
+		case r == '[':
+			b.WriteString("[]")
+			skip = true
+		case r == ']':
+			skip = false
+		case !skip:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func check(ep *catalog.Endpoint, args *wire.Args) []Problem {
 	var ps []Problem
 	switch ep.Style {
 	case catalog.Query:

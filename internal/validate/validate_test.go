@@ -125,3 +125,16 @@ func FuzzCheck(f *testing.F) {
 		_ = Error(ps)
 	})
 }
+
+// A field that the caller's release lacks is never required.
+func TestCheckAtSkipsAbsentFields(t *testing.T) {
+	a := args(t, `{"mts":[{"poll":{}}]}`)
+	absent := func(path string) bool { return path == "name" || path == "mts[].bitrate" }
+	var got []string
+	for _, p := range CheckAt(testEP, a, absent) {
+		got = append(got, p.Path())
+	}
+	if strings.Join(got, ",") != "mts[0].poll.num" {
+		t.Fatalf("CheckAt problems = %v, want only mts[0].poll.num", got)
+	}
+}

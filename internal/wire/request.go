@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -16,6 +17,11 @@ import (
 // far above the largest documented params object.
 const DefaultMaxBody = 1 << 20
 
+// MaxUploadBody is the body limit of multipart/form-data requests, which
+// carry files (meeting files: at most 20 MB a file, reference 04 "上传会议
+// 文件"): 21 MiB leaves room for the part headers and form fields.
+const MaxUploadBody = 21 << 20
+
 // Args holds a request's parameters as the wire carries them (seed 000
 // "Common rules" 3 to 5): flat query parameters, form fields, and the
 // structured parameters, which come either from the form field `params`
@@ -25,6 +31,11 @@ type Args struct {
 	Form   url.Values
 	Params map[string]any // nil when the request carries no structured parameters
 	JSON   bool           // the body was a JSON object (room management style)
+	// Files are the file parts of a multipart/form-data body by field name,
+	// held in memory (nil otherwise). The name of each file part is also a
+	// Form value holding the client's file name, as a browser form submits
+	// it, so that the flat-parameter checks see the field as present.
+	Files map[string][]*multipart.FileHeader
 }
 
 // Token returns account_token: a query parameter for GET, DELETE and JSON
@@ -74,8 +85,8 @@ func (a *Args) Override() string {
 }
 
 // ReadArgs reads and decodes the parameters of r, reading at most maxBody
-// bytes of body. A malformed body answers 24506; a body above the limit,
-// 90413.
+// bytes of body (at least MaxUploadBody for a multipart/form-data body). A
+// malformed body answers 24506; a body above the limit, 90413.
 func ReadArgs(r *http.Request, maxBody int64) (*Args, error) {
 	a := &Args{Query: r.URL.Query(), Form: url.Values{}}
 	if r.URL.RawQuery != "" {
@@ -85,6 +96,9 @@ func ReadArgs(r *http.Request, maxBody int64) (*Args, error) {
 	}
 	if r.Body == nil {
 		return a, nil
+	}
+	if ct, ps, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && ct == "multipart/form-data" {
+		return readMultipart(r, a, ps["boundary"], max(maxBody, MaxUploadBody))
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
@@ -110,14 +124,80 @@ func ReadArgs(r *http.Request, maxBody int64) (*Args, error) {
 		return nil, Errorf(CodeIllegalBody, "malformed form body: %v", err)
 	}
 	a.Form = form
-	if p, ok := form["params"]; ok {
+	return a, a.decodeParams()
+}
+
+// decodeParams decodes the form field params (seed 000 "Common rules" 4).
+func (a *Args) decodeParams() error {
+	if p, ok := a.Form["params"]; ok && len(p) > 0 {
 		obj, err := decodeObject([]byte(p[0]))
 		if err != nil {
-			return nil, Errorf(CodeIllegalBody, "params is not a JSON object: %v", err)
+			return Errorf(CodeIllegalBody, "params is not a JSON object: %v", err)
 		}
 		a.Params = obj
 	}
-	return a, nil
+	return nil
+}
+
+// readMultipart decodes a multipart/form-data body of at most limit bytes:
+// text parts become Form values, file parts Files (reference 04 "上传会议
+// 文件": the file travels as multipart/form-data). Everything is held in
+// memory, so no temporary file outlives the request.
+func readMultipart(r *http.Request, a *Args, boundary string, limit int64) (*Args, error) {
+	if boundary == "" {
+		return nil, Errorf(CodeIllegalBody, "multipart/form-data body without a boundary")
+	}
+	if r.ContentLength > limit {
+		return nil, Errorf(CodeBodyTooLarge, "request body exceeds %d bytes", limit)
+	}
+	body := &limitedReader{r: r.Body, left: limit}
+	form, err := multipart.NewReader(body, boundary).ReadForm(limit)
+	switch {
+	case body.over || errors.Is(err, multipart.ErrMessageTooLarge):
+		return nil, Errorf(CodeBodyTooLarge, "request body exceeds %d bytes", limit)
+	case err != nil && body.read == 0:
+		return a, nil // an empty body carries no parameters
+	case err != nil:
+		return nil, Errorf(CodeIllegalBody, "malformed multipart/form-data body: %v", err)
+	}
+	for k, vs := range form.Value {
+		a.Form[k] = append(a.Form[k], vs...)
+	}
+	if len(form.File) > 0 {
+		a.Files = form.File
+		for k, fhs := range form.File {
+			for _, fh := range fhs {
+				a.Form[k] = append(a.Form[k], fh.Filename)
+			}
+		}
+	}
+	return a, a.decodeParams()
+}
+
+// limitedReader reads at most left bytes and notes an attempt to read more.
+type limitedReader struct {
+	r          io.Reader
+	left, read int64
+	over       bool
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		var one [1]byte
+		n, err := l.r.Read(one[:])
+		if n > 0 {
+			l.over = true
+			return 0, errors.New("request body too large")
+		}
+		return 0, err
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	l.read += int64(n)
+	return n, err
 }
 
 // decodeObject decodes a JSON object, keeping numbers exact.

@@ -1,7 +1,10 @@
 package wire
 
 import (
+	"bytes"
 	"errors"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -62,6 +65,118 @@ func TestReadArgs(t *testing.T) {
 	}
 }
 
+// multipartBody builds a multipart/form-data body with text fields and one
+// file part.
+func multipartBody(t *testing.T, fields map[string]string, field, filename string, content []byte) (*bytes.Buffer, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for k, v := range fields {
+		if err := w.WriteField(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if field != "" {
+		fw, err := w.CreateFormFile(field, filename)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(content)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return &buf, w.FormDataContentType()
+}
+
+func TestReadArgsMultipart(t *testing.T) {
+	body, ct := multipartBody(t, map[string]string{"account_token": "m", "params": `{"n":12345678901234567890}`, "_method": "PUT"},
+		"file", "notes.txt", []byte("hello"))
+	r := httptest.NewRequest("POST", "/x?debug=1", body)
+	r.Header.Set("Content-Type", ct)
+	a, err := ReadArgs(r, DefaultMaxBody)
+	if err != nil {
+		t.Fatalf("ReadArgs: %v", err)
+	}
+	if a.Token() != "m" || a.Override() != "PUT" || a.JSON || a.Query.Get("debug") != "1" {
+		t.Errorf("args = %+v", a)
+	}
+	if n := a.Params["n"].(interface{ String() string }).String(); n != "12345678901234567890" {
+		t.Errorf("params.n = %s, not kept exact", n)
+	}
+	fhs := a.Files["file"]
+	if len(fhs) != 1 || fhs[0].Filename != "notes.txt" || fhs[0].Size != 5 {
+		t.Fatalf("Files = %+v", a.Files)
+	}
+	f, err := fhs[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(f)
+	f.Close()
+	if string(got) != "hello" {
+		t.Errorf("file content = %q", got)
+	}
+	// The file field is present for the flat-parameter checks.
+	if v, ok := a.Value("file"); !ok || v != "notes.txt" {
+		t.Errorf("Value(file) = %q, %v", v, ok)
+	}
+
+	// An empty multipart body carries nothing.
+	r = httptest.NewRequest("POST", "/x", strings.NewReader(""))
+	r.Header.Set("Content-Type", ct)
+	if a, err := ReadArgs(r, DefaultMaxBody); err != nil || a.Files != nil || len(a.Form) != 0 {
+		t.Errorf("empty multipart: %+v, %v", a, err)
+	}
+}
+
+func TestReadArgsMultipartErrors(t *testing.T) {
+	code := func(t *testing.T, err error) int {
+		t.Helper()
+		var we *Error
+		if !errors.As(err, &we) {
+			t.Fatalf("error %v is not a wire error", err)
+		}
+		return we.Code
+	}
+	// No boundary, and a body that is not multipart.
+	for _, ct := range []string{"multipart/form-data", "multipart/form-data; boundary=zz"} {
+		r := httptest.NewRequest("POST", "/x", strings.NewReader("account_token=x"))
+		r.Header.Set("Content-Type", ct)
+		if _, err := ReadArgs(r, DefaultMaxBody); code(t, err) != CodeIllegalBody {
+			t.Errorf("%s: error %v, want 24506", ct, err)
+		}
+	}
+	// A multipart body may exceed DefaultMaxBody up to MaxUploadBody.
+	big := bytes.Repeat([]byte("x"), 2*DefaultMaxBody)
+	body, ct := multipartBody(t, nil, "file", "big.pdf", big)
+	r := httptest.NewRequest("POST", "/x", body)
+	r.Header.Set("Content-Type", ct)
+	if a, err := ReadArgs(r, DefaultMaxBody); err != nil || a.Files["file"][0].Size != int64(len(big)) {
+		t.Fatalf("2 MiB upload: %v", err)
+	}
+	// Above MaxUploadBody: 90413, whether the length is announced or not.
+	huge := bytes.Repeat([]byte("x"), MaxUploadBody+1)
+	for _, announced := range []bool{true, false} {
+		body, ct := multipartBody(t, nil, "file", "huge.pdf", huge)
+		r := httptest.NewRequest("POST", "/x", body)
+		r.Header.Set("Content-Type", ct)
+		if !announced {
+			r.ContentLength = -1
+		}
+		if _, err := ReadArgs(r, DefaultMaxBody); code(t, err) != CodeBodyTooLarge {
+			t.Errorf("announced %v: error %v, want 90413", announced, err)
+		}
+	}
+	// Bad params inside a multipart body.
+	body, ct = multipartBody(t, map[string]string{"params": "[1]"}, "", "", nil)
+	r = httptest.NewRequest("POST", "/x", body)
+	r.Header.Set("Content-Type", ct)
+	if _, err := ReadArgs(r, DefaultMaxBody); code(t, err) != CodeIllegalBody {
+		t.Errorf("params [1]: error %v, want 24506", err)
+	}
+}
+
 func TestHeaderAPILevel(t *testing.T) {
 	for _, tc := range []struct {
 		key, val string
@@ -109,6 +224,8 @@ func FuzzReadArgs(f *testing.F) {
 	f.Add(`{"room_name":"r"}`, "application/json", "")
 	f.Add("a=%zz", "", "_method=DELETE")
 	f.Add("{", "", "debug=1")
+	f.Add("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"../a\"\r\n\r\nx\r\n--b--\r\n", "multipart/form-data; boundary=b", "")
+	f.Add("--b\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n{\"a\":1}\r\n--b--\r\n", "multipart/form-data; boundary=b", "")
 	f.Fuzz(func(t *testing.T, body, ct, query string) {
 		r := httptest.NewRequest("POST", "/x", strings.NewReader(body))
 		r.URL.RawQuery = query

@@ -1,0 +1,83 @@
+package conference
+
+import (
+	"context"
+
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Capacity codes of reference A3: 27505 the maximum number of conferences
+// is reached, 27506 no idle conference resource (seed 000 "Errors").
+const (
+	CodeMaxConfs   = 27505
+	CodeNoResource = wire.CodeNoConfResource
+	CodeNumberUsed = 20106 // 会议号重复: the number a template or room binds is in use
+)
+
+// Usage is what running conferences take, across every domain: capacity
+// is the platform's.
+type Usage struct {
+	Confs  int         // running conferences
+	Ports  int         // terminal ports they take (max_join_mt each)
+	BySize map[int]int // running conferences by max_join_mt
+}
+
+// Usage counts the running conferences.
+func (s *Service) Usage(ctx context.Context) (Usage, error) {
+	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: KindConf, States: []string{StateRunning}})
+	if err != nil {
+		return Usage{}, err
+	}
+	u := Usage{BySize: map[int]int{}}
+	for _, rec := range recs {
+		c, err := decode(rec)
+		if err != nil {
+			return Usage{}, err
+		}
+		p := Ports(c.Doc)
+		u.Confs++
+		u.Ports += p
+		u.BySize[p]++
+	}
+	return u, nil
+}
+
+// Free returns how many more conferences of size ports could start now.
+func (s *Service) Free(u Usage, ports int) int {
+	byConfs := s.cfg.MaxConfs - u.Confs
+	byPorts := (s.cfg.MaxPorts - u.Ports) / ports
+	return max(0, min(byConfs, byPorts))
+}
+
+// admit checks that one more conference of size ports fits.
+func (s *Service) admit(ctx context.Context, ports int) error {
+	u, err := s.Usage(ctx)
+	if err != nil {
+		return err
+	}
+	return s.over(u.Confs+1, u.Ports+ports)
+}
+
+// over answers the capacity code when confs or ports exceed the limits.
+func (s *Service) over(confs, ports int) error {
+	if confs > s.cfg.MaxConfs {
+		return wire.Errorf(CodeMaxConfs, "the maximum number of conferences (%d) is reached", s.cfg.MaxConfs)
+	}
+	if ports > s.cfg.MaxPorts {
+		return wire.Errorf(CodeNoResource, "no idle conference resource: %d of %d terminal ports would be in use", ports, s.cfg.MaxPorts)
+	}
+	return nil
+}
+
+// recheck runs after a conference became running: when several nodes
+// admitted conferences at once, the running set may exceed the limits,
+// and the change just made must be undone. Whichever of two racing
+// changes counts last sees both, so the limits never stay exceeded.
+func (s *Service) recheck(ctx context.Context) error {
+	u, err := s.Usage(ctx)
+	if err != nil {
+		return err
+	}
+	return s.over(u.Confs, u.Ports)
+}

@@ -1,0 +1,118 @@
+package conference
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Spec is a conference to create.
+type Spec struct {
+	DomainMoid string
+	OwnerMoid  string         // the creating account (vc own_conf)
+	Doc        map[string]any // newest-model fields; Create adds conf_id, meeting_id, start_time, end_time
+	Number     string         // the number a template or room binds (e164); "" allocates one
+	Start      time.Time      // a future time books the conference; zero or past starts it now
+}
+
+// Create stores a new conference: running at once, or booked when its
+// start lies in the future. A running conference must fit the capacity
+// (27505, 27506); a booked one takes capacity only when it starts. A bound
+// number in use answers 20106. Nothing is kept when creation fails.
+func (s *Service) Create(ctx context.Context, sp Spec) (Conf, error) {
+	now := s.clk.Now()
+	doc := sp.Doc
+	ports := Ports(doc)
+	if ports > s.cfg.MaxPorts {
+		return Conf{}, wire.Errorf(CodeNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
+	}
+	start, booked := now, false
+	if !sp.Start.IsZero() && sp.Start.After(now) {
+		start, booked = sp.Start, true
+	}
+	end := EndTime(start, Int(doc, "duration"))
+	doc["meeting_id"] = newMeetingID()
+	doc["start_time"] = FormatTime(start)
+	doc["end_time"] = ""
+	if !end.IsZero() {
+		doc["end_time"] = FormatTime(end)
+	}
+	rec := store.Record{Kind: KindConf, DomainMoid: sp.DomainMoid, OwnerMoid: sp.OwnerMoid,
+		State: StateRunning, DueAt: end, CreatedAt: now, UpdatedAt: now}
+	if booked {
+		rec.State, rec.DueAt = StateBooked, start
+		return s.insert(ctx, rec, doc, sp.Number)
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.admit(ctx, ports); err != nil {
+		return Conf{}, err
+	}
+	c, err := s.insert(ctx, rec, doc, sp.Number)
+	if err != nil {
+		return Conf{}, err
+	}
+	if err := s.recheck(ctx); err != nil {
+		if derr := s.st.DeleteRecord(ctx, KindConf, c.Rec.DomainMoid, c.ID()); derr != nil && !errors.Is(derr, store.ErrNotFound) {
+			return Conf{}, errors.Join(err, derr)
+		}
+		return Conf{}, err
+	}
+	if s.hooks.Started != nil {
+		s.hooks.Started(ctx, c)
+	}
+	return c, nil
+}
+
+// insert stores the record under the bound number, or under the next free
+// number of the configured range: numbers of live conferences are skipped.
+func (s *Service) insert(ctx context.Context, rec store.Record, doc map[string]any, number string) (Conf, error) {
+	put := func(id string) (Conf, error) {
+		doc["conf_id"] = id
+		data, err := shape.Encode(doc)
+		if err != nil {
+			return Conf{}, err
+		}
+		rec.ID, rec.Data = id, data
+		if err := s.st.CreateRecord(ctx, rec); err != nil {
+			return Conf{}, err
+		}
+		return Conf{Rec: rec, Doc: doc}, nil
+	}
+	if number != "" {
+		c, err := put(number)
+		if errors.Is(err, store.ErrDuplicate) {
+			return Conf{}, wire.Errorf(CodeNumberUsed, "conference number %s is in use", number)
+		}
+		return c, err
+	}
+	size := s.cfg.NumberMax - s.cfg.NumberMin + 1
+	for i := int64(0); i < size; i++ {
+		n, err := s.st.NextNumber(ctx, NumberCounter, s.cfg.NumberMin, s.cfg.NumberMax)
+		if err != nil {
+			return Conf{}, err
+		}
+		c, err := put(strconv.FormatInt(n, 10))
+		if errors.Is(err, store.ErrDuplicate) {
+			continue
+		}
+		return c, err
+	}
+	return Conf{}, wire.Errorf(CodeMaxConfs, "the maximum number of conferences is reached: every number from %d to %d is in use", s.cfg.NumberMin, s.cfg.NumberMax)
+}
+
+// newMeetingID returns a unique meeting id: 128 random bits as 32 hex
+// digits.
+func newMeetingID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

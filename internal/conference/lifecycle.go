@@ -1,0 +1,154 @@
+package conference
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// sweepAfter is how long an ended record may linger before RunDue deletes
+// it. Ending deletes the record at once; a record stays ended only when
+// the node that ended it stopped in between.
+const sweepAfter = time.Minute
+
+// End ends a booked or running conference of the domain: a running one
+// stops, a booked one is cancelled. 12103 when there is none (also when
+// another request ended it first: ending happens once).
+func (s *Service) End(ctx context.Context, domainMoid, confID string) error {
+	c, err := s.Get(ctx, domainMoid, confID)
+	if err != nil {
+		return err
+	}
+	done, err := s.finish(ctx, c.Rec)
+	if err != nil {
+		return err
+	}
+	if !done {
+		return notFound(confID)
+	}
+	return nil
+}
+
+// finish moves a record from its state to ended, which succeeds for one
+// caller only, deletes it (freeing its number) and tells the engine. It
+// reports whether this call made the change.
+func (s *Service) finish(ctx context.Context, rec store.Record) (bool, error) {
+	prev := rec.State
+	now := s.clk.Now()
+	rec.State, rec.DueAt, rec.UpdatedAt = StateEnded, now, now
+	if err := s.st.UpdateRecord(ctx, rec, prev); errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	if err := s.st.DeleteRecord(ctx, KindConf, rec.DomainMoid, rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return true, err // RunDue sweeps it later
+	}
+	if prev == StateRunning && s.hooks.Ended != nil {
+		c, err := decode(rec)
+		if err != nil {
+			return true, err
+		}
+		s.hooks.Ended(ctx, c)
+	}
+	return true, nil
+}
+
+// RunDue performs the time-driven changes due at the clock's now: running
+// conferences whose end time has come end, then booked conferences whose
+// start time has come start (capacity permitting; otherwise they stay
+// booked and are tried again at the next call), and ended records left by
+// an interrupted ending are deleted. Each change is a conditional state
+// update, so it happens exactly once even when several nodes run it.
+func (s *Service) RunDue(ctx context.Context) error {
+	now := s.clk.Now()
+	var errs []error
+	ending, err := s.st.DueRecords(ctx, KindConf, StateRunning, now)
+	errs = append(errs, err)
+	for _, rec := range ending {
+		// Read it again: conference control may have moved the end.
+		cur, err := s.st.GetRecord(ctx, KindConf, rec.DomainMoid, rec.ID)
+		if errors.Is(err, store.ErrNotFound) || (err == nil && (cur.State != StateRunning || cur.DueAt.IsZero() || cur.DueAt.After(now))) {
+			continue
+		}
+		if err == nil {
+			_, err = s.finish(ctx, cur)
+		}
+		errs = append(errs, err)
+	}
+	starting, err := s.st.DueRecords(ctx, KindConf, StateBooked, now)
+	errs = append(errs, err)
+	for _, rec := range starting {
+		errs = append(errs, s.start(ctx, rec, now))
+	}
+	stale, err := s.st.DueRecords(ctx, KindConf, StateEnded, now.Add(-sweepAfter))
+	errs = append(errs, err)
+	for _, rec := range stale {
+		if err := s.st.DeleteRecord(ctx, KindConf, rec.DomainMoid, rec.ID); !errors.Is(err, store.ErrNotFound) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// start turns a booked conference whose start time has come into a
+// running one. The booked slot stands: start_time and end_time are not
+// moved, so a conference that had to wait for capacity ends at its booked
+// end, and one whose end passed while it waited is dropped unstarted.
+func (s *Service) start(ctx context.Context, rec store.Record, now time.Time) error {
+	c, err := decode(rec)
+	if err != nil {
+		return err
+	}
+	var end time.Time
+	if e := Str(c.Doc, "end_time"); e != "" {
+		if end, err = ParseTime(e); err != nil {
+			return err
+		}
+	}
+	if !end.IsZero() && !now.Before(end) {
+		_, err := s.finish(ctx, rec)
+		return err
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.admit(ctx, Ports(c.Doc)); err != nil {
+		return nil // full: stays booked, tried again at the next tick
+	}
+	booked := rec
+	rec.State, rec.DueAt, rec.UpdatedAt = StateRunning, end, now
+	if err := s.st.UpdateRecord(ctx, rec, StateBooked); errors.Is(err, store.ErrNotFound) {
+		return nil // started, or ended, by someone else
+	} else if err != nil {
+		return err
+	}
+	if err := s.recheck(ctx); err != nil {
+		booked.UpdatedAt = now
+		if err := s.st.UpdateRecord(ctx, booked, StateRunning); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		return nil
+	}
+	c.Rec = rec
+	if s.hooks.Started != nil {
+		s.hooks.Started(ctx, c)
+	}
+	return nil
+}
+
+// Update replaces the document of a live conference (for the engine and
+// conference control), keeping its state and due time unless the state
+// has changed meanwhile (store.ErrNotFound then).
+func (s *Service) Update(ctx context.Context, c Conf) error {
+	data, err := shape.Encode(c.Doc)
+	if err != nil {
+		return err
+	}
+	rec := c.Rec
+	rec.Data, rec.UpdatedAt = data, s.clk.Now()
+	return s.st.UpdateRecord(ctx, rec, rec.State)
+}

@@ -1,0 +1,126 @@
+package mc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Meeting-room areas (seed 001: from 5.2.0.4.0; reference 04 sections
+// 28-31): named areas of the user domain. Everyone of the domain lists
+// them; creating, modifying and deleting is for administrators ("管理员有
+// 权限"), else 20005. An id of another domain, or of no area, answers 90400
+// naming the id: the reference's code table has no code for a missing area.
+
+// areaNameMax is the limit of an area's name (reference 04: 60 characters).
+const areaNameMax = 60
+
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("mc.meeting_room_areas.list", m.areaList)
+		reg.Handle("mc.meeting_room_areas.create", m.areaCreate)
+		reg.Handle("mc.meeting_room_areas.update", m.areaUpdate)
+		reg.Handle("mc.meeting_room_areas.delete", m.areaDelete)
+	})
+}
+
+func areaMayWrite(r *api.Request) error {
+	if r.Principal.Admin {
+		return nil
+	}
+	return wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may change meeting-room areas")
+}
+
+// areaName reads the required area name: not blank, at most 60 characters.
+func areaName(r *api.Request) (string, error) {
+	name, _ := r.Args.Params["area"].(string)
+	switch {
+	case strings.TrimSpace(name) == "":
+		return "", wire.InvalidParam("area", "required parameter is missing")
+	case utf8.RuneCountInString(name) > areaNameMax:
+		return "", wire.InvalidParam("area", fmt.Sprintf("must be at most %d characters", areaNameMax))
+	}
+	return name, nil
+}
+
+func (m *Module) areaLoad(ctx context.Context, r *api.Request) (store.Record, map[string]any, error) {
+	return m.load(ctx, r, conference.KindArea, r.Path("id"), false, wire.CodeInvalidParam, "parameter id: meeting-room area")
+}
+
+// areaList pages through the domain's areas by last modification (order 1:
+// newest first).
+func (m *Module) areaList(ctx context.Context, r *api.Request) (wire.Object, error) {
+	docs, total, err := m.list(ctx, r, conference.KindArea, false)
+	if err != nil {
+		return nil, err
+	}
+	return wire.Object{"total": total, "meeting_room_areas": projectList(r, "meeting_room_areas", docs)}, nil
+}
+
+func (m *Module) areaCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := areaMayWrite(r); err != nil {
+		return nil, err
+	}
+	name, err := areaName(r)
+	if err != nil {
+		return nil, err
+	}
+	now := m.clk.Now()
+	rec := store.Record{Kind: conference.KindArea, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
+	id, err := m.tplInsertNumbered(ctx, rec, map[string]any{"area": name}, "id", "area", 1, 99999999)
+	if err != nil {
+		return nil, err
+	}
+	return wire.Object{"id": id, "description": tplDescOK}, nil
+}
+
+func (m *Module) areaUpdate(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := areaMayWrite(r); err != nil {
+		return nil, err
+	}
+	name, err := areaName(r)
+	if err != nil {
+		return nil, err
+	}
+	rec, doc, err := m.areaLoad(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	doc["area"] = name
+	if rec.Data, err = shape.Encode(doc); err != nil {
+		return nil, err
+	}
+	rec.UpdatedAt = m.clk.Now()
+	if err := m.st.UpdateRecord(ctx, rec, ""); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, wire.InvalidParam("id", "meeting-room area "+rec.ID+" does not exist")
+		}
+		return nil, err
+	}
+	return wire.Object{"description": tplDescOK}, nil
+}
+
+func (m *Module) areaDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := areaMayWrite(r); err != nil {
+		return nil, err
+	}
+	rec, _, err := m.areaLoad(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.st.DeleteRecord(ctx, conference.KindArea, rec.DomainMoid, rec.ID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, wire.InvalidParam("id", "meeting-room area "+rec.ID+" does not exist")
+		}
+		return nil, err
+	}
+	return wire.Object{"description": tplDescOK}, nil
+}

@@ -1,0 +1,82 @@
+package mc
+
+import (
+	"context"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Booked (scheduled) conferences of the caller's domain (reference 04
+// "获取预约会议列表", "获取预约会议信息"). A conference leaves them when it
+// starts.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("mc.booked_confs.list", m.listBooked)
+		reg.Handle("mc.booked_confs.get", m.getBooked)
+	})
+}
+
+// listBooked lists the booked conferences whose slot meets the window
+// [start_time, end_time] of the query (start_time defaults to now, no
+// end_time means no limit; a permanent conference's slot never ends),
+// ordered by start time (order 1: latest first), paged by start and count.
+func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, error) {
+	from, until, err := bookedWindow(r, m.clk.Now())
+	if err != nil {
+		return nil, err
+	}
+	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", conference.StateBooked)
+	if err != nil {
+		return nil, err
+	}
+	var docs []map[string]any
+	for _, c := range confs {
+		start := c.StartTime()
+		end, _ := conference.ParseTime(conference.Str(c.Doc, "end_time"))
+		if (end.IsZero() || end.After(from)) && (until.IsZero() || !start.After(until)) {
+			docs = append(docs, c.Doc)
+		}
+	}
+	start, count, _ := paging(r)
+	if r.Args.Query.Get("order") == "1" {
+		for i, j := 0, len(docs)-1; i < j; i, j = i+1, j-1 {
+			docs[i], docs[j] = docs[j], docs[i]
+		}
+	}
+	total := len(docs)
+	docs = docs[min(start, total):]
+	if count > 0 && count < len(docs) {
+		docs = docs[:count]
+	}
+	return wire.Object{"total": total, "booked_confs": projectList(r, "booked_confs", docs)}, nil
+}
+
+// bookedWindow reads the start_time and end_time filters.
+func bookedWindow(r *api.Request, now time.Time) (from, until time.Time, err error) {
+	from = now
+	if s := r.Args.Query.Get("start_time"); s != "" {
+		if from, err = conference.ParseTime(s); err != nil {
+			return from, until, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
+		}
+	}
+	if s := r.Args.Query.Get("end_time"); s != "" {
+		if until, err = conference.ParseTime(s); err != nil {
+			return from, until, wire.InvalidParam("end_time", "must be an ISO 8601 time such as 2026-03-01T12:00:00+08:00")
+		}
+	}
+	return from, until, nil
+}
+
+// getBooked shows one booked conference of the caller's domain; 12103 for
+// any other (including one that has started).
+func (m *Module) getBooked(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), conference.StateBooked)
+	if err != nil {
+		return nil, err
+	}
+	return shape.Project(c.Doc, r.Endpoint.Reply), nil
+}

@@ -1,0 +1,266 @@
+package mc
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Creating and ending conferences (reference 04 "创建会议", "结束会议").
+// docs/conferences.md describes the behaviour and its decisions.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("mc.confs.create", m.createConf)
+		reg.Handle("mc.confs.delete", m.endConf)
+	})
+}
+
+// confDone is the description of a successful change (reference "操作成功").
+const confDone = "operation succeeded"
+
+// confSourceOnly are fields of a template or virtual meeting room that are not
+// fields of the conference made from it.
+var confSourceOnly = map[string]bool{
+	"id": true, "template_id": true, "e164": true, "bind_e164": true, "status": true, "conf_name": true,
+	"exclusive": true, "exclusive_users": true, "create_type": true, "creator": true, "conf_id": true,
+	"meeting_id": true, "start_time": true, "end_time": true, "user_domain_moid": true,
+	"user_domain_name": true, "meeting_room_name": true, "invite_num": true, "mix_num": true,
+	"vmp_num": true, "vip_num": true, "poll_num": true, "description": true,
+}
+
+// createConf serves mc.confs.create: an instant conference from the
+// parameters, or one from a public template, a personal template or a
+// virtual meeting room whose fields the parameters override ("real-time
+// parameter passing", seed 001 5.2.0.4.0). A future start_time (a Confer
+// extension) books it.
+func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, error) {
+	p := r.Args.Params
+	if p == nil {
+		p = map[string]any{}
+	}
+	start, err := bookedStart(p)
+	if err != nil {
+		return nil, err
+	}
+	ctype := conference.CreateInstant
+	if v, ok := p["create_type"]; ok && v != nil {
+		ctype, _ = conference.IntOK(v)
+	}
+	if err := checkCreateParams(p); err != nil {
+		return nil, err
+	}
+	doc := map[string]any{}
+	spec := conference.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Start: start}
+	tid := conference.Str(p, "template_id")
+	if ctype == conference.CreateInstant {
+		if conference.Str(p, "name") == "" {
+			return nil, wire.InvalidParam("name", "required when create_type is 1")
+		}
+	} else {
+		if tid == "" {
+			return nil, wire.InvalidParam("template_id", "required when create_type is 2, 3 or 4")
+		}
+		src, err := m.confSource(ctx, r, ctype, tid)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range src {
+			if !confSourceOnly[k] {
+				doc[k] = v
+			}
+		}
+		spec.Number = conference.Str(src, "e164")
+		if ctype == conference.CreateRoom {
+			doc["meeting_room_name"] = conference.Str(src, "name")
+		}
+	}
+	for k, v := range p {
+		if k != "start_time" && k != "template_id" && k != "create_type" {
+			doc[k] = v
+		}
+	}
+	doc["create_type"] = ctype
+	if ctype != conference.CreateInstant {
+		doc["template_id"] = tid
+	}
+	if err := completeConf(doc, r); err != nil {
+		return nil, err
+	}
+	spec.Doc = doc
+	c, err := m.confs.Create(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	reply := shape.Project(c.Doc, r.Endpoint.Reply)
+	reply["description"] = confDone
+	return reply, nil
+}
+
+// confSource loads the template or virtual meeting room a conference is
+// made from: a public template of the domain, a personal template of the
+// caller (99998 otherwise), or a room of the domain (99996), which an
+// exclusive room admits only for its users and administrators (20005).
+func (m *Module) confSource(ctx context.Context, r *api.Request, ctype int, id string) (map[string]any, error) {
+	switch ctype {
+	case conference.CreatePublicTemplate:
+		_, doc, err := m.load(ctx, r, conference.KindPublicTemplate, id, false, CodeTemplateNotFound, "public template")
+		return doc, err
+	case conference.CreatePersonalTemplate:
+		_, doc, err := m.load(ctx, r, conference.KindPersonalTemplate, id, true, CodeTemplateNotFound, "personal template")
+		return doc, err
+	}
+	_, doc, err := m.load(ctx, r, conference.KindRoom, id, false, CodeRoomNotFound, "virtual meeting room")
+	if err != nil {
+		return nil, err
+	}
+	if conference.Int(doc, "exclusive") == 1 && !r.Principal.Admin && !confExclusiveUser(doc, r) {
+		return nil, wire.Errorf(wire.CodeNoPermission, "virtual meeting room %s is exclusive to its users", id)
+	}
+	return doc, nil
+}
+
+// confExclusiveUser tells whether the caller is among a room's exclusive_users
+// (by account moid or user name).
+func confExclusiveUser(room map[string]any, r *api.Request) bool {
+	users, _ := room["exclusive_users"].([]any)
+	for _, u := range users {
+		if m, ok := u.(map[string]any); ok {
+			if a := conference.Str(m, "account"); a == r.Principal.AccountMoid || a == r.Principal.Username {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bookedStart reads the start_time extension: an ISO 8601 time; absent or
+// empty starts the conference now.
+func bookedStart(p map[string]any) (time.Time, error) {
+	v, ok := p["start_time"]
+	if !ok || v == nil {
+		return time.Time{}, nil
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		return time.Time{}, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
+	}
+	if strings.TrimSpace(s) == "" {
+		return time.Time{}, nil
+	}
+	t, err := conference.ParseTime(s)
+	if err != nil {
+		return time.Time{}, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
+	}
+	return t, nil
+}
+
+// checkCreateParams applies the character rules of reference 04 to the
+// parameters sent (a template's stored values were checked when it was
+// saved).
+func checkCreateParams(p map[string]any) error {
+	if name := conference.Str(p, "name"); name != "" {
+		if len(name) > 64 {
+			return wire.InvalidParam("name", "longer than 64 bytes")
+		}
+		if strings.ContainsAny(name, "%&*^~'\"?/\\<>|`$") {
+			return wire.InvalidParam("name", "must not contain % & * ^ ~ ' \" ? / \\ < > | ` $")
+		}
+		if strings.ContainsAny(name[:1], "_-.@") || strings.ContainsAny(name[len(name)-1:], "_-.@") {
+			return wire.InvalidParam("name", "must not begin or end with _ - . @")
+		}
+	}
+	for _, f := range []string{"password", "encrypted_key"} {
+		v := conference.Str(p, f)
+		if len(v) > 16 {
+			return wire.InvalidParam(f, "longer than 16 bytes")
+		}
+		if strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != "" {
+			return wire.InvalidParam(f, "may hold only letters, digits, _ and .")
+		}
+	}
+	if d, ok := conference.IntOK(p["duration"]); ok && d < 0 {
+		return wire.InvalidParam("duration", "must not be negative")
+	}
+	return nil
+}
+
+// completeConf fills the defaults and the server's fields of a
+// conference document.
+func completeConf(doc map[string]any, r *api.Request) error {
+	if conference.Int(doc, "max_join_mt") == 0 {
+		doc["max_join_mt"] = conference.DefaultMaxJoinMt
+	}
+	if _, ok := doc["duration"]; !ok {
+		doc["duration"] = 0
+	}
+	if conference.Int(doc, "conf_type") == 4 { // auto (6.1.0.2.0): Confer holds a traditional conference
+		doc["conf_type"] = 0
+	}
+	if _, ok := doc["bitrate"]; !ok {
+		if vf, _ := doc["video_formats"].([]any); len(vf) > 0 {
+			if f, ok := vf[0].(map[string]any); ok {
+				doc["bitrate"] = conference.Int(f, "bitrate")
+			}
+		}
+	}
+	switch pid := conference.Str(doc, "platform_id"); pid {
+	case "":
+		doc["platform_id"] = conference.PlatformID
+	case conference.PlatformID:
+	default:
+		return wire.InvalidParam("platform_id", "no such platform (see GET /api/v1/mc/platforms)")
+	}
+	members, _ := doc["invite_members"].([]any)
+	for _, el := range members {
+		if mt, ok := el.(map[string]any); ok && conference.Int(mt, "bitrate") == 0 {
+			mt["bitrate"] = conference.Int(doc, "bitrate") // reference 04: default the conference bitrate
+		}
+	}
+	if members == nil {
+		doc["invite_members"] = []any{}
+	}
+	doc["invited_mt_num"] = len(members)
+	doc["need_password"] = confFlag(conference.Str(doc, "password") != "")
+	for _, f := range []string{"vmp", "mix", "poll"} {
+		m, _ := doc[f].(map[string]any)
+		doc[f+"_enable"] = confFlag(len(m) > 0)
+	}
+	if _, ok := doc["meeting_room_name"]; !ok {
+		doc["meeting_room_name"] = ""
+	}
+	doc["creator"] = map[string]any{"name": r.Principal.Username, "account": r.Principal.AccountMoid,
+		"account_type": 1, "telephone": "", "mobile": ""}
+	doc["user_domain_moid"] = r.Principal.DomainMoid
+	doc["user_domain_name"] = r.Principal.DomainName
+	return nil
+}
+
+func confFlag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// endConf serves mc.confs.delete: it ends a running conference or cancels
+// a booked one of the caller's domain (12103 otherwise). Its creator and
+// the domain's administrators may end it (20005 otherwise).
+func (m *Module) endConf(ctx context.Context, r *api.Request) (wire.Object, error) {
+	id := r.Path("conf_id")
+	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, id)
+	if err != nil {
+		return nil, err
+	}
+	if c.Rec.OwnerMoid != r.Principal.AccountMoid && !r.Principal.Admin {
+		return nil, wire.Errorf(wire.CodeNoPermission, "only the creator of conference %s or an administrator may end it", id)
+	}
+	if err := m.confs.End(ctx, r.Principal.DomainMoid, id); err != nil {
+		return nil, err
+	}
+	return wire.Object{"description": confDone}, nil
+}

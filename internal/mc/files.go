@@ -1,0 +1,310 @@
+package mc
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Meeting files (seed 001: from 5.2.0.4.0; reference 04 sections 32-34):
+// files uploaded to a meeting (the meeting_id of a conference of the
+// caller's domain, else 12103), one per request as the multipart/form-data
+// part "file", at most 20 MB each and 10 per meeting, removed 7 days after
+// the upload. Everyone of the domain lists a meeting's files; the uploader
+// or an administrator deletes one (20005 otherwise). The content lives under
+// Config.FilesDir with generated names (files_disk.go); the metadata is a
+// record of kind conference.KindFile whose due time is the removal time.
+
+// Limits of reference 04 ("每个文件不超过20MB，一个会议最多保存10个文件";
+// "文件7天后自动删除").
+const (
+	FileMaxBytes      = 20 << 20 // 20 MB, read as MiB
+	FileMaxPerMeeting = 10
+	FileKeep          = 7 * 24 * time.Hour
+)
+
+// Codes of meeting files: reference A3 where it has one, Confer's own
+// (docs/errors.md) where not.
+const (
+	CodeFileEmpty    = 24016 // 空文件
+	CodeFileNotFound = 24018 // 指定文件不存在
+	CodeFileLimit    = 90409 // the meeting already keeps FileMaxPerMeeting files
+)
+
+// fileState is the state of every file record; its due time is the time
+// of removal.
+const fileState = "stored"
+
+// fileTypes are the accepted extensions, the file_type values of reference
+// 04 ("1-txt; 2-doc; ... 13-bmp"), sent as the extension as its example
+// does ("file_type": "jpg").
+var fileTypes = []string{"txt", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "pdf", "rar", "zip", "jpg", "png", "bmp"}
+
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("mc.meeting_files.upload", m.fileUpload)
+		reg.Handle("mc.meeting_files.list", m.fileList)
+		reg.Handle("mc.meeting_files.delete", m.fileDelete)
+	})
+}
+
+func (m *Module) fileUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
+	meetingID := r.Path("meeting_id")
+	if err := m.meetingExists(ctx, r.Principal.DomainMoid, meetingID); err != nil {
+		return nil, err
+	}
+	fhs := r.Args.Files["file"]
+	switch {
+	case len(fhs) == 0:
+		return nil, wire.InvalidParam("file", "required parameter is missing: send the file as the multipart/form-data part named file")
+	case len(fhs) > 1:
+		return nil, wire.InvalidParam("file", "one file per upload")
+	}
+	fh := fhs[0]
+	name := fileBaseName(fh.Filename)
+	ext := strings.ToLower(strings.TrimPrefix(path.Ext(name), "."))
+	switch {
+	case !slices.Contains(fileTypes, ext):
+		return nil, wire.InvalidParam("file", fmt.Sprintf("file type %q is not accepted (accepted: %s)", ext, strings.Join(fileTypes, ", ")))
+	case fh.Size > FileMaxBytes:
+		return nil, wire.Errorf(wire.CodeBodyTooLarge, "file %s has %d bytes, more than the 20 MB a meeting file may have", name, fh.Size)
+	case fh.Size == 0:
+		return nil, wire.Errorf(CodeFileEmpty, "file %s is empty", name)
+	}
+	now := m.clk.Now()
+	live, err := m.meetingFiles(ctx, r.Principal.DomainMoid, meetingID, now)
+	if err != nil {
+		return nil, err
+	}
+	if len(live) >= FileMaxPerMeeting {
+		return nil, fileLimit(meetingID)
+	}
+
+	src, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	stored, err := m.fileWrite(r.Principal.DomainMoid, ext, src, now)
+	if err != nil {
+		return nil, err
+	}
+	doc := map[string]any{
+		"meeting_id": meetingID, "file_name": name, "file_type": ext, "extension_name": ext,
+		"file_url": "/file/" + r.Principal.DomainMoid + "/" + stored, "file_size": fmt.Sprintf("%.2f", float64(fh.Size)/(1<<20)),
+		"creator_moid": r.Principal.AccountMoid, "creator_name": r.Principal.Username, "create_time": now.Format(time.RFC3339),
+		"stored_name": stored, "bytes": fh.Size,
+	}
+	rec := store.Record{Kind: conference.KindFile, DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid,
+		State: fileState, DueAt: now.Add(FileKeep), CreatedAt: now, UpdatedAt: now}
+	rec, err = m.fileInsert(ctx, rec, doc)
+	if err != nil {
+		m.fileRemove(rec.DomainMoid, stored)
+		return nil, err
+	}
+	// Two uploads at once may both pass the count above; whoever then sees
+	// more than the limit withdraws, so that the limit always holds.
+	if live, err = m.meetingFiles(ctx, rec.DomainMoid, meetingID, now); err == nil && len(live) > FileMaxPerMeeting {
+		err = fileLimit(meetingID)
+	}
+	if err != nil {
+		if derr := m.st.DeleteRecord(ctx, rec.Kind, rec.DomainMoid, rec.ID); derr == nil {
+			m.fileRemove(rec.DomainMoid, stored)
+		}
+		return nil, err
+	}
+	return shape.Project(map[string]any{"description": tplDescOK, "meeting_file": doc}, r.Endpoint.Reply), nil
+}
+
+// fileInsert stores rec with doc under the next free file id.
+func (m *Module) fileInsert(ctx context.Context, rec store.Record, doc map[string]any) (store.Record, error) {
+	for try := 0; try < 100; try++ {
+		n, err := m.st.NextNumber(ctx, "meeting_file", 1, 999999999)
+		if err != nil {
+			return rec, err
+		}
+		rec.ID = strconv.FormatInt(n, 10)
+		doc["file_id"] = rec.ID
+		if rec.Data, err = shape.Encode(doc); err != nil {
+			return rec, err
+		}
+		err = m.st.CreateRecord(ctx, rec)
+		if errors.Is(err, store.ErrDuplicate) {
+			continue
+		}
+		return rec, err
+	}
+	return rec, errors.New("mc: no free meeting file id")
+}
+
+func fileLimit(meetingID string) error {
+	return wire.Errorf(CodeFileLimit, "meeting %s already keeps %d files, the most a meeting may keep", meetingID, FileMaxPerMeeting)
+}
+
+// fileList lists the files of a meeting that are not due for removal, in
+// upload order.
+func (m *Module) fileList(ctx context.Context, r *api.Request) (wire.Object, error) {
+	meetingID := r.Path("meeting_id")
+	if err := m.meetingExists(ctx, r.Principal.DomainMoid, meetingID); err != nil {
+		return nil, err
+	}
+	docs, err := m.meetingFiles(ctx, r.Principal.DomainMoid, meetingID, m.clk.Now())
+	if err != nil {
+		return nil, err
+	}
+	return wire.Object{"total": len(docs), "meeting_files": projectList(r, "meeting_files", docs)}, nil
+}
+
+// fileDelete deletes a file and its content. A file of another domain, or
+// one due for removal, does not exist (24018).
+func (m *Module) fileDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
+	id := r.Path("file_id")
+	rec, err := m.st.GetRecord(ctx, conference.KindFile, r.Principal.DomainMoid, id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !rec.DueAt.After(m.clk.Now())) {
+		return nil, wire.Errorf(CodeFileNotFound, "meeting file %s does not exist", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rec.OwnerMoid != r.Principal.AccountMoid && !r.Principal.Admin {
+		return nil, wire.Errorf(wire.CodeNoPermission, "only the uploader or an administrator may delete meeting file %s", id)
+	}
+	doc, err := shape.Decode(rec.Data)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.st.DeleteRecord(ctx, rec.Kind, rec.DomainMoid, rec.ID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, wire.Errorf(CodeFileNotFound, "meeting file %s does not exist", id)
+		}
+		return nil, err
+	}
+	m.fileRemove(rec.DomainMoid, fmt.Sprint(doc["stored_name"]))
+	return wire.Object{"description": tplDescOK}, nil
+}
+
+// ExpireFiles removes the meeting files whose 7 days have passed at the
+// clock's now: record first, then content, so no listed file lacks its
+// content. The server's tick calls it; several nodes may run it at once.
+func (m *Module) ExpireFiles(ctx context.Context) error {
+	recs, err := m.st.DueRecords(ctx, conference.KindFile, fileState, m.clk.Now())
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, rec := range recs {
+		err := m.st.DeleteRecord(ctx, rec.Kind, rec.DomainMoid, rec.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // removed meanwhile by a delete or another node
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if doc, err := shape.Decode(rec.Data); err == nil {
+			m.fileRemove(rec.DomainMoid, fmt.Sprint(doc["stored_name"]))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// meetingExists answers 12103 unless a conference of the domain has the
+// meeting id (conferences are records of kind conference.KindConf whose
+// document holds meeting_id; any state, so that the files of a conference
+// that has ended stay reachable for their 7 days).
+func (m *Module) meetingExists(ctx context.Context, domain, meetingID string) error {
+	if meetingID != "" {
+		recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: conference.KindConf, DomainMoid: domain})
+		if err != nil {
+			return err
+		}
+		for _, rec := range recs {
+			d, err := shape.Decode(rec.Data)
+			if err != nil {
+				return err
+			}
+			if fmt.Sprint(d["meeting_id"]) == meetingID {
+				return nil
+			}
+		}
+	}
+	return wire.Errorf(wire.CodeConfNotFound, "meeting %s does not exist", meetingID)
+}
+
+// meetingFiles returns the documents of a meeting's files that are not due
+// for removal at now, in upload order.
+func (m *Module) meetingFiles(ctx context.Context, domain, meetingID string, now time.Time) ([]map[string]any, error) {
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: conference.KindFile, DomainMoid: domain, States: []string{fileState}})
+	if err != nil {
+		return nil, err
+	}
+	// Upload order: creation time, then the id's number.
+	slices.SortStableFunc(recs, func(a, b store.Record) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		x, _ := strconv.ParseInt(a.ID, 10, 64)
+		y, _ := strconv.ParseInt(b.ID, 10, 64)
+		return cmp.Compare(x, y)
+	})
+	var out []map[string]any
+	for _, rec := range recs {
+		if !rec.DueAt.After(now) {
+			continue
+		}
+		d, err := shape.Decode(rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		if fmt.Sprint(d["meeting_id"]) == meetingID {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// fileBaseName keeps of a client's file name only its last element (after
+// any / or \), without control characters and surrounding blanks, and at
+// most 255 bytes (the extension kept). It is metadata only: no path is ever built from it.
+func fileBaseName(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.Map(func(c rune) rune {
+		if unicode.IsControl(c) || c == utf8.RuneError {
+			return -1
+		}
+		return c
+	}, name)
+	name = strings.TrimSpace(name)
+	if name == "." || name == ".." {
+		return ""
+	}
+	if len(name) > 255 { // shorten the stem, keep the extension
+		ext := path.Ext(name)
+		if len(ext) > 16 {
+			ext = ""
+		}
+		stem := name[:len(name)-len(ext)]
+		for len(stem)+len(ext) > 255 {
+			_, size := utf8.DecodeLastRuneInString(stem)
+			stem = stem[:len(stem)-size]
+		}
+		name = stem + ext
+	}
+	return name
+}

@@ -1,0 +1,497 @@
+package mc_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/textproto"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/release"
+	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/store/sqlstore"
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/testserver"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Helpers of the meeting file tests (prefixed mf).
+
+const mfPath = "/api/v1/mc/meeting_files/"
+
+// mfEnv is a server whose meeting files are kept in Dir.
+type mfEnv struct {
+	*testserver.Env
+	Dir    string // FilesDir
+	Domain string // moid of the default domain
+}
+
+func mfStart(t *testing.T, dsn string) *mfEnv {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "files")
+	env := testserver.Start(t, dsn, testserver.Options{MC: mc.Config{FilesDir: dir}})
+	return &mfEnv{Env: env, Dir: dir, Domain: mfDomain(t, env.Store, auth.DefaultDomain)}
+}
+
+func mfDomain(t *testing.T, st store.Store, name string) string {
+	t.Helper()
+	d, err := st.DomainByName(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Moid
+}
+
+// mfConf stores a conference of a domain with a meeting id, as the
+// conference service does.
+func mfConf(t *testing.T, env *testserver.Env, domain, id, meetingID string) {
+	t.Helper()
+	now := env.Clock.Now()
+	rec := store.Record{Kind: conference.KindConf, ID: id, DomainMoid: domain, State: conference.StateRunning,
+		Data: []byte(`{"name":"files","meeting_id":"` + meetingID + `"}`), CreatedAt: now, UpdatedAt: now}
+	if err := env.Store.CreateRecord(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mfUpload sends a real multipart/form-data upload with account_token as
+// a form field and the file part named field ("" for none). The file name
+// is written as a quoted string with \ and " escaped, as
+// mime/multipart.Writer does.
+func mfUpload(t *testing.T, env *testserver.Env, c *testserver.Client, meetingID, field, filename string, content []byte) testserver.Reply {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	if err := w.WriteField("account_token", c.Token); err != nil {
+		t.Fatal(err)
+	}
+	if field != "" {
+		h := textproto.MIMEHeader{}
+		esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(filename)
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="%s"; filename="%s"`, field, esc))
+		h.Set("Content-Type", "application/octet-stream")
+		pw, err := w.CreatePart(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw.Write(content)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest("POST", env.URL+mfPath+meetingID, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	return c.Send(req)
+}
+
+func mfList(t *testing.T, c *testserver.Client, meetingID string) []map[string]any {
+	t.Helper()
+	l := vmrOK(t, c.Do("GET", mfPath+meetingID, nil))
+	var out []map[string]any
+	for _, x := range l["meeting_files"].([]any) {
+		out = append(out, x.(map[string]any))
+	}
+	if l["total"] != float64(len(out)) {
+		t.Fatalf("total %v for %d files", l["total"], len(out))
+	}
+	return out
+}
+
+// mfDisk lists the files under dir, relative to it, sorted.
+func mfDisk(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// mfModule is a second mc module over the server's store, clock and
+// folder: what the server's tick runs, callable directly.
+func mfModule(env *mfEnv) *mc.Module {
+	return mc.New(env.Store, env.Clock, nil, mc.Config{FilesDir: env.Dir})
+}
+
+var mfStored = regexp.MustCompile(`^[0-9a-f]{32}\.[a-z]+$`)
+
+func TestMeetingFiles(t *testing.T) {
+	testdb.Engines(t, func(t *testing.T, dsn string) {
+		env := mfStart(t, dsn)
+		c := env.LoggedIn(t)
+		mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
+
+		content := bytes.Repeat([]byte("minutes "), 75*1024/8) // 75 KiB: "0.07" MB
+		r := vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "Minutes.TXT", content))
+		f := r["meeting_file"].(map[string]any)
+		admin, err := env.Store.AccountByUsername(context.Background(), testserver.AdminUser)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := strings.TrimPrefix(f["file_url"].(string), "/file/"+env.Domain+"/")
+		if !mfStored.MatchString(stored) || !strings.HasSuffix(stored, ".txt") {
+			t.Fatalf("file_url %v is not /file/<domain>/<generated name>", f["file_url"])
+		}
+		want := map[string]any{"file_id": f["file_id"], "meeting_id": "mtg-1", "file_name": "Minutes.TXT", "file_type": "txt",
+			"extension_name": "txt", "file_url": f["file_url"], "file_size": "0.07", "creator_moid": admin.Moid,
+			"creator_name": "admin", "create_time": env.Clock.Now().Format(time.RFC3339)}
+		if g, w := vmrJSON(t, f), vmrJSON(t, want); g != w || f["file_id"] == "" {
+			t.Fatalf("meeting_file = %s\nwant           %s", g, w)
+		}
+		if r["description"] == "" {
+			t.Errorf("no description in %v", r)
+		}
+		// The content is on disk, whole, under the generated name.
+		if got := mfDisk(t, env.Dir); len(got) != 1 || got[0] != env.Domain+"/"+stored {
+			t.Fatalf("files on disk: %v", got)
+		}
+		if b, err := os.ReadFile(filepath.Join(env.Dir, env.Domain, stored)); err != nil || !bytes.Equal(b, content) {
+			t.Fatalf("stored content differs (%v)", err)
+		}
+
+		// The list shows the same record; a second file comes after it.
+		env.Clock.Advance(time.Minute)
+		vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "slides.pptx", []byte("pptx")))
+		l := mfList(t, c, "mtg-1")
+		if len(l) != 2 || vmrJSON(t, l[0]) != vmrJSON(t, want) || l[1]["file_name"] != "slides.pptx" || l[1]["file_size"] != "0.00" {
+			t.Fatalf("list = %s", vmrJSON(t, l))
+		}
+
+		// Delete removes record and content; a second delete finds nothing.
+		vmrOK(t, c.Do("DELETE", mfPath+f["file_id"].(string), nil))
+		if l := mfList(t, c, "mtg-1"); len(l) != 1 || l[0]["file_name"] != "slides.pptx" {
+			t.Fatalf("list after delete = %s", vmrJSON(t, l))
+		}
+		if got := mfDisk(t, env.Dir); len(got) != 1 || strings.HasSuffix(got[0], stored) {
+			t.Fatalf("files on disk after delete: %v", got)
+		}
+		vmrCode(t, c.Do("DELETE", mfPath+f["file_id"].(string), nil), mc.CodeFileNotFound)
+		vmrOK(t, c.Do("POST", mfPath+l[1]["file_id"].(string)+"?_method=DELETE", nil))
+		if got := mfDisk(t, env.Dir); len(got) != 0 {
+			t.Fatalf("files on disk after deleting all: %v", got)
+		}
+	})
+}
+
+func TestMeetingFileErrors(t *testing.T) {
+	testdb.Engines(t, func(t *testing.T, dsn string) {
+		env := mfStart(t, dsn)
+		c := env.LoggedIn(t)
+		mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
+
+		// Not a meeting of the domain: 12103.
+		vmrCode(t, mfUpload(t, env.Env, c, "nope", "file", "a.txt", []byte("x")), wire.CodeConfNotFound)
+		vmrCode(t, c.Do("GET", mfPath+"nope", nil), wire.CodeConfNotFound)
+		// No file part, a file under another name, two files.
+		d := vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "", "", nil), wire.CodeInvalidParam)
+		if !strings.Contains(d, "parameter file") {
+			t.Errorf("description %q does not name file", d)
+		}
+		vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "document", "a.txt", []byte("x")), wire.CodeInvalidParam)
+		// A form-encoded body has no file.
+		vmrCode(t, c.Do("POST", mfPath+"mtg-1", nil), wire.CodeInvalidParam)
+		// Types outside the reference's list, no extension, empty files.
+		for _, name := range []string{"run.exe", "README", "archive.tar.gz"} {
+			d := vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", name, []byte("x")), wire.CodeInvalidParam)
+			if !strings.Contains(d, "file type") {
+				t.Errorf("%s: description %q", name, d)
+			}
+		}
+		vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", "empty.txt", nil), mc.CodeFileEmpty)
+
+		// 20 MB a file: one byte more is refused (90413), exactly 20 MB is
+		// kept; a body beyond the upload limit is refused before the handler.
+		big := bytes.Repeat([]byte{'z'}, mc.FileMaxBytes+1)
+		d = vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", "big.pdf", big), wire.CodeBodyTooLarge)
+		if !strings.Contains(d, "20 MB") {
+			t.Errorf("description %q does not state the limit", d)
+		}
+		vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", "huge.pdf", bytes.Repeat([]byte{'z'}, wire.MaxUploadBody)), wire.CodeBodyTooLarge)
+		if l := mfList(t, c, "mtg-1"); len(l) != 0 || len(mfDisk(t, env.Dir)) != 0 {
+			t.Fatalf("refused uploads left %s, disk %v", vmrJSON(t, l), mfDisk(t, env.Dir))
+		}
+		f := vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "max.pdf", big[:mc.FileMaxBytes]))["meeting_file"].(map[string]any)
+		if f["file_size"] != "20.00" {
+			t.Errorf("file_size of 20 MB = %v", f["file_size"])
+		}
+
+		// 10 files a meeting: the 11th is refused and nothing is kept;
+		// after a delete there is room again. Other meetings are apart.
+		mfConf(t, env.Env, env.Domain, "1110501", "mtg-2")
+		for i := 2; i <= 10; i++ {
+			vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", fmt.Sprintf("f%d.txt", i), []byte("x")))
+		}
+		vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", "f11.txt", []byte("x")), mc.CodeFileLimit)
+		if l := mfList(t, c, "mtg-1"); len(l) != 10 || len(mfDisk(t, env.Dir)) != 10 {
+			t.Fatalf("after the 11th: %d listed, disk %v", len(l), mfDisk(t, env.Dir))
+		}
+		vmrOK(t, mfUpload(t, env.Env, c, "mtg-2", "file", "other.txt", []byte("x")))
+		vmrOK(t, c.Do("DELETE", mfPath+f["file_id"].(string), nil))
+		vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "f11.txt", []byte("x")))
+		if l := mfList(t, c, "mtg-1"); len(l) != 10 || l[9]["file_name"] != "f11.txt" {
+			t.Fatalf("list = %s", vmrJSON(t, l))
+		}
+		own := mfList(t, c, "mtg-2")[0]["file_id"].(string)
+
+		// A user of the domain lists and uploads, deletes only its own files.
+		carol := vmrAccount(t, env.Env, auth.DefaultDomain, "carol", false)
+		if l := mfList(t, carol, "mtg-1"); len(l) != 10 {
+			t.Fatalf("carol lists %d files", len(l))
+		}
+		vmrCode(t, carol.Do("DELETE", mfPath+own, nil), wire.CodeNoPermission)
+		mine := vmrOK(t, mfUpload(t, env.Env, carol, "mtg-2", "file", "carol.txt", []byte("c")))["meeting_file"].(map[string]any)
+		vmrOK(t, carol.Do("DELETE", mfPath+mine["file_id"].(string), nil))
+
+		// Another domain: its meetings only; no access to ours (12103,
+		// 24018), and our file is untouched.
+		bob := vmrAccount(t, env.Env, "other", "bob", true)
+		mfConf(t, env.Env, mfDomain(t, env.Store, "other"), "1110600", "mtg-b")
+		vmrCode(t, bob.Do("GET", mfPath+"mtg-1", nil), wire.CodeConfNotFound)
+		vmrCode(t, mfUpload(t, env.Env, bob, "mtg-1", "file", "x.txt", []byte("x")), wire.CodeConfNotFound)
+		vmrCode(t, bob.Do("DELETE", mfPath+own, nil), mc.CodeFileNotFound)
+		vmrCode(t, c.Do("GET", mfPath+"mtg-b", nil), wire.CodeConfNotFound)
+		vmrOK(t, mfUpload(t, env.Env, bob, "mtg-b", "file", "b.txt", []byte("b")))
+		if l := mfList(t, bob, "mtg-b"); len(l) != 1 || l[0]["creator_name"] != "bob" {
+			t.Fatalf("bob's list = %s", vmrJSON(t, l))
+		}
+		if l := mfList(t, c, "mtg-2"); len(l) != 1 || l[0]["file_id"] != own {
+			t.Fatalf("our list = %s", vmrJSON(t, l))
+		}
+	})
+}
+
+// A client's file name never becomes a path: whatever it holds, the
+// content is stored inside FilesDir under a generated name, and the list
+// shows only the name's last element.
+func TestMeetingFileHostileNames(t *testing.T) {
+	env := mfStart(t, testdb.SQLite(t))
+	c := env.LoggedIn(t)
+	mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
+	for name, shown := range map[string]string{
+		"../../etc/passwd.txt":            "passwd.txt",
+		`a/b\c.pdf`:                       "c.pdf",
+		`..\..\..\windows\evil.png`:       "evil.png",
+		"/abs/olute.doc":                  "olute.doc",
+		"C:\\Users\\x\\report.docx":       "report.docx",
+		`quo"te's.xls`:                    `quo"te's.xls`,
+		"%2e%2e%2f%2e%2e%2fescaped.zip":   "%2e%2e%2f%2e%2e%2fescaped.zip",
+		strings.Repeat("é", 200) + ".pdf": strings.Repeat("é", 125) + ".pdf",
+	} {
+		f := vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", name, []byte(name)))["meeting_file"].(map[string]any)
+		if f["file_name"] != shown {
+			t.Errorf("%q shown as %q, want %q", name, f["file_name"], shown)
+		}
+	}
+	// Everything is inside FilesDir/<domain>/, under generated names, and
+	// nothing was written beside FilesDir.
+	disk := mfDisk(t, env.Dir)
+	if len(disk) != 8 {
+		t.Fatalf("files on disk: %v", disk)
+	}
+	for _, p := range disk {
+		dom, name, _ := strings.Cut(p, "/")
+		if dom != env.Domain || !mfStored.MatchString(name) {
+			t.Errorf("stored as %s", p)
+		}
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(env.Dir)); len(ents) != 1 {
+		t.Errorf("beside FilesDir: %v", ents)
+	}
+	if l := mfList(t, c, "mtg-1"); len(l) != 8 {
+		t.Fatalf("list has %d files", len(l))
+	}
+}
+
+// Files are removed 7 days after the upload: list and delete ignore them
+// at once, ExpireFiles removes record and content, and the meeting has
+// room for new files.
+func TestMeetingFileExpiry(t *testing.T) {
+	env := mfStart(t, testdb.SQLite(t))
+	c := env.LoggedIn(t)
+	mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
+	for i := 1; i <= mc.FileMaxPerMeeting; i++ {
+		vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", fmt.Sprintf("old%d.txt", i), []byte("x")))
+	}
+	first := mfList(t, c, "mtg-1")[0]["file_id"].(string)
+	env.Clock.Advance(24 * time.Hour)
+	c = env.LoggedIn(t) // the session has expired meanwhile
+	vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", "new.txt", []byte("x")), mc.CodeFileLimit)
+
+	env.Advance(t, 6*24*time.Hour-time.Second) // just before the 7 days
+	c = env.LoggedIn(t)
+	ctx := context.Background()
+	m := mfModule(env)
+	if err := m.ExpireFiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if l := mfList(t, c, "mtg-1"); len(l) != mc.FileMaxPerMeeting {
+		t.Fatalf("%d files listed before the 7 days", len(l))
+	}
+
+	env.Clock.Advance(time.Second) // 7 days: gone from the API before any sweep
+	c = env.LoggedIn(t)
+	if l := mfList(t, c, "mtg-1"); len(l) != 0 {
+		t.Fatalf("expired files listed: %s", vmrJSON(t, l))
+	}
+	vmrCode(t, c.Do("DELETE", mfPath+first, nil), mc.CodeFileNotFound)
+	new := vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "new.txt", []byte("x")))["meeting_file"].(map[string]any)
+	if len(mfDisk(t, env.Dir)) != mc.FileMaxPerMeeting+1 {
+		t.Fatalf("disk before the sweep: %v", mfDisk(t, env.Dir))
+	}
+	if err := m.ExpireFiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	disk := mfDisk(t, env.Dir)
+	if len(disk) != 1 || !strings.HasSuffix(new["file_url"].(string), disk[0]) {
+		t.Fatalf("disk after the sweep: %v", disk)
+	}
+	if _, err := env.Store.GetRecord(ctx, conference.KindFile, env.Domain, first); err != store.ErrNotFound {
+		t.Fatalf("expired record: %v", err)
+	}
+	if err := m.ExpireFiles(ctx); err != nil { // nothing left to do
+		t.Fatal(err)
+	}
+	if l := mfList(t, c, "mtg-1"); len(l) != 1 || l[0]["file_name"] != "new.txt" {
+		t.Fatalf("list = %s", vmrJSON(t, l))
+	}
+}
+
+// Content without a record (a crash between writing and recording) is
+// removed once it is an hour old; recorded files and fresh ones stay.
+func TestSweepOrphanFiles(t *testing.T) {
+	env := mfStart(t, testdb.SQLite(t))
+	c := env.LoggedIn(t)
+	mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
+	vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "kept.txt", []byte("k")))
+	dir := filepath.Join(env.Dir, env.Domain)
+	now := env.Clock.Now()
+	for name, age := range map[string]time.Duration{"old-orphan": 2 * time.Hour, "new-orphan": time.Minute} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("o"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, now.Add(-age), now.Add(-age)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := mfModule(env).SweepOrphanFiles(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	disk := mfDisk(t, env.Dir)
+	if len(disk) != 2 || !mfStored.MatchString(strings.TrimPrefix(disk[0], env.Domain+"/")) || disk[1] != env.Domain+"/new-orphan" {
+		t.Fatalf("disk after the sweep: %v", disk)
+	}
+	if l := mfList(t, c, "mtg-1"); len(l) != 1 {
+		t.Fatalf("list = %s", vmrJSON(t, l))
+	}
+}
+
+// Files survive a restart: a new server on the same store and folder lists
+// them and deletes them with their content.
+func TestMeetingFilesRestart(t *testing.T) {
+	testdb.Engines(t, func(t *testing.T, dsn string) {
+		env := mfStart(t, dsn)
+		c := env.LoggedIn(t)
+		mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
+		content := []byte("kept across restarts")
+		f := vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "keep.pdf", content))["meeting_file"].(map[string]any)
+		env.Store.Close()
+
+		env2 := mfRestart(t, dsn, env)
+		c2 := env2.LoggedIn(t)
+		l := mfList(t, c2, "mtg-1")
+		if len(l) != 1 || vmrJSON(t, l[0]) != vmrJSON(t, f) {
+			t.Fatalf("after restart: %s, want %s", vmrJSON(t, l), vmrJSON(t, f))
+		}
+		stored := strings.TrimPrefix(f["file_url"].(string), "/file/")
+		if b, err := os.ReadFile(filepath.Join(env.Dir, filepath.FromSlash(stored))); err != nil || !bytes.Equal(b, content) {
+			t.Fatalf("content after restart: %q, %v", b, err)
+		}
+		vmrOK(t, c2.Do("DELETE", mfPath+f["file_id"].(string), nil))
+		if disk := mfDisk(t, env.Dir); len(disk) != 0 {
+			t.Fatalf("disk after delete: %v", disk)
+		}
+	})
+}
+
+// mfRestart starts a second server on dsn and the folder of env, as a
+// restarted conferd would be (testserver.Start would create the fixture
+// administrator again).
+func mfRestart(t *testing.T, dsn string, env *mfEnv) *mfEnv {
+	t.Helper()
+	st, err := sqlstore.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	srv, err := server.New(server.Config{Store: st, Clock: env.Clock, Release: release.Latest, Auth: auth.DefaultConfig(),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), MC: mc.Config{FilesDir: env.Dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return &mfEnv{Env: &testserver.Env{URL: hs.URL, Clock: env.Clock, Store: st, Srv: srv}, Dir: env.Dir, Domain: env.Domain}
+}
+
+// Uploads at once never leave a meeting more than 10 files, and every
+// refused upload leaves no content behind.
+func TestMeetingFilesConcurrentLimit(t *testing.T) {
+	testdb.Engines(t, func(t *testing.T, dsn string) {
+		env := mfStart(t, dsn)
+		c := env.LoggedIn(t)
+		mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
+		const n = 16
+		codes := make(chan int, n)
+		var wg sync.WaitGroup
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := mfUpload(t, env.Env, c, "mtg-1", "file", fmt.Sprintf("c%d.txt", i), []byte("x"))
+				codes <- r.Code()
+			}()
+		}
+		wg.Wait()
+		close(codes)
+		ok := 0
+		for code := range codes {
+			switch code {
+			case -1:
+				ok++
+			case mc.CodeFileLimit:
+			default:
+				t.Errorf("concurrent upload answered %d", code)
+			}
+		}
+		t.Logf("%d of %d concurrent uploads kept", ok, n)
+		l := mfList(t, c, "mtg-1")
+		if ok > mc.FileMaxPerMeeting || len(l) != ok || len(mfDisk(t, env.Dir)) != ok {
+			t.Fatalf("%d uploads succeeded, %d listed, disk %v", ok, len(l), mfDisk(t, env.Dir))
+		}
+	})
+}

@@ -1,0 +1,52 @@
+package mc
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Resource usage and platforms (reference 04 "获取资源占用情况",
+// "获取当前用户域可以使用的会议平台").
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("mc.resources.list", m.listResources)
+		reg.Handle("mc.platforms.list", m.listPlatforms)
+	})
+}
+
+// resourceSizes are the conference sizes (max_join_mt) of reference 04.
+var resourceSizes = []int{8, 32, 64, 192}
+
+// listResources reports the platform's capacity with resource_type 1
+// (limited by participants only): one entry per conference size, with
+// used the running conferences of that size and total used plus the
+// conferences of that size that could still start now (the sizes share
+// the conference count and terminal ports of conference.Config).
+func (m *Module) listResources(ctx context.Context, r *api.Request) (wire.Object, error) {
+	u, err := m.confs.Usage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]any, 0, len(resourceSizes))
+	for _, size := range resourceSizes {
+		used := u.BySize[size]
+		res = append(res, map[string]any{
+			"name":        fmt.Sprintf("%d-party conference", size),
+			"max_join_mt": size,
+			"total":       used + m.confs.Free(u, size),
+			"used":        used,
+		})
+	}
+	return wire.Object{"resource_type": 1, "resources": res}, nil
+}
+
+// listPlatforms lists Confer's one conference platform, a private cloud.
+func (m *Module) listPlatforms(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return wire.Object{"platforms": []any{map[string]any{
+		"name": "private cloud", "platform_id": conference.PlatformID, "type": 1,
+	}}}, nil
+}

@@ -1,0 +1,327 @@
+package mc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Virtual meeting rooms (seed 001: from 5.2.0.2.0; reference 04 sections
+// 21-25): conference settings of the user domain with a permanent number
+// (e164) that conferences are created from (create_type 4). Everyone of the
+// domain lists and reads them; creating, modifying and deleting is for
+// administrators (20005). A room of another domain, or no room, answers
+// 99996. Fields of newer releases (enable_rtc, public_conf, multi_stream at
+// 6.1.0.4.0) are compatibility rules, not code here.
+
+// Codes of reference A3 for virtual meeting rooms besides 99996.
+const (
+	CodeRoomInUse      = 99991 // 会议室正在使用中
+	CodeRoomLimit      = 99993 // 会议室数量已达上限
+	CodeRoomNameExists = 99995 // 会议室名称已经存在
+)
+
+// Room ids: numeric strings like the reference's example ("9975111").
+const roomIDMin, roomIDMax = 8000000, 8999999
+
+// roomWhat names a room in descriptions.
+const roomWhat = "virtual meeting room"
+
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("mc.virtual_meeting_rooms.list", m.roomList)
+		reg.Handle("mc.virtual_meeting_rooms.get", m.roomGet)
+		reg.Handle("mc.virtual_meeting_rooms.create", m.roomCreate)
+		reg.Handle("mc.virtual_meeting_rooms.update", m.roomUpdate)
+		reg.Handle("mc.virtual_meeting_rooms.delete", m.roomDelete)
+	})
+}
+
+func roomMayWrite(r *api.Request) error {
+	if r.Principal.Admin {
+		return nil
+	}
+	return wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may change virtual meeting rooms")
+}
+
+func (m *Module) roomLoad(ctx context.Context, r *api.Request) (store.Record, map[string]any, error) {
+	return m.load(ctx, r, conference.KindRoom, r.Path("id"), false, CodeRoomNotFound, roomWhat)
+}
+
+// roomList pages through the domain's rooms by last modification (order
+// 1: newest first).
+func (m *Module) roomList(ctx context.Context, r *api.Request) (wire.Object, error) {
+	docs, total, err := m.list(ctx, r, conference.KindRoom, false)
+	if err != nil {
+		return nil, err
+	}
+	inUse, err := m.roomsInUse(ctx, r.Principal.DomainMoid)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range docs {
+		roomLive(d, inUse)
+	}
+	list := projectList(r, "virtual_meeting_rooms", docs)
+	for i, x := range list {
+		roomHideKey(x.(map[string]any), docs[i])
+	}
+	return wire.Object{"total": total, "virtual_meeting_rooms": list}, nil
+}
+
+func (m *Module) roomGet(ctx context.Context, r *api.Request) (wire.Object, error) {
+	_, doc, err := m.roomLoad(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	inUse, err := m.roomsInUse(ctx, r.Principal.DomainMoid)
+	if err != nil {
+		return nil, err
+	}
+	roomLive(doc, inUse)
+	out := shape.Project(doc, r.Endpoint.Reply)
+	roomHideKey(out, doc)
+	return out, nil
+}
+
+// roomCreate stores a new room with an id and a number of the conference
+// number range (the reference's rooms carry e164; sharing the counter
+// "conf" with conferences and templates keeps the numbers apart). Fields
+// not sent are 0 (reference 04: "参数中非必填项默认值为0"), which the
+// reply projection supplies.
+func (m *Module) roomCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := roomMayWrite(r); err != nil {
+		return nil, err
+	}
+	sent := tplSent(r)
+	if err := roomCheck(sent); err != nil {
+		return nil, err
+	}
+	if err := m.roomNameFree(ctx, r.Principal.DomainMoid, sent["name"], ""); err != nil {
+		return nil, err
+	}
+	doc := shape.Merge(map[string]any{"status": 0, "conf_name": ""}, sent)
+	roomDerive(doc)
+	cfg := m.confs.Config()
+	n, err := m.st.NextNumber(ctx, "conf", cfg.NumberMin, cfg.NumberMax)
+	if err != nil {
+		return nil, err
+	}
+	doc["e164"] = strconv.FormatInt(n, 10)
+	now := m.clk.Now()
+	rec := store.Record{Kind: conference.KindRoom, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
+	if rec, err = m.roomInsert(ctx, rec, doc); err != nil {
+		return nil, err
+	}
+	// Two creations with one name at once both pass the check above;
+	// whoever then sees a second room of the name withdraws, so that at
+	// most one is kept.
+	if err := m.roomNameFree(ctx, rec.DomainMoid, doc["name"], rec.ID); err != nil {
+		if derr := m.st.DeleteRecord(ctx, rec.Kind, rec.DomainMoid, rec.ID); derr != nil && !errors.Is(derr, store.ErrNotFound) {
+			return nil, derr
+		}
+		return nil, err
+	}
+	return wire.Object{"id": rec.ID, "description": tplDescOK}, nil
+}
+
+// roomInsert stores rec with doc under the next free room id; ids still
+// taken after the counter wrapped around are skipped, and when none is
+// free the answer is 99993 (room count limit).
+func (m *Module) roomInsert(ctx context.Context, rec store.Record, doc map[string]any) (store.Record, error) {
+	for try := 0; try < 100; try++ {
+		n, err := m.st.NextNumber(ctx, "room", roomIDMin, roomIDMax)
+		if err != nil {
+			return rec, err
+		}
+		rec.ID = strconv.FormatInt(n, 10)
+		doc["id"] = rec.ID
+		if rec.Data, err = shape.Encode(doc); err != nil {
+			return rec, err
+		}
+		err = m.st.CreateRecord(ctx, rec)
+		if errors.Is(err, store.ErrDuplicate) {
+			continue
+		}
+		return rec, err
+	}
+	return rec, wire.Errorf(CodeRoomLimit, "no free virtual meeting room id is left")
+}
+
+// roomUpdate modifies a room (POST to the item): the fields sent replace
+// the stored ones (a nested object as a whole), the others stay, so a
+// caller of an older API-Level that cannot send enable_rtc leaves it as it
+// was. id and e164 never change.
+func (m *Module) roomUpdate(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := roomMayWrite(r); err != nil {
+		return nil, err
+	}
+	sent := tplSent(r)
+	if err := roomCheck(sent); err != nil {
+		return nil, err
+	}
+	for try := 0; ; try++ {
+		rec, doc, err := m.roomLoad(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.roomNameFree(ctx, rec.DomainMoid, sent["name"], rec.ID); err != nil {
+			return nil, err
+		}
+		id, e164 := rec.ID, doc["e164"]
+		doc = shape.Merge(doc, sent)
+		doc["id"], doc["e164"] = id, e164
+		roomDerive(doc)
+		if rec.Data, err = shape.Encode(doc); err != nil {
+			return nil, err
+		}
+		rec.UpdatedAt = m.clk.Now()
+		err = m.st.SwapRecord(ctx, rec)
+		switch {
+		case errors.Is(err, store.ErrConflict) && try < 10:
+			continue // changed meanwhile: apply the change to the new version
+		case errors.Is(err, store.ErrNotFound):
+			return nil, wire.Errorf(CodeRoomNotFound, "%s %s does not exist", roomWhat, rec.ID)
+		case err != nil:
+			return nil, err
+		}
+		return wire.Object{"description": tplDescOK}, nil
+	}
+}
+
+// roomDelete deletes a room that no running conference uses (99991
+// otherwise; the stored status, which a modification may set, does not
+// block it).
+func (m *Module) roomDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := roomMayWrite(r); err != nil {
+		return nil, err
+	}
+	rec, _, err := m.roomLoad(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	inUse, err := m.roomsInUse(ctx, rec.DomainMoid)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := inUse[rec.ID]; ok {
+		return nil, wire.Errorf(CodeRoomInUse, "%s %s is in use by a conference", roomWhat, rec.ID)
+	}
+	if err := m.st.DeleteRecord(ctx, conference.KindRoom, rec.DomainMoid, rec.ID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, wire.Errorf(CodeRoomNotFound, "%s %s does not exist", roomWhat, rec.ID)
+		}
+		return nil, err
+	}
+	return wire.Object{"description": tplDescOK}, nil
+}
+
+// roomCheck validates what the schema cannot express (reference 04, create
+// and modify virtual meeting room): the name's characters and length, and
+// the AES key's (letters, digits, _ and ., at most 16 bytes).
+func roomCheck(sent map[string]any) error {
+	if v, ok := sent["name"]; ok {
+		if err := tplCheckName(fmt.Sprint(v)); err != nil {
+			return err
+		}
+	}
+	if v, ok := sent["encrypted_key"].(string); ok {
+		if err := tplCheckSecret("encrypted_key", v, 16); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// roomDerive fills the fields that lists show but requests do not carry:
+// resolution is the main video format's (the first of video_formats), and
+// bitrate, when not sent, is the main video format's bitrate (reference
+// 04: "会议码率，目前以主视频格式中的码率为准").
+func roomDerive(doc map[string]any) {
+	delete(doc, "resolution")
+	vf, _ := doc["video_formats"].([]any)
+	if len(vf) == 0 {
+		return
+	}
+	f, _ := vf[0].(map[string]any)
+	if f == nil {
+		return
+	}
+	if f["resolution"] != nil {
+		doc["resolution"] = f["resolution"]
+	}
+	if doc["bitrate"] == nil && f["bitrate"] != nil {
+		doc["bitrate"] = f["bitrate"]
+	}
+}
+
+// roomNameFree answers 99995 when another room of the domain (not self)
+// has the name.
+func (m *Module) roomNameFree(ctx context.Context, domain string, name any, self string) error {
+	if name == nil {
+		return nil
+	}
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: conference.KindRoom, DomainMoid: domain})
+	if err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		if rec.ID == self {
+			continue
+		}
+		d, err := shape.Decode(rec.Data)
+		if err != nil {
+			return err
+		}
+		if fmt.Sprint(d["name"]) == fmt.Sprint(name) {
+			return wire.Errorf(CodeRoomNameExists, "a virtual meeting room named %q already exists", fmt.Sprint(name))
+		}
+	}
+	return nil
+}
+
+// roomsInUse maps the ids of the domain's rooms that a running conference
+// was created from (create_type 4, template_id the room; reference 04
+// "创建会议") to that conference's name.
+func (m *Module) roomsInUse(ctx context.Context, domain string) (map[string]string, error) {
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: conference.KindConf, DomainMoid: domain,
+		States: []string{conference.StateRunning}})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, rec := range recs {
+		d, err := shape.Decode(rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		if fmt.Sprint(d["create_type"]) == "4" && d["template_id"] != nil {
+			name, _ := d["name"].(string)
+			out[fmt.Sprint(d["template_id"])] = name
+		}
+	}
+	return out, nil
+}
+
+// roomLive sets status and conf_name from the conference that uses the
+// room, if one runs.
+func roomLive(doc map[string]any, inUse map[string]string) {
+	if name, ok := inUse[fmt.Sprint(doc["id"])]; ok {
+		doc["status"], doc["conf_name"] = 1, name
+	}
+}
+
+// roomHideKey blanks encrypted_key of a reply unless the room's encryption
+// is AES (reference 04: "传输加密AES加密密钥,仅AES加密时返回").
+func roomHideKey(out, doc map[string]any) {
+	if _, ok := out["encrypted_key"]; ok && fmt.Sprint(doc["encrypted_type"]) != "2" {
+		out["encrypted_key"] = ""
+	}
+}

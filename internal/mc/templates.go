@@ -1,0 +1,249 @@
+package mc
+
+import (
+	"context"
+	"errors"
+	"sort"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Personal and public templates (seed 001 "Conference management (mc)";
+// reference 04 sections 1-10). Both are conference settings stored as
+// documents of the newest model; they differ in who sees and changes them
+// (tplScope). The sub-resources of personal templates are in
+// templates_sub.go, the checks in templates_check.go.
+
+// tplDescOK is the description of a successful change (reference 04:
+// "操作成功!").
+const tplDescOK = "operation succeeded"
+
+// tplScope is what differs between personal and public templates.
+type tplScope struct {
+	kind      string // store record kind
+	what      string // the object's name in descriptions
+	listField string // the list field of the list reply; also the path segment
+	// personal: owned by the creating account and seen by nobody else;
+	// e164 pre-allocated when bind_e164 is 1. Otherwise domain-wide,
+	// changed by administrators only.
+	personal bool
+	keyMax   int // encrypted_key limit in bytes (reference 04: 32 personal, 16 public)
+	// byCreation: the list is ordered by creation time (reference 04, public
+	// templates) instead of last modification (personal templates).
+	byCreation bool
+}
+
+var (
+	tplPersonal = tplScope{kind: conference.KindPersonalTemplate, what: "personal template",
+		listField: "personal_templates", personal: true, keyMax: 32}
+	tplPublic = tplScope{kind: conference.KindPublicTemplate, what: "public template",
+		listField: "public_templates", keyMax: 16, byCreation: true}
+)
+
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		for _, sc := range []tplScope{tplPersonal, tplPublic} {
+			p := "mc." + sc.listField
+			reg.Handle(p+".list", m.tplList(sc))
+			reg.Handle(p+".get", m.tplGet(sc))
+			reg.Handle(p+".create", m.tplCreate(sc))
+			reg.Handle(p+".update", m.tplUpdate(sc))
+			reg.Handle(p+".delete", m.tplDelete(sc))
+		}
+	})
+}
+
+// mayWrite: public templates are created, modified and deleted by
+// administrators of the user domain only (20005); everyone of the domain
+// reads them.
+func (sc tplScope) mayWrite(r *api.Request) error {
+	if sc.personal || r.Principal.Admin {
+		return nil
+	}
+	return wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may change %ss", sc.what)
+}
+
+func (m *Module) tplLoad(ctx context.Context, r *api.Request, sc tplScope) (store.Record, map[string]any, error) {
+	return m.load(ctx, r, sc.kind, r.Path("id"), sc.personal, CodeTemplateNotFound, sc.what)
+}
+
+func (m *Module) tplList(sc tplScope) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		var docs []map[string]any
+		var total int
+		var err error
+		if sc.byCreation {
+			docs, total, err = m.tplListByCreation(ctx, r, sc)
+		} else {
+			docs, total, err = m.list(ctx, r, sc.kind, sc.personal)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return wire.Object{"total": total, sc.listField: projectList(r, sc.listField, docs)}, nil
+	}
+}
+
+// tplListByCreation pages through the scope's records ordered by creation
+// time (then id), which the store's paging (by last update) cannot do.
+func (m *Module) tplListByCreation(ctx context.Context, r *api.Request, sc tplScope) ([]map[string]any, int, error) {
+	recs, err := m.tplAll(ctx, r, sc)
+	if err != nil {
+		return nil, 0, err
+	}
+	start, count, desc := paging(r)
+	sort.SliceStable(recs, func(i, j int) bool {
+		a, b := recs[i], recs[j]
+		if desc {
+			a, b = b, a
+		}
+		if !a.CreatedAt.Equal(b.CreatedAt) {
+			return a.CreatedAt.Before(b.CreatedAt)
+		}
+		return a.ID < b.ID
+	})
+	total := len(recs)
+	docs := []map[string]any{}
+	for i := start; i < total && (count == 0 || i < start+count); i++ {
+		d, err := shape.Decode(recs[i].Data)
+		if err != nil {
+			return nil, 0, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, total, nil
+}
+
+// tplAll returns every record of the scope that the caller sees.
+func (m *Module) tplAll(ctx context.Context, r *api.Request, sc tplScope) ([]store.Record, error) {
+	q := store.RecordQuery{Kind: sc.kind, DomainMoid: r.Principal.DomainMoid}
+	if sc.personal {
+		q.OwnerMoid = r.Principal.AccountMoid
+	}
+	recs, _, err := m.st.ListRecords(ctx, q)
+	return recs, err
+}
+
+func (m *Module) tplGet(sc tplScope) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		_, doc, err := m.tplLoad(ctx, r, sc)
+		if err != nil {
+			return nil, err
+		}
+		return shape.Project(doc, r.Endpoint.Reply), nil
+	}
+}
+
+func (m *Module) tplCreate(sc tplScope) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		if err := sc.mayWrite(r); err != nil {
+			return nil, err
+		}
+		sent := tplSent(r)
+		doc := shape.Merge(map[string]any{}, sent)
+		if err := sc.check(doc, sent); err != nil {
+			return nil, err
+		}
+		if err := m.tplNameFree(ctx, r, sc, doc["name"], ""); err != nil {
+			return nil, err
+		}
+		if err := m.tplBindE164(ctx, sc, doc, ""); err != nil {
+			return nil, err
+		}
+		sc.derive(doc)
+		now := m.clk.Now()
+		rec := store.Record{Kind: sc.kind, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
+		if sc.personal {
+			rec.OwnerMoid = r.Principal.AccountMoid
+		}
+		id, err := m.tplInsertNumbered(ctx, rec, doc, "template_id", "template", 9000000, 9999999)
+		if err != nil {
+			return nil, err
+		}
+		return wire.Object{"template_id": id, "description": tplDescOK}, nil
+	}
+}
+
+// tplUpdate modifies a template (POST to the item): the fields sent replace
+// the stored ones (a nested object as a whole), the others stay. The change
+// is swapped in over the version it was read at, and redone on a
+// concurrent change, so that two modifications of different fields both
+// hold.
+func (m *Module) tplUpdate(sc tplScope) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		if err := sc.mayWrite(r); err != nil {
+			return nil, err
+		}
+		for try := 0; ; try++ {
+			id, err := m.tplUpdateOnce(ctx, r, sc)
+			if errors.Is(err, store.ErrConflict) && try < 10 {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			return wire.Object{"template_id": id, "description": tplDescOK}, nil
+		}
+	}
+}
+
+func (m *Module) tplUpdateOnce(ctx context.Context, r *api.Request, sc tplScope) (string, error) {
+	rec, doc, err := m.tplLoad(ctx, r, sc)
+	if err != nil {
+		return "", err
+	}
+	oldE164, _ := doc["e164"].(string)
+	if !tplFlag(doc["bind_e164"]) {
+		oldE164 = ""
+	}
+	sent := tplSent(r)
+	doc = shape.Merge(doc, sent)
+	if err := sc.check(doc, sent); err != nil {
+		return "", err
+	}
+	if err := m.tplNameFree(ctx, r, sc, doc["name"], rec.ID); err != nil {
+		return "", err
+	}
+	if err := m.tplBindE164(ctx, sc, doc, oldE164); err != nil {
+		return "", err
+	}
+	sc.derive(doc)
+	doc["template_id"] = rec.ID
+	if rec.Data, err = shape.Encode(doc); err != nil {
+		return "", err
+	}
+	rec.UpdatedAt = m.clk.Now()
+	if err := m.st.SwapRecord(ctx, rec); err != nil {
+		if errors.Is(err, store.ErrNotFound) { // deleted meanwhile
+			return "", wire.Errorf(CodeTemplateNotFound, "%s %s does not exist", sc.what, rec.ID)
+		}
+		return "", err
+	}
+	return rec.ID, nil
+}
+
+// tplDelete deletes a template. The reply carries template_id, which the
+// compatibility rules keep only for releases before 5.1.0.2.0 (seed 001
+// 5.1.0.2.0; reference A1).
+func (m *Module) tplDelete(sc tplScope) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		if err := sc.mayWrite(r); err != nil {
+			return nil, err
+		}
+		rec, _, err := m.tplLoad(ctx, r, sc)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.st.DeleteRecord(ctx, sc.kind, rec.DomainMoid, rec.ID); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, wire.Errorf(CodeTemplateNotFound, "%s %s does not exist", sc.what, rec.ID)
+			}
+			return nil, err
+		}
+		return wire.Object{"template_id": rec.ID, "description": tplDescOK}, nil
+	}
+}

@@ -1,0 +1,77 @@
+package mc
+
+import (
+	"context"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The views of one personal template (reference 04 sections 15-20): the
+// simple detail with member counts, and its participants, mixing, VIP,
+// picture-composition and poll settings with their member lists paged by
+// start and count (order is reserved: members keep their stored order).
+
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("mc.personal_templates.simple.get", m.tplSimple)
+		reg.Handle("mc.personal_templates.invite_members.list", m.tplMembers("invite_members", ""))
+		reg.Handle("mc.personal_templates.vip.get", m.tplMembers("vips", ""))
+		reg.Handle("mc.personal_templates.mix.get", m.tplMembers("mix", "members"))
+		reg.Handle("mc.personal_templates.vmp.get", m.tplMembers("vmp", "members"))
+		reg.Handle("mc.personal_templates.poll.get", m.tplMembers("poll", "members"))
+	})
+}
+
+// tplSimple is the simple detail: the settings without the member lists,
+// with invite_num, mix_num, vmp_num, vip_num and poll_num counting them.
+func (m *Module) tplSimple(ctx context.Context, r *api.Request) (wire.Object, error) {
+	_, doc, err := m.tplLoad(ctx, r, tplPersonal)
+	if err != nil {
+		return nil, err
+	}
+	doc["invite_num"] = len(tplList(doc, "invite_members", ""))
+	doc["mix_num"] = len(tplList(doc, "mix", "members"))
+	doc["vmp_num"] = len(tplList(doc, "vmp", "members"))
+	doc["vip_num"] = len(tplList(doc, "vips", ""))
+	doc["poll_num"] = len(tplList(doc, "poll", "members"))
+	return shape.Project(doc, r.Endpoint.Reply), nil
+}
+
+// tplMembers serves the view of field (a list, or with sub the list sub of
+// the object field): total counts the whole list, the reply holds the page
+// that start and count select (count 0: all).
+func (m *Module) tplMembers(field, sub string) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		_, doc, err := m.tplLoad(ctx, r, tplPersonal)
+		if err != nil {
+			return nil, err
+		}
+		list := tplList(doc, field, sub)
+		start, count, _ := paging(r)
+		page := []any{}
+		for i := start; i < len(list) && (count == 0 || i < start+count); i++ {
+			page = append(page, list[i])
+		}
+		if sub == "" {
+			doc[field] = page
+		} else if obj, _ := doc[field].(map[string]any); obj != nil {
+			obj[sub] = page
+		}
+		out := shape.Project(doc, r.Endpoint.Reply)
+		out["total"] = len(list)
+		return out, nil
+	}
+}
+
+// tplList returns the list doc[field] or, with sub, doc[field][sub].
+func tplList(doc map[string]any, field, sub string) []any {
+	if sub == "" {
+		l, _ := doc[field].([]any)
+		return l
+	}
+	obj, _ := doc[field].(map[string]any)
+	l, _ := obj[sub].([]any)
+	return l
+}
