@@ -22,7 +22,7 @@ func (s *Service) End(ctx context.Context, domainMoid, confID string) error {
 	if err != nil {
 		return err
 	}
-	done, err := s.finish(ctx, c.Rec)
+	done, err := s.finish(ctx, c.Rec, false)
 	if err != nil {
 		return err
 	}
@@ -33,13 +33,22 @@ func (s *Service) End(ctx context.Context, domainMoid, confID string) error {
 }
 
 // finish moves a record from its state to ended, which succeeds for one
-// caller only, deletes it (freeing its number) and tells the engine. It
-// reports whether this call made the change.
-func (s *Service) finish(ctx context.Context, rec store.Record) (bool, error) {
+// caller only, deletes it (freeing its number) and tells the engine. With
+// swap the change is made only if the record is unchanged since it was
+// read (time-driven ends: conference control may have moved the end);
+// otherwise while it is still in its state. It reports whether this call
+// made the change.
+func (s *Service) finish(ctx context.Context, rec store.Record, swap bool) (bool, error) {
 	prev := rec.State
 	now := s.clk.Now()
 	rec.State, rec.DueAt, rec.UpdatedAt = StateEnded, now, now
-	if err := s.st.UpdateRecord(ctx, rec, prev); errors.Is(err, store.ErrNotFound) {
+	var err error
+	if swap {
+		err = s.st.SwapRecord(ctx, rec)
+	} else {
+		err = s.st.UpdateRecord(ctx, rec, prev)
+	}
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrConflict) {
 		return false, nil
 	} else if err != nil {
 		return false, err
@@ -69,14 +78,7 @@ func (s *Service) RunDue(ctx context.Context) error {
 	ending, err := s.st.DueRecords(ctx, KindConf, StateRunning, now)
 	errs = append(errs, err)
 	for _, rec := range ending {
-		// Read it again: conference control may have moved the end.
-		cur, err := s.st.GetRecord(ctx, KindConf, rec.DomainMoid, rec.ID)
-		if errors.Is(err, store.ErrNotFound) || (err == nil && (cur.State != StateRunning || cur.DueAt.IsZero() || cur.DueAt.After(now))) {
-			continue
-		}
-		if err == nil {
-			_, err = s.finish(ctx, cur)
-		}
+		_, err := s.finish(ctx, rec, true)
 		errs = append(errs, err)
 	}
 	starting, err := s.st.DueRecords(ctx, KindConf, StateBooked, now)
@@ -110,7 +112,7 @@ func (s *Service) start(ctx context.Context, rec store.Record, now time.Time) er
 		}
 	}
 	if !end.IsZero() && !now.Before(end) {
-		_, err := s.finish(ctx, rec)
+		_, err := s.finish(ctx, rec, true)
 		return err
 	}
 
@@ -121,11 +123,12 @@ func (s *Service) start(ctx context.Context, rec store.Record, now time.Time) er
 	}
 	booked := rec
 	rec.State, rec.DueAt, rec.UpdatedAt = StateRunning, end, now
-	if err := s.st.UpdateRecord(ctx, rec, StateBooked); errors.Is(err, store.ErrNotFound) {
-		return nil // started, or ended, by someone else
+	if err := s.st.SwapRecord(ctx, rec); errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrConflict) {
+		return nil // started, changed or ended by someone else; seen again at the next tick if still due
 	} else if err != nil {
 		return err
 	}
+	rec.Version++
 	if err := s.recheck(ctx); err != nil {
 		booked.UpdatedAt = now
 		if err := s.st.UpdateRecord(ctx, booked, StateRunning); err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -140,9 +143,10 @@ func (s *Service) start(ctx context.Context, rec store.Record, now time.Time) er
 	return nil
 }
 
-// Update replaces the document of a live conference (for the engine and
-// conference control), keeping its state and due time unless the state
-// has changed meanwhile (store.ErrNotFound then).
+// Update writes a conference's document, state and due time (for the
+// engine and conference control) over the version it was read at:
+// store.ErrConflict when it changed meanwhile (read again and retry),
+// store.ErrNotFound when it has ended.
 func (s *Service) Update(ctx context.Context, c Conf) error {
 	data, err := shape.Encode(c.Doc)
 	if err != nil {
@@ -150,5 +154,5 @@ func (s *Service) Update(ctx context.Context, c Conf) error {
 	}
 	rec := c.Rec
 	rec.Data, rec.UpdatedAt = data, s.clk.Now()
-	return s.st.UpdateRecord(ctx, rec, rec.State)
+	return s.st.SwapRecord(ctx, rec)
 }

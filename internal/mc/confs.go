@@ -2,6 +2,7 @@ package mc
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -80,7 +81,7 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 		}
 	}
 	for k, v := range p {
-		if k != "start_time" && k != "template_id" && k != "create_type" {
+		if v != nil && k != "start_time" && k != "template_id" && k != "create_type" {
 			doc[k] = v
 		}
 	}
@@ -215,10 +216,20 @@ func completeConf(doc map[string]any, r *api.Request) error {
 	default:
 		return wire.InvalidParam("platform_id", "no such platform (see GET /api/v1/mc/platforms)")
 	}
+	// Reference 04: a participant's call bitrate defaults to the
+	// conference bitrate and may not exceed it.
 	members, _ := doc["invite_members"].([]any)
-	for _, el := range members {
-		if mt, ok := el.(map[string]any); ok && conference.Int(mt, "bitrate") == 0 {
-			mt["bitrate"] = conference.Int(doc, "bitrate") // reference 04: default the conference bitrate
+	bitrate := conference.Int(doc, "bitrate")
+	for i, el := range members {
+		mt, ok := el.(map[string]any)
+		if !ok {
+			continue
+		}
+		switch b := conference.Int(mt, "bitrate"); {
+		case b == 0:
+			mt["bitrate"] = bitrate
+		case bitrate > 0 && b > bitrate:
+			return wire.InvalidParam(fmt.Sprintf("invite_members[%d].bitrate", i), fmt.Sprintf("%d is above the conference bitrate %d", b, bitrate))
 		}
 	}
 	if members == nil {

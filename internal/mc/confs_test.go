@@ -424,6 +424,9 @@ func TestConfCreateValidation(t *testing.T) {
 		{cfInstant("x", map[string]any{"start_time": "tomorrow"}), "start_time"},
 		{cfInstant("x", map[string]any{"start_time": 1772355600}), "start_time"},
 		{cfInstant("x", map[string]any{"platform_id": "elsewhere"}), "platform_id"},
+		{cfInstant("x", map[string]any{"invite_members": []any{
+			map[string]any{"name": "m", "account": "1234567", "account_type": 5, "protocol": 0, "bitrate": 4096},
+		}}), "invite_members[0].bitrate"},
 	} {
 		d := cfCode(t, c.Do("POST", cfPath, cfParams(t, tc.p)), wire.CodeInvalidParam)
 		if !strings.Contains(d, tc.name) {

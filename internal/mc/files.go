@@ -21,8 +21,8 @@ import (
 )
 
 // Meeting files (seed 001: from 5.2.0.4.0; reference 04 sections 32-34):
-// files uploaded to a meeting (the meeting_id of a conference of the
-// caller's domain, else 12103), one per request as the multipart/form-data
+// files uploaded to a meeting (the meeting_id of a booked or running
+// conference of the caller's domain, else 12103), one per request as the multipart/form-data
 // part "file", at most 20 MB each and 10 per meeting, removed 7 days after
 // the upload. Everyone of the domain lists a meeting's files; the uploader
 // or an administrator deletes one (20005 otherwise). The content lives under
@@ -156,15 +156,19 @@ func fileLimit(meetingID string) error {
 }
 
 // fileList lists the files of a meeting that are not due for removal, in
-// upload order.
+// upload order. The files of a conference that has ended (and so is no
+// longer a record) stay listed for their 7 days; a meeting id with no
+// files and no conference of the domain answers 12103.
 func (m *Module) fileList(ctx context.Context, r *api.Request) (wire.Object, error) {
 	meetingID := r.Path("meeting_id")
-	if err := m.meetingExists(ctx, r.Principal.DomainMoid, meetingID); err != nil {
-		return nil, err
-	}
 	docs, err := m.meetingFiles(ctx, r.Principal.DomainMoid, meetingID, m.clk.Now())
 	if err != nil {
 		return nil, err
+	}
+	if len(docs) == 0 {
+		if err := m.meetingExists(ctx, r.Principal.DomainMoid, meetingID); err != nil {
+			return nil, err
+		}
 	}
 	return wire.Object{"total": len(docs), "meeting_files": projectList(r, "meeting_files", docs)}, nil
 }
@@ -222,10 +226,10 @@ func (m *Module) ExpireFiles(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// meetingExists answers 12103 unless a conference of the domain has the
-// meeting id (conferences are records of kind conference.KindConf whose
-// document holds meeting_id; any state, so that the files of a conference
-// that has ended stay reachable for their 7 days).
+// meetingExists answers 12103 unless a conference of the domain, booked or
+// running, has the meeting id (conferences are records of kind
+// conference.KindConf whose document holds meeting_id; an ended conference
+// is deleted).
 func (m *Module) meetingExists(ctx context.Context, domain, meetingID string) error {
 	if meetingID != "" {
 		recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: conference.KindConf, DomainMoid: domain})

@@ -1,8 +1,11 @@
 package mc_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"mime/multipart"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -438,4 +441,49 @@ func TestVirtualMeetingRoomConcurrentNames(t *testing.T) {
 			t.Fatalf("%d creations succeeded; list %s", ok, vmrJSON(t, l))
 		}
 	})
+}
+
+// Round trip through the real endpoints: a room made over the API becomes
+// a conference (create_type 4), is in use while it runs, and the
+// conference's meeting takes files; once the conference ends the room is
+// idle and can go, and the files stay reachable.
+func TestVirtualMeetingRoomConferenceRoundTrip(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	c := env.LoggedIn(t)
+	id := vmrCreate(t, c, vmrBody("Round trip", map[string]any{"max_join_mt": 32}))
+	room := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+	conf := vmrOK(t, c.Do("POST", "/api/v1/mc/confs", vmrParams(t, map[string]any{"create_type": 4, "template_id": id})))
+	confID, _ := conf["conf_id"].(string)
+	meetingID, _ := conf["meeting_id"].(string)
+	if confID != room["e164"] || meetingID == "" {
+		t.Fatalf("conference from the room: %v (room number %v)", conf, room["e164"])
+	}
+	g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+	if g["status"] != 1.0 || g["conf_name"] != "Round trip" {
+		t.Fatalf("room while its conference runs: status %v, conf_name %v", g["status"], g["conf_name"])
+	}
+	vmrCode(t, c.Do("DELETE", vmrPath+"/"+id, nil), mc.CodeRoomInUse)
+
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	w.WriteField("account_token", c.Token)
+	fw, _ := w.CreateFormFile("file", "agenda.pdf")
+	fw.Write([]byte("%PDF-1.4 agenda"))
+	w.Close()
+	req, _ := http.NewRequest("POST", env.URL+"/api/v1/mc/meeting_files/"+meetingID, &buf)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	f := vmrOK(t, c.Send(req))["meeting_file"].(map[string]any)
+	if f["meeting_id"] != meetingID || f["file_name"] != "agenda.pdf" {
+		t.Fatalf("meeting_file = %v", f)
+	}
+
+	vmrOK(t, c.Do("DELETE", "/api/v1/mc/confs/"+confID, nil))
+	if g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil)); g["status"] != 0.0 || g["conf_name"] != "" {
+		t.Fatalf("room after its conference ended: status %v, conf_name %v", g["status"], g["conf_name"])
+	}
+	vmrOK(t, c.Do("DELETE", vmrPath+"/"+id, nil))
+	l := vmrOK(t, c.Do("GET", "/api/v1/mc/meeting_files/"+meetingID, nil))
+	if l["total"] != 1.0 {
+		t.Fatalf("files of the ended conference: %s", vmrJSON(t, l))
+	}
 }
