@@ -85,7 +85,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	go janitor(ctx, st, logger)
+	go janitor(ctx, st, srv, logger)
 	go ticker(ctx, srv, logger)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -108,8 +108,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// janitor removes expired tokens and sessions every five minutes.
-func janitor(ctx context.Context, st store.Store, log *slog.Logger) {
+// janitor removes expired tokens and sessions, and meeting files that no
+// record names, every five minutes.
+func janitor(ctx context.Context, st store.Store, srv *server.Server, log *slog.Logger) {
 	t := time.NewTicker(5 * time.Minute)
 	defer t.Stop()
 	for {
@@ -119,6 +120,9 @@ func janitor(ctx context.Context, st store.Store, log *slog.Logger) {
 		case now := <-t.C:
 			if _, err := st.DeleteExpired(ctx, now); err != nil && ctx.Err() == nil {
 				log.Warn("delete expired sessions", "err", err)
+			}
+			if err := srv.Sweep(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("sweep meeting files", "err", err)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -17,7 +18,9 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/compat"
 	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/router"
 	"github.com/confer-platform/confer/internal/store"
@@ -48,6 +51,8 @@ type Server struct {
 	routes   router.Router[*route]
 	log      *slog.Logger
 	confs    *conference.Service
+	engine   *engine.Engine
+	mc       *mc.Module
 }
 
 type route struct {
@@ -73,9 +78,12 @@ func New(cfg Config) (*Server, error) {
 		cfg.Conference = conference.DefaultConfig()
 	}
 	s.confs = conference.New(cfg.Store, cfg.Clock, cfg.Conference)
+	s.engine = engine.New(cfg.Store, cfg.Clock, media.Simulated{Dir: cfg.Store})
+	s.engine.Attach(s.confs, s.log.Error)
 	system.Register(s.handlers, s.auth, cfg.Clock)
-	mc.New(cfg.Store, cfg.Clock, s.confs, cfg.MC).Register(s.handlers)
-	vc.New(cfg.Store, cfg.Clock, s.confs).Register(s.handlers)
+	s.mc = mc.New(cfg.Store, cfg.Clock, s.confs, cfg.MC)
+	s.mc.Register(s.handlers)
+	vc.New(cfg.Store, cfg.Clock, s.confs, s.engine).Register(s.handlers)
 
 	eps := catalog.All()
 	for i := range eps {
@@ -107,9 +115,20 @@ func redact(path string) string {
 }
 
 // Tick runs the time-driven work that is due at the clock's now: booked
-// conferences that start, conferences whose duration ends. conferd calls it
-// every second; tests call it after moving the fake clock.
-func (s *Server) Tick(ctx context.Context) error { return s.confs.RunDue(ctx) }
+// conferences that start, conferences whose duration ends, calls that are
+// answered, fail or are retried, meeting files that expire. conferd calls
+// it every second; tests call it after moving the fake clock.
+func (s *Server) Tick(ctx context.Context) error {
+	return errors.Join(
+		s.confs.RunDue(ctx),
+		s.engine.RunDue(ctx, engine.Lookup(s.confs)),
+		s.mc.ExpireFiles(ctx),
+	)
+}
+
+// Sweep runs the slow housekeeping: stored meeting files that no record
+// names. conferd calls it every five minutes.
+func (s *Server) Sweep(ctx context.Context) error { return s.mc.SweepOrphanFiles(ctx) }
 
 // Auth returns the server's authentication service.
 func (s *Server) Auth() *auth.Service { return s.auth }

@@ -5,6 +5,7 @@ package testserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 )
 
@@ -62,7 +64,8 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	if err := auth.ImportLicense(ctx, st, LicenseKey, LicenseSecret, now); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := auth.CreateAccount(ctx, st, auth.DefaultDomain, AdminUser, AdminPassword, true, now); err != nil {
+	// A second Start on the same database (a restart) finds the fixtures.
+	if _, err := auth.CreateAccount(ctx, st, auth.DefaultDomain, AdminUser, AdminPassword, true, now); err != nil && !errors.Is(err, store.ErrDuplicate) {
 		t.Fatal(err)
 	}
 	rel := release.Latest

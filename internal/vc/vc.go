@@ -6,19 +6,21 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 )
 
 // Module is the vc module's state.
 type Module struct {
-	st    store.Store
-	clk   clock.Clock
-	confs *conference.Service
+	st     store.Store
+	clk    clock.Clock
+	confs  *conference.Service
+	engine *engine.Engine
 }
 
 // New returns the module.
-func New(st store.Store, clk clock.Clock, confs *conference.Service) *Module {
-	return &Module{st: st, clk: clk, confs: confs}
+func New(st store.Store, clk clock.Clock, confs *conference.Service, eng *engine.Engine) *Module {
+	return &Module{st: st, clk: clk, confs: confs, engine: eng}
 }
 
 // Register attaches the vc handlers; each file of the package registers
