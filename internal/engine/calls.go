@@ -176,7 +176,14 @@ func (e *Engine) Hangup(ctx context.Context, c Conf, mtIDs []string) error {
 			return err
 		}
 	}
-	return nil
+	return e.left(ctx, c, mtIDs)
+}
+
+func (e *Engine) left(ctx context.Context, c Conf, mtIDs []string) error {
+	if e.OnLeave == nil || len(mtIDs) == 0 {
+		return nil
+	}
+	return e.OnLeave(ctx, c, mtIDs)
 }
 
 // Remove hangs up and deletes terminals (reference 05 "批量删除终端").
@@ -194,20 +201,25 @@ func (e *Engine) Remove(ctx context.Context, c Conf, mtIDs []string) error {
 			return err
 		}
 	}
-	return nil
+	return e.left(ctx, c, mtIDs)
 }
 
-// RemoveAll deletes every terminal of an ended conference.
+// RemoveAll deletes every terminal of an ended conference (the
+// conference is gone, so OnLeave is not called).
 func (e *Engine) RemoveAll(ctx context.Context, c Conf) error {
 	ts, err := e.List(ctx, c)
 	if err != nil {
 		return err
 	}
-	ids := make([]string, len(ts))
-	for i, t := range ts {
-		ids[i] = t.MtID()
+	for _, t := range ts {
+		if err := e.media.Hangup(ctx, c.ConfID, t.MtID()); err != nil {
+			return err
+		}
+		if err := e.st.DeleteRecord(ctx, KindMT, c.DomainMoid, t.Rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
 	}
-	return e.Remove(ctx, c, ids)
+	return nil
 }
 
 // ConfLookup gives the engine a conference's call settings when a due

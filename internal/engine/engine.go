@@ -57,6 +57,11 @@ type Engine struct {
 	st    store.Store
 	clk   clock.Clock
 	media media.Backend
+
+	// OnLeave, when set, is called after terminals leave a conference's
+	// call (hung up or removed), so that conference control can drop them
+	// from the speaker, chairman, dual stream and VIP list.
+	OnLeave func(ctx context.Context, c Conf, mtIDs []string) error
 }
 
 // New returns an Engine.
