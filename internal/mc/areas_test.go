@@ -17,7 +17,7 @@ const areaPath = "/api/v1/mc/meeting_room_areas"
 
 func areaCreate(t testing.TB, c *testserver.Client, name string) string {
 	t.Helper()
-	r := tplOK(t, c.Do("POST", areaPath, tplParams(t, map[string]any{"area": name})))
+	r := testserver.MustOK(t, c.Do("POST", areaPath, testserver.Params(t, map[string]any{"area": name})))
 	id, _ := r["id"].(string)
 	if _, err := strconv.Atoi(id); err != nil {
 		t.Fatalf("area id %q is not a numeric string: %v", id, r)
@@ -27,7 +27,7 @@ func areaCreate(t testing.TB, c *testserver.Client, name string) string {
 
 func areaNames(t testing.TB, c *testserver.Client, q url.Values) (string, float64) {
 	t.Helper()
-	l := tplOK(t, c.Do("GET", areaPath, q))
+	l := testserver.MustOK(t, c.Do("GET", areaPath, q))
 	var names []string
 	for _, x := range l["meeting_room_areas"].([]any) {
 		names = append(names, x.(map[string]any)["area"].(string))
@@ -45,13 +45,13 @@ func TestMeetingRoomAreas(t *testing.T) {
 		if sh == bj {
 			t.Fatalf("two areas share the id %s", sh)
 		}
-		l := tplOK(t, admin.Do("GET", areaPath, nil))
+		l := testserver.MustOK(t, admin.Do("GET", areaPath, nil))
 		tplEqual(t, "list", l, map[string]any{"success": 1, "total": 2, "meeting_room_areas": []any{
 			map[string]any{"id": sh, "area": "上海"}, map[string]any{"id": bj, "area": "北京"}}})
 
 		// Modify: the new name, and the area moves to the end (last modified).
 		env.Advance(t, time.Minute)
-		r := tplOK(t, admin.Do("POST", areaPath+"/"+sh, tplParams(t, map[string]any{"area": "上海 浦东"})))
+		r := testserver.MustOK(t, admin.Do("POST", areaPath+"/"+sh, testserver.Params(t, map[string]any{"area": "上海 浦东"})))
 		if _, ok := r["id"]; ok {
 			t.Errorf("modify reply carries id: %v", r)
 		}
@@ -64,33 +64,33 @@ func TestMeetingRoomAreas(t *testing.T) {
 
 		// Name checks: required, at most 60 characters (60 Chinese ones fit).
 		for _, body := range []map[string]any{{}, {"area": ""}, {"area": "   "}, {"area": strings.Repeat("区", 61)}} {
-			d := tplCode(t, admin.Do("POST", areaPath, tplParams(t, body)), wire.CodeInvalidParam)
+			d := testserver.MustFail(t, admin.Do("POST", areaPath, testserver.Params(t, body)), wire.CodeInvalidParam)
 			if !strings.Contains(d, "parameter area:") {
 				t.Errorf("description %q does not name area", d)
 			}
 		}
-		tplCode(t, admin.Do("POST", areaPath+"/"+bj, tplParams(t, map[string]any{"area": strings.Repeat("x", 61)})), wire.CodeInvalidParam)
+		testserver.MustFail(t, admin.Do("POST", areaPath+"/"+bj, testserver.Params(t, map[string]any{"area": strings.Repeat("x", 61)})), wire.CodeInvalidParam)
 		long := areaCreate(t, admin, strings.Repeat("区", 60))
 
 		// Users of the domain list areas; only administrators change them.
-		carol := tplAccount(t, env, auth.DefaultDomain, "carol", false)
+		carol := env.Account(t, auth.DefaultDomain, "carol", false)
 		if _, total := areaNames(t, carol, nil); total != 3 {
 			t.Fatalf("a user of the domain sees %v areas", total)
 		}
-		tplCode(t, carol.Do("POST", areaPath, tplParams(t, map[string]any{"area": "广州"})), wire.CodeNoPermission)
-		tplCode(t, carol.Do("POST", areaPath+"/"+bj, tplParams(t, map[string]any{"area": "广州"})), wire.CodeNoPermission)
-		tplCode(t, carol.Do("DELETE", areaPath+"/"+bj, nil), wire.CodeNoPermission)
+		testserver.MustFail(t, carol.Do("POST", areaPath, testserver.Params(t, map[string]any{"area": "广州"})), wire.CodeNoPermission)
+		testserver.MustFail(t, carol.Do("POST", areaPath+"/"+bj, testserver.Params(t, map[string]any{"area": "广州"})), wire.CodeNoPermission)
+		testserver.MustFail(t, carol.Do("DELETE", areaPath+"/"+bj, nil), wire.CodeNoPermission)
 
 		// Another domain neither sees nor changes them.
-		bob := tplAccount(t, env, "other", "bob", true)
+		bob := env.Account(t, "other", "bob", true)
 		if got, total := areaNames(t, bob, nil); total != 0 || got != "" {
 			t.Fatalf("another domain sees %s (%v)", got, total)
 		}
 		for _, r := range []testserver.Reply{
-			bob.Do("POST", areaPath+"/"+bj, tplParams(t, map[string]any{"area": "taken"})),
+			bob.Do("POST", areaPath+"/"+bj, testserver.Params(t, map[string]any{"area": "taken"})),
 			bob.Do("DELETE", areaPath+"/"+bj, nil),
 		} {
-			if d := tplCode(t, r, wire.CodeInvalidParam); !strings.Contains(d, "parameter id:") {
+			if d := testserver.MustFail(t, r, wire.CodeInvalidParam); !strings.Contains(d, "parameter id:") {
 				t.Errorf("description %q does not name the id", d)
 			}
 		}
@@ -100,10 +100,10 @@ func TestMeetingRoomAreas(t *testing.T) {
 		}
 
 		// Delete (also POST with _method=DELETE); then the id is unknown.
-		tplOK(t, admin.Do("DELETE", areaPath+"/"+bj, nil))
-		tplOK(t, admin.Do("POST", areaPath+"/"+long+"?_method=DELETE", nil))
-		tplCode(t, admin.Do("DELETE", areaPath+"/"+bj, nil), wire.CodeInvalidParam)
-		tplCode(t, admin.Do("POST", areaPath+"/"+bj, tplParams(t, map[string]any{"area": "x"})), wire.CodeInvalidParam)
+		testserver.MustOK(t, admin.Do("DELETE", areaPath+"/"+bj, nil))
+		testserver.MustOK(t, admin.Do("POST", areaPath+"/"+long+"?_method=DELETE", nil))
+		testserver.MustFail(t, admin.Do("DELETE", areaPath+"/"+bj, nil), wire.CodeInvalidParam)
+		testserver.MustFail(t, admin.Do("POST", areaPath+"/"+bj, testserver.Params(t, map[string]any{"area": "x"})), wire.CodeInvalidParam)
 		if got, total := areaNames(t, admin, nil); got != "上海 浦东" || total != 1 {
 			t.Fatalf("after delete: %s (%v)", got, total)
 		}
@@ -140,10 +140,10 @@ func TestMeetingRoomAreaPaging(t *testing.T) {
 func TestMeetingRoomAreasRelease(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{Release: "5.2.0.2.0"})
 	c := env.LoggedIn(t)
-	tplCode(t, c.Do("GET", areaPath, nil), wire.CodeNotSupported)
-	tplCode(t, c.Do("POST", areaPath, tplParams(t, map[string]any{"area": "x"})), wire.CodeNotSupported)
-	tplCode(t, c.Do("POST", areaPath+"/1", tplParams(t, map[string]any{"area": "x"})), wire.CodeNotSupported)
-	tplCode(t, c.Do("DELETE", areaPath+"/1", nil), wire.CodeNotSupported)
+	testserver.MustFail(t, c.Do("GET", areaPath, nil), wire.CodeNotSupported)
+	testserver.MustFail(t, c.Do("POST", areaPath, testserver.Params(t, map[string]any{"area": "x"})), wire.CodeNotSupported)
+	testserver.MustFail(t, c.Do("POST", areaPath+"/1", testserver.Params(t, map[string]any{"area": "x"})), wire.CodeNotSupported)
+	testserver.MustFail(t, c.Do("DELETE", areaPath+"/1", nil), wire.CodeNotSupported)
 	env = testserver.Start(t, testdb.SQLite(t), testserver.Options{Release: "5.2.0.4.0"})
 	c = env.LoggedIn(t)
 	areaCreate(t, c, "x")

@@ -30,7 +30,7 @@ func cfLongAuth() auth.Config {
 func cfBookedIDs(t testing.TB, r testserver.Reply) []string {
 	t.Helper()
 	ids := []string{}
-	for _, el := range cfOK(t, r)["booked_confs"].([]any) {
+	for _, el := range testserver.MustOK(t, r)["booked_confs"].([]any) {
 		ids = append(ids, el.(map[string]any)["conf_id"].(string))
 	}
 	return ids
@@ -44,13 +44,13 @@ func TestBookedConfStarts(t *testing.T) {
 		env := testserver.Start(t, dsn, testserver.Options{Auth: cfLongAuth()})
 		c := env.LoggedIn(t)
 		admin := cfDomain(t, env, testserver.AdminUser)
-		body := cfOK(t, c.Do("POST", cfPath, cfParams(t, cfInstant("planning", map[string]any{
+		body := testserver.MustOK(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("planning", map[string]any{
 			"start_time": "2026-03-01T10:00:00+00:00", "duration": 60, "call_times": 4,
 			"invite_members": []any{map[string]any{"name": "hall", "account": "1234567", "account_type": 5, "protocol": 0}},
 		}))))
 		id, mid := body["conf_id"].(string), body["meeting_id"].(string)
 
-		list := cfOK(t, c.Do("GET", cfBooked, nil))
+		list := testserver.MustOK(t, c.Do("GET", cfBooked, nil))
 		cfEqual(t, "booked total", list["total"], 1)
 		entry := list["booked_confs"].([]any)[0].(map[string]any)
 		for k, want := range map[string]any{"conf_id": id, "meeting_id": mid, "name": "planning",
@@ -60,10 +60,10 @@ func TestBookedConfStarts(t *testing.T) {
 		} {
 			cfEqual(t, "booked list "+k, entry[k], want)
 		}
-		info := cfOK(t, c.Do("GET", cfBooked+"/"+id, nil))
+		info := testserver.MustOK(t, c.Do("GET", cfBooked+"/"+id, nil))
 		cfEqual(t, "booked info call_times", info["call_times"], 4)
 		cfEqual(t, "booked info start_time", info["start_time"], "2026-03-01T10:00:00+00:00")
-		cfCode(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
 		cfEqual(t, "running before the start", cfTotal(t, c.Do("GET", "/api/v1/vc/confs", nil)), 0)
 
 		env.Advance(t, 59*time.Minute)
@@ -71,7 +71,7 @@ func TestBookedConfStarts(t *testing.T) {
 		env.Advance(t, time.Minute)
 		env.Tick(t) // a second run changes nothing
 		cfEqual(t, "booked after the start", cfTotal(t, c.Do("GET", cfBooked, nil)), 0)
-		cfCode(t, c.Do("GET", cfBooked+"/"+id, nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, c.Do("GET", cfBooked+"/"+id, nil), wire.CodeConfNotFound)
 		got := cfGet(t, c, id)
 		cfEqual(t, "started meeting_id", got["meeting_id"], mid)
 		cfEqual(t, "started start_time", got["start_time"], "2026-03-01T10:00:00+00:00")
@@ -80,7 +80,7 @@ func TestBookedConfStarts(t *testing.T) {
 		env.Advance(t, 30*time.Minute)
 		cfGet(t, c, id)
 		env.Advance(t, 30*time.Minute)
-		cfCode(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
 	})
 }
 
@@ -103,10 +103,10 @@ func TestBookedListOrderAndWindow(t *testing.T) {
 	cfEqual(t, "page total", r.Body["total"], 3)
 	cfEqual(t, "from 11:45", ids(url.Values{"start_time": {"2026-03-01T11:45:00+00:00"}}), []string{a})
 	cfEqual(t, "until 11:15", ids(url.Values{"end_time": {"2026-03-01T11:15:00+00:00"}}), []string{b, cc})
-	info := cfOK(t, c.Do("GET", cfBooked+"/"+cc, nil))
+	info := testserver.MustOK(t, c.Do("GET", cfBooked+"/"+cc, nil))
 	cfEqual(t, "offset kept", []any{info["start_time"], info["end_time"]},
 		[]any{"2026-03-01T19:00:00+08:00", "2026-03-01T19:30:00+08:00"})
-	d := cfCode(t, c.Do("GET", cfBooked, url.Values{"start_time": {"noon"}}), wire.CodeInvalidParam)
+	d := testserver.MustFail(t, c.Do("GET", cfBooked, url.Values{"start_time": {"noon"}}), wire.CodeInvalidParam)
 	if !strings.Contains(d, "start_time") {
 		t.Errorf("description %q does not name start_time", d)
 	}
@@ -121,18 +121,18 @@ func TestBookedWaitsForCapacity(t *testing.T) {
 	running := cfCreate(t, c, cfInstant("running", nil))
 	waiting := cfCreate(t, c, cfInstant("waiting", map[string]any{"start_time": "2026-03-01T09:10:00+00:00", "duration": 30}))
 	env.Advance(t, 10*time.Minute)
-	cfOK(t, c.Do("GET", cfBooked+"/"+waiting, nil))
-	cfCode(t, c.Do("GET", "/api/v1/vc/confs/"+waiting, nil), wire.CodeConfNotFound)
-	cfOK(t, c.Do("DELETE", cfPath+"/"+running, nil))
+	testserver.MustOK(t, c.Do("GET", cfBooked+"/"+waiting, nil))
+	testserver.MustFail(t, c.Do("GET", "/api/v1/vc/confs/"+waiting, nil), wire.CodeConfNotFound)
+	testserver.MustOK(t, c.Do("DELETE", cfPath+"/"+running, nil))
 	env.Advance(t, time.Second)
 	cfEqual(t, "started late, booked end kept", cfGet(t, c, waiting)["end_time"], "2026-03-01T09:40:00+00:00")
 
 	dropped := cfCreate(t, c, cfInstant("dropped", map[string]any{"start_time": "2026-03-01T09:20:00+00:00", "duration": 10}))
 	env.Advance(t, 10*time.Minute) // 09:20:01, full
-	cfOK(t, c.Do("GET", cfBooked+"/"+dropped, nil))
+	testserver.MustOK(t, c.Do("GET", cfBooked+"/"+dropped, nil))
 	env.Advance(t, 10*time.Minute) // 09:30:01, its slot is over
-	cfCode(t, c.Do("GET", cfBooked+"/"+dropped, nil), wire.CodeConfNotFound)
-	cfCode(t, c.Do("GET", "/api/v1/vc/confs/"+dropped, nil), wire.CodeConfNotFound)
+	testserver.MustFail(t, c.Do("GET", cfBooked+"/"+dropped, nil), wire.CodeConfNotFound)
+	testserver.MustFail(t, c.Do("GET", "/api/v1/vc/confs/"+dropped, nil), wire.CodeConfNotFound)
 }
 
 // Booked conferences live in the store: a process started after a
@@ -165,15 +165,15 @@ func TestBookedIsolationAndCancel(t *testing.T) {
 		env := testserver.Start(t, dsn, testserver.Options{Auth: cfLongAuth()})
 		c := env.LoggedIn(t)
 		id := cfCreate(t, c, cfInstant("booked", map[string]any{"start_time": "2026-03-01T10:00:00+00:00"}))
-		bob := cfAccount(t, env, "other", "bob", true)
+		bob := env.Account(t, "other", "bob", true)
 		cfEqual(t, "bob's booked list", cfTotal(t, bob.Do("GET", cfBooked, nil)), 0)
-		cfCode(t, bob.Do("GET", cfBooked+"/"+id, nil), wire.CodeConfNotFound)
-		cfCode(t, bob.Do("DELETE", cfPath+"/"+id, nil), wire.CodeConfNotFound)
-		cfOK(t, c.Do("GET", cfBooked+"/"+id, nil))
+		testserver.MustFail(t, bob.Do("GET", cfBooked+"/"+id, nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, bob.Do("DELETE", cfPath+"/"+id, nil), wire.CodeConfNotFound)
+		testserver.MustOK(t, c.Do("GET", cfBooked+"/"+id, nil))
 
-		cfOK(t, c.Do("DELETE", cfPath+"/"+id, nil))
+		testserver.MustOK(t, c.Do("DELETE", cfPath+"/"+id, nil))
 		cfEqual(t, "booked after cancel", cfTotal(t, c.Do("GET", cfBooked, nil)), 0)
 		env.Advance(t, time.Hour)
-		cfCode(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
 	})
 }

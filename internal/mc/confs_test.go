@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -22,44 +21,6 @@ import (
 // Helpers of the conference tests (prefix cf).
 
 const cfPath = "/api/v1/mc/confs"
-
-func cfParams(t testing.TB, v any) url.Values {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return url.Values{"params": {string(b)}}
-}
-
-func cfOK(t testing.TB, r testserver.Reply) map[string]any {
-	t.Helper()
-	if !r.OK() {
-		t.Fatalf("want success, got %s", r.Raw)
-	}
-	return r.Body
-}
-
-func cfCode(t testing.TB, r testserver.Reply, code int) string {
-	t.Helper()
-	if r.OK() || r.Code() != code {
-		t.Fatalf("want error %d, got %s", code, r.Raw)
-	}
-	return r.Body["description"].(string)
-}
-
-// cfAccount creates an account in a domain and logs it in.
-func cfAccount(t testing.TB, env *testserver.Env, domain, user string, admin bool) *testserver.Client {
-	t.Helper()
-	if _, err := auth.CreateAccount(context.Background(), env.Store, domain, user, "pw-"+user, admin, env.Clock.Now()); err != nil {
-		t.Fatal(err)
-	}
-	c := env.Client(t)
-	if r := c.Login(user, "pw-"+user); !r.OK() {
-		t.Fatalf("login %s: %s", user, r.Raw)
-	}
-	return c
-}
 
 // cfInstant returns the parameters of an instant conference (every
 // parameter the reference stars) with extra merged over them.
@@ -81,7 +42,7 @@ func cfInstant(name string, extra map[string]any) map[string]any {
 // cfCreate creates a conference and returns its conf_id.
 func cfCreate(t testing.TB, c *testserver.Client, p map[string]any) string {
 	t.Helper()
-	body := cfOK(t, c.Do("POST", cfPath, cfParams(t, p)))
+	body := testserver.MustOK(t, c.Do("POST", cfPath, testserver.Params(t, p)))
 	id, _ := body["conf_id"].(string)
 	if id == "" {
 		t.Fatalf("no conf_id in %v", body)
@@ -92,13 +53,13 @@ func cfCreate(t testing.TB, c *testserver.Client, p map[string]any) string {
 // cfGet reads a running conference through vc.
 func cfGet(t testing.TB, c *testserver.Client, id string) map[string]any {
 	t.Helper()
-	return cfOK(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil))
+	return testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil))
 }
 
 // cfTotal returns total of a list reply.
 func cfTotal(t testing.TB, r testserver.Reply) int {
 	t.Helper()
-	return int(cfOK(t, r)["total"].(float64))
+	return int(testserver.MustOK(t, r)["total"].(float64))
 }
 
 func cfEqual(t testing.TB, what string, got, want any) {
@@ -171,7 +132,7 @@ func TestConfCreateInstant(t *testing.T) {
 			},
 			"vmp": map[string]any{"mode": 2, "layout": 5, "voice_hint": 0, "broadcast": 1, "show_mt_name": 1, "members": []any{}},
 		})
-		body := cfOK(t, c.Do("POST", cfPath, cfParams(t, p)))
+		body := testserver.MustOK(t, c.Do("POST", cfPath, testserver.Params(t, p)))
 		id := body["conf_id"].(string)
 		if id != "1110000" {
 			t.Errorf("first conf_id = %q, want 1110000 (the start of the default range)", id)
@@ -196,7 +157,7 @@ func TestConfCreateInstant(t *testing.T) {
 		} {
 			cfEqual(t, "vc info "+k, got[k], want)
 		}
-		list := cfOK(t, c.Do("GET", "/api/v1/vc/confs", nil))
+		list := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs", nil))
 		cfEqual(t, "vc list total", list["total"], 1)
 		first := list["confs"].([]any)[0].(map[string]any)
 		cfEqual(t, "vc list conf_id", first["conf_id"], id)
@@ -212,7 +173,7 @@ func TestConfCreateInstant(t *testing.T) {
 		cfEqual(t, "stored invited_mt_num", doc["invited_mt_num"], 2)
 
 		// The alias path of 5.1.0.4.0 creates too; numbers and meeting ids differ.
-		body2 := cfOK(t, c.Do("POST", "/api/v1/mc/conf", cfParams(t, cfInstant("second", nil))))
+		body2 := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/conf", testserver.Params(t, cfInstant("second", nil))))
 		if body2["conf_id"] != "1110001" || body2["meeting_id"] == mid {
 			t.Errorf("second conference = %v", body2)
 		}
@@ -262,7 +223,7 @@ func TestConfCreateFromSources(t *testing.T) {
 			[]any{map[string]any{"name": "a", "account": "5550123", "account_type": 5, "protocol": 0, "bitrate": 512}})
 		// A bound number is used, once.
 		cfEqual(t, "bound conf_id", cfCreate(t, c, map[string]any{"create_type": 3, "template_id": "9002"}), "7770001")
-		cfCode(t, c.Do("POST", cfPath, cfParams(t, map[string]any{"create_type": 3, "template_id": "9002"})), 20106)
+		testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, map[string]any{"create_type": 3, "template_id": "9002"})), 20106)
 		// Virtual meeting room.
 		id = cfCreate(t, c, map[string]any{"create_type": 4, "template_id": "8000001", "bitrate": 1024})
 		cfEqual(t, "room conf_id", id, "7770002")
@@ -271,11 +232,11 @@ func TestConfCreateFromSources(t *testing.T) {
 		cfEqual(t, "room conference meeting_room_name", got["meeting_room_name"], "Room A")
 		cfEqual(t, "room conference bitrate", got["bitrate"], 1024)
 		cfEqual(t, "room conference max_join_mt", got["max_join_mt"], 32)
-		cfCode(t, c.Do("POST", cfPath, cfParams(t, map[string]any{"create_type": 4, "template_id": "8000001"})), 20106)
+		testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, map[string]any{"create_type": 4, "template_id": "8000001"})), 20106)
 
 		before := cfTotal(t, c.Do("GET", "/api/v1/vc/confs", url.Values{"count": {"0"}}))
 		// Not found, and another account's personal template.
-		carol := cfAccount(t, env, "default", "carol", false)
+		carol := env.Account(t, "default", "carol", false)
 		for _, tc := range []struct {
 			who  *testserver.Client
 			p    map[string]any
@@ -287,16 +248,16 @@ func TestConfCreateFromSources(t *testing.T) {
 			{c, map[string]any{"create_type": 3, "template_id": "501"}, 99998}, // a public template is not personal
 			{carol, map[string]any{"create_type": 3, "template_id": "9001"}, 99998},
 		} {
-			cfCode(t, tc.who.Do("POST", cfPath, cfParams(t, tc.p)), tc.code)
+			testserver.MustFail(t, tc.who.Do("POST", cfPath, testserver.Params(t, tc.p)), tc.code)
 		}
-		d := cfCode(t, c.Do("POST", cfPath, cfParams(t, map[string]any{"create_type": 2})), wire.CodeInvalidParam)
+		d := testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, map[string]any{"create_type": 2})), wire.CodeInvalidParam)
 		if !strings.Contains(d, "template_id") {
 			t.Errorf("description %q does not name template_id", d)
 		}
 		// Another domain sees none of them.
-		bob := cfAccount(t, env, "other", "bob", true)
-		cfCode(t, bob.Do("POST", cfPath, cfParams(t, map[string]any{"create_type": 2, "template_id": "501"})), 99998)
-		cfCode(t, bob.Do("POST", cfPath, cfParams(t, map[string]any{"create_type": 4, "template_id": "8000001"})), 99996)
+		bob := env.Account(t, "other", "bob", true)
+		testserver.MustFail(t, bob.Do("POST", cfPath, testserver.Params(t, map[string]any{"create_type": 2, "template_id": "501"})), 99998)
+		testserver.MustFail(t, bob.Do("POST", cfPath, testserver.Params(t, map[string]any{"create_type": 4, "template_id": "8000001"})), 99996)
 		cfEqual(t, "conferences after refusals", cfTotal(t, c.Do("GET", "/api/v1/vc/confs", url.Values{"count": {"0"}})), before)
 	})
 }
@@ -312,11 +273,11 @@ func TestConfNumbering(t *testing.T) {
 		ids = append(ids, cfCreate(t, c, cfInstant("n", nil)))
 	}
 	cfEqual(t, "numbers", ids, []string{"5550000", "5550001", "5550002"})
-	d := cfCode(t, c.Do("POST", cfPath, cfParams(t, cfInstant("n", nil))), conference.CodeMaxConfs)
+	d := testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("n", nil))), conference.CodeMaxConfs)
 	if !strings.Contains(d, "5550000") {
 		t.Errorf("description %q does not name the range", d)
 	}
-	cfOK(t, c.Do("DELETE", cfPath+"/5550001", nil))
+	testserver.MustOK(t, c.Do("DELETE", cfPath+"/5550001", nil))
 	cfEqual(t, "reused number", cfCreate(t, c, cfInstant("n", nil)), "5550001")
 }
 
@@ -327,11 +288,11 @@ func TestConfCapacity(t *testing.T) {
 		Conference: conference.Config{MaxConfs: 2, MaxPorts: 100}})
 	c := env.LoggedIn(t)
 	cfCreate(t, c, cfInstant("a", map[string]any{"max_join_mt": 64}))
-	cfCode(t, c.Do("POST", cfPath, cfParams(t, cfInstant("b", map[string]any{"max_join_mt": 64}))), wire.CodeNoConfResource)
+	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("b", map[string]any{"max_join_mt": 64}))), wire.CodeNoConfResource)
 	cfCreate(t, c, cfInstant("c", map[string]any{"max_join_mt": 32}))
-	cfCode(t, c.Do("POST", cfPath, cfParams(t, cfInstant("d", map[string]any{"max_join_mt": 8}))), conference.CodeMaxConfs)
+	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("d", map[string]any{"max_join_mt": 8}))), conference.CodeMaxConfs)
 	// A conference larger than the platform cannot even be booked.
-	cfCode(t, c.Do("POST", cfPath, cfParams(t, cfInstant("e", map[string]any{"max_join_mt": 192,
+	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("e", map[string]any{"max_join_mt": 192,
 		"start_time": "2026-03-02T09:00:00+00:00"}))), wire.CodeNoConfResource)
 	cfEqual(t, "running", cfTotal(t, c.Do("GET", "/api/v1/vc/confs", nil)), 2)
 	cfEqual(t, "booked", cfTotal(t, c.Do("GET", "/api/v1/mc/booked_confs", nil)), 0)
@@ -350,34 +311,34 @@ func TestConfEnd(t *testing.T) {
 		c := env.LoggedIn(t)
 		admin := cfDomain(t, env, testserver.AdminUser)
 		id := cfCreate(t, c, cfInstant("to end", nil))
-		cfEqual(t, "end", cfOK(t, c.Do("DELETE", cfPath+"/"+id, nil))["description"], "operation succeeded")
-		cfCode(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
+		cfEqual(t, "end", testserver.MustOK(t, c.Do("DELETE", cfPath+"/"+id, nil))["description"], "operation succeeded")
+		testserver.MustFail(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
 		cfEqual(t, "vc list after end", cfTotal(t, c.Do("GET", "/api/v1/vc/confs", nil)), 0)
 		if doc := cfStored(t, env, admin.DomainMoid, id); doc != nil {
 			t.Errorf("ended conference still stored: %v", doc)
 		}
-		cfCode(t, c.Do("DELETE", cfPath+"/"+id, nil), wire.CodeConfNotFound)
-		cfCode(t, c.Do("DELETE", cfPath+"/424242", nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, c.Do("DELETE", cfPath+"/"+id, nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, c.Do("DELETE", cfPath+"/424242", nil), wire.CodeConfNotFound)
 
 		id = cfCreate(t, c, cfInstant("override", nil))
-		cfOK(t, c.Do("POST", cfPath+"/"+id+"?_method=DELETE", nil))
-		cfCode(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
+		testserver.MustOK(t, c.Do("POST", cfPath+"/"+id+"?_method=DELETE", nil))
+		testserver.MustFail(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
 
 		// Another domain: does not exist for it, and stays running.
 		id = cfCreate(t, c, cfInstant("mine", nil))
-		bob := cfAccount(t, env, "other", "bob", true)
-		cfCode(t, bob.Do("DELETE", cfPath+"/"+id, nil), wire.CodeConfNotFound)
-		cfCode(t, bob.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
+		bob := env.Account(t, "other", "bob", true)
+		testserver.MustFail(t, bob.Do("DELETE", cfPath+"/"+id, nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, bob.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
 		cfEqual(t, "bob's list", cfTotal(t, bob.Do("GET", "/api/v1/vc/confs", nil)), 0)
 		cfGet(t, c, id)
 		// A user of the domain who did not create it may not end it.
-		carol := cfAccount(t, env, "default", "carol", false)
-		cfCode(t, carol.Do("DELETE", cfPath+"/"+id, nil), wire.CodeNoPermission)
+		carol := env.Account(t, "default", "carol", false)
+		testserver.MustFail(t, carol.Do("DELETE", cfPath+"/"+id, nil), wire.CodeNoPermission)
 		cfGet(t, c, id)
 		own := cfCreate(t, carol, cfInstant("carols", nil))
-		cfOK(t, carol.Do("DELETE", cfPath+"/"+own, nil))
+		testserver.MustOK(t, carol.Do("DELETE", cfPath+"/"+own, nil))
 		// An administrator may end a conference of the domain.
-		cfOK(t, c.Do("DELETE", cfPath+"/"+cfCreate(t, carol, cfInstant("by admin", nil)), nil))
+		testserver.MustOK(t, c.Do("DELETE", cfPath+"/"+cfCreate(t, carol, cfInstant("by admin", nil)), nil))
 	})
 }
 
@@ -392,8 +353,8 @@ func TestConfDurationEnds(t *testing.T) {
 		env.Advance(t, 29*time.Minute)
 		cfGet(t, c, timed)
 		env.Advance(t, time.Minute)
-		cfCode(t, c.Do("GET", "/api/v1/vc/confs/"+timed, nil), wire.CodeConfNotFound)
-		cfCode(t, c.Do("DELETE", cfPath+"/"+timed, nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, c.Do("GET", "/api/v1/vc/confs/"+timed, nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, c.Do("DELETE", cfPath+"/"+timed, nil), wire.CodeConfNotFound)
 		env.Advance(t, 24*time.Hour)
 		c = env.LoggedIn(t) // the session expired meanwhile
 		cfGet(t, c, permanent)
@@ -428,7 +389,7 @@ func TestConfCreateValidation(t *testing.T) {
 			map[string]any{"name": "m", "account": "1234567", "account_type": 5, "protocol": 0, "bitrate": 4096},
 		}}), "invite_members[0].bitrate"},
 	} {
-		d := cfCode(t, c.Do("POST", cfPath, cfParams(t, tc.p)), wire.CodeInvalidParam)
+		d := testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, tc.p)), wire.CodeInvalidParam)
 		if !strings.Contains(d, tc.name) {
 			t.Errorf("description %q does not name %s", d, tc.name)
 		}
@@ -445,7 +406,7 @@ func TestConfCreateValidation(t *testing.T) {
 func TestConfMeetingIDByRelease(t *testing.T) {
 	old := testserver.Start(t, testdb.SQLite(t), testserver.Options{Release: "5.2.0.4.0"})
 	c := old.LoggedIn(t)
-	body := cfOK(t, c.Do("POST", cfPath, cfParams(t, cfInstant("old", nil))))
+	body := testserver.MustOK(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("old", nil))))
 	if _, has := body["meeting_id"]; has || body["conf_id"] == nil {
 		t.Errorf("5.2.0.4.0 reply = %v, want conf_id without meeting_id", body)
 	}
@@ -455,7 +416,7 @@ func TestConfMeetingIDByRelease(t *testing.T) {
 	}
 	latest := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	c = latest.LoggedIn(t) // no API-Level header: level 1
-	body = cfOK(t, c.Do("POST", cfPath, cfParams(t, cfInstant("new", nil))))
+	body = testserver.MustOK(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("new", nil))))
 	if !cfHex32.MatchString(body["meeting_id"].(string)) {
 		t.Errorf("level 1 reply = %v, want meeting_id", body)
 	}

@@ -36,12 +36,12 @@ func TestMeetingFileExpiry(t *testing.T) {
 	c := env.LoggedIn(t)
 	mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
 	for i := 1; i <= mc.FileMaxPerMeeting; i++ {
-		vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", fmt.Sprintf("old%d.txt", i), []byte("x")))
+		testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", fmt.Sprintf("old%d.txt", i), []byte("x")))
 	}
 	first := mfList(t, c, "mtg-1")[0]["file_id"].(string)
 	env.Clock.Advance(24 * time.Hour)
 	c = env.LoggedIn(t) // the session has expired meanwhile
-	vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", "new.txt", []byte("x")), mc.CodeFileLimit)
+	testserver.MustFail(t, mfUpload(t, env.Env, c, "mtg-1", "file", "new.txt", []byte("x")), mc.CodeFileLimit)
 
 	env.Advance(t, 6*24*time.Hour-time.Second) // just before the 7 days
 	c = env.LoggedIn(t)
@@ -59,8 +59,8 @@ func TestMeetingFileExpiry(t *testing.T) {
 	if l := mfList(t, c, "mtg-1"); len(l) != 0 {
 		t.Fatalf("expired files listed: %s", vmrJSON(t, l))
 	}
-	vmrCode(t, c.Do("DELETE", mfPath+first, nil), mc.CodeFileNotFound)
-	new := vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "new.txt", []byte("x")))["meeting_file"].(map[string]any)
+	testserver.MustFail(t, c.Do("DELETE", mfPath+first, nil), mc.CodeFileNotFound)
+	new := testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "new.txt", []byte("x")))["meeting_file"].(map[string]any)
 	if len(mfDisk(t, env.Dir)) != mc.FileMaxPerMeeting+1 {
 		t.Fatalf("disk before the sweep: %v", mfDisk(t, env.Dir))
 	}
@@ -88,7 +88,7 @@ func TestSweepOrphanFiles(t *testing.T) {
 	env := mfStart(t, testdb.SQLite(t))
 	c := env.LoggedIn(t)
 	mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
-	vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "kept.txt", []byte("k")))
+	testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "kept.txt", []byte("k")))
 	dir := filepath.Join(env.Dir, env.Domain)
 	now := env.Clock.Now()
 	for name, age := range map[string]time.Duration{"old-orphan": 2 * time.Hour, "new-orphan": time.Minute} {
@@ -120,7 +120,7 @@ func TestMeetingFilesRestart(t *testing.T) {
 		c := env.LoggedIn(t)
 		mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
 		content := []byte("kept across restarts")
-		f := vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "keep.pdf", content))["meeting_file"].(map[string]any)
+		f := testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "keep.pdf", content))["meeting_file"].(map[string]any)
 		env.Store.Close()
 
 		env2 := mfRestart(t, dsn, env)
@@ -133,7 +133,7 @@ func TestMeetingFilesRestart(t *testing.T) {
 		if b, err := os.ReadFile(filepath.Join(env.Dir, filepath.FromSlash(stored))); err != nil || !bytes.Equal(b, content) {
 			t.Fatalf("content after restart: %q, %v", b, err)
 		}
-		vmrOK(t, c2.Do("DELETE", mfPath+f["file_id"].(string), nil))
+		testserver.MustOK(t, c2.Do("DELETE", mfPath+f["file_id"].(string), nil))
 		if disk := mfDisk(t, env.Dir); len(disk) != 0 {
 			t.Fatalf("disk after delete: %v", disk)
 		}

@@ -98,7 +98,7 @@ func mfUpload(t *testing.T, env *testserver.Env, c *testserver.Client, meetingID
 
 func mfList(t *testing.T, c *testserver.Client, meetingID string) []map[string]any {
 	t.Helper()
-	l := vmrOK(t, c.Do("GET", mfPath+meetingID, nil))
+	l := testserver.MustOK(t, c.Do("GET", mfPath+meetingID, nil))
 	var out []map[string]any
 	for _, x := range l["meeting_files"].([]any) {
 		out = append(out, x.(map[string]any))
@@ -139,7 +139,7 @@ func TestMeetingFiles(t *testing.T) {
 		mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
 
 		content := bytes.Repeat([]byte("minutes "), 75*1024/8) // 75 KiB: "0.07" MB
-		r := vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "Minutes.TXT", content))
+		r := testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "Minutes.TXT", content))
 		f := r["meeting_file"].(map[string]any)
 		admin, err := env.Store.AccountByUsername(context.Background(), testserver.AdminUser)
 		if err != nil {
@@ -168,22 +168,22 @@ func TestMeetingFiles(t *testing.T) {
 
 		// The list shows the same record; a second file comes after it.
 		env.Clock.Advance(time.Minute)
-		vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "slides.pptx", []byte("pptx")))
+		testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "slides.pptx", []byte("pptx")))
 		l := mfList(t, c, "mtg-1")
 		if len(l) != 2 || vmrJSON(t, l[0]) != vmrJSON(t, want) || l[1]["file_name"] != "slides.pptx" || l[1]["file_size"] != "0.00" {
 			t.Fatalf("list = %s", vmrJSON(t, l))
 		}
 
 		// Delete removes record and content; a second delete finds nothing.
-		vmrOK(t, c.Do("DELETE", mfPath+f["file_id"].(string), nil))
+		testserver.MustOK(t, c.Do("DELETE", mfPath+f["file_id"].(string), nil))
 		if l := mfList(t, c, "mtg-1"); len(l) != 1 || l[0]["file_name"] != "slides.pptx" {
 			t.Fatalf("list after delete = %s", vmrJSON(t, l))
 		}
 		if got := mfDisk(t, env.Dir); len(got) != 1 || strings.HasSuffix(got[0], stored) {
 			t.Fatalf("files on disk after delete: %v", got)
 		}
-		vmrCode(t, c.Do("DELETE", mfPath+f["file_id"].(string), nil), mc.CodeFileNotFound)
-		vmrOK(t, c.Do("POST", mfPath+l[1]["file_id"].(string)+"?_method=DELETE", nil))
+		testserver.MustFail(t, c.Do("DELETE", mfPath+f["file_id"].(string), nil), mc.CodeFileNotFound)
+		testserver.MustOK(t, c.Do("POST", mfPath+l[1]["file_id"].(string)+"?_method=DELETE", nil))
 		if got := mfDisk(t, env.Dir); len(got) != 0 {
 			t.Fatalf("files on disk after deleting all: %v", got)
 		}
@@ -197,37 +197,37 @@ func TestMeetingFileErrors(t *testing.T) {
 		mfConf(t, env.Env, env.Domain, "1110500", "mtg-1")
 
 		// Not a meeting of the domain: 12103.
-		vmrCode(t, mfUpload(t, env.Env, c, "nope", "file", "a.txt", []byte("x")), wire.CodeConfNotFound)
-		vmrCode(t, c.Do("GET", mfPath+"nope", nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, mfUpload(t, env.Env, c, "nope", "file", "a.txt", []byte("x")), wire.CodeConfNotFound)
+		testserver.MustFail(t, c.Do("GET", mfPath+"nope", nil), wire.CodeConfNotFound)
 		// No file part, a file under another name, two files.
-		d := vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "", "", nil), wire.CodeInvalidParam)
+		d := testserver.MustFail(t, mfUpload(t, env.Env, c, "mtg-1", "", "", nil), wire.CodeInvalidParam)
 		if !strings.Contains(d, "parameter file") {
 			t.Errorf("description %q does not name file", d)
 		}
-		vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "document", "a.txt", []byte("x")), wire.CodeInvalidParam)
+		testserver.MustFail(t, mfUpload(t, env.Env, c, "mtg-1", "document", "a.txt", []byte("x")), wire.CodeInvalidParam)
 		// A form-encoded body has no file.
-		vmrCode(t, c.Do("POST", mfPath+"mtg-1", nil), wire.CodeInvalidParam)
+		testserver.MustFail(t, c.Do("POST", mfPath+"mtg-1", nil), wire.CodeInvalidParam)
 		// Types outside the reference's list, no extension, empty files.
 		for _, name := range []string{"run.exe", "README", "archive.tar.gz"} {
-			d := vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", name, []byte("x")), wire.CodeInvalidParam)
+			d := testserver.MustFail(t, mfUpload(t, env.Env, c, "mtg-1", "file", name, []byte("x")), wire.CodeInvalidParam)
 			if !strings.Contains(d, "file type") {
 				t.Errorf("%s: description %q", name, d)
 			}
 		}
-		vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", "empty.txt", nil), mc.CodeFileEmpty)
+		testserver.MustFail(t, mfUpload(t, env.Env, c, "mtg-1", "file", "empty.txt", nil), mc.CodeFileEmpty)
 
 		// 20 MB a file: one byte more is refused (90413), exactly 20 MB is
 		// kept; a body beyond the upload limit is refused before the handler.
 		big := bytes.Repeat([]byte{'z'}, mc.FileMaxBytes+1)
-		d = vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", "big.pdf", big), wire.CodeBodyTooLarge)
+		d = testserver.MustFail(t, mfUpload(t, env.Env, c, "mtg-1", "file", "big.pdf", big), wire.CodeBodyTooLarge)
 		if !strings.Contains(d, "20 MB") {
 			t.Errorf("description %q does not state the limit", d)
 		}
-		vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", "huge.pdf", bytes.Repeat([]byte{'z'}, wire.MaxUploadBody)), wire.CodeBodyTooLarge)
+		testserver.MustFail(t, mfUpload(t, env.Env, c, "mtg-1", "file", "huge.pdf", bytes.Repeat([]byte{'z'}, wire.MaxUploadBody)), wire.CodeBodyTooLarge)
 		if l := mfList(t, c, "mtg-1"); len(l) != 0 || len(mfDisk(t, env.Dir)) != 0 {
 			t.Fatalf("refused uploads left %s, disk %v", vmrJSON(t, l), mfDisk(t, env.Dir))
 		}
-		f := vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "max.pdf", big[:mc.FileMaxBytes]))["meeting_file"].(map[string]any)
+		f := testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "max.pdf", big[:mc.FileMaxBytes]))["meeting_file"].(map[string]any)
 		if f["file_size"] != "20.00" {
 			t.Errorf("file_size of 20 MB = %v", f["file_size"])
 		}
@@ -236,38 +236,38 @@ func TestMeetingFileErrors(t *testing.T) {
 		// after a delete there is room again. Other meetings are apart.
 		mfConf(t, env.Env, env.Domain, "1110501", "mtg-2")
 		for i := 2; i <= 10; i++ {
-			vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", fmt.Sprintf("f%d.txt", i), []byte("x")))
+			testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", fmt.Sprintf("f%d.txt", i), []byte("x")))
 		}
-		vmrCode(t, mfUpload(t, env.Env, c, "mtg-1", "file", "f11.txt", []byte("x")), mc.CodeFileLimit)
+		testserver.MustFail(t, mfUpload(t, env.Env, c, "mtg-1", "file", "f11.txt", []byte("x")), mc.CodeFileLimit)
 		if l := mfList(t, c, "mtg-1"); len(l) != 10 || len(mfDisk(t, env.Dir)) != 10 {
 			t.Fatalf("after the 11th: %d listed, disk %v", len(l), mfDisk(t, env.Dir))
 		}
-		vmrOK(t, mfUpload(t, env.Env, c, "mtg-2", "file", "other.txt", []byte("x")))
-		vmrOK(t, c.Do("DELETE", mfPath+f["file_id"].(string), nil))
-		vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "f11.txt", []byte("x")))
+		testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-2", "file", "other.txt", []byte("x")))
+		testserver.MustOK(t, c.Do("DELETE", mfPath+f["file_id"].(string), nil))
+		testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", "f11.txt", []byte("x")))
 		if l := mfList(t, c, "mtg-1"); len(l) != 10 || l[9]["file_name"] != "f11.txt" {
 			t.Fatalf("list = %s", vmrJSON(t, l))
 		}
 		own := mfList(t, c, "mtg-2")[0]["file_id"].(string)
 
 		// A user of the domain lists and uploads, deletes only its own files.
-		carol := vmrAccount(t, env.Env, auth.DefaultDomain, "carol", false)
+		carol := env.Env.Account(t, auth.DefaultDomain, "carol", false)
 		if l := mfList(t, carol, "mtg-1"); len(l) != 10 {
 			t.Fatalf("carol lists %d files", len(l))
 		}
-		vmrCode(t, carol.Do("DELETE", mfPath+own, nil), wire.CodeNoPermission)
-		mine := vmrOK(t, mfUpload(t, env.Env, carol, "mtg-2", "file", "carol.txt", []byte("c")))["meeting_file"].(map[string]any)
-		vmrOK(t, carol.Do("DELETE", mfPath+mine["file_id"].(string), nil))
+		testserver.MustFail(t, carol.Do("DELETE", mfPath+own, nil), wire.CodeNoPermission)
+		mine := testserver.MustOK(t, mfUpload(t, env.Env, carol, "mtg-2", "file", "carol.txt", []byte("c")))["meeting_file"].(map[string]any)
+		testserver.MustOK(t, carol.Do("DELETE", mfPath+mine["file_id"].(string), nil))
 
 		// Another domain: its meetings only; no access to ours (12103,
 		// 24018), and our file is untouched.
-		bob := vmrAccount(t, env.Env, "other", "bob", true)
+		bob := env.Env.Account(t, "other", "bob", true)
 		mfConf(t, env.Env, mfDomain(t, env.Store, "other"), "1110600", "mtg-b")
-		vmrCode(t, bob.Do("GET", mfPath+"mtg-1", nil), wire.CodeConfNotFound)
-		vmrCode(t, mfUpload(t, env.Env, bob, "mtg-1", "file", "x.txt", []byte("x")), wire.CodeConfNotFound)
-		vmrCode(t, bob.Do("DELETE", mfPath+own, nil), mc.CodeFileNotFound)
-		vmrCode(t, c.Do("GET", mfPath+"mtg-b", nil), wire.CodeConfNotFound)
-		vmrOK(t, mfUpload(t, env.Env, bob, "mtg-b", "file", "b.txt", []byte("b")))
+		testserver.MustFail(t, bob.Do("GET", mfPath+"mtg-1", nil), wire.CodeConfNotFound)
+		testserver.MustFail(t, mfUpload(t, env.Env, bob, "mtg-1", "file", "x.txt", []byte("x")), wire.CodeConfNotFound)
+		testserver.MustFail(t, bob.Do("DELETE", mfPath+own, nil), mc.CodeFileNotFound)
+		testserver.MustFail(t, c.Do("GET", mfPath+"mtg-b", nil), wire.CodeConfNotFound)
+		testserver.MustOK(t, mfUpload(t, env.Env, bob, "mtg-b", "file", "b.txt", []byte("b")))
 		if l := mfList(t, bob, "mtg-b"); len(l) != 1 || l[0]["creator_name"] != "bob" {
 			t.Fatalf("bob's list = %s", vmrJSON(t, l))
 		}
@@ -294,7 +294,7 @@ func TestMeetingFileHostileNames(t *testing.T) {
 		"%2e%2e%2f%2e%2e%2fescaped.zip":   "%2e%2e%2f%2e%2e%2fescaped.zip",
 		strings.Repeat("é", 200) + ".pdf": strings.Repeat("é", 125) + ".pdf",
 	} {
-		f := vmrOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", name, []byte(name)))["meeting_file"].(map[string]any)
+		f := testserver.MustOK(t, mfUpload(t, env.Env, c, "mtg-1", "file", name, []byte(name)))["meeting_file"].(map[string]any)
 		if f["file_name"] != shown {
 			t.Errorf("%q shown as %q, want %q", name, f["file_name"], shown)
 		}

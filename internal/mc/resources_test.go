@@ -11,7 +11,7 @@ import (
 // cfResources maps max_join_mt to [used, total] of a resources reply.
 func cfResources(t testing.TB, c *testserver.Client) map[int][2]int {
 	t.Helper()
-	body := cfOK(t, c.Do("GET", "/api/v1/mc/resources", nil))
+	body := testserver.MustOK(t, c.Do("GET", "/api/v1/mc/resources", nil))
 	cfEqual(t, "resource_type", body["resource_type"], 1)
 	out := map[int][2]int{}
 	for _, el := range body["resources"].([]any) {
@@ -33,10 +33,10 @@ func TestResources(t *testing.T) {
 		cfEqual(t, "one 64-party conference", cfResources(t, c),
 			map[int][2]int{8: {0, 2}, 32: {0, 2}, 64: {1, 3}, 192: {0, 0}})
 		// Another domain's user sees the platform's capacity, not the conference.
-		bob := cfAccount(t, env, "other", "bob", false)
+		bob := env.Account(t, "other", "bob", false)
 		cfEqual(t, "seen by another domain", cfResources(t, bob)[64], [2]int{1, 3})
 		cfEqual(t, "bob's conferences", cfTotal(t, bob.Do("GET", "/api/v1/vc/confs", nil)), 0)
-		cfOK(t, c.Do("DELETE", cfPath+"/"+id, nil))
+		testserver.MustOK(t, c.Do("DELETE", cfPath+"/"+id, nil))
 		cfEqual(t, "after the end", cfResources(t, c)[192], [2]int{0, 1})
 	})
 }
@@ -45,7 +45,7 @@ func TestResources(t *testing.T) {
 func TestPlatforms(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	c := env.LoggedIn(t)
-	body := cfOK(t, c.Do("GET", "/api/v1/mc/platforms", nil))
+	body := testserver.MustOK(t, c.Do("GET", "/api/v1/mc/platforms", nil))
 	cfEqual(t, "platforms", body["platforms"], []any{map[string]any{
 		"name": "private cloud", "platform_id": conference.PlatformID, "type": 1}})
 	id := cfCreate(t, c, cfInstant("x", nil))

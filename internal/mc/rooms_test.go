@@ -27,37 +27,6 @@ import (
 
 const vmrPath = "/api/v1/mc/virtual_meeting_rooms"
 
-func vmrParams(t testing.TB, v any) url.Values {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return url.Values{"params": {string(b)}}
-}
-
-func vmrOK(t testing.TB, r testserver.Reply) map[string]any {
-	t.Helper()
-	if !r.OK() {
-		t.Fatalf("reply = %s, want success", r.Raw)
-	}
-	return r.Body
-}
-
-// vmrCode fails unless r is a failure with code whose description ends
-// with it; it returns the description.
-func vmrCode(t testing.TB, r testserver.Reply, code int) string {
-	t.Helper()
-	if r.OK() || r.Code() != code {
-		t.Fatalf("reply = %s, want error_code %d", r.Raw, code)
-	}
-	d, _ := r.Body["description"].(string)
-	if !strings.HasSuffix(d, "("+strconv.Itoa(code)+")") {
-		t.Fatalf("description %q does not end with (%d)", d, code)
-	}
-	return d
-}
-
 // vmrJSON renders v as canonical JSON for comparisons.
 func vmrJSON(t testing.TB, v any) string {
 	t.Helper()
@@ -69,17 +38,6 @@ func vmrJSON(t testing.TB, v any) string {
 	_ = json.Unmarshal(b, &x)
 	b, _ = json.Marshal(x)
 	return string(b)
-}
-
-// vmrAccount creates an account and returns a client logged in as it.
-func vmrAccount(t testing.TB, env *testserver.Env, domain, user string, admin bool) *testserver.Client {
-	t.Helper()
-	if _, err := auth.CreateAccount(context.Background(), env.Store, domain, user, "pw", admin, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	c := env.Client(t)
-	vmrOK(t, c.Login(user, "pw"))
-	return c
 }
 
 // vmrBody is the reference's create example with the name replaced and
@@ -108,7 +66,7 @@ func vmrBody(name string, extra map[string]any) map[string]any {
 
 func vmrCreate(t testing.TB, c *testserver.Client, body map[string]any) string {
 	t.Helper()
-	return vmrOK(t, c.Do("POST", vmrPath, vmrParams(t, body)))["id"].(string)
+	return testserver.MustOK(t, c.Do("POST", vmrPath, testserver.Params(t, body)))["id"].(string)
 }
 
 // vmrNames lists the names of a list reply's rooms, comma separated.
@@ -126,7 +84,7 @@ func TestVirtualMeetingRoomLifecycle(t *testing.T) {
 		c := env.LoggedIn(t)
 		c.Level = "3"
 
-		created := vmrOK(t, c.Do("POST", vmrPath, vmrParams(t, vmrBody("Board room", nil))))
+		created := testserver.MustOK(t, c.Do("POST", vmrPath, testserver.Params(t, vmrBody("Board room", nil))))
 		id, _ := created["id"].(string)
 		if n, err := strconv.Atoi(id); err != nil || n < 8000000 || n > 8999999 {
 			t.Fatalf("room id %q is not a number of 8000000-8999999", id)
@@ -137,7 +95,7 @@ func TestVirtualMeetingRoomLifecycle(t *testing.T) {
 
 		// The detail holds what was sent, the number, and the zero values
 		// of what was not.
-		g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+		g := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil))
 		e164, _ := g["e164"].(string)
 		if n, err := strconv.Atoi(e164); err != nil || n < 1110000 || n > 1119999 {
 			t.Fatalf("e164 %q is not in the conference number range", e164)
@@ -159,7 +117,7 @@ func TestVirtualMeetingRoomLifecycle(t *testing.T) {
 		env.Clock.Advance(time.Minute)
 		id2 := vmrCreate(t, c, vmrBody("Huddle", map[string]any{"encrypted_type": 0, "encrypted_key": "secret",
 			"video_formats": []any{map[string]any{"format": 5, "resolution": 13, "frame": 25, "bitrate": 1024}}}))
-		g2 := vmrOK(t, c.Do("GET", vmrPath+"/"+id2, nil))
+		g2 := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id2, nil))
 		if id2 == id || g2["e164"] == e164 {
 			t.Fatalf("second room %s/%v repeats the first %s/%s", id2, g2["e164"], id, e164)
 		}
@@ -168,7 +126,7 @@ func TestVirtualMeetingRoomLifecycle(t *testing.T) {
 		}
 
 		// List: total, elements of the reference's shape, order, paging.
-		l := vmrOK(t, c.Do("GET", vmrPath, nil))
+		l := testserver.MustOK(t, c.Do("GET", vmrPath, nil))
 		if l["total"] != 2.0 || vmrNames(l) != "Board room,Huddle" {
 			t.Fatalf("list = %s", vmrJSON(t, l))
 		}
@@ -183,43 +141,43 @@ func TestVirtualMeetingRoomLifecycle(t *testing.T) {
 		if second["resolution"] != 13.0 || second["encrypted_key"] != "" {
 			t.Errorf("second item = %v", second)
 		}
-		if l := vmrOK(t, c.Do("GET", vmrPath, url.Values{"order": {"1"}})); vmrNames(l) != "Huddle,Board room" {
+		if l := testserver.MustOK(t, c.Do("GET", vmrPath, url.Values{"order": {"1"}})); vmrNames(l) != "Huddle,Board room" {
 			t.Errorf("order=1: %s", vmrNames(l))
 		}
-		if l := vmrOK(t, c.Do("GET", vmrPath, url.Values{"start": {"1"}, "count": {"1"}})); l["total"] != 2.0 || vmrNames(l) != "Huddle" {
+		if l := testserver.MustOK(t, c.Do("GET", vmrPath, url.Values{"start": {"1"}, "count": {"1"}})); l["total"] != 2.0 || vmrNames(l) != "Huddle" {
 			t.Errorf("start=1 count=1: %s", vmrJSON(t, l))
 		}
-		if l := vmrOK(t, c.Do("GET", vmrPath, url.Values{"count": {"0"}})); vmrNames(l) != "Board room,Huddle" {
+		if l := testserver.MustOK(t, c.Do("GET", vmrPath, url.Values{"count": {"0"}})); vmrNames(l) != "Board room,Huddle" {
 			t.Errorf("count=0: %s", vmrNames(l))
 		}
 
 		// Modify: sent fields replace the stored ones, the others stay; id
 		// and number never change. The modified room is listed last.
 		env.Clock.Advance(time.Minute)
-		vmrOK(t, c.Do("POST", vmrPath+"/"+id, vmrParams(t, map[string]any{
+		testserver.MustOK(t, c.Do("POST", vmrPath+"/"+id, testserver.Params(t, map[string]any{
 			"name": "Board room 2", "max_join_mt": 32, "mute": 1, "mix": map[string]any{"mode": 1},
 			"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 4096}},
 		})))
-		g = vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+		g = testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil))
 		for k, w := range map[string]any{"name": "Board room 2", "max_join_mt": 32.0, "mute": 1.0, "cascade_mode": 1.0,
 			"call_interval": 20.0, "e164": e164, "bitrate": 2048.0, "encrypted_key": "234556666"} {
 			if g[k] != w {
 				t.Errorf("after modify %s = %v, want %v", k, g[k], w)
 			}
 		}
-		l = vmrOK(t, c.Do("GET", vmrPath, nil))
+		l = testserver.MustOK(t, c.Do("GET", vmrPath, nil))
 		last := l["virtual_meeting_rooms"].([]any)[1].(map[string]any)
 		if vmrNames(l) != "Huddle,Board room 2" || last["resolution"] != 12.0 || last["id"] != id {
 			t.Errorf("list after modify = %s", vmrJSON(t, l))
 		}
 
 		// Delete, also with _method=DELETE; then the room is gone.
-		vmrOK(t, c.Do("DELETE", vmrPath+"/"+id, nil))
-		vmrCode(t, c.Do("GET", vmrPath+"/"+id, nil), 99996)
-		vmrCode(t, c.Do("DELETE", vmrPath+"/"+id, nil), 99996)
-		vmrCode(t, c.Do("POST", vmrPath+"/"+id, vmrParams(t, vmrBody("x", nil))), 99996)
-		vmrOK(t, c.Do("POST", vmrPath+"/"+id2+"?_method=DELETE", nil))
-		if l := vmrOK(t, c.Do("GET", vmrPath, nil)); l["total"] != 0.0 || len(l["virtual_meeting_rooms"].([]any)) != 0 {
+		testserver.MustOK(t, c.Do("DELETE", vmrPath+"/"+id, nil))
+		testserver.MustFail(t, c.Do("GET", vmrPath+"/"+id, nil), 99996)
+		testserver.MustFail(t, c.Do("DELETE", vmrPath+"/"+id, nil), 99996)
+		testserver.MustFail(t, c.Do("POST", vmrPath+"/"+id, testserver.Params(t, vmrBody("x", nil))), 99996)
+		testserver.MustOK(t, c.Do("POST", vmrPath+"/"+id2+"?_method=DELETE", nil))
+		if l := testserver.MustOK(t, c.Do("GET", vmrPath, nil)); l["total"] != 0.0 || len(l["virtual_meeting_rooms"].([]any)) != 0 {
 			t.Errorf("list after delete = %s", vmrJSON(t, l))
 		}
 	})
@@ -231,16 +189,16 @@ func TestVirtualMeetingRoomErrors(t *testing.T) {
 		admin := env.LoggedIn(t)
 		id := vmrCreate(t, admin, vmrBody("Board", nil))
 		id2 := vmrCreate(t, admin, vmrBody("Huddle", nil))
-		before := vmrOK(t, admin.Do("GET", vmrPath+"/"+id, nil))
+		before := testserver.MustOK(t, admin.Do("GET", vmrPath+"/"+id, nil))
 
 		// Names are unique within the domain (99995), on create and modify;
 		// a room keeps its own name.
-		d := vmrCode(t, admin.Do("POST", vmrPath, vmrParams(t, vmrBody("Board", nil))), 99995)
+		d := testserver.MustFail(t, admin.Do("POST", vmrPath, testserver.Params(t, vmrBody("Board", nil))), 99995)
 		if !strings.Contains(d, `"Board"`) {
 			t.Errorf("description %q does not name the room", d)
 		}
-		vmrCode(t, admin.Do("POST", vmrPath+"/"+id2, vmrParams(t, vmrBody("Board", nil))), 99995)
-		vmrOK(t, admin.Do("POST", vmrPath+"/"+id, vmrParams(t, vmrBody("Board", nil))))
+		testserver.MustFail(t, admin.Do("POST", vmrPath+"/"+id2, testserver.Params(t, vmrBody("Board", nil))), 99995)
+		testserver.MustOK(t, admin.Do("POST", vmrPath+"/"+id, testserver.Params(t, vmrBody("Board", nil))))
 
 		// What the schema cannot say: name characters and length, key.
 		for _, tc := range []struct {
@@ -255,48 +213,48 @@ func TestVirtualMeetingRoomErrors(t *testing.T) {
 			{vmrBody("ok", map[string]any{"max_join_mt": 7}), "max_join_mt"},
 			{map[string]any{"name": "ok", "max_join_mt": 8}, "video_formats"},
 		} {
-			d := vmrCode(t, admin.Do("POST", vmrPath, vmrParams(t, tc.body)), wire.CodeInvalidParam)
+			d := testserver.MustFail(t, admin.Do("POST", vmrPath, testserver.Params(t, tc.body)), wire.CodeInvalidParam)
 			if !strings.Contains(d, "parameter "+tc.field) {
 				t.Errorf("description %q does not name %s", d, tc.field)
 			}
-			vmrCode(t, admin.Do("POST", vmrPath+"/"+id, vmrParams(t, tc.body)), wire.CodeInvalidParam)
+			testserver.MustFail(t, admin.Do("POST", vmrPath+"/"+id, testserver.Params(t, tc.body)), wire.CodeInvalidParam)
 		}
-		if g := vmrOK(t, admin.Do("GET", vmrPath+"/"+id, nil)); vmrJSON(t, g) != vmrJSON(t, before) {
+		if g := testserver.MustOK(t, admin.Do("GET", vmrPath+"/"+id, nil)); vmrJSON(t, g) != vmrJSON(t, before) {
 			t.Fatalf("refused modifications changed the room: %s", vmrJSON(t, g))
 		}
-		if l := vmrOK(t, admin.Do("GET", vmrPath, nil)); l["total"] != 2.0 {
+		if l := testserver.MustOK(t, admin.Do("GET", vmrPath, nil)); l["total"] != 2.0 {
 			t.Fatalf("refused creations created rooms: %s", vmrJSON(t, l))
 		}
-		vmrCode(t, admin.Do("GET", vmrPath+"/8999999", nil), 99996)
-		vmrCode(t, admin.Do("GET", vmrPath+"/nope", nil), 99996)
+		testserver.MustFail(t, admin.Do("GET", vmrPath+"/8999999", nil), 99996)
+		testserver.MustFail(t, admin.Do("GET", vmrPath+"/nope", nil), 99996)
 
 		// A user of the domain reads, but only administrators change (20005).
-		user := vmrAccount(t, env, auth.DefaultDomain, "carol", false)
-		if g := vmrOK(t, user.Do("GET", vmrPath+"/"+id, nil)); g["name"] != "Board" {
+		user := env.Account(t, auth.DefaultDomain, "carol", false)
+		if g := testserver.MustOK(t, user.Do("GET", vmrPath+"/"+id, nil)); g["name"] != "Board" {
 			t.Errorf("user detail = %v", g)
 		}
-		if l := vmrOK(t, user.Do("GET", vmrPath, nil)); l["total"] != 2.0 {
+		if l := testserver.MustOK(t, user.Do("GET", vmrPath, nil)); l["total"] != 2.0 {
 			t.Errorf("user list = %v", l)
 		}
-		vmrCode(t, user.Do("POST", vmrPath, vmrParams(t, vmrBody("Mine", nil))), wire.CodeNoPermission)
-		vmrCode(t, user.Do("POST", vmrPath+"/"+id, vmrParams(t, vmrBody("Mine", nil))), wire.CodeNoPermission)
-		vmrCode(t, user.Do("DELETE", vmrPath+"/"+id, nil), wire.CodeNoPermission)
+		testserver.MustFail(t, user.Do("POST", vmrPath, testserver.Params(t, vmrBody("Mine", nil))), wire.CodeNoPermission)
+		testserver.MustFail(t, user.Do("POST", vmrPath+"/"+id, testserver.Params(t, vmrBody("Mine", nil))), wire.CodeNoPermission)
+		testserver.MustFail(t, user.Do("DELETE", vmrPath+"/"+id, nil), wire.CodeNoPermission)
 
 		// Another domain sees nothing and changes nothing (99996), and may
 		// use the same names.
-		bob := vmrAccount(t, env, "other", "bob", true)
-		vmrCode(t, bob.Do("GET", vmrPath+"/"+id, nil), 99996)
-		vmrCode(t, bob.Do("POST", vmrPath+"/"+id, vmrParams(t, vmrBody("Stolen", nil))), 99996)
-		vmrCode(t, bob.Do("DELETE", vmrPath+"/"+id, nil), 99996)
-		if l := vmrOK(t, bob.Do("GET", vmrPath, nil)); l["total"] != 0.0 {
+		bob := env.Account(t, "other", "bob", true)
+		testserver.MustFail(t, bob.Do("GET", vmrPath+"/"+id, nil), 99996)
+		testserver.MustFail(t, bob.Do("POST", vmrPath+"/"+id, testserver.Params(t, vmrBody("Stolen", nil))), 99996)
+		testserver.MustFail(t, bob.Do("DELETE", vmrPath+"/"+id, nil), 99996)
+		if l := testserver.MustOK(t, bob.Do("GET", vmrPath, nil)); l["total"] != 0.0 {
 			t.Fatalf("other domain lists %s", vmrJSON(t, l))
 		}
 		bobRoom := vmrCreate(t, bob, vmrBody("Board", nil))
-		if l := vmrOK(t, bob.Do("GET", vmrPath, nil)); l["total"] != 1.0 || vmrNames(l) != "Board" {
+		if l := testserver.MustOK(t, bob.Do("GET", vmrPath, nil)); l["total"] != 1.0 || vmrNames(l) != "Board" {
 			t.Fatalf("other domain lists %s", vmrJSON(t, l))
 		}
-		vmrCode(t, admin.Do("GET", vmrPath+"/"+bobRoom, nil), 99996)
-		if g := vmrOK(t, admin.Do("GET", vmrPath+"/"+id, nil)); vmrJSON(t, g) != vmrJSON(t, before) {
+		testserver.MustFail(t, admin.Do("GET", vmrPath+"/"+bobRoom, nil), 99996)
+		if g := testserver.MustOK(t, admin.Do("GET", vmrPath+"/"+id, nil)); vmrJSON(t, g) != vmrJSON(t, before) {
 			t.Fatalf("room changed by others: %s", vmrJSON(t, g))
 		}
 	})
@@ -320,24 +278,24 @@ func TestVirtualMeetingRoomInUse(t *testing.T) {
 	if err := env.Store.CreateRecord(ctx, conf); err != nil {
 		t.Fatal(err)
 	}
-	g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
-	it := vmrOK(t, c.Do("GET", vmrPath, nil))["virtual_meeting_rooms"].([]any)[0].(map[string]any)
+	g := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+	it := testserver.MustOK(t, c.Do("GET", vmrPath, nil))["virtual_meeting_rooms"].([]any)[0].(map[string]any)
 	for _, m := range []map[string]any{g, it} {
 		if m["status"] != 1.0 || m["conf_name"] != "Weekly" {
 			t.Fatalf("room in use shows status %v, conf_name %v", m["status"], m["conf_name"])
 		}
 	}
-	vmrCode(t, c.Do("DELETE", vmrPath+"/"+id, nil), 99991)
-	vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+	testserver.MustFail(t, c.Do("DELETE", vmrPath+"/"+id, nil), 99991)
+	testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil))
 
 	conf.State = conference.StateEnded
 	if err := env.Store.UpdateRecord(ctx, conf, ""); err != nil {
 		t.Fatal(err)
 	}
-	if g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil)); g["status"] != 0.0 || g["conf_name"] != "" {
+	if g := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil)); g["status"] != 0.0 || g["conf_name"] != "" {
 		t.Fatalf("idle room shows status %v, conf_name %v", g["status"], g["conf_name"])
 	}
-	vmrOK(t, c.Do("DELETE", vmrPath+"/"+id, nil))
+	testserver.MustOK(t, c.Do("DELETE", vmrPath+"/"+id, nil))
 }
 
 // enable_rtc, public_conf and multi_stream exist from 6.1.0.4.0 (seed 001;
@@ -352,8 +310,8 @@ func TestVirtualMeetingRoomAPILevels(t *testing.T) {
 	check := func(level string, want float64) {
 		t.Helper()
 		c.Level = level
-		g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
-		it := vmrOK(t, c.Do("GET", vmrPath, nil))["virtual_meeting_rooms"].([]any)[0].(map[string]any)
+		g := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+		it := testserver.MustOK(t, c.Do("GET", vmrPath, nil))["virtual_meeting_rooms"].([]any)[0].(map[string]any)
 		for _, f := range fields {
 			v, ok := g[f]
 			lv, lok := it[f]
@@ -376,18 +334,18 @@ func TestVirtualMeetingRoomAPILevels(t *testing.T) {
 	// Level 1 (no header): the fields are not part of the request; a
 	// modification keeps them and a creation leaves them 0.
 	c.Level = ""
-	vmrOK(t, c.Do("POST", vmrPath+"/"+id, vmrParams(t, vmrBody("RTC", map[string]any{"enable_rtc": 0, "multi_stream": 0, "mute": 1}))))
+	testserver.MustOK(t, c.Do("POST", vmrPath+"/"+id, testserver.Params(t, vmrBody("RTC", map[string]any{"enable_rtc": 0, "multi_stream": 0, "mute": 1}))))
 	check("3", 1)
 	c.Level = ""
 	id = vmrCreate(t, c, vmrBody("Old client", map[string]any{"enable_rtc": 1, "public_conf": 1}))
 	c.Level = "3"
-	g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+	g := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil))
 	if g["enable_rtc"] != 0.0 || g["public_conf"] != 0.0 {
 		t.Fatalf("level 1 creation kept enable_rtc %v, public_conf %v", g["enable_rtc"], g["public_conf"])
 	}
 	// Level 3 modifies them.
-	vmrOK(t, c.Do("POST", vmrPath+"/"+id, vmrParams(t, vmrBody("Old client", map[string]any{"enable_rtc": 1}))))
-	if g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil)); g["enable_rtc"] != 1.0 || g["public_conf"] != 0.0 {
+	testserver.MustOK(t, c.Do("POST", vmrPath+"/"+id, testserver.Params(t, vmrBody("Old client", map[string]any{"enable_rtc": 1}))))
+	if g := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil)); g["enable_rtc"] != 1.0 || g["public_conf"] != 0.0 {
 		t.Fatalf("after level 3 modify: enable_rtc %v, public_conf %v", g["enable_rtc"], g["public_conf"])
 	}
 }
@@ -396,13 +354,13 @@ func TestVirtualMeetingRoomAPILevels(t *testing.T) {
 func TestVirtualMeetingRoomsRelease(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{Release: "5.1.0.4.0"})
 	c := env.LoggedIn(t)
-	vmrCode(t, c.Do("GET", vmrPath, nil), wire.CodeNotSupported)
-	vmrCode(t, c.Do("POST", vmrPath, vmrParams(t, vmrBody("x", nil))), wire.CodeNotSupported)
+	testserver.MustFail(t, c.Do("GET", vmrPath, nil), wire.CodeNotSupported)
+	testserver.MustFail(t, c.Do("POST", vmrPath, testserver.Params(t, vmrBody("x", nil))), wire.CodeNotSupported)
 
 	env = testserver.Start(t, testdb.SQLite(t), testserver.Options{Release: "5.2.0.2.0"})
 	c = env.LoggedIn(t)
 	id := vmrCreate(t, c, vmrBody("Early", map[string]any{"enable_rtc": 1}))
-	g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+	g := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil))
 	if _, ok := g["enable_rtc"]; ok || g["name"] != "Early" {
 		t.Fatalf("5.2.0.2.0 detail = %v", g)
 	}
@@ -421,7 +379,7 @@ func TestVirtualMeetingRoomConcurrentNames(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				codes <- c.Do("POST", vmrPath, vmrParams(t, vmrBody("Same", nil))).Code()
+				codes <- c.Do("POST", vmrPath, testserver.Params(t, vmrBody("Same", nil))).Code()
 			}()
 		}
 		wg.Wait()
@@ -437,7 +395,7 @@ func TestVirtualMeetingRoomConcurrentNames(t *testing.T) {
 			}
 		}
 		t.Logf("%d of %d concurrent creations kept", ok, n)
-		if l := vmrOK(t, c.Do("GET", vmrPath, nil)); ok > 1 || l["total"] != float64(ok) {
+		if l := testserver.MustOK(t, c.Do("GET", vmrPath, nil)); ok > 1 || l["total"] != float64(ok) {
 			t.Fatalf("%d creations succeeded; list %s", ok, vmrJSON(t, l))
 		}
 	})
@@ -451,18 +409,18 @@ func TestVirtualMeetingRoomConferenceRoundTrip(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	c := env.LoggedIn(t)
 	id := vmrCreate(t, c, vmrBody("Round trip", map[string]any{"max_join_mt": 32}))
-	room := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
-	conf := vmrOK(t, c.Do("POST", "/api/v1/mc/confs", vmrParams(t, map[string]any{"create_type": 4, "template_id": id})))
+	room := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+	conf := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, map[string]any{"create_type": 4, "template_id": id})))
 	confID, _ := conf["conf_id"].(string)
 	meetingID, _ := conf["meeting_id"].(string)
 	if confID != room["e164"] || meetingID == "" {
 		t.Fatalf("conference from the room: %v (room number %v)", conf, room["e164"])
 	}
-	g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil))
+	g := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil))
 	if g["status"] != 1.0 || g["conf_name"] != "Round trip" {
 		t.Fatalf("room while its conference runs: status %v, conf_name %v", g["status"], g["conf_name"])
 	}
-	vmrCode(t, c.Do("DELETE", vmrPath+"/"+id, nil), mc.CodeRoomInUse)
+	testserver.MustFail(t, c.Do("DELETE", vmrPath+"/"+id, nil), mc.CodeRoomInUse)
 
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
@@ -472,17 +430,17 @@ func TestVirtualMeetingRoomConferenceRoundTrip(t *testing.T) {
 	w.Close()
 	req, _ := http.NewRequest("POST", env.URL+"/api/v1/mc/meeting_files/"+meetingID, &buf)
 	req.Header.Set("Content-Type", w.FormDataContentType())
-	f := vmrOK(t, c.Send(req))["meeting_file"].(map[string]any)
+	f := testserver.MustOK(t, c.Send(req))["meeting_file"].(map[string]any)
 	if f["meeting_id"] != meetingID || f["file_name"] != "agenda.pdf" {
 		t.Fatalf("meeting_file = %v", f)
 	}
 
-	vmrOK(t, c.Do("DELETE", "/api/v1/mc/confs/"+confID, nil))
-	if g := vmrOK(t, c.Do("GET", vmrPath+"/"+id, nil)); g["status"] != 0.0 || g["conf_name"] != "" {
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/mc/confs/"+confID, nil))
+	if g := testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil)); g["status"] != 0.0 || g["conf_name"] != "" {
 		t.Fatalf("room after its conference ended: status %v, conf_name %v", g["status"], g["conf_name"])
 	}
-	vmrOK(t, c.Do("DELETE", vmrPath+"/"+id, nil))
-	l := vmrOK(t, c.Do("GET", "/api/v1/mc/meeting_files/"+meetingID, nil))
+	testserver.MustOK(t, c.Do("DELETE", vmrPath+"/"+id, nil))
+	l := testserver.MustOK(t, c.Do("GET", "/api/v1/mc/meeting_files/"+meetingID, nil))
 	if l["total"] != 1.0 {
 		t.Fatalf("files of the ended conference: %s", vmrJSON(t, l))
 	}

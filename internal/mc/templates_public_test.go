@@ -39,12 +39,12 @@ func TestPublicTemplates(t *testing.T) {
 		admin := env.LoggedIn(t)
 		create := func(body map[string]any) string {
 			t.Helper()
-			return tplOK(t, admin.Do("POST", tplPublicPath, tplParams(t, body)))["template_id"].(string)
+			return testserver.MustOK(t, admin.Do("POST", tplPublicPath, testserver.Params(t, body)))["template_id"].(string)
 		}
 		// silence cannot be set on public templates: it stays 0.
 		p1 := create(tplPublicBody("all hands", map[string]any{"silence": 1, "dcs": map[string]any{"mode": 2},
 			"des": map[string]any{"mode": 1}, "mix": map[string]any{"mode": 1}, "recorder": map[string]any{"recorder_mode": 1, "vrs_id": "vrs-1"}}))
-		g := tplOK(t, admin.Do("GET", tplPublicPath+"/"+p1, nil))
+		g := testserver.MustOK(t, admin.Do("GET", tplPublicPath+"/"+p1, nil))
 		for k, want := range map[string]any{"template_id": p1, "name": "all hands", "bitrate": 4096.0, "silence": 0.0,
 			"vacinterval": 15.0, "encrypted_key": "k.1", "max_join_mt": 64.0, "auto_end": 1.0} {
 			if g[k] != want {
@@ -58,27 +58,27 @@ func TestPublicTemplates(t *testing.T) {
 		}
 
 		// Errors of creation: name, key, duplicate.
-		tplCode(t, admin.Do("POST", tplPublicPath, tplParams(t, tplPublicBody("", nil))), wire.CodeInvalidParam)
-		d := tplCode(t, admin.Do("POST", tplPublicPath, tplParams(t, tplPublicBody("x", map[string]any{"encrypted_key": "0123456789abcdefg"}))), wire.CodeInvalidParam)
+		testserver.MustFail(t, admin.Do("POST", tplPublicPath, testserver.Params(t, tplPublicBody("", nil))), wire.CodeInvalidParam)
+		d := testserver.MustFail(t, admin.Do("POST", tplPublicPath, testserver.Params(t, tplPublicBody("x", map[string]any{"encrypted_key": "0123456789abcdefg"}))), wire.CodeInvalidParam)
 		if want := "parameter encrypted_key:"; !strings.Contains(d, want) {
 			t.Errorf("description %q does not name encrypted_key", d)
 		}
-		tplCode(t, admin.Do("POST", tplPublicPath, tplParams(t, tplPublicBody("all hands", nil))), 20105)
+		testserver.MustFail(t, admin.Do("POST", tplPublicPath, testserver.Params(t, tplPublicBody("all hands", nil))), 20105)
 
 		// The list is ordered by creation time, whatever the modifications.
 		env.Advance(t, time.Minute)
 		p2 := create(tplPublicBody("town hall", nil))
 		env.Advance(t, time.Minute)
 		// Modify keeps what is not sent (dcs, des, recorder, mix).
-		tplOK(t, admin.Do("POST", tplPublicPath+"/"+p1, tplParams(t, tplPublicBody("all hands 2", map[string]any{"bitrate": 2048}))))
-		g = tplOK(t, admin.Do("GET", tplPublicPath+"/"+p1, nil))
+		testserver.MustOK(t, admin.Do("POST", tplPublicPath+"/"+p1, testserver.Params(t, tplPublicBody("all hands 2", map[string]any{"bitrate": 2048}))))
+		g = testserver.MustOK(t, admin.Do("GET", tplPublicPath+"/"+p1, nil))
 		if g["name"] != "all hands 2" || g["bitrate"] != 2048.0 {
 			t.Fatalf("after modify: %v", g)
 		}
 		tplEqual(t, "dcs after modify", g["dcs"], map[string]any{"mode": 2})
 		tplEqual(t, "des after modify", g["des"], map[string]any{"mode": 1})
 		tplEqual(t, "recorder after modify", g["recorder"], map[string]any{"recorder_mode": 1, "vrs_id": "vrs-1"})
-		tplCode(t, admin.Do("POST", tplPublicPath+"/"+p2, tplParams(t, tplPublicBody("all hands 2", nil))), 20105)
+		testserver.MustFail(t, admin.Do("POST", tplPublicPath+"/"+p2, testserver.Params(t, tplPublicBody("all hands 2", nil))), 20105)
 		for _, tc := range []struct {
 			q    url.Values
 			want string
@@ -88,48 +88,48 @@ func TestPublicTemplates(t *testing.T) {
 			{url.Values{"start": {"1"}, "count": {"1"}}, "town hall"},
 			{url.Values{"count": {"0"}, "order": {"1"}}, "town hall,all hands 2"},
 		} {
-			l := tplOK(t, admin.Do("GET", tplPublicPath, tc.q))
+			l := testserver.MustOK(t, admin.Do("GET", tplPublicPath, tc.q))
 			if got := tplNames(t, l, "public_templates"); got != tc.want || l["total"] != 2.0 {
 				t.Errorf("list %v = %s (total %v), want %s (total 2)", tc.q, got, l["total"], tc.want)
 			}
 		}
-		it := tplOK(t, admin.Do("GET", tplPublicPath, nil))["public_templates"].([]any)[0].(map[string]any)
+		it := testserver.MustOK(t, admin.Do("GET", tplPublicPath, nil))["public_templates"].([]any)[0].(map[string]any)
 		if it["template_id"] != p1 || it["resolution"] != 12.0 || it["public_conf"] != 1.0 {
 			t.Fatalf("list item = %v", it)
 		}
 
 		// Any account of the domain reads them; only administrators change them.
-		carol := tplAccount(t, env, auth.DefaultDomain, "carol", false)
-		if l := tplOK(t, carol.Do("GET", tplPublicPath, nil)); l["total"] != 2.0 {
+		carol := env.Account(t, auth.DefaultDomain, "carol", false)
+		if l := testserver.MustOK(t, carol.Do("GET", tplPublicPath, nil)); l["total"] != 2.0 {
 			t.Fatalf("a user of the domain lists %v", l)
 		}
-		if g := tplOK(t, carol.Do("GET", tplPublicPath+"/"+p2, nil)); g["name"] != "town hall" {
+		if g := testserver.MustOK(t, carol.Do("GET", tplPublicPath+"/"+p2, nil)); g["name"] != "town hall" {
 			t.Fatalf("a user of the domain reads %v", g)
 		}
-		tplCode(t, carol.Do("POST", tplPublicPath, tplParams(t, tplPublicBody("mine", nil))), wire.CodeNoPermission)
-		tplCode(t, carol.Do("POST", tplPublicPath+"/"+p2, tplParams(t, tplPublicBody("mine", nil))), wire.CodeNoPermission)
-		tplCode(t, carol.Do("DELETE", tplPublicPath+"/"+p2, nil), wire.CodeNoPermission)
+		testserver.MustFail(t, carol.Do("POST", tplPublicPath, testserver.Params(t, tplPublicBody("mine", nil))), wire.CodeNoPermission)
+		testserver.MustFail(t, carol.Do("POST", tplPublicPath+"/"+p2, testserver.Params(t, tplPublicBody("mine", nil))), wire.CodeNoPermission)
+		testserver.MustFail(t, carol.Do("DELETE", tplPublicPath+"/"+p2, nil), wire.CodeNoPermission)
 
 		// Another domain sees none of them, even its administrator.
-		bob := tplAccount(t, env, "other", "bob", true)
-		if l := tplOK(t, bob.Do("GET", tplPublicPath, nil)); l["total"] != 0.0 {
+		bob := env.Account(t, "other", "bob", true)
+		if l := testserver.MustOK(t, bob.Do("GET", tplPublicPath, nil)); l["total"] != 0.0 {
 			t.Fatalf("another domain lists %v", l)
 		}
-		tplCode(t, bob.Do("GET", tplPublicPath+"/"+p2, nil), 99998)
-		tplCode(t, bob.Do("POST", tplPublicPath+"/"+p2, tplParams(t, tplPublicBody("taken over", nil))), 99998)
-		tplCode(t, bob.Do("DELETE", tplPublicPath+"/"+p2, nil), 99998)
+		testserver.MustFail(t, bob.Do("GET", tplPublicPath+"/"+p2, nil), 99998)
+		testserver.MustFail(t, bob.Do("POST", tplPublicPath+"/"+p2, testserver.Params(t, tplPublicBody("taken over", nil))), 99998)
+		testserver.MustFail(t, bob.Do("DELETE", tplPublicPath+"/"+p2, nil), 99998)
 		// Names are per domain.
-		tplOK(t, bob.Do("POST", tplPublicPath, tplParams(t, tplPublicBody("town hall", nil))))
-		if g := tplOK(t, admin.Do("GET", tplPublicPath+"/"+p2, nil)); g["name"] != "town hall" || g["bitrate"] != 4096.0 {
+		testserver.MustOK(t, bob.Do("POST", tplPublicPath, testserver.Params(t, tplPublicBody("town hall", nil))))
+		if g := testserver.MustOK(t, admin.Do("GET", tplPublicPath+"/"+p2, nil)); g["name"] != "town hall" || g["bitrate"] != 4096.0 {
 			t.Fatalf("the template changed: %v", g)
 		}
 
 		// Delete: then it is gone.
-		tplOK(t, admin.Do("DELETE", tplPublicPath+"/"+p2, nil))
-		tplCode(t, admin.Do("GET", tplPublicPath+"/"+p2, nil), 99998)
-		tplCode(t, admin.Do("DELETE", tplPublicPath+"/"+p2, nil), 99998)
-		tplCode(t, admin.Do("POST", tplPublicPath+"/"+p2, tplParams(t, tplPublicBody("again", nil))), 99998)
-		if l := tplOK(t, admin.Do("GET", tplPublicPath, nil)); l["total"] != 1.0 {
+		testserver.MustOK(t, admin.Do("DELETE", tplPublicPath+"/"+p2, nil))
+		testserver.MustFail(t, admin.Do("GET", tplPublicPath+"/"+p2, nil), 99998)
+		testserver.MustFail(t, admin.Do("DELETE", tplPublicPath+"/"+p2, nil), 99998)
+		testserver.MustFail(t, admin.Do("POST", tplPublicPath+"/"+p2, testserver.Params(t, tplPublicBody("again", nil))), 99998)
+		if l := testserver.MustOK(t, admin.Do("GET", tplPublicPath, nil)); l["total"] != 1.0 {
 			t.Fatalf("list after delete = %v", l)
 		}
 	})
@@ -142,11 +142,11 @@ func TestPublicTemplatesRemovedAt6102(t *testing.T) {
 		c := env.LoggedIn(t)
 		for _, level := range []string{"", "2", "3"} {
 			c.Level = level
-			tplCode(t, c.Do("GET", tplPublicPath, nil), wire.CodeNotSupported)
-			tplCode(t, c.Do("GET", tplPublicPath+"/9000000", nil), wire.CodeNotSupported)
-			tplCode(t, c.Do("POST", tplPublicPath, tplParams(t, tplPublicBody("x", nil))), wire.CodeNotSupported)
-			tplCode(t, c.Do("POST", tplPublicPath+"/9000000", tplParams(t, tplPublicBody("x", nil))), wire.CodeNotSupported)
-			tplCode(t, c.Do("DELETE", tplPublicPath+"/9000000", nil), wire.CodeNotSupported)
+			testserver.MustFail(t, c.Do("GET", tplPublicPath, nil), wire.CodeNotSupported)
+			testserver.MustFail(t, c.Do("GET", tplPublicPath+"/9000000", nil), wire.CodeNotSupported)
+			testserver.MustFail(t, c.Do("POST", tplPublicPath, testserver.Params(t, tplPublicBody("x", nil))), wire.CodeNotSupported)
+			testserver.MustFail(t, c.Do("POST", tplPublicPath+"/9000000", testserver.Params(t, tplPublicBody("x", nil))), wire.CodeNotSupported)
+			testserver.MustFail(t, c.Do("DELETE", tplPublicPath+"/9000000", nil), wire.CodeNotSupported)
 		}
 		// Personal templates stay.
 		tplCreate(t, c, tplPersonalBody("still here", nil))

@@ -22,9 +22,9 @@ func TestPersonalTemplateAPILevels(t *testing.T) {
 	check := func(level string, present bool) {
 		t.Helper()
 		c.Level = level
-		g := tplOK(t, c.Do("GET", tplPath+"/"+id, nil))
-		it := tplOK(t, c.Do("GET", tplPath, nil))["personal_templates"].([]any)[0].(map[string]any)
-		s := tplOK(t, c.Do("GET", tplPath+"/"+id+"/simple", nil))
+		g := testserver.MustOK(t, c.Do("GET", tplPath+"/"+id, nil))
+		it := testserver.MustOK(t, c.Do("GET", tplPath, nil))["personal_templates"].([]any)[0].(map[string]any)
+		s := testserver.MustOK(t, c.Do("GET", tplPath+"/"+id+"/simple", nil))
 		for k, w := range want {
 			for what, m := range map[string]map[string]any{"detail": g, "list": it, "simple": s} {
 				if k == "multi_stream" && what != "detail" {
@@ -43,10 +43,10 @@ func TestPersonalTemplateAPILevels(t *testing.T) {
 	check("3", true)
 	check("1", false)
 	c.Level = "" // no header: level 1
-	tplOK(t, c.Do("POST", tplPath+"/"+id, tplParams(t, tplPersonalBody("rtc", map[string]any{"enable_rtc": 0, "conf_level": 9}))))
+	testserver.MustOK(t, c.Do("POST", tplPath+"/"+id, testserver.Params(t, tplPersonalBody("rtc", map[string]any{"enable_rtc": 0, "conf_level": 9}))))
 	check("3", true)
 	c.Level = "3"
-	tplOK(t, c.Do("POST", tplPath+"/"+id, tplParams(t, tplPersonalBody("rtc", map[string]any{"enable_rtc": 0}))))
+	testserver.MustOK(t, c.Do("POST", tplPath+"/"+id, testserver.Params(t, tplPersonalBody("rtc", map[string]any{"enable_rtc": 0}))))
 	want["enable_rtc"] = 0.0
 	check("3", true)
 }
@@ -71,13 +71,13 @@ func TestPersonalTemplateDeleteReplyByRelease(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := env.LoggedIn(t)
-		if g := tplOK(t, c.Do("GET", tplPath+"/9000042", nil)); g["name"] != "old" {
+		if g := testserver.MustOK(t, c.Do("GET", tplPath+"/9000042", nil)); g["name"] != "old" {
 			t.Fatalf("%s: detail = %v", rel, g)
 		}
-		r := tplOK(t, c.Do("DELETE", tplPath+"/9000042", nil))
+		r := testserver.MustOK(t, c.Do("DELETE", tplPath+"/9000042", nil))
 		if got, ok := r["template_id"]; ok != want || (want && got != "9000042") {
 			t.Errorf("%s: delete reply = %v, want template_id present: %v", rel, r, want)
 		}
-		tplCode(t, c.Do("GET", tplPath+"/9000042", nil), 99998)
+		testserver.MustFail(t, c.Do("GET", tplPath+"/9000042", nil), 99998)
 	}
 }

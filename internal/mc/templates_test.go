@@ -1,7 +1,6 @@
 package mc_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/url"
 	"strconv"
@@ -17,37 +16,6 @@ import (
 
 // Helpers of the template and area tests (prefixed: other test files of
 // the package have their own).
-
-func tplParams(t testing.TB, v any) url.Values {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return url.Values{"params": {string(b)}}
-}
-
-// tplCode fails unless r is a failure with code, its description ending
-// with the code; it returns the description.
-func tplCode(t testing.TB, r testserver.Reply, code int) string {
-	t.Helper()
-	if r.OK() || r.Code() != code {
-		t.Fatalf("reply = %s, want error_code %d", r.Raw, code)
-	}
-	d, _ := r.Body["description"].(string)
-	if !strings.HasSuffix(d, "("+strconv.Itoa(code)+")") {
-		t.Fatalf("description %q does not end with (%d)", d, code)
-	}
-	return d
-}
-
-func tplOK(t testing.TB, r testserver.Reply) map[string]any {
-	t.Helper()
-	if !r.OK() {
-		t.Fatalf("reply = %s, want success", r.Raw)
-	}
-	return r.Body
-}
 
 // tplJSON renders v as canonical JSON (map keys sorted) for comparisons.
 func tplJSON(t testing.TB, v any) string {
@@ -67,17 +35,6 @@ func tplEqual(t testing.TB, what string, got, want any) {
 	if g, w := tplJSON(t, got), tplJSON(t, want); g != w {
 		t.Fatalf("%s = %s, want %s", what, g, w)
 	}
-}
-
-// tplAccount creates an account and returns a client logged in as it.
-func tplAccount(t testing.TB, env *testserver.Env, domain, user string, admin bool) *testserver.Client {
-	t.Helper()
-	if _, err := auth.CreateAccount(context.Background(), env.Store, domain, user, "pw", admin, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	c := env.Client(t)
-	tplOK(t, c.Login(user, "pw"))
-	return c
 }
 
 // tplPersonalBody is a complete personal template (every parameter the
@@ -108,7 +65,7 @@ const tplPath = "/api/v1/mc/personal_templates"
 
 func tplCreate(t testing.TB, c *testserver.Client, body map[string]any) string {
 	t.Helper()
-	return tplOK(t, c.Do("POST", tplPath, tplParams(t, body)))["template_id"].(string)
+	return testserver.MustOK(t, c.Do("POST", tplPath, testserver.Params(t, body)))["template_id"].(string)
 }
 
 func TestPersonalTemplateLifecycle(t *testing.T) {
@@ -140,7 +97,7 @@ func TestPersonalTemplateLifecycle(t *testing.T) {
 		// Detail: the stored settings, the pre-allocated number (the first of
 		// the conference range), the participants' bitrate defaulted to the
 		// conference bitrate.
-		g := tplOK(t, c.Do("GET", tplPath+"/"+id, nil))
+		g := testserver.MustOK(t, c.Do("GET", tplPath+"/"+id, nil))
 		for k, want := range map[string]any{"template_id": id, "name": "weekly", "bitrate": 2048.0, "password": "pw_1.2",
 			"encrypted_type": 2.0, "encrypted_key": "key_1", "silence": 1.0, "dual_mode": 1.0, "call_times": 3.0, "e164": "1110000"} {
 			if g[k] != want {
@@ -159,7 +116,7 @@ func TestPersonalTemplateLifecycle(t *testing.T) {
 		}
 
 		// List: resolution is the main (first) video format's.
-		l := tplOK(t, c.Do("GET", tplPath, nil))
+		l := testserver.MustOK(t, c.Do("GET", tplPath, nil))
 		items := l["personal_templates"].([]any)
 		if l["total"] != 1.0 || len(items) != 1 {
 			t.Fatalf("list = %v", l)
@@ -170,7 +127,7 @@ func TestPersonalTemplateLifecycle(t *testing.T) {
 		}
 
 		// Simple detail: settings and member counts.
-		s := tplOK(t, c.Do("GET", tplPath+"/"+id+"/simple", nil))
+		s := testserver.MustOK(t, c.Do("GET", tplPath+"/"+id+"/simple", nil))
 		for k, want := range map[string]any{"template_id": id, "name": "weekly", "e164": "1110000", "invite_num": 3.0,
 			"mix_num": 2.0, "vmp_num": 2.0, "vip_num": 1.0, "poll_num": 3.0, "call_mode": 2.0} {
 			if s[k] != want {
@@ -182,18 +139,18 @@ func TestPersonalTemplateLifecycle(t *testing.T) {
 		}
 
 		// Member views: total counts the whole list, start and count page it.
-		r := tplOK(t, c.Do("GET", tplPath+"/"+id+"/invite_members", url.Values{"start": {"1"}, "count": {"1"}}))
+		r := testserver.MustOK(t, c.Do("GET", tplPath+"/"+id+"/invite_members", url.Values{"start": {"1"}, "count": {"1"}}))
 		if r["template_id"] != id || r["total"] != 3.0 {
 			t.Fatalf("invite_members = %v", r)
 		}
 		tplEqual(t, "invite_members page", r["invite_members"], []any{map[string]any{"name": "b", "account": "1000002", "account_type": 5, "protocol": 1}})
-		r = tplOK(t, c.Do("GET", tplPath+"/"+id+"/invite_members", url.Values{"count": {"0"}}))
+		r = testserver.MustOK(t, c.Do("GET", tplPath+"/"+id+"/invite_members", url.Values{"count": {"0"}}))
 		if len(r["invite_members"].([]any)) != 3 {
 			t.Fatalf("count 0 = %v, want all 3", r)
 		}
-		r = tplOK(t, c.Do("GET", tplPath+"/"+id+"/mix", url.Values{"start": {"1"}}))
+		r = testserver.MustOK(t, c.Do("GET", tplPath+"/"+id+"/mix", url.Values{"start": {"1"}}))
 		tplEqual(t, "mix view", r, map[string]any{"success": 1, "template_id": id, "total": 2, "mix": map[string]any{"mode": 2, "members": []any{b}}})
-		r = tplOK(t, c.Do("GET", tplPath+"/"+id+"/vmp", url.Values{"count": {"1"}}))
+		r = testserver.MustOK(t, c.Do("GET", tplPath+"/"+id+"/vmp", url.Values{"count": {"1"}}))
 		if r["total"] != 2.0 {
 			t.Fatalf("vmp view = %v", r)
 		}
@@ -201,43 +158,43 @@ func TestPersonalTemplateLifecycle(t *testing.T) {
 		if v["layout"] != 2.0 || v["show_mt_name"] != 1.0 || len(v["members"].([]any)) != 1 || v["members"].([]any)[0].(map[string]any)["name"] != "a" {
 			t.Fatalf("vmp view = %v", r)
 		}
-		r = tplOK(t, c.Do("GET", tplPath+"/"+id+"/poll", url.Values{"start": {"2"}, "count": {"5"}}))
+		r = testserver.MustOK(t, c.Do("GET", tplPath+"/"+id+"/poll", url.Values{"start": {"2"}, "count": {"5"}}))
 		tplEqual(t, "poll view", r, map[string]any{"success": 1, "template_id": id, "total": 3,
 			"poll": map[string]any{"mode": 3, "num": 0, "keep_time": 30, "members": []any{d}}})
-		r = tplOK(t, c.Do("GET", tplPath+"/"+id+"/vip", nil))
+		r = testserver.MustOK(t, c.Do("GET", tplPath+"/"+id+"/vip", nil))
 		tplEqual(t, "vip view", r, map[string]any{"success": 1, "template_id": id, "total": 1, "vips": []any{d}})
 
 		// Modify: the fields sent replace the stored ones, the others stay;
 		// the template keeps its number while bind_e164 stays 1.
-		r = tplOK(t, c.Do("POST", tplPath+"/"+id, tplParams(t, tplPersonalBody("weekly 2", map[string]any{"bind_e164": 1, "bitrate": 4096}))))
+		r = testserver.MustOK(t, c.Do("POST", tplPath+"/"+id, testserver.Params(t, tplPersonalBody("weekly 2", map[string]any{"bind_e164": 1, "bitrate": 4096}))))
 		if r["template_id"] != id {
 			t.Fatalf("modify reply = %v", r)
 		}
-		g = tplOK(t, c.Do("GET", tplPath+"/"+id, nil))
+		g = testserver.MustOK(t, c.Do("GET", tplPath+"/"+id, nil))
 		if g["name"] != "weekly 2" || g["bitrate"] != 4096.0 || g["password"] != "pw_1.2" || g["e164"] != "1110000" || g["encrypted_key"] != "key_1" {
 			t.Fatalf("after modify: %v", g)
 		}
 		tplEqual(t, "mix after modify", g["mix"], mix)
 		tplEqual(t, "vips after modify", g["vips"], []any{d})
 		// bind_e164 0 frees the template of its number; 1 again takes a new one.
-		tplOK(t, c.Do("POST", tplPath+"/"+id, tplParams(t, tplPersonalBody("weekly 2", nil))))
-		if g = tplOK(t, c.Do("GET", tplPath+"/"+id, nil)); g["e164"] != "" {
+		testserver.MustOK(t, c.Do("POST", tplPath+"/"+id, testserver.Params(t, tplPersonalBody("weekly 2", nil))))
+		if g = testserver.MustOK(t, c.Do("GET", tplPath+"/"+id, nil)); g["e164"] != "" {
 			t.Fatalf("e164 with bind_e164 0 = %v", g["e164"])
 		}
-		tplOK(t, c.Do("POST", tplPath+"/"+id, tplParams(t, tplPersonalBody("weekly 2", map[string]any{"bind_e164": 1}))))
-		if g = tplOK(t, c.Do("GET", tplPath+"/"+id, nil)); g["e164"] != "1110001" {
+		testserver.MustOK(t, c.Do("POST", tplPath+"/"+id, testserver.Params(t, tplPersonalBody("weekly 2", map[string]any{"bind_e164": 1}))))
+		if g = testserver.MustOK(t, c.Do("GET", tplPath+"/"+id, nil)); g["e164"] != "1110001" {
 			t.Fatalf("e164 after binding again = %v, want the next number 1110001", g["e164"])
 		}
 
 		// Delete (POST with _method=DELETE): then the template is gone.
-		r = tplOK(t, c.Do("POST", tplPath+"/"+id+"?_method=DELETE", nil))
+		r = testserver.MustOK(t, c.Do("POST", tplPath+"/"+id+"?_method=DELETE", nil))
 		if _, ok := r["template_id"]; ok {
 			t.Fatalf("delete reply at 6.0.0.3.0 carries template_id (removed in 5.1.0.2.0): %v", r)
 		}
-		tplCode(t, c.Do("GET", tplPath+"/"+id, nil), 99998)
-		tplCode(t, c.Do("GET", tplPath+"/"+id+"/simple", nil), 99998)
-		tplCode(t, c.Do("DELETE", tplPath+"/"+id, nil), 99998)
-		if l = tplOK(t, c.Do("GET", tplPath, nil)); l["total"] != 0.0 || len(l["personal_templates"].([]any)) != 0 {
+		testserver.MustFail(t, c.Do("GET", tplPath+"/"+id, nil), 99998)
+		testserver.MustFail(t, c.Do("GET", tplPath+"/"+id+"/simple", nil), 99998)
+		testserver.MustFail(t, c.Do("DELETE", tplPath+"/"+id, nil), 99998)
+		if l = testserver.MustOK(t, c.Do("GET", tplPath, nil)); l["total"] != 0.0 || len(l["personal_templates"].([]any)) != 0 {
 			t.Fatalf("list after delete = %v", l)
 		}
 	})
@@ -270,7 +227,7 @@ func TestPersonalTemplateErrors(t *testing.T) {
 				map[string]any{"name": "a", "account": "1", "account_type": 5, "protocol": 0, "bitrate": 4096}}}), "invite_members[0].bitrate"},
 			{"max_join_mt outside its values", tplPersonalBody("ok", map[string]any{"max_join_mt": 100}), "max_join_mt"},
 		} {
-			d := tplCode(t, c.Do("POST", tplPath, tplParams(t, tc.body)), wire.CodeInvalidParam)
+			d := testserver.MustFail(t, c.Do("POST", tplPath, testserver.Params(t, tc.body)), wire.CodeInvalidParam)
 			if !strings.Contains(d, "parameter "+tc.field+":") {
 				t.Errorf("%s: description %q does not name %s", tc.what, d, tc.field)
 			}
@@ -278,44 +235,44 @@ func TestPersonalTemplateErrors(t *testing.T) {
 		// A name of exactly 64 bytes is fine (21 three-byte characters + 1).
 		tplCreate(t, c, tplPersonalBody(strings.Repeat("周", 21)+"x", nil))
 		// The same name twice in the account's templates: 20105.
-		tplCode(t, c.Do("POST", tplPath, tplParams(t, tplPersonalBody("board", nil))), 20105)
+		testserver.MustFail(t, c.Do("POST", tplPath, testserver.Params(t, tplPersonalBody("board", nil))), 20105)
 		other := tplCreate(t, c, tplPersonalBody("other", nil))
-		tplCode(t, c.Do("POST", tplPath+"/"+other, tplParams(t, tplPersonalBody("board", nil))), 20105)
+		testserver.MustFail(t, c.Do("POST", tplPath+"/"+other, testserver.Params(t, tplPersonalBody("board", nil))), 20105)
 		// Renaming to its own name is no conflict.
-		tplOK(t, c.Do("POST", tplPath+"/"+other, tplParams(t, tplPersonalBody("other", nil))))
-		if l := tplOK(t, c.Do("GET", tplPath, nil)); l["total"] != 3.0 {
+		testserver.MustOK(t, c.Do("POST", tplPath+"/"+other, testserver.Params(t, tplPersonalBody("other", nil))))
+		if l := testserver.MustOK(t, c.Do("GET", tplPath, nil)); l["total"] != 3.0 {
 			t.Fatalf("rejected creations created something: %v", l)
 		}
 		// A rejected modification changes nothing.
-		tplCode(t, c.Do("POST", tplPath+"/"+id, tplParams(t, tplPersonalBody("board", map[string]any{"password": "bad pw", "bitrate": 64}))), wire.CodeInvalidParam)
-		if g := tplOK(t, c.Do("GET", tplPath+"/"+id, nil)); g["password"] != "secret" || g["bitrate"] != 2048.0 {
+		testserver.MustFail(t, c.Do("POST", tplPath+"/"+id, testserver.Params(t, tplPersonalBody("board", map[string]any{"password": "bad pw", "bitrate": 64}))), wire.CodeInvalidParam)
+		if g := testserver.MustOK(t, c.Do("GET", tplPath+"/"+id, nil)); g["password"] != "secret" || g["bitrate"] != 2048.0 {
 			t.Fatalf("rejected modify changed the template: %v", g)
 		}
 
 		// Unknown ids: 99998 everywhere.
 		for _, p := range []string{"", "/simple", "/invite_members", "/mix", "/vip", "/vmp", "/poll"} {
-			tplCode(t, c.Do("GET", tplPath+"/9999999"+p, nil), 99998)
+			testserver.MustFail(t, c.Do("GET", tplPath+"/9999999"+p, nil), 99998)
 		}
-		tplCode(t, c.Do("POST", tplPath+"/9999999", tplParams(t, tplPersonalBody("x", nil))), 99998)
-		tplCode(t, c.Do("DELETE", tplPath+"/9999999", nil), 99998)
+		testserver.MustFail(t, c.Do("POST", tplPath+"/9999999", testserver.Params(t, tplPersonalBody("x", nil))), 99998)
+		testserver.MustFail(t, c.Do("DELETE", tplPath+"/9999999", nil), 99998)
 
 		// Another account of the same domain, and an account of another
 		// domain, neither see nor change the template.
-		carol := tplAccount(t, env, auth.DefaultDomain, "carol", false)
-		bob := tplAccount(t, env, "other", "bob", true)
+		carol := env.Account(t, auth.DefaultDomain, "carol", false)
+		bob := env.Account(t, "other", "bob", true)
 		for _, u := range []*testserver.Client{carol, bob} {
-			if l := tplOK(t, u.Do("GET", tplPath, nil)); l["total"] != 0.0 {
+			if l := testserver.MustOK(t, u.Do("GET", tplPath, nil)); l["total"] != 0.0 {
 				t.Fatalf("another account lists the template: %v", l)
 			}
 			for _, p := range []string{"", "/simple", "/invite_members", "/mix", "/vip", "/vmp", "/poll"} {
-				tplCode(t, u.Do("GET", tplPath+"/"+id+p, nil), 99998)
+				testserver.MustFail(t, u.Do("GET", tplPath+"/"+id+p, nil), 99998)
 			}
-			tplCode(t, u.Do("POST", tplPath+"/"+id, tplParams(t, tplPersonalBody("taken over", nil))), 99998)
-			tplCode(t, u.Do("DELETE", tplPath+"/"+id, nil), 99998)
+			testserver.MustFail(t, u.Do("POST", tplPath+"/"+id, testserver.Params(t, tplPersonalBody("taken over", nil))), 99998)
+			testserver.MustFail(t, u.Do("DELETE", tplPath+"/"+id, nil), 99998)
 		}
 		// Names are per account: carol may use "board" too.
 		tplCreate(t, carol, tplPersonalBody("board", nil))
-		if g := tplOK(t, c.Do("GET", tplPath+"/"+id, nil)); g["name"] != "board" || g["password"] != "secret" {
+		if g := testserver.MustOK(t, c.Do("GET", tplPath+"/"+id, nil)); g["name"] != "board" || g["password"] != "secret" {
 			t.Fatalf("the template changed: %v", g)
 		}
 	})
@@ -352,21 +309,21 @@ func TestPersonalTemplatePagingAndOrder(t *testing.T) {
 			{url.Values{"count": {"2"}, "order": {"1"}}, "C,B"},
 			{url.Values{"start": {"5"}}, ""},
 		} {
-			l := tplOK(t, c.Do("GET", tplPath, tc.q))
+			l := testserver.MustOK(t, c.Do("GET", tplPath, tc.q))
 			if got := tplNames(t, l, "personal_templates"); got != tc.want || l["total"] != 3.0 {
 				t.Errorf("list %v = %s (total %v), want %s (total 3)", tc.q, got, l["total"], tc.want)
 			}
 		}
 		// The order is by last modification.
-		tplOK(t, c.Do("POST", tplPath+"/"+ids["A"], tplParams(t, tplPersonalBody("A", nil))))
-		if got := tplNames(t, tplOK(t, c.Do("GET", tplPath, nil)), "personal_templates"); got != "B,C,A" {
+		testserver.MustOK(t, c.Do("POST", tplPath+"/"+ids["A"], testserver.Params(t, tplPersonalBody("A", nil))))
+		if got := tplNames(t, testserver.MustOK(t, c.Do("GET", tplPath, nil)), "personal_templates"); got != "B,C,A" {
 			t.Fatalf("after modifying A: %s, want B,C,A", got)
 		}
 		// count defaults to 10.
 		for i := 0; i < 9; i++ {
 			tplCreate(t, c, tplPersonalBody("T"+strconv.Itoa(i), nil))
 		}
-		if l := tplOK(t, c.Do("GET", tplPath, nil)); l["total"] != 12.0 || len(l["personal_templates"].([]any)) != 10 {
+		if l := testserver.MustOK(t, c.Do("GET", tplPath, nil)); l["total"] != 12.0 || len(l["personal_templates"].([]any)) != 10 {
 			t.Fatalf("default page: total %v, %d items; want 12 and 10", l["total"], len(l["personal_templates"].([]any)))
 		}
 	})

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -228,4 +229,49 @@ func (e *Env) LoggedIn(t testing.TB) *Client {
 		t.Fatalf("login: %s", r.Raw)
 	}
 	return c
+}
+
+// Params encodes v as the form field params (seed 000 "Common rules" 4).
+func Params(t testing.TB, v any) url.Values {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return url.Values{"params": {string(b)}}
+}
+
+// MustOK fails the test unless r succeeded, and returns its body.
+func MustOK(t testing.TB, r Reply) map[string]any {
+	t.Helper()
+	if !r.OK() {
+		t.Fatalf("want success, got %s", r.Raw)
+	}
+	return r.Body
+}
+
+// Account creates an account (in a user domain made if new) and returns a
+// client logged in as it.
+func (e *Env) Account(t testing.TB, domain, user string, admin bool) *Client {
+	t.Helper()
+	if _, err := auth.CreateAccount(context.Background(), e.Store, domain, user, "pw", admin, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	c := e.Client(t)
+	MustOK(t, c.Login(user, "pw"))
+	return c
+}
+
+// MustFail fails the test unless r is a failure with code whose
+// description ends with the code; it returns the description.
+func MustFail(t testing.TB, r Reply, code int) string {
+	t.Helper()
+	if r.OK() || r.Code() != code {
+		t.Fatalf("reply = %s, want error_code %d", r.Raw, code)
+	}
+	d, _ := r.Body["description"].(string)
+	if !strings.HasSuffix(d, "("+strconv.Itoa(code)+")") {
+		t.Fatalf("description %q does not end with (%d)", d, code)
+	}
+	return d
 }
