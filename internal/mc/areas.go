@@ -32,13 +32,6 @@ func init() {
 	})
 }
 
-func areaMayWrite(r *api.Request) error {
-	if r.Principal.Admin {
-		return nil
-	}
-	return wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may change meeting-room areas")
-}
-
 // areaName reads the required area name: not blank, at most 60 characters.
 func areaName(r *api.Request) (string, error) {
 	name, _ := r.Args.Params["area"].(string)
@@ -66,7 +59,7 @@ func (m *Module) areaList(ctx context.Context, r *api.Request) (wire.Object, err
 }
 
 func (m *Module) areaCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
-	if err := areaMayWrite(r); err != nil {
+	if err := adminOnly(r, "meeting-room areas"); err != nil {
 		return nil, err
 	}
 	name, err := areaName(r)
@@ -83,7 +76,7 @@ func (m *Module) areaCreate(ctx context.Context, r *api.Request) (wire.Object, e
 }
 
 func (m *Module) areaUpdate(ctx context.Context, r *api.Request) (wire.Object, error) {
-	if err := areaMayWrite(r); err != nil {
+	if err := adminOnly(r, "meeting-room areas"); err != nil {
 		return nil, err
 	}
 	name, err := areaName(r)
@@ -109,7 +102,7 @@ func (m *Module) areaUpdate(ctx context.Context, r *api.Request) (wire.Object, e
 }
 
 func (m *Module) areaDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
-	if err := areaMayWrite(r); err != nil {
+	if err := adminOnly(r, "meeting-room areas"); err != nil {
 		return nil, err
 	}
 	rec, _, err := m.areaLoad(ctx, r)

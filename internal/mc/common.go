@@ -3,6 +3,7 @@ package mc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -85,4 +86,31 @@ func projectList(r *api.Request, name string, docs []map[string]any) []any {
 		out[i] = shape.Project(d, fields)
 	}
 	return out
+}
+
+// adminOnly answers 20005 unless the caller administers its user domain:
+// domain-wide objects (public templates, virtual rooms, areas) are
+// changed by administrators only.
+func adminOnly(r *api.Request, what string) error {
+	if r.Principal.Admin {
+		return nil
+	}
+	return wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may change %s", what)
+}
+
+// nameTaken tells whether a record other than self has the name.
+func nameTaken(recs []store.Record, self string, name any) (bool, error) {
+	for _, rec := range recs {
+		if rec.ID == self {
+			continue
+		}
+		d, err := shape.Decode(rec.Data)
+		if err != nil {
+			return false, err
+		}
+		if fmt.Sprint(d["name"]) == fmt.Sprint(name) {
+			return true, nil
+		}
+	}
+	return false, nil
 }

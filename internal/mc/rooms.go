@@ -44,13 +44,6 @@ func init() {
 	})
 }
 
-func roomMayWrite(r *api.Request) error {
-	if r.Principal.Admin {
-		return nil
-	}
-	return wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may change virtual meeting rooms")
-}
-
 func (m *Module) roomLoad(ctx context.Context, r *api.Request) (store.Record, map[string]any, error) {
 	return m.load(ctx, r, conference.KindRoom, r.Path("id"), false, CodeRoomNotFound, roomWhat)
 }
@@ -97,7 +90,7 @@ func (m *Module) roomGet(ctx context.Context, r *api.Request) (wire.Object, erro
 // not sent are 0 (reference 04: "参数中非必填项默认值为0"), which the
 // reply projection supplies.
 func (m *Module) roomCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
-	if err := roomMayWrite(r); err != nil {
+	if err := adminOnly(r, "virtual meeting rooms"); err != nil {
 		return nil, err
 	}
 	sent := tplSent(r)
@@ -160,7 +153,7 @@ func (m *Module) roomInsert(ctx context.Context, rec store.Record, doc map[strin
 // caller of an older API-Level that cannot send enable_rtc leaves it as it
 // was. id and e164 never change.
 func (m *Module) roomUpdate(ctx context.Context, r *api.Request) (wire.Object, error) {
-	if err := roomMayWrite(r); err != nil {
+	if err := adminOnly(r, "virtual meeting rooms"); err != nil {
 		return nil, err
 	}
 	sent := tplSent(r)
@@ -200,7 +193,7 @@ func (m *Module) roomUpdate(ctx context.Context, r *api.Request) (wire.Object, e
 // otherwise; the stored status, which a modification may set, does not
 // block it).
 func (m *Module) roomDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
-	if err := roomMayWrite(r); err != nil {
+	if err := adminOnly(r, "virtual meeting rooms"); err != nil {
 		return nil, err
 	}
 	rec, _, err := m.roomLoad(ctx, r)
@@ -272,19 +265,10 @@ func (m *Module) roomNameFree(ctx context.Context, domain string, name any, self
 	if err != nil {
 		return err
 	}
-	for _, rec := range recs {
-		if rec.ID == self {
-			continue
-		}
-		d, err := shape.Decode(rec.Data)
-		if err != nil {
-			return err
-		}
-		if fmt.Sprint(d["name"]) == fmt.Sprint(name) {
-			return wire.Errorf(CodeRoomNameExists, "a virtual meeting room named %q already exists", fmt.Sprint(name))
-		}
+	if taken, err := nameTaken(recs, self, name); err != nil || !taken {
+		return err
 	}
-	return nil
+	return wire.Errorf(CodeRoomNameExists, "a virtual meeting room named %q already exists", fmt.Sprint(name))
 }
 
 // roomsInUse maps the ids of the domain's rooms that a running conference

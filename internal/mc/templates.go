@@ -61,10 +61,10 @@ func init() {
 // administrators of the user domain only (20005); everyone of the domain
 // reads them.
 func (sc tplScope) mayWrite(r *api.Request) error {
-	if sc.personal || r.Principal.Admin {
+	if sc.personal {
 		return nil
 	}
-	return wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may change %ss", sc.what)
+	return adminOnly(r, sc.what+"s")
 }
 
 func (m *Module) tplLoad(ctx context.Context, r *api.Request, sc tplScope) (store.Record, map[string]any, error) {

@@ -164,19 +164,10 @@ func (m *Module) tplNameFree(ctx context.Context, r *api.Request, sc tplScope, n
 	if err != nil {
 		return err
 	}
-	for _, rec := range recs {
-		if rec.ID == self {
-			continue
-		}
-		d, err := shape.Decode(rec.Data)
-		if err != nil {
-			return err
-		}
-		if fmt.Sprint(d["name"]) == fmt.Sprint(name) {
-			return wire.Errorf(codeTemplateNameExists, "a %s named %q already exists", sc.what, fmt.Sprint(name))
-		}
+	if taken, err := nameTaken(recs, self, name); err != nil || !taken {
+		return err
 	}
-	return nil
+	return wire.Errorf(codeTemplateNameExists, "a %s named %q already exists", sc.what, fmt.Sprint(name))
 }
 
 // tplBindE164 sets e164 of a personal template (seed 001 5.2.0.4.0:
