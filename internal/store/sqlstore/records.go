@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 	"time"
 
@@ -22,11 +23,42 @@ func scanRecord(s scanner) (store.Record, error) {
 	return r, err
 }
 
-// CreateRecord stores a new record.
+// inTx runs f in a write transaction and commits it.
+func (db *DB) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
+	tx, err := db.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := f(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// execOneTx runs a write in tx and reports ErrNotFound when it touched no row.
+func (db *DB) execOneTx(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
+	res, err := tx.ExecContext(ctx, db.d.q(query), args...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+// CreateRecord stores a new record and its event.
 func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
-	_, err := db.wdb.ExecContext(ctx, db.d.q("INSERT INTO records ("+recordCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-		r.Kind, r.ID, r.DomainMoid, r.OwnerMoid, r.State, nanos(r.DueAt), string(r.Data), nanos(r.CreatedAt), nanos(r.UpdatedAt), r.Version)
-	return insertErr(err)
+	return insertErr(db.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, db.d.q("INSERT INTO records ("+recordCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+			r.Kind, r.ID, r.DomainMoid, r.OwnerMoid, r.State, nanos(r.DueAt), string(r.Data), nanos(r.CreatedAt), nanos(r.UpdatedAt), r.Version); err != nil {
+			return err
+		}
+		return db.appendEvent(ctx, tx, r, store.OpCreate)
+	}))
 }
 
 // UpdateRecord replaces a record's data, state and due time.
@@ -37,14 +69,31 @@ func (db *DB) UpdateRecord(ctx context.Context, r store.Record, ifState string) 
 		q += " AND state = ?"
 		args = append(args, ifState)
 	}
-	return db.execOne(ctx, q, args...)
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := db.execOneTx(ctx, tx, q, args...); err != nil {
+			return err
+		}
+		return db.appendEvent(ctx, tx, db.withOwner(ctx, tx, r), store.OpUpdate)
+	})
+}
+
+// withOwner fills in the stored owner of r, which updates do not carry.
+func (db *DB) withOwner(ctx context.Context, tx *sql.Tx, r store.Record) store.Record {
+	_ = tx.QueryRowContext(ctx, db.d.q("SELECT owner_moid FROM records WHERE kind = ? AND id = ? AND domain_moid = ?"),
+		r.Kind, r.ID, r.DomainMoid).Scan(&r.OwnerMoid)
+	return r
 }
 
 // SwapRecord writes r over the version it was read at.
 func (db *DB) SwapRecord(ctx context.Context, r store.Record) error {
-	err := db.execOne(ctx, `UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ?, version = version + 1
-		WHERE kind = ? AND id = ? AND domain_moid = ? AND version = ?`,
-		string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), r.Kind, r.ID, r.DomainMoid, r.Version)
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := db.execOneTx(ctx, tx, `UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ?, version = version + 1
+			WHERE kind = ? AND id = ? AND domain_moid = ? AND version = ?`,
+			string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), r.Kind, r.ID, r.DomainMoid, r.Version); err != nil {
+			return err
+		}
+		return db.appendEvent(ctx, tx, db.withOwner(ctx, tx, r), store.OpUpdate)
+	})
 	if err == store.ErrNotFound {
 		if _, gerr := db.GetRecord(ctx, r.Kind, r.DomainMoid, r.ID); gerr == nil {
 			return store.ErrConflict
@@ -60,9 +109,22 @@ func (db *DB) GetRecord(ctx context.Context, kind, domain, id string) (store.Rec
 	return r, notFound(err)
 }
 
-// DeleteRecord removes a record of a domain.
+// DeleteRecord removes a record of a domain and logs its deletion.
 func (db *DB) DeleteRecord(ctx context.Context, kind, domain, id string) error {
-	return db.execOne(ctx, "DELETE FROM records WHERE kind = ? AND id = ? AND domain_moid = ?", kind, id, domain)
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		rec := store.Record{Kind: kind, ID: id, DomainMoid: domain}
+		var updated int64
+		err := tx.QueryRowContext(ctx, db.d.q("SELECT owner_moid, state, updated_at FROM records WHERE kind = ? AND id = ? AND domain_moid = ?"),
+			kind, id, domain).Scan(&rec.OwnerMoid, &rec.State, &updated)
+		if err != nil {
+			return notFound(err)
+		}
+		rec.UpdatedAt = fromNanos(updated) // the store has no clock: a deletion is dated by the record's last change
+		if err := db.execOneTx(ctx, tx, "DELETE FROM records WHERE kind = ? AND id = ? AND domain_moid = ?", kind, id, domain); err != nil {
+			return err
+		}
+		return db.appendEvent(ctx, tx, rec, store.OpDelete)
+	})
 }
 
 // ListRecords pages through records, ordered by last update (then id).
