@@ -43,6 +43,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "create" {
 			return accountCreate(ctx, args[2:], stdout, stderr)
 		}
+	case "conference":
+		return conferenceCmd(ctx, args[1:], stdout, stderr)
 	case "terminal":
 		return terminalCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
@@ -59,5 +61,6 @@ const usage = `usage:
   conferd account create --db D --username U --password P [--domain NAME] [--admin]
   conferd terminal add --db D --e164 N [--alias A] [--ip IP] [--behaviour answer|offline|busy|noanswer] [--answer-after 2s]
   conferd terminal list --db D
+  conferd conference pending|approve|reject --db D [--conf-id N]
   conferd terminal remove --db D --account N
 `

@@ -9,12 +9,15 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/nms"
+	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/store"
@@ -36,6 +39,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	numMax := fs.Int64("conf-number-max", cdef.NumberMax, "highest conference number (conf_id)")
 	maxConfs := fs.Int("max-confs", cdef.MaxConfs, "concurrent running conferences the platform can hold")
 	maxPorts := fs.Int("max-ports", cdef.MaxPorts, "terminal ports across running conferences")
+	nodeName := fs.String("node-name", envOr("CONFER_NODE_NAME", ""), "name of this node in network management (env CONFER_NODE_NAME; default: the host name)")
+	roomMoid := fs.String("machine-room-moid", envOr("CONFER_MACHINE_ROOM_MOID", ""), "moid of this node's machine room (env CONFER_MACHINE_ROOM_MOID)")
+	roomName := fs.String("machine-room-name", envOr("CONFER_MACHINE_ROOM_NAME", ""), "name of this node's machine room (env CONFER_MACHINE_ROOM_NAME)")
+	location := fs.String("location", envOr("CONFER_LOCATION", ""), "where this node is, e.g. a province (env CONFER_LOCATION)")
 	filesDir := fs.String("files-dir", envOr("CONFER_FILES_DIR", ""), "folder of meeting files (env CONFER_FILES_DIR; default: files/ beside a SQLite database, else confer-data/files)")
 	if fs.Parse(args) != nil {
 		return exitUsage
@@ -49,6 +56,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if !sqlstore.IsPostgres(*db) {
 			*filesDir = filepath.Join(filepath.Dir(*db), "files")
 		}
+	}
+	port := 0
+	if _, p, err := net.SplitHostPort(*addr); err == nil {
+		port, _ = strconv.Atoi(p)
+	}
+	dataDir := "."
+	if !sqlstore.IsPostgres(*db) {
+		dataDir = filepath.Dir(*db)
 	}
 	r, err := release.Parse(*rel)
 	if err != nil {
@@ -74,6 +89,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Auth:       auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
 		Conference: conference.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts},
 		MC:         mc.Config{FilesDir: *filesDir},
+		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
+			Location: *location, Port: port, DiskPath: dataDir}},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
@@ -85,6 +102,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	background := srv.RunBackground(ctx) // push: event tailer and client expiry
 	go janitor(ctx, st, srv, logger)
 	go ticker(ctx, srv, logger)
 	errc := make(chan error, 1)
@@ -101,6 +119,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// deferred Close closes the store.
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	<-background // held push connects are answered, websockets closed
 	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Error("shutdown", "err", err)
 	}

@@ -106,6 +106,39 @@ var amcEndpoints = []Endpoint{
 		Params: amcApprovalFields(true),
 	},
 
+	// Approval of pending conferences: Confer's own (docs/amc.md). With
+	// video_approval on, a conference created by an account that is not an
+	// administrator of its user domain waits in state pending until an
+	// administrator approves it (it then starts, or stays booked until its
+	// start time) or rejects it; its creator may withdraw it.
+	{
+		Name: "amc.pending_confs.list", Module: AMC, Method: "GET", Path: "/api/v1/amc/pending_confs",
+		Summary: "Conferences awaiting approval (administrators see the domain's, others their own)", MinLevel: 1,
+		Since: release.R5_2_0_4_0, Style: Query, Extension: true,
+		Params: amcPaging(),
+		Reply: []Param{
+			{Name: "total", Kind: Int, Doc: "number of pending conferences"},
+			{Name: "confs", Kind: Array, Elem: Object, Doc: "pending conferences, oldest first", Fields: amcPendingFields()},
+		},
+	},
+	{
+		Name: "amc.pending_confs.approve", Module: AMC, Method: "POST", Path: "/api/v1/amc/pending_confs/{conf_id}/approve",
+		Summary: "Approve a pending conference: it starts now, or is booked until its start time", MinLevel: 1,
+		Since: release.R5_2_0_4_0, Style: Params, Extension: true,
+		Reply: []Param{
+			{Name: "conf_id", Kind: String, Doc: "conference number"},
+			{Name: "meeting_id", Kind: String, Doc: "meeting id"},
+			{Name: "state", Kind: String, EnumS: []string{"running", "booked"}, Doc: "running: started now; booked: starts at its start_time"},
+			{Name: "description", Kind: String, Doc: "result message"},
+		},
+	},
+	{
+		Name: "amc.pending_confs.delete", Module: AMC, Method: "DELETE", Path: "/api/v1/amc/pending_confs/{conf_id}",
+		Summary: "Reject (administrator) or withdraw (creator) a pending conference", MinLevel: 1,
+		Since: release.R5_2_0_4_0, Style: Query, Extension: true,
+		Reply: []Param{{Name: "description", Kind: String, Doc: "result message"}},
+	},
+
 	// Public groups.
 	{
 		Name: "amc.public_groups.list", Module: AMC, Method: "GET", Path: "/api/v1/amc/public_groups",
@@ -229,6 +262,23 @@ func amcAccountParams(create bool) []Param {
 		amcDepartments(true),
 		{Name: "job_num", Kind: String, Doc: "employee number: digits and letters"},
 		{Name: "limited", Kind: Int, Enum: []int{0, 1}, Doc: "guest user: 0 no (default), 1 yes"},
+	}
+}
+
+// amcPendingFields describe a conference awaiting approval.
+func amcPendingFields() []Param {
+	return []Param{
+		{Name: "conf_id", Kind: String, Doc: "conference number, held while pending"},
+		{Name: "meeting_id", Kind: String, Doc: "meeting id"},
+		{Name: "name", Kind: String, Doc: "conference name"},
+		{Name: "start_time", Kind: String, Doc: "requested start, ISO 8601; a past one means: start when approved"},
+		{Name: "end_time", Kind: String, Doc: "requested end, ISO 8601; empty for a permanent conference"},
+		{Name: "duration", Kind: Int, Doc: "minutes; 0 permanent"},
+		{Name: "max_join_mt", Kind: Int, Doc: "maximum joining terminals"},
+		{Name: "creator", Kind: Object, Doc: "the creating account", Fields: []Param{
+			{Name: "name", Kind: String, Doc: "user name"},
+			{Name: "account", Kind: String, Doc: "account moid"},
+		}},
 	}
 }
 

@@ -12,7 +12,7 @@ func build() {
 	for _, part := range [][]Endpoint{
 		systemEndpoints, versionEndpoints(),
 		mcEndpoints, vcConfEndpoints, vcMediaEndpoints,
-		amcEndpoints, vrsEndpoints, krtcEndpoints, nmsEndpoints,
+		amcEndpoints, vrsEndpoints, krtcEndpoints, nmsEndpoints, upuEndpoints,
 	} {
 		table = append(table, part...)
 	}

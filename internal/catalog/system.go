@@ -57,11 +57,15 @@ func versionEndpoints() []Endpoint {
 			// (09-vrs-recording-system.md); clients copied from it use it.
 			aliases = append(aliases, "/api/vrs/ver2sion", "/api/v2/vrs/version")
 		}
+		since, level := release.R6_0_0_3_0, 1
+		if m == UPU { // seed 001: /api/upu/version from 6.1.0.4.0
+			since, level = release.R6_1_0_4_0, 3
+		}
 		es = append(es, Endpoint{
 			Name: string(m) + ".version", Module: m, Method: "GET",
 			Path: "/api/" + string(m) + "/version", Aliases: aliases,
-			Summary: "API-Level and version of the " + string(m) + " module", MinLevel: 1,
-			Since: release.R6_0_0_3_0, Public: true, Style: Query,
+			Summary: "API-Level and version of the " + string(m) + " module", MinLevel: level,
+			Since: since, Public: true, Style: Query,
 			Reply: []Param{{Name: "version", Kind: String}, {Name: "api_level", Kind: Int}},
 		})
 	}

@@ -31,14 +31,14 @@ var vrsProgramEndpoints = []Endpoint{
 	{
 		// The reference's method; the seeds list GET (vrs.login.get).
 		Name: "vrs.login", Module: VRS, Method: "POST", Path: "/api/v1/vrs/login", Aliases: []string{"/api/v2/vrs/login"},
-		Summary: "Local user login of the recording system", MinLevel: 1, Since: release.Baseline, Style: Params,
+		Summary: "Local user login of the recording system", MinLevel: 1, Since: release.Baseline, Public: true, Style: Params,
 		Params: vrsLoginParams(), Reply: vrsLoginReply(),
 	},
 	{
 		// The seeds' method (seed 001 table, seed 000 Errors 4); parameters
 		// flat in the query string.
 		Name: "vrs.login.get", Module: VRS, Method: "GET", Path: "/api/v1/vrs/login", Aliases: []string{"/api/v2/vrs/login"},
-		Summary: "Local user login of the recording system (GET form)", MinLevel: 1, Since: release.Baseline, Style: Query,
+		Summary: "Local user login of the recording system (GET form)", MinLevel: 1, Since: release.Baseline, Public: true, Style: Query,
 		Params: vrsLoginParams(), Reply: vrsLoginReply(),
 	},
 	{
@@ -326,6 +326,8 @@ func vrsProgramMasks() []Param {
 		{Name: "localvrs", Kind: Int, Enum: []int{0, 1}, Doc: "restrict to this VRS when the user domain has several: 0 no (default), 1 yes (from 5.1.0.4.0)"},
 		{Name: "prgencmask", Kind: Int, Doc: "encryption mask: 0 all (default), 1 none, 2 standard, 4 national (SM), 6 standard or national (from 5.1.0.4.0)"},
 		{Name: "prgauthmask", Kind: Int, Doc: "authentication mask: 0 all (default), 1 normal, 2 strong (from 5.1.0.4.0)"},
+		{Name: "prgskid", Kind: String, Doc: "program search key id (seed 001; from 5.1.0.4.0)"},
+		{Name: "vrsmoid", Kind: String, Doc: "recording server moid (seed 001; from 5.1.0.4.0)"},
 	}
 }
 

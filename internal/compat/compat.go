@@ -63,15 +63,24 @@ type Rule struct {
 	Source   string
 }
 
-var byEndpoint map[string][]Rule
+// byEndpoint holds every rule of an endpoint; requestRules those that
+// concern its requests (an "added" reply field, such as the mts list of
+// the add-terminals reply, must not drop a request parameter of the same
+// name).
+var byEndpoint, requestRules map[string][]Rule
 
 func init() {
-	byEndpoint = map[string][]Rule{}
+	byEndpoint, requestRules = map[string][]Rule{}, map[string][]Rule{}
 	for _, r := range Rules() {
 		byEndpoint[r.Endpoint] = append(byEndpoint[r.Endpoint], r)
+		if r.Change != Added || inParams(r.Endpoint, r.Path) {
+			requestRules[r.Endpoint] = append(requestRules[r.Endpoint], r)
+		}
 	}
-	for _, rs := range byEndpoint {
-		sort.SliceStable(rs, func(i, j int) bool { return rs[i].Release < rs[j].Release })
+	for _, m := range []map[string][]Rule{byEndpoint, requestRules} {
+		for _, rs := range m {
+			sort.SliceStable(rs, func(i, j int) bool { return rs[i].Release < rs[j].Release })
+		}
 	}
 }
 
@@ -145,7 +154,7 @@ type Problem struct {
 // returns the values that release eff does not allow.
 func Request(endpoint string, eff release.Release, params map[string]any, flat url.Values) []Problem {
 	var ps []Problem
-	for _, r := range byEndpoint[endpoint] {
+	for _, r := range requestRules[endpoint] {
 		ps = append(ps, r.request(eff, params, flat)...)
 	}
 	return ps
@@ -188,7 +197,7 @@ func (r Rule) request(eff release.Release, params map[string]any, flat url.Value
 			}
 		case ValueChanged:
 			if eff < r.Release && same(m[k], r.Old) {
-				m[k] = r.New
+				m[k] = json.Number(fmt.Sprint(r.New)) // requests carry JSON numbers
 			}
 		case Retyped:
 			if s, ok := m[k].(string); ok && r.Old == "string" {
@@ -227,7 +236,7 @@ func (r Rule) request(eff release.Release, params map[string]any, flat url.Value
 // such fields.
 func Absent(endpoint string, eff release.Release) func(path string) bool {
 	var gone []string
-	for _, r := range byEndpoint[endpoint] {
+	for _, r := range requestRules[endpoint] {
 		if (r.Change == Added && eff < r.Release) || (r.Change == Removed && r.absentAt(eff)) {
 			gone = append(gone, r.Path)
 		}

@@ -174,6 +174,8 @@ func Rules() []Rule {
 	add(added([]target{t("vc.confs.mts.get", "")}, release.R5_2_0_2_0, "seed 001 5.2.0.2.0: v_snd_chn gains cur_video_idx", "v_snd_chn[].cur_video_idx"))
 	add(added([]target{t("vc.vrs.list", "vrs[].")}, release.R5_2_0_2_0, "seed 001 5.2.0.2.0: vrs_id added to the vrs list", "vrs_id"))
 	add(added([]target{t("vc.confs.recorders.create", "")}, release.R5_2_0_2_0, "seed 001 5.2.0.2.0: vrs_id added to recorder", "vrs_id"))
+	add(added([]target{t("vc.confs.recorders.create", "")}, release.R5_2_0_2_0,
+		"reference A1 5.2.0.2.0 (recorder objects gain dual_stream): Confer dates the recorder start's dual_stream the same", "dual_stream"))
 
 	// 5.2.0.4.0
 	add(added(confInfo, release.R5_2_0_4_0, "seed 001 5.2.0.4.0: conference info gains domain, cascade and meeting fields",
@@ -223,7 +225,7 @@ func Rules() []Rule {
 	add(anyDepth([]string{"mc.personal_templates.create", "mc.personal_templates.update", "mc.virtual_meeting_rooms.create", "mc.virtual_meeting_rooms.update", "mc.confs.create"},
 		release.R6_1_0_4_0, ValueRemoved, "conf_type", nil, 3, "seed 001 6.1.0.4.0: conf_type 3 removed from templates, virtual rooms and creation"))
 
-	return append(rs, a1Rules()...)
+	return append(append(rs, a1Rules()...), krtcRules()...)
 }
 
 // until sets the release at which Removed fields come back.

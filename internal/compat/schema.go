@@ -20,6 +20,20 @@ func inSchema(endpoint, path string) bool {
 	return has(e.Params, segs) || has(e.Reply, segs)
 }
 
+// inParams tells whether a rule path names a request parameter of the
+// endpoint (not only a reply field).
+func inParams(endpoint, path string) bool {
+	e, ok := catalog.Lookup(endpoint)
+	if !ok {
+		return false
+	}
+	segs := strings.Split(path, ".")
+	for i := range segs {
+		segs[i] = strings.TrimSuffix(segs[i], "[]")
+	}
+	return has(e.Params, segs)
+}
+
 func has(ps []catalog.Param, segs []string) bool {
 	if segs[0] == "**" {
 		if has(ps, segs[1:]) {

@@ -55,7 +55,10 @@ func list(v any) []any { l, _ := v.([]any); return l }
 // that starts calls its invited terminals; one that ends hangs up and
 // removes all of its terminals. Failures are reported to logf, since the
 // start or end itself has already happened.
-func (e *Engine) Attach(confs *conference.Service, logf func(msg string, args ...any)) {
+//
+// ended, when given, runs after the terminals are gone (conference control
+// keeps what must outlive a conference, such as recordings).
+func (e *Engine) Attach(confs *conference.Service, logf func(msg string, args ...any), ended func(ctx context.Context, c conference.Conf) error) {
 	confs.SetHooks(conference.Hooks{
 		Started: func(ctx context.Context, c conference.Conf) {
 			if ms := Invited(c); len(ms) > 0 {
@@ -67,6 +70,11 @@ func (e *Engine) Attach(confs *conference.Service, logf func(msg string, args ..
 		Ended: func(ctx context.Context, c conference.Conf) {
 			if err := e.RemoveAll(ctx, ConfOf(c)); err != nil {
 				logf("removing terminals of an ended conference", "conf_id", c.ID(), "err", err)
+			}
+			if ended != nil {
+				if err := ended(ctx, c); err != nil {
+					logf("closing the features of an ended conference", "conf_id", c.ID(), "err", err)
+				}
 			}
 		},
 	})

@@ -93,7 +93,7 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil, err
 	}
 	spec.Doc = doc
-	c, err := m.confs.Create(ctx, spec)
+	c, err := m.confs.CreateOrHold(ctx, spec)
 	if err != nil {
 		return nil, err
 	}

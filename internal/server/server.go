@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/confer-platform/confer/internal/amc"
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/catalog"
@@ -19,14 +20,19 @@ import (
 	"github.com/confer-platform/confer/internal/compat"
 	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/krtc"
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/nms"
+	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/router"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/system"
+	"github.com/confer-platform/confer/internal/upu"
 	"github.com/confer-platform/confer/internal/validate"
 	"github.com/confer-platform/confer/internal/vc"
+	"github.com/confer-platform/confer/internal/vrs"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -41,6 +47,8 @@ type Config struct {
 
 	Conference conference.Config // zero: conference.DefaultConfig()
 	MC         mc.Config
+	NMS        nms.Config   // this node (name, machine room, port) and the alarm thresholds (docs/nms.md)
+	Push       push.Options // zero: push defaults (docs/push.md)
 }
 
 // Server serves the platform API.
@@ -51,8 +59,12 @@ type Server struct {
 	routes   router.Router[*route]
 	log      *slog.Logger
 	confs    *conference.Service
+	vc       *vc.Module
 	engine   *engine.Engine
 	mc       *mc.Module
+	nms      *nms.Module
+	vrs      *vrs.Module
+	push     *push.Server // nil when the store keeps no event log
 }
 
 type route struct {
@@ -79,11 +91,26 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.confs = conference.New(cfg.Store, cfg.Clock, cfg.Conference)
 	s.engine = engine.New(cfg.Store, cfg.Clock, media.Simulated{Dir: cfg.Store})
-	s.engine.Attach(s.confs, s.log.Error)
+	s.vc = vc.New(cfg.Store, cfg.Clock, s.confs, s.engine)
+	// When a conference ends, recordings still running become programs.
+	s.engine.Attach(s.confs, s.log.Error, func(ctx context.Context, c conference.Conf) error {
+		return s.vc.TimelineEnded(ctx, c)
+	})
 	system.Register(s.handlers, s.auth, cfg.Clock)
 	s.mc = mc.New(cfg.Store, cfg.Clock, s.confs, cfg.MC)
 	s.mc.Register(s.handlers)
-	vc.New(cfg.Store, cfg.Clock, s.confs, s.engine).Register(s.handlers)
+	s.vc.Register(s.handlers)
+	amc.New(cfg.Store, cfg.Clock, s.confs, amc.Config{}).Register(s.handlers)
+	krtc.New(cfg.Store, cfg.Clock, s.confs).Register(s.handlers)
+	upu.New(cfg.Store, cfg.Clock, s.confs, s.auth.Config().SessionTTL).Register(s.handlers)
+	s.nms = nms.New(cfg.Store, cfg.Clock, s.confs, cfg.Release.Version(), cfg.NMS)
+	s.nms.Register(s.handlers)
+	s.vrs = vrs.New(cfg.Store, cfg.Clock, s.auth, s.confs, s.nms.Node())
+	s.vrs.Register(s.handlers)
+	if events, ok := cfg.Store.(store.EventLog); ok {
+		s.push = push.New(push.Config{Events: events, Store: cfg.Store, Sessions: s.auth, Logger: s.log,
+			Resources: push.Handlers{Registry: s.handlers, Platform: cfg.Release}, Options: cfg.Push})
+	}
 
 	eps := catalog.All()
 	for i := range eps {
@@ -119,9 +146,14 @@ func redact(path string) string {
 // answered, fail or are retried, meeting files that expire. conferd calls
 // it every second; tests call it after moving the fake clock.
 func (s *Server) Tick(ctx context.Context) error {
+	defer s.wakePush()
 	return errors.Join(
 		s.confs.RunDue(ctx),
 		s.engine.RunDue(ctx, engine.Lookup(s.confs)),
+		s.vc.RunDueTimeline(ctx), // finished polls, ended playbacks, silent monitors
+		s.vc.RunDueMedia(ctx),    // terminals' vmp flags after rotations
+		s.nms.RunDue(ctx),        // this node's report, terminal statistics, alarms
+		s.vrs.RunDue(ctx),        // transcoding tasks
 		s.mc.ExpireFiles(ctx),
 	)
 }
@@ -129,6 +161,30 @@ func (s *Server) Tick(ctx context.Context) error {
 // Sweep runs the slow housekeeping: stored meeting files that no record
 // names. conferd calls it every five minutes.
 func (s *Server) Sweep(ctx context.Context) error { return s.mc.SweepOrphanFiles(ctx) }
+
+// Push returns the push service (CometD at /api/v1/publish), nil when the
+// store keeps no event log.
+func (s *Server) Push() *push.Server { return s.push }
+
+// RunBackground starts the server's background work, the push service's
+// event tailer and client expiry, until ctx ends; the returned channel is
+// closed once it has stopped (held push connects are released first).
+// conferd calls it before serving; testserver calls it for every Env.
+func (s *Server) RunBackground(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	if s.push == nil {
+		close(done)
+		return done
+	}
+	go func() { defer close(done); s.push.Run(ctx) }()
+	return done
+}
+
+func (s *Server) wakePush() {
+	if s.push != nil {
+		s.push.Wake()
+	}
+}
 
 // Auth returns the server's authentication service.
 func (s *Server) Auth() *auth.Service { return s.auth }
@@ -142,6 +198,13 @@ func notImplemented(ctx context.Context, r *api.Request) (wire.Object, error) {
 
 // ServeHTTP serves one request; a panic becomes 99999, never HTTP 500.
 func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
+	if s.push != nil && push.IsPath(hr.URL.Path) {
+		s.push.ServeHTTP(w, hr) // CometD at /api/v1/publish (docs/push.md)
+		return
+	}
+	if hr.Method != http.MethodGet {
+		defer s.wakePush() // publish this request's changes without waiting for the next poll
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {

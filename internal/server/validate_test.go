@@ -42,13 +42,18 @@ func TestDebugMode(t *testing.T) {
 	if r.Raw != want {
 		t.Fatalf("debug reply = %s\nwant %s", r.Raw, want)
 	}
-	// Valid parameters: an empty debug_list, and nothing executed (the
-	// endpoint has no handler yet, so executing it would answer 90501).
-	r = c.Do("POST", "/api/v1/vc/confs/1118986/mts?debug=1", params(t, map[string]any{
+	// Valid parameters: an empty debug_list, and nothing executed: the
+	// conference gains no terminal.
+	conf := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", params(t, map[string]any{"create_type": 1, "name": "debug"})))
+	id := conf["conf_id"].(string)
+	r = c.Do("POST", "/api/v1/vc/confs/"+id+"/mts?debug=1", params(t, map[string]any{
 		"mts": []map[string]any{{"account": "2322231", "account_type": 5, "protocol": 0, "bitrate": 2048}},
 	}))
 	if r.Raw != `{"success":1,"debug_list":{}}` {
 		t.Fatalf("debug reply = %s", r.Raw)
+	}
+	if mts := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+id+"/mts", nil))["mts"].([]any); len(mts) != 0 {
+		t.Fatalf("debug mode added terminals: %v", mts)
 	}
 	// Debug mode needs a login like everything else.
 	anon := env.Client(t)
@@ -80,37 +85,35 @@ func TestValidationErrors(t *testing.T) {
 		}
 	}
 	// Lenient coercion: an integer written as a string passes validation
-	// and reaches the (not yet implemented) endpoint.
+	// and reaches the handler, which finds no conference 1.
 	r := c.Do("POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": []any{map[string]any{"account": 1234, "account_type": "5", "protocol": 0, "bitrate": "2048"}}}))
-	wantCode(t, r, wire.CodeNotImplemented)
+	wantCode(t, r, wire.CodeConfNotFound)
 }
 
-// The _method overrides reach the DELETE and PUT entries of a path.
+// The _method overrides reach the DELETE and PUT entries of a path: each
+// row's answer is one that only the intended entry gives.
 func TestMethodOverrideRouting(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	c := env.LoggedIn(t)
-	speaker := params(t, map[string]any{"mt_id": "3"})
+	empty := params(t, map[string]any{})
 	for _, tc := range []struct {
 		method, path string
 		args         url.Values
-		endpoint     string
+		code         int
+		want         string
 	}{
-		{"POST", "/api/v1/mc/personal_templates/9?_method=DELETE", nil, "mc.personal_templates.delete"},
-		{"DELETE", "/api/v1/mc/personal_templates/9", nil, "mc.personal_templates.delete"},
-		{"POST", "/api/v1/vc/confs/9/speaker?_method=PUT", speaker, "vc.confs.speaker.update"},
-		{"PUT", "/api/v1/vc/confs/9/speaker", speaker, "vc.confs.speaker.update"},
-		{"GET", "/api/v1/vc/confs/9/speaker", nil, "vc.confs.speaker.get"},
+		// Only the delete handler answers that the template is missing
+		// (the POST to the item is the update, which needs a name).
+		{"POST", "/api/v1/mc/personal_templates/9?_method=DELETE", nil, 99998, "personal template 9 does not exist"},
+		{"DELETE", "/api/v1/mc/personal_templates/9", nil, 99998, "personal template 9 does not exist"},
+		// Only the speaker update requires mt_id; the get answers 12103.
+		{"POST", "/api/v1/vc/confs/9/speaker?_method=PUT", empty, wire.CodeInvalidParam, "parameter mt_id"},
+		{"PUT", "/api/v1/vc/confs/9/speaker", empty, wire.CodeInvalidParam, "parameter mt_id"},
+		{"GET", "/api/v1/vc/confs/9/speaker", nil, wire.CodeConfNotFound, "conference 9 does not exist"},
 	} {
 		r := c.Do(tc.method, tc.path, tc.args)
-		if tc.endpoint == "mc.personal_templates.delete" {
-			// Served: only the delete handler answers that a template is missing.
-			if r.Code() != 99998 || !strings.Contains(r.Raw, "personal template 9 does not exist") {
-				t.Errorf("%s %s = %s, want the delete's 99998", tc.method, tc.path, r.Raw)
-			}
-			continue
-		}
-		if d, _ := r.Body["description"].(string); r.Code() != wire.CodeNotImplemented || !strings.Contains(d, "("+tc.endpoint+")") {
-			t.Errorf("%s %s = %s, want endpoint %s", tc.method, tc.path, r.Raw, tc.endpoint)
+		if r.Code() != tc.code || !strings.Contains(r.Raw, tc.want) {
+			t.Errorf("%s %s = %s, want %d %q", tc.method, tc.path, r.Raw, tc.code, tc.want)
 		}
 	}
 }
@@ -128,5 +131,5 @@ func TestRequestShapedByRelease(t *testing.T) {
 	}
 	latest := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	c = latest.LoggedIn(t)
-	wantCode(t, c.Do("POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": []any{mt}})), wire.CodeNotImplemented)
+	wantCode(t, c.Do("POST", "/api/v1/vc/confs/1/mts", params(t, map[string]any{"mts": []any{mt}})), wire.CodeConfNotFound)
 }

@@ -44,7 +44,61 @@ type Account struct {
 	FailedLogins int
 	LockedUntil  time.Time // zero when not locked
 	CreatedAt    time.Time
+
+	// Account management (amc): the real name, the bound E164 number, the
+	// e-mail and mobile (each unique on the platform when not empty), the
+	// other profile fields as one JSON object, and the departments.
+	Name        string
+	E164        string
+	Email       string
+	Mobile      string
+	Profile     []byte       // JSON object; reads give "{}" when none was written
+	Departments []Membership // filled by ListAccounts only
 }
+
+// Membership places an account in a department of its user domain.
+type Membership struct {
+	DepartmentMoid string
+	DepartmentName string // filled by reads
+	Position       string
+}
+
+// Department is a department of a user domain's organisation (amc). A
+// top-level department's parent is the user domain itself (ParentMoid
+// is the domain's moid).
+type Department struct {
+	Moid       string
+	DomainMoid string
+	ParentMoid string
+	Name       string
+	CreatedAt  time.Time
+}
+
+// AccountQuery selects accounts of one user domain for ListAccounts.
+type AccountQuery struct {
+	DomainMoid     string
+	Moid           string // one account
+	DepartmentMoid string // members of this department
+	NoDepartment   bool   // accounts in no department
+	Search         string // user names containing this text, case-insensitively
+	Start, Count   int    // paging; Count 0 = all
+}
+
+// DuplicateError is the ErrDuplicate of an account write, naming the
+// field whose value another account holds: "account" (the user name),
+// "e164", "email", "mobile", "mobile_e164" when the mobile number is
+// another account's E164 number, or "e164_mobile" when the E164 number is
+// another account's mobile number.
+type DuplicateError struct{ Field string }
+
+func (e *DuplicateError) Error() string { return "store: duplicate " + e.Field }
+
+// Unwrap makes errors.Is(err, ErrDuplicate) hold.
+func (e *DuplicateError) Unwrap() error { return ErrDuplicate }
+
+// ErrNoDepartment is returned by account and department writes that name
+// a department (or parent) that the user domain does not have.
+var ErrNoDepartment = errors.New("store: no such department")
 
 // Token is an account_token issued for a license. Only a hash of the token
 // is kept.
@@ -60,6 +114,9 @@ type Session struct {
 	Hash        string
 	AccountMoid string
 	ExpiresAt   time.Time
+	// LoginExpiresAt is the expiry the session was created with, written
+	// by CreateSession: the login time plus the session lifetime.
+	LoginExpiresAt time.Time
 }
 
 // LoginAttempt is the outcome of counting a failed login.
@@ -131,6 +188,31 @@ type Store interface {
 	FailLogin(ctx context.Context, accountMoid string, now time.Time, max int, lockFor time.Duration) (LoginAttempt, error)
 	// ResetLogin clears the failed-login count and lock of an account.
 	ResetLogin(ctx context.Context, accountMoid string) error
+	// UpdateAccount writes the password hash, admin and disabled flags,
+	// the amc fields and the departments (replacing them) of an account of
+	// a.DomainMoid; the user name, counters and creation time stay. With
+	// endSessions every session of the account ends in the same
+	// transaction. ErrNotFound, *DuplicateError, ErrNoDepartment.
+	UpdateAccount(ctx context.Context, a Account, endSessions bool) error
+	// DeleteAccount removes an account of a domain with its sessions and
+	// memberships. ErrNotFound when the domain has no such account.
+	DeleteAccount(ctx context.Context, domainMoid, moid string) error
+	// ListAccounts pages through a domain's accounts, oldest first, with
+	// their departments, and returns the number of matches.
+	ListAccounts(ctx context.Context, q AccountQuery) ([]Account, int, error)
+
+	// Departments (amc).
+	// CreateDepartment adds a department under ParentMoid (the domain's
+	// moid or one of its departments: ErrNoDepartment otherwise);
+	// ErrDuplicate when a sibling has the name.
+	CreateDepartment(ctx context.Context, d Department) error
+	// RenameDepartment: ErrNotFound, ErrDuplicate.
+	RenameDepartment(ctx context.Context, domainMoid, moid, name string) error
+	// DeleteDepartment: ErrNotFound; ErrConflict while the department has
+	// sub-departments or accounts.
+	DeleteDepartment(ctx context.Context, domainMoid, moid string) error
+	// ListDepartments returns every department of a domain, oldest first.
+	ListDepartments(ctx context.Context, domainMoid string) ([]Department, error)
 
 	// Tokens.
 	CreateToken(ctx context.Context, t Token) error
@@ -144,6 +226,9 @@ type Store interface {
 	SessionByHash(ctx context.Context, hash string) (Session, error)
 	RenewSession(ctx context.Context, hash string, now, expires time.Time) error
 	DeleteSessionsOf(ctx context.Context, accountMoid string) error
+	// ListSessions returns the sessions of a domain's accounts that are
+	// live at now (presence).
+	ListSessions(ctx context.Context, domainMoid string, now time.Time) ([]Session, error)
 
 	// Records.
 	CreateRecord(ctx context.Context, r Record) error // ErrDuplicate when the id is taken
@@ -160,6 +245,11 @@ type Store interface {
 	// DueRecords returns records of kind in state whose due time is at or
 	// before now, in every domain.
 	DueRecords(ctx context.Context, kind, state string, now time.Time) ([]Record, error)
+	// RecentEvents returns the events of records of kind in a domain
+	// committed since about from (the search allows a minute for the
+	// clocks of several nodes), oldest first: the recent history of
+	// terminals for presence (upu).
+	RecentEvents(ctx context.Context, kind, domainMoid string, from time.Time) ([]Event, error)
 	// NextNumber returns the next value of a counter within [min, max],
 	// wrapping around; the first value is min.
 	NextNumber(ctx context.Context, counter string, min, max int64) (int64, error)

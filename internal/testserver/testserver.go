@@ -20,6 +20,7 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/store"
@@ -50,6 +51,7 @@ type Options struct {
 	MaxBody    int64
 	Conference conference.Config // conference.DefaultConfig() when zero
 	MC         mc.Config         // FilesDir defaults to a temporary folder
+	Push       push.Options      // push defaults when zero
 }
 
 // Start starts a server on dsn with the fixture license and administrator.
@@ -83,12 +85,17 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	}
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Conference: opt.Conference, MC: opt.MC})
+		Conference: opt.Conference, MC: opt.MC, Push: opt.Push})
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
+	// Background work (the push service's event tailer); stopped first at
+	// cleanup, which also releases held push connects before hs.Close.
+	bctx, stop := context.WithCancel(context.Background())
+	done := srv.RunBackground(bctx)
+	t.Cleanup(func() { stop(); <-done })
 	return &Env{URL: hs.URL, Clock: clk, Store: st, Srv: srv, http: hs}
 }
 

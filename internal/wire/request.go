@@ -87,7 +87,27 @@ func (a *Args) Override() string {
 // ReadArgs reads and decodes the parameters of r, reading at most maxBody
 // bytes of body (at least MaxUploadBody for a multipart/form-data body). A
 // malformed body answers 24506; a body above the limit, 90413.
+//
+// Structured parameters come from the body; a request whose body carries
+// none may send `params` in the query string instead (a DELETE, whose
+// parameters are flat in the query per seed 000 "Common rules" 3, and a
+// POST with _method=DELETE and an empty body, rule 6).
 func ReadArgs(r *http.Request, maxBody int64) (*Args, error) {
+	a, err := readArgs(r, maxBody)
+	if err != nil || a.Params != nil {
+		return a, err
+	}
+	if p, ok := a.Query["params"]; ok && len(p) > 0 {
+		obj, err := decodeObject([]byte(p[0]))
+		if err != nil {
+			return nil, Errorf(CodeIllegalBody, "params is not a JSON object: %v", err)
+		}
+		a.Params = obj
+	}
+	return a, nil
+}
+
+func readArgs(r *http.Request, maxBody int64) (*Args, error) {
 	a := &Args{Query: r.URL.Query(), Form: url.Values{}}
 	if r.URL.RawQuery != "" {
 		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {

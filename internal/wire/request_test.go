@@ -39,6 +39,11 @@ func TestReadArgs(t *testing.T) {
 				t.Errorf("Value(max_join_mt) = %q", v)
 			}
 		}},
+		{"params in the query of an empty-bodied request", "/x?_method=DELETE&params=%7B%22mts%22%3A%5B%5D%7D", form, "", func(t *testing.T, a *Args) {
+			if _, ok := a.Params["mts"]; !ok {
+				t.Errorf("query params not decoded: %+v", a.Params)
+			}
+		}},
 		{"override in query", "/x?_method=delete", form, "", func(t *testing.T, a *Args) {
 			if a.Override() != "DELETE" {
 				t.Errorf("Override() = %q", a.Override())

@@ -113,27 +113,46 @@ func (db *DB) CountLicenses(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// CreateAccount adds an account; ErrDuplicate when the user name is taken.
+// CreateAccount adds an account with its amc fields and departments, in
+// one transaction; *store.DuplicateError (an ErrDuplicate) names the field
+// another account holds, ErrNoDepartment a department the domain lacks.
 func (db *DB) CreateAccount(ctx context.Context, a store.Account) error {
-	_, err := db.wdb.ExecContext(ctx, db.d.q(`INSERT INTO accounts
-		(moid, domain_moid, username, password_hash, admin, disabled, failed_logins, locked_until, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?)`),
-		a.Moid, a.DomainMoid, a.Username, a.PasswordHash, b2i(a.Admin), b2i(a.Disabled), nanos(a.CreatedAt))
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := db.checkAccountUnique(ctx, tx, a); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO accounts
+			(moid, domain_moid, username, password_hash, admin, disabled, failed_logins, locked_until, created_at,
+			 real_name, e164, email, mobile, profile)
+			VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?)`),
+			a.Moid, a.DomainMoid, a.Username, a.PasswordHash, b2i(a.Admin), b2i(a.Disabled), nanos(a.CreatedAt),
+			a.Name, a.E164, a.Email, a.Mobile, profileText(a.Profile)); err != nil {
+			return err
+		}
+		return db.putMemberships(ctx, tx, a)
+	})
 	return insertErr(err)
 }
 
 const accountCols = `a.moid, a.domain_moid, d.name, a.username, a.password_hash, a.admin, a.disabled,
-	a.failed_logins, a.locked_until, a.created_at FROM accounts a JOIN user_domains d ON d.moid = a.domain_moid`
+	a.failed_logins, a.locked_until, a.created_at, a.real_name, a.e164, a.email, a.mobile, a.profile
+	FROM accounts a JOIN user_domains d ON d.moid = a.domain_moid`
 
-func (db *DB) accountWhere(ctx context.Context, where string, arg any) (store.Account, error) {
+func scanAccount(s scanner) (store.Account, error) {
 	var a store.Account
 	var admin, disabled int
 	var locked, created int64
-	err := db.rdb.QueryRowContext(ctx, db.d.q("SELECT "+accountCols+" WHERE "+where), arg).Scan(
-		&a.Moid, &a.DomainMoid, &a.DomainName, &a.Username, &a.PasswordHash, &admin, &disabled,
-		&a.FailedLogins, &locked, &created)
+	var profile string
+	err := s.Scan(&a.Moid, &a.DomainMoid, &a.DomainName, &a.Username, &a.PasswordHash, &admin, &disabled,
+		&a.FailedLogins, &locked, &created, &a.Name, &a.E164, &a.Email, &a.Mobile, &profile)
 	a.Admin, a.Disabled = admin != 0, disabled != 0
 	a.LockedUntil, a.CreatedAt = fromNanos(locked), fromNanos(created)
+	a.Profile = []byte(profile)
+	return a, err
+}
+
+func (db *DB) accountWhere(ctx context.Context, where string, arg any) (store.Account, error) {
+	a, err := scanAccount(db.rdb.QueryRowContext(ctx, db.d.q("SELECT "+accountCols+" WHERE "+where), arg))
 	return a, notFound(err)
 }
 
@@ -213,20 +232,27 @@ func (db *DB) RenewToken(ctx context.Context, hash string, now, expires time.Tim
 		nanos(expires), hash, nanos(now))
 }
 
-// CreateSession stores a new session.
+// CreateSession stores a new session; its expiry is also kept as the
+// expiry it was created with (store.Session.LoginExpiresAt).
 func (db *DB) CreateSession(ctx context.Context, s store.Session) error {
-	_, err := db.wdb.ExecContext(ctx, db.d.q("INSERT INTO sessions (hash, account_moid, expires_at) VALUES (?, ?, ?)"),
-		s.Hash, s.AccountMoid, nanos(s.ExpiresAt))
+	_, err := db.wdb.ExecContext(ctx, db.d.q("INSERT INTO sessions (hash, account_moid, expires_at, login_expires_at) VALUES (?, ?, ?, ?)"),
+		s.Hash, s.AccountMoid, nanos(s.ExpiresAt), nanos(s.ExpiresAt))
 	return insertErr(err)
+}
+
+const sessionCols = "hash, account_moid, expires_at, login_expires_at"
+
+func scanSession(sc scanner) (store.Session, error) {
+	var s store.Session
+	var exp, login int64
+	err := sc.Scan(&s.Hash, &s.AccountMoid, &exp, &login)
+	s.ExpiresAt, s.LoginExpiresAt = fromNanos(exp), fromNanos(login)
+	return s, err
 }
 
 // SessionByHash finds a session by the hash of its cookie.
 func (db *DB) SessionByHash(ctx context.Context, hash string) (store.Session, error) {
-	var s store.Session
-	var exp int64
-	err := db.rdb.QueryRowContext(ctx, db.d.q("SELECT hash, account_moid, expires_at FROM sessions WHERE hash = ?"), hash).
-		Scan(&s.Hash, &s.AccountMoid, &exp)
-	s.ExpiresAt = fromNanos(exp)
+	s, err := scanSession(db.rdb.QueryRowContext(ctx, db.d.q("SELECT "+sessionCols+" FROM sessions WHERE hash = ?"), hash))
 	return s, notFound(err)
 }
 

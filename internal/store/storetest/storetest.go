@@ -5,6 +5,8 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,6 +30,10 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"records", testRecords},
 		{"counters", testCounters},
 		{"directory", testDirectory},
+		{"account management", testAccountManagement},
+		{"departments", testDepartments},
+		{"live sessions", testListSessions},
+		{"recent events", testRecentEvents},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, open(t)) })
@@ -316,5 +322,237 @@ func testDirectory(t *testing.T, st store.Store) {
 	must(t, st.DeleteDirectoryEntry(ctx, "111"))
 	if _, err := st.DirectoryEntry(ctx, "111"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("deleted entry: %v", err)
+	}
+}
+
+func testAccountManagement(t *testing.T, st store.Store) {
+	must(t, st.CreateDomain(ctx, store.Domain{Moid: "dom", Name: "dom", CreatedAt: t0}))
+	must(t, st.CreateDomain(ctx, store.Domain{Moid: "other", Name: "other", CreatedAt: t0}))
+	must(t, st.CreateDepartment(ctx, store.Department{Moid: "dep1", DomainMoid: "dom", ParentMoid: "dom", Name: "sales", CreatedAt: t0}))
+	must(t, st.CreateDepartment(ctx, store.Department{Moid: "dep2", DomainMoid: "dom", ParentMoid: "dom", Name: "ops", CreatedAt: t0}))
+	must(t, st.CreateDepartment(ctx, store.Department{Moid: "depx", DomainMoid: "other", ParentMoid: "other", Name: "x", CreatedAt: t0}))
+	a := store.Account{Moid: "a1", DomainMoid: "dom", Username: "Alice", PasswordHash: "ph", CreatedAt: t0,
+		Name: "Alice A", E164: "1200001", Email: "a@x.org", Mobile: "555", Profile: []byte(`{"sex":0}`),
+		Departments: []store.Membership{{DepartmentMoid: "dep2", Position: "lead"}, {DepartmentMoid: "dep1"}}}
+	must(t, st.CreateAccount(ctx, a))
+	must(t, st.CreateAccount(ctx, store.Account{Moid: "a2", DomainMoid: "dom", Username: "bob", PasswordHash: "ph", CreatedAt: t0.Add(time.Second)}))
+	must(t, st.CreateAccount(ctx, store.Account{Moid: "a3", DomainMoid: "other", Username: "carol", PasswordHash: "ph", CreatedAt: t0}))
+	got, err := st.AccountByMoid(ctx, "a1")
+	must(t, err)
+	if got.Name != "Alice A" || got.E164 != "1200001" || got.Email != "a@x.org" || got.Mobile != "555" || string(got.Profile) != `{"sex":0}` {
+		t.Fatalf("AccountByMoid = %+v", got)
+	}
+	if b, _ := st.AccountByMoid(ctx, "a2"); string(b.Profile) != "{}" {
+		t.Fatalf("profile of an account without one = %q, want {}", b.Profile)
+	}
+	// Unique fields name the field at fault.
+	for _, tc := range []struct {
+		a     store.Account
+		field string
+	}{
+		{store.Account{Username: "alice2", E164: "1200001"}, "e164"},
+		{store.Account{Username: "alice2", Email: "a@x.org"}, "email"},
+		{store.Account{Username: "alice2", Mobile: "555"}, "mobile"},
+		{store.Account{Username: "alice2", Mobile: "1200001"}, "mobile_e164"},
+		{store.Account{Username: "alice2", E164: "555"}, "e164_mobile"},
+		{store.Account{Username: "bob"}, "account"},
+	} {
+		tc.a.Moid, tc.a.DomainMoid, tc.a.PasswordHash, tc.a.CreatedAt = "n1", "dom", "x", t0
+		err := st.CreateAccount(ctx, tc.a)
+		var de *store.DuplicateError
+		if !errors.Is(err, store.ErrDuplicate) || !errors.As(err, &de) || de.Field != tc.field {
+			t.Fatalf("CreateAccount(%+v) = %v, want duplicate %s", tc.a, err, tc.field)
+		}
+	}
+	if _, err := st.AccountByMoid(ctx, "n1"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a refused account was stored: %v", err)
+	}
+	// A department of another domain is refused, and nothing is kept.
+	err = st.CreateAccount(ctx, store.Account{Moid: "n2", DomainMoid: "dom", Username: "dave", PasswordHash: "x", CreatedAt: t0,
+		Departments: []store.Membership{{DepartmentMoid: "depx"}}})
+	if !errors.Is(err, store.ErrNoDepartment) {
+		t.Fatalf("CreateAccount(other domain's department) = %v", err)
+	}
+	if _, err := st.AccountByUsername(ctx, "dave"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("account with a refused department was stored: %v", err)
+	}
+
+	// Lists: paging, search, department filters, memberships in order.
+	names := func(as []store.Account) string {
+		var s []string
+		for _, a := range as {
+			s = append(s, a.Username)
+		}
+		return strings.Join(s, ",")
+	}
+	as, total, err := st.ListAccounts(ctx, store.AccountQuery{DomainMoid: "dom"})
+	must(t, err)
+	if total != 2 || names(as) != "Alice,bob" {
+		t.Fatalf("ListAccounts = %s (%d)", names(as), total)
+	}
+	if len(as[0].Departments) != 2 || as[0].Departments[0].DepartmentMoid != "dep2" || as[0].Departments[0].DepartmentName != "ops" ||
+		as[0].Departments[0].Position != "lead" || as[0].Departments[1].DepartmentName != "sales" {
+		t.Fatalf("memberships = %+v", as[0].Departments)
+	}
+	as, total, _ = st.ListAccounts(ctx, store.AccountQuery{DomainMoid: "dom", Start: 1, Count: 1})
+	if total != 2 || names(as) != "bob" {
+		t.Fatalf("page = %s (%d)", names(as), total)
+	}
+	as, total, _ = st.ListAccounts(ctx, store.AccountQuery{DomainMoid: "dom", Search: "LIC"})
+	if total != 1 || names(as) != "Alice" {
+		t.Fatalf("search = %s (%d)", names(as), total)
+	}
+	if as, total, _ = st.ListAccounts(ctx, store.AccountQuery{DomainMoid: "dom", Search: "%"}); total != 0 {
+		t.Fatalf("search %% = %s, want none (wildcards are literal)", names(as))
+	}
+	as, _, _ = st.ListAccounts(ctx, store.AccountQuery{DomainMoid: "dom", DepartmentMoid: "dep1"})
+	if names(as) != "Alice" {
+		t.Fatalf("department dep1 = %s", names(as))
+	}
+	as, _, _ = st.ListAccounts(ctx, store.AccountQuery{DomainMoid: "dom", NoDepartment: true})
+	if names(as) != "bob" {
+		t.Fatalf("no department = %s", names(as))
+	}
+	as, _, _ = st.ListAccounts(ctx, store.AccountQuery{DomainMoid: "dom", Moid: "a3"})
+	if len(as) != 0 {
+		t.Fatalf("another domain's account listed: %s", names(as))
+	}
+
+	// Update: fields, memberships replaced, sessions ended on request.
+	must(t, st.CreateSession(ctx, store.Session{Hash: "s1", AccountMoid: "a1", ExpiresAt: t0.Add(time.Hour)}))
+	got.Name, got.Email, got.Disabled, got.PasswordHash = "Alice B", "", true, "ph2"
+	got.Departments = []store.Membership{{DepartmentMoid: "dep1", Position: "p"}}
+	must(t, st.UpdateAccount(ctx, got, false))
+	if _, err := st.SessionByHash(ctx, "s1"); err != nil {
+		t.Fatalf("session ended without endSessions: %v", err)
+	}
+	must(t, st.UpdateAccount(ctx, got, true))
+	if _, err := st.SessionByHash(ctx, "s1"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("session survived UpdateAccount(endSessions): %v", err)
+	}
+	after, _ := st.AccountByMoid(ctx, "a1")
+	if after.Name != "Alice B" || after.Email != "" || !after.Disabled || after.PasswordHash != "ph2" || after.Username != "Alice" {
+		t.Fatalf("after UpdateAccount: %+v", after)
+	}
+	as, _, _ = st.ListAccounts(ctx, store.AccountQuery{DomainMoid: "dom", Moid: "a1"})
+	if len(as) != 1 || len(as[0].Departments) != 1 || as[0].Departments[0].Position != "p" {
+		t.Fatalf("memberships after update: %+v", as)
+	}
+	// The freed e-mail is free for another account; a taken one is not.
+	must(t, st.CreateAccount(ctx, store.Account{Moid: "a4", DomainMoid: "dom", Username: "erin", PasswordHash: "x", CreatedAt: t0, Email: "a@x.org"}))
+	b, _ := st.AccountByMoid(ctx, "a2")
+	b.E164 = "1200001"
+	var de *store.DuplicateError
+	if err := st.UpdateAccount(ctx, b, false); !errors.As(err, &de) || de.Field != "e164" {
+		t.Fatalf("UpdateAccount(taken e164) = %v", err)
+	}
+	// Another domain's account is not found through this domain.
+	c, _ := st.AccountByMoid(ctx, "a3")
+	c.DomainMoid = "dom"
+	if err := st.UpdateAccount(ctx, c, false); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("UpdateAccount across domains = %v", err)
+	}
+	if err := st.DeleteAccount(ctx, "dom", "a3"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("DeleteAccount across domains = %v", err)
+	}
+	// Delete: sessions and memberships go too; the E164 number is free.
+	must(t, st.CreateSession(ctx, store.Session{Hash: "s2", AccountMoid: "a1", ExpiresAt: t0.Add(time.Hour)}))
+	must(t, st.DeleteAccount(ctx, "dom", "a1"))
+	if _, err := st.SessionByHash(ctx, "s2"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("session survived DeleteAccount: %v", err)
+	}
+	if _, err := st.AccountByMoid(ctx, "a1"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("deleted account: %v", err)
+	}
+	must(t, st.UpdateAccount(ctx, b, false))
+	must(t, st.DeleteDepartment(ctx, "dom", "dep1")) // its only member is gone
+}
+
+func testDepartments(t *testing.T, st store.Store) {
+	must(t, st.CreateDomain(ctx, store.Domain{Moid: "dom", Name: "dom", CreatedAt: t0}))
+	must(t, st.CreateDomain(ctx, store.Domain{Moid: "other", Name: "other", CreatedAt: t0}))
+	dep := func(moid, domain, parent, name string, at time.Duration) store.Department {
+		return store.Department{Moid: moid, DomainMoid: domain, ParentMoid: parent, Name: name, CreatedAt: t0.Add(at)}
+	}
+	must(t, st.CreateDepartment(ctx, dep("d1", "dom", "dom", "sales", 0)))
+	must(t, st.CreateDepartment(ctx, dep("d2", "dom", "d1", "north", time.Second)))
+	must(t, st.CreateDepartment(ctx, dep("d3", "dom", "dom", "north", 2*time.Second))) // same name, other parent
+	must(t, st.CreateDepartment(ctx, dep("x1", "other", "other", "sales", 0)))
+	if err := st.CreateDepartment(ctx, dep("d4", "dom", "d1", "north", 0)); !errors.Is(err, store.ErrDuplicate) {
+		t.Fatalf("CreateDepartment(sibling name) = %v", err)
+	}
+	if err := st.CreateDepartment(ctx, dep("d4", "dom", "x1", "y", 0)); !errors.Is(err, store.ErrNoDepartment) {
+		t.Fatalf("CreateDepartment(parent of another domain) = %v", err)
+	}
+	ds, err := st.ListDepartments(ctx, "dom")
+	must(t, err)
+	if len(ds) != 3 || ds[0].Moid != "d1" || ds[1].ParentMoid != "d1" || ds[2].Moid != "d3" {
+		t.Fatalf("ListDepartments = %+v", ds)
+	}
+	if err := st.RenameDepartment(ctx, "dom", "d3", "sales"); !errors.Is(err, store.ErrDuplicate) {
+		t.Fatalf("RenameDepartment(sibling name) = %v", err)
+	}
+	must(t, st.RenameDepartment(ctx, "dom", "d3", "south"))
+	must(t, st.RenameDepartment(ctx, "dom", "d3", "south")) // its own name
+	if err := st.RenameDepartment(ctx, "dom", "x1", "z"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("RenameDepartment across domains = %v", err)
+	}
+	// A department with a sub-department or an account is not deleted.
+	if err := st.DeleteDepartment(ctx, "dom", "d1"); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("DeleteDepartment(with child) = %v", err)
+	}
+	must(t, st.CreateAccount(ctx, store.Account{Moid: "a1", DomainMoid: "dom", Username: "u", PasswordHash: "x", CreatedAt: t0,
+		Departments: []store.Membership{{DepartmentMoid: "d2"}}}))
+	if err := st.DeleteDepartment(ctx, "dom", "d2"); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("DeleteDepartment(with member) = %v", err)
+	}
+	if err := st.DeleteDepartment(ctx, "dom", "x1"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("DeleteDepartment across domains = %v", err)
+	}
+	must(t, st.DeleteAccount(ctx, "dom", "a1"))
+	must(t, st.DeleteDepartment(ctx, "dom", "d2"))
+	must(t, st.DeleteDepartment(ctx, "dom", "d1"))
+	ds, _ = st.ListDepartments(ctx, "dom")
+	if len(ds) != 1 || ds[0].Name != "south" {
+		t.Fatalf("after deletes: %+v", ds)
+	}
+}
+
+func testListSessions(t *testing.T, st store.Store) {
+	newAccount(t, st, "a1", "alice")
+	newAccount(t, st, "a2", "bob")
+	must(t, st.CreateDomain(ctx, store.Domain{Moid: "other", Name: "other", CreatedAt: t0}))
+	must(t, st.CreateAccount(ctx, store.Account{Moid: "a3", DomainMoid: "other", Username: "carol", PasswordHash: "x", CreatedAt: t0}))
+	must(t, st.CreateSession(ctx, store.Session{Hash: "s1", AccountMoid: "a1", ExpiresAt: t0.Add(time.Hour)}))
+	must(t, st.CreateSession(ctx, store.Session{Hash: "s2", AccountMoid: "a2", ExpiresAt: t0.Add(time.Minute)}))
+	must(t, st.CreateSession(ctx, store.Session{Hash: "s3", AccountMoid: "a3", ExpiresAt: t0.Add(time.Hour)}))
+	must(t, st.RenewSession(ctx, "s1", t0, t0.Add(2*time.Hour)))
+	ss, err := st.ListSessions(ctx, "dom", t0.Add(30*time.Minute))
+	must(t, err)
+	if len(ss) != 1 || ss[0].AccountMoid != "a1" || !ss[0].ExpiresAt.Equal(t0.Add(2*time.Hour)) || !ss[0].LoginExpiresAt.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("ListSessions = %+v", ss)
+	}
+}
+
+func testRecentEvents(t *testing.T, st store.Store) {
+	rec := func(id, domain string, at time.Duration) store.Record {
+		return store.Record{Kind: "mt", ID: id, DomainMoid: domain, State: "idle", Data: []byte(`{}`), CreatedAt: t0, UpdatedAt: t0.Add(at)}
+	}
+	for i := 0; i < 40; i++ {
+		must(t, st.CreateRecord(ctx, rec(fmt.Sprint("r", i), "d1", time.Duration(i)*time.Minute)))
+	}
+	must(t, st.CreateRecord(ctx, rec("other", "d2", 39*time.Minute)))
+	must(t, st.CreateRecord(ctx, store.Record{Kind: "conf", ID: "c", DomainMoid: "d1", Data: []byte(`{}`), CreatedAt: t0, UpdatedAt: t0.Add(39 * time.Minute)}))
+	evs, err := st.RecentEvents(ctx, "mt", "d1", t0.Add(30*time.Minute))
+	must(t, err)
+	// From 29 minutes on: the minute's margin for clocks of several nodes.
+	if len(evs) != 11 || evs[0].ID != "r29" || evs[10].ID != "r39" || !evs[10].At.Equal(t0.Add(39*time.Minute)) || evs[0].Op != store.OpCreate {
+		t.Fatalf("RecentEvents = %d events %+v", len(evs), evs)
+	}
+	if evs, _ := st.RecentEvents(ctx, "mt", "d1", t0.Add(time.Hour)); len(evs) != 0 {
+		t.Fatalf("RecentEvents after the last = %+v", evs)
+	}
+	if evs, _ := st.RecentEvents(ctx, "mt", "d1", time.Time{}); len(evs) != 40 {
+		t.Fatalf("RecentEvents from the start = %d", len(evs))
 	}
 }

@@ -1,0 +1,448 @@
+package amc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Accounts (reference 08 "创建账号" to "重置密码"): the accounts that log in
+// through /api/v1/system/login. Only administrators of the user domain
+// manage them; an account of another domain does not exist (19001).
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("amc.accounts.create", m.createAccount)
+		reg.Handle("amc.accounts.update", m.updateAccount)
+		reg.Handle("amc.accounts.delete", m.deleteAccount)
+		reg.Handle("amc.accounts.get", m.getAccount)
+		reg.Handle("amc.accounts.list", m.listAccounts)
+		reg.Handle("amc.accounts.disable.update", m.disableAccount)
+		reg.Handle("amc.accounts.password.update", m.setPassword)
+	})
+}
+
+// profileFields are the account fields kept in the store's profile
+// object, with their defaults.
+var profileFields = map[string]any{
+	"sex": 1, "date_of_birth": "", "ext_num": "", "fax": "", "office_location": "", "job_num": "", "limited": 0,
+}
+
+// accountDoc is an account in the reference's reply shape. The password
+// is never returned: only its bcrypt hash is kept.
+func accountDoc(a store.Account) map[string]any {
+	doc, _ := shape.Decode(a.Profile)
+	if doc == nil {
+		doc = map[string]any{}
+	}
+	for k, def := range profileFields {
+		if _, ok := doc[k]; !ok {
+			doc[k] = def
+		}
+	}
+	doc["account"], doc["account_moid"], doc["account_jid"] = a.Username, a.Moid, a.Moid+jidSuffix
+	doc["name"], doc["e164"], doc["email"], doc["mobile"] = a.Name, a.E164, a.Email, a.Mobile
+	doc["binded"] = flag(a.E164 != "")
+	doc["enable"] = flag(!a.Disabled)
+	doc["password"] = ""
+	deps := make([]any, 0, len(a.Departments))
+	for _, d := range a.Departments {
+		deps = append(deps, map[string]any{"department_moid": d.DepartmentMoid, "department_name": d.DepartmentName, "department_position": d.Position})
+	}
+	doc["departments"] = deps
+	return doc
+}
+
+func flag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Character rules of reference 08 "创建账号".
+var fieldRules = []struct {
+	name    string
+	maxLen  int
+	allowed string
+	what    string
+}{
+	{"name", 64, "", "must not contain control characters"},
+	{"email", 64, letters + digits + "_@.-", "may hold only letters, digits, _ @ . -"},
+	{"mobile", 32, digits + "._-*# ", "may hold only digits, . _ - * # and spaces"},
+	{"ext_num", 64, digits + "()（）,，-;；*+# .", "may hold only digits, ( ) , - ; * + # . and spaces"},
+	{"fax", 32, digits + "-", "may hold only digits and -"},
+	{"job_num", 32, letters + digits, "may hold only letters and digits"},
+	{"office_location", 128, "", "must not contain control characters"},
+}
+
+// checkPassword applies the reference's password rule.
+func checkPassword(field, pw string) error {
+	if pw == "" {
+		return wire.InvalidParam(field, "must not be empty")
+	}
+	return checkChars(field, pw, 64, letters+digits+"_.", "", "may hold only letters, digits, _ and .")
+}
+
+// applyFields checks the account fields sent in p and writes them into a
+// (the store columns and the profile object). Absent fields are kept.
+func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]any, a *store.Account, prof map[string]any) error {
+	for _, f := range fieldRules {
+		if !has(p, f.name) {
+			continue
+		}
+		v := conference.Str(p, f.name)
+		if err := checkChars(f.name, v, f.maxLen, f.allowed, "\x00", f.what); err != nil {
+			return err
+		}
+		switch f.name {
+		case "name":
+			if strings.TrimSpace(v) == "" {
+				return wire.InvalidParam("name", "must not be empty")
+			}
+			a.Name = v
+		case "email":
+			a.Email = v
+		case "mobile":
+			a.Mobile = v
+		default:
+			prof[f.name] = v
+		}
+	}
+	if has(p, "date_of_birth") {
+		v := strings.TrimSpace(conference.Str(p, "date_of_birth"))
+		if v != "" {
+			if _, err := conference.ParseTime(v); err != nil {
+				if _, err := time.Parse("2006-01-02", v); err != nil {
+					return wire.InvalidParam("date_of_birth", "must be an ISO 8601 date or time such as 2016-11-11T15:30:00+08:00")
+				}
+			}
+		}
+		prof["date_of_birth"] = v
+	}
+	for _, k := range []string{"sex", "limited"} {
+		if has(p, k) {
+			prof[k] = conference.Int(p, k)
+		}
+	}
+	if has(p, "enable") {
+		a.Disabled = conference.Int(p, "enable") == 0
+	}
+	if has(p, "departments") {
+		deps, err := m.memberships(ctx, r, p["departments"])
+		if err != nil {
+			return err
+		}
+		a.Departments = deps
+	}
+	return nil
+}
+
+// memberships reads the departments parameter: each department_moid
+// must name a department of the caller's domain (19903), once.
+func (m *Module) memberships(ctx context.Context, r *api.Request, v any) ([]store.Membership, error) {
+	list, _ := v.([]any)
+	ds, err := m.st.ListDepartments(ctx, r.Principal.DomainMoid)
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for _, d := range ds {
+		known[d.Moid] = true
+	}
+	seen := map[string]bool{}
+	out := []store.Membership{}
+	for i, el := range list {
+		e, _ := el.(map[string]any)
+		moid := conference.Str(e, "department_moid")
+		field := fmt.Sprintf("departments[%d].department_moid", i)
+		if !known[moid] {
+			return nil, noDepartment(field, moid)
+		}
+		if seen[moid] {
+			return nil, wire.InvalidParam(field, "department listed twice")
+		}
+		seen[moid] = true
+		pos := conference.Str(e, "department_position")
+		if len(pos) > 64 {
+			return nil, wire.InvalidParam(fmt.Sprintf("departments[%d].department_position", i), "longer than 64 bytes")
+		}
+		out = append(out, store.Membership{DepartmentMoid: moid, Position: pos})
+	}
+	return out, nil
+}
+
+// binding reads binded and e164: 0 no number, 1 the e164 sent (digits),
+// 2 a number from the automatic range (keeping one already bound). An
+// e164 sent without binded is a manual binding.
+func binding(p map[string]any, create bool) (mode int, e164 string, err error) {
+	mode = -1 // unchanged
+	if create {
+		mode = 2
+	}
+	if has(p, "binded") {
+		mode = conference.Int(p, "binded")
+	} else if conference.Str(p, "e164") != "" {
+		mode = 1
+	}
+	if mode == 1 {
+		e164 = conference.Str(p, "e164")
+		if e164 == "" {
+			return 0, "", wire.InvalidParam("e164", "required when binded is 1")
+		}
+		if err := checkChars("e164", e164, 20, digits, "", "may hold only digits"); err != nil {
+			return 0, "", err
+		}
+	}
+	return mode, e164, nil
+}
+
+// storeErr maps the store's account errors to the reference's codes.
+func storeErr(err error, a store.Account) error {
+	var de *store.DuplicateError
+	switch {
+	case errors.As(err, &de):
+		switch de.Field {
+		case "account":
+			return wire.Errorf(CodeAccountUsed, "user account %s is already used", a.Username)
+		case "e164":
+			return wire.Errorf(CodeE164Exists, "E164 number %s already exists", a.E164)
+		case "email":
+			return wire.Errorf(CodeEmailUsed, "e-mail %s is already used", a.Email)
+		case "mobile":
+			return wire.Errorf(CodeMobileUsed, "mobile %s is already used", a.Mobile)
+		default:
+			return wire.Errorf(CodeMobileIsE164, "a mobile number equals an E164 number of another account")
+		}
+	case errors.Is(err, store.ErrDuplicate):
+		return wire.Errorf(CodeAccountUsed, "user account, E164 number, e-mail or mobile already used")
+	case errors.Is(err, store.ErrNoDepartment):
+		return wire.Errorf(CodeNoGroup, "a department of the account does not exist")
+	case errors.Is(err, store.ErrNotFound):
+		return notFoundAccount(a.Moid)
+	}
+	return err
+}
+
+// withNumber runs write with the account's E164 number; when auto, it
+// takes numbers from the automatic range until one is free (52001 when
+// none is).
+func (m *Module) withNumber(ctx context.Context, a *store.Account, auto bool, write func() error) error {
+	if !auto {
+		return storeErr(write(), *a)
+	}
+	size := m.cfg.E164Max - m.cfg.E164Min + 1
+	for i := int64(0); i < size; i++ {
+		n, err := m.st.NextNumber(ctx, e164Counter, m.cfg.E164Min, m.cfg.E164Max)
+		if err != nil {
+			return err
+		}
+		a.E164 = strconv.FormatInt(n, 10)
+		err = write()
+		var de *store.DuplicateError
+		if errors.As(err, &de) && (de.Field == "e164" || de.Field == "e164_mobile") {
+			continue
+		}
+		return storeErr(err, *a)
+	}
+	return wire.Errorf(CodeNoNumber, "no E164 number is left to assign (%d to %d)", m.cfg.E164Min, m.cfg.E164Max)
+}
+
+func (m *Module) createAccount(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "create accounts"); err != nil {
+		return nil, err
+	}
+	p := params(r)
+	user := conference.Str(p, "account")
+	if err := checkName("account", user, maxAccountNameLen); err != nil {
+		return nil, err
+	}
+	if strings.Trim(user, digits) == "" {
+		return nil, wire.Errorf(CodeDigitsOnly, "account %s must not be digits only", user)
+	}
+	if !auth.ValidUsername(user) {
+		return nil, wire.InvalidParam("account", "must not begin or end with spaces")
+	}
+	pw := conference.Str(p, "password")
+	if err := checkPassword("password", pw); err != nil {
+		return nil, err
+	}
+	mode, e164, err := binding(p, true)
+	if err != nil {
+		return nil, err
+	}
+	a := store.Account{Moid: auth.NewMoid(), DomainMoid: r.Principal.DomainMoid, Username: user, CreatedAt: m.clk.Now(), E164: e164}
+	prof := map[string]any{}
+	for k, v := range profileFields {
+		prof[k] = v
+	}
+	if err := m.applyFields(ctx, r, p, &a, prof); err != nil {
+		return nil, err
+	}
+	if a.Profile, err = shape.Encode(prof); err != nil {
+		return nil, err
+	}
+	if a.PasswordHash, err = auth.HashSecret(pw); err != nil {
+		return nil, err
+	}
+	if err := m.withNumber(ctx, &a, mode == 2, func() error { return m.st.CreateAccount(ctx, a) }); err != nil {
+		return nil, err
+	}
+	return wire.Object{"account_moid": a.Moid}, nil
+}
+
+// updateAccount serves the edit: only the fields sent change; enable 0
+// disables the account and a password replaces it, both ending its
+// sessions at once.
+func (m *Module) updateAccount(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "edit accounts"); err != nil {
+		return nil, err
+	}
+	a, err := m.loadAccount(ctx, r, r.Path("account_moid"))
+	if err != nil {
+		return nil, err
+	}
+	p := params(r)
+	was := a.Disabled
+	prof, err := shape.Decode(a.Profile)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.applyFields(ctx, r, p, &a, prof); err != nil {
+		return nil, err
+	}
+	if a.Disabled && !was && a.Moid == r.Principal.AccountMoid {
+		return nil, wire.Errorf(CodeSelf, "an account cannot disable itself")
+	}
+	pw := ""
+	if has(p, "password") {
+		pw = conference.Str(p, "password")
+		if err := checkPassword("password", pw); err != nil {
+			return nil, err
+		}
+	}
+	mode, e164, err := binding(p, false)
+	if err != nil {
+		return nil, err
+	}
+	auto := false
+	switch mode {
+	case 0:
+		a.E164 = ""
+	case 1:
+		a.E164 = e164
+	case 2:
+		auto = a.E164 == ""
+	}
+	if a.Profile, err = shape.Encode(prof); err != nil {
+		return nil, err
+	}
+	if err := m.withNumber(ctx, &a, auto, func() error { return auth.SaveAccount(ctx, m.st, a, pw, was) }); err != nil {
+		return nil, err
+	}
+	return wire.Object{}, nil
+}
+
+func (m *Module) deleteAccount(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "delete accounts"); err != nil {
+		return nil, err
+	}
+	moid := r.Path("account_moid")
+	if moid == r.Principal.AccountMoid {
+		return nil, wire.Errorf(CodeSelf, "an account cannot delete itself")
+	}
+	if err := auth.RemoveAccount(ctx, m.st, r.Principal.DomainMoid, moid); errors.Is(err, store.ErrNotFound) {
+		return nil, notFoundAccount(moid)
+	} else if err != nil {
+		return nil, err
+	}
+	return wire.Object{}, nil
+}
+
+// getAccount serves one account: administrators read any of the domain,
+// every account reads its own.
+func (m *Module) getAccount(ctx context.Context, r *api.Request) (wire.Object, error) {
+	moid := r.Path("account_moid")
+	if moid != r.Principal.AccountMoid {
+		if err := adminOnly(r, "read other accounts"); err != nil {
+			return nil, err
+		}
+	}
+	a, err := m.loadAccount(ctx, r, moid)
+	if err != nil {
+		return nil, err
+	}
+	return shape.Project(accountDoc(a), r.Endpoint.Reply), nil
+}
+
+// listAccounts pages through the domain's accounts, oldest first; account
+// finds the user names that contain it, case-insensitively.
+func (m *Module) listAccounts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "list accounts"); err != nil {
+		return nil, err
+	}
+	q := store.AccountQuery{DomainMoid: r.Principal.DomainMoid, Search: r.Args.Query.Get("account")}
+	q.Start, q.Count = paging(r)
+	as, total, err := m.st.ListAccounts(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]map[string]any, 0, len(as))
+	for _, a := range as {
+		docs = append(docs, accountDoc(a))
+	}
+	return wire.Object{"total": total, "accounts": projectList(r, "accounts", docs)}, nil
+}
+
+// disableAccount disables an account and ends its sessions; the e164
+// sent, when the account has a number, must be that number.
+func (m *Module) disableAccount(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "disable accounts"); err != nil {
+		return nil, err
+	}
+	a, err := m.loadAccount(ctx, r, r.Path("account_moid"))
+	if err != nil {
+		return nil, err
+	}
+	if e := conference.Str(params(r), "e164"); e != "" && e != a.E164 {
+		return nil, wire.InvalidParam("e164", "is not the E164 number of the account")
+	}
+	if a.Moid == r.Principal.AccountMoid {
+		return nil, wire.Errorf(CodeSelf, "an account cannot disable itself")
+	}
+	was := a.Disabled
+	a.Disabled = true
+	if err := auth.SaveAccount(ctx, m.st, a, "", was); err != nil {
+		return nil, storeErr(err, a)
+	}
+	return wire.Object{}, nil
+}
+
+// setPassword replaces an account's password: it works at the next login,
+// the account's sessions end, and a lock after failed logins is lifted.
+func (m *Module) setPassword(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "reset passwords"); err != nil {
+		return nil, err
+	}
+	pw := conference.Str(params(r), "value")
+	if err := checkPassword("value", pw); err != nil {
+		return nil, err
+	}
+	a, err := m.loadAccount(ctx, r, r.Path("account_moid"))
+	if err != nil {
+		return nil, err
+	}
+	if err := auth.SaveAccount(ctx, m.st, a, pw, a.Disabled); err != nil {
+		return nil, storeErr(err, a)
+	}
+	return wire.Object{}, nil
+}

@@ -1,0 +1,101 @@
+package amc
+
+import (
+	"context"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Conference approval (reference 08 "查询会议审批信息", "启用停用会议审批功能";
+// from 5.2.0.4.0) and Confer's pending-conference endpoints. The rules
+// live in internal/conference/approval.go: with video_approval on, a
+// conference created by an account that is not an administrator of its
+// domain waits pending until an administrator approves it.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("amc.approval_infos.get", m.getApproval)
+		reg.Handle("amc.approval_infos.update", m.setApproval)
+		reg.Handle("amc.pending_confs.list", m.listPending)
+		reg.Handle("amc.pending_confs.approve", m.approve)
+		reg.Handle("amc.pending_confs.delete", m.rejectPending)
+	})
+}
+
+// getApproval serves the settings of the caller's domain to every account
+// of it; another domain's (user_domain_moid) does not exist (99992).
+func (m *Module) getApproval(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if d := r.Args.Query.Get("user_domain_moid"); d != "" && d != r.Principal.DomainMoid {
+		return nil, wire.Errorf(CodeNoDomain, "user domain %s does not exist", d)
+	}
+	a, err := conference.GetApproval(ctx, m.st, r.Principal.DomainMoid)
+	if err != nil {
+		return nil, err
+	}
+	return wire.Object{"real_approval": a.Real, "video_approval": a.Video}, nil
+}
+
+func (m *Module) setApproval(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "change conference approval"); err != nil {
+		return nil, err
+	}
+	p := params(r)
+	a := conference.Approval{Real: conference.Int(p, "real_approval"), Video: conference.Int(p, "video_approval")}
+	if err := conference.SetApproval(ctx, m.st, r.Principal.DomainMoid, a, m.clk.Now()); err != nil {
+		return nil, err
+	}
+	return wire.Object{}, nil
+}
+
+// listPending serves the conferences awaiting approval: the domain's to
+// an administrator, the caller's own to anyone else.
+func (m *Module) listPending(ctx context.Context, r *api.Request) (wire.Object, error) {
+	owner := ""
+	if !r.Principal.Admin {
+		owner = r.Principal.AccountMoid
+	}
+	cs, err := m.confs.Pending(ctx, r.Principal.DomainMoid, owner)
+	if err != nil {
+		return nil, err
+	}
+	start, count := paging(r)
+	docs := make([]map[string]any, 0, len(cs))
+	for _, c := range page(cs, start, count) {
+		docs = append(docs, c.Doc)
+	}
+	return wire.Object{"total": len(cs), "confs": projectList(r, "confs", docs)}, nil
+}
+
+// approve releases a pending conference: approval rights are the domain
+// administrators'.
+func (m *Module) approve(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "approve conferences"); err != nil {
+		return nil, err
+	}
+	c, err := m.confs.Approve(ctx, r.Principal.DomainMoid, r.Path("conf_id"))
+	if err != nil {
+		return nil, err
+	}
+	reply := shape.Project(c.Doc, r.Endpoint.Reply)
+	reply["state"], reply["description"] = c.Rec.State, descDone
+	return reply, nil
+}
+
+// rejectPending deletes a pending conference: an administrator rejects
+// it, its creator withdraws it (20005 for anyone else).
+func (m *Module) rejectPending(ctx context.Context, r *api.Request) (wire.Object, error) {
+	id := r.Path("conf_id")
+	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, id, conference.StatePending)
+	if err != nil {
+		return nil, err
+	}
+	if !r.Principal.Admin && c.Rec.OwnerMoid != r.Principal.AccountMoid {
+		return nil, wire.Errorf(wire.CodeNoPermission, "only an administrator or the creator of conference %s may withdraw it", id)
+	}
+	if err := m.confs.Reject(ctx, r.Principal.DomainMoid, id); err != nil {
+		return nil, err
+	}
+	return wire.Object{"description": descDone}, nil
+}

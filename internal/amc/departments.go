@@ -1,0 +1,179 @@
+package amc
+
+import (
+	"context"
+	"errors"
+	"sort"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Departments (reference 08 "创建部门" to "查询单个部门的用户信息"). The
+// root of a domain's tree is the user domain itself: its moid is the
+// parent_department_moid of a top-level department, and its accounts are
+// those in no department.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("amc.departments.create", m.createDepartment)
+		reg.Handle("amc.departments.update", m.renameDepartment)
+		reg.Handle("amc.departments.delete", m.deleteDepartment)
+		reg.Handle("amc.departments.list", m.listDepartments)
+		reg.Handle("amc.departments.accounts.list", m.departmentAccounts)
+	})
+}
+
+func noDepartment(field, moid string) error {
+	return wire.Errorf(CodeNoGroup, "department %s does not exist (%s)", moid, field)
+}
+
+func (m *Module) createDepartment(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "create departments"); err != nil {
+		return nil, err
+	}
+	p := params(r)
+	name, parent := conference.Str(p, "department_name"), conference.Str(p, "parent_department_moid")
+	if err := checkName("department_name", name, 64); err != nil {
+		return nil, err
+	}
+	d := store.Department{Moid: auth.NewMoid(), DomainMoid: r.Principal.DomainMoid, ParentMoid: parent, Name: name, CreatedAt: m.clk.Now()}
+	switch err := m.st.CreateDepartment(ctx, d); {
+	case errors.Is(err, store.ErrNoDepartment):
+		return nil, noDepartment("parent_department_moid", parent)
+	case errors.Is(err, store.ErrDuplicate):
+		return nil, wire.Errorf(CodeGroupExists, "a department named %q already exists under %s", name, parent)
+	case err != nil:
+		return nil, err
+	}
+	return wire.Object{"department_moid": d.Moid}, nil
+}
+
+func (m *Module) renameDepartment(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "rename departments"); err != nil {
+		return nil, err
+	}
+	moid, name := r.Path("department_moid"), conference.Str(params(r), "department_name")
+	if moid == r.Principal.DomainMoid {
+		return nil, wire.InvalidParam("department_moid", "the root department is the user domain; it cannot be renamed")
+	}
+	if err := checkName("department_name", name, 64); err != nil {
+		return nil, err
+	}
+	switch err := m.st.RenameDepartment(ctx, r.Principal.DomainMoid, moid, name); {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, noDepartment("department_moid", moid)
+	case errors.Is(err, store.ErrDuplicate):
+		return nil, wire.Errorf(CodeGroupExists, "a sibling department is already named %q", name)
+	case err != nil:
+		return nil, err
+	}
+	return wire.Object{}, nil
+}
+
+func (m *Module) deleteDepartment(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "delete departments"); err != nil {
+		return nil, err
+	}
+	moid := r.Path("department_moid")
+	if moid == r.Principal.DomainMoid {
+		return nil, wire.InvalidParam("department_moid", "the root department is the user domain; it cannot be deleted")
+	}
+	switch err := m.st.DeleteDepartment(ctx, r.Principal.DomainMoid, moid); {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, noDepartment("department_moid", moid)
+	case errors.Is(err, store.ErrConflict):
+		return nil, wire.Errorf(CodeNotEmpty, "department %s still has sub-departments or accounts; move or delete them first", moid)
+	case err != nil:
+		return nil, err
+	}
+	return wire.Object{}, nil
+}
+
+// listDepartments serves the department tree, siblings by name: every
+// account of the domain may read it.
+func (m *Module) listDepartments(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ds, err := m.st.ListDepartments(ctx, r.Principal.DomainMoid)
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Name < ds[j].Name }) // siblings by name
+	children := map[string][]store.Department{}
+	for _, d := range ds {
+		children[d.ParentMoid] = append(children[d.ParentMoid], d)
+	}
+	var node func(moid, name string) map[string]any
+	node = func(moid, name string) map[string]any {
+		subs := []any{}
+		for _, c := range children[moid] {
+			subs = append(subs, node(c.Moid, c.Name))
+		}
+		return map[string]any{"seqencing": 0, "department_moid": moid, "department_name": name, "departments": subs}
+	}
+	return shape.Project(node(r.Principal.DomainMoid, r.Principal.DomainName), r.Endpoint.Reply), nil
+}
+
+// departmentAccounts serves the accounts of one department (of the root:
+// the accounts in no department), paged; administrators only, as the
+// entries carry personal data.
+func (m *Module) departmentAccounts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "list the accounts of a department"); err != nil {
+		return nil, err
+	}
+	moid := r.Path("department_moid")
+	q := store.AccountQuery{DomainMoid: r.Principal.DomainMoid}
+	name := r.Principal.DomainName
+	if moid == r.Principal.DomainMoid {
+		q.NoDepartment = true
+	} else {
+		d, err := m.department(ctx, r, moid)
+		if err != nil {
+			return nil, err
+		}
+		q.DepartmentMoid, name = d.Moid, d.Name
+	}
+	q.Start, q.Count = paging(r)
+	as, total, err := m.st.ListAccounts(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, 0, len(as))
+	for _, a := range as {
+		doc := accountDoc(a)
+		doc["department_moid"], doc["department_name"], doc["department_position"] = moid, name, ""
+		for _, mb := range a.Departments {
+			if mb.DepartmentMoid == moid {
+				doc["department_position"] = mb.Position
+			}
+		}
+		out = append(out, doc)
+	}
+	return wire.Object{"total": total, "accounts": projectList(r, "accounts", out)}, nil
+}
+
+// department finds a department of the caller's domain (19903).
+func (m *Module) department(ctx context.Context, r *api.Request, moid string) (store.Department, error) {
+	ds, err := m.st.ListDepartments(ctx, r.Principal.DomainMoid)
+	if err != nil {
+		return store.Department{}, err
+	}
+	for _, d := range ds {
+		if d.Moid == moid {
+			return d, nil
+		}
+	}
+	return store.Department{}, noDepartment("department_moid", moid)
+}
+
+// projectList projects documents with the element schema of a reply list.
+func projectList(r *api.Request, name string, docs []map[string]any) []any {
+	fields := shape.Elem(r.Endpoint.Reply, name)
+	out := make([]any, len(docs))
+	for i, d := range docs {
+		out[i] = shape.Project(d, fields)
+	}
+	return out
+}

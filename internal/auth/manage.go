@@ -1,0 +1,42 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// Account management (amc) changes to the accounts that log in here.
+// Disabling an account or giving it a new password ends every session
+// of it in the same transaction as the change: a request with an old
+// cookie answers 10102 at once, a disabled account cannot log in (90403),
+// and the next login needs the new password.
+
+// SaveAccount writes an edited account of a.DomainMoid. A non-empty
+// newPassword replaces the password hash, clears the failed-login count
+// and lock, and ends the account's sessions; so does a.Disabled when the
+// account was enabled before (wasDisabled false).
+func SaveAccount(ctx context.Context, st store.Store, a store.Account, newPassword string, wasDisabled bool) error {
+	end := a.Disabled && !wasDisabled
+	if newPassword != "" {
+		h, err := HashSecret(newPassword)
+		if err != nil {
+			return fmt.Errorf("password: %w", err)
+		}
+		a.PasswordHash = h
+		end = true
+	}
+	if err := st.UpdateAccount(ctx, a, end); err != nil {
+		return err
+	}
+	if newPassword != "" {
+		return st.ResetLogin(ctx, a.Moid) // an administrator's new password unlocks the account
+	}
+	return nil
+}
+
+// RemoveAccount deletes an account of a domain; its sessions end with it.
+func RemoveAccount(ctx context.Context, st store.Store, domainMoid, moid string) error {
+	return st.DeleteAccount(ctx, domainMoid, moid)
+}

@@ -1,0 +1,37 @@
+package auth
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// SessionPrincipal checks an SSO_COOKIE_KEY session alone, without an
+// account_token, and returns who it belongs to. The push server uses it
+// for the CometD handshake, which carries only the login's cookie
+// (reference 02 "握手"). It does not renew the session: keeping a login
+// alive is the HTTP heartbeat's job (reference 02 "心跳保护"), so a
+// push connection outlives its login only until the session's idle
+// lifetime ends. Failure: 10102.
+func (s *Service) SessionPrincipal(ctx context.Context, cookie string) (*Principal, error) {
+	if cookie == "" {
+		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in: the SSO_COOKIE_KEY cookie is missing")
+	}
+	sess, err := s.st.SessionByHash(ctx, lookupHash(cookie))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !sess.ExpiresAt.After(s.clk.Now())) {
+		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in or the login timed out: SSO_COOKIE_KEY is unknown or expired")
+	}
+	if err != nil {
+		return nil, err
+	}
+	acc, err := s.st.AccountByMoid(ctx, sess.AccountMoid)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && acc.Disabled) {
+		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in: the session's account no longer exists or is disabled")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return principalOf(acc), nil
+}

@@ -1,0 +1,145 @@
+package conference_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/store/sqlstore"
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+func apprCode(err error) int {
+	var we *wire.Error
+	if errors.As(err, &we) {
+		return we.Code
+	}
+	return 0
+}
+
+// Who is held: with video_approval on, accounts that are not
+// administrators of their domain (and unknown ones); never with it off.
+// Approval of a booked conference books it, one whose start passed keeps
+// its slot, one whose slot ended is dropped; several nodes approving at
+// once start it once.
+func TestApproval(t *testing.T) {
+	testdb.Engines(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		clk := clock.NewFake(t0)
+		st, err := sqlstore.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		must := func(err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		must(st.CreateDomain(ctx, store.Domain{Moid: "d", Name: "d", CreatedAt: t0}))
+		must(st.CreateAccount(ctx, store.Account{Moid: "adm", DomainMoid: "d", Username: "adm", PasswordHash: "x", Admin: true, CreatedAt: t0}))
+		must(st.CreateAccount(ctx, store.Account{Moid: "usr", DomainMoid: "d", Username: "usr", PasswordHash: "x", CreatedAt: t0}))
+		nodes := []*node{newNode(t, dsn, clk, conference.Config{}), newNode(t, dsn, clk, conference.Config{})}
+		svc := nodes[0].svc
+
+		for _, acct := range []string{"adm", "usr", "nobody"} {
+			if held, err := svc.NeedsApproval(ctx, "d", acct); err != nil || held {
+				t.Fatalf("approval off: NeedsApproval(%s) = %v, %v", acct, held, err)
+			}
+		}
+		must(conference.SetApproval(ctx, st, "d", conference.Approval{Real: 1, Video: 1}, t0))
+		must(conference.SetApproval(ctx, st, "d", conference.Approval{Real: 0, Video: 1}, t0)) // replaces
+		if a, err := conference.GetApproval(ctx, st, "d"); err != nil || a != (conference.Approval{Video: 1}) {
+			t.Fatalf("GetApproval = %+v, %v", a, err)
+		}
+		for acct, want := range map[string]bool{"adm": false, "usr": true, "nobody": true} {
+			if held, err := svc.NeedsApproval(ctx, "d", acct); err != nil || held != want {
+				t.Fatalf("NeedsApproval(%s) = %v, %v; want %v", acct, held, err, want)
+			}
+		}
+		spec := func(owner string, start time.Time, duration int) conference.Spec {
+			return conference.Spec{DomainMoid: "d", OwnerMoid: owner, Start: start, Doc: map[string]any{"name": "c", "max_join_mt": 8, "duration": duration}}
+		}
+		c, err := svc.CreateOrHold(ctx, spec("adm", time.Time{}, 0))
+		if err != nil || c.Rec.State != conference.StateRunning {
+			t.Fatalf("an administrator's conference: %+v, %v", c.Rec, err)
+		}
+
+		// Instant, approved by two nodes at once: starts once.
+		c, err = svc.CreateOrHold(ctx, spec("usr", time.Time{}, 0))
+		if err != nil || c.Rec.State != conference.StatePending || conference.Str(c.Doc, "meeting_id") == "" {
+			t.Fatalf("held: %+v, %v", c.Rec, err)
+		}
+		var wg sync.WaitGroup
+		var oks, notFound int32
+		var mu sync.Mutex
+		for _, n := range nodes {
+			for i := 0; i < 2; i++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, err := n.svc.Approve(ctx, "d", c.ID())
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case err == nil:
+						oks++
+					case apprCode(err) == wire.CodeConfNotFound:
+						notFound++
+					default:
+						t.Error(err)
+					}
+				}()
+			}
+		}
+		wg.Wait()
+		if oks != 1 || notFound != 3 || sum(nodes, func(n *node) int32 { return n.started.Load() }) != 2 {
+			t.Fatalf("concurrent approvals: %d ok, %d not found, %d started (1 + the administrator's)", oks, notFound,
+				sum(nodes, func(n *node) int32 { return n.started.Load() }))
+		}
+
+		// Booked for 10:00 for 30 minutes.
+		booked, err := svc.CreateOrHold(ctx, spec("usr", t0.Add(time.Hour), 30))
+		must(err)
+		late, err := svc.CreateOrHold(ctx, spec("usr", t0.Add(time.Hour), 30))
+		must(err)
+		gone, err := svc.CreateOrHold(ctx, spec("usr", t0.Add(time.Hour), 30))
+		must(err)
+		if ps, err := svc.Pending(ctx, "d", "usr"); err != nil || len(ps) != 3 {
+			t.Fatalf("Pending = %d, %v", len(ps), err)
+		}
+		b, err := svc.Approve(ctx, "d", booked.ID())
+		if err != nil || b.Rec.State != conference.StateBooked || !b.Rec.DueAt.Equal(t0.Add(time.Hour)) {
+			t.Fatalf("approve booked: %+v, %v", b.Rec, err)
+		}
+		clk.Set(t0.Add(70 * time.Minute)) // after its start, before its end
+		l, err := svc.Approve(ctx, "d", late.ID())
+		if err != nil || l.Rec.State != conference.StateRunning || conference.Str(l.Doc, "end_time") != "2026-03-01T10:30:00+00:00" {
+			t.Fatalf("approve after the start keeps the slot: %+v %v, %v", l.Rec, l.Doc["end_time"], err)
+		}
+		clk.Set(t0.Add(2 * time.Hour)) // after its end: dropped
+		if _, err := svc.Approve(ctx, "d", gone.ID()); apprCode(err) != wire.CodeConfNotFound {
+			t.Fatalf("approve after the slot = %v", err)
+		}
+		if _, err := svc.Get(ctx, "d", gone.ID(), conference.StatePending); apprCode(err) != wire.CodeConfNotFound {
+			t.Fatalf("dropped conference still pending: %v", err)
+		}
+		if err := svc.Reject(ctx, "d", gone.ID()); apprCode(err) != wire.CodeConfNotFound {
+			t.Fatalf("reject of a dropped conference = %v", err)
+		}
+		// Too large for the platform: refused at once.
+		big := spec("usr", time.Time{}, 0)
+		big.Doc["max_join_mt"] = 5000
+		if _, err := svc.CreateOrHold(ctx, big); apprCode(err) != conference.CodeNoResource {
+			t.Fatalf("hold beyond the platform = %v", err)
+		}
+	})
+}

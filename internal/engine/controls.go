@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/confer-platform/confer/internal/media"
+)
+
+// Per-terminal controls (reference 05 items 87 to 93): each is applied
+// to the terminal through the media backend (media.Backend.Apply), then
+// stored in the terminal document, so a read after the reply sees it and
+// a restart keeps it. Media controls need a terminal in the call.
+
+// ErrNotOnline is returned for a media control of a terminal that is not
+// online.
+var ErrNotOnline = errors.New("engine: terminal is not online")
+
+// ErrNoVideoSource is returned when a terminal has no video source of the
+// index asked for.
+var ErrNoVideoSource = errors.New("engine: the terminal has no such video source")
+
+// Volume devices of reference 05 "修改终端音量" (vol_mode).
+const (
+	VolLoudspeaker = 1 // what the terminal plays: its receive volume (rcv_volume)
+	VolMicrophone  = 2 // what the terminal picks up: its send volume (snd_volume)
+)
+
+// VideoSource is a video input of a terminal (reference 05 "获取终端视频源信息":
+// video_idx, video_alise).
+type VideoSource struct {
+	Idx   int
+	Alias string
+}
+
+// DefaultVideoSources are the inputs of a simulated terminal: a camera on
+// channel 0 (the source an online terminal sends first, cur_video_idx 0)
+// and a computer input on channel 1. A backend that learns a terminal's
+// real inputs stores them in the document field "_videos".
+var DefaultVideoSources = []VideoSource{{0, "camera"}, {1, "vga"}}
+
+// control applies c to an online terminal through the media backend and
+// then stores what set changes in its document.
+func (e *Engine) control(ctx context.Context, cf Conf, mtID string, c media.Control, set func(doc map[string]any)) (Terminal, error) {
+	t, err := e.Get(ctx, cf, mtID)
+	if err != nil {
+		return t, err
+	}
+	if t.Rec.State != StateOnline {
+		return t, ErrNotOnline
+	}
+	if err := e.media.Apply(ctx, cf.ConfID, mtID, c); err != nil {
+		return t, err
+	}
+	return e.Update(ctx, cf, mtID, func(t *Terminal) error {
+		if t.Rec.State != StateOnline { // it left the call meanwhile
+			return ErrNotOnline
+		}
+		set(t.Doc)
+		return nil
+	})
+}
+
+// SetSilence silences (on) or unsilences a terminal: it no longer hears
+// the conference (reference 05 "终端静音操作").
+func (e *Engine) SetSilence(ctx context.Context, cf Conf, mtID string, on bool) (Terminal, error) {
+	v := flag(on)
+	return e.control(ctx, cf, mtID, media.Control{Kind: "silence", Value: v}, func(doc map[string]any) { doc["silence"] = v })
+}
+
+// SetMute mutes (on) or unmutes a terminal: the conference no longer
+// hears it (reference 05 "终端哑音操作").
+func (e *Engine) SetMute(ctx context.Context, cf Conf, mtID string, on bool) (Terminal, error) {
+	v := flag(on)
+	return e.control(ctx, cf, mtID, media.Control{Kind: "mute", Value: v}, func(doc map[string]any) { doc["mute"] = v })
+}
+
+// SetVolume sets the loudspeaker (rcv_volume) or microphone (snd_volume)
+// volume of a terminal (reference 05 "修改终端音量"; value 0 to 35, checked
+// by the caller).
+func (e *Engine) SetVolume(ctx context.Context, cf Conf, mtID string, device, value int) (Terminal, error) {
+	field := "rcv_volume"
+	if device == VolMicrophone {
+		field = "snd_volume"
+	}
+	c := media.Control{Kind: "volume", Value: value, Extra: map[string]int{"vol_mode": device}}
+	return e.control(ctx, cf, mtID, c, func(doc map[string]any) { doc[field] = value })
+}
+
+// Camera starts (state 0) or stops (state 1) a camera movement of a
+// terminal (reference 05 "终端摄像头控制": typ 1 to 15). The camera's
+// position is the terminal's own; nothing is stored but the last command.
+func (e *Engine) Camera(ctx context.Context, cf Conf, mtID string, state, typ int) (Terminal, error) {
+	c := media.Control{Kind: "camera", Value: typ, Extra: map[string]int{"state": state}}
+	return e.control(ctx, cf, mtID, c, func(doc map[string]any) {
+		doc["_camera"] = map[string]any{"state": state, "type": typ}
+	})
+}
+
+// VideoSources returns a terminal's video inputs and the one it sends
+// (cur_video_idx of its first video send channel).
+func VideoSources(t Terminal) ([]VideoSource, int) {
+	srcs := DefaultVideoSources
+	if l, ok := t.Doc["_videos"].([]any); ok {
+		srcs = nil
+		for _, v := range l {
+			if m, ok := v.(map[string]any); ok {
+				srcs = append(srcs, VideoSource{num(m["video_idx"]), str(m["video_alise"])})
+			}
+		}
+	}
+	cur := 0
+	if chs := list(t.Doc["v_snd_chn"]); len(chs) > 0 {
+		if ch, ok := chs[0].(map[string]any); ok {
+			cur = num(ch["cur_video_idx"])
+		}
+	}
+	return srcs, cur
+}
+
+// SetVideoSource makes a terminal send the video input idx (reference 05
+// "设置终端当前视频源"): cur_video_idx of its video send channels.
+func (e *Engine) SetVideoSource(ctx context.Context, cf Conf, mtID string, idx int) (Terminal, error) {
+	t, err := e.Get(ctx, cf, mtID)
+	if err != nil {
+		return t, err
+	}
+	if t.Rec.State != StateOnline {
+		return t, ErrNotOnline
+	}
+	srcs, _ := VideoSources(t)
+	found := false
+	for _, s := range srcs {
+		found = found || s.Idx == idx
+	}
+	if !found {
+		return t, ErrNoVideoSource
+	}
+	return e.control(ctx, cf, mtID, media.Control{Kind: "video", Value: idx}, func(doc map[string]any) {
+		for _, v := range list(doc["v_snd_chn"]) {
+			if ch, ok := v.(map[string]any); ok {
+				ch["cur_video_idx"] = idx
+			}
+		}
+	})
+}
+
+// SetCallMode changes how a terminal is called (reference 05 "修改终端呼叫
+// 模式": 0 manual, 2 automatic, 3 chase). It is a property of the member,
+// online or not: a terminal switched to automatic or chase that is not in
+// the call and not being called is called now, as it would have been had
+// it been added so; switching to manual stops the retries of a failed call.
+func (e *Engine) SetCallMode(ctx context.Context, cf Conf, mtID string, mode int) (Terminal, error) {
+	t, err := e.Update(ctx, cf, mtID, func(t *Terminal) error {
+		t.Doc["call_mode"] = mode
+		if mode == CallManual {
+			t.Doc["_chase"] = false
+			if redial, _ := t.Doc["_redial"].(bool); redial && t.Rec.State == StateCalling {
+				delete(t.Doc, "_redial")
+				t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
+			}
+		}
+		return nil
+	})
+	if err != nil || mode == CallManual || t.Rec.State != StateIdle {
+		return t, err
+	}
+	if err := e.Call(ctx, cf, []string{mtID}); err != nil {
+		return t, err
+	}
+	return e.Get(ctx, cf, mtID)
+}
+
+func flag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,466 @@
+// Package krtc serves room management (seed 000 "Specified operations":
+// list, create and delete rooms; Confer adds read and modify). A room is
+// backed by a running conference of the engine, created through the
+// conference service with enable_rtc set: it counts against the
+// platform's capacity and lives as long as that conference runs.
+// Requests are JSON style: a JSON body, account_token in the query, the
+// session cookie in the Cookie header. docs/krtc.md describes the
+// behaviour and its decisions.
+package krtc
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// KindRoom is the record kind of a room; its id is the room_id, its owner
+// the creating account.
+const KindRoom = "krtc_room"
+
+// Codes of reference A3 for rooms.
+const (
+	CodeRoomNotFound   = 99996 // 该虚拟会议室不存在
+	CodeRoomNameExists = 99995 // 会议室名称已经存在
+	CodeRoomLimit      = 99993 // 会议室数量已达上限: every room id is taken
+)
+
+// Room ids are numeric strings from the store counter "krtc_room", in
+// [RoomIDMin, RoomIDMax] (apart from conference numbers, templates and
+// virtual meeting rooms), wrapping around.
+const (
+	RoomIDMin     = 7000000
+	RoomIDMax     = 7999999
+	roomIDCounter = "krtc_room"
+)
+
+// Defaults of the room record (docs/krtc.md).
+const (
+	DefaultMaxJoinMt  = 192  // seed 000 "Limits" 2
+	DefaultRoomType   = 1    // transcoding room
+	DefaultResolution = 12   // 720P
+	DefaultBitrate    = 2048 // kbps
+	DefaultFormat     = 5    // H.264 BP, the WebRTC baseline
+	DefaultFrame      = 30
+	MinBitrate        = 64
+	MaxBitrate        = 8192
+)
+
+const done = "operation succeeded"
+
+// recordFields are the room record's fields with their defaults.
+var recordFields = []struct {
+	name string
+	def  int
+}{
+	{"max_join_mt", DefaultMaxJoinMt}, {"room_type", DefaultRoomType}, {"resolution", DefaultResolution},
+	{"bitrate", DefaultBitrate}, {"format", DefaultFormat}, {"frame", DefaultFrame},
+}
+
+// Module is the krtc module's state.
+type Module struct {
+	st    store.Store
+	clk   clock.Clock
+	confs *conference.Service
+}
+
+// New returns the module.
+func New(st store.Store, clk clock.Clock, confs *conference.Service) *Module {
+	return &Module{st: st, clk: clk, confs: confs}
+}
+
+// Register attaches the krtc handlers.
+func (m *Module) Register(reg api.Registry) {
+	reg.Handle("krtc.rooms.list", m.list)
+	reg.Handle("krtc.rooms.create", m.create)
+	reg.Handle("krtc.rooms.get", m.get)
+	reg.Handle("krtc.rooms.update", m.update)
+	reg.Handle("krtc.rooms.delete", m.delete)
+}
+
+// confType is the conference type of a room type: 1 transcoding
+// (traditional conference, conf_type 0), 2 forwarding (SFU, conf_type 2).
+func confType(roomType int) int {
+	if roomType == 2 {
+		return 2
+	}
+	return 0
+}
+
+// checkName applies the conference-name rules to room_name.
+func checkName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return wire.InvalidParam("room_name", "must not be empty")
+	case len(name) > 64:
+		return wire.InvalidParam("room_name", "longer than 64 bytes")
+	case strings.ContainsAny(name, "%&*^~'\"?/\\<>|`$\x00\r\n\t"):
+		return wire.InvalidParam("room_name", "must not contain % & * ^ ~ ' \" ? / \\ < > | ` $ or control characters")
+	case strings.ContainsAny(name[:1], "_-.@") || strings.ContainsAny(name[len(name)-1:], "_-.@"):
+		return wire.InvalidParam("room_name", "must not begin or end with _ - . @")
+	}
+	return nil
+}
+
+// room is a room record with its document.
+type room struct {
+	rec store.Record
+	doc map[string]any
+}
+
+func (m *Module) rooms(ctx context.Context, domainMoid string) ([]room, error) {
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: KindRoom, DomainMoid: domainMoid})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]room, 0, len(recs))
+	for _, rec := range recs {
+		doc, err := shape.Decode(rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, room{rec, doc})
+	}
+	return out, nil
+}
+
+// nameTaken tells whether another room of the domain has the name.
+func (m *Module) nameTaken(ctx context.Context, domainMoid, self, name string) (bool, error) {
+	rs, err := m.rooms(ctx, domainMoid)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rs {
+		if r.rec.ID != self && conference.Str(r.doc, "room_name") == name {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// running tells whether a room's conference still runs.
+func (m *Module) running(ctx context.Context, rm room) (conference.Conf, bool, error) {
+	c, err := m.confs.Get(ctx, rm.rec.DomainMoid, conference.Str(rm.doc, "conf_id"), conference.StateRunning)
+	var we *wire.Error
+	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		return c, false, nil
+	}
+	return c, err == nil, err
+}
+
+// forget deletes the record of a room whose conference has ended.
+func (m *Module) forget(ctx context.Context, rm room) error {
+	if err := m.st.DeleteRecord(ctx, KindRoom, rm.rec.DomainMoid, rm.rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
+// load reads a live room of the caller's domain (99996 otherwise: unknown,
+// another domain's, or one whose conference has ended).
+func (m *Module) load(ctx context.Context, r *api.Request) (room, conference.Conf, error) {
+	id := r.Path("room_id")
+	rec, err := m.st.GetRecord(ctx, KindRoom, r.Principal.DomainMoid, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return room{}, conference.Conf{}, wire.Errorf(CodeRoomNotFound, "room %s does not exist", id)
+	}
+	if err != nil {
+		return room{}, conference.Conf{}, err
+	}
+	doc, err := shape.Decode(rec.Data)
+	if err != nil {
+		return room{}, conference.Conf{}, err
+	}
+	rm := room{rec, doc}
+	c, live, err := m.running(ctx, rm)
+	if err != nil {
+		return rm, c, err
+	}
+	if !live {
+		if err := m.forget(ctx, rm); err != nil {
+			return rm, c, err
+		}
+		return rm, c, wire.Errorf(CodeRoomNotFound, "room %s does not exist: its conference has ended", id)
+	}
+	return rm, c, nil
+}
+
+// ownerOrAdmin answers 20005 unless the caller created the room or
+// administers the domain.
+func ownerOrAdmin(r *api.Request, rm room) error {
+	if r.Principal.Admin || rm.rec.OwnerMoid == r.Principal.AccountMoid {
+		return nil
+	}
+	return wire.Errorf(wire.CodeNoPermission, "only the creator of room %s or an administrator may change it", rm.rec.ID)
+}
+
+func (m *Module) list(ctx context.Context, r *api.Request) (wire.Object, error) {
+	rs, err := m.rooms(ctx, r.Principal.DomainMoid)
+	if err != nil {
+		return nil, err
+	}
+	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", conference.StateRunning)
+	if err != nil {
+		return nil, err
+	}
+	live := map[string]bool{}
+	for _, c := range confs {
+		live[c.ID()] = true
+	}
+	kept := rs[:0]
+	for _, rm := range rs {
+		if live[conference.Str(rm.doc, "conf_id")] {
+			kept = append(kept, rm)
+		} else if err := m.forget(ctx, rm); err != nil {
+			return nil, err
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		if !kept[i].rec.CreatedAt.Equal(kept[j].rec.CreatedAt) {
+			return kept[i].rec.CreatedAt.Before(kept[j].rec.CreatedAt)
+		}
+		return roomSeq(kept[i].rec.ID) < roomSeq(kept[j].rec.ID)
+	})
+	start, count := paging(r)
+	fields := shape.Elem(r.Endpoint.Reply, "rooms")
+	out := []any{}
+	for i, rm := range kept {
+		if i >= start && (count == 0 || i < start+count) {
+			out = append(out, shape.Project(rm.doc, fields))
+		}
+	}
+	return wire.Object{"total": len(kept), "rooms": out}, nil
+}
+
+func roomSeq(id string) int { n, _ := strconv.Atoi(id); return n }
+
+// paging reads start (default 0) and count (default 10; 0 for all).
+func paging(r *api.Request) (start, count int) {
+	count = 10
+	if v, ok := conference.IntOK(r.Args.Query.Get("start")); ok {
+		start = v
+	}
+	if v, ok := conference.IntOK(r.Args.Query.Get("count")); ok {
+		count = v
+	}
+	return max(start, 0), max(count, 0)
+}
+
+func (m *Module) get(ctx context.Context, r *api.Request) (wire.Object, error) {
+	rm, _, err := m.load(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return shape.Project(rm.doc, r.Endpoint.Reply), nil
+}
+
+// record reads the room record from the parameters over base (the stored
+// room, or the defaults), checking what the schema cannot.
+func record(p, base map[string]any) (map[string]any, error) {
+	doc := map[string]any{}
+	for k, v := range base {
+		doc[k] = v
+	}
+	if v, ok := p["room_name"]; ok && v != nil {
+		name := conference.Str(p, "room_name")
+		if err := checkName(name); err != nil {
+			return nil, err
+		}
+		doc["room_name"] = name
+	}
+	for _, f := range recordFields {
+		if v, ok := p[f.name]; ok && v != nil {
+			doc[f.name] = conference.Int(p, f.name)
+		} else if _, ok := doc[f.name]; !ok {
+			doc[f.name] = f.def
+		}
+	}
+	if b := conference.Int(doc, "bitrate"); b < MinBitrate || b > MaxBitrate {
+		return nil, wire.InvalidParam("bitrate", "must be from 64 to 8192 kbps")
+	}
+	return doc, nil
+}
+
+// confFields writes a room record's settings into its conference's
+// document.
+func confFields(conf, room map[string]any) {
+	name := conference.Str(room, "room_name")
+	conf["name"], conf["meeting_room_name"] = name, name
+	conf["max_join_mt"] = conference.Int(room, "max_join_mt")
+	conf["bitrate"] = conference.Int(room, "bitrate")
+	conf["conf_type"] = confType(conference.Int(room, "room_type"))
+	conf["video_formats"] = []any{map[string]any{
+		"format": conference.Int(room, "format"), "resolution": conference.Int(room, "resolution"),
+		"frame": conference.Int(room, "frame"), "bitrate": conference.Int(room, "bitrate"),
+	}}
+}
+
+// create makes a room and its conference. Beyond the platform's capacity
+// (conferences or ports) it answers 27506 (seed 000 "Errors") and keeps
+// nothing; with video approval on, an account without approval rights
+// gets 99997 (a room's conference starts at once and cannot wait).
+func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error) {
+	doc, err := record(r.Args.Params, nil)
+	if err != nil {
+		return nil, err
+	}
+	name := conference.Str(doc, "room_name")
+	if taken, err := m.nameTaken(ctx, r.Principal.DomainMoid, "", name); err != nil {
+		return nil, err
+	} else if taken {
+		return nil, wire.Errorf(CodeRoomNameExists, "a room named %q already exists", name)
+	}
+	if hold, err := m.confs.NeedsApproval(ctx, r.Principal.DomainMoid, r.Principal.AccountMoid); err != nil {
+		return nil, err
+	} else if hold {
+		return nil, wire.Errorf(conference.CodeApprovalOn, "conference approval is on in this user domain: only an administrator may create rooms")
+	}
+	id, err := m.newID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cdoc := map[string]any{
+		"create_type": conference.CreateInstant, "enable_rtc": 1, "duration": 0, "auto_end": 0, "call_mode": 0,
+		"invite_members": []any{}, "invited_mt_num": 0, "need_password": 0, "vmp_enable": 0, "mix_enable": 0,
+		"poll_enable": 0, "public_conf": 0, "platform_id": conference.PlatformID, "krtc_room_id": id,
+		"creator": map[string]any{"name": r.Principal.Username, "account": r.Principal.AccountMoid,
+			"account_type": 1, "telephone": "", "mobile": ""},
+		"user_domain_moid": r.Principal.DomainMoid, "user_domain_name": r.Principal.DomainName,
+	}
+	confFields(cdoc, doc)
+	c, err := m.confs.Create(ctx, conference.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Doc: cdoc})
+	var we *wire.Error
+	if errors.As(err, &we) && (we.Code == conference.CodeMaxConfs || we.Code == conference.CodeNoResource) {
+		return nil, wire.Errorf(wire.CodeNoConfResource, "no idle conference resource for the room: %s", we.Desc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc["room_id"], doc["meeting_id"], doc["conf_id"] = id, conference.Str(c.Doc, "meeting_id"), c.ID()
+	data, err := shape.Encode(doc)
+	if err != nil {
+		return nil, errors.Join(err, m.confs.End(ctx, r.Principal.DomainMoid, c.ID()))
+	}
+	now := m.clk.Now()
+	rec := store.Record{Kind: KindRoom, ID: id, DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid,
+		Data: data, CreatedAt: now, UpdatedAt: now}
+	if err := m.st.CreateRecord(ctx, rec); err != nil {
+		return nil, errors.Join(err, m.confs.End(ctx, r.Principal.DomainMoid, c.ID()))
+	}
+	return wire.Object{"room_id": id, "meeting_id": doc["meeting_id"], "description": done}, nil
+}
+
+// newID returns the next room id that no room holds (99993 when every id
+// is held). Ids are unique across domains; a creation that loses a race
+// for the id fails when its record is stored (and ends its conference).
+func (m *Module) newID(ctx context.Context) (string, error) {
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: KindRoom})
+	if err != nil {
+		return "", err
+	}
+	taken := make(map[string]bool, len(recs))
+	for _, rec := range recs {
+		taken[rec.ID] = true
+	}
+	for i := 0; i <= RoomIDMax-RoomIDMin; i++ {
+		n, err := m.st.NextNumber(ctx, roomIDCounter, RoomIDMin, RoomIDMax)
+		if err != nil {
+			return "", err
+		}
+		if id := strconv.FormatInt(n, 10); !taken[id] {
+			return id, nil
+		}
+	}
+	return "", wire.Errorf(CodeRoomLimit, "every room id from %d to %d is taken", RoomIDMin, RoomIDMax)
+}
+
+// update changes a room and its conference: a larger max_join_mt must fit
+// the free terminal ports (27506, nothing changed).
+func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error) {
+	rm, c, err := m.load(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := ownerOrAdmin(r, rm); err != nil {
+		return nil, err
+	}
+	p := r.Args.Params
+	if p == nil {
+		p = map[string]any{}
+	}
+	doc, err := record(p, rm.doc)
+	if err != nil {
+		return nil, err
+	}
+	name := conference.Str(doc, "room_name")
+	if taken, err := m.nameTaken(ctx, r.Principal.DomainMoid, rm.rec.ID, name); err != nil {
+		return nil, err
+	} else if taken {
+		return nil, wire.Errorf(CodeRoomNameExists, "a room named %q already exists", name)
+	}
+	if grow := conference.Int(doc, "max_join_mt") - conference.Ports(c.Doc); grow > 0 {
+		u, err := m.confs.Usage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if u.Ports+grow > m.confs.Config().MaxPorts {
+			return nil, wire.Errorf(wire.CodeNoConfResource, "no idle conference resource: %d more terminal ports are not free (%d of %d in use)",
+				grow, u.Ports, m.confs.Config().MaxPorts)
+		}
+	}
+	for {
+		confFields(c.Doc, doc)
+		err := m.confs.Update(ctx, c)
+		if errors.Is(err, store.ErrConflict) {
+			if c, err = m.confs.Get(ctx, r.Principal.DomainMoid, c.ID(), conference.StateRunning); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, wire.Errorf(CodeRoomNotFound, "room %s does not exist: its conference has ended", rm.rec.ID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
+	}
+	data, err := shape.Encode(doc)
+	if err != nil {
+		return nil, err
+	}
+	rm.rec.Data, rm.rec.UpdatedAt = data, m.clk.Now()
+	if err := m.st.UpdateRecord(ctx, rm.rec, ""); err != nil {
+		return nil, err
+	}
+	return wire.Object{"description": done}, nil
+}
+
+// delete ends the room's conference and removes the room.
+func (m *Module) delete(ctx context.Context, r *api.Request) (wire.Object, error) {
+	rm, c, err := m.load(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := ownerOrAdmin(r, rm); err != nil {
+		return nil, err
+	}
+	err = m.confs.End(ctx, r.Principal.DomainMoid, c.ID())
+	var we *wire.Error
+	if err != nil && !(errors.As(err, &we) && we.Code == wire.CodeConfNotFound) {
+		return nil, err
+	}
+	if err := m.forget(ctx, rm); err != nil {
+		return nil, err
+	}
+	return wire.Object{"description": done}, nil
+}

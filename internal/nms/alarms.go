@@ -1,0 +1,277 @@
+package nms
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Alarms (reference 06 "请求服务器未修复告警信息", "请求终端未修复告警信息").
+// An alarm is raised when Confer observes its condition and cleared when
+// the condition ends; "unrepaired" alarms are the raised ones. The
+// conditions:
+//
+//	node_offline        critical   a node stopped reporting (three report intervals)
+//	capacity_exhausted  critical   running conferences or their ports reached the configured capacity (media service of every online node)
+//	capacity_high       important  they reached CapacityAlarmPercent of it
+//	calls_failing       important  FailingCallAttempts calls in a row to a terminal of a running conference failed
+//
+// The conditions are evaluated by every node's due work every few
+// seconds and before every read of alarms, so a reply is never behind.
+// An alarm keeps the time its condition was first observed (start_time).
+// A store that cannot be reached raises nothing: nothing can be read or
+// written then, and the nodes log the failures of their due work.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("nms.servers.unrepaired_warnings.list", m.serverWarnings)
+		reg.Handle("nms.terminals.unrepaired_warnings.list", m.terminalWarnings)
+	})
+}
+
+// Alarm levels, highest first.
+var levelRank = map[string]int{"critical": 3, "important": 2, "normal": 1}
+
+func higher(a, b string) string {
+	if levelRank[b] > levelRank[a] {
+		return b
+	}
+	return a
+}
+
+// alarm is a condition observed now.
+type alarm struct {
+	device, code, domain string
+	doc                  map[string]any
+}
+
+// conditions observes every alarm condition at now.
+func (m *Module) conditions(ctx context.Context, ns []node.Node) ([]alarm, error) {
+	now := m.clk.Now()
+	var out []alarm
+	server := func(n node.Node, device, typ, code, level, desc string) alarm {
+		return alarm{device: device, code: code, doc: map[string]any{
+			"device_moid": device, "device_name": n.Doc["name"], "device_type": typ, "device_ip": n.Doc["ip"],
+			"domain_moid": PlatformMoid, "domain_name": PlatformName, "machine_room_moid": n.Doc["machine_room_moid"],
+			"machine_room_name": n.Doc["machine_room_name"], "warning_level": level, "description": desc,
+		}}
+	}
+	for _, n := range ns {
+		if !n.Online(now) {
+			out = append(out, server(n, n.Moid(), NodeType, "node_offline", "critical",
+				fmt.Sprintf("server stopped reporting; last report at %s", conference.FormatTime(n.ReportedAt().In(now.Location())))))
+		}
+	}
+	u, err := m.confs.Usage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg := m.confs.Config()
+	figures := fmt.Sprintf("%d of %d conferences and %d of %d terminal ports in use", u.Confs, cfg.MaxConfs, u.Ports, cfg.MaxPorts)
+	code, level, desc := "", "", ""
+	switch pct := m.cfg.CapacityAlarmPercent; {
+	case u.Confs >= cfg.MaxConfs || u.Ports >= cfg.MaxPorts:
+		code, level, desc = "capacity_exhausted", "critical", "conference capacity exhausted: "+figures
+	case u.Confs*100 >= pct*cfg.MaxConfs || u.Ports*100 >= pct*cfg.MaxPorts:
+		code, level, desc = "capacity_high", "important", fmt.Sprintf("conference capacity above %d%%: %s", pct, figures)
+	}
+	if code != "" {
+		for _, n := range ns {
+			if n.Online(now) {
+				out = append(out, server(n, node.ServiceMoid(n.Moid(), "media"), "MEDIA", code, level, desc))
+			}
+		}
+	}
+	failing, err := m.failingTerminals(ctx)
+	return append(out, failing...), err
+}
+
+// failingTerminals observes the terminals whose last FailingCallAttempts
+// calls failed (the engine's attempt count, reset by a manual call) and
+// that are not online since.
+func (m *Module) failingTerminals(ctx context.Context) ([]alarm, error) {
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []alarm
+	for _, rec := range recs {
+		doc, err := shape.Decode(rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		attempts, outcome := conference.Int(doc, "_attempts"), media.Outcome(conference.Int(doc, "_outcome"))
+		if rec.State == engine.StateOnline || outcome == media.Answered || attempts < m.cfg.FailingCallAttempts {
+			continue
+		}
+		if outcome > media.NoAnswer {
+			outcome = media.Offline
+		}
+		t := terminalOf(rec.DomainMoid, doc)
+		if seen[t.moid] {
+			continue
+		}
+		seen[t.moid] = true
+		out = append(out, alarm{device: t.moid, code: "calls_failing", domain: rec.DomainMoid, doc: map[string]any{
+			"device_moid": t.moid, "device_name": t.name, "device_type": t.typ, "device_ip": t.ip, "device_e164": t.e164,
+			"domain_moid": rec.DomainMoid, "warning_level": "important",
+			"description": fmt.Sprintf("calls to %s keep failing: %d attempts, the last one %s (conference %s)", t.account, attempts, outcome, rec.OwnerMoid),
+		}})
+	}
+	return out, nil
+}
+
+// alarms evaluates the conditions, raises the new alarms and clears the
+// ended ones, and returns the raised alarms, oldest first.
+func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
+	ns, err := m.node.Nodes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := m.clk.Now()
+	observed, err := m.conditions(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	if m.reg == nil { // no registry: the alarms start now
+		out := make([]map[string]any, 0, len(observed))
+		for _, a := range observed {
+			a.doc["start_time"] = conference.FormatTime(now)
+			out = append(out, a.doc)
+		}
+		return out, nil
+	}
+	want := map[string]alarm{}
+	for _, a := range observed {
+		want[a.device+"\x00"+a.code] = a
+	}
+	stored, err := m.storedAlarms(ctx)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	var out []map[string]any
+	for _, doc := range stored {
+		key := conference.Str(doc, "device_moid") + "\x00" + conference.Str(doc, "code")
+		if _, ok := want[key]; !ok {
+			if err := m.reg.ClearAlarm(ctx, conference.Str(doc, "device_moid"), conference.Str(doc, "code")); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		have[key] = true
+		out = append(out, doc)
+	}
+	for key, a := range want {
+		if have[key] {
+			continue
+		}
+		a.doc["code"], a.doc["start_time"], a.doc["raised_ms"] = a.code, conference.FormatTime(now), now.UnixMilli()
+		b, err := json.Marshal(a.doc)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := m.reg.RaiseAlarm(ctx, a.device, a.code, a.domain, now, b); err != nil {
+			return nil, err
+		}
+		out = append(out, a.doc)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return conference.Int(out[i], "raised_ms") < conference.Int(out[j], "raised_ms") })
+	return out, nil
+}
+
+func (m *Module) storedAlarms(ctx context.Context) ([]map[string]any, error) {
+	bs, err := m.reg.ListAlarms(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, 0, len(bs))
+	for _, b := range bs {
+		doc, err := shape.Decode(b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, doc)
+	}
+	return out, nil
+}
+
+// serverWarnings answers the raised alarms of a server: of a node and its
+// services for a physical server's moid, of the service for a logical
+// server's (22008 for any other moid).
+func (m *Module) serverWarnings(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ns, err := m.node.Nodes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	moid := r.Path("server_moid")
+	devices := map[string]bool{}
+	for _, n := range ns {
+		if n.Moid() == moid {
+			devices[moid] = true
+			for _, s := range n.Services() {
+				devices[node.ServiceMoid(moid, s)] = true
+			}
+		}
+		for _, s := range n.Services() {
+			if node.ServiceMoid(n.Moid(), s) == moid {
+				devices[moid] = true
+			}
+		}
+	}
+	if len(devices) == 0 {
+		return nil, wire.Errorf(CodeNoDevice, "server %s does not exist", moid)
+	}
+	as, err := m.alarms(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []any{}
+	for _, a := range as {
+		if devices[conference.Str(a, "device_moid")] && conference.Str(a, "domain_moid") == PlatformMoid {
+			out = append(out, a)
+		}
+	}
+	return shape.Project(map[string]any{"unrepaired_warnings": out}, r.Endpoint.Reply), nil
+}
+
+// terminalWarnings answers the raised alarms of a terminal of the
+// caller's domain (22008 for a terminal the domain does not know).
+func (m *Module) terminalWarnings(ctx context.Context, r *api.Request) (wire.Object, error) {
+	domain, moid := r.Principal.DomainMoid, r.Path("terminal_moid")
+	ts, err := m.terminals(ctx, domain)
+	if err != nil {
+		return nil, err
+	}
+	var t *terminal
+	for i := range ts {
+		if ts[i].moid == moid {
+			t = &ts[i]
+		}
+	}
+	if t == nil {
+		return nil, wire.Errorf(CodeNoDevice, "terminal %s does not exist", moid)
+	}
+	as, err := m.alarms(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []any{}
+	for _, a := range as {
+		if conference.Str(a, "device_moid") == moid && conference.Str(a, "domain_moid") == domain {
+			a["domain_name"] = r.Principal.DomainName
+			out = append(out, a)
+		}
+	}
+	return shape.Project(map[string]any{"unrepaired_warnings": out}, r.Endpoint.Reply), nil
+}

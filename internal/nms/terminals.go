@@ -1,0 +1,314 @@
+package nms
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Terminals (reference 06 "请求指定用户域的终端设备列表", "请求非受管终端设备列
+// 表", "请求终端在线统计数据"). The managed terminals of a user domain are
+// the entries of the terminal directory in that domain; a terminal is
+// online when the directory says it is reachable (any behaviour but
+// offline) or it is online in a conference now. Unmanaged terminals are
+// those that the domain's conferences have called although the directory
+// does not list them (called by IP address or alias). A terminal's moid is
+// derived from its domain and account, so it stays the same.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("nms.user_domains.terminals.list", m.userTerminals)
+		reg.Handle("nms.old_terminals.list", m.oldTerminals)
+		reg.Handle("nms.service_domains.terminal_online_statistic.get", m.statistics)
+	})
+}
+
+// terminal is a terminal known to a domain.
+type terminal struct {
+	moid, account, name, e164, ip, typ string
+	managed, online                    bool
+	protocol                           int
+}
+
+// terminalMoid is the moid of a domain's terminal.
+func terminalMoid(domain, account string) string {
+	return node.Moid("terminal:" + domain + ":" + account)
+}
+
+// protocolType names a terminal's call protocol (reference 04 protocol:
+// 0 H.323, 1 SIP).
+func protocolType(p int) string {
+	if p == 1 {
+		return "SIP"
+	}
+	return "H323"
+}
+
+// terminalOf reads a terminal record of the engine.
+func terminalOf(domain string, doc map[string]any) terminal {
+	acct := conference.Str(doc, "account")
+	name := conference.Str(doc, "alias")
+	if name == "" {
+		name = acct
+	}
+	return terminal{moid: terminalMoid(domain, acct), account: acct, name: name, e164: conference.Str(doc, "e164"),
+		ip: conference.Str(doc, "ip"), typ: protocolType(conference.Int(doc, "protocol")), protocol: conference.Int(doc, "protocol")}
+}
+
+// terminals returns a domain's managed terminals by account, then the
+// unmanaged ones its conferences called.
+func (m *Module) terminals(ctx context.Context, domain string) ([]terminal, error) {
+	dir, err := m.st.ListDirectory(ctx)
+	if err != nil {
+		return nil, err
+	}
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain})
+	if err != nil {
+		return nil, err
+	}
+	var out []terminal
+	index := map[string]int{}
+	for _, e := range dir {
+		if e.DomainMoid != domain {
+			continue
+		}
+		name := e.Alias
+		if name == "" {
+			name = e.Account
+		}
+		index[e.Account] = len(out)
+		out = append(out, terminal{moid: terminalMoid(domain, e.Account), account: e.Account, name: name, e164: e.E164,
+			ip: e.IP, typ: "H323", managed: true, online: e.Behaviour != "offline"})
+	}
+	var unmanaged []terminal
+	uindex := map[string]int{}
+	for _, rec := range recs {
+		doc, err := shape.Decode(rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		t := terminalOf(domain, doc)
+		t.online = rec.State == engine.StateOnline
+		if i, ok := index[t.account]; ok {
+			out[i].online = out[i].online || t.online
+			continue
+		}
+		if i, ok := uindex[t.account]; ok {
+			unmanaged[i].online = unmanaged[i].online || t.online
+			continue
+		}
+		uindex[t.account] = len(unmanaged)
+		unmanaged = append(unmanaged, t)
+	}
+	sort.SliceStable(unmanaged, func(i, j int) bool { return unmanaged[i].account < unmanaged[j].account })
+	return append(out, unmanaged...), nil
+}
+
+// startCount reads the start and count of the nms lists (defaults 0, 10).
+func startCount(r *api.Request) (int, int) {
+	start, count := 0, 10
+	if n, err := strconv.Atoi(r.Args.Query.Get("start")); err == nil && n > 0 {
+		start = n
+	}
+	if n, err := strconv.Atoi(r.Args.Query.Get("count")); err == nil && n >= 0 {
+		count = n
+	}
+	return start, count
+}
+
+func window[T any](l []T, start, count int) []T {
+	if start >= len(l) {
+		return []T{}
+	}
+	return l[start:min(start+count, len(l))]
+}
+
+// userTerminals lists the managed terminals of the caller's domain (99992
+// for any other domain).
+func (m *Module) userTerminals(ctx context.Context, r *api.Request) (wire.Object, error) {
+	domain := r.Path("domain_moid")
+	if domain != r.Principal.DomainMoid {
+		return nil, wire.Errorf(CodeNoUserDomain, "user domain %s does not exist", domain)
+	}
+	ts, err := m.terminals(ctx, domain)
+	if err != nil {
+		return nil, err
+	}
+	var out []any
+	for _, t := range ts {
+		if t.managed {
+			out = append(out, map[string]any{"moid": t.moid, "domain_moid": domain, "e164": t.e164, "name": t.name, "online": onlineText(t.online)})
+		}
+	}
+	start, count := startCount(r)
+	return shape.Project(map[string]any{"total_count": len(out), "terminals": window(out, start, count)}, r.Endpoint.Reply), nil
+}
+
+// oldTerminals lists the unmanaged terminals of the caller's domain.
+func (m *Module) oldTerminals(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ts, err := m.terminals(ctx, r.Principal.DomainMoid)
+	if err != nil {
+		return nil, err
+	}
+	var out []any
+	for _, t := range ts {
+		if !t.managed {
+			e164 := t.e164
+			if e164 == "" {
+				e164 = t.account
+			}
+			out = append(out, map[string]any{"e164": e164, "type": t.typ, "api_level": "", "ip": t.ip, "online": onlineText(t.online)})
+		}
+	}
+	start, count := startCount(r)
+	return shape.Project(map[string]any{"total_count": len(out), "old_terminals": window(out, start, count)}, r.Endpoint.Reply), nil
+}
+
+// counts observes a domain's terminals online now: h323_online and
+// sip_online are the terminals online in its conferences by call
+// protocol, xmpp_online its directory terminals that are registered
+// (reachable), monitor_online the monitors its conferences send.
+func (m *Module) counts(ctx context.Context, domain string, now time.Time) (map[string]any, error) {
+	ts, err := m.terminals(ctx, domain)
+	if err != nil {
+		return nil, err
+	}
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain, States: []string{engine.StateOnline}})
+	if err != nil {
+		return nil, err
+	}
+	h323, sip, xmpp := map[string]bool{}, map[string]bool{}, 0
+	for _, rec := range recs {
+		doc, err := shape.Decode(rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		if t := terminalOf(domain, doc); t.protocol == 1 {
+			sip[t.account] = true
+		} else {
+			h323[t.account] = true
+		}
+	}
+	for _, t := range ts {
+		if t.managed && t.online {
+			xmpp++
+		}
+	}
+	confs, err := m.confs.List(ctx, domain, "", conference.StateRunning)
+	if err != nil {
+		return nil, err
+	}
+	monitors := 0
+	for _, c := range confs {
+		l, _ := c.Doc["vc_monitors"].([]any)
+		for _, v := range l {
+			mon, _ := v.(map[string]any)
+			if now.Before(time.UnixMilli(int64(conference.Int(mon, "heartbeat_at"))).Add(30 * time.Second)) {
+				monitors++
+			}
+		}
+	}
+	return map[string]any{"domain_moid": domain, "xmpp_online": xmpp, "sip_online": len(sip), "monitor_online": monitors, "h323_online": len(h323)}, nil
+}
+
+// sample stores every user domain's counts once a quarter hour, stamped
+// with the quarter's start; several nodes store one sample.
+func (m *Module) sample(ctx context.Context) error {
+	if m.reg == nil {
+		return nil
+	}
+	now := m.clk.Now()
+	slot := now.Truncate(StatisticInterval)
+	m.mu.Lock()
+	due := !slot.Equal(m.lastSlot)
+	m.mu.Unlock()
+	if !due {
+		return nil
+	}
+	ds, err := m.reg.ListUserDomains(ctx)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		c, err := m.counts(ctx, d.Moid, now)
+		if err != nil {
+			return err
+		}
+		c["statistic_time"] = conference.FormatTime(slot.In(now.Location()))
+		b, _ := json.Marshal(c)
+		if err := m.reg.AddTerminalStat(ctx, d.Moid, slot, b); err != nil {
+			return err
+		}
+	}
+	m.mu.Lock()
+	m.lastSlot = slot
+	m.mu.Unlock()
+	return nil
+}
+
+// periods of the statistics (reference 06 period).
+var periods = map[string]time.Duration{
+	"lastweek": 7 * 24 * time.Hour, "lastmonth": 30 * 24 * time.Hour, "lastthreemonth": 91 * 24 * time.Hour,
+	"lasthalfyear": 182 * 24 * time.Hour, "lastyear": 365 * 24 * time.Hour,
+}
+
+// statistics answers the caller's domain's samples of a period (default
+// lastweek) or of start_time to end_time (ISO 8601), newest first.
+func (m *Module) statistics(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := serviceDomain(r, "domain_moid"); err != nil {
+		return nil, err
+	}
+	if err := m.sample(ctx); err != nil {
+		return nil, err
+	}
+	now := m.clk.Now()
+	from, to := now.Add(-periods["lastweek"]), now
+	q := r.Args.Query
+	if p := q.Get("period"); p != "" {
+		from = now.Add(-periods[p])
+	} else if q.Get("start_time") != "" || q.Get("end_time") != "" {
+		var err error
+		if from, err = timeParam(q.Get("start_time"), "start_time", time.Time{}); err != nil {
+			return nil, err
+		}
+		if to, err = timeParam(q.Get("end_time"), "end_time", now); err != nil {
+			return nil, err
+		}
+	}
+	var out []any
+	if m.reg != nil {
+		bs, err := m.reg.TerminalStats(ctx, r.Principal.DomainMoid, from, to)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range bs {
+			doc, err := shape.Decode(b)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, doc)
+		}
+	}
+	start, count := startCount(r)
+	return shape.Project(map[string]any{"total_count": len(out), "statistic": window(out, start, count)}, r.Endpoint.Reply), nil
+}
+
+func timeParam(s, name string, def time.Time) (time.Time, error) {
+	if s == "" {
+		return def, nil
+	}
+	t, err := conference.ParseTime(s)
+	if err != nil {
+		return t, wire.InvalidParam(name, "must be an ISO 8601 time with offset, e.g. 2026-03-01T09:00:00+08:00")
+	}
+	return t, nil
+}

@@ -1,0 +1,112 @@
+package push
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/compat"
+	"github.com/confer-platform/confer/internal/release"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Resources reads the current state of a vc resource as its GET reply,
+// so that an update message carries what the client's GET of the channel
+// returns (reference 02: "需再次发送HTTP GET请求").
+type Resources interface {
+	// Get returns the reply fields of a GET endpoint of the catalogue for
+	// a user domain, in the newest model. ErrGone: the resource does not
+	// exist (any failure the GET would answer); ErrNoHandler: no module
+	// serves the endpoint yet.
+	Get(ctx context.Context, domain, endpoint string, path map[string]string, query url.Values) (map[string]any, error)
+	// Reshape shapes a reply for a client at an API-Level (0: none sent),
+	// as the compatibility rules shape the GET's reply.
+	Reshape(endpoint string, level int, reply map[string]any) map[string]any
+}
+
+// Errors of Resources.Get.
+var (
+	ErrGone      = errors.New("push: the resource does not exist")
+	ErrNoHandler = errors.New("push: no handler serves the endpoint")
+)
+
+// Handlers reads resources by running the API's own GET handlers, as an
+// administrator of the domain.
+type Handlers struct {
+	Registry api.Registry
+	Platform release.Release
+}
+
+// Get runs the endpoint's handler.
+func (h Handlers) Get(ctx context.Context, domain, endpoint string, path map[string]string, query url.Values) (map[string]any, error) {
+	ep, ok := catalog.Lookup(endpoint)
+	handler := h.Registry[endpoint]
+	if !ok || handler == nil {
+		return nil, ErrNoHandler
+	}
+	if query == nil {
+		query = url.Values{}
+	}
+	req := &api.Request{Endpoint: ep, PathParams: path, Args: &wire.Args{Query: query, Form: url.Values{}},
+		Platform: h.Platform, Principal: &auth.Principal{DomainMoid: domain, Admin: true}}
+	req.Effective, req.Level = release.Effective(h.Platform, h.Platform.Level())
+	reply, err := handler(ctx, req)
+	var we *wire.Error
+	if errors.As(err, &we) {
+		if we.Code == wire.CodeNotImplemented {
+			return nil, ErrNoHandler
+		}
+		return nil, ErrGone
+	}
+	if err != nil {
+		return nil, err
+	}
+	if reply == nil {
+		reply = wire.Object{}
+	}
+	return reply, nil
+}
+
+// Reshape applies the compatibility rules of the release a GET at level
+// sees (release.Effective).
+func (h Handlers) Reshape(endpoint string, level int, reply map[string]any) map[string]any {
+	if !h.Platform.HasLevels() {
+		level = 0 // releases before 6.0.0.3.0 ignore API-Level
+	}
+	eff, _ := release.Effective(h.Platform, level)
+	out := deepCopy(reply).(map[string]any)
+	compat.Reply(endpoint, eff, out, nil)
+	return out
+}
+
+// deepCopy copies JSON-like values, so that reshaping one client's copy
+// leaves the others alone.
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	case []map[string]any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	case json.RawMessage:
+		return append(json.RawMessage(nil), x...)
+	}
+	return v
+}

@@ -1,0 +1,397 @@
+package push
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// eventBatch is how many events one read of the log takes.
+const eventBatch = 256
+
+// notifyKeep is how long notification records stay in the store (every
+// node must have read them by then); pruneEvery is how often they are
+// pruned.
+const (
+	notifyKeep = 10 * time.Minute
+	pruneEvery = time.Minute
+)
+
+// tailer turns the event log into messages. Its state belongs to the Run
+// goroutine alone.
+type tailer struct {
+	s   *Server
+	seq int64
+
+	confs map[string]*confState // by domain + "\x00" + conf_id: running conferences seen
+	last  map[string]string     // channel -> content of its last update (conference and terminal channels)
+	calls map[string]callState  // terminal record key -> its last call state seen
+}
+
+type confState struct {
+	doc map[string]any
+}
+
+type callState struct {
+	failed   bool
+	attempts int
+}
+
+func newTailer(s *Server) *tailer {
+	return &tailer{s: s, confs: map[string]*confState{}, last: map[string]string{}, calls: map[string]callState{}}
+}
+
+// run starts at the newest event (what happened before is the state that
+// clients read with GET), then publishes every event after it in order.
+func (t *tailer) run(ctx context.Context) {
+	poll := time.NewTicker(t.s.opt.Poll)
+	defer poll.Stop()
+	for {
+		seq, err := t.s.cfg.Events.LastEventSeq(ctx)
+		if err == nil {
+			t.seq = seq
+			t.preload(ctx)
+			break
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		t.s.log.Warn("push: reading the event log", "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-poll.C:
+		}
+	}
+	lastPrune := time.Now()
+	failing := false
+	for {
+		n, err := t.step(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil && !failing {
+			t.s.log.Warn("push: reading the event log", "err", err)
+		}
+		failing = err != nil
+		if time.Since(lastPrune) >= pruneEvery {
+			lastPrune = time.Now()
+			if err := pruneNotifications(ctx, t.s.cfg.Store, lastPrune.Add(-notifyKeep)); err != nil && ctx.Err() == nil {
+				t.s.log.Warn("push: pruning notifications", "err", err)
+			}
+		}
+		if n == eventBatch {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.s.wake:
+		case <-poll.C:
+		}
+	}
+}
+
+// preload remembers the documents of the running conferences, so that
+// the first change of each after a start is compared with its real
+// previous state.
+func (t *tailer) preload(ctx context.Context) {
+	recs, _, err := t.s.cfg.Store.ListRecords(ctx, store.RecordQuery{Kind: conference.KindConf, States: []string{conference.StateRunning}})
+	if err != nil {
+		t.s.log.Warn("push: reading running conferences", "err", err)
+		return
+	}
+	for _, rec := range recs {
+		if doc, err := shape.Decode(rec.Data); err == nil {
+			t.confs[confKey(rec.DomainMoid, rec.ID)] = &confState{doc: doc}
+		}
+	}
+}
+
+// step publishes the events after the last one handled.
+func (t *tailer) step(ctx context.Context) (int, error) {
+	evs, err := t.s.cfg.Events.EventsSince(ctx, t.seq, eventBatch)
+	if err != nil {
+		return 0, err
+	}
+	for _, ev := range evs {
+		if err := t.handle(ctx, ev); err != nil && ctx.Err() == nil {
+			t.s.log.Warn("push: publishing an event", "seq", ev.Seq, "kind", ev.Kind, "id", ev.ID, "err", err)
+		}
+		t.seq = ev.Seq
+	}
+	return len(evs), nil
+}
+
+func (t *tailer) handle(ctx context.Context, ev store.Event) error {
+	switch ev.Kind {
+	case conference.KindConf:
+		return t.conf(ctx, ev)
+	case engine.KindMT:
+		return t.terminal(ctx, ev)
+	case KindNotify:
+		if ev.Op == store.OpCreate {
+			return t.notification(ctx, ev)
+		}
+	}
+	return nil
+}
+
+func confKey(domain, confID string) string { return domain + "\x00" + confID }
+
+// domainBase is the channel prefix of a user domain.
+func domainBase(domain string) string { return "/userdomains/" + domain }
+
+// conf publishes a conference's change: the list when it starts or ends,
+// the conference itself, and each conference-wide channel whose part of
+// the document changed.
+func (t *tailer) conf(ctx context.Context, ev store.Event) error {
+	key := confKey(ev.DomainMoid, ev.ID)
+	base := domainBase(ev.DomainMoid)
+	confCh := base + expand(pathConf, map[string]string{"conf_id": ev.ID})
+	st := t.confs[key]
+	if ev.Op == store.OpDelete || ev.State != conference.StateRunning {
+		if st == nil || (ev.Op != store.OpDelete && ev.State != conference.StateEnded) {
+			return nil // booked or pending, or never seen running
+		}
+		delete(t.confs, key)
+		for ch := range t.last {
+			if strings.HasPrefix(ch, confCh+"/") {
+				delete(t.last, ch)
+			}
+		}
+		t.publishDelete(confCh)
+		t.publishUpdate(ctx, base+pathConfs, ev.DomainMoid, listSource(), false)
+		return nil
+	}
+	rec, err := t.s.cfg.Store.GetRecord(ctx, conference.KindConf, ev.DomainMoid, ev.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // deleted since: its own event follows
+	}
+	if err != nil {
+		return err
+	}
+	if rec.State != conference.StateRunning {
+		return nil // ended since: its own event follows
+	}
+	doc, err := shape.Decode(rec.Data)
+	if err != nil {
+		return err
+	}
+	started := st == nil
+	if started {
+		st = &confState{doc: map[string]any{}}
+		t.confs[key] = st
+	}
+	prev := st.doc
+	st.doc = doc
+	if started {
+		t.publishUpdate(ctx, base+pathConfs, ev.DomainMoid, listSource(), false)
+	}
+	confParams := map[string]string{"conf_id": ev.ID}
+	t.publishUpdate(ctx, confCh, ev.DomainMoid, source{endpoint: endpointConf, params: confParams,
+		fallback: func() map[string]any { return projectFor(endpointConf, doc) }}, true)
+	for _, cp := range confParts {
+		before, after := cp.Parts(prev), cp.Parts(doc)
+		for _, k := range sortedKeys(after) {
+			p := after[k]
+			if old, ok := before[k]; ok && old.value == p.value {
+				continue
+			}
+			params := map[string]string{"conf_id": ev.ID}
+			for n, v := range p.params {
+				params[n] = v
+			}
+			t.publishUpdate(ctx, confCh+expand(cp.Path, p.params), ev.DomainMoid,
+				source{endpoint: cp.Endpoint, params: params, pick: cp.Pick}, false)
+		}
+		for _, k := range sortedKeys(before) {
+			if _, ok := after[k]; !ok {
+				t.publishDelete(confCh + expand(cp.Path, before[k].params))
+			}
+		}
+	}
+	return nil
+}
+
+// terminal publishes a terminal's change, and a notification when a call
+// of it failed.
+func (t *tailer) terminal(ctx context.Context, ev store.Event) error {
+	confID, mtID, ok := strings.Cut(ev.ID, "/")
+	if !ok {
+		return nil
+	}
+	params := map[string]string{"conf_id": confID, "mt_id": mtID}
+	base := domainBase(ev.DomainMoid)
+	ch := base + expand(pathMT, params)
+	key := confKey(ev.DomainMoid, ev.ID)
+	if ev.Op == store.OpDelete {
+		delete(t.calls, key)
+		t.publishDelete(ch)
+		return nil
+	}
+	rec, err := t.s.cfg.Store.GetRecord(ctx, engine.KindMT, ev.DomainMoid, ev.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // removed since: its own event follows
+	}
+	if err != nil {
+		return err
+	}
+	doc, err := shape.Decode(rec.Data)
+	if err != nil {
+		return err
+	}
+	t.publishUpdate(ctx, ch, ev.DomainMoid, source{endpoint: endpointMT, params: params,
+		fallback: func() map[string]any { return projectFor(endpointMT, doc) }}, true)
+
+	attempts, _ := intOf(doc[mtAttempts])
+	outcome, _ := intOf(doc[mtOutcome])
+	redial, _ := doc[mtRedial].(bool)
+	failed := attempts > 0 && media.Outcome(outcome) != media.Answered &&
+		(rec.State == engine.StateIdle || (rec.State == engine.StateCalling && redial))
+	prev, seen := t.calls[key]
+	if !seen && ev.Op == store.OpCreate {
+		seen = true // a new terminal: no failure before this one
+	}
+	t.calls[key] = callState{failed: failed, attempts: attempts}
+	if failed && seen && (!prev.failed || prev.attempts != attempts) {
+		mt := map[string]any{"account": doc["account"], "account_type": doc["account_type"]}
+		code := callFailureCode(media.Outcome(outcome))
+		t.s.publish(base+expand(pathMTsNotify, params), func(int) any {
+			return map[string]any{"method": "notify", "error_code": code, "mt": deepCopy(mt)}
+		})
+	}
+	return nil
+}
+
+// notification publishes a stored notification (Notify).
+func (t *tailer) notification(ctx context.Context, ev store.Event) error {
+	rec, err := t.s.cfg.Store.GetRecord(ctx, KindNotify, ev.DomainMoid, ev.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	doc, err := shape.Decode(rec.Data)
+	if err != nil {
+		return err
+	}
+	path, _ := doc["path"].(string)
+	fields, _ := doc["data"].(map[string]any)
+	if !strings.HasPrefix(path, "/") || rec.OwnerMoid == "" {
+		return nil
+	}
+	ch := domainBase(ev.DomainMoid) + expand(pathConf, map[string]string{"conf_id": rec.OwnerMoid}) + path
+	if !validPattern(ch) || strings.Contains(ch, "*") {
+		return nil
+	}
+	t.s.publish(ch, func(int) any {
+		data := deepCopy(fields).(map[string]any)
+		if data == nil {
+			data = map[string]any{}
+		}
+		data["method"] = "notify"
+		return data
+	})
+	return nil
+}
+
+// listSource is the conference list's content: the whole list.
+func listSource() source {
+	return source{endpoint: endpointConfs, query: url.Values{"count": {"0"}}}
+}
+
+// source says how to build an update's content.
+type source struct {
+	endpoint string
+	params   map[string]string
+	query    url.Values
+	fallback func() map[string]any // the content when no handler serves the endpoint
+	pick     func(reply map[string]any, params map[string]string) (map[string]any, bool)
+}
+
+// publishUpdate publishes {"method": "update", ...content} on ch, the
+// content being the GET reply of the channel's resource as a client at
+// its API-Level would read it. With dedupe, an update whose content equals
+// the last one published on ch is left out. Nothing is read when nobody
+// listens.
+func (t *tailer) publishUpdate(ctx context.Context, ch, domain string, src source, dedupe bool) {
+	if !t.s.hasSubscribers(ch) {
+		delete(t.last, ch)
+		return
+	}
+	res := t.s.cfg.Resources
+	var reply map[string]any
+	err := ErrNoHandler
+	if res != nil {
+		reply, err = res.Get(ctx, domain, src.endpoint, src.params, src.query)
+	}
+	switch {
+	case errors.Is(err, ErrNoHandler):
+		reply = map[string]any{}
+		if src.fallback != nil {
+			reply = src.fallback()
+		}
+		src.pick = nil
+	case errors.Is(err, ErrGone):
+		return
+	case err != nil:
+		t.s.log.Warn("push: reading a resource", "endpoint", src.endpoint, "err", err)
+		return
+	}
+	if src.pick != nil {
+		if _, ok := src.pick(reply, src.params); !ok {
+			return
+		}
+	}
+	if dedupe {
+		j := jsonOf(reply)
+		if t.last[ch] == j {
+			return
+		}
+		t.last[ch] = j
+	}
+	t.s.publish(ch, func(level int) any {
+		var data map[string]any
+		if res != nil {
+			data = res.Reshape(src.endpoint, level, reply)
+		} else {
+			data = deepCopy(reply).(map[string]any)
+		}
+		if src.pick != nil {
+			el, _ := src.pick(data, src.params)
+			data = deepCopy(el).(map[string]any)
+		}
+		if data == nil {
+			data = map[string]any{}
+		}
+		data["method"] = "update"
+		return data
+	})
+}
+
+// publishDelete publishes {"method": "delete"} on ch.
+func (t *tailer) publishDelete(ch string) {
+	delete(t.last, ch)
+	t.s.publish(ch, func(int) any { return map[string]any{"method": "delete"} })
+}
+
+// projectFor shapes a stored document with an endpoint's reply schema, as
+// the vc handlers do.
+func projectFor(endpoint string, doc map[string]any) map[string]any {
+	ep, ok := catalog.Lookup(endpoint)
+	if !ok {
+		return map[string]any{}
+	}
+	return shape.Project(doc, ep.Reply)
+}

@@ -1,0 +1,286 @@
+// Package upu serves unified presence: Confer's presence of a user
+// domain's terminals (from the terminal directory and the conference
+// engine's terminal records) and accounts (from their login sessions).
+// The version query is the system module's. docs/upu.md describes the
+// endpoints.
+package upu
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Presence states of a terminal.
+const (
+	Online  = "online"
+	Calling = "calling"
+	Offline = "offline"
+)
+
+// Module is the upu module's state.
+type Module struct {
+	st         store.Store
+	clk        clock.Clock
+	confs      *conference.Service
+	sessionTTL time.Duration
+}
+
+// New returns the module; sessionTTL is the login sessions' lifetime
+// (auth.Config.SessionTTL), from which login and activity times follow.
+func New(st store.Store, clk clock.Clock, confs *conference.Service, sessionTTL time.Duration) *Module {
+	return &Module{st: st, clk: clk, confs: confs, sessionTTL: sessionTTL}
+}
+
+// Register attaches the upu handlers.
+func (m *Module) Register(reg api.Registry) {
+	reg.Handle("upu.terminals.list", m.terminals)
+	reg.Handle("upu.accounts.list", m.accounts)
+}
+
+// paging reads start (default 0) and count (default 10; 0 for all).
+func paging(r *api.Request) (start, count int) {
+	count = 10
+	if v, ok := conference.IntOK(r.Args.Query.Get("start")); ok {
+		start = v
+	}
+	if v, ok := conference.IntOK(r.Args.Query.Get("count")); ok {
+		count = v
+	}
+	return max(start, 0), max(count, 0)
+}
+
+func pageOf[T any](xs []T, start, count int) []T {
+	if start >= len(xs) {
+		return nil
+	}
+	xs = xs[start:]
+	if count > 0 && count < len(xs) {
+		xs = xs[:count]
+	}
+	return xs
+}
+
+// stamp writes a time in the clock's zone; "" for none.
+func (m *Module) stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return conference.FormatTime(t.In(m.clk.Now().Location()))
+}
+
+// class is the presence state of a terminal record's state.
+func class(state string) string {
+	switch state {
+	case engine.StateOnline:
+		return Online
+	case engine.StateCalling:
+		return Calling
+	}
+	return Offline
+}
+
+// rank orders presence states: online above calling above offline.
+func rank(s string) int {
+	switch s {
+	case Online:
+		return 2
+	case Calling:
+		return 1
+	}
+	return 0
+}
+
+// terminal is one terminal's presence being worked out.
+type terminal struct {
+	doc map[string]any
+	rec *store.Record // its most present terminal record, nil when in no running conference
+	mt  map[string]any
+}
+
+// terminals serves the presence of the domain's terminals: the directory's
+// entries of the domain (and those of no domain, which every domain may
+// call) and every terminal of the domain's running conferences. Another
+// domain's conferences are not looked at.
+func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, error) {
+	domain := r.Principal.DomainMoid
+	dir, err := m.st.ListDirectory(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byAccount := map[string]*terminal{}
+	for _, e := range dir {
+		if e.DomainMoid != domain && e.DomainMoid != "" {
+			continue
+		}
+		byAccount[e.Account] = &terminal{doc: map[string]any{"account": e.Account, "alias": e.Alias, "e164": e.E164, "ip": e.IP, "in_directory": 1}}
+	}
+	confs, err := m.confs.List(ctx, domain, "", conference.StateRunning)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]string{}
+	for _, c := range confs {
+		names[c.ID()] = conference.Str(c.Doc, "name")
+	}
+	mts, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain})
+	if err != nil {
+		return nil, err
+	}
+	var from time.Time
+	for i := range mts {
+		rec := &mts[i]
+		if _, ok := names[rec.OwnerMoid]; !ok {
+			continue // its conference has ended
+		}
+		doc, err := shape.Decode(rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		acct := conference.Str(doc, "account")
+		t := byAccount[acct]
+		if t == nil {
+			t = &terminal{doc: map[string]any{"account": acct, "alias": conference.Str(doc, "alias"),
+				"e164": conference.Str(doc, "e164"), "ip": conference.Str(doc, "ip"), "in_directory": 0}}
+			byAccount[acct] = t
+		}
+		if t.rec == nil || rank(class(rec.State)) > rank(class(t.rec.State)) ||
+			(rank(class(rec.State)) == rank(class(t.rec.State)) && rec.UpdatedAt.After(t.rec.UpdatedAt)) {
+			t.rec, t.mt = rec, doc
+		}
+		if from.IsZero() || rec.CreatedAt.Before(from) {
+			from = rec.CreatedAt
+		}
+	}
+	history := map[string][]store.Event{}
+	if !from.IsZero() {
+		evs, err := m.st.RecentEvents(ctx, engine.KindMT, domain, from)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range evs {
+			history[e.ID] = append(history[e.ID], e)
+		}
+	}
+	filter := r.Args.Query.Get("account")
+	var list []map[string]any
+	for acct, t := range byAccount {
+		if filter != "" && acct != filter {
+			continue
+		}
+		doc := t.doc
+		doc["state"], doc["online"], doc["conf_id"], doc["conf_name"], doc["mt_id"], doc["since"] = Offline, 0, "", "", "", ""
+		if t.rec != nil {
+			st := class(t.rec.State)
+			doc["state"] = st
+			doc["since"] = m.stamp(since(history[t.rec.ID], st, *t.rec))
+			if st != Offline {
+				doc["online"] = flag(st == Online)
+				doc["conf_id"], doc["conf_name"] = t.rec.OwnerMoid, names[t.rec.OwnerMoid]
+				doc["mt_id"] = conference.Str(t.mt, "mt_id")
+			}
+		}
+		list = append(list, doc)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i]["account"].(string) < list[j]["account"].(string) })
+	start, count := paging(r)
+	fields := shape.Elem(r.Endpoint.Reply, "terminals")
+	out := []any{}
+	for _, d := range pageOf(list, start, count) {
+		out = append(out, shape.Project(d, fields))
+	}
+	return wire.Object{"total": len(list), "terminals": out}, nil
+}
+
+// since is when a terminal record entered its present state: the time of
+// the first of the trailing run of its events whose state is of that
+// presence state (events of the same state, such as media controls
+// while online, do not break the run). Without events (pruned) it is the
+// record's creation.
+func since(evs []store.Event, st string, rec store.Record) time.Time {
+	t := rec.CreatedAt
+	if len(evs) == 0 {
+		return t
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Op == store.OpDelete {
+			continue
+		}
+		if class(evs[i].State) != st {
+			break
+		}
+		t = evs[i].At
+	}
+	return t
+}
+
+func flag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// accounts serves the presence of the domain's accounts: online while a
+// login session lives.
+func (m *Module) accounts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	domain := r.Principal.DomainMoid
+	as, _, err := m.st.ListAccounts(ctx, store.AccountQuery{DomainMoid: domain})
+	if err != nil {
+		return nil, err
+	}
+	now := m.clk.Now()
+	ss, err := m.st.ListSessions(ctx, domain, now)
+	if err != nil {
+		return nil, err
+	}
+	type presence struct {
+		n             int
+		login, active time.Time
+	}
+	live := map[string]*presence{}
+	for _, s := range ss {
+		p := live[s.AccountMoid]
+		if p == nil {
+			p = &presence{}
+			live[s.AccountMoid] = p
+		}
+		p.n++
+		if !s.LoginExpiresAt.IsZero() {
+			if login := s.LoginExpiresAt.Add(-m.sessionTTL); p.login.IsZero() || login.Before(p.login) {
+				p.login = login
+			}
+		}
+		if active := s.ExpiresAt.Add(-m.sessionTTL); active.After(p.active) {
+			p.active = active
+		}
+	}
+	filter := r.Args.Query.Get("account")
+	var list []map[string]any
+	for _, a := range as {
+		if filter != "" && a.Username != filter {
+			continue
+		}
+		doc := map[string]any{"account_moid": a.Moid, "account": a.Username, "name": a.Name, "enable": flag(!a.Disabled),
+			"online": 0, "sessions": 0, "since": "", "last_active": ""}
+		if p := live[a.Moid]; p != nil && !a.Disabled {
+			doc["online"], doc["sessions"], doc["since"], doc["last_active"] = 1, p.n, m.stamp(p.login), m.stamp(p.active)
+		}
+		list = append(list, doc)
+	}
+	start, count := paging(r)
+	fields := shape.Elem(r.Endpoint.Reply, "accounts")
+	out := []any{}
+	for _, d := range pageOf(list, start, count) {
+		out = append(out, shape.Project(d, fields))
+	}
+	return wire.Object{"total": len(list), "accounts": out}, nil
+}

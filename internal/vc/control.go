@@ -1,0 +1,157 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Conference-wide controls (reference 05 items 17 to 32, 94 and 95; seed
+// 001 "Conference control (vc)"). Each control is stored in the conference
+// document, under the vc info reply's field names where that schema has
+// the field (mute, silence, force_mute, force_broadcast,
+// voice_activity_detection, vacinterval, dual_mode, safe_conf,
+// closed_conf, name, end_time, duration) and under the names below where
+// it has none. The control_*.go files hold the endpoints by topic; leave.go
+// keeps them consistent when terminals leave the call.
+
+// Codes of reference A3 that conference control answers.
+const (
+	// CodeMtUnreachable is "指定终端不可及, 可能不在线" (the specified
+	// terminal is unreachable, possibly not online): a terminal that is a
+	// member of the conference but not online cannot become speaker,
+	// chairman, dual-stream source or VIP, nor receive a short message.
+	CodeMtUnreachable = 20401
+	// CodeVADCannotCancelSpeaker is "会议处于语音激励方式, 不能取消发言人".
+	CodeVADCannotCancelSpeaker = 20344
+	// CodeVADCannotSetSpeaker is "会议处于语音激励方式, 不能指定发言人".
+	CodeVADCannotSetSpeaker = 20346
+)
+
+// Fields of the conference document that the vc reply schemas lack: the
+// terminals (mt_id) holding a role, the VIP list and the last short
+// message. The creation fields speaker, chairman and vips (mc, by account)
+// are left alone.
+const (
+	docChairman = "chairman_mt_id"
+	docSpeaker  = "speaker_mt_id"
+	docDual     = "dualstream_mt_id"
+	docVIPs     = "viplist"
+	docSMS      = "sms"
+)
+
+// errCtlUnchanged, returned by the change of ctlUpdate, stores nothing:
+// the request has nothing to change and succeeds.
+var errCtlUnchanged = errors.New("vc: nothing to change")
+
+// ctlRunning reads the running conference of the request's path in the
+// caller's domain: 12103 for an unknown, booked, ended or other domain's
+// conference.
+func (m *Module) ctlRunning(ctx context.Context, r *api.Request) (conference.Conf, error) {
+	return m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), conference.StateRunning)
+}
+
+// ctlUpdate reads the running conference of the request, lets change edit
+// its document and stores it over the version read, reading again and
+// retrying when another writer came first. An error of change is answered
+// as it is and stores nothing; a conference that ended meanwhile is 12103.
+func (m *Module) ctlUpdate(ctx context.Context, r *api.Request, change func(c *conference.Conf) error) (conference.Conf, error) {
+	for {
+		c, err := m.ctlRunning(ctx, r)
+		if err != nil {
+			return c, err
+		}
+		if err := change(&c); err != nil {
+			return c, err
+		}
+		err = m.confs.Update(ctx, c)
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			continue
+		case errors.Is(err, store.ErrNotFound):
+			return c, wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", c.ID())
+		}
+		return c, err
+	}
+}
+
+// ctlTerminal reads a terminal of the conference: 12104 when it is not
+// one of its terminals.
+func (m *Module) ctlTerminal(ctx context.Context, c conference.Conf, mtID string) (engine.Terminal, error) {
+	t, err := m.engine.Get(ctx, engine.ConfOf(c), mtID)
+	if errors.Is(err, engine.ErrNotFound) {
+		return t, wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
+	}
+	return t, err
+}
+
+// ctlOnline reads a terminal that must be in the call: 12104 when the
+// conference has no such terminal, 20401 when it is not online.
+func (m *Module) ctlOnline(ctx context.Context, c conference.Conf, mtID string) (engine.Terminal, error) {
+	t, err := m.ctlTerminal(ctx, c, mtID)
+	if err != nil {
+		return t, err
+	}
+	if t.Rec.State != engine.StateOnline {
+		return t, wire.Errorf(CodeMtUnreachable, "terminal %s of conference %s is not online", mtID, c.ID())
+	}
+	return t, nil
+}
+
+// ctlSetTerminal writes fields of a terminal document (dual, mute,
+// silence); a terminal that is gone meanwhile is skipped.
+func (m *Module) ctlSetTerminal(ctx context.Context, ec engine.Conf, mtID string, fields map[string]any) error {
+	_, err := m.engine.Update(ctx, ec, mtID, func(t *engine.Terminal) error {
+		for k, v := range fields {
+			t.Doc[k] = v
+		}
+		return nil
+	})
+	if errors.Is(err, engine.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// ctlStr reads a string parameter of params ("" when absent).
+func ctlStr(r *api.Request, name string) string {
+	return conference.Str(r.Args.Params, name)
+}
+
+// ctlInt reads an integer parameter of params; ok is false when absent.
+func ctlInt(r *api.Request, name string) (int, bool) {
+	v, present := r.Args.Params[name]
+	if !present || v == nil {
+		return 0, false
+	}
+	return conference.IntOK(v)
+}
+
+// ctlRole reads the terminal holding a role field ("" when none).
+func ctlRole(c conference.Conf, field string) string { return conference.Str(c.Doc, field) }
+
+// ctlVIPs reads the stored VIP list: its elements {mt_id, cascade_id}.
+func ctlVIPs(doc map[string]any) []map[string]any {
+	l, _ := doc[docVIPs].([]any)
+	out := make([]map[string]any, 0, len(l))
+	for _, v := range l {
+		if e, ok := v.(map[string]any); ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ctlRange is a 90400 for an integer outside [lo, hi].
+func ctlRange(name string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return wire.InvalidParam(name, fmt.Sprintf("%d is outside %d to %d", v, lo, hi))
+	}
+	return nil
+}

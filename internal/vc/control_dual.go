@@ -1,0 +1,92 @@
+package vc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The dual-stream (content sharing) source (reference 05 items 21 to 23,
+// "获取/指定/取消会议双流源"). The reference calls setting and cancelling
+// asynchronous; Confer's simulated media plane switches at once, so the
+// reply comes after the source is stored and reads show it immediately.
+// The source terminal's dual is 1, every other terminal's 0.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.dualstream.get", m.ctlGetRole(docDual))
+		reg.Handle("vc.confs.dualstream.update", m.setDualStream)
+		reg.Handle("vc.confs.dualstream.delete", m.cancelDualStream)
+	})
+}
+
+// setDualStream makes an online terminal the dual-stream source (mt_id ""
+// cancels the source).
+func (m *Module) setDualStream(ctx context.Context, r *api.Request) (wire.Object, error) {
+	mtID := ctlStr(r, "mt_id")
+	prev := ""
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		if mtID != "" {
+			if _, err := m.ctlOnline(ctx, *c, mtID); err != nil {
+				return err
+			}
+		}
+		prev = ctlRole(*c, docDual)
+		c.Doc[docDual] = mtID
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := m.ctlDualFlags(ctx, c, prev, mtID); err != nil {
+		return nil, err
+	}
+	return nil, m.ctlStillOnline(ctx, c, mtID)
+}
+
+// cancelDualStream stops the dual stream of the terminal mt_id. A
+// terminal of the conference that is not the source has nothing to stop
+// (success, nothing changes); one that is not in the conference is 12104;
+// mt_id "" stops whichever terminal is the source.
+func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) (wire.Object, error) {
+	mtID := ctlStr(r, "mt_id")
+	prev := ""
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		if mtID != "" {
+			if _, err := m.ctlTerminal(ctx, *c, mtID); err != nil {
+				return err
+			}
+		}
+		prev = ctlRole(*c, docDual)
+		if mtID != "" && prev != mtID {
+			return errCtlUnchanged
+		}
+		c.Doc[docDual] = ""
+		return nil
+	})
+	if errors.Is(err, errCtlUnchanged) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.ctlDualFlags(ctx, c, prev, "")
+}
+
+// ctlDualFlags moves the terminals' dual flag from the previous source to
+// the new one ("" for none).
+func (m *Module) ctlDualFlags(ctx context.Context, c conference.Conf, prev, next string) error {
+	ec := engine.ConfOf(c)
+	if prev != "" && prev != next {
+		if err := m.ctlSetTerminal(ctx, ec, prev, map[string]any{"dual": 0}); err != nil {
+			return err
+		}
+	}
+	if next != "" {
+		return m.ctlSetTerminal(ctx, ec, next, map[string]any{"dual": 1})
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package vc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Silence and mute the whole conference (reference 05 items 25 and 26,
+// "会场静音操作", "会场哑音操作"; seed 001: mute_filter, and force_mute
+// from 6.1.0.2.0). Both are synchronous: the conference's flag (silence,
+// mute, force_mute of the info) and every online terminal's flag are
+// applied and stored before the reply.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.silence.update", m.setSilenceAll)
+		reg.Handle("vc.confs.mute.update", m.setMuteAll)
+	})
+}
+
+// setSilenceAll silences (value 1) or unsilences (0) the loudspeakers of
+// every online terminal.
+func (m *Module) setSilenceAll(ctx context.Context, r *api.Request) (wire.Object, error) {
+	v, _ := ctlInt(r, "value")
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		c.Doc["silence"] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.ctlSetOnline(ctx, c, "silence", v, nil)
+}
+
+// setMuteAll mutes (value 1) or unmutes (0) the microphones of every
+// online terminal. When the conference's mute_filter is 1 ("对发言方和
+// 管理方例外", reference 04), muting spares the speaker and the chairman,
+// whose state is left as it is; unmuting applies to every terminal.
+// force_mute (terminals cannot unmute themselves) is stored as sent with
+// a mute, 0 when not sent; unmuting clears it.
+func (m *Module) setMuteAll(ctx context.Context, r *api.Request) (wire.Object, error) {
+	v, _ := ctlInt(r, "value")
+	force, _ := ctlInt(r, "force_mute")
+	if v == 0 {
+		force = 0
+	}
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		c.Doc["mute"] = v
+		c.Doc["force_mute"] = force
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	spare := map[string]bool{}
+	if v == 1 && conference.Int(c.Doc, "mute_filter") == 1 {
+		for _, f := range []string{docSpeaker, docChairman} {
+			if id := ctlRole(c, f); id != "" {
+				spare[id] = true
+			}
+		}
+	}
+	return nil, m.ctlSetOnline(ctx, c, "mute", v, spare)
+}
+
+// ctlSetOnline sets field ("mute" or "silence") to v on every online
+// terminal of the conference except those of spare, through the engine's
+// media controls (applied by the media backend, then stored). A terminal
+// that leaves the call meanwhile is skipped.
+func (m *Module) ctlSetOnline(ctx context.Context, c conference.Conf, field string, v int, spare map[string]bool) error {
+	ec := engine.ConfOf(c)
+	ts, err := m.engine.List(ctx, ec)
+	if err != nil {
+		return err
+	}
+	set := m.engine.SetMute
+	if field == "silence" {
+		set = m.engine.SetSilence
+	}
+	for _, t := range ts {
+		if t.Rec.State != engine.StateOnline || spare[t.MtID()] {
+			continue
+		}
+		if n, ok := conference.IntOK(t.Doc[field]); ok && n == v {
+			continue
+		}
+		_, err := set(ctx, ec, t.MtID(), v == 1)
+		if err != nil && !errors.Is(err, engine.ErrNotOnline) && !errors.Is(err, engine.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,164 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Conference settings (reference 05 items 24, 27, 28, 30: "延长会议时间",
+// "会议安全操作", "修改会议名称", "设置强制广播"; seed 001: name from
+// 5.2.0.2.0, forcebroadcast from 5.1.0.2.0, dualmode from 6.1.0.4.0). Each
+// is stored in the conference document under the info's field names, so
+// vc.confs.get and vc.confs.list show it at once. The short message is in
+// control_sms.go.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.delay.update", m.delayConf)
+		reg.Handle("vc.confs.safty.update", m.setSafety)
+		reg.Handle("vc.confs.name.update", m.renameConf)
+		reg.Handle("vc.confs.forcebroadcast.update", m.setForceBroadcast)
+		reg.Handle("vc.confs.dualmode.update", m.setDualMode)
+	})
+}
+
+// delayMax is the longest extension of one request: a year, in minutes.
+const delayMax = 366 * 24 * 60
+
+// delayConf extends a conference by delay_time minutes (1 to delayMax):
+// end_time, duration and the time the conference ends by itself move
+// together. A permanent conference (duration 0, no end_time) never ends,
+// so it stays permanent and the request succeeds without a change.
+func (m *Module) delayConf(ctx context.Context, r *api.Request) (wire.Object, error) {
+	d, _ := ctlInt(r, "delay_time")
+	if err := ctlRange("delay_time", d, 1, delayMax); err != nil {
+		return nil, err
+	}
+	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		e := conference.Str(c.Doc, "end_time")
+		if e == "" {
+			return errCtlUnchanged
+		}
+		end, err := conference.ParseTime(e)
+		if err != nil {
+			return err
+		}
+		end = end.Add(time.Duration(d) * time.Minute)
+		c.Doc["end_time"] = conference.FormatTime(end)
+		c.Doc["duration"] = conference.Int(c.Doc, "duration") + d
+		c.Rec.DueAt = end
+		return nil
+	})
+	if errors.Is(err, errCtlUnchanged) {
+		err = nil
+	}
+	return nil, err
+}
+
+// setSafety stores the conference's password (need_password follows it),
+// hidden mode (safe_conf) and do-not-disturb (closed_conf). The password
+// follows the creation rules: at most 16 bytes of letters, digits, _ and
+// .; "" removes it.
+func (m *Module) setSafety(ctx context.Context, r *api.Request) (wire.Object, error) {
+	pw := ctlStr(r, "password")
+	if err := ctlCheckPassword(pw); err != nil {
+		return nil, err
+	}
+	safe, _ := ctlInt(r, "safe_conf")
+	closed, _ := ctlInt(r, "closed_conf")
+	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		c.Doc["password"] = pw
+		c.Doc["need_password"] = 0
+		if pw != "" {
+			c.Doc["need_password"] = 1
+		}
+		c.Doc["safe_conf"] = safe
+		c.Doc["closed_conf"] = closed
+		return nil
+	})
+	return nil, err
+}
+
+// renameConf changes the conference's name (value), checked as at
+// creation (reference 05 "修改会议名称").
+func (m *Module) renameConf(ctx context.Context, r *api.Request) (wire.Object, error) {
+	name := ctlStr(r, "value")
+	if err := ctlCheckName(name); err != nil {
+		return nil, err
+	}
+	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		c.Doc["name"] = name
+		return nil
+	})
+	return nil, err
+}
+
+// setForceBroadcast stores the conference's forced broadcast.
+func (m *Module) setForceBroadcast(ctx context.Context, r *api.Request) (wire.Object, error) {
+	v, _ := ctlInt(r, "force_broadcast")
+	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		c.Doc["force_broadcast"] = v
+		return nil
+	})
+	return nil, err
+}
+
+// setDualMode stores who may send the dual stream (dual_mode of the
+// conference: 0 the speaker, 1 any terminal, 2 designated terminals). The
+// sources name only the endpoint; its parameter is the conference field,
+// required here since there is nothing else to set.
+func (m *Module) setDualMode(ctx context.Context, r *api.Request) (wire.Object, error) {
+	v, ok := ctlInt(r, "dual_mode")
+	if !ok {
+		return nil, wire.InvalidParam("dual_mode", "required parameter is missing")
+	}
+	if err := ctlRange("dual_mode", v, 0, 2); err != nil {
+		return nil, err
+	}
+	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		c.Doc["dual_mode"] = v
+		return nil
+	})
+	return nil, err
+}
+
+// Name rules of reference 04/05 (conference name): at most 64 bytes, none
+// of the forbidden characters, none of _ - . @ first or last.
+const (
+	ctlNameMax       = 64
+	ctlNameForbidden = "%&*^~'\"?/\\<>|`$"
+	ctlNameEdge      = "_-.@"
+	ctlPasswordMax   = 16
+)
+
+func ctlCheckName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return wire.InvalidParam("value", "the conference name must not be empty")
+	case len(name) > ctlNameMax:
+		return wire.InvalidParam("value", fmt.Sprintf("longer than %d bytes", ctlNameMax))
+	case strings.ContainsAny(name, ctlNameForbidden):
+		return wire.InvalidParam("value", "must not contain % & * ^ ~ ' \" ? / \\ < > | ` $")
+	case strings.ContainsAny(name[:1], ctlNameEdge) || strings.ContainsAny(name[len(name)-1:], ctlNameEdge):
+		return wire.InvalidParam("value", "must not begin or end with _ - . @")
+	}
+	return nil
+}
+
+func ctlCheckPassword(pw string) error {
+	if len(pw) > ctlPasswordMax {
+		return wire.InvalidParam("password", fmt.Sprintf("longer than %d bytes", ctlPasswordMax))
+	}
+	for _, c := range pw {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.') {
+			return wire.InvalidParam("password", "may hold only letters, digits, _ and .")
+		}
+	}
+	return nil
+}

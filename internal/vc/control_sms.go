@@ -1,0 +1,74 @@
+package vc
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Short messages to terminals (reference 05 item 29, "发送短消息"; seed 001
+// 5.1.0.4.0: roll_num 255 scrolls without end on newer terminals). The
+// reply is success alone; the message last sent is kept in the conference
+// document (sms: message, type, roll_num, roll_speed, mts, send_time), an
+// empty message being the one that stops the scrolling.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.sms.send", m.sendSMS)
+	})
+}
+
+// Limits of the reference: message at most 1500 bytes, roll_num 1 to 255
+// (255 = unlimited).
+const (
+	smsMaxBytes = 1500
+	smsMaxRoll  = 255
+)
+
+// sendSMS sends message to the terminals of mts, each of which must be an
+// online terminal of the conference (12104, 20401); a terminal named
+// twice receives it once.
+func (m *Module) sendSMS(ctx context.Context, r *api.Request) (wire.Object, error) {
+	msg := ctlStr(r, "message")
+	if len(msg) > smsMaxBytes {
+		return nil, wire.InvalidParam("message", fmt.Sprintf("longer than %d bytes", smsMaxBytes))
+	}
+	roll, _ := ctlInt(r, "roll_num")
+	if err := ctlRange("roll_num", roll, 1, smsMaxRoll); err != nil {
+		return nil, err
+	}
+	speed, _ := ctlInt(r, "roll_speed")
+	typ, _ := ctlInt(r, "type")
+	list, _ := r.Args.Params["mts"].([]any)
+	if len(list) == 0 {
+		return nil, wire.InvalidParam("mts", "names no terminal to receive the message")
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for i, v := range list {
+		e, _ := v.(map[string]any)
+		id := conference.Str(e, "mt_id")
+		if id == "" {
+			return nil, wire.InvalidParam(fmt.Sprintf("mts[%d].mt_id", i), "must name a terminal")
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		to := make([]any, 0, len(ids))
+		for _, id := range ids {
+			if _, err := m.ctlOnline(ctx, *c, id); err != nil {
+				return err
+			}
+			to = append(to, map[string]any{"mt_id": id})
+		}
+		c.Doc[docSMS] = map[string]any{"message": msg, "type": typ, "roll_num": roll, "roll_speed": speed,
+			"mts": to, "send_time": conference.FormatTime(m.clk.Now())}
+		return nil
+	})
+	return nil, err
+}

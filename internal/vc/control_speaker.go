@@ -1,0 +1,106 @@
+package vc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Chairman and speaker (reference 05 items 17 to 20, "获取/指定会议主席",
+// "获取/指定会议发言人"; seed 001 6.1.0.2.0: force_broadcast on the
+// speaker). Both are synchronous: the reply comes after the role is
+// stored. mt_id "" cancels the role; any other mt_id must be an online
+// terminal of the conference (12104, 20401).
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.chairman.get", m.ctlGetRole(docChairman))
+		reg.Handle("vc.confs.chairman.update", m.setChairman)
+		reg.Handle("vc.confs.speaker.get", m.ctlGetRole(docSpeaker))
+		reg.Handle("vc.confs.speaker.update", m.setSpeaker)
+	})
+}
+
+// ctlGetRole answers the terminal holding a role: {mt_id}, "" when none.
+func (m *Module) ctlGetRole(field string) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		c, err := m.ctlRunning(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return wire.Object{"mt_id": ctlRole(c, field)}, nil
+	}
+}
+
+// setChairman makes an online local terminal the chairman, or cancels the
+// chairman (mt_id "").
+func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, error) {
+	mtID := ctlStr(r, "mt_id")
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		if mtID != "" {
+			if _, err := m.ctlOnline(ctx, *c, mtID); err != nil {
+				return err
+			}
+		}
+		c.Doc[docChairman] = mtID
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.ctlStillOnline(ctx, c, mtID)
+}
+
+// setSpeaker makes an online terminal the speaker, or cancels the speaker
+// (mt_id ""). While voice activation is on, the voice picks the speaker:
+// setting one answers 20346 and cancelling 20344 (A3). force_broadcast,
+// when sent, sets the conference's forced broadcast with the speaker (the
+// same flag as PUT forcebroadcast and the info's force_broadcast).
+func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, error) {
+	mtID := ctlStr(r, "mt_id")
+	fb, hasFB := ctlInt(r, "force_broadcast")
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		if conference.Int(c.Doc, "voice_activity_detection") == 1 {
+			if mtID == "" {
+				return wire.Errorf(CodeVADCannotCancelSpeaker, "conference %s is in voice activation mode: the speaker cannot be cancelled", c.ID())
+			}
+			return wire.Errorf(CodeVADCannotSetSpeaker, "conference %s is in voice activation mode: no speaker can be designated", c.ID())
+		}
+		if mtID != "" {
+			if _, err := m.ctlOnline(ctx, *c, mtID); err != nil {
+				return err
+			}
+		}
+		c.Doc[docSpeaker] = mtID
+		if hasFB {
+			c.Doc["force_broadcast"] = fb
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.ctlStillOnline(ctx, c, mtID)
+}
+
+// ctlStillOnline runs after a role was stored for mtID: a terminal that
+// left the call between the check and the write had its OnLeave run
+// before the role existed, so its roles are cleared again (rolesLeave;
+// the other features' OnLeave steps have run) and the request answers
+// 20401 (or 12104 when it was removed), leaving nothing behind.
+func (m *Module) ctlStillOnline(ctx context.Context, c conference.Conf, mtID string) error {
+	if mtID == "" {
+		return nil
+	}
+	_, err := m.ctlOnline(ctx, c, mtID)
+	var we *wire.Error
+	if errors.As(err, &we) && (we.Code == CodeMtUnreachable || we.Code == wire.CodeMTNotFound) {
+		if lerr := m.rolesLeave(ctx, engine.ConfOf(c), []string{mtID}); lerr != nil {
+			return lerr
+		}
+	}
+	return err
+}

@@ -1,0 +1,127 @@
+package vc
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Voice activation and the VIP list (reference 05 items 31, 32, 94, 95:
+// "开启/关闭语音激励", "获取语音激励信息", "设置VIP列表", "获取VIP列表";
+// seed 001: voice_activity_detection and vacinterval, renamed from
+// voice_inspire_enable and interval in 5.1.0.1.0, which the compatibility
+// rules handle).
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.vad.get", m.getVAD)
+		reg.Handle("vc.confs.vad.update", m.setVAD)
+		reg.Handle("vc.confs.viplist.get", m.getVIPs)
+		reg.Handle("vc.confs.viplist.update", m.setVIPs)
+	})
+}
+
+// Limits of the reference: vacinterval at least 5 seconds, at most 8 VIP
+// terminals.
+const (
+	vadMinInterval = 5
+	vipMax         = 8
+)
+
+// vipLocalCascade is the cascade_id of the local conference (the cascade
+// tree's root, "cascade_id 0"); the reference admits only local terminals
+// as VIPs ("只能是本级终端").
+const vipLocalCascade = "0"
+
+// getVAD answers the conference's voice activation state and interval.
+func (m *Module) getVAD(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.ctlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return wire.Object{
+		"voice_activity_detection": conference.Int(c.Doc, "voice_activity_detection"),
+		"vacinterval":              conference.Int(c.Doc, "vacinterval"),
+	}, nil
+}
+
+// setVAD turns voice activation on or off. Turning it on needs a
+// vacinterval of at least 5 seconds; turning it off keeps the stored
+// interval unless a valid one (5 or more) is sent.
+func (m *Module) setVAD(ctx context.Context, r *api.Request) (wire.Object, error) {
+	state, _ := ctlInt(r, "state")
+	iv, _ := ctlInt(r, "vacinterval")
+	if state == 1 && iv < vadMinInterval {
+		return nil, wire.InvalidParam("vacinterval", fmt.Sprintf("must be at least %d seconds", vadMinInterval))
+	}
+	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		c.Doc["voice_activity_detection"] = state
+		if iv >= vadMinInterval {
+			c.Doc["vacinterval"] = iv
+		}
+		return nil
+	})
+	return nil, err
+}
+
+// getVIPs answers the VIP list: {mt_id, cascade_id} in the order set.
+func (m *Module) getVIPs(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.ctlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	out := []any{}
+	for _, v := range ctlVIPs(c.Doc) {
+		out = append(out, map[string]any{"mt_id": conference.Str(v, "mt_id"), "cascade_id": conference.Str(v, "cascade_id")})
+	}
+	return wire.Object{"mts": out}, nil
+}
+
+// setVIPs replaces the VIP list: at most 8 online local terminals, each
+// once (90400 for more, a missing mt_id, a repeated one or another
+// cascade; 12104 unknown; 20401 not online). An empty list clears it.
+func (m *Module) setVIPs(ctx context.Context, r *api.Request) (wire.Object, error) {
+	list, _ := r.Args.Params["mts"].([]any)
+	if len(list) > vipMax {
+		return nil, wire.InvalidParam("mts", fmt.Sprintf("at most %d VIP terminals; %d given", vipMax, len(list)))
+	}
+	ids := make([]string, 0, len(list))
+	seen := map[string]bool{}
+	for i, v := range list {
+		e, _ := v.(map[string]any)
+		id := conference.Str(e, "mt_id")
+		at := fmt.Sprintf("mts[%d]", i)
+		switch cas := conference.Str(e, "cascade_id"); {
+		case id == "":
+			return nil, wire.InvalidParam(at+".mt_id", "required parameter is missing")
+		case seen[id]:
+			return nil, wire.InvalidParam(at+".mt_id", "terminal "+id+" is listed twice")
+		case cas != "" && cas != vipLocalCascade:
+			return nil, wire.InvalidParam(at+".cascade_id", "only terminals of the local conference (cascade_id 0) can be VIPs")
+		}
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		vips := make([]any, 0, len(ids))
+		for _, id := range ids {
+			if _, err := m.ctlOnline(ctx, *c, id); err != nil {
+				return err
+			}
+			vips = append(vips, map[string]any{"mt_id": id, "cascade_id": vipLocalCascade})
+		}
+		c.Doc[docVIPs] = vips
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		if err := m.ctlStillOnline(ctx, c, id); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,239 @@
+package vc
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The TV walls of a conference (reference 05 items 68 to 71, "获取会议电视
+// 墙列表", "获取电视墙通道信息", "开启电视墙", "关闭电视墙"; seed 001:
+// show_mt_name and the alias operation from 6.1.0.2.0). Starting a wall
+// stores it in the conference document (docHDUs) with what it shows: mode
+// 1 a selected view (specific), 2 a four-way split screen (spilt), 3 a
+// single-channel poll (poll, turning every keep_time seconds like the
+// composition's). Starting a wall the conference already runs changes its
+// view. The list and the channel info also show the walls of the TV-wall
+// batch poll (view type 7). hdu_ids are walls of the domain's registry
+// (hdu_registry.go).
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.hdus.list", m.listHDUs)
+		reg.Handle("vc.confs.hdus.get", m.getHDU)
+		reg.Handle("vc.confs.hdus.create", m.startHDU)
+		reg.Handle("vc.confs.hdus.delete", m.stopHDU)
+		reg.Handle("vc.confs.hdus.alias.update", m.setHDUAlias)
+	})
+}
+
+// hduFind returns the index of TV wall id among the conference's started
+// walls, -1 when it has not started it.
+func hduFind(doc map[string]any, id string) int {
+	for i, h := range mdObjs(doc, docHDUs) {
+		if conference.Str(h, "hdu_id") == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// startHDU starts (or changes the view of) a TV wall.
+func (m *Module) startHDU(ctx context.Context, r *api.Request) (wire.Object, error) {
+	p := r.Args.Params
+	id := conference.Str(p, "hdu_id")
+	var named []string
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		v, err := m.mdLoad(ctx, *c)
+		if err != nil {
+			return err
+		}
+		if err := m.hduClaim(ctx, v, []string{id}, "hdus", "hdu_id"); err != nil {
+			return err
+		}
+		h, ids, err := v.hduConfig(p)
+		if err != nil {
+			return err
+		}
+		named = ids
+		walls := mdObjs(c.Doc, docHDUs)
+		if i := hduFind(c.Doc, id); i >= 0 {
+			walls[i] = h
+		} else {
+			walls = append(walls, h)
+		}
+		c.Doc[docHDUs] = mdAnys(walls)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.mediaStillOnline(ctx, c, named)
+}
+
+// stopHDU stops a wall the conference started: 12105 when it runs none
+// (20056 for a wall of the batch poll, which stops with the poll).
+func (m *Module) stopHDU(ctx context.Context, r *api.Request) (wire.Object, error) {
+	id := r.Path("hdu_id")
+	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		v, err := m.mdLoad(ctx, *c)
+		if err != nil {
+			return err
+		}
+		i := hduFind(c.Doc, id)
+		if i < 0 {
+			if hduUses(c.Doc, v)[id] == "hdupoll" {
+				return wire.Errorf(CodeHDUPolling, "TV wall %s is in the TV-wall batch poll of conference %s: stop the poll", id, c.ID())
+			}
+			return wire.Errorf(CodeHDUNotFound, "conference %s runs no TV wall %s", c.ID(), id)
+		}
+		walls := mdObjs(c.Doc, docHDUs)
+		c.Doc[docHDUs] = mdAnys(append(walls[:i:i], walls[i+1:]...))
+		hduForget(c.Doc, v)
+		return nil
+	})
+	return nil, err
+}
+
+// listHDUs lists the walls the conference occupies: those it started and
+// those of its running batch poll.
+func (m *Module) listHDUs(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.ctlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	v, err := m.mdLoad(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for id, use := range hduUses(c.Doc, v) {
+		if use != "hduvmps" {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return hduLess(ids[i], ids[j]) })
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = map[string]any{"hdu_id": id}
+	}
+	return wire.Object{"hdus": out}, nil
+}
+
+// getHDU shows what a wall of the conference shows now; 12105 for a wall
+// the conference does not run.
+func (m *Module) getHDU(ctx context.Context, r *api.Request) (wire.Object, error) {
+	id := r.Path("hdu_id")
+	c, err := m.ctlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	v, err := m.mdLoad(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if i := hduFind(c.Doc, id); i >= 0 {
+		return shape.Project(v.hduReply(mdObjs(c.Doc, docHDUs)[i]), r.Endpoint.Reply), nil
+	}
+	if hp := mdObj(c.Doc, docHDUPoll); hp != nil && hduUses(c.Doc, v)[id] == "hdupoll" {
+		mt := v.hdupollShows(hp)[id]
+		out := map[string]any{"hdu_id": id, "mode": 1, "show_mt_name": hp["show_mt_name"],
+			"specific": map[string]any{"member_type": "7", "mt_id": mt, "account": v.account(mt), "mt_chn_idx": 0, "vmp_id": ""}}
+		return shape.Project(out, r.Endpoint.Reply), nil
+	}
+	return nil, wire.Errorf(CodeHDUNotFound, "conference %s runs no TV wall %s", c.ID(), id)
+}
+
+// hduNameMax is the length of a TV-wall name (reference 05 "获取平台电视墙
+// 列表": hdu_name, at most 16 bytes), which an alias stands for.
+const hduNameMax = 16
+
+// setHDUAlias sets (or, empty, clears) the alias of a wall the conference
+// occupies; the platform list shows it as the wall's name while the
+// conference occupies the wall (at most 16 bytes, as the name).
+func (m *Module) setHDUAlias(ctx context.Context, r *api.Request) (wire.Object, error) {
+	id, alias := r.Path("hdu_id"), conference.Str(r.Args.Params, "alias")
+	if len(alias) > hduNameMax {
+		return nil, wire.InvalidParam("alias", fmt.Sprintf("%d bytes; a TV-wall name holds at most %d", len(alias), hduNameMax))
+	}
+	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		v, err := m.mdLoad(ctx, *c)
+		if err != nil {
+			return err
+		}
+		if hduUses(c.Doc, v)[id] == "" {
+			return wire.Errorf(CodeHDUNotFound, "conference %s occupies no TV wall %s", c.ID(), id)
+		}
+		aliases := mdObj(c.Doc, docHDUAlias)
+		if aliases == nil {
+			aliases = map[string]any{}
+		}
+		if alias == "" {
+			delete(aliases, id)
+		} else {
+			aliases[id] = alias
+		}
+		c.Doc[docHDUAlias] = aliases
+		return nil
+	})
+	return nil, err
+}
+
+// hduForget drops the aliases of the walls the conference no longer
+// occupies.
+func hduForget(doc map[string]any, v *mdView) {
+	aliases := mdObj(doc, docHDUAlias)
+	if len(aliases) == 0 {
+		return
+	}
+	uses := hduUses(doc, v)
+	for id := range aliases {
+		if uses[id] == "" {
+			delete(aliases, id)
+		}
+	}
+}
+
+// hduDrop removes the terminals in gone from the conference's walls: a
+// wall viewing one of them shows nothing, its polls and split screens go
+// on without them; a custom batch poll left without terminals stops. It
+// reports whether the document changed.
+func hduDrop(doc map[string]any, gone map[string]bool, now time.Time) bool {
+	changed := false
+	for _, h := range mdObjs(doc, docHDUs) {
+		if sp := mdObj(h, "specific"); sp != nil && gone[conference.Str(sp, "mt_id")] {
+			sp["mt_id"], changed = "", true
+		}
+		if po := mdObj(h, "poll"); po != nil {
+			if _, ch := dropPoll(po, gone, now); ch {
+				changed = true
+			}
+		}
+		if sl := mdObj(h, "spilt"); sl != nil {
+			members := mdObjs(sl, "members")
+			kept := make([]map[string]any, 0, len(members))
+			for _, e := range members {
+				if !gone[conference.Str(e, "mt_id")] {
+					kept = append(kept, e)
+				}
+			}
+			if len(kept) != len(members) {
+				sl["members"], changed = mdAnys(kept), true
+			}
+		}
+	}
+	if hp := mdObj(doc, docHDUPoll); hp != nil {
+		if kept, ch := mdWithout(mdStrs(hp, "mt_ids"), gone); ch {
+			hp["mt_ids"], changed = mdStrAnys(kept), true
+			if len(kept) == 0 { // a custom batch poll with no terminal left stops
+				delete(doc, docHDUPoll)
+			}
+		}
+	}
+	return changed
+}

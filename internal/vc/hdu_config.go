@@ -1,0 +1,157 @@
+package vc
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The stored form of a started TV wall (docHDUs) and what it shows
+// (reference 05 "开启电视墙", "获取电视墙通道信息"):
+//
+//	hdu_id, mode, show_mt_name
+//	specific  mode 1: {member_type, mt_id, mt_chn_idx, vmp_id}; the view
+//	          type is a string, as the reference types it: 1 a chosen
+//	          terminal, 2 the speaker, 3 the chairman, 4 the conference
+//	          poll, 6 the picture composition (vmp_id 1), 10 the dual
+//	          stream; an empty type (the reference's example) is read as 1
+//	poll      mode 3: {num, mode, keep_time, mt_ids} and its rotation
+//	spilt     mode 2: {members: [{chn_idx 0 to 3, mt_id}]}
+
+// hduViewTypes are the view types a wall may be started with.
+var hduViewTypes = map[string]bool{"1": true, "2": true, "3": true, "4": true, "6": true, "10": true}
+
+// hduConfig checks the parameters of starting a wall and returns its
+// stored form and the terminals it names.
+func (v *mdView) hduConfig(p map[string]any) (map[string]any, []string, error) {
+	mode := conference.Int(p, "mode")
+	h := map[string]any{"hdu_id": conference.Str(p, "hdu_id"), "mode": mode, "show_mt_name": conference.Int(p, "show_mt_name")}
+	switch mode {
+	case 1:
+		sp := mdObj(p, "specific")
+		if sp == nil {
+			return nil, nil, wire.InvalidParam("specific", "required in mode 1 (selected view)")
+		}
+		typ := strings.TrimSpace(conference.Str(sp, "member_type"))
+		if typ == "" {
+			typ = "1"
+		}
+		if !hduViewTypes[typ] {
+			return nil, nil, wire.InvalidParam("specific.member_type", fmt.Sprintf("%q is not a view type (1, 2, 3, 4, 6 or 10)", typ))
+		}
+		out := map[string]any{"member_type": typ, "mt_id": "", "mt_chn_idx": 0, "vmp_id": ""}
+		var named []string
+		switch typ {
+		case "1":
+			id, chn := conference.Str(sp, "mt_id"), conference.Int(sp, "mt_chn_idx")
+			if id == "" {
+				return nil, nil, wire.InvalidParam("specific.mt_id", "required when the view type is 1")
+			}
+			if err := v.member("specific.mt_id", id); err != nil {
+				return nil, nil, err
+			}
+			if err := v.channel("specific.mt_chn_idx", id, chn, "v_snd_chn"); err != nil {
+				return nil, nil, err
+			}
+			out["mt_id"], out["mt_chn_idx"], named = id, chn, []string{id}
+		case "6":
+			vmpID := conference.Str(sp, "vmp_id")
+			if vmpID == "" {
+				vmpID = vmpMain
+			}
+			if _, err := vmpRunning(v.conf, vmpID); err != nil {
+				return nil, nil, err
+			}
+			out["vmp_id"] = vmpID
+		}
+		h["specific"] = out
+		return h, named, nil
+	case 2:
+		return v.hduSplit(h, mdObj(p, "spilt"))
+	}
+	po := mdObj(p, "poll")
+	if po == nil {
+		return nil, nil, wire.InvalidParam("poll", "required in mode 3 (single-channel poll)")
+	}
+	sp, err := v.singlePoll(po, "poll", nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp["mode"] = max(conference.Int(po, "mode"), 1) // 1 video only, 3 audio and video
+	h["poll"] = sp
+	return h, mdStrs(sp, "mt_ids"), nil
+}
+
+// hduSplit checks a four-way split screen: at least one member, channels
+// 0 to 3 each given once, online terminals each in one channel.
+func (v *mdView) hduSplit(h, sl map[string]any) (map[string]any, []string, error) {
+	members := mdObjs(sl, "members")
+	if len(members) == 0 {
+		return nil, nil, wire.InvalidParam("spilt.members", "required in mode 2 (four-way split screen), not empty")
+	}
+	var named []string
+	seen, chns := map[string]bool{}, map[int]bool{}
+	out := make([]map[string]any, 0, len(members))
+	for i, e := range members {
+		chn := conference.Int(e, "chn_idx")
+		if chn < 0 || chn > 3 || chns[chn] {
+			return nil, nil, wire.InvalidParam(fmt.Sprintf("spilt.members[%d].chn_idx", i), fmt.Sprintf("%d is not a free channel 0 to 3", chn))
+		}
+		chns[chn] = true
+		path := fmt.Sprintf("spilt.members[%d].mt_id", i)
+		id := conference.Str(e, "mt_id")
+		if err := v.member(path, id); err != nil {
+			return nil, nil, err
+		}
+		if seen[id] {
+			return nil, nil, wire.Errorf(CodeVMPSameMt, "%s: terminal %s takes two channels of the split screen", path, id)
+		}
+		seen[id] = true
+		named = append(named, id)
+		out = append(out, map[string]any{"chn_idx": chn, "mt_id": id})
+	}
+	sort.Slice(out, func(i, j int) bool { return conference.Int(out[i], "chn_idx") < conference.Int(out[j], "chn_idx") })
+	h["spilt"] = map[string]any{"members": mdAnys(out)}
+	return h, named, nil
+}
+
+// hduReply is the channel info of a started wall as it shows now.
+func (v *mdView) hduReply(h map[string]any) map[string]any {
+	out := map[string]any{"hdu_id": h["hdu_id"], "mode": h["mode"], "show_mt_name": h["show_mt_name"]}
+	if sp := mdObj(h, "specific"); sp != nil {
+		id := ""
+		switch conference.Str(sp, "member_type") {
+		case "1":
+			if s := conference.Str(sp, "mt_id"); v.online(s) {
+				id = s
+			}
+		case "2":
+			id = v.role(docSpeaker)
+		case "3":
+			id = v.role(docChairman)
+		case "4":
+			id = v.confPollMt()
+		case "10":
+			id = v.role(docDual)
+		}
+		out["specific"] = map[string]any{"member_type": sp["member_type"], "mt_id": id, "account": v.account(id),
+			"mt_chn_idx": sp["mt_chn_idx"], "vmp_id": sp["vmp_id"]}
+	}
+	if po := mdObj(h, "poll"); po != nil {
+		_, idx := v.pollCurrent(po)
+		out["poll"] = map[string]any{"num": po["num"], "keep_time": po["keep_time"], "mode": po["mode"],
+			"poll_index": idx, "members": v.accounts(mdStrs(po, "mt_ids"))}
+	}
+	if sl := mdObj(h, "spilt"); sl != nil {
+		var members []any
+		for _, e := range mdObjs(sl, "members") {
+			id := conference.Str(e, "mt_id")
+			members = append(members, map[string]any{"chn_idx": e["chn_idx"], "mt_id": id, "account": v.account(id)})
+		}
+		out["spilt"] = map[string]any{"members": members}
+	}
+	return out
+}

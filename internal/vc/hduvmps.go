@@ -1,0 +1,171 @@
+package vc
+
+import (
+	"context"
+	"sort"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// TV-wall self compositions (reference 05 items 62 to 66, "开启/获取/修改/
+// 停止电视墙自主画面合成", "获取开启自主画面合成的电视墙列表"; seed 001: mode
+// from 6.0.0.3.0). A TV wall of the domain's registry shows a composition
+// of its own, kept in the conference document (docHDUVMPs) in the stored
+// form of the self compositions (mtvmps_config.go). The wall must be free
+// (hduClaim); an unknown wall answers 12105, a wall without a self
+// composition 20823. Modifying without mode keeps the mode.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.hduvmps.create", m.startHDUVMP)
+		reg.Handle("vc.confs.hduvmps.list", m.listHDUVMPs)
+		reg.Handle("vc.confs.hduvmps.get", m.getHDUVMP)
+		reg.Handle("vc.confs.hduvmps.update", m.modifyHDUVMP)
+		reg.Handle("vc.confs.hduvmps.delete", m.stopHDUVMP)
+	})
+}
+
+// hduvmpFind returns the index of the self composition of wall id, -1
+// when it has none.
+func hduvmpFind(doc map[string]any, id string) int {
+	for i, h := range mdObjs(doc, docHDUVMPs) {
+		if conference.Str(h, "hdu_id") == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// hduvmpOf finds the self composition of the request's wall: 12105 for a
+// wall of no registry, 20823 when the wall has none.
+func (m *Module) hduvmpOf(ctx context.Context, c conference.Conf, id string) (int, error) {
+	if err := m.hduKnown(ctx, c.Rec.DomainMoid, id); err != nil {
+		return -1, err
+	}
+	i := hduvmpFind(c.Doc, id)
+	if i < 0 {
+		return -1, wire.Errorf(CodeVMPNotStarted, "TV wall %s runs no self composition in conference %s", id, c.ID())
+	}
+	return i, nil
+}
+
+// startHDUVMP starts the self composition of a free wall (20822 when it
+// runs one).
+func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+	p := r.Args.Params
+	id := conference.Str(p, "hdu_id")
+	return m.writeHDUVMP(ctx, r, func(c conference.Conf, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
+		if hduvmpFind(c.Doc, id) >= 0 {
+			return nil, nil, wire.Errorf(CodeVMPStarted, "TV wall %s already runs a self composition in conference %s", id, c.ID())
+		}
+		if err := m.hduClaim(ctx, v, []string{id}, "hduvmps", "hdu_id"); err != nil {
+			return nil, nil, err
+		}
+		cfg, named, err := v.selfConfig(p, conference.Int(p, "mode"))
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg["hdu_id"] = id
+		return append(walls, cfg), named, nil
+	})
+}
+
+// modifyHDUVMP replaces the settings of a wall's self composition.
+func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+	p, id := r.Args.Params, r.Path("hdu_id")
+	return m.writeHDUVMP(ctx, r, func(c conference.Conf, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
+		i, err := m.hduvmpOf(ctx, c, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		mode, ok := conference.IntOK(p["mode"])
+		if !ok {
+			mode = conference.Int(walls[i], "mode")
+		}
+		cfg, named, err := v.selfConfig(p, mode)
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg["hdu_id"] = id
+		walls[i] = cfg
+		return walls, named, nil
+	})
+}
+
+// stopHDUVMP stops a wall's self composition, freeing the wall.
+func (m *Module) stopHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+	id := r.Path("hdu_id")
+	return m.writeHDUVMP(ctx, r, func(c conference.Conf, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
+		i, err := m.hduvmpOf(ctx, c, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		return append(walls[:i:i], walls[i+1:]...), nil, nil
+	})
+}
+
+// writeHDUVMP stores the TV-wall self compositions that change makes of
+// the running conference's; the terminals change names must still be
+// online after the write (see mediaStillOnline).
+func (m *Module) writeHDUVMP(ctx context.Context, r *api.Request,
+	change func(c conference.Conf, v *mdView, walls []map[string]any) ([]map[string]any, []string, error)) (wire.Object, error) {
+	var named []string
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		v, err := m.mdLoad(ctx, *c)
+		if err != nil {
+			return err
+		}
+		walls, ids, err := change(*c, v, mdObjs(c.Doc, docHDUVMPs))
+		if err != nil {
+			return err
+		}
+		c.Doc[docHDUVMPs] = mdAnys(walls)
+		hduForget(c.Doc, v)
+		named = ids
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.mediaStillOnline(ctx, c, named)
+}
+
+// getHDUVMP shows a wall's self composition as it is now.
+func (m *Module) getHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.ctlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	i, err := m.hduvmpOf(ctx, c, r.Path("hdu_id"))
+	if err != nil {
+		return nil, err
+	}
+	v, err := m.mdLoad(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	h := mdObjs(c.Doc, docHDUVMPs)[i]
+	out := shape.Merge(map[string]any{}, h)
+	out["members"] = v.selfMembers(h)
+	return shape.Project(out, r.Endpoint.Reply), nil
+}
+
+// listHDUVMPs lists the walls running a self composition.
+func (m *Module) listHDUVMPs(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.ctlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	walls := mdObjs(c.Doc, docHDUVMPs)
+	sort.SliceStable(walls, func(i, j int) bool {
+		return hduLess(conference.Str(walls[i], "hdu_id"), conference.Str(walls[j], "hdu_id"))
+	})
+	fields := shape.Elem(r.Endpoint.Reply, "hdus")
+	out := make([]any, len(walls))
+	for i, h := range walls {
+		out[i] = shape.Project(h, fields)
+	}
+	return wire.Object{"hdus": out}, nil
+}

@@ -1,0 +1,191 @@
+package vc
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Selective viewing (reference 05 items 81 to 86; inspection_channels
+// from 6.0.0.3.0): a terminal (dst) views a terminal or a composition (src)
+// instead of what the conference sends it, in video (mode 1) or audio
+// (mode 2). Both terminals must be terminals of the conference (12104) in
+// the call (20401); a composition can be viewed by the chairman only
+// (20404). A viewing channel (dst mt_id, dst mt_chn_idx, mode) views one
+// source: starting another replaces it. The viewing terminal's inspection
+// flag is 1 while it views anything.
+//
+// Stored under vc_inspections of the conference document as the
+// inspection_channels list shows them: mode, src {type, mt_id,
+// mt_chn_idx}, dst {mt_id, mt_chn_idx} (channels 0 when started through
+// inspections: chosen automatically). Both lists show every viewing.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.inspections.list", m.inspectList)
+		reg.Handle("vc.confs.inspections.create", m.inspectStart)
+		reg.Handle("vc.confs.inspections.delete", m.inspectCancel)
+		reg.Handle("vc.confs.inspection_channels.list", m.inspectList)
+		reg.Handle("vc.confs.inspection_channels.create", m.inspectStart)
+		reg.Handle("vc.confs.inspection_channels.delete", m.inspectCancel)
+	})
+}
+
+const inspSrcComposition = 2
+
+// inspectKey names a viewing channel.
+func inspectKey(v map[string]any) string {
+	d := tlObj(v["dst"])
+	return fmt.Sprintf("%s/%d/%d", tlStr(d["mt_id"]), tlInt(d["mt_chn_idx"]), tlInt(v["mode"]))
+}
+
+// inspectLeave ends the viewings of terminals that left, and returns the
+// viewers that lost a viewing.
+func inspectLeave(doc map[string]any, gone map[string]bool) (bool, []string) {
+	all := tlObjs(doc[tlKeyInspections])
+	var kept []map[string]any
+	var viewers []string
+	for _, v := range all {
+		src, dst := tlObj(v["src"]), tlObj(v["dst"])
+		if gone[tlStr(dst["mt_id"])] || (tlInt(src["type"]) != inspSrcComposition && gone[tlStr(src["mt_id"])]) {
+			viewers = append(viewers, tlStr(dst["mt_id"]))
+			continue
+		}
+		kept = append(kept, v)
+	}
+	if len(kept) == len(all) {
+		return false, nil
+	}
+	doc[tlKeyInspections] = tlAnys(kept)
+	return true, viewers
+}
+
+// inspectFlags sets the inspection flag of the terminals mtIDs from the
+// stored viewings.
+func (m *Module) inspectFlags(ctx context.Context, c conference.Conf, mtIDs []string) error {
+	viewing := map[string]bool{}
+	for _, v := range tlObjs(c.Doc[tlKeyInspections]) {
+		viewing[tlStr(tlObj(v["dst"])["mt_id"])] = true
+	}
+	done := map[string]bool{}
+	for _, id := range mtIDs {
+		if done[id] {
+			continue
+		}
+		done[id] = true
+		flag := 0
+		if viewing[id] {
+			flag = 1
+		}
+		if err := m.tlSetFlag(ctx, c, id, "inspection", flag); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inspectList answers every viewing.
+func (m *Module) inspectList(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.tlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return shape.Project(map[string]any{"inspections": c.Doc[tlKeyInspections]}, r.Endpoint.Reply), nil
+}
+
+// inspectStart lets a terminal channel view a source.
+func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ps := r.Args.Params
+	mode, _ := tlParam(ps, "mode")
+	src, dst := tlObj(ps["src"]), tlObj(ps["dst"])
+	srcType := tlInt(src["type"])
+	srcID, dstID := tlStr(src["mt_id"]), tlStr(dst["mt_id"])
+	srcChn, _ := tlParam(src, "mt_chn_idx")
+	dstChn, _ := tlParam(dst, "mt_chn_idx")
+	if srcChn < 0 || dstChn < 0 {
+		return nil, wire.InvalidParam("mt_chn_idx", "must be 0 (automatic) or a channel number")
+	}
+	if srcType != inspSrcComposition && srcID == dstID {
+		return nil, wire.InvalidParam("src.mt_id", "a terminal cannot view itself")
+	}
+	c, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		ts, err := m.tlTerminals(ctx, *c)
+		if err != nil {
+			return false, err
+		}
+		if err := tlMember(*c, ts, "dst.mt_id", dstID, true); err != nil {
+			return false, err
+		}
+		if srcType == inspSrcComposition {
+			if conference.Str(c.Doc, docChairman) != dstID {
+				return false, wire.Errorf(tlCodeNotChair, "only the chairman views a composition; terminal %s is not the chairman", dstID)
+			}
+			srcChn = 0
+		} else if err := tlMember(*c, ts, "src.mt_id", srcID, true); err != nil {
+			return false, err
+		}
+		v := map[string]any{"mode": mode,
+			"src": map[string]any{"type": srcType, "mt_id": srcID, "mt_chn_idx": srcChn},
+			"dst": map[string]any{"mt_id": dstID, "mt_chn_idx": dstChn}}
+		kept := []map[string]any{}
+		for _, old := range tlObjs(c.Doc[tlKeyInspections]) {
+			if inspectKey(old) != inspectKey(v) {
+				kept = append(kept, old)
+			}
+		}
+		c.Doc[tlKeyInspections] = tlAnys(append(kept, v))
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.inspectFlags(ctx, c, []string{dstID})
+}
+
+// inspectCancel ends the viewings of a terminal in a mode: every channel
+// (inspections) or one channel (inspection_channels, path mt_chn_idx).
+// A terminal that views nothing there is left as it is.
+func (m *Module) inspectCancel(ctx context.Context, r *api.Request) (wire.Object, error) {
+	mtID := r.Path("mt_id")
+	mode, err := strconv.Atoi(r.Path("mode"))
+	if err != nil || (mode != 1 && mode != 2) {
+		return nil, wire.InvalidParam("mode", fmt.Sprintf("%q is not 1 (video) or 2 (audio)", r.Path("mode")))
+	}
+	chn := -1 // every channel
+	if s, ok := r.PathParams["mt_chn_idx"]; ok {
+		if chn, err = strconv.Atoi(s); err != nil || chn < 0 {
+			return nil, wire.InvalidParam("mt_chn_idx", fmt.Sprintf("%q is not a channel number", s))
+		}
+	}
+	c, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		ts, err := m.tlTerminals(ctx, *c)
+		if err != nil {
+			return false, err
+		}
+		if err := tlMember(*c, ts, "mt_id", mtID, false); err != nil {
+			return false, err
+		}
+		all := tlObjs(c.Doc[tlKeyInspections])
+		kept := []map[string]any{}
+		for _, v := range all {
+			d := tlObj(v["dst"])
+			if tlStr(d["mt_id"]) == mtID && tlInt(v["mode"]) == mode && (chn < 0 || tlInt(d["mt_chn_idx"]) == chn) {
+				continue
+			}
+			kept = append(kept, v)
+		}
+		if len(kept) == len(all) {
+			return false, nil
+		}
+		c.Doc[tlKeyInspections] = tlAnys(kept)
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.inspectFlags(ctx, c, []string{mtID})
+}

@@ -1,0 +1,114 @@
+package vc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Consistency when terminals leave the call (issue 5; issue 6 "Semantics
+// that must hold"): a terminal that leaves, hung up or removed, is no
+// longer speaker, chairman, dual-stream source, VIP or upload terminal,
+// and leaves the media features (mix, compositions, TV walls) and the
+// timeline features (polls, monitors, selective viewing). The engine
+// calls onLeave after the terminals have left; the registrar installs it
+// once at server start.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		m.engine.OnLeave = m.onLeave
+	})
+}
+
+// onLeave runs every feature's reaction to terminals leaving: the roles
+// of conference control (rolesLeave, below), the upload terminal
+// (upload.go), the media features (vmp_leave.go) and the timeline
+// features (poll_timeline.go). Each reads and writes the conference on its
+// own, so all of them run even when one fails; the errors are joined.
+func (m *Module) onLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
+	var errs []error
+	for _, step := range []func(context.Context, engine.Conf, []string) error{
+		m.rolesLeave, m.uploadLeave, m.mediaLeave, m.timelineLeave,
+	} {
+		errs = append(errs, step(ctx, ec, mtIDs))
+	}
+	return errors.Join(errs...)
+}
+
+// rolesLeave drops the terminals mtIDs from the roles and the VIP list of
+// their conference, and stops the dual stream of a hung-up source. A
+// conference that has ended meanwhile has nothing left to clear.
+func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
+	gone := make(map[string]bool, len(mtIDs))
+	for _, id := range mtIDs {
+		gone[id] = true
+	}
+	for {
+		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, conference.StateRunning)
+		var we *wire.Error
+		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !leaveRoles(c.Doc, gone) {
+			break
+		}
+		err = m.confs.Update(ctx, c)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		break
+	}
+	// A hung-up terminal stays a member; it no longer sends a dual stream.
+	for _, id := range mtIDs {
+		t, err := m.engine.Get(ctx, ec, id)
+		if errors.Is(err, engine.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if conference.Int(t.Doc, "dual") != 0 {
+			if err := m.ctlSetTerminal(ctx, ec, id, map[string]any{"dual": 0}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// leaveRoles clears the roles and VIP entries of the terminals in gone
+// from a conference document and reports whether it changed.
+func leaveRoles(doc map[string]any, gone map[string]bool) bool {
+	changed := false
+	for _, f := range []string{docChairman, docSpeaker, docDual} {
+		if id := conference.Str(doc, f); id != "" && gone[id] {
+			doc[f] = ""
+			changed = true
+		}
+	}
+	vips := ctlVIPs(doc)
+	kept := make([]any, 0, len(vips))
+	for _, v := range vips {
+		if !gone[conference.Str(v, "mt_id")] {
+			kept = append(kept, v)
+		}
+	}
+	if len(kept) != len(vips) {
+		doc[docVIPs] = kept
+		changed = true
+	}
+	return changed
+}

@@ -1,0 +1,204 @@
+package vc
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Conference mixing (reference 05 items 33 to 37, "获取会议混音信息",
+// "开启/停止会议混音", "添加/删除混音成员"). A conference has one mixer, its
+// main one, mix_id 1 (any other does not exist: 20812). The mixer is
+// stored in the conference document (docMix: mode and the members'
+// mt_ids, in the order they joined); mix_enable of the conference and the
+// mix flag of each member follow it. Both modes (1 smart, 2 custom) mix
+// the members named; the mode is kept and reported. Members must be
+// online terminals of the conference (12104, 20401); a member that leaves
+// the call leaves the mix.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.mixs.get", m.getMix)
+		reg.Handle("vc.confs.mixs.create", m.startMix)
+		reg.Handle("vc.confs.mixs.delete", m.stopMix)
+		reg.Handle("vc.confs.mixs.members.add", m.addMixMembers)
+		reg.Handle("vc.confs.mixs.members.delete", m.removeMixMembers)
+	})
+}
+
+// Codes of reference A3 for mixing.
+const (
+	// CodeMixRunning is "当前正在进行会议混音": starting a second mix.
+	CodeMixRunning = 20811
+	// CodeMixNotRunning is "当前不在进行会议混音": reading, changing or
+	// stopping a mix that does not run, or a mixer other than mix_id 1.
+	CodeMixNotRunning = 20812
+	// CodeMixNotMember is "指定终端不是混音组成员": removing a terminal
+	// that is not mixed.
+	CodeMixNotMember = 20814
+)
+
+// mixMain is the id of the conference's main mixer.
+const mixMain = "1"
+
+// mixRunning returns the stored mix of the request's mix_id: 20812 when
+// it does not run.
+func mixRunning(c conference.Conf, mixID string) (map[string]any, error) {
+	mix := mdObj(c.Doc, docMix)
+	if mixID != mixMain {
+		return nil, wire.Errorf(CodeMixNotRunning, "conference %s has no mixer %s (its main mixer is 1)", c.ID(), mixID)
+	}
+	if mix == nil {
+		return nil, wire.Errorf(CodeMixNotRunning, "conference %s is not mixing", c.ID())
+	}
+	return mix, nil
+}
+
+// getMix shows the mode and the members with their call aliases.
+func (m *Module) getMix(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.ctlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	mix, err := mixRunning(c, r.Path("mix_id"))
+	if err != nil {
+		return nil, err
+	}
+	v, err := m.mdLoad(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"mode": mix["mode"], "members": v.accounts(mdStrs(mix, "mt_ids"))}
+	return shape.Project(out, r.Endpoint.Reply), nil
+}
+
+// startMix starts mixing the members (20811 when a mix runs).
+func (m *Module) startMix(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return m.writeMix(ctx, r, func(c conference.Conf, v *mdView) (map[string]any, []string, error) {
+		if mdObj(c.Doc, docMix) != nil {
+			return nil, nil, wire.Errorf(CodeMixRunning, "conference %s is already mixing", c.ID())
+		}
+		ids, err := v.mdIDs(mdObjs(r.Args.Params, "members"), "members")
+		if err != nil {
+			return nil, nil, err
+		}
+		return map[string]any{"mode": conference.Int(r.Args.Params, "mode"), "mt_ids": mdStrAnys(ids)}, ids, nil
+	})
+}
+
+// addMixMembers adds members to the running mix; members already mixed
+// stay as they are.
+func (m *Module) addMixMembers(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return m.writeMix(ctx, r, func(c conference.Conf, v *mdView) (map[string]any, []string, error) {
+		mix, err := mixRunning(c, r.Path("mix_id"))
+		if err != nil {
+			return nil, nil, err
+		}
+		ids, err := v.mdIDs(mdObjs(r.Args.Params, "members"), "members")
+		if err != nil {
+			return nil, nil, err
+		}
+		have := mdStrs(mix, "mt_ids")
+		in := map[string]bool{}
+		for _, id := range have {
+			in[id] = true
+		}
+		for _, id := range ids {
+			if !in[id] {
+				have = append(have, id)
+				in[id] = true
+			}
+		}
+		return map[string]any{"mode": mix["mode"], "mt_ids": mdStrAnys(have)}, ids, nil
+	})
+}
+
+// removeMixMembers removes members from the running mix; a terminal that
+// is not mixed answers 20814 (12104 when the conference lacks it). The
+// mix runs on, also without members.
+func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return m.writeMix(ctx, r, func(c conference.Conf, v *mdView) (map[string]any, []string, error) {
+		mix, err := mixRunning(c, r.Path("mix_id"))
+		if err != nil {
+			return nil, nil, err
+		}
+		gone := map[string]bool{}
+		var order []string
+		have := mdStrs(mix, "mt_ids")
+		for i, e := range mdObjs(r.Args.Params, "members") {
+			path := fmt.Sprintf("members[%d].mt_id", i)
+			id := conference.Str(e, "mt_id")
+			if id == "" {
+				return nil, nil, wire.InvalidParam(path, "must name a terminal")
+			}
+			if _, ok := v.byID[id]; !ok {
+				return nil, nil, wire.Errorf(wire.CodeMTNotFound, "%s: terminal %s does not exist in conference %s", path, id, c.ID())
+			}
+			gone[id] = true
+			order = append(order, id)
+		}
+		kept, _ := mdWithout(have, gone)
+		for _, id := range order {
+			if !mixHas(have, id) {
+				return nil, nil, wire.Errorf(CodeMixNotMember, "members: terminal %s is not a mixing member of conference %s", id, c.ID())
+			}
+		}
+		return map[string]any{"mode": mix["mode"], "mt_ids": mdStrAnys(kept)}, nil, nil
+	})
+}
+
+func mixHas(ids []string, id string) bool {
+	for _, s := range ids {
+		if s == id {
+			return true
+		}
+	}
+	return false
+}
+
+// writeMix stores the mix that build makes of the running conference and
+// sets the members' flags; the terminals build names must still be online
+// after the write (see mediaStillOnline).
+func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c conference.Conf, v *mdView) (map[string]any, []string, error)) (wire.Object, error) {
+	var named []string
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		v, err := m.mdLoad(ctx, *c)
+		if err != nil {
+			return err
+		}
+		mix, ids, err := build(*c, v)
+		if err != nil {
+			return err
+		}
+		c.Doc[docMix] = mix
+		c.Doc["mix_enable"] = 1
+		named = ids
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := m.mediaFlags(ctx, c); err != nil {
+		return nil, err
+	}
+	return nil, m.mediaStillOnline(ctx, c, named)
+}
+
+// stopMix stops the mix (20812 when none runs).
+func (m *Module) stopMix(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		if _, err := mixRunning(*c, r.Path("mix_id")); err != nil {
+			return err
+		}
+		delete(c.Doc, docMix)
+		c.Doc["mix_enable"] = 0
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.mediaFlags(ctx, c)
+}

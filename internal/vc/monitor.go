@@ -1,0 +1,309 @@
+package vc
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Monitors (reference 05 items 75 to 80): a source's RTP stream sent to a
+// destination address, kept alive by heartbeats. A monitor whose last
+// heartbeat (or start) is MonitorTimeout old is released: reads ignore it
+// at once, and the due sweep (RunDueTimeline) deletes it. One monitor per
+// destination: starting one to a destination in use replaces it.
+//
+// Stored under vc_monitors of the conference document: the monitor as the
+// replies show it (mode, src with type, mt_id, mt_chn_idx, encrypt,
+// payload_formats, media_formats and rtcp, dst), the video_format or
+// audio_format asked for, and heartbeat_at (UNIX ms).
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.monitors.list", m.monitorList)
+		reg.Handle("vc.confs.monitors.get", m.monitorGet)
+		reg.Handle("vc.confs.monitors.create", m.monitorStart)
+		reg.Handle("vc.confs.monitors.delete", m.monitorStop)
+		reg.Handle("vc.confs.monitors_heartbeat.send", m.monitorHeartbeat)
+		reg.Handle("vc.confs.neediframe.monitors.request", m.monitorKeyFrame)
+	})
+}
+
+// MonitorTimeout is how long a monitor lives without a heartbeat
+// (reference 05 "监控心跳保活": sent every 10 s; after 30 s without one
+// the monitor stops).
+const MonitorTimeout = 30 * time.Second
+
+// Codes of reference A3 for monitors.
+const (
+	monCodeUnknown  = 22008 // 设备不存在, 无法进行此项操作: no live monitor at the destination
+	monCodeKeyFrame = 28513 // 请求关键帧错误: a key frame for a destination without a live monitor
+	monSrcTerminal  = 1
+	monModeAudio    = 1
+)
+
+// monitorLive tells whether a stored monitor is alive at now.
+func monitorLive(mon map[string]any, now time.Time) bool {
+	return now.Before(tlAt(mon["heartbeat_at"]).Add(MonitorTimeout))
+}
+
+// monitorDst is a destination's key.
+func monitorDst(ip string, port int) string { return net.JoinHostPort(ip, strconv.Itoa(port)) }
+
+func monitorKey(mon map[string]any) string {
+	d := tlObj(mon["dst"])
+	return monitorDst(tlStr(d["ip"]), tlInt(d["port"]))
+}
+
+// monitorsLive returns the live monitors of a document.
+func monitorsLive(doc map[string]any, now time.Time) []map[string]any {
+	var out []map[string]any
+	for _, mon := range tlObjs(doc[tlKeyMonitors]) {
+		if monitorLive(mon, now) {
+			out = append(out, mon)
+		}
+	}
+	return out
+}
+
+// monitorSettle deletes the monitors whose heartbeat stopped.
+func monitorSettle(doc map[string]any, now time.Time) bool {
+	all, live := tlObjs(doc[tlKeyMonitors]), monitorsLive(doc, now)
+	if len(all) == len(live) {
+		return false
+	}
+	doc[tlKeyMonitors] = tlAnys(live)
+	return true
+}
+
+// monitorLeave releases the monitors of terminals that left.
+func monitorLeave(doc map[string]any, gone map[string]bool) bool {
+	all := tlObjs(doc[tlKeyMonitors])
+	var kept []map[string]any
+	for _, mon := range all {
+		src := tlObj(mon["src"])
+		if tlInt(src["type"]) == monSrcTerminal && gone[tlStr(src["mt_id"])] {
+			continue
+		}
+		kept = append(kept, mon)
+	}
+	if len(kept) == len(all) {
+		return false
+	}
+	doc[tlKeyMonitors] = tlAnys(kept)
+	return true
+}
+
+// monitorDstParam checks a destination object: an IP address and a port.
+func monitorDstParam(field string, d map[string]any) (string, int, error) {
+	ip, port := tlStr(d["ip"]), tlInt(d["port"])
+	if net.ParseIP(ip) == nil {
+		return "", 0, wire.InvalidParam(field+".ip", fmt.Sprintf("%q is not an IP address", ip))
+	}
+	if port < 1 || port > 65535 {
+		return "", 0, wire.InvalidParam(field+".port", fmt.Sprintf("%d is not a port", port))
+	}
+	return ip, port, nil
+}
+
+// monitorPath reads the destination of the request's path.
+func monitorPath(r *api.Request) (string, error) {
+	port, err := strconv.Atoi(r.Path("dst_port"))
+	if err != nil {
+		return "", wire.InvalidParam("dst_port", fmt.Sprintf("%q is not a port", r.Path("dst_port")))
+	}
+	return monitorDst(r.Path("dst_ip"), port), nil
+}
+
+func monitorUnknown(c conference.Conf, dst string) error {
+	return wire.Errorf(monCodeUnknown, "conference %s has no monitor sending to %s", c.ID(), dst)
+}
+
+// monitorList answers the live monitors.
+func (m *Module) monitorList(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.tlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return shape.Project(map[string]any{"monitors": tlAnys(monitorsLive(c.Doc, m.clk.Now()))}, r.Endpoint.Reply), nil
+}
+
+// monitorGet answers the live monitor sending to a destination.
+func (m *Module) monitorGet(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.tlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	dst, err := monitorPath(r)
+	if err != nil {
+		return nil, err
+	}
+	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
+		if monitorKey(mon) == dst {
+			return shape.Project(mon, r.Endpoint.Reply), nil
+		}
+	}
+	return nil, monitorUnknown(c, dst)
+}
+
+// monitorStart sends a source to a destination. A terminal source must be
+// a terminal of the conference (12104) in the call (20401); the stream
+// parameters (payload, format, RTCP address) are the simulation's.
+func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ps := r.Args.Params
+	ip, port, err := monitorDstParam("dst", tlObj(ps["dst"]))
+	if err != nil {
+		return nil, err
+	}
+	mode, _ := tlParam(ps, "mode")
+	src := tlObj(ps["src"])
+	srcType := tlInt(src["type"])
+	mtID := tlStr(src["mt_id"])
+	chn, ok := tlParam(src, "mt_chn_idx")
+	if !ok {
+		chn = 1 // reference 05 "监控操作": default 1
+	}
+	if srcType == monSrcTerminal && mtID == "" {
+		return nil, wire.InvalidParam("src.mt_id", "is required to monitor a terminal")
+	}
+	if srcType != monSrcTerminal {
+		mtID, chn = "", 0
+	}
+	_, err = m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		now := m.clk.Now()
+		var t engine.Terminal
+		if srcType == monSrcTerminal {
+			ts, err := m.tlTerminals(ctx, *c)
+			if err != nil {
+				return false, err
+			}
+			if err := tlMember(*c, ts, "src.mt_id", mtID, true); err != nil {
+				return false, err
+			}
+			t = ts[mtID]
+		}
+		formats := map[string]any{"sampling": 0, "chn_num": 0, "bitrate": 0, "max_frame": 0}
+		if mode == monModeAudio {
+			formats["sampling"], formats["chn_num"] = 9, 1 // 48000 Hz
+			if n := tlInt(tlObj(ps["audio_format"])["chn_num"]); n > 0 {
+				formats["chn_num"] = n
+			}
+		} else {
+			bitrate := conference.Int(c.Doc, "bitrate")
+			if t.Doc != nil && tlInt(t.Doc["bitrate"]) > 0 {
+				bitrate = tlInt(t.Doc["bitrate"])
+			}
+			vf := tlObj(ps["video_format"])
+			if n := tlInt(vf["bitrate"]); n > 0 {
+				bitrate = n
+			}
+			formats["bitrate"], formats["max_frame"] = bitrate, 30
+			if n := tlInt(vf["frame"]); n > 0 {
+				formats["max_frame"] = n
+			}
+		}
+		mon := map[string]any{
+			"mode": mode,
+			"src": map[string]any{"type": srcType, "mt_id": mtID, "mt_chn_idx": chn,
+				"encrypt":         map[string]any{"mode": 0, "key": ""},
+				"payload_formats": map[string]any{"real_payload": "96", "active_payload": "106"},
+				"media_formats":   formats,
+				"rtcp":            map[string]any{"ip": "127.0.0.1", "port": port + 1}},
+			"dst":          map[string]any{"ip": ip, "port": port},
+			"heartbeat_at": tlMs(now),
+		}
+		for _, f := range []string{"video_format", "audio_format"} {
+			if v := tlObj(ps[f]); v != nil {
+				mon[f] = v
+			}
+		}
+		kept := []map[string]any{}
+		for _, old := range monitorsLive(c.Doc, now) {
+			if monitorKey(old) != monitorDst(ip, port) {
+				kept = append(kept, old)
+			}
+		}
+		c.Doc[tlKeyMonitors] = tlAnys(append(kept, mon))
+		return true, nil
+	})
+	return nil, err
+}
+
+// monitorStop releases the monitor sending to a destination.
+func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, error) {
+	dst, err := monitorPath(r)
+	if err != nil {
+		return nil, err
+	}
+	_, err = m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		live := monitorsLive(c.Doc, m.clk.Now())
+		kept := []map[string]any{}
+		for _, mon := range live {
+			if monitorKey(mon) != dst {
+				kept = append(kept, mon)
+			}
+		}
+		if len(kept) == len(live) {
+			return false, monitorUnknown(*c, dst)
+		}
+		c.Doc[tlKeyMonitors] = tlAnys(kept)
+		return true, nil
+	})
+	return nil, err
+}
+
+// monitorHeartbeat keeps the listed monitors alive. Destinations without a
+// live monitor are ignored (a released monitor is not revived); 22008
+// when none of them has one.
+func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Object, error) {
+	want := map[string]bool{}
+	for i, d := range tlObjs(r.Args.Params["monitors"]) {
+		ip, port, err := monitorDstParam(fmt.Sprintf("monitors[%d]", i), d)
+		if err != nil {
+			return nil, err
+		}
+		want[monitorDst(ip, port)] = true
+	}
+	_, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		now := m.clk.Now()
+		live := monitorsLive(c.Doc, now)
+		kept := 0
+		for _, mon := range live {
+			if want[monitorKey(mon)] {
+				mon["heartbeat_at"] = tlMs(now)
+				kept++
+			}
+		}
+		if kept == 0 {
+			return false, wire.Errorf(monCodeUnknown, "conference %s has no live monitor to the listed destinations", c.ID())
+		}
+		c.Doc[tlKeyMonitors] = tlAnys(live)
+		return true, nil
+	})
+	return nil, err
+}
+
+// monitorKeyFrame asks the source of a live monitor for a key frame; the
+// simulated media has nothing to do.
+func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ip, port, err := monitorDstParam("dst", tlObj(r.Args.Params["dst"]))
+	if err != nil {
+		return nil, err
+	}
+	c, err := m.tlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
+		if monitorKey(mon) == monitorDst(ip, port) {
+			return nil, nil
+		}
+	}
+	return nil, wire.Errorf(monCodeKeyFrame, "conference %s has no live monitor sending to %s", c.ID(), monitorDst(ip, port))
+}

@@ -1,0 +1,252 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The terminals of the local conference (reference 05 items 5, 6, 8 and
+// 9: "获取本级会议终端列表", "获取与会终端信息", "批量添加本级终端",
+// "批量删除终端"; seed 000 "Terminal entry"; seed 001 5.1.0.2.0: the
+// reply of adding gains mts). Terminals are engine records; replies
+// project their documents with the reply schemas.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.mts.list", m.listMts)
+		reg.Handle("vc.confs.mts.get", m.getMt)
+		reg.Handle("vc.confs.mts.add", m.addMts)
+		reg.Handle("vc.confs.mts.delete", m.deleteMts)
+	})
+}
+
+// Codes of reference A3 for adding terminals.
+const (
+	// CodeMtsOverConf is "呼叫终端数超过会议终端数": the terminals would
+	// exceed the conference's max_join_mt.
+	CodeMtsOverConf = 20566
+	// CodeMtsOverMCU is "超过MCU最大接入终端能力": the terminals would
+	// exceed the platform's terminal ports (conference.Config.MaxPorts).
+	CodeMtsOverMCU = 20301
+)
+
+// mtAddMu serialises the capacity count of adding terminals with the
+// adding it admits (on one node).
+var mtAddMu sync.Mutex
+
+// mtConf reads the running conference of the request's path in the
+// caller's domain (12103 otherwise) and its engine view.
+func (m *Module) mtConf(ctx context.Context, r *api.Request) (conference.Conf, engine.Conf, error) {
+	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), conference.StateRunning)
+	if err != nil {
+		return c, engine.Conf{}, err
+	}
+	ec := engine.ConfOf(c)
+	ec.MaxJoinMt = conference.Ports(c.Doc)
+	return c, ec, nil
+}
+
+// mtErr turns the engine's errors into the reference's codes: 12104 for
+// a terminal the conference lacks, 20401 for one that is not online.
+func mtErr(err error, confID, mtID string) error {
+	switch {
+	case errors.Is(err, engine.ErrNotFound):
+		return wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, confID)
+	case errors.Is(err, engine.ErrNotOnline):
+		return wire.Errorf(CodeMtUnreachable, "terminal %s of conference %s is not online", mtID, confID)
+	case errors.Is(err, engine.ErrFull):
+		return wire.Errorf(CodeMtsOverConf, "conference %s would exceed its max_join_mt terminals", confID)
+	}
+	return err
+}
+
+// mtProject projects terminal documents with the element fields of a
+// list reply.
+func mtProject(ts []engine.Terminal, fields []catalog.Param) []any {
+	out := make([]any, len(ts))
+	for i, t := range ts {
+		out[i] = shape.Project(t.Doc, fields)
+	}
+	return out
+}
+
+// listMts lists the conference's terminals in mt_id order.
+func (m *Module) listMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	_, ec, err := m.mtConf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := m.engine.List(ctx, ec)
+	if err != nil {
+		return nil, err
+	}
+	return wire.Object{"mts": mtProject(ts, shape.Elem(r.Endpoint.Reply, "mts"))}, nil
+}
+
+// getMt shows one terminal with its channels and volumes.
+func (m *Module) getMt(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, ec, err := m.mtConf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	t, err := m.engine.Get(ctx, ec, r.Path("mt_id"))
+	if err != nil {
+		return nil, mtErr(err, c.ID(), r.Path("mt_id"))
+	}
+	return shape.Project(t.Doc, r.Endpoint.Reply), nil
+}
+
+// mtMembers reads the mts parameter of adding: account, account_type,
+// bitrate and protocol (required by the schema; seed 000: bitrate in each
+// entry) and call_mode (-1, the conference's, when absent).
+func mtMembers(p map[string]any) ([]engine.Member, error) {
+	l, _ := p["mts"].([]any)
+	if len(l) == 0 {
+		return nil, wire.InvalidParam("mts", "must name at least one terminal")
+	}
+	out := make([]engine.Member, 0, len(l))
+	for i, v := range l {
+		e, _ := v.(map[string]any)
+		acct := conference.Str(e, "account")
+		if acct == "" {
+			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].account", "must not be empty")
+		}
+		if conference.Int(e, "bitrate") < 0 {
+			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].bitrate", "must not be negative")
+		}
+		mode := -1
+		if n, ok := conference.IntOK(e["call_mode"]); ok {
+			mode = n
+		}
+		out = append(out, engine.Member{CallMode: mode, Callee: media.Callee{Account: acct,
+			AccountType: conference.Int(e, "account_type"), Protocol: conference.Int(e, "protocol"),
+			Bitrate: conference.Int(e, "bitrate")}})
+	}
+	return out, nil
+}
+
+// mtAdd adds terminals to the local conference and calls those whose call
+// mode is not manual. The conference's max_join_mt (20566) and the
+// platform's terminal ports (20301) bound them; a refused request adds
+// none. It returns the reply entries: account, account_type, protocol,
+// mt_id (an integer, as the reference writes it).
+func (m *Module) mtAdd(ctx context.Context, r *api.Request) ([]map[string]any, error) {
+	members, err := mtMembers(r.Args.Params)
+	if err != nil {
+		return nil, err
+	}
+	mtAddMu.Lock()
+	defer mtAddMu.Unlock()
+	c, ec, err := m.mtConf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	have, err := m.engine.List(ctx, ec)
+	if err != nil {
+		return nil, err
+	}
+	if len(have)+len(members) > ec.MaxJoinMt {
+		return nil, wire.Errorf(CodeMtsOverConf, "conference %s holds %d of its %d terminals (max_join_mt); %d more do not fit",
+			c.ID(), len(have), ec.MaxJoinMt, len(members))
+	}
+	all, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT})
+	if err != nil {
+		return nil, err
+	}
+	if ports := m.confs.Config().MaxPorts; len(all)+len(members) > ports {
+		return nil, wire.Errorf(CodeMtsOverMCU, "the platform's %d terminal ports hold %d terminals; %d more do not fit",
+			ports, len(all), len(members))
+	}
+	ts, err := m.engine.Add(ctx, ec, members)
+	if err != nil {
+		return nil, mtErr(err, c.ID(), "")
+	}
+	out := make([]map[string]any, len(ts))
+	for i, t := range ts {
+		id, _ := strconv.Atoi(t.MtID())
+		out[i] = map[string]any{"account": t.Doc["account"], "account_type": t.Doc["account_type"],
+			"protocol": t.Doc["protocol"], "mt_id": id}
+	}
+	return out, nil
+}
+
+// addMts answers error_code 0 and the added terminals (seed 000 "Response
+// envelope"; the mts list from 5.1.0.2.0, removed for older releases by
+// the compat rules).
+func (m *Module) addMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	added, err := m.mtAdd(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return mtAddReply(r, added), nil
+}
+
+func mtAddReply(r *api.Request, added []map[string]any) wire.Object {
+	fields := shape.Elem(r.Endpoint.Reply, "mts")
+	mts := make([]any, len(added))
+	for i, a := range added {
+		mts[i] = shape.Project(a, fields)
+	}
+	return wire.Object{"error_code": 0, "mts": mts}
+}
+
+// mtIDs reads a parameter mts of {mt_id} elements, without repeats.
+func mtIDs(p map[string]any) ([]string, error) {
+	l, _ := p["mts"].([]any)
+	if len(l) == 0 {
+		return nil, wire.InvalidParam("mts", "must name at least one terminal")
+	}
+	seen := map[string]bool{}
+	var out []string
+	for i, v := range l {
+		e, _ := v.(map[string]any)
+		id := conference.Str(e, "mt_id")
+		if id == "" {
+			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].mt_id", "must not be empty")
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// mtCheck answers 12104 unless every terminal of ids is in the conference,
+// so that a batch changes all of its terminals or none.
+func (m *Module) mtCheck(ctx context.Context, ec engine.Conf, ids []string) error {
+	for _, id := range ids {
+		if _, err := m.engine.Get(ctx, ec, id); err != nil {
+			return mtErr(err, ec.ConfID, id)
+		}
+	}
+	return nil
+}
+
+// deleteMts hangs up and removes terminals (synchronous for the local
+// conference); the engine's OnLeave (leave.go) drops them from the roles
+// and the upload.
+func (m *Module) deleteMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ids, err := mtIDs(r.Args.Params)
+	if err != nil {
+		return nil, err
+	}
+	_, ec, err := m.mtConf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.mtCheck(ctx, ec, ids); err != nil {
+		return nil, err
+	}
+	return nil, mtErr(m.engine.Remove(ctx, ec, ids), ec.ConfID, "")
+}

@@ -1,0 +1,58 @@
+package vc
+
+import (
+	"context"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Calling and hanging up terminals of the conference (reference 05 items
+// 15 and 16: "批量呼叫终端", asynchronous; "批量挂断终端", synchronous).
+// Every mt_id must be a terminal of the conference (12104, and then
+// nothing is done). forced_call (seizing a terminal held by another
+// conference) has no effect: the simulated terminals are never held.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.online_mts.call", m.callMts)
+		reg.Handle("vc.confs.online_mts.hangup", m.hangupMts)
+	})
+}
+
+// callMts calls the terminals that are neither online nor being called;
+// the others are left as they are. The call is answered, or fails and is
+// retried, later (engine.RunDue).
+func (m *Module) callMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ids, err := mtIDs(r.Args.Params)
+	if err != nil {
+		return nil, err
+	}
+	_, ec, err := m.mtConf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.mtCheck(ctx, ec, ids); err != nil {
+		return nil, err
+	}
+	return nil, mtErr(m.engine.Call(ctx, ec, ids), ec.ConfID, "")
+}
+
+// hangupMts ends the terminals' calls, and any ringing or retrying of
+// them; they stay terminals of the conference and can be called again.
+// Hanging up a terminal that is not in the call changes nothing else.
+// The engine's OnLeave (leave.go) drops them from the roles and the
+// upload.
+func (m *Module) hangupMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ids, err := mtIDs(r.Args.Params)
+	if err != nil {
+		return nil, err
+	}
+	_, ec, err := m.mtConf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.mtCheck(ctx, ec, ids); err != nil {
+		return nil, err
+	}
+	return nil, mtErr(m.engine.Hangup(ctx, ec, ids), ec.ConfID, "")
+}

@@ -1,0 +1,128 @@
+package vc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Per-terminal controls (reference 05 items 87 to 93): call mode,
+// silence, mute, volume, camera, video source. The engine applies them
+// through the media backend and stores them in the terminal document
+// (mts.get shows them). Media controls need an online terminal: 20401
+// (A3 "指定终端不可及, 可能不在线") otherwise; 12104 for a terminal the
+// conference lacks. The call mode is a property of the member, online or
+// not.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.mts.silence.update", m.mtFlag((*engine.Engine).SetSilence))
+		reg.Handle("vc.confs.mts.mute.update", m.mtFlag((*engine.Engine).SetMute))
+		reg.Handle("vc.confs.mts.volume.update", m.setMtVolume)
+		reg.Handle("vc.confs.mts.camera.control", m.controlMtCamera)
+		reg.Handle("vc.confs.mts.call_mode.update", m.setMtCallMode)
+		reg.Handle("vc.confs.mts.videos.get", m.getMtVideos)
+		reg.Handle("vc.confs.mts.videos.update", m.setMtVideo)
+	})
+}
+
+// CodeNoVideoSource is A3 "终端没有视频源": the terminal has no video
+// source of the video_idx asked for.
+const CodeNoVideoSource = 20513
+
+// mtControl runs a per-terminal control on the terminal of the path.
+func (m *Module) mtControl(ctx context.Context, r *api.Request, do func(ec engine.Conf, mtID string) (engine.Terminal, error)) (wire.Object, error) {
+	_, ec, err := m.mtConf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	mtID := r.Path("mt_id")
+	if _, err := do(ec, mtID); err != nil {
+		return nil, mtErr(err, ec.ConfID, mtID)
+	}
+	return nil, nil
+}
+
+// mtParam reads an integer parameter that the schema requires.
+func mtParam(r *api.Request, name string) int {
+	n, _ := conference.IntOK(r.Args.Params[name])
+	return n
+}
+
+// mtFlag serves silence and mute: value 1 on, 0 off.
+func (m *Module) mtFlag(set func(*engine.Engine, context.Context, engine.Conf, string, bool) (engine.Terminal, error)) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		on := mtParam(r, "value") == 1
+		return m.mtControl(ctx, r, func(ec engine.Conf, mtID string) (engine.Terminal, error) {
+			return set(m.engine, ctx, ec, mtID, on)
+		})
+	}
+}
+
+// setMtVolume sets the loudspeaker (vol_mode 1, rcv_volume) or the
+// microphone (vol_mode 2, snd_volume) volume, 0 to 35.
+func (m *Module) setMtVolume(ctx context.Context, r *api.Request) (wire.Object, error) {
+	mode, vol := mtParam(r, "vol_mode"), mtParam(r, "vol_value")
+	if vol < 0 || vol > 35 {
+		return nil, wire.InvalidParam("vol_value", "must be 0 to 35")
+	}
+	return m.mtControl(ctx, r, func(ec engine.Conf, mtID string) (engine.Terminal, error) {
+		return m.engine.SetVolume(ctx, ec, mtID, mode, vol)
+	})
+}
+
+// controlMtCamera starts (state 0) or stops (state 1) a camera movement.
+func (m *Module) controlMtCamera(ctx context.Context, r *api.Request) (wire.Object, error) {
+	state, typ := mtParam(r, "state"), mtParam(r, "type")
+	return m.mtControl(ctx, r, func(ec engine.Conf, mtID string) (engine.Terminal, error) {
+		return m.engine.Camera(ctx, ec, mtID, state, typ)
+	})
+}
+
+// setMtCallMode changes the call mode: 0 manual, 2 automatic, 3 chase. A
+// terminal switched to 2 or 3 that is not in the call is called.
+func (m *Module) setMtCallMode(ctx context.Context, r *api.Request) (wire.Object, error) {
+	mode := mtParam(r, "value")
+	return m.mtControl(ctx, r, func(ec engine.Conf, mtID string) (engine.Terminal, error) {
+		return m.engine.SetCallMode(ctx, ec, mtID, mode)
+	})
+}
+
+// getMtVideos answers the video sources of an online terminal and the one
+// it sends (cur_video_idx of v_snd_chn).
+func (m *Module) getMtVideos(ctx context.Context, r *api.Request) (wire.Object, error) {
+	_, ec, err := m.mtConf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	mtID := r.Path("mt_id")
+	t, err := m.engine.Get(ctx, ec, mtID)
+	if err == nil && t.Rec.State != engine.StateOnline {
+		err = engine.ErrNotOnline
+	}
+	if err != nil {
+		return nil, mtErr(err, ec.ConfID, mtID)
+	}
+	srcs, cur := engine.VideoSources(t)
+	vids := make([]any, len(srcs))
+	for i, s := range srcs {
+		vids[i] = map[string]any{"video_idx": s.Idx, "video_alise": s.Alias}
+	}
+	return wire.Object{"cur_video_idx": cur, "mt_videos": vids}, nil
+}
+
+// setMtVideo makes an online terminal send its video source video_idx;
+// 20513 when it has none of that index.
+func (m *Module) setMtVideo(ctx context.Context, r *api.Request) (wire.Object, error) {
+	idx := mtParam(r, "video_idx")
+	out, err := m.mtControl(ctx, r, func(ec engine.Conf, mtID string) (engine.Terminal, error) {
+		return m.engine.SetVideoSource(ctx, ec, mtID, idx)
+	})
+	if errors.Is(err, engine.ErrNoVideoSource) {
+		return nil, wire.Errorf(CodeNoVideoSource, "terminal %s has no video source %d", r.Path("mt_id"), idx)
+	}
+	return out, err
+}

@@ -1,0 +1,228 @@
+package vc
+
+import (
+	"context"
+	"sort"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Terminal self compositions (reference 05 items 57 to 61, "开启/获取/修改/
+// 停止终端自主画面合成", "获取开启自主画面合成的终端列表"; seed 001:
+// mt_chn_idx from 6.1.0.2.0, GET mtvmps/{mt_id}/{mt_chn_idx} in 6.1.0.2.0
+// only, the mt_channel_vmps endpoints from 6.1.0.4.0). A self composition
+// is the picture one video channel of a terminal receives; they are kept
+// in the conference document (docSelfVMPs), one per terminal and channel
+// (mt_id, mt_chn_idx). mt_chn_idx 0, the default, is the terminal's
+// automatic channel. The mtvmps/{mt_id} endpoints address the terminal's
+// composition on its lowest channel (normally its only one); the channel
+// endpoints address one channel. The terminal must be online (12104,
+// 20401), and its composition stops when it leaves the call.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.mtvmps.create", m.startSelfVMP)
+		reg.Handle("vc.confs.mtvmps.list", m.listSelfVMPs(false))
+		reg.Handle("vc.confs.mtvmps.get", m.getSelfVMP(false))
+		reg.Handle("vc.confs.mtvmps.update", m.modifySelfVMP(false))
+		reg.Handle("vc.confs.mtvmps.delete", m.stopSelfVMP(false))
+		reg.Handle("vc.confs.mtvmps.channel.get", m.getSelfVMP(true))
+		reg.Handle("vc.confs.mt_channel_vmps.create", m.startSelfVMP)
+		reg.Handle("vc.confs.mt_channel_vmps.list", m.listSelfVMPs(true))
+		reg.Handle("vc.confs.mt_channel_vmps.get", m.getSelfVMP(true))
+		reg.Handle("vc.confs.mt_channel_vmps.update", m.modifySelfVMP(true))
+		reg.Handle("vc.confs.mt_channel_vmps.delete", m.stopSelfVMP(true))
+	})
+}
+
+// selfFind returns the index in selfs of the self composition of terminal
+// mtID on channel chn, or on its lowest channel when chn < 0; -1 when it
+// has none.
+func selfFind(selfs []map[string]any, mtID string, chn int) int {
+	found := -1
+	for i, s := range selfs {
+		if conference.Str(s, "mt_id") != mtID {
+			continue
+		}
+		c := conference.Int(s, "mt_chn_idx")
+		if c == chn || (chn < 0 && (found < 0 || c < conference.Int(selfs[found], "mt_chn_idx"))) {
+			found = i
+		}
+	}
+	return found
+}
+
+// selfKey reads the terminal and channel of the request's path: the
+// channel endpoints name the channel, the others its lowest one (-1).
+func selfKey(r *api.Request, channel bool) (string, int, error) {
+	if !channel {
+		return r.Path("mt_id"), -1, nil
+	}
+	chn, err := mdPathInt("mt_chn_idx", r.Path("mt_chn_idx"))
+	return r.Path("mt_id"), chn, err
+}
+
+// selfOf finds the self composition of the request in a conference: 12104
+// for a terminal the conference lacks, 20823 when it has none.
+func selfOf(c conference.Conf, v *mdView, mtID string, chn int) (int, error) {
+	if _, ok := v.byID[mtID]; !ok {
+		return -1, wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
+	}
+	i := selfFind(mdObjs(c.Doc, docSelfVMPs), mtID, chn)
+	switch {
+	case i < 0 && chn >= 0:
+		return -1, wire.Errorf(CodeVMPNotStarted, "terminal %s of conference %s runs no self composition on video channel %d", mtID, c.ID(), chn)
+	case i < 0:
+		return -1, wire.Errorf(CodeVMPNotStarted, "terminal %s of conference %s runs no self composition", mtID, c.ID())
+	}
+	return i, nil
+}
+
+// startSelfVMP starts the self composition of a terminal's channel
+// (mt_chn_idx, default 0); 20822 when that channel has one.
+func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+	p := r.Args.Params
+	owner, chn := conference.Str(p, "mt_id"), conference.Int(p, "mt_chn_idx")
+	return m.writeSelf(ctx, r, owner, func(c conference.Conf, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
+		if err := v.member("mt_id", owner); err != nil {
+			return nil, nil, err
+		}
+		if err := v.channel("mt_chn_idx", owner, chn, "v_rcv_chn"); err != nil {
+			return nil, nil, err
+		}
+		if selfFind(selfs, owner, chn) >= 0 {
+			return nil, nil, wire.Errorf(CodeVMPStarted, "terminal %s of conference %s already runs a self composition on video channel %d", owner, c.ID(), chn)
+		}
+		cfg, named, err := v.selfConfig(p, conference.Int(p, "mode"))
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg["mt_id"], cfg["mt_chn_idx"] = owner, chn
+		return append(selfs, cfg), named, nil
+	})
+}
+
+// modifySelfVMP replaces the settings of a running self composition.
+func (m *Module) modifySelfVMP(channel bool) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		owner, chn, err := selfKey(r, channel)
+		if err != nil {
+			return nil, err
+		}
+		return m.writeSelf(ctx, r, owner, func(c conference.Conf, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
+			i, err := selfOf(c, v, owner, chn)
+			if err != nil {
+				return nil, nil, err
+			}
+			cfg, named, err := v.selfConfig(r.Args.Params, conference.Int(r.Args.Params, "mode"))
+			if err != nil {
+				return nil, nil, err
+			}
+			cfg["mt_id"], cfg["mt_chn_idx"] = owner, selfs[i]["mt_chn_idx"]
+			selfs[i] = cfg
+			return selfs, named, nil
+		})
+	}
+}
+
+// stopSelfVMP stops a self composition.
+func (m *Module) stopSelfVMP(channel bool) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		owner, chn, err := selfKey(r, channel)
+		if err != nil {
+			return nil, err
+		}
+		return m.writeSelf(ctx, r, "", func(c conference.Conf, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
+			i, err := selfOf(c, v, owner, chn)
+			if err != nil {
+				return nil, nil, err
+			}
+			return append(selfs[:i:i], selfs[i+1:]...), nil, nil
+		})
+	}
+}
+
+// writeSelf stores the self compositions that change makes of the running
+// conference's; owner and the terminals change names must still be online
+// after the write (see mediaStillOnline).
+func (m *Module) writeSelf(ctx context.Context, r *api.Request, owner string,
+	change func(c conference.Conf, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error)) (wire.Object, error) {
+	var named []string
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		v, err := m.mdLoad(ctx, *c)
+		if err != nil {
+			return err
+		}
+		selfs, ids, err := change(*c, v, mdObjs(c.Doc, docSelfVMPs))
+		if err != nil {
+			return err
+		}
+		c.Doc[docSelfVMPs] = mdAnys(selfs)
+		named = ids
+		if owner != "" {
+			named = append(named, owner)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.mediaStillOnline(ctx, c, named)
+}
+
+// getSelfVMP shows a self composition as it is now.
+func (m *Module) getSelfVMP(channel bool) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		owner, chn, err := selfKey(r, channel)
+		if err != nil {
+			return nil, err
+		}
+		c, err := m.ctlRunning(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		v, err := m.mdLoad(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		i, err := selfOf(c, v, owner, chn)
+		if err != nil {
+			return nil, err
+		}
+		s := mdObjs(c.Doc, docSelfVMPs)[i]
+		out := shape.Merge(map[string]any{}, s)
+		out["members"] = v.selfMembers(s)
+		return shape.Project(out, r.Endpoint.Reply), nil
+	}
+}
+
+// listSelfVMPs lists the self compositions by terminal and channel. The
+// terminal list (mtvmps) answers 20823 when there is none, as the
+// reference says; the channel list (mt_channel_vmps) is then empty.
+func (m *Module) listSelfVMPs(channel bool) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		c, err := m.ctlRunning(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		selfs := mdObjs(c.Doc, docSelfVMPs)
+		if len(selfs) == 0 && !channel {
+			return nil, wire.Errorf(CodeVMPNotStarted, "no terminal of conference %s runs a self composition", c.ID())
+		}
+		sort.SliceStable(selfs, func(i, j int) bool {
+			a, b := mdNum(selfs[i]["mt_id"]), mdNum(selfs[j]["mt_id"])
+			if a != b {
+				return a < b
+			}
+			return conference.Int(selfs[i], "mt_chn_idx") < conference.Int(selfs[j], "mt_chn_idx")
+		})
+		fields := shape.Elem(r.Endpoint.Reply, "mts")
+		out := make([]any, len(selfs))
+		for i, s := range selfs {
+			out[i] = shape.Project(s, fields)
+		}
+		return wire.Object{"mts": out}, nil
+	}
+}

@@ -1,0 +1,208 @@
+package vc
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Playback of a program into the conference (reference 05 items 53 to 56;
+// seed 001 "Playback": POST from 5.1.0.2.0, PUT from 5.0.0.4.1). file_id
+// names a program of the user domain (KindProgram, made by a stopped
+// recording). The position advances with the clock while playing, can be
+// paused, resumed and moved (current_progress), and the playback stops by
+// itself at the program's length. Starting a playback replaces the one
+// running, if any. The preparing (3) and calling (4) states of a real
+// recorder are not simulated.
+//
+// Stored under vc_playback of the conference document: file_id,
+// file_name, vrs_id, play_dual_stream, rec_id (the playing recorder's id,
+// from the counter of recordings), total_ms (program length), state (2
+// playing, 1 paused, 0 stopped, as last set), pos_ms (position at
+// anchor_at, UNIX ms) and paused_at (UNIX ms, 0 unless paused). A stopped
+// playback keeps its file and the position it stopped at.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.playback.start", m.playbackStart)
+		reg.Handle("vc.confs.playback.start_put", m.playbackStart)
+		reg.Handle("vc.confs.playback.get", m.playbackGet)
+		reg.Handle("vc.confs.playback.state.update", m.playbackState)
+		reg.Handle("vc.confs.playback.current_progress.update", m.playbackSeek)
+	})
+}
+
+// Codes of reference A3 for playback, and the playback states.
+const (
+	playCodeNotPlaying = 20805 // 当前不在进行会议放像
+	playCodeNotPaused  = 20806 // 当前未被暂停会议放像
+	playCodeNoFile     = 24106 // 您点播的文件不存在, 请重新选择
+
+	playStopped = 0
+	playPaused  = 1
+	playPlaying = 2
+)
+
+// playbackPos is the position of a playback at now, and whether it has
+// reached the end of the program.
+func playbackPos(p map[string]any, now time.Time) (time.Duration, bool) {
+	ms := time.Millisecond
+	pos, total := time.Duration(tlInt64(p["pos_ms"]))*ms, time.Duration(tlInt64(p["total_ms"]))*ms
+	switch tlInt(p["state"]) {
+	case playStopped:
+		return pos, false
+	case playPaused:
+		now = tlAt(p["paused_at"])
+	}
+	pos += max(now.Sub(tlAt(p["anchor_at"])), 0)
+	if pos >= total {
+		return total, true
+	}
+	return pos, false
+}
+
+// playbackState reads the state of a playback at now.
+func playbackStateAt(p map[string]any, now time.Time) int {
+	if p == nil {
+		return playStopped
+	}
+	if _, ended := playbackPos(p, now); ended {
+		return playStopped
+	}
+	return tlInt(p["state"])
+}
+
+// playbackPlaying tells whether the conference plays (or pauses) a
+// program at now.
+func playbackPlaying(doc map[string]any, now time.Time) bool {
+	return playbackStateAt(tlObj(doc[tlKeyPlayback]), now) != playStopped
+}
+
+// playbackSettle stops a playback that reached its end (the due sweep).
+func playbackSettle(doc map[string]any, now time.Time) bool {
+	p := tlObj(doc[tlKeyPlayback])
+	if p == nil || tlInt(p["state"]) == playStopped {
+		return false
+	}
+	if _, ended := playbackPos(p, now); !ended {
+		return false
+	}
+	p["state"], p["pos_ms"], p["paused_at"] = playStopped, p["total_ms"], 0
+	return true
+}
+
+// playbackStart plays a program of the domain and answers the playing
+// recorder's rec_id.
+func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ps := r.Args.Params
+	fileID, _ := tlParam(ps, "file_id")
+	domain := r.Principal.DomainMoid
+	if _, err := m.tlRunning(ctx, r); err != nil {
+		return nil, err
+	}
+	if v := tlStr(ps["vrs_id"]); v != "" && v != vrsIDOf(domain) {
+		return nil, wire.Errorf(recCodeVRSFault, "vrs_id %q is not a recording server of the user domain", v)
+	}
+	prg, ok, err := m.programGet(ctx, domain, strconv.Itoa(fileID))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, wire.Errorf(playCodeNoFile, "file_id %d is not a program of the user domain", fileID)
+	}
+	n, err := m.st.NextNumber(ctx, recCounter, 1, 1<<31-1)
+	if err != nil {
+		return nil, err
+	}
+	recID := strconv.FormatInt(n, 10)
+	_, err = m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		dual, _ := tlParam(ps, "play_dual_stream")
+		c.Doc[tlKeyPlayback] = map[string]any{
+			"file_id": fileID, "file_name": tlStr(ps["file_name"]), "vrs_id": prg["vrs_id"], "play_dual_stream": dual,
+			"rec_id": recID, "total_ms": int64(tlInt(prg["duration"])) * 1000, "state": playPlaying,
+			"pos_ms": 0, "anchor_at": tlMs(m.clk.Now()), "paused_at": 0,
+		}
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return wire.Object{"rec_id": recID}, nil
+}
+
+// playbackGet answers the file, state and position of the playback.
+func (m *Module) playbackGet(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.tlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	p := tlObj(c.Doc[tlKeyPlayback])
+	if p == nil {
+		return shape.Project(map[string]any{"state": playStopped}, r.Endpoint.Reply), nil
+	}
+	now := m.clk.Now()
+	pos, _ := playbackPos(p, now)
+	return shape.Project(map[string]any{
+		"file_name": p["file_name"], "file_id": p["file_id"], "state": playbackStateAt(p, now),
+		"current_progress": int(pos / time.Second), "total_time": int(tlInt64(p["total_ms"]) / 1000),
+	}, r.Endpoint.Reply), nil
+}
+
+// playbackUpdate changes a playback that is playing or paused (20805
+// otherwise): change edits its document at now.
+func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func(p map[string]any, now time.Time) (bool, error)) error {
+	_, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		p, now := tlObj(c.Doc[tlKeyPlayback]), m.clk.Now()
+		if playbackStateAt(p, now) == playStopped {
+			return false, wire.Errorf(playCodeNotPlaying, "conference %s is not playing back", c.ID())
+		}
+		return change(p, now)
+	})
+	return err
+}
+
+// playbackState stops (0), pauses (1) or continues (2) the playback;
+// pausing a paused playback changes nothing, continuing one that is not
+// paused is 20806.
+func (m *Module) playbackState(ctx context.Context, r *api.Request) (wire.Object, error) {
+	value, _ := tlParam(r.Args.Params, "value")
+	return nil, m.playbackUpdate(ctx, r, func(p map[string]any, now time.Time) (bool, error) {
+		pos, _ := playbackPos(p, now)
+		state := tlInt(p["state"])
+		switch {
+		case value == playStopped:
+			p["state"], p["pos_ms"], p["paused_at"] = playStopped, pos.Milliseconds(), 0
+		case value == playPaused && state == playPaused:
+			return false, nil
+		case value == playPaused:
+			p["state"], p["pos_ms"], p["anchor_at"], p["paused_at"] = playPaused, pos.Milliseconds(), tlMs(now), tlMs(now)
+		case state != playPaused:
+			return false, wire.Errorf(playCodeNotPaused, "the playback is not paused")
+		default:
+			p["state"], p["anchor_at"], p["paused_at"] = playPlaying, tlMs(now), 0
+		}
+		return true, nil
+	})
+}
+
+// playbackSeek moves the position to current_progress seconds, within the
+// program's length (90400 outside); a paused playback stays paused there.
+func (m *Module) playbackSeek(ctx context.Context, r *api.Request) (wire.Object, error) {
+	secs, _ := tlParam(r.Args.Params, "current_progress")
+	return nil, m.playbackUpdate(ctx, r, func(p map[string]any, now time.Time) (bool, error) {
+		total := tlInt64(p["total_ms"]) / 1000
+		if secs < 0 || int64(secs) > total {
+			return false, wire.InvalidParam("current_progress", fmt.Sprintf("%d is outside the program's 0 to %d seconds", secs, total))
+		}
+		p["pos_ms"], p["anchor_at"] = int64(secs)*1000, tlMs(now)
+		if tlInt(p["state"]) == playPaused {
+			p["paused_at"] = tlMs(now)
+		}
+		return true, nil
+	})
+}

@@ -1,0 +1,288 @@
+package vc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The time-driven media features of a conference (issue 6): polls,
+// recording, playback, monitors and selective viewing. Their state lives in
+// the conference document under the keys below, as JSON of the newest wire
+// model plus stored timestamps (UNIX milliseconds); every time-driven value
+// (the polled member, recording length, playback position, monitor expiry)
+// is derived from those timestamps and the injected clock at read time
+// (DESIGN principle 4), so no timer runs and a restart loses nothing.
+//
+//	vc_poll, vc_upload_poll, vc_chairman_poll  a poll (poll.go)
+//	vc_recorders                               the running recordings (rec.go)
+//	vc_playback                                the playback (playback.go)
+//	vc_monitors                                the monitors (monitor.go)
+//	vc_inspections                             selective viewing (inspect.go)
+//
+// This file holds what they share: reading and updating the conference,
+// the departure of terminals (timelineLeave) and the due sweep
+// (RunDueTimeline).
+const (
+	tlKeyPoll         = "vc_poll"
+	tlKeyUploadPoll   = "vc_upload_poll"
+	tlKeyChairmanPoll = "vc_chairman_poll"
+	tlKeyRecorders    = "vc_recorders"
+	tlKeyPlayback     = "vc_playback"
+	tlKeyMonitors     = "vc_monitors"
+	tlKeyInspections  = "vc_inspections"
+)
+
+// Codes of reference A3 shared by these features.
+const (
+	tlCodeMtOffline = 20401 // 指定终端不可及, 可能不在线: a terminal that must be online is not
+	tlCodeNotChair  = 20404 // 非主席终端不能执行此项操作
+)
+
+// tlRunning reads the running conference of the request's path in the
+// caller's domain (12103 otherwise).
+func (m *Module) tlRunning(ctx context.Context, r *api.Request) (conference.Conf, error) {
+	return m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), conference.StateRunning)
+}
+
+// tlUpdate reads a running conference, lets change edit its document and
+// stores it over the version read, reading again and retrying when another
+// writer came first. change reports whether there is anything to write; an
+// error of change is returned as it is and nothing is stored. A conference
+// that is not running (or ended meanwhile) is 12103.
+func (m *Module) tlUpdate(ctx context.Context, domain, confID string, change func(c *conference.Conf) (bool, error)) (conference.Conf, error) {
+	for {
+		c, err := m.confs.Get(ctx, domain, confID, conference.StateRunning)
+		if err != nil {
+			return c, err
+		}
+		write, err := change(&c)
+		if err != nil || !write {
+			return c, err
+		}
+		err = m.confs.Update(ctx, c)
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			continue
+		case errors.Is(err, store.ErrNotFound):
+			return c, wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", confID)
+		}
+		return c, err
+	}
+}
+
+// tlUpdateReq is tlUpdate on the conference of the request.
+func (m *Module) tlUpdateReq(ctx context.Context, r *api.Request, change func(c *conference.Conf) (bool, error)) (conference.Conf, error) {
+	return m.tlUpdate(ctx, r.Principal.DomainMoid, r.Path("conf_id"), change)
+}
+
+// tlTerminals returns the conference's terminals by mt_id.
+func (m *Module) tlTerminals(ctx context.Context, c conference.Conf) (map[string]engine.Terminal, error) {
+	ts, err := m.engine.List(ctx, engine.ConfOf(c))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]engine.Terminal, len(ts))
+	for _, t := range ts {
+		out[t.MtID()] = t
+	}
+	return out, nil
+}
+
+// tlOnline tells whether a terminal of the map is in the call.
+func tlOnline(ts map[string]engine.Terminal, mtID string) bool {
+	t, ok := ts[mtID]
+	return ok && t.Rec.State == engine.StateOnline
+}
+
+// tlMember checks that mtID is a terminal of the conference (12104) and,
+// with online, that it is in the call (20401).
+func tlMember(c conference.Conf, ts map[string]engine.Terminal, field, mtID string, online bool) error {
+	if _, ok := ts[mtID]; !ok || mtID == "" {
+		return wire.Errorf(wire.CodeMTNotFound, "%s: terminal %q does not exist in conference %s", field, mtID, c.ID())
+	}
+	if online && !tlOnline(ts, mtID) {
+		return wire.Errorf(tlCodeMtOffline, "%s: terminal %s of conference %s is not online", field, mtID, c.ID())
+	}
+	return nil
+}
+
+// tlSetFlag writes a flag (rec, inspection) of a terminal document; a
+// terminal that is gone is skipped.
+func (m *Module) tlSetFlag(ctx context.Context, c conference.Conf, mtID, flag string, v int) error {
+	_, err := m.engine.Update(ctx, engine.ConfOf(c), mtID, func(t *engine.Terminal) error {
+		t.Doc[flag] = v
+		return nil
+	})
+	if errors.Is(err, engine.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// tlMs is a stored timestamp; tlAt reads one back.
+func tlMs(t time.Time) int64 { return t.UnixMilli() }
+
+func tlAt(v any) time.Time { return time.UnixMilli(tlInt64(v)) }
+
+func tlInt64(v any) int64 {
+	switch x := v.(type) {
+	case json.Number:
+		n, _ := x.Int64()
+		return n
+	case int64:
+		return x
+	case int:
+		return int64(x)
+	case float64:
+		return int64(x)
+	}
+	return 0
+}
+
+func tlInt(v any) int { n, _ := conference.IntOK(v); return n }
+
+func tlStr(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	}
+	return ""
+}
+
+// tlObj reads an object value (nil when it is not one).
+func tlObj(v any) map[string]any { o, _ := v.(map[string]any); return o }
+
+// tlObjs reads a list of objects, skipping other elements.
+func tlObjs(v any) []map[string]any {
+	l, _ := v.([]any)
+	out := make([]map[string]any, 0, len(l))
+	for _, e := range l {
+		if o, ok := e.(map[string]any); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// tlAnys turns objects back into a document list.
+func tlAnys(l []map[string]any) []any {
+	out := make([]any, len(l))
+	for i, o := range l {
+		out[i] = o
+	}
+	return out
+}
+
+// tlParam reads an integer parameter; ok is false when it is absent.
+func tlParam(p map[string]any, name string) (int, bool) {
+	v, present := p[name]
+	if !present || v == nil {
+		return 0, false
+	}
+	return conference.IntOK(v)
+}
+
+// tlMtIDs reads the mt_id of each element of a member list parameter.
+func tlMtIDs(v any) []string {
+	var out []string
+	for _, o := range tlObjs(v) {
+		out = append(out, tlStr(o["mt_id"]))
+	}
+	return out
+}
+
+// timelineLeave keeps the features consistent when terminals leave the
+// call (hung up or removed; issue 6 "Semantics that must hold"): each poll
+// takes a new anchor so that the rotation skips them from now on (and
+// stops when no member is left online, reference A3 20524), monitors of
+// them are released, and selective viewings they take part in end. The
+// engine's OnLeave (leave.go) calls it after the terminals left.
+func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
+	gone := make(map[string]bool, len(mtIDs))
+	for _, id := range mtIDs {
+		gone[id] = true
+	}
+	var viewers []string
+	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
+		ts, err := m.tlTerminals(ctx, *c)
+		if err != nil {
+			return false, err
+		}
+		now := m.clk.Now()
+		changed := false
+		for _, k := range pollKinds {
+			changed = pollLeave(c.Doc, k, ts, gone, now) || changed
+		}
+		changed = monitorLeave(c.Doc, gone) || changed
+		var ch bool
+		ch, viewers = inspectLeave(c.Doc, gone)
+		return changed || ch, nil
+	})
+	var we *wire.Error
+	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		return nil // the conference has ended: nothing is left to keep consistent
+	}
+	if err != nil {
+		return err
+	}
+	return m.inspectFlags(ctx, c, append(viewers, mtIDs...))
+}
+
+// RunDueTimeline settles what time has changed in every running
+// conference, so that stored documents catch up with what reads already
+// derive: monitors whose heartbeat stopped are deleted, polls that
+// completed their rounds are stopped (clearing poll_enable), and
+// playbacks that reached the end of their program are stopped. The server
+// tick calls it; each change is a swap over the version read, so several
+// nodes may run it at once. It reads every running conference (at most
+// the platform's MaxConfs) and writes only those that changed.
+func (m *Module) RunDueTimeline(ctx context.Context) error {
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: conference.KindConf, States: []string{conference.StateRunning}})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, rec := range recs {
+		doc, err := shape.Decode(rec.Data)
+		if err != nil || !tlHasState(doc) {
+			continue
+		}
+		_, err = m.tlUpdate(ctx, rec.DomainMoid, rec.ID, func(c *conference.Conf) (bool, error) {
+			now := m.clk.Now()
+			changed := monitorSettle(c.Doc, now)
+			changed = playbackSettle(c.Doc, now) || changed
+			if pollsActive(c.Doc) {
+				ts, err := m.tlTerminals(ctx, *c)
+				if err != nil {
+					return false, err
+				}
+				for _, k := range pollKinds {
+					changed = pollSettle(c.Doc, k, ts, now) || changed
+				}
+			}
+			return changed, nil
+		})
+		var we *wire.Error
+		if err != nil && !(errors.As(err, &we) && we.Code == wire.CodeConfNotFound) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// tlHasState tells whether a conference document holds any state of these
+// features that time can change.
+func tlHasState(doc map[string]any) bool {
+	return len(tlObjs(doc[tlKeyMonitors])) > 0 || tlObj(doc[tlKeyPlayback]) != nil || pollsActive(doc)
+}

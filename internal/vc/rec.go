@@ -1,0 +1,287 @@
+package vc
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Recording (reference 05 items 48 to 52; seed 001 "Recording"). A
+// recording starts at once (state 1; the preparing and calling states of
+// a real recorder are not simulated), can be paused and resumed, and is
+// stopped by DELETE; its length follows the clock minus the pauses. A
+// stopped recording (recorder_mode 1 or 3: live-only broadcasts keep no
+// file) becomes a program of the recording system (rec_program.go).
+//
+// The running recordings are stored in the conference document under
+// vc_recorders, each with the start parameters and:
+//
+//	rec_id      a numeric string from the store counter "vc_recorder",
+//	            unique across conferences (so that older releases can
+//	            read it as an integer, compat 5.1.0.2.1)
+//	state       1 recording, 2 paused
+//	started_at  UNIX ms of the start
+//	paused_at   UNIX ms of the current pause, 0 when recording
+//	paused_ms   length of the earlier pauses in ms
+//
+// A terminal recording (recorder_type 2) sets the rec flag of its
+// terminals while it runs.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.recorders.create", m.recStart)
+		reg.Handle("vc.confs.recorders.list", m.recList)
+		reg.Handle("vc.confs.recorders.get", m.recGet)
+		reg.Handle("vc.confs.recorders.state.update", m.recState)
+		reg.Handle("vc.confs.recorders.delete", m.recStop)
+	})
+}
+
+// Codes of reference A3 for recording.
+const (
+	recCodeConfRecording = 20801 // 当前正在进行会议录像
+	recCodeNotRecording  = 20802 // 当前不在进行会议录像: unknown or stopped rec_id
+	recCodeNotPaused     = 20803 // 当前未被暂停会议录像
+	recCodeMtRecording   = 20807 // 指定的终端处于录像状态
+	recCodeNameTooLong   = 24026 // 文件名长度太长
+	recCodeBadName       = 24103 // 录像文件名中存在非法字符
+	recCodeVRSFault      = 24104 // 录播服务器发生故障, 无法录放像: an unknown vrs_id
+	recCodeNameExists    = 24105 // 文件名已经存在, 请重新输入
+
+	recTypeConf     = 1
+	recTypeTerminal = 2
+	recRecording    = 1
+	recPaused       = 2
+	recValuePause   = 1 // recorders/state value; 2 resumes
+	recMaxName      = 64
+	recBadChars     = "%:&*^~'\"?/\\<>|`$"
+	recBadEnds      = "_-@."
+	recCounter      = "vc_recorder"
+)
+
+// recName checks a video_name (reference 05 "开启录像": none of
+// % : & * ^ ~ ' " ? / \ < > | ` $, no _ - @ . first or last, at most 64
+// bytes).
+func recName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return wire.InvalidParam("video_name", "is empty")
+	case len(name) > recMaxName:
+		return wire.Errorf(recCodeNameTooLong, "video_name is %d bytes, more than %d", len(name), recMaxName)
+	case strings.ContainsAny(name, recBadChars):
+		return wire.Errorf(recCodeBadName, "video_name %q contains one of %s", name, recBadChars)
+	case strings.ContainsAny(name[:1], recBadEnds) || strings.ContainsAny(name[len(name)-1:], recBadEnds):
+		return wire.Errorf(recCodeBadName, "video_name %q begins or ends with one of %s", name, recBadEnds)
+	}
+	return nil
+}
+
+// recLength is how long a recording has recorded at now.
+func recLength(rc map[string]any, now time.Time) time.Duration {
+	end := now
+	if tlInt(rc["state"]) == recPaused {
+		end = tlAt(rc["paused_at"])
+	}
+	d := end.Sub(tlAt(rc["started_at"])) - time.Duration(tlInt64(rc["paused_ms"]))*time.Millisecond
+	return max(d, 0)
+}
+
+// recView is a recording as the replies show it.
+func recView(rc map[string]any, now time.Time) map[string]any {
+	out := shape.Merge(map[string]any{}, rc)
+	out["current_progress"] = int(recLength(rc, now) / time.Second)
+	return out
+}
+
+// recFind returns the index of a running recording (-1 when none).
+func recFind(doc map[string]any, recID string) (int, []map[string]any) {
+	rs := tlObjs(doc[tlKeyRecorders])
+	for i, rc := range rs {
+		if tlStr(rc["rec_id"]) == recID {
+			return i, rs
+		}
+	}
+	return -1, rs
+}
+
+func errRecNameExists(name string) error {
+	return wire.Errorf(recCodeNameExists, "a recording or program named %q exists", name)
+}
+
+func recUnknown(c conference.Conf, recID string) error {
+	return wire.Errorf(recCodeNotRecording, "conference %s has no recording %q", c.ID(), recID)
+}
+
+// recStart starts a recording and answers its rec_id.
+func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ps := r.Args.Params
+	name := tlStr(ps["video_name"])
+	if err := recName(name); err != nil {
+		return nil, err
+	}
+	vrsID := tlStr(ps["vrs_id"])
+	if vrsID == "" {
+		vrsID = vrsIDOf(r.Principal.DomainMoid) // older releases have no vrs_id
+	} else if vrsID != vrsIDOf(r.Principal.DomainMoid) {
+		return nil, wire.Errorf(recCodeVRSFault, "vrs_id %q is not a recording server of the user domain", vrsID)
+	}
+	recType, _ := tlParam(ps, "recorder_type")
+	var ids []string
+	if recType == recTypeTerminal {
+		if ids = tlMtIDs(ps["members"]); len(ids) == 0 {
+			return nil, wire.InvalidParam("members", "a terminal recording names the terminals to record")
+		}
+	}
+	if err := m.programNameFree(ctx, r.Principal.DomainMoid, name); err != nil {
+		return nil, err
+	}
+	n, err := m.st.NextNumber(ctx, recCounter, 1, 1<<31-1)
+	if err != nil {
+		return nil, err
+	}
+	recID := strconv.FormatInt(n, 10)
+	c, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		ts, err := m.tlTerminals(ctx, *c)
+		if err != nil {
+			return false, err
+		}
+		_, rs := recFind(c.Doc, "")
+		busy := map[string]bool{}
+		for _, rc := range rs {
+			if tlStr(rc["video_name"]) == name {
+				return false, errRecNameExists(name)
+			}
+			if tlInt(rc["recorder_type"]) == recTypeConf && recType == recTypeConf {
+				return false, wire.Errorf(recCodeConfRecording, "conference %s is already recorded (rec_id %s)", c.ID(), tlStr(rc["rec_id"]))
+			}
+			for _, id := range tlMtIDs(rc["members"]) {
+				busy[id] = true
+			}
+		}
+		members := []any{}
+		for i, id := range ids {
+			if err := tlMember(*c, ts, fmt.Sprintf("members[%d].mt_id", i), id, true); err != nil {
+				return false, err
+			}
+			if busy[id] {
+				return false, wire.Errorf(recCodeMtRecording, "terminal %s is already recorded", id)
+			}
+			members = append(members, map[string]any{"mt_id": id})
+		}
+		rc := map[string]any{"rec_id": recID, "video_name": name, "recorder_type": recType, "vrs_id": vrsID,
+			"members": members, "state": recRecording, "started_at": tlMs(m.clk.Now()), "paused_at": 0, "paused_ms": 0}
+		for _, f := range []string{"publish_mode", "watermark", "anonymous", "recorder_mode", "main_stream", "dual_stream"} {
+			v, _ := tlParam(ps, f)
+			rc[f] = v
+		}
+		c.Doc[tlKeyRecorders] = append(tlAnys(rs), rc)
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		if err := m.tlSetFlag(ctx, c, id, "rec", 1); err != nil {
+			return nil, err
+		}
+	}
+	return wire.Object{"rec_id": recID}, nil
+}
+
+// recList answers the running recordings.
+func (m *Module) recList(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.tlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	now := m.clk.Now()
+	out := []any{}
+	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
+		out = append(out, recView(rc, now))
+	}
+	return shape.Project(map[string]any{"recorders": out}, r.Endpoint.Reply), nil
+}
+
+// recGet answers one running recording.
+func (m *Module) recGet(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.tlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	i, rs := recFind(c.Doc, r.Path("rec_id"))
+	if i < 0 {
+		return nil, recUnknown(c, r.Path("rec_id"))
+	}
+	return shape.Project(recView(rs[i], m.clk.Now()), r.Endpoint.Reply), nil
+}
+
+// recState pauses (1) or resumes (2) a recording; pausing a paused one
+// changes nothing, resuming one that is not paused is 20803. The
+// recorder_mode parameter is not checked against the recording's.
+func (m *Module) recState(ctx context.Context, r *api.Request) (wire.Object, error) {
+	value, _ := tlParam(r.Args.Params, "value")
+	recID := r.Path("rec_id")
+	_, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		i, rs := recFind(c.Doc, recID)
+		if i < 0 {
+			return false, recUnknown(*c, recID)
+		}
+		rc, now := rs[i], tlMs(m.clk.Now())
+		switch state := tlInt(rc["state"]); {
+		case value == recValuePause && state == recPaused:
+			return false, nil
+		case value == recValuePause:
+			rc["state"], rc["paused_at"] = recPaused, now
+		case state != recPaused: // resume a recording that is not paused
+			return false, wire.Errorf(recCodeNotPaused, "recording %s is not paused", recID)
+		default: // resume
+			rc["paused_ms"] = tlInt64(rc["paused_ms"]) + now - tlInt64(rc["paused_at"])
+			rc["state"], rc["paused_at"] = recRecording, 0
+		}
+		c.Doc[tlKeyRecorders] = tlAnys(rs)
+		return true, nil
+	})
+	return nil, err
+}
+
+// recStop stops a recording: it leaves the list and, unless it was a live
+// broadcast only, becomes a program.
+func (m *Module) recStop(ctx context.Context, r *api.Request) (wire.Object, error) {
+	recID := r.Path("rec_id")
+	c, err := m.tlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	i, rs := recFind(c.Doc, recID)
+	if i < 0 {
+		return nil, recUnknown(c, recID)
+	}
+	if err := m.programSave(ctx, c, rs[i], m.clk.Now()); err != nil {
+		return nil, err
+	}
+	var members []string
+	c, err = m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		i, rs := recFind(c.Doc, recID)
+		if i < 0 {
+			return false, recUnknown(*c, recID)
+		}
+		members = tlMtIDs(rs[i]["members"])
+		c.Doc[tlKeyRecorders] = tlAnys(append(rs[:i], rs[i+1:]...))
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range members {
+		if err := m.tlSetFlag(ctx, c, id, "rec", 0); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,110 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// KindProgram is the record kind of a program of the recording system: the
+// file a stopped recording leaves (issue 6). Playback plays programs; the
+// recording-system (vrs) module lists them. A program belongs to the user
+// domain of its conference (OwnerMoid ""), State "ready"; its id is the
+// rec_id of the recording that made it (a decimal number, the file_id of
+// playback). Its document:
+//
+//	id             integer, = the record id
+//	name           the recording's video_name
+//	duration       length in seconds (the recording minus its pauses)
+//	size           estimated bytes: the conference bitrate (kbit/s) x 1000 / 8 x duration
+//	bitrate        the conference bitrate in kbit/s
+//	create_time    when the recording stopped (ISO 8601, conference.TimeLayout)
+//	start_time     when it started
+//	conf_id, conf_name, vrs_id, rec_id
+//	recorder_type, recorder_mode, main_stream, dual_stream, publish_mode, watermark, anonymous
+//	members        [{mt_id}] of a terminal recording
+const KindProgram = "vrs_program"
+
+// programState is the State of a program record.
+const programState = "ready"
+
+// recLive is recorder_mode 2: a live broadcast without recording.
+const recLive = 2
+
+// programSave stores the program a recording leaves when it stops at now.
+// A program saved already (a stop retried, or two nodes) stays as it is.
+func (m *Module) programSave(ctx context.Context, c conference.Conf, rc map[string]any, now time.Time) error {
+	if tlInt(rc["recorder_mode"]) == recLive {
+		return nil
+	}
+	secs := int(recLength(rc, now) / time.Second)
+	bitrate := conference.Int(c.Doc, "bitrate")
+	doc := map[string]any{
+		"id": tlInt(rc["rec_id"]), "name": rc["video_name"], "duration": secs,
+		"size": int64(bitrate) * 1000 / 8 * int64(secs), "bitrate": bitrate,
+		"create_time": conference.FormatTime(now), "start_time": conference.FormatTime(tlAt(rc["started_at"])),
+		"conf_id": c.ID(), "conf_name": c.Doc["name"], "vrs_id": rc["vrs_id"], "rec_id": rc["rec_id"],
+		"members": rc["members"],
+	}
+	for _, f := range []string{"recorder_type", "recorder_mode", "main_stream", "dual_stream", "publish_mode", "watermark", "anonymous"} {
+		doc[f] = rc[f]
+	}
+	data, err := shape.Encode(doc)
+	if err != nil {
+		return err
+	}
+	err = m.st.CreateRecord(ctx, store.Record{Kind: KindProgram, ID: tlStr(rc["rec_id"]), DomainMoid: c.Rec.DomainMoid,
+		State: programState, Data: data, CreatedAt: now, UpdatedAt: now})
+	if errors.Is(err, store.ErrDuplicate) {
+		return nil
+	}
+	return err
+}
+
+// programGet reads a program of the domain; ok is false when there is none.
+func (m *Module) programGet(ctx context.Context, domain, id string) (map[string]any, bool, error) {
+	rec, err := m.st.GetRecord(ctx, KindProgram, domain, id)
+	if errors.Is(err, store.ErrNotFound) || id == "" {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	doc, err := shape.Decode(rec.Data)
+	return doc, err == nil, err
+}
+
+// programNameFree answers 24105 when a program of the domain has the name.
+func (m *Module) programNameFree(ctx context.Context, domain, name string) error {
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: KindProgram, DomainMoid: domain})
+	if err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		doc, err := shape.Decode(rec.Data)
+		if err != nil {
+			return err
+		}
+		if tlStr(doc["name"]) == name {
+			return errRecNameExists(name)
+		}
+	}
+	return nil
+}
+
+// TimelineEnded saves the programs of the recordings still running when a
+// conference ends: c is the conference as it was at its end (the
+// conference hooks' Ended). The server calls it next to the engine's
+// end-of-conference work.
+func (m *Module) TimelineEnded(ctx context.Context, c conference.Conf) error {
+	now := m.clk.Now()
+	var errs []error
+	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
+		errs = append(errs, m.programSave(ctx, c, rc, now))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,133 @@
+package vc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The upload terminal (reference 05 items 10 and 11, "获取上传终端",
+// "上传终端操作", synchronous): the terminal whose streams the conference
+// sends to its superior conference. It is stored in the conference
+// document (docUpload) and flagged upload 1 on the terminal. The
+// reference makes it meaningful for a subordinate conference only; until
+// conferences cascade (issue 13) every conference may hold one, so that
+// the setting is ready when it is cascaded.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.upload.get", m.getUpload)
+		reg.Handle("vc.confs.upload.update", m.setUpload)
+	})
+}
+
+// docUpload is the conference document field holding the upload
+// terminal's mt_id ("" for none); the vc info schema has no such field.
+const docUpload = "upload_mt_id"
+
+// getUpload answers the upload terminal, "" when there is none.
+func (m *Module) getUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, _, err := m.mtConf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return wire.Object{"mt_id": conference.Str(c.Doc, docUpload)}, nil
+}
+
+// setUpload makes an online terminal the upload terminal (12104, 20401)
+// or, with mt_id "", cancels the upload.
+func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
+	mtID := conference.Str(r.Args.Params, "mt_id")
+	var prev string
+	var ec engine.Conf
+	for {
+		c, e, err := m.mtConf(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		ec = e
+		if mtID != "" {
+			t, err := m.engine.Get(ctx, ec, mtID)
+			if err == nil && t.Rec.State != engine.StateOnline {
+				err = engine.ErrNotOnline
+			}
+			if err != nil {
+				return nil, mtErr(err, c.ID(), mtID)
+			}
+		}
+		prev = conference.Str(c.Doc, docUpload)
+		c.Doc[docUpload] = mtID
+		err = m.confs.Update(ctx, c)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", c.ID())
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
+	}
+	if prev != "" && prev != mtID {
+		if err := m.uploadFlag(ctx, ec, prev, 0); err != nil {
+			return nil, err
+		}
+	}
+	if mtID != "" {
+		return nil, m.uploadFlag(ctx, ec, mtID, 1)
+	}
+	return nil, nil
+}
+
+// uploadFlag sets the upload field of a terminal; one that is gone
+// meanwhile is skipped.
+func (m *Module) uploadFlag(ctx context.Context, ec engine.Conf, mtID string, v int) error {
+	_, err := m.engine.Update(ctx, ec, mtID, func(t *engine.Terminal) error {
+		t.Doc["upload"] = v
+		return nil
+	})
+	if errors.Is(err, engine.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// uploadLeave cancels the upload of a terminal among mtIDs that was hung
+// up or removed (a step of onLeave, leave.go).
+func (m *Module) uploadLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
+	gone := map[string]bool{}
+	for _, id := range mtIDs {
+		gone[id] = true
+	}
+	for {
+		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, conference.StateRunning)
+		var we *wire.Error
+		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		id := conference.Str(c.Doc, docUpload)
+		if id == "" || !gone[id] {
+			return nil
+		}
+		c.Doc[docUpload] = ""
+		err = m.confs.Update(ctx, c)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return m.uploadFlag(ctx, ec, id, 0)
+	}
+}

@@ -1,0 +1,141 @@
+package vc
+
+import (
+	"context"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The conference picture composition (reference 05 items 38 to 41, "获取/
+// 开启/修改/停止会议画面合成"; seed 001: modify listed as PUT in 5.1.0.1.0,
+// served as both POST and PUT). A conference has one composition, its main
+// one, vmp_id 1; any other vmp_id does not exist (20823). Starting or
+// modifying stores the composition at once; vmp_enable of the conference
+// and the vmp flag of the terminals involved follow it.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vc.confs.vmps.get", m.getVMP)
+		reg.Handle("vc.confs.vmps.create", m.startVMP)
+		reg.Handle("vc.confs.vmps.update", m.modifyVMP)
+		reg.Handle("vc.confs.vmps.update_put", m.modifyVMP)
+		reg.Handle("vc.confs.vmps.delete", m.stopVMP)
+	})
+}
+
+// vmpMain is the id of the conference's main composition.
+const vmpMain = "1"
+
+// vmpRunning returns the stored composition of the request's vmp_id:
+// 20823 when it does not run.
+func vmpRunning(c conference.Conf, vmpID string) (map[string]any, error) {
+	cfg := mdObj(c.Doc, docVMP)
+	if vmpID != vmpMain {
+		return nil, wire.Errorf(CodeVMPNotStarted, "conference %s has no picture composition %s (its main composition is 1)", c.ID(), vmpID)
+	}
+	if cfg == nil {
+		return nil, wire.Errorf(CodeVMPNotStarted, "conference %s has no picture composition running", c.ID())
+	}
+	return cfg, nil
+}
+
+// getVMP shows the composition as it is now: the panes with the terminals
+// they show, and the batch poll.
+func (m *Module) getVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.ctlRunning(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := vmpRunning(c, r.Path("vmp_id"))
+	if err != nil {
+		return nil, err
+	}
+	v, err := m.mdLoad(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	for _, k := range []string{"mode", "layout", "broadcast", "voice_hint", "show_mt_name", "except_self", "mt_name_style"} {
+		out[k] = cfg[k]
+	}
+	members := []any{}
+	for _, p := range v.vmpOf(cfg) {
+		members = append(members, v.paneReply(p))
+	}
+	out["members"] = members
+	if bp := mdObj(cfg, "poll"); bp != nil {
+		out["poll"] = map[string]any{"num": bp["num"], "keep_time": bp["keep_time"], "members": v.accounts(mdStrs(bp, "mt_ids"))}
+	}
+	return shape.Project(out, r.Endpoint.Reply), nil
+}
+
+// startVMP starts the composition; 20822 when one runs.
+func (m *Module) startVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return m.writeVMP(ctx, r, func(c conference.Conf, v *mdView) (map[string]any, error) {
+		if mdObj(c.Doc, docVMP) != nil {
+			return nil, wire.Errorf(CodeVMPStarted, "conference %s already runs a picture composition", c.ID())
+		}
+		return v.vmpConfig(r.Args.Params, nil)
+	})
+}
+
+// modifyVMP replaces the settings of the running composition (20823 when
+// none runs); a batch poll starts again from its first page.
+func (m *Module) modifyVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return m.writeVMP(ctx, r, func(c conference.Conf, v *mdView) (map[string]any, error) {
+		old, err := vmpRunning(c, r.Path("vmp_id"))
+		if err != nil {
+			return nil, err
+		}
+		return v.vmpConfig(r.Args.Params, old)
+	})
+}
+
+// writeVMP stores the composition that build makes of the running
+// conference, then sets the terminals' flags. A terminal named in the
+// request that left the call meanwhile is dropped again and answers 20401.
+func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c conference.Conf, v *mdView) (map[string]any, error)) (wire.Object, error) {
+	var named []string
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		v, err := m.mdLoad(ctx, *c)
+		if err != nil {
+			return err
+		}
+		cfg, err := build(*c, v)
+		if err != nil {
+			return err
+		}
+		c.Doc[docVMP] = cfg
+		c.Doc["vmp_enable"] = 1
+		named = nil
+		for id := range vmpNamed(cfg) {
+			named = append(named, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := m.mediaFlags(ctx, c); err != nil {
+		return nil, err
+	}
+	return nil, m.mediaStillOnline(ctx, c, named)
+}
+
+// stopVMP stops the composition (20823 when none runs).
+func (m *Module) stopVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+		if _, err := vmpRunning(*c, r.Path("vmp_id")); err != nil {
+			return err
+		}
+		delete(c.Doc, docVMP)
+		c.Doc["vmp_enable"] = 0
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.mediaFlags(ctx, c)
+}

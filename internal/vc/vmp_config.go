@@ -1,0 +1,196 @@
+package vc
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The stored form of the conference picture composition (docVMP), built
+// from the parameters of starting or modifying it (reference 05 "开启会议
+// 画面合成", "修改会议画面合成"; seed 001 "Picture composition"):
+//
+//	mode, layout, broadcast, voice_hint, show_mt_name, except_self,
+//	mt_name_style   as sent (mt_name_style with its defaults)
+//	members         the channels the caller chose (modes 1 and 4):
+//	                {chn_idx, member_type, mt_id, mt_chn_idx, poll}; poll
+//	                (member type 6) is {num, keep_time, mt_ids} plus its
+//	                rotation
+//	poll            the batch poll (modes 3 and 4): {num, keep_time, mt_ids}
+//	                plus its rotation; mt_ids only in mode 4
+//
+// In the automatic modes (2 and 3) the members sent are not used: the
+// panes are filled from the online terminals when they are read.
+
+// vmpConfig checks the parameters of a composition and returns its stored
+// form. old is the composition being modified (nil when starting): a
+// single-channel poll sent with poll_index 0 carries on from the terminal
+// its channel shows now.
+func (v *mdView) vmpConfig(p map[string]any, old map[string]any) (map[string]any, error) {
+	mode, layout := conference.Int(p, "mode"), conference.Int(p, "layout")
+	panes, err := vmpPanes(layout)
+	if err != nil {
+		return nil, err
+	}
+	style, err := vmpNameStyle(p)
+	if err != nil {
+		return nil, err
+	}
+	cfg := map[string]any{"mode": mode, "layout": layout, "broadcast": conference.Int(p, "broadcast"),
+		"voice_hint": conference.Int(p, "voice_hint"), "show_mt_name": conference.Int(p, "show_mt_name"),
+		"except_self": conference.Int(p, "except_self"), "mt_name_style": style, "members": []any{}}
+	members := mdObjs(p, "members")
+	if mode == 1 || mode == 4 {
+		if err := mdChannels(members, panes, layout, "members"); err != nil {
+			return nil, err
+		}
+		ms, err := v.vmpMembers(members, mdObjs(old, "members"))
+		if err != nil {
+			return nil, err
+		}
+		cfg["members"] = mdAnys(ms)
+	}
+	if mode != 3 && mode != 4 {
+		return cfg, nil
+	}
+	po := mdObj(p, "poll")
+	if po == nil {
+		return nil, wire.InvalidParam("poll", fmt.Sprintf("required in mode %d (batch poll)", mode))
+	}
+	num, keep, err := mdRoundsKeep(po, "poll", 0)
+	if err != nil {
+		return nil, err
+	}
+	bp := map[string]any{"num": num, "keep_time": keep, "mt_ids": []any{}}
+	if mode == 4 {
+		ids, err := v.mdIDs(mdObjs(po, "members"), "poll.members")
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return nil, wire.InvalidParam("poll.members", "must name the terminals of the batch poll in mode 4")
+		}
+		if len(members) >= panes {
+			return nil, wire.Errorf(CodeVMPMembersRefused, "members: layout %d has %d panes and the channels chosen take them all: no pane is left for the batch poll", layout, panes)
+		}
+		bp["mt_ids"] = mdStrAnys(ids)
+	}
+	mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.put(bp)
+	cfg["poll"] = bp
+	return cfg, nil
+}
+
+// vmpMembers checks the chosen channels of a composition (their chn_idx
+// already checked against the layout) and returns their stored form. At
+// most one channel follows the speaker (20827), the conference poll
+// (20828) or the dual stream (20837); a terminal takes one chosen channel
+// (20826).
+func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, error) {
+	count := map[int]int{}
+	chosen := map[string]bool{}
+	out := make([]map[string]any, 0, len(members))
+	for i, e := range members {
+		path := fmt.Sprintf("members[%d]", i)
+		typ, err := mdMemberType(e, path)
+		if err != nil {
+			return nil, err
+		}
+		if typ < mtypeChosen || typ > mtypeDual {
+			return nil, wire.InvalidParam(path+".member_type", fmt.Sprintf("%d is not a member type (1 to 7)", typ))
+		}
+		count[typ]++
+		for t, code := range map[int]int{mtypeSpeaker: CodeVMPTwoSpeaker, mtypePoll: CodeVMPTwoPoll, mtypeDual: CodeVMPTwoDual} {
+			if typ == t && count[t] > 1 {
+				return nil, wire.Errorf(code, "%s: only one channel may have member type %d", path, t)
+			}
+		}
+		chn := conference.Int(e, "chn_idx")
+		ch := map[string]any{"chn_idx": chn, "member_type": typ, "mt_id": "", "mt_chn_idx": 0}
+		switch typ {
+		case mtypeChosen:
+			id := conference.Str(e, "mt_id")
+			if id == "" {
+				return nil, wire.InvalidParam(path+".mt_id", "required when member_type is 1")
+			}
+			if err := v.member(path+".mt_id", id); err != nil {
+				return nil, err
+			}
+			if chosen[id] {
+				return nil, wire.Errorf(CodeVMPSameMt, "%s.mt_id: terminal %s takes two channels of the composition", path, id)
+			}
+			chosen[id] = true
+			mtChn := conference.Int(e, "mt_chn_idx")
+			if err := v.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
+				return nil, err
+			}
+			ch["mt_id"], ch["mt_chn_idx"] = id, mtChn
+		case mtypeSingle:
+			sp, err := v.singlePoll(mdObj(e, "poll"), path+".poll", vmpOldPoll(old, chn))
+			if err != nil {
+				return nil, err
+			}
+			ch["poll"] = sp
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// vmpOldPoll is the single-channel poll of channel chn among the stored
+// members old (nil when there is none).
+func vmpOldPoll(old []map[string]any, chn int) map[string]any {
+	for _, m := range old {
+		if conference.Int(m, "chn_idx") == chn && conference.Int(m, "member_type") == mtypeSingle {
+			return mdObj(m, "poll")
+		}
+	}
+	return nil
+}
+
+// singlePoll checks a single-channel poll ({num, keep_time, poll_index,
+// members}) and returns its stored form {num, keep_time, mt_ids} with its
+// rotation. poll_index is the 1-based terminal to poll first (default 1);
+// 0 carries on from the terminal old shows now (the first when old is
+// nil).
+func (v *mdView) singlePoll(po map[string]any, path string, old map[string]any) (map[string]any, error) {
+	if po == nil {
+		return nil, wire.InvalidParam(path, "required when member_type is 6")
+	}
+	num, keep, err := mdRoundsKeep(po, path, 0)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := v.mdIDs(mdObjs(po, "members"), path+".members")
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, wire.InvalidParam(path+".members", "must name the terminals to poll")
+	}
+	idx, err := mdAtLeast(po, "poll_index", path+".poll_index", 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	if idx > len(ids) {
+		return nil, wire.InvalidParam(path+".poll_index", fmt.Sprintf("%d is beyond the %d terminals", idx, len(ids)))
+	}
+	rot := mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}
+	switch {
+	case idx > 0:
+		rot.Origin = idx - 1
+	case old != nil:
+		oldIDs := mdStrs(old, "mt_ids")
+		if cur, done := rotOf(old).at(len(oldIDs), v.now); !done {
+			for i, id := range ids {
+				if id == oldIDs[cur] {
+					rot.Origin = i
+				}
+			}
+		}
+	}
+	sp := map[string]any{"num": num, "keep_time": keep, "mt_ids": mdStrAnys(ids)}
+	rot.put(sp)
+	return sp, nil
+}

@@ -1,0 +1,160 @@
+package vc
+
+import (
+	"context"
+	"time"
+
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+)
+
+// Consistency of the media features (issue 6 "Semantics that must hold"):
+// a terminal that leaves the call, hung up or removed, leaves the mix, the
+// conference composition (a chosen channel it held becomes empty; an
+// automatic composition shows the next online terminal at once), the
+// single-channel and batch polls (the poll goes on with the next
+// terminal), the self compositions (its own stops; a channel it held
+// becomes empty) and the TV walls (a wall viewing it shows nothing; polls
+// and split screens go on without it). Its mix and vmp flags are cleared.
+
+// mediaLeave drops the terminals mtIDs from the media features of their
+// conference; leave.go's OnLeave calls it after the terminals left. A
+// conference that has ended has nothing left to clear.
+func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
+	gone := make(map[string]bool, len(mtIDs))
+	for _, id := range mtIDs {
+		gone[id] = true
+	}
+	c, err := m.mdUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
+		return mediaDrop(c.Doc, gone, m.clk.Now()), nil
+	})
+	if err != nil || c.Rec.ID == "" {
+		return err
+	}
+	return m.mediaFlags(ctx, c)
+}
+
+// mediaDrop removes the terminals in gone from every media feature of a
+// conference document and reports whether it changed.
+func mediaDrop(doc map[string]any, gone map[string]bool, now time.Time) bool {
+	changed := false
+	if mix := mdObj(doc, docMix); mix != nil {
+		if kept, ch := mdWithout(mdStrs(mix, "mt_ids"), gone); ch {
+			mix["mt_ids"], changed = mdStrAnys(kept), true
+		}
+	}
+	if cfg := mdObj(doc, docVMP); cfg != nil {
+		members, ch := dropChannels(mdObjs(cfg, "members"), gone, now)
+		if ch {
+			cfg["members"], changed = mdAnys(members), true
+		}
+		if bp := mdObj(cfg, "poll"); bp != nil {
+			if kept, ch := mdWithout(mdStrs(bp, "mt_ids"), gone); ch {
+				bp["mt_ids"], changed = mdStrAnys(kept), true
+			}
+		}
+	}
+	changed = selfDrop(doc, gone, now) || changed
+	changed = hduDrop(doc, gone, now) || changed
+	return changed
+}
+
+// dropChannels removes the terminals in gone from composition channels: a
+// chosen channel of theirs goes, a single-channel poll goes on without
+// them (and goes when none is left).
+func dropChannels(members []map[string]any, gone map[string]bool, now time.Time) ([]map[string]any, bool) {
+	changed := false
+	out := make([]map[string]any, 0, len(members))
+	for _, m := range members {
+		if id := conference.Str(m, "mt_id"); id != "" && gone[id] {
+			changed = true
+			continue
+		}
+		if po := mdObj(m, "poll"); po != nil {
+			if ok, ch := dropPoll(po, gone, now); ch {
+				changed = true
+				if !ok {
+					continue
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	return out, changed
+}
+
+// dropPoll removes the terminals in gone from a single-channel poll
+// {mt_ids, rotation}, carrying its rotation over; ok is false when no
+// terminal is left.
+func dropPoll(po map[string]any, gone map[string]bool, now time.Time) (ok, changed bool) {
+	old := mdStrs(po, "mt_ids")
+	kept, ch := mdWithout(old, gone)
+	if !ch {
+		return true, false
+	}
+	rotOf(po).rebase(old, kept, now).put(po)
+	po["mt_ids"] = mdStrAnys(kept)
+	return len(kept) > 0, true
+}
+
+// mediaFlags sets the mix and vmp flags of the conference's terminals to
+// what its mix and composition hold now.
+func (m *Module) mediaFlags(ctx context.Context, c conference.Conf) error {
+	v, err := m.mdLoad(ctx, c)
+	if err != nil {
+		return err
+	}
+	mix := map[string]bool{}
+	for _, id := range mdStrs(mdObj(c.Doc, docMix), "mt_ids") {
+		mix[id] = true
+	}
+	vmp := v.vmpInvolved(mdObj(c.Doc, docVMP))
+	ec := engine.ConfOf(c)
+	for _, t := range v.ts {
+		id := t.MtID()
+		set := map[string]any{}
+		if want := mdFlag(mix[id]); conference.Int(t.Doc, "mix") != want {
+			set["mix"] = want
+		}
+		if want := mdFlag(vmp[id]); conference.Int(t.Doc, "vmp") != want {
+			set["vmp"] = want
+		}
+		if len(set) > 0 {
+			if err := m.ctlSetTerminal(ctx, ec, id, set); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// mediaStillOnline runs after a media feature naming the terminals ids was
+// stored: a terminal that left the call between the check and the write
+// had its departure handled before it was named, so it is dropped again
+// and the request answers 20401 (12104 when it was removed).
+func (m *Module) mediaStillOnline(ctx context.Context, c conference.Conf, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	v, err := m.mdLoad(ctx, c)
+	if err != nil {
+		return err
+	}
+	var gone []string
+	var first error
+	for _, id := range ids {
+		if err := v.member("mt_id", id); err != nil {
+			gone = append(gone, id)
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	if err := m.mediaLeave(ctx, engine.ConfOf(c), gone); err != nil {
+		return err
+	}
+	return first
+}

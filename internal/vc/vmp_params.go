@@ -1,0 +1,139 @@
+package vc
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Reading the request parameters of the media features beyond what the
+// catalogue's schemas check: the member type's two spellings, terminals
+// of the conference, pane limits, poll settings.
+
+// Member types of composition channels (reference 05 "开启会议画面合成"
+// members[].member_type; seed 001: 6 from 5.2.0.2.0).
+const (
+	mtypeEmpty    = 0 // self compositions: an empty channel
+	mtypeChosen   = 1 // 会控指定
+	mtypeSpeaker  = 2 // 发言人跟随
+	mtypeChairman = 3 // 主席跟随
+	mtypePoll     = 4 // 会议轮询跟随
+	mtypeVoice    = 5 // 自动语音激励
+	mtypeSingle   = 6 // 单通道轮询
+	mtypeDual     = 7 // 双流跟随
+)
+
+// mdMemberType reads a member's type, sent as member_type (reference) or
+// members_type (seed 001): one of them is required, and both must agree.
+func mdMemberType(e map[string]any, path string) (int, error) {
+	a, okA := conference.IntOK(e["member_type"])
+	b, okB := conference.IntOK(e["members_type"])
+	switch {
+	case okA && okB && a != b:
+		return 0, wire.InvalidParam(path+".member_type", fmt.Sprintf("%d disagrees with members_type %d", a, b))
+	case okA:
+		return a, nil
+	case okB:
+		return b, nil
+	}
+	return 0, wire.InvalidParam(path+".member_type", "required parameter is missing (also accepted as members_type)")
+}
+
+// mdIDs reads a list of {mt_id} objects: each mt_id not empty, an online
+// terminal of the conference; repeated terminals count once.
+func (v *mdView) mdIDs(l []map[string]any, path string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for i, e := range l {
+		p := fmt.Sprintf("%s[%d].mt_id", path, i)
+		id := conference.Str(e, "mt_id")
+		if id == "" {
+			return nil, wire.InvalidParam(p, "must name a terminal")
+		}
+		if err := v.member(p, id); err != nil {
+			return nil, err
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// mdAtLeast reads an integer parameter of o that must be at least lo; def
+// when absent.
+func mdAtLeast(o map[string]any, key, path string, lo, def int) (int, error) {
+	n, ok := conference.IntOK(o[key])
+	if !ok {
+		return def, nil
+	}
+	if n < lo {
+		return 0, wire.InvalidParam(path, fmt.Sprintf("%d is below %d", n, lo))
+	}
+	return n, nil
+}
+
+// mdRoundsKeep reads num (rounds, 0 forever) and keep_time (seconds, at
+// least 1) of a poll object.
+// path prefixes the parameter names ("" for top-level parameters).
+func mdRoundsKeep(o map[string]any, path string, defKeep int) (num, keep int, err error) {
+	if path != "" {
+		path += "."
+	}
+	if num, err = mdAtLeast(o, "num", path+"num", 0, 0); err != nil {
+		return
+	}
+	keep, err = mdAtLeast(o, "keep_time", path+"keep_time", 1, defKeep)
+	if err == nil && keep < 1 {
+		err = wire.InvalidParam(path+"keep_time", "required: the poll interval in seconds, at least 1")
+	}
+	return
+}
+
+// vmpFontColor is the #RGB colour of a station logo, in hexadecimal.
+var vmpFontColor = regexp.MustCompile(`^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$`)
+
+// vmpNameStyle reads mt_name_style with the reference's defaults: font
+// size 0, colour #FFFFFF, position 1 (bottom left).
+func vmpNameStyle(p map[string]any) (map[string]any, error) {
+	out := map[string]any{"font_size": 0, "font_color": "#FFFFFF", "position": 1}
+	s := mdObj(p, "mt_name_style")
+	if n, ok := conference.IntOK(s["font_size"]); ok {
+		out["font_size"] = n
+	}
+	if n, ok := conference.IntOK(s["position"]); ok {
+		out["position"] = n
+	}
+	if c := conference.Str(s, "font_color"); c != "" {
+		if !vmpFontColor.MatchString(c) {
+			return nil, wire.InvalidParam("mt_name_style.font_color", fmt.Sprintf("%q is not a #RGB hexadecimal colour", c))
+		}
+		out["font_color"] = c
+	}
+	return out, nil
+}
+
+// mdChannels checks the channels of a composition's members against its
+// panes: at most panes members (20546), each chn_idx inside the layout
+// (20546) and given once (90400).
+func mdChannels(members []map[string]any, panes, layout int, path string) error {
+	if len(members) > panes {
+		return wire.Errorf(CodeVMPMembersRefused, "%s: layout %d has %d panes; %d members do not fit", path, layout, panes, len(members))
+	}
+	seen := map[int]bool{}
+	for i, e := range members {
+		chn := conference.Int(e, "chn_idx")
+		p := fmt.Sprintf("%s[%d].chn_idx", path, i)
+		if chn < 0 || chn >= panes {
+			return wire.Errorf(CodeVMPMembersRefused, "%s: channel %d is outside layout %d (channels 0 to %d)", p, chn, layout, panes-1)
+		}
+		if seen[chn] {
+			return wire.InvalidParam(p, fmt.Sprintf("channel %d is given twice", chn))
+		}
+		seen[chn] = true
+	}
+	return nil
+}

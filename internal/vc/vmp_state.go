@@ -1,0 +1,236 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Media state of a conference: mixing, picture compositions and TV walls
+// (reference 05 items 33 to 41 and 57 to 74). Each feature is stored in the
+// conference document under a key of its own, beside the vc info fields
+// (mix_enable and vmp_enable are kept in step):
+//
+//	vc_mix        the main mixer {mode, mt_ids}
+//	vc_vmp        the main picture composition (vmp_id 1)
+//	vc_selfvmps   terminal self compositions, one per terminal video channel
+//	vc_hdus       TV walls the conference runs {hdu_id, mode, specific, poll, spilt}
+//	vc_hduvmps    TV-wall self compositions
+//	vc_hdupoll    the TV-wall batch poll; vc_hdupoll_seq numbers them
+//	vc_hdu_alias  aliases given to TV walls (hdu_id to alias)
+//
+// Everything time-driven (single-channel polls, batch polls) is stored as
+// a start time and read through the clock (DESIGN principle 4), so reads
+// compute the current picture without a timer.
+const (
+	docMix       = "vc_mix"
+	docVMP       = "vc_vmp"
+	docSelfVMPs  = "vc_selfvmps"
+	docHDUs      = "vc_hdus"
+	docHDUVMPs   = "vc_hduvmps"
+	docHDUPoll   = "vc_hdupoll"
+	docHDUPollNo = "vc_hdupoll_seq"
+	docHDUAlias  = "vc_hdu_alias"
+)
+
+// mdView is what the media features read of a running conference at one
+// instant: its document, its terminals and the clock.
+type mdView struct {
+	conf conference.Conf
+	ts   []engine.Terminal
+	byID map[string]engine.Terminal
+	now  time.Time
+}
+
+// mdLoad reads the terminals of a conference for a view.
+func (m *Module) mdLoad(ctx context.Context, c conference.Conf) (*mdView, error) {
+	ts, err := m.engine.List(ctx, engine.ConfOf(c))
+	if err != nil {
+		return nil, err
+	}
+	v := &mdView{conf: c, ts: ts, byID: make(map[string]engine.Terminal, len(ts)), now: m.clk.Now()}
+	for _, t := range ts {
+		v.byID[t.MtID()] = t
+	}
+	return v, nil
+}
+
+// online tells whether a terminal of the conference is in the call.
+func (v *mdView) online(id string) bool {
+	t, ok := v.byID[id]
+	return ok && t.Rec.State == engine.StateOnline
+}
+
+// account is a terminal's call alias ("" for an unknown terminal).
+func (v *mdView) account(id string) string {
+	if t, ok := v.byID[id]; ok {
+		return conference.Str(t.Doc, "account")
+	}
+	return ""
+}
+
+// role is the terminal holding a conference role when it is online.
+func (v *mdView) role(field string) string {
+	if id := conference.Str(v.conf.Doc, field); id != "" && v.online(id) {
+		return id
+	}
+	return ""
+}
+
+// onlineIDs are the online terminals in the order automatic fills take
+// them: the speaker first, then by mt_id.
+func (v *mdView) onlineIDs() []string {
+	sp := v.role(docSpeaker)
+	var out []string
+	if sp != "" {
+		out = append(out, sp)
+	}
+	for _, t := range v.ts {
+		if id := t.MtID(); id != sp && t.Rec.State == engine.StateOnline {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// member checks that id names an online terminal of the conference: 12104
+// when the conference has none, 20401 when it is not in the call. path
+// names the parameter for the description.
+func (v *mdView) member(path, id string) error {
+	if _, ok := v.byID[id]; !ok {
+		return wire.Errorf(wire.CodeMTNotFound, "%s: terminal %s does not exist in conference %s", path, id, v.conf.ID())
+	}
+	if !v.online(id) {
+		return wire.Errorf(CodeMtUnreachable, "%s: terminal %s of conference %s is not online", path, id, v.conf.ID())
+	}
+	return nil
+}
+
+// channel checks a terminal video channel: 0 chooses automatically, 1 to
+// n name the terminal's channels of kind (v_snd_chn or v_rcv_chn); 20054
+// for a channel the terminal lacks.
+func (v *mdView) channel(path, id string, idx int, kind string) error {
+	chs, _ := v.byID[id].Doc[kind].([]any)
+	if idx < 0 || idx > len(chs) {
+		return wire.Errorf(CodeMtChannel, "%s: terminal %s has no video channel %d (it has %d)", path, id, idx, len(chs))
+	}
+	return nil
+}
+
+// mdUpdate applies change to the running conference (domain, confID) and
+// stores it over the version read, retrying on a conflict; change returns
+// false when there is nothing to store. A conference that is no longer
+// running has nothing to change.
+func (m *Module) mdUpdate(ctx context.Context, domain, confID string, change func(c *conference.Conf) (bool, error)) (conference.Conf, error) {
+	for {
+		c, err := m.confs.Get(ctx, domain, confID, conference.StateRunning)
+		var we *wire.Error
+		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+			return c, nil
+		}
+		if err != nil {
+			return c, err
+		}
+		changed, err := change(&c)
+		if err != nil || !changed {
+			return c, err
+		}
+		err = m.confs.Update(ctx, c)
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			continue
+		case errors.Is(err, store.ErrNotFound):
+			return c, nil
+		}
+		return c, err
+	}
+}
+
+// mdObj reads an object field of a document (nil when absent).
+func mdObj(doc map[string]any, key string) map[string]any {
+	o, _ := doc[key].(map[string]any)
+	return o
+}
+
+// mdObjs reads a list of objects of a document.
+func mdObjs(doc map[string]any, key string) []map[string]any {
+	l, _ := doc[key].([]any)
+	out := make([]map[string]any, 0, len(l))
+	for _, v := range l {
+		if o, ok := v.(map[string]any); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// mdAnys turns objects into a document list.
+func mdAnys(l []map[string]any) []any {
+	out := make([]any, len(l))
+	for i, o := range l {
+		out[i] = o
+	}
+	return out
+}
+
+// mdStrs reads a list of strings of a document.
+func mdStrs(doc map[string]any, key string) []string {
+	l, _ := doc[key].([]any)
+	out := make([]string, 0, len(l))
+	for _, v := range l {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// mdStrAnys turns strings into a document list.
+func mdStrAnys(l []string) []any {
+	out := make([]any, len(l))
+	for i, s := range l {
+		out[i] = s
+	}
+	return out
+}
+
+// mdWithout returns l without the ids in gone, and whether any was there.
+func mdWithout(l []string, gone map[string]bool) ([]string, bool) {
+	out := make([]string, 0, len(l))
+	for _, s := range l {
+		if !gone[s] {
+			out = append(out, s)
+		}
+	}
+	return out, len(out) != len(l)
+}
+
+// mdFlag is a 0/1 document value.
+func mdFlag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// mdPathInt reads an integer path parameter; 90400 when it is not one.
+func mdPathInt(name, s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, wire.InvalidParam(name, "must be a non-negative integer")
+	}
+	return n, nil
+}
+
+// mdNum reads an mt_id as a number, for ordering by mt_id.
+func mdNum(v any) int {
+	s, _ := v.(string)
+	n, _ := strconv.Atoi(s)
+	return n
+}

@@ -1,0 +1,148 @@
+package vrs
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Live rooms and reserved live rooms (reference 09 "获取直播室列表",
+// "获取预约直播室列表"). The live rooms are the live broadcasts running now:
+// the recording rooms that are live (roomid the room's, prgid the program
+// they record, 0 for a live-only room) and the conferences whose vc
+// recorder broadcasts (recorder_mode 2 or 3; roomid the rec_id, mte164 the
+// conference number). Their live type is the room's livetype (0 HTML5, 1
+// ASF, 2 both; a vc broadcast is HTML5); the livetype filter keeps the
+// lives of that type (2: every live). The reserved live rooms are the
+// booked conferences of the domain whose recorder is set to broadcast
+// (recorder.recorder_mode 2 or 3).
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vrs.liveroom.list", m.liveList)
+		reg.Handle("vrs.resroom.list", m.resList)
+	})
+}
+
+// liveOf tells whether a live of type t passes the livetype filter f.
+func liveOf(f, t int) bool { return f == 2 || t == 2 || f == t }
+
+func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, error) {
+	var lives []map[string]any
+	if domainSelected(r) {
+		var err error
+		if lives, err = m.lives(ctx, r.Principal.DomainMoid); err != nil {
+			return nil, err
+		}
+	}
+	filter := queryInt(r, "livetype")
+	var out []map[string]any
+	for _, l := range lives {
+		if liveOf(filter, conference.Int(l, "livetype")) && includes(r, conference.Str(l, "roomname")) {
+			out = append(out, l)
+		}
+	}
+	keys := map[int]func(v map[string]any) any{
+		1: func(v map[string]any) any { return conference.Str(v, "roomname") },
+		2: func(v map[string]any) any { return conference.Int(v, "createtime") },
+		7: func(v map[string]any) any { return conference.Int(v, "livestatnum") },
+	}
+	key, ok := keys[queryInt(r, "orderindex")]
+	if !ok {
+		key = keys[2]
+	}
+	desc := ok && queryInt(r, "desc") == 1
+	slices.SortStableFunc(out, func(a, b map[string]any) int {
+		c := compareAny(key(a), key(b))
+		if c == 0 {
+			c = cmp.Compare(conference.Int(a, "roomid"), conference.Int(b, "roomid"))
+		}
+		if desc {
+			return -c
+		}
+		return c
+	})
+	size, id := page(r)
+	return shape.Project(map[string]any{"roomcount": len(out), "pageid": id, "roomstate": toAny(pageOf(out, size, id))}, r.Endpoint.Reply), nil
+}
+
+// lives returns the live broadcasts of a domain at now.
+func (m *Module) lives(ctx context.Context, domain string) ([]map[string]any, error) {
+	now := m.clk.Now()
+	rooms, err := m.rooms(ctx, kindRecRoom, domain)
+	if err != nil {
+		return nil, err
+	}
+	calls, err := m.callers(ctx, domain)
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for _, rm := range rooms {
+		if conference.Int(rm.doc, "lcaststate") == 0 {
+			continue
+		}
+		cfg := rm.cfg()
+		start := time.UnixMilli(int64(conference.Int(rm.doc, "live_since_ms")))
+		stream, snap := livePaths(start, "room"+rm.rec.ID)
+		out = append(out, map[string]any{
+			"roomid": rm.id(), "roomidstr": rm.rec.ID, "roomname": cfg["roomname"], "userdomainmoid": domain,
+			"prgid": conference.Int(rm.doc, "rec_prggid"), "elapse": int(now.Sub(start) / time.Second),
+			"lcastpoint": cfg["roomname"], "livestreampath": stream, "livesnapshotpath": snap,
+			"mte164": calls[rm.number()].confID, "livestatnum": 0, "createtime": start.Unix(),
+			"encmode": 1, "authmode": 1, "prgwatermark": 0, "shorturl": "", "livetype": conference.Int(cfg, "livetype"),
+		})
+	}
+	confs, err := m.confs.List(ctx, domain, "", conference.StateRunning)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range confs {
+		l, _ := c.Doc["vc_recorders"].([]any)
+		for _, v := range l {
+			rc, _ := v.(map[string]any)
+			if mode := conference.Int(rc, "recorder_mode"); mode != 2 && mode != 3 {
+				continue
+			}
+			start := time.UnixMilli(int64(conference.Int(rc, "started_at")))
+			stream, snap := livePaths(start, "conf"+c.ID())
+			id := conference.Str(rc, "rec_id")
+			n, _ := strconv.Atoi(id)
+			out = append(out, map[string]any{
+				"roomid": n, "roomidstr": id, "roomname": conference.Str(rc, "video_name"), "userdomainmoid": domain,
+				"prgid": 0, "elapse": int(now.Sub(start) / time.Second), "lcastpoint": conference.Str(c.Doc, "name"),
+				"livestreampath": stream, "livesnapshotpath": snap, "mte164": c.ID(), "livestatnum": 0,
+				"createtime": start.Unix(), "encmode": 1, "authmode": 1, "prgwatermark": conference.Int(rc, "watermark"),
+				"shorturl": "", "livetype": 0,
+			})
+		}
+	}
+	return out, nil
+}
+
+// resList pages through the booked conferences that will broadcast.
+func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, error) {
+	var out []any
+	if domainSelected(r) {
+		confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", conference.StateBooked)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range confs {
+			rec, _ := c.Doc["recorder"].(map[string]any)
+			if mode := conference.Int(rec, "recorder_mode"); (mode != 2 && mode != 3) || !includes(r, conference.Str(c.Doc, "name")) {
+				continue
+			}
+			start := c.StartTime()
+			out = append(out, map[string]any{"confname": c.Doc["name"], "starttime": start.Format("2006-01-02 15:04:05"), "encmode": 1})
+		}
+	}
+	size, id := page(r)
+	return shape.Project(map[string]any{"livecount": len(out), "pageid": id, "liveinfo": pageOf(orEmpty(out), size, id)}, r.Endpoint.Reply), nil
+}

@@ -1,0 +1,85 @@
+package vrs
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The local login of the recording system (reference 09 "本地用户登录";
+// seed 000 "Errors" 4): POST as the reference has it, GET as the seeds
+// list it. It logs in the platform's own accounts with the platform's
+// lockout (auth.Service.Login): one account, one failure count and one
+// lock, whichever login the failures came through, so alternating the
+// two logins gains an attacker nothing. The reply's token is a new
+// SSO_COOKIE_KEY, also set as the cookie.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vrs.login", m.login)
+		reg.Handle("vrs.login.get", m.login)
+	})
+}
+
+// Rights and roles of the login reply: every account may download, watch
+// lives and play on demand (rightmask 7); an administrator of the user
+// domain is an ordinary administrator (1), anyone else a user (2). Confer
+// has no super administrator (0).
+const (
+	rightAll  = 7
+	roleAdmin = 1
+	roleUser  = 2
+)
+
+func (m *Module) login(ctx context.Context, r *api.Request) (wire.Object, error) {
+	user, _ := r.Args.Value("username")
+	psd, _ := r.Args.Value("psd")
+	cookie, p, err := m.auth.Login(ctx, r.Args.Token(), user, psd)
+	if err != nil {
+		return nil, m.loginError(err)
+	}
+	r.SetCookies = append(r.SetCookies, &http.Cookie{Name: "SSO_COOKIE_KEY", Value: cookie, Path: "/", HttpOnly: true})
+	role := roleUser
+	if p.Admin {
+		role = roleAdmin
+	}
+	return wire.Object{
+		"username": p.Username, "usermoid": p.AccountMoid, "userdomainmoid": p.DomainMoid,
+		"rightmask": rightAll, "userrole": role, "token": cookie,
+	}, nil
+}
+
+// loginError turns the platform login's failure into the recording
+// system's: A5 codes where A5 has one (5 wrong password, 6 unknown user,
+// 10 disabled account), Confer's 90423 for a locked account, and always
+// the counters maxlocknum, currentnum and unlocktime, the last as the UNIX
+// time the lock ends (0 while the account is not locked).
+func (m *Module) loginError(err error) error {
+	var we *wire.Error
+	if !errors.As(err, &we) {
+		return err
+	}
+	code := we.Code
+	switch code {
+	case wire.CodeWrongPassword:
+		code = CodeWrongPassword
+	case wire.CodeWrongCredentials:
+		code = CodeUserUnknown
+	case wire.CodeAccountDisabled:
+		code = CodeUserDisabled
+	}
+	out := wire.Errorf(code, "%s", we.Desc)
+	unlock := int64(0)
+	if s, _ := we.Extra["unlocktime"].(string); s != "" {
+		if t, err := time.Parse(time.RFC3339, s); err == nil {
+			unlock = t.Unix()
+		}
+	}
+	current, _ := conference.IntOK(we.Extra["currentnum"])
+	out.Extra = map[string]any{"maxlocknum": m.auth.Config().MaxFailures, "currentnum": current, "unlocktime": unlock}
+	return out
+}

@@ -1,0 +1,331 @@
+package vrs
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/vrs/program"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Programs (reference 09 "获取节目列表", "批量删除节目", "批量发布节目",
+// "节目批量移动"; seed 001: the program and folder filters prgtypemask,
+// remoteprgtypemask, localvrs, prgencmask, prgauthmask, userdomainmoid,
+// prgskid and vrsmoid).
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vrs.program.list", m.programList)
+		reg.Handle("vrs.program.delete", m.programDelete)
+		reg.Handle("vrs.program_release_batch.update", m.programRelease)
+		reg.Handle("vrs.program_to_folder.move", m.programMove)
+	})
+}
+
+// mask tells whether a program's bits pass a filter mask (0 passes all).
+func mask(filter, bits int) bool { return filter == 0 || filter&bits != 0 }
+
+// filteredPrograms returns the caller's domain's programs that pass the
+// filters common to the folder and program lists. A program is local
+// when this recording server recorded it (vrsmoid is the domain's server
+// id, or unknown); localvrs 1 keeps only those. prgtypemask filters the
+// local programs, remoteprgtypemask the others.
+func (m *Module) filteredPrograms(ctx context.Context, r *api.Request) ([]program.Program, error) {
+	if !domainSelected(r) {
+		return nil, nil
+	}
+	domain := r.Principal.DomainMoid
+	ps, err := program.List(ctx, m.st, domain)
+	if err != nil {
+		return nil, err
+	}
+	local := ServerID(domain)
+	skid, vrsmoid := r.Args.Query.Get("prgskid"), r.Args.Query.Get("vrsmoid")
+	out := ps[:0]
+	for _, p := range ps {
+		isLocal := p.VRSMoid() == "" || p.VRSMoid() == local
+		typeMask := queryInt(r, "prgtypemask")
+		if !isLocal {
+			if queryInt(r, "localvrs") == 1 {
+				continue
+			}
+			typeMask = queryInt(r, "remoteprgtypemask")
+		}
+		view := program.View(p, m.clk.Now(), 0)
+		switch {
+		case !mask(typeMask, program.Types(p)),
+			!mask(queryInt(r, "prgencmask"), conference.Int(view, "prgencmode")),
+			!mask(queryInt(r, "prgauthmask"), conference.Int(view, "prgauthmode")),
+			skid != "" && conference.Str(view, "prgskid") != skid,
+			vrsmoid != "" && p.VRSMoid() != vrsmoid:
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// programList pages through the programs of a folder (1 all, 2 those in
+// no folder), searched by name and creation time and sorted by
+// orderindex (default: unpublished first, newest first).
+func (m *Module) programList(ctx context.Context, r *api.Request) (wire.Object, error) {
+	fid := queryInt(r, "folderid")
+	if _, builtin := builtinFolders[fid]; !builtin {
+		r.PathParams = map[string]string{"id": strconv.Itoa(fid)}
+		if _, err := m.folderOf(ctx, r); err != nil {
+			return nil, err
+		}
+	}
+	ps, err := m.filteredPrograms(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	now := m.clk.Now()
+	from, to := int64(queryInt(r, "starttime")), int64(queryInt(r, "endtime"))
+	ip := m.serverIP(ctx)
+	var views []map[string]any
+	for _, p := range ps {
+		in := conference.Int(p.Doc, "folderid")
+		ct := p.CreateTime()
+		switch {
+		case fid == folderUngroup && in != 0, fid > folderUngroup && in != fid,
+			!includes(r, p.Alias()), from > 0 && ct < from, to > 0 && ct > to:
+			continue
+		}
+		views = append(views, program.View(p, now, ip))
+	}
+	sortPrograms(views, queryInt(r, "orderindex"), queryInt(r, "desc") == 1)
+	size, id := page(r)
+	return shape.Project(map[string]any{"prgcount": len(views), "pageid": id, "prginfo": toAny(pageOf(views, size, id))}, r.Endpoint.Reply), nil
+}
+
+// programKeys are the sort keys of orderindex 1 to 7.
+var programKeys = map[int]func(v map[string]any) any{
+	1: func(v map[string]any) any { return conference.Str(v, "prgalias") },
+	2: func(v map[string]any) any { return conference.Int(v, "createtime") },
+	3: func(v map[string]any) any { return conference.Int(v, "prgallduration") },
+	4: func(v map[string]any) any { return conference.Int(v, "prgallsize") },
+	5: func(v map[string]any) any { return conference.Int(v, "prgstate") },
+	6: func(v map[string]any) any { return len(v["prgdetail"].([]any)) },
+	7: func(v map[string]any) any {
+		n := 0
+		for _, d := range v["prgdetail"].([]any) {
+			n = max(n, conference.Int(d.(map[string]any), "vodnum"))
+		}
+		return n
+	},
+}
+
+func sortPrograms(vs []map[string]any, order int, desc bool) {
+	key, ok := programKeys[order]
+	slices.SortStableFunc(vs, func(a, b map[string]any) int {
+		if !ok { // unpublished first, then newest first
+			if c := cmp.Compare(conference.Int(a, "prgstate"), conference.Int(b, "prgstate")); c != 0 {
+				return c
+			}
+			return -cmp.Compare(conference.Int(a, "createtime"), conference.Int(b, "createtime"))
+		}
+		c := compareAny(key(a), key(b))
+		if c == 0 {
+			c = cmp.Compare(conference.Int(a, "prggid"), conference.Int(b, "prggid"))
+		}
+		if desc {
+			return -c
+		}
+		return c
+	})
+}
+
+func compareAny(a, b any) int {
+	switch x := a.(type) {
+	case string:
+		return strings.Compare(strings.ToLower(x), strings.ToLower(b.(string)))
+	case int:
+		return cmp.Compare(x, b.(int))
+	}
+	return 0
+}
+
+func toAny[T any](l []T) []any {
+	out := make([]any, len(l))
+	for i, v := range l {
+		out[i] = v
+	}
+	return out
+}
+
+// deletable checks that a program may be deleted: never while it records
+// (24206); with enforce unset, not while published (34), transcoding (35)
+// or played in a playback room (24206).
+func (m *Module) deletable(ctx context.Context, domain string, p program.Program, enforce bool) error {
+	if p.Recording() {
+		return wire.Errorf(CodeBadState, "program %d is being recorded", p.GID())
+	}
+	if enforce {
+		return nil
+	}
+	if p.Published() {
+		return wire.Errorf(CodePublished, "program %d is published", p.GID())
+	}
+	if t, err := m.taskOf(ctx, domain, p.GID()); err == nil && !isDone(t) {
+		return wire.Errorf(CodeTranscoding, "program %d is being transcoded", p.GID())
+	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	rooms, err := m.playRoomsPlaying(ctx, domain, p.GID())
+	if err != nil {
+		return err
+	}
+	if len(rooms) > 0 {
+		return wire.Errorf(CodeBadState, "program %d is played in playback room %s", p.GID(), rooms[0].ID)
+	}
+	return nil
+}
+
+// deleteProgram deletes a program with its transcoding task, stopping the
+// playback rooms that play it.
+func (m *Module) deleteProgram(ctx context.Context, domain string, gid int) error {
+	rooms, err := m.playRoomsPlaying(ctx, domain, gid)
+	if err != nil {
+		return err
+	}
+	for _, rec := range rooms {
+		if err := m.playRoomStop(ctx, domain, rec.ID); err != nil {
+			return err
+		}
+	}
+	if err := m.st.DeleteRecord(ctx, kindTask, domain, strconv.Itoa(gid)); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return program.Delete(ctx, m.st, domain, gid)
+}
+
+// programDelete deletes programs one by one; each answers its delerrno
+// (0, or the A5 code that kept it).
+func (m *Module) programDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r); err != nil {
+		return nil, err
+	}
+	domain := r.Principal.DomainMoid
+	var out []any
+	for _, it := range paramList(r.Args.Params, "prgdelpckinfo") {
+		gid := paramInt(it, "prggid")
+		err := func() error {
+			p, err := program.Get(ctx, m.st, domain, gid)
+			if errors.Is(err, program.ErrNotFound) {
+				return wire.E(CodeNoProgram)
+			} else if err != nil {
+				return err
+			}
+			if err := m.deletable(ctx, domain, p, paramInt(it, "enforcedel") == 1); err != nil {
+				return err
+			}
+			err = m.deleteProgram(ctx, domain, gid)
+			if errors.Is(err, program.ErrNotFound) {
+				return wire.E(CodeNoProgram)
+			}
+			return err
+		}()
+		code, err := itemCode(err)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, map[string]any{"prggid": gid, "delerrno": code})
+	}
+	return wire.Object{"prgdelpckinfo": orEmpty(out)}, nil
+}
+
+// itemCode is the per-program code of a batch: 0, or the code of a
+// client-facing error; any other error fails the request.
+func itemCode(err error) (int, error) {
+	var we *wire.Error
+	switch {
+	case err == nil:
+		return 0, nil
+	case errors.As(err, &we) && we.Code != wire.CodeSystemError:
+		return we.Code, nil
+	}
+	return 0, err
+}
+
+func orEmpty(l []any) []any {
+	if l == nil {
+		return []any{}
+	}
+	return l
+}
+
+// programRelease publishes (prgstate 1) or withdraws (0) programs; a
+// program still recording cannot be (24206: it is published when it
+// stops if its recording said so).
+func (m *Module) programRelease(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r); err != nil {
+		return nil, err
+	}
+	domain, now := r.Principal.DomainMoid, m.clk.Now()
+	var out []any
+	for _, it := range paramList(r.Args.Params, "info") {
+		gid, on := paramInt(it, "prggid"), paramInt(it, "prgstate") == 1
+		_, err := program.Update(ctx, m.st, now, domain, gid, func(p *program.Program) error {
+			if p.Recording() {
+				return wire.Errorf(CodeBadState, "program %d is being recorded", gid)
+			}
+			program.SetPublished(p, on, now)
+			return nil
+		})
+		if errors.Is(err, program.ErrNotFound) {
+			err = wire.E(CodeNoProgram)
+		}
+		code, err := itemCode(err)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, map[string]any{"prggid": gid, "prgstate": paramInt(it, "prgstate"), "relerrno": code})
+	}
+	return wire.Object{"info": orEmpty(out)}, nil
+}
+
+// programMove moves programs into a folder (2, UnGroup, takes them out of
+// any). Every program must exist (32) and the folder too (8), else
+// nothing moves.
+func (m *Module) programMove(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r); err != nil {
+		return nil, err
+	}
+	domain, now := r.Principal.DomainMoid, m.clk.Now()
+	dst := paramInt(r.Args.Params, "dstfolderid")
+	if dst != folderUngroup {
+		r.PathParams = map[string]string{"id": strconv.Itoa(dst)}
+		if _, err := m.folderOf(ctx, r); err != nil {
+			return nil, err
+		}
+	}
+	into := dst
+	if dst == folderUngroup {
+		into = 0
+	}
+	items := paramList(r.Args.Params, "prginfo")
+	for _, it := range items {
+		if _, err := program.Get(ctx, m.st, domain, paramInt(it, "prggid")); errors.Is(err, program.ErrNotFound) {
+			return nil, wire.Errorf(CodeNoProgram, "program %d does not exist", paramInt(it, "prggid"))
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	for _, it := range items {
+		if _, err := program.Update(ctx, m.st, now, domain, paramInt(it, "prggid"), func(p *program.Program) error {
+			p.Doc["folderid"] = into
+			return nil
+		}); err != nil && !errors.Is(err, program.ErrNotFound) {
+			return nil, err
+		}
+	}
+	return nil, nil
+}

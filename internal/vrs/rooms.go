@@ -1,0 +1,357 @@
+package vrs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Recording and playback rooms share their life: a room is a record of
+// the user domain (kind "vrs_recroom" or "vrs_playroom", id the roomid
+// from the counter of the same name) whose document holds the room's
+// configuration under "cfg" and its state beside it. A room is an E.164
+// endpoint of the platform: it is put in the terminal directory under its
+// roomno (gkstate 1, registered), so a conference that invites the number
+// reaches the room, which answers after a second; while a conference has
+// it online the room is occupied and shows that conference (recobj,
+// playobj, mte164).
+
+const (
+	kindRecRoom  = "vrs_recroom"
+	kindPlayRoom = "vrs_playroom"
+
+	roomNameMax   = 64
+	roomAnswerIn  = time.Second
+	badNameChars  = "%&*^~'\"?/\\<>`"
+	roomNumberMax = 32
+)
+
+type room struct {
+	rec store.Record
+	doc map[string]any
+}
+
+func (rm room) cfg() map[string]any {
+	c, _ := rm.doc["cfg"].(map[string]any)
+	if c == nil {
+		c = map[string]any{}
+		if rm.doc != nil {
+			rm.doc["cfg"] = c
+		}
+	}
+	return c
+}
+
+func (rm room) id() int { n, _ := strconv.Atoi(rm.rec.ID); return n }
+
+func (rm room) number() string { return conference.Str(rm.cfg(), "roomno") }
+
+// rooms lists a domain's rooms of a kind by id.
+func (m *Module) rooms(ctx context.Context, kind, domain string) ([]room, error) {
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: kind, DomainMoid: domain})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]room, 0, len(recs))
+	for _, rec := range recs {
+		doc, err := shape.Decode(rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, room{rec, doc})
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].id() < out[j-1].id(); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out, nil
+}
+
+// roomOf reads a room of the caller's domain; A5 24203 when there is none.
+func (m *Module) roomOf(ctx context.Context, kind, domain, id string) (room, error) {
+	rec, err := m.st.GetRecord(ctx, kind, domain, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return room{}, wire.Errorf(CodeNoRoom, "room %s does not exist", id)
+	}
+	if err != nil {
+		return room{}, err
+	}
+	doc, err := shape.Decode(rec.Data)
+	return room{rec, doc}, err
+}
+
+// roomUpdate reads a room, applies change and writes it over the version
+// read, retrying when another writer got there first.
+func (m *Module) roomUpdate(ctx context.Context, kind, domain, id string, change func(rm *room) error) (room, error) {
+	for {
+		rm, err := m.roomOf(ctx, kind, domain, id)
+		if err != nil {
+			return rm, err
+		}
+		if err := change(&rm); err != nil {
+			return rm, err
+		}
+		rm.rec.Data, _ = shape.Encode(rm.doc)
+		rm.rec.UpdatedAt = m.clk.Now()
+		err = m.st.SwapRecord(ctx, rm.rec)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		return rm, err
+	}
+}
+
+// roomConfig checks the room object of an add or modify: a name of at
+// most 64 bytes unique among the domain's rooms, an E.164 roomno (digits)
+// that no other room or terminal of the platform has (A5 24202).
+func (m *Module) roomConfig(ctx context.Context, r *api.Request, self room) (map[string]any, error) {
+	cfg, _ := r.Args.Params["room"].(map[string]any)
+	name, no := strings.TrimSpace(paramStr(cfg, "roomname")), strings.TrimSpace(paramStr(cfg, "roomno"))
+	switch {
+	case name == "":
+		return nil, wire.InvalidParam("room.roomname", "must not be blank")
+	case len(name) > roomNameMax:
+		return nil, wire.InvalidParam("room.roomname", fmt.Sprintf("must be at most %d bytes", roomNameMax))
+	case no == "" || len(no) > roomNumberMax || strings.Trim(no, "0123456789") != "":
+		return nil, wire.InvalidParam("room.roomno", fmt.Sprintf("must be an E.164 number of 1 to %d digits", roomNumberMax))
+	}
+	cfg["roomname"], cfg["roomno"] = name, no
+	domain := r.Principal.DomainMoid
+	for _, kind := range []string{kindRecRoom, kindPlayRoom} {
+		rs, err := m.rooms(ctx, kind, domain)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range rs {
+			if o.rec.Kind == self.rec.Kind && o.rec.ID == self.rec.ID {
+				continue
+			}
+			if conference.Str(o.cfg(), "roomname") == name {
+				return nil, wire.Errorf(CodeRoomExists, "a room named %q exists", name)
+			}
+		}
+	}
+	if self.rec.ID == "" || self.number() != no {
+		if _, err := m.st.DirectoryEntry(ctx, no); err == nil {
+			return nil, wire.Errorf(CodeRoomExists, "number %s belongs to another room or terminal", no)
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+	}
+	return cfg, nil
+}
+
+// roomRegister puts a room's number in the terminal directory.
+func (m *Module) roomRegister(ctx context.Context, domain string, cfg map[string]any) error {
+	no := conference.Str(cfg, "roomno")
+	return m.st.PutDirectoryEntry(ctx, store.DirectoryEntry{Account: no, DomainMoid: domain, Alias: conference.Str(cfg, "roomname"),
+		E164: no, AccountType: 5, MtType: 1, Behaviour: "answer", AnswerAfter: roomAnswerIn})
+}
+
+// roomUnregister takes a room's number out of the directory.
+func (m *Module) roomUnregister(ctx context.Context, no string) error {
+	if err := m.st.DeleteDirectoryEntry(ctx, no); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
+// roomCreate stores a new room and registers its number.
+func (m *Module) roomCreate(ctx context.Context, r *api.Request, kind string, limit, limitCode int, state map[string]any) (wire.Object, error) {
+	if err := adminOnly(r); err != nil {
+		return nil, err
+	}
+	domain := r.Principal.DomainMoid
+	rs, err := m.rooms(ctx, kind, domain)
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) >= limit {
+		return nil, wire.Errorf(limitCode, "the user domain has %d such rooms, the most it may have", limit)
+	}
+	cfg, err := m.roomConfig(ctx, r, room{rec: store.Record{Kind: kind}})
+	if err != nil {
+		return nil, err
+	}
+	if err := m.roomCheck(ctx, kind, domain, cfg); err != nil {
+		return nil, err
+	}
+	id, err := m.st.NextNumber(ctx, kind, 1, 1<<31-1)
+	if err != nil {
+		return nil, err
+	}
+	now := m.clk.Now()
+	cfg["roomid"], cfg["userdomainmoid"], cfg["createtime"] = id, domain, now.Unix()
+	state["cfg"] = cfg
+	data, err := shape.Encode(state)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.st.CreateRecord(ctx, store.Record{Kind: kind, ID: strconv.FormatInt(id, 10), DomainMoid: domain,
+		OwnerMoid: r.Principal.AccountMoid, Data: data, CreatedAt: now, UpdatedAt: now}); err != nil {
+		return nil, err
+	}
+	if err := m.roomRegister(ctx, domain, cfg); err != nil {
+		return nil, err
+	}
+	return wire.Object{"roomid": id}, nil
+}
+
+// roomModify replaces an idle room's configuration (24206 while it records,
+// broadcasts or plays) and moves its directory entry when its number changes.
+func (m *Module) roomModify(ctx context.Context, r *api.Request, kind string) (wire.Object, error) {
+	if err := adminOnly(r); err != nil {
+		return nil, err
+	}
+	domain := r.Principal.DomainMoid
+	old, err := m.roomOf(ctx, kind, domain, r.Path("id"))
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := m.roomConfig(ctx, r, old)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.roomCheck(ctx, kind, domain, cfg); err != nil {
+		return nil, err
+	}
+	rm, err := m.roomUpdate(ctx, kind, domain, old.rec.ID, func(rm *room) error {
+		if roomBusy(*rm) {
+			return wire.Errorf(CodeBadState, "room %s is in use and cannot change", rm.rec.ID)
+		}
+		for _, k := range []string{"roomid", "userdomainmoid", "createtime"} {
+			cfg[k] = rm.cfg()[k]
+		}
+		rm.doc["cfg"] = cfg
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if old.number() != rm.number() {
+		if err := m.roomUnregister(ctx, old.number()); err != nil {
+			return nil, err
+		}
+	}
+	return nil, m.roomRegister(ctx, domain, rm.cfg())
+}
+
+// roomDelete deletes an idle room (24206 while in use) and its number.
+func (m *Module) roomDelete(ctx context.Context, r *api.Request, kind string) (wire.Object, error) {
+	if err := adminOnly(r); err != nil {
+		return nil, err
+	}
+	rm, err := m.roomOf(ctx, kind, r.Principal.DomainMoid, r.Path("id"))
+	if err != nil {
+		return nil, err
+	}
+	if roomBusy(rm) {
+		return nil, wire.Errorf(CodeBadState, "room %s is in use and cannot be deleted", rm.rec.ID)
+	}
+	err = m.st.DeleteRecord(ctx, kind, rm.rec.DomainMoid, rm.rec.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, wire.Errorf(CodeNoRoom, "room %s does not exist", rm.rec.ID)
+	} else if err != nil {
+		return nil, err
+	}
+	return nil, m.roomUnregister(ctx, rm.number())
+}
+
+// roomBusy tells whether a room records, broadcasts or plays.
+func roomBusy(rm room) bool {
+	return conference.Int(rm.doc, "recstate") != 0 || conference.Int(rm.doc, "lcaststate") != 0 || conference.Int(rm.doc, "playstate") != 0
+}
+
+// caller is the conference that has a room online, if any.
+type caller struct {
+	confID, confName string
+	bitrate          int
+}
+
+// callers maps room numbers to the running conferences of the domain that
+// have them online (the terminals of kind "mt" whose account or E.164 is
+// the number).
+func (m *Module) callers(ctx context.Context, domain string) (map[string]caller, error) {
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain, States: []string{engine.StateOnline}})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]caller{}
+	names := map[string]map[string]any{}
+	for _, rec := range recs {
+		doc, err := shape.Decode(rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		cdoc, ok := names[rec.OwnerMoid]
+		if !ok {
+			c, err := m.confs.Get(ctx, domain, rec.OwnerMoid, conference.StateRunning)
+			if err == nil {
+				cdoc = c.Doc
+			}
+			names[rec.OwnerMoid] = cdoc
+		}
+		if cdoc == nil {
+			continue
+		}
+		c := caller{confID: rec.OwnerMoid, confName: conference.Str(cdoc, "name"), bitrate: conference.Int(doc, "bitrate")}
+		for _, k := range []string{"account", "e164"} {
+			if no := conference.Str(doc, k); no != "" {
+				out[no] = c
+			}
+		}
+	}
+	return out, nil
+}
+
+// roomList pages through a domain's rooms of a kind; roomid names one
+// room and then the other parameters do not apply.
+func (m *Module) roomList(ctx context.Context, r *api.Request, kind string, view func(room, map[string]caller) map[string]any) (wire.Object, error) {
+	var rs []room
+	var err error
+	if domainSelected(r) {
+		if rs, err = m.rooms(ctx, kind, r.Principal.DomainMoid); err != nil {
+			return nil, err
+		}
+	}
+	calls, err := m.callers(ctx, r.Principal.DomainMoid)
+	if err != nil {
+		return nil, err
+	}
+	id := queryInt(r, "roomid")
+	var views []any
+	for _, rm := range rs {
+		if (id != 0 && rm.id() != id) || (id == 0 && !includes(r, conference.Str(rm.cfg(), "roomname"))) {
+			continue
+		}
+		views = append(views, view(rm, calls))
+	}
+	size, pid := page(r)
+	if id != 0 {
+		size, pid = max(len(views), 1), 1
+	}
+	return shape.Project(map[string]any{"roomcount": len(views), "pageid": pid, "roomstate": pageOf(orEmpty(views), size, pid)}, r.Endpoint.Reply), nil
+}
+
+// checkFileName answers A5 24103 when a file name has a character that
+// file names must not have.
+func checkFileName(field, name string) error {
+	if strings.TrimSpace(name) == "" {
+		return wire.InvalidParam(field, "must not be blank")
+	}
+	if strings.ContainsAny(name, badNameChars) {
+		return wire.Errorf(CodeBadFileName, "%s %q contains one of %s", field, name, badNameChars)
+	}
+	return nil
+}

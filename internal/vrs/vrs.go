@@ -1,0 +1,168 @@
+// Package vrs serves the recording system (seed 001 "Recording system
+// (vrs)"; reference 09-vrs-recording-system.md, error codes A5): the local
+// login, program folders, programs, live rooms, reserved live rooms,
+// recording rooms, playback rooms, transcoding tasks and the server
+// addresses. Its programs are those of internal/vrs/program, which vc's
+// conference recorders also make: one recording system. docs/vrs.md
+// describes the behaviour.
+package vrs
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/binary"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Limits of the recording system. The reference names the codes for
+// reaching them (A5 31, 250, 260, 24102, 24205) but not the numbers.
+const (
+	MaxFolders    = 64 // custom program folders of a user domain
+	MaxRecRooms   = 32 // recording rooms of a user domain
+	MaxPlayRooms  = 32 // playback rooms of a user domain
+	MaxRecordings = 16 // recordings running at once on the platform (rooms and vc recorders)
+	MaxLives      = 16 // live broadcasts running at once on the platform
+	MaxTranscodes = 2  // transcoding tasks working at once on the platform
+)
+
+// Module is the vrs module's state.
+type Module struct {
+	st    store.Store
+	clk   clock.Clock
+	auth  *auth.Service
+	confs *conference.Service
+	nodes *node.Reporter
+}
+
+// New returns the module. nodes is the platform's node registry (nms),
+// which gives the recording server's addresses.
+func New(st store.Store, clk clock.Clock, as *auth.Service, confs *conference.Service, nodes *node.Reporter) *Module {
+	return &Module{st: st, clk: clk, auth: as, confs: confs, nodes: nodes}
+}
+
+// Register attaches the vrs handlers; each file registers its own.
+func (m *Module) Register(reg api.Registry) {
+	for _, part := range registrars {
+		part(m, reg)
+	}
+}
+
+var registrars []func(*Module, api.Registry)
+
+// ServerID is the id (vrsmoid, vc's vrs_id) of the recording server of a
+// user domain: Confer's recording system is one, seen by each domain
+// under its own id. It is derived as internal/vc/vrs.go derives vrs_id,
+// so that the programs of both carry the same id.
+func ServerID(domainMoid string) string {
+	h := sha1.Sum([]byte("confer-vrs:" + domainMoid))
+	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+}
+
+// adminOnly answers A5 9 (no permission) unless the caller administers
+// its user domain: every change of the recording system is an
+// administrator's (userrole 1), reading is everyone's.
+func adminOnly(r *api.Request) error {
+	if r.Principal != nil && r.Principal.Admin {
+		return nil
+	}
+	return wire.Errorf(CodeNoPermission, "only an administrator of the user domain may change the recording system")
+}
+
+// page reads the vrs paging parameters: prgs1page (default 20) entries a
+// page, pageid (default 1) the page, 1 first.
+func page(r *api.Request) (size, id int) {
+	size, id = 20, 1
+	if n, err := strconv.Atoi(r.Args.Query.Get("prgs1page")); err == nil && n > 0 {
+		size = n
+	}
+	if n, err := strconv.Atoi(r.Args.Query.Get("pageid")); err == nil && n > 0 {
+		id = n
+	}
+	return size, id
+}
+
+// pageOf returns the elements of page id.
+func pageOf[T any](all []T, size, id int) []T {
+	from := (id - 1) * size
+	if from >= len(all) {
+		return []T{}
+	}
+	return all[from:min(from+size, len(all))]
+}
+
+// queryInt reads an integer query parameter (0 when absent).
+func queryInt(r *api.Request, name string) int {
+	n, _ := strconv.Atoi(r.Args.Query.Get(name))
+	return n
+}
+
+// domainSelected tells whether the userdomainmoid filter (comma-separated
+// moids; default all user domains) admits the caller's domain: nobody
+// sees another domain's recording system.
+func domainSelected(r *api.Request) bool {
+	v := strings.TrimSpace(r.Args.Query.Get("userdomainmoid"))
+	if v == "" {
+		return true
+	}
+	for _, d := range strings.Split(v, ",") {
+		if strings.TrimSpace(d) == r.Principal.DomainMoid {
+			return true
+		}
+	}
+	return false
+}
+
+// includes tells whether name contains the includename search, ignoring case.
+func includes(r *api.Request, name string) bool {
+	s := r.Args.Query.Get("includename")
+	return s == "" || strings.Contains(strings.ToLower(name), strings.ToLower(s))
+}
+
+// ipInt is an IPv4 address as the reference's integers (127.0.0.1 is
+// 2130706433); 0 for anything else.
+func ipInt(s string) int64 {
+	ip := net.ParseIP(strings.TrimSpace(s)).To4()
+	if ip == nil {
+		return 0
+	}
+	return int64(binary.BigEndian.Uint32(ip))
+}
+
+// serverIP is the address of the recording server as an integer: the
+// first IPv4 address of the first online node.
+func (m *Module) serverIP(ctx context.Context) int64 {
+	addrs, err := m.addresses(ctx)
+	if err != nil || len(addrs) == 0 {
+		return 0
+	}
+	return addrs[0].ip
+}
+
+// paramInt reads an integer member of a params object.
+func paramInt(obj map[string]any, key string) int { return conference.Int(obj, key) }
+
+// paramStr reads a string member of a params object.
+func paramStr(obj map[string]any, key string) string { return conference.Str(obj, key) }
+
+// paramList reads a list of objects of the params.
+func paramList(obj map[string]any, key string) []map[string]any {
+	var out []map[string]any
+	l, _ := obj[key].([]any)
+	for _, v := range l {
+		if o, ok := v.(map[string]any); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}

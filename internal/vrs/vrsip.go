@@ -1,0 +1,83 @@
+package vrs
+
+import (
+	"context"
+	"net"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// The recording server's addresses (reference 09 "获取VRS的IP组"): the
+// recording system runs on every conferd node, so its addresses are the
+// IPv4 addresses of the online nodes of the platform's registry (nms),
+// with the port each node serves the API on. emisp is 7 (local) for a
+// private, loopback or shared address and 0 (unknown carrier) otherwise.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		reg.Handle("vrs.vrsip.get", m.vrsIP)
+	})
+}
+
+type address struct {
+	ip    int64
+	port  int
+	local bool
+}
+
+// addresses lists the online nodes' IPv4 addresses, loopback last.
+func (m *Module) addresses(ctx context.Context) ([]address, error) {
+	if m.nodes == nil {
+		return nil, nil
+	}
+	ns, err := m.nodes.Nodes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := m.clk.Now()
+	var out, loop []address
+	for _, n := range ns {
+		if !n.Online(now) {
+			continue
+		}
+		l, _ := n.Doc["addresses"].([]any)
+		for _, v := range l {
+			s, _ := v.(string)
+			ip := net.ParseIP(s)
+			if ip == nil || ip.To4() == nil {
+				continue
+			}
+			a := address{ip: ipInt(s), port: conference.Int(n.Doc, "port"), local: ip.IsPrivate() || ip.IsLoopback() || shared(ip)}
+			if ip.IsLoopback() {
+				loop = append(loop, a)
+			} else {
+				out = append(out, a)
+			}
+		}
+	}
+	return append(out, loop...), nil
+}
+
+// shared tells whether ip is in 100.64.0.0/10 (carrier-grade NAT).
+func shared(ip net.IP) bool {
+	v4 := ip.To4()
+	return v4 != nil && v4[0] == 100 && v4[1]&0xc0 == 64
+}
+
+func (m *Module) vrsIP(ctx context.Context, r *api.Request) (wire.Object, error) {
+	as, err := m.addresses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []any{}
+	for _, a := range as {
+		isp := 0
+		if a.local {
+			isp = 7
+		}
+		out = append(out, map[string]any{"emisp": isp, "ip": a.ip, "port": a.port})
+	}
+	return shape.Project(map[string]any{"ipinfo": out}, r.Endpoint.Reply), nil
+}
