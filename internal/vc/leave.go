@@ -27,12 +27,13 @@ func init() {
 // onLeave runs every feature's reaction to terminals leaving: the roles
 // of conference control (rolesLeave, below), the upload terminal
 // (upload.go), the media features (vmp_leave.go) and the timeline
-// features (poll_timeline.go). Each reads and writes the conference on its
+// features (poll_timeline.go), and auto_end (autoend.go). Each reads and writes the conference on its
 // own, so all of them run even when one fails; the errors are joined.
 func (m *Module) onLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
 	var errs []error
 	for _, step := range []func(context.Context, engine.Conf, []string) error{
 		m.rolesLeave, m.uploadLeave, m.mediaLeave, m.timelineLeave,
+		m.autoEndLeave, // last, since it may end the conference
 	} {
 		errs = append(errs, step(ctx, ec, mtIDs))
 	}
