@@ -127,8 +127,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// janitor removes expired tokens and sessions, and meeting files that no
-// record names, every five minutes.
+// janitor removes expired tokens and sessions, meeting files that no
+// record names, and events older than an hour, every five minutes.
 func janitor(ctx context.Context, st store.Store, srv *server.Server, log *slog.Logger) {
 	t := time.NewTicker(5 * time.Minute)
 	defer t.Stop()
@@ -142,6 +142,13 @@ func janitor(ctx context.Context, st store.Store, srv *server.Server, log *slog.
 			}
 			if err := srv.Sweep(ctx); err != nil && ctx.Err() == nil {
 				log.Warn("sweep meeting files", "err", err)
+			}
+			// Push tails the event log within seconds; an hour of events
+			// is kept for nodes that lag.
+			if el, ok := st.(store.EventLog); ok {
+				if _, err := el.PruneEvents(ctx, now.Add(-time.Hour)); err != nil && ctx.Err() == nil {
+					log.Warn("prune events", "err", err)
+				}
 			}
 		}
 	}

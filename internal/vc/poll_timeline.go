@@ -225,6 +225,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 			changed = pollLeave(c.Doc, k, ts, gone, now) || changed
 		}
 		changed = monitorLeave(c.Doc, gone) || changed
+		changed = recorderLeave(c.Doc, gone) || changed
 		var ch bool
 		ch, viewers = inspectLeave(c.Doc, gone)
 		return changed || ch, nil
@@ -236,7 +237,37 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 	if err != nil {
 		return err
 	}
-	return m.inspectFlags(ctx, c, append(viewers, mtIDs...))
+	if err := m.inspectFlags(ctx, c, append(viewers, mtIDs...)); err != nil {
+		return err
+	}
+	for _, id := range mtIDs { // a hung-up terminal is recorded no more
+		if err := m.tlSetFlag(ctx, c, id, "rec", 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recorderLeave drops terminals that left from the members of every
+// terminal recording; a terminal recording left without members keeps
+// running (recording nothing) until it is stopped, so its program is not
+// cut short by a dropped call.
+func recorderLeave(doc map[string]any, gone map[string]bool) bool {
+	changed := false
+	for _, rc := range tlObjs(doc["vc_recorders"]) {
+		kept := []any{}
+		for _, mem := range tlObjs(rc["members"]) {
+			if gone[tlStr(mem["mt_id"])] {
+				changed = true
+				continue
+			}
+			kept = append(kept, mem)
+		}
+		if _, ok := rc["members"]; ok {
+			rc["members"] = kept
+		}
+	}
+	return changed
 }
 
 // RunDueTimeline settles what time has changed in every running
