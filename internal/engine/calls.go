@@ -19,6 +19,7 @@ type Member struct {
 	Callee   media.Callee
 	CallMode int  // -1: the conference's
 	Chase    bool // keep calling it whenever it is not online (keep_calling_members)
+	Dial     bool // call it once even in manual mode (invited members at the start)
 }
 
 // Add makes members terminals of the conference and, unless their call
@@ -61,7 +62,7 @@ func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal,
 			return out, err
 		}
 		t := Terminal{rec, doc}
-		if mode != CallManual || m.Chase {
+		if mode != CallManual || m.Chase || m.Dial {
 			if t, err = e.dial(ctx, c, t); err != nil {
 				return out, err
 			}

@@ -25,7 +25,8 @@ func ConfOf(c conference.Conf) Conf {
 }
 
 // Invited returns the terminals a conference calls when it starts: its
-// invite_members, each called by the conference's call mode, and its
+// invite_members, each called once at the start and then retried by the
+// conference's call mode (none in manual mode), and its
 // keep_calling_members, called again whenever they are not online.
 func Invited(c conference.Conf) []Member {
 	chase := map[string]bool{}
@@ -43,7 +44,7 @@ func Invited(c conference.Conf) []Member {
 		acct := str(m["account"])
 		out = append(out, Member{
 			Callee:   media.Callee{Account: acct, AccountType: num(m["account_type"]), Protocol: num(m["protocol"]), Bitrate: num(m["bitrate"])},
-			CallMode: -1, Chase: chase[acct],
+			CallMode: -1, Chase: chase[acct], Dial: true,
 		})
 	}
 	return out

@@ -60,3 +60,30 @@ func TestInvitedMembersAreCalled(t *testing.T) {
 		}
 	})
 }
+
+// In manual call mode the invited members are still called once when the
+// conference starts; a failure is not retried.
+func TestInvitedCalledOnceInManualMode(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	c := env.LoggedIn(t)
+	r := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, map[string]any{
+		"create_type": 1, "name": "manual", "call_mode": 0,
+		"invite_members": []any{
+			map[string]any{"name": "a", "account": "10.1.1.1", "account_type": 7, "bitrate": 1024, "protocol": 0},
+			map[string]any{"name": "b", "account": "5550001", "account_type": 5, "bitrate": 1024, "protocol": 0},
+		},
+	})))
+	confID := r["conf_id"].(string)
+	env.Advance(t, 2*time.Second)
+	recs, _, err := env.Store.ListRecords(t.Context(), store.RecordQuery{Kind: engine.KindMT, OwnerMoid: confID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, rec := range recs {
+		got[rec.ID] = rec.State
+	}
+	if got[confID+"/1"] != engine.StateOnline || got[confID+"/2"] != engine.StateIdle {
+		t.Fatalf("manual-mode conference after 2s: %v, want 1 online and 2 idle (offline, not retried)", got)
+	}
+}
