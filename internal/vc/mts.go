@@ -237,16 +237,5 @@ func (m *Module) mtCheck(ctx context.Context, ec engine.Conf, ids []string) erro
 // conference); the engine's OnLeave (leave.go) drops them from the roles
 // and the upload.
 func (m *Module) deleteMts(ctx context.Context, r *api.Request) (wire.Object, error) {
-	ids, err := mtIDs(r.Args.Params)
-	if err != nil {
-		return nil, err
-	}
-	_, ec, err := m.mtConf(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	if err := m.mtCheck(ctx, ec, ids); err != nil {
-		return nil, err
-	}
-	return nil, mtErr(m.engine.Remove(ctx, ec, ids), ec.ConfID, "")
+	return m.batchMts(ctx, r, m.engine.Remove)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -23,18 +24,7 @@ func init() {
 // the others are left as they are. The call is answered, or fails and is
 // retried, later (engine.RunDue).
 func (m *Module) callMts(ctx context.Context, r *api.Request) (wire.Object, error) {
-	ids, err := mtIDs(r.Args.Params)
-	if err != nil {
-		return nil, err
-	}
-	_, ec, err := m.mtConf(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	if err := m.mtCheck(ctx, ec, ids); err != nil {
-		return nil, err
-	}
-	return nil, mtErr(m.engine.Call(ctx, ec, ids), ec.ConfID, "")
+	return m.batchMts(ctx, r, m.engine.Call)
 }
 
 // hangupMts ends the terminals' calls, and any ringing or retrying of
@@ -43,6 +33,13 @@ func (m *Module) callMts(ctx context.Context, r *api.Request) (wire.Object, erro
 // The engine's OnLeave (leave.go) drops them from the roles and the
 // upload.
 func (m *Module) hangupMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return m.batchMts(ctx, r, m.engine.Hangup)
+}
+
+// batchMts runs a batch operation of the engine on the terminals the
+// request's mts list names, all of which must exist (12104 otherwise,
+// nothing done).
+func (m *Module) batchMts(ctx context.Context, r *api.Request, op func(context.Context, engine.Conf, []string) error) (wire.Object, error) {
 	ids, err := mtIDs(r.Args.Params)
 	if err != nil {
 		return nil, err
@@ -54,5 +51,5 @@ func (m *Module) hangupMts(ctx context.Context, r *api.Request) (wire.Object, er
 	if err := m.mtCheck(ctx, ec, ids); err != nil {
 		return nil, err
 	}
-	return nil, mtErr(m.engine.Hangup(ctx, ec, ids), ec.ConfID, "")
+	return nil, mtErr(op(ctx, ec, ids), ec.ConfID, "")
 }

@@ -159,16 +159,7 @@ func mdObj(doc map[string]any, key string) map[string]any {
 }
 
 // mdObjs reads a list of objects of a document.
-func mdObjs(doc map[string]any, key string) []map[string]any {
-	l, _ := doc[key].([]any)
-	out := make([]map[string]any, 0, len(l))
-	for _, v := range l {
-		if o, ok := v.(map[string]any); ok {
-			out = append(out, o)
-		}
-	}
-	return out
-}
+func mdObjs(doc map[string]any, key string) []map[string]any { return tlObjs(doc[key]) }
 
 // mdAnys turns objects into a document list.
 func mdAnys(l []map[string]any) []any {
