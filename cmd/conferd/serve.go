@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -43,8 +44,28 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	roomMoid := fs.String("machine-room-moid", envOr("CONFER_MACHINE_ROOM_MOID", ""), "moid of this node's machine room (env CONFER_MACHINE_ROOM_MOID)")
 	roomName := fs.String("machine-room-name", envOr("CONFER_MACHINE_ROOM_NAME", ""), "name of this node's machine room (env CONFER_MACHINE_ROOM_NAME)")
 	location := fs.String("location", envOr("CONFER_LOCATION", ""), "where this node is, e.g. a province (env CONFER_LOCATION)")
+	logFormat := fs.String("log-format", envOr("CONFER_LOG_FORMAT", "text"), "log format, text or json (env CONFER_LOG_FORMAT)")
+	tlsCert := fs.String("tls-cert", envOr("CONFER_TLS_CERT", ""), "PEM certificate (chain) file; with --tls-key, serve HTTPS (env CONFER_TLS_CERT)")
+	tlsKey := fs.String("tls-key", envOr("CONFER_TLS_KEY", ""), "PEM private key file of --tls-cert (env CONFER_TLS_KEY)")
+	redirectAddr := fs.String("http-redirect-addr", envOr("CONFER_HTTP_REDIRECT_ADDR", ""), "with TLS, also listen here for plain HTTP and redirect it to HTTPS (env CONFER_HTTP_REDIRECT_ADDR)")
+	configFile := fs.String("config", envOr("CONFER_CONFIG", ""), "config file of \"flag = value\" lines; flags and environment take precedence (env CONFER_CONFIG; docs/operations.md)")
 	filesDir := fs.String("files-dir", envOr("CONFER_FILES_DIR", ""), "folder of meeting files (env CONFER_FILES_DIR; default: files/ beside a SQLite database, else confer-data/files)")
 	if fs.Parse(args) != nil {
+		return exitUsage
+	}
+	if *configFile != "" {
+		if err := applyConfig(fs, *configFile); err != nil {
+			fmt.Fprintf(stderr, "conferd: %v\n", err)
+			return exitUsage
+		}
+	}
+	logger, err := newLogger(*logFormat, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
+		return exitUsage
+	}
+	if (*tlsCert == "") != (*tlsKey == "") || (*redirectAddr != "" && *tlsCert == "") {
+		fmt.Fprintln(stderr, "conferd: --tls-cert and --tls-key go together; --http-redirect-addr needs them")
 		return exitUsage
 	}
 	if *numMin < 1 || *numMax < *numMin || *maxConfs < 1 || *maxPorts < 1 {
@@ -83,7 +104,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: first-start setup: %v\n", err)
 		return 1
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := server.New(server.Config{
 		Store: st, Clock: clock.Real{}, Release: r, Logger: logger,
 		Auth:       auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
@@ -102,12 +122,41 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	scheme := "http"
+	if *tlsCert != "" {
+		scheme = "https"
+		if _, err := tls.LoadX509KeyPair(*tlsCert, *tlsKey); err != nil {
+			ln.Close()
+			fmt.Fprintf(stderr, "conferd: TLS: %v\n", err)
+			return exitUsage
+		}
+	}
+	var redirect *http.Server
+	var rln net.Listener
+	if *redirectAddr != "" {
+		if rln, err = net.Listen("tcp", *redirectAddr); err != nil {
+			ln.Close()
+			fmt.Fprintf(stderr, "conferd: listen %s: %v\n", *redirectAddr, err)
+			return exitUsage
+		}
+		redirect = &http.Server{Handler: redirectHTTPS(ln.Addr()), ReadHeaderTimeout: 10 * time.Second}
+	}
 	background := srv.RunBackground(ctx) // push: event tailer and client expiry
 	go janitor(ctx, st, srv, logger)
 	go ticker(ctx, srv, logger)
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	logger.Info("conferd serving", "addr", ln.Addr().String(), "release", r.String(), "api_level", r.Level())
+	errc := make(chan error, 2)
+	go func() {
+		if scheme == "https" {
+			errc <- hs.ServeTLS(ln, *tlsCert, *tlsKey)
+			return
+		}
+		errc <- hs.Serve(ln)
+	}()
+	if redirect != nil {
+		go func() { errc <- redirect.Serve(rln) }()
+		logger.Info("conferd redirecting HTTP to HTTPS", "addr", rln.Addr().String())
+	}
+	logger.Info("conferd serving", "addr", ln.Addr().String(), "scheme", scheme, "release", r.String(), "api_level", r.Level())
 
 	select {
 	case err := <-errc:
@@ -120,6 +169,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	<-background // held push connects are answered, websockets closed
+	if redirect != nil {
+		redirect.Shutdown(sctx)
+	}
 	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Error("shutdown", "err", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
@@ -104,6 +105,7 @@ func (e *Engine) dial(ctx context.Context, c Conf, t Terminal) (Terminal, error)
 	t.Doc["e164"], t.Doc["ip"], t.Doc["type"] = id.E164, id.IP, id.MtType
 	t.Doc["_outcome"] = int(call.Outcome)
 	t.Doc["_attempts"] = num(t.Doc["_attempts"]) + 1
+	CallsAttempted.Add(1)
 	t.Rec.State = StateCalling
 	t.Rec.DueAt = e.clk.Now().Add(call.After)
 	if call.After <= 0 {
@@ -118,6 +120,10 @@ func (e *Engine) dial(ctx context.Context, c Conf, t Terminal) (Terminal, error)
 	return t, nil
 }
 
+// CallsAttempted and CallsFailed count this process's dials and the dials
+// that were not answered, for the metrics at /metrics (internal/ops).
+var CallsAttempted, CallsFailed atomic.Int64
+
 // settle applies a due call's outcome: online with channels, or a failure
 // that is retried per the conference's call settings.
 func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, error) {
@@ -128,6 +134,7 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 		return t, e.save(ctx, &t)
 	}
 	t.Doc["online"] = 0
+	CallsFailed.Add(1)
 	t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
 	if e.retries(c, t) {
 		t.Rec.State = StateCalling

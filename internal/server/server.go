@@ -24,6 +24,7 @@ import (
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/nms"
+	"github.com/confer-platform/confer/internal/ops"
 	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/router"
@@ -65,6 +66,8 @@ type Server struct {
 	nms      *nms.Module
 	vrs      *vrs.Module
 	push     *push.Server // nil when the store keeps no event log
+	metrics  *ops.Metrics
+	handler  http.Handler // ops.Handler around serveHTTP: probes, metrics, request log
 }
 
 type route struct {
@@ -111,6 +114,13 @@ func New(cfg Config) (*Server, error) {
 		s.push = push.New(push.Config{Events: events, Store: cfg.Store, Sessions: s.auth, Logger: s.log,
 			Resources: push.Handlers{Registry: s.handlers, Platform: cfg.Release}, Options: cfg.Push})
 	}
+
+	s.metrics = ops.NewMetrics(s.gauges())
+	var probe ops.Store
+	if p, ok := cfg.Store.(ops.Store); ok {
+		probe = p
+	}
+	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, http.HandlerFunc(s.serveHTTP))
 
 	eps := catalog.All()
 	for i := range eps {
@@ -196,9 +206,19 @@ func notImplemented(ctx context.Context, r *api.Request) (wire.Object, error) {
 	return nil, wire.Errorf(wire.CodeNotImplemented, "endpoint %s %s (%s) is not implemented yet", r.Endpoint.Method, r.Endpoint.Path, r.Endpoint.Name)
 }
 
-// ServeHTTP serves one request; a panic becomes 99999, never HTTP 500.
-func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
+// ServeHTTP serves one request: /healthz, /readyz and /metrics first
+// (internal/ops, docs/operations.md), then the API, with one log line per
+// request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) { s.handler.ServeHTTP(w, hr) }
+
+// Metrics returns the server's Prometheus metrics.
+func (s *Server) Metrics() *ops.Metrics { return s.metrics }
+
+// serveHTTP serves one API request; a panic becomes 99999, never HTTP 500.
+func (s *Server) serveHTTP(w http.ResponseWriter, hr *http.Request) {
+	info := ops.FromContext(hr.Context())
 	if s.push != nil && push.IsPath(hr.URL.Path) {
+		info.Set("push", "push.publish")
 		s.push.ServeHTTP(w, hr) // CometD at /api/v1/publish (docs/push.md)
 		return
 	}
@@ -211,12 +231,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 				panic(v)
 			}
 			s.log.Error("panic", "method", hr.Method, "path", redact(hr.URL.Path), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			info.SetCode(wire.CodeSystemError)
 			wire.WriteError(w, wire.E(wire.CodeSystemError))
 		}
 	}()
 	reply, cookies, raw, err := s.serve(hr)
 	if err != nil {
 		we := wire.AsError(err)
+		info.SetCode(we.Code)
 		if we.Code == wire.CodeSystemError {
 			s.log.Error("request failed", "method", hr.Method, "path", redact(hr.URL.Path), "err", err)
 		}
@@ -257,6 +279,8 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, erro
 			method, hr.URL.Path, strings.Join(s.routes.Methods(hr.URL.Path), ", "))
 	}
 	req := &api.Request{Endpoint: rt.ep, PathParams: params, Args: args, Platform: s.cfg.Release}
+	info := ops.FromContext(hr.Context())
+	info.Set(string(rt.ep.Module), rt.ep.Name)
 	if err := s.gate(hr, req); err != nil {
 		return nil, nil, nil, err
 	}
@@ -271,6 +295,7 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, erro
 			return nil, nil, nil, err
 		}
 		req.Principal = p
+		info.SetDomain(p.DomainName)
 	}
 	// Validation before any handler; debug=1 on a change validates only
 	// (seed 000 "Errors" 3; reference 01 section 5).
@@ -329,4 +354,24 @@ func (s *Server) gate(hr *http.Request, req *api.Request) error {
 		return wire.Errorf(wire.CodeNotSupported, "%s %s needs API-Level %d; the request's level is %d", ep.Method, ep.Path, ep.MinLevel, req.Level)
 	}
 	return nil
+}
+
+// gauges are the platform counts /metrics reads when scraped.
+func (s *Server) gauges() ops.Gauges {
+	count := func(kind, state string) func(ctx context.Context) (int, error) {
+		return func(ctx context.Context) (int, error) {
+			_, n, err := s.cfg.Store.ListRecords(ctx, store.RecordQuery{Kind: kind, States: []string{state}, Count: 1})
+			return n, err
+		}
+	}
+	g := ops.Gauges{
+		RunningConferences: count(conference.KindConf, conference.StateRunning),
+		OnlineTerminals:    count(engine.KindMT, engine.StateOnline),
+		CallsAttempted:     &engine.CallsAttempted,
+		CallsFailed:        &engine.CallsFailed,
+	}
+	if s.push != nil {
+		g.PushClients = s.push.Clients
+	}
+	return g
 }

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+)
+
+// applyConfig sets, from a config file, the flags of fs that neither the
+// command line nor the environment set (docs/operations.md). The file
+// holds "name = value" lines, name being a flag's name without dashes;
+// blank lines and lines starting with # are ignored, and a value may be
+// wrapped in double quotes. A flag's environment variable is CONFER_ and
+// its name in upper case with _ for -; it counts when the flag's usage
+// names it (the flags that read the environment say so).
+func applyConfig(fs *flag.FlagSet, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	sc := bufio.NewScanner(f)
+	seen := map[string]int{}
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, value, ok := strings.Cut(line, "=")
+		if !ok {
+			return fmt.Errorf("config %s:%d: want name = value", path, n)
+		}
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+			value = value[1 : len(value)-1]
+		}
+		if name == "config" || fs.Lookup(name) == nil {
+			return fmt.Errorf("config %s:%d: unknown setting %q", path, n, name)
+		}
+		if prev, dup := seen[name]; dup {
+			return fmt.Errorf("config %s:%d: %s is already set on line %d", path, n, name, prev)
+		}
+		seen[name] = n
+		if set[name] {
+			continue // the command line wins
+		}
+		if v, ok := os.LookupEnv(envName(name)); ok && v != "" && strings.Contains(fs.Lookup(name).Usage, envName(name)) {
+			continue // so does the environment, for flags that read it
+		}
+		if err := fs.Set(name, value); err != nil {
+			return fmt.Errorf("config %s:%d: %s: %v", path, n, name, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	return nil
+}
+
+// envName is the environment variable of a flag: db → CONFER_DB.
+func envName(flagName string) string {
+	return "CONFER_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// newLogger returns conferd's logger, text or JSON lines on w.
+func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "text", "":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, errors.New("--log-format must be text or json")
+}
+
+// redirectHTTPS answers every plain HTTP request with a permanent redirect
+// (308, which keeps the method and body) to the same path on the HTTPS
+// listener at tlsAddr.
+func redirectHTTPS(tlsAddr net.Addr) http.Handler {
+	_, port, _ := net.SplitHostPort(tlsAddr.String())
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if strings.Contains(host, ":") { // IPv6 literal
+			host = "[" + host + "]"
+		}
+		if port != "443" && port != "" {
+			host += ":" + port
+		}
+		target := "https://" + host + r.URL.RequestURI()
+		http.Redirect(w, r, target, http.StatusPermanentRedirect)
+	})
+}
