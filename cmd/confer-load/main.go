@@ -44,6 +44,7 @@ type options struct {
 	bare                             bool
 	waitOnline                       time.Duration
 	ipPrefix                         string
+	capped                           bool // --duration bounds a --count run too (always when set explicitly)
 }
 
 func main() {
@@ -61,7 +62,7 @@ func main() {
 	fs.BoolVar(&o.end, "end", false, "end the scenario's conferences when done")
 	fs.StringVar(&o.mix, "mix", "list=1", "weighted mix of operations: list, speaker, add (e.g. list=8,speaker=2)")
 	fs.IntVar(&o.conc, "c", 16, "concurrent connections (workers)")
-	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to run (ignored when --count is set)")
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to run; with --count, an upper bound when given (else 10m)")
 	fs.IntVar(&o.count, "count", 0, "number of requests to send in all (0: run for --duration)")
 	fs.IntVar(&o.listCount, "list-count", 20, "count= of GET /api/v1/vc/confs")
 	fs.IntVar(&o.addBatch, "add-batch", 10, "terminals per batch addition (POST /api/v1/vc/confs/{id}/mts)")
@@ -69,11 +70,20 @@ func main() {
 	fs.DurationVar(&o.waitOnline, "wait-online", 60*time.Second, "how long to wait for the scenario's terminals to come online")
 	fs.StringVar(&o.ipPrefix, "ip-prefix", "10.77", "first two octets of the terminals' IP addresses")
 	fs.Parse(os.Args[1:])
+	o.capped = o.count == 0
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "duration" {
+			o.capped = true
+		}
+	})
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "confer-load:", err)
 		os.Exit(1)
 	}
 }
+
+// out receives the report (a test replaces it).
+var out io.Writer = os.Stdout
 
 type scenario struct {
 	token, cookie string
@@ -114,7 +124,7 @@ func run(o options) error {
 	if err := prepare(ctx, c, o, sc); err != nil {
 		return fmt.Errorf("prepare: %w", err)
 	}
-	fmt.Printf("scenario: %d conferences x %d terminals ready in %v\n", len(sc.confs), o.mts, time.Since(t0).Round(time.Millisecond))
+	fmt.Fprintf(out, "scenario: %d conferences x %d terminals ready in %v\n", len(sc.confs), o.mts, time.Since(t0).Round(time.Millisecond))
 	if o.end {
 		defer func() {
 			for _, id := range sc.confs {
@@ -133,9 +143,9 @@ func run(o options) error {
 		}
 		sample, _ = io.ReadAll(resp.Body)
 		resp.Body.Close()
-		fmt.Printf("list reply: %d bytes\n", len(sample))
+		fmt.Fprintf(out, "list reply: %d bytes\n", len(sample))
 	}
-	fmt.Printf("load: mix %s, %d workers, %s\n", o.mix, o.conc, limitString(o))
+	fmt.Fprintf(out, "load: mix %s, %d workers, %s\n", o.mix, o.conc, limitString(o))
 	res := drive(hc, o, mix, func(op string, i int) *http.Request { return sc.request(base, op, i, o) }, sc.ok)
 	res.print("confer")
 	if o.bare {
@@ -160,7 +170,7 @@ func run(o options) error {
 			func(string, []byte) bool { return true })
 		bres.print("bare")
 		if bres.rps() > 0 {
-			fmt.Printf("ratio confer/bare: %.2f\n", res.rps()/bres.rps())
+			fmt.Fprintf(out, "ratio confer/bare: %.2f\n", res.rps()/bres.rps())
 		}
 	}
 	return nil
@@ -322,7 +332,7 @@ func (r *result) rps() float64 {
 
 func (r *result) print(name string) {
 	n, errs := r.total()
-	fmt.Printf("%s: %d requests in %v: %.0f req/s, %d errors\n", name, n, r.elapsed.Round(time.Millisecond), r.rps(), errs)
+	fmt.Fprintf(out, "%s: %d requests in %v: %.0f req/s, %d errors\n", name, n, r.elapsed.Round(time.Millisecond), r.rps(), errs)
 	ops := make([]string, 0, len(r.op))
 	for k := range r.op {
 		ops = append(ops, k)
@@ -336,10 +346,10 @@ func (r *result) print(name string) {
 		}
 		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
 		p := func(q float64) time.Duration { return l[min(len(l)-1, int(q*float64(len(l))))] }
-		fmt.Printf("  %-8s n=%d %.0f/s errors=%d p50=%v p90=%v p99=%v max=%v\n", k, len(l), float64(len(l))/r.elapsed.Seconds(), s.errs,
+		fmt.Fprintf(out, "  %-8s n=%d %.0f/s errors=%d p50=%v p90=%v p99=%v max=%v\n", k, len(l), float64(len(l))/r.elapsed.Seconds(), s.errs,
 			p(0.50).Round(time.Microsecond), p(0.90).Round(time.Microsecond), p(0.99).Round(time.Microsecond), l[len(l)-1].Round(time.Microsecond))
 		if s.sample != "" {
-			fmt.Printf("    first error: %s\n", s.sample)
+			fmt.Fprintf(out, "    first error: %s\n", s.sample)
 		}
 	}
 }
@@ -354,7 +364,11 @@ func drive(hc *http.Client, o options, mix map[string]int, build func(op string,
 		}
 	}
 	var next atomic.Int64
-	deadline := time.Now().Add(o.duration)
+	limit := o.duration
+	if !o.capped {
+		limit = 10 * time.Minute
+	}
+	deadline := time.Now().Add(limit)
 	per := make([]map[string]*opStats, o.conc)
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -365,7 +379,7 @@ func drive(hc *http.Client, o options, mix map[string]int, build func(op string,
 			defer wg.Done()
 			for {
 				i := int(next.Add(1) - 1)
-				if o.count > 0 && i >= o.count || o.count == 0 && time.Now().After(deadline) {
+				if o.count > 0 && i >= o.count || time.Now().After(deadline) {
 					return
 				}
 				op := wheel[i%len(wheel)]

@@ -40,3 +40,28 @@ func BenchmarkReadArgsQuery(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWriteSuccess encodes a success envelope of a list of 20
+// conference-like objects (about 18 KB, as GET /api/v1/vc/confs?count=20).
+func BenchmarkWriteSuccess(b *testing.B) {
+	confs := make([]any, 20)
+	for i := range confs {
+		confs[i] = Object{"conf_id": "1110000", "name": "Weekly sync of the platform team", "start_time": "2026-03-01T09:00:00+08:00",
+			"end_time": "2026-03-01T10:00:00+08:00", "duration": 60, "bitrate": 2048, "closed_conf": 0, "safe_conf": 0,
+			"encrypted_type": 0, "conf_type": 0, "call_mode": 2, "call_times": 3, "call_interval": 20, "mute": 0, "silence": 0,
+			"video_quality": 0, "dual_mode": 1, "voice_activity_detection": 0, "cascade_mode": 1, "public_conf": 0,
+			"max_join_mt": 8, "auto_end": 0, "creator": Object{"name": "admin", "account": "admin", "account_type": 1, "telephone": "", "mobile": ""},
+			"meeting_id": "8a7f0c4e2b1d4c3f9e6a5b4c3d2e1f0a", "conf_level": 3, "video_formats": []any{Object{"format": 4, "resolution": 12, "frame": 30, "bitrate": 2048}}}
+	}
+	reply := Object{"total": 100, "confs": confs}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		WriteJSON(discardWriter{}, Success(reply))
+	}
+}
+
+type discardWriter struct{}
+
+func (discardWriter) Header() http.Header         { return http.Header{} }
+func (discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (discardWriter) WriteHeader(int)             {}
