@@ -73,8 +73,13 @@ func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal,
 	return out, nil
 }
 
-// Call dials terminals that are not online (reference 05 "批量呼叫终端").
+// Call dials terminals that are not online (reference 05 "批量呼叫终端");
+// a cascaded mt_id is called by its own conference.
 func (e *Engine) Call(ctx context.Context, c Conf, mtIDs []string) error {
+	return e.eachConf(ctx, c, mtIDs, e.callLocal)
+}
+
+func (e *Engine) callLocal(ctx context.Context, c Conf, mtIDs []string) error {
 	for _, id := range mtIDs {
 		t, err := e.Get(ctx, c, id)
 		if err != nil {
@@ -94,9 +99,16 @@ func (e *Engine) Call(ctx context.Context, c Conf, mtIDs []string) error {
 // dial places a call and records when its outcome applies.
 func (e *Engine) dial(ctx context.Context, c Conf, t Terminal) (Terminal, error) {
 	callee := media.Callee{Account: str(t.Doc["account"]), AccountType: num(t.Doc["account_type"]), Protocol: num(t.Doc["protocol"]), Bitrate: num(t.Doc["bitrate"])}
-	call, err := e.media.Dial(ctx, c.ConfID, callee)
+	call, peer, isPeer, err := e.dialPeer(ctx, c, callee) // a conference number: a cascade link
+	if err == nil && !isPeer {
+		call, err = e.media.Dial(ctx, c.ConfID, callee)
+	}
 	if err != nil {
 		return t, err
+	}
+	delete(t.Doc, DocCascadeConf)
+	if isPeer && peer.Live {
+		t.Doc[DocCascadeConf] = peer.Conf.ConfID
 	}
 	id := call.Identity
 	if id.Alias != "" {
@@ -128,6 +140,12 @@ var CallsAttempted, CallsFailed atomic.Int64
 // that is retried per the conference's call settings.
 func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, error) {
 	if media.Outcome(num(t.Doc["_outcome"])) == media.Answered {
+		if err := e.link(ctx, c, t); errors.Is(err, ErrRefused) {
+			t.Doc["_outcome"] = int(media.Busy)
+			return e.settle(ctx, c, t)
+		} else if err != nil {
+			return t, err
+		}
 		t.Rec.State, t.Rec.DueAt = StateOnline, time.Time{}
 		t.Doc["online"] = 1
 		setChannels(t.Doc, num(t.Doc["bitrate"]))
@@ -170,6 +188,10 @@ func interval(c Conf) time.Duration {
 // Hangup ends terminals' calls; they stay members of the conference
 // (reference 05 "批量挂断终端").
 func (e *Engine) Hangup(ctx context.Context, c Conf, mtIDs []string) error {
+	return e.eachConf(ctx, c, mtIDs, e.hangupLocal)
+}
+
+func (e *Engine) hangupLocal(ctx context.Context, c Conf, mtIDs []string) error {
 	for _, id := range mtIDs {
 		if _, err := e.Update(ctx, c, id, func(t *Terminal) error {
 			t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
@@ -196,6 +218,10 @@ func (e *Engine) left(ctx context.Context, c Conf, mtIDs []string) error {
 
 // Remove hangs up and deletes terminals (reference 05 "批量删除终端").
 func (e *Engine) Remove(ctx context.Context, c Conf, mtIDs []string) error {
+	return e.eachConf(ctx, c, mtIDs, e.removeLocal)
+}
+
+func (e *Engine) removeLocal(ctx context.Context, c Conf, mtIDs []string) error {
 	for _, id := range mtIDs {
 		if _, err := e.Get(ctx, c, id); err != nil {
 			return err

@@ -43,7 +43,11 @@ var DefaultVideoSources = []VideoSource{{0, "camera"}, {1, "vga"}}
 // control applies c to an online terminal through the media backend and
 // then stores what set changes in its document.
 func (e *Engine) control(ctx context.Context, cf Conf, mtID string, c media.Control, set func(doc map[string]any)) (Terminal, error) {
-	t, err := e.Get(ctx, cf, mtID)
+	cf, mtID, err := e.Resolve(ctx, cf, mtID) // a cascaded terminal is controlled where it lives
+	if err != nil {
+		return Terminal{}, err
+	}
+	t, err := e.getLocal(ctx, cf, mtID)
 	if err != nil {
 		return t, err
 	}

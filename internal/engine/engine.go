@@ -62,6 +62,12 @@ type Engine struct {
 	// call (hung up or removed), so that conference control can drop them
 	// from the speaker, chairman, dual stream and VIP list.
 	OnLeave func(ctx context.Context, c Conf, mtIDs []string) error
+
+	// Peers, when set, finds the conferences that link terminals call,
+	// and OnLink establishes a cascade when a link is answered
+	// (cascade.go).
+	Peers  Peers
+	OnLink LinkFunc
 }
 
 // New returns an Engine.
@@ -83,8 +89,18 @@ func recID(confID, mtID string) string { return confID + "/" + mtID }
 // ErrNotFound is returned for an unknown terminal.
 var ErrNotFound = errors.New("engine: terminal not found")
 
-// Get reads one terminal of a conference.
+// Get reads one terminal of a conference; a cascaded mt_id ("4.1")
+// reads the terminal in the subordinate conference (cascade.go).
 func (e *Engine) Get(ctx context.Context, c Conf, mtID string) (Terminal, error) {
+	c, mtID, err := e.Resolve(ctx, c, mtID)
+	if err != nil {
+		return Terminal{}, err
+	}
+	return e.getLocal(ctx, c, mtID)
+}
+
+// getLocal reads a terminal of the conference itself.
+func (e *Engine) getLocal(ctx context.Context, c Conf, mtID string) (Terminal, error) {
 	rec, err := e.st.GetRecord(ctx, KindMT, c.DomainMoid, recID(c.ConfID, mtID))
 	if errors.Is(err, store.ErrNotFound) {
 		return Terminal{}, ErrNotFound

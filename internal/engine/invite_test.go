@@ -18,6 +18,7 @@ func TestInvitedMembersAreCalled(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
 		env := testserver.Start(t, dsn, testserver.Options{})
 		c := env.LoggedIn(t)
+		offline(t, env, "5550001")
 		p, _ := json.Marshal(map[string]any{
 			"create_type": 1, "name": "weekly", "bitrate": 2048, "call_mode": 2, "call_times": 2, "call_interval": 10,
 			"invite_members": []any{
@@ -66,6 +67,7 @@ func TestInvitedMembersAreCalled(t *testing.T) {
 func TestInvitedCalledOnceInManualMode(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	c := env.LoggedIn(t)
+	offline(t, env, "5550001")
 	r := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, map[string]any{
 		"create_type": 1, "name": "manual", "call_mode": 0,
 		"invite_members": []any{
@@ -85,5 +87,14 @@ func TestInvitedCalledOnceInManualMode(t *testing.T) {
 	}
 	if got[confID+"/1"] != engine.StateOnline || got[confID+"/2"] != engine.StateIdle {
 		t.Fatalf("manual-mode conference after 2s: %v, want 1 online and 2 idle (offline, not retried)", got)
+	}
+}
+
+// offline makes an E.164 number offline in the terminal directory (an
+// unknown number answers).
+func offline(t *testing.T, env *testserver.Env, e164 string) {
+	t.Helper()
+	if err := env.Store.PutDirectoryEntry(t.Context(), store.DirectoryEntry{Account: e164, E164: e164, MtType: 1, Behaviour: "offline"}); err != nil {
+		t.Fatal(err)
 	}
 }

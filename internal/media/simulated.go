@@ -19,9 +19,11 @@ const RingTimeout = 30 * time.Second
 
 // Simulated is the default backend: terminals behave as the directory
 // says (answer after a delay, offline, busy, or ringing without answer).
-// A callee that is not in the directory is still callable by IP or alias,
-// as on a real platform, and answers after DefaultAnswerAfter; an unknown
-// E.164 number is offline.
+// A callee that is not in the directory (by E.164 number, IP or alias)
+// answers after DefaultAnswerAfter, so that a newcomer's first call brings
+// terminals online (issue 13); the directory makes a number offline,
+// busy, never answering or slow. Conference numbers never reach the
+// backend: the engine links them as cascades.
 type Simulated struct {
 	Dir store.Store
 }
@@ -59,8 +61,8 @@ func (Simulated) undirected(c Callee) Call {
 		return Call{Outcome: Answered, After: DefaultAnswerAfter, Identity: Identity{Alias: acct, IP: acct, MtType: 1}}
 	case hasAt && net.ParseIP(host) != nil:
 		return Call{Outcome: Answered, After: DefaultAnswerAfter, Identity: Identity{Alias: alias, IP: host, MtType: 1}}
-	case isDigits(acct):
-		return Call{Outcome: Offline, Identity: Identity{E164: acct, MtType: 1}}
+	case isDigits(acct): // issue 13: a newcomer's first call brings terminals online
+		return Call{Outcome: Answered, After: DefaultAnswerAfter, Identity: Identity{Alias: acct, E164: acct, MtType: 1}}
 	}
 	return Call{Outcome: Answered, After: DefaultAnswerAfter, Identity: Identity{Alias: acct, MtType: 1}}
 }

@@ -42,7 +42,7 @@ func TestSimulatedDial(t *testing.T) {
 		{"172.16.55.4", media.Answered, media.DefaultAnswerAfter, "172.16.55.4"},
 		{"desk@10.0.0.9", media.Answered, media.DefaultAnswerAfter, "desk"},
 		{"lobby", media.Answered, media.DefaultAnswerAfter, "lobby"},
-		{"9999", media.Offline, 0, ""},
+		{"9999", media.Answered, media.DefaultAnswerAfter, "9999"}, // issue 13: unknown numbers answer
 	} {
 		c, err := b.Dial(ctx, "1110000", media.Callee{Account: tc.account, Bitrate: 2048})
 		if err != nil {

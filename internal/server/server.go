@@ -97,7 +97,7 @@ func New(cfg Config) (*Server, error) {
 	s.vc = vc.New(cfg.Store, cfg.Clock, s.confs, s.engine)
 	// When a conference ends, recordings still running become programs.
 	s.engine.Attach(s.confs, s.log.Error, func(ctx context.Context, c conference.Conf) error {
-		return s.vc.TimelineEnded(ctx, c)
+		return errors.Join(s.vc.TimelineEnded(ctx, c), s.vc.CascadeEnded(ctx, c))
 	})
 	system.Register(s.handlers, s.auth, cfg.Clock)
 	s.mc = mc.New(cfg.Store, cfg.Clock, s.confs, cfg.MC)

@@ -2,17 +2,24 @@ package vc
 
 import (
 	"context"
+	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Cascades (reference 05 items 3, 4 and 7: "获取会议级联信息", "获取级联会议
-// 终端列表", "批量添加级联终端"; cascade_id "0" is the local conference).
-// Until conferences cascade (issue 13) a conference's tree is the local
-// conference alone, so the cascade endpoints serve the local terminals
-// for cascade_id "0" and answer 20436 (A3 "指定MCU未与会", the MCU named
-// is not in the conference) for any other.
+// 终端列表", "批量添加级联终端"; issue 13). cascade_id "0" is the local
+// conference; a subordinate's cascade_id is the path of link terminals
+// that reach it ("4", then "4.2" below it), which is also its mt_id in
+// the tree. The reference's example writes the same paths under the local
+// "0" ("0.4", "0.4.2"); both forms are accepted. cascade_link.go keeps the
+// links; the engine resolves the paths.
 func init() {
 	registrars = append(registrars, func(m *Module, reg api.Registry) {
 		reg.Handle("vc.confs.cascades.list", m.listCascades)
@@ -28,49 +35,128 @@ const LocalCascade = "0"
 // CodeNoCascade is A3 "指定MCU未与会": no cascade of that id.
 const CodeNoCascade = 20436
 
-// listCascades answers the tree: the local conference, no subordinates.
+// listCascades answers the tree: the local conference and, nested, every
+// subordinate that a link terminal reaches.
 func (m *Module) listCascades(ctx context.Context, r *api.Request) (wire.Object, error) {
 	c, _, err := m.mtConf(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	name, _ := c.Doc["name"].(string)
-	return wire.Object{"conf_id": c.ID(), "name": name, "cascade_id": LocalCascade, "mt_id": LocalCascade,
-		"cascades": []any{}}, nil
-}
-
-// cascade checks the cascade_id of the path after the conference.
-func (m *Module) cascade(ctx context.Context, r *api.Request) error {
-	if _, _, err := m.mtConf(ctx, r); err != nil {
-		return err
-	}
-	if id := r.Path("cascade_id"); id != LocalCascade {
-		return wire.Errorf(CodeNoCascade, "conference %s has no cascade %s", r.Path("conf_id"), id)
-	}
-	return nil
-}
-
-// listCascadeMts lists the terminals of the cascade: the local ones.
-func (m *Module) listCascadeMts(ctx context.Context, r *api.Request) (wire.Object, error) {
-	if err := m.cascade(ctx, r); err != nil {
-		return nil, err
-	}
-	return m.listMts(ctx, r)
-}
-
-// addCascadeMts adds terminals to the cascade: the local conference, each
-// called by the conference's call mode. The reply entries carry
-// cascades_id 0, the local MCU.
-func (m *Module) addCascadeMts(ctx context.Context, r *api.Request) (wire.Object, error) {
-	if err := m.cascade(ctx, r); err != nil {
-		return nil, err
-	}
-	added, err := m.mtAdd(ctx, r)
+	node, err := m.cascadeNode(ctx, c, "", 0)
 	if err != nil {
 		return nil, err
 	}
+	node["cascade_id"], node["mt_id"] = LocalCascade, LocalCascade
+	return node, nil
+}
+
+// cascadeNode is one conference of the tree with its subordinates; path
+// is its cascade_id ("" for the root).
+func (m *Module) cascadeNode(ctx context.Context, c conference.Conf, path string, depth int) (wire.Object, error) {
+	subs := []any{}
+	for _, l := range cascadeLinks(c.Doc) {
+		if depth >= 16 {
+			break
+		}
+		sub, err := m.confs.Get(ctx, c.Rec.DomainMoid, conference.Str(l, "conf_id"), conference.StateRunning)
+		if isConfNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if supID, _, _ := cascadeUp(sub.Doc); supID != c.ID() {
+			continue
+		}
+		id := conference.Str(l, "mt_id")
+		if path != "" {
+			id = path + "." + id
+		}
+		n, err := m.cascadeNode(ctx, sub, id, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		subs = append(subs, n)
+	}
+	return wire.Object{"conf_id": c.ID(), "name": conference.Str(c.Doc, "name"), "cascade_id": path, "mt_id": path,
+		"cascades": subs}, nil
+}
+
+// cascadeTarget finds the conference of a cascade_id below the running
+// conference c (itself for "0"): 20436 when no online link reaches one.
+func (m *Module) cascadeTarget(ctx context.Context, c conference.Conf, ec engine.Conf, cascadeID string) (conference.Conf, engine.Conf, error) {
+	if cascadeID == LocalCascade || cascadeID == "" {
+		return c, ec, nil
+	}
+	sub, err := m.engine.ResolveConf(ctx, ec, cascadeID)
+	if errors.Is(err, engine.ErrNotFound) {
+		return c, ec, wire.Errorf(CodeNoCascade, "conference %s has no cascade %s", c.ID(), cascadeID)
+	}
+	if err != nil {
+		return c, ec, err
+	}
+	sc, err := m.confs.Get(ctx, c.Rec.DomainMoid, sub.ConfID, conference.StateRunning)
+	if isConfNotFound(err) {
+		return c, ec, wire.Errorf(CodeNoCascade, "conference %s has no cascade %s", c.ID(), cascadeID)
+	}
+	if err != nil {
+		return c, ec, err
+	}
+	return sc, mtEngineConf(sc), nil
+}
+
+// listCascadeMts lists the terminals of a cascade: the local ones for
+// "0"; a subordinate's, with mt_ids under its cascade_id ("4.1"), without
+// the terminal that stands for the superior.
+func (m *Module) listCascadeMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	id := r.Path("cascade_id")
+	if id == LocalCascade {
+		return m.listMts(ctx, r)
+	}
+	c, ec, err := m.mtConf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	_, sec, err := m.cascadeTarget(ctx, c, ec, id)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := m.engine.List(ctx, sec)
+	if err != nil {
+		return nil, err
+	}
+	ts = engine.Prefixed(ts, strings.TrimPrefix(id, "0.")+".")
+	return wire.Object{"mts": mtProject(ts, shape.Elem(r.Endpoint.Reply, "mts"))}, nil
+}
+
+// addCascadeMts adds terminals to a conference of the cascade, each called
+// by that conference's call mode. The reply entries carry cascades_id,
+// "the MCU index of the terminal's conference": 0 for the local one, the
+// mt_id of the link that reaches a subordinate in its own superior (the
+// last component of the cascade_id).
+func (m *Module) addCascadeMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	id := r.Path("cascade_id")
+	added, err := m.mtAdd(ctx, r, id)
+	if err != nil {
+		return nil, err
+	}
+	idx := 0
+	if id != LocalCascade {
+		last := id[strings.LastIndexByte(id, '.')+1:]
+		idx, _ = strconv.Atoi(last)
+	}
 	for _, a := range added {
-		a["cascades_id"] = 0
+		a["cascades_id"] = idx
 	}
 	return mtAddReply(r, added), nil
+}
+
+// cascadeTree returns the terminals of c's subordinates at every level
+// with their cascaded mt_ids; nothing is read for a conference without
+// links.
+func (m *Module) cascadeTree(ctx context.Context, c conference.Conf) ([]engine.Terminal, error) {
+	if len(cascadeLinks(c.Doc)) == 0 {
+		return nil, nil
+	}
+	return m.engine.Tree(ctx, engine.ConfOf(c))
 }

@@ -37,7 +37,11 @@ func ctStart(t *testing.T, env *testserver.Env, c *testserver.Client, online, of
 			"account_type": 7, "bitrate": 1024, "protocol": 0})
 	}
 	for i := 1; i <= offline; i++ {
-		members = append(members, map[string]any{"name": fmt.Sprint("off", i), "account": fmt.Sprintf("555000%d", i),
+		e164 := fmt.Sprintf("555000%d", i) // offline in the directory (an unknown number answers)
+		if err := env.Store.PutDirectoryEntry(context.Background(), store.DirectoryEntry{Account: e164, E164: e164, MtType: 1, Behaviour: "offline"}); err != nil {
+			t.Fatal(err)
+		}
+		members = append(members, map[string]any{"name": fmt.Sprint("off", i), "account": e164,
 			"account_type": 5, "bitrate": 1024, "protocol": 0})
 	}
 	p := map[string]any{"create_type": 1, "name": "control", "bitrate": 1024, "max_join_mt": 8, "duration": 0,

@@ -203,10 +203,10 @@ func hduForget(doc map[string]any, v *mdView) {
 // wall viewing one of them shows nothing, its polls and split screens go
 // on without them; a custom batch poll left without terminals stops. It
 // reports whether the document changed.
-func hduDrop(doc map[string]any, gone map[string]bool, now time.Time) bool {
+func hduDrop(doc map[string]any, gone leftSet, now time.Time) bool {
 	changed := false
 	for _, h := range mdObjs(doc, docHDUs) {
-		if sp := mdObj(h, "specific"); sp != nil && gone[conference.Str(sp, "mt_id")] {
+		if sp := mdObj(h, "specific"); sp != nil && gone.has(conference.Str(sp, "mt_id")) {
 			sp["mt_id"], changed = "", true
 		}
 		if po := mdObj(h, "poll"); po != nil {
@@ -218,7 +218,7 @@ func hduDrop(doc map[string]any, gone map[string]bool, now time.Time) bool {
 			members := mdObjs(sl, "members")
 			kept := make([]map[string]any, 0, len(members))
 			for _, e := range members {
-				if !gone[conference.Str(e, "mt_id")] {
+				if !gone.has(conference.Str(e, "mt_id")) {
 					kept = append(kept, e)
 				}
 			}

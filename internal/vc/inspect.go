@@ -45,13 +45,13 @@ func inspectKey(v map[string]any) string {
 
 // inspectLeave ends the viewings of terminals that left, and returns the
 // viewers that lost a viewing.
-func inspectLeave(doc map[string]any, gone map[string]bool) (bool, []string) {
+func inspectLeave(doc map[string]any, gone leftSet) (bool, []string) {
 	all := tlObjs(doc[tlKeyInspections])
 	var kept []map[string]any
 	var viewers []string
 	for _, v := range all {
 		src, dst := tlObj(v["src"]), tlObj(v["dst"])
-		if gone[tlStr(dst["mt_id"])] || (tlInt(src["type"]) != inspSrcComposition && gone[tlStr(src["mt_id"])]) {
+		if gone.has(tlStr(dst["mt_id"])) || (tlInt(src["type"]) != inspSrcComposition && gone.has(tlStr(src["mt_id"]))) {
 			viewers = append(viewers, tlStr(dst["mt_id"]))
 			continue
 		}

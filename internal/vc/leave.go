@@ -30,10 +30,20 @@ func init() {
 // features (poll_timeline.go), and auto_end (autoend.go). Each reads and writes the conference on its
 // own, so all of them run even when one fails; the errors are joined.
 func (m *Module) onLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
+	return errors.Join(
+		m.featuresLeave(ctx, ec, mtIDs),
+		m.cascadeLeave(ctx, ec, mtIDs), // links, and the superiors' features (cascade_link.go)
+		m.autoEndLeave(ctx, ec, mtIDs), // last, since it may end the conference
+	)
+}
+
+// featuresLeave drops terminals from every feature of their conference.
+// mtIDs may be cascaded ids ("4.1") of a subordinate's terminals, and a
+// link terminal's id takes the whole subordinate with it (leftSet).
+func (m *Module) featuresLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
 	var errs []error
 	for _, step := range []func(context.Context, engine.Conf, []string) error{
 		m.rolesLeave, m.uploadLeave, m.mediaLeave, m.timelineLeave,
-		m.autoEndLeave, // last, since it may end the conference
 	} {
 		errs = append(errs, step(ctx, ec, mtIDs))
 	}
@@ -44,7 +54,7 @@ func (m *Module) onLeave(ctx context.Context, ec engine.Conf, mtIDs []string) er
 // their conference, and stops the dual stream of a hung-up source. A
 // conference that has ended meanwhile has nothing left to clear.
 func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	gone := make(map[string]bool, len(mtIDs))
+	gone := make(leftSet, len(mtIDs))
 	for _, id := range mtIDs {
 		gone[id] = true
 	}
@@ -92,10 +102,10 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 
 // leaveRoles clears the roles and VIP entries of the terminals in gone
 // from a conference document and reports whether it changed.
-func leaveRoles(doc map[string]any, gone map[string]bool) bool {
+func leaveRoles(doc map[string]any, gone leftSet) bool {
 	changed := false
 	for _, f := range []string{docChairman, docSpeaker, docDual} {
-		if id := conference.Str(doc, f); id != "" && gone[id] {
+		if id := conference.Str(doc, f); id != "" && gone.has(id) {
 			doc[f] = ""
 			changed = true
 		}
@@ -103,7 +113,7 @@ func leaveRoles(doc map[string]any, gone map[string]bool) bool {
 	vips := ctlVIPs(doc)
 	kept := make([]any, 0, len(vips))
 	for _, v := range vips {
-		if !gone[conference.Str(v, "mt_id")] {
+		if !gone.has(conference.Str(v, "mt_id")) {
 			kept = append(kept, v)
 		}
 	}

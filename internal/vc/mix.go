@@ -125,7 +125,7 @@ func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Obj
 		if err != nil {
 			return nil, nil, err
 		}
-		gone := map[string]bool{}
+		gone := leftSet{}
 		var order []string
 		have := mdStrs(mix, "mt_ids")
 		for i, e := range mdObjs(r.Args.Params, "members") {

@@ -83,12 +83,12 @@ func monitorSettle(doc map[string]any, now time.Time) bool {
 }
 
 // monitorLeave releases the monitors of terminals that left.
-func monitorLeave(doc map[string]any, gone map[string]bool) bool {
+func monitorLeave(doc map[string]any, gone leftSet) bool {
 	all := tlObjs(doc[tlKeyMonitors])
 	var kept []map[string]any
 	for _, mon := range all {
 		src := tlObj(mon["src"])
-		if tlInt(src["type"]) == monSrcTerminal && gone[tlStr(src["mt_id"])] {
+		if tlInt(src["type"]) == monSrcTerminal && gone.has(tlStr(src["mt_id"])) {
 			continue
 		}
 		kept = append(kept, mon)

@@ -140,7 +140,10 @@ func mtMembers(p map[string]any) ([]engine.Member, error) {
 // platform's terminal ports (20301) bound them; a refused request adds
 // none. It returns the reply entries: account, account_type, protocol,
 // mt_id (an integer, as the reference writes it).
-func (m *Module) mtAdd(ctx context.Context, r *api.Request) ([]map[string]any, error) {
+//
+// cascadeID names the conference of the cascade that gains them: "0" the
+// conference of the path, another the subordinate it names (issue 13).
+func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([]map[string]any, error) {
 	members, err := mtMembers(r.Args.Params)
 	if err != nil {
 		return nil, err
@@ -149,6 +152,12 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request) ([]map[string]any, e
 	defer mtAddMu.Unlock()
 	c, ec, err := m.mtConf(ctx, r)
 	if err != nil {
+		return nil, err
+	}
+	if c, ec, err = m.cascadeTarget(ctx, c, ec, cascadeID); err != nil {
+		return nil, err
+	}
+	if err := m.cascadeCheck(ctx, c, members); err != nil {
 		return nil, err
 	}
 	have, err := m.engine.List(ctx, ec)
@@ -184,7 +193,7 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request) ([]map[string]any, e
 // envelope"; the mts list from 5.1.0.2.0, removed for older releases by
 // the compat rules).
 func (m *Module) addMts(ctx context.Context, r *api.Request) (wire.Object, error) {
-	added, err := m.mtAdd(ctx, r)
+	added, err := m.mtAdd(ctx, r, LocalCascade)
 	if err != nil {
 		return nil, err
 	}

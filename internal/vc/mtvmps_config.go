@@ -89,11 +89,11 @@ func (v *mdView) selfMembers(cfg map[string]any) []any {
 
 // dropSelfMembers removes the terminals in gone from the chosen channels
 // of a self composition and reports whether it changed.
-func dropSelfMembers(cfg map[string]any, gone map[string]bool) bool {
+func dropSelfMembers(cfg map[string]any, gone leftSet) bool {
 	members := mdObjs(cfg, "members")
 	kept := make([]map[string]any, 0, len(members))
 	for _, e := range members {
-		if id := conference.Str(e, "mt_id"); id == "" || !gone[id] {
+		if id := conference.Str(e, "mt_id"); id == "" || !gone.has(id) {
 			kept = append(kept, e)
 		}
 	}
@@ -107,12 +107,12 @@ func dropSelfMembers(cfg map[string]any, gone map[string]bool) bool {
 // selfDrop removes the terminals in gone from the self compositions of a
 // conference document: a terminal's own compositions stop, channels it
 // held become empty. It reports whether the document changed.
-func selfDrop(doc map[string]any, gone map[string]bool, _ time.Time) bool {
+func selfDrop(doc map[string]any, gone leftSet, _ time.Time) bool {
 	changed := false
 	selfs := mdObjs(doc, docSelfVMPs)
 	kept := make([]map[string]any, 0, len(selfs))
 	for _, s := range selfs {
-		if gone[conference.Str(s, "mt_id")] {
+		if gone.has(conference.Str(s, "mt_id")) {
 			changed = true
 			continue
 		}

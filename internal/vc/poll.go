@@ -145,7 +145,7 @@ func pollSettle(doc map[string]any, k pollKind, ts map[string]engine.Terminal, n
 // pollLeave takes a new anchor after terminals left: the rotation up to
 // now counts them as they were; from now on they are skipped. A poll with
 // no member left online stops (reference A3 20524).
-func pollLeave(doc map[string]any, k pollKind, ts map[string]engine.Terminal, gone map[string]bool, now time.Time) bool {
+func pollLeave(doc map[string]any, k pollKind, ts map[string]engine.Terminal, gone leftSet, now time.Time) bool {
 	p := tlObj(doc[k.key])
 	if p == nil || tlInt(p["state"]) == pollStateStopped {
 		return false
@@ -156,7 +156,7 @@ func pollLeave(doc map[string]any, k pollKind, ts map[string]engine.Terminal, go
 		return true
 	}
 	p["index"], p["rounds"], p["turn_at"] = pos.Index, pos.Rounds, tlMs(eff.Add(-pos.InTurn))
-	if gone[tlStr(tlObjs(p["members"])[pos.Index]["mt_id"])] {
+	if gone.has(tlStr(tlObjs(p["members"])[pos.Index]["mt_id"])) {
 		p["turn_at"] = tlMs(eff) // the next member's turn begins now
 	}
 	after, _ := pollPos(p, ts, now, nil)

@@ -90,8 +90,12 @@ func (m *Module) tlTerminals(ctx context.Context, c conference.Conf) (map[string
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]engine.Terminal, len(ts))
-	for _, t := range ts {
+	sub, err := m.cascadeTree(ctx, c) // subordinates' terminals, "4.1"
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]engine.Terminal, len(ts)+len(sub))
+	for _, t := range append(ts, sub...) {
 		out[t.MtID()] = t
 	}
 	return out, nil
@@ -209,12 +213,13 @@ func tlMtIDs(v any) []string {
 // them are released, and selective viewings they take part in end. The
 // engine's OnLeave (leave.go) calls it after the terminals left.
 func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	gone := make(map[string]bool, len(mtIDs))
+	gone := make(leftSet, len(mtIDs))
 	for _, id := range mtIDs {
 		gone[id] = true
 	}
 	var viewers []string
-	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
+	nctx, notes := store.WithNotices(ctx) // failed viewings, with the write (push_notices.go)
+	c, err := m.tlUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -227,6 +232,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		changed = monitorLeave(c.Doc, gone) || changed
 		changed = recorderLeave(c.Doc, gone) || changed
 		var ch bool
+		notes.Set(inspectFailures(*c, gone.has, now)...)
 		ch, viewers = inspectLeave(c.Doc, gone)
 		return changed || ch, nil
 	})
@@ -252,12 +258,12 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 // terminal recording; a terminal recording left without members keeps
 // running (recording nothing) until it is stopped, so its program is not
 // cut short by a dropped call.
-func recorderLeave(doc map[string]any, gone map[string]bool) bool {
+func recorderLeave(doc map[string]any, gone leftSet) bool {
 	changed := false
 	for _, rc := range tlObjs(doc["vc_recorders"]) {
 		kept := []any{}
 		for _, mem := range tlObjs(rc["members"]) {
-			if gone[tlStr(mem["mt_id"])] {
+			if gone.has(tlStr(mem["mt_id"])) {
 				changed = true
 				continue
 			}
@@ -289,10 +295,17 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 		if err != nil || !tlHasState(doc) {
 			continue
 		}
-		_, err = m.tlUpdate(ctx, rec.DomainMoid, rec.ID, func(c *conference.Conf) (bool, error) {
+		nctx, notes := store.WithNotices(ctx) // push notifications go with the write (push_notices.go)
+		_, err = m.tlUpdate(nctx, rec.DomainMoid, rec.ID, func(c *conference.Conf) (bool, error) {
 			now := m.clk.Now()
 			changed := monitorSettle(c.Doc, now)
 			changed = playbackSettle(c.Doc, now) || changed
+			lost, ns, err := m.playbackLost(ctx, c, now)
+			if err != nil {
+				return false, err
+			}
+			notes.Set(ns...)
+			changed = lost || changed
 			if pollsActive(c.Doc) {
 				ts, err := m.tlTerminals(ctx, *c)
 				if err != nil {
@@ -301,6 +314,7 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 				for _, k := range pollKinds {
 					changed = pollSettle(c.Doc, k, ts, now) || changed
 				}
+				changed = pollMark(c.Doc, ts, now) || changed
 			}
 			return changed, nil
 		})

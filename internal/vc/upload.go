@@ -100,7 +100,7 @@ func (m *Module) uploadFlag(ctx context.Context, ec engine.Conf, mtID string, v 
 // uploadLeave cancels the upload of a terminal among mtIDs that was hung
 // up or removed (a step of onLeave, leave.go).
 func (m *Module) uploadLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	gone := map[string]bool{}
+	gone := leftSet{}
 	for _, id := range mtIDs {
 		gone[id] = true
 	}
@@ -114,7 +114,7 @@ func (m *Module) uploadLeave(ctx context.Context, ec engine.Conf, mtIDs []string
 			return err
 		}
 		id := conference.Str(c.Doc, docUpload)
-		if id == "" || !gone[id] {
+		if id == "" || !gone.has(id) {
 			return nil
 		}
 		c.Doc[docUpload] = ""

@@ -21,7 +21,7 @@ import (
 // conference; leave.go's OnLeave calls it after the terminals left. A
 // conference that has ended has nothing left to clear.
 func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	gone := make(map[string]bool, len(mtIDs))
+	gone := make(leftSet, len(mtIDs))
 	for _, id := range mtIDs {
 		gone[id] = true
 	}
@@ -36,7 +36,7 @@ func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 
 // mediaDrop removes the terminals in gone from every media feature of a
 // conference document and reports whether it changed.
-func mediaDrop(doc map[string]any, gone map[string]bool, now time.Time) bool {
+func mediaDrop(doc map[string]any, gone leftSet, now time.Time) bool {
 	changed := false
 	if mix := mdObj(doc, docMix); mix != nil {
 		if kept, ch := mdWithout(mdStrs(mix, "mt_ids"), gone); ch {
@@ -62,11 +62,11 @@ func mediaDrop(doc map[string]any, gone map[string]bool, now time.Time) bool {
 // dropChannels removes the terminals in gone from composition channels: a
 // chosen channel of theirs goes, a single-channel poll goes on without
 // them (and goes when none is left).
-func dropChannels(members []map[string]any, gone map[string]bool, now time.Time) ([]map[string]any, bool) {
+func dropChannels(members []map[string]any, gone leftSet, now time.Time) ([]map[string]any, bool) {
 	changed := false
 	out := make([]map[string]any, 0, len(members))
 	for _, m := range members {
-		if id := conference.Str(m, "mt_id"); id != "" && gone[id] {
+		if id := conference.Str(m, "mt_id"); id != "" && gone.has(id) {
 			changed = true
 			continue
 		}
@@ -86,7 +86,7 @@ func dropChannels(members []map[string]any, gone map[string]bool, now time.Time)
 // dropPoll removes the terminals in gone from a single-channel poll
 // {mt_ids, rotation}, carrying its rotation over; ok is false when no
 // terminal is left.
-func dropPoll(po map[string]any, gone map[string]bool, now time.Time) (ok, changed bool) {
+func dropPoll(po map[string]any, gone leftSet, now time.Time) (ok, changed bool) {
 	old := mdStrs(po, "mt_ids")
 	kept, ch := mdWithout(old, gone)
 	if !ch {

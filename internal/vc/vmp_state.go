@@ -58,6 +58,15 @@ func (m *Module) mdLoad(ctx context.Context, c conference.Conf) (*mdView, error)
 	for _, t := range ts {
 		v.byID[t.MtID()] = t
 	}
+	// Terminals of subordinates are members by their cascaded mt_ids
+	// ("4.1"); the features' automatic choices stay with local ones (ts).
+	sub, err := m.cascadeTree(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range sub {
+		v.byID[t.MtID()] = t
+	}
 	return v, nil
 }
 
@@ -192,10 +201,10 @@ func mdStrAnys(l []string) []any {
 }
 
 // mdWithout returns l without the ids in gone, and whether any was there.
-func mdWithout(l []string, gone map[string]bool) ([]string, bool) {
+func mdWithout(l []string, gone leftSet) ([]string, bool) {
 	out := make([]string, 0, len(l))
 	for _, s := range l {
-		if !gone[s] {
+		if !gone.has(s) {
 			out = append(out, s)
 		}
 	}

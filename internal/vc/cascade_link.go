@@ -1,0 +1,443 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Cascade links (issue 13): a terminal whose account is the number of a
+// live conference of the same user domain links the two when its call is
+// answered. The engine resolves cascaded mt_ids ("4.1") through the
+// links (internal/engine/cascade.go); this file keeps the conferences'
+// documents in step:
+//
+//   - the superior's document lists its links under docLinks
+//     ({mt_id, conf_id}) and sets subordinate_cascade (reference 05 vc
+//     info "是否有下级级联会议室");
+//   - the subordinate's document names its superior under docUp
+//     ({conf_id, mt_id of the link, uplink_mt_id of its own terminal of
+//     type 8 standing for the superior}) and sets superior_cascade.
+//
+// A link ends when its terminal leaves the superior's call (hung up,
+// removed, or its conference ended) or the subordinate's uplink terminal
+// is removed, or when either conference ends; then both documents are
+// cleared and the superior's roles, compositions, polls and other
+// features drop every terminal of the subordinate (leftSet).
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		m.engine.Peers = peers{m}
+		m.engine.OnLink = m.link
+	})
+}
+
+// Fields of a conference document that keep its cascade links.
+const (
+	docLinks = "cascade_links"
+	docUp    = "cascade_up"
+)
+
+// Codes of reference A3 for refused links.
+const (
+	// CodeCascadeSuperior is "指定终端是您的上级MCU, 呼叫暂时被拒绝": the
+	// conference called is the caller itself or above it (a loop).
+	CodeCascadeSuperior = 20109
+	// CodeCascadeTaken is "呼叫下级MCU失败, 该MCU已经被其它高级别MCU呼叫":
+	// the conference called already has a superior.
+	CodeCascadeTaken = 20166
+)
+
+// peers finds this platform's conferences for the engine (engine.Peers).
+type peers struct{ m *Module }
+
+// Find: a running or booked conference of the domain with that number,
+// or a number in the platform's conference number range, is a
+// conference number; only a running one is live. A conference of another
+// user domain is no conference of the caller's (never linked: no user
+// sees another domain's terminals).
+func (p peers) Find(ctx context.Context, domainMoid, account string) (engine.Peer, error) {
+	if !isNumber(account) {
+		return engine.Peer{}, engine.ErrNoPeer
+	}
+	c, err := p.m.confs.Get(ctx, domainMoid, account, conference.StateRunning)
+	if err == nil {
+		return engine.Peer{Conf: engine.ConfOf(c), Name: conference.Str(c.Doc, "name"), Live: true}, nil
+	}
+	if !isConfNotFound(err) {
+		return engine.Peer{}, err
+	}
+	cfg := p.m.confs.Config()
+	if n, ok := number(account); ok && n >= cfg.NumberMin && n <= cfg.NumberMax {
+		return engine.Peer{Conf: engine.Conf{DomainMoid: domainMoid, ConfID: account}}, nil
+	}
+	return engine.Peer{}, engine.ErrNoPeer
+}
+
+// Conf returns a running conference's engine view.
+func (p peers) Conf(ctx context.Context, domainMoid, confID string) (engine.Conf, bool, error) {
+	c, err := p.m.confs.Get(ctx, domainMoid, confID, conference.StateRunning)
+	if isConfNotFound(err) {
+		return engine.Conf{}, false, nil
+	}
+	if err != nil {
+		return engine.Conf{}, false, err
+	}
+	return mtEngineConf(c), true, nil
+}
+
+func isConfNotFound(err error) bool {
+	var we *wire.Error
+	return errors.As(err, &we) && we.Code == wire.CodeConfNotFound
+}
+
+func isNumber(s string) bool {
+	_, ok := number(s)
+	return ok
+}
+
+func number(s string) (int64, bool) {
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(r-'0')
+	}
+	return n, true
+}
+
+// mtEngineConf is the engine view of a conference with its terminal
+// limit, as mtConf builds it.
+func mtEngineConf(c conference.Conf) engine.Conf {
+	ec := engine.ConfOf(c)
+	ec.MaxJoinMt = conference.Ports(c.Doc)
+	return ec
+}
+
+// cascadeUp reads a document's superior: its conf_id, the link's mt_id
+// there and the uplink terminal's mt_id here ("" when it has none).
+func cascadeUp(doc map[string]any) (confID, linkID, uplinkID string) {
+	up, _ := doc[docUp].(map[string]any)
+	return conference.Str(up, "conf_id"), conference.Str(up, "mt_id"), conference.Str(up, "uplink_mt_id")
+}
+
+// cascadeLinks reads a document's links: link mt_id → subordinate conf_id.
+func cascadeLinks(doc map[string]any) []map[string]any {
+	l, _ := doc[docLinks].([]any)
+	out := make([]map[string]any, 0, len(l))
+	for _, v := range l {
+		if e, ok := v.(map[string]any); ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// refuse is a refused link: the reference's code, wrapped so that the
+// engine fails the call.
+func refuse(code int, format string, args ...any) error {
+	return fmt.Errorf("%w: %w", engine.ErrRefused, wire.Errorf(code, format, args...))
+}
+
+// cascadeCheck refuses, before anything is added, members that would
+// link the conference c into a loop (itself or a conference above it:
+// 20109) or to a conference that already has a superior or is linked
+// twice (20166).
+func (m *Module) cascadeCheck(ctx context.Context, c conference.Conf, members []engine.Member) error {
+	seen := map[string]bool{}
+	for i, mb := range members {
+		p, err := peers{m}.Find(ctx, c.Rec.DomainMoid, mb.Callee.Account)
+		if errors.Is(err, engine.ErrNoPeer) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !p.Live {
+			continue
+		}
+		field := fmt.Sprintf("mts[%d].account", i)
+		if err := m.linkAllowed(ctx, c.Rec.DomainMoid, c.ID(), "", p.Conf.ConfID); err != nil {
+			var we *wire.Error
+			if !errors.As(err, &we) {
+				return err
+			}
+			return wire.Errorf(we.Code, "%s: %s", field, we.Desc)
+		}
+		if seen[p.Conf.ConfID] {
+			return wire.Errorf(CodeCascadeTaken, "%s: conference %s is named twice", field, p.Conf.ConfID)
+		}
+		seen[p.Conf.ConfID] = true
+		for _, l := range cascadeLinks(c.Doc) {
+			if conference.Str(l, "conf_id") == p.Conf.ConfID {
+				return wire.Errorf(CodeCascadeTaken, "%s: conference %s is already a subordinate of conference %s", field, p.Conf.ConfID, c.ID())
+			}
+		}
+	}
+	return nil
+}
+
+// linkAllowed tells whether conference supID may call subID through its
+// link linkID ("" before the link exists): never itself or a conference
+// above it, never a conference that has another superior.
+func (m *Module) linkAllowed(ctx context.Context, domain, supID, linkID, subID string) error {
+	if subID == supID {
+		return wire.Errorf(CodeCascadeSuperior, "conference %s cannot cascade to itself", supID)
+	}
+	up := supID
+	for depth := 0; up != "" && depth < 32; depth++ {
+		c, err := m.confs.Get(ctx, domain, up, conference.StateRunning)
+		if isConfNotFound(err) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		up, _, _ = cascadeUp(c.Doc)
+		if up == subID {
+			return wire.Errorf(CodeCascadeSuperior, "conference %s is above conference %s in its cascade: a link would make a loop", subID, supID)
+		}
+	}
+	sub, err := m.confs.Get(ctx, domain, subID, conference.StateRunning)
+	if err != nil {
+		return err
+	}
+	if have, link, _ := cascadeUp(sub.Doc); have != "" && (have != supID || linkID == "" || link != linkID) {
+		return wire.Errorf(CodeCascadeTaken, "conference %s already has the superior conference %s", subID, have)
+	}
+	return nil
+}
+
+// link establishes the cascade of an answered link terminal (the
+// engine's OnLink): the subordinate is claimed first (a conditional
+// write, so that of two superiors calling it at once one wins), then it
+// gains the uplink terminal, then the superior lists the link.
+func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, p engine.Peer) error {
+	linkID, subID := lt.MtID(), p.Conf.ConfID
+	if err := m.linkAllowed(ctx, sup.DomainMoid, sup.ConfID, linkID, subID); err != nil {
+		var we *wire.Error
+		if errors.As(err, &we) {
+			return fmt.Errorf("%w: %w", engine.ErrRefused, err)
+		}
+		return err
+	}
+	supConf, err := m.confs.Get(ctx, sup.DomainMoid, sup.ConfID, conference.StateRunning)
+	if err != nil {
+		return fmt.Errorf("%w: %w", engine.ErrRefused, err)
+	}
+	already := false
+	if _, err := m.tlUpdate(ctx, sup.DomainMoid, subID, func(c *conference.Conf) (bool, error) {
+		have, link, _ := cascadeUp(c.Doc)
+		switch {
+		case have == sup.ConfID && link == linkID:
+			already = true
+			return false, nil
+		case have != "":
+			return false, refuse(CodeCascadeTaken, "conference %s already has the superior conference %s", subID, have)
+		}
+		c.Doc[docUp] = map[string]any{"conf_id": sup.ConfID, "mt_id": linkID}
+		c.Doc["superior_cascade"] = 1
+		return true, nil
+	}); err != nil {
+		if isConfNotFound(err) {
+			return fmt.Errorf("%w: %w", engine.ErrRefused, err)
+		}
+		return err
+	}
+	if !already {
+		up, err := m.engine.AddUplink(ctx, p.Conf, sup, conference.Str(supConf.Doc, "name"))
+		if err != nil {
+			return err
+		}
+		if _, err := m.tlUpdate(ctx, sup.DomainMoid, subID, func(c *conference.Conf) (bool, error) {
+			if have, link, _ := cascadeUp(c.Doc); have != sup.ConfID || link != linkID {
+				return false, nil
+			}
+			c.Doc[docUp] = map[string]any{"conf_id": sup.ConfID, "mt_id": linkID, "uplink_mt_id": up.MtID()}
+			return true, nil
+		}); err != nil && !isConfNotFound(err) {
+			return err
+		}
+	}
+	_, err = m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *conference.Conf) (bool, error) {
+		links := cascadeLinks(c.Doc)
+		for _, l := range links {
+			if conference.Str(l, "mt_id") == linkID {
+				return false, nil
+			}
+		}
+		out := make([]any, 0, len(links)+1)
+		for _, l := range links {
+			out = append(out, l)
+		}
+		c.Doc[docLinks] = append(out, map[string]any{"mt_id": linkID, "conf_id": subID})
+		c.Doc["subordinate_cascade"] = 1
+		return true, nil
+	})
+	if isConfNotFound(err) {
+		return fmt.Errorf("%w: %w", engine.ErrRefused, err)
+	}
+	return err
+}
+
+// cascadeLeave keeps the links when terminals leave conference ec: a
+// leaving link terminal dissolves its cascade; a leaving uplink terminal
+// hangs up the superior's link; any other terminal that leaves also
+// leaves the superiors' features, under its cascaded mt_id.
+func (m *Module) cascadeLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
+	c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, conference.StateRunning)
+	if isConfNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	gone := map[string]bool{}
+	for _, id := range mtIDs {
+		gone[id] = true
+	}
+	var errs []error
+	for _, l := range cascadeLinks(c.Doc) {
+		if id := conference.Str(l, "mt_id"); gone[id] {
+			errs = append(errs, m.unlink(ctx, ec, id, conference.Str(l, "conf_id")))
+		}
+	}
+	supID, linkID, uplinkID := cascadeUp(c.Doc)
+	if supID == "" {
+		return errors.Join(errs...)
+	}
+	sup, ok, err := peers{m}.Conf(ctx, ec.DomainMoid, supID)
+	if err != nil || !ok {
+		return errors.Join(append(errs, err)...)
+	}
+	if uplinkID != "" && gone[uplinkID] {
+		err := m.engine.Hangup(ctx, sup, []string{linkID})
+		if errors.Is(err, engine.ErrNotFound) {
+			err = nil
+		}
+		return errors.Join(append(errs, err)...)
+	}
+	up := make([]string, 0, len(mtIDs))
+	for _, id := range mtIDs {
+		up = append(up, linkID+"."+id)
+	}
+	errs = append(errs, m.featuresLeave(ctx, sup, up), m.cascadeLeave(ctx, sup, up))
+	return errors.Join(errs...)
+}
+
+// unlink dissolves the cascade of the superior sup's link linkID to the
+// conference subID: the superior forgets the link, the subordinate its
+// superior and its uplink terminal.
+func (m *Module) unlink(ctx context.Context, sup engine.Conf, linkID, subID string) error {
+	_, err := m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *conference.Conf) (bool, error) {
+		links := cascadeLinks(c.Doc)
+		kept := make([]any, 0, len(links))
+		for _, l := range links {
+			if conference.Str(l, "mt_id") != linkID {
+				kept = append(kept, l)
+			}
+		}
+		if len(kept) == len(links) {
+			return false, nil
+		}
+		c.Doc[docLinks] = kept
+		c.Doc["subordinate_cascade"] = flagOf(len(kept) > 0)
+		return true, nil
+	})
+	if err != nil && !isConfNotFound(err) {
+		return err
+	}
+	return m.detach(ctx, sup.DomainMoid, subID, sup.ConfID, linkID)
+}
+
+// detach makes conference subID forget its superior supID (reached
+// through linkID) and removes its uplink terminal.
+func (m *Module) detach(ctx context.Context, domain, subID, supID, linkID string) error {
+	uplink := ""
+	_, err := m.tlUpdate(ctx, domain, subID, func(c *conference.Conf) (bool, error) {
+		have, link, up := cascadeUp(c.Doc)
+		if have != supID || link != linkID {
+			return false, nil
+		}
+		uplink = up
+		delete(c.Doc, docUp)
+		c.Doc["superior_cascade"] = 0
+		return true, nil
+	})
+	if isConfNotFound(err) || uplink == "" {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	sub, ok, err := peers{m}.Conf(ctx, domain, subID)
+	if err != nil || !ok {
+		return err
+	}
+	if err := m.engine.Remove(ctx, sub, []string{uplink}); err != nil && !errors.Is(err, engine.ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
+// CascadeEnded dissolves the cascades of a conference that ended: its
+// superior's link is hung up, its subordinates go on alone. The server
+// calls it from the conference hooks' Ended, after the terminals are gone.
+func (m *Module) CascadeEnded(ctx context.Context, c conference.Conf) error {
+	var errs []error
+	if supID, linkID, _ := cascadeUp(c.Doc); supID != "" {
+		sup, ok, err := peers{m}.Conf(ctx, c.Rec.DomainMoid, supID)
+		if err == nil && ok {
+			err = m.engine.Hangup(ctx, sup, []string{linkID})
+			if errors.Is(err, engine.ErrNotFound) {
+				err = nil
+			}
+		}
+		errs = append(errs, err)
+	}
+	for _, l := range cascadeLinks(c.Doc) {
+		errs = append(errs, m.detach(ctx, c.Rec.DomainMoid, conference.Str(l, "conf_id"), c.ID(), conference.Str(l, "mt_id")))
+	}
+	return errors.Join(errs...)
+}
+
+func flagOf(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// leftSet is the set of terminals leaving a conference. A link terminal
+// that leaves takes its subordinate's terminals with it: has("4.1") holds
+// when "4" left.
+type leftSet map[string]bool
+
+func (s leftSet) has(id string) bool {
+	if s[id] {
+		return true
+	}
+	for i := strings.IndexByte(id, '.'); i > 0; i = nextDot(id, i) {
+		if s[id[:i]] {
+			return true
+		}
+	}
+	return false
+}
+
+func nextDot(s string, i int) int {
+	j := strings.IndexByte(s[i+1:], '.')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}
