@@ -244,3 +244,61 @@ func vmpMemberIDs(vmp map[string]any) []string {
 	}
 	return out
 }
+
+// A poll of the superior takes a subordinate's terminal as member; the
+// upload terminal of a subordinate shows in the superior's view of it;
+// the cascade settings given at creation are reported; ending the top
+// conference frees its subordinate.
+func TestCascadeMembersUploadSettingsEnd(t *testing.T) {
+	testdb.Engines(t, func(t *testing.T, dsn string) {
+		env, admin := mtsEnv(t, dsn, testserver.Options{})
+		k := casTree{env: env, c: admin}
+		k.a = mtsConf(t, admin, map[string]any{"name": "top", "cascade_mode": 1, "cascade_upload": 1,
+			"cascade_return": 1, "cascade_return_para": 512})
+		k.b = mtsConf(t, admin, map[string]any{"name": "sub"})
+		testserver.MustOK(t, mtsAdd(t, admin, k.a, mtsEntry("10.9.1.1")))
+		testserver.MustOK(t, mtsAdd(t, admin, k.b, mtsEntry("10.9.1.2"), mtsEntry("10.9.1.3")))
+		env.Advance(t, 3*time.Second)
+		testserver.MustOK(t, mtsAdd(t, admin, k.a, mtsEntry(k.b))) // A's terminal 2
+
+		info := k.get(t, k.a)
+		for f, want := range map[string]float64{"cascade_mode": 1, "cascade_upload": 1, "cascade_return": 1, "cascade_return_para": 512} {
+			if info[f] != want {
+				t.Errorf("A's %s = %v, want %v", f, info[f], want)
+			}
+		}
+
+		// A poll over A's terminal 1 and B's terminal 1 (seen as "2.1").
+		testserver.MustOK(t, k.put(t, k.a+"/poll", map[string]any{"mode": 1, "num": 0, "keep_time": 10,
+			"members": []any{map[string]any{"mt_id": "1"}, map[string]any{"mt_id": "2.1"}}}))
+		if got := k.get(t, k.a+"/poll"); got["state"] != float64(1) {
+			t.Fatalf("A's poll: %v", got)
+		}
+
+		// B's upload terminal is what A sees of B.
+		testserver.MustOK(t, k.put(t, k.b+"/upload", map[string]any{"mt_id": "2"}))
+		up := k.casMts(t, k.a, "2")
+		if mtsNum(up["2.2"]["upload"]) != 1 || mtsNum(up["2.1"]["upload"]) != 0 {
+			t.Errorf("B's terminals seen from A after B's upload: %v", up)
+		}
+
+		// B's terminal 1 leaves: A's poll drops it.
+		testserver.MustOK(t, k.c.Do("DELETE", "/api/v1/vc/confs/"+k.b+"/mts", mtsIDs(t, "1")))
+		for _, m := range k.get(t, k.a+"/poll")["members"].([]any) {
+			if id := m.(map[string]any)["mt_id"]; id == "2.1" {
+				t.Errorf("A's poll kept the departed terminal 2.1")
+			}
+		}
+
+		// Ending A frees B.
+		testserver.MustOK(t, k.c.Do("DELETE", "/api/v1/mc/confs/"+k.a, nil))
+		if info := k.get(t, k.b); info["superior_cascade"] != float64(0) {
+			t.Errorf("B's superior_cascade after A ended: %v", info["superior_cascade"])
+		}
+		for id, m := range mtsList(t, k.c, k.b) {
+			if mtsNum(m["type"]) == 8 {
+				t.Errorf("B kept terminal %s for its ended superior", id)
+			}
+		}
+	})
+}
