@@ -47,7 +47,8 @@ const (
 // polled terminal, a recording's length, a monitor's expiry) changes no
 // document and so is not published until the next stored change.
 var confParts = []confPart{
-	{Path: "/cascades", Endpoint: "vc.confs.cascades.list", Parts: field("name", "cascades")},
+	// The links of internal/vc/cascade_link.go: the tree changes when they do.
+	{Path: "/cascades", Endpoint: "vc.confs.cascades.list", Parts: field("name", "cascade_links", "cascade_up")},
 	{Path: "/chairman", Endpoint: "vc.confs.chairman.get", Parts: field("chairman_mt_id")},
 	{Path: "/speaker", Endpoint: "vc.confs.speaker.get", Parts: field("speaker_mt_id")},
 	{Path: "/dualstream", Endpoint: "vc.confs.dualstream.get", Parts: field("dualstream_mt_id")},

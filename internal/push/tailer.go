@@ -237,7 +237,10 @@ func (t *tailer) terminal(ctx context.Context, ev store.Event) error {
 	if ev.Op == store.OpDelete {
 		delete(t.calls, key)
 		t.publishDelete(ch)
-		return nil
+		return t.cascadeTerminal(ctx, ev.DomainMoid, confID, mtID, true)
+	}
+	if err := t.cascadeTerminal(ctx, ev.DomainMoid, confID, mtID, false); err != nil {
+		return err
 	}
 	rec, err := t.s.cfg.Store.GetRecord(ctx, engine.KindMT, ev.DomainMoid, ev.ID)
 	if errors.Is(err, store.ErrNotFound) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -103,7 +104,15 @@ func (m *Module) getMt(ctx context.Context, r *api.Request) (wire.Object, error)
 	if err != nil {
 		return nil, mtErr(err, c.ID(), r.Path("mt_id"))
 	}
-	return shape.Project(t.Doc, r.Endpoint.Reply), nil
+	out := shape.Project(t.Doc, r.Endpoint.Reply)
+	if id := r.Path("mt_id"); strings.Contains(id, ".") {
+		// A subordinate's terminal (issue 13), by its cascaded mt_id;
+		// reference 05: protocol and call_mode are not returned for it.
+		out["mt_id"] = strings.TrimPrefix(id, "0.")
+		delete(out, "protocol")
+		delete(out, "call_mode")
+	}
+	return out, nil
 }
 
 // mtMembers reads the mts parameter of adding: account, account_type,
