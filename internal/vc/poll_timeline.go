@@ -218,8 +218,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		gone[id] = true
 	}
 	var viewers []string
-	nctx, notes := store.WithNotices(ctx) // failed viewings, with the write (push_notices.go)
-	c, err := m.tlUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
+	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -232,7 +231,6 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		changed = monitorLeave(c.Doc, gone) || changed
 		changed = recorderLeave(c.Doc, gone) || changed
 		var ch bool
-		notes.Set(inspectFailures(*c, gone.has, now)...)
 		ch, viewers = inspectLeave(c.Doc, gone)
 		return changed || ch, nil
 	})
@@ -295,17 +293,10 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 		if err != nil || !tlHasState(doc) {
 			continue
 		}
-		nctx, notes := store.WithNotices(ctx) // push notifications go with the write (push_notices.go)
-		_, err = m.tlUpdate(nctx, rec.DomainMoid, rec.ID, func(c *conference.Conf) (bool, error) {
+		_, err = m.tlUpdate(ctx, rec.DomainMoid, rec.ID, func(c *conference.Conf) (bool, error) {
 			now := m.clk.Now()
 			changed := monitorSettle(c.Doc, now)
 			changed = playbackSettle(c.Doc, now) || changed
-			lost, ns, err := m.playbackLost(ctx, c, now)
-			if err != nil {
-				return false, err
-			}
-			notes.Set(ns...)
-			changed = lost || changed
 			if pollsActive(c.Doc) {
 				ts, err := m.tlTerminals(ctx, *c)
 				if err != nil {
@@ -314,7 +305,6 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 				for _, k := range pollKinds {
 					changed = pollSettle(c.Doc, k, ts, now) || changed
 				}
-				changed = pollMark(c.Doc, ts, now) || changed
 			}
 			return changed, nil
 		})
