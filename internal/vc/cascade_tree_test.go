@@ -302,3 +302,61 @@ func TestCascadeMembersUploadSettingsEnd(t *testing.T) {
 		}
 	})
 }
+
+// Every kind of per-terminal operation of the superior takes a
+// subordinate's terminal by its cascaded id; an unknown cascaded id is
+// 12104 for each.
+func TestCascadeOperations(t *testing.T) {
+	testdb.Engines(t, func(t *testing.T, dsn string) {
+		k := casBuild(t, dsn) // A's link 2 → B (terminals 1, link 3 → C); C's terminal 1 is "2.3.1"
+		a := "/api/v1/vc/confs/" + k.a
+		do := func(method, path string, p map[string]any) testserver.Reply {
+			return k.c.Do(method, a+path, testserver.Params(t, p))
+		}
+		ops := []struct {
+			name, method, path string
+			p                  func(id string) map[string]any
+		}{
+			{"chairman", "PUT", "/chairman", func(id string) map[string]any { return map[string]any{"mt_id": id} }},
+			{"dual stream", "PUT", "/dualstream", func(id string) map[string]any { return map[string]any{"mt_id": id} }},
+			{"VIPs", "PUT", "/viplist", func(id string) map[string]any { return map[string]any{"mts": mdMembers(id)} }},
+			{"mix", "POST", "/mixs", func(id string) map[string]any { return map[string]any{"mode": 2, "members": mdMembers("1", id)} }},
+			{"inspection", "POST", "/inspections", func(id string) map[string]any {
+				return map[string]any{"mode": 1, "src": map[string]any{"type": 1, "mt_id": id}, "dst": map[string]any{"mt_id": "1"}}
+			}},
+			{"monitor", "POST", "/monitors", func(id string) map[string]any { return tlMonitor(0, id, "10.9.9.9", 6000) }},
+		}
+		for _, op := range ops {
+			testserver.MustFail(t, do(op.method, op.path, op.p("2.3.9")), 12104)
+			if r := do(op.method, op.path, op.p("2.3.1")); !r.OK() {
+				t.Errorf("%s with 2.3.1: %s", op.name, r.Raw)
+			}
+		}
+		mtsSame(t, "chairman", testserver.MustOK(t, k.c.Do("GET", a+"/chairman", nil))["mt_id"], "2.3.1")
+		mtsSame(t, "dual stream", testserver.MustOK(t, k.c.Do("GET", a+"/dualstream", nil))["mt_id"], "2.3.1")
+
+		// Per-terminal controls through the path.
+		for _, tc := range []struct {
+			path string
+			p    map[string]any
+		}{
+			{"/mts/2.3.1/volume", map[string]any{"vol_mode": 1, "vol_value": 20}},
+			{"/mts/2.3.1/call_mode", map[string]any{"value": 3}},
+		} {
+			testserver.MustOK(t, do("PUT", tc.path, tc.p))
+		}
+		got := mtsList(t, k.c, k.x)["1"]
+		if mtsNum(got["call_mode"]) != 3 {
+			t.Errorf("C's terminal 1 after call mode through A: %v", got)
+		}
+
+		// C's terminal 1 hangs up: every role and member of A that was it goes.
+		testserver.MustOK(t, k.c.Do("DELETE", "/api/v1/vc/confs/"+k.x+"/online_mts", mtsIDs(t, "1")))
+		mtsSame(t, "chairman after it left", testserver.MustOK(t, k.c.Do("GET", a+"/chairman", nil))["mt_id"], "")
+		mtsSame(t, "dual stream after it left", testserver.MustOK(t, k.c.Do("GET", a+"/dualstream", nil))["mt_id"], "")
+		mtsSame(t, "VIPs after it left", testserver.MustOK(t, k.c.Do("GET", a+"/viplist", nil))["mts"], []any{})
+		if insp := testserver.MustOK(t, k.c.Do("GET", a+"/inspections", nil))["inspections"].([]any); len(insp) != 0 {
+			t.Errorf("inspections after it left: %v", insp)
+		}
+	})
+}

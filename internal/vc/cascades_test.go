@@ -8,9 +8,10 @@ import (
 	"github.com/confer-platform/confer/internal/testserver"
 )
 
-// Until conferences cascade, a conference's tree is the local conference
+// A conference without links: its tree is the local conference
 // (cascade_id "0"); its cascade terminals are the local terminals; any
-// other cascade answers 20436.
+// other cascade, also through a terminal that is no link, answers 20436.
+// cascade_tree_test.go builds real trees.
 func TestCascades(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
 		env, admin := mtsEnv(t, dsn, testserver.Options{})
