@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/push"
+	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 )
@@ -408,6 +409,10 @@ func TestNotifications(t *testing.T) {
 	b.mustHandshake()
 	base := "/userdomains/" + b.domain + "/confs"
 	b.mustSubscribe(base + "/**")
+	if err := env.Store.PutDirectoryEntry(context.Background(), store.DirectoryEntry{Account: "5550001",
+		DomainMoid: b.domain, E164: "5550001", Behaviour: "offline"}); err != nil {
+		t.Fatal(err)
+	}
 	id := startConf(t, env, admin, "notify")
 	add := msg{"mts": []any{msg{"account": "5550001", "account_type": 5, "bitrate": 1024, "protocol": 0}}}
 	testserver.MustOK(t, admin.Do("POST", "/api/v1/vc/confs/"+id+"/mts", testserver.Params(t, add)))
