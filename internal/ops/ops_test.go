@@ -18,6 +18,7 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 )
@@ -166,7 +167,11 @@ func TestMetrics(t *testing.T) {
 	c := env.Client(t)
 	testserver.MustOK(t, c.Login(testserver.AdminUser, testserver.AdminPassword))
 	attempted, failed := engine.CallsAttempted.Load(), engine.CallsFailed.Load()
-	// An IP terminal answers after 2 seconds; an unknown E.164 is offline.
+	// An IP terminal answers after 2 seconds; the E.164 number is offline
+	// in the directory (an unknown one answers).
+	if err := env.Store.PutDirectoryEntry(t.Context(), store.DirectoryEntry{Account: "5551009", E164: "5551009", MtType: 1, Behaviour: "offline"}); err != nil {
+		t.Fatal(err)
+	}
 	members := []any{
 		map[string]any{"name": "ip", "account": "10.0.1.1", "account_type": 7, "bitrate": 1024, "protocol": 0},
 		map[string]any{"name": "off", "account": "5551009", "account_type": 5, "bitrate": 1024, "protocol": 0},
