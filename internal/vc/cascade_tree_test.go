@@ -358,5 +358,18 @@ func TestCascadeOperations(t *testing.T) {
 		if insp := testserver.MustOK(t, k.c.Do("GET", a+"/inspections", nil))["inspections"].([]any); len(insp) != 0 {
 			t.Errorf("inspections after it left: %v", insp)
 		}
+
+		// Calling it again from A brings it back; dropping it from A removes
+		// it from C.
+		testserver.MustOK(t, k.c.Do("POST", a+"/online_mts", mtsIDs(t, "2.3.1")))
+		k.env.Advance(t, 3*time.Second)
+		if got := mtsList(t, k.c, k.x)["1"]; mtsNum(got["online"]) != 1 {
+			t.Errorf("C's terminal 1 after a call from A: %v", got)
+		}
+		testserver.MustFail(t, k.c.Do("DELETE", a+"/mts", mtsIDs(t, "2.3.1", "2.3.9")), 12104) // all or nothing
+		testserver.MustOK(t, k.c.Do("DELETE", a+"/mts", mtsIDs(t, "2.3.1")))
+		if got := mtsList(t, k.c, k.x); got["1"] != nil {
+			t.Errorf("C's terminal 1 after a drop from A: %v", got["1"])
+		}
 	})
 }
