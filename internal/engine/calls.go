@@ -149,7 +149,10 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 		t.Rec.State, t.Rec.DueAt = StateOnline, time.Time{}
 		t.Doc["online"] = 1
 		setChannels(t.Doc, num(t.Doc["bitrate"]))
-		return t, e.save(ctx, &t)
+		if err := e.save(ctx, &t); err != nil || e.OnJoin == nil {
+			return t, err
+		}
+		return t, e.OnJoin(ctx, c, t)
 	}
 	t.Doc["online"] = 0
 	CallsFailed.Add(1)

@@ -62,6 +62,9 @@ type Engine struct {
 	// call (hung up or removed), so that conference control can drop them
 	// from the speaker, chairman, dual stream and VIP list.
 	OnLeave func(ctx context.Context, c Conf, mtIDs []string) error
+	// OnJoin, when set, is called after a terminal's call is answered,
+	// so that conference control applies the conference's state to it.
+	OnJoin func(ctx context.Context, c Conf, t Terminal) error
 
 	// Peers, when set, finds the conferences that link terminals call,
 	// and OnLink establishes a cascade when a link is answered

@@ -1,0 +1,95 @@
+package vc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+)
+
+// A terminal that joins takes on the conference's state (issue 5,
+// "Semantics that must hold"; reference 04 creation fields mute
+// "初始哑音", silence "初始静音", speaker, chairman, vips):
+//
+//   - a muted (silenced) conference mutes (silences) it, except, with
+//     mute_filter 1, the speaker and the chairman;
+//   - the speaker, chairman and VIPs named by account at creation become
+//     those roles when their terminal joins, while the role is free (the
+//     speaker not under voice activation; VIPs up to vipMax).
+//
+// Cascade link terminals (types 7 and 8) carry other conferences' sound
+// and take on neither.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		m.engine.OnJoin = m.onJoin
+	})
+}
+
+func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) error {
+	if typ := conference.Int(t.Doc, "type"); typ == engine.TypeSubordinate || typ == engine.TypeSuperior {
+		return nil
+	}
+	id, acct := t.MtID(), conference.Str(t.Doc, "account")
+	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
+		return joinRoles(c.Doc, id, acct), nil
+	})
+	if isConfNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	spared := conference.Int(c.Doc, "mute_filter") == 1 && (ctlRole(c, docSpeaker) == id || ctlRole(c, docChairman) == id)
+	if conference.Int(c.Doc, "mute") == 1 && !spared && conference.Int(t.Doc, "mute") != 1 {
+		if _, err := m.engine.SetMute(ctx, ec, id, true); err != nil && !errors.Is(err, engine.ErrNotOnline) {
+			return err
+		}
+	}
+	if conference.Int(c.Doc, "silence") == 1 && conference.Int(t.Doc, "silence") != 1 {
+		if _, err := m.engine.SetSilence(ctx, ec, id, true); err != nil && !errors.Is(err, engine.ErrNotOnline) {
+			return err
+		}
+	}
+	return nil
+}
+
+// joinRoles gives the joining terminal id (called as acct) the roles the
+// creation named it for, where they are free; it reports a change.
+func joinRoles(doc map[string]any, id, acct string) bool {
+	if acct == "" {
+		return false
+	}
+	named := func(field string) bool {
+		o, _ := doc[field].(map[string]any)
+		return o != nil && conference.Str(o, "account") == acct
+	}
+	changed := false
+	if named("speaker") && conference.Str(doc, docSpeaker) == "" && conference.Int(doc, "voice_activity_detection") != 1 {
+		doc[docSpeaker] = id
+		changed = true
+	}
+	if named("chairman") && conference.Str(doc, docChairman) == "" {
+		doc[docChairman] = id
+		changed = true
+	}
+	vips := ctlVIPs(doc)
+	for _, v := range tlObjs(doc["vips"]) {
+		if conference.Str(v, "account") != acct || len(vips) >= vipMax {
+			continue
+		}
+		for _, have := range vips {
+			if conference.Str(have, "mt_id") == id {
+				return changed
+			}
+		}
+		l := make([]any, 0, len(vips)+1)
+		for _, have := range vips {
+			l = append(l, have)
+		}
+		doc[docVIPs] = append(l, map[string]any{"mt_id": id, "cascade_id": vipLocalCascade})
+		return true
+	}
+	return changed
+}
