@@ -131,16 +131,7 @@ func cascadeUp(doc map[string]any) (confID, linkID, uplinkID string) {
 }
 
 // cascadeLinks reads a document's links: link mt_id → subordinate conf_id.
-func cascadeLinks(doc map[string]any) []map[string]any {
-	l, _ := doc[docLinks].([]any)
-	out := make([]map[string]any, 0, len(l))
-	for _, v := range l {
-		if e, ok := v.(map[string]any); ok {
-			out = append(out, e)
-		}
-	}
-	return out
-}
+func cascadeLinks(doc map[string]any) []map[string]any { return tlObjs(doc[docLinks]) }
 
 // refuse is a refused link: the reference's code, wrapped so that the
 // engine fails the call.
@@ -275,11 +266,7 @@ func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, 
 				return false, nil
 			}
 		}
-		out := make([]any, 0, len(links)+1)
-		for _, l := range links {
-			out = append(out, l)
-		}
-		c.Doc[docLinks] = append(out, map[string]any{"mt_id": linkID, "conf_id": subID})
+		c.Doc[docLinks] = tlAnys(append(links, map[string]any{"mt_id": linkID, "conf_id": subID}))
 		c.Doc["subordinate_cascade"] = 1
 		return true, nil
 	})
@@ -340,7 +327,7 @@ func (m *Module) cascadeLeave(ctx context.Context, ec engine.Conf, mtIDs []strin
 func (m *Module) unlink(ctx context.Context, sup engine.Conf, linkID, subID string) error {
 	_, err := m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *conference.Conf) (bool, error) {
 		links := cascadeLinks(c.Doc)
-		kept := make([]any, 0, len(links))
+		var kept []map[string]any
 		for _, l := range links {
 			if conference.Str(l, "mt_id") != linkID {
 				kept = append(kept, l)
@@ -349,7 +336,7 @@ func (m *Module) unlink(ctx context.Context, sup engine.Conf, linkID, subID stri
 		if len(kept) == len(links) {
 			return false, nil
 		}
-		c.Doc[docLinks] = kept
+		c.Doc[docLinks] = tlAnys(kept)
 		c.Doc["subordinate_cascade"] = flagOf(len(kept) > 0)
 		return true, nil
 	})

@@ -84,11 +84,7 @@ func joinRoles(doc map[string]any, id, acct string) bool {
 				return changed
 			}
 		}
-		l := make([]any, 0, len(vips)+1)
-		for _, have := range vips {
-			l = append(l, have)
-		}
-		doc[docVIPs] = append(l, map[string]any{"mt_id": id, "cascade_id": vipLocalCascade})
+		doc[docVIPs] = tlAnys(append(vips, map[string]any{"mt_id": id, "cascade_id": vipLocalCascade}))
 		return true
 	}
 	return changed
