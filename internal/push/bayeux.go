@@ -123,11 +123,15 @@ func (s *Server) handshake(ctx context.Context, m *inMessage, cn conn) reply {
 		}
 	}
 	c := newClient(p.DomainMoid, cn.cookie, level, s.opt.Now())
+	c.ack = ackRequested(m.Ext)
 	s.add(c)
 	r.ClientID = c.id
 	r.Successful = true
 	r.Advice = s.advice("retry")
 	r.Ext = map[string]any{"user_domain_moid": p.DomainMoid}
+	if c.ack {
+		r.Ext["ack"] = true // ack.go
+	}
 	return r
 }
 
@@ -155,7 +159,9 @@ func (s *Server) connect(ctx context.Context, m *inMessage, cn conn) (reply, *he
 	}
 	now := s.opt.Now()
 	c.touch(now)
+	c.acknowledge(m.Ext)
 	if !s.sessionStillValid(ctx, c, now) {
+		s.met.dropped("login_ended")
 		s.remove(c)
 		r.Error = "402::the login ended: handshake again after logging in"
 		r.Advice = &advice{Reconnect: "handshake"}
@@ -195,16 +201,21 @@ func (s *Server) sessionStillValid(ctx context.Context, c *client, now time.Time
 	return true
 }
 
-// connectReply is the successful answer to a held connect.
+// connectReply is the successful answer to a held connect; with
+// acknowledgements its ext names the batch it closes (ack.go).
 func (s *Server) connectReply(h *held) json.RawMessage {
 	r := reply{Channel: chConnect, ID: h.msg.ID, ClientID: h.c.id, Successful: true, Advice: s.advice("retry")}
 	c := h.c
 	c.mu.Lock()
-	removed := c.removed
+	removed, ack, batch := c.removed, c.ack, c.batch
 	c.mu.Unlock()
-	if removed {
-		r = unknownClient(&h.msg)
-	} else if s.isClosing() {
+	switch {
+	case removed:
+		return mustJSON(unknownClient(&h.msg))
+	case ack:
+		r.Ext = map[string]any{"ack": batch}
+	}
+	if s.isClosing() {
 		// Come back soon: the server is restarting or moving.
 		r.Advice = &advice{Reconnect: "retry", Interval: 1000}
 	}

@@ -43,9 +43,9 @@ const (
 // for the roles (internal/vc/control.go, upload.go), and vc_* for the
 // media features (internal/vc/vmp_state.go, poll_timeline.go).
 //
-// State that the vc module derives from the clock at read time (the
-// polled terminal, a recording's length, a monitor's expiry) changes no
-// document and so is not published until the next stored change.
+// State that the clock changes reaches the document through the vc due
+// sweep (the polled member's index, vc/push_notices.go), so it is
+// published when the sweep writes it (docs/push.md).
 var confParts = []confPart{
 	// The links of internal/vc/cascade_link.go: the tree changes when they do.
 	{Path: "/cascades", Endpoint: "vc.confs.cascades.list", Parts: field("name", "cascade_links", "cascade_up")},

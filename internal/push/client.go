@@ -20,7 +20,7 @@ type client struct {
 	subs map[string]bool
 
 	mu         sync.Mutex
-	queue      []json.RawMessage
+	queue      []queued
 	wake       chan struct{} // signalled (never closed) when the queue grows
 	gone       chan struct{} // closed when the client is removed
 	removed    bool
@@ -28,6 +28,20 @@ type client struct {
 	lastSeen   time.Time     // last message or end of a held connect
 	checkedAt  time.Time     // last session check
 	holdCancel chan struct{} // closed to end the held long-poll connect early
+
+	// The acknowledgement extension (ack.go): messages go out only with
+	// connect replies, in numbered batches, and stay in unacked until the
+	// client acknowledges their batch.
+	ack     bool
+	batch   int64
+	unacked []sentMsg
+}
+
+// queued is a message waiting for delivery, with the time it was queued
+// (the fan-out delay metric).
+type queued struct {
+	m  json.RawMessage
+	at time.Time
 }
 
 func newClient(domain, cookie string, level int, now time.Time) *client {
@@ -48,19 +62,19 @@ func newClientID() string {
 	return strings.ToLower(idEncoding.EncodeToString(b[:]))[:28]
 }
 
-// enqueue adds an encoded message; false when the queue is full (the
-// client is then dropped by the caller).
+// enqueue adds an encoded message; false when the queue (with the
+// messages awaiting acknowledgement) is full: the caller drops the client.
 func (c *client) enqueue(m json.RawMessage, max int) bool {
 	c.mu.Lock()
 	if c.removed {
 		c.mu.Unlock()
 		return true
 	}
-	if max > 0 && len(c.queue) >= max {
+	if max > 0 && len(c.queue)+len(c.unacked) >= max {
 		c.mu.Unlock()
 		return false
 	}
-	c.queue = append(c.queue, m)
+	c.queue = append(c.queue, queued{m: m, at: time.Now()})
 	c.mu.Unlock()
 	select {
 	case c.wake <- struct{}{}:
@@ -70,7 +84,7 @@ func (c *client) enqueue(m json.RawMessage, max int) bool {
 }
 
 // take empties the queue.
-func (c *client) take() []json.RawMessage {
+func (c *client) take() []queued {
 	c.mu.Lock()
 	q := c.queue
 	c.queue = nil
@@ -78,10 +92,11 @@ func (c *client) take() []json.RawMessage {
 	return q
 }
 
+// pending counts the messages a connect would deliver now.
 func (c *client) pending() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.queue)
+	return len(c.queue) + len(c.unacked)
 }
 
 func (c *client) touch(now time.Time) {

@@ -29,33 +29,8 @@ import (
 // websocket and the long-polling transport at once. CI installs the npm
 // packages (.ci/run: npm ci --prefix test/push).
 func TestNodeCometD(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping the Node CometD test")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: skipping the CometD JavaScript client test (.ci/run installs it)")
-	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	harness := filepath.Join(root, "test", "push")
-	if _, err := os.Stat(filepath.Join(harness, "node_modules", "cometd-nodejs-client")); err != nil {
-		t.Skip("test/push/node_modules is missing: run `npm ci --prefix test/push` (.ci/run does)")
-	}
-
+	node, harness, bin := nodeHarness(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "conferd")
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	build := exec.Command(goBin, "build", "-o", bin, "./cmd/conferd")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build conferd: %v\n%s", err, out)
-	}
 	db := filepath.Join(dir, "confer.db")
 	for _, args := range [][]string{
 		{"license", "import", "--db", db, "--key", "node-key", "--secret", "node-secret"},
@@ -172,6 +147,38 @@ func TestNodeCometD(t *testing.T) {
 	each(func(tr string, c *nodeClient) { c.quit() })
 }
 
+// nodeHarness skips without node or the npm packages, and builds conferd
+// from the tree; it returns node, test/push and the binary.
+func nodeHarness(t *testing.T) (string, string, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the Node CometD test")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: skipping the CometD JavaScript client test (.ci/run installs it)")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	harness := filepath.Join(root, "test", "push")
+	if _, err := os.Stat(filepath.Join(harness, "node_modules", "cometd-nodejs-client")); err != nil {
+		t.Skip("test/push/node_modules is missing: run `npm ci --prefix test/push` (.ci/run does)")
+	}
+	bin := filepath.Join(t.TempDir(), "conferd")
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	build := exec.Command(goBin, "build", "-o", bin, "./cmd/conferd")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build conferd: %v\n%s", err, out)
+	}
+	return node, harness, bin
+}
+
 // freeAddr returns a loopback address with a port free now (conferd
 // listens on it across restarts).
 func freeAddr(t *testing.T) string {
@@ -231,6 +238,9 @@ func (c *conferd) stop(t *testing.T) {
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-c.done:
+		if !c.cmd.ProcessState.Success() || !strings.Contains(c.out.String(), "conferd stopped") {
+			t.Errorf("conferd did not stop cleanly on SIGTERM: %v\n%s", c.cmd.ProcessState, c.out.String())
+		}
 	case <-time.After(20 * time.Second):
 		_ = c.cmd.Process.Kill()
 		t.Errorf("conferd did not stop on SIGTERM within 20s")

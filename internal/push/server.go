@@ -90,9 +90,12 @@ type Server struct {
 	subs    map[string]map[*client]struct{} // pattern -> subscribers
 
 	closeOnce sync.Once
-	closing   chan struct{} // closed when Run's context ends
+	closing   chan struct{}  // closed when Run's context ends
+	connMu    sync.Mutex     // orders track with the closing of closing
+	conns     sync.WaitGroup // websockets and long-poll requests that Run waits for
 
 	tail *tailer
+	met  *pushMetrics
 }
 
 // New returns a Server; Run starts its background work.
@@ -106,6 +109,7 @@ func New(cfg Config) *Server {
 		clients: map[string]*client{},
 		subs:    map[string]map[*client]struct{}{},
 		closing: make(chan struct{}),
+		met:     newPushMetrics(),
 	}
 	s.tail = newTailer(s)
 	return s
@@ -121,16 +125,46 @@ func (s *Server) Wake() {
 	}
 }
 
-// Run tails the event log and expires silent clients until ctx ends; then
-// it releases every held connect and websocket and returns.
+// drainTimeout bounds how long Run waits for connections to be answered
+// and closed once its context ends.
+const drainTimeout = 10 * time.Second
+
+// Run tails the event log and expires silent clients until ctx ends. Then
+// it drains: held connects are answered (advice reconnect "retry" in a
+// second), websockets are closed with "going away" after their pending
+// connect is answered, new websockets are refused and new handshakes
+// answered "503"; Run returns once every connection it tracks has been
+// answered and closed (at most drainTimeout), so that a process that
+// exits after Run leaves no client without its answer.
 func (s *Server) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); s.tail.run(ctx) }()
 	go func() { defer wg.Done(); s.expireLoop(ctx) }()
 	<-ctx.Done()
+	s.connMu.Lock()
 	s.closeOnce.Do(func() { close(s.closing) })
+	s.connMu.Unlock()
 	wg.Wait()
+	drained := make(chan struct{})
+	go func() { s.conns.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(drainTimeout):
+		s.log.Warn("push: connections still open after the drain timeout", "timeout", drainTimeout)
+	}
+}
+
+// track counts a connection that Run waits for; false once Run drains
+// (the connection is then served without being waited for).
+func (s *Server) track() bool {
+	s.connMu.Lock()
+	defer s.connMu.Unlock()
+	if s.isClosing() {
+		return false
+	}
+	s.conns.Add(1)
+	return true
 }
 
 func (s *Server) expireLoop(ctx context.Context) {
@@ -159,6 +193,7 @@ func (s *Server) expire() int {
 	}
 	s.mu.RUnlock()
 	for _, c := range dead {
+		s.met.dropped("expired")
 		s.remove(c)
 	}
 	return len(dead)
@@ -214,7 +249,7 @@ func (s *Server) remove(c *client) {
 		c.removed = true
 		close(c.gone)
 	}
-	c.queue = nil
+	c.queue, c.unacked = nil, nil
 	c.mu.Unlock()
 }
 
@@ -295,6 +330,7 @@ func (s *Server) publish(ch string, data func(level int) any) int {
 	if len(cs) == 0 {
 		return 0
 	}
+	s.met.publishedOn(ch)
 	encoded := map[int]json.RawMessage{}
 	var full []*client
 	for _, c := range cs {
@@ -312,6 +348,7 @@ func (s *Server) publish(ch string, data func(level int) any) int {
 	}
 	for _, c := range full {
 		s.log.Warn("push: dropping a client whose queue is full", "client", c.id, "queued", s.opt.MaxQueue)
+		s.met.dropped("queue_full")
 		s.remove(c)
 	}
 	return len(cs)

@@ -18,14 +18,6 @@ import (
 // eventBatch is how many events one read of the log takes.
 const eventBatch = 256
 
-// notifyKeep is how long notification records stay in the store (every
-// node must have read them by then); pruneEvery is how often they are
-// pruned.
-const (
-	notifyKeep = 10 * time.Minute
-	pruneEvery = time.Minute
-)
-
 // tailer turns the event log into messages. Its state belongs to the Run
 // goroutine alone.
 type tailer struct {
@@ -72,7 +64,6 @@ func (t *tailer) run(ctx context.Context) {
 		case <-poll.C:
 		}
 	}
-	lastPrune := time.Now()
 	failing := false
 	for {
 		n, err := t.step(ctx)
@@ -83,12 +74,6 @@ func (t *tailer) run(ctx context.Context) {
 			t.s.log.Warn("push: reading the event log", "err", err)
 		}
 		failing = err != nil
-		if time.Since(lastPrune) >= pruneEvery {
-			lastPrune = time.Now()
-			if err := pruneNotifications(ctx, t.s.cfg.Store, lastPrune.Add(-notifyKeep)); err != nil && ctx.Err() == nil {
-				t.s.log.Warn("push: pruning notifications", "err", err)
-			}
-		}
 		if n == eventBatch {
 			continue
 		}
@@ -138,10 +123,8 @@ func (t *tailer) handle(ctx context.Context, ev store.Event) error {
 		return t.conf(ctx, ev)
 	case engine.KindMT:
 		return t.terminal(ctx, ev)
-	case KindNotify:
-		if ev.Op == store.OpCreate {
-			return t.notification(ctx, ev)
-		}
+	case store.KindNotice:
+		t.notification(ev)
 	}
 	return nil
 }
@@ -212,7 +195,7 @@ func (t *tailer) conf(ctx context.Context, ev store.Event) error {
 				params[n] = v
 			}
 			t.publishUpdate(ctx, confCh+expand(cp.Path, p.params), ev.DomainMoid,
-				source{endpoint: cp.Endpoint, params: params, pick: cp.Pick}, false)
+				source{endpoint: cp.Endpoint, params: params, pick: cp.Pick}, true)
 		}
 		for _, k := range sortedKeys(before) {
 			if _, ok := after[k]; !ok {
@@ -276,39 +259,6 @@ func (t *tailer) terminal(ctx context.Context, ev store.Event) error {
 	return nil
 }
 
-// notification publishes a stored notification (Notify).
-func (t *tailer) notification(ctx context.Context, ev store.Event) error {
-	rec, err := t.s.cfg.Store.GetRecord(ctx, KindNotify, ev.DomainMoid, ev.ID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	doc, err := shape.Decode(rec.Data)
-	if err != nil {
-		return err
-	}
-	path, _ := doc["path"].(string)
-	fields, _ := doc["data"].(map[string]any)
-	if !strings.HasPrefix(path, "/") || rec.OwnerMoid == "" {
-		return nil
-	}
-	ch := domainBase(ev.DomainMoid) + expand(pathConf, map[string]string{"conf_id": rec.OwnerMoid}) + path
-	if !validPattern(ch) || strings.Contains(ch, "*") {
-		return nil
-	}
-	t.s.publish(ch, func(int) any {
-		data := deepCopy(fields).(map[string]any)
-		if data == nil {
-			data = map[string]any{}
-		}
-		data["method"] = "notify"
-		return data
-	})
-	return nil
-}
-
 // listSource is the conference list's content: the whole list.
 func listSource() source {
 	return source{endpoint: endpointConfs, query: url.Values{"count": {"0"}}}
@@ -352,13 +302,16 @@ func (t *tailer) publishUpdate(ctx context.Context, ch, domain string, src sourc
 		t.s.log.Warn("push: reading a resource", "endpoint", src.endpoint, "err", err)
 		return
 	}
+	seen := any(reply)
 	if src.pick != nil {
-		if _, ok := src.pick(reply, src.params); !ok {
+		el, ok := src.pick(reply, src.params)
+		if !ok {
 			return
 		}
+		seen = el
 	}
-	if dedupe {
-		j := jsonOf(reply)
+	if dedupe { // an update whose content the channel has just had is left out
+		j := jsonOf(seen)
 		if t.last[ch] == j {
 			return
 		}

@@ -39,7 +39,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if lv, err := wire.HeaderAPILevel(r.Header); err == nil {
 		cn.level = lv
 	}
+	tracked := s.track()
+	if tracked {
+		defer s.conns.Done()
+	}
 	if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		if !tracked {
+			http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
+			return
+		}
 		cn.transport = typeWebSocket
 		s.serveWebSocket(w, r, cn)
 		return
@@ -104,7 +112,8 @@ func (s *Server) awaitLongPoll(ctx context.Context, h *held) ([]json.RawMessage,
 			return nil, nil, false
 		}
 	}
-	return c.take(), s.connectReply(h), true
+	msgs, reply := s.deliver(h, typeLongPolling)
+	return msgs, reply, true
 }
 
 // serveWebSocket runs the websocket transport: message batches in text
@@ -179,7 +188,8 @@ func (wc *wsConn) writer(ctx context.Context) {
 		}
 	}()
 	answer := func() error {
-		msgs := append(bound.take(), wc.s.connectReply(pending))
+		msgs, reply := wc.s.deliver(pending, typeWebSocket)
+		msgs = append(msgs, reply)
 		pending = nil
 		timer.Stop()
 		return wc.send(ctx, msgs)
@@ -219,8 +229,10 @@ func (wc *wsConn) writer(ctx context.Context) {
 				timer.Reset(h.timeout)
 			}
 		case <-wake:
-			if msgs := bound.take(); len(msgs) > 0 {
+			if msgs := wc.s.sendNow(bound); len(msgs) > 0 {
 				err = wc.send(ctx, msgs)
+			} else if pending != nil && bound.pending() > 0 {
+				err = answer() // acknowledgements: messages go with connect replies
 			}
 		case <-timer.C:
 			if pending != nil {

@@ -12,9 +12,10 @@ type Event struct {
 	ID         string
 	DomainMoid string
 	OwnerMoid  string
-	Op         string // "create", "update" or "delete"
+	Op         string // "create", "update" or "delete"; "notify" for a notice (notice.go)
 	State      string // the record's state after the change
 	At         time.Time
+	Data       []byte // a notice's fields (KindNotice, notice.go); nil for record changes
 }
 
 // Event operations.

@@ -14,8 +14,18 @@ import (
 // earlier one.
 const eventCounter = "events"
 
-// appendEvent records a change of rec inside tx.
+// appendEvent records a change of rec inside tx, followed by the notices
+// that ctx carries for it (notify.go).
 func (db *DB) appendEvent(ctx context.Context, tx *sql.Tx, rec store.Record, op string) error {
+	ev := store.Event{Kind: rec.Kind, ID: rec.ID, DomainMoid: rec.DomainMoid, OwnerMoid: rec.OwnerMoid, Op: op, State: rec.State, At: rec.UpdatedAt}
+	if err := db.insertEvent(ctx, tx, ev); err != nil {
+		return err
+	}
+	return db.appendNotices(ctx, tx)
+}
+
+// insertEvent numbers an event and stores it inside tx.
+func (db *DB) insertEvent(ctx context.Context, tx *sql.Tx, ev store.Event) error {
 	if _, err := tx.ExecContext(ctx, db.d.q("INSERT INTO counters (name, value) VALUES (?, 0) ON CONFLICT (name) DO NOTHING"), eventCounter); err != nil {
 		return err
 	}
@@ -23,15 +33,14 @@ func (db *DB) appendEvent(ctx context.Context, tx *sql.Tx, rec store.Record, op 
 	if err := tx.QueryRowContext(ctx, db.d.q("UPDATE counters SET value = value + 1 WHERE name = ? RETURNING value"), eventCounter).Scan(&seq); err != nil {
 		return err
 	}
-	at := rec.UpdatedAt
-	_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO events (seq, kind, id, domain_moid, owner_moid, op, state, at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), seq, rec.Kind, rec.ID, rec.DomainMoid, rec.OwnerMoid, op, rec.State, nanos(at))
+	_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO events (seq, kind, id, domain_moid, owner_moid, op, state, at, data)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), seq, ev.Kind, ev.ID, ev.DomainMoid, ev.OwnerMoid, ev.Op, ev.State, nanos(ev.At), string(ev.Data))
 	return err
 }
 
 // EventsSince returns events after seq, oldest first.
 func (db *DB) EventsSince(ctx context.Context, seq int64, limit int) ([]store.Event, error) {
-	rows, err := db.rdb.QueryContext(ctx, db.d.q(`SELECT seq, kind, id, domain_moid, owner_moid, op, state, at
+	rows, err := db.rdb.QueryContext(ctx, db.d.q(`SELECT seq, kind, id, domain_moid, owner_moid, op, state, at, data
 		FROM events WHERE seq > ? ORDER BY seq LIMIT ?`), seq, limit)
 	if err != nil {
 		return nil, err
@@ -41,10 +50,14 @@ func (db *DB) EventsSince(ctx context.Context, seq int64, limit int) ([]store.Ev
 	for rows.Next() {
 		var e store.Event
 		var at int64
-		if err := rows.Scan(&e.Seq, &e.Kind, &e.ID, &e.DomainMoid, &e.OwnerMoid, &e.Op, &e.State, &at); err != nil {
+		var data string
+		if err := rows.Scan(&e.Seq, &e.Kind, &e.ID, &e.DomainMoid, &e.OwnerMoid, &e.Op, &e.State, &at, &data); err != nil {
 			return nil, err
 		}
 		e.At = fromNanos(at)
+		if data != "" {
+			e.Data = []byte(data)
+		}
 		out = append(out, e)
 	}
 	return out, rows.Err()

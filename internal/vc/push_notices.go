@@ -1,0 +1,84 @@
+package vc
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// What the push service needs from the timeline features besides their
+// stored state (docs/push.md): the notifications of reference 07
+// "推送通知信息" for failures that happen without a request, written in
+// the transaction of the change they report (store.WithNotices), and the
+// poll position that the clock moves, written when it moves so that
+// /confs/{conf_id}/poll is published.
+
+// inspectFailures are the notifications of viewings that end because
+// their source left the call while the viewer stays (reference 07 "终端
+// 选看失败通知" on /inspections/{mt_id}/{mode}: error_code 20401, the
+// source). Call it before inspectLeave removes them.
+func inspectFailures(c conference.Conf, left func(string) bool, now time.Time) []store.Notice {
+	var out []store.Notice
+	for _, v := range tlObjs(c.Doc[tlKeyInspections]) {
+		src, dst := tlObj(v["src"]), tlObj(v["dst"])
+		if tlInt(src["type"]) == inspSrcComposition || !left(tlStr(src["mt_id"])) || left(tlStr(dst["mt_id"])) {
+			continue
+		}
+		ch := "/inspections/" + tlStr(dst["mt_id"]) + "/" + strconv.Itoa(tlInt(v["mode"]))
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, map[string]any{"error_code": tlCodeMtOffline,
+			"src": map[string]any{"type": tlInt(src["type"]), "mt_id": tlStr(src["mt_id"])}}, now)
+		if err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// playCodeLost is the error_code of a playback whose program went away
+// while it played (reference A3 24106 "您点播的文件不存在").
+const playCodeLost = playCodeNoFile
+
+// playbackLost stops a playback (playing or paused) whose program has
+// been deleted from the recording system meanwhile, and returns its
+// notification (reference 07 "放像异常通知" on /playback). The due sweep
+// runs it.
+func (m *Module) playbackLost(ctx context.Context, c *conference.Conf, now time.Time) (bool, []store.Notice, error) {
+	p := tlObj(c.Doc[tlKeyPlayback])
+	if playbackStateAt(p, now) == playStopped {
+		return false, nil, nil
+	}
+	_, ok, err := m.programGet(ctx, c.Rec.DomainMoid, tlStr(p["file_id"]))
+	if err != nil || ok {
+		return false, nil, err
+	}
+	pos, _ := playbackPos(p, now)
+	p["state"], p["pos_ms"], p["paused_at"] = playStopped, pos.Milliseconds(), 0
+	n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", map[string]any{"error_code": playCodeLost}, now)
+	return true, []store.Notice{n}, err
+}
+
+// pollMark stores where the conference poll stands (shown_index: the
+// polled member's index, -1 when none) when the clock has moved it, so
+// that the change is a stored one and /confs/{conf_id}/poll is published
+// when the next member's turn begins. The due sweep runs it; upload and
+// chairman polls have no channel and are left alone.
+func pollMark(doc map[string]any, ts map[string]engine.Terminal, now time.Time) bool {
+	p := tlObj(doc[tlKeyPoll])
+	if p == nil || tlInt(p["state"]) == pollStateStopped {
+		return false
+	}
+	pos, _ := pollPos(p, ts, now, nil)
+	shown := pos.Index
+	if pos.None || pos.Done {
+		shown = -1
+	}
+	if v, ok := p["shown_index"]; ok && tlInt(v) == shown {
+		return false
+	}
+	p["shown_index"] = shown
+	return true
+}
