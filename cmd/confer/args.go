@@ -100,3 +100,11 @@ func atoiArg(name, s string) (int, error) {
 	}
 	return n, nil
 }
+
+// b2i is the 0/1 of a boolean flag.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

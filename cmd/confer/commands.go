@@ -226,8 +226,24 @@ func commandNames() []string {
 	return out
 }
 
+// The command table, in the order of the help.
 func init() {
-	register(&command{
+	register(confsCommands()...)
+	register(mtsCommands()...)
+	register(roleCommands("speaker")...)
+	register(roleCommands("chairman")...)
+	register(templatesCommands()...)
+	register(roomsCommands()...)
+	register(vmpCommands()...)
+	register(pollCommands()...)
+	register(recordCommands()...)
+	register(miscCommands()...)
+	register(helpCommand())
+	register(loginCommands()...)
+}
+
+func helpCommand() *command {
+	return &command{
 		name: "help", args: "[COMMAND...]", summary: "Show the help of confer or of a command", max: -1,
 		example: "confer help confs create",
 		setup: func(fs *flag.FlagSet) runFunc {
@@ -247,5 +263,5 @@ func init() {
 				return usagef("unknown command %q", strings.Join(args, " "))
 			}
 		},
-	})
+	}
 }

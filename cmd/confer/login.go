@@ -14,15 +14,16 @@ import (
 	"github.com/confer-platform/confer/sdk"
 )
 
-func init() {
-	register(
-		&command{
+// loginCommands are the commands on profiles and sessions.
+func loginCommands() []*command {
+	return []*command{
+		{
 			name: "login", summary: "Log in and store a profile (URL, license key, user) and its session",
 			example: `confer login --url http://confer.example:8080 --key confer-1a2b --user admin
 CONFER_SECRET=... CONFER_PASSWORD=... confer login --profile lab --url http://10.0.0.5:8080 --key k --user ops`,
 			setup: setupLogin,
 		},
-		&command{
+		{
 			name: "logout", summary: "Forget the cached session of a profile (the profile stays)",
 			example: "confer logout --profile lab",
 			setup: func(fs *flag.FlagSet) runFunc {
@@ -40,7 +41,7 @@ CONFER_SECRET=... CONFER_PASSWORD=... confer login --profile lab --url http://10
 				}
 			},
 		},
-		&command{
+		{
 			name: "profiles", summary: "List the stored profiles",
 			example: "confer profiles",
 			setup: func(fs *flag.FlagSet) runFunc {
@@ -74,7 +75,7 @@ CONFER_SECRET=... CONFER_PASSWORD=... confer login --profile lab --url http://10
 				}
 			},
 		},
-	)
+	}
 }
 
 func levelText(l int) string {
@@ -131,16 +132,12 @@ func setupLogin(fs *flag.FlagSet) runFunc {
 		case p.User == "":
 			return usagef("--user is needed for a new profile")
 		}
-		if p.SecretFile != "" {
-			abs, err := filepath.Abs(p.SecretFile)
-			if err == nil {
-				p.SecretFile = abs
+		for _, f := range []*string{&p.SecretFile, &p.PasswordFile} {
+			if *f == "" {
+				continue
 			}
-		}
-		if p.PasswordFile != "" {
-			abs, err := filepath.Abs(p.PasswordFile)
-			if err == nil {
-				p.PasswordFile = abs
+			if abs, err := filepath.Abs(*f); err == nil {
+				*f = abs
 			}
 		}
 		secret, err := a.readSecretFrom("License secret", *secretFile, *secretEnv, p.SecretFile)
