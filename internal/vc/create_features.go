@@ -1,0 +1,178 @@
+package vc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+)
+
+// Features set at creation (reference 04 "创建会议" mix "混音信息", vmp
+// "画面合成设置", poll "轮询设置", recorder "录像设置"; the conference
+// info's mix_enable, vmp_enable and poll_enable "是否在混音/合成/轮询", and
+// recorder_mode 0 "未开启录像或直播" of the templates): a conference
+// created with them runs them from its start, now or when a booked or
+// pending one starts. Each is stored as an operator's start through vc
+// would store it (vc_mix, vc_vmp, vc_poll, vc_recorders), so that vc reads,
+// changes and stops it in the same way.
+//
+// The creation names members by account, and the conference starts before
+// its invited terminals answer. Every place named by account remembers the
+// account (the mix's and batch polls' "accounts", a chosen channel's
+// "account", the poll members' account); a terminal called as that account
+// takes the place when it joins (onJoin), and again when it rejoins after
+// leaving, while the feature runs. Until then the place is empty: the
+// mix lacks it, a chosen channel shows nothing, polls skip it. A feature
+// that an operator starts again (or modifies, for the composition) through
+// vc holds only what the operator named; stopping it ends it.
+//
+// Settings that the creation accepted but vc would refuse are left out: a
+// channel outside the layout or given twice, a second channel following
+// the speaker, the conference poll or the dual stream, a second channel for
+// one account. A composition, poll or recording that cannot run at all
+// (no layout, no poll interval, no member, another domain's recording
+// server) does not start, and the start reports why to the server's log.
+func init() {
+	registrars = append(registrars, func(m *Module, reg api.Registry) {
+		m.engine.OnStart = m.createdStart
+	})
+}
+
+// docCreated marks a conference whose creation features were started: a
+// join starts them if the start hook could not (a conference approved by
+// the conferd command, which runs no conference control).
+const docCreated = "vc_created_started"
+
+// hasCreated tells whether the creation set any feature.
+func hasCreated(doc map[string]any) bool {
+	for _, k := range []string{"mix", "vmp", "poll"} {
+		if len(mdObj(doc, k)) > 0 {
+			return true
+		}
+	}
+	return conference.Int(mdObj(doc, "recorder"), "recorder_mode") != 0
+}
+
+// createdStart starts the creation's features of a conference that has
+// just started (engine.OnStart).
+func (m *Module) createdStart(ctx context.Context, started conference.Conf) error {
+	if !hasCreated(started.Doc) {
+		return nil
+	}
+	var problems []error
+	c, err := m.tlUpdate(ctx, started.Rec.DomainMoid, started.ID(), func(c *conference.Conf) (bool, error) {
+		if conference.Int(c.Doc, docCreated) == 1 {
+			return false, nil
+		}
+		var err error
+		problems, err = m.createdApply(ctx, c)
+		return true, err
+	})
+	if isConfNotFound(err) {
+		return nil // ended meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	return errors.Join(append(problems, m.mediaFlags(ctx, c))...)
+}
+
+// createdApply stores the creation's features in the conference document,
+// each unless it runs already, and marks them started. The problems are
+// the settings left out.
+func (m *Module) createdApply(ctx context.Context, c *conference.Conf) ([]error, error) {
+	v, err := m.mdLoad(ctx, *c)
+	if err != nil {
+		return nil, err
+	}
+	doc := c.Doc
+	doc[docCreated] = 1
+	var problems []error
+	if p := mdObj(doc, "mix"); len(p) > 0 && mdObj(doc, docMix) == nil {
+		if mix := v.createdMix(p); mix != nil {
+			doc[docMix] = mix
+		}
+	}
+	if p := mdObj(doc, "vmp"); len(p) > 0 && mdObj(doc, docVMP) == nil {
+		cfg, err := v.createdVMP(p)
+		if err != nil {
+			problems = append(problems, err)
+		} else {
+			doc[docVMP] = cfg
+		}
+	}
+	if p := mdObj(doc, "poll"); len(p) > 0 && !pollRunning(tlObj(doc[tlKeyPoll]), v.byID, v.now) {
+		poll, err := v.createdPoll(p)
+		if err != nil {
+			problems = append(problems, err)
+		} else {
+			doc[tlKeyPoll] = poll
+		}
+	}
+	doc["mix_enable"] = mdFlag(mdObj(doc, docMix) != nil)
+	doc["vmp_enable"] = mdFlag(mdObj(doc, docVMP) != nil)
+	doc["poll_enable"] = mdFlag(pollRunning(tlObj(doc[tlKeyPoll]), v.byID, v.now))
+	if rec := mdObj(doc, "recorder"); conference.Int(rec, "recorder_mode") != 0 {
+		if err := m.createdRecorder(ctx, c, rec, v.now); err != nil {
+			if !isCreatedProblem(err) {
+				return nil, err
+			}
+			problems = append(problems, err)
+		}
+	}
+	return problems, nil
+}
+
+// resolve is the online local terminal called as acct that taken does not
+// hold ("" when none).
+func (v *mdView) resolve(acct string, taken map[string]bool) string {
+	if acct == "" {
+		return ""
+	}
+	for _, t := range v.ts {
+		id := t.MtID()
+		if t.Rec.State == engine.StateOnline && conference.Str(t.Doc, "account") == acct && !taken[id] {
+			return id
+		}
+	}
+	return ""
+}
+
+// createdAccounts reads the accounts of a creation member list, each once.
+func createdAccounts(l []map[string]any) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range l {
+		if a := conference.Str(e, "account"); a != "" && !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// createdIDs resolves accounts to the terminals online now.
+func (v *mdView) createdIDs(accts []string) []string {
+	taken := map[string]bool{}
+	var out []string
+	for _, a := range accts {
+		if id := v.resolve(a, taken); id != "" {
+			taken[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// createdMix is the mix of the creation's mix settings (both modes mix the
+// members named, as vc's start does); nil for a mode vc does not have.
+func (v *mdView) createdMix(p map[string]any) map[string]any {
+	mode := conference.Int(p, "mode")
+	if mode != 1 && mode != 2 {
+		return nil
+	}
+	accts := createdAccounts(mdObjs(p, "members"))
+	return map[string]any{"mode": mode, "mt_ids": mdStrAnys(v.createdIDs(accts)), "accounts": mdStrAnys(accts)}
+}

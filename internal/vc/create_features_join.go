@@ -1,0 +1,127 @@
+package vc
+
+import (
+	"context"
+	"time"
+
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+)
+
+// Terminals joining the features started from the creation
+// (create_features.go): the places named by the account a terminal is
+// called as become its places.
+
+// createdJoin gives the joining terminal id (called as acct) the places
+// the creation named acct for, in the features still holding them; it
+// starts the creation's features first when the start hook did not. It
+// reports a change.
+func (m *Module) createdJoin(ctx context.Context, c *conference.Conf, id, acct string) (bool, error) {
+	doc := c.Doc
+	changed := false
+	if conference.Int(doc, docCreated) != 1 && hasCreated(doc) {
+		if _, err := m.createdApply(ctx, c); err != nil {
+			return false, err
+		}
+		changed = true // the settings left out are described in docs/vc.md
+	}
+	if acct == "" {
+		return changed, nil
+	}
+	now := m.clk.Now()
+	if mix := mdObj(doc, docMix); mix != nil {
+		changed = joinList(mix, id, acct) || changed
+	}
+	if cfg := mdObj(doc, docVMP); cfg != nil {
+		for _, ch := range mdObjs(cfg, "members") {
+			if conference.Str(ch, "account") == acct && conference.Str(ch, "mt_id") == "" && !vmpNamedChosen(cfg, id) {
+				ch["mt_id"], changed = id, true
+			}
+			if po := mdObj(ch, "poll"); po != nil {
+				changed = joinRotation(po, id, acct, now) || changed
+			}
+		}
+		if bp := mdObj(cfg, "poll"); bp != nil {
+			changed = joinList(bp, id, acct) || changed
+		}
+	}
+	if p := tlObj(doc[tlKeyPoll]); p != nil && conference.Int(p, pollByAccount) == 1 && tlInt(p["state"]) != pollStateStopped {
+		ts, err := m.tlTerminals(ctx, *c)
+		if err != nil {
+			return false, err
+		}
+		changed = joinPoll(p, id, acct, ts, now) || changed
+	}
+	return changed, nil
+}
+
+// joinList adds id to the mt_ids of a feature o (a mix or a batch poll)
+// whose accounts name acct.
+func joinList(o map[string]any, id, acct string) bool {
+	ids := mdStrs(o, "mt_ids")
+	if !mixHas(mdStrs(o, "accounts"), acct) || mixHas(ids, id) {
+		return false
+	}
+	o["mt_ids"] = mdStrAnys(append(ids, id))
+	return true
+}
+
+// joinRotation adds id to a single-channel poll whose accounts name acct;
+// the terminal shown now stays shown (mdRot.rebase).
+func joinRotation(po map[string]any, id, acct string, now time.Time) bool {
+	old := mdStrs(po, "mt_ids")
+	if !mixHas(mdStrs(po, "accounts"), acct) || mixHas(old, id) {
+		return false
+	}
+	kept := append(append([]string{}, old...), id)
+	rotOf(po).rebase(old, kept, now).put(po)
+	po["mt_ids"] = mdStrAnys(kept)
+	return true
+}
+
+// vmpNamedChosen tells whether id holds a chosen channel of cfg already (a
+// terminal takes one, 20826).
+func vmpNamedChosen(cfg map[string]any, id string) bool {
+	for _, ch := range mdObjs(cfg, "members") {
+		if conference.Int(ch, "member_type") == mtypeChosen && conference.Str(ch, "mt_id") == id {
+			return true
+		}
+	}
+	return false
+}
+
+// joinPoll gives id the conference-poll member named acct whose terminal
+// is not in the call (never joined, or removed). The poll takes a new
+// anchor first, as pollLeave does: the rotation up to now counts the
+// members as they were, and time when nobody was in the call counts for
+// nothing.
+func joinPoll(p map[string]any, id, acct string, ts map[string]engine.Terminal, now time.Time) bool {
+	members := tlObjs(p["members"])
+	at := -1
+	for i, mb := range members {
+		if tlStr(mb["account"]) != acct {
+			continue
+		}
+		cur := tlStr(mb["mt_id"])
+		if cur == id {
+			return false
+		}
+		if at < 0 && (cur == "" || !tlOnline(ts, cur)) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	pos, eff := pollPos(p, ts, now, nil)
+	if pos.Done {
+		return false
+	}
+	if pos.None {
+		p["turn_at"] = tlMs(eff)
+	} else {
+		p["index"], p["rounds"], p["turn_at"] = pos.Index, pos.Rounds, tlMs(eff.Add(-pos.InTurn))
+	}
+	members[at]["mt_id"] = id
+	return true
+}

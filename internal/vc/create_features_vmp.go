@@ -1,0 +1,132 @@
+package vc
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/confer-platform/confer/internal/conference"
+)
+
+// The composition and the conference poll of a creation's settings
+// (create_features.go), in the stored form of vmp_config.go and poll.go
+// plus the accounts that take their places when they join.
+
+// createdVMP is the composition of the creation's vmp settings.
+func (v *mdView) createdVMP(p map[string]any) (map[string]any, error) {
+	mode, layout := conference.Int(p, "mode"), conference.Int(p, "layout")
+	if mode < 1 || mode > 4 {
+		return nil, fmt.Errorf("vmp.mode %d is not a composition mode: the composition is not started", mode)
+	}
+	panes, err := vmpPanes(layout)
+	if err != nil {
+		return nil, fmt.Errorf("vmp.layout: %w: the composition is not started", err)
+	}
+	style, err := vmpNameStyle(p)
+	if err != nil { // a colour vc would refuse: the default one
+		s := map[string]any{}
+		for k, x := range mdObj(p, "mt_name_style") {
+			if k != "font_color" {
+				s[k] = x
+			}
+		}
+		style, _ = vmpNameStyle(map[string]any{"mt_name_style": s})
+	}
+	cfg := map[string]any{"mode": mode, "layout": layout, "broadcast": conference.Int(p, "broadcast"),
+		"voice_hint": conference.Int(p, "voice_hint"), "show_mt_name": conference.Int(p, "show_mt_name"),
+		"except_self": conference.Int(p, "except_self"), "mt_name_style": style, "members": []any{}}
+	if mode == 1 || mode == 4 {
+		cfg["members"] = mdAnys(v.createdChannels(mdObjs(p, "members"), panes))
+	}
+	if mode != 3 && mode != 4 {
+		return cfg, nil
+	}
+	po := mdObj(p, "poll")
+	num, keep := conference.Int(po, "num"), conference.Int(po, "keep_time")
+	if po == nil || num < 0 || keep < 1 {
+		return nil, fmt.Errorf("vmp.poll: mode %d needs a batch poll with num >= 0 and keep_time >= 1: the composition is not started", mode)
+	}
+	bp := map[string]any{"num": num, "keep_time": keep, "mt_ids": []any{}}
+	if mode == 4 {
+		accts := createdAccounts(mdObjs(po, "members"))
+		if len(accts) == 0 {
+			return nil, fmt.Errorf("vmp.poll.members: mode 4 needs the members of its batch poll: the composition is not started")
+		}
+		bp["mt_ids"], bp["accounts"] = mdStrAnys(v.createdIDs(accts)), mdStrAnys(accts)
+	}
+	mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.put(bp)
+	cfg["poll"] = bp
+	return cfg, nil
+}
+
+// createdChannels are the chosen channels of the creation's members that
+// vc's rules admit (vmpMembers); the others are left out.
+func (v *mdView) createdChannels(members []map[string]any, panes int) []map[string]any {
+	usedChn, usedType, usedAcct, taken := map[int]bool{}, map[int]bool{}, map[string]bool{}, map[string]bool{}
+	var out []map[string]any
+	for _, e := range members {
+		typ, err := mdMemberType(e, "")
+		chn := conference.Int(e, "chn_idx")
+		switch {
+		case err != nil, typ < mtypeChosen, typ > mtypeDual, chn < 0, chn >= panes, usedChn[chn]:
+			continue
+		case (typ == mtypeSpeaker || typ == mtypePoll || typ == mtypeDual) && usedType[typ]:
+			continue
+		}
+		ch := map[string]any{"chn_idx": chn, "member_type": typ, "mt_id": "", "mt_chn_idx": 0}
+		switch typ {
+		case mtypeChosen:
+			acct := conference.Str(e, "account")
+			if acct == "" || usedAcct[acct] {
+				continue
+			}
+			usedAcct[acct] = true
+			id := v.resolve(acct, taken)
+			taken[id] = id != ""
+			ch["account"], ch["mt_id"] = acct, id
+		case mtypeSingle:
+			po := mdObj(e, "poll")
+			num, keep := conference.Int(po, "num"), conference.Int(po, "keep_time")
+			accts := createdAccounts(mdObjs(po, "members"))
+			if num < 0 || keep < 1 || len(accts) == 0 {
+				continue
+			}
+			sp := map[string]any{"num": num, "keep_time": keep, "mt_ids": mdStrAnys(v.createdIDs(accts)), "accounts": mdStrAnys(accts)}
+			mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.put(sp)
+			ch["poll"] = sp
+		}
+		usedChn[chn], usedType[typ] = true, true
+		out = append(out, ch)
+	}
+	return out
+}
+
+// pollByAccount marks a conference poll started from the creation: its
+// members are named by account.
+const pollByAccount = "_by_account"
+
+// createdPoll is the conference poll of the creation's poll settings:
+// polling from the start, its members by account (mt_id "" until their
+// terminal joins; poll.go skips them until then).
+func (v *mdView) createdPoll(p map[string]any) (map[string]any, error) {
+	num, keep := conference.Int(p, "num"), conference.Int(p, "keep_time")
+	if num < 0 || keep < 1 {
+		return nil, fmt.Errorf("poll: num %d and keep_time %d do not make a poll (num >= 0, keep_time >= 1): the poll is not started", num, keep)
+	}
+	accts := createdAccounts(mdObjs(p, "members"))
+	if len(accts) == 0 {
+		return nil, fmt.Errorf("poll.members: names no account: the poll is not started")
+	}
+	taken := map[string]bool{}
+	members := make([]any, len(accts))
+	for i, a := range accts {
+		id := v.resolve(a, taken)
+		taken[id] = id != ""
+		members[i] = map[string]any{"mt_id": id, "account": a}
+	}
+	poll := map[string]any{"num": num, "keep_time": keep, "members": members, "origin": 0,
+		"state": pollStatePolling, "index": 0, "rounds": 0, "turn_at": tlMs(v.now), "paused_at": 0, pollByAccount: 1}
+	if mode, ok := conference.IntOK(p["mode"]); ok {
+		poll["mode"] = mode
+	}
+	return poll, nil
+}
