@@ -37,7 +37,7 @@ type options struct {
 	confs, mts, maxJoin              int
 	reuse, end                       bool
 	mix                              string
-	conc                             int
+	conc, prepConc                   int
 	duration                         time.Duration
 	count                            int
 	listCount, addBatch              int
@@ -62,6 +62,7 @@ func main() {
 	fs.BoolVar(&o.end, "end", false, "end the scenario's conferences when done")
 	fs.StringVar(&o.mix, "mix", "list=1", "weighted mix of operations: list, speaker, add (e.g. list=8,speaker=2)")
 	fs.IntVar(&o.conc, "c", 16, "concurrent connections (workers)")
+	fs.IntVar(&o.prepConc, "prepare-c", 4, "concurrent conference creations while preparing the scenario")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to run; with --count, an upper bound when given (else 10m)")
 	fs.IntVar(&o.count, "count", 0, "number of requests to send in all (0: run for --duration)")
 	fs.IntVar(&o.listCount, "list-count", 20, "count= of GET /api/v1/vc/confs")
@@ -220,18 +221,8 @@ func prepare(ctx context.Context, c *sdk.Client, o options, sc *scenario) error 
 			}
 		}
 	}
-	for i := len(sc.confs); i < o.confs; i++ {
-		req := &sdk.MCConfsCreateRequest{Name: sdk.String(fmt.Sprintf("load %d", i)), Duration: sdk.Int(0),
-			Bitrate: sdk.Int(2048), CallMode: sdk.Int(2), MaxJoinMt: sdk.Int(o.maxJoin)}
-		for j := 0; j < o.mts; j++ {
-			req.InviteMembers = append(req.InviteMembers, sdk.MCConfsCreateRequestInviteMember{
-				Name: fmt.Sprintf("mt %d.%d", i, j), Account: fmt.Sprintf("%s.%d.%d", o.ipPrefix, 100+i/250, 1+j+o.mts*(i%250)%250), AccountType: 7})
-		}
-		r, err := c.MCConfsCreate(ctx, req)
-		if err != nil {
-			return fmt.Errorf("conference %d: %w", i, err)
-		}
-		sc.confs = append(sc.confs, r.ConfID)
+	if err := create(ctx, c, o, sc); err != nil {
+		return err
 	}
 	sc.mtIDs = make([][]string, len(sc.confs))
 	sc.added = make([]atomic.Int64, len(sc.confs))
@@ -259,6 +250,57 @@ func prepare(ctx context.Context, c *sdk.Client, o options, sc *scenario) error 
 		}
 	}
 	return nil
+}
+
+// create makes the missing conferences with --prepare-c concurrent
+// creations; each conference invites its M terminals at creation.
+func create(ctx context.Context, c *sdk.Client, o options, sc *scenario) error {
+	first := len(sc.confs)
+	ids := make([]string, o.confs-first)
+	next := atomic.Int64{}
+	next.Store(int64(first))
+	errc := make(chan error, max(o.prepConc, 1))
+	var wg sync.WaitGroup
+	for w := 0; w < max(o.prepConc, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= o.confs {
+					return
+				}
+				req := &sdk.MCConfsCreateRequest{Name: sdk.String(fmt.Sprintf("load %d", i)), Duration: sdk.Int(0),
+					Bitrate: sdk.Int(2048), CallMode: sdk.Int(2), MaxJoinMt: sdk.Int(o.maxJoin)}
+				for j := 0; j < o.mts; j++ {
+					req.InviteMembers = append(req.InviteMembers, sdk.MCConfsCreateRequestInviteMember{
+						Name: fmt.Sprintf("mt %d.%d", i, j), Account: mtAddress(o, i, j), AccountType: 7})
+				}
+				r, err := c.MCConfsCreate(ctx, req)
+				if err != nil {
+					errc <- fmt.Errorf("conference %d: %w", i, err)
+					next.Store(int64(o.confs)) // stop the other workers
+					return
+				}
+				ids[i-first] = r.ConfID
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case err := <-errc:
+		return err
+	default:
+	}
+	sc.confs = append(sc.confs, ids...)
+	return nil
+}
+
+// mtAddress is the IP address of terminal j of conference i: distinct for
+// up to 64,000 terminals (250 per third octet).
+func mtAddress(o options, i, j int) string {
+	n := i*o.mts + j
+	return fmt.Sprintf("%s.%d.%d", o.ipPrefix, n/250, 1+n%250)
 }
 
 func needsSpeaker(mix string) bool { return strings.Contains(mix, "speaker") }

@@ -3,7 +3,8 @@
 //	conferd [serve] [--addr :8080] [--db confer-data/confer.db] [--release 6.1.0.4.0]
 //	conferd license import --db D --key K --secret S
 //	conferd account create --db D --username U --password P [--domain NAME] [--admin]
-//	conferd terminal add|list|remove --db D ...
+//	conferd terminal add|list|remove|apply --db D ...
+//	conferd migrate --from DB --to DB [--force]
 //
 // See README.md and docs/operations.md.
 package main
@@ -47,6 +48,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return conferenceCmd(ctx, args[1:], stdout, stderr)
 	case "terminal":
 		return terminalCmd(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		return migrate(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -63,4 +66,6 @@ const usage = `usage:
   conferd terminal list --db D
   conferd conference pending|approve|reject --db D [--conf-id N]
   conferd terminal remove --db D --account N
+  conferd terminal apply --db D --conf C --mt M --for chairman|speaker|mix
+  conferd migrate --from DB --to DB [--force]
 `

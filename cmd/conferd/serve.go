@@ -22,6 +22,7 @@ import (
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/store/metered"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 )
 
@@ -104,8 +105,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: first-start setup: %v\n", err)
 		return 1
 	}
+	storeMetrics := metered.NewMetrics() // store latency and failures at /metrics
 	srv, err := server.New(server.Config{
-		Store: st, Clock: clock.Real{}, Release: r, Logger: logger,
+		Store: metered.Wrap(st, storeMetrics), Clock: clock.Real{}, Release: r, Logger: logger,
 		Auth:       auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
 		Conference: conference.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts},
 		MC:         mc.Config{FilesDir: *filesDir},
@@ -116,6 +118,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return 1
 	}
+	srv.Metrics().Registry().MustRegister(storeMetrics.Collectors()...)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: listen %s: %v\n", *addr, err)

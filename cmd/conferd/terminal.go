@@ -16,6 +16,9 @@ func terminalCmd(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
+	if args[0] == "apply" { // terminal_apply.go
+		return terminalApply(ctx, args[1:], stdout, stderr)
+	}
 	fs := newFlagSet("terminal "+args[0], stderr)
 	db := dbFlag(fs)
 	account := fs.String("account", "", "what calls name the terminal by: E.164 number, alias or IP")

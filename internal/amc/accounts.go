@@ -391,6 +391,9 @@ func (m *Module) listAccounts(ctx context.Context, r *api.Request) (wire.Object,
 		return nil, err
 	}
 	q := store.AccountQuery{DomainMoid: r.Principal.DomainMoid, Search: r.Args.Query.Get("account")}
+	if len(q.Search) > maxAccountNameLen { // no user name is longer; and SQLite refuses huge LIKE patterns
+		return nil, wire.InvalidParam("account", fmt.Sprintf("longer than %d bytes", maxAccountNameLen))
+	}
 	q.Start, q.Count = paging(r)
 	as, total, err := m.st.ListAccounts(ctx, q)
 	if err != nil {

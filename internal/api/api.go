@@ -31,7 +31,8 @@ type Request struct {
 	// SetCookies are added to the reply.
 	SetCookies []*http.Cookie
 	// Raw, when a handler sets it, is written as the whole reply body
-	// instead of the envelope (the OpenAPI document).
+	// instead of the envelope (the OpenAPI document); a []byte is written
+	// as it is (an envelope the handler encoded, vc.confs.list).
 	Raw any
 }
 

@@ -32,6 +32,8 @@ type Service struct {
 	st  store.Store
 	clk clock.Clock
 	cfg Config
+
+	recent authCache // Authenticate's recent outcomes (cache.go)
 }
 
 // New returns a Service.
@@ -72,42 +74,58 @@ func (s *Service) IssueToken(ctx context.Context, key, secret string) (string, e
 
 // CheckToken validates an account_token and renews it. Failure: 10002.
 func (s *Service) CheckToken(ctx context.Context, token string) error {
+	_, err := s.checkToken(ctx, token)
+	return err
+}
+
+// checkToken is CheckToken returning the token's expiry after renewal.
+func (s *Service) checkToken(ctx context.Context, token string) (time.Time, error) {
 	if token == "" {
-		return wire.Errorf(wire.CodeTokenInvalid, "account_token is missing")
+		return time.Time{}, wire.Errorf(wire.CodeTokenInvalid, "account_token is missing")
 	}
 	now := s.clk.Now()
 	t, err := s.st.TokenByHash(ctx, lookupHash(token))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !t.ExpiresAt.After(now)) {
-		return wire.Errorf(wire.CodeTokenInvalid, "account_token is invalid or expired")
+		return time.Time{}, wire.Errorf(wire.CodeTokenInvalid, "account_token is invalid or expired")
 	}
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	return s.renew(ctx, t.ExpiresAt, now, s.cfg.TokenTTL, func(exp time.Time) error {
 		return s.st.RenewToken(ctx, t.Hash, now, exp)
 	}, wire.CodeTokenInvalid)
 }
 
-// renew moves an expiry to now+ttl. To spare the store a write on every
-// request, it writes only when at least a thirtieth of the lifetime (one
-// minute at the default 30) has passed since the last renewal; the expiry
-// is thus never more than that short of the full lifetime.
-func (s *Service) renew(ctx context.Context, expires, now time.Time, ttl time.Duration, write func(time.Time) error, code int) error {
+// renew moves an expiry to now+ttl and returns the expiry that holds. To
+// spare the store a write on every request, it writes only when at least
+// a thirtieth of the lifetime (one minute at the default 30) has passed
+// since the last renewal; the expiry is thus never more than that short of
+// the full lifetime.
+func (s *Service) renew(ctx context.Context, expires, now time.Time, ttl time.Duration, write func(time.Time) error, code int) (time.Time, error) {
 	if expires.Sub(now) > ttl-ttl/30 {
-		return nil
+		return expires, nil
 	}
 	err := write(now.Add(ttl))
 	if errors.Is(err, store.ErrNotFound) {
-		return wire.E(code) // expired or removed in between
+		return time.Time{}, wire.E(code) // expired or removed in between
 	}
-	return err
+	return now.Add(ttl), err
 }
 
 // Authenticate checks account_token and the SSO_COOKIE_KEY session, renews
 // both, and returns who the request acts for (seed 000 "Authentication"
 // 5 and 6). Failures: 10002 for the token, 10102 for the session.
 func (s *Service) Authenticate(ctx context.Context, token, cookie string) (*Principal, error) {
-	if err := s.CheckToken(ctx, token); err != nil {
+	var key authKey
+	if token != "" && cookie != "" {
+		key = cacheKey(token, cookie)
+		if p, ok := s.recent.get(key, s.clk.Now()); ok {
+			return p, nil
+		}
+	}
+	gen := authGen.Load()
+	tokExp, err := s.checkToken(ctx, token)
+	if err != nil {
 		return nil, err
 	}
 	if cookie == "" {
@@ -128,12 +146,15 @@ func (s *Service) Authenticate(ctx context.Context, token, cookie string) (*Prin
 	if err != nil {
 		return nil, err
 	}
-	if err := s.renew(ctx, sess.ExpiresAt, now, s.cfg.SessionTTL, func(exp time.Time) error {
+	sessExp, err := s.renew(ctx, sess.ExpiresAt, now, s.cfg.SessionTTL, func(exp time.Time) error {
 		return s.st.RenewSession(ctx, sess.Hash, now, exp)
-	}, wire.CodeNotLoggedIn); err != nil {
+	}, wire.CodeNotLoggedIn)
+	if err != nil {
 		return nil, err
 	}
-	return principalOf(acc), nil
+	p := principalOf(acc)
+	s.recent.put(key, authEntry{p: principalOf(acc), tokenExp: tokExp, sessEx: sessExp, at: now, gen: gen})
+	return p, nil
 }
 
 func principalOf(a store.Account) *Principal {

@@ -27,7 +27,9 @@ func SaveAccount(ctx context.Context, st store.Store, a store.Account, newPasswo
 		a.PasswordHash = h
 		end = true
 	}
-	if err := st.UpdateAccount(ctx, a, end); err != nil {
+	err := st.UpdateAccount(ctx, a, end)
+	authGen.Add(1) // this node forgets its kept logins at once (cache.go)
+	if err != nil {
 		return err
 	}
 	if newPassword != "" {
@@ -38,5 +40,7 @@ func SaveAccount(ctx context.Context, st store.Store, a store.Account, newPasswo
 
 // RemoveAccount deletes an account of a domain; its sessions end with it.
 func RemoveAccount(ctx context.Context, st store.Store, domainMoid, moid string) error {
-	return st.DeleteAccount(ctx, domainMoid, moid)
+	err := st.DeleteAccount(ctx, domainMoid, moid)
+	authGen.Add(1) // this node forgets its kept logins at once (cache.go)
+	return err
 }

@@ -3,7 +3,6 @@ package conference
 import (
 	"context"
 
-	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -24,21 +23,18 @@ type Usage struct {
 }
 
 // Usage counts the running conferences.
+// Each conference's ports are kept by record version (memo.go), so a
+// count reads the documents of changed conferences only.
 func (s *Service) Usage(ctx context.Context) (Usage, error) {
-	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: KindConf, States: []string{StateRunning}})
+	ports, err := Scan(ctx, s.st, &s.ports, StateRunning, func(c Conf) int { return Ports(c.Doc) })
 	if err != nil {
 		return Usage{}, err
 	}
 	u := Usage{BySize: map[int]int{}}
-	for _, rec := range recs {
-		c, err := decode(rec)
-		if err != nil {
-			return Usage{}, err
-		}
-		p := Ports(c.Doc)
+	for _, p := range ports {
 		u.Confs++
-		u.Ports += p
-		u.BySize[p]++
+		u.Ports += p.Val
+		u.BySize[p.Val]++
 	}
 	return u, nil
 }

@@ -82,6 +82,7 @@ type Service struct {
 
 	mu    sync.Mutex // serialises capacity checks with the changes they admit
 	hooks Hooks
+	ports Memo[int] // each running conference's ports, by version (Usage)
 }
 
 // New returns a Service.

@@ -23,56 +23,6 @@ type Member struct {
 	Dial     bool // call it once even in manual mode (invited members at the start)
 }
 
-// Add makes members terminals of the conference and, unless their call
-// mode is manual, calls them. It returns the new terminals in order.
-func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal, error) {
-	existing, err := e.List(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	if c.MaxJoinMt > 0 && len(existing)+len(members) > c.MaxJoinMt {
-		return nil, ErrFull
-	}
-	now := e.clk.Now()
-	var out []Terminal
-	for _, m := range members {
-		n, err := e.st.NextNumber(ctx, "mt:"+c.ConfID, 1, 1<<31)
-		if err != nil {
-			return out, err
-		}
-		mtID := strconv.FormatInt(n, 10)
-		mode := m.CallMode
-		if mode < 0 {
-			mode = c.CallMode
-		}
-		bitrate := m.Callee.Bitrate
-		if bitrate == 0 {
-			bitrate = c.Bitrate
-		}
-		doc := map[string]any{
-			"mt_id": mtID, "account": m.Callee.Account, "account_type": m.Callee.AccountType,
-			"protocol": m.Callee.Protocol, "bitrate": bitrate, "call_mode": mode, "online": 0,
-			"type": 1, "alias": m.Callee.Account, "e164": "", "ip": "",
-			"silence": 0, "mute": 0, "dual": 0, "mix": 0, "vmp": 0, "rec": 0, "poll": 0, "upload": 0, "inspection": 0,
-			"rcv_volume": 15, "snd_volume": 15, "_attempts": 0, "_chase": m.Chase,
-		}
-		data, _ := shape.Encode(doc)
-		rec := store.Record{Kind: KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
-			State: StateIdle, Data: data, CreatedAt: now, UpdatedAt: now}
-		if err := e.st.CreateRecord(ctx, rec); err != nil {
-			return out, err
-		}
-		t := Terminal{rec, doc}
-		if mode != CallManual || m.Chase || m.Dial {
-			if t, err = e.dial(ctx, c, t); err != nil {
-				return out, err
-			}
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
 // Call dials terminals that are not online (reference 05 "批量呼叫终端");
 // a cascaded mt_id is called by its own conference.
 func (e *Engine) Call(ctx context.Context, c Conf, mtIDs []string) error {
@@ -98,13 +48,26 @@ func (e *Engine) callLocal(ctx context.Context, c Conf, mtIDs []string) error {
 
 // dial places a call and records when its outcome applies.
 func (e *Engine) dial(ctx context.Context, c Conf, t Terminal) (Terminal, error) {
+	call, err := e.placeCall(ctx, c, &t)
+	if err != nil {
+		return t, err
+	}
+	if err := e.save(ctx, &t); err != nil {
+		return t, err
+	}
+	return e.dialed(ctx, c, t, call)
+}
+
+// placeCall places a terminal's call and writes its outcome and due time
+// into t, which the caller stores (dial, Add).
+func (e *Engine) placeCall(ctx context.Context, c Conf, t *Terminal) (media.Call, error) {
 	callee := media.Callee{Account: str(t.Doc["account"]), AccountType: num(t.Doc["account_type"]), Protocol: num(t.Doc["protocol"]), Bitrate: num(t.Doc["bitrate"])}
 	call, peer, isPeer, err := e.dialPeer(ctx, c, callee) // a conference number: a cascade link
 	if err == nil && !isPeer {
 		call, err = e.media.Dial(ctx, c.ConfID, callee)
 	}
 	if err != nil {
-		return t, err
+		return call, err
 	}
 	delete(t.Doc, DocCascadeConf)
 	if isPeer && peer.Live {
@@ -123,9 +86,11 @@ func (e *Engine) dial(ctx context.Context, c Conf, t Terminal) (Terminal, error)
 	if call.After <= 0 {
 		t.Rec.DueAt = e.clk.Now()
 	}
-	if err := e.save(ctx, &t); err != nil {
-		return t, err
-	}
+	return call, nil
+}
+
+// dialed follows a call that t, as stored, records.
+func (e *Engine) dialed(ctx context.Context, c Conf, t Terminal, call media.Call) (Terminal, error) {
 	if call.After <= 0 { // the outcome is known at once (an offline terminal)
 		return e.settle(ctx, c, t)
 	}
@@ -272,6 +237,12 @@ func (e *Engine) RunDue(ctx context.Context, lookup ConfLookup) error {
 		return err
 	}
 	for _, rec := range due {
+		if mine, err := e.claim(ctx, rec); err != nil || !mine {
+			if err != nil {
+				return err
+			}
+			continue // another node has it (claim.go)
+		}
 		doc, err := shape.Decode(rec.Data)
 		if err != nil {
 			return err

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -65,6 +66,10 @@ type Engine struct {
 	// OnJoin, when set, is called after a terminal's call is answered,
 	// so that conference control applies the conference's state to it.
 	OnJoin func(ctx context.Context, c Conf, t Terminal) error
+	// OnStart, when set, is called when a conference starts running,
+	// before its invited terminals are called, so that conference control
+	// starts the features its creation set (Attach).
+	OnStart func(ctx context.Context, c conference.Conf) error
 
 	// Peers, when set, finds the conferences that link terminals call,
 	// and OnLink establishes a cascade when a link is answered

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/conference"
@@ -51,6 +52,7 @@ func higher(a, b string) string {
 // alarm is a condition observed now.
 type alarm struct {
 	device, code, domain string
+	conf                 string // the running conference it concerns, "" for none
 	doc                  map[string]any
 }
 
@@ -99,7 +101,9 @@ func (m *Module) conditions(ctx context.Context, ns []node.Node) ([]alarm, error
 // calls failed (the engine's attempt count, reset by a manual call) and
 // that are not online since.
 func (m *Module) failingTerminals(ctx context.Context) ([]alarm, error) {
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT})
+	// Online terminals never alarm: read only the others (an idle platform
+	// then reads nothing, however many terminals are online).
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, States: []string{engine.StateIdle, engine.StateCalling}})
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +126,7 @@ func (m *Module) failingTerminals(ctx context.Context) ([]alarm, error) {
 			continue
 		}
 		seen[t.moid] = true
-		out = append(out, alarm{device: t.moid, code: "calls_failing", domain: rec.DomainMoid, doc: map[string]any{
+		out = append(out, alarm{device: t.moid, code: "calls_failing", domain: rec.DomainMoid, conf: rec.OwnerMoid, doc: map[string]any{
 			"device_moid": t.moid, "device_name": t.name, "device_type": t.typ, "device_ip": t.ip, "device_e164": t.e164,
 			"domain_moid": rec.DomainMoid, "warning_level": "important",
 			"description": fmt.Sprintf("calls to %s keep failing: %d attempts, the last one %s (conference %s)", t.account, attempts, outcome, rec.OwnerMoid),
@@ -181,13 +185,34 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := m.reg.RaiseAlarm(ctx, a.device, a.code, a.domain, now, b); err != nil {
+		raised, err := m.reg.RaiseAlarm(ctx, a.device, a.code, a.domain, now, b)
+		if err != nil {
 			return nil, err
+		}
+		if raised && a.conf != "" { // once, by the node that raised it
+			if err := m.notifyAlarm(ctx, a, now); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, a.doc)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return conference.Int(out[i], "raised_ms") < conference.Int(out[j], "raised_ms") })
 	return out, nil
+}
+
+// alarmCode is the error_code of the alarm notification of a conference
+// (reference 07 "系统告警通知" on /confs/{conf_id}/alarm): calls to one of
+// its terminals keep failing, A3 20401 "指定终端不可及, 可能不在线".
+var alarmCode = map[string]int{"calls_failing": 20401}
+
+// notifyAlarm publishes an alarm raised about a conference through the
+// event log (docs/push.md).
+func (m *Module) notifyAlarm(ctx context.Context, a alarm, now time.Time) error {
+	n, err := store.NewNotice(a.domain, a.conf, "/alarm", map[string]any{"error_code": alarmCode[a.code]}, now)
+	if err != nil {
+		return err
+	}
+	return m.st.AppendNotice(ctx, n)
 }
 
 func (m *Module) storedAlarms(ctx context.Context) ([]map[string]any, error) {

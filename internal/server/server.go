@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/confer-platform/confer/internal/amc"
@@ -116,6 +117,9 @@ func New(cfg Config) (*Server, error) {
 	}
 
 	s.metrics = ops.NewMetrics(s.gauges())
+	if s.push != nil {
+		s.metrics.Registry().MustRegister(s.push.Collectors()...) // docs/push.md "Metrics"
+	}
 	var probe ops.Store
 	if p, ok := cfg.Store.(ops.Store); ok {
 		probe = p
@@ -248,6 +252,14 @@ func (s *Server) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	for _, c := range cookies {
 		http.SetCookie(w, c)
 	}
+	if b, ok := raw.([]byte); ok { // a reply the handler encoded itself (vc.confs.list)
+		h := w.Header()
+		h.Set("Content-Type", wire.ContentType)
+		h.Set("Content-Length", strconv.Itoa(len(b)))
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(b)
+		return
+	}
 	if raw != nil {
 		wire.WriteJSON(w, raw)
 		return
@@ -301,6 +313,7 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, erro
 	// (seed 000 "Errors" 3; reference 01 section 5).
 	problems := s.compatIn(req)
 	problems = append(problems, validate.CheckAt(rt.ep, args, compat.Absent(rt.ep.Name, req.Effective))...)
+	problems = append(problems, badText(req)...)
 	if req.Debug && method != http.MethodGet {
 		return wire.Object{"debug_list": validate.DebugList(args, problems)}, nil, nil, nil
 	}

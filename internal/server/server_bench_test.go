@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -120,3 +121,24 @@ func BenchmarkMtsAddBatch10(b *testing.B) {
 }
 
 func testPostgres() bool { return os.Getenv("CONFER_BENCH_POSTGRES") == "1" }
+
+// BenchmarkSpeakerChangeParallel: speaker changes from 16 goroutines over
+// 16 conferences of 4 terminals, as confer-load --mix speaker=1 -c 16
+// drives them (concurrent writers share SQLite's group commit).
+func BenchmarkSpeakerChangeParallel(b *testing.B) {
+	env, c := benchEnv(b)
+	ids := benchConfs(b, env, c, 16, 4, 8)
+	http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = 32 // keep the 16 connections open
+	var next atomic.Int64
+	b.SetParallelism(8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := next.Add(1)
+			target := env.URL + "/api/v1/vc/confs/" + ids[i%int64(len(ids))] + "/speaker"
+			body := url.Values{"account_token": {c.Token}, "params": {fmt.Sprintf(`{"mt_id":"%d"}`, 1+(i/16)%4)}}.Encode()
+			raw(b, c, "PUT", target, body)
+		}
+	})
+}

@@ -250,9 +250,23 @@ type Store interface {
 	// clocks of several nodes), oldest first: the recent history of
 	// terminals for presence (upu).
 	RecentEvents(ctx context.Context, kind, domainMoid string, from time.Time) ([]Event, error)
+	// AppendNotice appends a notice to the event log on its own, for a
+	// notification that comes with no record change (notice.go; a change
+	// and its notice are written together through WithNotices).
+	AppendNotice(ctx context.Context, n Notice) error
 	// NextNumber returns the next value of a counter within [min, max],
 	// wrapping around; the first value is min.
 	NextNumber(ctx context.Context, counter string, min, max int64) (int64, error)
+	// CountRecords counts the records that q selects (its paging and
+	// order aside).
+	CountRecords(ctx context.Context, q RecordQuery) (int, error)
+	// Atomic runs f in one transaction: the writes f makes through tx,
+	// with their events, commit together when f returns nil, and none of
+	// them when f returns an error, which Atomic returns. f must be quick
+	// and must not call the store itself (on SQLite it runs on the
+	// store's single writer); after an error of a tx method f should
+	// return (on PostgreSQL the transaction can go no further).
+	Atomic(ctx context.Context, f func(tx Tx) error) error
 
 	// Terminal directory of the simulated media backend.
 	PutDirectoryEntry(ctx context.Context, e DirectoryEntry) error // creates or replaces
@@ -266,4 +280,14 @@ type Store interface {
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	Close() error
+}
+
+// Tx is the transaction of Store.Atomic. Its methods do what the Store
+// methods of the same names do, inside the transaction.
+type Tx interface {
+	CreateRecord(r Record) error // ErrDuplicate
+	SwapRecord(r Record) error   // ErrConflict, ErrNotFound
+	GetRecord(kind, domainMoid, id string) (Record, error)
+	CountRecords(q RecordQuery) (int, error)
+	NextNumber(counter string, min, max int64) (int64, error)
 }

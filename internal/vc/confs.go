@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/compat"
 	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -15,30 +16,76 @@ import (
 // they start; ended ones are gone.
 func init() {
 	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.list", m.listConfs)
+		lc := compat.NewItems("confs", listCacheMax)
+		reg.Handle("vc.confs.list", func(ctx context.Context, r *api.Request) (wire.Object, error) {
+			return m.listConfs(ctx, r, lc)
+		})
 		reg.Handle("vc.confs.get", m.getConf)
 	})
 }
 
 // listConfs pages through the running conferences ordered by start time
 // (start default 0; count default 10, 0 for all); own_conf=1 keeps those
-// the caller created.
-func (m *Module) listConfs(ctx context.Context, r *api.Request) (wire.Object, error) {
-	q := r.Args.Query
-	owner := ""
-	if q.Get("own_conf") == "1" {
-		owner = r.Principal.AccountMoid
-	}
-	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, owner, conference.StateRunning)
+// the caller created. The page is read in SQL (conference.Service.Page)
+// and each conference's reply item is kept encoded by version and the
+// caller's release (compat.Items), so a list decodes and encodes only
+// what changed; the reply is written as bytes (confs_cache.go), the same
+// bytes as the envelope of listConfsObject.
+func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *compat.Items) (wire.Object, error) {
+	owner, start, count := listArgs(r)
+	keys, total, err := m.confs.Page(ctx, r.Principal.DomainMoid, owner, conference.StateRunning, start, count)
 	if err != nil {
 		return nil, err
 	}
-	start, count := 0, 10
+	fields := shape.Elem(r.Endpoint.Reply, "confs")
+	items := make([][]byte, 0, len(keys))
+	size := 0
+	for _, k := range keys {
+		b, ok := lc.Get(r, k.ID, k.Version)
+		if !ok {
+			c, err := m.confs.Get(ctx, r.Principal.DomainMoid, k.ID, conference.StateRunning)
+			if err != nil && wire.AsError(err).Code == wire.CodeConfNotFound {
+				continue // ended between the page and this read
+			}
+			if err != nil {
+				return nil, err
+			}
+			if b, err = lc.Put(r, k.ID, c.Rec.Version, shape.Project(c.Doc, fields)); err != nil {
+				return nil, err
+			}
+		}
+		items = append(items, b)
+		size += len(b) + 1
+	}
+	r.Raw = listBody(items, size, total)
+	return nil, nil
+}
+
+// listArgs reads own_conf, start and count as the list always has: an
+// unreadable start or count counts as 0 (count 0: all).
+func listArgs(r *api.Request) (owner string, start, count int) {
+	q := r.Args.Query
+	if q.Get("own_conf") == "1" {
+		owner = r.Principal.AccountMoid
+	}
+	start, count = 0, 10
 	if v := q.Get("start"); v != "" {
 		start, _ = strconv.Atoi(v)
 	}
 	if v := q.Get("count"); v != "" {
 		count, _ = strconv.Atoi(v)
+	}
+	return owner, start, count
+}
+
+// listConfsObject is the list reply as an object, every conference read
+// and decoded: the reference that the encoded reply of listConfs matches
+// byte for byte (confs_cache_test.go).
+func (m *Module) listConfsObject(ctx context.Context, r *api.Request) (wire.Object, error) {
+	owner, start, count := listArgs(r)
+	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, owner, conference.StateRunning)
+	if err != nil {
+		return nil, err
 	}
 	total := len(confs)
 	confs = confs[min(max(start, 0), total):]

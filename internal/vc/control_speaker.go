@@ -41,7 +41,7 @@ func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, 
 	mtID := ctlStr(r, "mt_id")
 	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
 		if mtID != "" {
-			if _, err := m.ctlOnline(ctx, *c, mtID); err != nil {
+			if err := m.ctlIsOnline(ctx, *c, mtID); err != nil {
 				return err
 			}
 		}
@@ -70,7 +70,7 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, e
 			return wire.Errorf(CodeVADCannotSetSpeaker, "conference %s is in voice activation mode: no speaker can be designated", c.ID())
 		}
 		if mtID != "" {
-			if _, err := m.ctlOnline(ctx, *c, mtID); err != nil {
+			if err := m.ctlIsOnline(ctx, *c, mtID); err != nil {
 				return err
 			}
 		}
@@ -95,7 +95,7 @@ func (m *Module) ctlStillOnline(ctx context.Context, c conference.Conf, mtID str
 	if mtID == "" {
 		return nil
 	}
-	_, err := m.ctlOnline(ctx, c, mtID)
+	err := m.ctlIsOnline(ctx, c, mtID)
 	var we *wire.Error
 	if errors.As(err, &we) && (we.Code == CodeMtUnreachable || we.Code == wire.CodeMTNotFound) {
 		if lerr := m.rolesLeave(ctx, engine.ConfOf(c), []string{mtID}); lerr != nil {
@@ -103,4 +103,19 @@ func (m *Module) ctlStillOnline(ctx context.Context, c conference.Conf, mtID str
 		}
 	}
 	return err
+}
+
+// ctlIsOnline is ctlOnline for checks that need only the terminal's
+// state, not its document (12104, 20401).
+func (m *Module) ctlIsOnline(ctx context.Context, c conference.Conf, mtID string) error {
+	st, err := m.engine.State(ctx, engine.ConfOf(c), mtID)
+	switch {
+	case errors.Is(err, engine.ErrNotFound):
+		return wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
+	case err != nil:
+		return err
+	case st != engine.StateOnline:
+		return wire.Errorf(CodeMtUnreachable, "terminal %s of conference %s is not online", mtID, c.ID())
+	}
+	return nil
 }

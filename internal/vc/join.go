@@ -17,7 +17,10 @@ import (
 //     mute_filter 1, the speaker and the chairman;
 //   - the speaker, chairman and VIPs named by account at creation become
 //     those roles when their terminal joins, while the role is free (the
-//     speaker not under voice activation; VIPs up to vipMax).
+//     speaker not under voice activation; VIPs up to vipMax);
+//   - the places that the mix, composition and poll started from the
+//     creation name by its account become its places
+//     (create_features_join.go).
 //
 // Cascade link terminals (types 7 and 8) carry other conferences' sound
 // and take on neither.
@@ -32,14 +35,23 @@ func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) 
 		return nil
 	}
 	id, acct := t.MtID(), conference.Str(t.Doc, "account")
+	media := false
 	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
-		return joinRoles(c.Doc, id, acct), nil
+		roles := joinRoles(c.Doc, id, acct)
+		var err error
+		media, err = m.createdJoin(ctx, c, id, acct)
+		return roles || media, err
 	})
 	if isConfNotFound(err) {
 		return nil
 	}
 	if err != nil {
 		return err
+	}
+	if media {
+		if err := m.mediaFlags(ctx, c); err != nil {
+			return err
+		}
 	}
 	spared := conference.Int(c.Doc, "mute_filter") == 1 && (ctlRole(c, docSpeaker) == id || ctlRole(c, docChairman) == id)
 	if conference.Int(c.Doc, "mute") == 1 && !spared && conference.Int(t.Doc, "mute") != 1 {

@@ -4,8 +4,7 @@ import (
 	"context"
 
 	"github.com/confer-platform/confer/internal/conference"
-	"github.com/confer-platform/confer/internal/shape"
-	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // RunDueMedia keeps the vmp flags of terminals in step with compositions
@@ -16,20 +15,26 @@ import (
 // terminals' flags are written, and only where they differ. The server's
 // tick runs it with the other due work; a composition that no request
 // changes keeps its flags as of its last change until then.
+//
+// Only conferences whose composition moves are read in full; whether one
+// does is kept by version (conference.Scan).
 func (m *Module) RunDueMedia(ctx context.Context) error {
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: conference.KindConf, States: []string{conference.StateRunning}})
+	confs, err := conference.Scan(ctx, m.st, &m.mdScan, conference.StateRunning, func(c conference.Conf) bool { return vmpMoves(mdObj(c.Doc, docVMP)) })
 	if err != nil {
 		return err
 	}
-	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
+	for _, sc := range confs {
+		if !sc.Val {
+			continue
+		}
+		c, err := m.confs.Get(ctx, sc.Key.DomainMoid, sc.Key.ID, conference.StateRunning)
+		if err != nil && wire.AsError(err).Code == wire.CodeConfNotFound {
+			continue // ended meanwhile
+		}
 		if err != nil {
 			return err
 		}
-		if !vmpMoves(mdObj(doc, docVMP)) {
-			continue
-		}
-		if err := m.mediaFlags(ctx, conference.Conf{Rec: rec, Doc: doc}); err != nil {
+		if err := m.mediaFlags(ctx, c); err != nil {
 			return err
 		}
 	}

@@ -112,7 +112,7 @@ func (m *Module) addMixMembers(ctx context.Context, r *api.Request) (wire.Object
 				in[id] = true
 			}
 		}
-		return map[string]any{"mode": mix["mode"], "mt_ids": mdStrAnys(have)}, ids, nil
+		return mixKeep(mix, have, nil), ids, nil
 	})
 }
 
@@ -146,8 +146,29 @@ func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Obj
 				return nil, nil, wire.Errorf(CodeMixNotMember, "members: terminal %s is not a mixing member of conference %s", id, c.ID())
 			}
 		}
-		return map[string]any{"mode": mix["mode"], "mt_ids": mdStrAnys(kept)}, nil, nil
+		drop := map[string]bool{}
+		for _, id := range order {
+			drop[v.account(id)] = true
+		}
+		return mixKeep(mix, kept, drop), nil, nil
 	})
+}
+
+// mixKeep is the running mix with the members ids; the accounts a mix
+// started from the creation waits for (create_features.go) stay, but for
+// those of the terminals an operator removed.
+func mixKeep(mix map[string]any, ids []string, drop map[string]bool) map[string]any {
+	out := map[string]any{"mode": mix["mode"], "mt_ids": mdStrAnys(ids)}
+	if _, ok := mix["accounts"]; ok {
+		var kept []string
+		for _, a := range mdStrs(mix, "accounts") {
+			if !drop[a] {
+				kept = append(kept, a)
+			}
+		}
+		out["accounts"] = mdStrAnys(kept)
+	}
+	return out
 }
 
 func mixHas(ids []string, id string) bool {

@@ -169,21 +169,21 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([
 	if err := m.cascadeCheck(ctx, c, members); err != nil {
 		return nil, err
 	}
-	have, err := m.engine.List(ctx, ec)
+	have, err := m.engine.Count(ctx, ec)
 	if err != nil {
 		return nil, err
 	}
-	if len(have)+len(members) > ec.MaxJoinMt {
+	if have+len(members) > ec.MaxJoinMt {
 		return nil, wire.Errorf(CodeMtsOverConf, "conference %s holds %d of its %d terminals (max_join_mt); %d more do not fit",
-			c.ID(), len(have), ec.MaxJoinMt, len(members))
+			c.ID(), have, ec.MaxJoinMt, len(members))
 	}
-	all, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT})
+	all, err := m.st.CountRecords(ctx, store.RecordQuery{Kind: engine.KindMT})
 	if err != nil {
 		return nil, err
 	}
-	if ports := m.confs.Config().MaxPorts; len(all)+len(members) > ports {
+	if ports := m.confs.Config().MaxPorts; all+len(members) > ports {
 		return nil, wire.Errorf(CodeMtsOverMCU, "the platform's %d terminal ports hold %d terminals; %d more do not fit",
-			ports, len(all), len(members))
+			ports, all, len(members))
 	}
 	ts, err := m.engine.Add(ctx, ec, members)
 	if err != nil {

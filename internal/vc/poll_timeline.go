@@ -9,7 +9,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -218,7 +217,8 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		gone[id] = true
 	}
 	var viewers []string
-	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
+	nctx, notes := store.WithNotices(ctx) // failed viewings, with the write (push_notices.go)
+	c, err := m.tlUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -231,6 +231,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		changed = monitorLeave(c.Doc, gone) || changed
 		changed = recorderLeave(c.Doc, gone) || changed
 		var ch bool
+		notes.Set(inspectFailures(*c, gone.has, now)...)
 		ch, viewers = inspectLeave(c.Doc, gone)
 		return changed || ch, nil
 	})
@@ -280,23 +281,31 @@ func recorderLeave(doc map[string]any, gone leftSet) bool {
 // completed their rounds are stopped (clearing poll_enable), and
 // playbacks that reached the end of their program are stopped. The server
 // tick calls it; each change is a swap over the version read, so several
-// nodes may run it at once. It reads every running conference (at most
-// the platform's MaxConfs) and writes only those that changed.
+// nodes may run it at once. It visits the running conferences whose
+// documents hold such state (decoding a conference again only when its
+// version changed, conference.Scan) and writes only those that changed.
 func (m *Module) RunDueTimeline(ctx context.Context) error {
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: conference.KindConf, States: []string{conference.StateRunning}})
+	confs, err := conference.Scan(ctx, m.st, &m.tlScan, conference.StateRunning, func(c conference.Conf) bool { return tlHasState(c.Doc) })
 	if err != nil {
 		return err
 	}
 	var errs []error
-	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
-		if err != nil || !tlHasState(doc) {
+	for _, sc := range confs {
+		rec := sc.Key
+		if !sc.Val {
 			continue
 		}
-		_, err = m.tlUpdate(ctx, rec.DomainMoid, rec.ID, func(c *conference.Conf) (bool, error) {
+		nctx, notes := store.WithNotices(ctx) // push notifications go with the write (push_notices.go)
+		_, err = m.tlUpdate(nctx, rec.DomainMoid, rec.ID, func(c *conference.Conf) (bool, error) {
 			now := m.clk.Now()
 			changed := monitorSettle(c.Doc, now)
 			changed = playbackSettle(c.Doc, now) || changed
+			lost, ns, err := m.playbackLost(ctx, c, now)
+			if err != nil {
+				return false, err
+			}
+			notes.Set(ns...)
+			changed = lost || changed
 			if pollsActive(c.Doc) {
 				ts, err := m.tlTerminals(ctx, *c)
 				if err != nil {
@@ -305,6 +314,7 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 				for _, k := range pollKinds {
 					changed = pollSettle(c.Doc, k, ts, now) || changed
 				}
+				changed = pollMark(c.Doc, ts, now) || changed
 			}
 			return changed, nil
 		})

@@ -141,11 +141,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 	if err := m.programNameFree(ctx, r.Principal.DomainMoid, name); err != nil {
 		return nil, err
 	}
-	n, err := m.st.NextNumber(ctx, recCounter, 1, 1<<31-1)
-	if err != nil {
-		return nil, err
-	}
-	recID := strconv.FormatInt(n, 10)
+	var recID string
 	c, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
@@ -174,6 +170,13 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 			}
 			members = append(members, map[string]any{"mt_id": id})
 		}
+		// The rec_id is drawn once every check has passed: a refused
+		// request changes nothing, not even the counter (docs/api.md).
+		n, err := m.st.NextNumber(ctx, recCounter, 1, 1<<31-1)
+		if err != nil {
+			return false, err
+		}
+		recID = strconv.FormatInt(n, 10)
 		rc := map[string]any{"rec_id": recID, "video_name": name, "recorder_type": recType, "vrs_id": vrsID,
 			"members": members, "state": recRecording, "started_at": tlMs(m.clk.Now()), "paused_at": 0, "paused_ms": 0}
 		for _, f := range []string{"publish_mode", "watermark", "anonymous", "recorder_mode", "main_stream", "dual_stream"} {

@@ -16,6 +16,11 @@ type Module struct {
 	clk    clock.Clock
 	confs  *conference.Service
 	engine *engine.Engine
+
+	// Whether each running conference, by version, has work for the tick's
+	// sweeps (RunDueTimeline, RunDueMedia): unchanged conferences are not
+	// read again (conference.Memo).
+	tlScan, mdScan conference.Memo[bool]
 }
 
 // New returns the module.

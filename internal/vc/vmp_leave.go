@@ -61,19 +61,24 @@ func mediaDrop(doc map[string]any, gone leftSet, now time.Time) bool {
 
 // dropChannels removes the terminals in gone from composition channels: a
 // chosen channel of theirs goes, a single-channel poll goes on without
-// them (and goes when none is left).
+// them (and goes when none is left). Channels the creation named by
+// account stay, empty, for the account's terminal to join again
+// (create_features.go).
 func dropChannels(members []map[string]any, gone leftSet, now time.Time) ([]map[string]any, bool) {
 	changed := false
 	out := make([]map[string]any, 0, len(members))
 	for _, m := range members {
 		if id := conference.Str(m, "mt_id"); id != "" && gone.has(id) {
 			changed = true
-			continue
+			if conference.Str(m, "account") == "" {
+				continue
+			}
+			m["mt_id"] = ""
 		}
 		if po := mdObj(m, "poll"); po != nil {
 			if ok, ch := dropPoll(po, gone, now); ch {
 				changed = true
-				if !ok {
+				if !ok && len(mdStrs(po, "accounts")) == 0 {
 					continue
 				}
 			}

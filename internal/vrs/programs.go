@@ -23,9 +23,9 @@ import (
 func init() {
 	registrars = append(registrars, func(m *Module, reg api.Registry) {
 		reg.Handle("vrs.program.list", m.programList)
-		reg.Handle("vrs.program.delete", m.programDelete)
-		reg.Handle("vrs.program_release_batch.update", m.programRelease)
-		reg.Handle("vrs.program_to_folder.move", m.programMove)
+		reg.Handle("vrs.program.delete", capped("prgdelpckinfo", m.programDelete))
+		reg.Handle("vrs.program_release_batch.update", capped("info", m.programRelease))
+		reg.Handle("vrs.program_to_folder.move", capped("prginfo", m.programMove))
 	})
 }
 

@@ -30,8 +30,8 @@ import (
 func init() {
 	registrars = append(registrars, func(m *Module, reg api.Registry) {
 		reg.Handle("vrs.transtask.list", m.taskList)
-		reg.Handle("vrs.transtask.create", m.taskCreate)
-		reg.Handle("vrs.transtask.operate", m.taskOperate)
+		reg.Handle("vrs.transtask.create", capped("addparams", m.taskCreate))
+		reg.Handle("vrs.transtask.operate", capped("operateparams", m.taskOperate))
 	})
 }
 

@@ -92,13 +92,17 @@ func page(r *api.Request) (size, id int) {
 	return size, id
 }
 
-// pageOf returns the elements of page id.
+// pageOf returns the elements of page id; huge ids and sizes do not
+// overflow.
 func pageOf[T any](all []T, size, id int) []T {
+	if size < 1 || id < 1 || id-1 > len(all)/size {
+		return []T{}
+	}
 	from := (id - 1) * size
 	if from >= len(all) {
 		return []T{}
 	}
-	return all[from:min(from+size, len(all))]
+	return all[from : from+min(size, len(all)-from)]
 }
 
 // queryInt reads an integer query parameter (0 when absent).
@@ -156,6 +160,22 @@ func paramInt(obj map[string]any, key string) int { return conference.Int(obj, k
 func paramStr(obj map[string]any, key string) string { return conference.Str(obj, key) }
 
 // paramList reads a list of objects of the params.
+// maxBatch is the most programs one batch request may name: each item is
+// a store write, and a batch of tens of thousands held the SQLite writer
+// for seconds (found by internal/robust; docs/vrs.md).
+const maxBatch = 1000
+
+// capped refuses a batch whose list key names more than maxBatch items
+// before h runs (90400 naming the list).
+func capped(key string, h api.Handler) api.Handler {
+	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+		if l, _ := r.Args.Params[key].([]any); len(l) > maxBatch {
+			return nil, wire.InvalidParam(key, fmt.Sprintf("names %d items; at most %d per request", len(l), maxBatch))
+		}
+		return h(ctx, r)
+	}
+}
+
 func paramList(obj map[string]any, key string) []map[string]any {
 	var out []map[string]any
 	l, _ := obj[key].([]any)

@@ -23,13 +23,21 @@ type migration struct {
 	sql     string
 }
 
-func migrations() ([]migration, error) {
+// migrations returns the migrations of a dialect in order. Most files are
+// portable SQL; a file named NNNN_name.sqlite.sql or NNNN_name.postgres.sql
+// applies to that engine only (an index over an expression that the two
+// engines write differently), and the two share the version number.
+func migrations(dialect string) ([]migration, error) {
 	entries, err := fs.ReadDir(migrationFS, "migrations")
 	if err != nil {
 		return nil, err
 	}
 	var ms []migration
 	for _, e := range entries {
+		base := strings.TrimSuffix(e.Name(), ".sql")
+		if i := strings.LastIndexByte(base, '.'); i >= 0 && base[i+1:] != dialect {
+			continue
+		}
 		num, _, ok := strings.Cut(e.Name(), "_")
 		v, err := strconv.Atoi(num)
 		if !ok || err != nil {
@@ -50,7 +58,7 @@ func migrations() ([]migration, error) {
 // second node wait and then find everything applied; on SQLite the
 // transaction begins IMMEDIATE, which takes the write lock at once.
 func (db *DB) migrate(ctx context.Context) error {
-	ms, err := migrations()
+	ms, err := migrations(db.d.name)
 	if err != nil {
 		return err
 	}

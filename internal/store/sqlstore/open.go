@@ -24,6 +24,9 @@ import (
 type DB struct {
 	rdb, wdb *sql.DB
 	d        dialect
+	w        *writer    // SQLite's group commit (writer.go); nil on PostgreSQL
+	pgb      *pgBatcher // PostgreSQL's group commit of record writes (pgbatch.go)
+	ws, rs   *stmtCache // SQLite's prepared statements on wdb and rdb (stmts.go)
 }
 
 // IsPostgres tells whether dsn names a PostgreSQL database.
@@ -47,6 +50,22 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	// The event counter's row exists from now on, so that appending an
+	// event is one statement (records_write.go).
+	if _, err := db.wdb.ExecContext(ctx, db.d.q("INSERT INTO counters (name, value) VALUES (?, 0) ON CONFLICT (name) DO NOTHING"), eventCounter); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("event counter: %w", err)
+	}
+	if db.d.name == sqlite.name {
+		db.ws, db.rs = newStmtCache(db.wdb, false), newStmtCache(db.rdb, true)
+		if err := db.ws.prepare(ctx, writeStmts); err != nil {
+			db.Close()
+			return nil, err
+		}
+		db.w = startWriter(db)
+	} else {
+		db.pgb = startPGBatcher(db)
 	}
 	return db, nil
 }
@@ -105,6 +124,17 @@ func (db *DB) Ping(ctx context.Context) error { return db.rdb.PingContext(ctx) }
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	if db.w != nil {
+		db.w.stop()
+	}
+	if db.pgb != nil {
+		db.pgb.stop()
+	}
+	for _, c := range []*stmtCache{db.ws, db.rs} {
+		if c != nil {
+			c.close()
+		}
+	}
 	err := db.wdb.Close()
 	if db.rdb != db.wdb {
 		if e := db.rdb.Close(); err == nil {

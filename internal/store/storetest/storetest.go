@@ -34,6 +34,9 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"departments", testDepartments},
 		{"live sessions", testListSessions},
 		{"recent events", testRecentEvents},
+		{"count records", testCountRecords},
+		{"atomic", testAtomic},
+		{"concurrent writes", testConcurrentWrites},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, open(t)) })

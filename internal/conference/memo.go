@@ -1,0 +1,104 @@
+package conference
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// Memo keeps a value derived from each conference's document by record
+// version, so that a periodic scan of the running conferences (the
+// capacity count, the sweeps of the server's tick) reads and decodes only
+// the conferences written since its last pass: the others cost one row of
+// a query without documents (store.KeyLister). Any write, on any node,
+// bumps the version, so a kept value is never stale. The zero Memo is
+// ready to use.
+type Memo[T any] struct {
+	mu sync.Mutex
+	m  map[string]memoEntry[T]
+}
+
+type memoEntry[T any] struct {
+	version int64
+	val     T
+}
+
+// Memoized is one conference of a Scan with its derived value.
+type Memoized[T any] struct {
+	Key store.RecordKey
+	Val T
+}
+
+// Scan derives f's value for every conference in state, in every domain:
+// kept values for unchanged versions, f over the read and decoded
+// conference for the others. A conference that ends meanwhile is left
+// out. Entries of conferences no longer in state are forgotten.
+func Scan[T any](ctx context.Context, st store.Store, memo *Memo[T], state string, f func(Conf) T) ([]Memoized[T], error) {
+	kl, ok := st.(store.KeyLister)
+	if !ok {
+		recs, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: KindConf, States: []string{state}})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Memoized[T], 0, len(recs))
+		for _, rec := range recs {
+			c, err := decode(rec)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Memoized[T]{store.RecordKey{ID: rec.ID, DomainMoid: rec.DomainMoid, Version: rec.Version}, f(c)})
+		}
+		return out, nil
+	}
+	keys, err := kl.RecordKeys(ctx, KindConf, state)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Memoized[T], 0, len(keys))
+	seen := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		seen[k.ID] = true
+		memo.mu.Lock()
+		e, ok := memo.m[k.ID]
+		memo.mu.Unlock()
+		if ok && e.version == k.Version {
+			out = append(out, Memoized[T]{k, e.val})
+			continue
+		}
+		rec, err := st.GetRecord(ctx, KindConf, k.DomainMoid, k.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rec.State != state {
+			continue
+		}
+		c, err := decode(rec)
+		if err != nil {
+			return nil, err
+		}
+		v := f(c)
+		k.Version = rec.Version
+		memo.mu.Lock()
+		if memo.m == nil {
+			memo.m = map[string]memoEntry[T]{}
+		}
+		memo.m[k.ID] = memoEntry[T]{rec.Version, v}
+		memo.mu.Unlock()
+		out = append(out, Memoized[T]{k, v})
+	}
+	memo.mu.Lock()
+	if len(memo.m) > len(seen) {
+		for id := range memo.m {
+			if !seen[id] {
+				delete(memo.m, id)
+			}
+		}
+	}
+	memo.mu.Unlock()
+	return out, nil
+}

@@ -1,0 +1,24 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// State returns a terminal's record state (StateIdle, StateCalling,
+// StateOnline) without decoding its document, for checks that need no
+// more (the speaker and chairman: a change of speaker reads it twice); a
+// cascaded mt_id reads the terminal in the subordinate conference.
+func (e *Engine) State(ctx context.Context, c Conf, mtID string) (string, error) {
+	c, mtID, err := e.Resolve(ctx, c, mtID)
+	if err != nil {
+		return "", err
+	}
+	rec, err := e.st.GetRecord(ctx, KindMT, c.DomainMoid, recID(c.ConfID, mtID))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", ErrNotFound
+	}
+	return rec.State, err
+}

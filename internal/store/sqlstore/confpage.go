@@ -1,0 +1,97 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// confOrder is the order of the records_conf_start index (migrations
+// 0031_conf_start.*.sql): start second, then id byte by byte as Go
+// compares it. A query must repeat it for the engine to read the order
+// from the index.
+func (db *DB) confOrder() string {
+	if db.d.dollar {
+		return `confer_conf_start(data, created_at), id COLLATE "C"`
+	}
+	return "COALESCE(unixepoch(json_extract(data, '$.start_time')), created_at / 1000000000), id"
+}
+
+// ConfsByStart pages conference records of a domain in one state by their
+// documents' start time, then id, and counts every match. The kind is
+// written literally so that the partial index applies.
+func (db *DB) ConfsByStart(ctx context.Context, q store.RecordQuery) ([]store.RecordKey, int, error) {
+	if q.Kind != "conf" || len(q.States) != 1 || q.Desc {
+		return nil, 0, fmt.Errorf("sqlstore: ConfsByStart takes conference records in one state, oldest first")
+	}
+	cond := " FROM records WHERE kind = 'conf' AND domain_moid = ? AND state = ?"
+	args := []any{q.DomainMoid, q.States[0]}
+	if q.OwnerMoid != "" {
+		cond += " AND owner_moid = ?"
+		args = append(args, q.OwnerMoid)
+	}
+	var total int
+	if err := db.readRow(ctx, "SELECT COUNT(*)"+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if total == 0 || q.Start >= total {
+		return nil, total, nil
+	}
+	page := ""
+	if q.Count > 0 {
+		page = " LIMIT ? OFFSET ?"
+		args = append(args, q.Count, max(q.Start, 0))
+	} else if q.Start > 0 {
+		page = " LIMIT -1 OFFSET ?"
+		if db.d.dollar {
+			page = " OFFSET ?"
+		}
+		args = append(args, q.Start)
+	}
+	rows, err := db.readQuery(ctx, "SELECT id, version"+cond+" ORDER BY "+db.confOrder()+page, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := make([]store.RecordKey, 0, min(total, max(q.Count, 0))+1) // no overflow at count 2^63-1 (internal/robust)
+	for rows.Next() {
+		var k store.RecordKey
+		if err := rows.Scan(&k.ID, &k.Version); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, k)
+	}
+	return out, total, rows.Err()
+}
+
+// readQuery runs a query on the read pool, prepared once on SQLite (the
+// statement cache of stmts.go).
+func (db *DB) readQuery(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if db.rs != nil {
+		if st, err := db.rs.get(query); err == nil {
+			return st.QueryContext(ctx, args...)
+		}
+	}
+	return db.rdb.QueryContext(ctx, db.d.q(query), args...)
+}
+
+// RecordKeys lists the ids, domains and versions of the records of a kind
+// in a state (the records_due index holds kind and state).
+func (db *DB) RecordKeys(ctx context.Context, kind, state string) ([]store.RecordKey, error) {
+	rows, err := db.readQuery(ctx, "SELECT id, domain_moid, version FROM records WHERE kind = ? AND state = ?", kind, state)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.RecordKey
+	for rows.Next() {
+		var k store.RecordKey
+		if err := rows.Scan(&k.ID, &k.DomainMoid, &k.Version); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,180 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// Record writes. Each commits the record and its event (events.go)
+// together. On SQLite they go through the group commit (writer.go) with
+// prepared statements; on PostgreSQL a creation or update without notices
+// goes through the group commit of pgbatch.go, the rest in a transaction
+// of its own.
+
+// recordEvent appends the event of a change of rec inside tx, then the
+// notices ctx carries (notify.go). The counter's row exists (Open).
+func (db *DB) recordEvent(ctx context.Context, tx *sql.Tx, rec store.Record, op string) error {
+	var seq int64
+	if err := db.txQueryRow(ctx, tx, "UPDATE counters SET value = value + 1 WHERE name = ? RETURNING value", eventCounter).Scan(&seq); err != nil {
+		return err
+	}
+	if _, err := db.txExec(ctx, tx, insertEvent, seq, rec.Kind, rec.ID, rec.DomainMoid, rec.OwnerMoid, op, rec.State, nanos(rec.UpdatedAt)); err != nil {
+		return err
+	}
+	return db.appendNotices(ctx, tx)
+}
+
+const insertEvent = "INSERT INTO events (seq, kind, id, domain_moid, owner_moid, op, state, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+
+// fastPath tells whether a write goes to PostgreSQL's group commit: not on
+// SQLite, and not when ctx carries notices, which then go on in the
+// returned context to the transactional path.
+func (db *DB) fastPath(ctx context.Context) (context.Context, bool) {
+	if db.w != nil || db.d.name != postgres.name {
+		return ctx, false
+	}
+	ns := store.TakeNotices(ctx)
+	if len(ns) == 0 {
+		return ctx, true
+	}
+	ctx, n := store.WithNotices(ctx)
+	n.Set(ns...)
+	return ctx, false
+}
+
+// returningEvent ends a record statement of the PostgreSQL group commit
+// (pgbatch.go): the fields of the change's event.
+const returningEvent = " RETURNING kind, id, domain_moid, owner_moid, state, updated_at"
+
+const insertRecord = "INSERT INTO records (" + recordCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+func recordArgs(r store.Record) []any {
+	return []any{r.Kind, r.ID, r.DomainMoid, r.OwnerMoid, r.State, nanos(r.DueAt), string(r.Data), nanos(r.CreatedAt), nanos(r.UpdatedAt), r.Version}
+}
+
+// CreateRecord stores a new record and its event.
+func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
+	ctx, fast := db.fastPath(ctx)
+	if fast {
+		return db.pgb.write(ctx, &pgJob{kind: r.Kind, id: r.ID, query: db.d.q(insertRecord + " ON CONFLICT DO NOTHING" + returningEvent),
+			args: recordArgs(r), op: store.OpCreate, miss: store.ErrDuplicate})
+	}
+	return insertErr(db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := db.txExec(ctx, tx, insertRecord, recordArgs(r)...); err != nil {
+			return err
+		}
+		return db.recordEvent(ctx, tx, r, store.OpCreate)
+	}))
+}
+
+// updateRecord is the UPDATE of UpdateRecord and SwapRecord: r's data,
+// state, due and update times, with the conditions of where.
+func updateRecord(r store.Record, where string, args ...any) (string, []any) {
+	q := "UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ?, version = version + 1 WHERE kind = ? AND id = ? AND domain_moid = ?" + where
+	return q, append([]any{string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), r.Kind, r.ID, r.DomainMoid}, args...)
+}
+
+// writeUpdate runs an UPDATE of updateRecord and appends its event; the
+// stored owner, which updates do not carry, goes into the event.
+// ErrNotFound when no row matched.
+func (db *DB) writeUpdate(ctx context.Context, r store.Record, q string, args []any) error {
+	ctx, fast := db.fastPath(ctx)
+	if fast {
+		return db.pgb.write(ctx, &pgJob{kind: r.Kind, id: r.ID, query: db.d.q(q + returningEvent), args: args,
+			op: store.OpUpdate, miss: store.ErrNotFound})
+	}
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		rec := r
+		if err := db.txQueryRow(ctx, tx, q+" RETURNING owner_moid", args...).Scan(&rec.OwnerMoid); err != nil {
+			return notFound(err)
+		}
+		return db.recordEvent(ctx, tx, rec, store.OpUpdate)
+	})
+}
+
+// UpdateRecord replaces a record's data, state and due time.
+func (db *DB) UpdateRecord(ctx context.Context, r store.Record, ifState string) error {
+	where, args := "", []any(nil)
+	if ifState != "" {
+		where, args = " AND state = ?", []any{ifState}
+	}
+	q, all := updateRecord(r, where, args...)
+	return db.writeUpdate(ctx, r, q, all)
+}
+
+// SwapRecord writes r over the version it was read at.
+func (db *DB) SwapRecord(ctx context.Context, r store.Record) error {
+	q, args := updateRecord(r, " AND version = ?", r.Version)
+	err := db.writeUpdate(ctx, r, q, args)
+	if err == store.ErrNotFound {
+		if _, gerr := db.GetRecord(ctx, r.Kind, r.DomainMoid, r.ID); gerr == nil {
+			return store.ErrConflict
+		}
+	}
+	return err
+}
+
+const deleteRecord = "DELETE FROM records WHERE kind = ? AND id = ? AND domain_moid = ? RETURNING owner_moid, state, updated_at"
+
+// DeleteRecord removes a record of a domain and logs its deletion.
+func (db *DB) DeleteRecord(ctx context.Context, kind, domain, id string) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		rec := store.Record{Kind: kind, ID: id, DomainMoid: domain}
+		var updated int64
+		err := db.txQueryRow(ctx, tx, deleteRecord, kind, id, domain).Scan(&rec.OwnerMoid, &rec.State, &updated)
+		if err != nil {
+			return notFound(err)
+		}
+		rec.UpdatedAt = fromNanos(updated) // the store has no clock: a deletion is dated by the record's last change
+		return db.recordEvent(ctx, tx, rec, store.OpDelete)
+	})
+}
+
+// nextNumber is one statement on both engines: the first value is min,
+// then each call adds one, wrapping to min outside [min, max].
+const nextNumber = `INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE
+	SET value = CASE WHEN counters.value + 1 < ? OR counters.value + 1 > ? THEN ? ELSE counters.value + 1 END RETURNING value`
+
+// NextNumber advances a counter within [min, max].
+func (db *DB) NextNumber(ctx context.Context, counter string, min, max int64) (int64, error) {
+	var v int64
+	if db.w == nil {
+		err := db.wdb.QueryRowContext(ctx, db.d.q(nextNumber), counter, min, min, max, min).Scan(&v)
+		return v, err
+	}
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return db.txQueryRow(ctx, tx, nextNumber, counter, min, min, max, min).Scan(&v)
+	})
+	return v, err
+}
+
+// recordFilter is the WHERE clause of a record query (paging and order
+// aside).
+func recordFilter(q store.RecordQuery) (string, []any) {
+	where := []string{"kind = ?"}
+	args := []any{q.Kind}
+	if q.DomainMoid != "" {
+		where, args = append(where, "domain_moid = ?"), append(args, q.DomainMoid)
+	}
+	if q.OwnerMoid != "" {
+		where, args = append(where, "owner_moid = ?"), append(args, q.OwnerMoid)
+	}
+	if len(q.States) > 0 {
+		where = append(where, "state IN (?"+strings.Repeat(", ?", len(q.States)-1)+")")
+		for _, s := range q.States {
+			args = append(args, s)
+		}
+	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+// CountRecords counts the records that q selects.
+func (db *DB) CountRecords(ctx context.Context, q store.RecordQuery) (int, error) {
+	cond, args := recordFilter(q)
+	var n int
+	err := db.readRow(ctx, "SELECT COUNT(*) FROM records"+cond, args...).Scan(&n)
+	return n, err
+}
