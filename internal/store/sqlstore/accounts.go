@@ -164,17 +164,8 @@ func (db *DB) ListAccounts(ctx context.Context, q store.AccountQuery) ([]store.A
 	if err := db.rdb.QueryRowContext(ctx, db.d.q("SELECT COUNT(*) FROM accounts a"+cond), args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	page := ""
-	if q.Count > 0 {
-		page = " LIMIT ? OFFSET ?"
-		args = append(args, q.Count, max(q.Start, 0))
-	} else if q.Start > 0 {
-		page = " LIMIT -1 OFFSET ?"
-		if db.d.dollar {
-			page = " OFFSET ?"
-		}
-		args = append(args, q.Start)
-	}
+	page, pargs := db.pageClause(q.Count, q.Start)
+	args = append(args, pargs...)
 	rows, err := db.rdb.QueryContext(ctx, db.d.q("SELECT "+accountCols+cond+" ORDER BY a.created_at, a.username"+page), args...)
 	if err != nil {
 		return nil, 0, err

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/confer-platform/confer/internal/store"
@@ -30,21 +29,7 @@ func (db *DB) GetRecord(ctx context.Context, kind, domain, id string) (store.Rec
 
 // ListRecords pages through records, ordered by last update (then id).
 func (db *DB) ListRecords(ctx context.Context, q store.RecordQuery) ([]store.Record, int, error) {
-	where := []string{"kind = ?"}
-	args := []any{q.Kind}
-	if q.DomainMoid != "" {
-		where, args = append(where, "domain_moid = ?"), append(args, q.DomainMoid)
-	}
-	if q.OwnerMoid != "" {
-		where, args = append(where, "owner_moid = ?"), append(args, q.OwnerMoid)
-	}
-	if len(q.States) > 0 {
-		where = append(where, "state IN (?"+strings.Repeat(", ?", len(q.States)-1)+")")
-		for _, s := range q.States {
-			args = append(args, s)
-		}
-	}
-	cond := " WHERE " + strings.Join(where, " AND ")
+	cond, args := recordFilter(q)
 	var total int
 	if err := db.rdb.QueryRowContext(ctx, db.d.q("SELECT COUNT(*) FROM records"+cond), args...).Scan(&total); err != nil {
 		return nil, 0, err
@@ -53,17 +38,8 @@ func (db *DB) ListRecords(ctx context.Context, q store.RecordQuery) ([]store.Rec
 	if q.Desc {
 		order = " ORDER BY updated_at DESC, id DESC"
 	}
-	page := ""
-	if q.Count > 0 {
-		page = " LIMIT ? OFFSET ?"
-		args = append(args, q.Count, q.Start)
-	} else if q.Start > 0 {
-		page = " LIMIT -1 OFFSET ?"
-		if db.d.dollar {
-			page = " OFFSET ?"
-		}
-		args = append(args, q.Start)
-	}
+	page, pargs := db.pageClause(q.Count, q.Start)
+	args = append(args, pargs...)
 	rows, err := db.rdb.QueryContext(ctx, db.d.q("SELECT "+recordCols+" FROM records"+cond+order+page), args...)
 	if err != nil {
 		return nil, 0, err

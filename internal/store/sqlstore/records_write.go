@@ -171,6 +171,20 @@ func recordFilter(q store.RecordQuery) (string, []any) {
 	return " WHERE " + strings.Join(where, " AND "), args
 }
 
+// pageClause is the LIMIT/OFFSET of a page of count rows from start (every
+// row from start when count is 0); SQLite needs a LIMIT before an OFFSET.
+func (db *DB) pageClause(count, start int) (string, []any) {
+	switch {
+	case count > 0:
+		return " LIMIT ? OFFSET ?", []any{count, max(start, 0)}
+	case start > 0 && db.d.dollar:
+		return " OFFSET ?", []any{start}
+	case start > 0:
+		return " LIMIT -1 OFFSET ?", []any{start}
+	}
+	return "", nil
+}
+
 // CountRecords counts the records that q selects.
 func (db *DB) CountRecords(ctx context.Context, q store.RecordQuery) (int, error) {
 	cond, args := recordFilter(q)
