@@ -12,9 +12,11 @@ import (
 // version, so that a periodic scan of the running conferences (the
 // capacity count, the sweeps of the server's tick) reads and decodes only
 // the conferences written since its last pass: the others cost one row of
-// a query without documents (store.KeyLister). Any write, on any node,
-// bumps the version, so a kept value is never stale. The zero Memo is
-// ready to use.
+// a query without documents (store.KeyLister), which sqlstore answers from
+// its last listing while no conference event has been committed since, on
+// any node, so the scans of one tick share a listing and an idle tick
+// lists nothing (sqlstore/keys.go). Any write, on any node, bumps the
+// version, so a kept value is never stale. The zero Memo is ready to use.
 type Memo[T any] struct {
 	mu sync.Mutex
 	m  map[string]memoEntry[T]

@@ -76,22 +76,3 @@ func (db *DB) readQuery(ctx context.Context, query string, args ...any) (*sql.Ro
 	}
 	return db.rdb.QueryContext(ctx, db.d.q(query), args...)
 }
-
-// RecordKeys lists the ids, domains and versions of the records of a kind
-// in a state (the records_due index holds kind and state).
-func (db *DB) RecordKeys(ctx context.Context, kind, state string) ([]store.RecordKey, error) {
-	rows, err := db.readQuery(ctx, "SELECT id, domain_moid, version FROM records WHERE kind = ? AND state = ?", kind, state)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.RecordKey
-	for rows.Next() {
-		var k store.RecordKey
-		if err := rows.Scan(&k.ID, &k.DomainMoid, &k.Version); err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
-}

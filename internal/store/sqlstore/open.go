@@ -27,6 +27,7 @@ type DB struct {
 	w        *writer    // SQLite's group commit (writer.go); nil on PostgreSQL
 	pgb      *pgBatcher // PostgreSQL's group commit of record writes (pgbatch.go)
 	ws, rs   *stmtCache // SQLite's prepared statements on wdb and rdb (stmts.go)
+	keys     keyCache   // RecordKeys' last listings (keys.go)
 }
 
 // IsPostgres tells whether dsn names a PostgreSQL database.
