@@ -52,6 +52,7 @@ type Module struct {
 	confs *conference.Service
 	cfg   Config
 	node  *node.Reporter
+	beats conference.Memo[[]int64] // monitors' heartbeats by conference version (statistics.go)
 
 	mu         sync.Mutex
 	lastSlot   time.Time // of the last statistics sample this node took

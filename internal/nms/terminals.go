@@ -2,7 +2,6 @@ package nms
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 	"strconv"
 	"time"
@@ -171,88 +170,6 @@ func (m *Module) oldTerminals(ctx context.Context, r *api.Request) (wire.Object,
 	}
 	start, count := startCount(r)
 	return shape.Project(map[string]any{"total_count": len(out), "old_terminals": window(out, start, count)}, r.Endpoint.Reply), nil
-}
-
-// counts observes a domain's terminals online now: h323_online and
-// sip_online are the terminals online in its conferences by call
-// protocol, xmpp_online its directory terminals that are registered
-// (reachable), monitor_online the monitors its conferences send.
-func (m *Module) counts(ctx context.Context, domain string, now time.Time) (map[string]any, error) {
-	ts, err := m.terminals(ctx, domain)
-	if err != nil {
-		return nil, err
-	}
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain, States: []string{engine.StateOnline}})
-	if err != nil {
-		return nil, err
-	}
-	h323, sip, xmpp := map[string]bool{}, map[string]bool{}, 0
-	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
-		if err != nil {
-			return nil, err
-		}
-		if t := terminalOf(domain, doc); t.protocol == 1 {
-			sip[t.account] = true
-		} else {
-			h323[t.account] = true
-		}
-	}
-	for _, t := range ts {
-		if t.managed && t.online {
-			xmpp++
-		}
-	}
-	confs, err := m.confs.List(ctx, domain, "", conference.StateRunning)
-	if err != nil {
-		return nil, err
-	}
-	monitors := 0
-	for _, c := range confs {
-		l, _ := c.Doc["vc_monitors"].([]any)
-		for _, v := range l {
-			mon, _ := v.(map[string]any)
-			if now.Before(time.UnixMilli(int64(conference.Int(mon, "heartbeat_at"))).Add(30 * time.Second)) {
-				monitors++
-			}
-		}
-	}
-	return map[string]any{"domain_moid": domain, "xmpp_online": xmpp, "sip_online": len(sip), "monitor_online": monitors, "h323_online": len(h323)}, nil
-}
-
-// sample stores every user domain's counts once a quarter hour, stamped
-// with the quarter's start; several nodes store one sample.
-func (m *Module) sample(ctx context.Context) error {
-	if m.reg == nil {
-		return nil
-	}
-	now := m.clk.Now()
-	slot := now.Truncate(StatisticInterval)
-	m.mu.Lock()
-	due := !slot.Equal(m.lastSlot)
-	m.mu.Unlock()
-	if !due {
-		return nil
-	}
-	ds, err := m.reg.ListUserDomains(ctx)
-	if err != nil {
-		return err
-	}
-	for _, d := range ds {
-		c, err := m.counts(ctx, d.Moid, now)
-		if err != nil {
-			return err
-		}
-		c["statistic_time"] = conference.FormatTime(slot.In(now.Location()))
-		b, _ := json.Marshal(c)
-		if err := m.reg.AddTerminalStat(ctx, d.Moid, slot, b); err != nil {
-			return err
-		}
-	}
-	m.mu.Lock()
-	m.lastSlot = slot
-	m.mu.Unlock()
-	return nil
 }
 
 // periods of the statistics (reference 06 period).

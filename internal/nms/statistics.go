@@ -1,0 +1,131 @@
+package nms
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// sample stores every user domain's counts once a quarter hour, stamped
+// with the quarter's start; several nodes store one sample.
+func (m *Module) sample(ctx context.Context) error {
+	if m.reg == nil {
+		return nil
+	}
+	now := m.clk.Now()
+	slot := now.Truncate(StatisticInterval)
+	m.mu.Lock()
+	due := !slot.Equal(m.lastSlot)
+	m.mu.Unlock()
+	if !due {
+		return nil
+	}
+	ds, err := m.reg.ListUserDomains(ctx)
+	if err != nil {
+		return err
+	}
+	beats, err := conference.Scan(ctx, m.st, &m.beats, conference.StateRunning, heartbeats)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		c, err := m.counts(ctx, d.Moid, now, beats)
+		if err != nil {
+			return err
+		}
+		c["statistic_time"] = conference.FormatTime(slot.In(now.Location()))
+		b, _ := json.Marshal(c)
+		if err := m.reg.AddTerminalStat(ctx, d.Moid, slot, b); err != nil {
+			return err
+		}
+	}
+	m.mu.Lock()
+	m.lastSlot = slot
+	m.mu.Unlock()
+	return nil
+}
+
+// counts observes a domain's terminals online now: h323_online and
+// sip_online are the terminals online in its conferences by call
+// protocol, xmpp_online its directory terminals that are registered
+// (reachable, or online in a conference), monitor_online the live
+// monitors of its running conferences (beats, from heartbeats). Only the
+// online terminals are read, and of their documents only the account and
+// the protocol: at 64,000 terminals, decoding every terminal twice cost
+// seconds of CPU a sample (docs/benchmarks.md).
+func (m *Module) counts(ctx context.Context, domain string, now time.Time, beats []conference.Memoized[[]int64]) (map[string]any, error) {
+	dir, err := m.st.ListDirectory(ctx)
+	if err != nil {
+		return nil, err
+	}
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain, States: []string{engine.StateOnline}})
+	if err != nil {
+		return nil, err
+	}
+	h323, sip := map[string]bool{}, map[string]bool{}
+	for _, rec := range recs {
+		acct, protocol, err := callOf(rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		if protocol == 1 {
+			sip[acct] = true
+		} else {
+			h323[acct] = true
+		}
+	}
+	xmpp := 0
+	for _, e := range dir {
+		if e.DomainMoid == domain && (e.Behaviour != "offline" || h323[e.Account] || sip[e.Account]) {
+			xmpp++
+		}
+	}
+	monitors := 0
+	for _, c := range beats {
+		if c.Key.DomainMoid != domain {
+			continue
+		}
+		for _, at := range c.Val {
+			if now.Before(time.UnixMilli(at).Add(30 * time.Second)) {
+				monitors++
+			}
+		}
+	}
+	return map[string]any{"domain_moid": domain, "xmpp_online": xmpp, "sip_online": len(sip), "monitor_online": monitors, "h323_online": len(h323)}, nil
+}
+
+// heartbeats are the heartbeat_at (UNIX ms) of a conference's monitors.
+func heartbeats(c conference.Conf) []int64 {
+	l, _ := c.Doc["vc_monitors"].([]any)
+	out := make([]int64, 0, len(l))
+	for _, v := range l {
+		mon, _ := v.(map[string]any)
+		out = append(out, int64(conference.Int(mon, "heartbeat_at")))
+	}
+	return out
+}
+
+// termCall is what counts reads of a terminal's document: two of the keys
+// that the engine writes (engine.newTerminal), read as terminalOf reads
+// them; the other keys are skipped undecoded.
+type termCall struct {
+	Account  any `json:"account"`
+	Protocol any `json:"protocol"`
+}
+
+// callOf reads a terminal document's account and protocol.
+func callOf(data []byte) (string, int, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var c termCall
+	if err := dec.Decode(&c); err != nil {
+		return "", 0, err
+	}
+	doc := map[string]any{"account": c.Account, "protocol": c.Protocol}
+	return conference.Str(doc, "account"), conference.Int(doc, "protocol"), nil
+}
