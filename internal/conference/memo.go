@@ -59,9 +59,7 @@ func Scan[T any](ctx context.Context, st store.Store, memo *Memo[T], state strin
 		return nil, err
 	}
 	out := make([]Memoized[T], 0, len(keys))
-	seen := make(map[string]bool, len(keys))
 	for _, k := range keys {
-		seen[k.ID] = true
 		memo.mu.Lock()
 		e, ok := memo.m[k.ID]
 		memo.mu.Unlock()
@@ -93,8 +91,16 @@ func Scan[T any](ctx context.Context, st store.Store, memo *Memo[T], state strin
 		memo.mu.Unlock()
 		out = append(out, Memoized[T]{k, v})
 	}
+	// Every entry was kept or made for a conference of out, so more
+	// entries than that means some conference left the state. (A
+	// concurrent Scan may have added entries meanwhile: they are kept if
+	// their conference is in out, and made again otherwise.)
 	memo.mu.Lock()
-	if len(memo.m) > len(seen) {
+	if len(memo.m) > len(out) {
+		seen := make(map[string]bool, len(out))
+		for _, c := range out {
+			seen[c.Key.ID] = true
+		}
 		for id := range memo.m {
 			if !seen[id] {
 				delete(memo.m, id)

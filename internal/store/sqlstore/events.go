@@ -38,10 +38,11 @@ func (db *DB) insertEvent(ctx context.Context, tx *sql.Tx, ev store.Event) error
 	return err
 }
 
-// EventsSince returns events after seq, oldest first.
+// EventsSince returns events after seq, oldest first. Push polls it
+// several times a second on every node (prepared once on SQLite).
 func (db *DB) EventsSince(ctx context.Context, seq int64, limit int) ([]store.Event, error) {
-	rows, err := db.rdb.QueryContext(ctx, db.d.q(`SELECT seq, kind, id, domain_moid, owner_moid, op, state, at, data
-		FROM events WHERE seq > ? ORDER BY seq LIMIT ?`), seq, limit)
+	rows, err := db.readQuery(ctx, `SELECT seq, kind, id, domain_moid, owner_moid, op, state, at, data
+		FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, seq, limit)
 	if err != nil {
 		return nil, err
 	}
