@@ -173,6 +173,7 @@ func (s *Service) Approve(ctx context.Context, domainMoid, confID string) (Conf,
 			return Conf{}, wire.Errorf(wire.CodeConfNotFound, "conference %s: its booked time ended while it awaited approval; it is dropped", confID)
 		}
 	}
+	due := s.markStart(c.Doc, end, now) // start_pending.go
 	data, err := shape.Encode(c.Doc)
 	if err != nil {
 		return Conf{}, err
@@ -184,7 +185,7 @@ func (s *Service) Approve(ctx context.Context, domainMoid, confID string) (Conf,
 		return Conf{}, err
 	}
 	pending := rec
-	rec.State, rec.DueAt, rec.UpdatedAt, rec.Data = StateRunning, end, now, data
+	rec.State, rec.DueAt, rec.UpdatedAt, rec.Data = StateRunning, due, now, data
 	if err := s.st.SwapRecord(ctx, rec); errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrConflict) {
 		return Conf{}, notFound(confID) // approved, rejected or withdrawn meanwhile
 	} else if err != nil {

@@ -51,6 +51,8 @@ func (s *Service) Create(ctx context.Context, sp Spec) (Conf, error) {
 		return s.insert(ctx, rec, doc, sp.Number)
 	}
 
+	rec.DueAt = s.markStart(doc, end, now) // start_pending.go
+
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.admit(ctx, ports); err != nil {

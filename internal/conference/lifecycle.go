@@ -67,9 +67,11 @@ func (s *Service) finish(ctx context.Context, rec store.Record, swap bool) (bool
 }
 
 // RunDue performs the time-driven changes due at the clock's now: running
-// conferences whose end time has come end, then booked conferences whose
-// start time has come start (capacity permitting; otherwise they stay
-// booked and are tried again at the next call), and ended records left by
+// conferences whose end time has come end (and those whose start's
+// follow-up did not finish have it run again, start_pending.go), then
+// booked conferences whose start time has come start (capacity
+// permitting; otherwise they stay booked and are tried again at the next
+// call), and ended records left by
 // an interrupted ending are deleted. Each change is a conditional state
 // update, so it happens exactly once even when several nodes run it.
 func (s *Service) RunDue(ctx context.Context) error {
@@ -78,6 +80,10 @@ func (s *Service) RunDue(ctx context.Context) error {
 	ending, err := s.st.DueRecords(ctx, KindConf, StateRunning, now)
 	errs = append(errs, err)
 	for _, rec := range ending {
+		if c, ok := pendingStart(rec, now); ok { // its follow-up did not finish (start_pending.go)
+			errs = append(errs, s.resumeStart(ctx, c))
+			continue
+		}
 		_, err := s.finish(ctx, rec, true)
 		errs = append(errs, err)
 	}
@@ -122,7 +128,10 @@ func (s *Service) start(ctx context.Context, rec store.Record, now time.Time) er
 		return nil // full: stays booked, tried again at the next tick
 	}
 	booked := rec
-	rec.State, rec.DueAt, rec.UpdatedAt = StateRunning, end, now
+	rec.State, rec.DueAt, rec.UpdatedAt = StateRunning, s.markStart(c.Doc, end, now), now
+	if rec.Data, err = shape.Encode(c.Doc); err != nil {
+		return err
+	}
 	if err := s.st.SwapRecord(ctx, rec); errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrConflict) {
 		return nil // started, changed or ended by someone else; seen again at the next tick if still due
 	} else if err != nil {

@@ -53,24 +53,21 @@ func Invited(c conference.Conf) []Member {
 func list(v any) []any { l, _ := v.([]any); return l }
 
 // Attach makes the engine act on the conference lifecycle: a conference
-// that starts has OnStart run, then calls its invited terminals; one that
-// ends hangs up and removes all of its terminals. Failures are reported to
-// logf, since the start or end itself has already happened.
+// that starts has OnStart run, then calls its invited terminals, and its
+// start is marked done (conference.StartDone); one that ends hangs up and
+// removes all of its terminals. Failures are reported to logf, since the
+// start or end itself has already happened. The start's follow-up may run
+// again, on another node, when the node that started the conference
+// stopped before marking it done (start_follow.go).
 //
 // ended, when given, runs after the terminals are gone (conference control
 // keeps what must outlive a conference, such as recordings).
 func (e *Engine) Attach(confs *conference.Service, logf func(msg string, args ...any), ended func(ctx context.Context, c conference.Conf) error) {
 	confs.SetHooks(conference.Hooks{
 		Started: func(ctx context.Context, c conference.Conf) {
-			if e.OnStart != nil {
-				if err := e.OnStart(ctx, c); err != nil {
-					logf("starting the features set at creation", "conf_id", c.ID(), "err", err)
-				}
-			}
-			if ms := Invited(c); len(ms) > 0 {
-				if _, err := e.Add(ctx, ConfOf(c), ms); err != nil {
-					logf("calling invited terminals", "conf_id", c.ID(), "err", err)
-				}
+			e.followStart(ctx, c, logf)
+			if err := confs.StartDone(ctx, c); err != nil {
+				logf("marking a conference's start done", "conf_id", c.ID(), "err", err)
 			}
 		},
 		Ended: func(ctx context.Context, c conference.Conf) {

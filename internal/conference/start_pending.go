@@ -1,0 +1,140 @@
+package conference
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// A conference start is a write (the record becomes running) followed by
+// its follow-up, the Started hook: the features set at creation and the
+// calls to the invitees (engine.Attach). A node that stops between the two
+// must not leave the conference running with nobody called (issue 12,
+// docs/deployment.md "Time-driven work"). So the write that starts a
+// conference also marks its start pending (DocStartPending) and makes the
+// conference due StartLease later; the node that runs the follow-up
+// removes the mark when it is done (StartDone), which makes the conference
+// due at its end again. A mark still there when the conference comes due
+// means the follow-up did not finish: RunDue takes a lease on it and runs
+// the Started hook again, which does what is left (the hook is
+// idempotent). A conference whose end comes first just ends.
+
+// DocStartPending is the internal field of a running conference whose
+// start's follow-up is not known to be done: the start time (RFC 3339
+// with nanoseconds). Replies never show it: they hold only the fields of
+// their reply schema (shape.Project), as for every internal "_" field.
+const DocStartPending = "_start_pending"
+
+// StartLease is how long a start's follow-up may take before another node
+// runs it again, the lease of the engine's due calls (engine/claim.go).
+const StartLease = 30 * time.Second
+
+// markStart marks a conference that starts at now with end as pending,
+// when a Started hook will follow it up, and returns its due time: the
+// lease's end, or its own end when that comes first.
+func (s *Service) markStart(doc map[string]any, end, now time.Time) time.Time {
+	if s.hooks.Started == nil {
+		return end
+	}
+	doc[DocStartPending] = now.UTC().Format(time.RFC3339Nano)
+	return DueOf(doc, end)
+}
+
+// DueOf is the due time of a running conference ending at end (zero:
+// never): its end, or the end of its start's lease while the start is
+// pending and the lease ends first. A change of a running conference's
+// end stores this as its due time.
+func DueOf(doc map[string]any, end time.Time) time.Time {
+	mark, err := time.Parse(time.RFC3339Nano, Str(doc, DocStartPending))
+	if err != nil {
+		return end
+	}
+	if due := mark.Add(StartLease); end.IsZero() || due.Before(end) {
+		return due
+	}
+	return end
+}
+
+// endOf reads a conference document's end (zero for a permanent one).
+func endOf(doc map[string]any) (time.Time, error) {
+	e := Str(doc, "end_time")
+	if e == "" {
+		return time.Time{}, nil
+	}
+	return ParseTime(e)
+}
+
+// StartDone removes the pending mark of c's start once its follow-up is
+// done, and makes the conference due at its end again. It does nothing
+// when the conference ended, or when the mark is not c's (removed by
+// another node, or a later conference under the same number).
+func (s *Service) StartDone(ctx context.Context, c Conf) error {
+	mark := Str(c.Doc, DocStartPending)
+	if mark == "" {
+		return nil
+	}
+	for {
+		cur, err := s.Get(ctx, c.Rec.DomainMoid, c.ID(), StateRunning)
+		var we *wire.Error
+		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if Str(cur.Doc, DocStartPending) != mark || Str(cur.Doc, "meeting_id") != Str(c.Doc, "meeting_id") {
+			return nil
+		}
+		delete(cur.Doc, DocStartPending)
+		if cur.Rec.DueAt, err = endOf(cur.Doc); err != nil {
+			return err
+		}
+		err = s.Update(ctx, cur)
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			continue // changed meanwhile: read it again
+		case errors.Is(err, store.ErrNotFound):
+			return nil
+		}
+		return err
+	}
+}
+
+// pendingStart tells whether a running conference that came due is a
+// start whose follow-up did not finish, rather than one whose end came.
+func pendingStart(rec store.Record, now time.Time) (Conf, bool) {
+	doc, err := shape.Decode(rec.Data)
+	if err != nil || Str(doc, DocStartPending) == "" {
+		return Conf{}, false
+	}
+	end, err := endOf(doc)
+	if err != nil || (!end.IsZero() && !now.Before(end)) {
+		return Conf{}, false
+	}
+	return Conf{Rec: rec, Doc: doc}, true
+}
+
+// resumeStart runs the Started hook again for a start whose follow-up did
+// not finish, under a lease so that of several nodes one runs it, and
+// another only when that one stops too (store.Claimer). The lease is named
+// by the mark, which the follow-up's own writes to the conference leave
+// alone, so it holds while they bump the record's version.
+func (s *Service) resumeStart(ctx context.Context, c Conf) error {
+	if s.hooks.Started == nil {
+		return nil // a service without the engine: a node with it resumes the start
+	}
+	if cl, ok := s.st.(store.Claimer); ok {
+		now := s.clk.Now()
+		name := "start/" + c.Rec.DomainMoid + "/" + c.ID() + "@" + Str(c.Doc, DocStartPending)
+		mine, err := cl.Claim(ctx, name, now, now.Add(StartLease))
+		if err != nil || !mine {
+			return err
+		}
+	}
+	s.hooks.Started(ctx, c)
+	return nil
+}
