@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/confer-platform/confer/internal/auth"
@@ -145,8 +146,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		redirect = &http.Server{Handler: redirectHTTPS(ln.Addr()), ReadHeaderTimeout: 10 * time.Second}
 	}
 	background := srv.RunBackground(ctx) // push: event tailer and client expiry
-	go janitor(ctx, st, srv, logger)
-	go ticker(ctx, srv, logger)
+	// Time-driven work: stopped by ctx, waited for before the store closes.
+	var timed sync.WaitGroup
+	timed.Go(func() { janitor(ctx, st, srv, logger) })
+	timed.Go(func() { ticker(ctx, srv, logger) })
 	errc := make(chan error, 2)
 	go func() {
 		if scheme == "https" {
@@ -178,8 +181,22 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Error("shutdown", "err", err)
 	}
+	// A tick in progress sees ctx cancelled and returns between two of its
+	// conditional writes (what it leaves is due again on any node); the
+	// store closes only after it has.
+	waitFor(sctx, &timed)
 	logger.Info("conferd stopped")
 	return 0
+}
+
+// waitFor waits for wg, at most until ctx ends.
+func waitFor(ctx context.Context, wg *sync.WaitGroup) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
 }
 
 // janitor removes expired tokens and sessions, meeting files that no
