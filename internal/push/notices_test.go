@@ -68,14 +68,47 @@ func TestTimeAndFailureNotices(t *testing.T) {
 			t.Errorf("playback after its program went = %v", got)
 		}
 
-		// Terminal 2 views terminal 1, which is removed: the viewing ends
-		// (delete) and its failure is notified.
+		// Terminal 2 views terminal 1, a monitor and a TV wall show it; it
+		// is removed: the viewing and the monitor end (delete) and their
+		// failures are notified, the wall stays empty and its failure is
+		// notified.
 		do("POST", vc+"/inspections", msg{"mode": 1, "src": msg{"type": 1, "mt_id": "1"}, "dst": msg{"mt_id": "2"}})
 		b.next(ch+"/inspections/2/1", nil)
+		do("POST", vc+"/monitors", msg{"mode": 0, "src": msg{"type": 1, "mt_id": "1", "mt_chn_idx": 1},
+			"video_format": msg{"format": 4, "resolution": 12, "frame": 25, "bitrate": 2048}, "dst": msg{"ip": "10.9.9.9", "port": 6000}})
+		b.next(ch+"/monitor/10.9.9.9/6000", nil)
+		do("POST", vc+"/hdus", msg{"hdu_id": "1_0", "mode": 1, "show_mt_name": 1,
+			"specific": msg{"member_type": "1", "mt_id": "1", "mt_chn_idx": 0}})
+		b.next(ch+"/hdus/1_0", nil)
 		do("POST", vc+"/mts?_method=DELETE", msg{"mts": []any{msg{"mt_id": "1"}}})
-		sameJSON(t, "viewing ended", b.next(ch+"/inspections/2/1", nil)["data"], msg{"method": "delete"})
-		sameJSON(t, "viewing failed", b.next(ch+"/inspections/2/1", nil)["data"],
-			msg{"method": "notify", "error_code": 20401, "src": msg{"type": 1, "mt_id": "1"}})
+		var seen []msg
+		firstOf := func(channel, method string) (int, msg) { // the index in seen of channel's first message of method
+			for {
+				for i, m := range seen {
+					if d, _ := m["data"].(msg); m["channel"] == channel && d["method"] == method {
+						return i, d
+					}
+				}
+				b.next(channel, &seen)
+			}
+		}
+		ended, _ := firstOf(ch+"/inspections/2/1", "delete")
+		failed, note := firstOf(ch+"/inspections/2/1", "notify")
+		if ended > failed {
+			t.Errorf("viewing: notification before its delete: %v", seen)
+		}
+		sameJSON(t, "viewing failed", note, msg{"method": "notify", "error_code": 20401, "src": msg{"type": 1, "mt_id": "1"}})
+		ended, _ = firstOf(ch+"/monitor/10.9.9.9/6000", "delete")
+		failed, note = firstOf(ch+"/monitor/10.9.9.9/6000", "notify")
+		if ended > failed {
+			t.Errorf("monitor: notification before its delete: %v", seen)
+		}
+		sameJSON(t, "monitor failed", note, msg{"method": "notify", "error_code": 20401, "src": msg{"type": 1, "mt_id": "1"}})
+		_, note = firstOf(ch+"/hdus/1_0", "notify")
+		sameJSON(t, "TV wall failed", note, msg{"method": "notify", "error_code": 20401, "mode": 1})
+		if got := get("/hdus/1_0"); got["specific"].(msg)["mt_id"] != "" {
+			t.Errorf("TV wall after its terminal left = %v", got)
+		}
 
 		// Three failed calls raise the terminal's alarm, notified once on
 		// the conference's alarm channel.

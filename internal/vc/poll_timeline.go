@@ -217,7 +217,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		gone[id] = true
 	}
 	var viewers []string
-	nctx, notes := store.WithNotices(ctx) // failed viewings, with the write (push_notices.go)
+	nctx, notes := store.WithNotices(ctx) // failed viewings and monitors, with the write (push_notices.go)
 	c, err := m.tlUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
@@ -228,10 +228,10 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		for _, k := range pollKinds {
 			changed = pollLeave(c.Doc, k, ts, gone, now) || changed
 		}
+		notes.Set(append(inspectFailures(*c, gone.has, now), monitorFailures(*c, gone.has, now)...)...)
 		changed = monitorLeave(c.Doc, gone) || changed
 		changed = recorderLeave(c.Doc, gone) || changed
 		var ch bool
-		notes.Set(inspectFailures(*c, gone.has, now)...)
 		ch, viewers = inspectLeave(c.Doc, gone)
 		return changed || ch, nil
 	})

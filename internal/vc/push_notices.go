@@ -38,6 +38,50 @@ func inspectFailures(c conference.Conf, left func(string) bool, now time.Time) [
 	return out
 }
 
+// monitorFailures are the notifications of monitors released because
+// their source terminal left the call (reference 07 "开启监控失败通知" on
+// /monitor/{dst_ip}/{dst_port}: error_code 20401, the source). Call it
+// before monitorLeave releases them.
+func monitorFailures(c conference.Conf, left func(string) bool, now time.Time) []store.Notice {
+	var out []store.Notice
+	for _, mon := range tlObjs(c.Doc[tlKeyMonitors]) {
+		src, dst := tlObj(mon["src"]), tlObj(mon["dst"])
+		if tlInt(src["type"]) != monSrcTerminal || !left(tlStr(src["mt_id"])) {
+			continue
+		}
+		ch := "/monitor/" + tlStr(dst["ip"]) + "/" + strconv.Itoa(tlInt(dst["port"]))
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, map[string]any{"error_code": tlCodeMtOffline,
+			"src": map[string]any{"type": monSrcTerminal, "mt_id": tlStr(src["mt_id"])}}, now)
+		if err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// hduModeView is the TV-wall mode that views one source (hdu_config.go).
+const hduModeView = 1
+
+// hduFailures are the notifications of TV walls in viewing mode whose
+// terminal left the call: the wall stays and shows nothing (reference 07
+// "HDU选看失败通知" on /hdus/{hdu_id}: error_code 20401, mode 1). Call it
+// before hduDrop empties them.
+func hduFailures(c conference.Conf, left func(string) bool, now time.Time) []store.Notice {
+	var out []store.Notice
+	for _, h := range mdObjs(c.Doc, docHDUs) {
+		sp := mdObj(h, "specific")
+		if sp == nil || conference.Int(h, "mode") != hduModeView || !left(conference.Str(sp, "mt_id")) {
+			continue
+		}
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/hdus/"+conference.Str(h, "hdu_id"),
+			map[string]any{"error_code": tlCodeMtOffline, "mode": hduModeView}, now)
+		if err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // playCodeLost is the error_code of a playback whose program went away
 // while it played (reference A3 24106 "您点播的文件不存在").
 const playCodeLost = playCodeNoFile

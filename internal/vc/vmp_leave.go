@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/store"
 )
 
 // Consistency of the media features (issue 6 "Semantics that must hold"):
@@ -25,8 +26,11 @@ func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 	for _, id := range mtIDs {
 		gone[id] = true
 	}
-	c, err := m.mdUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
-		return mediaDrop(c.Doc, gone, m.clk.Now()), nil
+	nctx, notes := store.WithNotices(ctx) // TV walls left empty, with the write (push_notices.go)
+	c, err := m.mdUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
+		now := m.clk.Now()
+		notes.Set(hduFailures(*c, gone.has, now)...)
+		return mediaDrop(c.Doc, gone, now), nil
 	})
 	if err != nil || c.Rec.ID == "" {
 		return err
