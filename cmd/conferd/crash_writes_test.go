@@ -102,8 +102,6 @@ func (lg *crashLog) prepare(c *crashClient) {
 			lg.mu.Lock()
 			into[n] = id
 			lg.confs[id] = true
-			lg.speakers.acked[id] = "" // no speaker yet
-			lg.added[id] = nil
 			lg.mu.Unlock()
 		})
 	}
@@ -118,6 +116,7 @@ func (lg *crashLog) prepare(c *crashClient) {
 		t.FailNow()
 	}
 	for _, id := range lg.spk { // invited terminals answer after 2 s
+		lg.speakers.acked[id] = "" // no speaker yet
 		for try := 0; ; try++ {
 			r, err := c.call("GET", "/api/v1/vc/confs/"+id+"/mts", nil)
 			online := 0
