@@ -53,12 +53,29 @@ func (s *Service) Create(ctx context.Context, sp Spec) (Conf, error) {
 
 	rec.DueAt = s.markStart(doc, end, now) // start_pending.go
 
+	c, err := s.admitInsert(ctx, ports, rec, doc, sp.Number)
+	if err != nil {
+		return Conf{}, err
+	}
+	// The follow-up (features, invitee calls) runs outside the capacity
+	// lock: it changes no conference's ports, so creations do not wait
+	// for one another's calls.
+	if s.hooks.Started != nil {
+		s.hooks.Started(ctx, c)
+	}
+	return c, nil
+}
+
+// admitInsert checks the capacity, stores the running conference and
+// checks again (capacity.go), under the lock that serialises this node's
+// capacity checks with the changes they admit.
+func (s *Service) admitInsert(ctx context.Context, ports int, rec store.Record, doc map[string]any, number string) (Conf, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.admit(ctx, ports); err != nil {
 		return Conf{}, err
 	}
-	c, err := s.insert(ctx, rec, doc, sp.Number)
+	c, err := s.insert(ctx, rec, doc, number)
 	if err != nil {
 		return Conf{}, err
 	}
@@ -67,9 +84,6 @@ func (s *Service) Create(ctx context.Context, sp Spec) (Conf, error) {
 			return Conf{}, errors.Join(err, derr)
 		}
 		return Conf{}, err
-	}
-	if s.hooks.Started != nil {
-		s.hooks.Started(ctx, c)
 	}
 	return c, nil
 }

@@ -122,34 +122,46 @@ func (s *Service) start(ctx context.Context, rec store.Record, now time.Time) er
 		return err
 	}
 
+	started, err := s.admitStart(ctx, &c, end, now)
+	if err != nil || !started {
+		return err
+	}
+	if s.hooks.Started != nil { // outside the capacity lock, as in Create
+		s.hooks.Started(ctx, c)
+	}
+	return nil
+}
+
+// admitStart turns the booked conference c running when there is
+// capacity, under the capacity lock (capacity.go); false when it stays
+// booked (full, or changed by someone else).
+func (s *Service) admitStart(ctx context.Context, c *Conf, end, now time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.admit(ctx, Ports(c.Doc)); err != nil {
-		return nil // full: stays booked, tried again at the next tick
+		return false, nil // full: stays booked, tried again at the next tick
 	}
-	booked := rec
+	rec, booked := c.Rec, c.Rec
+	var err error
 	rec.State, rec.DueAt, rec.UpdatedAt = StateRunning, s.markStart(c.Doc, end, now), now
 	if rec.Data, err = shape.Encode(c.Doc); err != nil {
-		return err
+		return false, err
 	}
 	if err := s.st.SwapRecord(ctx, rec); errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrConflict) {
-		return nil // started, changed or ended by someone else; seen again at the next tick if still due
+		return false, nil // started, changed or ended by someone else; seen again at the next tick if still due
 	} else if err != nil {
-		return err
+		return false, err
 	}
 	rec.Version++
 	if err := s.recheck(ctx); err != nil {
 		booked.UpdatedAt = now
 		if err := s.st.UpdateRecord(ctx, booked, StateRunning); err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
+			return false, err
 		}
-		return nil
+		return false, nil
 	}
 	c.Rec = rec
-	if s.hooks.Started != nil {
-		s.hooks.Started(ctx, c)
-	}
-	return nil
+	return true, nil
 }
 
 // Update writes a conference's document, state and due time (for the
