@@ -32,6 +32,9 @@ func (db *DB) ConfsByStart(ctx context.Context, q store.RecordQuery) ([]store.Re
 		cond += " AND owner_moid = ?"
 		args = append(args, q.OwnerMoid)
 	}
+	if db.d.dollar {
+		return db.confsPageCounted(ctx, q, cond, args)
+	}
 	var total int
 	if err := db.readRow(ctx, "SELECT COUNT(*)"+cond, args...).Scan(&total); err != nil {
 		return nil, 0, err
@@ -39,17 +42,7 @@ func (db *DB) ConfsByStart(ctx context.Context, q store.RecordQuery) ([]store.Re
 	if total == 0 || q.Start >= total {
 		return nil, total, nil
 	}
-	page := ""
-	if q.Count > 0 {
-		page = " LIMIT ? OFFSET ?"
-		args = append(args, q.Count, max(q.Start, 0))
-	} else if q.Start > 0 {
-		page = " LIMIT -1 OFFSET ?"
-		if db.d.dollar {
-			page = " OFFSET ?"
-		}
-		args = append(args, q.Start)
-	}
+	page := db.confsPage(q, &args)
 	rows, err := db.readQuery(ctx, "SELECT id, version"+cond+" ORDER BY "+db.confOrder()+page, args...)
 	if err != nil {
 		return nil, 0, err
@@ -64,6 +57,53 @@ func (db *DB) ConfsByStart(ctx context.Context, q store.RecordQuery) ([]store.Re
 		out = append(out, k)
 	}
 	return out, total, rows.Err()
+}
+
+// confsPageCounted is ConfsByStart on PostgreSQL: the page and the count
+// in one round trip (COUNT(*) OVER () counts every match before LIMIT);
+// only a page past the end, which has no row to carry the count, asks
+// for the count alone.
+func (db *DB) confsPageCounted(ctx context.Context, q store.RecordQuery, cond string, args []any) ([]store.RecordKey, int, error) {
+	countArgs := args
+	page := db.confsPage(q, &args)
+	rows, err := db.readQuery(ctx, "SELECT id, version, COUNT(*) OVER ()"+cond+" ORDER BY "+db.confOrder()+page, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []store.RecordKey
+	total := 0
+	for rows.Next() {
+		var k store.RecordKey
+		if err := rows.Scan(&k.ID, &k.Version, &total); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, k)
+	}
+	if err := rows.Err(); err != nil || len(out) > 0 || q.Start <= 0 {
+		return out, total, err
+	}
+	if err := db.readRow(ctx, "SELECT COUNT(*)"+cond, countArgs...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	return nil, total, nil
+}
+
+// confsPage is the LIMIT and OFFSET clause of a page, its arguments
+// appended to args.
+func (db *DB) confsPage(q store.RecordQuery, args *[]any) string {
+	page := ""
+	if q.Count > 0 {
+		page = " LIMIT ? OFFSET ?"
+		*args = append(*args, q.Count, max(q.Start, 0))
+	} else if q.Start > 0 {
+		page = " LIMIT -1 OFFSET ?"
+		if db.d.dollar {
+			page = " OFFSET ?"
+		}
+		*args = append(*args, q.Start)
+	}
+	return page
 }
 
 // readQuery runs a query on the read pool, prepared once on SQLite (the
