@@ -32,7 +32,10 @@ const (
 	retryMax      = 5 * time.Second
 )
 
-var errNotListening = errors.New("sqlstore: not listening yet")
+var (
+	errNotListening = errors.New("sqlstore: not listening yet")
+	errStopped      = errors.New("sqlstore: not listening: the subscription or the store was closed")
+)
 
 type waker struct {
 	dsn     string
@@ -156,6 +159,7 @@ func (w *waker) subscribe(ctx context.Context) *wakeups {
 			}
 		}()
 		w.listen(ctx, s)
+		s.set(errStopped)
 		w.mu.Lock()
 		delete(w.local, s)
 		w.mu.Unlock()
