@@ -32,8 +32,15 @@ type Options struct {
 	// its clientId expires and its subscriptions are dropped
 	// (advice.maxInterval). Default 30s.
 	MaxInterval time.Duration
-	// Poll is the interval at which the event log is read. Default 50ms.
+	// Poll is the interval at which the event log is read while the
+	// store cannot wake the tailer on other nodes' commits (SQLite, or
+	// PostgreSQL while its listener reconnects). Default 50ms.
 	Poll time.Duration
+	// SafetyPoll is the interval at which the event log is read while
+	// the store wakes the tailer on every commit of any node
+	// (store.EventWaker: LISTEN/NOTIFY on PostgreSQL); a safety net.
+	// Default 1s.
+	SafetyPoll time.Duration
 	// SessionCheck is how often a connected client's login is checked
 	// again; a client whose login ended is dropped. Default 1 minute.
 	SessionCheck time.Duration
@@ -54,6 +61,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Poll <= 0 {
 		o.Poll = 50 * time.Millisecond
+	}
+	if o.SafetyPoll <= 0 {
+		o.SafetyPoll = time.Second
 	}
 	if o.SessionCheck <= 0 {
 		o.SessionCheck = time.Minute

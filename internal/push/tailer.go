@@ -45,8 +45,7 @@ func newTailer(s *Server) *tailer {
 // run starts at the newest event (what happened before is the state that
 // clients read with GET), then publishes every event after it in order.
 func (t *tailer) run(ctx context.Context) {
-	poll := time.NewTicker(t.s.opt.Poll)
-	defer poll.Stop()
+	l := t.listen(ctx)
 	for {
 		seq, err := t.s.cfg.Events.LastEventSeq(ctx)
 		if err == nil {
@@ -61,9 +60,11 @@ func (t *tailer) run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-poll.C:
+		case <-time.After(t.s.opt.Poll):
 		}
 	}
+	poll := time.NewTimer(l.interval(t.s.opt))
+	defer poll.Stop()
 	failing := false
 	for {
 		n, err := t.step(ctx)
@@ -77,10 +78,17 @@ func (t *tailer) run(ctx context.Context) {
 		if n == eventBatch {
 			continue
 		}
+		if failing {
+			poll.Reset(t.s.opt.Poll) // retry soon, woken or not
+		} else {
+			poll.Reset(l.interval(t.s.opt))
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.s.wake:
+		case <-l.c():
+			l.update(t)
 		case <-poll.C:
 		}
 	}

@@ -1,9 +1,10 @@
 // Package metered measures a store: the latency of every operation by its
 // name, and the operations that failed (docs/operations.md "Metrics").
-// Store wraps a store with its optional interfaces (the event log,
-// readiness, the nms registry, conference paging and key lists, leases),
-// so a server built over it keeps every feature of the store it wraps;
-// TestWrapsEveryMethod fails when sqlstore gains a method that Full lacks.
+// Store wraps a store with its optional interfaces (the event log and
+// its wake-ups, readiness, the nms registry, conference paging and key
+// lists, leases), so a server built over it keeps every feature of the
+// store it wraps; TestWrapsEveryMethod fails when sqlstore gains a
+// method that Full lacks.
 package metered
 
 import (
@@ -22,6 +23,7 @@ import (
 type Full interface {
 	store.Store
 	store.EventLog
+	store.EventWaker
 	store.ConfPager
 	store.KeyLister
 	store.Claimer

@@ -13,7 +13,7 @@ import (
 // counter, so that on PostgreSQL the counter's row is locked last and
 // briefly: a transaction never holds it while waiting for a record.
 func (db *DB) Atomic(ctx context.Context, f func(tx store.Tx) error) error {
-	return insertErr(db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return insertErr(db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		a := &atomicTx{db: db, ctx: ctx, tx: tx}
 		if err := f(a); err != nil {
 			return err

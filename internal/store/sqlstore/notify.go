@@ -15,7 +15,7 @@ func (db *DB) AppendNotice(ctx context.Context, n store.Notice) error {
 	if err := checkNotice(n); err != nil {
 		return err
 	}
-	return db.inTx(ctx, func(tx *sql.Tx) error { return db.insertEvent(ctx, tx, n.Event()) })
+	return db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error { return db.insertEvent(ctx, tx, n.Event()) })
 }
 
 // appendNotices appends the notices that ctx carries for a record write

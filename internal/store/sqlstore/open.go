@@ -26,6 +26,7 @@ type DB struct {
 	d        dialect
 	w        *writer    // SQLite's group commit (writer.go); nil on PostgreSQL
 	pgb      *pgBatcher // PostgreSQL's group commit of record writes (pgbatch.go)
+	wk       *waker     // PostgreSQL's wake-ups of the event log (wake.go); nil on SQLite
 	ws, rs   *stmtCache // SQLite's prepared statements on wdb and rdb (stmts.go)
 	keys     keyCache   // RecordKeys' last listings (keys.go)
 }
@@ -66,6 +67,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		}
 		db.w = startWriter(db)
 	} else {
+		if db.wk, err = startWaker(ctx, dsn, db.wdb); err != nil {
+			db.Close()
+			return nil, err
+		}
 		db.pgb = startPGBatcher(db)
 	}
 	return db, nil
@@ -130,6 +135,9 @@ func (db *DB) Close() error {
 	}
 	if db.pgb != nil {
 		db.pgb.stop()
+	}
+	if db.wk != nil {
+		db.wk.stop() // after the writers: it announces their last commits
 	}
 	for _, c := range []*stmtCache{db.ws, db.rs} {
 		if c != nil {

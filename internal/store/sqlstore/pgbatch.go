@@ -176,7 +176,13 @@ func (b *pgBatcher) try(jobs []*pgJob) (bad int, err error) {
 	if err := a.appendEvents(); err != nil {
 		return -1, err
 	}
-	return -1, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return -1, err
+	}
+	if len(evs) > 0 {
+		b.db.AnnounceEvents()
+	}
+	return -1, nil
 }
 
 func isDeadlock(err error) bool {

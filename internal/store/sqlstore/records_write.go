@@ -62,7 +62,7 @@ func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
 		return db.pgb.write(ctx, &pgJob{kind: r.Kind, id: r.ID, query: db.d.q(insertRecord + " ON CONFLICT DO NOTHING" + returningEvent),
 			args: recordArgs(r), op: store.OpCreate, miss: store.ErrDuplicate})
 	}
-	return insertErr(db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return insertErr(db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := db.txExec(ctx, tx, insertRecord, recordArgs(r)...); err != nil {
 			return err
 		}
@@ -86,7 +86,7 @@ func (db *DB) writeUpdate(ctx context.Context, r store.Record, q string, args []
 		return db.pgb.write(ctx, &pgJob{kind: r.Kind, id: r.ID, query: db.d.q(q + returningEvent), args: args,
 			op: store.OpUpdate, miss: store.ErrNotFound})
 	}
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		rec := r
 		if err := db.txQueryRow(ctx, tx, q+" RETURNING owner_moid", args...).Scan(&rec.OwnerMoid); err != nil {
 			return notFound(err)
@@ -121,7 +121,7 @@ const deleteRecord = "DELETE FROM records WHERE kind = ? AND id = ? AND domain_m
 
 // DeleteRecord removes a record of a domain and logs its deletion.
 func (db *DB) DeleteRecord(ctx context.Context, kind, domain, id string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		rec := store.Record{Kind: kind, ID: id, DomainMoid: domain}
 		var updated int64
 		err := db.txQueryRow(ctx, tx, deleteRecord, kind, id, domain).Scan(&rec.OwnerMoid, &rec.State, &updated)
