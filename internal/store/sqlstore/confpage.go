@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -35,6 +37,33 @@ func (db *DB) ConfsByStart(ctx context.Context, q store.RecordQuery) ([]store.Re
 	if db.d.dollar {
 		return db.confsPageCounted(ctx, q, cond, args)
 	}
+	// On SQLite a page is kept with the event counter read before it and
+	// answered again while no conference event has been committed since
+	// (keys.go): reading the counter costs a fraction of the two queries.
+	seq, err := db.eventCount(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	at := pageAt{q.DomainMoid, q.States[0], q.OwnerMoid, q.Start, q.Count}
+	if l, ok := db.pages.get(at); ok {
+		if quiet, err := db.quietSince(ctx, "conf", l.seq, seq); err != nil {
+			return nil, 0, err
+		} else if quiet {
+			db.pages.put(at, pageListing{seq, l.keys, l.total})
+			return slices.Clone(l.keys), l.total, nil
+		}
+	}
+	keys, total, err := db.confsPageCount(ctx, q, cond, args)
+	if err != nil {
+		return nil, 0, err
+	}
+	db.pages.put(at, pageListing{seq, keys, total})
+	return slices.Clone(keys), total, nil
+}
+
+// confsPageCount is ConfsByStart's two queries on SQLite: the count, then
+// the page.
+func (db *DB) confsPageCount(ctx context.Context, q store.RecordQuery, cond string, args []any) ([]store.RecordKey, int, error) {
 	var total int
 	if err := db.readRow(ctx, "SELECT COUNT(*)"+cond, args...).Scan(&total); err != nil {
 		return nil, 0, err
@@ -115,4 +144,47 @@ func (db *DB) readQuery(ctx context.Context, query string, args ...any) (*sql.Ro
 		}
 	}
 	return db.rdb.QueryContext(ctx, db.d.q(query), args...)
+}
+
+// pageAt names a page of ConfsByStart.
+type pageAt struct {
+	domain, state, owner string
+	start, count         int
+}
+
+type pageListing struct {
+	seq   int64
+	keys  []store.RecordKey
+	total int
+}
+
+// maxPages bounds the pages kept: when full, the cache starts again.
+const maxPages = 4096
+
+// pageCache holds ConfsByStart's pages on SQLite, each with the event
+// counter read before it.
+type pageCache struct {
+	mu sync.Mutex
+	m  map[pageAt]pageListing
+}
+
+func (c *pageCache) get(at pageAt) (pageListing, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.m[at]
+	return l, ok
+}
+
+// put keeps l unless a page as new or newer is kept (concurrent callers
+// finish in any order).
+func (c *pageCache) put(at pageAt, l pageListing) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[at]; ok && old.seq > l.seq {
+		return
+	}
+	if c.m == nil || len(c.m) >= maxPages {
+		c.m = map[pageAt]pageListing{}
+	}
+	c.m[at] = l
 }

@@ -25,14 +25,10 @@ func (db *DB) RecordKeys(ctx context.Context, kind, state string) ([]store.Recor
 		return nil, err
 	}
 	at := [2]string{kind, state}
-	if l, ok := db.keys.get(at); ok && seq >= l.seq {
-		quiet := seq == l.seq
-		if !quiet && seq-l.seq <= maxKeyGap {
-			if quiet, err = db.noEventOf(ctx, kind, l.seq, seq); err != nil {
-				return nil, err
-			}
-		}
-		if quiet {
+	if l, ok := db.keys.get(at); ok {
+		if quiet, err := db.quietSince(ctx, kind, l.seq, seq); err != nil {
+			return nil, err
+		} else if quiet {
 			db.keys.put(at, keyListing{seq, l.keys})
 			return slices.Clone(l.keys), nil
 		}
@@ -43,6 +39,20 @@ func (db *DB) RecordKeys(ctx context.Context, kind, state string) ([]store.Recor
 	}
 	db.keys.put(at, keyListing{seq, keys})
 	return slices.Clone(keys), nil
+}
+
+// quietSince tells whether no event of kind has been committed after the
+// event numbered from up to the counter's value seq (both read from
+// eventCount): equal numbers, or at most maxKeyGap newer events, all still
+// stored and none of kind. A listing read after from is then still true.
+func (db *DB) quietSince(ctx context.Context, kind string, from, seq int64) (bool, error) {
+	switch {
+	case seq == from:
+		return true, nil
+	case seq < from || seq-from > maxKeyGap:
+		return false, nil
+	}
+	return db.noEventOf(ctx, kind, from, seq)
 }
 
 // maxKeyGap bounds the events that RecordKeys reads to tell whether any is

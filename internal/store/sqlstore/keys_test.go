@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
 )
 
@@ -27,11 +28,43 @@ func keysOf(t *testing.T, kl store.KeyLister) []string {
 	return out
 }
 
+// pagesOf reads the running conferences of d1 through ConfsByStart, as
+// the whole list and page by page (one a page), as "d1/id@version"
+// with the total; both must agree.
+func pagesOf(t *testing.T, db *sqlstore.DB) []string {
+	t.Helper()
+	page := func(start, count int) ([]string, int) {
+		keys, total, err := db.ConfsByStart(context.Background(), store.RecordQuery{Kind: "conf", DomainMoid: "d1",
+			States: []string{"running"}, Start: start, Count: count})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, k := range keys {
+			out = append(out, fmt.Sprintf("d1/%s@%d", k.ID, k.Version))
+		}
+		return out, total
+	}
+	all, total := page(0, 0)
+	if total != len(all) {
+		t.Fatalf("ConfsByStart: %v with total %d", all, total)
+	}
+	for i := 0; i <= total; i++ {
+		one, n := page(i, 1)
+		if n != total || (i < total && !slices.Equal(one, all[i:i+1])) || (i == total && len(one) != 0) {
+			t.Fatalf("ConfsByStart page %d: %v of %d, want %v", i, one, n, all)
+		}
+	}
+	slices.Sort(all)
+	return all
+}
+
 // RecordKeys keeps its listing while no conference event is committed:
 // two handles on one database stand for two nodes, and every change that
 // B makes to the conference records (a creation, an update, an ending, a
 // deletion) is in A's next listing, whatever A listed before; changes of
-// other kinds leave it as it was. A pruned event counts as a change.
+// other kinds leave it as it was. A pruned event counts as a change. The
+// same holds for the pages of ConfsByStart, kept on SQLite.
 func TestRecordKeysSeeOtherNode(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
@@ -45,6 +78,9 @@ func TestRecordKeysSeeOtherNode(t *testing.T) {
 			for i := 0; i < 2; i++ { // listed, then kept
 				if got := keysOf(t, a); !slices.Equal(got, w) {
 					t.Fatalf("%s, listing %d on A: %v, want %v", step, i+1, got, w)
+				}
+				if got := pagesOf(t, a); !slices.Equal(got, w) {
+					t.Fatalf("%s, pages %d on A: %v, want %v", step, i+1, got, w)
 				}
 			}
 		}

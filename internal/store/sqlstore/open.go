@@ -29,6 +29,7 @@ type DB struct {
 	wk       *waker     // PostgreSQL's wake-ups of the event log (wake.go); nil on SQLite
 	ws, rs   *stmtCache // SQLite's prepared statements on wdb and rdb (stmts.go)
 	keys     keyCache   // RecordKeys' last listings (keys.go)
+	pages    pageCache  // ConfsByStart's pages on SQLite (confpage.go)
 }
 
 // IsPostgres tells whether dsn names a PostgreSQL database.
