@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/testserver"
 )
 
 // The crash test's writes and checks (crash_test.go).
@@ -80,7 +81,7 @@ func (lg *crashLog) prepare(c *crashClient) {
 	for n := range lg.own {
 		do(func() {
 			name := fmt.Sprintf("own-%d", n)
-			r, err := c.call("POST", "/api/v1/mc/personal_templates", crashParams(crashTemplate(name)))
+			r, err := c.call("POST", "/api/v1/mc/personal_templates", crashParams(testserver.Template(name)))
 			if !crashOK(r, err) {
 				t.Errorf("template to rename: %v %v", r, err)
 				return
@@ -182,7 +183,7 @@ func (lg *crashLog) write(c *crashClient, w *crashWorker, i int) (string, map[st
 	case "rename":
 		id, name := lg.own[w.n], fmt.Sprintf("c%d-r%d-%d", w.cycle, w.n, i)
 		r, err := lg.send(&lg.templates, id, name, func() (map[string]any, error) {
-			return c.call("POST", "/api/v1/mc/personal_templates/"+id, crashParams(crashTemplate(name)))
+			return c.call("POST", "/api/v1/mc/personal_templates/"+id, crashParams(testserver.Template(name)))
 		})
 		return "rename", r, err
 	case "delete": // create a template, then delete it
@@ -259,7 +260,7 @@ func (lg *crashLog) send(g *crashReg, id, value string, do func() (map[string]an
 }
 
 func (lg *crashLog) createTemplate(c *crashClient, name string) (string, map[string]any, error) {
-	r, err := c.call("POST", "/api/v1/mc/personal_templates", crashParams(crashTemplate(name)))
+	r, err := c.call("POST", "/api/v1/mc/personal_templates", crashParams(testserver.Template(name)))
 	if !crashOK(r, err) {
 		return "", r, err
 	}
@@ -353,18 +354,6 @@ func (lg *crashLog) check(c *crashClient) {
 	wg.Wait()
 	if t.Failed() {
 		t.FailNow()
-	}
-}
-
-// crashTemplate is a personal template with every required parameter.
-func crashTemplate(name string) map[string]any {
-	return map[string]any{
-		"name": name, "bitrate": 1024, "closed_conf": 0, "safe_conf": 0, "encrypted_type": 0, "conf_type": 0,
-		"call_mode": 2, "call_times": 3, "call_interval": 20, "mute": 0, "silence": 0, "video_quality": 0,
-		"one_reforming": 0, "dual_mode": 1, "voice_activity_detection": 0, "cascade_mode": 1,
-		"cascade_upload": 1, "cascade_return": 0, "cascade_return_para": 0, "public_conf": 0,
-		"max_join_mt": 8, "auto_end": 0, "preoccupy_resource": 0, "bind_e164": 0,
-		"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}},
 	}
 }
 

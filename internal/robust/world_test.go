@@ -304,14 +304,10 @@ func upload(t *testing.T, env *testserver.Env, c *testserver.Client, meetingID, 
 // templateBody is a complete personal template (every starred parameter
 // of reference 04).
 func templateBody(name string) map[string]any {
-	return map[string]any{
-		"name": name, "bitrate": 2048, "closed_conf": 0, "safe_conf": 0, "encrypted_type": 0, "conf_type": 0,
-		"call_mode": 2, "call_times": 3, "call_interval": 20, "mute": 0, "silence": 1, "video_quality": 0,
-		"one_reforming": 0, "dual_mode": 1, "voice_activity_detection": 0, "cascade_mode": 1,
-		"cascade_upload": 1, "cascade_return": 0, "cascade_return_para": 0, "public_conf": 0,
-		"max_join_mt": 192, "auto_end": 0, "preoccupy_resource": 0, "bind_e164": 0,
-		"video_formats": []any{map[string]any{"format": 4, "resolution": 13, "frame": 30, "bitrate": 2048}},
-	}
+	tp := testserver.Template(name)
+	tp["bitrate"], tp["silence"], tp["max_join_mt"] = 2048, 1, 192
+	tp["video_formats"] = []any{map[string]any{"format": 4, "resolution": 13, "frame": 30, "bitrate": 2048}}
+	return tp
 }
 
 // roomBody is the reference's virtual meeting room example (reference 04).
