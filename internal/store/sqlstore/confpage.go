@@ -35,7 +35,10 @@ func (db *DB) ConfsByStart(ctx context.Context, q store.RecordQuery) ([]store.Re
 		args = append(args, q.OwnerMoid)
 	}
 	if db.d.dollar {
-		return db.confsPageCounted(ctx, q, cond, args)
+		// Two statements: at 1,000 conferences COUNT(*) OVER () in the
+		// page read every matching row (8.6 ms) where the count alone
+		// reads the index (0.4 ms) and the page 20 rows.
+		return db.confsPageCount(ctx, q, cond, args)
 	}
 	// On SQLite a page is kept with the event counter read before it and
 	// answered again while no conference event has been committed since
@@ -61,8 +64,8 @@ func (db *DB) ConfsByStart(ctx context.Context, q store.RecordQuery) ([]store.Re
 	return slices.Clone(keys), total, nil
 }
 
-// confsPageCount is ConfsByStart's two queries on SQLite: the count, then
-// the page.
+// confsPageCount is ConfsByStart's two queries: the count, then the
+// page.
 func (db *DB) confsPageCount(ctx context.Context, q store.RecordQuery, cond string, args []any) ([]store.RecordKey, int, error) {
 	var total int
 	if err := db.readRow(ctx, "SELECT COUNT(*)"+cond, args...).Scan(&total); err != nil {
@@ -86,36 +89,6 @@ func (db *DB) confsPageCount(ctx context.Context, q store.RecordQuery, cond stri
 		out = append(out, k)
 	}
 	return out, total, rows.Err()
-}
-
-// confsPageCounted is ConfsByStart on PostgreSQL: the page and the count
-// in one round trip (COUNT(*) OVER () counts every match before LIMIT);
-// only a page past the end, which has no row to carry the count, asks
-// for the count alone.
-func (db *DB) confsPageCounted(ctx context.Context, q store.RecordQuery, cond string, args []any) ([]store.RecordKey, int, error) {
-	countArgs := args
-	page := db.confsPage(q, &args)
-	rows, err := db.readQuery(ctx, "SELECT id, version, COUNT(*) OVER ()"+cond+" ORDER BY "+db.confOrder()+page, args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	var out []store.RecordKey
-	total := 0
-	for rows.Next() {
-		var k store.RecordKey
-		if err := rows.Scan(&k.ID, &k.Version, &total); err != nil {
-			return nil, 0, err
-		}
-		out = append(out, k)
-	}
-	if err := rows.Err(); err != nil || len(out) > 0 || q.Start <= 0 {
-		return out, total, err
-	}
-	if err := db.readRow(ctx, "SELECT COUNT(*)"+cond, countArgs...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	return nil, total, nil
 }
 
 // confsPage is the LIMIT and OFFSET clause of a page, its arguments
