@@ -79,6 +79,8 @@ func (e *Engine) placeCall(ctx context.Context, c Conf, t *Terminal) (media.Call
 	}
 	t.Doc["e164"], t.Doc["ip"], t.Doc["type"] = id.E164, id.IP, id.MtType
 	t.Doc["_outcome"] = int(call.Outcome)
+	delete(t.Doc, DocOccupyCode)
+	delete(t.Doc, DocOccupyConfName)
 	t.Doc["_attempts"] = num(t.Doc["_attempts"]) + 1
 	CallsAttempted.Add(1)
 	t.Rec.State = StateCalling
@@ -111,10 +113,19 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 		} else if err != nil {
 			return t, err
 		}
+		prev := Terminal{t.Rec, copyDoc(t.Doc)}
 		t.Rec.State, t.Rec.DueAt = StateOnline, time.Time{}
 		t.Doc["online"] = 1
 		setChannels(t.Doc, num(t.Doc["bitrate"]))
-		if err := e.save(ctx, &t); err != nil || e.OnJoin == nil {
+		var occ errOccupied
+		if err := e.goOnline(ctx, c, &t); errors.As(err, &occ) { // busy in another conference
+			t = prev
+			t.Doc["_outcome"], t.Doc[DocOccupyCode] = int(media.Busy), occ.code
+			if occ.name != "" {
+				t.Doc[DocOccupyConfName] = occ.name
+			}
+			return e.settle(ctx, c, t)
+		} else if err != nil || e.OnJoin == nil {
 			return t, err
 		}
 		return t, e.OnJoin(ctx, c, t)
@@ -160,19 +171,29 @@ func (e *Engine) Hangup(ctx context.Context, c Conf, mtIDs []string) error {
 }
 
 func (e *Engine) hangupLocal(ctx context.Context, c Conf, mtIDs []string) error {
+	var left []Terminal
 	for _, id := range mtIDs {
-		if _, err := e.Update(ctx, c, id, func(t *Terminal) error {
+		wasOnline := false
+		t, err := e.Update(ctx, c, id, func(t *Terminal) error {
+			wasOnline = t.Rec.State == StateOnline
 			t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
 			t.Doc["online"] = 0
 			t.Doc["_chase"] = false
 			clearChannels(t.Doc)
 			return nil
-		}); err != nil {
+		})
+		if err != nil {
 			return err
+		}
+		if wasOnline {
+			left = append(left, t)
 		}
 		if err := e.media.Hangup(ctx, c.ConfID, id); err != nil {
 			return err
 		}
+	}
+	if err := e.release(ctx, c, left); err != nil {
+		return err
 	}
 	return e.left(ctx, c, mtIDs)
 }
@@ -190,9 +211,14 @@ func (e *Engine) Remove(ctx context.Context, c Conf, mtIDs []string) error {
 }
 
 func (e *Engine) removeLocal(ctx context.Context, c Conf, mtIDs []string) error {
+	var left []Terminal
 	for _, id := range mtIDs {
-		if _, err := e.Get(ctx, c, id); err != nil {
+		t, err := e.Get(ctx, c, id)
+		if err != nil {
 			return err
+		}
+		if t.Rec.State == StateOnline {
+			left = append(left, t)
 		}
 	}
 	for _, id := range mtIDs {
@@ -202,6 +228,9 @@ func (e *Engine) removeLocal(ctx context.Context, c Conf, mtIDs []string) error 
 		if err := e.st.DeleteRecord(ctx, KindMT, c.DomainMoid, recID(c.ConfID, id)); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
+	}
+	if err := e.release(ctx, c, left); err != nil {
+		return err
 	}
 	return e.left(ctx, c, mtIDs)
 }
@@ -219,6 +248,11 @@ func (e *Engine) RemoveAll(ctx context.Context, c Conf) error {
 		}
 		if err := e.st.DeleteRecord(ctx, KindMT, c.DomainMoid, t.Rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
+		}
+		if t.Rec.State == StateOnline {
+			if err := e.release(ctx, c, []Terminal{t}); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -260,8 +260,16 @@ func (t *tailer) terminal(ctx context.Context, ev store.Event) error {
 	if failed && seen && (!prev.failed || prev.attempts != attempts) {
 		mt := map[string]any{"account": doc["account"], "account_type": doc["account_type"]}
 		code := callFailureCode(media.Outcome(outcome))
+		if c, ok := intOf(doc[engine.DocOccupyCode]); ok && c != 0 {
+			code = c // busy in another conference (engine/occupancy.go)
+		}
+		name, _ := doc[engine.DocOccupyConfName].(string)
 		t.s.publish(base+expand(pathMTsNotify, params), func(int) any {
-			return map[string]any{"method": "notify", "error_code": code, "mt": deepCopy(mt)}
+			m := map[string]any{"method": "notify", "error_code": code, "mt": deepCopy(mt)}
+			if code == engine.CodeOccupiedHere {
+				m["occupy_confname"] = name // 07 "添加终端失败通知": only with 20423
+			}
+			return m
 		})
 	}
 	return nil
