@@ -234,7 +234,8 @@ func TestApprovalHoldsMCConferences(t *testing.T) {
 		}
 		testserver.MustFail(t, user.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
 		// The administrator's own conference is not held.
-		mine := ok(t, admin, "POST", confPath, confBody("mine", nil))["conf_id"].(string)
+		mine := ok(t, admin, "POST", confPath, confBody("mine", map[string]any{ // a terminal of its own: 10.1.1.1 is held's
+			"invite_members": []any{map[string]any{"name": "desk", "account": "10.1.1.2", "account_type": 7, "protocol": 0}}}))["conf_id"].(string)
 		ok(t, admin, "GET", "/api/v1/vc/confs/"+mine, nil)
 
 		ok(t, admin, "POST", pendPath+"/"+id+"/approve", nil)

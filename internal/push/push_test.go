@@ -2,8 +2,10 @@ package push_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,15 +29,25 @@ func adminDomain(t testing.TB, env *testserver.Env) string {
 // lets them answer; it returns the conf_id.
 func startConf(t testing.TB, env *testserver.Env, c *testserver.Client, name string) string {
 	t.Helper()
+	net := nextConfNet() // a terminal is online in one conference at a time
 	p := map[string]any{"create_type": 1, "name": name, "bitrate": 1024, "max_join_mt": 8, "duration": 0, "call_mode": 2,
 		"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}},
 		"invite_members": []any{
-			map[string]any{"name": "a", "account": "10.1.1.1", "account_type": 7, "bitrate": 1024, "protocol": 0},
-			map[string]any{"name": "b", "account": "10.1.1.2", "account_type": 7, "bitrate": 1024, "protocol": 0},
+			map[string]any{"name": "a", "account": net + ".1", "account_type": 7, "bitrate": 1024, "protocol": 0},
+			map[string]any{"name": "b", "account": net + ".2", "account_type": 7, "bitrate": 1024, "protocol": 0},
 		}}
 	id := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
 	env.Advance(t, 2*time.Second)
 	return id
+}
+
+var confSeqs atomic.Int64
+
+// nextConfNet gives each conference startConf starts (on any node) a
+// network of its own: "10.1.1", "10.1.2", ...
+func nextConfNet() string {
+	n := confSeqs.Add(1) - 1
+	return fmt.Sprintf("10.%d.%d", 1+n/250, 1+n%250)
 }
 
 // Reference 02 "握手": the handshake needs the cookie of a live login and
