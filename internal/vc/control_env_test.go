@@ -3,6 +3,7 @@ package vc_test
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,14 +27,17 @@ type ctConf struct {
 	domain string
 }
 
+var ctSeq atomic.Int64 // ctStart's conferences
+
 // ctStart creates a conference through mc that calls online IP terminals
 // (mt_id 1 to online) and, after them, offline E.164 numbers (the next
 // mt_ids), and moves the clock until the IP terminals have answered.
 func ctStart(t *testing.T, env *testserver.Env, c *testserver.Client, online, offline int, extra map[string]any) ctConf {
 	t.Helper()
 	var members []any
+	n := ctSeq.Add(1) - 1 // a terminal is online in one conference at a time: each its own network 10.2.n
 	for i := 1; i <= online; i++ {
-		members = append(members, map[string]any{"name": fmt.Sprint("mt", i), "account": fmt.Sprintf("10.0.0.%d", i),
+		members = append(members, map[string]any{"name": fmt.Sprint("mt", i), "account": fmt.Sprintf("10.%d.%d.%d", 2+n/250, n%250, i),
 			"account_type": 7, "bitrate": 1024, "protocol": 0})
 	}
 	for i := 1; i <= offline; i++ {

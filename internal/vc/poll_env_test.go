@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,14 +31,34 @@ type tlConf struct {
 	domain string
 }
 
+var tlNets = struct {
+	sync.Mutex
+	n map[*testserver.Env]int
+}{n: map[*testserver.Env]int{}}
+
+// tlNet is the network of a conference tlStart starts in env: 10.0.1 for
+// the first, 10.3.<n> for the n-th after it (a terminal is online in one
+// conference at a time).
+func tlNet(env *testserver.Env) string {
+	tlNets.Lock()
+	defer tlNets.Unlock()
+	n := tlNets.n[env]
+	tlNets.n[env]++
+	if n == 0 {
+		return "10.0.1"
+	}
+	return fmt.Sprintf("10.3.%d", n)
+}
+
 // tlStart creates a conference through mc that calls online IP terminals
 // (mt_id 1 to online), then offline E.164 numbers (the next mt_ids), and
 // moves the clock until the IP terminals have answered.
 func tlStart(t *testing.T, env *testserver.Env, c *testserver.Client, online, offline int) tlConf {
 	t.Helper()
 	var members []any
+	net := tlNet(env)
 	for i := 1; i <= online; i++ {
-		members = append(members, map[string]any{"name": fmt.Sprint("mt", i), "account": fmt.Sprintf("10.0.1.%d", i),
+		members = append(members, map[string]any{"name": fmt.Sprint("mt", i), "account": fmt.Sprintf("%s.%d", net, i),
 			"account_type": 7, "bitrate": 1024, "protocol": 0})
 	}
 	for i := 1; i <= offline; i++ {
