@@ -69,7 +69,7 @@ func main() {
 	fs.IntVar(&o.addBatch, "add-batch", 10, "terminals per batch addition (POST /api/v1/vc/confs/{id}/mts)")
 	fs.BoolVar(&o.bare, "bare", false, "also run the load against a bare in-process net/http handler returning a body of the list reply's size, and print the ratio")
 	fs.DurationVar(&o.waitOnline, "wait-online", 60*time.Second, "how long to wait for the scenario's terminals to come online")
-	fs.StringVar(&o.ipPrefix, "ip-prefix", "10.77", "first two octets of the terminals' IP addresses")
+	fs.StringVar(&o.ipPrefix, "ip-prefix", "10.77", "first two octets of the terminals' IP addresses (a terminal is online in one conference at a time: a run beside another's unended scenario needs its own)")
 	fs.Parse(os.Args[1:])
 	o.capped = o.count == 0
 	fs.Visit(func(f *flag.Flag) {
