@@ -88,8 +88,11 @@ func (e *Engine) goOnline(ctx context.Context, c Conf, t *Terminal) error {
 			}
 			return tx.SwapRecord(t.Rec)
 		})
-		if (errors.Is(err, store.ErrDuplicate) || errors.Is(err, errOccConflict)) && attempt < 3 {
-			continue // another node took the record meanwhile: look again
+		if errors.Is(err, store.ErrDuplicate) || errors.Is(err, errOccConflict) {
+			if attempt < 3 {
+				continue // another node took the record meanwhile: look again
+			}
+			return store.ErrConflict // the call settles again later (RunDue)
 		}
 		if err == nil {
 			t.Rec.Version++
