@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"maps"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -113,7 +114,7 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 		} else if err != nil {
 			return t, err
 		}
-		prev := Terminal{t.Rec, copyDoc(t.Doc)}
+		prev := Terminal{t.Rec, maps.Clone(t.Doc)}
 		t.Rec.State, t.Rec.DueAt = StateOnline, time.Time{}
 		t.Doc["online"] = 1
 		setChannels(t.Doc, num(t.Doc["bitrate"]))

@@ -197,11 +197,3 @@ func (e *Engine) release(ctx context.Context, c Conf, ts []Terminal) error {
 	}
 	return nil
 }
-
-func copyDoc(doc map[string]any) map[string]any {
-	out := make(map[string]any, len(doc))
-	for k, v := range doc {
-		out[k] = v
-	}
-	return out
-}
