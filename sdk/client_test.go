@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/testserver"
 	"github.com/confer-platform/confer/sdk"
 )
@@ -161,7 +161,7 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestTypedErrors(t *testing.T) {
-	cfg := conference.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.MaxPorts = 100
 	env := start(t, testserver.Options{Conference: cfg})
 	ctx := context.Background()

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -22,8 +22,8 @@ import (
 //
 // Approving from the command line is what the amc endpoint
 // POST /api/v1/amc/pending_confs/{conf_id}/approve does: the conference
-// starts (its invited terminals are called; the running servers settle
-// the calls) or is booked until its start time. --max-confs and
+// starts (the features its creation set start and its invited terminals
+// are called; the running servers settle the calls) or is booked until its start time. --max-confs and
 // --max-ports must be the servers' capacity.
 func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -33,7 +33,7 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs := newFlagSet("conference "+args[0], stderr)
 	db := dbFlag(fs)
 	confID := fs.String("conf-id", "", "number of the pending conference (conf_id)")
-	cdef := conference.DefaultConfig()
+	cdef := engine.DefaultConfig()
 	maxConfs := fs.Int("max-confs", cdef.MaxConfs, "concurrent running conferences the platform can hold (as the servers' --max-confs)")
 	maxPorts := fs.Int("max-ports", cdef.MaxPorts, "terminal ports across running conferences (as the servers' --max-ports)")
 	if fs.Parse(args[1:]) != nil {
@@ -55,21 +55,23 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return exitUsage
 	}
 	defer st.Close()
-	pending, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: conference.KindConf, States: []string{conference.StatePending}})
+	pending, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindConf, States: []string{engine.StatePending}})
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: conference %s: %v\n", args[0], err)
 		return 1
 	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
 	if args[0] == "pending" {
-		svc := conference.New(st, clock.Real{}, conference.Config{})
+		eng, _ := server.NewEngine(st, clock.Real{}, engine.Config{}, log)
+		svc := eng.Conferences()
 		for _, rec := range pending {
-			c, err := svc.Get(ctx, rec.DomainMoid, rec.ID, conference.StatePending)
+			c, err := svc.Get(ctx, rec.DomainMoid, rec.ID, engine.StatePending)
 			if err != nil {
 				continue // approved or rejected meanwhile
 			}
 			creator, _ := c.Doc["creator"].(map[string]any)
-			fmt.Fprintf(stdout, "%s\t%s\t%q\tby %s\tstart %s\n", c.ID(), conference.Str(c.Doc, "user_domain_name"),
-				conference.Str(c.Doc, "name"), conference.Str(creator, "name"), conference.Str(c.Doc, "start_time"))
+			fmt.Fprintf(stdout, "%s\t%s\t%q\tby %s\tstart %s\n", c.ID(), engine.Str(c.Doc, "user_domain_name"),
+				engine.Str(c.Doc, "name"), engine.Str(creator, "name"), engine.Str(c.Doc, "start_time"))
 		}
 		return 0
 	}
@@ -83,9 +85,10 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "conferd: conference %s: no pending conference %s\n", args[0], *confID)
 		return 1
 	}
-	svc := conference.New(st, clock.Real{}, conference.Config{MaxConfs: *maxConfs, MaxPorts: *maxPorts})
-	eng := engine.New(st, clock.Real{}, media.Simulated{Dir: st})
-	eng.Attach(svc, func(msg string, kv ...any) { fmt.Fprintln(stderr, append([]any{"conferd:", msg}, kv...)...) }, nil)
+	// The engine of a server, features included: the approved conference
+	// starts as through the amc endpoint.
+	eng, _ := server.NewEngine(st, clock.Real{}, engine.Config{MaxConfs: *maxConfs, MaxPorts: *maxPorts}, log)
+	svc := eng.Conferences()
 	if args[0] == "reject" {
 		if err := svc.Reject(ctx, domain, *confID); err != nil {
 			fmt.Fprintf(stderr, "conferd: conference reject: %v\n", describe(err))

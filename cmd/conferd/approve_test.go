@@ -10,9 +10,11 @@ import (
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
+	"github.com/confer-platform/confer/internal/testserver"
 )
 
 // conferd conference pending|approve|reject acts on conferences held for
@@ -29,14 +31,17 @@ func TestConferenceApproveCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := conference.SetApproval(ctx, st, bob.DomainMoid, conference.Approval{Video: 1}, now); err != nil {
+	if err := engine.SetApproval(ctx, st, bob.DomainMoid, engine.Approval{Video: 1}, now); err != nil {
 		t.Fatal(err)
 	}
-	svc := conference.New(st, clock.Real{}, conference.Config{})
+	svc := testserver.EngineNode(st, clock.Real{}, engine.Config{}).Conferences()
 	hold := func(name string) string {
-		c, err := svc.CreateOrHold(ctx, conference.Spec{DomainMoid: bob.DomainMoid, OwnerMoid: bob.Moid,
-			Doc: map[string]any{"name": name, "max_join_mt": 8, "user_domain_name": "default", "creator": map[string]any{"name": "bob"}}})
-		if err != nil || c.Rec.State != conference.StatePending {
+		// A mix set at creation starts when the conference starts
+		// (internal/vc/create_features.go), approved here or through amc.
+		mix := map[string]any{"mode": 1, "members": []any{map[string]any{"account": "10.1.1.1", "account_type": 7}}}
+		c, err := svc.CreateOrHold(ctx, engine.Spec{DomainMoid: bob.DomainMoid, OwnerMoid: bob.Moid,
+			Doc: map[string]any{"name": name, "max_join_mt": 8, "user_domain_name": "default", "creator": map[string]any{"name": "bob"}, "mix": mix}})
+		if err != nil || c.Rec.State != engine.StatePending {
 			t.Fatalf("CreateOrHold: %+v %v", c.Rec, err)
 		}
 		return c.ID()
@@ -81,11 +86,15 @@ func TestConferenceApproveCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rec, err := st.GetRecord(ctx, conference.KindConf, bob.DomainMoid, a)
-	if err != nil || rec.State != conference.StateRunning {
+	rec, err := st.GetRecord(ctx, engine.KindConf, bob.DomainMoid, a)
+	if err != nil || rec.State != engine.StateRunning {
 		t.Fatalf("approved conference: %+v %v", rec, err)
 	}
-	if _, err := st.GetRecord(ctx, conference.KindConf, bob.DomainMoid, b); err != store.ErrNotFound {
+	doc, err := shape.Decode(rec.Data)
+	if err != nil || engine.Int(doc, "mix_enable") != 1 || doc[engine.DocStartPending] != nil {
+		t.Fatalf("approved conference: mix_enable %v, start pending %v (%v); want the mix running, the start done", doc["mix_enable"], doc[engine.DocStartPending], err)
+	}
+	if _, err := st.GetRecord(ctx, engine.KindConf, bob.DomainMoid, b); err != store.ErrNotFound {
 		t.Fatalf("rejected conference: %v", err)
 	}
 }

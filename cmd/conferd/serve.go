@@ -16,7 +16,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/nms"
 	"github.com/confer-platform/confer/internal/nms/node"
@@ -37,7 +37,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sessionTTL := fs.Duration("session-ttl", envDuration("CONFER_SESSION_TTL", def.SessionTTL), "idle lifetime of a login session (env CONFER_SESSION_TTL)")
 	maxFail := fs.Int("login-max-failures", def.MaxFailures, "failed logins before an account is locked")
 	lockFor := fs.Duration("login-lock", envDuration("CONFER_LOGIN_LOCK", def.LockFor), "how long a locked account stays locked (env CONFER_LOGIN_LOCK)")
-	cdef := conference.DefaultConfig()
+	cdef := engine.DefaultConfig()
 	numMin := fs.Int64("conf-number-min", cdef.NumberMin, "lowest conference number (conf_id)")
 	numMax := fs.Int64("conf-number-max", cdef.NumberMax, "highest conference number (conf_id)")
 	maxConfs := fs.Int("max-confs", cdef.MaxConfs, "concurrent running conferences the platform can hold")
@@ -110,7 +110,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	srv, err := server.New(server.Config{
 		Store: metered.Wrap(st, storeMetrics), Clock: clock.Real{}, Release: r, Logger: logger,
 		Auth:       auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
-		Conference: conference.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts},
+		Conference: engine.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts},
 		MC:         mc.Config{FilesDir: *filesDir},
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}},

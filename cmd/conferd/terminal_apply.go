@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -64,7 +63,7 @@ func terminalApply(ctx context.Context, args []string, stdout, stderr io.Writer)
 // applyCheck finds the running conference and its online terminal and
 // returns the conference's user domain.
 func applyCheck(ctx context.Context, st store.Store, confID, mtID string) (string, error) {
-	running, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: conference.KindConf, States: []string{conference.StateRunning}})
+	running, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindConf, States: []string{engine.StateRunning}})
 	if err != nil {
 		return "", err
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -52,12 +52,12 @@ type Config struct {
 type Module struct {
 	st    store.Store
 	clk   clock.Clock
-	confs *conference.Service
+	confs *engine.Conferences
 	cfg   Config
 }
 
 // New returns the module.
-func New(st store.Store, clk clock.Clock, confs *conference.Service, cfg Config) *Module {
+func New(st store.Store, clk clock.Clock, confs *engine.Conferences, cfg Config) *Module {
 	if cfg.E164Min == 0 && cfg.E164Max == 0 {
 		cfg.E164Min, cfg.E164Max = defaultE164Min, defaultE164Max
 	}

@@ -4,14 +4,14 @@ import (
 	"context"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Conference approval (reference 08 "查询会议审批信息", "启用停用会议审批功能";
 // from 5.2.0.4.0) and Confer's pending-conference endpoints. The rules
-// live in internal/conference/approval.go: with video_approval on, a
+// live in internal/engine/approval.go: with video_approval on, a
 // conference created by an account that is not an administrator of its
 // domain waits pending until an administrator approves it.
 func init() {
@@ -30,7 +30,7 @@ func (m *Module) getApproval(ctx context.Context, r *api.Request) (wire.Object, 
 	if d := r.Args.Query.Get("user_domain_moid"); d != "" && d != r.Principal.DomainMoid {
 		return nil, wire.Errorf(CodeNoDomain, "user domain %s does not exist", d)
 	}
-	a, err := conference.GetApproval(ctx, m.st, r.Principal.DomainMoid)
+	a, err := engine.GetApproval(ctx, m.st, r.Principal.DomainMoid)
 	if err != nil {
 		return nil, err
 	}
@@ -42,8 +42,8 @@ func (m *Module) setApproval(ctx context.Context, r *api.Request) (wire.Object, 
 		return nil, err
 	}
 	p := params(r)
-	a := conference.Approval{Real: conference.Int(p, "real_approval"), Video: conference.Int(p, "video_approval")}
-	if err := conference.SetApproval(ctx, m.st, r.Principal.DomainMoid, a, m.clk.Now()); err != nil {
+	a := engine.Approval{Real: engine.Int(p, "real_approval"), Video: engine.Int(p, "video_approval")}
+	if err := engine.SetApproval(ctx, m.st, r.Principal.DomainMoid, a, m.clk.Now()); err != nil {
 		return nil, err
 	}
 	return wire.Object{}, nil
@@ -87,7 +87,7 @@ func (m *Module) approve(ctx context.Context, r *api.Request) (wire.Object, erro
 // it, its creator withdraws it (20005 for anyone else).
 func (m *Module) rejectPending(ctx context.Context, r *api.Request) (wire.Object, error) {
 	id := r.Path("conf_id")
-	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, id, conference.StatePending)
+	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, id, engine.StatePending)
 	if err != nil {
 		return nil, err
 	}

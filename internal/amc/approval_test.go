@@ -7,7 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/amc"
 	"github.com/confer-platform/confer/internal/auth"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -103,8 +103,8 @@ func TestApproveReleasesPending(t *testing.T) {
 		bob := account(t, env, "bob")
 		// Another node holds a conference of bob's (POST /api/v1/mc/confs
 		// calls CreateOrHold).
-		node := conference.New(env.Store, env.Clock, conference.Config{})
-		c, err := node.CreateOrHold(context.Background(), conference.Spec{DomainMoid: bob.DomainMoid, OwnerMoid: bob.Moid,
+		node := testserver.EngineNode(env.Store, env.Clock, engine.Config{}).Conferences()
+		c, err := node.CreateOrHold(context.Background(), engine.Spec{DomainMoid: bob.DomainMoid, OwnerMoid: bob.Moid,
 			Doc: map[string]any{"name": "weekly", "max_join_mt": 8, "duration": 30, "bitrate": 2048, "call_mode": 2,
 				"creator":        map[string]any{"name": "bob", "account": bob.Moid},
 				"invite_members": []any{map[string]any{"name": "hall", "account": "10.1.1.1", "account_type": 7, "bitrate": 2048}}}})
@@ -112,7 +112,7 @@ func TestApproveReleasesPending(t *testing.T) {
 			t.Fatal(err)
 		}
 		id := c.ID()
-		if c.Rec.State != conference.StatePending || vcTotal(t, admin) != 0 {
+		if c.Rec.State != engine.StatePending || vcTotal(t, admin) != 0 {
 			t.Fatalf("held conference: state %s, vc total %d", c.Rec.State, vcTotal(t, admin))
 		}
 		testserver.MustFail(t, admin.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
@@ -167,11 +167,11 @@ func TestRejectPending(t *testing.T) {
 	carol := env.Account(t, "default", "carol", false)
 	setApproval(t, admin, 1)
 	bob := account(t, env, "bob")
-	node := conference.New(env.Store, env.Clock, conference.Config{})
+	node := testserver.EngineNode(env.Store, env.Clock, engine.Config{}).Conferences()
 	hold := func() string {
-		c, err := node.CreateOrHold(context.Background(), conference.Spec{DomainMoid: bob.DomainMoid, OwnerMoid: bob.Moid,
+		c, err := node.CreateOrHold(context.Background(), engine.Spec{DomainMoid: bob.DomainMoid, OwnerMoid: bob.Moid,
 			Doc: map[string]any{"name": "x", "max_join_mt": 8}})
-		if err != nil || c.Rec.State != conference.StatePending {
+		if err != nil || c.Rec.State != engine.StatePending {
 			t.Fatalf("CreateOrHold = %+v, %v", c.Rec, err)
 		}
 		return c.ID()
@@ -194,18 +194,18 @@ func TestRejectPending(t *testing.T) {
 // Approval waits for capacity: when the platform is full it answers
 // 27505 and the conference stays pending.
 func TestApproveNeedsCapacity(t *testing.T) {
-	env, admin := start(t, testserver.Options{Conference: conference.Config{MaxConfs: 1}})
+	env, admin := start(t, testserver.Options{Conference: engine.Config{MaxConfs: 1}})
 	setApproval(t, admin, 1)
 	env.Account(t, "default", "bob", false)
 	b := account(t, env, "bob")
-	node := conference.New(env.Store, env.Clock, conference.Config{MaxConfs: 1})
-	c, err := node.CreateOrHold(context.Background(), conference.Spec{DomainMoid: b.DomainMoid, OwnerMoid: b.Moid,
+	node := testserver.EngineNode(env.Store, env.Clock, engine.Config{MaxConfs: 1}).Conferences()
+	c, err := node.CreateOrHold(context.Background(), engine.Spec{DomainMoid: b.DomainMoid, OwnerMoid: b.Moid,
 		Doc: map[string]any{"name": "x", "max_join_mt": 8}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	running := ok(t, admin, "POST", confPath, confBody("first", nil))["conf_id"].(string)
-	fail(t, admin, conference.CodeMaxConfs, "POST", pendPath+"/"+c.ID()+"/approve", nil)
+	fail(t, admin, engine.CodeMaxConfs, "POST", pendPath+"/"+c.ID()+"/approve", nil)
 	if ids := pendingIDs(t, admin); len(ids) != 1 || vcTotal(t, admin) != 1 {
 		t.Fatalf("after a refused approval: pending %v, running %d", ids, vcTotal(t, admin))
 	}

@@ -33,7 +33,7 @@ func benchEngine(b *testing.B) (*engine.Engine, *clock.Fake) {
 	}
 	b.Cleanup(func() { st.Close() })
 	clk := clock.NewFake(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
-	return engine.New(st, clk, media.Simulated{Dir: st}), clk
+	return engine.New(st, clk, engine.Config{}, media.Simulated{Dir: st}, nil, nil), clk
 }
 
 func benchConf(n int) engine.Conf {
@@ -68,7 +68,7 @@ func onlineConfs(b *testing.B, e *engine.Engine, clk *clock.Fake, confs, mts int
 		}
 	}
 	clk.Advance(media.DefaultAnswerAfter)
-	if err := e.RunDue(ctx, lookupIn(byID)); err != nil {
+	if err := e.RunDueCalls(ctx, lookupIn(byID)); err != nil {
 		b.Fatal(err)
 	}
 	if tm, err := e.Get(ctx, cs[0], "1"); err != nil || tm.Rec.State != engine.StateOnline {
@@ -147,7 +147,7 @@ func BenchmarkHangupCall(b *testing.B) {
 		if k == 0 && i > 0 {
 			b.StopTimer()
 			clk.Advance(media.DefaultAnswerAfter)
-			if err := e.RunDue(ctx, lookupIn(byID)); err != nil {
+			if err := e.RunDueCalls(ctx, lookupIn(byID)); err != nil {
 				b.Fatal(err)
 			}
 			b.StartTimer()
@@ -192,7 +192,7 @@ func BenchmarkRunDueIdle(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		clk.Advance(time.Second)
-		if err := e.RunDue(ctx, lookup); err != nil {
+		if err := e.RunDueCalls(ctx, lookup); err != nil {
 			b.Fatal(err)
 		}
 	}

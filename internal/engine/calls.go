@@ -126,10 +126,10 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 				t.Doc[DocOccupyConfName] = occ.name
 			}
 			return e.settle(ctx, c, t)
-		} else if err != nil || e.OnJoin == nil {
+		} else if err != nil {
 			return t, err
 		}
-		return t, e.OnJoin(ctx, c, t)
+		return t, e.features.Joined(ctx, c, t)
 	}
 	t.Doc["online"] = 0
 	CallsFailed.Add(1)
@@ -200,10 +200,10 @@ func (e *Engine) hangupLocal(ctx context.Context, c Conf, mtIDs []string) error 
 }
 
 func (e *Engine) left(ctx context.Context, c Conf, mtIDs []string) error {
-	if e.OnLeave == nil || len(mtIDs) == 0 {
+	if len(mtIDs) == 0 {
 		return nil
 	}
-	return e.OnLeave(ctx, c, mtIDs)
+	return e.features.Left(ctx, c, mtIDs)
 }
 
 // Remove hangs up and deletes terminals (reference 05 "批量删除终端").
@@ -237,7 +237,7 @@ func (e *Engine) removeLocal(ctx context.Context, c Conf, mtIDs []string) error 
 }
 
 // RemoveAll deletes every terminal of an ended conference (the
-// conference is gone, so OnLeave is not called).
+// conference is gone, so Features.Left is not called).
 func (e *Engine) RemoveAll(ctx context.Context, c Conf) error {
 	ts, err := e.List(ctx, c)
 	if err != nil {
@@ -263,10 +263,11 @@ func (e *Engine) RemoveAll(ctx context.Context, c Conf) error {
 // call settles.
 type ConfLookup func(ctx context.Context, domainMoid, confID string) (Conf, bool, error)
 
-// RunDue settles every call whose outcome is due at the clock's now and
-// redials the retries that are due. A settlement is a swap over the version
+// RunDueCalls settles every call whose outcome is due at the clock's now
+// and redials the retries that are due (RunDue runs it with the running
+// conferences; tests and benchmarks give their own lookup). A settlement is a swap over the version
 // read, so with several nodes each call settles once.
-func (e *Engine) RunDue(ctx context.Context, lookup ConfLookup) error {
+func (e *Engine) RunDueCalls(ctx context.Context, lookup ConfLookup) error {
 	due, err := e.st.DueRecords(ctx, KindMT, StateCalling, e.clk.Now())
 	if err != nil {
 		return err

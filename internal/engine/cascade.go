@@ -47,7 +47,7 @@ var ErrNoPeer = errors.New("engine: not a conference number")
 
 // Peers finds the conferences that links call. It is the seam of
 // cascading: the local implementation (internal/vc) finds conferences of
-// this platform; one that finds conferences on another platform would
+// this platform (part of Features); one that finds conferences on another platform would
 // return them here, with the engine's operations on their terminals
 // going to that platform (see docs/cascades.md "The seam").
 type Peers interface {
@@ -59,18 +59,11 @@ type Peers interface {
 	Conf(ctx context.Context, domainMoid, confID string) (Conf, bool, error)
 }
 
-// LinkFunc establishes a cascade whose link terminal has been answered:
-// an error refuses it, and the call fails.
-type LinkFunc func(ctx context.Context, superior Conf, link Terminal, sub Peer) error
-
 // dialPeer answers the call of a link at once: a live conference answers,
 // a conference number that is not live is offline. ok is false for an
 // account that is no conference number.
 func (e *Engine) dialPeer(ctx context.Context, c Conf, callee media.Callee) (media.Call, Peer, bool, error) {
-	if e.Peers == nil {
-		return media.Call{}, Peer{}, false, nil
-	}
-	p, err := e.Peers.Find(ctx, c.DomainMoid, callee.Account)
+	p, err := e.features.Find(ctx, c.DomainMoid, callee.Account)
 	if errors.Is(err, ErrNoPeer) {
 		return media.Call{}, Peer{}, false, nil
 	}
@@ -95,9 +88,6 @@ func splitPath(mtID string) (link, rest string, ok bool) {
 // Sub returns the subordinate conference that a link terminal of c calls,
 // while the link is online.
 func (e *Engine) Sub(ctx context.Context, c Conf, linkMtID string) (Conf, error) {
-	if e.Peers == nil {
-		return Conf{}, ErrNotFound
-	}
 	link, err := e.getLocal(ctx, c, linkMtID)
 	if err != nil {
 		return Conf{}, err
@@ -106,7 +96,7 @@ func (e *Engine) Sub(ctx context.Context, c Conf, linkMtID string) (Conf, error)
 	if subID == "" || link.Rec.State != StateOnline {
 		return Conf{}, ErrNotFound
 	}
-	sub, ok, err := e.Peers.Conf(ctx, c.DomainMoid, subID)
+	sub, ok, err := e.features.Conf(ctx, c.DomainMoid, subID)
 	if err != nil {
 		return Conf{}, err
 	}
@@ -256,14 +246,14 @@ func (e *Engine) addOnline(ctx context.Context, c Conf, fields map[string]any) (
 	return Terminal{Rec: rec, Doc: doc}, nil
 }
 
-// link runs the LinkFunc of an answered link terminal; a refusal turns
+// link runs Features.Link for an answered link terminal; a refusal turns
 // the answer into a failed call.
 func (e *Engine) link(ctx context.Context, c Conf, t Terminal) error {
 	subID := str(t.Doc[DocCascadeConf])
-	if subID == "" || e.OnLink == nil || e.Peers == nil {
+	if subID == "" {
 		return nil
 	}
-	p, err := e.Peers.Find(ctx, c.DomainMoid, subID)
+	p, err := e.features.Find(ctx, c.DomainMoid, subID)
 	if errors.Is(err, ErrNoPeer) {
 		return ErrRefused
 	}
@@ -273,11 +263,12 @@ func (e *Engine) link(ctx context.Context, c Conf, t Terminal) error {
 	if !p.Live {
 		return ErrRefused
 	}
-	return e.OnLink(ctx, c, t, p)
+	return e.features.Link(ctx, c, t, p)
 }
 
 // ErrRefused is a link that cannot be established (the subordinate is
-// gone, or linking would make a loop): the call fails. LinkFunc wraps it.
+// gone, or linking would make a loop): the call fails. Features.Link
+// wraps it.
 var ErrRefused = errors.New("engine: the cascade was refused")
 
 // eachConf runs op for the terminals of mtIDs on the conference holding

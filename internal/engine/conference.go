@@ -5,14 +5,13 @@ import (
 	"errors"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
 // ConfOf reads the call settings of a conference document (reference 04:
 // call_mode, call_times, call_interval in seconds, max_join_mt, bitrate).
-func ConfOf(c conference.Conf) Conf {
+func ConfOf(c Conference) Conf {
 	return Conf{
 		DomainMoid:   c.Rec.DomainMoid,
 		ConfID:       c.ID(),
@@ -28,7 +27,7 @@ func ConfOf(c conference.Conf) Conf {
 // invite_members, each called once at the start and then retried by the
 // conference's call mode (none in manual mode), and its
 // keep_calling_members, called again whenever they are not online.
-func Invited(c conference.Conf) []Member {
+func Invited(c Conference) []Member {
 	chase := map[string]bool{}
 	for _, v := range list(c.Doc["keep_calling_members"]) {
 		if m, ok := v.(map[string]any); ok {
@@ -52,48 +51,53 @@ func Invited(c conference.Conf) []Member {
 
 func list(v any) []any { l, _ := v.([]any); return l }
 
-// Attach makes the engine act on the conference lifecycle: a conference
-// that starts has OnStart run, then calls its invited terminals, and its
-// start is marked done (conference.StartDone); one that ends hangs up and
-// removes all of its terminals. Failures are reported to logf, since the
-// start or end itself has already happened. The start's follow-up may run
-// again, on another node, when the node that started the conference
-// stopped before marking it done (start_follow.go).
-//
-// ended, when given, runs after the terminals are gone (conference control
-// keeps what must outlive a conference, such as recordings).
-func (e *Engine) Attach(confs *conference.Service, logf func(msg string, args ...any), ended func(ctx context.Context, c conference.Conf) error) {
-	confs.SetHooks(conference.Hooks{
-		Started: func(ctx context.Context, c conference.Conf) {
-			e.followStart(ctx, c, logf)
-			if err := confs.StartDone(ctx, c); err != nil {
-				logf("marking a conference's start done", "conf_id", c.ID(), "err", err)
-			}
-		},
-		Ended: func(ctx context.Context, c conference.Conf) {
-			if err := e.RemoveAll(ctx, ConfOf(c)); err != nil {
-				logf("removing terminals of an ended conference", "conf_id", c.ID(), "err", err)
-			}
-			if ended != nil {
-				if err := ended(ctx, c); err != nil {
-					logf("closing the features of an ended conference", "conf_id", c.ID(), "err", err)
-				}
-			}
-		},
-	})
+// started is the follow-up of a conference start (Conferences.Create,
+// Approve, and booked starts in RunDue, after the record became running):
+// the features its creation set and the calls to its invitees
+// (followStart), then its start is marked done (Conferences.StartDone).
+// Failures are logged, since the start itself has already happened. The
+// follow-up may run again, on another node, when the node that started
+// the conference stopped before marking it done (start_pending.go).
+func (e *Engine) started(ctx context.Context, c Conference) {
+	e.followStart(ctx, c)
+	if err := e.confs.StartDone(ctx, c); err != nil {
+		e.log.Error("marking a conference's start done", "conf_id", c.ID(), "err", err)
+	}
 }
 
-// Lookup finds a running conference's call settings for RunDue.
-func Lookup(confs *conference.Service) ConfLookup {
-	return func(ctx context.Context, domainMoid, confID string) (Conf, bool, error) {
-		c, err := confs.Get(ctx, domainMoid, confID, conference.StateRunning)
-		var we *wire.Error
-		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
-			return Conf{}, false, nil
-		}
-		if err != nil {
-			return Conf{}, false, err
-		}
-		return ConfOf(c), true, nil
+// ended is the follow-up of a running conference's end: its terminals are
+// hung up and removed, then Features.Ended keeps what must outlive it.
+func (e *Engine) ended(ctx context.Context, c Conference) {
+	if err := e.RemoveAll(ctx, ConfOf(c)); err != nil {
+		e.log.Error("removing terminals of an ended conference", "conf_id", c.ID(), "err", err)
 	}
+	if err := e.features.Ended(ctx, c); err != nil {
+		e.log.Error("closing the features of an ended conference", "conf_id", c.ID(), "err", err)
+	}
+}
+
+// RunDue performs the time-driven work due at the clock's now: the
+// conferences' starts and ends (Conferences.RunDue), then the terminals'
+// calls (RunDueCalls).
+func (e *Engine) RunDue(ctx context.Context) error {
+	return errors.Join(e.confs.RunDue(ctx), e.RunDueCalls(ctx, e.lookup))
+}
+
+// lookup finds a running conference's call settings for RunDueCalls.
+func (e *Engine) lookup(ctx context.Context, domainMoid, confID string) (Conf, bool, error) {
+	c, err := e.confs.Get(ctx, domainMoid, confID, StateRunning)
+	var we *wire.Error
+	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		return Conf{}, false, nil
+	}
+	if err != nil {
+		return Conf{}, false, err
+	}
+	return ConfOf(c), true, nil
+}
+
+// Terminals returns the terminals of a conference (for the modules that
+// report on conferences, internal/nms).
+func (s *Conferences) Terminals(ctx context.Context, c Conference) ([]Terminal, error) {
+	return s.eng.List(ctx, ConfOf(c))
 }

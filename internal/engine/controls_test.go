@@ -45,7 +45,7 @@ func TestPerTerminalControls(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
 		f := setup(t, dsn)
 		rec := &recorder{Simulated: media.Simulated{Dir: f.st}}
-		f.e = engine.New(f.st, f.clk, rec)
+		f.e = engine.New(f.st, f.clk, engine.Config{}, rec, nil, nil)
 		ctx := context.Background()
 		if _, err := f.e.Add(ctx, f.c, []engine.Member{
 			{Callee: media.Callee{Account: "1001"}, CallMode: -1},

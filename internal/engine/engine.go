@@ -1,20 +1,33 @@
-// Package engine runs conferences' terminals: it adds them, calls them
-// through the media backend, applies the call's outcome when it is due
-// (answer after ringing, or a failure and a retry per call_times and
-// call_interval), hangs them up and removes them. Terminal state lives in
-// the store (records of kind "mt"), so it survives a restart and every node
-// sees it; everything time-driven reads the injected clock (DESIGN
-// principles 3 to 5).
+// Package engine owns conferences, from creation to end: their records
+// (creation, numbering, capacity, booking, approval, start and end:
+// Conferences, docs/conferences.md) and their terminals (it adds them,
+// calls them through the media backend, applies the call's outcome when it
+// is due, answer after ringing or a failure and a retry per call_times and
+// call_interval, hangs them up and removes them: Engine). What conference
+// control adds to a conference's life (compositions, mixes, polls,
+// recordings, cascade links) reaches it through one interface, Features,
+// given to New. State lives in the store (records of kinds "conf" and
+// "mt"), so it survives a restart and every node sees it; everything
+// time-driven reads the injected clock (DESIGN principles 3 to 5).
+//
+// A conference start, top to bottom: Conferences.Create (create.go),
+// Conferences.Approve (approval.go) or a booked start in
+// Conferences.RunDue (lifecycle.go) makes the record running, marked
+// pending; then Engine.started (conference.go) runs Features.Started and
+// calls the invitees (start_follow.go: Add, placeCall, media.Backend.Dial)
+// and removes the mark (Conferences.StartDone, start_pending.go). The
+// calls' outcomes apply in Engine.RunDueCalls (calls.go: settle), where an
+// answered terminal goes online and Features.Joined runs.
 package engine
 
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -53,35 +66,38 @@ type Conf struct {
 	Bitrate      int
 }
 
-// Engine runs terminals.
+// Engine owns the conferences: their records (Conferences) and their
+// terminals.
 type Engine struct {
-	st    store.Store
-	clk   clock.Clock
-	media media.Backend
-
-	// OnLeave, when set, is called after terminals leave a conference's
-	// call (hung up or removed), so that conference control can drop them
-	// from the speaker, chairman, dual stream and VIP list.
-	OnLeave func(ctx context.Context, c Conf, mtIDs []string) error
-	// OnJoin, when set, is called after a terminal's call is answered,
-	// so that conference control applies the conference's state to it.
-	OnJoin func(ctx context.Context, c Conf, t Terminal) error
-	// OnStart, when set, is called when a conference starts running,
-	// before its invited terminals are called, so that conference control
-	// starts the features its creation set (Attach).
-	OnStart func(ctx context.Context, c conference.Conf) error
-
-	// Peers, when set, finds the conferences that link terminals call,
-	// and OnLink establishes a cascade when a link is answered
-	// (cascade.go).
-	Peers  Peers
-	OnLink LinkFunc
+	st       store.Store
+	clk      clock.Clock
+	media    media.Backend
+	features Features
+	log      *slog.Logger
+	confs    *Conferences
 }
 
-// New returns an Engine.
-func New(st store.Store, clk clock.Clock, mb media.Backend) *Engine {
-	return &Engine{st: st, clk: clk, media: mb}
+// New returns an Engine with numbering and capacity cfg (zero fields take
+// DefaultConfig's values), calling terminals through mb and logging the
+// failures of work that follows a change already made (a start's calls)
+// to log. newFeatures, when given, makes the features of conference
+// control from the engine they act through (a conference control module
+// needs the engine, and the engine its features); without it the engine
+// runs conferences without features (NoFeatures).
+func New(st store.Store, clk clock.Clock, cfg Config, mb media.Backend, log *slog.Logger, newFeatures func(*Engine) Features) *Engine {
+	if log == nil {
+		log = slog.Default()
+	}
+	e := &Engine{st: st, clk: clk, media: mb, log: log, features: NoFeatures{}}
+	e.confs = newConferences(st, clk, cfg, e)
+	if newFeatures != nil {
+		e.features = newFeatures(e)
+	}
+	return e
 }
+
+// Conferences returns the engine's conference records.
+func (e *Engine) Conferences() *Conferences { return e.confs }
 
 // Terminal is a terminal record with its document.
 type Terminal struct {

@@ -37,7 +37,7 @@ func setup(t *testing.T, dsn string) *fixture {
 		}
 	}
 	clk := clock.NewFake(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
-	f := &fixture{st: st, clk: clk, e: engine.New(st, clk, media.Simulated{Dir: st})}
+	f := &fixture{st: st, clk: clk, e: engine.New(st, clk, engine.Config{}, media.Simulated{Dir: st}, nil, nil)}
 	f.c = engine.Conf{DomainMoid: "dom", ConfID: "1110000", CallMode: engine.CallAutomatic, CallTimes: 3, CallInterval: 20 * time.Second, MaxJoinMt: 8, Bitrate: 2048}
 	return f
 }
@@ -45,7 +45,7 @@ func setup(t *testing.T, dsn string) *fixture {
 func (f *fixture) advance(t *testing.T, d time.Duration) {
 	t.Helper()
 	f.clk.Advance(d)
-	if err := f.e.RunDue(context.Background(), func(ctx context.Context, dom, id string) (engine.Conf, bool, error) {
+	if err := f.e.RunDueCalls(context.Background(), func(ctx context.Context, dom, id string) (engine.Conf, bool, error) {
 		return f.c, id == f.c.ConfID, nil
 	}); err != nil {
 		t.Fatal(err)

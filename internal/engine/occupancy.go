@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -149,11 +148,11 @@ func liveHolder(tx store.Tx, key string, h holder) (string, bool, error) {
 	if doc, err := shape.Decode(mt.Data); err != nil || IdentityKey(doc) != key {
 		return "", false, err
 	}
-	cf, err := tx.GetRecord(conference.KindConf, h.Domain, h.ConfID)
+	cf, err := tx.GetRecord(KindConf, h.Domain, h.ConfID)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", false, nil
 	}
-	if err != nil || cf.State != conference.StateRunning {
+	if err != nil || cf.State != StateRunning {
 		return "", false, err
 	}
 	doc, err := shape.Decode(cf.Data)

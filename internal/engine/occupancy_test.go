@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
@@ -29,13 +28,13 @@ func occSetup(t *testing.T, dsn string) *occFixture {
 	}
 	t.Cleanup(func() { st.Close() })
 	clk := clock.NewFake(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
-	return &occFixture{st, clk, New(st, clk, media.Simulated{Dir: st})}
+	return &occFixture{st, clk, New(st, clk, Config{}, media.Simulated{Dir: st}, nil, nil)}
 }
 
 // conf stores a conference record in state and returns its engine view.
 func (f *occFixture) conf(t *testing.T, id, state string) Conf {
 	now := f.clk.Now()
-	err := f.st.CreateRecord(context.Background(), store.Record{Kind: conference.KindConf, ID: id, DomainMoid: "dom",
+	err := f.st.CreateRecord(context.Background(), store.Record{Kind: KindConf, ID: id, DomainMoid: "dom",
 		State: state, Data: []byte(`{"name":"conf ` + id + `"}`), CreatedAt: now, UpdatedAt: now})
 	if err != nil {
 		t.Fatal(err)
@@ -59,10 +58,10 @@ func TestOccupancyRace(t *testing.T) {
 		f := occSetup(t, dsn)
 		g := occSetup(t, dsn) // a second node on the same database
 		g.clk = f.clk
-		g.e = New(g.st, f.clk, media.Simulated{Dir: g.st})
+		g.e = New(g.st, f.clk, Config{}, media.Simulated{Dir: g.st}, nil, nil)
 		ctx := context.Background()
 		for i := 0; i < 10; i++ {
-			a, b := f.conf(t, fmt.Sprint(2000+2*i), conference.StateRunning), f.conf(t, fmt.Sprint(2001+2*i), conference.StateRunning)
+			a, b := f.conf(t, fmt.Sprint(2000+2*i), StateRunning), f.conf(t, fmt.Sprint(2001+2*i), StateRunning)
 			acct := fmt.Sprintf("10.7.0.%d", i+1)
 			ta, tb := f.ringing(t, f.e, a, acct), f.ringing(t, g.e, b, acct)
 			var wg sync.WaitGroup
@@ -100,7 +99,7 @@ func TestOccupancySelfHealing(t *testing.T) {
 		f := occSetup(t, dsn)
 		ctx := context.Background()
 		ended := f.conf(t, "3000", "ended")
-		live := f.conf(t, "3001", conference.StateRunning)
+		live := f.conf(t, "3001", StateRunning)
 		// a terminal left online in an ended conference (its removal leaked)
 		te := f.ringing(t, f.e, ended, "10.8.0.1")
 		if te, err := f.e.settle(ctx, ended, te); err != nil || te.Rec.State != StateOnline {
@@ -113,7 +112,7 @@ func TestOccupancySelfHealing(t *testing.T) {
 			State: occHeld, Data: data, CreatedAt: now, UpdatedAt: now}); err != nil {
 			t.Fatal(err)
 		}
-		c := f.conf(t, "3002", conference.StateRunning)
+		c := f.conf(t, "3002", StateRunning)
 		for i, acct := range []string{"10.8.0.1", "10.8.0.2"} {
 			tm := f.ringing(t, f.e, c, acct)
 			tm, err := f.e.settle(ctx, c, tm)
@@ -128,7 +127,7 @@ func TestOccupancySelfHealing(t *testing.T) {
 			}
 		}
 		// now live: another running conference finds it busy
-		d := f.conf(t, "3003", conference.StateRunning)
+		d := f.conf(t, "3003", StateRunning)
 		tm, err := f.e.settle(ctx, d, f.ringing(t, f.e, d, "10.8.0.1"))
 		if err != nil || tm.Rec.State == StateOnline || num(tm.Doc[DocOccupyCode]) != CodeOccupiedHere || tm.Doc[DocOccupyConfName] != "conf 3002" {
 			t.Fatalf("busy: %s %v, %v", tm.Rec.State, tm.Doc, err)

@@ -2,26 +2,22 @@ package engine
 
 import (
 	"context"
-
-	"github.com/confer-platform/confer/internal/conference"
 )
 
-// followStart is a conference start's follow-up (Attach): the features
-// set at creation (OnStart), then the calls to the invitees. It may run
+// followStart is a conference start's follow-up (started): the features
+// set at creation (Features.Started), then the calls to the invitees. It may run
 // twice for one start: when the node that started the conference stopped
 // before marking its start done, another node runs it again once the
-// start's lease is over (conference/start_pending.go). So it does only
-// what is left: OnStart starts only the features that do not run yet
-// (vc's createdStart checks its own mark), and an invitee is added only
+// start's lease is over (start_pending.go). So it does only
+// what is left: Features.Started starts only the features that do not run
+// yet, and an invitee is added only
 // when no terminal of the conference has its account (each invitation
 // counts once: an account invited twice has two terminals); a terminal
 // added but never called (the node stopped between Add's two steps) is
 // called.
-func (e *Engine) followStart(ctx context.Context, c conference.Conf, logf func(msg string, args ...any)) {
-	if e.OnStart != nil {
-		if err := e.OnStart(ctx, c); err != nil {
-			logf("starting the features set at creation", "conf_id", c.ID(), "err", err)
-		}
+func (e *Engine) followStart(ctx context.Context, c Conference) {
+	if err := e.features.Started(ctx, c); err != nil {
+		e.log.Error("starting the features set at creation", "conf_id", c.ID(), "err", err)
 	}
 	ms := Invited(c)
 	if len(ms) == 0 {
@@ -29,18 +25,18 @@ func (e *Engine) followStart(ctx context.Context, c conference.Conf, logf func(m
 	}
 	add, uncalled, err := e.uninvited(ctx, c, ms)
 	if err != nil {
-		logf("reading the terminals of a started conference", "conf_id", c.ID(), "err", err)
+		e.log.Error("reading the terminals of a started conference", "conf_id", c.ID(), "err", err)
 		return
 	}
 	cf := ConfOf(c)
 	for _, t := range uncalled {
 		if _, err := e.dial(ctx, cf, t); err != nil {
-			logf("calling an invited terminal", "conf_id", c.ID(), "mt_id", t.MtID(), "err", err)
+			e.log.Error("calling an invited terminal", "conf_id", c.ID(), "mt_id", t.MtID(), "err", err)
 		}
 	}
 	if len(add) > 0 {
 		if _, err := e.Add(ctx, cf, add); err != nil {
-			logf("calling invited terminals", "conf_id", c.ID(), "err", err)
+			e.log.Error("calling invited terminals", "conf_id", c.ID(), "err", err)
 		}
 	}
 }
@@ -48,7 +44,7 @@ func (e *Engine) followStart(ctx context.Context, c conference.Conf, logf func(m
 // uninvited splits the invitees ms of c into those without a terminal in
 // the conference, to add, and the terminals of the others that are idle
 // and were never called, to call.
-func (e *Engine) uninvited(ctx context.Context, c conference.Conf, ms []Member) ([]Member, []Terminal, error) {
+func (e *Engine) uninvited(ctx context.Context, c Conference, ms []Member) ([]Member, []Terminal, error) {
 	ts, err := e.List(ctx, ConfOf(c))
 	if err != nil || len(ts) == 0 {
 		return ms, nil, err

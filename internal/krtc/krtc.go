@@ -17,7 +17,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -70,11 +70,11 @@ var recordFields = []struct {
 type Module struct {
 	st    store.Store
 	clk   clock.Clock
-	confs *conference.Service
+	confs *engine.Conferences
 }
 
 // New returns the module.
-func New(st store.Store, clk clock.Clock, confs *conference.Service) *Module {
+func New(st store.Store, clk clock.Clock, confs *engine.Conferences) *Module {
 	return &Module{st: st, clk: clk, confs: confs}
 }
 
@@ -140,7 +140,7 @@ func (m *Module) nameTaken(ctx context.Context, domainMoid, self, name string) (
 		return false, err
 	}
 	for _, r := range rs {
-		if r.rec.ID != self && conference.Str(r.doc, "room_name") == name {
+		if r.rec.ID != self && engine.Str(r.doc, "room_name") == name {
 			return true, nil
 		}
 	}
@@ -148,8 +148,8 @@ func (m *Module) nameTaken(ctx context.Context, domainMoid, self, name string) (
 }
 
 // running tells whether a room's conference still runs.
-func (m *Module) running(ctx context.Context, rm room) (conference.Conf, bool, error) {
-	c, err := m.confs.Get(ctx, rm.rec.DomainMoid, conference.Str(rm.doc, "conf_id"), conference.StateRunning)
+func (m *Module) running(ctx context.Context, rm room) (engine.Conference, bool, error) {
+	c, err := m.confs.Get(ctx, rm.rec.DomainMoid, engine.Str(rm.doc, "conf_id"), engine.StateRunning)
 	var we *wire.Error
 	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
 		return c, false, nil
@@ -167,18 +167,18 @@ func (m *Module) forget(ctx context.Context, rm room) error {
 
 // load reads a live room of the caller's domain (99996 otherwise: unknown,
 // another domain's, or one whose conference has ended).
-func (m *Module) load(ctx context.Context, r *api.Request) (room, conference.Conf, error) {
+func (m *Module) load(ctx context.Context, r *api.Request) (room, engine.Conference, error) {
 	id := r.Path("room_id")
 	rec, err := m.st.GetRecord(ctx, KindRoom, r.Principal.DomainMoid, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return room{}, conference.Conf{}, wire.Errorf(CodeRoomNotFound, "room %s does not exist", id)
+		return room{}, engine.Conference{}, wire.Errorf(CodeRoomNotFound, "room %s does not exist", id)
 	}
 	if err != nil {
-		return room{}, conference.Conf{}, err
+		return room{}, engine.Conference{}, err
 	}
 	doc, err := shape.Decode(rec.Data)
 	if err != nil {
-		return room{}, conference.Conf{}, err
+		return room{}, engine.Conference{}, err
 	}
 	rm := room{rec, doc}
 	c, live, err := m.running(ctx, rm)
@@ -208,7 +208,7 @@ func (m *Module) list(ctx context.Context, r *api.Request) (wire.Object, error) 
 	if err != nil {
 		return nil, err
 	}
-	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", conference.StateRunning)
+	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", engine.StateRunning)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +218,7 @@ func (m *Module) list(ctx context.Context, r *api.Request) (wire.Object, error) 
 	}
 	kept := rs[:0]
 	for _, rm := range rs {
-		if live[conference.Str(rm.doc, "conf_id")] {
+		if live[engine.Str(rm.doc, "conf_id")] {
 			kept = append(kept, rm)
 		} else if err := m.forget(ctx, rm); err != nil {
 			return nil, err
@@ -246,10 +246,10 @@ func roomSeq(id string) int { n, _ := strconv.Atoi(id); return n }
 // paging reads start (default 0) and count (default 10; 0 for all).
 func paging(r *api.Request) (start, count int) {
 	count = 10
-	if v, ok := conference.IntOK(r.Args.Query.Get("start")); ok {
+	if v, ok := engine.IntOK(r.Args.Query.Get("start")); ok {
 		start = v
 	}
-	if v, ok := conference.IntOK(r.Args.Query.Get("count")); ok {
+	if v, ok := engine.IntOK(r.Args.Query.Get("count")); ok {
 		count = v
 	}
 	return max(start, 0), max(count, 0)
@@ -271,7 +271,7 @@ func record(p, base map[string]any) (map[string]any, error) {
 		doc[k] = v
 	}
 	if v, ok := p["room_name"]; ok && v != nil {
-		name := conference.Str(p, "room_name")
+		name := engine.Str(p, "room_name")
 		if err := checkName(name); err != nil {
 			return nil, err
 		}
@@ -279,12 +279,12 @@ func record(p, base map[string]any) (map[string]any, error) {
 	}
 	for _, f := range recordFields {
 		if v, ok := p[f.name]; ok && v != nil {
-			doc[f.name] = conference.Int(p, f.name)
+			doc[f.name] = engine.Int(p, f.name)
 		} else if _, ok := doc[f.name]; !ok {
 			doc[f.name] = f.def
 		}
 	}
-	if b := conference.Int(doc, "bitrate"); b < MinBitrate || b > MaxBitrate {
+	if b := engine.Int(doc, "bitrate"); b < MinBitrate || b > MaxBitrate {
 		return nil, wire.InvalidParam("bitrate", "must be from 64 to 8192 kbps")
 	}
 	return doc, nil
@@ -293,14 +293,14 @@ func record(p, base map[string]any) (map[string]any, error) {
 // confFields writes a room record's settings into its conference's
 // document.
 func confFields(conf, room map[string]any) {
-	name := conference.Str(room, "room_name")
+	name := engine.Str(room, "room_name")
 	conf["name"], conf["meeting_room_name"] = name, name
-	conf["max_join_mt"] = conference.Int(room, "max_join_mt")
-	conf["bitrate"] = conference.Int(room, "bitrate")
-	conf["conf_type"] = confType(conference.Int(room, "room_type"))
+	conf["max_join_mt"] = engine.Int(room, "max_join_mt")
+	conf["bitrate"] = engine.Int(room, "bitrate")
+	conf["conf_type"] = confType(engine.Int(room, "room_type"))
 	conf["video_formats"] = []any{map[string]any{
-		"format": conference.Int(room, "format"), "resolution": conference.Int(room, "resolution"),
-		"frame": conference.Int(room, "frame"), "bitrate": conference.Int(room, "bitrate"),
+		"format": engine.Int(room, "format"), "resolution": engine.Int(room, "resolution"),
+		"frame": engine.Int(room, "frame"), "bitrate": engine.Int(room, "bitrate"),
 	}}
 }
 
@@ -313,7 +313,7 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	name := conference.Str(doc, "room_name")
+	name := engine.Str(doc, "room_name")
 	if taken, err := m.nameTaken(ctx, r.Principal.DomainMoid, "", name); err != nil {
 		return nil, err
 	} else if taken {
@@ -322,30 +322,30 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 	if hold, err := m.confs.NeedsApproval(ctx, r.Principal.DomainMoid, r.Principal.AccountMoid); err != nil {
 		return nil, err
 	} else if hold {
-		return nil, wire.Errorf(conference.CodeApprovalOn, "conference approval is on in this user domain: only an administrator may create rooms")
+		return nil, wire.Errorf(engine.CodeApprovalOn, "conference approval is on in this user domain: only an administrator may create rooms")
 	}
 	id, err := m.newID(ctx)
 	if err != nil {
 		return nil, err
 	}
 	cdoc := map[string]any{
-		"create_type": conference.CreateInstant, "enable_rtc": 1, "duration": 0, "auto_end": 0, "call_mode": 0,
+		"create_type": engine.CreateInstant, "enable_rtc": 1, "duration": 0, "auto_end": 0, "call_mode": 0,
 		"invite_members": []any{}, "invited_mt_num": 0, "need_password": 0, "vmp_enable": 0, "mix_enable": 0,
-		"poll_enable": 0, "public_conf": 0, "platform_id": conference.PlatformID, "krtc_room_id": id,
+		"poll_enable": 0, "public_conf": 0, "platform_id": engine.PlatformID, "krtc_room_id": id,
 		"creator": map[string]any{"name": r.Principal.Username, "account": r.Principal.AccountMoid,
 			"account_type": 1, "telephone": "", "mobile": ""},
 		"user_domain_moid": r.Principal.DomainMoid, "user_domain_name": r.Principal.DomainName,
 	}
 	confFields(cdoc, doc)
-	c, err := m.confs.Create(ctx, conference.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Doc: cdoc})
+	c, err := m.confs.Create(ctx, engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Doc: cdoc})
 	var we *wire.Error
-	if errors.As(err, &we) && (we.Code == conference.CodeMaxConfs || we.Code == conference.CodeNoResource) {
+	if errors.As(err, &we) && (we.Code == engine.CodeMaxConfs || we.Code == engine.CodeNoResource) {
 		return nil, wire.Errorf(wire.CodeNoConfResource, "no idle conference resource for the room: %s", we.Desc)
 	}
 	if err != nil {
 		return nil, err
 	}
-	doc["room_id"], doc["meeting_id"], doc["conf_id"] = id, conference.Str(c.Doc, "meeting_id"), c.ID()
+	doc["room_id"], doc["meeting_id"], doc["conf_id"] = id, engine.Str(c.Doc, "meeting_id"), c.ID()
 	data, err := shape.Encode(doc)
 	if err != nil {
 		return nil, errors.Join(err, m.confs.End(ctx, r.Principal.DomainMoid, c.ID()))
@@ -401,13 +401,13 @@ func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	name := conference.Str(doc, "room_name")
+	name := engine.Str(doc, "room_name")
 	if taken, err := m.nameTaken(ctx, r.Principal.DomainMoid, rm.rec.ID, name); err != nil {
 		return nil, err
 	} else if taken {
 		return nil, wire.Errorf(CodeRoomNameExists, "a room named %q already exists", name)
 	}
-	if grow := conference.Int(doc, "max_join_mt") - conference.Ports(c.Doc); grow > 0 {
+	if grow := engine.Int(doc, "max_join_mt") - engine.Ports(c.Doc); grow > 0 {
 		u, err := m.confs.Usage(ctx)
 		if err != nil {
 			return nil, err
@@ -421,7 +421,7 @@ func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error
 		confFields(c.Doc, doc)
 		err := m.confs.Update(ctx, c)
 		if errors.Is(err, store.ErrConflict) {
-			if c, err = m.confs.Get(ctx, r.Principal.DomainMoid, c.ID(), conference.StateRunning); err != nil {
+			if c, err = m.confs.Get(ctx, r.Principal.DomainMoid, c.ID(), engine.StateRunning); err != nil {
 				return nil, err
 			}
 			continue

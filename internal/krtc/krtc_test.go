@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/confer-platform/confer/internal/compat"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/krtc"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -197,7 +197,7 @@ func TestRoomValidation(t *testing.T) {
 // larger max_join_mt must fit as well.
 func TestRoomCapacity(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
-		env := testserver.Start(t, dsn, testserver.Options{Conference: conference.Config{MaxConfs: 1, MaxPorts: 200}})
+		env := testserver.Start(t, dsn, testserver.Options{Conference: engine.Config{MaxConfs: 1, MaxPorts: 200}})
 		c := env.LoggedIn(t)
 		first := testserver.MustOK(t, jsonReq(t, env, c, "POST", roomsPath, room("one", map[string]any{"max_join_mt": 64})))
 		testserver.MustFail(t, jsonReq(t, env, c, "POST", roomsPath, room("two", map[string]any{"max_join_mt": 8})), wire.CodeNoConfResource)
@@ -212,7 +212,7 @@ func TestRoomCapacity(t *testing.T) {
 		testserver.MustOK(t, c.Do("DELETE", roomsPath+"/"+first["room_id"].(string), nil))
 
 		// Ports: a 192-party room leaves 8 ports; a 32-party one does not fit.
-		env2 := testserver.Start(t, testdb.SQLite(t), testserver.Options{Conference: conference.Config{MaxPorts: 200}})
+		env2 := testserver.Start(t, testdb.SQLite(t), testserver.Options{Conference: engine.Config{MaxPorts: 200}})
 		c2 := env2.LoggedIn(t)
 		big := testserver.MustOK(t, jsonReq(t, env2, c2, "POST", roomsPath, room("big", nil)))
 		testserver.MustFail(t, jsonReq(t, env2, c2, "POST", roomsPath, room("small", map[string]any{"max_join_mt": 32})), wire.CodeNoConfResource)
@@ -260,7 +260,7 @@ func TestRoomPermissions(t *testing.T) {
 
 	// Approval: an ordinary account cannot open a room; an administrator can.
 	testserver.MustOK(t, admin.Do("PUT", "/api/v1/amc/approval_infos", testserver.Params(t, map[string]any{"real_approval": 0, "video_approval": 1})))
-	testserver.MustFail(t, jsonReq(t, env, bob, "POST", roomsPath, room("held", map[string]any{"max_join_mt": 8})), conference.CodeApprovalOn)
+	testserver.MustFail(t, jsonReq(t, env, bob, "POST", roomsPath, room("held", map[string]any{"max_join_mt": 8})), engine.CodeApprovalOn)
 	testserver.MustOK(t, jsonReq(t, env, admin, "POST", roomsPath, room("adm", map[string]any{"max_join_mt": 8})))
 }
 

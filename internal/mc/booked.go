@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -29,14 +29,14 @@ func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", conference.StateBooked)
+	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", engine.StateBooked)
 	if err != nil {
 		return nil, err
 	}
 	var docs []map[string]any
 	for _, c := range confs {
 		start := c.StartTime()
-		end, _ := conference.ParseTime(conference.Str(c.Doc, "end_time"))
+		end, _ := engine.ParseTime(engine.Str(c.Doc, "end_time"))
 		if (end.IsZero() || end.After(from)) && (until.IsZero() || !start.After(until)) {
 			docs = append(docs, c.Doc)
 		}
@@ -59,12 +59,12 @@ func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, e
 func bookedWindow(r *api.Request, now time.Time) (from, until time.Time, err error) {
 	from = now
 	if s := r.Args.Query.Get("start_time"); s != "" {
-		if from, err = conference.ParseTime(s); err != nil {
+		if from, err = engine.ParseTime(s); err != nil {
 			return from, until, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
 		}
 	}
 	if s := r.Args.Query.Get("end_time"); s != "" {
-		if until, err = conference.ParseTime(s); err != nil {
+		if until, err = engine.ParseTime(s); err != nil {
 			return from, until, wire.InvalidParam("end_time", "must be an ISO 8601 time such as 2026-03-01T12:00:00+08:00")
 		}
 	}
@@ -74,7 +74,7 @@ func bookedWindow(r *api.Request, now time.Time) (from, until time.Time, err err
 // getBooked shows one booked conference of the caller's domain; 12103 for
 // any other (including one that has started).
 func (m *Module) getBooked(ctx context.Context, r *api.Request) (wire.Object, error) {
-	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), conference.StateBooked)
+	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateBooked)
 	if err != nil {
 		return nil, err
 	}

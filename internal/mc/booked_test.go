@@ -9,7 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -116,7 +116,7 @@ func TestBookedListOrderAndWindow(t *testing.T) {
 // stays booked and starts when room is made; one whose slot passes while
 // waiting is dropped.
 func TestBookedWaitsForCapacity(t *testing.T) {
-	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{Conference: conference.Config{MaxConfs: 1}})
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{Conference: engine.Config{MaxConfs: 1}})
 	c := env.LoggedIn(t)
 	running := cfCreate(t, c, cfInstant("running", nil))
 	waiting := cfCreate(t, c, cfInstant("waiting", map[string]any{"start_time": "2026-03-01T09:10:00+00:00", "duration": 30}))
@@ -150,7 +150,7 @@ func TestBookedSurvivesRestart(t *testing.T) {
 		}
 		defer st.Close()
 		later := clock.NewFake(env.Clock.Now().Add(time.Hour))
-		if err := conference.New(st, later, conference.Config{}).RunDue(ctx); err != nil {
+		if err := testserver.EngineNode(st, later, engine.Config{}).Conferences().RunDue(ctx); err != nil {
 			t.Fatal(err)
 		}
 		cfEqual(t, "started by the new process", cfGet(t, c, id)["name"], "after restart")

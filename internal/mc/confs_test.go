@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -98,7 +98,7 @@ func cfRecord(t testing.TB, env *testserver.Env, kind, id, domain, owner string,
 // cfStored reads a conference's stored document; nil when there is none.
 func cfStored(t testing.TB, env *testserver.Env, domain, id string) map[string]any {
 	t.Helper()
-	rec, err := env.Store.GetRecord(context.Background(), conference.KindConf, domain, id)
+	rec, err := env.Store.GetRecord(context.Background(), engine.KindConf, domain, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
@@ -151,7 +151,7 @@ func TestConfCreateInstant(t *testing.T) {
 			"cascade_mode": 1, "need_password": 1, "vmp_enable": 1, "mix_enable": 0,
 			"start_time": "2026-03-01T09:00:00+00:00", "end_time": "2026-03-01T10:30:00+00:00",
 			"user_domain_moid": admin.DomainMoid, "user_domain_name": "default", "meeting_room_name": "",
-			"platform_id": conference.PlatformID, "superior_cascade": 0,
+			"platform_id": engine.PlatformID, "superior_cascade": 0,
 			"creator":       map[string]any{"name": "admin", "account": admin.Moid, "account_type": 1, "telephone": "", "mobile": ""},
 			"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 2048}},
 		} {
@@ -189,18 +189,18 @@ func TestConfCreateFromSources(t *testing.T) {
 		c := env.LoggedIn(t)
 		admin := cfDomain(t, env, testserver.AdminUser)
 		vf := []any{map[string]any{"format": 5, "resolution": 13, "frame": 25, "bitrate": 4096}}
-		cfRecord(t, env, conference.KindPublicTemplate, "501", admin.DomainMoid, "", map[string]any{
+		cfRecord(t, env, engine.KindPublicTemplate, "501", admin.DomainMoid, "", map[string]any{
 			"template_id": "501", "name": "board", "bitrate": 4096, "duration": 60, "max_join_mt": 64, "mute": 1,
 			"vacinterval": 5, "video_formats": vf,
 		})
-		cfRecord(t, env, conference.KindPersonalTemplate, "9001", admin.DomainMoid, admin.Moid, map[string]any{
+		cfRecord(t, env, engine.KindPersonalTemplate, "9001", admin.DomainMoid, admin.Moid, map[string]any{
 			"template_id": "9001", "name": "team", "bitrate": 1024, "bind_e164": 0, "e164": "", "max_join_mt": 8,
 			"invite_members": []any{map[string]any{"name": "a", "account": "5550123", "account_type": 5, "protocol": 0, "bitrate": 512}},
 		})
-		cfRecord(t, env, conference.KindPersonalTemplate, "9002", admin.DomainMoid, admin.Moid, map[string]any{
+		cfRecord(t, env, engine.KindPersonalTemplate, "9002", admin.DomainMoid, admin.Moid, map[string]any{
 			"template_id": "9002", "name": "bound", "bitrate": 1024, "bind_e164": 1, "e164": "7770001", "max_join_mt": 8,
 		})
-		cfRecord(t, env, conference.KindRoom, "8000001", admin.DomainMoid, "", map[string]any{
+		cfRecord(t, env, engine.KindRoom, "8000001", admin.DomainMoid, "", map[string]any{
 			"id": "8000001", "name": "Room A", "e164": "7770002", "bitrate": 2048, "max_join_mt": 32, "status": 0,
 		})
 
@@ -266,14 +266,14 @@ func TestConfCreateFromSources(t *testing.T) {
 // free again once a conference ends.
 func TestConfNumbering(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{
-		Conference: conference.Config{NumberMin: 5550000, NumberMax: 5550002}})
+		Conference: engine.Config{NumberMin: 5550000, NumberMax: 5550002}})
 	c := env.LoggedIn(t)
 	var ids []string
 	for i := 0; i < 3; i++ {
 		ids = append(ids, cfCreate(t, c, cfInstant("n", nil)))
 	}
 	cfEqual(t, "numbers", ids, []string{"5550000", "5550001", "5550002"})
-	d := testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("n", nil))), conference.CodeMaxConfs)
+	d := testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("n", nil))), engine.CodeMaxConfs)
 	if !strings.Contains(d, "5550000") {
 		t.Errorf("description %q does not name the range", d)
 	}
@@ -285,18 +285,18 @@ func TestConfNumbering(t *testing.T) {
 // and nothing is created.
 func TestConfCapacity(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{
-		Conference: conference.Config{MaxConfs: 2, MaxPorts: 100}})
+		Conference: engine.Config{MaxConfs: 2, MaxPorts: 100}})
 	c := env.LoggedIn(t)
 	cfCreate(t, c, cfInstant("a", map[string]any{"max_join_mt": 64}))
 	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("b", map[string]any{"max_join_mt": 64}))), wire.CodeNoConfResource)
 	cfCreate(t, c, cfInstant("c", map[string]any{"max_join_mt": 32}))
-	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("d", map[string]any{"max_join_mt": 8}))), conference.CodeMaxConfs)
+	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("d", map[string]any{"max_join_mt": 8}))), engine.CodeMaxConfs)
 	// A conference larger than the platform cannot even be booked.
 	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("e", map[string]any{"max_join_mt": 192,
 		"start_time": "2026-03-02T09:00:00+00:00"}))), wire.CodeNoConfResource)
 	cfEqual(t, "running", cfTotal(t, c.Do("GET", "/api/v1/vc/confs", nil)), 2)
 	cfEqual(t, "booked", cfTotal(t, c.Do("GET", "/api/v1/mc/booked_confs", nil)), 0)
-	_, total, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: conference.KindConf})
+	_, total, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: engine.KindConf})
 	if err != nil || total != 2 {
 		t.Fatalf("stored conferences = %d, %v; want 2", total, err)
 	}
@@ -398,7 +398,7 @@ func TestConfCreateValidation(t *testing.T) {
 	// The platform listed by mc.platforms.list is accepted; conf_type 4
 	// (automatic, from 6.1.0.2.0) holds a traditional conference.
 	c.Level = "3"
-	id := cfCreate(t, c, cfInstant("x", map[string]any{"platform_id": conference.PlatformID, "conf_type": 4}))
+	id := cfCreate(t, c, cfInstant("x", map[string]any{"platform_id": engine.PlatformID, "conf_type": 4}))
 	cfEqual(t, "conf_type of an automatic conference", cfGet(t, c, id)["conf_type"], 0)
 }
 

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/auth"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
@@ -71,7 +71,7 @@ func TestMeetingFileExpiry(t *testing.T) {
 	if len(disk) != 1 || !strings.HasSuffix(new["file_url"].(string), disk[0]) {
 		t.Fatalf("disk after the sweep: %v", disk)
 	}
-	if _, err := env.Store.GetRecord(ctx, conference.KindFile, env.Domain, first); err != store.ErrNotFound {
+	if _, err := env.Store.GetRecord(ctx, engine.KindFile, env.Domain, first); err != store.ErrNotFound {
 		t.Fatalf("expired record: %v", err)
 	}
 	if err := m.ExpireFiles(ctx); err != nil { // nothing left to do

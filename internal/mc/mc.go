@@ -7,7 +7,7 @@ package mc
 import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -21,11 +21,11 @@ type Module struct {
 	st    store.Store
 	clk   clock.Clock
 	cfg   Config
-	confs *conference.Service
+	confs *engine.Conferences
 }
 
 // New returns the module.
-func New(st store.Store, clk clock.Clock, confs *conference.Service, cfg Config) *Module {
+func New(st store.Store, clk clock.Clock, confs *engine.Conferences, cfg Config) *Module {
 	return &Module{st: st, clk: clk, cfg: cfg, confs: confs}
 }
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -25,7 +25,7 @@ var resourceSizes = []int{8, 32, 64, 192}
 // (limited by participants only): one entry per conference size, with
 // used the running conferences of that size and total used plus the
 // conferences of that size that could still start now (the sizes share
-// the conference count and terminal ports of conference.Config).
+// the conference count and terminal ports of engine.Config).
 func (m *Module) listResources(ctx context.Context, r *api.Request) (wire.Object, error) {
 	u, err := m.confs.Usage(ctx)
 	if err != nil {
@@ -47,6 +47,6 @@ func (m *Module) listResources(ctx context.Context, r *api.Request) (wire.Object
 // listPlatforms lists Confer's one conference platform, a private cloud.
 func (m *Module) listPlatforms(ctx context.Context, r *api.Request) (wire.Object, error) {
 	return wire.Object{"platforms": []any{map[string]any{
-		"name": "private cloud", "platform_id": conference.PlatformID, "type": 1,
+		"name": "private cloud", "platform_id": engine.PlatformID, "type": 1,
 	}}}, nil
 }

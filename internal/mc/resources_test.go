@@ -3,7 +3,7 @@ package mc_test
 import (
 	"testing"
 
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 )
@@ -25,7 +25,7 @@ func cfResources(t testing.TB, c *testserver.Client) map[int][2]int {
 // many could run: the sizes share the configured conferences and ports.
 func TestResources(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
-		env := testserver.Start(t, dsn, testserver.Options{Conference: conference.Config{MaxConfs: 3, MaxPorts: 200}})
+		env := testserver.Start(t, dsn, testserver.Options{Conference: engine.Config{MaxConfs: 3, MaxPorts: 200}})
 		c := env.LoggedIn(t)
 		cfEqual(t, "idle", cfResources(t, c), map[int][2]int{8: {0, 3}, 32: {0, 3}, 64: {0, 3}, 192: {0, 1}})
 		id := cfCreate(t, c, cfInstant("big", map[string]any{"max_join_mt": 64}))
@@ -47,7 +47,7 @@ func TestPlatforms(t *testing.T) {
 	c := env.LoggedIn(t)
 	body := testserver.MustOK(t, c.Do("GET", "/api/v1/mc/platforms", nil))
 	cfEqual(t, "platforms", body["platforms"], []any{map[string]any{
-		"name": "private cloud", "platform_id": conference.PlatformID, "type": 1}})
+		"name": "private cloud", "platform_id": engine.PlatformID, "type": 1}})
 	id := cfCreate(t, c, cfInstant("x", nil))
-	cfEqual(t, "platform of a conference", cfGet(t, c, id)["platform_id"], conference.PlatformID)
+	cfEqual(t, "platform of a conference", cfGet(t, c, id)["platform_id"], engine.PlatformID)
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/auth"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -273,7 +273,7 @@ func TestVirtualMeetingRoomInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := env.Clock.Now()
-	conf := store.Record{Kind: conference.KindConf, ID: "1110999", DomainMoid: dom.Moid, State: conference.StateRunning,
+	conf := store.Record{Kind: engine.KindConf, ID: "1110999", DomainMoid: dom.Moid, State: engine.StateRunning,
 		Data: []byte(`{"name":"Weekly","create_type":4,"template_id":"` + id + `","meeting_id":"mt-1"}`), CreatedAt: now, UpdatedAt: now}
 	if err := env.Store.CreateRecord(ctx, conf); err != nil {
 		t.Fatal(err)
@@ -288,7 +288,7 @@ func TestVirtualMeetingRoomInUse(t *testing.T) {
 	testserver.MustFail(t, c.Do("DELETE", vmrPath+"/"+id, nil), 99991)
 	testserver.MustOK(t, c.Do("GET", vmrPath+"/"+id, nil))
 
-	conf.State = conference.StateEnded
+	conf.State = engine.StateEnded
 	if err := env.Store.UpdateRecord(ctx, conf, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/nms/node"
@@ -70,7 +69,7 @@ func (m *Module) conditions(ctx context.Context, ns []node.Node) ([]alarm, error
 	for _, n := range ns {
 		if !n.Online(now) {
 			out = append(out, server(n, n.Moid(), NodeType, "node_offline", "critical",
-				fmt.Sprintf("server stopped reporting; last report at %s", conference.FormatTime(n.ReportedAt().In(now.Location())))))
+				fmt.Sprintf("server stopped reporting; last report at %s", engine.FormatTime(n.ReportedAt().In(now.Location())))))
 		}
 	}
 	u, err := m.confs.Usage(ctx)
@@ -114,7 +113,7 @@ func (m *Module) failingTerminals(ctx context.Context) ([]alarm, error) {
 		if err != nil {
 			return nil, err
 		}
-		attempts, outcome := conference.Int(doc, "_attempts"), media.Outcome(conference.Int(doc, "_outcome"))
+		attempts, outcome := engine.Int(doc, "_attempts"), media.Outcome(engine.Int(doc, "_outcome"))
 		if rec.State == engine.StateOnline || outcome == media.Answered || attempts < m.cfg.FailingCallAttempts {
 			continue
 		}
@@ -150,7 +149,7 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 	if m.reg == nil { // no registry: the alarms start now
 		out := make([]map[string]any, 0, len(observed))
 		for _, a := range observed {
-			a.doc["start_time"] = conference.FormatTime(now)
+			a.doc["start_time"] = engine.FormatTime(now)
 			out = append(out, a.doc)
 		}
 		return out, nil
@@ -166,9 +165,9 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 	have := map[string]bool{}
 	var out []map[string]any
 	for _, doc := range stored {
-		key := conference.Str(doc, "device_moid") + "\x00" + conference.Str(doc, "code")
+		key := engine.Str(doc, "device_moid") + "\x00" + engine.Str(doc, "code")
 		if _, ok := want[key]; !ok {
-			if err := m.reg.ClearAlarm(ctx, conference.Str(doc, "device_moid"), conference.Str(doc, "code")); err != nil {
+			if err := m.reg.ClearAlarm(ctx, engine.Str(doc, "device_moid"), engine.Str(doc, "code")); err != nil {
 				return nil, err
 			}
 			continue
@@ -180,7 +179,7 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 		if have[key] {
 			continue
 		}
-		a.doc["code"], a.doc["start_time"], a.doc["raised_ms"] = a.code, conference.FormatTime(now), now.UnixMilli()
+		a.doc["code"], a.doc["start_time"], a.doc["raised_ms"] = a.code, engine.FormatTime(now), now.UnixMilli()
 		b, err := json.Marshal(a.doc)
 		if err != nil {
 			return nil, err
@@ -196,7 +195,7 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 		}
 		out = append(out, a.doc)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return conference.Int(out[i], "raised_ms") < conference.Int(out[j], "raised_ms") })
+	sort.SliceStable(out, func(i, j int) bool { return engine.Int(out[i], "raised_ms") < engine.Int(out[j], "raised_ms") })
 	return out, nil
 }
 
@@ -263,7 +262,7 @@ func (m *Module) serverWarnings(ctx context.Context, r *api.Request) (wire.Objec
 	}
 	out := []any{}
 	for _, a := range as {
-		if devices[conference.Str(a, "device_moid")] && conference.Str(a, "domain_moid") == PlatformMoid {
+		if devices[engine.Str(a, "device_moid")] && engine.Str(a, "domain_moid") == PlatformMoid {
 			out = append(out, a)
 		}
 	}
@@ -293,7 +292,7 @@ func (m *Module) terminalWarnings(ctx context.Context, r *api.Request) (wire.Obj
 	}
 	out := []any{}
 	for _, a := range as {
-		if conference.Str(a, "device_moid") == moid && conference.Str(a, "domain_moid") == domain {
+		if engine.Str(a, "device_moid") == moid && engine.Str(a, "domain_moid") == domain {
 			a["domain_name"] = r.Principal.DomainName
 			out = append(out, a)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -34,7 +33,7 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 		return nil, err
 	}
 	domain := r.Principal.DomainMoid
-	confs, err := m.confs.List(ctx, domain, "", conference.StateRunning)
+	confs, err := m.confs.List(ctx, domain, "", engine.StateRunning)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +49,7 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 	if n, err := m.node.Nodes(ctx); err == nil {
 		for _, x := range n {
 			if x.Moid() == m.node.Moid() {
-				ip = conference.Str(x.Doc, "ip")
+				ip = engine.Str(x.Doc, "ip")
 			}
 		}
 	}
@@ -63,12 +62,12 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 		mts, phones, cascades, others := []any{}, []any{}, []any{}, []any{}
 		for _, t := range ts {
 			tm := terminalOf(domain, t.Doc)
-			switch conference.Int(t.Doc, "type") {
+			switch engine.Int(t.Doc, "type") {
 			case mtTelephone:
 				phones = append(phones, tm.account)
 			case mtSubordinate, mtSuperior:
 				up := 0
-				if conference.Int(t.Doc, "type") == mtSuperior {
+				if engine.Int(t.Doc, "type") == mtSuperior {
 					up = 1
 				}
 				cascades = append(cascades, map[string]any{"name": tm.name, "e164": tm.e164, "type": up})
@@ -81,16 +80,16 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 			}
 		}
 		typ := 0
-		if conference.Int(c.Doc, "conf_type") == 1 {
+		if engine.Int(c.Doc, "conf_type") == 1 {
 			typ = 1
 		}
 		out = append(out, map[string]any{
-			"conf_type": typ, "name": c.Doc["name"], "e164": c.ID(), "bitrate": conference.Int(c.Doc, "bitrate"),
-			"domain_moid": domain, "start_time": conference.FormatTime(c.StartTime()), "end_time": conference.Str(c.Doc, "end_time"),
+			"conf_type": typ, "name": c.Doc["name"], "e164": c.ID(), "bitrate": engine.Int(c.Doc, "bitrate"),
+			"domain_moid": domain, "start_time": engine.FormatTime(c.StartTime()), "end_time": engine.Str(c.Doc, "end_time"),
 			"meeting_terminals": mts, "telephone_terminals": phones, "cascades": cascades, "ip_e164": others,
 			"meeting_device": []any{map[string]any{
-				"type": NodeType, "ip": ip, "mixer_count": conference.Int(c.Doc, "mix_enable"), "abas_count": 0,
-				"vbas_count": 0, "vmp_count": conference.Int(c.Doc, "vmp_enable"),
+				"type": NodeType, "ip": ip, "mixer_count": engine.Int(c.Doc, "mix_enable"), "abas_count": 0,
+				"vbas_count": 0, "vmp_count": engine.Int(c.Doc, "vmp_enable"),
 			}},
 		})
 	}
@@ -98,9 +97,8 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 }
 
 // online returns a conference's terminals that are online.
-func (m *Module) online(ctx context.Context, c conference.Conf) ([]engine.Terminal, error) {
-	e := engine.New(m.st, m.clk, nil)
-	ts, err := e.List(ctx, engine.ConfOf(c))
+func (m *Module) online(ctx context.Context, c engine.Conference) ([]engine.Terminal, error) {
+	ts, err := m.confs.Terminals(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -131,9 +129,9 @@ func channels(doc map[string]any, prefix string, audio bool) []any {
 		l, _ := doc[dir.key].([]any)
 		for _, v := range l {
 			ch, _ := v.(map[string]any)
-			rate := conference.Int(ch, "bitrate")
-			c := map[string]any{"chan_id": conference.Int(ch, "chn_id"), "up_or_down": dir.up,
-				"video_format": videoFormats[conference.Int(ch, "format")], "video_framerate": 0,
+			rate := engine.Int(ch, "bitrate")
+			c := map[string]any{"chan_id": engine.Int(ch, "chn_id"), "up_or_down": dir.up,
+				"video_format": videoFormats[engine.Int(ch, "format")], "video_framerate": 0,
 				"video_packets_lose": 0, "video_packets_loserate": 0}
 			if dir.up == 1 {
 				c["video_up_bitrate"] = rate
@@ -153,7 +151,7 @@ func channels(doc map[string]any, prefix string, audio bool) []any {
 // the caller's domain (12103 otherwise) with their channels.
 func (m *Module) terminalDetail(ctx context.Context, r *api.Request) (wire.Object, error) {
 	domain := r.Principal.DomainMoid
-	c, err := m.confs.Get(ctx, domain, r.Path("conf_id"), conference.StateRunning)
+	c, err := m.confs.Get(ctx, domain, r.Path("conf_id"), engine.StateRunning)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +165,7 @@ func (m *Module) terminalDetail(ctx context.Context, r *api.Request) (wire.Objec
 		out = append(out, map[string]any{
 			// the carrier is unknown, and no NAT is in between
 			"isp": 0, "nat_ip": "", "ip": tm.ip, "version": "", "type": tm.typ, "name": tm.name, "e164": tm.e164,
-			"bitrate": conference.Int(t.Doc, "bitrate"), "primary_video": channels(t.Doc, "v", true),
+			"bitrate": engine.Int(t.Doc, "bitrate"), "primary_video": channels(t.Doc, "v", true),
 			"dual_video": channels(t.Doc, "dv", false),
 		})
 	}

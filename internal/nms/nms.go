@@ -16,7 +16,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -49,10 +49,10 @@ type Module struct {
 	st    store.Store
 	reg   node.Registry // nil when the store keeps no registry
 	clk   clock.Clock
-	confs *conference.Service
+	confs *engine.Conferences
 	cfg   Config
 	node  *node.Reporter
-	beats conference.Memo[[]int64] // monitors' heartbeats by conference version (statistics.go)
+	beats engine.Memo[[]int64] // monitors' heartbeats by conference version (statistics.go)
 
 	mu         sync.Mutex
 	lastSlot   time.Time // of the last statistics sample this node took
@@ -63,7 +63,7 @@ type Module struct {
 // New returns the module; version is the platform version the node
 // reports. The store keeps the node registry when it implements
 // node.Registry (sqlstore does).
-func New(st store.Store, clk clock.Clock, confs *conference.Service, version string, cfg Config) *Module {
+func New(st store.Store, clk clock.Clock, confs *engine.Conferences, version string, cfg Config) *Module {
 	if cfg.CapacityAlarmPercent <= 0 {
 		cfg.CapacityAlarmPercent = DefaultCapacityAlarmPercent
 	}

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/nms"
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -25,7 +25,7 @@ func create(t *testing.T, c *testserver.Client, name string, members ...any) str
 // exhausted, and clears as conferences end.
 func TestCapacityAlarm(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
-		env := testserver.Start(t, dsn, testserver.Options{Conference: conference.Config{MaxConfs: 5, MaxPorts: 100}})
+		env := testserver.Start(t, dsn, testserver.Options{Conference: engine.Config{MaxConfs: 5, MaxPorts: 100}})
 		c := env.LoggedIn(t)
 		host, _ := os.Hostname()
 		self := node.Moid("node:" + host)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -29,7 +28,7 @@ func (m *Module) sample(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	beats, err := conference.Scan(ctx, m.st, &m.beats, conference.StateRunning, heartbeats)
+	beats, err := engine.Scan(ctx, m.st, &m.beats, engine.StateRunning, heartbeats)
 	if err != nil {
 		return err
 	}
@@ -38,7 +37,7 @@ func (m *Module) sample(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		c["statistic_time"] = conference.FormatTime(slot.In(now.Location()))
+		c["statistic_time"] = engine.FormatTime(slot.In(now.Location()))
 		b, _ := json.Marshal(c)
 		if err := m.reg.AddTerminalStat(ctx, d.Moid, slot, b); err != nil {
 			return err
@@ -58,7 +57,7 @@ func (m *Module) sample(ctx context.Context) error {
 // online terminals are read, and of their documents only the account and
 // the protocol: at 64,000 terminals, decoding every terminal twice cost
 // seconds of CPU a sample (docs/benchmarks.md).
-func (m *Module) counts(ctx context.Context, domain string, now time.Time, beats []conference.Memoized[[]int64]) (map[string]any, error) {
+func (m *Module) counts(ctx context.Context, domain string, now time.Time, beats []engine.Memoized[[]int64]) (map[string]any, error) {
 	dir, err := m.st.ListDirectory(ctx)
 	if err != nil {
 		return nil, err
@@ -100,12 +99,12 @@ func (m *Module) counts(ctx context.Context, domain string, now time.Time, beats
 }
 
 // heartbeats are the heartbeat_at (UNIX ms) of a conference's monitors.
-func heartbeats(c conference.Conf) []int64 {
+func heartbeats(c engine.Conference) []int64 {
 	l, _ := c.Doc["vc_monitors"].([]any)
 	out := make([]int64, 0, len(l))
 	for _, v := range l {
 		mon, _ := v.(map[string]any)
-		out = append(out, int64(conference.Int(mon, "heartbeat_at")))
+		out = append(out, int64(engine.Int(mon, "heartbeat_at")))
 	}
 	return out
 }
@@ -127,5 +126,5 @@ func callOf(data []byte) (string, int, error) {
 		return "", 0, err
 	}
 	doc := map[string]any{"account": c.Account, "protocol": c.Protocol}
-	return conference.Str(doc, "account"), conference.Int(doc, "protocol"), nil
+	return engine.Str(doc, "account"), engine.Int(doc, "protocol"), nil
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/shape"
@@ -54,13 +53,13 @@ func protocolType(p int) string {
 
 // terminalOf reads a terminal record of the engine.
 func terminalOf(domain string, doc map[string]any) terminal {
-	acct := conference.Str(doc, "account")
-	name := conference.Str(doc, "alias")
+	acct := engine.Str(doc, "account")
+	name := engine.Str(doc, "alias")
 	if name == "" {
 		name = acct
 	}
-	return terminal{moid: terminalMoid(domain, acct), account: acct, name: name, e164: conference.Str(doc, "e164"),
-		ip: conference.Str(doc, "ip"), typ: protocolType(conference.Int(doc, "protocol")), protocol: conference.Int(doc, "protocol")}
+	return terminal{moid: terminalMoid(domain, acct), account: acct, name: name, e164: engine.Str(doc, "e164"),
+		ip: engine.Str(doc, "ip"), typ: protocolType(engine.Int(doc, "protocol")), protocol: engine.Int(doc, "protocol")}
 }
 
 // terminals returns a domain's managed terminals by account, then the
@@ -223,7 +222,7 @@ func timeParam(s, name string, def time.Time) (time.Time, error) {
 	if s == "" {
 		return def, nil
 	}
-	t, err := conference.ParseTime(s)
+	t, err := engine.ParseTime(s)
 	if err != nil {
 		return t, wire.InvalidParam(name, "must be an ISO 8601 time with offset, e.g. 2026-03-01T09:00:00+08:00")
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/catalog"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/shape"
@@ -98,7 +97,7 @@ func (t *tailer) run(ctx context.Context) {
 // the first change of each after a start is compared with its real
 // previous state.
 func (t *tailer) preload(ctx context.Context) {
-	recs, _, err := t.s.cfg.Store.ListRecords(ctx, store.RecordQuery{Kind: conference.KindConf, States: []string{conference.StateRunning}})
+	recs, _, err := t.s.cfg.Store.ListRecords(ctx, store.RecordQuery{Kind: engine.KindConf, States: []string{engine.StateRunning}})
 	if err != nil {
 		t.s.log.Warn("push: reading running conferences", "err", err)
 		return
@@ -127,7 +126,7 @@ func (t *tailer) step(ctx context.Context) (int, error) {
 
 func (t *tailer) handle(ctx context.Context, ev store.Event) error {
 	switch ev.Kind {
-	case conference.KindConf:
+	case engine.KindConf:
 		return t.conf(ctx, ev)
 	case engine.KindMT:
 		return t.terminal(ctx, ev)
@@ -150,8 +149,8 @@ func (t *tailer) conf(ctx context.Context, ev store.Event) error {
 	base := domainBase(ev.DomainMoid)
 	confCh := base + expand(pathConf, map[string]string{"conf_id": ev.ID})
 	st := t.confs[key]
-	if ev.Op == store.OpDelete || ev.State != conference.StateRunning {
-		if st == nil || (ev.Op != store.OpDelete && ev.State != conference.StateEnded) {
+	if ev.Op == store.OpDelete || ev.State != engine.StateRunning {
+		if st == nil || (ev.Op != store.OpDelete && ev.State != engine.StateEnded) {
 			return nil // booked or pending, or never seen running
 		}
 		delete(t.confs, key)
@@ -164,14 +163,14 @@ func (t *tailer) conf(ctx context.Context, ev store.Event) error {
 		t.publishUpdate(ctx, base+pathConfs, ev.DomainMoid, listSource(), false)
 		return nil
 	}
-	rec, err := t.s.cfg.Store.GetRecord(ctx, conference.KindConf, ev.DomainMoid, ev.ID)
+	rec, err := t.s.cfg.Store.GetRecord(ctx, engine.KindConf, ev.DomainMoid, ev.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil // deleted since: its own event follows
 	}
 	if err != nil {
 		return err
 	}
-	if rec.State != conference.StateRunning {
+	if rec.State != engine.StateRunning {
 		return nil // ended since: its own event follows
 	}
 	doc, err := shape.Decode(rec.Data)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -17,10 +17,10 @@ import (
 // still in node A's next scan, although A listed before it and B never
 // ticks. A monitor started through B is released by A's tick once its
 // heartbeat stops (vc.RunDueTimeline), and a conference started through B
-// counts against A's capacity (conference.Usage).
+// counts against A's capacity (engine.Usage).
 func TestNodesScansSeeOtherNode(t *testing.T) {
 	dsn := testdb.Postgres(t)
-	cfg := conference.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.MaxConfs = 2
 	opt := testserver.Options{Auth: longAuth(), Conference: cfg}
 	a := testserver.StartNode(t, dsn, nil, opt)
@@ -43,14 +43,14 @@ func TestNodesScansSeeOtherNode(t *testing.T) {
 	}
 
 	testserver.MustOK(t, cb.Do("POST", "/api/v1/mc/confs", testserver.Params(t, confParams("second", "10.6.0.2"))))
-	testserver.MustFail(t, ca.Do("POST", "/api/v1/mc/confs", testserver.Params(t, confParams("third", "10.6.0.3"))), conference.CodeMaxConfs)
+	testserver.MustFail(t, ca.Do("POST", "/api/v1/mc/confs", testserver.Params(t, confParams("third", "10.6.0.3"))), engine.CodeMaxConfs)
 }
 
 // monitorsStored counts the monitors in the stored document of conference
 // id.
 func monitorsStored(t *testing.T, n *testserver.Node, id string) int {
 	t.Helper()
-	rec, err := n.Store.GetRecord(context.Background(), conference.KindConf, confDomain(t, n), id)
+	rec, err := n.Store.GetRecord(context.Background(), engine.KindConf, confDomain(t, n), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -103,7 +102,7 @@ func confEvents(t *testing.T, n *testserver.Node, seq int64, id string) []store.
 	}
 	var out []store.Event
 	for _, e := range evs {
-		if e.Kind == conference.KindConf && e.ID == id {
+		if e.Kind == engine.KindConf && e.ID == id {
 			out = append(out, e)
 		}
 	}
@@ -221,7 +220,7 @@ func TestNodesTimeDrivenWorkOnce(t *testing.T) {
 	}
 	ca := a.LoggedIn(t)
 	p := confParams("booked")
-	p["start_time"] = a.Clock.Now().Add(time.Minute).Format(conference.TimeLayout)
+	p["start_time"] = a.Clock.Now().Add(time.Minute).Format(engine.TimeLayout)
 	p["duration"] = 2
 	p["invite_members"] = []any{map[string]any{"name": "busy", "account": "5556001", "account_type": 5, "bitrate": 1024, "protocol": 0}}
 	id := testserver.MustOK(t, ca.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
@@ -233,8 +232,8 @@ func TestNodesTimeDrivenWorkOnce(t *testing.T) {
 		t.Fatalf("changes before the start: %v", evs)
 	}
 	advance(t, a.Clock, 62*time.Second, a, b) // started at 1:00, three calls at 1:00, 1:21, 1:42
-	rec, err := a.Store.GetRecord(ctx, conference.KindConf, confDomain(t, a), id)
-	if err != nil || rec.State != conference.StateRunning {
+	rec, err := a.Store.GetRecord(ctx, engine.KindConf, confDomain(t, a), id)
+	if err != nil || rec.State != engine.StateRunning {
 		t.Fatalf("conference after its start: %v, %v", rec.State, err)
 	}
 	mts, _, err := a.Store.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, OwnerMoid: id})
@@ -257,9 +256,9 @@ func TestNodesTimeDrivenWorkOnce(t *testing.T) {
 
 	advance(t, a.Clock, 60*time.Second, a, b) // ends at 3:00
 	var starts, deletes int
-	prev := conference.StateBooked // at from
+	prev := engine.StateBooked // at from
 	for _, e := range confEvents(t, a, from, id) {
-		if e.State == conference.StateRunning && prev == conference.StateBooked {
+		if e.State == engine.StateRunning && prev == engine.StateBooked {
 			starts++
 		}
 		if e.Op == store.OpDelete {
@@ -270,7 +269,7 @@ func TestNodesTimeDrivenWorkOnce(t *testing.T) {
 	if starts != 1 || deletes != 1 {
 		t.Errorf("conference started %d times and was deleted %d times, want once each", starts, deletes)
 	}
-	if _, err := a.Store.GetRecord(ctx, conference.KindConf, confDomain(t, a), id); err == nil {
+	if _, err := a.Store.GetRecord(ctx, engine.KindConf, confDomain(t, a), id); err == nil {
 		t.Error("the conference is still stored after its end")
 	}
 }

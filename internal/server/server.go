@@ -19,11 +19,9 @@ import (
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/compat"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/krtc"
 	"github.com/confer-platform/confer/internal/mc"
-	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/nms"
 	"github.com/confer-platform/confer/internal/ops"
 	"github.com/confer-platform/confer/internal/push"
@@ -47,7 +45,7 @@ type Config struct {
 	MaxBody int64 // request body limit; wire.DefaultMaxBody when 0
 	Logger  *slog.Logger
 
-	Conference conference.Config // zero: conference.DefaultConfig()
+	Conference engine.Config // zero: engine.DefaultConfig()
 	MC         mc.Config
 	NMS        nms.Config   // this node (name, machine room, port) and the alarm thresholds (docs/nms.md)
 	Push       push.Options // zero: push defaults (docs/push.md)
@@ -60,7 +58,7 @@ type Server struct {
 	handlers api.Registry
 	routes   router.Router[*route]
 	log      *slog.Logger
-	confs    *conference.Service
+	confs    *engine.Conferences
 	vc       *vc.Module
 	engine   *engine.Engine
 	mc       *mc.Module
@@ -90,16 +88,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, handlers: api.Registry{}, log: cfg.Logger}
 	s.auth = auth.New(cfg.Store, cfg.Clock, cfg.Auth)
-	if cfg.Conference == (conference.Config{}) {
-		cfg.Conference = conference.DefaultConfig()
+	if cfg.Conference == (engine.Config{}) {
+		cfg.Conference = engine.DefaultConfig()
 	}
-	s.confs = conference.New(cfg.Store, cfg.Clock, cfg.Conference)
-	s.engine = engine.New(cfg.Store, cfg.Clock, media.Simulated{Dir: cfg.Store})
-	s.vc = vc.New(cfg.Store, cfg.Clock, s.confs, s.engine)
-	// When a conference ends, recordings still running become programs.
-	s.engine.Attach(s.confs, s.log.Error, func(ctx context.Context, c conference.Conf) error {
-		return errors.Join(s.vc.TimelineEnded(ctx, c), s.vc.CascadeEnded(ctx, c))
-	})
+	s.engine, s.vc = NewEngine(cfg.Store, cfg.Clock, cfg.Conference, s.log)
+	s.confs = s.engine.Conferences()
 	system.Register(s.handlers, s.auth, cfg.Clock)
 	s.mc = mc.New(cfg.Store, cfg.Clock, s.confs, cfg.MC)
 	s.mc.Register(s.handlers)
@@ -162,8 +155,7 @@ func redact(path string) string {
 func (s *Server) Tick(ctx context.Context) error {
 	defer s.wakePush()
 	return errors.Join(
-		s.confs.RunDue(ctx),
-		s.engine.RunDue(ctx, engine.Lookup(s.confs)),
+		s.engine.RunDue(ctx),     // conferences' starts and ends, then calls
 		s.vc.RunDueTimeline(ctx), // finished polls, ended playbacks, silent monitors
 		s.vc.RunDueMedia(ctx),    // terminals' vmp flags after rotations
 		s.nms.RunDue(ctx),        // this node's report, terminal statistics, alarms
@@ -378,7 +370,7 @@ func (s *Server) gauges() ops.Gauges {
 		}
 	}
 	g := ops.Gauges{
-		RunningConferences: count(conference.KindConf, conference.StateRunning),
+		RunningConferences: count(engine.KindConf, engine.StateRunning),
 		OnlineTerminals:    count(engine.KindMT, engine.StateOnline),
 		CallsAttempted:     &engine.CallsAttempted,
 		CallsFailed:        &engine.CallsFailed,

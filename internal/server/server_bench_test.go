@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 )
@@ -30,7 +30,7 @@ func benchEnv(b *testing.B) (*testserver.Env, *testserver.Client) {
 		dsn = testdb.Postgres(b)
 	}
 	// Enough terminal ports for 100 conferences of 192 terminals.
-	env := testserver.Start(b, dsn, testserver.Options{Conference: conference.Config{MaxPorts: 20000}})
+	env := testserver.Start(b, dsn, testserver.Options{Conference: engine.Config{MaxPorts: 20000}})
 	c := env.LoggedIn(b)
 	c.Level = "3"
 	return env, c

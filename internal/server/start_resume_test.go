@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/shape"
@@ -21,7 +21,7 @@ import (
 
 // A conference start is a write followed by its follow-up (the features
 // set at creation, the calls to the invitees); the write marks the start
-// pending until the follow-up is done (conference/start_pending.go). A
+// pending until the follow-up is done (engine/start_pending.go). A
 // node that stops in between leaves the mark, and another node runs the
 // follow-up once the start's lease is over (docs/deployment.md
 // "Time-driven work").
@@ -31,7 +31,7 @@ import (
 // recorded from its start.
 func resumeParams(name string, start time.Time, ips ...string) map[string]any {
 	p := confParams(name, ips...)
-	p["start_time"] = start.Format(conference.TimeLayout)
+	p["start_time"] = start.Format(engine.TimeLayout)
 	var mix []any
 	for _, ip := range ips {
 		mix = append(mix, map[string]any{"name": ip, "account": ip, "account_type": 7})
@@ -41,19 +41,31 @@ func resumeParams(name string, start time.Time, ips ...string) map[string]any {
 	return p
 }
 
-// stoppedStarter is a node that starts the booked conferences due on st
-// and stops right after the write that starts each: its follow-up never
-// runs.
-func stoppedStarter(st store.Store, clk clock.Clock) *conference.Service {
-	s := conference.New(st, clk, conference.Config{})
-	s.SetHooks(conference.Hooks{Started: func(context.Context, conference.Conf) {}})
-	return s
+// stoppedStart runs a node that starts the booked conference due on st
+// and stops right after the write that starts it: the first step of the
+// follow-up (Features.Started) stops it, so the follow-up never runs.
+func stoppedStart(ctx context.Context, st store.Store, clk clock.Clock) (err error) {
+	e := engine.New(st, clk, engine.Config{}, media.Simulated{Dir: st}, nil, func(*engine.Engine) engine.Features { return stopAtStart{} })
+	defer func() {
+		if v := recover(); v != nil && v != errStopped {
+			panic(v)
+		}
+	}()
+	return e.Conferences().RunDue(ctx)
 }
+
+// stopAtStart stops the node (a panic that stoppedStart recovers) when a
+// conference's start is followed up.
+type stopAtStart struct{ engine.NoFeatures }
+
+var errStopped = errors.New("the node stopped")
+
+func (stopAtStart) Started(context.Context, engine.Conference) error { panic(errStopped) }
 
 // storedConf reads conference id's record and document.
 func storedConf(t *testing.T, st store.Store, domain, id string) (store.Record, map[string]any) {
 	t.Helper()
-	rec, err := st.GetRecord(context.Background(), conference.KindConf, domain, id)
+	rec, err := st.GetRecord(context.Background(), engine.KindConf, domain, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,13 +150,13 @@ func TestNodesStartFollowUpMovesToAnotherNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Clock.Advance(time.Minute)
-	if err := stoppedStarter(st, a.Clock).RunDue(ctx); err != nil {
+	if err := stoppedStart(ctx, st, a.Clock); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
 	rec, doc := storedConf(t, a.Store, domain, id)
-	if rec.State != conference.StateRunning || doc[conference.DocStartPending] == nil {
-		t.Fatalf("after the stopped start: state %s, pending mark %v", rec.State, doc[conference.DocStartPending])
+	if rec.State != engine.StateRunning || doc[engine.DocStartPending] == nil {
+		t.Fatalf("after the stopped start: state %s, pending mark %v", rec.State, doc[engine.DocStartPending])
 	}
 	for k := range testserver.MustOK(t, cb.Do("GET", "/api/v1/vc/confs/"+id, nil)) {
 		if strings.HasPrefix(k, "_") {
@@ -153,7 +165,7 @@ func TestNodesStartFollowUpMovesToAnotherNode(t *testing.T) {
 	}
 
 	attempts := engine.CallsAttempted.Load()
-	advance(t, a.Clock, conference.StartLease-time.Second, a, b)
+	advance(t, a.Clock, engine.StartLease-time.Second, a, b)
 	if got := callsOf(t, a.Store, id); len(got) != 0 {
 		t.Fatalf("terminals within the start's lease: %v, want none (the start is its node's)", got)
 	}
@@ -166,8 +178,8 @@ func TestNodesStartFollowUpMovesToAnotherNode(t *testing.T) {
 	}
 	checkFeaturesOnce(t, cb, id, ips...)
 	rec, doc = storedConf(t, a.Store, domain, id)
-	if doc[conference.DocStartPending] != nil || !rec.DueAt.IsZero() {
-		t.Errorf("after the follow-up: pending mark %v, due %v; want neither (a permanent conference)", doc[conference.DocStartPending], rec.DueAt)
+	if doc[engine.DocStartPending] != nil || !rec.DueAt.IsZero() {
+		t.Errorf("after the follow-up: pending mark %v, due %v; want neither (a permanent conference)", doc[engine.DocStartPending], rec.DueAt)
 	}
 
 	advance(t, a.Clock, time.Minute, a, b)
@@ -196,19 +208,18 @@ func TestStartFollowUpResumesWhatIsLeft(t *testing.T) {
 		attempts := engine.CallsAttempted.Load()
 
 		env.Clock.Advance(time.Minute)
-		stopped := stoppedStarter(env.Store, env.Clock)
-		if err := stopped.RunDue(ctx); err != nil {
+		if err := stoppedStart(ctx, env.Store, env.Clock); err != nil {
 			t.Fatal(err)
 		}
 		acct, err := env.Store.AccountByUsername(ctx, testserver.AdminUser)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := stopped.Get(ctx, acct.DomainMoid, id, conference.StateRunning)
+		eng := engine.New(env.Store, env.Clock, engine.Config{}, media.Simulated{Dir: env.Store}, nil, nil)
+		c, err := eng.Conferences().Get(ctx, acct.DomainMoid, id, engine.StateRunning)
 		if err != nil {
 			t.Fatal(err)
 		}
-		eng := engine.New(env.Store, env.Clock, media.Simulated{Dir: env.Store})
 		invited := engine.Invited(c)
 		if _, err := eng.Add(ctx, engine.ConfOf(c), invited[:1]); err != nil {
 			t.Fatal(err)
@@ -219,7 +230,7 @@ func TestStartFollowUpResumesWhatIsLeft(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		for s := time.Duration(0); s < conference.StartLease-time.Second; s += time.Second {
+		for s := time.Duration(0); s < engine.StartLease-time.Second; s += time.Second {
 			env.Advance(t, time.Second)
 		}
 		if got, want := strings.Join(callsOf(t, env.Store, id), ", "), "10.8.1.1 online 1, 10.8.1.2 idle 0"; got != want {
@@ -238,7 +249,7 @@ func TestStartFollowUpResumesWhatIsLeft(t *testing.T) {
 
 		// The follow-up's end is lost: the mark is back, due now.
 		rec, doc := storedConf(t, env.Store, acct.DomainMoid, id)
-		doc[conference.DocStartPending] = env.Clock.Now().Format(time.RFC3339Nano)
+		doc[engine.DocStartPending] = env.Clock.Now().Format(time.RFC3339Nano)
 		if rec.Data, err = shape.Encode(doc); err != nil {
 			t.Fatal(err)
 		}
@@ -258,8 +269,8 @@ func TestStartFollowUpResumesWhatIsLeft(t *testing.T) {
 		}
 		checkFeaturesOnce(t, admin, id, ips...)
 		rec, doc = storedConf(t, env.Store, acct.DomainMoid, id)
-		if doc[conference.DocStartPending] != nil || !rec.DueAt.IsZero() {
-			t.Errorf("after the follow-up ran again: pending mark %v, due %v; want neither", doc[conference.DocStartPending], rec.DueAt)
+		if doc[engine.DocStartPending] != nil || !rec.DueAt.IsZero() {
+			t.Errorf("after the follow-up ran again: pending mark %v, due %v; want neither", doc[engine.DocStartPending], rec.DueAt)
 		}
 	})
 }

@@ -18,7 +18,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/release"
@@ -49,9 +49,9 @@ type Options struct {
 	Release    string      // platform release to emulate; the latest when ""
 	Auth       auth.Config // auth.DefaultConfig() when zero
 	MaxBody    int64
-	Conference conference.Config // conference.DefaultConfig() when zero
-	MC         mc.Config         // FilesDir defaults to a temporary folder
-	Push       push.Options      // push defaults when zero
+	Conference engine.Config // engine.DefaultConfig() when zero
+	MC         mc.Config     // FilesDir defaults to a temporary folder
+	Push       push.Options  // push defaults when zero
 }
 
 // Start starts a server on dsn with the fixture license and administrator.
@@ -281,4 +281,12 @@ func MustFail(t testing.TB, r Reply, code int) string {
 		t.Fatalf("description %q does not end with (%d)", d, code)
 	}
 	return d
+}
+
+// EngineNode returns the engine of another node on st, built as server.New
+// builds it (server.NewEngine), for tests that act as a second node
+// without serving HTTP.
+func EngineNode(st store.Store, clk clock.Clock, cfg engine.Config) *engine.Engine {
+	e, _ := server.NewEngine(st, clk, cfg, nil)
+	return e
 }

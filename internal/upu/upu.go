@@ -12,7 +12,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -30,13 +29,13 @@ const (
 type Module struct {
 	st         store.Store
 	clk        clock.Clock
-	confs      *conference.Service
+	confs      *engine.Conferences
 	sessionTTL time.Duration
 }
 
 // New returns the module; sessionTTL is the login sessions' lifetime
 // (auth.Config.SessionTTL), from which login and activity times follow.
-func New(st store.Store, clk clock.Clock, confs *conference.Service, sessionTTL time.Duration) *Module {
+func New(st store.Store, clk clock.Clock, confs *engine.Conferences, sessionTTL time.Duration) *Module {
 	return &Module{st: st, clk: clk, confs: confs, sessionTTL: sessionTTL}
 }
 
@@ -49,10 +48,10 @@ func (m *Module) Register(reg api.Registry) {
 // paging reads start (default 0) and count (default 10; 0 for all).
 func paging(r *api.Request) (start, count int) {
 	count = 10
-	if v, ok := conference.IntOK(r.Args.Query.Get("start")); ok {
+	if v, ok := engine.IntOK(r.Args.Query.Get("start")); ok {
 		start = v
 	}
-	if v, ok := conference.IntOK(r.Args.Query.Get("count")); ok {
+	if v, ok := engine.IntOK(r.Args.Query.Get("count")); ok {
 		count = v
 	}
 	return max(start, 0), max(count, 0)
@@ -74,7 +73,7 @@ func (m *Module) stamp(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return conference.FormatTime(t.In(m.clk.Now().Location()))
+	return engine.FormatTime(t.In(m.clk.Now().Location()))
 }
 
 // class is the presence state of a terminal record's state.
@@ -123,13 +122,13 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 		}
 		byAccount[e.Account] = &terminal{doc: map[string]any{"account": e.Account, "alias": e.Alias, "e164": e.E164, "ip": e.IP, "in_directory": 1}}
 	}
-	confs, err := m.confs.List(ctx, domain, "", conference.StateRunning)
+	confs, err := m.confs.List(ctx, domain, "", engine.StateRunning)
 	if err != nil {
 		return nil, err
 	}
 	names := map[string]string{}
 	for _, c := range confs {
-		names[c.ID()] = conference.Str(c.Doc, "name")
+		names[c.ID()] = engine.Str(c.Doc, "name")
 	}
 	mts, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain})
 	if err != nil {
@@ -145,11 +144,11 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 		if err != nil {
 			return nil, err
 		}
-		acct := conference.Str(doc, "account")
+		acct := engine.Str(doc, "account")
 		t := byAccount[acct]
 		if t == nil {
-			t = &terminal{doc: map[string]any{"account": acct, "alias": conference.Str(doc, "alias"),
-				"e164": conference.Str(doc, "e164"), "ip": conference.Str(doc, "ip"), "in_directory": 0}}
+			t = &terminal{doc: map[string]any{"account": acct, "alias": engine.Str(doc, "alias"),
+				"e164": engine.Str(doc, "e164"), "ip": engine.Str(doc, "ip"), "in_directory": 0}}
 			byAccount[acct] = t
 		}
 		if t.rec == nil || rank(class(rec.State)) > rank(class(t.rec.State)) ||
@@ -185,7 +184,7 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 			if st != Offline {
 				doc["online"] = flag(st == Online)
 				doc["conf_id"], doc["conf_name"] = t.rec.OwnerMoid, names[t.rec.OwnerMoid]
-				doc["mt_id"] = conference.Str(t.mt, "mt_id")
+				doc["mt_id"] = engine.Str(t.mt, "mt_id")
 			}
 		}
 		list = append(list, doc)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -13,12 +12,12 @@ import (
 // "auto_end: 无终端时自动结束会议") when its last terminal has left the
 // call: no terminal is online or ringing any more.
 func (m *Module) autoEndLeave(ctx context.Context, ec engine.Conf, _ []string) error {
-	c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, conference.StateRunning)
+	c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
 	var we *wire.Error
 	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
 		return nil // already ended
 	}
-	if err != nil || conference.Int(c.Doc, "auto_end") != 1 {
+	if err != nil || engine.Int(c.Doc, "auto_end") != 1 {
 		return err
 	}
 	ts, err := m.engine.List(ctx, ec)

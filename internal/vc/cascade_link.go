@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -30,12 +28,6 @@ import (
 // is removed, or when either conference ends; then both documents are
 // cleared and the superior's roles, compositions, polls and other
 // features drop every terminal of the subordinate (leftSet).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		m.engine.Peers = peers{m}
-		m.engine.OnLink = m.link
-	})
-}
 
 // Fields of a conference document that keep its cascade links.
 const (
@@ -65,9 +57,9 @@ func (p peers) Find(ctx context.Context, domainMoid, account string) (engine.Pee
 	if !isNumber(account) {
 		return engine.Peer{}, engine.ErrNoPeer
 	}
-	c, err := p.m.confs.Get(ctx, domainMoid, account, conference.StateRunning)
+	c, err := p.m.confs.Get(ctx, domainMoid, account, engine.StateRunning)
 	if err == nil {
-		return engine.Peer{Conf: engine.ConfOf(c), Name: conference.Str(c.Doc, "name"), Live: true}, nil
+		return engine.Peer{Conf: engine.ConfOf(c), Name: engine.Str(c.Doc, "name"), Live: true}, nil
 	}
 	if !isConfNotFound(err) {
 		return engine.Peer{}, err
@@ -81,7 +73,7 @@ func (p peers) Find(ctx context.Context, domainMoid, account string) (engine.Pee
 
 // Conf returns a running conference's engine view.
 func (p peers) Conf(ctx context.Context, domainMoid, confID string) (engine.Conf, bool, error) {
-	c, err := p.m.confs.Get(ctx, domainMoid, confID, conference.StateRunning)
+	c, err := p.m.confs.Get(ctx, domainMoid, confID, engine.StateRunning)
 	if isConfNotFound(err) {
 		return engine.Conf{}, false, nil
 	}
@@ -117,9 +109,9 @@ func number(s string) (int64, bool) {
 
 // mtEngineConf is the engine view of a conference with its terminal
 // limit, as mtConf builds it.
-func mtEngineConf(c conference.Conf) engine.Conf {
+func mtEngineConf(c engine.Conference) engine.Conf {
 	ec := engine.ConfOf(c)
-	ec.MaxJoinMt = conference.Ports(c.Doc)
+	ec.MaxJoinMt = engine.Ports(c.Doc)
 	return ec
 }
 
@@ -127,7 +119,7 @@ func mtEngineConf(c conference.Conf) engine.Conf {
 // there and the uplink terminal's mt_id here ("" when it has none).
 func cascadeUp(doc map[string]any) (confID, linkID, uplinkID string) {
 	up, _ := doc[docUp].(map[string]any)
-	return conference.Str(up, "conf_id"), conference.Str(up, "mt_id"), conference.Str(up, "uplink_mt_id")
+	return engine.Str(up, "conf_id"), engine.Str(up, "mt_id"), engine.Str(up, "uplink_mt_id")
 }
 
 // cascadeLinks reads a document's links: link mt_id → subordinate conf_id.
@@ -143,7 +135,7 @@ func refuse(code int, format string, args ...any) error {
 // link the conference c into a loop (itself or a conference above it:
 // 20109) or to a conference that already has a superior or is linked
 // twice (20166).
-func (m *Module) cascadeCheck(ctx context.Context, c conference.Conf, members []engine.Member) error {
+func (m *Module) cascadeCheck(ctx context.Context, c engine.Conference, members []engine.Member) error {
 	seen := map[string]bool{}
 	for i, mb := range members {
 		p, err := peers{m}.Find(ctx, c.Rec.DomainMoid, mb.Callee.Account)
@@ -169,7 +161,7 @@ func (m *Module) cascadeCheck(ctx context.Context, c conference.Conf, members []
 		}
 		seen[p.Conf.ConfID] = true
 		for _, l := range cascadeLinks(c.Doc) {
-			if conference.Str(l, "conf_id") == p.Conf.ConfID {
+			if engine.Str(l, "conf_id") == p.Conf.ConfID {
 				return wire.Errorf(CodeCascadeTaken, "%s: conference %s is already a subordinate of conference %s", field, p.Conf.ConfID, c.ID())
 			}
 		}
@@ -186,7 +178,7 @@ func (m *Module) linkAllowed(ctx context.Context, domain, supID, linkID, subID s
 	}
 	up := supID
 	for depth := 0; up != "" && depth < 32; depth++ {
-		c, err := m.confs.Get(ctx, domain, up, conference.StateRunning)
+		c, err := m.confs.Get(ctx, domain, up, engine.StateRunning)
 		if isConfNotFound(err) {
 			break
 		}
@@ -198,7 +190,7 @@ func (m *Module) linkAllowed(ctx context.Context, domain, supID, linkID, subID s
 			return wire.Errorf(CodeCascadeSuperior, "conference %s is above conference %s in its cascade: a link would make a loop", subID, supID)
 		}
 	}
-	sub, err := m.confs.Get(ctx, domain, subID, conference.StateRunning)
+	sub, err := m.confs.Get(ctx, domain, subID, engine.StateRunning)
 	if err != nil {
 		return err
 	}
@@ -209,7 +201,7 @@ func (m *Module) linkAllowed(ctx context.Context, domain, supID, linkID, subID s
 }
 
 // link establishes the cascade of an answered link terminal (the
-// engine's OnLink): the subordinate is claimed first (a conditional
+// Features.Link): the subordinate is claimed first (a conditional
 // write, so that of two superiors calling it at once one wins), then it
 // gains the uplink terminal, then the superior lists the link.
 func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, p engine.Peer) error {
@@ -221,12 +213,12 @@ func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, 
 		}
 		return err
 	}
-	supConf, err := m.confs.Get(ctx, sup.DomainMoid, sup.ConfID, conference.StateRunning)
+	supConf, err := m.confs.Get(ctx, sup.DomainMoid, sup.ConfID, engine.StateRunning)
 	if err != nil {
 		return fmt.Errorf("%w: %w", engine.ErrRefused, err)
 	}
 	already := false
-	if _, err := m.tlUpdate(ctx, sup.DomainMoid, subID, func(c *conference.Conf) (bool, error) {
+	if _, err := m.tlUpdate(ctx, sup.DomainMoid, subID, func(c *engine.Conference) (bool, error) {
 		have, link, _ := cascadeUp(c.Doc)
 		switch {
 		case have == sup.ConfID && link == linkID:
@@ -245,11 +237,11 @@ func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, 
 		return err
 	}
 	if !already {
-		up, err := m.engine.AddUplink(ctx, p.Conf, sup, conference.Str(supConf.Doc, "name"))
+		up, err := m.engine.AddUplink(ctx, p.Conf, sup, engine.Str(supConf.Doc, "name"))
 		if err != nil {
 			return err
 		}
-		if _, err := m.tlUpdate(ctx, sup.DomainMoid, subID, func(c *conference.Conf) (bool, error) {
+		if _, err := m.tlUpdate(ctx, sup.DomainMoid, subID, func(c *engine.Conference) (bool, error) {
 			if have, link, _ := cascadeUp(c.Doc); have != sup.ConfID || link != linkID {
 				return false, nil
 			}
@@ -259,10 +251,10 @@ func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, 
 			return err
 		}
 	}
-	_, err = m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *conference.Conf) (bool, error) {
+	_, err = m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *engine.Conference) (bool, error) {
 		links := cascadeLinks(c.Doc)
 		for _, l := range links {
-			if conference.Str(l, "mt_id") == linkID {
+			if engine.Str(l, "mt_id") == linkID {
 				return false, nil
 			}
 		}
@@ -281,7 +273,7 @@ func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, 
 // hangs up the superior's link; any other terminal that leaves also
 // leaves the superiors' features, under its cascaded mt_id.
 func (m *Module) cascadeLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, conference.StateRunning)
+	c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
 	if isConfNotFound(err) {
 		return nil
 	}
@@ -294,8 +286,8 @@ func (m *Module) cascadeLeave(ctx context.Context, ec engine.Conf, mtIDs []strin
 	}
 	var errs []error
 	for _, l := range cascadeLinks(c.Doc) {
-		if id := conference.Str(l, "mt_id"); gone[id] {
-			errs = append(errs, m.unlink(ctx, ec, id, conference.Str(l, "conf_id")))
+		if id := engine.Str(l, "mt_id"); gone[id] {
+			errs = append(errs, m.unlink(ctx, ec, id, engine.Str(l, "conf_id")))
 		}
 	}
 	supID, linkID, uplinkID := cascadeUp(c.Doc)
@@ -325,11 +317,11 @@ func (m *Module) cascadeLeave(ctx context.Context, ec engine.Conf, mtIDs []strin
 // conference subID: the superior forgets the link, the subordinate its
 // superior and its uplink terminal.
 func (m *Module) unlink(ctx context.Context, sup engine.Conf, linkID, subID string) error {
-	_, err := m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *conference.Conf) (bool, error) {
+	_, err := m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *engine.Conference) (bool, error) {
 		links := cascadeLinks(c.Doc)
 		var kept []map[string]any
 		for _, l := range links {
-			if conference.Str(l, "mt_id") != linkID {
+			if engine.Str(l, "mt_id") != linkID {
 				kept = append(kept, l)
 			}
 		}
@@ -350,7 +342,7 @@ func (m *Module) unlink(ctx context.Context, sup engine.Conf, linkID, subID stri
 // through linkID) and removes its uplink terminal.
 func (m *Module) detach(ctx context.Context, domain, subID, supID, linkID string) error {
 	uplink := ""
-	_, err := m.tlUpdate(ctx, domain, subID, func(c *conference.Conf) (bool, error) {
+	_, err := m.tlUpdate(ctx, domain, subID, func(c *engine.Conference) (bool, error) {
 		have, link, up := cascadeUp(c.Doc)
 		if have != supID || link != linkID {
 			return false, nil
@@ -379,7 +371,7 @@ func (m *Module) detach(ctx context.Context, domain, subID, supID, linkID string
 // CascadeEnded dissolves the cascades of a conference that ended: its
 // superior's link is hung up, its subordinates go on alone. The server
 // calls it from the conference hooks' Ended, after the terminals are gone.
-func (m *Module) CascadeEnded(ctx context.Context, c conference.Conf) error {
+func (m *Module) CascadeEnded(ctx context.Context, c engine.Conference) error {
 	var errs []error
 	if supID, linkID, _ := cascadeUp(c.Doc); supID != "" {
 		sup, ok, err := peers{m}.Conf(ctx, c.Rec.DomainMoid, supID)
@@ -392,7 +384,7 @@ func (m *Module) CascadeEnded(ctx context.Context, c conference.Conf) error {
 		errs = append(errs, err)
 	}
 	for _, l := range cascadeLinks(c.Doc) {
-		errs = append(errs, m.detach(ctx, c.Rec.DomainMoid, conference.Str(l, "conf_id"), c.ID(), conference.Str(l, "mt_id")))
+		errs = append(errs, m.detach(ctx, c.Rec.DomainMoid, engine.Str(l, "conf_id"), c.ID(), engine.Str(l, "mt_id")))
 	}
 	return errors.Join(errs...)
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -52,13 +51,13 @@ func (m *Module) listCascades(ctx context.Context, r *api.Request) (wire.Object,
 
 // cascadeNode is one conference of the tree with its subordinates; path
 // is its cascade_id ("" for the root).
-func (m *Module) cascadeNode(ctx context.Context, c conference.Conf, path string, depth int) (wire.Object, error) {
+func (m *Module) cascadeNode(ctx context.Context, c engine.Conference, path string, depth int) (wire.Object, error) {
 	subs := []any{}
 	for _, l := range cascadeLinks(c.Doc) {
 		if depth >= 16 {
 			break
 		}
-		sub, err := m.confs.Get(ctx, c.Rec.DomainMoid, conference.Str(l, "conf_id"), conference.StateRunning)
+		sub, err := m.confs.Get(ctx, c.Rec.DomainMoid, engine.Str(l, "conf_id"), engine.StateRunning)
 		if isConfNotFound(err) {
 			continue
 		}
@@ -68,7 +67,7 @@ func (m *Module) cascadeNode(ctx context.Context, c conference.Conf, path string
 		if supID, _, _ := cascadeUp(sub.Doc); supID != c.ID() {
 			continue
 		}
-		id := conference.Str(l, "mt_id")
+		id := engine.Str(l, "mt_id")
 		if path != "" {
 			id = path + "." + id
 		}
@@ -78,13 +77,13 @@ func (m *Module) cascadeNode(ctx context.Context, c conference.Conf, path string
 		}
 		subs = append(subs, n)
 	}
-	return wire.Object{"conf_id": c.ID(), "name": conference.Str(c.Doc, "name"), "cascade_id": path, "mt_id": path,
+	return wire.Object{"conf_id": c.ID(), "name": engine.Str(c.Doc, "name"), "cascade_id": path, "mt_id": path,
 		"cascades": subs}, nil
 }
 
 // cascadeTarget finds the conference of a cascade_id below the running
 // conference c (itself for "0"): 20436 when no online link reaches one.
-func (m *Module) cascadeTarget(ctx context.Context, c conference.Conf, ec engine.Conf, cascadeID string) (conference.Conf, engine.Conf, error) {
+func (m *Module) cascadeTarget(ctx context.Context, c engine.Conference, ec engine.Conf, cascadeID string) (engine.Conference, engine.Conf, error) {
 	if cascadeID == LocalCascade || cascadeID == "" {
 		return c, ec, nil
 	}
@@ -95,7 +94,7 @@ func (m *Module) cascadeTarget(ctx context.Context, c conference.Conf, ec engine
 	if err != nil {
 		return c, ec, err
 	}
-	sc, err := m.confs.Get(ctx, c.Rec.DomainMoid, sub.ConfID, conference.StateRunning)
+	sc, err := m.confs.Get(ctx, c.Rec.DomainMoid, sub.ConfID, engine.StateRunning)
 	if isConfNotFound(err) {
 		return c, ec, wire.Errorf(CodeNoCascade, "conference %s has no cascade %s", c.ID(), cascadeID)
 	}
@@ -154,7 +153,7 @@ func (m *Module) addCascadeMts(ctx context.Context, r *api.Request) (wire.Object
 // cascadeTree returns the terminals of c's subordinates at every level
 // with their cascaded mt_ids; nothing is read for a conference without
 // links.
-func (m *Module) cascadeTree(ctx context.Context, c conference.Conf) ([]engine.Terminal, error) {
+func (m *Module) cascadeTree(ctx context.Context, c engine.Conference) ([]engine.Terminal, error) {
 	if len(cascadeLinks(c.Doc)) == 0 {
 		return nil, nil
 	}

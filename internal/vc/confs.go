@@ -6,7 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/compat"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -26,14 +26,14 @@ func init() {
 
 // listConfs pages through the running conferences ordered by start time
 // (start default 0; count default 10, 0 for all); own_conf=1 keeps those
-// the caller created. The page is read in SQL (conference.Service.Page)
+// the caller created. The page is read in SQL (engine.Service.Page)
 // and each conference's reply item is kept encoded by version and the
 // caller's release (compat.Items), so a list decodes and encodes only
 // what changed; the reply is written as bytes (confs_cache.go), the same
 // bytes as the envelope of listConfsObject.
 func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *compat.Items) (wire.Object, error) {
 	owner, start, count := listArgs(r)
-	keys, total, err := m.confs.Page(ctx, r.Principal.DomainMoid, owner, conference.StateRunning, start, count)
+	keys, total, err := m.confs.Page(ctx, r.Principal.DomainMoid, owner, engine.StateRunning, start, count)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *compat.Items
 	for _, k := range keys {
 		b, ok := lc.Get(r, k.ID, k.Version)
 		if !ok {
-			c, err := m.confs.Get(ctx, r.Principal.DomainMoid, k.ID, conference.StateRunning)
+			c, err := m.confs.Get(ctx, r.Principal.DomainMoid, k.ID, engine.StateRunning)
 			if err != nil && wire.AsError(err).Code == wire.CodeConfNotFound {
 				continue // ended between the page and this read
 			}
@@ -83,7 +83,7 @@ func listArgs(r *api.Request) (owner string, start, count int) {
 // byte for byte (confs_cache_test.go).
 func (m *Module) listConfsObject(ctx context.Context, r *api.Request) (wire.Object, error) {
 	owner, start, count := listArgs(r)
-	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, owner, conference.StateRunning)
+	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, owner, engine.StateRunning)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (m *Module) listConfsObject(ctx context.Context, r *api.Request) (wire.Obje
 // getConf shows one running conference of the caller's domain; 12103 for
 // any other.
 func (m *Module) getConf(ctx context.Context, r *api.Request) (wire.Object, error) {
-	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), conference.StateRunning)
+	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateRunning)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/compat"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/release"
@@ -36,11 +35,14 @@ func TestListBytesMatchWholeList(t *testing.T) {
 		}
 		defer st.Close()
 		clk := clock.NewFake(time.Date(2026, 3, 1, 10, 0, 0, 0, time.FixedZone("CST", 8*3600)))
-		confs := conference.New(st, clk, conference.Config{})
-		m := New(st, clk, confs, engine.New(st, clk, media.Simulated{Dir: st}))
+		var m *Module
+		confs := engine.New(st, clk, engine.Config{}, media.Simulated{Dir: st}, nil, func(e *engine.Engine) engine.Features {
+			m = New(st, clk, e.Conferences(), e)
+			return m.Features()
+		}).Conferences()
 		const dom = "dom-1"
 		create := func(name, owner string, start time.Time) string {
-			c, err := confs.Create(ctx, conference.Spec{DomainMoid: dom, OwnerMoid: owner, Start: start,
+			c, err := confs.Create(ctx, engine.Spec{DomainMoid: dom, OwnerMoid: owner, Start: start,
 				Doc: map[string]any{"name": name, "max_join_mt": 8, "duration": 0, "bitrate": 1024}})
 			if err != nil {
 				t.Fatal(err)
@@ -59,7 +61,7 @@ func TestListBytesMatchWholeList(t *testing.T) {
 		if err := confs.RunDue(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := confs.Get(ctx, dom, booked, conference.StateRunning); err != nil {
+		if _, err := confs.Get(ctx, dom, booked, engine.StateRunning); err != nil {
 			t.Fatalf("booked conference did not start: %v", err)
 		}
 		ep, _ := catalog.Lookup("vc.confs.list")

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -53,15 +52,15 @@ var errCtlUnchanged = errors.New("vc: nothing to change")
 // ctlRunning reads the running conference of the request's path in the
 // caller's domain: 12103 for an unknown, booked, ended or other domain's
 // conference.
-func (m *Module) ctlRunning(ctx context.Context, r *api.Request) (conference.Conf, error) {
-	return m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), conference.StateRunning)
+func (m *Module) ctlRunning(ctx context.Context, r *api.Request) (engine.Conference, error) {
+	return m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateRunning)
 }
 
 // ctlUpdate reads the running conference of the request, lets change edit
 // its document and stores it over the version read, reading again and
 // retrying when another writer came first. An error of change is answered
 // as it is and stores nothing; a conference that ended meanwhile is 12103.
-func (m *Module) ctlUpdate(ctx context.Context, r *api.Request, change func(c *conference.Conf) error) (conference.Conf, error) {
+func (m *Module) ctlUpdate(ctx context.Context, r *api.Request, change func(c *engine.Conference) error) (engine.Conference, error) {
 	for {
 		c, err := m.ctlRunning(ctx, r)
 		if err != nil {
@@ -83,7 +82,7 @@ func (m *Module) ctlUpdate(ctx context.Context, r *api.Request, change func(c *c
 
 // ctlTerminal reads a terminal of the conference: 12104 when it is not
 // one of its terminals.
-func (m *Module) ctlTerminal(ctx context.Context, c conference.Conf, mtID string) (engine.Terminal, error) {
+func (m *Module) ctlTerminal(ctx context.Context, c engine.Conference, mtID string) (engine.Terminal, error) {
 	t, err := m.engine.Get(ctx, engine.ConfOf(c), mtID)
 	if errors.Is(err, engine.ErrNotFound) {
 		return t, wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
@@ -93,7 +92,7 @@ func (m *Module) ctlTerminal(ctx context.Context, c conference.Conf, mtID string
 
 // ctlOnline reads a terminal that must be in the call: 12104 when the
 // conference has no such terminal, 20401 when it is not online.
-func (m *Module) ctlOnline(ctx context.Context, c conference.Conf, mtID string) (engine.Terminal, error) {
+func (m *Module) ctlOnline(ctx context.Context, c engine.Conference, mtID string) (engine.Terminal, error) {
 	t, err := m.ctlTerminal(ctx, c, mtID)
 	if err != nil {
 		return t, err
@@ -121,7 +120,7 @@ func (m *Module) ctlSetTerminal(ctx context.Context, ec engine.Conf, mtID string
 
 // ctlStr reads a string parameter of params ("" when absent).
 func ctlStr(r *api.Request, name string) string {
-	return conference.Str(r.Args.Params, name)
+	return engine.Str(r.Args.Params, name)
 }
 
 // ctlInt reads an integer parameter of params; ok is false when absent.
@@ -130,11 +129,11 @@ func ctlInt(r *api.Request, name string) (int, bool) {
 	if !present || v == nil {
 		return 0, false
 	}
-	return conference.IntOK(v)
+	return engine.IntOK(v)
 }
 
 // ctlRole reads the terminal holding a role field ("" when none).
-func ctlRole(c conference.Conf, field string) string { return conference.Str(c.Doc, field) }
+func ctlRole(c engine.Conference, field string) string { return engine.Str(c.Doc, field) }
 
 // ctlVIPs reads the stored VIP list: its elements {mt_id, cascade_id}.
 func ctlVIPs(doc map[string]any) []map[string]any {

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -28,7 +27,7 @@ func init() {
 func (m *Module) setDualStream(ctx context.Context, r *api.Request) (wire.Object, error) {
 	mtID := ctlStr(r, "mt_id")
 	prev := ""
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		if mtID != "" {
 			if _, err := m.ctlOnline(ctx, *c, mtID); err != nil {
 				return err
@@ -54,7 +53,7 @@ func (m *Module) setDualStream(ctx context.Context, r *api.Request) (wire.Object
 func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) (wire.Object, error) {
 	mtID := ctlStr(r, "mt_id")
 	prev := ""
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		if mtID != "" {
 			if _, err := m.ctlTerminal(ctx, *c, mtID); err != nil {
 				return err
@@ -78,7 +77,7 @@ func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) (wire.Obj
 
 // ctlDualFlags moves the terminals' dual flag from the previous source to
 // the new one ("" for none).
-func (m *Module) ctlDualFlags(ctx context.Context, c conference.Conf, prev, next string) error {
+func (m *Module) ctlDualFlags(ctx context.Context, c engine.Conference, prev, next string) error {
 	ec := engine.ConfOf(c)
 	if prev != "" && prev != next {
 		if err := m.ctlSetTerminal(ctx, ec, prev, map[string]any{"dual": 0}); err != nil {

@@ -7,14 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testserver"
-	"github.com/confer-platform/confer/internal/vc"
 )
 
 // Helpers of the conference-control tests (prefix ct).
@@ -63,7 +59,7 @@ func ctStart(t *testing.T, env *testserver.Env, c *testserver.Client, online, of
 // releases' info lacks user_domain_moid).
 func ctDomainOf(t *testing.T, env *testserver.Env, confID string) string {
 	t.Helper()
-	recs, _, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: conference.KindConf})
+	recs, _, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: engine.KindConf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +108,7 @@ func (k ctConf) mt(t *testing.T, mtID string) map[string]any {
 // doc reads the conference's stored document.
 func (k ctConf) doc(t *testing.T) map[string]any {
 	t.Helper()
-	rec, err := k.env.Store.GetRecord(context.Background(), conference.KindConf, k.domain, k.id)
+	rec, err := k.env.Store.GetRecord(context.Background(), engine.KindConf, k.domain, k.id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,17 +121,15 @@ func (k ctConf) doc(t *testing.T) map[string]any {
 
 // ctNode is a second Confer node on the same store: its engine hangs up
 // and removes terminals as the other node's endpoints would, with the vc
-// module's OnLeave installed.
+// module's features (Features.Left).
 type ctNode struct {
-	confs *conference.Service
+	confs *engine.Conferences
 	eng   *engine.Engine
 }
 
 func ctSecondNode(env *testserver.Env) ctNode {
-	eng := engine.New(env.Store, env.Clock, media.Simulated{Dir: env.Store})
-	confs := conference.New(env.Store, env.Clock, conference.Config{})
-	vc.New(env.Store, env.Clock, confs, eng).Register(api.Registry{})
-	return ctNode{confs: confs, eng: eng}
+	eng := testserver.EngineNode(env.Store, env.Clock, engine.Config{})
+	return ctNode{confs: eng.Conferences(), eng: eng}
 }
 
 // hangup and remove make terminals leave the call through the node.
@@ -155,7 +149,7 @@ func (n ctNode) remove(t *testing.T, k ctConf, mtIDs ...string) {
 
 func (n ctNode) conf(t *testing.T, k ctConf) engine.Conf {
 	t.Helper()
-	c, err := n.confs.Get(context.Background(), k.domain, k.id, conference.StateRunning)
+	c, err := n.confs.Get(context.Background(), k.domain, k.id, engine.StateRunning)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,6 +158,6 @@ func (n ctNode) conf(t *testing.T, k ctConf) engine.Conf {
 
 // ctNum reads a JSON number of a reply or a stored document as an int.
 func ctNum(v any) int {
-	n, _ := conference.IntOK(v)
+	n, _ := engine.IntOK(v)
 	return n
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -26,7 +25,7 @@ func init() {
 // every online terminal.
 func (m *Module) setSilenceAll(ctx context.Context, r *api.Request) (wire.Object, error) {
 	v, _ := ctlInt(r, "value")
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["silence"] = v
 		return nil
 	})
@@ -48,7 +47,7 @@ func (m *Module) setMuteAll(ctx context.Context, r *api.Request) (wire.Object, e
 	if v == 0 {
 		force = 0
 	}
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["mute"] = v
 		c.Doc["force_mute"] = force
 		return nil
@@ -57,7 +56,7 @@ func (m *Module) setMuteAll(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil, err
 	}
 	spare := map[string]bool{}
-	if v == 1 && conference.Int(c.Doc, "mute_filter") == 1 {
+	if v == 1 && engine.Int(c.Doc, "mute_filter") == 1 {
 		for _, f := range []string{docSpeaker, docChairman} {
 			if id := ctlRole(c, f); id != "" {
 				spare[id] = true
@@ -71,7 +70,7 @@ func (m *Module) setMuteAll(ctx context.Context, r *api.Request) (wire.Object, e
 // terminal of the conference except those of spare, through the engine's
 // media controls (applied by the media backend, then stored). A terminal
 // that leaves the call meanwhile is skipped.
-func (m *Module) ctlSetOnline(ctx context.Context, c conference.Conf, field string, v int, spare map[string]bool) error {
+func (m *Module) ctlSetOnline(ctx context.Context, c engine.Conference, field string, v int, spare map[string]bool) error {
 	ec := engine.ConfOf(c)
 	ts, err := m.engine.List(ctx, ec)
 	if err != nil {
@@ -85,7 +84,7 @@ func (m *Module) ctlSetOnline(ctx context.Context, c conference.Conf, field stri
 		if t.Rec.State != engine.StateOnline || spare[t.MtID()] {
 			continue
 		}
-		if n, ok := conference.IntOK(t.Doc[field]); ok && n == v {
+		if n, ok := engine.IntOK(t.Doc[field]); ok && n == v {
 			continue
 		}
 		_, err := set(ctx, ec, t.MtID(), v == 1)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -40,18 +40,18 @@ func (m *Module) delayConf(ctx context.Context, r *api.Request) (wire.Object, er
 	if err := ctlRange("delay_time", d, 1, delayMax); err != nil {
 		return nil, err
 	}
-	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
-		e := conference.Str(c.Doc, "end_time")
+	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
+		e := engine.Str(c.Doc, "end_time")
 		if e == "" {
 			return errCtlUnchanged
 		}
-		end, err := conference.ParseTime(e)
+		end, err := engine.ParseTime(e)
 		if err != nil {
 			return err
 		}
 		end = end.Add(time.Duration(d) * time.Minute)
-		c.Doc["end_time"] = conference.FormatTime(end)
-		c.Doc["duration"] = conference.Int(c.Doc, "duration") + d
+		c.Doc["end_time"] = engine.FormatTime(end)
+		c.Doc["duration"] = engine.Int(c.Doc, "duration") + d
 		c.Rec.DueAt = end
 		return nil
 	})
@@ -72,7 +72,7 @@ func (m *Module) setSafety(ctx context.Context, r *api.Request) (wire.Object, er
 	}
 	safe, _ := ctlInt(r, "safe_conf")
 	closed, _ := ctlInt(r, "closed_conf")
-	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["password"] = pw
 		c.Doc["need_password"] = 0
 		if pw != "" {
@@ -92,7 +92,7 @@ func (m *Module) renameConf(ctx context.Context, r *api.Request) (wire.Object, e
 	if err := ctlCheckName(name); err != nil {
 		return nil, err
 	}
-	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["name"] = name
 		return nil
 	})
@@ -102,7 +102,7 @@ func (m *Module) renameConf(ctx context.Context, r *api.Request) (wire.Object, e
 // setForceBroadcast stores the conference's forced broadcast.
 func (m *Module) setForceBroadcast(ctx context.Context, r *api.Request) (wire.Object, error) {
 	v, _ := ctlInt(r, "force_broadcast")
-	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["force_broadcast"] = v
 		return nil
 	})
@@ -121,7 +121,7 @@ func (m *Module) setDualMode(ctx context.Context, r *api.Request) (wire.Object, 
 	if err := ctlRange("dual_mode", v, 0, 2); err != nil {
 		return nil, err
 	}
-	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["dual_mode"] = v
 		return nil
 	})

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -49,7 +49,7 @@ func (m *Module) sendSMS(ctx context.Context, r *api.Request) (wire.Object, erro
 	seen := map[string]bool{}
 	for i, v := range list {
 		e, _ := v.(map[string]any)
-		id := conference.Str(e, "mt_id")
+		id := engine.Str(e, "mt_id")
 		if id == "" {
 			return nil, wire.InvalidParam(fmt.Sprintf("mts[%d].mt_id", i), "must name a terminal")
 		}
@@ -58,7 +58,7 @@ func (m *Module) sendSMS(ctx context.Context, r *api.Request) (wire.Object, erro
 			ids = append(ids, id)
 		}
 	}
-	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		to := make([]any, 0, len(ids))
 		for _, id := range ids {
 			if _, err := m.ctlOnline(ctx, *c, id); err != nil {
@@ -67,7 +67,7 @@ func (m *Module) sendSMS(ctx context.Context, r *api.Request) (wire.Object, erro
 			to = append(to, map[string]any{"mt_id": id})
 		}
 		c.Doc[docSMS] = map[string]any{"message": msg, "type": typ, "roll_num": roll, "roll_speed": speed,
-			"mts": to, "send_time": conference.FormatTime(m.clk.Now())}
+			"mts": to, "send_time": engine.FormatTime(m.clk.Now())}
 		return nil
 	})
 	return nil, err

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -39,7 +38,7 @@ func (m *Module) ctlGetRole(field string) api.Handler {
 // chairman (mt_id "").
 func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, error) {
 	mtID := ctlStr(r, "mt_id")
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		if mtID != "" {
 			if err := m.ctlIsOnline(ctx, *c, mtID); err != nil {
 				return err
@@ -62,8 +61,8 @@ func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, 
 func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, error) {
 	mtID := ctlStr(r, "mt_id")
 	fb, hasFB := ctlInt(r, "force_broadcast")
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
-		if conference.Int(c.Doc, "voice_activity_detection") == 1 {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
+		if engine.Int(c.Doc, "voice_activity_detection") == 1 {
 			if mtID == "" {
 				return wire.Errorf(CodeVADCannotCancelSpeaker, "conference %s is in voice activation mode: the speaker cannot be cancelled", c.ID())
 			}
@@ -87,11 +86,11 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, e
 }
 
 // ctlStillOnline runs after a role was stored for mtID: a terminal that
-// left the call between the check and the write had its OnLeave run
+// left the call between the check and the write had its leave work run
 // before the role existed, so its roles are cleared again (rolesLeave;
-// the other features' OnLeave steps have run) and the request answers
+// the other features' leave steps have run) and the request answers
 // 20401 (or 12104 when it was removed), leaving nothing behind.
-func (m *Module) ctlStillOnline(ctx context.Context, c conference.Conf, mtID string) error {
+func (m *Module) ctlStillOnline(ctx context.Context, c engine.Conference, mtID string) error {
 	if mtID == "" {
 		return nil
 	}
@@ -107,7 +106,7 @@ func (m *Module) ctlStillOnline(ctx context.Context, c conference.Conf, mtID str
 
 // ctlIsOnline is ctlOnline for checks that need only the terminal's
 // state, not its document (12104, 20401).
-func (m *Module) ctlIsOnline(ctx context.Context, c conference.Conf, mtID string) error {
+func (m *Module) ctlIsOnline(ctx context.Context, c engine.Conference, mtID string) error {
 	st, err := m.engine.State(ctx, engine.ConfOf(c), mtID)
 	switch {
 	case errors.Is(err, engine.ErrNotFound):

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -42,8 +42,8 @@ func (m *Module) getVAD(ctx context.Context, r *api.Request) (wire.Object, error
 		return nil, err
 	}
 	return wire.Object{
-		"voice_activity_detection": conference.Int(c.Doc, "voice_activity_detection"),
-		"vacinterval":              conference.Int(c.Doc, "vacinterval"),
+		"voice_activity_detection": engine.Int(c.Doc, "voice_activity_detection"),
+		"vacinterval":              engine.Int(c.Doc, "vacinterval"),
 	}, nil
 }
 
@@ -56,7 +56,7 @@ func (m *Module) setVAD(ctx context.Context, r *api.Request) (wire.Object, error
 	if state == 1 && iv < vadMinInterval {
 		return nil, wire.InvalidParam("vacinterval", fmt.Sprintf("must be at least %d seconds", vadMinInterval))
 	}
-	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["voice_activity_detection"] = state
 		if iv >= vadMinInterval {
 			c.Doc["vacinterval"] = iv
@@ -74,7 +74,7 @@ func (m *Module) getVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 	}
 	out := []any{}
 	for _, v := range ctlVIPs(c.Doc) {
-		out = append(out, map[string]any{"mt_id": conference.Str(v, "mt_id"), "cascade_id": conference.Str(v, "cascade_id")})
+		out = append(out, map[string]any{"mt_id": engine.Str(v, "mt_id"), "cascade_id": engine.Str(v, "cascade_id")})
 	}
 	return wire.Object{"mts": out}, nil
 }
@@ -91,9 +91,9 @@ func (m *Module) setVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 	seen := map[string]bool{}
 	for i, v := range list {
 		e, _ := v.(map[string]any)
-		id := conference.Str(e, "mt_id")
+		id := engine.Str(e, "mt_id")
 		at := fmt.Sprintf("mts[%d]", i)
-		switch cas := conference.Str(e, "cascade_id"); {
+		switch cas := engine.Str(e, "cascade_id"); {
 		case id == "":
 			return nil, wire.InvalidParam(at+".mt_id", "required parameter is missing")
 		case seen[id]:
@@ -104,7 +104,7 @@ func (m *Module) setVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 		seen[id] = true
 		ids = append(ids, id)
 	}
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		vips := make([]any, 0, len(ids))
 		for _, id := range ids {
 			if _, err := m.ctlOnline(ctx, *c, id); err != nil {

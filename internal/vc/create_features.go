@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 )
 
@@ -34,16 +32,6 @@ import (
 // one account. A composition, poll or recording that cannot run at all
 // (no layout, no poll interval, no member, another domain's recording
 // server) does not start, and the start reports why to the server's log.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		m.engine.OnStart = m.createdStart
-	})
-}
-
-// docCreated marks a conference whose creation features were started: a
-// join starts them if the start hook could not (a conference approved by
-// the conferd command, which runs no conference control).
-const docCreated = "vc_created_started"
 
 // hasCreated tells whether the creation set any feature.
 func hasCreated(doc map[string]any) bool {
@@ -52,20 +40,19 @@ func hasCreated(doc map[string]any) bool {
 			return true
 		}
 	}
-	return conference.Int(mdObj(doc, "recorder"), "recorder_mode") != 0
+	return engine.Int(mdObj(doc, "recorder"), "recorder_mode") != 0
 }
 
 // createdStart starts the creation's features of a conference that has
-// just started (engine.OnStart).
-func (m *Module) createdStart(ctx context.Context, started conference.Conf) error {
+// just started (engine.Features.Started), each unless it runs already: the
+// start's follow-up runs again on another node when the node that started
+// the conference stopped before it was done (engine/start_pending.go).
+func (m *Module) createdStart(ctx context.Context, started engine.Conference) error {
 	if !hasCreated(started.Doc) {
 		return nil
 	}
 	var problems []error
-	c, err := m.tlUpdate(ctx, started.Rec.DomainMoid, started.ID(), func(c *conference.Conf) (bool, error) {
-		if conference.Int(c.Doc, docCreated) == 1 {
-			return false, nil
-		}
+	c, err := m.tlUpdate(ctx, started.Rec.DomainMoid, started.ID(), func(c *engine.Conference) (bool, error) {
 		var err error
 		problems, err = m.createdApply(ctx, c)
 		return true, err
@@ -80,15 +67,14 @@ func (m *Module) createdStart(ctx context.Context, started conference.Conf) erro
 }
 
 // createdApply stores the creation's features in the conference document,
-// each unless it runs already, and marks them started. The problems are
+// each unless it runs already. The problems are
 // the settings left out.
-func (m *Module) createdApply(ctx context.Context, c *conference.Conf) ([]error, error) {
+func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]error, error) {
 	v, err := m.mdLoad(ctx, *c)
 	if err != nil {
 		return nil, err
 	}
 	doc := c.Doc
-	doc[docCreated] = 1
 	var problems []error
 	if p := mdObj(doc, "mix"); len(p) > 0 && mdObj(doc, docMix) == nil {
 		if mix := v.createdMix(p); mix != nil {
@@ -114,7 +100,7 @@ func (m *Module) createdApply(ctx context.Context, c *conference.Conf) ([]error,
 	doc["mix_enable"] = mdFlag(mdObj(doc, docMix) != nil)
 	doc["vmp_enable"] = mdFlag(mdObj(doc, docVMP) != nil)
 	doc["poll_enable"] = mdFlag(pollRunning(tlObj(doc[tlKeyPoll]), v.byID, v.now))
-	if rec := mdObj(doc, "recorder"); conference.Int(rec, "recorder_mode") != 0 {
+	if rec := mdObj(doc, "recorder"); engine.Int(rec, "recorder_mode") != 0 {
 		if err := m.createdRecorder(ctx, c, rec, v.now); err != nil {
 			if !isCreatedProblem(err) {
 				return nil, err
@@ -133,7 +119,7 @@ func (v *mdView) resolve(acct string, taken map[string]bool) string {
 	}
 	for _, t := range v.ts {
 		id := t.MtID()
-		if t.Rec.State == engine.StateOnline && conference.Str(t.Doc, "account") == acct && !taken[id] {
+		if t.Rec.State == engine.StateOnline && engine.Str(t.Doc, "account") == acct && !taken[id] {
 			return id
 		}
 	}
@@ -145,7 +131,7 @@ func createdAccounts(l []map[string]any) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, e := range l {
-		if a := conference.Str(e, "account"); a != "" && !seen[a] {
+		if a := engine.Str(e, "account"); a != "" && !seen[a] {
 			seen[a] = true
 			out = append(out, a)
 		}
@@ -169,7 +155,7 @@ func (v *mdView) createdIDs(accts []string) []string {
 // createdMix is the mix of the creation's mix settings (both modes mix the
 // members named, as vc's start does); nil for a mode vc does not have.
 func (v *mdView) createdMix(p map[string]any) map[string]any {
-	mode := conference.Int(p, "mode")
+	mode := engine.Int(p, "mode")
 	if mode != 1 && mode != 2 {
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 )
 
@@ -13,18 +12,11 @@ import (
 // called as become its places.
 
 // createdJoin gives the joining terminal id (called as acct) the places
-// the creation named acct for, in the features still holding them; it
-// starts the creation's features first when the start hook did not. It
+// the creation named acct for, in the features still holding them. It
 // reports a change.
-func (m *Module) createdJoin(ctx context.Context, c *conference.Conf, id, acct string) (bool, error) {
+func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct string) (bool, error) {
 	doc := c.Doc
 	changed := false
-	if conference.Int(doc, docCreated) != 1 && hasCreated(doc) {
-		if _, err := m.createdApply(ctx, c); err != nil {
-			return false, err
-		}
-		changed = true // the settings left out are described in docs/vc.md
-	}
 	if acct == "" {
 		return changed, nil
 	}
@@ -34,7 +26,7 @@ func (m *Module) createdJoin(ctx context.Context, c *conference.Conf, id, acct s
 	}
 	if cfg := mdObj(doc, docVMP); cfg != nil {
 		for _, ch := range mdObjs(cfg, "members") {
-			if conference.Str(ch, "account") == acct && conference.Str(ch, "mt_id") == "" && !vmpNamedChosen(cfg, id) {
+			if engine.Str(ch, "account") == acct && engine.Str(ch, "mt_id") == "" && !vmpNamedChosen(cfg, id) {
 				ch["mt_id"], changed = id, true
 			}
 			if po := mdObj(ch, "poll"); po != nil {
@@ -45,7 +37,7 @@ func (m *Module) createdJoin(ctx context.Context, c *conference.Conf, id, acct s
 			changed = joinList(bp, id, acct) || changed
 		}
 	}
-	if p := tlObj(doc[tlKeyPoll]); p != nil && conference.Int(p, pollByAccount) == 1 && tlInt(p["state"]) != pollStateStopped {
+	if p := tlObj(doc[tlKeyPoll]); p != nil && engine.Int(p, pollByAccount) == 1 && tlInt(p["state"]) != pollStateStopped {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -83,7 +75,7 @@ func joinRotation(po map[string]any, id, acct string, now time.Time) bool {
 // terminal takes one, 20826).
 func vmpNamedChosen(cfg map[string]any, id string) bool {
 	for _, ch := range mdObjs(cfg, "members") {
-		if conference.Int(ch, "member_type") == mtypeChosen && conference.Str(ch, "mt_id") == id {
+		if engine.Int(ch, "member_type") == mtypeChosen && engine.Str(ch, "mt_id") == id {
 			return true
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -36,7 +36,7 @@ func init() {
 // walls, -1 when it has not started it.
 func hduFind(doc map[string]any, id string) int {
 	for i, h := range mdObjs(doc, docHDUs) {
-		if conference.Str(h, "hdu_id") == id {
+		if engine.Str(h, "hdu_id") == id {
 			return i
 		}
 	}
@@ -46,9 +46,9 @@ func hduFind(doc map[string]any, id string) int {
 // startHDU starts (or changes the view of) a TV wall.
 func (m *Module) startHDU(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
-	id := conference.Str(p, "hdu_id")
+	id := engine.Str(p, "hdu_id")
 	var named []string
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
@@ -80,7 +80,7 @@ func (m *Module) startHDU(ctx context.Context, r *api.Request) (wire.Object, err
 // (20056 for a wall of the batch poll, which stops with the poll).
 func (m *Module) stopHDU(ctx context.Context, r *api.Request) (wire.Object, error) {
 	id := r.Path("hdu_id")
-	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
@@ -157,11 +157,11 @@ const hduNameMax = 16
 // occupies; the platform list shows it as the wall's name while the
 // conference occupies the wall (at most 16 bytes, as the name).
 func (m *Module) setHDUAlias(ctx context.Context, r *api.Request) (wire.Object, error) {
-	id, alias := r.Path("hdu_id"), conference.Str(r.Args.Params, "alias")
+	id, alias := r.Path("hdu_id"), engine.Str(r.Args.Params, "alias")
 	if len(alias) > hduNameMax {
 		return nil, wire.InvalidParam("alias", fmt.Sprintf("%d bytes; a TV-wall name holds at most %d", len(alias), hduNameMax))
 	}
-	_, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
@@ -206,7 +206,7 @@ func hduForget(doc map[string]any, v *mdView) {
 func hduDrop(doc map[string]any, gone leftSet, now time.Time) bool {
 	changed := false
 	for _, h := range mdObjs(doc, docHDUs) {
-		if sp := mdObj(h, "specific"); sp != nil && gone.has(conference.Str(sp, "mt_id")) {
+		if sp := mdObj(h, "specific"); sp != nil && gone.has(engine.Str(sp, "mt_id")) {
 			sp["mt_id"], changed = "", true
 		}
 		if po := mdObj(h, "poll"); po != nil {
@@ -218,7 +218,7 @@ func hduDrop(doc map[string]any, gone leftSet, now time.Time) bool {
 			members := mdObjs(sl, "members")
 			kept := make([]map[string]any, 0, len(members))
 			for _, e := range members {
-				if !gone.has(conference.Str(e, "mt_id")) {
+				if !gone.has(engine.Str(e, "mt_id")) {
 					kept = append(kept, e)
 				}
 			}

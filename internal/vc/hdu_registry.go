@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -80,8 +80,8 @@ func (m *Module) hduRegistry(ctx context.Context, domain string) ([]hduDevice, e
 		if err != nil {
 			return nil, err
 		}
-		on, ok := conference.IntOK(doc["online"])
-		out = append(out, hduDevice{ID: rec.ID, Name: conference.Str(doc, "hdu_name"), Online: !ok || on == 1})
+		on, ok := engine.IntOK(doc["online"])
+		out = append(out, hduDevice{ID: rec.ID, Name: engine.Str(doc, "hdu_name"), Online: !ok || on == 1})
 	}
 	sort.Slice(out, func(i, j int) bool { return hduLess(out[i].ID, out[j].ID) })
 	return out, nil
@@ -107,10 +107,10 @@ func atoiOr(s string) int { n, _ := strconv.Atoi(s); return n }
 func hduUses(doc map[string]any, v *mdView) map[string]string {
 	uses := map[string]string{}
 	for _, h := range mdObjs(doc, docHDUs) {
-		uses[conference.Str(h, "hdu_id")] = "hdus"
+		uses[engine.Str(h, "hdu_id")] = "hdus"
 	}
 	for _, h := range mdObjs(doc, docHDUVMPs) {
-		uses[conference.Str(h, "hdu_id")] = "hduvmps"
+		uses[engine.Str(h, "hdu_id")] = "hduvmps"
 	}
 	if hp := mdObj(doc, docHDUPoll); hp != nil && v.hdupollState(hp) != 0 {
 		for _, id := range mdStrs(hp, "hdu_ids") {
@@ -123,7 +123,7 @@ func hduUses(doc map[string]any, v *mdView) map[string]string {
 // hduOccupants maps each TV wall of the domain in use to the running
 // conference using it, and to the alias that conference gave it.
 func (m *Module) hduOccupants(ctx context.Context, domain string) (map[string]string, map[string]string, error) {
-	confs, err := m.confs.List(ctx, domain, "", conference.StateRunning)
+	confs, err := m.confs.List(ctx, domain, "", engine.StateRunning)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -137,7 +137,7 @@ func (m *Module) hduOccupants(ctx context.Context, domain string) (map[string]st
 		}
 		for id := range hduUses(c.Doc, v) {
 			by[id] = c.ID()
-			if a := conference.Str(mdObj(c.Doc, docHDUAlias), id); a != "" {
+			if a := engine.Str(mdObj(c.Doc, docHDUAlias), id); a != "" {
 				alias[id] = a
 			}
 		}

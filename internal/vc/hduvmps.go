@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -31,7 +31,7 @@ func init() {
 // when it has none.
 func hduvmpFind(doc map[string]any, id string) int {
 	for i, h := range mdObjs(doc, docHDUVMPs) {
-		if conference.Str(h, "hdu_id") == id {
+		if engine.Str(h, "hdu_id") == id {
 			return i
 		}
 	}
@@ -40,7 +40,7 @@ func hduvmpFind(doc map[string]any, id string) int {
 
 // hduvmpOf finds the self composition of the request's wall: 12105 for a
 // wall of no registry, 20823 when the wall has none.
-func (m *Module) hduvmpOf(ctx context.Context, c conference.Conf, id string) (int, error) {
+func (m *Module) hduvmpOf(ctx context.Context, c engine.Conference, id string) (int, error) {
 	if err := m.hduKnown(ctx, c.Rec.DomainMoid, id); err != nil {
 		return -1, err
 	}
@@ -55,15 +55,15 @@ func (m *Module) hduvmpOf(ctx context.Context, c conference.Conf, id string) (in
 // runs one).
 func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
-	id := conference.Str(p, "hdu_id")
-	return m.writeHDUVMP(ctx, r, func(c conference.Conf, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
+	id := engine.Str(p, "hdu_id")
+	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
 		if hduvmpFind(c.Doc, id) >= 0 {
 			return nil, nil, wire.Errorf(CodeVMPStarted, "TV wall %s already runs a self composition in conference %s", id, c.ID())
 		}
 		if err := m.hduClaim(ctx, v, []string{id}, "hduvmps", "hdu_id"); err != nil {
 			return nil, nil, err
 		}
-		cfg, named, err := v.selfConfig(p, conference.Int(p, "mode"))
+		cfg, named, err := v.selfConfig(p, engine.Int(p, "mode"))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -75,14 +75,14 @@ func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, 
 // modifyHDUVMP replaces the settings of a wall's self composition.
 func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p, id := r.Args.Params, r.Path("hdu_id")
-	return m.writeHDUVMP(ctx, r, func(c conference.Conf, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
+	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
 		i, err := m.hduvmpOf(ctx, c, id)
 		if err != nil {
 			return nil, nil, err
 		}
-		mode, ok := conference.IntOK(p["mode"])
+		mode, ok := engine.IntOK(p["mode"])
 		if !ok {
-			mode = conference.Int(walls[i], "mode")
+			mode = engine.Int(walls[i], "mode")
 		}
 		cfg, named, err := v.selfConfig(p, mode)
 		if err != nil {
@@ -97,7 +97,7 @@ func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) (wire.Object,
 // stopHDUVMP stops a wall's self composition, freeing the wall.
 func (m *Module) stopHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	id := r.Path("hdu_id")
-	return m.writeHDUVMP(ctx, r, func(c conference.Conf, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
+	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
 		i, err := m.hduvmpOf(ctx, c, id)
 		if err != nil {
 			return nil, nil, err
@@ -110,9 +110,9 @@ func (m *Module) stopHDUVMP(ctx context.Context, r *api.Request) (wire.Object, e
 // the running conference's; the terminals change names must still be
 // online after the write (see mediaStillOnline).
 func (m *Module) writeHDUVMP(ctx context.Context, r *api.Request,
-	change func(c conference.Conf, v *mdView, walls []map[string]any) ([]map[string]any, []string, error)) (wire.Object, error) {
+	change func(c engine.Conference, v *mdView, walls []map[string]any) ([]map[string]any, []string, error)) (wire.Object, error) {
 	var named []string
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
@@ -160,7 +160,7 @@ func (m *Module) listHDUVMPs(ctx context.Context, r *api.Request) (wire.Object, 
 	}
 	walls := mdObjs(c.Doc, docHDUVMPs)
 	sort.SliceStable(walls, func(i, j int) bool {
-		return hduLess(conference.Str(walls[i], "hdu_id"), conference.Str(walls[j], "hdu_id"))
+		return hduLess(engine.Str(walls[i], "hdu_id"), engine.Str(walls[j], "hdu_id"))
 	})
 	fields := shape.Elem(r.Endpoint.Reply, "hdus")
 	out := make([]any, len(walls))

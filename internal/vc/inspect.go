@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -66,7 +66,7 @@ func inspectLeave(doc map[string]any, gone leftSet) (bool, []string) {
 
 // inspectFlags sets the inspection flag of the terminals mtIDs from the
 // stored viewings.
-func (m *Module) inspectFlags(ctx context.Context, c conference.Conf, mtIDs []string) error {
+func (m *Module) inspectFlags(ctx context.Context, c engine.Conference, mtIDs []string) error {
 	viewing := map[string]bool{}
 	for _, v := range tlObjs(c.Doc[tlKeyInspections]) {
 		viewing[tlStr(tlObj(v["dst"])["mt_id"])] = true
@@ -112,7 +112,7 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object,
 	if srcType != inspSrcComposition && srcID == dstID {
 		return nil, wire.InvalidParam("src.mt_id", "a terminal cannot view itself")
 	}
-	c, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -121,7 +121,7 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object,
 			return false, err
 		}
 		if srcType == inspSrcComposition {
-			if conference.Str(c.Doc, docChairman) != dstID {
+			if engine.Str(c.Doc, docChairman) != dstID {
 				return false, wire.Errorf(tlCodeNotChair, "only the chairman views a composition; terminal %s is not the chairman", dstID)
 			}
 			srcChn = 0
@@ -161,7 +161,7 @@ func (m *Module) inspectCancel(ctx context.Context, r *api.Request) (wire.Object
 			return nil, wire.InvalidParam("mt_chn_idx", fmt.Sprintf("%q is not a channel number", s))
 		}
 	}
-	c, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 )
 
@@ -24,19 +22,14 @@ import (
 //
 // Cascade link terminals (types 7 and 8) carry other conferences' sound
 // and take on neither.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		m.engine.OnJoin = m.onJoin
-	})
-}
 
 func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) error {
-	if typ := conference.Int(t.Doc, "type"); typ == engine.TypeSubordinate || typ == engine.TypeSuperior {
+	if typ := engine.Int(t.Doc, "type"); typ == engine.TypeSubordinate || typ == engine.TypeSuperior {
 		return nil
 	}
-	id, acct := t.MtID(), conference.Str(t.Doc, "account")
+	id, acct := t.MtID(), engine.Str(t.Doc, "account")
 	media := false
-	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
+	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
 		roles := joinRoles(c.Doc, id, acct)
 		var err error
 		media, err = m.createdJoin(ctx, c, id, acct)
@@ -53,13 +46,13 @@ func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) 
 			return err
 		}
 	}
-	spared := conference.Int(c.Doc, "mute_filter") == 1 && (ctlRole(c, docSpeaker) == id || ctlRole(c, docChairman) == id)
-	if conference.Int(c.Doc, "mute") == 1 && !spared && conference.Int(t.Doc, "mute") != 1 {
+	spared := engine.Int(c.Doc, "mute_filter") == 1 && (ctlRole(c, docSpeaker) == id || ctlRole(c, docChairman) == id)
+	if engine.Int(c.Doc, "mute") == 1 && !spared && engine.Int(t.Doc, "mute") != 1 {
 		if _, err := m.engine.SetMute(ctx, ec, id, true); err != nil && !errors.Is(err, engine.ErrNotOnline) {
 			return err
 		}
 	}
-	if conference.Int(c.Doc, "silence") == 1 && conference.Int(t.Doc, "silence") != 1 {
+	if engine.Int(c.Doc, "silence") == 1 && engine.Int(t.Doc, "silence") != 1 {
 		if _, err := m.engine.SetSilence(ctx, ec, id, true); err != nil && !errors.Is(err, engine.ErrNotOnline) {
 			return err
 		}
@@ -75,24 +68,24 @@ func joinRoles(doc map[string]any, id, acct string) bool {
 	}
 	named := func(field string) bool {
 		o, _ := doc[field].(map[string]any)
-		return o != nil && conference.Str(o, "account") == acct
+		return o != nil && engine.Str(o, "account") == acct
 	}
 	changed := false
-	if named("speaker") && conference.Str(doc, docSpeaker) == "" && conference.Int(doc, "voice_activity_detection") != 1 {
+	if named("speaker") && engine.Str(doc, docSpeaker) == "" && engine.Int(doc, "voice_activity_detection") != 1 {
 		doc[docSpeaker] = id
 		changed = true
 	}
-	if named("chairman") && conference.Str(doc, docChairman) == "" {
+	if named("chairman") && engine.Str(doc, docChairman) == "" {
 		doc[docChairman] = id
 		changed = true
 	}
 	vips := ctlVIPs(doc)
 	for _, v := range tlObjs(doc["vips"]) {
-		if conference.Str(v, "account") != acct || len(vips) >= vipMax {
+		if engine.Str(v, "account") != acct || len(vips) >= vipMax {
 			continue
 		}
 		for _, have := range vips {
-			if conference.Str(have, "mt_id") == id {
+			if engine.Str(have, "mt_id") == id {
 				return changed
 			}
 		}

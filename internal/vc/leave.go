@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -16,13 +14,8 @@ import (
 // longer speaker, chairman, dual-stream source, VIP or upload terminal,
 // and leaves the media features (mix, compositions, TV walls) and the
 // timeline features (polls, monitors, selective viewing). The engine
-// calls onLeave after the terminals have left; the registrar installs it
-// once at server start.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		m.engine.OnLeave = m.onLeave
-	})
-}
+// calls onLeave after the terminals have left (Features.Left,
+// features.go).
 
 // onLeave runs every feature's reaction to terminals leaving: the roles
 // of conference control (rolesLeave, below), the upload terminal
@@ -59,7 +52,7 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 		gone[id] = true
 	}
 	for {
-		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, conference.StateRunning)
+		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
 		var we *wire.Error
 		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
 			return nil
@@ -91,7 +84,7 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 		if err != nil {
 			return err
 		}
-		if conference.Int(t.Doc, "dual") != 0 {
+		if engine.Int(t.Doc, "dual") != 0 {
 			if err := m.ctlSetTerminal(ctx, ec, id, map[string]any{"dual": 0}); err != nil {
 				return err
 			}
@@ -105,7 +98,7 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 func leaveRoles(doc map[string]any, gone leftSet) bool {
 	changed := false
 	for _, f := range []string{docChairman, docSpeaker, docDual} {
-		if id := conference.Str(doc, f); id != "" && gone.has(id) {
+		if id := engine.Str(doc, f); id != "" && gone.has(id) {
 			doc[f] = ""
 			changed = true
 		}
@@ -113,7 +106,7 @@ func leaveRoles(doc map[string]any, gone leftSet) bool {
 	vips := ctlVIPs(doc)
 	kept := make([]any, 0, len(vips))
 	for _, v := range vips {
-		if !gone.has(conference.Str(v, "mt_id")) {
+		if !gone.has(engine.Str(v, "mt_id")) {
 			kept = append(kept, v)
 		}
 	}

@@ -3,7 +3,7 @@ package vc
 import (
 	"context"
 
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -17,9 +17,9 @@ import (
 // changes keeps its flags as of its last change until then.
 //
 // Only conferences whose composition moves are read in full; whether one
-// does is kept by version (conference.Scan).
+// does is kept by version (engine.Scan).
 func (m *Module) RunDueMedia(ctx context.Context) error {
-	confs, err := conference.Scan(ctx, m.st, &m.mdScan, conference.StateRunning, func(c conference.Conf) bool { return vmpMoves(mdObj(c.Doc, docVMP)) })
+	confs, err := engine.Scan(ctx, m.st, &m.mdScan, engine.StateRunning, func(c engine.Conference) bool { return vmpMoves(mdObj(c.Doc, docVMP)) })
 	if err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func (m *Module) RunDueMedia(ctx context.Context) error {
 		if !sc.Val {
 			continue
 		}
-		c, err := m.confs.Get(ctx, sc.Key.DomainMoid, sc.Key.ID, conference.StateRunning)
+		c, err := m.confs.Get(ctx, sc.Key.DomainMoid, sc.Key.ID, engine.StateRunning)
 		if err != nil && wire.AsError(err).Code == wire.CodeConfNotFound {
 			continue // ended meanwhile
 		}
@@ -48,11 +48,11 @@ func vmpMoves(cfg map[string]any) bool {
 	if cfg == nil {
 		return false
 	}
-	if conference.Int(cfg, "mode") != 1 {
+	if engine.Int(cfg, "mode") != 1 {
 		return true
 	}
 	for _, ch := range mdObjs(cfg, "members") {
-		if conference.Int(ch, "member_type") != mtypeChosen {
+		if engine.Int(ch, "member_type") != mtypeChosen {
 			return true
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -46,7 +46,7 @@ const mixMain = "1"
 
 // mixRunning returns the stored mix of the request's mix_id: 20812 when
 // it does not run.
-func mixRunning(c conference.Conf, mixID string) (map[string]any, error) {
+func mixRunning(c engine.Conference, mixID string) (map[string]any, error) {
 	mix := mdObj(c.Doc, docMix)
 	if mixID != mixMain {
 		return nil, wire.Errorf(CodeMixNotRunning, "conference %s has no mixer %s (its main mixer is 1)", c.ID(), mixID)
@@ -77,7 +77,7 @@ func (m *Module) getMix(ctx context.Context, r *api.Request) (wire.Object, error
 
 // startMix starts mixing the members (20811 when a mix runs).
 func (m *Module) startMix(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return m.writeMix(ctx, r, func(c conference.Conf, v *mdView) (map[string]any, []string, error) {
+	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, []string, error) {
 		if mdObj(c.Doc, docMix) != nil {
 			return nil, nil, wire.Errorf(CodeMixRunning, "conference %s is already mixing", c.ID())
 		}
@@ -85,14 +85,14 @@ func (m *Module) startMix(ctx context.Context, r *api.Request) (wire.Object, err
 		if err != nil {
 			return nil, nil, err
 		}
-		return map[string]any{"mode": conference.Int(r.Args.Params, "mode"), "mt_ids": mdStrAnys(ids)}, ids, nil
+		return map[string]any{"mode": engine.Int(r.Args.Params, "mode"), "mt_ids": mdStrAnys(ids)}, ids, nil
 	})
 }
 
 // addMixMembers adds members to the running mix; members already mixed
 // stay as they are.
 func (m *Module) addMixMembers(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return m.writeMix(ctx, r, func(c conference.Conf, v *mdView) (map[string]any, []string, error) {
+	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, []string, error) {
 		mix, err := mixRunning(c, r.Path("mix_id"))
 		if err != nil {
 			return nil, nil, err
@@ -120,7 +120,7 @@ func (m *Module) addMixMembers(ctx context.Context, r *api.Request) (wire.Object
 // is not mixed answers 20814 (12104 when the conference lacks it). The
 // mix runs on, also without members.
 func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return m.writeMix(ctx, r, func(c conference.Conf, v *mdView) (map[string]any, []string, error) {
+	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, []string, error) {
 		mix, err := mixRunning(c, r.Path("mix_id"))
 		if err != nil {
 			return nil, nil, err
@@ -130,7 +130,7 @@ func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Obj
 		have := mdStrs(mix, "mt_ids")
 		for i, e := range mdObjs(r.Args.Params, "members") {
 			path := fmt.Sprintf("members[%d].mt_id", i)
-			id := conference.Str(e, "mt_id")
+			id := engine.Str(e, "mt_id")
 			if id == "" {
 				return nil, nil, wire.InvalidParam(path, "must name a terminal")
 			}
@@ -183,9 +183,9 @@ func mixHas(ids []string, id string) bool {
 // writeMix stores the mix that build makes of the running conference and
 // sets the members' flags; the terminals build names must still be online
 // after the write (see mediaStillOnline).
-func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c conference.Conf, v *mdView) (map[string]any, []string, error)) (wire.Object, error) {
+func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (map[string]any, []string, error)) (wire.Object, error) {
 	var named []string
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
@@ -210,7 +210,7 @@ func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c conf
 
 // stopMix stops the mix (20812 when none runs).
 func (m *Module) stopMix(ctx context.Context, r *api.Request) (wire.Object, error) {
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		if _, err := mixRunning(*c, r.Path("mix_id")); err != nil {
 			return err
 		}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -121,7 +120,7 @@ func monitorPath(r *api.Request) (string, error) {
 	return monitorDst(r.Path("dst_ip"), port), nil
 }
 
-func monitorUnknown(c conference.Conf, dst string) error {
+func monitorUnknown(c engine.Conference, dst string) error {
 	return wire.Errorf(monCodeUnknown, "conference %s has no monitor sending to %s", c.ID(), dst)
 }
 
@@ -175,7 +174,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 	if srcType != monSrcTerminal {
 		mtID, chn = "", 0
 	}
-	_, err = m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		var t engine.Terminal
 		if srcType == monSrcTerminal {
@@ -195,7 +194,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 				formats["chn_num"] = n
 			}
 		} else {
-			bitrate := conference.Int(c.Doc, "bitrate")
+			bitrate := engine.Int(c.Doc, "bitrate")
 			if t.Doc != nil && tlInt(t.Doc["bitrate"]) > 0 {
 				bitrate = tlInt(t.Doc["bitrate"])
 			}
@@ -241,7 +240,7 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	_, err = m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		live := monitorsLive(c.Doc, m.clk.Now())
 		kept := []map[string]any{}
 		for _, mon := range live {
@@ -270,7 +269,7 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Obj
 		}
 		want[monitorDst(ip, port)] = true
 	}
-	_, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		live := monitorsLive(c.Doc, now)
 		kept := 0

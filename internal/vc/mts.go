@@ -9,7 +9,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/catalog"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/shape"
@@ -37,7 +36,7 @@ const (
 	// exceed the conference's max_join_mt.
 	CodeMtsOverConf = 20566
 	// CodeMtsOverMCU is "超过MCU最大接入终端能力": the terminals would
-	// exceed the platform's terminal ports (conference.Config.MaxPorts).
+	// exceed the platform's terminal ports (engine.Config.MaxPorts).
 	CodeMtsOverMCU = 20301
 )
 
@@ -47,13 +46,13 @@ var mtAddMu sync.Mutex
 
 // mtConf reads the running conference of the request's path in the
 // caller's domain (12103 otherwise) and its engine view.
-func (m *Module) mtConf(ctx context.Context, r *api.Request) (conference.Conf, engine.Conf, error) {
-	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), conference.StateRunning)
+func (m *Module) mtConf(ctx context.Context, r *api.Request) (engine.Conference, engine.Conf, error) {
+	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateRunning)
 	if err != nil {
 		return c, engine.Conf{}, err
 	}
 	ec := engine.ConfOf(c)
-	ec.MaxJoinMt = conference.Ports(c.Doc)
+	ec.MaxJoinMt = engine.Ports(c.Doc)
 	return c, ec, nil
 }
 
@@ -126,20 +125,20 @@ func mtMembers(p map[string]any) ([]engine.Member, error) {
 	out := make([]engine.Member, 0, len(l))
 	for i, v := range l {
 		e, _ := v.(map[string]any)
-		acct := conference.Str(e, "account")
+		acct := engine.Str(e, "account")
 		if acct == "" {
 			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].account", "must not be empty")
 		}
-		if conference.Int(e, "bitrate") < 0 {
+		if engine.Int(e, "bitrate") < 0 {
 			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].bitrate", "must not be negative")
 		}
 		mode := -1
-		if n, ok := conference.IntOK(e["call_mode"]); ok {
+		if n, ok := engine.IntOK(e["call_mode"]); ok {
 			mode = n
 		}
 		out = append(out, engine.Member{CallMode: mode, Callee: media.Callee{Account: acct,
-			AccountType: conference.Int(e, "account_type"), Protocol: conference.Int(e, "protocol"),
-			Bitrate: conference.Int(e, "bitrate")}})
+			AccountType: engine.Int(e, "account_type"), Protocol: engine.Int(e, "protocol"),
+			Bitrate: engine.Int(e, "bitrate")}})
 	}
 	return out, nil
 }
@@ -228,7 +227,7 @@ func mtIDs(p map[string]any) ([]string, error) {
 	var out []string
 	for i, v := range l {
 		e, _ := v.(map[string]any)
-		id := conference.Str(e, "mt_id")
+		id := engine.Str(e, "mt_id")
 		if id == "" {
 			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].mt_id", "must not be empty")
 		}
@@ -252,7 +251,7 @@ func (m *Module) mtCheck(ctx context.Context, ec engine.Conf, ids []string) erro
 }
 
 // deleteMts hangs up and removes terminals (synchronous for the local
-// conference); the engine's OnLeave (leave.go) drops them from the roles
+// conference); the engine's Features.Left (leave.go) drops them from the roles
 // and the upload.
 func (m *Module) deleteMts(ctx context.Context, r *api.Request) (wire.Object, error) {
 	return m.batchMts(ctx, r, m.engine.Remove)

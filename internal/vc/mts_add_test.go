@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/confer-platform/confer/internal/compat"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -42,7 +42,7 @@ func TestMtsCapacity(t *testing.T) {
 			eight = append(eight, mtsEntry(fmt.Sprintf("10.8.0.%d", i+1)))
 		}
 		testserver.MustOK(t, mtsAdd(t, admin, big, eight...))
-		_, small := mtsEnv(t, dsn, testserver.Options{Conference: conference.Config{MaxPorts: 10}})
+		_, small := mtsEnv(t, dsn, testserver.Options{Conference: engine.Config{MaxPorts: 10}})
 		testserver.MustFail(t, mtsAdd(t, small, big, mtsEntry("10.8.1.1"), mtsEntry("10.8.1.2"), mtsEntry("10.8.1.3")), 20301)
 		if n := len(mtsList(t, small, big)); n != 8 {
 			t.Fatalf("a refused batch left %d terminals, want 8", n)

@@ -30,7 +30,7 @@ func (m *Module) callMts(ctx context.Context, r *api.Request) (wire.Object, erro
 // hangupMts ends the terminals' calls, and any ringing or retrying of
 // them; they stay terminals of the conference and can be called again.
 // Hanging up a terminal that is not in the call changes nothing else.
-// The engine's OnLeave (leave.go) drops them from the roles and the
+// The engine's Features.Left (leave.go) drops them from the roles and the
 // upload.
 func (m *Module) hangupMts(ctx context.Context, r *api.Request) (wire.Object, error) {
 	return m.batchMts(ctx, r, m.engine.Hangup)

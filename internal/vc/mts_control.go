@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -48,7 +47,7 @@ func (m *Module) mtControl(ctx context.Context, r *api.Request, do func(ec engin
 
 // mtParam reads an integer parameter that the schema requires.
 func mtParam(r *api.Request, name string) int {
-	n, _ := conference.IntOK(r.Args.Params[name])
+	n, _ := engine.IntOK(r.Args.Params[name])
 	return n
 }
 

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -43,11 +43,11 @@ func init() {
 func selfFind(selfs []map[string]any, mtID string, chn int) int {
 	found := -1
 	for i, s := range selfs {
-		if conference.Str(s, "mt_id") != mtID {
+		if engine.Str(s, "mt_id") != mtID {
 			continue
 		}
-		c := conference.Int(s, "mt_chn_idx")
-		if c == chn || (chn < 0 && (found < 0 || c < conference.Int(selfs[found], "mt_chn_idx"))) {
+		c := engine.Int(s, "mt_chn_idx")
+		if c == chn || (chn < 0 && (found < 0 || c < engine.Int(selfs[found], "mt_chn_idx"))) {
 			found = i
 		}
 	}
@@ -66,7 +66,7 @@ func selfKey(r *api.Request, channel bool) (string, int, error) {
 
 // selfOf finds the self composition of the request in a conference: 12104
 // for a terminal the conference lacks, 20823 when it has none.
-func selfOf(c conference.Conf, v *mdView, mtID string, chn int) (int, error) {
+func selfOf(c engine.Conference, v *mdView, mtID string, chn int) (int, error) {
 	if _, ok := v.byID[mtID]; !ok {
 		return -1, wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
 	}
@@ -84,8 +84,8 @@ func selfOf(c conference.Conf, v *mdView, mtID string, chn int) (int, error) {
 // (mt_chn_idx, default 0); 20822 when that channel has one.
 func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
-	owner, chn := conference.Str(p, "mt_id"), conference.Int(p, "mt_chn_idx")
-	return m.writeSelf(ctx, r, owner, func(c conference.Conf, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
+	owner, chn := engine.Str(p, "mt_id"), engine.Int(p, "mt_chn_idx")
+	return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
 		if err := v.member("mt_id", owner); err != nil {
 			return nil, nil, err
 		}
@@ -95,7 +95,7 @@ func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object,
 		if selfFind(selfs, owner, chn) >= 0 {
 			return nil, nil, wire.Errorf(CodeVMPStarted, "terminal %s of conference %s already runs a self composition on video channel %d", owner, c.ID(), chn)
 		}
-		cfg, named, err := v.selfConfig(p, conference.Int(p, "mode"))
+		cfg, named, err := v.selfConfig(p, engine.Int(p, "mode"))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -111,12 +111,12 @@ func (m *Module) modifySelfVMP(channel bool) api.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return m.writeSelf(ctx, r, owner, func(c conference.Conf, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
+		return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
 			i, err := selfOf(c, v, owner, chn)
 			if err != nil {
 				return nil, nil, err
 			}
-			cfg, named, err := v.selfConfig(r.Args.Params, conference.Int(r.Args.Params, "mode"))
+			cfg, named, err := v.selfConfig(r.Args.Params, engine.Int(r.Args.Params, "mode"))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -134,7 +134,7 @@ func (m *Module) stopSelfVMP(channel bool) api.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return m.writeSelf(ctx, r, "", func(c conference.Conf, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
+		return m.writeSelf(ctx, r, "", func(c engine.Conference, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
 			i, err := selfOf(c, v, owner, chn)
 			if err != nil {
 				return nil, nil, err
@@ -148,9 +148,9 @@ func (m *Module) stopSelfVMP(channel bool) api.Handler {
 // conference's; owner and the terminals change names must still be online
 // after the write (see mediaStillOnline).
 func (m *Module) writeSelf(ctx context.Context, r *api.Request, owner string,
-	change func(c conference.Conf, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error)) (wire.Object, error) {
+	change func(c engine.Conference, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error)) (wire.Object, error) {
 	var named []string
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
@@ -216,7 +216,7 @@ func (m *Module) listSelfVMPs(channel bool) api.Handler {
 			if a != b {
 				return a < b
 			}
-			return conference.Int(selfs[i], "mt_chn_idx") < conference.Int(selfs[j], "mt_chn_idx")
+			return engine.Int(selfs[i], "mt_chn_idx") < engine.Int(selfs[j], "mt_chn_idx")
 		})
 		fields := shape.Elem(r.Endpoint.Reply, "mts")
 		out := make([]any, len(selfs))

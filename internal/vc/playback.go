@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -120,7 +120,7 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 		return nil, err
 	}
 	recID := strconv.FormatInt(n, 10)
-	_, err = m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		dual, _ := tlParam(ps, "play_dual_stream")
 		c.Doc[tlKeyPlayback] = map[string]any{
 			"file_id": fileID, "file_name": tlStr(ps["file_name"]), "vrs_id": prg["vrs_id"], "play_dual_stream": dual,
@@ -156,7 +156,7 @@ func (m *Module) playbackGet(ctx context.Context, r *api.Request) (wire.Object, 
 // playbackUpdate changes a playback that is playing or paused (20805
 // otherwise): change edits its document at now.
 func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func(p map[string]any, now time.Time) (bool, error)) error {
-	_, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		p, now := tlObj(c.Doc[tlKeyPlayback]), m.clk.Now()
 		if playbackStateAt(p, now) == playStopped {
 			return false, wire.Errorf(playCodeNotPlaying, "conference %s is not playing back", c.ID())

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -238,7 +237,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 		if first < 1 || first > len(ids) {
 			return nil, wire.InvalidParam("poll_index", fmt.Sprintf("%d is outside 1 to %d (the members)", first, len(ids)))
 		}
-		_, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			ts, err := m.tlTerminals(ctx, *c)
 			if err != nil {
 				return false, err
@@ -259,7 +258,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 				return false, wire.Errorf(pollCodeNoneOnline, "no member of the %s is online", k.name)
 			}
 			if k.chairman {
-				if ch := conference.Str(c.Doc, docChairman); ch == "" || !tlOnline(ts, ch) {
+				if ch := engine.Str(c.Doc, docChairman); ch == "" || !tlOnline(ts, ch) {
 					return false, wire.Errorf(pollCodeNoChairman, "conference %s has no online chairman", c.ID())
 				}
 			}
@@ -287,7 +286,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 func (m *Module) pollState(k pollKind) api.Handler {
 	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
 		value, _ := tlParam(r.Args.Params, "value")
-		_, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+		_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			ts, err := m.tlTerminals(ctx, *c)
 			if err != nil {
 				return false, err

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/shape"
@@ -77,7 +76,7 @@ func tlStart(t *testing.T, env *testserver.Env, c *testserver.Client, online, of
 	info := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil))
 	domain, _ := info["user_domain_moid"].(string)
 	if domain == "" { // older releases do not show it
-		recs, _, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: conference.KindConf})
+		recs, _, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: engine.KindConf})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +133,7 @@ func (k tlConf) fail(t *testing.T, code int, method, suffix string, params map[s
 // doc reads the conference's stored document.
 func (k tlConf) doc(t *testing.T) map[string]any {
 	t.Helper()
-	rec, err := k.env.Store.GetRecord(context.Background(), conference.KindConf, k.domain, k.id)
+	rec, err := k.env.Store.GetRecord(context.Background(), engine.KindConf, k.domain, k.id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,21 +161,20 @@ func (k tlConf) mt(t *testing.T, mtID string) map[string]any {
 // tlNode is a second Confer node on the same store, whose vc module is not
 // registered: the tests call its timeline work directly.
 type tlNode struct {
-	confs *conference.Service
+	confs *engine.Conferences
 	eng   *engine.Engine
 	mod   *vc.Module
 }
 
 func tlSecondNode(env *testserver.Env) tlNode {
-	eng := engine.New(env.Store, env.Clock, media.Simulated{Dir: env.Store})
-	confs := conference.New(env.Store, env.Clock, conference.Config{})
-	return tlNode{confs: confs, eng: eng, mod: vc.New(env.Store, env.Clock, confs, eng)}
+	eng := engine.New(env.Store, env.Clock, engine.Config{}, media.Simulated{Dir: env.Store}, nil, nil) // without the module's features
+	return tlNode{confs: eng.Conferences(), eng: eng, mod: vc.New(env.Store, env.Clock, eng.Conferences(), eng)}
 }
 
 // conf reads the conference through the node.
-func (n tlNode) conf(t *testing.T, k tlConf) conference.Conf {
+func (n tlNode) conf(t *testing.T, k tlConf) engine.Conference {
 	t.Helper()
-	c, err := n.confs.Get(context.Background(), k.domain, k.id, conference.StateRunning)
+	c, err := n.confs.Get(context.Background(), k.domain, k.id, engine.StateRunning)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -48,8 +47,8 @@ const (
 
 // tlRunning reads the running conference of the request's path in the
 // caller's domain (12103 otherwise).
-func (m *Module) tlRunning(ctx context.Context, r *api.Request) (conference.Conf, error) {
-	return m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), conference.StateRunning)
+func (m *Module) tlRunning(ctx context.Context, r *api.Request) (engine.Conference, error) {
+	return m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateRunning)
 }
 
 // tlUpdate reads a running conference, lets change edit its document and
@@ -57,9 +56,9 @@ func (m *Module) tlRunning(ctx context.Context, r *api.Request) (conference.Conf
 // writer came first. change reports whether there is anything to write; an
 // error of change is returned as it is and nothing is stored. A conference
 // that is not running (or ended meanwhile) is 12103.
-func (m *Module) tlUpdate(ctx context.Context, domain, confID string, change func(c *conference.Conf) (bool, error)) (conference.Conf, error) {
+func (m *Module) tlUpdate(ctx context.Context, domain, confID string, change func(c *engine.Conference) (bool, error)) (engine.Conference, error) {
 	for {
-		c, err := m.confs.Get(ctx, domain, confID, conference.StateRunning)
+		c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
 		if err != nil {
 			return c, err
 		}
@@ -79,12 +78,12 @@ func (m *Module) tlUpdate(ctx context.Context, domain, confID string, change fun
 }
 
 // tlUpdateReq is tlUpdate on the conference of the request.
-func (m *Module) tlUpdateReq(ctx context.Context, r *api.Request, change func(c *conference.Conf) (bool, error)) (conference.Conf, error) {
+func (m *Module) tlUpdateReq(ctx context.Context, r *api.Request, change func(c *engine.Conference) (bool, error)) (engine.Conference, error) {
 	return m.tlUpdate(ctx, r.Principal.DomainMoid, r.Path("conf_id"), change)
 }
 
 // tlTerminals returns the conference's terminals by mt_id.
-func (m *Module) tlTerminals(ctx context.Context, c conference.Conf) (map[string]engine.Terminal, error) {
+func (m *Module) tlTerminals(ctx context.Context, c engine.Conference) (map[string]engine.Terminal, error) {
 	ts, err := m.engine.List(ctx, engine.ConfOf(c))
 	if err != nil {
 		return nil, err
@@ -108,7 +107,7 @@ func tlOnline(ts map[string]engine.Terminal, mtID string) bool {
 
 // tlMember checks that mtID is a terminal of the conference (12104) and,
 // with online, that it is in the call (20401).
-func tlMember(c conference.Conf, ts map[string]engine.Terminal, field, mtID string, online bool) error {
+func tlMember(c engine.Conference, ts map[string]engine.Terminal, field, mtID string, online bool) error {
 	if _, ok := ts[mtID]; !ok || mtID == "" {
 		return wire.Errorf(wire.CodeMTNotFound, "%s: terminal %q does not exist in conference %s", field, mtID, c.ID())
 	}
@@ -120,7 +119,7 @@ func tlMember(c conference.Conf, ts map[string]engine.Terminal, field, mtID stri
 
 // tlSetFlag writes a flag (rec, inspection) of a terminal document; a
 // terminal that is gone is skipped.
-func (m *Module) tlSetFlag(ctx context.Context, c conference.Conf, mtID, flag string, v int) error {
+func (m *Module) tlSetFlag(ctx context.Context, c engine.Conference, mtID, flag string, v int) error {
 	_, err := m.engine.Update(ctx, engine.ConfOf(c), mtID, func(t *engine.Terminal) error {
 		t.Doc[flag] = v
 		return nil
@@ -151,7 +150,7 @@ func tlInt64(v any) int64 {
 	return 0
 }
 
-func tlInt(v any) int { n, _ := conference.IntOK(v); return n }
+func tlInt(v any) int { n, _ := engine.IntOK(v); return n }
 
 func tlStr(v any) string {
 	switch x := v.(type) {
@@ -193,7 +192,7 @@ func tlParam(p map[string]any, name string) (int, bool) {
 	if !present || v == nil {
 		return 0, false
 	}
-	return conference.IntOK(v)
+	return engine.IntOK(v)
 }
 
 // tlMtIDs reads the mt_id of each element of a member list parameter.
@@ -210,7 +209,7 @@ func tlMtIDs(v any) []string {
 // takes a new anchor so that the rotation skips them from now on (and
 // stops when no member is left online, reference A3 20524), monitors of
 // them are released, and selective viewings they take part in end. The
-// engine's OnLeave (leave.go) calls it after the terminals left.
+// engine's Features.Left (leave.go) calls it after the terminals left.
 func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
 	gone := make(leftSet, len(mtIDs))
 	for _, id := range mtIDs {
@@ -218,7 +217,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 	}
 	var viewers []string
 	nctx, notes := store.WithNotices(ctx) // failed viewings and monitors, with the write (push_notices.go)
-	c, err := m.tlUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
+	c, err := m.tlUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -283,9 +282,9 @@ func recorderLeave(doc map[string]any, gone leftSet) bool {
 // tick calls it; each change is a swap over the version read, so several
 // nodes may run it at once. It visits the running conferences whose
 // documents hold such state (decoding a conference again only when its
-// version changed, conference.Scan) and writes only those that changed.
+// version changed, engine.Scan) and writes only those that changed.
 func (m *Module) RunDueTimeline(ctx context.Context) error {
-	confs, err := conference.Scan(ctx, m.st, &m.tlScan, conference.StateRunning, func(c conference.Conf) bool { return tlHasState(c.Doc) })
+	confs, err := engine.Scan(ctx, m.st, &m.tlScan, engine.StateRunning, func(c engine.Conference) bool { return tlHasState(c.Doc) })
 	if err != nil {
 		return err
 	}
@@ -296,7 +295,7 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 			continue
 		}
 		nctx, notes := store.WithNotices(ctx) // push notifications go with the write (push_notices.go)
-		_, err = m.tlUpdate(nctx, rec.DomainMoid, rec.ID, func(c *conference.Conf) (bool, error) {
+		_, err = m.tlUpdate(nctx, rec.DomainMoid, rec.ID, func(c *engine.Conference) (bool, error) {
 			now := m.clk.Now()
 			changed := monitorSettle(c.Doc, now)
 			changed = playbackSettle(c.Doc, now) || changed

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -21,7 +20,7 @@ import (
 // their source left the call while the viewer stays (reference 07 "终端
 // 选看失败通知" on /inspections/{mt_id}/{mode}: error_code 20401, the
 // source). Call it before inspectLeave removes them.
-func inspectFailures(c conference.Conf, left func(string) bool, now time.Time) []store.Notice {
+func inspectFailures(c engine.Conference, left func(string) bool, now time.Time) []store.Notice {
 	var out []store.Notice
 	for _, v := range tlObjs(c.Doc[tlKeyInspections]) {
 		src, dst := tlObj(v["src"]), tlObj(v["dst"])
@@ -42,7 +41,7 @@ func inspectFailures(c conference.Conf, left func(string) bool, now time.Time) [
 // their source terminal left the call (reference 07 "开启监控失败通知" on
 // /monitor/{dst_ip}/{dst_port}: error_code 20401, the source). Call it
 // before monitorLeave releases them.
-func monitorFailures(c conference.Conf, left func(string) bool, now time.Time) []store.Notice {
+func monitorFailures(c engine.Conference, left func(string) bool, now time.Time) []store.Notice {
 	var out []store.Notice
 	for _, mon := range tlObjs(c.Doc[tlKeyMonitors]) {
 		src, dst := tlObj(mon["src"]), tlObj(mon["dst"])
@@ -66,14 +65,14 @@ const hduModeView = 1
 // terminal left the call: the wall stays and shows nothing (reference 07
 // "HDU选看失败通知" on /hdus/{hdu_id}: error_code 20401, mode 1). Call it
 // before hduDrop empties them.
-func hduFailures(c conference.Conf, left func(string) bool, now time.Time) []store.Notice {
+func hduFailures(c engine.Conference, left func(string) bool, now time.Time) []store.Notice {
 	var out []store.Notice
 	for _, h := range mdObjs(c.Doc, docHDUs) {
 		sp := mdObj(h, "specific")
-		if sp == nil || conference.Int(h, "mode") != hduModeView || !left(conference.Str(sp, "mt_id")) {
+		if sp == nil || engine.Int(h, "mode") != hduModeView || !left(engine.Str(sp, "mt_id")) {
 			continue
 		}
-		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/hdus/"+conference.Str(h, "hdu_id"),
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/hdus/"+engine.Str(h, "hdu_id"),
 			map[string]any{"error_code": tlCodeMtOffline, "mode": hduModeView}, now)
 		if err == nil {
 			out = append(out, n)
@@ -90,7 +89,7 @@ const playCodeLost = playCodeNoFile
 // been deleted from the recording system meanwhile, and returns its
 // notification (reference 07 "放像异常通知" on /playback). The due sweep
 // runs it.
-func (m *Module) playbackLost(ctx context.Context, c *conference.Conf, now time.Time) (bool, []store.Notice, error) {
+func (m *Module) playbackLost(ctx context.Context, c *engine.Conference, now time.Time) (bool, []store.Notice, error) {
 	p := tlObj(c.Doc[tlKeyPlayback])
 	if playbackStateAt(p, now) == playStopped {
 		return false, nil, nil

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -114,7 +114,7 @@ func errRecNameExists(name string) error {
 	return wire.Errorf(recCodeNameExists, "a recording or program named %q exists", name)
 }
 
-func recUnknown(c conference.Conf, recID string) error {
+func recUnknown(c engine.Conference, recID string) error {
 	return wire.Errorf(recCodeNotRecording, "conference %s has no recording %q", c.ID(), recID)
 }
 
@@ -142,7 +142,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 		return nil, err
 	}
 	var recID string
-	c, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -230,7 +230,7 @@ func (m *Module) recGet(ctx context.Context, r *api.Request) (wire.Object, error
 func (m *Module) recState(ctx context.Context, r *api.Request) (wire.Object, error) {
 	value, _ := tlParam(r.Args.Params, "value")
 	recID := r.Path("rec_id")
-	_, err := m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		i, rs := recFind(c.Doc, recID)
 		if i < 0 {
 			return false, recUnknown(*c, recID)
@@ -269,7 +269,7 @@ func (m *Module) recStop(ctx context.Context, r *api.Request) (wire.Object, erro
 		return nil, err
 	}
 	var members []string
-	c, err = m.tlUpdateReq(ctx, r, func(c *conference.Conf) (bool, error) {
+	c, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		i, rs := recFind(c.Doc, recID)
 		if i < 0 {
 			return false, recUnknown(*c, recID)

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -22,7 +22,7 @@ import (
 //	duration       length in seconds (the recording minus its pauses)
 //	size           estimated bytes: the conference bitrate (kbit/s) x 1000 / 8 x duration
 //	bitrate        the conference bitrate in kbit/s
-//	create_time    when the recording stopped (ISO 8601, conference.TimeLayout)
+//	create_time    when the recording stopped (ISO 8601, engine.TimeLayout)
 //	start_time     when it started
 //	conf_id, conf_name, vrs_id, rec_id
 //	recorder_type, recorder_mode, main_stream, dual_stream, publish_mode, watermark, anonymous
@@ -37,16 +37,16 @@ const recLive = 2
 
 // programSave stores the program a recording leaves when it stops at now.
 // A program saved already (a stop retried, or two nodes) stays as it is.
-func (m *Module) programSave(ctx context.Context, c conference.Conf, rc map[string]any, now time.Time) error {
+func (m *Module) programSave(ctx context.Context, c engine.Conference, rc map[string]any, now time.Time) error {
 	if tlInt(rc["recorder_mode"]) == recLive {
 		return nil
 	}
 	secs := int(recLength(rc, now) / time.Second)
-	bitrate := conference.Int(c.Doc, "bitrate")
+	bitrate := engine.Int(c.Doc, "bitrate")
 	doc := map[string]any{
 		"id": tlInt(rc["rec_id"]), "name": rc["video_name"], "duration": secs,
 		"size": int64(bitrate) * 1000 / 8 * int64(secs), "bitrate": bitrate,
-		"create_time": conference.FormatTime(now), "start_time": conference.FormatTime(tlAt(rc["started_at"])),
+		"create_time": engine.FormatTime(now), "start_time": engine.FormatTime(tlAt(rc["started_at"])),
 		"conf_id": c.ID(), "conf_name": c.Doc["name"], "vrs_id": rc["vrs_id"], "rec_id": rc["rec_id"],
 		"members": rc["members"],
 	}
@@ -100,7 +100,7 @@ func (m *Module) programNameFree(ctx context.Context, domain, name string) error
 // conference ends: c is the conference as it was at its end (the
 // conference hooks' Ended). The server calls it next to the engine's
 // end-of-conference work.
-func (m *Module) TimelineEnded(ctx context.Context, c conference.Conf) error {
+func (m *Module) TimelineEnded(ctx context.Context, c engine.Conference) error {
 	now := m.clk.Now()
 	var errs []error
 	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {

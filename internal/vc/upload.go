@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -35,13 +34,13 @@ func (m *Module) getUpload(ctx context.Context, r *api.Request) (wire.Object, er
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object{"mt_id": conference.Str(c.Doc, docUpload)}, nil
+	return wire.Object{"mt_id": engine.Str(c.Doc, docUpload)}, nil
 }
 
 // setUpload makes an online terminal the upload terminal (12104, 20401)
 // or, with mt_id "", cancels the upload.
 func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
-	mtID := conference.Str(r.Args.Params, "mt_id")
+	mtID := engine.Str(r.Args.Params, "mt_id")
 	var prev string
 	var ec engine.Conf
 	for {
@@ -59,7 +58,7 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, er
 				return nil, mtErr(err, c.ID(), mtID)
 			}
 		}
-		prev = conference.Str(c.Doc, docUpload)
+		prev = engine.Str(c.Doc, docUpload)
 		c.Doc[docUpload] = mtID
 		err = m.confs.Update(ctx, c)
 		if errors.Is(err, store.ErrConflict) {
@@ -105,7 +104,7 @@ func (m *Module) uploadLeave(ctx context.Context, ec engine.Conf, mtIDs []string
 		gone[id] = true
 	}
 	for {
-		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, conference.StateRunning)
+		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
 		var we *wire.Error
 		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
 			return nil
@@ -113,7 +112,7 @@ func (m *Module) uploadLeave(ctx context.Context, ec engine.Conf, mtIDs []string
 		if err != nil {
 			return err
 		}
-		id := conference.Str(c.Doc, docUpload)
+		id := engine.Str(c.Doc, docUpload)
 		if id == "" || !gone.has(id) {
 			return nil
 		}

@@ -5,7 +5,6 @@ package vc
 import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -14,17 +13,17 @@ import (
 type Module struct {
 	st     store.Store
 	clk    clock.Clock
-	confs  *conference.Service
+	confs  *engine.Conferences
 	engine *engine.Engine
 
 	// Whether each running conference, by version, has work for the tick's
 	// sweeps (RunDueTimeline, RunDueMedia): unchanged conferences are not
-	// read again (conference.Memo).
-	tlScan, mdScan conference.Memo[bool]
+	// read again (engine.Memo).
+	tlScan, mdScan engine.Memo[bool]
 }
 
 // New returns the module.
-func New(st store.Store, clk clock.Clock, confs *conference.Service, eng *engine.Engine) *Module {
+func New(st store.Store, clk clock.Clock, confs *engine.Conferences, eng *engine.Engine) *Module {
 	return &Module{st: st, clk: clk, confs: confs, engine: eng}
 }
 

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -30,7 +30,7 @@ const vmpMain = "1"
 
 // vmpRunning returns the stored composition of the request's vmp_id:
 // 20823 when it does not run.
-func vmpRunning(c conference.Conf, vmpID string) (map[string]any, error) {
+func vmpRunning(c engine.Conference, vmpID string) (map[string]any, error) {
 	cfg := mdObj(c.Doc, docVMP)
 	if vmpID != vmpMain {
 		return nil, wire.Errorf(CodeVMPNotStarted, "conference %s has no picture composition %s (its main composition is 1)", c.ID(), vmpID)
@@ -73,7 +73,7 @@ func (m *Module) getVMP(ctx context.Context, r *api.Request) (wire.Object, error
 
 // startVMP starts the composition; 20822 when one runs.
 func (m *Module) startVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return m.writeVMP(ctx, r, func(c conference.Conf, v *mdView) (map[string]any, error) {
+	return m.writeVMP(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, error) {
 		if mdObj(c.Doc, docVMP) != nil {
 			return nil, wire.Errorf(CodeVMPStarted, "conference %s already runs a picture composition", c.ID())
 		}
@@ -84,7 +84,7 @@ func (m *Module) startVMP(ctx context.Context, r *api.Request) (wire.Object, err
 // modifyVMP replaces the settings of the running composition (20823 when
 // none runs); a batch poll starts again from its first page.
 func (m *Module) modifyVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return m.writeVMP(ctx, r, func(c conference.Conf, v *mdView) (map[string]any, error) {
+	return m.writeVMP(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, error) {
 		old, err := vmpRunning(c, r.Path("vmp_id"))
 		if err != nil {
 			return nil, err
@@ -96,9 +96,9 @@ func (m *Module) modifyVMP(ctx context.Context, r *api.Request) (wire.Object, er
 // writeVMP stores the composition that build makes of the running
 // conference, then sets the terminals' flags. A terminal named in the
 // request that left the call meanwhile is dropped again and answers 20401.
-func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c conference.Conf, v *mdView) (map[string]any, error)) (wire.Object, error) {
+func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (map[string]any, error)) (wire.Object, error) {
 	var named []string
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
@@ -126,7 +126,7 @@ func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c conf
 
 // stopVMP stops the composition (20823 when none runs).
 func (m *Module) stopVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
-	c, err := m.ctlUpdate(ctx, r, func(c *conference.Conf) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		if _, err := vmpRunning(*c, r.Path("vmp_id")); err != nil {
 			return err
 		}

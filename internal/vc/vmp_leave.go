@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -19,7 +18,7 @@ import (
 // and split screens go on without it). Its mix and vmp flags are cleared.
 
 // mediaLeave drops the terminals mtIDs from the media features of their
-// conference; leave.go's OnLeave calls it after the terminals left. A
+// conference; leave.go's onLeave (Features.Left) calls it after the terminals left. A
 // conference that has ended has nothing left to clear.
 func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
 	gone := make(leftSet, len(mtIDs))
@@ -27,7 +26,7 @@ func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 		gone[id] = true
 	}
 	nctx, notes := store.WithNotices(ctx) // TV walls left empty, with the write (push_notices.go)
-	c, err := m.mdUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *conference.Conf) (bool, error) {
+	c, err := m.mdUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		notes.Set(hduFailures(*c, gone.has, now)...)
 		return mediaDrop(c.Doc, gone, now), nil
@@ -72,9 +71,9 @@ func dropChannels(members []map[string]any, gone leftSet, now time.Time) ([]map[
 	changed := false
 	out := make([]map[string]any, 0, len(members))
 	for _, m := range members {
-		if id := conference.Str(m, "mt_id"); id != "" && gone.has(id) {
+		if id := engine.Str(m, "mt_id"); id != "" && gone.has(id) {
 			changed = true
-			if conference.Str(m, "account") == "" {
+			if engine.Str(m, "account") == "" {
 				continue
 			}
 			m["mt_id"] = ""
@@ -108,7 +107,7 @@ func dropPoll(po map[string]any, gone leftSet, now time.Time) (ok, changed bool)
 
 // mediaFlags sets the mix and vmp flags of the conference's terminals to
 // what its mix and composition hold now.
-func (m *Module) mediaFlags(ctx context.Context, c conference.Conf) error {
+func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
 	v, err := m.mdLoad(ctx, c)
 	if err != nil {
 		return err
@@ -122,10 +121,10 @@ func (m *Module) mediaFlags(ctx context.Context, c conference.Conf) error {
 	for _, t := range v.ts {
 		id := t.MtID()
 		set := map[string]any{}
-		if want := mdFlag(mix[id]); conference.Int(t.Doc, "mix") != want {
+		if want := mdFlag(mix[id]); engine.Int(t.Doc, "mix") != want {
 			set["mix"] = want
 		}
-		if want := mdFlag(vmp[id]); conference.Int(t.Doc, "vmp") != want {
+		if want := mdFlag(vmp[id]); engine.Int(t.Doc, "vmp") != want {
 			set["vmp"] = want
 		}
 		if len(set) > 0 {
@@ -141,7 +140,7 @@ func (m *Module) mediaFlags(ctx context.Context, c conference.Conf) error {
 // stored: a terminal that left the call between the check and the write
 // had its departure handled before it was named, so it is dropped again
 // and the request answers 20401 (12104 when it was removed).
-func (m *Module) mediaStillOnline(ctx context.Context, c conference.Conf, ids []string) error {
+func (m *Module) mediaStillOnline(ctx context.Context, c engine.Conference, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}

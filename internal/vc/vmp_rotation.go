@@ -3,7 +3,7 @@ package vc
 import (
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 )
 
 // Rotations of the media features: a single-channel poll (a composition
@@ -36,14 +36,14 @@ type mdRot struct {
 
 // rotOf reads the rotation stored in an object with num and keep_time.
 func rotOf(o map[string]any) mdRot {
-	since, _ := conference.ParseTime(conference.Str(o, rotSince))
+	since, _ := engine.ParseTime(engine.Str(o, rotSince))
 	return mdRot{
-		Origin:  conference.Int(o, rotOrigin),
-		Num:     conference.Int(o, "num"),
-		Keep:    time.Duration(conference.Int(o, "keep_time")) * time.Second,
+		Origin:  engine.Int(o, rotOrigin),
+		Num:     engine.Int(o, "num"),
+		Keep:    time.Duration(engine.Int(o, "keep_time")) * time.Second,
 		Since:   since,
-		Elapsed: time.Duration(conference.Int(o, rotElapsed)) * time.Millisecond,
-		Paused:  conference.Int(o, rotPaused) == 1,
+		Elapsed: time.Duration(engine.Int(o, rotElapsed)) * time.Millisecond,
+		Paused:  engine.Int(o, rotPaused) == 1,
 	}
 }
 

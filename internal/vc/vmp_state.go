@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -42,14 +41,14 @@ const (
 // mdView is what the media features read of a running conference at one
 // instant: its document, its terminals and the clock.
 type mdView struct {
-	conf conference.Conf
+	conf engine.Conference
 	ts   []engine.Terminal
 	byID map[string]engine.Terminal
 	now  time.Time
 }
 
 // mdLoad reads the terminals of a conference for a view.
-func (m *Module) mdLoad(ctx context.Context, c conference.Conf) (*mdView, error) {
+func (m *Module) mdLoad(ctx context.Context, c engine.Conference) (*mdView, error) {
 	ts, err := m.engine.List(ctx, engine.ConfOf(c))
 	if err != nil {
 		return nil, err
@@ -79,14 +78,14 @@ func (v *mdView) online(id string) bool {
 // account is a terminal's call alias ("" for an unknown terminal).
 func (v *mdView) account(id string) string {
 	if t, ok := v.byID[id]; ok {
-		return conference.Str(t.Doc, "account")
+		return engine.Str(t.Doc, "account")
 	}
 	return ""
 }
 
 // role is the terminal holding a conference role when it is online.
 func (v *mdView) role(field string) string {
-	if id := conference.Str(v.conf.Doc, field); id != "" && v.online(id) {
+	if id := engine.Str(v.conf.Doc, field); id != "" && v.online(id) {
 		return id
 	}
 	return ""
@@ -136,9 +135,9 @@ func (v *mdView) channel(path, id string, idx int, kind string) error {
 // stores it over the version read, retrying on a conflict; change returns
 // false when there is nothing to store. A conference that is no longer
 // running has nothing to change.
-func (m *Module) mdUpdate(ctx context.Context, domain, confID string, change func(c *conference.Conf) (bool, error)) (conference.Conf, error) {
+func (m *Module) mdUpdate(ctx context.Context, domain, confID string, change func(c *engine.Conference) (bool, error)) (engine.Conference, error) {
 	for {
-		c, err := m.confs.Get(ctx, domain, confID, conference.StateRunning)
+		c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
 		var we *wire.Error
 		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
 			return c, nil

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -44,14 +44,14 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, err
 	filter := queryInt(r, "livetype")
 	var out []map[string]any
 	for _, l := range lives {
-		if liveOf(filter, conference.Int(l, "livetype")) && includes(r, conference.Str(l, "roomname")) {
+		if liveOf(filter, engine.Int(l, "livetype")) && includes(r, engine.Str(l, "roomname")) {
 			out = append(out, l)
 		}
 	}
 	keys := map[int]func(v map[string]any) any{
-		1: func(v map[string]any) any { return conference.Str(v, "roomname") },
-		2: func(v map[string]any) any { return conference.Int(v, "createtime") },
-		7: func(v map[string]any) any { return conference.Int(v, "livestatnum") },
+		1: func(v map[string]any) any { return engine.Str(v, "roomname") },
+		2: func(v map[string]any) any { return engine.Int(v, "createtime") },
+		7: func(v map[string]any) any { return engine.Int(v, "livestatnum") },
 	}
 	key, ok := keys[queryInt(r, "orderindex")]
 	if !ok {
@@ -61,7 +61,7 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, err
 	slices.SortStableFunc(out, func(a, b map[string]any) int {
 		c := compareAny(key(a), key(b))
 		if c == 0 {
-			c = cmp.Compare(conference.Int(a, "roomid"), conference.Int(b, "roomid"))
+			c = cmp.Compare(engine.Int(a, "roomid"), engine.Int(b, "roomid"))
 		}
 		if desc {
 			return -c
@@ -85,21 +85,21 @@ func (m *Module) lives(ctx context.Context, domain string) ([]map[string]any, er
 	}
 	var out []map[string]any
 	for _, rm := range rooms {
-		if conference.Int(rm.doc, "lcaststate") == 0 {
+		if engine.Int(rm.doc, "lcaststate") == 0 {
 			continue
 		}
 		cfg := rm.cfg()
-		start := time.UnixMilli(int64(conference.Int(rm.doc, "live_since_ms")))
+		start := time.UnixMilli(int64(engine.Int(rm.doc, "live_since_ms")))
 		stream, snap := livePaths(start, "room"+rm.rec.ID)
 		out = append(out, map[string]any{
 			"roomid": rm.id(), "roomidstr": rm.rec.ID, "roomname": cfg["roomname"], "userdomainmoid": domain,
-			"prgid": conference.Int(rm.doc, "rec_prggid"), "elapse": int(now.Sub(start) / time.Second),
+			"prgid": engine.Int(rm.doc, "rec_prggid"), "elapse": int(now.Sub(start) / time.Second),
 			"lcastpoint": cfg["roomname"], "livestreampath": stream, "livesnapshotpath": snap,
 			"mte164": calls[rm.number()].confID, "livestatnum": 0, "createtime": start.Unix(),
-			"encmode": 1, "authmode": 1, "prgwatermark": 0, "shorturl": "", "livetype": conference.Int(cfg, "livetype"),
+			"encmode": 1, "authmode": 1, "prgwatermark": 0, "shorturl": "", "livetype": engine.Int(cfg, "livetype"),
 		})
 	}
-	confs, err := m.confs.List(ctx, domain, "", conference.StateRunning)
+	confs, err := m.confs.List(ctx, domain, "", engine.StateRunning)
 	if err != nil {
 		return nil, err
 	}
@@ -107,18 +107,18 @@ func (m *Module) lives(ctx context.Context, domain string) ([]map[string]any, er
 		l, _ := c.Doc["vc_recorders"].([]any)
 		for _, v := range l {
 			rc, _ := v.(map[string]any)
-			if mode := conference.Int(rc, "recorder_mode"); mode != 2 && mode != 3 {
+			if mode := engine.Int(rc, "recorder_mode"); mode != 2 && mode != 3 {
 				continue
 			}
-			start := time.UnixMilli(int64(conference.Int(rc, "started_at")))
+			start := time.UnixMilli(int64(engine.Int(rc, "started_at")))
 			stream, snap := livePaths(start, "conf"+c.ID())
-			id := conference.Str(rc, "rec_id")
+			id := engine.Str(rc, "rec_id")
 			n, _ := strconv.Atoi(id)
 			out = append(out, map[string]any{
-				"roomid": n, "roomidstr": id, "roomname": conference.Str(rc, "video_name"), "userdomainmoid": domain,
-				"prgid": 0, "elapse": int(now.Sub(start) / time.Second), "lcastpoint": conference.Str(c.Doc, "name"),
+				"roomid": n, "roomidstr": id, "roomname": engine.Str(rc, "video_name"), "userdomainmoid": domain,
+				"prgid": 0, "elapse": int(now.Sub(start) / time.Second), "lcastpoint": engine.Str(c.Doc, "name"),
 				"livestreampath": stream, "livesnapshotpath": snap, "mte164": c.ID(), "livestatnum": 0,
-				"createtime": start.Unix(), "encmode": 1, "authmode": 1, "prgwatermark": conference.Int(rc, "watermark"),
+				"createtime": start.Unix(), "encmode": 1, "authmode": 1, "prgwatermark": engine.Int(rc, "watermark"),
 				"shorturl": "", "livetype": 0,
 			})
 		}
@@ -130,13 +130,13 @@ func (m *Module) lives(ctx context.Context, domain string) ([]map[string]any, er
 func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, error) {
 	var out []any
 	if domainSelected(r) {
-		confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", conference.StateBooked)
+		confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", engine.StateBooked)
 		if err != nil {
 			return nil, err
 		}
 		for _, c := range confs {
 			rec, _ := c.Doc["recorder"].(map[string]any)
-			if mode := conference.Int(rec, "recorder_mode"); (mode != 2 && mode != 3) || !includes(r, conference.Str(c.Doc, "name")) {
+			if mode := engine.Int(rec, "recorder_mode"); (mode != 2 && mode != 3) || !includes(r, engine.Str(c.Doc, "name")) {
 				continue
 			}
 			start := c.StartTime()

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/conference"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -54,7 +53,7 @@ func (rm room) cfg() map[string]any {
 
 func (rm room) id() int { n, _ := strconv.Atoi(rm.rec.ID); return n }
 
-func (rm room) number() string { return conference.Str(rm.cfg(), "roomno") }
+func (rm room) number() string { return engine.Str(rm.cfg(), "roomno") }
 
 // rooms lists a domain's rooms of a kind by id.
 func (m *Module) rooms(ctx context.Context, kind, domain string) ([]room, error) {
@@ -137,7 +136,7 @@ func (m *Module) roomConfig(ctx context.Context, r *api.Request, self room) (map
 			if o.rec.Kind == self.rec.Kind && o.rec.ID == self.rec.ID {
 				continue
 			}
-			if conference.Str(o.cfg(), "roomname") == name {
+			if engine.Str(o.cfg(), "roomname") == name {
 				return nil, wire.Errorf(CodeRoomExists, "a room named %q exists", name)
 			}
 		}
@@ -154,8 +153,8 @@ func (m *Module) roomConfig(ctx context.Context, r *api.Request, self room) (map
 
 // roomRegister puts a room's number in the terminal directory.
 func (m *Module) roomRegister(ctx context.Context, domain string, cfg map[string]any) error {
-	no := conference.Str(cfg, "roomno")
-	return m.st.PutDirectoryEntry(ctx, store.DirectoryEntry{Account: no, DomainMoid: domain, Alias: conference.Str(cfg, "roomname"),
+	no := engine.Str(cfg, "roomno")
+	return m.st.PutDirectoryEntry(ctx, store.DirectoryEntry{Account: no, DomainMoid: domain, Alias: engine.Str(cfg, "roomname"),
 		E164: no, AccountType: 5, MtType: 1, Behaviour: "answer", AnswerAfter: roomAnswerIn})
 }
 
@@ -270,7 +269,7 @@ func (m *Module) roomDelete(ctx context.Context, r *api.Request, kind string) (w
 
 // roomBusy tells whether a room records, broadcasts or plays.
 func roomBusy(rm room) bool {
-	return conference.Int(rm.doc, "recstate") != 0 || conference.Int(rm.doc, "lcaststate") != 0 || conference.Int(rm.doc, "playstate") != 0
+	return engine.Int(rm.doc, "recstate") != 0 || engine.Int(rm.doc, "lcaststate") != 0 || engine.Int(rm.doc, "playstate") != 0
 }
 
 // caller is the conference that has a room online, if any.
@@ -296,7 +295,7 @@ func (m *Module) callers(ctx context.Context, domain string) (map[string]caller,
 		}
 		cdoc, ok := names[rec.OwnerMoid]
 		if !ok {
-			c, err := m.confs.Get(ctx, domain, rec.OwnerMoid, conference.StateRunning)
+			c, err := m.confs.Get(ctx, domain, rec.OwnerMoid, engine.StateRunning)
 			if err == nil {
 				cdoc = c.Doc
 			}
@@ -305,9 +304,9 @@ func (m *Module) callers(ctx context.Context, domain string) (map[string]caller,
 		if cdoc == nil {
 			continue
 		}
-		c := caller{confID: rec.OwnerMoid, confName: conference.Str(cdoc, "name"), bitrate: conference.Int(doc, "bitrate")}
+		c := caller{confID: rec.OwnerMoid, confName: engine.Str(cdoc, "name"), bitrate: engine.Int(doc, "bitrate")}
 		for _, k := range []string{"account", "e164"} {
-			if no := conference.Str(doc, k); no != "" {
+			if no := engine.Str(doc, k); no != "" {
 				out[no] = c
 			}
 		}
@@ -332,7 +331,7 @@ func (m *Module) roomList(ctx context.Context, r *api.Request, kind string, view
 	id := queryInt(r, "roomid")
 	var views []any
 	for _, rm := range rs {
-		if (id != 0 && rm.id() != id) || (id == 0 && !includes(r, conference.Str(rm.cfg(), "roomname"))) {
+		if (id != 0 && rm.id() != id) || (id == 0 && !includes(r, engine.Str(rm.cfg(), "roomname"))) {
 			continue
 		}
 		views = append(views, view(rm, calls))

@@ -19,7 +19,7 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -41,13 +41,13 @@ type Module struct {
 	st    store.Store
 	clk   clock.Clock
 	auth  *auth.Service
-	confs *conference.Service
+	confs *engine.Conferences
 	nodes *node.Reporter
 }
 
 // New returns the module. nodes is the platform's node registry (nms),
 // which gives the recording server's addresses.
-func New(st store.Store, clk clock.Clock, as *auth.Service, confs *conference.Service, nodes *node.Reporter) *Module {
+func New(st store.Store, clk clock.Clock, as *auth.Service, confs *engine.Conferences, nodes *node.Reporter) *Module {
 	return &Module{st: st, clk: clk, auth: as, confs: confs, nodes: nodes}
 }
 
@@ -154,10 +154,10 @@ func (m *Module) serverIP(ctx context.Context) int64 {
 }
 
 // paramInt reads an integer member of a params object.
-func paramInt(obj map[string]any, key string) int { return conference.Int(obj, key) }
+func paramInt(obj map[string]any, key string) int { return engine.Int(obj, key) }
 
 // paramStr reads a string member of a params object.
-func paramStr(obj map[string]any, key string) string { return conference.Str(obj, key) }
+func paramStr(obj map[string]any, key string) string { return engine.Str(obj, key) }
 
 // paramList reads a list of objects of the params.
 // maxBatch is the most programs one batch request may name: each item is

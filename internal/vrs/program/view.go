@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 )
 
 // Type masks of the program filters (reference 09 prgtypemask): 1 ASF
@@ -18,7 +18,7 @@ const (
 func Types(p Program) int {
 	m := 0
 	for _, f := range Files(p) {
-		if strings.EqualFold(conference.Str(f, "prgtype"), "mp4") {
+		if strings.EqualFold(engine.Str(f, "prgtype"), "mp4") {
 			m |= TypeMP4
 		} else {
 			m |= TypeASF
@@ -29,10 +29,10 @@ func Types(p Program) int {
 
 // Alias returns the display name (vc's programs call it name).
 func (p Program) Alias() string {
-	if s := conference.Str(p.Doc, "prgalias"); s != "" {
+	if s := engine.Str(p.Doc, "prgalias"); s != "" {
 		return s
 	}
-	return conference.Str(p.Doc, "name")
+	return engine.Str(p.Doc, "name")
 }
 
 // CreateTime is when the recording began, as UNIX seconds.
@@ -40,7 +40,7 @@ func (p Program) CreateTime() int64 {
 	if _, ok := p.Doc["createtime"]; ok {
 		return i64(p.Doc["createtime"])
 	}
-	if t, err := conference.ParseTime(conference.Str(p.Doc, "start_time")); err == nil {
+	if t, err := engine.ParseTime(engine.Str(p.Doc, "start_time")); err == nil {
 		return t.Unix()
 	}
 	return p.Rec.CreatedAt.Unix()
@@ -50,9 +50,9 @@ func (p Program) CreateTime() int64 {
 // published when their recording's publish_mode said so).
 func (p Program) Published() bool {
 	if _, ok := p.Doc["prgstate"]; ok {
-		return conference.Int(p.Doc, "prgstate") == 1
+		return engine.Int(p.Doc, "prgstate") == 1
 	}
-	return conference.Int(p.Doc, "publish_mode") == 1
+	return engine.Int(p.Doc, "publish_mode") == 1
 }
 
 // IssueTime is when the program was published (UNIX seconds), 0 if not.
@@ -61,7 +61,7 @@ func (p Program) IssueTime() int64 {
 		return i64(p.Doc["issuetime"])
 	}
 	if p.Published() {
-		if t, err := conference.ParseTime(conference.Str(p.Doc, "create_time")); err == nil {
+		if t, err := engine.ParseTime(engine.Str(p.Doc, "create_time")); err == nil {
 			return t.Unix()
 		}
 	}
@@ -70,10 +70,10 @@ func (p Program) IssueTime() int64 {
 
 // VRSMoid is the recording server that recorded the program.
 func (p Program) VRSMoid() string {
-	if s := conference.Str(p.Doc, "vrsmoid"); s != "" {
+	if s := engine.Str(p.Doc, "vrsmoid"); s != "" {
 		return s
 	}
-	return conference.Str(p.Doc, "vrs_id")
+	return engine.Str(p.Doc, "vrs_id")
 }
 
 // View is a program as vrs.program.list shows it at now; ip is the
@@ -83,28 +83,28 @@ func View(p Program, now time.Time, ip int64) map[string]any {
 	files := Files(p)
 	detail := make([]any, 0, len(files))
 	streams := 1
-	if conference.Int(p.Doc, "dual_stream") == 1 {
+	if engine.Int(p.Doc, "dual_stream") == 1 {
 		streams = 2
 	}
 	for i, f := range files {
-		typ := conference.Str(f, "prgtype")
-		rel := conference.Str(f, "relativepath")
+		typ := engine.Str(f, "prgtype")
+		rel := engine.Str(f, "relativepath")
 		detail = append(detail, map[string]any{
-			"prgid": conference.Int(f, "prgid"), "prggindex": i, "prgname": p.Alias() + "." + typ, "prgtype": typ,
+			"prgid": engine.Int(f, "prgid"), "prggindex": i, "prgname": p.Alias() + "." + typ, "prgtype": typ,
 			"ip": ip, "relativepath": rel, "prgsize": size, "prgduration": length, "prgvideostreamcount": streams,
-			"presenter": "", "vodnum": conference.Int(p.Doc, "vodnum"), "coverpath": "", "prgtab": []any{},
-			"covername": "", "downloadnum": conference.Int(p.Doc, "downloadnum"),
+			"presenter": "", "vodnum": engine.Int(p.Doc, "vodnum"), "coverpath": "", "prgtab": []any{},
+			"covername": "", "downloadnum": engine.Int(p.Doc, "downloadnum"),
 		})
 	}
-	watermark := conference.Int(p.Doc, "prgwatermark")
+	watermark := engine.Int(p.Doc, "prgwatermark")
 	if _, ok := p.Doc["prgwatermark"]; !ok {
-		watermark = conference.Int(p.Doc, "watermark")
+		watermark = engine.Int(p.Doc, "watermark")
 	}
 	return map[string]any{
 		"prggid": p.GID(), "prgalias": p.Alias(), "createtime": p.CreateTime(), "issuetime": p.IssueTime(),
 		"prgstate": boolInt(p.Published()), "prgencmode": orInt(p.Doc, "prgencmode", 1), "prgauthmode": orInt(p.Doc, "prgauthmode", 1),
-		"prgwatermark": watermark, "prgskid": conference.Str(p.Doc, "prgskid"), "prgdesc": conference.Str(p.Doc, "prgdesc"),
-		"prgallduration": length, "prgallsize": size, "streamjsonpath": conference.Str(p.Doc, "streamjsonpath"),
+		"prgwatermark": watermark, "prgskid": engine.Str(p.Doc, "prgskid"), "prgdesc": engine.Str(p.Doc, "prgdesc"),
+		"prgallduration": length, "prgallsize": size, "streamjsonpath": engine.Str(p.Doc, "streamjsonpath"),
 		"vrsmoid": p.VRSMoid(), "userdomainmoid": p.Rec.DomainMoid, "prgdetail": detail,
 	}
 }
@@ -117,7 +117,7 @@ func boolInt(b bool) int {
 }
 
 func orInt(doc map[string]any, key string, def int) int {
-	if n, ok := conference.IntOK(doc[key]); ok && n != 0 {
+	if n, ok := engine.IntOK(doc[key]); ok && n != 0 {
 		return n
 	}
 	return def

@@ -1,4 +1,4 @@
-package conference
+package engine
 
 import (
 	"context"
@@ -74,7 +74,7 @@ func HasApprovalRights(a store.Account) bool { return a.Admin && !a.Disabled }
 // NeedsApproval tells whether a conference created by the account must
 // wait for approval: its domain has video_approval on and the account has
 // no approval rights (an unknown account has none).
-func (s *Service) NeedsApproval(ctx context.Context, domainMoid, accountMoid string) (bool, error) {
+func (s *Conferences) NeedsApproval(ctx context.Context, domainMoid, accountMoid string) (bool, error) {
 	a, err := GetApproval(ctx, s.st, domainMoid)
 	if err != nil || a.Video == 0 {
 		return false, err
@@ -93,10 +93,10 @@ func (s *Service) NeedsApproval(ctx context.Context, domainMoid, accountMoid str
 // (POST /api/v1/mc/confs): when the creator needs approval
 // (NeedsApproval) the conference is stored pending instead, under a
 // number of the range (or its bound number) and with its meeting_id.
-func (s *Service) CreateOrHold(ctx context.Context, sp Spec) (Conf, error) {
+func (s *Conferences) CreateOrHold(ctx context.Context, sp Spec) (Conference, error) {
 	hold, err := s.NeedsApproval(ctx, sp.DomainMoid, sp.OwnerMoid)
 	if err != nil {
-		return Conf{}, err
+		return Conference{}, err
 	}
 	if !hold {
 		return s.Create(ctx, sp)
@@ -105,7 +105,7 @@ func (s *Service) CreateOrHold(ctx context.Context, sp Spec) (Conf, error) {
 	doc := sp.Doc
 	ports := Ports(doc)
 	if ports > s.cfg.MaxPorts { // could never run
-		return Conf{}, wire.Errorf(CodeNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
+		return Conference{}, wire.Errorf(CodeNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
 	}
 	start := now
 	var booked time.Time // the requested start of a booked conference, kept as the pending record's due time
@@ -126,7 +126,7 @@ func (s *Service) CreateOrHold(ctx context.Context, sp Spec) (Conf, error) {
 
 // Pending lists a domain's pending conferences (of one creator when
 // ownerMoid is set), by start time.
-func (s *Service) Pending(ctx context.Context, domainMoid, ownerMoid string) ([]Conf, error) {
+func (s *Conferences) Pending(ctx context.Context, domainMoid, ownerMoid string) ([]Conference, error) {
 	return s.List(ctx, domainMoid, ownerMoid, StatePending)
 }
 
@@ -136,10 +136,10 @@ func (s *Service) Pending(ctx context.Context, domainMoid, ownerMoid string) ([]
 // start_time becomes now (its end moves with it), a booked one keeps its
 // slot, and one whose slot ended while it waited is dropped (12103). A
 // conference that is not pending answers 12103.
-func (s *Service) Approve(ctx context.Context, domainMoid, confID string) (Conf, error) {
+func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (Conference, error) {
 	c, err := s.Get(ctx, domainMoid, confID, StatePending)
 	if err != nil {
-		return Conf{}, err
+		return Conference{}, err
 	}
 	now := s.clk.Now()
 	requested := c.Rec.DueAt
@@ -147,9 +147,9 @@ func (s *Service) Approve(ctx context.Context, domainMoid, confID string) (Conf,
 	if !requested.IsZero() && requested.After(now) {
 		rec.State, rec.UpdatedAt = StateBooked, now
 		if err := s.st.UpdateRecord(ctx, rec, StatePending); errors.Is(err, store.ErrNotFound) {
-			return Conf{}, notFound(confID)
+			return Conference{}, notFound(confID)
 		} else if err != nil {
-			return Conf{}, err
+			return Conference{}, err
 		}
 		c.Rec = rec
 		return c, nil
@@ -164,52 +164,50 @@ func (s *Service) Approve(ctx context.Context, domainMoid, confID string) (Conf,
 		}
 	} else if e := Str(c.Doc, "end_time"); e != "" {
 		if end, err = ParseTime(e); err != nil {
-			return Conf{}, err
+			return Conference{}, err
 		}
 		if !now.Before(end) {
 			if _, err := s.drop(ctx, rec); err != nil {
-				return Conf{}, err
+				return Conference{}, err
 			}
-			return Conf{}, wire.Errorf(wire.CodeConfNotFound, "conference %s: its booked time ended while it awaited approval; it is dropped", confID)
+			return Conference{}, wire.Errorf(wire.CodeConfNotFound, "conference %s: its booked time ended while it awaited approval; it is dropped", confID)
 		}
 	}
 	due := s.markStart(c.Doc, end, now) // start_pending.go
 	data, err := shape.Encode(c.Doc)
 	if err != nil {
-		return Conf{}, err
+		return Conference{}, err
 	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.admit(ctx, Ports(c.Doc)); err != nil {
-		return Conf{}, err
+		return Conference{}, err
 	}
 	pending := rec
 	rec.State, rec.DueAt, rec.UpdatedAt, rec.Data = StateRunning, due, now, data
 	if err := s.st.SwapRecord(ctx, rec); errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrConflict) {
-		return Conf{}, notFound(confID) // approved, rejected or withdrawn meanwhile
+		return Conference{}, notFound(confID) // approved, rejected or withdrawn meanwhile
 	} else if err != nil {
-		return Conf{}, err
+		return Conference{}, err
 	}
 	rec.Version++
 	if err := s.recheck(ctx); err != nil {
 		pending.UpdatedAt = now
 		if uerr := s.st.UpdateRecord(ctx, pending, StateRunning); uerr != nil && !errors.Is(uerr, store.ErrNotFound) {
-			return Conf{}, errors.Join(err, uerr)
+			return Conference{}, errors.Join(err, uerr)
 		}
-		return Conf{}, err
+		return Conference{}, err
 	}
 	c.Rec = rec
-	if s.hooks.Started != nil {
-		s.hooks.Started(ctx, c)
-	}
+	s.eng.started(ctx, c)
 	return c, nil
 }
 
 // Reject deletes a pending conference (rejected by an approver or
 // withdrawn by its creator), freeing its number. 12103 when it is not
 // pending.
-func (s *Service) Reject(ctx context.Context, domainMoid, confID string) error {
+func (s *Conferences) Reject(ctx context.Context, domainMoid, confID string) error {
 	c, err := s.Get(ctx, domainMoid, confID, StatePending)
 	if err != nil {
 		return err
@@ -226,7 +224,7 @@ func (s *Service) Reject(ctx context.Context, domainMoid, confID string) error {
 
 // drop ends a pending record once (a conditional state change, as ending
 // does) and deletes it; it never ran, so no hook is told.
-func (s *Service) drop(ctx context.Context, rec store.Record) (bool, error) {
+func (s *Conferences) drop(ctx context.Context, rec store.Record) (bool, error) {
 	now := s.clk.Now()
 	prev := rec.State
 	rec.State, rec.DueAt, rec.UpdatedAt = StateEnded, now, now

@@ -1,4 +1,4 @@
-package conference
+package engine
 
 import (
 	"context"
@@ -37,7 +37,7 @@ type Memoized[T any] struct {
 // kept values for unchanged versions, f over the read and decoded
 // conference for the others. A conference that ends meanwhile is left
 // out. Entries of conferences no longer in state are forgotten.
-func Scan[T any](ctx context.Context, st store.Store, memo *Memo[T], state string, f func(Conf) T) ([]Memoized[T], error) {
+func Scan[T any](ctx context.Context, st store.Store, memo *Memo[T], state string, f func(Conference) T) ([]Memoized[T], error) {
 	kl, ok := st.(store.KeyLister)
 	if !ok {
 		recs, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: KindConf, States: []string{state}})

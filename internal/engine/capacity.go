@@ -1,4 +1,4 @@
-package conference
+package engine
 
 import (
 	"context"
@@ -25,8 +25,8 @@ type Usage struct {
 // Usage counts the running conferences.
 // Each conference's ports are kept by record version (memo.go), so a
 // count reads the documents of changed conferences only.
-func (s *Service) Usage(ctx context.Context) (Usage, error) {
-	ports, err := Scan(ctx, s.st, &s.ports, StateRunning, func(c Conf) int { return Ports(c.Doc) })
+func (s *Conferences) Usage(ctx context.Context) (Usage, error) {
+	ports, err := Scan(ctx, s.st, &s.ports, StateRunning, func(c Conference) int { return Ports(c.Doc) })
 	if err != nil {
 		return Usage{}, err
 	}
@@ -40,14 +40,14 @@ func (s *Service) Usage(ctx context.Context) (Usage, error) {
 }
 
 // Free returns how many more conferences of size ports could start now.
-func (s *Service) Free(u Usage, ports int) int {
+func (s *Conferences) Free(u Usage, ports int) int {
 	byConfs := s.cfg.MaxConfs - u.Confs
 	byPorts := (s.cfg.MaxPorts - u.Ports) / ports
 	return max(0, min(byConfs, byPorts))
 }
 
 // admit checks that one more conference of size ports fits.
-func (s *Service) admit(ctx context.Context, ports int) error {
+func (s *Conferences) admit(ctx context.Context, ports int) error {
 	u, err := s.Usage(ctx)
 	if err != nil {
 		return err
@@ -56,7 +56,7 @@ func (s *Service) admit(ctx context.Context, ports int) error {
 }
 
 // over answers the capacity code when confs or ports exceed the limits.
-func (s *Service) over(confs, ports int) error {
+func (s *Conferences) over(confs, ports int) error {
 	if confs > s.cfg.MaxConfs {
 		return wire.Errorf(CodeMaxConfs, "the maximum number of conferences (%d) is reached", s.cfg.MaxConfs)
 	}
@@ -70,7 +70,7 @@ func (s *Service) over(confs, ports int) error {
 // admitted conferences at once, the running set may exceed the limits,
 // and the change just made must be undone. Whichever of two racing
 // changes counts last sees both, so the limits never stay exceeded.
-func (s *Service) recheck(ctx context.Context) error {
+func (s *Conferences) recheck(ctx context.Context) error {
 	u, err := s.Usage(ctx)
 	if err != nil {
 		return err

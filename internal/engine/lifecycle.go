@@ -1,4 +1,4 @@
-package conference
+package engine
 
 import (
 	"context"
@@ -17,7 +17,7 @@ const sweepAfter = time.Minute
 // End ends a booked or running conference of the domain: a running one
 // stops, a booked one is cancelled. 12103 when there is none (also when
 // another request ended it first: ending happens once).
-func (s *Service) End(ctx context.Context, domainMoid, confID string) error {
+func (s *Conferences) End(ctx context.Context, domainMoid, confID string) error {
 	c, err := s.Get(ctx, domainMoid, confID)
 	if err != nil {
 		return err
@@ -38,7 +38,7 @@ func (s *Service) End(ctx context.Context, domainMoid, confID string) error {
 // read (time-driven ends: conference control may have moved the end);
 // otherwise while it is still in its state. It reports whether this call
 // made the change.
-func (s *Service) finish(ctx context.Context, rec store.Record, swap bool) (bool, error) {
+func (s *Conferences) finish(ctx context.Context, rec store.Record, swap bool) (bool, error) {
 	prev := rec.State
 	now := s.clk.Now()
 	rec.State, rec.DueAt, rec.UpdatedAt = StateEnded, now, now
@@ -56,12 +56,12 @@ func (s *Service) finish(ctx context.Context, rec store.Record, swap bool) (bool
 	if err := s.st.DeleteRecord(ctx, KindConf, rec.DomainMoid, rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return true, err // RunDue sweeps it later
 	}
-	if prev == StateRunning && s.hooks.Ended != nil {
+	if prev == StateRunning {
 		c, err := decode(rec)
 		if err != nil {
 			return true, err
 		}
-		s.hooks.Ended(ctx, c)
+		s.eng.ended(ctx, c)
 	}
 	return true, nil
 }
@@ -74,7 +74,7 @@ func (s *Service) finish(ctx context.Context, rec store.Record, swap bool) (bool
 // call), and ended records left by
 // an interrupted ending are deleted. Each change is a conditional state
 // update, so it happens exactly once even when several nodes run it.
-func (s *Service) RunDue(ctx context.Context) error {
+func (s *Conferences) RunDue(ctx context.Context) error {
 	now := s.clk.Now()
 	var errs []error
 	ending, err := s.st.DueRecords(ctx, KindConf, StateRunning, now)
@@ -106,7 +106,7 @@ func (s *Service) RunDue(ctx context.Context) error {
 // running one. The booked slot stands: start_time and end_time are not
 // moved, so a conference that had to wait for capacity ends at its booked
 // end, and one whose end passed while it waited is dropped unstarted.
-func (s *Service) start(ctx context.Context, rec store.Record, now time.Time) error {
+func (s *Conferences) start(ctx context.Context, rec store.Record, now time.Time) error {
 	c, err := decode(rec)
 	if err != nil {
 		return err
@@ -126,16 +126,14 @@ func (s *Service) start(ctx context.Context, rec store.Record, now time.Time) er
 	if err != nil || !started {
 		return err
 	}
-	if s.hooks.Started != nil { // outside the capacity lock, as in Create
-		s.hooks.Started(ctx, c)
-	}
+	s.eng.started(ctx, c) // outside the capacity lock, as in Create
 	return nil
 }
 
 // admitStart turns the booked conference c running when there is
 // capacity, under the capacity lock (capacity.go); false when it stays
 // booked (full, or changed by someone else).
-func (s *Service) admitStart(ctx context.Context, c *Conf, end, now time.Time) (bool, error) {
+func (s *Conferences) admitStart(ctx context.Context, c *Conference, end, now time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.admit(ctx, Ports(c.Doc)); err != nil {
@@ -168,7 +166,7 @@ func (s *Service) admitStart(ctx context.Context, c *Conf, end, now time.Time) (
 // engine and conference control) over the version it was read at:
 // store.ErrConflict when it changed meanwhile (read again and retry),
 // store.ErrNotFound when it has ended.
-func (s *Service) Update(ctx context.Context, c Conf) error {
+func (s *Conferences) Update(ctx context.Context, c Conference) error {
 	data, err := shape.Encode(c.Doc)
 	if err != nil {
 		return err

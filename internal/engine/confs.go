@@ -3,7 +3,7 @@
 // capacity, ending, and the time-driven starts and ends. The mc module
 // creates and ends conferences through it; the vc module reads and
 // controls them. docs/conferences.md describes the behaviour.
-package conference
+package engine
 
 import (
 	"context"
@@ -56,37 +56,33 @@ func DefaultConfig() Config {
 	return Config{NumberMin: 1110000, NumberMax: 1119999, MaxConfs: 100, MaxPorts: 1000}
 }
 
-// Conf is a conference record with its decoded document (the newest wire
-// model: the creation parameters plus the server's fields).
-type Conf struct {
+// Conference is a conference record with its decoded document (the
+// newest wire model: the creation parameters plus the server's fields).
+// Conf, read from it by ConfOf, is the part the terminals' operations need.
+type Conference struct {
 	Rec store.Record
 	Doc map[string]any
 }
 
 // ID returns the conference number (conf_id).
-func (c Conf) ID() string { return c.Rec.ID }
+func (c Conference) ID() string { return c.Rec.ID }
 
-// Hooks let the conference engine act when a conference starts running
-// and when a running conference ends. Each is called exactly once per
-// change, by the node that made it.
-type Hooks struct {
-	Started func(ctx context.Context, c Conf)
-	Ended   func(ctx context.Context, c Conf)
-}
-
-// Service creates, reads and ends conferences.
-type Service struct {
+// Conferences creates, reads, starts and ends conference records. It is
+// the records' half of the Engine (engine.go): a start and an end call the
+// engine's follow-up (Engine.started, Engine.ended) directly, once per
+// change, on the node that made it.
+type Conferences struct {
 	st  store.Store
 	clk clock.Clock
 	cfg Config
+	eng *Engine
 
 	mu    sync.Mutex // serialises capacity checks with the changes they admit
-	hooks Hooks
-	ports Memo[int] // each running conference's ports, by version (Usage)
+	ports Memo[int]  // each running conference's ports, by version (Usage)
 }
 
-// New returns a Service.
-func New(st store.Store, clk clock.Clock, cfg Config) *Service {
+// newConferences returns the records' half of eng.
+func newConferences(st store.Store, clk clock.Clock, cfg Config, eng *Engine) *Conferences {
 	d := DefaultConfig()
 	if cfg.NumberMin == 0 && cfg.NumberMax == 0 {
 		cfg.NumberMin, cfg.NumberMax = d.NumberMin, d.NumberMax
@@ -97,14 +93,11 @@ func New(st store.Store, clk clock.Clock, cfg Config) *Service {
 	if cfg.MaxPorts == 0 {
 		cfg.MaxPorts = d.MaxPorts
 	}
-	return &Service{st: st, clk: clk, cfg: cfg}
+	return &Conferences{st: st, clk: clk, cfg: cfg, eng: eng}
 }
 
-// Config returns the service's settings.
-func (s *Service) Config() Config { return s.cfg }
-
-// SetHooks installs the engine's hooks; call it before serving.
-func (s *Service) SetHooks(h Hooks) { s.hooks = h }
+// Config returns the numbering and capacity settings.
+func (s *Conferences) Config() Config { return s.cfg }
 
 // notFound is the reference's "conference does not exist" (A3 12103).
 func notFound(id string) error {
@@ -114,36 +107,36 @@ func notFound(id string) error {
 // Get returns a conference of the domain that is in one of states (booked
 // or running when none is given). Any other conference, one of another
 // domain, or an ended one answers 12103.
-func (s *Service) Get(ctx context.Context, domainMoid, confID string, states ...string) (Conf, error) {
+func (s *Conferences) Get(ctx context.Context, domainMoid, confID string, states ...string) (Conference, error) {
 	if len(states) == 0 {
 		states = []string{StateBooked, StateRunning}
 	}
 	rec, err := s.st.GetRecord(ctx, KindConf, domainMoid, confID)
 	if errors.Is(err, store.ErrNotFound) {
-		return Conf{}, notFound(confID)
+		return Conference{}, notFound(confID)
 	}
 	if err != nil {
-		return Conf{}, err
+		return Conference{}, err
 	}
 	in := false
 	for _, st := range states {
 		in = in || rec.State == st
 	}
 	if !in {
-		return Conf{}, notFound(confID)
+		return Conference{}, notFound(confID)
 	}
 	return decode(rec)
 }
 
 // List returns the conferences of a domain in a state, of one creating
 // account when ownerMoid is set, ordered by start time then number.
-func (s *Service) List(ctx context.Context, domainMoid, ownerMoid, state string) ([]Conf, error) {
+func (s *Conferences) List(ctx context.Context, domainMoid, ownerMoid, state string) ([]Conference, error) {
 	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: KindConf, DomainMoid: domainMoid,
 		OwnerMoid: ownerMoid, States: []string{state}})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Conf, 0, len(recs))
+	out := make([]Conference, 0, len(recs))
 	for _, rec := range recs {
 		c, err := decode(rec)
 		if err != nil {
@@ -163,17 +156,17 @@ func (s *Service) List(ctx context.Context, domainMoid, ownerMoid, state string)
 
 // StartTime returns the conference's start time (its record's creation
 // time when the document has none).
-func (c Conf) StartTime() time.Time {
+func (c Conference) StartTime() time.Time {
 	if t, err := ParseTime(Str(c.Doc, "start_time")); err == nil {
 		return t
 	}
 	return c.Rec.CreatedAt
 }
 
-func decode(rec store.Record) (Conf, error) {
+func decode(rec store.Record) (Conference, error) {
 	doc, err := shape.Decode(rec.Data)
 	if err != nil {
-		return Conf{}, err
+		return Conference{}, err
 	}
-	return Conf{Rec: rec, Doc: doc}, nil
+	return Conference{Rec: rec, Doc: doc}, nil
 }

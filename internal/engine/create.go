@@ -1,4 +1,4 @@
-package conference
+package engine
 
 import (
 	"context"
@@ -26,12 +26,12 @@ type Spec struct {
 // start lies in the future. A running conference must fit the capacity
 // (27505, 27506); a booked one takes capacity only when it starts. A bound
 // number in use answers 20106. Nothing is kept when creation fails.
-func (s *Service) Create(ctx context.Context, sp Spec) (Conf, error) {
+func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 	now := s.clk.Now()
 	doc := sp.Doc
 	ports := Ports(doc)
 	if ports > s.cfg.MaxPorts {
-		return Conf{}, wire.Errorf(CodeNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
+		return Conference{}, wire.Errorf(CodeNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
 	}
 	start, booked := now, false
 	if !sp.Start.IsZero() && sp.Start.After(now) {
@@ -55,58 +55,56 @@ func (s *Service) Create(ctx context.Context, sp Spec) (Conf, error) {
 
 	c, err := s.admitInsert(ctx, ports, rec, doc, sp.Number)
 	if err != nil {
-		return Conf{}, err
+		return Conference{}, err
 	}
 	// The follow-up (features, invitee calls) runs outside the capacity
 	// lock: it changes no conference's ports, so creations do not wait
 	// for one another's calls.
-	if s.hooks.Started != nil {
-		s.hooks.Started(ctx, c)
-	}
+	s.eng.started(ctx, c)
 	return c, nil
 }
 
 // admitInsert checks the capacity, stores the running conference and
 // checks again (capacity.go), under the lock that serialises this node's
 // capacity checks with the changes they admit.
-func (s *Service) admitInsert(ctx context.Context, ports int, rec store.Record, doc map[string]any, number string) (Conf, error) {
+func (s *Conferences) admitInsert(ctx context.Context, ports int, rec store.Record, doc map[string]any, number string) (Conference, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.admit(ctx, ports); err != nil {
-		return Conf{}, err
+		return Conference{}, err
 	}
 	c, err := s.insert(ctx, rec, doc, number)
 	if err != nil {
-		return Conf{}, err
+		return Conference{}, err
 	}
 	if err := s.recheck(ctx); err != nil {
 		if derr := s.st.DeleteRecord(ctx, KindConf, c.Rec.DomainMoid, c.ID()); derr != nil && !errors.Is(derr, store.ErrNotFound) {
-			return Conf{}, errors.Join(err, derr)
+			return Conference{}, errors.Join(err, derr)
 		}
-		return Conf{}, err
+		return Conference{}, err
 	}
 	return c, nil
 }
 
 // insert stores the record under the bound number, or under the next free
 // number of the configured range: numbers of live conferences are skipped.
-func (s *Service) insert(ctx context.Context, rec store.Record, doc map[string]any, number string) (Conf, error) {
-	put := func(id string) (Conf, error) {
+func (s *Conferences) insert(ctx context.Context, rec store.Record, doc map[string]any, number string) (Conference, error) {
+	put := func(id string) (Conference, error) {
 		doc["conf_id"] = id
 		data, err := shape.Encode(doc)
 		if err != nil {
-			return Conf{}, err
+			return Conference{}, err
 		}
 		rec.ID, rec.Data = id, data
 		if err := s.st.CreateRecord(ctx, rec); err != nil {
-			return Conf{}, err
+			return Conference{}, err
 		}
-		return Conf{Rec: rec, Doc: doc}, nil
+		return Conference{Rec: rec, Doc: doc}, nil
 	}
 	if number != "" {
 		c, err := put(number)
 		if errors.Is(err, store.ErrDuplicate) {
-			return Conf{}, wire.Errorf(CodeNumberUsed, "conference number %s is in use", number)
+			return Conference{}, wire.Errorf(CodeNumberUsed, "conference number %s is in use", number)
 		}
 		return c, err
 	}
@@ -114,7 +112,7 @@ func (s *Service) insert(ctx context.Context, rec store.Record, doc map[string]a
 	for i := int64(0); i < size; i++ {
 		n, err := s.st.NextNumber(ctx, NumberCounter, s.cfg.NumberMin, s.cfg.NumberMax)
 		if err != nil {
-			return Conf{}, err
+			return Conference{}, err
 		}
 		c, err := put(strconv.FormatInt(n, 10))
 		if errors.Is(err, store.ErrDuplicate) {
@@ -122,7 +120,7 @@ func (s *Service) insert(ctx context.Context, rec store.Record, doc map[string]a
 		}
 		return c, err
 	}
-	return Conf{}, wire.Errorf(CodeMaxConfs, "the maximum number of conferences is reached: every number from %d to %d is in use", s.cfg.NumberMin, s.cfg.NumberMax)
+	return Conference{}, wire.Errorf(CodeMaxConfs, "the maximum number of conferences is reached: every number from %d to %d is in use", s.cfg.NumberMin, s.cfg.NumberMax)
 }
 
 // newMeetingID returns a unique meeting id: 128 random bits as 32 hex

@@ -1,4 +1,4 @@
-package conference
+package engine
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // sqlstore) only the page is read; otherwise every match is read, decoded
 // and sorted. Callers keep decoded documents by version (vc's list
 // cache) and read the missing ones with Get.
-func (s *Service) Page(ctx context.Context, domainMoid, ownerMoid, state string, start, count int) ([]store.RecordKey, int, error) {
+func (s *Conferences) Page(ctx context.Context, domainMoid, ownerMoid, state string, start, count int) ([]store.RecordKey, int, error) {
 	start, count = max(start, 0), max(count, 0)
 	if p, ok := s.st.(store.ConfPager); ok {
 		return p.ConfsByStart(ctx, store.RecordQuery{Kind: KindConf, DomainMoid: domainMoid, OwnerMoid: ownerMoid,

@@ -1,14 +1,16 @@
-package conference_test
+package engine_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -17,24 +19,52 @@ import (
 // node is one Confer process: its own store connection and Service on the
 // shared database, counting the changes its hooks see.
 type node struct {
-	svc            *conference.Service
+	svc            *engine.Conferences
 	started, ended atomic.Int32
+	// stop makes the node stop (a panic of errStopped, which runAll and
+	// stopped recover) when it follows a start up, before it marks the
+	// start done.
+	stop bool
 }
 
-func newNode(t *testing.T, dsn string, clk clock.Clock, cfg conference.Config) *node {
+var errStopped = errors.New("the node stopped")
+
+// stopped runs f on a node that may stop (node.stop).
+func stopped(f func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil && v != errStopped {
+			panic(v)
+		}
+	}()
+	return f()
+}
+
+func newNode(t *testing.T, dsn string, clk clock.Clock, cfg engine.Config) *node {
 	t.Helper()
 	st, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	n := &node{svc: conference.New(st, clk, cfg)}
-	n.svc.SetHooks(conference.Hooks{
-		Started: func(context.Context, conference.Conf) { n.started.Add(1) },
-		Ended:   func(context.Context, conference.Conf) { n.ended.Add(1) },
-	})
+	n := &node{}
+	n.svc = engine.New(st, clk, cfg, media.Simulated{Dir: st}, nil, func(*engine.Engine) engine.Features { return counting{n: n} }).Conferences()
 	return n
 }
+
+// counting counts the starts and ends that its node follows up.
+type counting struct {
+	engine.NoFeatures
+	n *node
+}
+
+func (c counting) Started(context.Context, engine.Conference) error {
+	c.n.started.Add(1)
+	if c.n.stop {
+		panic(errStopped)
+	}
+	return nil
+}
+func (c counting) Ended(context.Context, engine.Conference) error { c.n.ended.Add(1); return nil }
 
 // runAll runs RunDue on every node at once, several times.
 func runAll(t *testing.T, nodes []*node) {
@@ -45,7 +75,7 @@ func runAll(t *testing.T, nodes []*node) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := n.svc.RunDue(context.Background()); err != nil {
+				if err := stopped(func() error { return n.svc.RunDue(context.Background()) }); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -70,10 +100,10 @@ func TestRunDueExactlyOnceAcrossNodes(t *testing.T) {
 		ctx := context.Background()
 		start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 		clk := clock.NewFake(start)
-		cfg := conference.Config{MaxConfs: 3}
+		cfg := engine.Config{MaxConfs: 3}
 		nodes := []*node{newNode(t, dsn, clk, cfg), newNode(t, dsn, clk, cfg)}
 		for i := 0; i < 5; i++ {
-			_, err := nodes[0].svc.Create(ctx, conference.Spec{DomainMoid: "d1", OwnerMoid: "a1",
+			_, err := nodes[0].svc.Create(ctx, engine.Spec{DomainMoid: "d1", OwnerMoid: "a1",
 				Doc:   map[string]any{"name": "booked", "duration": 30, "max_join_mt": 8},
 				Start: start.Add(time.Hour)})
 			if err != nil {
@@ -85,11 +115,11 @@ func TestRunDueExactlyOnceAcrossNodes(t *testing.T) {
 		if got := sum(nodes, func(n *node) int32 { return n.started.Load() }); got != 3 {
 			t.Fatalf("started %d conferences, want 3 (the capacity)", got)
 		}
-		running, err := nodes[1].svc.List(ctx, "d1", "", conference.StateRunning)
+		running, err := nodes[1].svc.List(ctx, "d1", "", engine.StateRunning)
 		if err != nil || len(running) != 3 {
 			t.Fatalf("running = %d, %v; want 3", len(running), err)
 		}
-		booked, _ := nodes[1].svc.List(ctx, "d1", "", conference.StateBooked)
+		booked, _ := nodes[1].svc.List(ctx, "d1", "", engine.StateBooked)
 		if len(booked) != 2 {
 			t.Fatalf("booked = %d, want 2 waiting for capacity", len(booked))
 		}
@@ -115,7 +145,7 @@ func TestRunDueExactlyOnceAcrossNodes(t *testing.T) {
 func TestCreateCapacityAcrossNodes(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
 		clk := clock.NewFake(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
-		cfg := conference.Config{MaxConfs: 4}
+		cfg := engine.Config{MaxConfs: 4}
 		nodes := []*node{newNode(t, dsn, clk, cfg), newNode(t, dsn, clk, cfg)}
 		var wg sync.WaitGroup
 		var ok atomic.Int32
@@ -123,7 +153,7 @@ func TestCreateCapacityAcrossNodes(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := nodes[i%2].svc.Create(context.Background(), conference.Spec{DomainMoid: "d1",
+				_, err := nodes[i%2].svc.Create(context.Background(), engine.Spec{DomainMoid: "d1",
 					Doc: map[string]any{"name": "c", "max_join_mt": 8}})
 				if err == nil {
 					ok.Add(1)
@@ -147,8 +177,8 @@ func TestSweepEndedRecords(t *testing.T) {
 	dsn := testdb.SQLite(t)
 	ctx := context.Background()
 	clk := clock.NewFake(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
-	n := newNode(t, dsn, clk, conference.Config{})
-	c, err := n.svc.Create(ctx, conference.Spec{DomainMoid: "d1", Doc: map[string]any{"name": "x"}})
+	n := newNode(t, dsn, clk, engine.Config{})
+	c, err := n.svc.Create(ctx, engine.Spec{DomainMoid: "d1", Doc: map[string]any{"name": "x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,8 +188,8 @@ func TestSweepEndedRecords(t *testing.T) {
 	}
 	defer st.Close()
 	rec := c.Rec
-	rec.State, rec.DueAt = conference.StateEnded, clk.Now()
-	if err := st.UpdateRecord(ctx, rec, conference.StateRunning); err != nil {
+	rec.State, rec.DueAt = engine.StateEnded, clk.Now()
+	if err := st.UpdateRecord(ctx, rec, engine.StateRunning); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := n.svc.Get(ctx, "d1", c.ID()); err == nil {
@@ -169,7 +199,7 @@ func TestSweepEndedRecords(t *testing.T) {
 	if err := n.svc.RunDue(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.GetRecord(ctx, conference.KindConf, "d1", c.ID()); err != store.ErrNotFound {
+	if _, err := st.GetRecord(ctx, engine.KindConf, "d1", c.ID()); err != store.ErrNotFound {
 		t.Fatalf("ended record not swept: %v", err)
 	}
 }

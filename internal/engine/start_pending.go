@@ -1,4 +1,4 @@
-package conference
+package engine
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 )
 
 // A conference start is a write (the record becomes running) followed by
-// its follow-up, the Started hook: the features set at creation and the
-// calls to the invitees (engine.Attach). A node that stops between the two
+// its follow-up, Engine.started: the features set at creation and the
+// calls to the invitees (conference.go). A node that stops between the two
 // must not leave the conference running with nobody called (issue 12,
 // docs/deployment.md "Time-driven work"). So the write that starts a
 // conference also marks its start pending (DocStartPending) and makes the
@@ -20,8 +20,7 @@ import (
 // removes the mark when it is done (StartDone), which makes the conference
 // due at its end again. A mark still there when the conference comes due
 // means the follow-up did not finish: RunDue takes a lease on it and runs
-// the Started hook again, which does what is left (the hook is
-// idempotent). A conference whose end comes first just ends.
+// the follow-up again, which does what is left (it is idempotent). A conference whose end comes first just ends.
 
 // DocStartPending is the internal field of a running conference whose
 // start's follow-up is not known to be done: the start time (RFC 3339
@@ -33,13 +32,10 @@ const DocStartPending = "_start_pending"
 // runs it again, the lease of the engine's due calls (engine/claim.go).
 const StartLease = 30 * time.Second
 
-// markStart marks a conference that starts at now with end as pending,
-// when a Started hook will follow it up, and returns its due time: the
-// lease's end, or its own end when that comes first.
-func (s *Service) markStart(doc map[string]any, end, now time.Time) time.Time {
-	if s.hooks.Started == nil {
-		return end
-	}
+// markStart marks a conference that starts at now with end as pending
+// until its follow-up is done, and returns its due time: the lease's end,
+// or its own end when that comes first.
+func (s *Conferences) markStart(doc map[string]any, end, now time.Time) time.Time {
 	doc[DocStartPending] = now.UTC().Format(time.RFC3339Nano)
 	return DueOf(doc, end)
 }
@@ -72,7 +68,7 @@ func endOf(doc map[string]any) (time.Time, error) {
 // done, and makes the conference due at its end again. It does nothing
 // when the conference ended, or when the mark is not c's (removed by
 // another node, or a later conference under the same number).
-func (s *Service) StartDone(ctx context.Context, c Conf) error {
+func (s *Conferences) StartDone(ctx context.Context, c Conference) error {
 	mark := Str(c.Doc, DocStartPending)
 	if mark == "" {
 		return nil
@@ -106,27 +102,24 @@ func (s *Service) StartDone(ctx context.Context, c Conf) error {
 
 // pendingStart tells whether a running conference that came due is a
 // start whose follow-up did not finish, rather than one whose end came.
-func pendingStart(rec store.Record, now time.Time) (Conf, bool) {
+func pendingStart(rec store.Record, now time.Time) (Conference, bool) {
 	doc, err := shape.Decode(rec.Data)
 	if err != nil || Str(doc, DocStartPending) == "" {
-		return Conf{}, false
+		return Conference{}, false
 	}
 	end, err := endOf(doc)
 	if err != nil || (!end.IsZero() && !now.Before(end)) {
-		return Conf{}, false
+		return Conference{}, false
 	}
-	return Conf{Rec: rec, Doc: doc}, true
+	return Conference{Rec: rec, Doc: doc}, true
 }
 
-// resumeStart runs the Started hook again for a start whose follow-up did
+// resumeStart runs the follow-up again for a start whose follow-up did
 // not finish, under a lease so that of several nodes one runs it, and
 // another only when that one stops too (store.Claimer). The lease is named
 // by the mark, which the follow-up's own writes to the conference leave
 // alone, so it holds while they bump the record's version.
-func (s *Service) resumeStart(ctx context.Context, c Conf) error {
-	if s.hooks.Started == nil {
-		return nil // a service without the engine: a node with it resumes the start
-	}
+func (s *Conferences) resumeStart(ctx context.Context, c Conference) error {
 	if cl, ok := s.st.(store.Claimer); ok {
 		now := s.clk.Now()
 		name := "start/" + c.Rec.DomainMoid + "/" + c.ID() + "@" + Str(c.Doc, DocStartPending)
@@ -135,6 +128,6 @@ func (s *Service) resumeStart(ctx context.Context, c Conf) error {
 			return err
 		}
 	}
-	s.hooks.Started(ctx, c)
+	s.eng.started(ctx, c)
 	return nil
 }

@@ -1,4 +1,4 @@
-package conference
+package engine
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package conference_test
+package engine_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
-	"github.com/confer-platform/confer/internal/conference"
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -47,7 +47,7 @@ func TestApproval(t *testing.T) {
 		must(st.CreateDomain(ctx, store.Domain{Moid: "d", Name: "d", CreatedAt: t0}))
 		must(st.CreateAccount(ctx, store.Account{Moid: "adm", DomainMoid: "d", Username: "adm", PasswordHash: "x", Admin: true, CreatedAt: t0}))
 		must(st.CreateAccount(ctx, store.Account{Moid: "usr", DomainMoid: "d", Username: "usr", PasswordHash: "x", CreatedAt: t0}))
-		nodes := []*node{newNode(t, dsn, clk, conference.Config{}), newNode(t, dsn, clk, conference.Config{})}
+		nodes := []*node{newNode(t, dsn, clk, engine.Config{}), newNode(t, dsn, clk, engine.Config{})}
 		svc := nodes[0].svc
 
 		for _, acct := range []string{"adm", "usr", "nobody"} {
@@ -55,9 +55,9 @@ func TestApproval(t *testing.T) {
 				t.Fatalf("approval off: NeedsApproval(%s) = %v, %v", acct, held, err)
 			}
 		}
-		must(conference.SetApproval(ctx, st, "d", conference.Approval{Real: 1, Video: 1}, t0))
-		must(conference.SetApproval(ctx, st, "d", conference.Approval{Real: 0, Video: 1}, t0)) // replaces
-		if a, err := conference.GetApproval(ctx, st, "d"); err != nil || a != (conference.Approval{Video: 1}) {
+		must(engine.SetApproval(ctx, st, "d", engine.Approval{Real: 1, Video: 1}, t0))
+		must(engine.SetApproval(ctx, st, "d", engine.Approval{Real: 0, Video: 1}, t0)) // replaces
+		if a, err := engine.GetApproval(ctx, st, "d"); err != nil || a != (engine.Approval{Video: 1}) {
 			t.Fatalf("GetApproval = %+v, %v", a, err)
 		}
 		for acct, want := range map[string]bool{"adm": false, "usr": true, "nobody": true} {
@@ -65,17 +65,17 @@ func TestApproval(t *testing.T) {
 				t.Fatalf("NeedsApproval(%s) = %v, %v; want %v", acct, held, err, want)
 			}
 		}
-		spec := func(owner string, start time.Time, duration int) conference.Spec {
-			return conference.Spec{DomainMoid: "d", OwnerMoid: owner, Start: start, Doc: map[string]any{"name": "c", "max_join_mt": 8, "duration": duration}}
+		spec := func(owner string, start time.Time, duration int) engine.Spec {
+			return engine.Spec{DomainMoid: "d", OwnerMoid: owner, Start: start, Doc: map[string]any{"name": "c", "max_join_mt": 8, "duration": duration}}
 		}
 		c, err := svc.CreateOrHold(ctx, spec("adm", time.Time{}, 0))
-		if err != nil || c.Rec.State != conference.StateRunning {
+		if err != nil || c.Rec.State != engine.StateRunning {
 			t.Fatalf("an administrator's conference: %+v, %v", c.Rec, err)
 		}
 
 		// Instant, approved by two nodes at once: starts once.
 		c, err = svc.CreateOrHold(ctx, spec("usr", time.Time{}, 0))
-		if err != nil || c.Rec.State != conference.StatePending || conference.Str(c.Doc, "meeting_id") == "" {
+		if err != nil || c.Rec.State != engine.StatePending || engine.Str(c.Doc, "meeting_id") == "" {
 			t.Fatalf("held: %+v, %v", c.Rec, err)
 		}
 		var wg sync.WaitGroup
@@ -117,19 +117,19 @@ func TestApproval(t *testing.T) {
 			t.Fatalf("Pending = %d, %v", len(ps), err)
 		}
 		b, err := svc.Approve(ctx, "d", booked.ID())
-		if err != nil || b.Rec.State != conference.StateBooked || !b.Rec.DueAt.Equal(t0.Add(time.Hour)) {
+		if err != nil || b.Rec.State != engine.StateBooked || !b.Rec.DueAt.Equal(t0.Add(time.Hour)) {
 			t.Fatalf("approve booked: %+v, %v", b.Rec, err)
 		}
 		clk.Set(t0.Add(70 * time.Minute)) // after its start, before its end
 		l, err := svc.Approve(ctx, "d", late.ID())
-		if err != nil || l.Rec.State != conference.StateRunning || conference.Str(l.Doc, "end_time") != "2026-03-01T10:30:00+00:00" {
+		if err != nil || l.Rec.State != engine.StateRunning || engine.Str(l.Doc, "end_time") != "2026-03-01T10:30:00+00:00" {
 			t.Fatalf("approve after the start keeps the slot: %+v %v, %v", l.Rec, l.Doc["end_time"], err)
 		}
 		clk.Set(t0.Add(2 * time.Hour)) // after its end: dropped
 		if _, err := svc.Approve(ctx, "d", gone.ID()); apprCode(err) != wire.CodeConfNotFound {
 			t.Fatalf("approve after the slot = %v", err)
 		}
-		if _, err := svc.Get(ctx, "d", gone.ID(), conference.StatePending); apprCode(err) != wire.CodeConfNotFound {
+		if _, err := svc.Get(ctx, "d", gone.ID(), engine.StatePending); apprCode(err) != wire.CodeConfNotFound {
 			t.Fatalf("dropped conference still pending: %v", err)
 		}
 		if err := svc.Reject(ctx, "d", gone.ID()); apprCode(err) != wire.CodeConfNotFound {
@@ -138,7 +138,7 @@ func TestApproval(t *testing.T) {
 		// Too large for the platform: refused at once.
 		big := spec("usr", time.Time{}, 0)
 		big.Doc["max_join_mt"] = 5000
-		if _, err := svc.CreateOrHold(ctx, big); apprCode(err) != conference.CodeNoResource {
+		if _, err := svc.CreateOrHold(ctx, big); apprCode(err) != engine.CodeNoResource {
 			t.Fatalf("hold beyond the platform = %v", err)
 		}
 	})

@@ -1,0 +1,47 @@
+package engine
+
+import "context"
+
+// Features is what conference control (internal/vc) adds to a running
+// conference's life: the compositions, mixes, polls and recordings its
+// creation set, the conference's state applied to a terminal that joins
+// (mute, silence, roles, its places in those features), the same dropped
+// when terminals leave, the cascade links between conferences, and what
+// must outlive a conference when it ends. The engine calls it at those
+// moments; New receives it.
+type Features interface {
+	// Started starts the features that the creation of c set, when c
+	// starts running and before its invitees are called. It may run twice
+	// for one start (start_pending.go): it starts only what does not run.
+	Started(ctx context.Context, c Conference) error
+	// Joined applies the conference's state to t, whose call was just
+	// answered.
+	Joined(ctx context.Context, c Conf, t Terminal) error
+	// Left drops the terminals mtIDs, which have left c's call (hung up
+	// or removed), from the roles and features that held them.
+	Left(ctx context.Context, c Conf, mtIDs []string) error
+	// Ended runs after an ended conference's terminals are gone: it keeps
+	// what must outlive the conference (running recordings become
+	// programs) and unlinks its cascades.
+	Ended(ctx context.Context, c Conference) error
+
+	// Peers finds the conferences that link terminals call (cascade.go).
+	Peers
+	// Link establishes a cascade whose link terminal has been answered:
+	// an error refuses it, and the call fails (wrapping ErrRefused).
+	Link(ctx context.Context, superior Conf, link Terminal, sub Peer) error
+}
+
+// NoFeatures runs conferences without conference control: nothing starts
+// with them, no terminal is a link.
+type NoFeatures struct{}
+
+func (NoFeatures) Started(context.Context, Conference) error          { return nil }
+func (NoFeatures) Joined(context.Context, Conf, Terminal) error       { return nil }
+func (NoFeatures) Left(context.Context, Conf, []string) error         { return nil }
+func (NoFeatures) Ended(context.Context, Conference) error            { return nil }
+func (NoFeatures) Find(context.Context, string, string) (Peer, error) { return Peer{}, ErrNoPeer }
+func (NoFeatures) Conf(context.Context, string, string) (Conf, bool, error) {
+	return Conf{}, false, nil
+}
+func (NoFeatures) Link(context.Context, Conf, Terminal, Peer) error { return nil }

@@ -1,0 +1,25 @@
+package server
+
+import (
+	"log/slog"
+
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/vc"
+)
+
+// NewEngine builds the conference engine as every node runs it: the
+// simulated media backend over the store's terminal directory, and the
+// features of conference control (vc.Module.Features). New and the
+// `conferd conference approve` command build it here, so a conference
+// approved from the command line starts as one approved through the API.
+func NewEngine(st store.Store, clk clock.Clock, cfg engine.Config, log *slog.Logger) (*engine.Engine, *vc.Module) {
+	var m *vc.Module
+	e := engine.New(st, clk, cfg, media.Simulated{Dir: st}, log, func(e *engine.Engine) engine.Features {
+		m = vc.New(st, clk, e.Conferences(), e)
+		return m.Features()
+	})
+	return e, m
+}

@@ -1,0 +1,39 @@
+package vc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/engine"
+)
+
+// Features is conference control's part in a conference's life, which
+// the engine calls (engine.Features): the features a creation set start
+// with the conference (create_features.go), a terminal that joins takes
+// on the conference's state (join.go) and one that leaves is dropped from
+// it (leave.go), link terminals cascade conferences (cascade_link.go), and
+// an ended conference's recordings become programs (rec_program.go).
+// engine.New receives it (server.NewEngine).
+func (m *Module) Features() engine.Features { return features{peers{m}} }
+
+type features struct{ peers }
+
+func (f features) Started(ctx context.Context, c engine.Conference) error {
+	return f.m.createdStart(ctx, c)
+}
+
+func (f features) Joined(ctx context.Context, c engine.Conf, t engine.Terminal) error {
+	return f.m.onJoin(ctx, c, t)
+}
+
+func (f features) Left(ctx context.Context, c engine.Conf, mtIDs []string) error {
+	return f.m.onLeave(ctx, c, mtIDs)
+}
+
+func (f features) Ended(ctx context.Context, c engine.Conference) error {
+	return errors.Join(f.m.TimelineEnded(ctx, c), f.m.CascadeEnded(ctx, c))
+}
+
+func (f features) Link(ctx context.Context, sup engine.Conf, link engine.Terminal, sub engine.Peer) error {
+	return f.m.link(ctx, sup, link, sub)
+}
