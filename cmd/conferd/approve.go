@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -55,7 +56,7 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return exitUsage
 	}
 	defer st.Close()
-	pending, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindConf, States: []string{engine.StatePending}})
+	pending, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, States: []string{engine.StatePending}})
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: conference %s: %v\n", args[0], err)
 		return 1
@@ -70,8 +71,8 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 				continue // approved or rejected meanwhile
 			}
 			creator, _ := c.Doc["creator"].(map[string]any)
-			fmt.Fprintf(stdout, "%s\t%s\t%q\tby %s\tstart %s\n", c.ID(), engine.Str(c.Doc, "user_domain_name"),
-				engine.Str(c.Doc, "name"), engine.Str(creator, "name"), engine.Str(c.Doc, "start_time"))
+			fmt.Fprintf(stdout, "%s\t%s\t%q\tby %s\tstart %s\n", c.ID(), record.Str(c.Doc, "user_domain_name"),
+				record.Str(c.Doc, "name"), record.Str(creator, "name"), record.Str(c.Doc, "start_time"))
 		}
 		return 0
 	}

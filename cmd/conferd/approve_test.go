@@ -11,6 +11,7 @@ import (
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
@@ -86,15 +87,15 @@ func TestConferenceApproveCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rec, err := st.GetRecord(ctx, engine.KindConf, bob.DomainMoid, a)
+	rec, err := st.GetRecord(ctx, record.KindConf, bob.DomainMoid, a)
 	if err != nil || rec.State != engine.StateRunning {
 		t.Fatalf("approved conference: %+v %v", rec, err)
 	}
 	doc, err := shape.Decode(rec.Data)
-	if err != nil || engine.Int(doc, "mix_enable") != 1 || doc[engine.DocStartPending] != nil {
+	if err != nil || record.Int(doc, "mix_enable") != 1 || doc[engine.DocStartPending] != nil {
 		t.Fatalf("approved conference: mix_enable %v, start pending %v (%v); want the mix running, the start done", doc["mix_enable"], doc[engine.DocStartPending], err)
 	}
-	if _, err := st.GetRecord(ctx, engine.KindConf, bob.DomainMoid, b); err != store.ErrNotFound {
+	if _, err := st.GetRecord(ctx, record.KindConf, bob.DomainMoid, b); err != store.ErrNotFound {
 		t.Fatalf("rejected conference: %v", err)
 	}
 }

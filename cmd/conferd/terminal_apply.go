@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -63,7 +64,7 @@ func terminalApply(ctx context.Context, args []string, stdout, stderr io.Writer)
 // applyCheck finds the running conference and its online terminal and
 // returns the conference's user domain.
 func applyCheck(ctx context.Context, st store.Store, confID, mtID string) (string, error) {
-	running, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindConf, States: []string{engine.StateRunning}})
+	running, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, States: []string{engine.StateRunning}})
 	if err != nil {
 		return "", err
 	}
@@ -76,7 +77,7 @@ func applyCheck(ctx context.Context, st store.Store, confID, mtID string) (strin
 	if domain == "" {
 		return "", fmt.Errorf("conference %s is not running", confID)
 	}
-	t, err := st.GetRecord(ctx, engine.KindMT, domain, confID+"/"+mtID)
+	t, err := st.GetRecord(ctx, record.KindMT, domain, confID+"/"+mtID)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", fmt.Errorf("conference %s has no terminal %s", confID, mtID)
 	}

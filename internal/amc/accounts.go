@@ -10,7 +10,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -100,7 +100,7 @@ func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]a
 		if !has(p, f.name) {
 			continue
 		}
-		v := engine.Str(p, f.name)
+		v := record.Str(p, f.name)
 		if err := checkChars(f.name, v, f.maxLen, f.allowed, "\x00", f.what); err != nil {
 			return err
 		}
@@ -119,9 +119,9 @@ func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]a
 		}
 	}
 	if has(p, "date_of_birth") {
-		v := strings.TrimSpace(engine.Str(p, "date_of_birth"))
+		v := strings.TrimSpace(record.Str(p, "date_of_birth"))
 		if v != "" {
-			if _, err := engine.ParseTime(v); err != nil {
+			if _, err := record.ParseTime(v); err != nil {
 				if _, err := time.Parse("2006-01-02", v); err != nil {
 					return wire.InvalidParam("date_of_birth", "must be an ISO 8601 date or time such as 2016-11-11T15:30:00+08:00")
 				}
@@ -131,11 +131,11 @@ func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]a
 	}
 	for _, k := range []string{"sex", "limited"} {
 		if has(p, k) {
-			prof[k] = engine.Int(p, k)
+			prof[k] = record.Int(p, k)
 		}
 	}
 	if has(p, "enable") {
-		a.Disabled = engine.Int(p, "enable") == 0
+		a.Disabled = record.Int(p, "enable") == 0
 	}
 	if has(p, "departments") {
 		deps, err := m.memberships(ctx, r, p["departments"])
@@ -163,7 +163,7 @@ func (m *Module) memberships(ctx context.Context, r *api.Request, v any) ([]stor
 	out := []store.Membership{}
 	for i, el := range list {
 		e, _ := el.(map[string]any)
-		moid := engine.Str(e, "department_moid")
+		moid := record.Str(e, "department_moid")
 		field := fmt.Sprintf("departments[%d].department_moid", i)
 		if !known[moid] {
 			return nil, noDepartment(field, moid)
@@ -172,7 +172,7 @@ func (m *Module) memberships(ctx context.Context, r *api.Request, v any) ([]stor
 			return nil, wire.InvalidParam(field, "department listed twice")
 		}
 		seen[moid] = true
-		pos := engine.Str(e, "department_position")
+		pos := record.Str(e, "department_position")
 		if len(pos) > 64 {
 			return nil, wire.InvalidParam(fmt.Sprintf("departments[%d].department_position", i), "longer than 64 bytes")
 		}
@@ -190,12 +190,12 @@ func binding(p map[string]any, create bool) (mode int, e164 string, err error) {
 		mode = 2
 	}
 	if has(p, "binded") {
-		mode = engine.Int(p, "binded")
-	} else if engine.Str(p, "e164") != "" {
+		mode = record.Int(p, "binded")
+	} else if record.Str(p, "e164") != "" {
 		mode = 1
 	}
 	if mode == 1 {
-		e164 = engine.Str(p, "e164")
+		e164 = record.Str(p, "e164")
 		if e164 == "" {
 			return 0, "", wire.InvalidParam("e164", "required when binded is 1")
 		}
@@ -262,7 +262,7 @@ func (m *Module) createAccount(ctx context.Context, r *api.Request) (wire.Object
 		return nil, err
 	}
 	p := params(r)
-	user := engine.Str(p, "account")
+	user := record.Str(p, "account")
 	if err := checkName("account", user, maxAccountNameLen); err != nil {
 		return nil, err
 	}
@@ -272,7 +272,7 @@ func (m *Module) createAccount(ctx context.Context, r *api.Request) (wire.Object
 	if !auth.ValidUsername(user) {
 		return nil, wire.InvalidParam("account", "must not begin or end with spaces")
 	}
-	pw := engine.Str(p, "password")
+	pw := record.Str(p, "password")
 	if err := checkPassword("password", pw); err != nil {
 		return nil, err
 	}
@@ -325,7 +325,7 @@ func (m *Module) updateAccount(ctx context.Context, r *api.Request) (wire.Object
 	}
 	pw := ""
 	if has(p, "password") {
-		pw = engine.Str(p, "password")
+		pw = record.Str(p, "password")
 		if err := checkPassword("password", pw); err != nil {
 			return nil, err
 		}
@@ -416,7 +416,7 @@ func (m *Module) disableAccount(ctx context.Context, r *api.Request) (wire.Objec
 	if err != nil {
 		return nil, err
 	}
-	if e := engine.Str(params(r), "e164"); e != "" && e != a.E164 {
+	if e := record.Str(params(r), "e164"); e != "" && e != a.E164 {
 		return nil, wire.InvalidParam("e164", "is not the E164 number of the account")
 	}
 	if a.Moid == r.Principal.AccountMoid {
@@ -436,7 +436,7 @@ func (m *Module) setPassword(ctx context.Context, r *api.Request) (wire.Object, 
 	if err := adminOnly(r, "reset passwords"); err != nil {
 		return nil, err
 	}
-	pw := engine.Str(params(r), "value")
+	pw := record.Str(params(r), "value")
 	if err := checkPassword("value", pw); err != nil {
 		return nil, err
 	}

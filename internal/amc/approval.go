@@ -5,6 +5,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -42,7 +43,7 @@ func (m *Module) setApproval(ctx context.Context, r *api.Request) (wire.Object, 
 		return nil, err
 	}
 	p := params(r)
-	a := engine.Approval{Real: engine.Int(p, "real_approval"), Video: engine.Int(p, "video_approval")}
+	a := engine.Approval{Real: record.Int(p, "real_approval"), Video: record.Int(p, "video_approval")}
 	if err := engine.SetApproval(ctx, m.st, r.Principal.DomainMoid, a, m.clk.Now()); err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -36,7 +36,7 @@ func (m *Module) createDepartment(ctx context.Context, r *api.Request) (wire.Obj
 		return nil, err
 	}
 	p := params(r)
-	name, parent := engine.Str(p, "department_name"), engine.Str(p, "parent_department_moid")
+	name, parent := record.Str(p, "department_name"), record.Str(p, "parent_department_moid")
 	if err := checkName("department_name", name, 64); err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func (m *Module) renameDepartment(ctx context.Context, r *api.Request) (wire.Obj
 	if err := adminOnly(r, "rename departments"); err != nil {
 		return nil, err
 	}
-	moid, name := r.Path("department_moid"), engine.Str(params(r), "department_name")
+	moid, name := r.Path("department_moid"), record.Str(params(r), "department_name")
 	if moid == r.Principal.DomainMoid {
 		return nil, wire.InvalidParam("department_moid", "the root department is the user domain; it cannot be renamed")
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -49,7 +49,7 @@ func (m *Module) visible(ctx context.Context, r *api.Request) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return engine.Int(prof, "limited") == 0, nil
+	return record.Int(prof, "limited") == 0, nil
 }
 
 func (m *Module) organisation(ctx context.Context, r *api.Request) (organisation, error) {
@@ -150,7 +150,7 @@ func (m *Module) groupUsers(ctx context.Context, r *api.Request) (wire.Object, e
 		}
 		prof, _ := shape.Decode(a.Profile)
 		u := map[string]any{"moid": a.Moid, "jid": a.Moid + jidSuffix, "account": a.Username, "email": a.Email,
-			"e164": a.E164, "mobile": a.Mobile, "name": a.Name, "ext_num": engine.Str(prof, "ext_num"),
+			"e164": a.E164, "mobile": a.Mobile, "name": a.Name, "ext_num": record.Str(prof, "ext_num"),
 			"seat": "", "brief": "", "portrait40": "", "portrait64": "", "portrait128": ""}
 		groupsOf := []string{}
 		for _, mb := range a.Departments {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -27,7 +28,7 @@ func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal,
 	err := e.st.Atomic(ctx, func(tx store.Tx) error {
 		ts = ts[:0]
 		if c.MaxJoinMt > 0 {
-			n, err := tx.CountRecords(store.RecordQuery{Kind: KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+			n, err := tx.CountRecords(store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
 			if err != nil {
 				return err
 			}
@@ -100,7 +101,7 @@ func newTerminal(c Conf, m Member, mtID string, now time.Time) (Terminal, error)
 		"rcv_volume": 15, "snd_volume": 15, "_attempts": 0, "_chase": m.Chase,
 	}
 	data, err := shape.Encode(doc)
-	rec := store.Record{Kind: KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
+	rec := store.Record{Kind: record.KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
 		State: StateIdle, Data: data, CreatedAt: now, UpdatedAt: now}
 	return Terminal{rec, doc}, err
 }
@@ -148,5 +149,5 @@ func (e *Engine) saveAll(ctx context.Context, ts []Terminal, idx []int) error {
 // Count returns the number of terminals of a conference (its own, not its
 // subordinates').
 func (e *Engine) Count(ctx context.Context, c Conf) (int, error) {
-	return e.st.CountRecords(ctx, store.RecordQuery{Kind: KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+	return e.st.CountRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
 }

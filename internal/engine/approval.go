@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -45,7 +46,7 @@ func GetApproval(ctx context.Context, st store.Store, domainMoid string) (Approv
 	if err != nil {
 		return Approval{}, err
 	}
-	return Approval{Real: Int(doc, "real_approval"), Video: Int(doc, "video_approval")}, nil
+	return Approval{Real: record.Int(doc, "real_approval"), Video: record.Int(doc, "video_approval")}, nil
 }
 
 // SetApproval stores a domain's settings.
@@ -112,14 +113,14 @@ func (s *Conferences) CreateOrHold(ctx context.Context, sp Spec) (Conference, er
 	if !sp.Start.IsZero() && sp.Start.After(now) {
 		start, booked = sp.Start, sp.Start
 	}
-	end := EndTime(start, Int(doc, "duration"))
+	end := EndTime(start, record.Int(doc, "duration"))
 	doc["meeting_id"] = newMeetingID()
-	doc["start_time"] = FormatTime(start)
+	doc["start_time"] = record.FormatTime(start)
 	doc["end_time"] = ""
 	if !end.IsZero() {
-		doc["end_time"] = FormatTime(end)
+		doc["end_time"] = record.FormatTime(end)
 	}
-	rec := store.Record{Kind: KindConf, DomainMoid: sp.DomainMoid, OwnerMoid: sp.OwnerMoid,
+	rec := store.Record{Kind: record.KindConf, DomainMoid: sp.DomainMoid, OwnerMoid: sp.OwnerMoid,
 		State: StatePending, DueAt: booked, CreatedAt: now, UpdatedAt: now}
 	return s.insert(ctx, rec, doc, sp.Number)
 }
@@ -156,14 +157,14 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 	}
 	var end time.Time
 	if requested.IsZero() { // instant: it starts at its approval
-		c.Doc["start_time"] = FormatTime(now)
-		end = EndTime(now, Int(c.Doc, "duration"))
+		c.Doc["start_time"] = record.FormatTime(now)
+		end = EndTime(now, record.Int(c.Doc, "duration"))
 		c.Doc["end_time"] = ""
 		if !end.IsZero() {
-			c.Doc["end_time"] = FormatTime(end)
+			c.Doc["end_time"] = record.FormatTime(end)
 		}
-	} else if e := Str(c.Doc, "end_time"); e != "" {
-		if end, err = ParseTime(e); err != nil {
+	} else if e := record.Str(c.Doc, "end_time"); e != "" {
+		if end, err = record.ParseTime(e); err != nil {
 			return Conference{}, err
 		}
 		if !now.Before(end) {
@@ -233,7 +234,7 @@ func (s *Conferences) drop(ctx context.Context, rec store.Record) (bool, error) 
 	} else if err != nil {
 		return false, err
 	}
-	if err := s.st.DeleteRecord(ctx, KindConf, rec.DomainMoid, rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := s.st.DeleteRecord(ctx, record.KindConf, rec.DomainMoid, rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return true, err // RunDue sweeps the ended record later
 	}
 	return true, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -226,7 +227,7 @@ func (e *Engine) removeLocal(ctx context.Context, c Conf, mtIDs []string) error 
 		if err := e.media.Hangup(ctx, c.ConfID, id); err != nil {
 			return err
 		}
-		if err := e.st.DeleteRecord(ctx, KindMT, c.DomainMoid, recID(c.ConfID, id)); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if err := e.st.DeleteRecord(ctx, record.KindMT, c.DomainMoid, recID(c.ConfID, id)); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 	}
@@ -247,7 +248,7 @@ func (e *Engine) RemoveAll(ctx context.Context, c Conf) error {
 		if err := e.media.Hangup(ctx, c.ConfID, t.MtID()); err != nil {
 			return err
 		}
-		if err := e.st.DeleteRecord(ctx, KindMT, c.DomainMoid, t.Rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if err := e.st.DeleteRecord(ctx, record.KindMT, c.DomainMoid, t.Rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		if t.Rec.State == StateOnline {
@@ -268,7 +269,7 @@ type ConfLookup func(ctx context.Context, domainMoid, confID string) (Conf, bool
 // conferences; tests and benchmarks give their own lookup). A settlement is a swap over the version
 // read, so with several nodes each call settles once.
 func (e *Engine) RunDueCalls(ctx context.Context, lookup ConfLookup) error {
-	due, err := e.st.DueRecords(ctx, KindMT, StateCalling, e.clk.Now())
+	due, err := e.st.DueRecords(ctx, record.KindMT, StateCalling, e.clk.Now())
 	if err != nil {
 		return err
 	}
@@ -289,7 +290,7 @@ func (e *Engine) RunDueCalls(ctx context.Context, lookup ConfLookup) error {
 		}
 		t := Terminal{rec, doc}
 		if !ok { // the conference is gone
-			_ = e.st.DeleteRecord(ctx, KindMT, rec.DomainMoid, rec.ID)
+			_ = e.st.DeleteRecord(ctx, record.KindMT, rec.DomainMoid, rec.ID)
 			continue
 		}
 		if redial, _ := doc["_redial"].(bool); redial {

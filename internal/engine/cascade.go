@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -238,7 +239,7 @@ func (e *Engine) addOnline(ctx context.Context, c Conf, fields map[string]any) (
 		return Terminal{}, err
 	}
 	now := e.clk.Now()
-	rec := store.Record{Kind: KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
+	rec := store.Record{Kind: record.KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
 		State: StateOnline, Data: data, CreatedAt: now, UpdatedAt: now}
 	if err := e.st.CreateRecord(ctx, rec); err != nil {
 		return Terminal{}, err

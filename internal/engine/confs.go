@@ -13,19 +13,10 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
-)
-
-// Record kinds of the store (store.Record.Kind) used across modules.
-const (
-	KindConf             = "conf"
-	KindPersonalTemplate = "personal_template"
-	KindPublicTemplate   = "public_template"
-	KindRoom             = "virtual_meeting_room"
-	KindArea             = "meeting_room_area"
-	KindFile             = "meeting_file"
 )
 
 // Conference states (store.Record.State of KindConf). A conference record
@@ -111,7 +102,7 @@ func (s *Conferences) Get(ctx context.Context, domainMoid, confID string, states
 	if len(states) == 0 {
 		states = []string{StateBooked, StateRunning}
 	}
-	rec, err := s.st.GetRecord(ctx, KindConf, domainMoid, confID)
+	rec, err := s.st.GetRecord(ctx, record.KindConf, domainMoid, confID)
 	if errors.Is(err, store.ErrNotFound) {
 		return Conference{}, notFound(confID)
 	}
@@ -131,7 +122,7 @@ func (s *Conferences) Get(ctx context.Context, domainMoid, confID string, states
 // List returns the conferences of a domain in a state, of one creating
 // account when ownerMoid is set, ordered by start time then number.
 func (s *Conferences) List(ctx context.Context, domainMoid, ownerMoid, state string) ([]Conference, error) {
-	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: KindConf, DomainMoid: domainMoid,
+	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, DomainMoid: domainMoid,
 		OwnerMoid: ownerMoid, States: []string{state}})
 	if err != nil {
 		return nil, err
@@ -157,7 +148,7 @@ func (s *Conferences) List(ctx context.Context, domainMoid, ownerMoid, state str
 // StartTime returns the conference's start time (its record's creation
 // time when the document has none).
 func (c Conference) StartTime() time.Time {
-	if t, err := ParseTime(Str(c.Doc, "start_time")); err == nil {
+	if t, err := record.ParseTime(record.Str(c.Doc, "start_time")); err == nil {
 		return t
 	}
 	return c.Rec.CreatedAt

@@ -11,6 +11,7 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -199,7 +200,7 @@ func TestSweepEndedRecords(t *testing.T) {
 	if err := n.svc.RunDue(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.GetRecord(ctx, engine.KindConf, "d1", c.ID()); err != store.ErrNotFound {
+	if _, err := st.GetRecord(ctx, record.KindConf, "d1", c.ID()); err != store.ErrNotFound {
 		t.Fatalf("ended record not swept: %v", err)
 	}
 }

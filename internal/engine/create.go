@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -37,14 +38,14 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 	if !sp.Start.IsZero() && sp.Start.After(now) {
 		start, booked = sp.Start, true
 	}
-	end := EndTime(start, Int(doc, "duration"))
+	end := EndTime(start, record.Int(doc, "duration"))
 	doc["meeting_id"] = newMeetingID()
-	doc["start_time"] = FormatTime(start)
+	doc["start_time"] = record.FormatTime(start)
 	doc["end_time"] = ""
 	if !end.IsZero() {
-		doc["end_time"] = FormatTime(end)
+		doc["end_time"] = record.FormatTime(end)
 	}
-	rec := store.Record{Kind: KindConf, DomainMoid: sp.DomainMoid, OwnerMoid: sp.OwnerMoid,
+	rec := store.Record{Kind: record.KindConf, DomainMoid: sp.DomainMoid, OwnerMoid: sp.OwnerMoid,
 		State: StateRunning, DueAt: end, CreatedAt: now, UpdatedAt: now}
 	if booked {
 		rec.State, rec.DueAt = StateBooked, start
@@ -78,7 +79,7 @@ func (s *Conferences) admitInsert(ctx context.Context, ports int, rec store.Reco
 		return Conference{}, err
 	}
 	if err := s.recheck(ctx); err != nil {
-		if derr := s.st.DeleteRecord(ctx, KindConf, c.Rec.DomainMoid, c.ID()); derr != nil && !errors.Is(derr, store.ErrNotFound) {
+		if derr := s.st.DeleteRecord(ctx, record.KindConf, c.Rec.DomainMoid, c.ID()); derr != nil && !errors.Is(derr, store.ErrNotFound) {
 			return Conference{}, errors.Join(err, derr)
 		}
 		return Conference{}, err

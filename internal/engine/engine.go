@@ -29,13 +29,10 @@ import (
 
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
-
-// KindMT is the record kind of a conference's terminal. Its id is
-// "<conf_id>/<mt_id>"; OwnerMoid holds the conf_id.
-const KindMT = "mt"
 
 // Terminal record states.
 const (
@@ -125,7 +122,7 @@ func (e *Engine) Get(ctx context.Context, c Conf, mtID string) (Terminal, error)
 
 // getLocal reads a terminal of the conference itself.
 func (e *Engine) getLocal(ctx context.Context, c Conf, mtID string) (Terminal, error) {
-	rec, err := e.st.GetRecord(ctx, KindMT, c.DomainMoid, recID(c.ConfID, mtID))
+	rec, err := e.st.GetRecord(ctx, record.KindMT, c.DomainMoid, recID(c.ConfID, mtID))
 	if errors.Is(err, store.ErrNotFound) {
 		return Terminal{}, ErrNotFound
 	}
@@ -138,7 +135,7 @@ func (e *Engine) getLocal(ctx context.Context, c Conf, mtID string) (Terminal, e
 
 // List returns the terminals of a conference in the order they were added.
 func (e *Engine) List(ctx context.Context, c Conf) ([]Terminal, error) {
-	recs, _, err := e.st.ListRecords(ctx, store.RecordQuery{Kind: KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+	recs, _, err := e.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
 	if err != nil {
 		return nil, err
 	}

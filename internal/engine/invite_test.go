@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -32,7 +33,7 @@ func TestInvitedMembersAreCalled(t *testing.T) {
 		}
 		confID := r.Body["conf_id"].(string)
 		states := func() map[string]string {
-			recs, _, err := env.Store.ListRecords(t.Context(), store.RecordQuery{Kind: engine.KindMT, OwnerMoid: confID})
+			recs, _, err := env.Store.ListRecords(t.Context(), store.RecordQuery{Kind: record.KindMT, OwnerMoid: confID})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +78,7 @@ func TestInvitedCalledOnceInManualMode(t *testing.T) {
 	})))
 	confID := r["conf_id"].(string)
 	env.Advance(t, 2*time.Second)
-	recs, _, err := env.Store.ListRecords(t.Context(), store.RecordQuery{Kind: engine.KindMT, OwnerMoid: confID})
+	recs, _, err := env.Store.ListRecords(t.Context(), store.RecordQuery{Kind: record.KindMT, OwnerMoid: confID})
 	if err != nil {
 		t.Fatal(err)
 	}

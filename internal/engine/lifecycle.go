@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -53,7 +54,7 @@ func (s *Conferences) finish(ctx context.Context, rec store.Record, swap bool) (
 	} else if err != nil {
 		return false, err
 	}
-	if err := s.st.DeleteRecord(ctx, KindConf, rec.DomainMoid, rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := s.st.DeleteRecord(ctx, record.KindConf, rec.DomainMoid, rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return true, err // RunDue sweeps it later
 	}
 	if prev == StateRunning {
@@ -77,7 +78,7 @@ func (s *Conferences) finish(ctx context.Context, rec store.Record, swap bool) (
 func (s *Conferences) RunDue(ctx context.Context) error {
 	now := s.clk.Now()
 	var errs []error
-	ending, err := s.st.DueRecords(ctx, KindConf, StateRunning, now)
+	ending, err := s.st.DueRecords(ctx, record.KindConf, StateRunning, now)
 	errs = append(errs, err)
 	for _, rec := range ending {
 		if c, ok := pendingStart(rec, now); ok { // its follow-up did not finish (start_pending.go)
@@ -87,15 +88,15 @@ func (s *Conferences) RunDue(ctx context.Context) error {
 		_, err := s.finish(ctx, rec, true)
 		errs = append(errs, err)
 	}
-	starting, err := s.st.DueRecords(ctx, KindConf, StateBooked, now)
+	starting, err := s.st.DueRecords(ctx, record.KindConf, StateBooked, now)
 	errs = append(errs, err)
 	for _, rec := range starting {
 		errs = append(errs, s.start(ctx, rec, now))
 	}
-	stale, err := s.st.DueRecords(ctx, KindConf, StateEnded, now.Add(-sweepAfter))
+	stale, err := s.st.DueRecords(ctx, record.KindConf, StateEnded, now.Add(-sweepAfter))
 	errs = append(errs, err)
 	for _, rec := range stale {
-		if err := s.st.DeleteRecord(ctx, KindConf, rec.DomainMoid, rec.ID); !errors.Is(err, store.ErrNotFound) {
+		if err := s.st.DeleteRecord(ctx, record.KindConf, rec.DomainMoid, rec.ID); !errors.Is(err, store.ErrNotFound) {
 			errs = append(errs, err)
 		}
 	}
@@ -112,8 +113,8 @@ func (s *Conferences) start(ctx context.Context, rec store.Record, now time.Time
 		return err
 	}
 	var end time.Time
-	if e := Str(c.Doc, "end_time"); e != "" {
-		if end, err = ParseTime(e); err != nil {
+	if e := record.Str(c.Doc, "end_time"); e != "" {
+		if end, err = record.ParseTime(e); err != nil {
 			return err
 		}
 	}

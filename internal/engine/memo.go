@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -40,7 +41,7 @@ type Memoized[T any] struct {
 func Scan[T any](ctx context.Context, st store.Store, memo *Memo[T], state string, f func(Conference) T) ([]Memoized[T], error) {
 	kl, ok := st.(store.KeyLister)
 	if !ok {
-		recs, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: KindConf, States: []string{state}})
+		recs, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, States: []string{state}})
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +55,7 @@ func Scan[T any](ctx context.Context, st store.Store, memo *Memo[T], state strin
 		}
 		return out, nil
 	}
-	keys, err := kl.RecordKeys(ctx, KindConf, state)
+	keys, err := kl.RecordKeys(ctx, record.KindConf, state)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +68,7 @@ func Scan[T any](ctx context.Context, st store.Store, memo *Memo[T], state strin
 			out = append(out, Memoized[T]{k, e.val})
 			continue
 		}
-		rec, err := st.GetRecord(ctx, KindConf, k.DomainMoid, k.ID)
+		rec, err := st.GetRecord(ctx, record.KindConf, k.DomainMoid, k.ID)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -138,7 +139,7 @@ func (e *Engine) occupy(tx store.Tx, key string, me holder, domain string) error
 // liveHolder tells whether h is online with identity key in a running
 // conference, and that conference's name.
 func liveHolder(tx store.Tx, key string, h holder) (string, bool, error) {
-	mt, err := tx.GetRecord(KindMT, h.Domain, recID(h.ConfID, h.MtID))
+	mt, err := tx.GetRecord(record.KindMT, h.Domain, recID(h.ConfID, h.MtID))
 	if errors.Is(err, store.ErrNotFound) {
 		return "", false, nil
 	}
@@ -148,7 +149,7 @@ func liveHolder(tx store.Tx, key string, h holder) (string, bool, error) {
 	if doc, err := shape.Decode(mt.Data); err != nil || IdentityKey(doc) != key {
 		return "", false, err
 	}
-	cf, err := tx.GetRecord(KindConf, h.Domain, h.ConfID)
+	cf, err := tx.GetRecord(record.KindConf, h.Domain, h.ConfID)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", false, nil
 	}

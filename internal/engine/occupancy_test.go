@@ -10,6 +10,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -34,7 +35,7 @@ func occSetup(t *testing.T, dsn string) *occFixture {
 // conf stores a conference record in state and returns its engine view.
 func (f *occFixture) conf(t *testing.T, id, state string) Conf {
 	now := f.clk.Now()
-	err := f.st.CreateRecord(context.Background(), store.Record{Kind: KindConf, ID: id, DomainMoid: "dom",
+	err := f.st.CreateRecord(context.Background(), store.Record{Kind: record.KindConf, ID: id, DomainMoid: "dom",
 		State: state, Data: []byte(`{"name":"conf ` + id + `"}`), CreatedAt: now, UpdatedAt: now})
 	if err != nil {
 		t.Fatal(err)

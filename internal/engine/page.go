@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -17,7 +18,7 @@ import (
 func (s *Conferences) Page(ctx context.Context, domainMoid, ownerMoid, state string, start, count int) ([]store.RecordKey, int, error) {
 	start, count = max(start, 0), max(count, 0)
 	if p, ok := s.st.(store.ConfPager); ok {
-		return p.ConfsByStart(ctx, store.RecordQuery{Kind: KindConf, DomainMoid: domainMoid, OwnerMoid: ownerMoid,
+		return p.ConfsByStart(ctx, store.RecordQuery{Kind: record.KindConf, DomainMoid: domainMoid, OwnerMoid: ownerMoid,
 			States: []string{state}, Start: start, Count: count})
 	}
 	confs, err := s.List(ctx, domainMoid, ownerMoid, state)

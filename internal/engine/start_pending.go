@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -45,7 +46,7 @@ func (s *Conferences) markStart(doc map[string]any, end, now time.Time) time.Tim
 // pending and the lease ends first. A change of a running conference's
 // end stores this as its due time.
 func DueOf(doc map[string]any, end time.Time) time.Time {
-	mark, err := time.Parse(time.RFC3339Nano, Str(doc, DocStartPending))
+	mark, err := time.Parse(time.RFC3339Nano, record.Str(doc, DocStartPending))
 	if err != nil {
 		return end
 	}
@@ -57,11 +58,11 @@ func DueOf(doc map[string]any, end time.Time) time.Time {
 
 // endOf reads a conference document's end (zero for a permanent one).
 func endOf(doc map[string]any) (time.Time, error) {
-	e := Str(doc, "end_time")
+	e := record.Str(doc, "end_time")
 	if e == "" {
 		return time.Time{}, nil
 	}
-	return ParseTime(e)
+	return record.ParseTime(e)
 }
 
 // StartDone removes the pending mark of c's start once its follow-up is
@@ -69,7 +70,7 @@ func endOf(doc map[string]any) (time.Time, error) {
 // when the conference ended, or when the mark is not c's (removed by
 // another node, or a later conference under the same number).
 func (s *Conferences) StartDone(ctx context.Context, c Conference) error {
-	mark := Str(c.Doc, DocStartPending)
+	mark := record.Str(c.Doc, DocStartPending)
 	if mark == "" {
 		return nil
 	}
@@ -82,7 +83,7 @@ func (s *Conferences) StartDone(ctx context.Context, c Conference) error {
 		if err != nil {
 			return err
 		}
-		if Str(cur.Doc, DocStartPending) != mark || Str(cur.Doc, "meeting_id") != Str(c.Doc, "meeting_id") {
+		if record.Str(cur.Doc, DocStartPending) != mark || record.Str(cur.Doc, "meeting_id") != record.Str(c.Doc, "meeting_id") {
 			return nil
 		}
 		delete(cur.Doc, DocStartPending)
@@ -104,7 +105,7 @@ func (s *Conferences) StartDone(ctx context.Context, c Conference) error {
 // start whose follow-up did not finish, rather than one whose end came.
 func pendingStart(rec store.Record, now time.Time) (Conference, bool) {
 	doc, err := shape.Decode(rec.Data)
-	if err != nil || Str(doc, DocStartPending) == "" {
+	if err != nil || record.Str(doc, DocStartPending) == "" {
 		return Conference{}, false
 	}
 	end, err := endOf(doc)
@@ -122,7 +123,7 @@ func pendingStart(rec store.Record, now time.Time) (Conference, bool) {
 func (s *Conferences) resumeStart(ctx context.Context, c Conference) error {
 	if cl, ok := s.st.(store.Claimer); ok {
 		now := s.clk.Now()
-		name := "start/" + c.Rec.DomainMoid + "/" + c.ID() + "@" + Str(c.Doc, DocStartPending)
+		name := "start/" + c.Rec.DomainMoid + "/" + c.ID() + "@" + record.Str(c.Doc, DocStartPending)
 		mine, err := cl.Claim(ctx, name, now, now.Add(StartLease))
 		if err != nil || !mine {
 			return err

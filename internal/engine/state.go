@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -16,7 +17,7 @@ func (e *Engine) State(ctx context.Context, c Conf, mtID string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	rec, err := e.st.GetRecord(ctx, KindMT, c.DomainMoid, recID(c.ConfID, mtID))
+	rec, err := e.st.GetRecord(ctx, record.KindMT, c.DomainMoid, recID(c.ConfID, mtID))
 	if errors.Is(err, store.ErrNotFound) {
 		return "", ErrNotFound
 	}

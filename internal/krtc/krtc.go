@@ -18,6 +18,7 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -140,7 +141,7 @@ func (m *Module) nameTaken(ctx context.Context, domainMoid, self, name string) (
 		return false, err
 	}
 	for _, r := range rs {
-		if r.rec.ID != self && engine.Str(r.doc, "room_name") == name {
+		if r.rec.ID != self && record.Str(r.doc, "room_name") == name {
 			return true, nil
 		}
 	}
@@ -149,7 +150,7 @@ func (m *Module) nameTaken(ctx context.Context, domainMoid, self, name string) (
 
 // running tells whether a room's conference still runs.
 func (m *Module) running(ctx context.Context, rm room) (engine.Conference, bool, error) {
-	c, err := m.confs.Get(ctx, rm.rec.DomainMoid, engine.Str(rm.doc, "conf_id"), engine.StateRunning)
+	c, err := m.confs.Get(ctx, rm.rec.DomainMoid, record.Str(rm.doc, "conf_id"), engine.StateRunning)
 	var we *wire.Error
 	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
 		return c, false, nil
@@ -218,7 +219,7 @@ func (m *Module) list(ctx context.Context, r *api.Request) (wire.Object, error) 
 	}
 	kept := rs[:0]
 	for _, rm := range rs {
-		if live[engine.Str(rm.doc, "conf_id")] {
+		if live[record.Str(rm.doc, "conf_id")] {
 			kept = append(kept, rm)
 		} else if err := m.forget(ctx, rm); err != nil {
 			return nil, err
@@ -246,10 +247,10 @@ func roomSeq(id string) int { n, _ := strconv.Atoi(id); return n }
 // paging reads start (default 0) and count (default 10; 0 for all).
 func paging(r *api.Request) (start, count int) {
 	count = 10
-	if v, ok := engine.IntOK(r.Args.Query.Get("start")); ok {
+	if v, ok := record.IntOK(r.Args.Query.Get("start")); ok {
 		start = v
 	}
-	if v, ok := engine.IntOK(r.Args.Query.Get("count")); ok {
+	if v, ok := record.IntOK(r.Args.Query.Get("count")); ok {
 		count = v
 	}
 	return max(start, 0), max(count, 0)
@@ -263,15 +264,15 @@ func (m *Module) get(ctx context.Context, r *api.Request) (wire.Object, error) {
 	return shape.Project(rm.doc, r.Endpoint.Reply), nil
 }
 
-// record reads the room record from the parameters over base (the stored
+// roomRecord reads the room record from the parameters over base (the stored
 // room, or the defaults), checking what the schema cannot.
-func record(p, base map[string]any) (map[string]any, error) {
+func roomRecord(p, base map[string]any) (map[string]any, error) {
 	doc := map[string]any{}
 	for k, v := range base {
 		doc[k] = v
 	}
 	if v, ok := p["room_name"]; ok && v != nil {
-		name := engine.Str(p, "room_name")
+		name := record.Str(p, "room_name")
 		if err := checkName(name); err != nil {
 			return nil, err
 		}
@@ -279,12 +280,12 @@ func record(p, base map[string]any) (map[string]any, error) {
 	}
 	for _, f := range recordFields {
 		if v, ok := p[f.name]; ok && v != nil {
-			doc[f.name] = engine.Int(p, f.name)
+			doc[f.name] = record.Int(p, f.name)
 		} else if _, ok := doc[f.name]; !ok {
 			doc[f.name] = f.def
 		}
 	}
-	if b := engine.Int(doc, "bitrate"); b < MinBitrate || b > MaxBitrate {
+	if b := record.Int(doc, "bitrate"); b < MinBitrate || b > MaxBitrate {
 		return nil, wire.InvalidParam("bitrate", "must be from 64 to 8192 kbps")
 	}
 	return doc, nil
@@ -293,14 +294,14 @@ func record(p, base map[string]any) (map[string]any, error) {
 // confFields writes a room record's settings into its conference's
 // document.
 func confFields(conf, room map[string]any) {
-	name := engine.Str(room, "room_name")
+	name := record.Str(room, "room_name")
 	conf["name"], conf["meeting_room_name"] = name, name
-	conf["max_join_mt"] = engine.Int(room, "max_join_mt")
-	conf["bitrate"] = engine.Int(room, "bitrate")
-	conf["conf_type"] = confType(engine.Int(room, "room_type"))
+	conf["max_join_mt"] = record.Int(room, "max_join_mt")
+	conf["bitrate"] = record.Int(room, "bitrate")
+	conf["conf_type"] = confType(record.Int(room, "room_type"))
 	conf["video_formats"] = []any{map[string]any{
-		"format": engine.Int(room, "format"), "resolution": engine.Int(room, "resolution"),
-		"frame": engine.Int(room, "frame"), "bitrate": engine.Int(room, "bitrate"),
+		"format": record.Int(room, "format"), "resolution": record.Int(room, "resolution"),
+		"frame": record.Int(room, "frame"), "bitrate": record.Int(room, "bitrate"),
 	}}
 }
 
@@ -309,11 +310,11 @@ func confFields(conf, room map[string]any) {
 // nothing; with video approval on, an account without approval rights
 // gets 99997 (a room's conference starts at once and cannot wait).
 func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error) {
-	doc, err := record(r.Args.Params, nil)
+	doc, err := roomRecord(r.Args.Params, nil)
 	if err != nil {
 		return nil, err
 	}
-	name := engine.Str(doc, "room_name")
+	name := record.Str(doc, "room_name")
 	if taken, err := m.nameTaken(ctx, r.Principal.DomainMoid, "", name); err != nil {
 		return nil, err
 	} else if taken {
@@ -345,7 +346,7 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	doc["room_id"], doc["meeting_id"], doc["conf_id"] = id, engine.Str(c.Doc, "meeting_id"), c.ID()
+	doc["room_id"], doc["meeting_id"], doc["conf_id"] = id, record.Str(c.Doc, "meeting_id"), c.ID()
 	data, err := shape.Encode(doc)
 	if err != nil {
 		return nil, errors.Join(err, m.confs.End(ctx, r.Principal.DomainMoid, c.ID()))
@@ -397,17 +398,17 @@ func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error
 	if p == nil {
 		p = map[string]any{}
 	}
-	doc, err := record(p, rm.doc)
+	doc, err := roomRecord(p, rm.doc)
 	if err != nil {
 		return nil, err
 	}
-	name := engine.Str(doc, "room_name")
+	name := record.Str(doc, "room_name")
 	if taken, err := m.nameTaken(ctx, r.Principal.DomainMoid, rm.rec.ID, name); err != nil {
 		return nil, err
 	} else if taken {
 		return nil, wire.Errorf(CodeRoomNameExists, "a room named %q already exists", name)
 	}
-	if grow := engine.Int(doc, "max_join_mt") - engine.Ports(c.Doc); grow > 0 {
+	if grow := record.Int(doc, "max_join_mt") - engine.Ports(c.Doc); grow > 0 {
 		u, err := m.confs.Usage(ctx)
 		if err != nil {
 			return nil, err

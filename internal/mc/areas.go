@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -45,13 +45,13 @@ func areaName(r *api.Request) (string, error) {
 }
 
 func (m *Module) areaLoad(ctx context.Context, r *api.Request) (store.Record, map[string]any, error) {
-	return m.load(ctx, r, engine.KindArea, r.Path("id"), false, wire.CodeInvalidParam, "parameter id: meeting-room area")
+	return m.load(ctx, r, record.KindArea, r.Path("id"), false, wire.CodeInvalidParam, "parameter id: meeting-room area")
 }
 
 // areaList pages through the domain's areas by last modification (order 1:
 // newest first).
 func (m *Module) areaList(ctx context.Context, r *api.Request) (wire.Object, error) {
-	docs, total, err := m.list(ctx, r, engine.KindArea, false)
+	docs, total, err := m.list(ctx, r, record.KindArea, false)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func (m *Module) areaCreate(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil, err
 	}
 	now := m.clk.Now()
-	rec := store.Record{Kind: engine.KindArea, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
+	rec := store.Record{Kind: record.KindArea, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
 	id, err := m.tplInsertNumbered(ctx, rec, map[string]any{"area": name}, "id", "area", 1, 99999999)
 	if err != nil {
 		return nil, err
@@ -109,7 +109,7 @@ func (m *Module) areaDelete(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	if err := m.st.DeleteRecord(ctx, engine.KindArea, rec.DomainMoid, rec.ID); err != nil {
+	if err := m.st.DeleteRecord(ctx, record.KindArea, rec.DomainMoid, rec.ID); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return nil, wire.InvalidParam("id", "meeting-room area "+rec.ID+" does not exist")
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -36,7 +37,7 @@ func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, e
 	var docs []map[string]any
 	for _, c := range confs {
 		start := c.StartTime()
-		end, _ := engine.ParseTime(engine.Str(c.Doc, "end_time"))
+		end, _ := record.ParseTime(record.Str(c.Doc, "end_time"))
 		if (end.IsZero() || end.After(from)) && (until.IsZero() || !start.After(until)) {
 			docs = append(docs, c.Doc)
 		}
@@ -59,12 +60,12 @@ func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, e
 func bookedWindow(r *api.Request, now time.Time) (from, until time.Time, err error) {
 	from = now
 	if s := r.Args.Query.Get("start_time"); s != "" {
-		if from, err = engine.ParseTime(s); err != nil {
+		if from, err = record.ParseTime(s); err != nil {
 			return from, until, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
 		}
 	}
 	if s := r.Args.Query.Get("end_time"); s != "" {
-		if until, err = engine.ParseTime(s); err != nil {
+		if until, err = record.ParseTime(s); err != nil {
 			return from, until, wire.InvalidParam("end_time", "must be an ISO 8601 time such as 2026-03-01T12:00:00+08:00")
 		}
 	}

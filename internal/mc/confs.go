@@ -8,6 +8,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -50,16 +51,16 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	ctype := engine.CreateInstant
 	if v, ok := p["create_type"]; ok && v != nil {
-		ctype, _ = engine.IntOK(v)
+		ctype, _ = record.IntOK(v)
 	}
 	if err := checkCreateParams(p); err != nil {
 		return nil, err
 	}
 	doc := map[string]any{}
 	spec := engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Start: start}
-	tid := engine.Str(p, "template_id")
+	tid := record.Str(p, "template_id")
 	if ctype == engine.CreateInstant {
-		if engine.Str(p, "name") == "" {
+		if record.Str(p, "name") == "" {
 			return nil, wire.InvalidParam("name", "required when create_type is 1")
 		}
 	} else {
@@ -75,9 +76,9 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 				doc[k] = v
 			}
 		}
-		spec.Number = engine.Str(src, "e164")
+		spec.Number = record.Str(src, "e164")
 		if ctype == engine.CreateRoom {
-			doc["meeting_room_name"] = engine.Str(src, "name")
+			doc["meeting_room_name"] = record.Str(src, "name")
 		}
 	}
 	for k, v := range p {
@@ -109,17 +110,17 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 func (m *Module) confSource(ctx context.Context, r *api.Request, ctype int, id string) (map[string]any, error) {
 	switch ctype {
 	case engine.CreatePublicTemplate:
-		_, doc, err := m.load(ctx, r, engine.KindPublicTemplate, id, false, CodeTemplateNotFound, "public template")
+		_, doc, err := m.load(ctx, r, record.KindPublicTemplate, id, false, CodeTemplateNotFound, "public template")
 		return doc, err
 	case engine.CreatePersonalTemplate:
-		_, doc, err := m.load(ctx, r, engine.KindPersonalTemplate, id, true, CodeTemplateNotFound, "personal template")
+		_, doc, err := m.load(ctx, r, record.KindPersonalTemplate, id, true, CodeTemplateNotFound, "personal template")
 		return doc, err
 	}
-	_, doc, err := m.load(ctx, r, engine.KindRoom, id, false, CodeRoomNotFound, "virtual meeting room")
+	_, doc, err := m.load(ctx, r, record.KindRoom, id, false, CodeRoomNotFound, "virtual meeting room")
 	if err != nil {
 		return nil, err
 	}
-	if engine.Int(doc, "exclusive") == 1 && !r.Principal.Admin && !confExclusiveUser(doc, r) {
+	if record.Int(doc, "exclusive") == 1 && !r.Principal.Admin && !confExclusiveUser(doc, r) {
 		return nil, wire.Errorf(wire.CodeNoPermission, "virtual meeting room %s is exclusive to its users", id)
 	}
 	return doc, nil
@@ -131,7 +132,7 @@ func confExclusiveUser(room map[string]any, r *api.Request) bool {
 	users, _ := room["exclusive_users"].([]any)
 	for _, u := range users {
 		if m, ok := u.(map[string]any); ok {
-			if a := engine.Str(m, "account"); a == r.Principal.AccountMoid || a == r.Principal.Username {
+			if a := record.Str(m, "account"); a == r.Principal.AccountMoid || a == r.Principal.Username {
 				return true
 			}
 		}
@@ -153,7 +154,7 @@ func bookedStart(p map[string]any) (time.Time, error) {
 	if strings.TrimSpace(s) == "" {
 		return time.Time{}, nil
 	}
-	t, err := engine.ParseTime(s)
+	t, err := record.ParseTime(s)
 	if err != nil {
 		return time.Time{}, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
 	}
@@ -164,7 +165,7 @@ func bookedStart(p map[string]any) (time.Time, error) {
 // parameters sent (a template's stored values were checked when it was
 // saved).
 func checkCreateParams(p map[string]any) error {
-	if name := engine.Str(p, "name"); name != "" {
+	if name := record.Str(p, "name"); name != "" {
 		if len(name) > 64 {
 			return wire.InvalidParam("name", "longer than 64 bytes")
 		}
@@ -176,7 +177,7 @@ func checkCreateParams(p map[string]any) error {
 		}
 	}
 	for _, f := range []string{"password", "encrypted_key"} {
-		v := engine.Str(p, f)
+		v := record.Str(p, f)
 		if len(v) > 16 {
 			return wire.InvalidParam(f, "longer than 16 bytes")
 		}
@@ -184,7 +185,7 @@ func checkCreateParams(p map[string]any) error {
 			return wire.InvalidParam(f, "may hold only letters, digits, _ and .")
 		}
 	}
-	if d, ok := engine.IntOK(p["duration"]); ok && d < 0 {
+	if d, ok := record.IntOK(p["duration"]); ok && d < 0 {
 		return wire.InvalidParam("duration", "must not be negative")
 	}
 	return nil
@@ -193,23 +194,23 @@ func checkCreateParams(p map[string]any) error {
 // completeConf fills the defaults and the server's fields of a
 // conference document.
 func completeConf(doc map[string]any, r *api.Request) error {
-	if engine.Int(doc, "max_join_mt") == 0 {
+	if record.Int(doc, "max_join_mt") == 0 {
 		doc["max_join_mt"] = engine.DefaultMaxJoinMt
 	}
 	if _, ok := doc["duration"]; !ok {
 		doc["duration"] = 0
 	}
-	if engine.Int(doc, "conf_type") == 4 { // auto (6.1.0.2.0): Confer holds a traditional conference
+	if record.Int(doc, "conf_type") == 4 { // auto (6.1.0.2.0): Confer holds a traditional conference
 		doc["conf_type"] = 0
 	}
 	if _, ok := doc["bitrate"]; !ok {
 		if vf, _ := doc["video_formats"].([]any); len(vf) > 0 {
 			if f, ok := vf[0].(map[string]any); ok {
-				doc["bitrate"] = engine.Int(f, "bitrate")
+				doc["bitrate"] = record.Int(f, "bitrate")
 			}
 		}
 	}
-	switch pid := engine.Str(doc, "platform_id"); pid {
+	switch pid := record.Str(doc, "platform_id"); pid {
 	case "":
 		doc["platform_id"] = engine.PlatformID
 	case engine.PlatformID:
@@ -219,13 +220,13 @@ func completeConf(doc map[string]any, r *api.Request) error {
 	// Reference 04: a participant's call bitrate defaults to the
 	// conference bitrate and may not exceed it.
 	members, _ := doc["invite_members"].([]any)
-	bitrate := engine.Int(doc, "bitrate")
+	bitrate := record.Int(doc, "bitrate")
 	for i, el := range members {
 		mt, ok := el.(map[string]any)
 		if !ok {
 			continue
 		}
-		switch b := engine.Int(mt, "bitrate"); {
+		switch b := record.Int(mt, "bitrate"); {
 		case b == 0:
 			mt["bitrate"] = bitrate
 		case bitrate > 0 && b > bitrate:
@@ -236,7 +237,7 @@ func completeConf(doc map[string]any, r *api.Request) error {
 		doc["invite_members"] = []any{}
 	}
 	doc["invited_mt_num"] = len(members)
-	doc["need_password"] = confFlag(engine.Str(doc, "password") != "")
+	doc["need_password"] = confFlag(record.Str(doc, "password") != "")
 	for _, f := range []string{"vmp", "mix", "poll"} {
 		m, _ := doc[f].(map[string]any)
 		doc[f+"_enable"] = confFlag(len(m) > 0)

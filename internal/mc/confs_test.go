@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -98,7 +99,7 @@ func cfRecord(t testing.TB, env *testserver.Env, kind, id, domain, owner string,
 // cfStored reads a conference's stored document; nil when there is none.
 func cfStored(t testing.TB, env *testserver.Env, domain, id string) map[string]any {
 	t.Helper()
-	rec, err := env.Store.GetRecord(context.Background(), engine.KindConf, domain, id)
+	rec, err := env.Store.GetRecord(context.Background(), record.KindConf, domain, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
@@ -189,18 +190,18 @@ func TestConfCreateFromSources(t *testing.T) {
 		c := env.LoggedIn(t)
 		admin := cfDomain(t, env, testserver.AdminUser)
 		vf := []any{map[string]any{"format": 5, "resolution": 13, "frame": 25, "bitrate": 4096}}
-		cfRecord(t, env, engine.KindPublicTemplate, "501", admin.DomainMoid, "", map[string]any{
+		cfRecord(t, env, record.KindPublicTemplate, "501", admin.DomainMoid, "", map[string]any{
 			"template_id": "501", "name": "board", "bitrate": 4096, "duration": 60, "max_join_mt": 64, "mute": 1,
 			"vacinterval": 5, "video_formats": vf,
 		})
-		cfRecord(t, env, engine.KindPersonalTemplate, "9001", admin.DomainMoid, admin.Moid, map[string]any{
+		cfRecord(t, env, record.KindPersonalTemplate, "9001", admin.DomainMoid, admin.Moid, map[string]any{
 			"template_id": "9001", "name": "team", "bitrate": 1024, "bind_e164": 0, "e164": "", "max_join_mt": 8,
 			"invite_members": []any{map[string]any{"name": "a", "account": "5550123", "account_type": 5, "protocol": 0, "bitrate": 512}},
 		})
-		cfRecord(t, env, engine.KindPersonalTemplate, "9002", admin.DomainMoid, admin.Moid, map[string]any{
+		cfRecord(t, env, record.KindPersonalTemplate, "9002", admin.DomainMoid, admin.Moid, map[string]any{
 			"template_id": "9002", "name": "bound", "bitrate": 1024, "bind_e164": 1, "e164": "7770001", "max_join_mt": 8,
 		})
-		cfRecord(t, env, engine.KindRoom, "8000001", admin.DomainMoid, "", map[string]any{
+		cfRecord(t, env, record.KindRoom, "8000001", admin.DomainMoid, "", map[string]any{
 			"id": "8000001", "name": "Room A", "e164": "7770002", "bitrate": 2048, "max_join_mt": 32, "status": 0,
 		})
 
@@ -296,7 +297,7 @@ func TestConfCapacity(t *testing.T) {
 		"start_time": "2026-03-02T09:00:00+00:00"}))), wire.CodeNoConfResource)
 	cfEqual(t, "running", cfTotal(t, c.Do("GET", "/api/v1/vc/confs", nil)), 2)
 	cfEqual(t, "booked", cfTotal(t, c.Do("GET", "/api/v1/mc/booked_confs", nil)), 0)
-	_, total, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: engine.KindConf})
+	_, total, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: record.KindConf})
 	if err != nil || total != 2 {
 		t.Fatalf("stored conferences = %d, %v; want 2", total, err)
 	}

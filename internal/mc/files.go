@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -27,7 +27,7 @@ import (
 // the upload. Everyone of the domain lists a meeting's files; the uploader
 // or an administrator deletes one (20005 otherwise). The content lives under
 // Config.FilesDir with generated names (files_disk.go); the metadata is a
-// record of kind engine.KindFile whose due time is the removal time.
+// record of kind record.KindFile whose due time is the removal time.
 
 // Limits of reference 04 ("每个文件不超过20MB，一个会议最多保存10个文件";
 // "文件7天后自动删除").
@@ -109,7 +109,7 @@ func (m *Module) fileUpload(ctx context.Context, r *api.Request) (wire.Object, e
 		"creator_moid": r.Principal.AccountMoid, "creator_name": r.Principal.Username, "create_time": now.Format(time.RFC3339),
 		"stored_name": stored, "bytes": fh.Size,
 	}
-	rec := store.Record{Kind: engine.KindFile, DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid,
+	rec := store.Record{Kind: record.KindFile, DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid,
 		State: fileState, DueAt: now.Add(FileKeep), CreatedAt: now, UpdatedAt: now}
 	rec, err = m.fileInsert(ctx, rec, doc)
 	if err != nil {
@@ -177,7 +177,7 @@ func (m *Module) fileList(ctx context.Context, r *api.Request) (wire.Object, err
 // one due for removal, does not exist (24018).
 func (m *Module) fileDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
 	id := r.Path("file_id")
-	rec, err := m.st.GetRecord(ctx, engine.KindFile, r.Principal.DomainMoid, id)
+	rec, err := m.st.GetRecord(ctx, record.KindFile, r.Principal.DomainMoid, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !rec.DueAt.After(m.clk.Now())) {
 		return nil, wire.Errorf(CodeFileNotFound, "meeting file %s does not exist", id)
 	}
@@ -205,7 +205,7 @@ func (m *Module) fileDelete(ctx context.Context, r *api.Request) (wire.Object, e
 // clock's now: record first, then content, so no listed file lacks its
 // content. The server's tick calls it; several nodes may run it at once.
 func (m *Module) ExpireFiles(ctx context.Context) error {
-	recs, err := m.st.DueRecords(ctx, engine.KindFile, fileState, m.clk.Now())
+	recs, err := m.st.DueRecords(ctx, record.KindFile, fileState, m.clk.Now())
 	if err != nil {
 		return err
 	}
@@ -228,11 +228,11 @@ func (m *Module) ExpireFiles(ctx context.Context) error {
 
 // meetingExists answers 12103 unless a conference of the domain, booked or
 // running, has the meeting id (conferences are records of kind
-// engine.KindConf whose document holds meeting_id; an ended conference
+// record.KindConf whose document holds meeting_id; an ended conference
 // is deleted).
 func (m *Module) meetingExists(ctx context.Context, domain, meetingID string) error {
 	if meetingID != "" {
-		recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindConf, DomainMoid: domain})
+		recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, DomainMoid: domain})
 		if err != nil {
 			return err
 		}
@@ -252,7 +252,7 @@ func (m *Module) meetingExists(ctx context.Context, domain, meetingID string) er
 // meetingFiles returns the documents of a meeting's files that are not due
 // for removal at now, in upload order.
 func (m *Module) meetingFiles(ctx context.Context, domain, meetingID string, now time.Time) ([]map[string]any, error) {
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindFile, DomainMoid: domain, States: []string{fileState}})
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindFile, DomainMoid: domain, States: []string{fileState}})
 	if err != nil {
 		return nil, err
 	}

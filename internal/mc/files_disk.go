@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -138,7 +138,7 @@ func (m *Module) SweepOrphanFiles(ctx context.Context) error {
 	if m.cfg.FilesDir == "" {
 		return nil
 	}
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindFile})
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindFile})
 	if err != nil {
 		return err
 	}

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/auth"
-	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/store"
@@ -71,7 +71,7 @@ func TestMeetingFileExpiry(t *testing.T) {
 	if len(disk) != 1 || !strings.HasSuffix(new["file_url"].(string), disk[0]) {
 		t.Fatalf("disk after the sweep: %v", disk)
 	}
-	if _, err := env.Store.GetRecord(ctx, engine.KindFile, env.Domain, first); err != store.ErrNotFound {
+	if _, err := env.Store.GetRecord(ctx, record.KindFile, env.Domain, first); err != store.ErrNotFound {
 		t.Fatalf("expired record: %v", err)
 	}
 	if err := m.ExpireFiles(ctx); err != nil { // nothing left to do

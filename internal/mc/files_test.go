@@ -18,6 +18,7 @@ import (
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -56,7 +57,7 @@ func mfDomain(t *testing.T, st store.Store, name string) string {
 func mfConf(t *testing.T, env *testserver.Env, domain, id, meetingID string) {
 	t.Helper()
 	now := env.Clock.Now()
-	rec := store.Record{Kind: engine.KindConf, ID: id, DomainMoid: domain, State: engine.StateRunning,
+	rec := store.Record{Kind: record.KindConf, ID: id, DomainMoid: domain, State: engine.StateRunning,
 		Data: []byte(`{"name":"files","meeting_id":"` + meetingID + `"}`), CreatedAt: now, UpdatedAt: now}
 	if err := env.Store.CreateRecord(context.Background(), rec); err != nil {
 		t.Fatal(err)

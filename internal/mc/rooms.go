@@ -8,6 +8,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -45,13 +46,13 @@ func init() {
 }
 
 func (m *Module) roomLoad(ctx context.Context, r *api.Request) (store.Record, map[string]any, error) {
-	return m.load(ctx, r, engine.KindRoom, r.Path("id"), false, CodeRoomNotFound, roomWhat)
+	return m.load(ctx, r, record.KindRoom, r.Path("id"), false, CodeRoomNotFound, roomWhat)
 }
 
 // roomList pages through the domain's rooms by last modification (order
 // 1: newest first).
 func (m *Module) roomList(ctx context.Context, r *api.Request) (wire.Object, error) {
-	docs, total, err := m.list(ctx, r, engine.KindRoom, false)
+	docs, total, err := m.list(ctx, r, record.KindRoom, false)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +110,7 @@ func (m *Module) roomCreate(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	doc["e164"] = strconv.FormatInt(n, 10)
 	now := m.clk.Now()
-	rec := store.Record{Kind: engine.KindRoom, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
+	rec := store.Record{Kind: record.KindRoom, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
 	if rec, err = m.roomInsert(ctx, rec, doc); err != nil {
 		return nil, err
 	}
@@ -207,7 +208,7 @@ func (m *Module) roomDelete(ctx context.Context, r *api.Request) (wire.Object, e
 	if _, ok := inUse[rec.ID]; ok {
 		return nil, wire.Errorf(CodeRoomInUse, "%s %s is in use by a conference", roomWhat, rec.ID)
 	}
-	if err := m.st.DeleteRecord(ctx, engine.KindRoom, rec.DomainMoid, rec.ID); err != nil {
+	if err := m.st.DeleteRecord(ctx, record.KindRoom, rec.DomainMoid, rec.ID); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return nil, wire.Errorf(CodeRoomNotFound, "%s %s does not exist", roomWhat, rec.ID)
 		}
@@ -261,7 +262,7 @@ func (m *Module) roomNameFree(ctx context.Context, domain string, name any, self
 	if name == nil {
 		return nil
 	}
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindRoom, DomainMoid: domain})
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindRoom, DomainMoid: domain})
 	if err != nil {
 		return err
 	}
@@ -275,7 +276,7 @@ func (m *Module) roomNameFree(ctx context.Context, domain string, name any, self
 // was created from (create_type 4, template_id the room; reference 04
 // "创建会议") to that conference's name.
 func (m *Module) roomsInUse(ctx context.Context, domain string) (map[string]string, error) {
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindConf, DomainMoid: domain,
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, DomainMoid: domain,
 		States: []string{engine.StateRunning}})
 	if err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -273,7 +274,7 @@ func TestVirtualMeetingRoomInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := env.Clock.Now()
-	conf := store.Record{Kind: engine.KindConf, ID: "1110999", DomainMoid: dom.Moid, State: engine.StateRunning,
+	conf := store.Record{Kind: record.KindConf, ID: "1110999", DomainMoid: dom.Moid, State: engine.StateRunning,
 		Data: []byte(`{"name":"Weekly","create_type":4,"template_id":"` + id + `","meeting_id":"mt-1"}`), CreatedAt: now, UpdatedAt: now}
 	if err := env.Store.CreateRecord(ctx, conf); err != nil {
 		t.Fatal(err)

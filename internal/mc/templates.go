@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -38,9 +38,9 @@ type tplScope struct {
 }
 
 var (
-	tplPersonal = tplScope{kind: engine.KindPersonalTemplate, what: "personal template",
+	tplPersonal = tplScope{kind: record.KindPersonalTemplate, what: "personal template",
 		listField: "personal_templates", personal: true, keyMax: 32}
-	tplPublic = tplScope{kind: engine.KindPublicTemplate, what: "public template",
+	tplPublic = tplScope{kind: record.KindPublicTemplate, what: "public template",
 		listField: "public_templates", keyMax: 16, byCreation: true}
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -65,7 +65,7 @@ func TestPersonalTemplateDeleteReplyByRelease(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := env.Clock.Now()
-		if err := env.Store.CreateRecord(ctx, store.Record{Kind: engine.KindPersonalTemplate, ID: "9000042",
+		if err := env.Store.CreateRecord(ctx, store.Record{Kind: record.KindPersonalTemplate, ID: "9000042",
 			DomainMoid: acc.DomainMoid, OwnerMoid: acc.Moid, Data: []byte(`{"template_id":"9000042","name":"old"}`),
 			CreatedAt: now, UpdatedAt: now}); err != nil {
 			t.Fatal(err)

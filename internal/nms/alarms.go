@@ -11,6 +11,7 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -69,7 +70,7 @@ func (m *Module) conditions(ctx context.Context, ns []node.Node) ([]alarm, error
 	for _, n := range ns {
 		if !n.Online(now) {
 			out = append(out, server(n, n.Moid(), NodeType, "node_offline", "critical",
-				fmt.Sprintf("server stopped reporting; last report at %s", engine.FormatTime(n.ReportedAt().In(now.Location())))))
+				fmt.Sprintf("server stopped reporting; last report at %s", record.FormatTime(n.ReportedAt().In(now.Location())))))
 		}
 	}
 	u, err := m.confs.Usage(ctx)
@@ -102,7 +103,7 @@ func (m *Module) conditions(ctx context.Context, ns []node.Node) ([]alarm, error
 func (m *Module) failingTerminals(ctx context.Context) ([]alarm, error) {
 	// Online terminals never alarm: read only the others (an idle platform
 	// then reads nothing, however many terminals are online).
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, States: []string{engine.StateIdle, engine.StateCalling}})
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, States: []string{engine.StateIdle, engine.StateCalling}})
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +114,7 @@ func (m *Module) failingTerminals(ctx context.Context) ([]alarm, error) {
 		if err != nil {
 			return nil, err
 		}
-		attempts, outcome := engine.Int(doc, "_attempts"), media.Outcome(engine.Int(doc, "_outcome"))
+		attempts, outcome := record.Int(doc, "_attempts"), media.Outcome(record.Int(doc, "_outcome"))
 		if rec.State == engine.StateOnline || outcome == media.Answered || attempts < m.cfg.FailingCallAttempts {
 			continue
 		}
@@ -149,7 +150,7 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 	if m.reg == nil { // no registry: the alarms start now
 		out := make([]map[string]any, 0, len(observed))
 		for _, a := range observed {
-			a.doc["start_time"] = engine.FormatTime(now)
+			a.doc["start_time"] = record.FormatTime(now)
 			out = append(out, a.doc)
 		}
 		return out, nil
@@ -165,9 +166,9 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 	have := map[string]bool{}
 	var out []map[string]any
 	for _, doc := range stored {
-		key := engine.Str(doc, "device_moid") + "\x00" + engine.Str(doc, "code")
+		key := record.Str(doc, "device_moid") + "\x00" + record.Str(doc, "code")
 		if _, ok := want[key]; !ok {
-			if err := m.reg.ClearAlarm(ctx, engine.Str(doc, "device_moid"), engine.Str(doc, "code")); err != nil {
+			if err := m.reg.ClearAlarm(ctx, record.Str(doc, "device_moid"), record.Str(doc, "code")); err != nil {
 				return nil, err
 			}
 			continue
@@ -179,7 +180,7 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 		if have[key] {
 			continue
 		}
-		a.doc["code"], a.doc["start_time"], a.doc["raised_ms"] = a.code, engine.FormatTime(now), now.UnixMilli()
+		a.doc["code"], a.doc["start_time"], a.doc["raised_ms"] = a.code, record.FormatTime(now), now.UnixMilli()
 		b, err := json.Marshal(a.doc)
 		if err != nil {
 			return nil, err
@@ -195,7 +196,7 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 		}
 		out = append(out, a.doc)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return engine.Int(out[i], "raised_ms") < engine.Int(out[j], "raised_ms") })
+	sort.SliceStable(out, func(i, j int) bool { return record.Int(out[i], "raised_ms") < record.Int(out[j], "raised_ms") })
 	return out, nil
 }
 
@@ -262,7 +263,7 @@ func (m *Module) serverWarnings(ctx context.Context, r *api.Request) (wire.Objec
 	}
 	out := []any{}
 	for _, a := range as {
-		if devices[engine.Str(a, "device_moid")] && engine.Str(a, "domain_moid") == PlatformMoid {
+		if devices[record.Str(a, "device_moid")] && record.Str(a, "domain_moid") == PlatformMoid {
 			out = append(out, a)
 		}
 	}
@@ -292,7 +293,7 @@ func (m *Module) terminalWarnings(ctx context.Context, r *api.Request) (wire.Obj
 	}
 	out := []any{}
 	for _, a := range as {
-		if engine.Str(a, "device_moid") == moid && engine.Str(a, "domain_moid") == domain {
+		if record.Str(a, "device_moid") == moid && record.Str(a, "domain_moid") == domain {
 			a["domain_name"] = r.Principal.DomainName
 			out = append(out, a)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -49,7 +50,7 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 	if n, err := m.node.Nodes(ctx); err == nil {
 		for _, x := range n {
 			if x.Moid() == m.node.Moid() {
-				ip = engine.Str(x.Doc, "ip")
+				ip = record.Str(x.Doc, "ip")
 			}
 		}
 	}
@@ -62,12 +63,12 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 		mts, phones, cascades, others := []any{}, []any{}, []any{}, []any{}
 		for _, t := range ts {
 			tm := terminalOf(domain, t.Doc)
-			switch engine.Int(t.Doc, "type") {
+			switch record.Int(t.Doc, "type") {
 			case mtTelephone:
 				phones = append(phones, tm.account)
 			case mtSubordinate, mtSuperior:
 				up := 0
-				if engine.Int(t.Doc, "type") == mtSuperior {
+				if record.Int(t.Doc, "type") == mtSuperior {
 					up = 1
 				}
 				cascades = append(cascades, map[string]any{"name": tm.name, "e164": tm.e164, "type": up})
@@ -80,16 +81,16 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 			}
 		}
 		typ := 0
-		if engine.Int(c.Doc, "conf_type") == 1 {
+		if record.Int(c.Doc, "conf_type") == 1 {
 			typ = 1
 		}
 		out = append(out, map[string]any{
-			"conf_type": typ, "name": c.Doc["name"], "e164": c.ID(), "bitrate": engine.Int(c.Doc, "bitrate"),
-			"domain_moid": domain, "start_time": engine.FormatTime(c.StartTime()), "end_time": engine.Str(c.Doc, "end_time"),
+			"conf_type": typ, "name": c.Doc["name"], "e164": c.ID(), "bitrate": record.Int(c.Doc, "bitrate"),
+			"domain_moid": domain, "start_time": record.FormatTime(c.StartTime()), "end_time": record.Str(c.Doc, "end_time"),
 			"meeting_terminals": mts, "telephone_terminals": phones, "cascades": cascades, "ip_e164": others,
 			"meeting_device": []any{map[string]any{
-				"type": NodeType, "ip": ip, "mixer_count": engine.Int(c.Doc, "mix_enable"), "abas_count": 0,
-				"vbas_count": 0, "vmp_count": engine.Int(c.Doc, "vmp_enable"),
+				"type": NodeType, "ip": ip, "mixer_count": record.Int(c.Doc, "mix_enable"), "abas_count": 0,
+				"vbas_count": 0, "vmp_count": record.Int(c.Doc, "vmp_enable"),
 			}},
 		})
 	}
@@ -129,9 +130,9 @@ func channels(doc map[string]any, prefix string, audio bool) []any {
 		l, _ := doc[dir.key].([]any)
 		for _, v := range l {
 			ch, _ := v.(map[string]any)
-			rate := engine.Int(ch, "bitrate")
-			c := map[string]any{"chan_id": engine.Int(ch, "chn_id"), "up_or_down": dir.up,
-				"video_format": videoFormats[engine.Int(ch, "format")], "video_framerate": 0,
+			rate := record.Int(ch, "bitrate")
+			c := map[string]any{"chan_id": record.Int(ch, "chn_id"), "up_or_down": dir.up,
+				"video_format": videoFormats[record.Int(ch, "format")], "video_framerate": 0,
 				"video_packets_lose": 0, "video_packets_loserate": 0}
 			if dir.up == 1 {
 				c["video_up_bitrate"] = rate
@@ -165,7 +166,7 @@ func (m *Module) terminalDetail(ctx context.Context, r *api.Request) (wire.Objec
 		out = append(out, map[string]any{
 			// the carrier is unknown, and no NAT is in between
 			"isp": 0, "nat_ip": "", "ip": tm.ip, "version": "", "type": tm.typ, "name": tm.name, "e164": tm.e164,
-			"bitrate": engine.Int(t.Doc, "bitrate"), "primary_video": channels(t.Doc, "v", true),
+			"bitrate": record.Int(t.Doc, "bitrate"), "primary_video": channels(t.Doc, "v", true),
 			"dual_video": channels(t.Doc, "dv", false),
 		})
 	}

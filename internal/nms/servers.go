@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -44,7 +44,7 @@ func (m *Module) physical(n node.Node, levels map[string]string) map[string]any 
 	online := n.Online(now)
 	out["online"] = onlineText(online)
 	for _, k := range []string{"cpu", "memory", "disk", "portin", "portout"} {
-		v := engine.Int(n.Doc, k)
+		v := record.Int(n.Doc, k)
 		switch {
 		case !online || (k == "disk" && v < 0):
 			out[k] = ""
@@ -89,8 +89,8 @@ func (m *Module) nodes(ctx context.Context) ([]node.Node, map[string]string, err
 	}
 	levels := map[string]string{}
 	for _, a := range as {
-		d := engine.Str(a, "device_moid")
-		levels[d] = higher(levels[d], engine.Str(a, "warning_level"))
+		d := record.Str(a, "device_moid")
+		levels[d] = higher(levels[d], record.Str(a, "warning_level"))
 	}
 	return ns, levels, nil
 }

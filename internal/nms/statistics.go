@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -37,7 +38,7 @@ func (m *Module) sample(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		c["statistic_time"] = engine.FormatTime(slot.In(now.Location()))
+		c["statistic_time"] = record.FormatTime(slot.In(now.Location()))
 		b, _ := json.Marshal(c)
 		if err := m.reg.AddTerminalStat(ctx, d.Moid, slot, b); err != nil {
 			return err
@@ -62,7 +63,7 @@ func (m *Module) counts(ctx context.Context, domain string, now time.Time, beats
 	if err != nil {
 		return nil, err
 	}
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain, States: []string{engine.StateOnline}})
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: domain, States: []string{engine.StateOnline}})
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +105,7 @@ func heartbeats(c engine.Conference) []int64 {
 	out := make([]int64, 0, len(l))
 	for _, v := range l {
 		mon, _ := v.(map[string]any)
-		out = append(out, int64(engine.Int(mon, "heartbeat_at")))
+		out = append(out, int64(record.Int(mon, "heartbeat_at")))
 	}
 	return out
 }
@@ -126,5 +127,5 @@ func callOf(data []byte) (string, int, error) {
 		return "", 0, err
 	}
 	doc := map[string]any{"account": c.Account, "protocol": c.Protocol}
-	return engine.Str(doc, "account"), engine.Int(doc, "protocol"), nil
+	return record.Str(doc, "account"), record.Int(doc, "protocol"), nil
 }

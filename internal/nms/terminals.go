@@ -9,6 +9,7 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -53,13 +54,13 @@ func protocolType(p int) string {
 
 // terminalOf reads a terminal record of the engine.
 func terminalOf(domain string, doc map[string]any) terminal {
-	acct := engine.Str(doc, "account")
-	name := engine.Str(doc, "alias")
+	acct := record.Str(doc, "account")
+	name := record.Str(doc, "alias")
 	if name == "" {
 		name = acct
 	}
-	return terminal{moid: terminalMoid(domain, acct), account: acct, name: name, e164: engine.Str(doc, "e164"),
-		ip: engine.Str(doc, "ip"), typ: protocolType(engine.Int(doc, "protocol")), protocol: engine.Int(doc, "protocol")}
+	return terminal{moid: terminalMoid(domain, acct), account: acct, name: name, e164: record.Str(doc, "e164"),
+		ip: record.Str(doc, "ip"), typ: protocolType(record.Int(doc, "protocol")), protocol: record.Int(doc, "protocol")}
 }
 
 // terminals returns a domain's managed terminals by account, then the
@@ -69,7 +70,7 @@ func (m *Module) terminals(ctx context.Context, domain string) ([]terminal, erro
 	if err != nil {
 		return nil, err
 	}
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain})
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: domain})
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +223,7 @@ func timeParam(s, name string, def time.Time) (time.Time, error) {
 	if s == "" {
 		return def, nil
 	}
-	t, err := engine.ParseTime(s)
+	t, err := record.ParseTime(s)
 	if err != nil {
 		return t, wire.InvalidParam(name, "must be an ISO 8601 time with offset, e.g. 2026-03-01T09:00:00+08:00")
 	}

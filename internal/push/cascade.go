@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -31,7 +31,7 @@ func superiors(ctx context.Context, st store.Store, domain, confID string) ([]ca
 	var out []cascadeView
 	path := ""
 	for depth := 0; depth < 16; depth++ {
-		rec, err := st.GetRecord(ctx, engine.KindConf, domain, confID)
+		rec, err := st.GetRecord(ctx, record.KindConf, domain, confID)
 		if errors.Is(err, store.ErrNotFound) {
 			return out, nil
 		}

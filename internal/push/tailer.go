@@ -10,6 +10,7 @@ import (
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -97,7 +98,7 @@ func (t *tailer) run(ctx context.Context) {
 // the first change of each after a start is compared with its real
 // previous state.
 func (t *tailer) preload(ctx context.Context) {
-	recs, _, err := t.s.cfg.Store.ListRecords(ctx, store.RecordQuery{Kind: engine.KindConf, States: []string{engine.StateRunning}})
+	recs, _, err := t.s.cfg.Store.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, States: []string{engine.StateRunning}})
 	if err != nil {
 		t.s.log.Warn("push: reading running conferences", "err", err)
 		return
@@ -126,9 +127,9 @@ func (t *tailer) step(ctx context.Context) (int, error) {
 
 func (t *tailer) handle(ctx context.Context, ev store.Event) error {
 	switch ev.Kind {
-	case engine.KindConf:
+	case record.KindConf:
 		return t.conf(ctx, ev)
-	case engine.KindMT:
+	case record.KindMT:
 		return t.terminal(ctx, ev)
 	case store.KindNotice:
 		t.notification(ev)
@@ -163,7 +164,7 @@ func (t *tailer) conf(ctx context.Context, ev store.Event) error {
 		t.publishUpdate(ctx, base+pathConfs, ev.DomainMoid, listSource(), false)
 		return nil
 	}
-	rec, err := t.s.cfg.Store.GetRecord(ctx, engine.KindConf, ev.DomainMoid, ev.ID)
+	rec, err := t.s.cfg.Store.GetRecord(ctx, record.KindConf, ev.DomainMoid, ev.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil // deleted since: its own event follows
 	}
@@ -232,7 +233,7 @@ func (t *tailer) terminal(ctx context.Context, ev store.Event) error {
 	if err := t.cascadeTerminal(ctx, ev.DomainMoid, confID, mtID, false); err != nil {
 		return err
 	}
-	rec, err := t.s.cfg.Store.GetRecord(ctx, engine.KindMT, ev.DomainMoid, ev.ID)
+	rec, err := t.s.cfg.Store.GetRecord(ctx, record.KindMT, ev.DomainMoid, ev.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil // removed since: its own event follows
 	}

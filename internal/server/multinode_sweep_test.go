@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -50,7 +51,7 @@ func TestNodesScansSeeOtherNode(t *testing.T) {
 // id.
 func monitorsStored(t *testing.T, n *testserver.Node, id string) int {
 	t.Helper()
-	rec, err := n.Store.GetRecord(context.Background(), engine.KindConf, confDomain(t, n), id)
+	rec, err := n.Store.GetRecord(context.Background(), record.KindConf, confDomain(t, n), id)
 	if err != nil {
 		t.Fatal(err)
 	}

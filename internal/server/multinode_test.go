@@ -10,6 +10,7 @@ import (
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -102,7 +103,7 @@ func confEvents(t *testing.T, n *testserver.Node, seq int64, id string) []store.
 	}
 	var out []store.Event
 	for _, e := range evs {
-		if e.Kind == engine.KindConf && e.ID == id {
+		if e.Kind == record.KindConf && e.ID == id {
 			out = append(out, e)
 		}
 	}
@@ -220,7 +221,7 @@ func TestNodesTimeDrivenWorkOnce(t *testing.T) {
 	}
 	ca := a.LoggedIn(t)
 	p := confParams("booked")
-	p["start_time"] = a.Clock.Now().Add(time.Minute).Format(engine.TimeLayout)
+	p["start_time"] = a.Clock.Now().Add(time.Minute).Format(record.TimeLayout)
 	p["duration"] = 2
 	p["invite_members"] = []any{map[string]any{"name": "busy", "account": "5556001", "account_type": 5, "bitrate": 1024, "protocol": 0}}
 	id := testserver.MustOK(t, ca.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
@@ -232,11 +233,11 @@ func TestNodesTimeDrivenWorkOnce(t *testing.T) {
 		t.Fatalf("changes before the start: %v", evs)
 	}
 	advance(t, a.Clock, 62*time.Second, a, b) // started at 1:00, three calls at 1:00, 1:21, 1:42
-	rec, err := a.Store.GetRecord(ctx, engine.KindConf, confDomain(t, a), id)
+	rec, err := a.Store.GetRecord(ctx, record.KindConf, confDomain(t, a), id)
 	if err != nil || rec.State != engine.StateRunning {
 		t.Fatalf("conference after its start: %v, %v", rec.State, err)
 	}
-	mts, _, err := a.Store.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, OwnerMoid: id})
+	mts, _, err := a.Store.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, OwnerMoid: id})
 	if err != nil || len(mts) != 1 {
 		t.Fatalf("terminals of the started conference: %d, %v; want the invitee once", len(mts), err)
 	}
@@ -269,7 +270,7 @@ func TestNodesTimeDrivenWorkOnce(t *testing.T) {
 	if starts != 1 || deletes != 1 {
 		t.Errorf("conference started %d times and was deleted %d times, want once each", starts, deletes)
 	}
-	if _, err := a.Store.GetRecord(ctx, engine.KindConf, confDomain(t, a), id); err == nil {
+	if _, err := a.Store.GetRecord(ctx, record.KindConf, confDomain(t, a), id); err == nil {
 		t.Error("the conference is still stored after its end")
 	}
 }

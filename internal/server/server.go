@@ -25,6 +25,7 @@ import (
 	"github.com/confer-platform/confer/internal/nms"
 	"github.com/confer-platform/confer/internal/ops"
 	"github.com/confer-platform/confer/internal/push"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/router"
 	"github.com/confer-platform/confer/internal/store"
@@ -370,8 +371,8 @@ func (s *Server) gauges() ops.Gauges {
 		}
 	}
 	g := ops.Gauges{
-		RunningConferences: count(engine.KindConf, engine.StateRunning),
-		OnlineTerminals:    count(engine.KindMT, engine.StateOnline),
+		RunningConferences: count(record.KindConf, engine.StateRunning),
+		OnlineTerminals:    count(record.KindMT, engine.StateOnline),
 		CallsAttempted:     &engine.CallsAttempted,
 		CallsFailed:        &engine.CallsFailed,
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
@@ -31,7 +32,7 @@ import (
 // recorded from its start.
 func resumeParams(name string, start time.Time, ips ...string) map[string]any {
 	p := confParams(name, ips...)
-	p["start_time"] = start.Format(engine.TimeLayout)
+	p["start_time"] = start.Format(record.TimeLayout)
 	var mix []any
 	for _, ip := range ips {
 		mix = append(mix, map[string]any{"name": ip, "account": ip, "account_type": 7})
@@ -65,7 +66,7 @@ func (stopAtStart) Started(context.Context, engine.Conference) error { panic(err
 // storedConf reads conference id's record and document.
 func storedConf(t *testing.T, st store.Store, domain, id string) (store.Record, map[string]any) {
 	t.Helper()
-	rec, err := st.GetRecord(context.Background(), engine.KindConf, domain, id)
+	rec, err := st.GetRecord(context.Background(), record.KindConf, domain, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func storedConf(t *testing.T, st store.Store, domain, id string) (store.Record, 
 // sorted.
 func callsOf(t *testing.T, st store.Store, id string) []string {
 	t.Helper()
-	recs, _, err := st.ListRecords(context.Background(), store.RecordQuery{Kind: engine.KindMT, OwnerMoid: id})
+	recs, _, err := st.ListRecords(context.Background(), store.RecordQuery{Kind: record.KindMT, OwnerMoid: id})
 	if err != nil {
 		t.Fatal(err)
 	}

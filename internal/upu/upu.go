@@ -13,6 +13,7 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -48,10 +49,10 @@ func (m *Module) Register(reg api.Registry) {
 // paging reads start (default 0) and count (default 10; 0 for all).
 func paging(r *api.Request) (start, count int) {
 	count = 10
-	if v, ok := engine.IntOK(r.Args.Query.Get("start")); ok {
+	if v, ok := record.IntOK(r.Args.Query.Get("start")); ok {
 		start = v
 	}
-	if v, ok := engine.IntOK(r.Args.Query.Get("count")); ok {
+	if v, ok := record.IntOK(r.Args.Query.Get("count")); ok {
 		count = v
 	}
 	return max(start, 0), max(count, 0)
@@ -73,7 +74,7 @@ func (m *Module) stamp(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return engine.FormatTime(t.In(m.clk.Now().Location()))
+	return record.FormatTime(t.In(m.clk.Now().Location()))
 }
 
 // class is the presence state of a terminal record's state.
@@ -128,9 +129,9 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 	}
 	names := map[string]string{}
 	for _, c := range confs {
-		names[c.ID()] = engine.Str(c.Doc, "name")
+		names[c.ID()] = record.Str(c.Doc, "name")
 	}
-	mts, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain})
+	mts, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: domain})
 	if err != nil {
 		return nil, err
 	}
@@ -144,11 +145,11 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 		if err != nil {
 			return nil, err
 		}
-		acct := engine.Str(doc, "account")
+		acct := record.Str(doc, "account")
 		t := byAccount[acct]
 		if t == nil {
-			t = &terminal{doc: map[string]any{"account": acct, "alias": engine.Str(doc, "alias"),
-				"e164": engine.Str(doc, "e164"), "ip": engine.Str(doc, "ip"), "in_directory": 0}}
+			t = &terminal{doc: map[string]any{"account": acct, "alias": record.Str(doc, "alias"),
+				"e164": record.Str(doc, "e164"), "ip": record.Str(doc, "ip"), "in_directory": 0}}
 			byAccount[acct] = t
 		}
 		if t.rec == nil || rank(class(rec.State)) > rank(class(t.rec.State)) ||
@@ -161,7 +162,7 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 	}
 	history := map[string][]store.Event{}
 	if !from.IsZero() {
-		evs, err := m.st.RecentEvents(ctx, engine.KindMT, domain, from)
+		evs, err := m.st.RecentEvents(ctx, record.KindMT, domain, from)
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +185,7 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 			if st != Offline {
 				doc["online"] = flag(st == Online)
 				doc["conf_id"], doc["conf_name"] = t.rec.OwnerMoid, names[t.rec.OwnerMoid]
-				doc["mt_id"] = engine.Str(t.mt, "mt_id")
+				doc["mt_id"] = record.Str(t.mt, "mt_id")
 			}
 		}
 		list = append(list, doc)

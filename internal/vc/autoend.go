@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -17,7 +18,7 @@ func (m *Module) autoEndLeave(ctx context.Context, ec engine.Conf, _ []string) e
 	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
 		return nil // already ended
 	}
-	if err != nil || engine.Int(c.Doc, "auto_end") != 1 {
+	if err != nil || record.Int(c.Doc, "auto_end") != 1 {
 		return err
 	}
 	ts, err := m.engine.List(ctx, ec)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -59,7 +60,7 @@ func (p peers) Find(ctx context.Context, domainMoid, account string) (engine.Pee
 	}
 	c, err := p.m.confs.Get(ctx, domainMoid, account, engine.StateRunning)
 	if err == nil {
-		return engine.Peer{Conf: engine.ConfOf(c), Name: engine.Str(c.Doc, "name"), Live: true}, nil
+		return engine.Peer{Conf: engine.ConfOf(c), Name: record.Str(c.Doc, "name"), Live: true}, nil
 	}
 	if !isConfNotFound(err) {
 		return engine.Peer{}, err
@@ -119,7 +120,7 @@ func mtEngineConf(c engine.Conference) engine.Conf {
 // there and the uplink terminal's mt_id here ("" when it has none).
 func cascadeUp(doc map[string]any) (confID, linkID, uplinkID string) {
 	up, _ := doc[docUp].(map[string]any)
-	return engine.Str(up, "conf_id"), engine.Str(up, "mt_id"), engine.Str(up, "uplink_mt_id")
+	return record.Str(up, "conf_id"), record.Str(up, "mt_id"), record.Str(up, "uplink_mt_id")
 }
 
 // cascadeLinks reads a document's links: link mt_id → subordinate conf_id.
@@ -161,7 +162,7 @@ func (m *Module) cascadeCheck(ctx context.Context, c engine.Conference, members 
 		}
 		seen[p.Conf.ConfID] = true
 		for _, l := range cascadeLinks(c.Doc) {
-			if engine.Str(l, "conf_id") == p.Conf.ConfID {
+			if record.Str(l, "conf_id") == p.Conf.ConfID {
 				return wire.Errorf(CodeCascadeTaken, "%s: conference %s is already a subordinate of conference %s", field, p.Conf.ConfID, c.ID())
 			}
 		}
@@ -237,7 +238,7 @@ func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, 
 		return err
 	}
 	if !already {
-		up, err := m.engine.AddUplink(ctx, p.Conf, sup, engine.Str(supConf.Doc, "name"))
+		up, err := m.engine.AddUplink(ctx, p.Conf, sup, record.Str(supConf.Doc, "name"))
 		if err != nil {
 			return err
 		}
@@ -254,7 +255,7 @@ func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, 
 	_, err = m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *engine.Conference) (bool, error) {
 		links := cascadeLinks(c.Doc)
 		for _, l := range links {
-			if engine.Str(l, "mt_id") == linkID {
+			if record.Str(l, "mt_id") == linkID {
 				return false, nil
 			}
 		}
@@ -286,8 +287,8 @@ func (m *Module) cascadeLeave(ctx context.Context, ec engine.Conf, mtIDs []strin
 	}
 	var errs []error
 	for _, l := range cascadeLinks(c.Doc) {
-		if id := engine.Str(l, "mt_id"); gone[id] {
-			errs = append(errs, m.unlink(ctx, ec, id, engine.Str(l, "conf_id")))
+		if id := record.Str(l, "mt_id"); gone[id] {
+			errs = append(errs, m.unlink(ctx, ec, id, record.Str(l, "conf_id")))
 		}
 	}
 	supID, linkID, uplinkID := cascadeUp(c.Doc)
@@ -321,7 +322,7 @@ func (m *Module) unlink(ctx context.Context, sup engine.Conf, linkID, subID stri
 		links := cascadeLinks(c.Doc)
 		var kept []map[string]any
 		for _, l := range links {
-			if engine.Str(l, "mt_id") != linkID {
+			if record.Str(l, "mt_id") != linkID {
 				kept = append(kept, l)
 			}
 		}
@@ -384,7 +385,7 @@ func (m *Module) CascadeEnded(ctx context.Context, c engine.Conference) error {
 		errs = append(errs, err)
 	}
 	for _, l := range cascadeLinks(c.Doc) {
-		errs = append(errs, m.detach(ctx, c.Rec.DomainMoid, engine.Str(l, "conf_id"), c.ID(), engine.Str(l, "mt_id")))
+		errs = append(errs, m.detach(ctx, c.Rec.DomainMoid, record.Str(l, "conf_id"), c.ID(), record.Str(l, "mt_id")))
 	}
 	return errors.Join(errs...)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -57,7 +58,7 @@ func (m *Module) cascadeNode(ctx context.Context, c engine.Conference, path stri
 		if depth >= 16 {
 			break
 		}
-		sub, err := m.confs.Get(ctx, c.Rec.DomainMoid, engine.Str(l, "conf_id"), engine.StateRunning)
+		sub, err := m.confs.Get(ctx, c.Rec.DomainMoid, record.Str(l, "conf_id"), engine.StateRunning)
 		if isConfNotFound(err) {
 			continue
 		}
@@ -67,7 +68,7 @@ func (m *Module) cascadeNode(ctx context.Context, c engine.Conference, path stri
 		if supID, _, _ := cascadeUp(sub.Doc); supID != c.ID() {
 			continue
 		}
-		id := engine.Str(l, "mt_id")
+		id := record.Str(l, "mt_id")
 		if path != "" {
 			id = path + "." + id
 		}
@@ -77,7 +78,7 @@ func (m *Module) cascadeNode(ctx context.Context, c engine.Conference, path stri
 		}
 		subs = append(subs, n)
 	}
-	return wire.Object{"conf_id": c.ID(), "name": engine.Str(c.Doc, "name"), "cascade_id": path, "mt_id": path,
+	return wire.Object{"conf_id": c.ID(), "name": record.Str(c.Doc, "name"), "cascade_id": path, "mt_id": path,
 		"cascades": subs}, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -120,7 +121,7 @@ func (m *Module) ctlSetTerminal(ctx context.Context, ec engine.Conf, mtID string
 
 // ctlStr reads a string parameter of params ("" when absent).
 func ctlStr(r *api.Request, name string) string {
-	return engine.Str(r.Args.Params, name)
+	return record.Str(r.Args.Params, name)
 }
 
 // ctlInt reads an integer parameter of params; ok is false when absent.
@@ -129,11 +130,11 @@ func ctlInt(r *api.Request, name string) (int, bool) {
 	if !present || v == nil {
 		return 0, false
 	}
-	return engine.IntOK(v)
+	return record.IntOK(v)
 }
 
 // ctlRole reads the terminal holding a role field ("" when none).
-func ctlRole(c engine.Conference, field string) string { return engine.Str(c.Doc, field) }
+func ctlRole(c engine.Conference, field string) string { return record.Str(c.Doc, field) }
 
 // ctlVIPs reads the stored VIP list: its elements {mt_id, cascade_id}.
 func ctlVIPs(doc map[string]any) []map[string]any {

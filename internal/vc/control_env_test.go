@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -59,7 +60,7 @@ func ctStart(t *testing.T, env *testserver.Env, c *testserver.Client, online, of
 // releases' info lacks user_domain_moid).
 func ctDomainOf(t *testing.T, env *testserver.Env, confID string) string {
 	t.Helper()
-	recs, _, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: engine.KindConf})
+	recs, _, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: record.KindConf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func (k ctConf) info(t *testing.T) map[string]any { t.Helper(); return k.get(t, 
 // another part of vc).
 func (k ctConf) mt(t *testing.T, mtID string) map[string]any {
 	t.Helper()
-	rec, err := k.env.Store.GetRecord(context.Background(), engine.KindMT, k.domain, k.id+"/"+mtID)
+	rec, err := k.env.Store.GetRecord(context.Background(), record.KindMT, k.domain, k.id+"/"+mtID)
 	if err != nil {
 		t.Fatalf("terminal %s: %v", mtID, err)
 	}
@@ -108,7 +109,7 @@ func (k ctConf) mt(t *testing.T, mtID string) map[string]any {
 // doc reads the conference's stored document.
 func (k ctConf) doc(t *testing.T) map[string]any {
 	t.Helper()
-	rec, err := k.env.Store.GetRecord(context.Background(), engine.KindConf, k.domain, k.id)
+	rec, err := k.env.Store.GetRecord(context.Background(), record.KindConf, k.domain, k.id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,6 +159,6 @@ func (n ctNode) conf(t *testing.T, k ctConf) engine.Conf {
 
 // ctNum reads a JSON number of a reply or a stored document as an int.
 func ctNum(v any) int {
-	n, _ := engine.IntOK(v)
+	n, _ := record.IntOK(v)
 	return n
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -56,7 +57,7 @@ func (m *Module) setMuteAll(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil, err
 	}
 	spare := map[string]bool{}
-	if v == 1 && engine.Int(c.Doc, "mute_filter") == 1 {
+	if v == 1 && record.Int(c.Doc, "mute_filter") == 1 {
 		for _, f := range []string{docSpeaker, docChairman} {
 			if id := ctlRole(c, f); id != "" {
 				spare[id] = true
@@ -84,7 +85,7 @@ func (m *Module) ctlSetOnline(ctx context.Context, c engine.Conference, field st
 		if t.Rec.State != engine.StateOnline || spare[t.MtID()] {
 			continue
 		}
-		if n, ok := engine.IntOK(t.Doc[field]); ok && n == v {
+		if n, ok := record.IntOK(t.Doc[field]); ok && n == v {
 			continue
 		}
 		_, err := set(ctx, ec, t.MtID(), v == 1)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -41,17 +42,17 @@ func (m *Module) delayConf(ctx context.Context, r *api.Request) (wire.Object, er
 		return nil, err
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		e := engine.Str(c.Doc, "end_time")
+		e := record.Str(c.Doc, "end_time")
 		if e == "" {
 			return errCtlUnchanged
 		}
-		end, err := engine.ParseTime(e)
+		end, err := record.ParseTime(e)
 		if err != nil {
 			return err
 		}
 		end = end.Add(time.Duration(d) * time.Minute)
-		c.Doc["end_time"] = engine.FormatTime(end)
-		c.Doc["duration"] = engine.Int(c.Doc, "duration") + d
+		c.Doc["end_time"] = record.FormatTime(end)
+		c.Doc["duration"] = record.Int(c.Doc, "duration") + d
 		c.Rec.DueAt = end
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -49,7 +50,7 @@ func (m *Module) sendSMS(ctx context.Context, r *api.Request) (wire.Object, erro
 	seen := map[string]bool{}
 	for i, v := range list {
 		e, _ := v.(map[string]any)
-		id := engine.Str(e, "mt_id")
+		id := record.Str(e, "mt_id")
 		if id == "" {
 			return nil, wire.InvalidParam(fmt.Sprintf("mts[%d].mt_id", i), "must name a terminal")
 		}
@@ -67,7 +68,7 @@ func (m *Module) sendSMS(ctx context.Context, r *api.Request) (wire.Object, erro
 			to = append(to, map[string]any{"mt_id": id})
 		}
 		c.Doc[docSMS] = map[string]any{"message": msg, "type": typ, "roll_num": roll, "roll_speed": speed,
-			"mts": to, "send_time": engine.FormatTime(m.clk.Now())}
+			"mts": to, "send_time": record.FormatTime(m.clk.Now())}
 		return nil
 	})
 	return nil, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -62,7 +63,7 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, e
 	mtID := ctlStr(r, "mt_id")
 	fb, hasFB := ctlInt(r, "force_broadcast")
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		if engine.Int(c.Doc, "voice_activity_detection") == 1 {
+		if record.Int(c.Doc, "voice_activity_detection") == 1 {
 			if mtID == "" {
 				return wire.Errorf(CodeVADCannotCancelSpeaker, "conference %s is in voice activation mode: the speaker cannot be cancelled", c.ID())
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -42,8 +43,8 @@ func (m *Module) getVAD(ctx context.Context, r *api.Request) (wire.Object, error
 		return nil, err
 	}
 	return wire.Object{
-		"voice_activity_detection": engine.Int(c.Doc, "voice_activity_detection"),
-		"vacinterval":              engine.Int(c.Doc, "vacinterval"),
+		"voice_activity_detection": record.Int(c.Doc, "voice_activity_detection"),
+		"vacinterval":              record.Int(c.Doc, "vacinterval"),
 	}, nil
 }
 
@@ -74,7 +75,7 @@ func (m *Module) getVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 	}
 	out := []any{}
 	for _, v := range ctlVIPs(c.Doc) {
-		out = append(out, map[string]any{"mt_id": engine.Str(v, "mt_id"), "cascade_id": engine.Str(v, "cascade_id")})
+		out = append(out, map[string]any{"mt_id": record.Str(v, "mt_id"), "cascade_id": record.Str(v, "cascade_id")})
 	}
 	return wire.Object{"mts": out}, nil
 }
@@ -91,9 +92,9 @@ func (m *Module) setVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 	seen := map[string]bool{}
 	for i, v := range list {
 		e, _ := v.(map[string]any)
-		id := engine.Str(e, "mt_id")
+		id := record.Str(e, "mt_id")
 		at := fmt.Sprintf("mts[%d]", i)
-		switch cas := engine.Str(e, "cascade_id"); {
+		switch cas := record.Str(e, "cascade_id"); {
 		case id == "":
 			return nil, wire.InvalidParam(at+".mt_id", "required parameter is missing")
 		case seen[id]:

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // Features set at creation (reference 04 "创建会议" mix "混音信息", vmp
@@ -40,7 +41,7 @@ func hasCreated(doc map[string]any) bool {
 			return true
 		}
 	}
-	return engine.Int(mdObj(doc, "recorder"), "recorder_mode") != 0
+	return record.Int(mdObj(doc, "recorder"), "recorder_mode") != 0
 }
 
 // createdStart starts the creation's features of a conference that has
@@ -100,7 +101,7 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 	doc["mix_enable"] = mdFlag(mdObj(doc, docMix) != nil)
 	doc["vmp_enable"] = mdFlag(mdObj(doc, docVMP) != nil)
 	doc["poll_enable"] = mdFlag(pollRunning(tlObj(doc[tlKeyPoll]), v.byID, v.now))
-	if rec := mdObj(doc, "recorder"); engine.Int(rec, "recorder_mode") != 0 {
+	if rec := mdObj(doc, "recorder"); record.Int(rec, "recorder_mode") != 0 {
 		if err := m.createdRecorder(ctx, c, rec, v.now); err != nil {
 			if !isCreatedProblem(err) {
 				return nil, err
@@ -119,7 +120,7 @@ func (v *mdView) resolve(acct string, taken map[string]bool) string {
 	}
 	for _, t := range v.ts {
 		id := t.MtID()
-		if t.Rec.State == engine.StateOnline && engine.Str(t.Doc, "account") == acct && !taken[id] {
+		if t.Rec.State == engine.StateOnline && record.Str(t.Doc, "account") == acct && !taken[id] {
 			return id
 		}
 	}
@@ -131,7 +132,7 @@ func createdAccounts(l []map[string]any) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, e := range l {
-		if a := engine.Str(e, "account"); a != "" && !seen[a] {
+		if a := record.Str(e, "account"); a != "" && !seen[a] {
 			seen[a] = true
 			out = append(out, a)
 		}
@@ -155,7 +156,7 @@ func (v *mdView) createdIDs(accts []string) []string {
 // createdMix is the mix of the creation's mix settings (both modes mix the
 // members named, as vc's start does); nil for a mode vc does not have.
 func (v *mdView) createdMix(p map[string]any) map[string]any {
-	mode := engine.Int(p, "mode")
+	mode := record.Int(p, "mode")
 	if mode != 1 && mode != 2 {
 		return nil
 	}

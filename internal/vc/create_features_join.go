@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // Terminals joining the features started from the creation
@@ -26,7 +27,7 @@ func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct
 	}
 	if cfg := mdObj(doc, docVMP); cfg != nil {
 		for _, ch := range mdObjs(cfg, "members") {
-			if engine.Str(ch, "account") == acct && engine.Str(ch, "mt_id") == "" && !vmpNamedChosen(cfg, id) {
+			if record.Str(ch, "account") == acct && record.Str(ch, "mt_id") == "" && !vmpNamedChosen(cfg, id) {
 				ch["mt_id"], changed = id, true
 			}
 			if po := mdObj(ch, "poll"); po != nil {
@@ -37,7 +38,7 @@ func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct
 			changed = joinList(bp, id, acct) || changed
 		}
 	}
-	if p := tlObj(doc[tlKeyPoll]); p != nil && engine.Int(p, pollByAccount) == 1 && tlInt(p["state"]) != pollStateStopped {
+	if p := tlObj(doc[tlKeyPoll]); p != nil && record.Int(p, pollByAccount) == 1 && tlInt(p["state"]) != pollStateStopped {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -75,7 +76,7 @@ func joinRotation(po map[string]any, id, acct string, now time.Time) bool {
 // terminal takes one, 20826).
 func vmpNamedChosen(cfg map[string]any, id string) bool {
 	for _, ch := range mdObjs(cfg, "members") {
-		if engine.Int(ch, "member_type") == mtypeChosen && engine.Str(ch, "mt_id") == id {
+		if record.Int(ch, "member_type") == mtypeChosen && record.Str(ch, "mt_id") == id {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -33,13 +34,13 @@ func isCreatedProblem(err error) bool {
 // createdRecorder appends the creation's recording to the running
 // recordings of c.
 func (m *Module) createdRecorder(ctx context.Context, c *engine.Conference, p map[string]any, now time.Time) error {
-	vrsID := engine.Str(p, "vrs_id")
+	vrsID := record.Str(p, "vrs_id")
 	if own := vrsIDOf(c.Rec.DomainMoid); vrsID == "" {
 		vrsID = own
 	} else if vrsID != own {
 		return createdProblem{fmt.Errorf("recorder.vrs_id %q is not a recording server of the user domain: the recording is not started", vrsID)}
 	}
-	name := createdVideoName(engine.Str(c.Doc, "name"), c.ID(), now)
+	name := createdVideoName(record.Str(c.Doc, "name"), c.ID(), now)
 	if err := m.programNameFree(ctx, c.Rec.DomainMoid, name); err != nil {
 		var we *wire.Error
 		if errors.As(err, &we) {
@@ -59,8 +60,8 @@ func (m *Module) createdRecorder(ctx context.Context, c *engine.Conference, p ma
 	}
 	rc := map[string]any{"rec_id": strconv.FormatInt(n, 10), "video_name": name, "recorder_type": recTypeConf,
 		"vrs_id": vrsID, "members": []any{}, "state": recRecording, "started_at": tlMs(now), "paused_at": 0, "paused_ms": 0,
-		"publish_mode": engine.Int(p, "publish_mode"), "watermark": 0, "anonymous": engine.Int(p, "anonymous"),
-		"recorder_mode": engine.Int(p, "recorder_mode"), "main_stream": 1, "dual_stream": engine.Int(p, "dual_stream")}
+		"publish_mode": record.Int(p, "publish_mode"), "watermark": 0, "anonymous": record.Int(p, "anonymous"),
+		"recorder_mode": record.Int(p, "recorder_mode"), "main_stream": 1, "dual_stream": record.Int(p, "dual_stream")}
 	c.Doc[tlKeyRecorders] = append(tlAnys(rs), rc)
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // The composition and the conference poll of a creation's settings
@@ -13,7 +13,7 @@ import (
 
 // createdVMP is the composition of the creation's vmp settings.
 func (v *mdView) createdVMP(p map[string]any) (map[string]any, error) {
-	mode, layout := engine.Int(p, "mode"), engine.Int(p, "layout")
+	mode, layout := record.Int(p, "mode"), record.Int(p, "layout")
 	if mode < 1 || mode > 4 {
 		return nil, fmt.Errorf("vmp.mode %d is not a composition mode: the composition is not started", mode)
 	}
@@ -31,9 +31,9 @@ func (v *mdView) createdVMP(p map[string]any) (map[string]any, error) {
 		}
 		style, _ = vmpNameStyle(map[string]any{"mt_name_style": s})
 	}
-	cfg := map[string]any{"mode": mode, "layout": layout, "broadcast": engine.Int(p, "broadcast"),
-		"voice_hint": engine.Int(p, "voice_hint"), "show_mt_name": engine.Int(p, "show_mt_name"),
-		"except_self": engine.Int(p, "except_self"), "mt_name_style": style, "members": []any{}}
+	cfg := map[string]any{"mode": mode, "layout": layout, "broadcast": record.Int(p, "broadcast"),
+		"voice_hint": record.Int(p, "voice_hint"), "show_mt_name": record.Int(p, "show_mt_name"),
+		"except_self": record.Int(p, "except_self"), "mt_name_style": style, "members": []any{}}
 	if mode == 1 || mode == 4 {
 		cfg["members"] = mdAnys(v.createdChannels(mdObjs(p, "members"), panes))
 	}
@@ -41,7 +41,7 @@ func (v *mdView) createdVMP(p map[string]any) (map[string]any, error) {
 		return cfg, nil
 	}
 	po := mdObj(p, "poll")
-	num, keep := engine.Int(po, "num"), engine.Int(po, "keep_time")
+	num, keep := record.Int(po, "num"), record.Int(po, "keep_time")
 	if po == nil || num < 0 || keep < 1 {
 		return nil, fmt.Errorf("vmp.poll: mode %d needs a batch poll with num >= 0 and keep_time >= 1: the composition is not started", mode)
 	}
@@ -65,7 +65,7 @@ func (v *mdView) createdChannels(members []map[string]any, panes int) []map[stri
 	var out []map[string]any
 	for _, e := range members {
 		typ, err := mdMemberType(e, "")
-		chn := engine.Int(e, "chn_idx")
+		chn := record.Int(e, "chn_idx")
 		switch {
 		case err != nil, typ < mtypeChosen, typ > mtypeDual, chn < 0, chn >= panes, usedChn[chn]:
 			continue
@@ -75,7 +75,7 @@ func (v *mdView) createdChannels(members []map[string]any, panes int) []map[stri
 		ch := map[string]any{"chn_idx": chn, "member_type": typ, "mt_id": "", "mt_chn_idx": 0}
 		switch typ {
 		case mtypeChosen:
-			acct := engine.Str(e, "account")
+			acct := record.Str(e, "account")
 			if acct == "" || usedAcct[acct] {
 				continue
 			}
@@ -85,7 +85,7 @@ func (v *mdView) createdChannels(members []map[string]any, panes int) []map[stri
 			ch["account"], ch["mt_id"] = acct, id
 		case mtypeSingle:
 			po := mdObj(e, "poll")
-			num, keep := engine.Int(po, "num"), engine.Int(po, "keep_time")
+			num, keep := record.Int(po, "num"), record.Int(po, "keep_time")
 			accts := createdAccounts(mdObjs(po, "members"))
 			if num < 0 || keep < 1 || len(accts) == 0 {
 				continue
@@ -108,7 +108,7 @@ const pollByAccount = "_by_account"
 // polling from the start, its members by account (mt_id "" until their
 // terminal joins; poll.go skips them until then).
 func (v *mdView) createdPoll(p map[string]any) (map[string]any, error) {
-	num, keep := engine.Int(p, "num"), engine.Int(p, "keep_time")
+	num, keep := record.Int(p, "num"), record.Int(p, "keep_time")
 	if num < 0 || keep < 1 {
 		return nil, fmt.Errorf("poll: num %d and keep_time %d do not make a poll (num >= 0, keep_time >= 1): the poll is not started", num, keep)
 	}
@@ -125,7 +125,7 @@ func (v *mdView) createdPoll(p map[string]any) (map[string]any, error) {
 	}
 	poll := map[string]any{"num": num, "keep_time": keep, "members": members, "origin": 0,
 		"state": pollStatePolling, "index": 0, "rounds": 0, "turn_at": tlMs(v.now), "paused_at": 0, pollByAccount: 1}
-	if mode, ok := engine.IntOK(p["mode"]); ok {
+	if mode, ok := record.IntOK(p["mode"]); ok {
 		poll["mode"] = mode
 	}
 	return poll, nil

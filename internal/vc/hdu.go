@@ -8,6 +8,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -36,7 +37,7 @@ func init() {
 // walls, -1 when it has not started it.
 func hduFind(doc map[string]any, id string) int {
 	for i, h := range mdObjs(doc, docHDUs) {
-		if engine.Str(h, "hdu_id") == id {
+		if record.Str(h, "hdu_id") == id {
 			return i
 		}
 	}
@@ -46,7 +47,7 @@ func hduFind(doc map[string]any, id string) int {
 // startHDU starts (or changes the view of) a TV wall.
 func (m *Module) startHDU(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
-	id := engine.Str(p, "hdu_id")
+	id := record.Str(p, "hdu_id")
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
@@ -157,7 +158,7 @@ const hduNameMax = 16
 // occupies; the platform list shows it as the wall's name while the
 // conference occupies the wall (at most 16 bytes, as the name).
 func (m *Module) setHDUAlias(ctx context.Context, r *api.Request) (wire.Object, error) {
-	id, alias := r.Path("hdu_id"), engine.Str(r.Args.Params, "alias")
+	id, alias := r.Path("hdu_id"), record.Str(r.Args.Params, "alias")
 	if len(alias) > hduNameMax {
 		return nil, wire.InvalidParam("alias", fmt.Sprintf("%d bytes; a TV-wall name holds at most %d", len(alias), hduNameMax))
 	}
@@ -206,7 +207,7 @@ func hduForget(doc map[string]any, v *mdView) {
 func hduDrop(doc map[string]any, gone leftSet, now time.Time) bool {
 	changed := false
 	for _, h := range mdObjs(doc, docHDUs) {
-		if sp := mdObj(h, "specific"); sp != nil && gone.has(engine.Str(sp, "mt_id")) {
+		if sp := mdObj(h, "specific"); sp != nil && gone.has(record.Str(sp, "mt_id")) {
 			sp["mt_id"], changed = "", true
 		}
 		if po := mdObj(h, "poll"); po != nil {
@@ -218,7 +219,7 @@ func hduDrop(doc map[string]any, gone leftSet, now time.Time) bool {
 			members := mdObjs(sl, "members")
 			kept := make([]map[string]any, 0, len(members))
 			for _, e := range members {
-				if !gone.has(engine.Str(e, "mt_id")) {
+				if !gone.has(record.Str(e, "mt_id")) {
 					kept = append(kept, e)
 				}
 			}

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -27,15 +27,15 @@ var hduViewTypes = map[string]bool{"1": true, "2": true, "3": true, "4": true, "
 // hduConfig checks the parameters of starting a wall and returns its
 // stored form and the terminals it names.
 func (v *mdView) hduConfig(p map[string]any) (map[string]any, []string, error) {
-	mode := engine.Int(p, "mode")
-	h := map[string]any{"hdu_id": engine.Str(p, "hdu_id"), "mode": mode, "show_mt_name": engine.Int(p, "show_mt_name")}
+	mode := record.Int(p, "mode")
+	h := map[string]any{"hdu_id": record.Str(p, "hdu_id"), "mode": mode, "show_mt_name": record.Int(p, "show_mt_name")}
 	switch mode {
 	case 1:
 		sp := mdObj(p, "specific")
 		if sp == nil {
 			return nil, nil, wire.InvalidParam("specific", "required in mode 1 (selected view)")
 		}
-		typ := strings.TrimSpace(engine.Str(sp, "member_type"))
+		typ := strings.TrimSpace(record.Str(sp, "member_type"))
 		if typ == "" {
 			typ = "1"
 		}
@@ -46,7 +46,7 @@ func (v *mdView) hduConfig(p map[string]any) (map[string]any, []string, error) {
 		var named []string
 		switch typ {
 		case "1":
-			id, chn := engine.Str(sp, "mt_id"), engine.Int(sp, "mt_chn_idx")
+			id, chn := record.Str(sp, "mt_id"), record.Int(sp, "mt_chn_idx")
 			if id == "" {
 				return nil, nil, wire.InvalidParam("specific.mt_id", "required when the view type is 1")
 			}
@@ -58,7 +58,7 @@ func (v *mdView) hduConfig(p map[string]any) (map[string]any, []string, error) {
 			}
 			out["mt_id"], out["mt_chn_idx"], named = id, chn, []string{id}
 		case "6":
-			vmpID := engine.Str(sp, "vmp_id")
+			vmpID := record.Str(sp, "vmp_id")
 			if vmpID == "" {
 				vmpID = vmpMain
 			}
@@ -80,7 +80,7 @@ func (v *mdView) hduConfig(p map[string]any) (map[string]any, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sp["mode"] = max(engine.Int(po, "mode"), 1) // 1 video only, 3 audio and video
+	sp["mode"] = max(record.Int(po, "mode"), 1) // 1 video only, 3 audio and video
 	h["poll"] = sp
 	return h, mdStrs(sp, "mt_ids"), nil
 }
@@ -96,13 +96,13 @@ func (v *mdView) hduSplit(h, sl map[string]any) (map[string]any, []string, error
 	seen, chns := map[string]bool{}, map[int]bool{}
 	out := make([]map[string]any, 0, len(members))
 	for i, e := range members {
-		chn := engine.Int(e, "chn_idx")
+		chn := record.Int(e, "chn_idx")
 		if chn < 0 || chn > 3 || chns[chn] {
 			return nil, nil, wire.InvalidParam(fmt.Sprintf("spilt.members[%d].chn_idx", i), fmt.Sprintf("%d is not a free channel 0 to 3", chn))
 		}
 		chns[chn] = true
 		path := fmt.Sprintf("spilt.members[%d].mt_id", i)
-		id := engine.Str(e, "mt_id")
+		id := record.Str(e, "mt_id")
 		if err := v.member(path, id); err != nil {
 			return nil, nil, err
 		}
@@ -113,7 +113,7 @@ func (v *mdView) hduSplit(h, sl map[string]any) (map[string]any, []string, error
 		named = append(named, id)
 		out = append(out, map[string]any{"chn_idx": chn, "mt_id": id})
 	}
-	sort.Slice(out, func(i, j int) bool { return engine.Int(out[i], "chn_idx") < engine.Int(out[j], "chn_idx") })
+	sort.Slice(out, func(i, j int) bool { return record.Int(out[i], "chn_idx") < record.Int(out[j], "chn_idx") })
 	h["spilt"] = map[string]any{"members": mdAnys(out)}
 	return h, named, nil
 }
@@ -123,9 +123,9 @@ func (v *mdView) hduReply(h map[string]any) map[string]any {
 	out := map[string]any{"hdu_id": h["hdu_id"], "mode": h["mode"], "show_mt_name": h["show_mt_name"]}
 	if sp := mdObj(h, "specific"); sp != nil {
 		id := ""
-		switch engine.Str(sp, "member_type") {
+		switch record.Str(sp, "member_type") {
 		case "1":
-			if s := engine.Str(sp, "mt_id"); v.online(s) {
+			if s := record.Str(sp, "mt_id"); v.online(s) {
 				id = s
 			}
 		case "2":
@@ -148,7 +148,7 @@ func (v *mdView) hduReply(h map[string]any) map[string]any {
 	if sl := mdObj(h, "spilt"); sl != nil {
 		var members []any
 		for _, e := range mdObjs(sl, "members") {
-			id := engine.Str(e, "mt_id")
+			id := record.Str(e, "mt_id")
 			members = append(members, map[string]any{"chn_idx": e["chn_idx"], "mt_id": id, "account": v.account(id)})
 		}
 		out["spilt"] = map[string]any{"members": members}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -80,8 +81,8 @@ func (m *Module) hduRegistry(ctx context.Context, domain string) ([]hduDevice, e
 		if err != nil {
 			return nil, err
 		}
-		on, ok := engine.IntOK(doc["online"])
-		out = append(out, hduDevice{ID: rec.ID, Name: engine.Str(doc, "hdu_name"), Online: !ok || on == 1})
+		on, ok := record.IntOK(doc["online"])
+		out = append(out, hduDevice{ID: rec.ID, Name: record.Str(doc, "hdu_name"), Online: !ok || on == 1})
 	}
 	sort.Slice(out, func(i, j int) bool { return hduLess(out[i].ID, out[j].ID) })
 	return out, nil
@@ -107,10 +108,10 @@ func atoiOr(s string) int { n, _ := strconv.Atoi(s); return n }
 func hduUses(doc map[string]any, v *mdView) map[string]string {
 	uses := map[string]string{}
 	for _, h := range mdObjs(doc, docHDUs) {
-		uses[engine.Str(h, "hdu_id")] = "hdus"
+		uses[record.Str(h, "hdu_id")] = "hdus"
 	}
 	for _, h := range mdObjs(doc, docHDUVMPs) {
-		uses[engine.Str(h, "hdu_id")] = "hduvmps"
+		uses[record.Str(h, "hdu_id")] = "hduvmps"
 	}
 	if hp := mdObj(doc, docHDUPoll); hp != nil && v.hdupollState(hp) != 0 {
 		for _, id := range mdStrs(hp, "hdu_ids") {
@@ -137,7 +138,7 @@ func (m *Module) hduOccupants(ctx context.Context, domain string) (map[string]st
 		}
 		for id := range hduUses(c.Doc, v) {
 			by[id] = c.ID()
-			if a := engine.Str(mdObj(c.Doc, docHDUAlias), id); a != "" {
+			if a := record.Str(mdObj(c.Doc, docHDUAlias), id); a != "" {
 				alias[id] = a
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -39,7 +40,7 @@ const hdupollDefaultKeep = 5
 
 // hdupollPool are the terminals a batch poll shows in turn, in order.
 func (v *mdView) hdupollPool(hp map[string]any) []string {
-	if engine.Int(hp, "mode") == 1 {
+	if record.Int(hp, "mode") == 1 {
 		return v.onlineIDs()
 	}
 	var pool []string
@@ -56,12 +57,12 @@ func (v *mdView) hdupollPool(hp map[string]any) []string {
 func (v *mdView) hdupollState(hp map[string]any) int {
 	walls, pool := len(mdStrs(hp, "hdu_ids")), v.hdupollPool(hp)
 	if walls == 0 || len(pool) == 0 {
-		return engine.Int(hp, "state")
+		return record.Int(hp, "state")
 	}
 	if _, done := rotOf(hp).at((len(pool)+walls-1)/walls, v.now); done {
 		return 0
 	}
-	return engine.Int(hp, "state")
+	return record.Int(hp, "state")
 }
 
 // hdupollShows maps each TV wall of a running batch poll to the terminal
@@ -128,7 +129,7 @@ func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object,
 		if err := m.hduClaim(ctx, v, walls, "hdupoll", "hdus"); err != nil {
 			return err
 		}
-		mode := engine.Int(p, "mode")
+		mode := record.Int(p, "mode")
 		named = nil
 		if mode == 2 {
 			if named, err = v.mdIDs(mdObjs(p, "members"), "members"); err != nil {
@@ -138,9 +139,9 @@ func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object,
 				return wire.InvalidParam("members", "must name the terminals of a custom batch poll (mode 2)")
 			}
 		}
-		pollID = engine.Int(c.Doc, docHDUPollNo) + 1
+		pollID = record.Int(c.Doc, docHDUPollNo) + 1
 		hp := map[string]any{"poll_id": pollID, "mode": mode, "num": num, "keep_time": keep,
-			"show_mt_name": engine.Int(p, "show_mt_name"), "hdu_ids": mdStrAnys(walls),
+			"show_mt_name": record.Int(p, "show_mt_name"), "hdu_ids": mdStrAnys(walls),
 			"mt_ids": mdStrAnys(named), "state": 1}
 		mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.put(hp)
 		c.Doc[docHDUPoll], c.Doc[docHDUPollNo] = hp, pollID
@@ -161,7 +162,7 @@ func hduIDs(l []map[string]any, path string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for i, e := range l {
-		id := engine.Str(e, "hdu_id")
+		id := record.Str(e, "hdu_id")
 		if seen[id] {
 			return nil, wire.InvalidParam(fmt.Sprintf("%s[%d].hdu_id", path, i), fmt.Sprintf("TV wall %s is given twice", id))
 		}
@@ -175,14 +176,14 @@ func hduIDs(l []map[string]any, path string) ([]string, error) {
 // poll_id; 20524 when it does not run.
 func (m *Module) setHDUPollState(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
-	id, value := engine.Int(p, "poll_id"), engine.Int(p, "value")
+	id, value := record.Int(p, "poll_id"), record.Int(p, "value")
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		hp := mdObj(c.Doc, docHDUPoll)
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
 		}
-		if hp == nil || engine.Int(hp, "poll_id") != id || v.hdupollState(hp) == 0 {
+		if hp == nil || record.Int(hp, "poll_id") != id || v.hdupollState(hp) == 0 {
 			return wire.Errorf(CodePollStopped, "conference %s runs no TV-wall batch poll %d", c.ID(), id)
 		}
 		rot := rotOf(hp)

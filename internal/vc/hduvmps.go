@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -31,7 +32,7 @@ func init() {
 // when it has none.
 func hduvmpFind(doc map[string]any, id string) int {
 	for i, h := range mdObjs(doc, docHDUVMPs) {
-		if engine.Str(h, "hdu_id") == id {
+		if record.Str(h, "hdu_id") == id {
 			return i
 		}
 	}
@@ -55,7 +56,7 @@ func (m *Module) hduvmpOf(ctx context.Context, c engine.Conference, id string) (
 // runs one).
 func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
-	id := engine.Str(p, "hdu_id")
+	id := record.Str(p, "hdu_id")
 	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
 		if hduvmpFind(c.Doc, id) >= 0 {
 			return nil, nil, wire.Errorf(CodeVMPStarted, "TV wall %s already runs a self composition in conference %s", id, c.ID())
@@ -63,7 +64,7 @@ func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, 
 		if err := m.hduClaim(ctx, v, []string{id}, "hduvmps", "hdu_id"); err != nil {
 			return nil, nil, err
 		}
-		cfg, named, err := v.selfConfig(p, engine.Int(p, "mode"))
+		cfg, named, err := v.selfConfig(p, record.Int(p, "mode"))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -80,9 +81,9 @@ func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) (wire.Object,
 		if err != nil {
 			return nil, nil, err
 		}
-		mode, ok := engine.IntOK(p["mode"])
+		mode, ok := record.IntOK(p["mode"])
 		if !ok {
-			mode = engine.Int(walls[i], "mode")
+			mode = record.Int(walls[i], "mode")
 		}
 		cfg, named, err := v.selfConfig(p, mode)
 		if err != nil {
@@ -160,7 +161,7 @@ func (m *Module) listHDUVMPs(ctx context.Context, r *api.Request) (wire.Object, 
 	}
 	walls := mdObjs(c.Doc, docHDUVMPs)
 	sort.SliceStable(walls, func(i, j int) bool {
-		return hduLess(engine.Str(walls[i], "hdu_id"), engine.Str(walls[j], "hdu_id"))
+		return hduLess(record.Str(walls[i], "hdu_id"), record.Str(walls[j], "hdu_id"))
 	})
 	fields := shape.Elem(r.Endpoint.Reply, "hdus")
 	out := make([]any, len(walls))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -121,7 +122,7 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object,
 			return false, err
 		}
 		if srcType == inspSrcComposition {
-			if engine.Str(c.Doc, docChairman) != dstID {
+			if record.Str(c.Doc, docChairman) != dstID {
 				return false, wire.Errorf(tlCodeNotChair, "only the chairman views a composition; terminal %s is not the chairman", dstID)
 			}
 			srcChn = 0

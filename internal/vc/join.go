@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // A terminal that joins takes on the conference's state (issue 5,
@@ -24,10 +25,10 @@ import (
 // and take on neither.
 
 func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) error {
-	if typ := engine.Int(t.Doc, "type"); typ == engine.TypeSubordinate || typ == engine.TypeSuperior {
+	if typ := record.Int(t.Doc, "type"); typ == engine.TypeSubordinate || typ == engine.TypeSuperior {
 		return nil
 	}
-	id, acct := t.MtID(), engine.Str(t.Doc, "account")
+	id, acct := t.MtID(), record.Str(t.Doc, "account")
 	media := false
 	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
 		roles := joinRoles(c.Doc, id, acct)
@@ -46,13 +47,13 @@ func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) 
 			return err
 		}
 	}
-	spared := engine.Int(c.Doc, "mute_filter") == 1 && (ctlRole(c, docSpeaker) == id || ctlRole(c, docChairman) == id)
-	if engine.Int(c.Doc, "mute") == 1 && !spared && engine.Int(t.Doc, "mute") != 1 {
+	spared := record.Int(c.Doc, "mute_filter") == 1 && (ctlRole(c, docSpeaker) == id || ctlRole(c, docChairman) == id)
+	if record.Int(c.Doc, "mute") == 1 && !spared && record.Int(t.Doc, "mute") != 1 {
 		if _, err := m.engine.SetMute(ctx, ec, id, true); err != nil && !errors.Is(err, engine.ErrNotOnline) {
 			return err
 		}
 	}
-	if engine.Int(c.Doc, "silence") == 1 && engine.Int(t.Doc, "silence") != 1 {
+	if record.Int(c.Doc, "silence") == 1 && record.Int(t.Doc, "silence") != 1 {
 		if _, err := m.engine.SetSilence(ctx, ec, id, true); err != nil && !errors.Is(err, engine.ErrNotOnline) {
 			return err
 		}
@@ -68,24 +69,24 @@ func joinRoles(doc map[string]any, id, acct string) bool {
 	}
 	named := func(field string) bool {
 		o, _ := doc[field].(map[string]any)
-		return o != nil && engine.Str(o, "account") == acct
+		return o != nil && record.Str(o, "account") == acct
 	}
 	changed := false
-	if named("speaker") && engine.Str(doc, docSpeaker) == "" && engine.Int(doc, "voice_activity_detection") != 1 {
+	if named("speaker") && record.Str(doc, docSpeaker) == "" && record.Int(doc, "voice_activity_detection") != 1 {
 		doc[docSpeaker] = id
 		changed = true
 	}
-	if named("chairman") && engine.Str(doc, docChairman) == "" {
+	if named("chairman") && record.Str(doc, docChairman) == "" {
 		doc[docChairman] = id
 		changed = true
 	}
 	vips := ctlVIPs(doc)
 	for _, v := range tlObjs(doc["vips"]) {
-		if engine.Str(v, "account") != acct || len(vips) >= vipMax {
+		if record.Str(v, "account") != acct || len(vips) >= vipMax {
 			continue
 		}
 		for _, have := range vips {
-			if engine.Str(have, "mt_id") == id {
+			if record.Str(have, "mt_id") == id {
 				return changed
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -84,7 +85,7 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 		if err != nil {
 			return err
 		}
-		if engine.Int(t.Doc, "dual") != 0 {
+		if record.Int(t.Doc, "dual") != 0 {
 			if err := m.ctlSetTerminal(ctx, ec, id, map[string]any{"dual": 0}); err != nil {
 				return err
 			}
@@ -98,7 +99,7 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 func leaveRoles(doc map[string]any, gone leftSet) bool {
 	changed := false
 	for _, f := range []string{docChairman, docSpeaker, docDual} {
-		if id := engine.Str(doc, f); id != "" && gone.has(id) {
+		if id := record.Str(doc, f); id != "" && gone.has(id) {
 			doc[f] = ""
 			changed = true
 		}
@@ -106,7 +107,7 @@ func leaveRoles(doc map[string]any, gone leftSet) bool {
 	vips := ctlVIPs(doc)
 	kept := make([]any, 0, len(vips))
 	for _, v := range vips {
-		if !gone.has(engine.Str(v, "mt_id")) {
+		if !gone.has(record.Str(v, "mt_id")) {
 			kept = append(kept, v)
 		}
 	}

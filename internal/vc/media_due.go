@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -48,11 +49,11 @@ func vmpMoves(cfg map[string]any) bool {
 	if cfg == nil {
 		return false
 	}
-	if engine.Int(cfg, "mode") != 1 {
+	if record.Int(cfg, "mode") != 1 {
 		return true
 	}
 	for _, ch := range mdObjs(cfg, "members") {
-		if engine.Int(ch, "member_type") != mtypeChosen {
+		if record.Int(ch, "member_type") != mtypeChosen {
 			return true
 		}
 	}

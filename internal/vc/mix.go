@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -85,7 +86,7 @@ func (m *Module) startMix(ctx context.Context, r *api.Request) (wire.Object, err
 		if err != nil {
 			return nil, nil, err
 		}
-		return map[string]any{"mode": engine.Int(r.Args.Params, "mode"), "mt_ids": mdStrAnys(ids)}, ids, nil
+		return map[string]any{"mode": record.Int(r.Args.Params, "mode"), "mt_ids": mdStrAnys(ids)}, ids, nil
 	})
 }
 
@@ -130,7 +131,7 @@ func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Obj
 		have := mdStrs(mix, "mt_ids")
 		for i, e := range mdObjs(r.Args.Params, "members") {
 			path := fmt.Sprintf("members[%d].mt_id", i)
-			id := engine.Str(e, "mt_id")
+			id := record.Str(e, "mt_id")
 			if id == "" {
 				return nil, nil, wire.InvalidParam(path, "must name a terminal")
 			}

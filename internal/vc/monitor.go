@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -194,7 +195,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 				formats["chn_num"] = n
 			}
 		} else {
-			bitrate := engine.Int(c.Doc, "bitrate")
+			bitrate := record.Int(c.Doc, "bitrate")
 			if t.Doc != nil && tlInt(t.Doc["bitrate"]) > 0 {
 				bitrate = tlInt(t.Doc["bitrate"])
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -125,20 +126,20 @@ func mtMembers(p map[string]any) ([]engine.Member, error) {
 	out := make([]engine.Member, 0, len(l))
 	for i, v := range l {
 		e, _ := v.(map[string]any)
-		acct := engine.Str(e, "account")
+		acct := record.Str(e, "account")
 		if acct == "" {
 			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].account", "must not be empty")
 		}
-		if engine.Int(e, "bitrate") < 0 {
+		if record.Int(e, "bitrate") < 0 {
 			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].bitrate", "must not be negative")
 		}
 		mode := -1
-		if n, ok := engine.IntOK(e["call_mode"]); ok {
+		if n, ok := record.IntOK(e["call_mode"]); ok {
 			mode = n
 		}
 		out = append(out, engine.Member{CallMode: mode, Callee: media.Callee{Account: acct,
-			AccountType: engine.Int(e, "account_type"), Protocol: engine.Int(e, "protocol"),
-			Bitrate: engine.Int(e, "bitrate")}})
+			AccountType: record.Int(e, "account_type"), Protocol: record.Int(e, "protocol"),
+			Bitrate: record.Int(e, "bitrate")}})
 	}
 	return out, nil
 }
@@ -176,7 +177,7 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([
 		return nil, wire.Errorf(CodeMtsOverConf, "conference %s holds %d of its %d terminals (max_join_mt); %d more do not fit",
 			c.ID(), have, ec.MaxJoinMt, len(members))
 	}
-	all, err := m.st.CountRecords(ctx, store.RecordQuery{Kind: engine.KindMT})
+	all, err := m.st.CountRecords(ctx, store.RecordQuery{Kind: record.KindMT})
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +228,7 @@ func mtIDs(p map[string]any) ([]string, error) {
 	var out []string
 	for i, v := range l {
 		e, _ := v.(map[string]any)
-		id := engine.Str(e, "mt_id")
+		id := record.Str(e, "mt_id")
 		if id == "" {
 			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].mt_id", "must not be empty")
 		}

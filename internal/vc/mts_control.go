@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -47,7 +48,7 @@ func (m *Module) mtControl(ctx context.Context, r *api.Request, do func(ec engin
 
 // mtParam reads an integer parameter that the schema requires.
 func mtParam(r *api.Request, name string) int {
-	n, _ := engine.IntOK(r.Args.Params[name])
+	n, _ := record.IntOK(r.Args.Params[name])
 	return n
 }
 

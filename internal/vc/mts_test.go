@@ -13,6 +13,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -128,7 +129,7 @@ func mtsList(t testing.TB, c *testserver.Client, confID string) map[string]map[s
 // waiting to be called again).
 func mtsState(t testing.TB, env *testserver.Env, confID, mtID string) string {
 	t.Helper()
-	recs, _, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: engine.KindMT, OwnerMoid: confID})
+	recs, _, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: record.KindMT, OwnerMoid: confID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -43,11 +44,11 @@ func init() {
 func selfFind(selfs []map[string]any, mtID string, chn int) int {
 	found := -1
 	for i, s := range selfs {
-		if engine.Str(s, "mt_id") != mtID {
+		if record.Str(s, "mt_id") != mtID {
 			continue
 		}
-		c := engine.Int(s, "mt_chn_idx")
-		if c == chn || (chn < 0 && (found < 0 || c < engine.Int(selfs[found], "mt_chn_idx"))) {
+		c := record.Int(s, "mt_chn_idx")
+		if c == chn || (chn < 0 && (found < 0 || c < record.Int(selfs[found], "mt_chn_idx"))) {
 			found = i
 		}
 	}
@@ -84,7 +85,7 @@ func selfOf(c engine.Conference, v *mdView, mtID string, chn int) (int, error) {
 // (mt_chn_idx, default 0); 20822 when that channel has one.
 func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
-	owner, chn := engine.Str(p, "mt_id"), engine.Int(p, "mt_chn_idx")
+	owner, chn := record.Str(p, "mt_id"), record.Int(p, "mt_chn_idx")
 	return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
 		if err := v.member("mt_id", owner); err != nil {
 			return nil, nil, err
@@ -95,7 +96,7 @@ func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object,
 		if selfFind(selfs, owner, chn) >= 0 {
 			return nil, nil, wire.Errorf(CodeVMPStarted, "terminal %s of conference %s already runs a self composition on video channel %d", owner, c.ID(), chn)
 		}
-		cfg, named, err := v.selfConfig(p, engine.Int(p, "mode"))
+		cfg, named, err := v.selfConfig(p, record.Int(p, "mode"))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -116,7 +117,7 @@ func (m *Module) modifySelfVMP(channel bool) api.Handler {
 			if err != nil {
 				return nil, nil, err
 			}
-			cfg, named, err := v.selfConfig(r.Args.Params, engine.Int(r.Args.Params, "mode"))
+			cfg, named, err := v.selfConfig(r.Args.Params, record.Int(r.Args.Params, "mode"))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -216,7 +217,7 @@ func (m *Module) listSelfVMPs(channel bool) api.Handler {
 			if a != b {
 				return a < b
 			}
-			return engine.Int(selfs[i], "mt_chn_idx") < engine.Int(selfs[j], "mt_chn_idx")
+			return record.Int(selfs[i], "mt_chn_idx") < record.Int(selfs[j], "mt_chn_idx")
 		})
 		fields := shape.Elem(r.Endpoint.Reply, "mts")
 		out := make([]any, len(selfs))

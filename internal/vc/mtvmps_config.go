@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -21,13 +21,13 @@ import (
 // selfConfig checks the parameters of a self composition in mode and
 // returns its stored form and the terminals it names.
 func (v *mdView) selfConfig(p map[string]any, mode int) (map[string]any, []string, error) {
-	layout := engine.Int(p, "layout")
+	layout := record.Int(p, "layout")
 	panes, err := vmpPanes(layout)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := map[string]any{"mode": mode, "layout": layout, "voice_hint": engine.Int(p, "voice_hint"),
-		"show_mt_name": engine.Int(p, "show_mt_name"), "members": []any{}}
+	cfg := map[string]any{"mode": mode, "layout": layout, "voice_hint": record.Int(p, "voice_hint"),
+		"show_mt_name": record.Int(p, "show_mt_name"), "members": []any{}}
 	if mode != 1 {
 		return cfg, nil, nil
 	}
@@ -47,9 +47,9 @@ func (v *mdView) selfConfig(p map[string]any, mode int) (map[string]any, []strin
 		if typ < mtypeEmpty || typ > mtypeDual || typ == mtypeSingle {
 			return nil, nil, wire.InvalidParam(path+".member_type", fmt.Sprintf("%d is not a member type of a self composition (0 to 5, 7)", typ))
 		}
-		ch := map[string]any{"chn_idx": engine.Int(e, "chn_idx"), "member_type": typ, "mt_id": "", "mt_chn_idx": 0}
+		ch := map[string]any{"chn_idx": record.Int(e, "chn_idx"), "member_type": typ, "mt_id": "", "mt_chn_idx": 0}
 		if typ == mtypeChosen {
-			id := engine.Str(e, "mt_id")
+			id := record.Str(e, "mt_id")
 			if id == "" {
 				return nil, nil, wire.InvalidParam(path+".mt_id", "required when member_type is 1")
 			}
@@ -60,7 +60,7 @@ func (v *mdView) selfConfig(p map[string]any, mode int) (map[string]any, []strin
 				return nil, nil, wire.Errorf(CodeVMPSameMt, "%s.mt_id: terminal %s takes two channels of the composition", path, id)
 			}
 			chosen[id] = true
-			mtChn := engine.Int(e, "mt_chn_idx")
+			mtChn := record.Int(e, "mt_chn_idx")
 			if err := v.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
 				return nil, nil, err
 			}
@@ -77,11 +77,11 @@ func (v *mdView) selfConfig(p map[string]any, mode int) (map[string]any, []strin
 // {chn_idx, member_type, mt_id, mt_chn_idx, account}.
 func (v *mdView) selfMembers(cfg map[string]any) []any {
 	auto := 0
-	if engine.Int(cfg, "mode") == 2 {
+	if record.Int(cfg, "mode") == 2 {
 		auto = 2
 	}
 	out := []any{}
-	for _, p := range v.compose(engine.Int(cfg, "layout"), mdObjs(cfg, "members"), auto, nil) {
+	for _, p := range v.compose(record.Int(cfg, "layout"), mdObjs(cfg, "members"), auto, nil) {
 		out = append(out, v.paneReply(p))
 	}
 	return out
@@ -93,7 +93,7 @@ func dropSelfMembers(cfg map[string]any, gone leftSet) bool {
 	members := mdObjs(cfg, "members")
 	kept := make([]map[string]any, 0, len(members))
 	for _, e := range members {
-		if id := engine.Str(e, "mt_id"); id == "" || !gone.has(id) {
+		if id := record.Str(e, "mt_id"); id == "" || !gone.has(id) {
 			kept = append(kept, e)
 		}
 	}
@@ -112,7 +112,7 @@ func selfDrop(doc map[string]any, gone leftSet, _ time.Time) bool {
 	selfs := mdObjs(doc, docSelfVMPs)
 	kept := make([]map[string]any, 0, len(selfs))
 	for _, s := range selfs {
-		if gone.has(engine.Str(s, "mt_id")) {
+		if gone.has(record.Str(s, "mt_id")) {
 			changed = true
 			continue
 		}

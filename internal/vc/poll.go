@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -258,7 +259,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 				return false, wire.Errorf(pollCodeNoneOnline, "no member of the %s is online", k.name)
 			}
 			if k.chairman {
-				if ch := engine.Str(c.Doc, docChairman); ch == "" || !tlOnline(ts, ch) {
+				if ch := record.Str(c.Doc, docChairman); ch == "" || !tlOnline(ts, ch) {
 					return false, wire.Errorf(pollCodeNoChairman, "conference %s has no online chairman", c.ID())
 				}
 			}

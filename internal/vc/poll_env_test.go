@@ -13,6 +13,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -76,7 +77,7 @@ func tlStart(t *testing.T, env *testserver.Env, c *testserver.Client, online, of
 	info := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+id, nil))
 	domain, _ := info["user_domain_moid"].(string)
 	if domain == "" { // older releases do not show it
-		recs, _, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: engine.KindConf})
+		recs, _, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: record.KindConf})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +134,7 @@ func (k tlConf) fail(t *testing.T, code int, method, suffix string, params map[s
 // doc reads the conference's stored document.
 func (k tlConf) doc(t *testing.T) map[string]any {
 	t.Helper()
-	rec, err := k.env.Store.GetRecord(context.Background(), engine.KindConf, k.domain, k.id)
+	rec, err := k.env.Store.GetRecord(context.Background(), record.KindConf, k.domain, k.id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func (k tlConf) doc(t *testing.T) map[string]any {
 // mt reads a terminal's stored document.
 func (k tlConf) mt(t *testing.T, mtID string) map[string]any {
 	t.Helper()
-	rec, err := k.env.Store.GetRecord(context.Background(), engine.KindMT, k.domain, k.id+"/"+mtID)
+	rec, err := k.env.Store.GetRecord(context.Background(), record.KindMT, k.domain, k.id+"/"+mtID)
 	if err != nil {
 		t.Fatalf("terminal %s: %v", mtID, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -150,7 +151,7 @@ func tlInt64(v any) int64 {
 	return 0
 }
 
-func tlInt(v any) int { n, _ := engine.IntOK(v); return n }
+func tlInt(v any) int { n, _ := record.IntOK(v); return n }
 
 func tlStr(v any) string {
 	switch x := v.(type) {
@@ -192,7 +193,7 @@ func tlParam(p map[string]any, name string) (int, bool) {
 	if !present || v == nil {
 		return 0, false
 	}
-	return engine.IntOK(v)
+	return record.IntOK(v)
 }
 
 // tlMtIDs reads the mt_id of each element of a member list parameter.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -69,10 +70,10 @@ func hduFailures(c engine.Conference, left func(string) bool, now time.Time) []s
 	var out []store.Notice
 	for _, h := range mdObjs(c.Doc, docHDUs) {
 		sp := mdObj(h, "specific")
-		if sp == nil || engine.Int(h, "mode") != hduModeView || !left(engine.Str(sp, "mt_id")) {
+		if sp == nil || record.Int(h, "mode") != hduModeView || !left(record.Str(sp, "mt_id")) {
 			continue
 		}
-		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/hdus/"+engine.Str(h, "hdu_id"),
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/hdus/"+record.Str(h, "hdu_id"),
 			map[string]any{"error_code": tlCodeMtOffline, "mode": hduModeView}, now)
 		if err == nil {
 			out = append(out, n)

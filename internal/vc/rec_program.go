@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -22,7 +23,7 @@ import (
 //	duration       length in seconds (the recording minus its pauses)
 //	size           estimated bytes: the conference bitrate (kbit/s) x 1000 / 8 x duration
 //	bitrate        the conference bitrate in kbit/s
-//	create_time    when the recording stopped (ISO 8601, engine.TimeLayout)
+//	create_time    when the recording stopped (ISO 8601, record.TimeLayout)
 //	start_time     when it started
 //	conf_id, conf_name, vrs_id, rec_id
 //	recorder_type, recorder_mode, main_stream, dual_stream, publish_mode, watermark, anonymous
@@ -42,11 +43,11 @@ func (m *Module) programSave(ctx context.Context, c engine.Conference, rc map[st
 		return nil
 	}
 	secs := int(recLength(rc, now) / time.Second)
-	bitrate := engine.Int(c.Doc, "bitrate")
+	bitrate := record.Int(c.Doc, "bitrate")
 	doc := map[string]any{
 		"id": tlInt(rc["rec_id"]), "name": rc["video_name"], "duration": secs,
 		"size": int64(bitrate) * 1000 / 8 * int64(secs), "bitrate": bitrate,
-		"create_time": engine.FormatTime(now), "start_time": engine.FormatTime(tlAt(rc["started_at"])),
+		"create_time": record.FormatTime(now), "start_time": record.FormatTime(tlAt(rc["started_at"])),
 		"conf_id": c.ID(), "conf_name": c.Doc["name"], "vrs_id": rc["vrs_id"], "rec_id": rc["rec_id"],
 		"members": rc["members"],
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -34,13 +35,13 @@ func (m *Module) getUpload(ctx context.Context, r *api.Request) (wire.Object, er
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object{"mt_id": engine.Str(c.Doc, docUpload)}, nil
+	return wire.Object{"mt_id": record.Str(c.Doc, docUpload)}, nil
 }
 
 // setUpload makes an online terminal the upload terminal (12104, 20401)
 // or, with mt_id "", cancels the upload.
 func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
-	mtID := engine.Str(r.Args.Params, "mt_id")
+	mtID := record.Str(r.Args.Params, "mt_id")
 	var prev string
 	var ec engine.Conf
 	for {
@@ -58,7 +59,7 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, er
 				return nil, mtErr(err, c.ID(), mtID)
 			}
 		}
-		prev = engine.Str(c.Doc, docUpload)
+		prev = record.Str(c.Doc, docUpload)
 		c.Doc[docUpload] = mtID
 		err = m.confs.Update(ctx, c)
 		if errors.Is(err, store.ErrConflict) {
@@ -112,7 +113,7 @@ func (m *Module) uploadLeave(ctx context.Context, ec engine.Conf, mtIDs []string
 		if err != nil {
 			return err
 		}
-		id := engine.Str(c.Doc, docUpload)
+		id := record.Str(c.Doc, docUpload)
 		if id == "" || !gone.has(id) {
 			return nil
 		}

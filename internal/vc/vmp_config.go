@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -29,7 +29,7 @@ import (
 // single-channel poll sent with poll_index 0 carries on from the terminal
 // its channel shows now.
 func (v *mdView) vmpConfig(p map[string]any, old map[string]any) (map[string]any, error) {
-	mode, layout := engine.Int(p, "mode"), engine.Int(p, "layout")
+	mode, layout := record.Int(p, "mode"), record.Int(p, "layout")
 	panes, err := vmpPanes(layout)
 	if err != nil {
 		return nil, err
@@ -38,9 +38,9 @@ func (v *mdView) vmpConfig(p map[string]any, old map[string]any) (map[string]any
 	if err != nil {
 		return nil, err
 	}
-	cfg := map[string]any{"mode": mode, "layout": layout, "broadcast": engine.Int(p, "broadcast"),
-		"voice_hint": engine.Int(p, "voice_hint"), "show_mt_name": engine.Int(p, "show_mt_name"),
-		"except_self": engine.Int(p, "except_self"), "mt_name_style": style, "members": []any{}}
+	cfg := map[string]any{"mode": mode, "layout": layout, "broadcast": record.Int(p, "broadcast"),
+		"voice_hint": record.Int(p, "voice_hint"), "show_mt_name": record.Int(p, "show_mt_name"),
+		"except_self": record.Int(p, "except_self"), "mt_name_style": style, "members": []any{}}
 	members := mdObjs(p, "members")
 	if mode == 1 || mode == 4 {
 		if err := mdChannels(members, panes, layout, "members"); err != nil {
@@ -106,11 +106,11 @@ func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, er
 				return nil, wire.Errorf(code, "%s: only one channel may have member type %d", path, t)
 			}
 		}
-		chn := engine.Int(e, "chn_idx")
+		chn := record.Int(e, "chn_idx")
 		ch := map[string]any{"chn_idx": chn, "member_type": typ, "mt_id": "", "mt_chn_idx": 0}
 		switch typ {
 		case mtypeChosen:
-			id := engine.Str(e, "mt_id")
+			id := record.Str(e, "mt_id")
 			if id == "" {
 				return nil, wire.InvalidParam(path+".mt_id", "required when member_type is 1")
 			}
@@ -121,7 +121,7 @@ func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, er
 				return nil, wire.Errorf(CodeVMPSameMt, "%s.mt_id: terminal %s takes two channels of the composition", path, id)
 			}
 			chosen[id] = true
-			mtChn := engine.Int(e, "mt_chn_idx")
+			mtChn := record.Int(e, "mt_chn_idx")
 			if err := v.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
 				return nil, err
 			}
@@ -142,7 +142,7 @@ func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, er
 // members old (nil when there is none).
 func vmpOldPoll(old []map[string]any, chn int) map[string]any {
 	for _, m := range old {
-		if engine.Int(m, "chn_idx") == chn && engine.Int(m, "member_type") == mtypeSingle {
+		if record.Int(m, "chn_idx") == chn && record.Int(m, "member_type") == mtypeSingle {
 			return mdObj(m, "poll")
 		}
 	}

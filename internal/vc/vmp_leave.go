@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -71,9 +72,9 @@ func dropChannels(members []map[string]any, gone leftSet, now time.Time) ([]map[
 	changed := false
 	out := make([]map[string]any, 0, len(members))
 	for _, m := range members {
-		if id := engine.Str(m, "mt_id"); id != "" && gone.has(id) {
+		if id := record.Str(m, "mt_id"); id != "" && gone.has(id) {
 			changed = true
-			if engine.Str(m, "account") == "" {
+			if record.Str(m, "account") == "" {
 				continue
 			}
 			m["mt_id"] = ""
@@ -121,10 +122,10 @@ func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
 	for _, t := range v.ts {
 		id := t.MtID()
 		set := map[string]any{}
-		if want := mdFlag(mix[id]); engine.Int(t.Doc, "mix") != want {
+		if want := mdFlag(mix[id]); record.Int(t.Doc, "mix") != want {
 			set["mix"] = want
 		}
-		if want := mdFlag(vmp[id]); engine.Int(t.Doc, "vmp") != want {
+		if want := mdFlag(vmp[id]); record.Int(t.Doc, "vmp") != want {
 			set["vmp"] = want
 		}
 		if len(set) > 0 {

@@ -3,7 +3,7 @@ package vc
 import (
 	"sort"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // What a picture composition shows at an instant, computed from its stored
@@ -91,11 +91,11 @@ func mdPage(pool []string, size int, rot mdRot, v *mdView) []string {
 
 // fixedPane resolves a chosen channel.
 func (v *mdView) fixedPane(m map[string]any) vmpPane {
-	p := vmpPane{chn: engine.Int(m, "chn_idx"), typ: engine.Int(m, "member_type")}
+	p := vmpPane{chn: record.Int(m, "chn_idx"), typ: record.Int(m, "member_type")}
 	switch p.typ {
 	case mtypeChosen:
-		if id := engine.Str(m, "mt_id"); v.online(id) {
-			p.mtID, p.mtChn = id, engine.Int(m, "mt_chn_idx")
+		if id := record.Str(m, "mt_id"); v.online(id) {
+			p.mtID, p.mtChn = id, record.Int(m, "mt_chn_idx")
 		}
 	case mtypeSpeaker, mtypeVoice:
 		p.mtID = v.role(docSpeaker)
@@ -109,7 +109,7 @@ func (v *mdView) fixedPane(m map[string]any) vmpPane {
 		po := mdObj(m, "poll")
 		id, idx := v.pollCurrent(po)
 		p.mtID = id
-		p.poll = map[string]any{"num": engine.Int(po, "num"), "keep_time": engine.Int(po, "keep_time"),
+		p.poll = map[string]any{"num": record.Int(po, "num"), "keep_time": record.Int(po, "keep_time"),
 			"poll_index": idx, "members": v.accounts(mdStrs(po, "mt_ids"))}
 	}
 	return p
@@ -161,12 +161,12 @@ func (v *mdView) paneReply(p vmpPane) map[string]any {
 
 // vmpOf computes the panes of the conference composition cfg.
 func (v *mdView) vmpOf(cfg map[string]any) []vmpPane {
-	mode := engine.Int(cfg, "mode")
+	mode := record.Int(cfg, "mode")
 	auto := mode
 	if mode == 1 {
 		auto = 0
 	}
-	return v.compose(engine.Int(cfg, "layout"), mdObjs(cfg, "members"), auto, mdObj(cfg, "poll"))
+	return v.compose(record.Int(cfg, "layout"), mdObjs(cfg, "members"), auto, mdObj(cfg, "poll"))
 }
 
 // vmpInvolved are the terminals taking part in the conference composition
@@ -191,7 +191,7 @@ func (v *mdView) vmpInvolved(cfg map[string]any) map[string]bool {
 func vmpNamed(cfg map[string]any) map[string]bool {
 	in := map[string]bool{}
 	for _, m := range mdObjs(cfg, "members") {
-		if id := engine.Str(m, "mt_id"); id != "" {
+		if id := record.Str(m, "mt_id"); id != "" {
 			in[id] = true
 		}
 		for _, id := range mdStrs(mdObj(m, "poll"), "mt_ids") {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -28,8 +28,8 @@ const (
 // mdMemberType reads a member's type, sent as member_type (reference) or
 // members_type (seed 001): one of them is required, and both must agree.
 func mdMemberType(e map[string]any, path string) (int, error) {
-	a, okA := engine.IntOK(e["member_type"])
-	b, okB := engine.IntOK(e["members_type"])
+	a, okA := record.IntOK(e["member_type"])
+	b, okB := record.IntOK(e["members_type"])
 	switch {
 	case okA && okB && a != b:
 		return 0, wire.InvalidParam(path+".member_type", fmt.Sprintf("%d disagrees with members_type %d", a, b))
@@ -48,7 +48,7 @@ func (v *mdView) mdIDs(l []map[string]any, path string) ([]string, error) {
 	var out []string
 	for i, e := range l {
 		p := fmt.Sprintf("%s[%d].mt_id", path, i)
-		id := engine.Str(e, "mt_id")
+		id := record.Str(e, "mt_id")
 		if id == "" {
 			return nil, wire.InvalidParam(p, "must name a terminal")
 		}
@@ -66,7 +66,7 @@ func (v *mdView) mdIDs(l []map[string]any, path string) ([]string, error) {
 // mdAtLeast reads an integer parameter of o that must be at least lo; def
 // when absent.
 func mdAtLeast(o map[string]any, key, path string, lo, def int) (int, error) {
-	n, ok := engine.IntOK(o[key])
+	n, ok := record.IntOK(o[key])
 	if !ok {
 		return def, nil
 	}
@@ -101,13 +101,13 @@ var vmpFontColor = regexp.MustCompile(`^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$`)
 func vmpNameStyle(p map[string]any) (map[string]any, error) {
 	out := map[string]any{"font_size": 0, "font_color": "#FFFFFF", "position": 1}
 	s := mdObj(p, "mt_name_style")
-	if n, ok := engine.IntOK(s["font_size"]); ok {
+	if n, ok := record.IntOK(s["font_size"]); ok {
 		out["font_size"] = n
 	}
-	if n, ok := engine.IntOK(s["position"]); ok {
+	if n, ok := record.IntOK(s["position"]); ok {
 		out["position"] = n
 	}
-	if c := engine.Str(s, "font_color"); c != "" {
+	if c := record.Str(s, "font_color"); c != "" {
 		if !vmpFontColor.MatchString(c) {
 			return nil, wire.InvalidParam("mt_name_style.font_color", fmt.Sprintf("%q is not a #RGB hexadecimal colour", c))
 		}
@@ -125,7 +125,7 @@ func mdChannels(members []map[string]any, panes, layout int, path string) error 
 	}
 	seen := map[int]bool{}
 	for i, e := range members {
-		chn := engine.Int(e, "chn_idx")
+		chn := record.Int(e, "chn_idx")
 		p := fmt.Sprintf("%s[%d].chn_idx", path, i)
 		if chn < 0 || chn >= panes {
 			return wire.Errorf(CodeVMPMembersRefused, "%s: channel %d is outside layout %d (channels 0 to %d)", p, chn, layout, panes-1)

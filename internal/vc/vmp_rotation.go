@@ -3,7 +3,7 @@ package vc
 import (
 	"time"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // Rotations of the media features: a single-channel poll (a composition
@@ -36,14 +36,14 @@ type mdRot struct {
 
 // rotOf reads the rotation stored in an object with num and keep_time.
 func rotOf(o map[string]any) mdRot {
-	since, _ := engine.ParseTime(engine.Str(o, rotSince))
+	since, _ := record.ParseTime(record.Str(o, rotSince))
 	return mdRot{
-		Origin:  engine.Int(o, rotOrigin),
-		Num:     engine.Int(o, "num"),
-		Keep:    time.Duration(engine.Int(o, "keep_time")) * time.Second,
+		Origin:  record.Int(o, rotOrigin),
+		Num:     record.Int(o, "num"),
+		Keep:    time.Duration(record.Int(o, "keep_time")) * time.Second,
 		Since:   since,
-		Elapsed: time.Duration(engine.Int(o, rotElapsed)) * time.Millisecond,
-		Paused:  engine.Int(o, rotPaused) == 1,
+		Elapsed: time.Duration(record.Int(o, rotElapsed)) * time.Millisecond,
+		Paused:  record.Int(o, rotPaused) == 1,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -78,14 +79,14 @@ func (v *mdView) online(id string) bool {
 // account is a terminal's call alias ("" for an unknown terminal).
 func (v *mdView) account(id string) string {
 	if t, ok := v.byID[id]; ok {
-		return engine.Str(t.Doc, "account")
+		return record.Str(t.Doc, "account")
 	}
 	return ""
 }
 
 // role is the terminal holding a conference role when it is online.
 func (v *mdView) role(field string) string {
-	if id := engine.Str(v.conf.Doc, field); id != "" && v.online(id) {
+	if id := record.Str(v.conf.Doc, field); id != "" && v.online(id) {
 		return id
 	}
 	return ""

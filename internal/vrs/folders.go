@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
@@ -109,7 +109,7 @@ func (m *Module) folderName(ctx context.Context, r *api.Request, self int) (stri
 		}
 	}
 	for _, f := range fs {
-		if f.id != self && engine.Str(f.doc, "foldername") == name {
+		if f.id != self && record.Str(f.doc, "foldername") == name {
 			return "", wire.Errorf(CodeFolderExists, "folder %q exists", name)
 		}
 	}
@@ -129,7 +129,7 @@ func (m *Module) folderList(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	count := map[int]int{}
 	for _, p := range ps {
-		count[engine.Int(p.Doc, "folderid")]++
+		count[record.Int(p.Doc, "folderid")]++
 	}
 	domain := r.Principal.DomainMoid
 	out := []any{
@@ -213,7 +213,7 @@ func (m *Module) folderDelete(ctx context.Context, r *api.Request) (wire.Object,
 	del := paramInt(r.Args.Params, "isdelprogram") == 1
 	var in []program.Program
 	for _, p := range ps {
-		if engine.Int(p.Doc, "folderid") != f.id {
+		if record.Int(p.Doc, "folderid") != f.id {
 			continue
 		}
 		if del {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -44,14 +45,14 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, err
 	filter := queryInt(r, "livetype")
 	var out []map[string]any
 	for _, l := range lives {
-		if liveOf(filter, engine.Int(l, "livetype")) && includes(r, engine.Str(l, "roomname")) {
+		if liveOf(filter, record.Int(l, "livetype")) && includes(r, record.Str(l, "roomname")) {
 			out = append(out, l)
 		}
 	}
 	keys := map[int]func(v map[string]any) any{
-		1: func(v map[string]any) any { return engine.Str(v, "roomname") },
-		2: func(v map[string]any) any { return engine.Int(v, "createtime") },
-		7: func(v map[string]any) any { return engine.Int(v, "livestatnum") },
+		1: func(v map[string]any) any { return record.Str(v, "roomname") },
+		2: func(v map[string]any) any { return record.Int(v, "createtime") },
+		7: func(v map[string]any) any { return record.Int(v, "livestatnum") },
 	}
 	key, ok := keys[queryInt(r, "orderindex")]
 	if !ok {
@@ -61,7 +62,7 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, err
 	slices.SortStableFunc(out, func(a, b map[string]any) int {
 		c := compareAny(key(a), key(b))
 		if c == 0 {
-			c = cmp.Compare(engine.Int(a, "roomid"), engine.Int(b, "roomid"))
+			c = cmp.Compare(record.Int(a, "roomid"), record.Int(b, "roomid"))
 		}
 		if desc {
 			return -c
@@ -85,18 +86,18 @@ func (m *Module) lives(ctx context.Context, domain string) ([]map[string]any, er
 	}
 	var out []map[string]any
 	for _, rm := range rooms {
-		if engine.Int(rm.doc, "lcaststate") == 0 {
+		if record.Int(rm.doc, "lcaststate") == 0 {
 			continue
 		}
 		cfg := rm.cfg()
-		start := time.UnixMilli(int64(engine.Int(rm.doc, "live_since_ms")))
+		start := time.UnixMilli(int64(record.Int(rm.doc, "live_since_ms")))
 		stream, snap := livePaths(start, "room"+rm.rec.ID)
 		out = append(out, map[string]any{
 			"roomid": rm.id(), "roomidstr": rm.rec.ID, "roomname": cfg["roomname"], "userdomainmoid": domain,
-			"prgid": engine.Int(rm.doc, "rec_prggid"), "elapse": int(now.Sub(start) / time.Second),
+			"prgid": record.Int(rm.doc, "rec_prggid"), "elapse": int(now.Sub(start) / time.Second),
 			"lcastpoint": cfg["roomname"], "livestreampath": stream, "livesnapshotpath": snap,
 			"mte164": calls[rm.number()].confID, "livestatnum": 0, "createtime": start.Unix(),
-			"encmode": 1, "authmode": 1, "prgwatermark": 0, "shorturl": "", "livetype": engine.Int(cfg, "livetype"),
+			"encmode": 1, "authmode": 1, "prgwatermark": 0, "shorturl": "", "livetype": record.Int(cfg, "livetype"),
 		})
 	}
 	confs, err := m.confs.List(ctx, domain, "", engine.StateRunning)
@@ -107,18 +108,18 @@ func (m *Module) lives(ctx context.Context, domain string) ([]map[string]any, er
 		l, _ := c.Doc["vc_recorders"].([]any)
 		for _, v := range l {
 			rc, _ := v.(map[string]any)
-			if mode := engine.Int(rc, "recorder_mode"); mode != 2 && mode != 3 {
+			if mode := record.Int(rc, "recorder_mode"); mode != 2 && mode != 3 {
 				continue
 			}
-			start := time.UnixMilli(int64(engine.Int(rc, "started_at")))
+			start := time.UnixMilli(int64(record.Int(rc, "started_at")))
 			stream, snap := livePaths(start, "conf"+c.ID())
-			id := engine.Str(rc, "rec_id")
+			id := record.Str(rc, "rec_id")
 			n, _ := strconv.Atoi(id)
 			out = append(out, map[string]any{
-				"roomid": n, "roomidstr": id, "roomname": engine.Str(rc, "video_name"), "userdomainmoid": domain,
-				"prgid": 0, "elapse": int(now.Sub(start) / time.Second), "lcastpoint": engine.Str(c.Doc, "name"),
+				"roomid": n, "roomidstr": id, "roomname": record.Str(rc, "video_name"), "userdomainmoid": domain,
+				"prgid": 0, "elapse": int(now.Sub(start) / time.Second), "lcastpoint": record.Str(c.Doc, "name"),
 				"livestreampath": stream, "livesnapshotpath": snap, "mte164": c.ID(), "livestatnum": 0,
-				"createtime": start.Unix(), "encmode": 1, "authmode": 1, "prgwatermark": engine.Int(rc, "watermark"),
+				"createtime": start.Unix(), "encmode": 1, "authmode": 1, "prgwatermark": record.Int(rc, "watermark"),
 				"shorturl": "", "livetype": 0,
 			})
 		}
@@ -136,7 +137,7 @@ func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, erro
 		}
 		for _, c := range confs {
 			rec, _ := c.Doc["recorder"].(map[string]any)
-			if mode := engine.Int(rec, "recorder_mode"); (mode != 2 && mode != 3) || !includes(r, engine.Str(c.Doc, "name")) {
+			if mode := record.Int(rec, "recorder_mode"); (mode != 2 && mode != 3) || !includes(r, record.Str(c.Doc, "name")) {
 				continue
 			}
 			start := c.StartTime()

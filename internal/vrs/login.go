@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -79,7 +79,7 @@ func (m *Module) loginError(err error) error {
 			unlock = t.Unix()
 		}
 	}
-	current, _ := engine.IntOK(we.Extra["currentnum"])
+	current, _ := record.IntOK(we.Extra["currentnum"])
 	out.Extra = map[string]any{"maxlocknum": m.auth.Config().MaxFailures, "currentnum": current, "unlocktime": unlock}
 	return out
 }

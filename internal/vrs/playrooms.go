@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
 	"github.com/confer-platform/confer/internal/wire"
@@ -79,9 +79,9 @@ func (m *Module) playable(ctx context.Context, domain string, id int) (program.P
 // playPos is the position of a room's playback at now, and its state:
 // a playback that reached the end of its program (length ms) is stopped.
 func playPos(doc map[string]any, length int64, now time.Time) (int64, int) {
-	state, pos := engine.Int(doc, "playstate"), int64(engine.Int(doc, "play_pos_ms"))
+	state, pos := record.Int(doc, "playstate"), int64(record.Int(doc, "play_pos_ms"))
 	if state == playPlaying {
-		pos += now.UnixMilli() - int64(engine.Int(doc, "play_anchor_ms"))
+		pos += now.UnixMilli() - int64(record.Int(doc, "play_anchor_ms"))
 	}
 	if state != playStopped && pos >= length {
 		return 0, playStopped
@@ -92,7 +92,7 @@ func playPos(doc map[string]any, length int64, now time.Time) (int64, int) {
 // programLength is the length in ms of the program a room plays (0 when
 // it is gone).
 func (m *Module) programLength(ctx context.Context, domain string, doc map[string]any, now time.Time) (program.Program, int64) {
-	p, err := program.Get(ctx, m.st, domain, engine.Int(doc, "play_prggid"))
+	p, err := program.Get(ctx, m.st, domain, record.Int(doc, "play_prggid"))
 	if err != nil {
 		return p, 0
 	}
@@ -143,7 +143,7 @@ func (m *Module) playAction(action int) func(context.Context, *api.Request) (wir
 			return nil, err
 		}
 		_, err = program.Update(ctx, m.st, now, domain, started.GID(), func(p *program.Program) error {
-			p.Doc["vodnum"] = engine.Int(p.Doc, "vodnum") + 1
+			p.Doc["vodnum"] = record.Int(p.Doc, "vodnum") + 1
 			return nil
 		})
 		if errors.Is(err, program.ErrNotFound) {
@@ -163,7 +163,7 @@ func (m *Module) playRoomsPlaying(ctx context.Context, domain string, gid int) (
 	now := m.clk.Now()
 	var out []store.Record
 	for _, rm := range rs {
-		if engine.Int(rm.doc, "play_prggid") != gid {
+		if record.Int(rm.doc, "play_prggid") != gid {
 			continue
 		}
 		_, length := m.programLength(ctx, domain, rm.doc, now)
@@ -190,7 +190,7 @@ func (m *Module) playRoomList(ctx context.Context, r *api.Request) (wire.Object,
 		domain := rm.rec.DomainMoid
 		cfg := shallowCopy(rm.cfg())
 		if p, _, err := program.FindFile(ctx, m.st, domain, paramInt(cfg, "prgid")); err == nil {
-			cfg["streamjsonpath"] = engine.Str(p.Doc, "streamjsonpath")
+			cfg["streamjsonpath"] = record.Str(p.Doc, "streamjsonpath")
 		}
 		p, length := m.programLength(ctx, domain, rm.doc, now)
 		pos, state := playPos(rm.doc, length, now)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
@@ -61,9 +61,9 @@ func (m *Module) filteredPrograms(ctx context.Context, r *api.Request) ([]progra
 		view := program.View(p, m.clk.Now(), 0)
 		switch {
 		case !mask(typeMask, program.Types(p)),
-			!mask(queryInt(r, "prgencmask"), engine.Int(view, "prgencmode")),
-			!mask(queryInt(r, "prgauthmask"), engine.Int(view, "prgauthmode")),
-			skid != "" && engine.Str(view, "prgskid") != skid,
+			!mask(queryInt(r, "prgencmask"), record.Int(view, "prgencmode")),
+			!mask(queryInt(r, "prgauthmask"), record.Int(view, "prgauthmode")),
+			skid != "" && record.Str(view, "prgskid") != skid,
 			vrsmoid != "" && p.VRSMoid() != vrsmoid:
 			continue
 		}
@@ -92,7 +92,7 @@ func (m *Module) programList(ctx context.Context, r *api.Request) (wire.Object, 
 	ip := m.serverIP(ctx)
 	var views []map[string]any
 	for _, p := range ps {
-		in := engine.Int(p.Doc, "folderid")
+		in := record.Int(p.Doc, "folderid")
 		ct := p.CreateTime()
 		switch {
 		case fid == folderUngroup && in != 0, fid > folderUngroup && in != fid,
@@ -108,16 +108,16 @@ func (m *Module) programList(ctx context.Context, r *api.Request) (wire.Object, 
 
 // programKeys are the sort keys of orderindex 1 to 7.
 var programKeys = map[int]func(v map[string]any) any{
-	1: func(v map[string]any) any { return engine.Str(v, "prgalias") },
-	2: func(v map[string]any) any { return engine.Int(v, "createtime") },
-	3: func(v map[string]any) any { return engine.Int(v, "prgallduration") },
-	4: func(v map[string]any) any { return engine.Int(v, "prgallsize") },
-	5: func(v map[string]any) any { return engine.Int(v, "prgstate") },
+	1: func(v map[string]any) any { return record.Str(v, "prgalias") },
+	2: func(v map[string]any) any { return record.Int(v, "createtime") },
+	3: func(v map[string]any) any { return record.Int(v, "prgallduration") },
+	4: func(v map[string]any) any { return record.Int(v, "prgallsize") },
+	5: func(v map[string]any) any { return record.Int(v, "prgstate") },
 	6: func(v map[string]any) any { return len(v["prgdetail"].([]any)) },
 	7: func(v map[string]any) any {
 		n := 0
 		for _, d := range v["prgdetail"].([]any) {
-			n = max(n, engine.Int(d.(map[string]any), "vodnum"))
+			n = max(n, record.Int(d.(map[string]any), "vodnum"))
 		}
 		return n
 	},
@@ -127,14 +127,14 @@ func sortPrograms(vs []map[string]any, order int, desc bool) {
 	key, ok := programKeys[order]
 	slices.SortStableFunc(vs, func(a, b map[string]any) int {
 		if !ok { // unpublished first, then newest first
-			if c := cmp.Compare(engine.Int(a, "prgstate"), engine.Int(b, "prgstate")); c != 0 {
+			if c := cmp.Compare(record.Int(a, "prgstate"), record.Int(b, "prgstate")); c != 0 {
 				return c
 			}
-			return -cmp.Compare(engine.Int(a, "createtime"), engine.Int(b, "createtime"))
+			return -cmp.Compare(record.Int(a, "createtime"), record.Int(b, "createtime"))
 		}
 		c := compareAny(key(a), key(b))
 		if c == 0 {
-			c = cmp.Compare(engine.Int(a, "prggid"), engine.Int(b, "prggid"))
+			c = cmp.Compare(record.Int(a, "prggid"), record.Int(b, "prggid"))
 		}
 		if desc {
 			return -c

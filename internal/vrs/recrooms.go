@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
@@ -87,7 +88,7 @@ func (m *Module) recRoomAction(act func(ctx context.Context, r *api.Request, rm 
 // state it was read in (24206 when it changed meanwhile).
 func (m *Module) setRoom(ctx context.Context, rm room, field string, was int, set map[string]any) error {
 	_, err := m.roomUpdate(ctx, rm.rec.Kind, rm.rec.DomainMoid, rm.rec.ID, func(cur *room) error {
-		if engine.Int(cur.doc, field) != was {
+		if record.Int(cur.doc, field) != was {
 			return wire.Errorf(CodeBadState, "room %s changed meanwhile", rm.rec.ID)
 		}
 		for k, v := range set {
@@ -116,12 +117,12 @@ func (m *Module) running(ctx context.Context) (recs, lives int, err error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		if engine.Int(doc, "recstate") != recIdle {
+		if record.Int(doc, "recstate") != recIdle {
 			recs++
 		}
-		lives += engine.Int(doc, "lcaststate")
+		lives += record.Int(doc, "lcaststate")
 	}
-	confs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindConf, States: []string{engine.StateRunning}})
+	confs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, States: []string{engine.StateRunning}})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -133,7 +134,7 @@ func (m *Module) running(ctx context.Context) (recs, lives int, err error) {
 		l, _ := doc["vc_recorders"].([]any)
 		for _, v := range l {
 			rc, _ := v.(map[string]any)
-			switch engine.Int(rc, "recorder_mode") {
+			switch record.Int(rc, "recorder_mode") {
 			case 1:
 				recs++
 			case 2:
@@ -150,9 +151,9 @@ func (m *Module) running(ctx context.Context) (recs, lives int, err error) {
 func (m *Module) startRec(ctx context.Context, r *api.Request, rm room, calls map[string]caller) error {
 	cfg := rm.cfg()
 	switch {
-	case engine.Int(cfg, "roomtype") == roomLiveOnly:
+	case record.Int(cfg, "roomtype") == roomLiveOnly:
 		return badState(rm, "broadcasts live only and does not record")
-	case engine.Int(rm.doc, "recstate") != recIdle:
+	case record.Int(rm.doc, "recstate") != recIdle:
 		return badState(rm, "is recording already")
 	}
 	recs, _, err := m.running(ctx)
@@ -166,17 +167,17 @@ func (m *Module) startRec(ctx context.Context, r *api.Request, rm room, calls ma
 	call := calls[rm.number()]
 	bitrate := call.bitrate
 	if bitrate == 0 {
-		bitrate = engine.Int(cfg, "confrate")
+		bitrate = record.Int(cfg, "confrate")
 	}
 	suffix := "asf"
-	if engine.Int(cfg, "prgtype") == 2 {
+	if record.Int(cfg, "prgtype") == 2 {
 		suffix = "wmv"
 	}
 	domain := rm.rec.DomainMoid
 	p, err := program.Start(ctx, m.st, now, program.Spec{
-		DomainMoid: domain, OwnerMoid: r.Principal.AccountMoid, Alias: program.Alias(engine.Str(cfg, "preprgname"), now),
-		Bitrate: bitrate, Suffix: suffix, Publish: engine.Int(cfg, "bpublish") == 1,
-		Live: engine.Int(rm.doc, "lcaststate") == 1, VRSMoid: ServerID(domain), Source: "recroom",
+		DomainMoid: domain, OwnerMoid: r.Principal.AccountMoid, Alias: program.Alias(record.Str(cfg, "preprgname"), now),
+		Bitrate: bitrate, Suffix: suffix, Publish: record.Int(cfg, "bpublish") == 1,
+		Live: record.Int(rm.doc, "lcaststate") == 1, VRSMoid: ServerID(domain), Source: "recroom",
 		Extra: map[string]any{"roomid": rm.id(), "conf_id": call.confID, "conf_name": call.confName},
 	})
 	if err != nil {
@@ -192,7 +193,7 @@ func (m *Module) startRec(ctx context.Context, r *api.Request, rm room, calls ma
 // recProgram applies change to the program a room records.
 func (m *Module) recProgram(ctx context.Context, rm room, change func(p *program.Program, now time.Time)) error {
 	now := m.clk.Now()
-	_, err := program.Update(ctx, m.st, now, rm.rec.DomainMoid, engine.Int(rm.doc, "rec_prggid"), func(p *program.Program) error {
+	_, err := program.Update(ctx, m.st, now, rm.rec.DomainMoid, record.Int(rm.doc, "rec_prggid"), func(p *program.Program) error {
 		if p.Recording() {
 			change(p, now)
 		}
@@ -205,7 +206,7 @@ func (m *Module) recProgram(ctx context.Context, rm room, change func(p *program
 }
 
 func (m *Module) stopRec(ctx context.Context, r *api.Request, rm room, _ map[string]caller) error {
-	state := engine.Int(rm.doc, "recstate")
+	state := record.Int(rm.doc, "recstate")
 	if state == recIdle {
 		return badState(rm, "is not recording")
 	}
@@ -216,7 +217,7 @@ func (m *Module) stopRec(ctx context.Context, r *api.Request, rm room, _ map[str
 }
 
 func (m *Module) pauseRec(ctx context.Context, r *api.Request, rm room, _ map[string]caller) error {
-	if engine.Int(rm.doc, "recstate") != recOn {
+	if record.Int(rm.doc, "recstate") != recOn {
 		return badState(rm, "is not recording")
 	}
 	if err := m.setRoom(ctx, rm, "recstate", recOn, map[string]any{"recstate": recPaused}); err != nil {
@@ -226,7 +227,7 @@ func (m *Module) pauseRec(ctx context.Context, r *api.Request, rm room, _ map[st
 }
 
 func (m *Module) resumeRec(ctx context.Context, r *api.Request, rm room, _ map[string]caller) error {
-	if engine.Int(rm.doc, "recstate") != recPaused {
+	if record.Int(rm.doc, "recstate") != recPaused {
 		return badState(rm, "is not paused")
 	}
 	if err := m.setRoom(ctx, rm, "recstate", recPaused, map[string]any{"recstate": recOn}); err != nil {
@@ -237,9 +238,9 @@ func (m *Module) resumeRec(ctx context.Context, r *api.Request, rm room, _ map[s
 
 func (m *Module) startLive(ctx context.Context, r *api.Request, rm room, _ map[string]caller) error {
 	switch {
-	case engine.Int(rm.cfg(), "roomtype") == roomRecordOnly:
+	case record.Int(rm.cfg(), "roomtype") == roomRecordOnly:
 		return badState(rm, "records only and does not broadcast live")
-	case engine.Int(rm.doc, "lcaststate") != 0:
+	case record.Int(rm.doc, "lcaststate") != 0:
 		return badState(rm, "is live already")
 	}
 	_, lives, err := m.running(ctx)
@@ -256,7 +257,7 @@ func (m *Module) startLive(ctx context.Context, r *api.Request, rm room, _ map[s
 }
 
 func (m *Module) stopLive(ctx context.Context, r *api.Request, rm room, _ map[string]caller) error {
-	if engine.Int(rm.doc, "lcaststate") == 0 {
+	if record.Int(rm.doc, "lcaststate") == 0 {
 		return badState(rm, "is not live")
 	}
 	if err := m.setRoom(ctx, rm, "lcaststate", 1, map[string]any{"lcaststate": 0, "live_since_ms": 0}); err != nil {
@@ -267,7 +268,7 @@ func (m *Module) stopLive(ctx context.Context, r *api.Request, rm room, _ map[st
 
 // setLive marks the program the room records as broadcast live or not.
 func (m *Module) setLive(ctx context.Context, rm room, on int) error {
-	if engine.Int(rm.doc, "recstate") == recIdle {
+	if record.Int(rm.doc, "recstate") == recIdle {
 		return nil
 	}
 	return m.recProgram(ctx, rm, func(p *program.Program, _ time.Time) { p.Doc["live"] = on })
@@ -283,25 +284,25 @@ func (m *Module) recRoomList(ctx context.Context, r *api.Request) (wire.Object, 
 
 func (m *Module) recRoomView(ctx context.Context, rm room, call caller, now time.Time) map[string]any {
 	cfg, doc := rm.cfg(), rm.doc
-	recstate, live := engine.Int(doc, "recstate"), engine.Int(doc, "lcaststate")
+	recstate, live := record.Int(doc, "recstate"), record.Int(doc, "lcaststate")
 	busy := recstate != recIdle || live != 0 || call.confID != ""
 	v := map[string]any{
 		"roomcfg": cfg, "roomstate": boolInt(busy), "recstate": recstate, "lcaststate": live, "gkstate": 1, "sipstate": 0,
 		"recobj": call.confName, "mte164": call.confID, "encmode": boolInt(busy), "authmode": boolInt(busy), "detail": []any{},
 	}
 	if recstate != recIdle {
-		v["recelapse"] = since(engine.Int(doc, "rec_since_ms"), now)
-		if p, err := program.Get(ctx, m.st, rm.rec.DomainMoid, engine.Int(doc, "rec_prggid")); err == nil {
-			v["prgname"] = p.Alias() + "." + engine.Str(p.Doc, "suffix")
+		v["recelapse"] = since(record.Int(doc, "rec_since_ms"), now)
+		if p, err := program.Get(ctx, m.st, rm.rec.DomainMoid, record.Int(doc, "rec_prggid")); err == nil {
+			v["prgname"] = p.Alias() + "." + record.Str(p.Doc, "suffix")
 		}
 	}
 	if live != 0 {
-		start := int64(engine.Int(doc, "live_since_ms"))
+		start := int64(record.Int(doc, "live_since_ms"))
 		v["lcastelapse"] = since(int(start), now)
-		if engine.Int(cfg, "roomtype") == roomLiveOnly {
+		if record.Int(cfg, "roomtype") == roomLiveOnly {
 			v["recelapse"] = v["lcastelapse"]
 		}
-		v["lcastname"] = engine.Str(cfg, "roomname")
+		v["lcastname"] = record.Str(cfg, "roomname")
 		v["livestarttime"] = start / 1000
 		v["livestreampath"], v["livesnapshotpath"] = livePaths(time.UnixMilli(start), "room"+rm.rec.ID)
 	}
@@ -314,7 +315,7 @@ func (m *Module) recRoomView(ctx context.Context, rm room, call caller, now time
 // videoDetail is the video a room works with: its custom format (vtype 1)
 // or the automatic one, H.264 1080p at 30 frames.
 func videoDetail(cfg map[string]any) map[string]any {
-	if engine.Int(cfg, "vtype") == 1 {
+	if record.Int(cfg, "vtype") == 1 {
 		return map[string]any{"vformat": cfg["vformat"], "vwidth": cfg["vwidth"], "vheight": cfg["vheight"], "vframe": cfg["vframe"]}
 	}
 	return map[string]any{"vformat": 106, "vwidth": 1920, "vheight": 1080, "vframe": 30}

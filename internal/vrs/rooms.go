@@ -10,6 +10,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -53,7 +54,7 @@ func (rm room) cfg() map[string]any {
 
 func (rm room) id() int { n, _ := strconv.Atoi(rm.rec.ID); return n }
 
-func (rm room) number() string { return engine.Str(rm.cfg(), "roomno") }
+func (rm room) number() string { return record.Str(rm.cfg(), "roomno") }
 
 // rooms lists a domain's rooms of a kind by id.
 func (m *Module) rooms(ctx context.Context, kind, domain string) ([]room, error) {
@@ -136,7 +137,7 @@ func (m *Module) roomConfig(ctx context.Context, r *api.Request, self room) (map
 			if o.rec.Kind == self.rec.Kind && o.rec.ID == self.rec.ID {
 				continue
 			}
-			if engine.Str(o.cfg(), "roomname") == name {
+			if record.Str(o.cfg(), "roomname") == name {
 				return nil, wire.Errorf(CodeRoomExists, "a room named %q exists", name)
 			}
 		}
@@ -153,8 +154,8 @@ func (m *Module) roomConfig(ctx context.Context, r *api.Request, self room) (map
 
 // roomRegister puts a room's number in the terminal directory.
 func (m *Module) roomRegister(ctx context.Context, domain string, cfg map[string]any) error {
-	no := engine.Str(cfg, "roomno")
-	return m.st.PutDirectoryEntry(ctx, store.DirectoryEntry{Account: no, DomainMoid: domain, Alias: engine.Str(cfg, "roomname"),
+	no := record.Str(cfg, "roomno")
+	return m.st.PutDirectoryEntry(ctx, store.DirectoryEntry{Account: no, DomainMoid: domain, Alias: record.Str(cfg, "roomname"),
 		E164: no, AccountType: 5, MtType: 1, Behaviour: "answer", AnswerAfter: roomAnswerIn})
 }
 
@@ -269,7 +270,7 @@ func (m *Module) roomDelete(ctx context.Context, r *api.Request, kind string) (w
 
 // roomBusy tells whether a room records, broadcasts or plays.
 func roomBusy(rm room) bool {
-	return engine.Int(rm.doc, "recstate") != 0 || engine.Int(rm.doc, "lcaststate") != 0 || engine.Int(rm.doc, "playstate") != 0
+	return record.Int(rm.doc, "recstate") != 0 || record.Int(rm.doc, "lcaststate") != 0 || record.Int(rm.doc, "playstate") != 0
 }
 
 // caller is the conference that has a room online, if any.
@@ -282,7 +283,7 @@ type caller struct {
 // have them online (the terminals of kind "mt" whose account or E.164 is
 // the number).
 func (m *Module) callers(ctx context.Context, domain string) (map[string]caller, error) {
-	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: engine.KindMT, DomainMoid: domain, States: []string{engine.StateOnline}})
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: domain, States: []string{engine.StateOnline}})
 	if err != nil {
 		return nil, err
 	}
@@ -304,9 +305,9 @@ func (m *Module) callers(ctx context.Context, domain string) (map[string]caller,
 		if cdoc == nil {
 			continue
 		}
-		c := caller{confID: rec.OwnerMoid, confName: engine.Str(cdoc, "name"), bitrate: engine.Int(doc, "bitrate")}
+		c := caller{confID: rec.OwnerMoid, confName: record.Str(cdoc, "name"), bitrate: record.Int(doc, "bitrate")}
 		for _, k := range []string{"account", "e164"} {
-			if no := engine.Str(doc, k); no != "" {
+			if no := record.Str(doc, k); no != "" {
 				out[no] = c
 			}
 		}
@@ -331,7 +332,7 @@ func (m *Module) roomList(ctx context.Context, r *api.Request, kind string, view
 	id := queryInt(r, "roomid")
 	var views []any
 	for _, rm := range rs {
-		if (id != 0 && rm.id() != id) || (id == 0 && !includes(r, engine.Str(rm.cfg(), "roomname"))) {
+		if (id != 0 && rm.id() != id) || (id == 0 && !includes(r, record.Str(rm.cfg(), "roomname"))) {
 			continue
 		}
 		views = append(views, view(rm, calls))

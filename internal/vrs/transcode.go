@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
@@ -72,18 +72,18 @@ func (m *Module) taskOf(ctx context.Context, domain string, gid int) (task, erro
 
 // workMs is the work a task has done at now.
 func workMs(t task, now time.Time) int64 {
-	done := int64(engine.Int(t.doc, "done_ms"))
+	done := int64(record.Int(t.doc, "done_ms"))
 	if t.rec.State == taskWorking {
-		done += now.UnixMilli() - int64(engine.Int(t.doc, "anchor_ms"))
+		done += now.UnixMilli() - int64(record.Int(t.doc, "anchor_ms"))
 	}
-	return min(max(done, 0), int64(engine.Int(t.doc, "total_ms")))
+	return min(max(done, 0), int64(record.Int(t.doc, "total_ms")))
 }
 
 func percent(t task, now time.Time) int {
 	if isDone(t) {
 		return 100
 	}
-	total := int64(engine.Int(t.doc, "total_ms"))
+	total := int64(record.Int(t.doc, "total_ms"))
 	if total <= 0 {
 		return 0
 	}
@@ -101,7 +101,7 @@ func (m *Module) saveTask(ctx context.Context, t *task) error {
 func work(t *task, now time.Time) {
 	t.rec.State = taskWorking
 	t.doc["anchor_ms"], t.doc["taskerrno"] = now.UnixMilli(), 0
-	left := int64(engine.Int(t.doc, "total_ms")) - int64(engine.Int(t.doc, "done_ms"))
+	left := int64(record.Int(t.doc, "total_ms")) - int64(record.Int(t.doc, "done_ms"))
 	t.rec.DueAt = now.Add(time.Duration(max(left, 0)) * time.Millisecond)
 }
 
@@ -158,7 +158,7 @@ func (m *Module) finishTask(ctx context.Context, rec store.Record, now time.Time
 	if err := m.saveTask(ctx, &t); err != nil {
 		return err
 	}
-	gid := engine.Int(doc, "prggid")
+	gid := record.Int(doc, "prggid")
 	fileID, err := m.st.NextNumber(ctx, program.Counter, 1, 1<<31-1)
 	if err != nil {
 		return err
@@ -166,7 +166,7 @@ func (m *Module) finishTask(ctx context.Context, rec store.Record, now time.Time
 	_, err = program.Update(ctx, m.st, now, rec.DomainMoid, gid, func(p *program.Program) error {
 		files := []any{}
 		for _, f := range program.Files(*p) {
-			if engine.Str(f, "prgtype") != "mp4" {
+			if record.Str(f, "prgtype") != "mp4" {
 				files = append(files, f)
 			}
 		}
@@ -270,13 +270,13 @@ func (m *Module) taskOperate(ctx context.Context, r *api.Request) (wire.Object, 
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, map[string]any{"prggid": gid, "prgalias": engine.Str(t.doc, "prgalias"), "operrno": code})
+		out = append(out, map[string]any{"prggid": gid, "prgalias": record.Str(t.doc, "prgalias"), "operrno": code})
 	}
 	return wire.Object{"operatereturns": orEmpty(out)}, m.RunDue(ctx)
 }
 
 func (m *Module) taskOp(ctx context.Context, t *task, op int, now time.Time) error {
-	gid := engine.Int(t.doc, "prggid")
+	gid := record.Int(t.doc, "prggid")
 	switch {
 	case op == opCancel:
 		return m.st.DeleteRecord(ctx, kindTask, t.rec.DomainMoid, t.rec.ID)
@@ -318,9 +318,9 @@ func (m *Module) taskList(ctx context.Context, r *api.Request) (wire.Object, err
 		}
 		t := task{rec, doc}
 		switch {
-		case gid != 0 && engine.Int(doc, "prggid") != gid,
+		case gid != 0 && record.Int(doc, "prggid") != gid,
 			state == 3 && !isDone(t), state == 4 && isDone(t),
-			!includes(r, engine.Str(doc, "prgalias")):
+			!includes(r, record.Str(doc, "prgalias")):
 			continue
 		}
 		views = append(views, map[string]any{
@@ -345,8 +345,8 @@ func (m *Module) taskList(ctx context.Context, r *api.Request) (wire.Object, err
 
 // taskKeys are the sort keys of orderindex 1 to 4.
 var taskKeys = map[int]func(v map[string]any) any{
-	1: func(v map[string]any) any { return engine.Str(v, "prgalias") },
-	2: func(v map[string]any) any { return engine.Int(v, "percent") },
-	3: func(v map[string]any) any { return engine.Int(v, "dsttype") },
-	4: func(v map[string]any) any { return engine.Int(v, "state") },
+	1: func(v map[string]any) any { return record.Str(v, "prgalias") },
+	2: func(v map[string]any) any { return record.Int(v, "percent") },
+	3: func(v map[string]any) any { return record.Int(v, "dsttype") },
+	4: func(v map[string]any) any { return record.Int(v, "state") },
 }

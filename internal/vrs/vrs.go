@@ -21,6 +21,7 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -154,10 +155,10 @@ func (m *Module) serverIP(ctx context.Context) int64 {
 }
 
 // paramInt reads an integer member of a params object.
-func paramInt(obj map[string]any, key string) int { return engine.Int(obj, key) }
+func paramInt(obj map[string]any, key string) int { return record.Int(obj, key) }
 
 // paramStr reads a string member of a params object.
-func paramStr(obj map[string]any, key string) string { return engine.Str(obj, key) }
+func paramStr(obj map[string]any, key string) string { return record.Str(obj, key) }
 
 // paramList reads a list of objects of the params.
 // maxBatch is the most programs one batch request may name: each item is

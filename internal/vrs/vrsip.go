@@ -5,7 +5,7 @@ import (
 	"net"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -49,7 +49,7 @@ func (m *Module) addresses(ctx context.Context) ([]address, error) {
 			if ip == nil || ip.To4() == nil {
 				continue
 			}
-			a := address{ip: ipInt(s), port: engine.Int(n.Doc, "port"), local: ip.IsPrivate() || ip.IsLoopback() || shared(ip)}
+			a := address{ip: ipInt(s), port: record.Int(n.Doc, "port"), local: ip.IsPrivate() || ip.IsLoopback() || shared(ip)}
 			if ip.IsLoopback() {
 				loop = append(loop, a)
 			} else {

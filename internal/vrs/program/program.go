@@ -49,7 +49,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -82,7 +82,7 @@ type Program struct {
 
 // GID returns the program gid.
 func (p Program) GID() int {
-	if n := engine.Int(p.Doc, "prggid"); n > 0 {
+	if n := record.Int(p.Doc, "prggid"); n > 0 {
 		return n
 	}
 	n, _ := strconv.Atoi(p.Rec.ID)
@@ -99,7 +99,7 @@ func (p Program) Paused() bool { return p.Recording() && i64(p.Doc["segment_ms"]
 func (p Program) LengthMs(now time.Time) int64 {
 	if !p.Recording() {
 		if _, ok := p.Doc["recorded_ms"]; !ok { // written by vc with the final figures
-			return int64(engine.Int(p.Doc, "duration")) * 1000
+			return int64(record.Int(p.Doc, "duration")) * 1000
 		}
 	}
 	ms := i64(p.Doc["recorded_ms"])
@@ -117,13 +117,13 @@ func (p Program) Length(now time.Time) int { return int(p.LengthMs(now) / 1000) 
 // Size is the recorded size in bytes at now: the bit rate times the length.
 func (p Program) Size(now time.Time) int64 {
 	if _, ok := p.Doc["recorded_ms"]; !ok && !p.Recording() {
-		return int64(engine.Int(p.Doc, "size"))
+		return int64(record.Int(p.Doc, "size"))
 	}
 	return p.LengthMs(now) * int64(bitrate(p.Doc)) / 8 // kbit/s × ms / 8 = bytes
 }
 
 func bitrate(doc map[string]any) int {
-	if b := engine.Int(doc, "bitrate"); b > 0 {
+	if b := record.Int(doc, "bitrate"); b > 0 {
 		return b
 	}
 	return DefaultBitrate
@@ -159,7 +159,7 @@ func Start(ctx context.Context, st store.Store, now time.Time, sp Spec) (Program
 		sp.Suffix = "asf"
 	}
 	doc := map[string]any{
-		"id": gid, "name": sp.Alias, "vrs_id": sp.VRSMoid, "start_time": engine.FormatTime(now),
+		"id": gid, "name": sp.Alias, "vrs_id": sp.VRSMoid, "start_time": record.FormatTime(now),
 		"prggid": gid, "prgalias": sp.Alias, "prgdesc": sp.Desc, "createtime": now.Unix(), "issuetime": 0,
 		"prgstate": 0, "prgencmode": 1, "prgauthmode": 1, "prgwatermark": flag(sp.Watermark), "prgskid": "",
 		"streamjsonpath": "", "vrsmoid": sp.VRSMoid, "userdomainmoid": sp.DomainMoid, "folderid": 0,
@@ -213,8 +213,8 @@ func Finish(p *Program, now time.Time) {
 	p.Doc["live"] = 0
 	p.Doc["prgallduration"], p.Doc["duration"] = p.Length(now), p.Length(now)
 	p.Doc["prgallsize"], p.Doc["size"] = p.Size(now), p.Size(now)
-	p.Doc["create_time"] = engine.FormatTime(now)
-	if engine.Int(p.Doc, "publish") == 1 {
+	p.Doc["create_time"] = record.FormatTime(now)
+	if record.Int(p.Doc, "publish") == 1 {
 		SetPublished(p, true, now)
 	}
 }
@@ -270,7 +270,7 @@ func FindFile(ctx context.Context, st store.Store, domainMoid string, id int) (P
 		return Program{}, nil, err
 	}
 	for _, p := range ps {
-		if f := File(p, id); f != nil && engine.Int(f, "prgid") == id {
+		if f := File(p, id); f != nil && record.Int(f, "prgid") == id {
 			return p, f, nil
 		}
 	}
@@ -288,7 +288,7 @@ func Files(p Program) []map[string]any {
 		}
 	}
 	if len(out) == 0 { // a record written with the final figures only
-		suffix := engine.Str(p.Doc, "suffix")
+		suffix := record.Str(p.Doc, "suffix")
 		if suffix == "" {
 			suffix = "asf"
 		}
@@ -301,7 +301,7 @@ func Files(p Program) []map[string]any {
 func File(p Program, id int) map[string]any {
 	fs := Files(p)
 	for _, f := range fs {
-		if engine.Int(f, "prgid") == id {
+		if record.Int(f, "prgid") == id {
 			return f
 		}
 	}

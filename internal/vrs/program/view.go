@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // Type masks of the program filters (reference 09 prgtypemask): 1 ASF
@@ -18,7 +18,7 @@ const (
 func Types(p Program) int {
 	m := 0
 	for _, f := range Files(p) {
-		if strings.EqualFold(engine.Str(f, "prgtype"), "mp4") {
+		if strings.EqualFold(record.Str(f, "prgtype"), "mp4") {
 			m |= TypeMP4
 		} else {
 			m |= TypeASF
@@ -29,10 +29,10 @@ func Types(p Program) int {
 
 // Alias returns the display name (vc's programs call it name).
 func (p Program) Alias() string {
-	if s := engine.Str(p.Doc, "prgalias"); s != "" {
+	if s := record.Str(p.Doc, "prgalias"); s != "" {
 		return s
 	}
-	return engine.Str(p.Doc, "name")
+	return record.Str(p.Doc, "name")
 }
 
 // CreateTime is when the recording began, as UNIX seconds.
@@ -40,7 +40,7 @@ func (p Program) CreateTime() int64 {
 	if _, ok := p.Doc["createtime"]; ok {
 		return i64(p.Doc["createtime"])
 	}
-	if t, err := engine.ParseTime(engine.Str(p.Doc, "start_time")); err == nil {
+	if t, err := record.ParseTime(record.Str(p.Doc, "start_time")); err == nil {
 		return t.Unix()
 	}
 	return p.Rec.CreatedAt.Unix()
@@ -50,9 +50,9 @@ func (p Program) CreateTime() int64 {
 // published when their recording's publish_mode said so).
 func (p Program) Published() bool {
 	if _, ok := p.Doc["prgstate"]; ok {
-		return engine.Int(p.Doc, "prgstate") == 1
+		return record.Int(p.Doc, "prgstate") == 1
 	}
-	return engine.Int(p.Doc, "publish_mode") == 1
+	return record.Int(p.Doc, "publish_mode") == 1
 }
 
 // IssueTime is when the program was published (UNIX seconds), 0 if not.
@@ -61,7 +61,7 @@ func (p Program) IssueTime() int64 {
 		return i64(p.Doc["issuetime"])
 	}
 	if p.Published() {
-		if t, err := engine.ParseTime(engine.Str(p.Doc, "create_time")); err == nil {
+		if t, err := record.ParseTime(record.Str(p.Doc, "create_time")); err == nil {
 			return t.Unix()
 		}
 	}
@@ -70,10 +70,10 @@ func (p Program) IssueTime() int64 {
 
 // VRSMoid is the recording server that recorded the program.
 func (p Program) VRSMoid() string {
-	if s := engine.Str(p.Doc, "vrsmoid"); s != "" {
+	if s := record.Str(p.Doc, "vrsmoid"); s != "" {
 		return s
 	}
-	return engine.Str(p.Doc, "vrs_id")
+	return record.Str(p.Doc, "vrs_id")
 }
 
 // View is a program as vrs.program.list shows it at now; ip is the
@@ -83,28 +83,28 @@ func View(p Program, now time.Time, ip int64) map[string]any {
 	files := Files(p)
 	detail := make([]any, 0, len(files))
 	streams := 1
-	if engine.Int(p.Doc, "dual_stream") == 1 {
+	if record.Int(p.Doc, "dual_stream") == 1 {
 		streams = 2
 	}
 	for i, f := range files {
-		typ := engine.Str(f, "prgtype")
-		rel := engine.Str(f, "relativepath")
+		typ := record.Str(f, "prgtype")
+		rel := record.Str(f, "relativepath")
 		detail = append(detail, map[string]any{
-			"prgid": engine.Int(f, "prgid"), "prggindex": i, "prgname": p.Alias() + "." + typ, "prgtype": typ,
+			"prgid": record.Int(f, "prgid"), "prggindex": i, "prgname": p.Alias() + "." + typ, "prgtype": typ,
 			"ip": ip, "relativepath": rel, "prgsize": size, "prgduration": length, "prgvideostreamcount": streams,
-			"presenter": "", "vodnum": engine.Int(p.Doc, "vodnum"), "coverpath": "", "prgtab": []any{},
-			"covername": "", "downloadnum": engine.Int(p.Doc, "downloadnum"),
+			"presenter": "", "vodnum": record.Int(p.Doc, "vodnum"), "coverpath": "", "prgtab": []any{},
+			"covername": "", "downloadnum": record.Int(p.Doc, "downloadnum"),
 		})
 	}
-	watermark := engine.Int(p.Doc, "prgwatermark")
+	watermark := record.Int(p.Doc, "prgwatermark")
 	if _, ok := p.Doc["prgwatermark"]; !ok {
-		watermark = engine.Int(p.Doc, "watermark")
+		watermark = record.Int(p.Doc, "watermark")
 	}
 	return map[string]any{
 		"prggid": p.GID(), "prgalias": p.Alias(), "createtime": p.CreateTime(), "issuetime": p.IssueTime(),
 		"prgstate": boolInt(p.Published()), "prgencmode": orInt(p.Doc, "prgencmode", 1), "prgauthmode": orInt(p.Doc, "prgauthmode", 1),
-		"prgwatermark": watermark, "prgskid": engine.Str(p.Doc, "prgskid"), "prgdesc": engine.Str(p.Doc, "prgdesc"),
-		"prgallduration": length, "prgallsize": size, "streamjsonpath": engine.Str(p.Doc, "streamjsonpath"),
+		"prgwatermark": watermark, "prgskid": record.Str(p.Doc, "prgskid"), "prgdesc": record.Str(p.Doc, "prgdesc"),
+		"prgallduration": length, "prgallsize": size, "streamjsonpath": record.Str(p.Doc, "streamjsonpath"),
 		"vrsmoid": p.VRSMoid(), "userdomainmoid": p.Rec.DomainMoid, "prgdetail": detail,
 	}
 }
@@ -117,7 +117,7 @@ func boolInt(b bool) int {
 }
 
 func orInt(doc map[string]any, key string, def int) int {
-	if n, ok := engine.IntOK(doc[key]); ok && n != 0 {
+	if n, ok := record.IntOK(doc[key]); ok && n != 0 {
 		return n
 	}
 	return def

@@ -1,0 +1,84 @@
+// Package record names the kinds of the store's records that several
+// modules read (store.Record.Kind) and reads the fields of their JSON
+// documents (decoded with shape.Decode): strings, integers and times as
+// the platform writes them.
+package record
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Record kinds of the store (store.Record.Kind) used across modules.
+const (
+	KindConf             = "conf"
+	KindPersonalTemplate = "personal_template"
+	KindPublicTemplate   = "public_template"
+	KindRoom             = "virtual_meeting_room"
+	KindArea             = "meeting_room_area"
+	KindFile             = "meeting_file"
+
+	// KindMT is a conference's terminal (internal/engine). Its id is
+	// "<conf_id>/<mt_id>"; OwnerMoid holds the conf_id.
+	KindMT = "mt"
+)
+
+// TimeLayout is ISO 8601 with a numeric UTC offset, as seed 000
+// "Resources" 1 writes times: <YYYY-MM-DD>T<hh:mm:ss><+hh:mm>.
+const TimeLayout = "2006-01-02T15:04:05-07:00"
+
+// FormatTime writes t in TimeLayout, keeping its offset.
+func FormatTime(t time.Time) string { return t.Format(TimeLayout) }
+
+// ParseTime reads an ISO 8601 time with an offset ("Z" or ±hh:mm), with
+// or without fractional seconds.
+func ParseTime(s string) (time.Time, error) {
+	return time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
+}
+
+// Int reads an integer field of a document (json.Number, float64, int or
+// a numeric string); 0 when absent or not a number.
+func Int(doc map[string]any, key string) int {
+	n, _ := IntOK(doc[key])
+	return n
+}
+
+// IntOK converts a document value to an integer.
+func IntOK(v any) (int, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return int(n), true
+		}
+		if f, err := x.Float64(); err == nil && f == math.Trunc(f) {
+			return int(f), true
+		}
+	case float64:
+		if x == math.Trunc(x) {
+			return int(x), true
+		}
+	case int:
+		return x, true
+	case int64:
+		return int(x), true
+	case string:
+		if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// Str reads a string field of a document (a number is written as text).
+func Str(doc map[string]any, key string) string {
+	switch x := doc[key].(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	}
+	return ""
+}

@@ -1,0 +1,27 @@
+package record
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+func TestReads(t *testing.T) {
+	doc := map[string]any{"n": json.Number("12"), "f": 3.0, "half": 2.5, "s": " 7 ", "word": "x", "num": json.Number("1110000")}
+	for _, tc := range []struct {
+		key  string
+		want int
+		ok   bool
+	}{{"n", 12, true}, {"f", 3, true}, {"half", 0, false}, {"s", 7, true}, {"word", 0, false}, {"absent", 0, false}} {
+		if n, ok := IntOK(doc[tc.key]); n != tc.want || ok != tc.ok {
+			t.Errorf("IntOK(%s) = %d, %v; want %d, %v", tc.key, n, ok, tc.want, tc.ok)
+		}
+	}
+	if Int(doc, "n") != 12 || Str(doc, "num") != "1110000" || Str(doc, "word") != "x" || Str(doc, "f") != "" {
+		t.Errorf("Int/Str: %d %q %q %q", Int(doc, "n"), Str(doc, "num"), Str(doc, "word"), Str(doc, "f"))
+	}
+	at, err := ParseTime("2026-03-01T10:00:00+08:00")
+	if err != nil || FormatTime(at) != "2026-03-01T10:00:00+08:00" || !at.Equal(time.Date(2026, 3, 1, 2, 0, 0, 0, time.UTC)) {
+		t.Errorf("times: %v %v", at, err)
+	}
+}
