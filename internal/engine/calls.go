@@ -84,7 +84,7 @@ func (e *Engine) placeCall(ctx context.Context, c Conf, t *Terminal) (media.Call
 	delete(t.Doc, DocOccupyCode)
 	delete(t.Doc, DocOccupyConfName)
 	t.Doc["_attempts"] = num(t.Doc["_attempts"]) + 1
-	CallsAttempted.Add(1)
+	e.calls.Attempted.Add(1)
 	t.Rec.State = StateCalling
 	t.Rec.DueAt = e.clk.Now().Add(call.After)
 	if call.After <= 0 {
@@ -101,9 +101,16 @@ func (e *Engine) dialed(ctx context.Context, c Conf, t Terminal, call media.Call
 	return t, nil
 }
 
-// CallsAttempted and CallsFailed count this process's dials and the dials
-// that were not answered, for the metrics at /metrics (internal/ops).
-var CallsAttempted, CallsFailed atomic.Int64
+// CallCounts counts an engine's dials and the dials that were not
+// answered, for the metrics at /metrics (internal/ops). Each engine has
+// its own, so that servers sharing a process (the multi-node tests) count
+// apart.
+type CallCounts struct {
+	Attempted, Failed atomic.Int64
+}
+
+// Calls returns the engine's call counts.
+func (e *Engine) Calls() *CallCounts { return &e.calls }
 
 // settle applies a due call's outcome: online with channels, or a failure
 // that is retried per the conference's call settings.
@@ -133,7 +140,7 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 		return t, e.features.Joined(ctx, c, t)
 	}
 	t.Doc["online"] = 0
-	CallsFailed.Add(1)
+	e.calls.Failed.Add(1)
 	t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
 	if e.retries(c, t) {
 		t.Rec.State = StateCalling

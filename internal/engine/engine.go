@@ -72,6 +72,7 @@ type Engine struct {
 	features Features
 	log      *slog.Logger
 	confs    *Conferences
+	calls    CallCounts
 }
 
 // New returns an Engine with numbering and capacity cfg (zero fields take

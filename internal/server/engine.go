@@ -23,3 +23,7 @@ func NewEngine(st store.Store, clk clock.Clock, cfg engine.Config, log *slog.Log
 	})
 	return e, m
 }
+
+// Calls returns the call counts of the server's engine (the metrics'
+// confer_calls_attempted_total and confer_calls_failed_total).
+func (s *Server) Calls() *engine.CallCounts { return s.engine.Calls() }

@@ -373,8 +373,8 @@ func (s *Server) gauges() ops.Gauges {
 	g := ops.Gauges{
 		RunningConferences: count(record.KindConf, engine.StateRunning),
 		OnlineTerminals:    count(record.KindMT, engine.StateOnline),
-		CallsAttempted:     &engine.CallsAttempted,
-		CallsFailed:        &engine.CallsFailed,
+		CallsAttempted:     &s.engine.Calls().Attempted,
+		CallsFailed:        &s.engine.Calls().Failed,
 	}
 	if s.push != nil {
 		g.PushClients = s.push.Clients
