@@ -19,17 +19,6 @@ import (
 // Accounts (reference 08 "创建账号" to "重置密码"): the accounts that log in
 // through /api/v1/system/login. Only administrators of the user domain
 // manage them; an account of another domain does not exist (19001).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("amc.accounts.create", m.createAccount)
-		reg.Handle("amc.accounts.update", m.updateAccount)
-		reg.Handle("amc.accounts.delete", m.deleteAccount)
-		reg.Handle("amc.accounts.get", m.getAccount)
-		reg.Handle("amc.accounts.list", m.listAccounts)
-		reg.Handle("amc.accounts.disable.update", m.disableAccount)
-		reg.Handle("amc.accounts.password.update", m.setPassword)
-	})
-}
 
 // profileFields are the account fields kept in the store's profile
 // object, with their defaults.

@@ -64,15 +64,6 @@ func New(st store.Store, clk clock.Clock, confs *engine.Conferences, cfg Config)
 	return &Module{st: st, clk: clk, confs: confs, cfg: cfg}
 }
 
-// Register attaches the amc handlers; each file registers its endpoints.
-func (m *Module) Register(reg api.Registry) {
-	for _, part := range registrars {
-		part(m, reg)
-	}
-}
-
-var registrars []func(*Module, api.Registry)
-
 // adminOnly answers 20005 unless the caller administers its user domain:
 // departments, accounts and approval are managed by administrators only.
 func adminOnly(r *api.Request, what string) error {

@@ -15,15 +15,6 @@ import (
 // live in internal/engine/approval.go: with video_approval on, a
 // conference created by an account that is not an administrator of its
 // domain waits pending until an administrator approves it.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("amc.approval_infos.get", m.getApproval)
-		reg.Handle("amc.approval_infos.update", m.setApproval)
-		reg.Handle("amc.pending_confs.list", m.listPending)
-		reg.Handle("amc.pending_confs.approve", m.approve)
-		reg.Handle("amc.pending_confs.delete", m.rejectPending)
-	})
-}
 
 // getApproval serves the settings of the caller's domain to every account
 // of it; another domain's (user_domain_moid) does not exist (99992).

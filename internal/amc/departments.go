@@ -17,15 +17,6 @@ import (
 // root of a domain's tree is the user domain itself: its moid is the
 // parent_department_moid of a top-level department, and its accounts are
 // those in no department.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("amc.departments.create", m.createDepartment)
-		reg.Handle("amc.departments.update", m.renameDepartment)
-		reg.Handle("amc.departments.delete", m.deleteDepartment)
-		reg.Handle("amc.departments.list", m.listDepartments)
-		reg.Handle("amc.departments.accounts.list", m.departmentAccounts)
-	})
-}
 
 func noDepartment(field, moid string) error {
 	return wire.Errorf(CodeNoGroup, "department %s does not exist (%s)", moid, field)

@@ -21,13 +21,6 @@ import (
 // each of its departments (the root group when it has none). Every
 // account of the domain sees it except guests (limited 1), who get an
 // empty list ("返回空是代表用户无权查看公共群组") and 19903 for the group.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("amc.public_groups.list", m.listGroups)
-		reg.Handle("amc.public_groups.get", m.getGroup)
-		reg.Handle("amc.public_groups.users.list", m.groupUsers)
-	})
-}
 
 // organisation is what the public group shows.
 type organisation struct {

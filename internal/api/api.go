@@ -6,7 +6,9 @@ package api
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/catalog"
@@ -43,18 +45,31 @@ func (r *Request) Path(name string) string { return r.PathParams[name] }
 // envelope; the server adds success.
 type Handler func(ctx context.Context, r *Request) (wire.Object, error)
 
-// Registry maps catalogue endpoint names to handlers.
+// Routes is a module's route table: the catalogue endpoints it serves,
+// by name, with their handlers. Each module lists its routes in one
+// function (Routes), which server.New reads; the catalogue stays the one
+// description of the wire contract (internal/catalog).
+type Routes map[string]Handler
+
+// Registry maps catalogue endpoint names to handlers: the route tables of
+// every module together.
 type Registry map[string]Handler
 
-// Handle attaches h to the endpoint named name; it panics when the
-// catalogue has no such endpoint or a handler is already attached, both
-// programming errors caught by the first test run.
-func (reg Registry) Handle(name string, h Handler) {
-	if _, ok := catalog.Lookup(name); !ok {
-		panic(fmt.Sprintf("api: no catalogue endpoint %q", name))
+// Add attaches a module's routes; it refuses a name the catalogue lacks, a
+// route without a handler and a second handler for an endpoint.
+func (reg Registry) Add(routes Routes) error {
+	for _, name := range slices.Sorted(maps.Keys(routes)) {
+		h := routes[name]
+		if _, ok := catalog.Lookup(name); !ok {
+			return fmt.Errorf("api: no catalogue endpoint %q", name)
+		}
+		if h == nil {
+			return fmt.Errorf("api: route %q has no handler", name)
+		}
+		if _, dup := reg[name]; dup {
+			return fmt.Errorf("api: endpoint %q has two handlers", name)
+		}
+		reg[name] = h
 	}
-	if _, dup := reg[name]; dup {
-		panic(fmt.Sprintf("api: endpoint %q has two handlers", name))
-	}
-	reg[name] = h
+	return nil
 }

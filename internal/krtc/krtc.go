@@ -79,13 +79,16 @@ func New(st store.Store, clk clock.Clock, confs *engine.Conferences) *Module {
 	return &Module{st: st, clk: clk, confs: confs}
 }
 
-// Register attaches the krtc handlers.
-func (m *Module) Register(reg api.Registry) {
-	reg.Handle("krtc.rooms.list", m.list)
-	reg.Handle("krtc.rooms.create", m.create)
-	reg.Handle("krtc.rooms.get", m.get)
-	reg.Handle("krtc.rooms.update", m.update)
-	reg.Handle("krtc.rooms.delete", m.delete)
+// Routes is the krtc route table: each endpoint of the module with its
+// handler. server.New attaches it; internal/catalog describes the endpoints.
+func (m *Module) Routes() api.Routes {
+	return api.Routes{
+		"krtc.rooms.list":   m.list,
+		"krtc.rooms.create": m.create,
+		"krtc.rooms.get":    m.get,
+		"krtc.rooms.update": m.update,
+		"krtc.rooms.delete": m.delete,
+	}
 }
 
 // confType is the conference type of a room type: 1 transcoding

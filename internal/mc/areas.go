@@ -23,15 +23,6 @@ import (
 // areaNameMax is the limit of an area's name (reference 04: 60 characters).
 const areaNameMax = 60
 
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("mc.meeting_room_areas.list", m.areaList)
-		reg.Handle("mc.meeting_room_areas.create", m.areaCreate)
-		reg.Handle("mc.meeting_room_areas.update", m.areaUpdate)
-		reg.Handle("mc.meeting_room_areas.delete", m.areaDelete)
-	})
-}
-
 // areaName reads the required area name: not blank, at most 60 characters.
 func areaName(r *api.Request) (string, error) {
 	name, _ := r.Args.Params["area"].(string)

@@ -14,12 +14,6 @@ import (
 // Booked (scheduled) conferences of the caller's domain (reference 04
 // "获取预约会议列表", "获取预约会议信息"). A conference leaves them when it
 // starts.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("mc.booked_confs.list", m.listBooked)
-		reg.Handle("mc.booked_confs.get", m.getBooked)
-	})
-}
 
 // listBooked lists the booked conferences whose slot meets the window
 // [start_time, end_time] of the query (start_time defaults to now, no

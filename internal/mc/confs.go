@@ -15,12 +15,6 @@ import (
 
 // Creating and ending conferences (reference 04 "创建会议", "结束会议").
 // docs/conferences.md describes the behaviour and its decisions.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("mc.confs.create", m.createConf)
-		reg.Handle("mc.confs.delete", m.endConf)
-	})
-}
 
 // confDone is the description of a successful change (reference "操作成功").
 const confDone = "operation succeeded"

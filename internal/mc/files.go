@@ -54,14 +54,6 @@ const fileState = "stored"
 // does ("file_type": "jpg").
 var fileTypes = []string{"txt", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "pdf", "rar", "zip", "jpg", "png", "bmp"}
 
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("mc.meeting_files.upload", m.fileUpload)
-		reg.Handle("mc.meeting_files.list", m.fileList)
-		reg.Handle("mc.meeting_files.delete", m.fileDelete)
-	})
-}
-
 func (m *Module) fileUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
 	meetingID := r.Path("meeting_id")
 	if err := m.meetingExists(ctx, r.Principal.DomainMoid, meetingID); err != nil {

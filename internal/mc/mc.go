@@ -5,7 +5,6 @@
 package mc
 
 import (
-	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
@@ -28,14 +27,3 @@ type Module struct {
 func New(st store.Store, clk clock.Clock, confs *engine.Conferences, cfg Config) *Module {
 	return &Module{st: st, clk: clk, cfg: cfg, confs: confs}
 }
-
-// Register attaches the mc handlers. Each part of the module registers its
-// own endpoints.
-func (m *Module) Register(reg api.Registry) {
-	for _, part := range registrars {
-		part(m, reg)
-	}
-}
-
-// registrars are filled by the files of the package, one per resource.
-var registrars []func(*Module, api.Registry)

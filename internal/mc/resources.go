@@ -11,12 +11,6 @@ import (
 
 // Resource usage and platforms (reference 04 "获取资源占用情况",
 // "获取当前用户域可以使用的会议平台").
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("mc.resources.list", m.listResources)
-		reg.Handle("mc.platforms.list", m.listPlatforms)
-	})
-}
 
 // resourceSizes are the conference sizes (max_join_mt) of reference 04.
 var resourceSizes = []int{8, 32, 64, 192}

@@ -35,16 +35,6 @@ const roomIDMin, roomIDMax = 8000000, 8999999
 // roomWhat names a room in descriptions.
 const roomWhat = "virtual meeting room"
 
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("mc.virtual_meeting_rooms.list", m.roomList)
-		reg.Handle("mc.virtual_meeting_rooms.get", m.roomGet)
-		reg.Handle("mc.virtual_meeting_rooms.create", m.roomCreate)
-		reg.Handle("mc.virtual_meeting_rooms.update", m.roomUpdate)
-		reg.Handle("mc.virtual_meeting_rooms.delete", m.roomDelete)
-	})
-}
-
 func (m *Module) roomLoad(ctx context.Context, r *api.Request) (store.Record, map[string]any, error) {
 	return m.load(ctx, r, record.KindRoom, r.Path("id"), false, CodeRoomNotFound, roomWhat)
 }

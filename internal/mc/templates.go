@@ -44,19 +44,6 @@ var (
 		listField: "public_templates", keyMax: 16, byCreation: true}
 )
 
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		for _, sc := range []tplScope{tplPersonal, tplPublic} {
-			p := "mc." + sc.listField
-			reg.Handle(p+".list", m.tplList(sc))
-			reg.Handle(p+".get", m.tplGet(sc))
-			reg.Handle(p+".create", m.tplCreate(sc))
-			reg.Handle(p+".update", m.tplUpdate(sc))
-			reg.Handle(p+".delete", m.tplDelete(sc))
-		}
-	})
-}
-
 // mayWrite: public templates are created, modified and deleted by
 // administrators of the user domain only (20005); everyone of the domain
 // reads them.

@@ -13,17 +13,6 @@ import (
 // picture-composition and poll settings with their member lists paged by
 // start and count (order is reserved: members keep their stored order).
 
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("mc.personal_templates.simple.get", m.tplSimple)
-		reg.Handle("mc.personal_templates.invite_members.list", m.tplMembers("invite_members", ""))
-		reg.Handle("mc.personal_templates.vip.get", m.tplMembers("vips", ""))
-		reg.Handle("mc.personal_templates.mix.get", m.tplMembers("mix", "members"))
-		reg.Handle("mc.personal_templates.vmp.get", m.tplMembers("vmp", "members"))
-		reg.Handle("mc.personal_templates.poll.get", m.tplMembers("poll", "members"))
-	})
-}
-
 // tplSimple is the simple detail: the settings without the member lists,
 // with invite_num, mix_num, vmp_num, vip_num and poll_num counting them.
 func (m *Module) tplSimple(ctx context.Context, r *api.Request) (wire.Object, error) {

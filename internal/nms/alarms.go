@@ -32,12 +32,6 @@ import (
 // An alarm keeps the time its condition was first observed (start_time).
 // A store that cannot be reached raises nothing: nothing can be read or
 // written then, and the nodes log the failures of their due work.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("nms.servers.unrepaired_warnings.list", m.serverWarnings)
-		reg.Handle("nms.terminals.unrepaired_warnings.list", m.terminalWarnings)
-	})
-}
 
 // Alarm levels, highest first.
 var levelRank = map[string]int{"critical": 3, "important": 2, "normal": 1}

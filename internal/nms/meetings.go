@@ -15,12 +15,6 @@ import (
 // service domain, from their records and the engine's terminals. A port
 // conference (vc conf_type 1) is 1, every other conference traditional
 // (0); Confer has no point-to-point calls outside conferences (2).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("nms.service_domains.meetings.list", m.meetings)
-		reg.Handle("nms.meetings.terminal_detail.get", m.terminalDetail)
-	})
-}
 
 // Terminal types of the engine (reference 05 mt type).
 const (

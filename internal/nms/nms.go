@@ -81,15 +81,6 @@ func New(st store.Store, clk clock.Clock, confs *engine.Conferences, version str
 // the servers' addresses.
 func (m *Module) Node() *node.Reporter { return m.node }
 
-// Register attaches the nms handlers; each file registers its own.
-func (m *Module) Register(reg api.Registry) {
-	for _, part := range registrars {
-		part(m, reg)
-	}
-}
-
-var registrars []func(*Module, api.Registry)
-
 // RunDue is the node's reporter, run by the server's due work (every
 // second in conferd): it reports this node's figures every interval,
 // samples the terminal statistics every quarter hour, evaluates the
@@ -142,12 +133,6 @@ const (
 	CodeNoServiceDomain = 52010 // A3 该服务域不存在
 	CodeNoUserDomain    = 99992 // A3 用户域不存在
 )
-
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("nms.domains.list", m.domains)
-	})
-}
 
 // domains lists the kernel, platform and service domains and the caller's
 // user domain: another domain's existence is not shown (DESIGN principle 6).

@@ -21,16 +21,6 @@ import (
 // every node admits conferences against the one configured capacity, so
 // each reports the platform's ports (max-ports) and those that running
 // conferences take now.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("nms.platform_domains.physicals.list", m.physicals)
-		reg.Handle("nms.physicals.detail.get", m.physicalDetail)
-		reg.Handle("nms.physicals.logicals.list", m.logicalsOf)
-		reg.Handle("nms.platform_domains.logicals.list", m.logicals)
-		reg.Handle("nms.mediaresources.portinfo.get", m.portInfo)
-		reg.Handle("nms.platform_domains.mediaresources.get", m.mediaResources)
-	})
-}
 
 // NodeType is the type of a conferd node as a physical server.
 const NodeType = "CONFERD"

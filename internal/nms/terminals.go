@@ -23,13 +23,6 @@ import (
 // those that the domain's conferences have called although the directory
 // does not list them (called by IP address or alias). A terminal's moid is
 // derived from its domain and account, so it stays the same.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("nms.user_domains.terminals.list", m.userTerminals)
-		reg.Handle("nms.old_terminals.list", m.oldTerminals)
-		reg.Handle("nms.service_domains.terminal_online_statistic.get", m.statistics)
-	})
-}
 
 // terminal is a terminal known to a domain.
 type terminal struct {

@@ -94,17 +94,24 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.engine, s.vc = NewEngine(cfg.Store, cfg.Clock, cfg.Conference, s.log)
 	s.confs = s.engine.Conferences()
-	system.Register(s.handlers, s.auth, cfg.Clock)
 	s.mc = mc.New(cfg.Store, cfg.Clock, s.confs, cfg.MC)
-	s.mc.Register(s.handlers)
-	s.vc.Register(s.handlers)
-	amc.New(cfg.Store, cfg.Clock, s.confs, amc.Config{}).Register(s.handlers)
-	krtc.New(cfg.Store, cfg.Clock, s.confs).Register(s.handlers)
-	upu.New(cfg.Store, cfg.Clock, s.confs, s.auth.Config().SessionTTL).Register(s.handlers)
 	s.nms = nms.New(cfg.Store, cfg.Clock, s.confs, cfg.Release.Version(), cfg.NMS)
-	s.nms.Register(s.handlers)
 	s.vrs = vrs.New(cfg.Store, cfg.Clock, s.auth, s.confs, s.nms.Node())
-	s.vrs.Register(s.handlers)
+	// The route tables of the modules (docs/architecture.md "Routes").
+	for _, routes := range []api.Routes{
+		system.Routes(s.auth, cfg.Clock),
+		s.mc.Routes(),
+		s.vc.Routes(),
+		amc.New(cfg.Store, cfg.Clock, s.confs, amc.Config{}).Routes(),
+		krtc.New(cfg.Store, cfg.Clock, s.confs).Routes(),
+		upu.New(cfg.Store, cfg.Clock, s.confs, s.auth.Config().SessionTTL).Routes(),
+		s.nms.Routes(),
+		s.vrs.Routes(),
+	} {
+		if err := s.handlers.Add(routes); err != nil {
+			return nil, err
+		}
+	}
 	if events, ok := cfg.Store.(store.EventLog); ok {
 		s.push = push.New(push.Config{Events: events, Store: cfg.Store, Sessions: s.auth, Logger: s.log,
 			Resources: push.Handlers{Registry: s.handlers, Platform: cfg.Release}, Options: cfg.Push})

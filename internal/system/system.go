@@ -10,7 +10,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
-	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/openapi"
 	"github.com/confer-platform/confer/internal/wire"
@@ -28,20 +27,31 @@ type handlers struct {
 	clk  clock.Clock
 }
 
-// Register attaches the system handlers and every module's version query.
-func Register(reg api.Registry, as *auth.Service, clk clock.Clock) {
+// Routes is the system route table: authentication, the OpenAPI document
+// and every module's version query. server.New attaches it;
+// internal/catalog describes the endpoints.
+func Routes(as *auth.Service, clk clock.Clock) api.Routes {
 	h := &handlers{auth: as, clk: clk}
-	reg.Handle("system.token", h.token)
-	reg.Handle("system.token.heartbeat", h.tokenHeartbeat)
-	reg.Handle("system.login", h.login)
-	reg.Handle("system.heartbeat", h.heartbeat)
-	reg.Handle("system.openapi", func(ctx context.Context, r *api.Request) (wire.Object, error) {
-		r.Raw = openapi.For(r.Platform)
-		return nil, nil
-	})
-	for _, m := range catalog.Modules {
-		reg.Handle(string(m)+".version", version)
+	return api.Routes{
+		"system.token":           h.token,
+		"system.token.heartbeat": h.tokenHeartbeat,
+		"system.login":           h.login,
+		"system.heartbeat":       h.heartbeat,
+		"system.openapi":         openAPI,
+		"system.version":         version,
+		"mc.version":             version,
+		"vc.version":             version,
+		"amc.version":            version,
+		"vrs.version":            version,
+		"upu.version":            version,
+		"krtc.version":           version,
+		"nms.version":            version,
 	}
+}
+
+func openAPI(ctx context.Context, r *api.Request) (wire.Object, error) {
+	r.Raw = openapi.For(r.Platform)
+	return nil, nil
 }
 
 func (h *handlers) token(ctx context.Context, r *api.Request) (wire.Object, error) {

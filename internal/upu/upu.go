@@ -40,10 +40,13 @@ func New(st store.Store, clk clock.Clock, confs *engine.Conferences, sessionTTL 
 	return &Module{st: st, clk: clk, confs: confs, sessionTTL: sessionTTL}
 }
 
-// Register attaches the upu handlers.
-func (m *Module) Register(reg api.Registry) {
-	reg.Handle("upu.terminals.list", m.terminals)
-	reg.Handle("upu.accounts.list", m.accounts)
+// Routes is the upu route table: each endpoint of the module with its
+// handler. server.New attaches it; internal/catalog describes the endpoints.
+func (m *Module) Routes() api.Routes {
+	return api.Routes{
+		"upu.terminals.list": m.terminals,
+		"upu.accounts.list":  m.accounts,
+	}
 }
 
 // paging reads start (default 0) and count (default 10; 0 for all).

@@ -20,13 +20,6 @@ import (
 // the tree. The reference's example writes the same paths under the local
 // "0" ("0.4", "0.4.2"); both forms are accepted. cascade_link.go keeps the
 // links; the engine resolves the paths.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.cascades.list", m.listCascades)
-		reg.Handle("vc.confs.cascades.mts.list", m.listCascadeMts)
-		reg.Handle("vc.confs.cascades.mts.add", m.addCascadeMts)
-	})
-}
 
 // LocalCascade is the cascade_id, and the mt_id in the cascade tree, of
 // the local conference (reference 05 "获取会议级联信息" example).

@@ -14,15 +14,6 @@ import (
 // The running conferences of the caller's domain (reference 05
 // "获取视频会议列表", "获取视频会议信息"). Booked conferences appear once
 // they start; ended ones are gone.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		lc := compat.NewItems("confs", listCacheMax)
-		reg.Handle("vc.confs.list", func(ctx context.Context, r *api.Request) (wire.Object, error) {
-			return m.listConfs(ctx, r, lc)
-		})
-		reg.Handle("vc.confs.get", m.getConf)
-	})
-}
 
 // listConfs pages through the running conferences ordered by start time
 // (start default 0; count default 10, 0 for all); own_conf=1 keeps those

@@ -14,13 +14,6 @@ import (
 // asynchronous; Confer's simulated media plane switches at once, so the
 // reply comes after the source is stored and reads show it immediately.
 // The source terminal's dual is 1, every other terminal's 0.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.dualstream.get", m.ctlGetRole(docDual))
-		reg.Handle("vc.confs.dualstream.update", m.setDualStream)
-		reg.Handle("vc.confs.dualstream.delete", m.cancelDualStream)
-	})
-}
 
 // setDualStream makes an online terminal the dual-stream source (mt_id ""
 // cancels the source).

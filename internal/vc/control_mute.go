@@ -15,12 +15,6 @@ import (
 // from 6.1.0.2.0). Both are synchronous: the conference's flag (silence,
 // mute, force_mute of the info) and every online terminal's flag are
 // applied and stored before the reply.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.silence.update", m.setSilenceAll)
-		reg.Handle("vc.confs.mute.update", m.setMuteAll)
-	})
-}
 
 // setSilenceAll silences (value 1) or unsilences (0) the loudspeakers of
 // every online terminal.

@@ -19,15 +19,6 @@ import (
 // is stored in the conference document under the info's field names, so
 // vc.confs.get and vc.confs.list show it at once. The short message is in
 // control_sms.go.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.delay.update", m.delayConf)
-		reg.Handle("vc.confs.safty.update", m.setSafety)
-		reg.Handle("vc.confs.name.update", m.renameConf)
-		reg.Handle("vc.confs.forcebroadcast.update", m.setForceBroadcast)
-		reg.Handle("vc.confs.dualmode.update", m.setDualMode)
-	})
-}
 
 // delayMax is the longest extension of one request: a year, in minutes.
 const delayMax = 366 * 24 * 60

@@ -15,11 +15,6 @@ import (
 // reply is success alone; the message last sent is kept in the conference
 // document (sms: message, type, roll_num, roll_speed, mts, send_time), an
 // empty message being the one that stops the scrolling.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.sms.send", m.sendSMS)
-	})
-}
 
 // Limits of the reference: message at most 1500 bytes, roll_num 1 to 255
 // (255 = unlimited).

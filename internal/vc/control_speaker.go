@@ -15,14 +15,6 @@ import (
 // speaker). Both are synchronous: the reply comes after the role is
 // stored. mt_id "" cancels the role; any other mt_id must be an online
 // terminal of the conference (12104, 20401).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.chairman.get", m.ctlGetRole(docChairman))
-		reg.Handle("vc.confs.chairman.update", m.setChairman)
-		reg.Handle("vc.confs.speaker.get", m.ctlGetRole(docSpeaker))
-		reg.Handle("vc.confs.speaker.update", m.setSpeaker)
-	})
-}
 
 // ctlGetRole answers the terminal holding a role: {mt_id}, "" when none.
 func (m *Module) ctlGetRole(field string) api.Handler {

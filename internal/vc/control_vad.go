@@ -15,14 +15,6 @@ import (
 // seed 001: voice_activity_detection and vacinterval, renamed from
 // voice_inspire_enable and interval in 5.1.0.1.0, which the compatibility
 // rules handle).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.vad.get", m.getVAD)
-		reg.Handle("vc.confs.vad.update", m.setVAD)
-		reg.Handle("vc.confs.viplist.get", m.getVIPs)
-		reg.Handle("vc.confs.viplist.update", m.setVIPs)
-	})
-}
 
 // Limits of the reference: vacinterval at least 5 seconds, at most 8 VIP
 // terminals.

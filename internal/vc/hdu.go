@@ -23,15 +23,6 @@ import (
 // view. The list and the channel info also show the walls of the TV-wall
 // batch poll (view type 7). hdu_ids are walls of the domain's registry
 // (hdu_registry.go).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.hdus.list", m.listHDUs)
-		reg.Handle("vc.confs.hdus.get", m.getHDU)
-		reg.Handle("vc.confs.hdus.create", m.startHDU)
-		reg.Handle("vc.confs.hdus.delete", m.stopHDU)
-		reg.Handle("vc.confs.hdus.alias.update", m.setHDUAlias)
-	})
-}
 
 // hduFind returns the index of TV wall id among the conference's started
 // walls, -1 when it has not started it.

@@ -24,11 +24,6 @@ import (
 // to 3, all online. A wall is occupied while a running conference of the
 // domain shows something on it: a started wall (hdus), a TV-wall self
 // composition (hduvmps) or a running TV-wall batch poll (hdupoll).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.hdus.list", m.listPlatformHDUs)
-	})
-}
 
 // KindHDU is the store record kind of a domain's TV walls.
 const KindHDU = "hdu"

@@ -22,13 +22,6 @@ import (
 // (custom) polls its members. A conference runs one batch poll, stored in
 // its document (docHDUPoll) with its poll_id; starting another replaces
 // it. Pausing keeps the page; resuming goes on from there.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.hdupoll.get", m.getHDUPoll)
-		reg.Handle("vc.confs.hdupoll.start", m.startHDUPoll)
-		reg.Handle("vc.confs.hdupoll.state.update", m.setHDUPollState)
-	})
-}
 
 // CodePollStopped is "轮询停止, 可能是因为所有待轮询的终端不在线或没有视频源
 // 或次数已完成": changing the state of a TV-wall batch poll that does not

@@ -18,15 +18,6 @@ import (
 // form of the self compositions (mtvmps_config.go). The wall must be free
 // (hduClaim); an unknown wall answers 12105, a wall without a self
 // composition 20823. Modifying without mode keeps the mode.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.hduvmps.create", m.startHDUVMP)
-		reg.Handle("vc.confs.hduvmps.list", m.listHDUVMPs)
-		reg.Handle("vc.confs.hduvmps.get", m.getHDUVMP)
-		reg.Handle("vc.confs.hduvmps.update", m.modifyHDUVMP)
-		reg.Handle("vc.confs.hduvmps.delete", m.stopHDUVMP)
-	})
-}
 
 // hduvmpFind returns the index of the self composition of wall id, -1
 // when it has none.

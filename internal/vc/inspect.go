@@ -25,16 +25,6 @@ import (
 // inspection_channels list shows them: mode, src {type, mt_id,
 // mt_chn_idx}, dst {mt_id, mt_chn_idx} (channels 0 when started through
 // inspections: chosen automatically). Both lists show every viewing.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.inspections.list", m.inspectList)
-		reg.Handle("vc.confs.inspections.create", m.inspectStart)
-		reg.Handle("vc.confs.inspections.delete", m.inspectCancel)
-		reg.Handle("vc.confs.inspection_channels.list", m.inspectList)
-		reg.Handle("vc.confs.inspection_channels.create", m.inspectStart)
-		reg.Handle("vc.confs.inspection_channels.delete", m.inspectCancel)
-	})
-}
 
 const inspSrcComposition = 2
 

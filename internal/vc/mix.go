@@ -20,15 +20,6 @@ import (
 // the members named; the mode is kept and reported. Members must be
 // online terminals of the conference (12104, 20401); a member that leaves
 // the call leaves the mix.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.mixs.get", m.getMix)
-		reg.Handle("vc.confs.mixs.create", m.startMix)
-		reg.Handle("vc.confs.mixs.delete", m.stopMix)
-		reg.Handle("vc.confs.mixs.members.add", m.addMixMembers)
-		reg.Handle("vc.confs.mixs.members.delete", m.removeMixMembers)
-	})
-}
 
 // Codes of reference A3 for mixing.
 const (

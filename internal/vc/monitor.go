@@ -24,16 +24,6 @@ import (
 // replies show it (mode, src with type, mt_id, mt_chn_idx, encrypt,
 // payload_formats, media_formats and rtcp, dst), the video_format or
 // audio_format asked for, and heartbeat_at (UNIX ms).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.monitors.list", m.monitorList)
-		reg.Handle("vc.confs.monitors.get", m.monitorGet)
-		reg.Handle("vc.confs.monitors.create", m.monitorStart)
-		reg.Handle("vc.confs.monitors.delete", m.monitorStop)
-		reg.Handle("vc.confs.monitors_heartbeat.send", m.monitorHeartbeat)
-		reg.Handle("vc.confs.neediframe.monitors.request", m.monitorKeyFrame)
-	})
-}
 
 // MonitorTimeout is how long a monitor lives without a heartbeat
 // (reference 05 "监控心跳保活": sent every 10 s; after 30 s without one

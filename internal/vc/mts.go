@@ -22,14 +22,6 @@ import (
 // "批量删除终端"; seed 000 "Terminal entry"; seed 001 5.1.0.2.0: the
 // reply of adding gains mts). Terminals are engine records; replies
 // project their documents with the reply schemas.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.mts.list", m.listMts)
-		reg.Handle("vc.confs.mts.get", m.getMt)
-		reg.Handle("vc.confs.mts.add", m.addMts)
-		reg.Handle("vc.confs.mts.delete", m.deleteMts)
-	})
-}
 
 // Codes of reference A3 for adding terminals.
 const (

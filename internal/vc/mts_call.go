@@ -13,12 +13,6 @@ import (
 // Every mt_id must be a terminal of the conference (12104, and then
 // nothing is done). forced_call (seizing a terminal held by another
 // conference) has no effect: the simulated terminals are never held.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.online_mts.call", m.callMts)
-		reg.Handle("vc.confs.online_mts.hangup", m.hangupMts)
-	})
-}
 
 // callMts calls the terminals that are neither online nor being called;
 // the others are left as they are. The call is answered, or fails and is

@@ -17,17 +17,6 @@ import (
 // (A3 "指定终端不可及, 可能不在线") otherwise; 12104 for a terminal the
 // conference lacks. The call mode is a property of the member, online or
 // not.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.mts.silence.update", m.mtFlag((*engine.Engine).SetSilence))
-		reg.Handle("vc.confs.mts.mute.update", m.mtFlag((*engine.Engine).SetMute))
-		reg.Handle("vc.confs.mts.volume.update", m.setMtVolume)
-		reg.Handle("vc.confs.mts.camera.control", m.controlMtCamera)
-		reg.Handle("vc.confs.mts.call_mode.update", m.setMtCallMode)
-		reg.Handle("vc.confs.mts.videos.get", m.getMtVideos)
-		reg.Handle("vc.confs.mts.videos.update", m.setMtVideo)
-	})
-}
 
 // CodeNoVideoSource is A3 "终端没有视频源": the terminal has no video
 // source of the video_idx asked for.

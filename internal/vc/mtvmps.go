@@ -22,21 +22,6 @@ import (
 // composition on its lowest channel (normally its only one); the channel
 // endpoints address one channel. The terminal must be online (12104,
 // 20401), and its composition stops when it leaves the call.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.mtvmps.create", m.startSelfVMP)
-		reg.Handle("vc.confs.mtvmps.list", m.listSelfVMPs(false))
-		reg.Handle("vc.confs.mtvmps.get", m.getSelfVMP(false))
-		reg.Handle("vc.confs.mtvmps.update", m.modifySelfVMP(false))
-		reg.Handle("vc.confs.mtvmps.delete", m.stopSelfVMP(false))
-		reg.Handle("vc.confs.mtvmps.channel.get", m.getSelfVMP(true))
-		reg.Handle("vc.confs.mt_channel_vmps.create", m.startSelfVMP)
-		reg.Handle("vc.confs.mt_channel_vmps.list", m.listSelfVMPs(true))
-		reg.Handle("vc.confs.mt_channel_vmps.get", m.getSelfVMP(true))
-		reg.Handle("vc.confs.mt_channel_vmps.update", m.modifySelfVMP(true))
-		reg.Handle("vc.confs.mt_channel_vmps.delete", m.stopSelfVMP(true))
-	})
-}
 
 // selfFind returns the index in selfs of the self composition of terminal
 // mtID on channel chn, or on its lowest channel when chn < 0; -1 when it

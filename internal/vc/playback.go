@@ -27,15 +27,6 @@ import (
 // playing, 1 paused, 0 stopped, as last set), pos_ms (position at
 // anchor_at, UNIX ms) and paused_at (UNIX ms, 0 unless paused). A stopped
 // playback keeps its file and the position it stopped at.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.playback.start", m.playbackStart)
-		reg.Handle("vc.confs.playback.start_put", m.playbackStart)
-		reg.Handle("vc.confs.playback.get", m.playbackGet)
-		reg.Handle("vc.confs.playback.state.update", m.playbackState)
-		reg.Handle("vc.confs.playback.current_progress.update", m.playbackSeek)
-	})
-}
 
 // Codes of reference A3 for playback, and the playback states.
 const (

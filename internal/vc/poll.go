@@ -33,22 +33,6 @@ import (
 // The terminals' poll flag is not maintained: the polled member changes
 // with the clock alone, and terminal documents are written only by
 // requests.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		conf, upload, chair := pollKinds[0], pollKinds[1], pollKinds[2]
-		reg.Handle("vc.confs.poll.get", m.pollGet(conf))
-		reg.Handle("vc.confs.poll.start", m.pollStart(conf))
-		reg.Handle("vc.confs.poll.state.update", m.pollState(conf))
-		reg.Handle("vc.confs.upload_poll.get", m.pollGet(upload))
-		reg.Handle("vc.confs.upload_poll.start", m.pollStart(upload))
-		reg.Handle("vc.confs.upload_poll.start_put", m.pollStart(upload))
-		reg.Handle("vc.confs.upload_poll.state.update", m.pollState(upload))
-		reg.Handle("vc.confs.chairman_poll.get", m.pollGet(chair))
-		reg.Handle("vc.confs.chairman_poll.start", m.pollStart(chair))
-		reg.Handle("vc.confs.chairman_poll.start_put", m.pollStart(chair))
-		reg.Handle("vc.confs.chairman_poll.state.update", m.pollState(chair))
-	})
-}
 
 // Codes of reference A3 for polls.
 const (

@@ -33,15 +33,6 @@ import (
 //
 // A terminal recording (recorder_type 2) sets the rec flag of its
 // terminals while it runs.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.recorders.create", m.recStart)
-		reg.Handle("vc.confs.recorders.list", m.recList)
-		reg.Handle("vc.confs.recorders.get", m.recGet)
-		reg.Handle("vc.confs.recorders.state.update", m.recState)
-		reg.Handle("vc.confs.recorders.delete", m.recStop)
-	})
-}
 
 // Codes of reference A3 for recording.
 const (

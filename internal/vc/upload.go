@@ -18,12 +18,6 @@ import (
 // reference makes it meaningful for a subordinate conference only; until
 // conferences cascade (issue 13) every conference may hold one, so that
 // the setting is ready when it is cascaded.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.upload.get", m.getUpload)
-		reg.Handle("vc.confs.upload.update", m.setUpload)
-	})
-}
 
 // docUpload is the conference document field holding the upload
 // terminal's mt_id ("" for none); the vc info schema has no such field.

@@ -3,7 +3,6 @@
 package vc
 
 import (
-	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
@@ -26,13 +25,3 @@ type Module struct {
 func New(st store.Store, clk clock.Clock, confs *engine.Conferences, eng *engine.Engine) *Module {
 	return &Module{st: st, clk: clk, confs: confs, engine: eng}
 }
-
-// Register attaches the vc handlers; each file of the package registers
-// its own endpoints.
-func (m *Module) Register(reg api.Registry) {
-	for _, part := range registrars {
-		part(m, reg)
-	}
-}
-
-var registrars []func(*Module, api.Registry)

@@ -15,15 +15,6 @@ import (
 // one, vmp_id 1; any other vmp_id does not exist (20823). Starting or
 // modifying stores the composition at once; vmp_enable of the conference
 // and the vmp flag of the terminals involved follow it.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.confs.vmps.get", m.getVMP)
-		reg.Handle("vc.confs.vmps.create", m.startVMP)
-		reg.Handle("vc.confs.vmps.update", m.modifyVMP)
-		reg.Handle("vc.confs.vmps.update_put", m.modifyVMP)
-		reg.Handle("vc.confs.vmps.delete", m.stopVMP)
-	})
-}
 
 // vmpMain is the id of the conference's main composition.
 const vmpMain = "1"

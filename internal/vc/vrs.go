@@ -17,11 +17,6 @@ import (
 // needs no storage and stays the same across restarts and nodes; its
 // address is the local host at the reference's port 8070, and it has no
 // network operator.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vc.vrs.list", m.vrsList)
-	})
-}
 
 // vrsIDOf is the vrs_id of a user domain's recording server.
 func vrsIDOf(domainMoid string) string {

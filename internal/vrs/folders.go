@@ -22,14 +22,6 @@ import (
 // renamed or deleted. A domain's own folders are records of kind
 // "vrs_folder" numbered from 3 by the counter "vrs_folder"; a program
 // names its folder in folderid (0 for none).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vrs.program_folder.list", m.folderList)
-		reg.Handle("vrs.program_folder.create", m.folderCreate)
-		reg.Handle("vrs.program_folder.update", m.folderUpdate)
-		reg.Handle("vrs.program_folder.delete", m.folderDelete)
-	})
-}
 
 const (
 	kindFolder    = "vrs_folder"

@@ -24,12 +24,6 @@ import (
 // lives of that type (2: every live). The reserved live rooms are the
 // booked conferences of the domain whose recorder is set to broadcast
 // (recorder.recorder_mode 2 or 3).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vrs.liveroom.list", m.liveList)
-		reg.Handle("vrs.resroom.list", m.resList)
-	})
-}
 
 // liveOf tells whether a live of type t passes the livetype filter f.
 func liveOf(f, t int) bool { return f == 2 || t == 2 || f == t }

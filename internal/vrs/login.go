@@ -18,12 +18,6 @@ import (
 // lock, whichever login the failures came through, so alternating the
 // two logins gains an attacker nothing. The reply's token is a new
 // SSO_COOKIE_KEY, also set as the cookie.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vrs.login", m.login)
-		reg.Handle("vrs.login.get", m.login)
-	})
-}
 
 // Rights and roles of the login reply: every account may download, watch
 // lives and play on demand (rightmask 7); an administrator of the user

@@ -23,24 +23,6 @@ import (
 //	playstate       0 stopped, 1 playing, 2 paused (as last written; the end is derived)
 //	play_prggid     the program played
 //	play_pos_ms     the position at play_anchor_ms (UNIX ms)
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vrs.playroom.list", m.playRoomList)
-		reg.Handle("vrs.playroom.create", func(ctx context.Context, r *api.Request) (wire.Object, error) {
-			return m.roomCreate(ctx, r, kindPlayRoom, MaxPlayRooms, CodePlayRoomLimit, map[string]any{"playstate": 0})
-		})
-		reg.Handle("vrs.playroom.update", func(ctx context.Context, r *api.Request) (wire.Object, error) {
-			return m.roomModify(ctx, r, kindPlayRoom)
-		})
-		reg.Handle("vrs.playroom.delete", func(ctx context.Context, r *api.Request) (wire.Object, error) {
-			return m.roomDelete(ctx, r, kindPlayRoom)
-		})
-		reg.Handle("vrs.playroom.startplay", m.playAction(playStart))
-		reg.Handle("vrs.playroom.stopplay", m.playAction(playStop))
-		reg.Handle("vrs.playroom.pauseplay", m.playAction(playPause))
-		reg.Handle("vrs.playroom.resumeplay", m.playAction(playResume))
-	})
-}
 
 // Playback states (reference 09 playstate) and actions.
 const (

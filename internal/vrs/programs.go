@@ -20,14 +20,6 @@ import (
 // "节目批量移动"; seed 001: the program and folder filters prgtypemask,
 // remoteprgtypemask, localvrs, prgencmask, prgauthmask, userdomainmoid,
 // prgskid and vrsmoid).
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vrs.program.list", m.programList)
-		reg.Handle("vrs.program.delete", capped("prgdelpckinfo", m.programDelete))
-		reg.Handle("vrs.program_release_batch.update", capped("info", m.programRelease))
-		reg.Handle("vrs.program_to_folder.move", capped("prginfo", m.programMove))
-	})
-}
 
 // mask tells whether a program's bits pass a filter mask (0 passes all).
 func mask(filter, bits int) bool { return filter == 0 || filter&bits != 0 }

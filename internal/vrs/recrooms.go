@@ -25,24 +25,6 @@ import (
 //
 //	recstate     0 idle, 1 recording, 2 paused; rec_prggid the program, rec_since_ms its start
 //	lcaststate   0 or 1 live; live_since_ms the start of the live
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vrs.recroom.list", m.recRoomList)
-		reg.Handle("vrs.recroom.create", m.recRoomCreate)
-		reg.Handle("vrs.recroom.update", func(ctx context.Context, r *api.Request) (wire.Object, error) {
-			return m.roomModify(ctx, r, kindRecRoom)
-		})
-		reg.Handle("vrs.recroom.delete", func(ctx context.Context, r *api.Request) (wire.Object, error) {
-			return m.roomDelete(ctx, r, kindRecRoom)
-		})
-		reg.Handle("vrs.recroom.startrec", m.recRoomAction(m.startRec))
-		reg.Handle("vrs.recroom.stoprec", m.recRoomAction(m.stopRec))
-		reg.Handle("vrs.recroom.pauserec", m.recRoomAction(m.pauseRec))
-		reg.Handle("vrs.recroom.resumerec", m.recRoomAction(m.resumeRec))
-		reg.Handle("vrs.recroom.startlive", m.recRoomAction(m.startLive))
-		reg.Handle("vrs.recroom.stoplive", m.recRoomAction(m.stopLive))
-	})
-}
 
 // Room types and recording states (reference 09).
 const (

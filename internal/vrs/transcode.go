@@ -27,13 +27,6 @@ import (
 // document: prggid, prgalias, dsttype, restype, picmergerstyle, total_ms
 // (the work), done_ms (work done before anchor_ms), anchor_ms (UNIX ms
 // the work resumed), taskerrno.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vrs.transtask.list", m.taskList)
-		reg.Handle("vrs.transtask.create", capped("addparams", m.taskCreate))
-		reg.Handle("vrs.transtask.operate", capped("operateparams", m.taskOperate))
-	})
-}
 
 // TranscodeSpeed is how many times faster than real time a program is
 // transcoded.

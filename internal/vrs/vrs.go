@@ -52,15 +52,6 @@ func New(st store.Store, clk clock.Clock, as *auth.Service, confs *engine.Confer
 	return &Module{st: st, clk: clk, auth: as, confs: confs, nodes: nodes}
 }
 
-// Register attaches the vrs handlers; each file registers its own.
-func (m *Module) Register(reg api.Registry) {
-	for _, part := range registrars {
-		part(m, reg)
-	}
-}
-
-var registrars []func(*Module, api.Registry)
-
 // ServerID is the id (vrsmoid, vc's vrs_id) of the recording server of a
 // user domain: Confer's recording system is one, seen by each domain
 // under its own id. It is derived as internal/vc/vrs.go derives vrs_id,

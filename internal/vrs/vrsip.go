@@ -15,11 +15,6 @@ import (
 // IPv4 addresses of the online nodes of the platform's registry (nms),
 // with the port each node serves the API on. emisp is 7 (local) for a
 // private, loopback or shared address and 0 (unknown carrier) otherwise.
-func init() {
-	registrars = append(registrars, func(m *Module, reg api.Registry) {
-		reg.Handle("vrs.vrsip.get", m.vrsIP)
-	})
-}
 
 type address struct {
 	ip    int64

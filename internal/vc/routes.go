@@ -1,0 +1,154 @@
+package vc
+
+import (
+	"context"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/compat"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Routes is the vc route table: each endpoint of the module with its
+// handler. server.New attaches it; internal/catalog describes the endpoints.
+func (m *Module) Routes() api.Routes {
+	conf, upload, chair := pollKinds[0], pollKinds[1], pollKinds[2]
+	lc := compat.NewItems("confs", listCacheMax) // the list's reshaped items, per release (confs.go)
+	return api.Routes{
+		// cascades.go
+		"vc.confs.cascades.list":     m.listCascades,
+		"vc.confs.cascades.mts.list": m.listCascadeMts,
+		"vc.confs.cascades.mts.add":  m.addCascadeMts,
+		// confs.go
+		"vc.confs.list": func(ctx context.Context, r *api.Request) (wire.Object, error) {
+			return m.listConfs(ctx, r, lc)
+		},
+		"vc.confs.get": m.getConf,
+		// control_dual.go
+		"vc.confs.dualstream.get":    m.ctlGetRole(docDual),
+		"vc.confs.dualstream.update": m.setDualStream,
+		"vc.confs.dualstream.delete": m.cancelDualStream,
+		// control_mute.go
+		"vc.confs.silence.update": m.setSilenceAll,
+		"vc.confs.mute.update":    m.setMuteAll,
+		// control_settings.go
+		"vc.confs.delay.update":          m.delayConf,
+		"vc.confs.safty.update":          m.setSafety,
+		"vc.confs.name.update":           m.renameConf,
+		"vc.confs.forcebroadcast.update": m.setForceBroadcast,
+		"vc.confs.dualmode.update":       m.setDualMode,
+		// control_sms.go
+		"vc.confs.sms.send": m.sendSMS,
+		// control_speaker.go
+		"vc.confs.chairman.get":    m.ctlGetRole(docChairman),
+		"vc.confs.chairman.update": m.setChairman,
+		"vc.confs.speaker.get":     m.ctlGetRole(docSpeaker),
+		"vc.confs.speaker.update":  m.setSpeaker,
+		// control_vad.go
+		"vc.confs.vad.get":        m.getVAD,
+		"vc.confs.vad.update":     m.setVAD,
+		"vc.confs.viplist.get":    m.getVIPs,
+		"vc.confs.viplist.update": m.setVIPs,
+		// hdu.go
+		"vc.confs.hdus.list":         m.listHDUs,
+		"vc.confs.hdus.get":          m.getHDU,
+		"vc.confs.hdus.create":       m.startHDU,
+		"vc.confs.hdus.delete":       m.stopHDU,
+		"vc.confs.hdus.alias.update": m.setHDUAlias,
+		// hdu_registry.go
+		"vc.hdus.list": m.listPlatformHDUs,
+		// hdupoll.go
+		"vc.confs.hdupoll.get":          m.getHDUPoll,
+		"vc.confs.hdupoll.start":        m.startHDUPoll,
+		"vc.confs.hdupoll.state.update": m.setHDUPollState,
+		// hduvmps.go
+		"vc.confs.hduvmps.create": m.startHDUVMP,
+		"vc.confs.hduvmps.list":   m.listHDUVMPs,
+		"vc.confs.hduvmps.get":    m.getHDUVMP,
+		"vc.confs.hduvmps.update": m.modifyHDUVMP,
+		"vc.confs.hduvmps.delete": m.stopHDUVMP,
+		// inspect.go
+		"vc.confs.inspections.list":           m.inspectList,
+		"vc.confs.inspections.create":         m.inspectStart,
+		"vc.confs.inspections.delete":         m.inspectCancel,
+		"vc.confs.inspection_channels.list":   m.inspectList,
+		"vc.confs.inspection_channels.create": m.inspectStart,
+		"vc.confs.inspection_channels.delete": m.inspectCancel,
+		// mix.go
+		"vc.confs.mixs.get":            m.getMix,
+		"vc.confs.mixs.create":         m.startMix,
+		"vc.confs.mixs.delete":         m.stopMix,
+		"vc.confs.mixs.members.add":    m.addMixMembers,
+		"vc.confs.mixs.members.delete": m.removeMixMembers,
+		// monitor.go
+		"vc.confs.monitors.list":               m.monitorList,
+		"vc.confs.monitors.get":                m.monitorGet,
+		"vc.confs.monitors.create":             m.monitorStart,
+		"vc.confs.monitors.delete":             m.monitorStop,
+		"vc.confs.monitors_heartbeat.send":     m.monitorHeartbeat,
+		"vc.confs.neediframe.monitors.request": m.monitorKeyFrame,
+		// mts.go
+		"vc.confs.mts.list":   m.listMts,
+		"vc.confs.mts.get":    m.getMt,
+		"vc.confs.mts.add":    m.addMts,
+		"vc.confs.mts.delete": m.deleteMts,
+		// mts_call.go
+		"vc.confs.online_mts.call":   m.callMts,
+		"vc.confs.online_mts.hangup": m.hangupMts,
+		// mts_control.go
+		"vc.confs.mts.silence.update":   m.mtFlag((*engine.Engine).SetSilence),
+		"vc.confs.mts.mute.update":      m.mtFlag((*engine.Engine).SetMute),
+		"vc.confs.mts.volume.update":    m.setMtVolume,
+		"vc.confs.mts.camera.control":   m.controlMtCamera,
+		"vc.confs.mts.call_mode.update": m.setMtCallMode,
+		"vc.confs.mts.videos.get":       m.getMtVideos,
+		"vc.confs.mts.videos.update":    m.setMtVideo,
+		// mtvmps.go
+		"vc.confs.mtvmps.create":          m.startSelfVMP,
+		"vc.confs.mtvmps.list":            m.listSelfVMPs(false),
+		"vc.confs.mtvmps.get":             m.getSelfVMP(false),
+		"vc.confs.mtvmps.update":          m.modifySelfVMP(false),
+		"vc.confs.mtvmps.delete":          m.stopSelfVMP(false),
+		"vc.confs.mtvmps.channel.get":     m.getSelfVMP(true),
+		"vc.confs.mt_channel_vmps.create": m.startSelfVMP,
+		"vc.confs.mt_channel_vmps.list":   m.listSelfVMPs(true),
+		"vc.confs.mt_channel_vmps.get":    m.getSelfVMP(true),
+		"vc.confs.mt_channel_vmps.update": m.modifySelfVMP(true),
+		"vc.confs.mt_channel_vmps.delete": m.stopSelfVMP(true),
+		// playback.go
+		"vc.confs.playback.start":                   m.playbackStart,
+		"vc.confs.playback.start_put":               m.playbackStart,
+		"vc.confs.playback.get":                     m.playbackGet,
+		"vc.confs.playback.state.update":            m.playbackState,
+		"vc.confs.playback.current_progress.update": m.playbackSeek,
+		// poll.go
+		"vc.confs.poll.get":                   m.pollGet(conf),
+		"vc.confs.poll.start":                 m.pollStart(conf),
+		"vc.confs.poll.state.update":          m.pollState(conf),
+		"vc.confs.upload_poll.get":            m.pollGet(upload),
+		"vc.confs.upload_poll.start":          m.pollStart(upload),
+		"vc.confs.upload_poll.start_put":      m.pollStart(upload),
+		"vc.confs.upload_poll.state.update":   m.pollState(upload),
+		"vc.confs.chairman_poll.get":          m.pollGet(chair),
+		"vc.confs.chairman_poll.start":        m.pollStart(chair),
+		"vc.confs.chairman_poll.start_put":    m.pollStart(chair),
+		"vc.confs.chairman_poll.state.update": m.pollState(chair),
+		// rec.go
+		"vc.confs.recorders.create":       m.recStart,
+		"vc.confs.recorders.list":         m.recList,
+		"vc.confs.recorders.get":          m.recGet,
+		"vc.confs.recorders.state.update": m.recState,
+		"vc.confs.recorders.delete":       m.recStop,
+		// upload.go
+		"vc.confs.upload.get":    m.getUpload,
+		"vc.confs.upload.update": m.setUpload,
+		// vmp.go
+		"vc.confs.vmps.get":        m.getVMP,
+		"vc.confs.vmps.create":     m.startVMP,
+		"vc.confs.vmps.update":     m.modifyVMP,
+		"vc.confs.vmps.update_put": m.modifyVMP,
+		"vc.confs.vmps.delete":     m.stopVMP,
+		// vrs.go
+		"vc.vrs.list": m.vrsList,
+	}
+}
