@@ -12,7 +12,7 @@ import (
 	"github.com/confer-platform/confer/internal/testserver"
 )
 
-// Every attached handler has a catalogue entry (Registry.Handle refuses
+// Every attached handler has a catalogue entry (Registry.Add refuses
 // others; this checks the registry the server really uses).
 func TestHandlersHaveEntries(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
