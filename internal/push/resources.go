@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -34,18 +35,22 @@ var (
 	ErrNoHandler = errors.New("push: no handler serves the endpoint")
 )
 
-// Handlers reads resources by running the API's own GET handlers, as an
-// administrator of the domain.
+// Handlers reads resources by running the API's own GET endpoints through
+// the server's request pipeline, as an administrator of the domain: the
+// release gate, the API-Level, validation and the handlers' errors are
+// those of the HTTP API.
 type Handlers struct {
-	Registry api.Registry
+	// Serve runs a request through the pipeline for a caller at an
+	// API-Level and returns the reply in the newest model.
+	Serve    func(ctx context.Context, req *api.Request, level int) (wire.Object, error)
 	Platform release.Release
 }
 
-// Get runs the endpoint's handler.
+// Get runs the endpoint's GET at the newest API-Level of the emulated
+// release. The errors wrap the *wire.Error that the HTTP API answers.
 func (h Handlers) Get(ctx context.Context, domain, endpoint string, path map[string]string, query url.Values) (map[string]any, error) {
 	ep, ok := catalog.Lookup(endpoint)
-	handler := h.Registry[endpoint]
-	if !ok || handler == nil {
+	if !ok {
 		return nil, ErrNoHandler
 	}
 	if query == nil {
@@ -53,20 +58,16 @@ func (h Handlers) Get(ctx context.Context, domain, endpoint string, path map[str
 	}
 	req := &api.Request{Endpoint: ep, PathParams: path, Args: &wire.Args{Query: query, Form: url.Values{}},
 		Platform: h.Platform, Principal: &auth.Principal{DomainMoid: domain, Admin: true}}
-	req.Effective, req.Level = release.Effective(h.Platform, h.Platform.Level())
-	reply, err := handler(ctx, req)
+	reply, err := h.Serve(ctx, req, h.Platform.Level())
 	var we *wire.Error
 	if errors.As(err, &we) {
 		if we.Code == wire.CodeNotImplemented {
-			return nil, ErrNoHandler
+			return nil, fmt.Errorf("%w: %w", ErrNoHandler, we)
 		}
-		return nil, ErrGone
+		return nil, fmt.Errorf("%w: %w", ErrGone, we)
 	}
 	if err != nil {
 		return nil, err
-	}
-	if reply == nil {
-		reply = wire.Object{}
 	}
 	return reply, nil
 }

@@ -31,7 +31,6 @@ import (
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/system"
 	"github.com/confer-platform/confer/internal/upu"
-	"github.com/confer-platform/confer/internal/validate"
 	"github.com/confer-platform/confer/internal/vc"
 	"github.com/confer-platform/confer/internal/vrs"
 	"github.com/confer-platform/confer/internal/wire"
@@ -114,7 +113,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	if events, ok := cfg.Store.(store.EventLog); ok {
 		s.push = push.New(push.Config{Events: events, Store: cfg.Store, Sessions: s.auth, Logger: s.log,
-			Resources: push.Handlers{Registry: s.handlers, Platform: cfg.Release}, Options: cfg.Push})
+			Resources: s.PushResources(), Options: cfg.Push})
 	}
 
 	s.metrics = ops.NewMetrics(s.gauges())
@@ -130,10 +129,7 @@ func New(cfg Config) (*Server, error) {
 	eps := catalog.All()
 	for i := range eps {
 		ep := &eps[i]
-		h := s.handlers[ep.Name]
-		if h == nil {
-			h = notImplemented
-		}
+		h := s.handlerOf(ep.Name)
 		for _, p := range ep.Paths() {
 			if err := s.routes.Add(ep.Method, p, &route{ep: ep, h: h}); err != nil {
 				return nil, err
@@ -293,80 +289,22 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, erro
 	req := &api.Request{Endpoint: rt.ep, PathParams: params, Args: args, Platform: s.cfg.Release}
 	info := ops.FromContext(hr.Context())
 	info.Set(string(rt.ep.Module), rt.ep.Name)
-	if err := s.gate(hr, req); err != nil {
-		return nil, nil, nil, err
-	}
 	if c, err := hr.Cookie(system.CookieName); err == nil {
 		req.Cookie = c.Value
 	}
 	req.Debug = args.Query.Get("debug") == "1"
-	ctx := hr.Context()
-	if !rt.ep.Public {
-		p, err := s.auth.Authenticate(ctx, args.Token(), req.Cookie)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		req.Principal = p
-		info.SetDomain(p.DomainName)
+	reply, err := s.run(hr.Context(), req, rt.h, func() (int, error) { return wire.HeaderAPILevel(hr.Header) })
+	if req.Principal != nil {
+		info.SetDomain(req.Principal.DomainName)
 	}
-	// Validation before any handler; debug=1 on a change validates only
-	// (seed 000 "Errors" 3; reference 01 section 5).
-	problems := s.compatIn(req)
-	problems = append(problems, validate.CheckAt(rt.ep, args, compat.Absent(rt.ep.Name, req.Effective))...)
-	problems = append(problems, badText(req)...)
-	if req.Debug && method != http.MethodGet {
-		return wire.Object{"debug_list": validate.DebugList(args, problems)}, nil, nil, nil
-	}
-	if len(problems) > 0 {
-		return nil, nil, nil, validate.Error(problems)
-	}
-	reply, err := rt.h(ctx, req)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if reply == nil {
-		reply = wire.Object{}
+	if req.Debug && method != http.MethodGet {
+		return reply, nil, nil, nil
 	}
 	compat.Reply(rt.ep.Name, req.Effective, reply, req.SetCookies)
 	return reply, req.SetCookies, req.Raw, nil
-}
-
-// compatIn reshapes the request into the newest model for the release the
-// caller sees (internal/compat) and returns the values that release does
-// not allow.
-func (s *Server) compatIn(req *api.Request) []validate.Problem {
-	flat := req.Args.Query
-	if req.Endpoint.Style == catalog.Form {
-		flat = req.Args.Form
-	}
-	var ps []validate.Problem
-	for _, p := range compat.Request(req.Endpoint.Name, req.Effective, req.Args.Params, flat) {
-		ps = append(ps, validate.Problem{Top: p.Path, Index: -1, Msg: p.Msg})
-	}
-	return ps
-}
-
-// gate checks that the endpoint exists at the emulated release and at the
-// caller's API-Level (seed 000 "Versioning" 3 to 5), and fills in the
-// effective release and level.
-func (s *Server) gate(hr *http.Request, req *api.Request) error {
-	ep, plat := req.Endpoint, s.cfg.Release
-	if !ep.ExistsAt(plat) {
-		return wire.Errorf(wire.CodeNotSupported, "%s %s is not supported by platform release %s", ep.Method, ep.Path, plat)
-	}
-	header := 0
-	if plat.HasLevels() { // releases before 6.0.0.3.0 ignore the header
-		h, err := wire.HeaderAPILevel(hr.Header)
-		if err != nil {
-			return err
-		}
-		header = h
-	}
-	req.Effective, req.Level = release.Effective(plat, header)
-	if plat.HasLevels() && req.Level < ep.MinLevel {
-		return wire.Errorf(wire.CodeNotSupported, "%s %s needs API-Level %d; the request's level is %d", ep.Method, ep.Path, ep.MinLevel, req.Level)
-	}
-	return nil
 }
 
 // gauges are the platform counts /metrics reads when scraped.
