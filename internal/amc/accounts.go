@@ -335,7 +335,7 @@ func (m *Module) updateAccount(ctx context.Context, r *api.Request) (wire.Object
 	if a.Profile, err = shape.Encode(prof); err != nil {
 		return nil, err
 	}
-	if err := m.withNumber(ctx, &a, auto, func() error { return auth.SaveAccount(ctx, m.st, a, pw, was) }); err != nil {
+	if err := m.withNumber(ctx, &a, auto, func() error { return m.auth.SaveAccount(ctx, a, pw, was) }); err != nil {
 		return nil, err
 	}
 	return wire.Object{}, nil
@@ -349,7 +349,7 @@ func (m *Module) deleteAccount(ctx context.Context, r *api.Request) (wire.Object
 	if moid == r.Principal.AccountMoid {
 		return nil, wire.Errorf(CodeSelf, "an account cannot delete itself")
 	}
-	if err := auth.RemoveAccount(ctx, m.st, r.Principal.DomainMoid, moid); errors.Is(err, store.ErrNotFound) {
+	if err := m.auth.RemoveAccount(ctx, r.Principal.DomainMoid, moid); errors.Is(err, store.ErrNotFound) {
 		return nil, notFoundAccount(moid)
 	} else if err != nil {
 		return nil, err
@@ -413,7 +413,7 @@ func (m *Module) disableAccount(ctx context.Context, r *api.Request) (wire.Objec
 	}
 	was := a.Disabled
 	a.Disabled = true
-	if err := auth.SaveAccount(ctx, m.st, a, "", was); err != nil {
+	if err := m.auth.SaveAccount(ctx, a, "", was); err != nil {
 		return nil, storeErr(err, a)
 	}
 	return wire.Object{}, nil
@@ -433,7 +433,7 @@ func (m *Module) setPassword(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	if err := auth.SaveAccount(ctx, m.st, a, pw, a.Disabled); err != nil {
+	if err := m.auth.SaveAccount(ctx, a, pw, a.Disabled); err != nil {
 		return nil, storeErr(err, a)
 	}
 	return wire.Object{}, nil

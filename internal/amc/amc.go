@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
@@ -53,15 +54,16 @@ type Module struct {
 	st    store.Store
 	clk   clock.Clock
 	confs *engine.Conferences
+	auth  *auth.Service // account changes end sessions through it
 	cfg   Config
 }
 
 // New returns the module.
-func New(st store.Store, clk clock.Clock, confs *engine.Conferences, cfg Config) *Module {
+func New(st store.Store, clk clock.Clock, confs *engine.Conferences, as *auth.Service, cfg Config) *Module {
 	if cfg.E164Min == 0 && cfg.E164Max == 0 {
 		cfg.E164Min, cfg.E164Max = defaultE164Min, defaultE164Max
 	}
-	return &Module{st: st, clk: clk, confs: confs, cfg: cfg}
+	return &Module{st: st, clk: clk, confs: confs, auth: as, cfg: cfg}
 }
 
 // adminOnly answers 20005 unless the caller administers its user domain:

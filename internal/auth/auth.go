@@ -123,7 +123,7 @@ func (s *Service) Authenticate(ctx context.Context, token, cookie string) (*Prin
 			return p, nil
 		}
 	}
-	gen := authGen.Load()
+	gen := s.recent.gen.Load()
 	tokExp, err := s.checkToken(ctx, token)
 	if err != nil {
 		return nil, err

@@ -8,21 +8,17 @@ import (
 )
 
 // A node keeps the outcome of Authenticate for a token and cookie pair for
-// at most authCacheFor of its clock, so that a burst of requests of one
+// at most CacheFor of its clock, so that a burst of requests of one
 // login reads the token, the session and the account once rather than
 // three times per request. The expiries are kept too, so a token or
 // session expires on time; ending sessions on this node (SaveAccount,
 // RemoveAccount: a new password, disabling, deleting) drops every kept
 // entry at once; on another node such a change takes effect within
-// authCacheFor. docs/benchmarks.md "List".
+// CacheFor. docs/benchmarks.md "List".
 const (
-	authCacheFor = time.Second
+	CacheFor     = time.Second
 	authCacheMax = 4096
 )
-
-// authGen counts session-ending changes made by this process; an entry
-// kept under an older count is not used.
-var authGen atomic.Uint64
 
 type authKey [sha256.Size]byte
 
@@ -34,6 +30,12 @@ type authEntry struct {
 }
 
 type authCache struct {
+	// gen counts the session-ending changes made through this Service
+	// (manage.go); an entry kept under an older count is not used. Each
+	// Service, thus each server of a process, has its own: servers that
+	// share a process see one another's changes as other nodes do.
+	gen atomic.Uint64
+
 	mu sync.Mutex
 	m  map[authKey]authEntry
 }
@@ -48,7 +50,7 @@ func (c *authCache) get(k authKey, now time.Time) (*Principal, bool) {
 	c.mu.Lock()
 	e, ok := c.m[k]
 	c.mu.Unlock()
-	if !ok || e.gen != authGen.Load() || now.Before(e.at) || now.Sub(e.at) >= authCacheFor ||
+	if !ok || e.gen != c.gen.Load() || now.Before(e.at) || now.Sub(e.at) >= CacheFor ||
 		!e.tokenExp.After(now) || !e.sessEx.After(now) {
 		return nil, false
 	}

@@ -17,7 +17,7 @@ import (
 // newPassword replaces the password hash, clears the failed-login count
 // and lock, and ends the account's sessions; so does a.Disabled when the
 // account was enabled before (wasDisabled false).
-func SaveAccount(ctx context.Context, st store.Store, a store.Account, newPassword string, wasDisabled bool) error {
+func (s *Service) SaveAccount(ctx context.Context, a store.Account, newPassword string, wasDisabled bool) error {
 	end := a.Disabled && !wasDisabled
 	if newPassword != "" {
 		h, err := HashSecret(newPassword)
@@ -27,20 +27,20 @@ func SaveAccount(ctx context.Context, st store.Store, a store.Account, newPasswo
 		a.PasswordHash = h
 		end = true
 	}
-	err := st.UpdateAccount(ctx, a, end)
-	authGen.Add(1) // this node forgets its kept logins at once (cache.go)
+	err := s.st.UpdateAccount(ctx, a, end)
+	s.recent.gen.Add(1) // this node forgets its kept logins at once (cache.go)
 	if err != nil {
 		return err
 	}
 	if newPassword != "" {
-		return st.ResetLogin(ctx, a.Moid) // an administrator's new password unlocks the account
+		return s.st.ResetLogin(ctx, a.Moid) // an administrator's new password unlocks the account
 	}
 	return nil
 }
 
 // RemoveAccount deletes an account of a domain; its sessions end with it.
-func RemoveAccount(ctx context.Context, st store.Store, domainMoid, moid string) error {
-	err := st.DeleteAccount(ctx, domainMoid, moid)
-	authGen.Add(1) // this node forgets its kept logins at once (cache.go)
+func (s *Service) RemoveAccount(ctx context.Context, domainMoid, moid string) error {
+	err := s.st.DeleteAccount(ctx, domainMoid, moid)
+	s.recent.gen.Add(1) // this node forgets its kept logins at once (cache.go)
 	return err
 }

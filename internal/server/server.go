@@ -101,7 +101,7 @@ func New(cfg Config) (*Server, error) {
 		system.Routes(s.auth, cfg.Clock),
 		s.mc.Routes(),
 		s.vc.Routes(),
-		amc.New(cfg.Store, cfg.Clock, s.confs, amc.Config{}).Routes(),
+		amc.New(cfg.Store, cfg.Clock, s.confs, s.auth, amc.Config{}).Routes(),
 		krtc.New(cfg.Store, cfg.Clock, s.confs).Routes(),
 		upu.New(cfg.Store, cfg.Clock, s.confs, s.auth.Config().SessionTTL).Routes(),
 		s.nms.Routes(),

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/catalog"
@@ -32,10 +31,6 @@ const (
 	// exceed the platform's terminal ports (engine.Config.MaxPorts).
 	CodeMtsOverMCU = 20301
 )
-
-// mtAddMu serialises the capacity count of adding terminals with the
-// adding it admits (on one node).
-var mtAddMu sync.Mutex
 
 // mtConf reads the running conference of the request's path in the
 // caller's domain (12103 otherwise) and its engine view.
@@ -149,8 +144,8 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([
 	if err != nil {
 		return nil, err
 	}
-	mtAddMu.Lock()
-	defer mtAddMu.Unlock()
+	m.mtAddMu.Lock()
+	defer m.mtAddMu.Unlock()
 	c, ec, err := m.mtConf(ctx, r)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,8 @@
 package vc
 
 import (
+	"sync"
+
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/store"
@@ -19,6 +21,10 @@ type Module struct {
 	// sweeps (RunDueTimeline, RunDueMedia): unchanged conferences are not
 	// read again (engine.Memo).
 	tlScan, mdScan engine.Memo[bool]
+
+	// mtAddMu serialises the capacity count of adding terminals with the
+	// adding it admits, on this server (mts.go).
+	mtAddMu sync.Mutex
 }
 
 // New returns the module.

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"sync/atomic"
 	"time"
 )
 
@@ -13,8 +12,6 @@ const claimKeep = time.Hour
 
 // pruneEvery: one claim in this many also prunes ended leases.
 const pruneEvery = 64
-
-var claimCount atomic.Int64
 
 // Claim takes a lease on a piece of time-driven work (store.Claimer): an
 // upsert that writes only when no lease of the name runs past now, so of
@@ -28,7 +25,7 @@ func (db *DB) Claim(ctx context.Context, name string, now, until time.Time) (boo
 			return err
 		}
 		n, err = res.RowsAffected()
-		if err != nil || n == 0 || claimCount.Add(1)%pruneEvery != 0 {
+		if err != nil || n == 0 || db.claims.Add(1)%pruneEvery != 0 {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, db.d.q("DELETE FROM claims WHERE until < ?"), nanos(now.Add(-claimKeep)))

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
@@ -24,12 +25,13 @@ import (
 type DB struct {
 	rdb, wdb *sql.DB
 	d        dialect
-	w        *writer    // SQLite's group commit (writer.go); nil on PostgreSQL
-	pgb      *pgBatcher // PostgreSQL's group commit of record writes (pgbatch.go)
-	wk       *waker     // PostgreSQL's wake-ups of the event log (wake.go); nil on SQLite
-	ws, rs   *stmtCache // SQLite's prepared statements on wdb and rdb (stmts.go)
-	keys     keyCache   // RecordKeys' last listings (keys.go)
-	pages    pageCache  // ConfsByStart's pages on SQLite (confpage.go)
+	w        *writer      // SQLite's group commit (writer.go); nil on PostgreSQL
+	pgb      *pgBatcher   // PostgreSQL's group commit of record writes (pgbatch.go)
+	wk       *waker       // PostgreSQL's wake-ups of the event log (wake.go); nil on SQLite
+	ws, rs   *stmtCache   // SQLite's prepared statements on wdb and rdb (stmts.go)
+	keys     keyCache     // RecordKeys' last listings (keys.go)
+	pages    pageCache    // ConfsByStart's pages on SQLite (confpage.go)
+	claims   atomic.Int64 // Claim's count: one in pruneEvery prunes (claims.go)
 }
 
 // IsPostgres tells whether dsn names a PostgreSQL database.
