@@ -28,13 +28,6 @@ import (
 // the creating account.
 const KindRoom = "krtc_room"
 
-// Codes of reference A3 for rooms.
-const (
-	CodeRoomNotFound   = 99996 // 该虚拟会议室不存在
-	CodeRoomNameExists = 99995 // 会议室名称已经存在
-	CodeRoomLimit      = 99993 // 会议室数量已达上限: every room id is taken
-)
-
 // Room ids are numeric strings from the store counter "krtc_room", in
 // [RoomIDMin, RoomIDMax] (apart from conference numbers, templates and
 // virtual meeting rooms), wrapping around.

@@ -12,12 +12,6 @@ import (
 	"github.com/confer-platform/confer/internal/wire"
 )
 
-// Not-found codes of the reference (A3-error-codes.md).
-const (
-	CodeTemplateNotFound = 99998 // 该模板不存在
-	CodeRoomNotFound     = 99996 // 该虚拟会议室不存在
-)
-
 // paging reads the list parameters of reference 04: start (default 0),
 // count (default 10; 0 returns everything) and order (0 ascending, 1
 // descending by last modification).

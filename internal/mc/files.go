@@ -37,14 +37,6 @@ const (
 	FileKeep          = 7 * 24 * time.Hour
 )
 
-// Codes of meeting files: reference A3 where it has one, Confer's own
-// (docs/errors.md) where not.
-const (
-	CodeFileEmpty    = 24016 // 空文件
-	CodeFileNotFound = 24018 // 指定文件不存在
-	CodeFileLimit    = 90409 // the meeting already keeps FileMaxPerMeeting files
-)
-
 // fileState is the state of every file record; its due time is the time
 // of removal.
 const fileState = "stored"

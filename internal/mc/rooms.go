@@ -22,13 +22,6 @@ import (
 // 99996. Fields of newer releases (enable_rtc, public_conf, multi_stream at
 // 6.1.0.4.0) are compatibility rules, not code here.
 
-// Codes of reference A3 for virtual meeting rooms besides 99996.
-const (
-	CodeRoomInUse      = 99991 // 会议室正在使用中
-	CodeRoomLimit      = 99993 // 会议室数量已达上限
-	CodeRoomNameExists = 99995 // 会议室名称已经存在
-)
-
 // Room ids: numeric strings like the reference's example ("9975111").
 const roomIDMin, roomIDMax = 8000000, 8999999
 

@@ -14,12 +14,6 @@ import (
 	"github.com/confer-platform/confer/internal/wire"
 )
 
-// Codes of reference A3 that templates answer besides 99998.
-const (
-	codeTemplateNameExists = 20105 // 该会议名已存在: a template's name is the name of its conferences
-	codeNoTemplateSpace    = 20103 // 没有可用的模版空间: every template id is taken
-)
-
 // Limits of reference 04 (create personal template; create public
 // template).
 const (
@@ -167,7 +161,7 @@ func (m *Module) tplNameFree(ctx context.Context, r *api.Request, sc tplScope, n
 	if taken, err := nameTaken(recs, self, name); err != nil || !taken {
 		return err
 	}
-	return wire.Errorf(codeTemplateNameExists, "a %s named %q already exists", sc.what, fmt.Sprint(name))
+	return wire.Errorf(CodeTemplateNameExists, "a %s named %q already exists", sc.what, fmt.Sprint(name))
 }
 
 // tplBindE164 sets e164 of a personal template (seed 001 5.2.0.4.0:
@@ -219,7 +213,7 @@ func (m *Module) tplInsertNumbered(ctx context.Context, rec store.Record, doc ma
 		}
 		return rec.ID, nil
 	}
-	return "", wire.Errorf(codeNoTemplateSpace, "no free identifier is left for a new %s", strings.ReplaceAll(rec.Kind, "_", " "))
+	return "", wire.Errorf(CodeNoTemplateSpace, "no free identifier is left for a new %s", strings.ReplaceAll(rec.Kind, "_", " "))
 }
 
 // tplFlag tells whether a stored or sent 0/1 value is 1.

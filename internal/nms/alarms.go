@@ -196,8 +196,8 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 
 // alarmCode is the error_code of the alarm notification of a conference
 // (reference 07 "系统告警通知" on /confs/{conf_id}/alarm): calls to one of
-// its terminals keep failing, A3 20401 "指定终端不可及, 可能不在线".
-var alarmCode = map[string]int{"calls_failing": 20401}
+// its terminals keep failing (CodeMtUnreachable).
+var alarmCode = map[string]int{"calls_failing": CodeMtUnreachable}
 
 // notifyAlarm publishes an alarm raised about a conference through the
 // event log (docs/push.md).

@@ -127,13 +127,6 @@ const (
 	ServiceName  = "Confer service domain"
 )
 
-// Codes of the references for unknown objects of nms.
-const (
-	CodeNoDevice        = 22008 // A3 设备不存在: unknown server, media resource or terminal
-	CodeNoServiceDomain = 52010 // A3 该服务域不存在
-	CodeNoUserDomain    = 99992 // A3 用户域不存在
-)
-
 // domains lists the kernel, platform and service domains and the caller's
 // user domain: another domain's existence is not shown (DESIGN principle 6).
 func (m *Module) domains(ctx context.Context, r *api.Request) (wire.Object, error) {

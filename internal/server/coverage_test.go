@@ -61,3 +61,34 @@ func TestNoReleaseConditionalsInHandlers(t *testing.T) {
 		}
 	}
 }
+
+// The platform's error codes of a module are declared in one place, its
+// codes.go, each code under one name; handlers name the constants.
+func TestCodesInOnePlace(t *testing.T) {
+	decl := regexp.MustCompile(`^\s*(?:const\s+)?((?:[a-z]+)?Code[A-Z]\w*|code[A-Z]\w*)\s*=\s*([0-9]+)\b`)
+	for _, m := range catalog.Modules {
+		files, _ := filepath.Glob(filepath.Join("..", string(m), "*.go"))
+		byCode := map[string]string{}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(string(b), "\n") {
+				d := decl.FindStringSubmatch(line)
+				if d == nil {
+					continue
+				}
+				if filepath.Base(f) != "codes.go" {
+					t.Errorf("%s:%d: code %s declared outside codes.go", f, i+1, d[1])
+				} else if other, dup := byCode[d[2]]; dup {
+					t.Errorf("%s:%d: code %s is both %s and %s", f, i+1, d[2], other, d[1])
+				}
+				byCode[d[2]] = d[1]
+			}
+		}
+	}
+}

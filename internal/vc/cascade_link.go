@@ -36,16 +36,6 @@ const (
 	docUp    = "cascade_up"
 )
 
-// Codes of reference A3 for refused links.
-const (
-	// CodeCascadeSuperior is "指定终端是您的上级MCU, 呼叫暂时被拒绝": the
-	// conference called is the caller itself or above it (a loop).
-	CodeCascadeSuperior = 20109
-	// CodeCascadeTaken is "呼叫下级MCU失败, 该MCU已经被其它高级别MCU呼叫":
-	// the conference called already has a superior.
-	CodeCascadeTaken = 20166
-)
-
 // peers finds this platform's conferences for the engine (engine.Peers).
 type peers struct{ m *Module }
 

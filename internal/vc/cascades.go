@@ -25,9 +25,6 @@ import (
 // the local conference (reference 05 "获取会议级联信息" example).
 const LocalCascade = "0"
 
-// CodeNoCascade is A3 "指定MCU未与会": no cascade of that id.
-const CodeNoCascade = 20436
-
 // listCascades answers the tree: the local conference and, nested, every
 // subordinate that a link terminal reaches.
 func (m *Module) listCascades(ctx context.Context, r *api.Request) (wire.Object, error) {

@@ -21,19 +21,6 @@ import (
 // it has none. The control_*.go files hold the endpoints by topic; leave.go
 // keeps them consistent when terminals leave the call.
 
-// Codes of reference A3 that conference control answers.
-const (
-	// CodeMtUnreachable is "指定终端不可及, 可能不在线" (the specified
-	// terminal is unreachable, possibly not online): a terminal that is a
-	// member of the conference but not online cannot become speaker,
-	// chairman, dual-stream source or VIP, nor receive a short message.
-	CodeMtUnreachable = 20401
-	// CodeVADCannotCancelSpeaker is "会议处于语音激励方式, 不能取消发言人".
-	CodeVADCannotCancelSpeaker = 20344
-	// CodeVADCannotSetSpeaker is "会议处于语音激励方式, 不能指定发言人".
-	CodeVADCannotSetSpeaker = 20346
-)
-
 // Fields of the conference document that the vc reply schemas lack: the
 // terminals (mt_id) holding a role, the VIP list and the last short
 // message. The creation fields speaker, chairman and vips (mc, by account)

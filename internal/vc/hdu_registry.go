@@ -28,21 +28,6 @@ import (
 // KindHDU is the store record kind of a domain's TV walls.
 const KindHDU = "hdu"
 
-// Codes of reference A3 for TV walls.
-const (
-	// CodeHDUNotFound is "外设不存在" (the peripheral does not exist): a TV
-	// wall the domain does not have, or one the conference does not run.
-	CodeHDUNotFound = 12105
-	// CodeHDUOffline is "制定外设不在线": the TV wall is offline.
-	CodeHDUOffline = 20051
-	// CodeHDUPolling is "电视墙轮询中不能选看VMP或终端": the TV wall is in
-	// the conference's TV-wall batch poll.
-	CodeHDUPolling = 20056
-	// CodeHDUOccupied is "有通道被占用, 请释放": the TV wall is in use by
-	// another conference, or in another use in this one.
-	CodeHDUOccupied = 20058
-)
-
 // hduDevice is a TV wall of the registry.
 type hduDevice struct {
 	ID, Name string

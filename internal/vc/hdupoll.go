@@ -23,11 +23,6 @@ import (
 // its document (docHDUPoll) with its poll_id; starting another replaces
 // it. Pausing keeps the page; resuming goes on from there.
 
-// CodePollStopped is "轮询停止, 可能是因为所有待轮询的终端不在线或没有视频源
-// 或次数已完成": changing the state of a TV-wall batch poll that does not
-// run (never started, stopped, its rounds complete, or another poll_id).
-const CodePollStopped = 20524
-
 // hdupollDefaultKeep is the poll interval when the request sends none.
 const hdupollDefaultKeep = 5
 

@@ -113,7 +113,7 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object,
 		}
 		if srcType == inspSrcComposition {
 			if record.Str(c.Doc, docChairman) != dstID {
-				return false, wire.Errorf(tlCodeNotChair, "only the chairman views a composition; terminal %s is not the chairman", dstID)
+				return false, wire.Errorf(CodeNotChairman, "only the chairman views a composition; terminal %s is not the chairman", dstID)
 			}
 			srcChn = 0
 		} else if err := tlMember(*c, ts, "src.mt_id", srcID, true); err != nil {

@@ -21,18 +21,6 @@ import (
 // online terminals of the conference (12104, 20401); a member that leaves
 // the call leaves the mix.
 
-// Codes of reference A3 for mixing.
-const (
-	// CodeMixRunning is "当前正在进行会议混音": starting a second mix.
-	CodeMixRunning = 20811
-	// CodeMixNotRunning is "当前不在进行会议混音": reading, changing or
-	// stopping a mix that does not run, or a mixer other than mix_id 1.
-	CodeMixNotRunning = 20812
-	// CodeMixNotMember is "指定终端不是混音组成员": removing a terminal
-	// that is not mixed.
-	CodeMixNotMember = 20814
-)
-
 // mixMain is the id of the conference's main mixer.
 const mixMain = "1"
 

@@ -30,12 +30,10 @@ import (
 // the monitor stops).
 const MonitorTimeout = 30 * time.Second
 
-// Codes of reference A3 for monitors.
+// Monitor sources and modes.
 const (
-	monCodeUnknown  = 22008 // 设备不存在, 无法进行此项操作: no live monitor at the destination
-	monCodeKeyFrame = 28513 // 请求关键帧错误: a key frame for a destination without a live monitor
-	monSrcTerminal  = 1
-	monModeAudio    = 1
+	monSrcTerminal = 1
+	monModeAudio   = 1
 )
 
 // monitorLive tells whether a stored monitor is alive at now.
@@ -112,7 +110,7 @@ func monitorPath(r *api.Request) (string, error) {
 }
 
 func monitorUnknown(c engine.Conference, dst string) error {
-	return wire.Errorf(monCodeUnknown, "conference %s has no monitor sending to %s", c.ID(), dst)
+	return wire.Errorf(CodeMonitorUnknown, "conference %s has no monitor sending to %s", c.ID(), dst)
 }
 
 // monitorList answers the live monitors.
@@ -271,7 +269,7 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Obj
 			}
 		}
 		if kept == 0 {
-			return false, wire.Errorf(monCodeUnknown, "conference %s has no live monitor to the listed destinations", c.ID())
+			return false, wire.Errorf(CodeMonitorUnknown, "conference %s has no live monitor to the listed destinations", c.ID())
 		}
 		c.Doc[tlKeyMonitors] = tlAnys(live)
 		return true, nil
@@ -295,5 +293,5 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Obje
 			return nil, nil
 		}
 	}
-	return nil, wire.Errorf(monCodeKeyFrame, "conference %s has no live monitor sending to %s", c.ID(), monitorDst(ip, port))
+	return nil, wire.Errorf(CodeKeyFrame, "conference %s has no live monitor sending to %s", c.ID(), monitorDst(ip, port))
 }

@@ -22,16 +22,6 @@ import (
 // reply of adding gains mts). Terminals are engine records; replies
 // project their documents with the reply schemas.
 
-// Codes of reference A3 for adding terminals.
-const (
-	// CodeMtsOverConf is "呼叫终端数超过会议终端数": the terminals would
-	// exceed the conference's max_join_mt.
-	CodeMtsOverConf = 20566
-	// CodeMtsOverMCU is "超过MCU最大接入终端能力": the terminals would
-	// exceed the platform's terminal ports (engine.Config.MaxPorts).
-	CodeMtsOverMCU = 20301
-)
-
 // mtConf reads the running conference of the request's path in the
 // caller's domain (12103 otherwise) and its engine view.
 func (m *Module) mtConf(ctx context.Context, r *api.Request) (engine.Conference, engine.Conf, error) {

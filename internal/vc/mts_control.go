@@ -18,10 +18,6 @@ import (
 // conference lacks. The call mode is a property of the member, online or
 // not.
 
-// CodeNoVideoSource is A3 "终端没有视频源": the terminal has no video
-// source of the video_idx asked for.
-const CodeNoVideoSource = 20513
-
 // mtControl runs a per-terminal control on the terminal of the path.
 func (m *Module) mtControl(ctx context.Context, r *api.Request, do func(ec engine.Conf, mtID string) (engine.Terminal, error)) (wire.Object, error) {
 	_, ec, err := m.mtConf(ctx, r)

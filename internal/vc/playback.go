@@ -28,12 +28,8 @@ import (
 // anchor_at, UNIX ms) and paused_at (UNIX ms, 0 unless paused). A stopped
 // playback keeps its file and the position it stopped at.
 
-// Codes of reference A3 for playback, and the playback states.
+// The playback states.
 const (
-	playCodeNotPlaying = 20805 // 当前不在进行会议放像
-	playCodeNotPaused  = 20806 // 当前未被暂停会议放像
-	playCodeNoFile     = 24106 // 您点播的文件不存在, 请重新选择
-
 	playStopped = 0
 	playPaused  = 1
 	playPlaying = 2
@@ -97,14 +93,14 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 		return nil, err
 	}
 	if v := tlStr(ps["vrs_id"]); v != "" && v != vrsIDOf(domain) {
-		return nil, wire.Errorf(recCodeVRSFault, "vrs_id %q is not a recording server of the user domain", v)
+		return nil, wire.Errorf(CodeRecVRSFault, "vrs_id %q is not a recording server of the user domain", v)
 	}
 	prg, ok, err := m.programGet(ctx, domain, strconv.Itoa(fileID))
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, wire.Errorf(playCodeNoFile, "file_id %d is not a program of the user domain", fileID)
+		return nil, wire.Errorf(CodePlaybackNoFile, "file_id %d is not a program of the user domain", fileID)
 	}
 	n, err := m.st.NextNumber(ctx, recCounter, 1, 1<<31-1)
 	if err != nil {
@@ -150,7 +146,7 @@ func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func
 	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		p, now := tlObj(c.Doc[tlKeyPlayback]), m.clk.Now()
 		if playbackStateAt(p, now) == playStopped {
-			return false, wire.Errorf(playCodeNotPlaying, "conference %s is not playing back", c.ID())
+			return false, wire.Errorf(CodePlaybackNotPlaying, "conference %s is not playing back", c.ID())
 		}
 		return change(p, now)
 	})
@@ -173,7 +169,7 @@ func (m *Module) playbackState(ctx context.Context, r *api.Request) (wire.Object
 		case value == playPaused:
 			p["state"], p["pos_ms"], p["anchor_at"], p["paused_at"] = playPaused, pos.Milliseconds(), tlMs(now), tlMs(now)
 		case state != playPaused:
-			return false, wire.Errorf(playCodeNotPaused, "the playback is not paused")
+			return false, wire.Errorf(CodePlaybackNotPaused, "the playback is not paused")
 		default:
 			p["state"], p["anchor_at"], p["paused_at"] = playPlaying, tlMs(now), 0
 		}

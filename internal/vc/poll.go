@@ -34,12 +34,8 @@ import (
 // with the clock alone, and terminal documents are written only by
 // requests.
 
-// Codes of reference A3 for polls.
+// Poll states, state values and the default interval.
 const (
-	pollCodeNoneOnline  = 20524 // 轮询停止, 可能是因为所有待轮询的终端不在线...
-	pollCodeNotPolling  = 20527 // 会议不在轮询
-	pollCodeNoChairman  = 20563 // 会议中主席不在线或者没有主席, 不允许开启主席轮训
-	pollCodeInPlayback  = 20804 // 当前正在进行会议放像..., 不能开启会议轮训
 	pollStateStopped    = 0
 	pollStatePolling    = 1
 	pollStatePaused     = 2
@@ -240,15 +236,15 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 				members[i] = map[string]any{"mt_id": id, "account": ts[id].Doc["account"]}
 			}
 			if online == 0 {
-				return false, wire.Errorf(pollCodeNoneOnline, "no member of the %s is online", k.name)
+				return false, wire.Errorf(CodePollStopped, "no member of the %s is online", k.name)
 			}
 			if k.chairman {
 				if ch := record.Str(c.Doc, docChairman); ch == "" || !tlOnline(ts, ch) {
-					return false, wire.Errorf(pollCodeNoChairman, "conference %s has no online chairman", c.ID())
+					return false, wire.Errorf(CodePollNoChairman, "conference %s has no online chairman", c.ID())
 				}
 			}
 			if k.conf && playbackPlaying(c.Doc, now) {
-				return false, wire.Errorf(pollCodeInPlayback, "conference %s is playing back a recording", c.ID())
+				return false, wire.Errorf(CodePollInPlayback, "conference %s is playing back a recording", c.ID())
 			}
 			p := map[string]any{"num": num, "keep_time": keep, "members": members, "origin": first - 1,
 				"state": pollStatePolling, "index": first - 1, "rounds": 0, "turn_at": tlMs(now), "paused_at": 0}
@@ -279,7 +275,7 @@ func (m *Module) pollState(k pollKind) api.Handler {
 			now := m.clk.Now()
 			p := tlObj(c.Doc[k.key])
 			if !pollRunning(p, ts, now) {
-				return false, wire.Errorf(pollCodeNotPolling, "conference %s is not running a %s", c.ID(), k.name)
+				return false, wire.Errorf(CodeNotPolling, "conference %s is not running a %s", c.ID(), k.name)
 			}
 			state := tlInt(p["state"])
 			switch {

@@ -40,12 +40,6 @@ const (
 	tlKeyInspections  = "vc_inspections"
 )
 
-// Codes of reference A3 shared by these features.
-const (
-	tlCodeMtOffline = 20401 // 指定终端不可及, 可能不在线: a terminal that must be online is not
-	tlCodeNotChair  = 20404 // 非主席终端不能执行此项操作
-)
-
 // tlRunning reads the running conference of the request's path in the
 // caller's domain (12103 otherwise).
 func (m *Module) tlRunning(ctx context.Context, r *api.Request) (engine.Conference, error) {
@@ -113,7 +107,7 @@ func tlMember(c engine.Conference, ts map[string]engine.Terminal, field, mtID st
 		return wire.Errorf(wire.CodeMTNotFound, "%s: terminal %q does not exist in conference %s", field, mtID, c.ID())
 	}
 	if online && !tlOnline(ts, mtID) {
-		return wire.Errorf(tlCodeMtOffline, "%s: terminal %s of conference %s is not online", field, mtID, c.ID())
+		return wire.Errorf(CodeMtUnreachable, "%s: terminal %s of conference %s is not online", field, mtID, c.ID())
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ func inspectFailures(c engine.Conference, left func(string) bool, now time.Time)
 			continue
 		}
 		ch := "/inspections/" + tlStr(dst["mt_id"]) + "/" + strconv.Itoa(tlInt(v["mode"]))
-		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, map[string]any{"error_code": tlCodeMtOffline,
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, map[string]any{"error_code": CodeMtUnreachable,
 			"src": map[string]any{"type": tlInt(src["type"]), "mt_id": tlStr(src["mt_id"])}}, now)
 		if err == nil {
 			out = append(out, n)
@@ -50,7 +50,7 @@ func monitorFailures(c engine.Conference, left func(string) bool, now time.Time)
 			continue
 		}
 		ch := "/monitor/" + tlStr(dst["ip"]) + "/" + strconv.Itoa(tlInt(dst["port"]))
-		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, map[string]any{"error_code": tlCodeMtOffline,
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, map[string]any{"error_code": CodeMtUnreachable,
 			"src": map[string]any{"type": monSrcTerminal, "mt_id": tlStr(src["mt_id"])}}, now)
 		if err == nil {
 			out = append(out, n)
@@ -74,7 +74,7 @@ func hduFailures(c engine.Conference, left func(string) bool, now time.Time) []s
 			continue
 		}
 		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/hdus/"+record.Str(h, "hdu_id"),
-			map[string]any{"error_code": tlCodeMtOffline, "mode": hduModeView}, now)
+			map[string]any{"error_code": CodeMtUnreachable, "mode": hduModeView}, now)
 		if err == nil {
 			out = append(out, n)
 		}
@@ -84,7 +84,7 @@ func hduFailures(c engine.Conference, left func(string) bool, now time.Time) []s
 
 // playCodeLost is the error_code of a playback whose program went away
 // while it played (reference A3 24106 "您点播的文件不存在").
-const playCodeLost = playCodeNoFile
+const playCodeLost = CodePlaybackNoFile
 
 // playbackLost stops a playback (playing or paused) whose program has
 // been deleted from the recording system meanwhile, and returns its

@@ -34,17 +34,8 @@ import (
 // A terminal recording (recorder_type 2) sets the rec flag of its
 // terminals while it runs.
 
-// Codes of reference A3 for recording.
+// Recording types, states and limits.
 const (
-	recCodeConfRecording = 20801 // 当前正在进行会议录像
-	recCodeNotRecording  = 20802 // 当前不在进行会议录像: unknown or stopped rec_id
-	recCodeNotPaused     = 20803 // 当前未被暂停会议录像
-	recCodeMtRecording   = 20807 // 指定的终端处于录像状态
-	recCodeNameTooLong   = 24026 // 文件名长度太长
-	recCodeBadName       = 24103 // 录像文件名中存在非法字符
-	recCodeVRSFault      = 24104 // 录播服务器发生故障, 无法录放像: an unknown vrs_id
-	recCodeNameExists    = 24105 // 文件名已经存在, 请重新输入
-
 	recTypeConf     = 1
 	recTypeTerminal = 2
 	recRecording    = 1
@@ -64,11 +55,11 @@ func recName(name string) error {
 	case strings.TrimSpace(name) == "":
 		return wire.InvalidParam("video_name", "is empty")
 	case len(name) > recMaxName:
-		return wire.Errorf(recCodeNameTooLong, "video_name is %d bytes, more than %d", len(name), recMaxName)
+		return wire.Errorf(CodeRecNameTooLong, "video_name is %d bytes, more than %d", len(name), recMaxName)
 	case strings.ContainsAny(name, recBadChars):
-		return wire.Errorf(recCodeBadName, "video_name %q contains one of %s", name, recBadChars)
+		return wire.Errorf(CodeRecBadName, "video_name %q contains one of %s", name, recBadChars)
 	case strings.ContainsAny(name[:1], recBadEnds) || strings.ContainsAny(name[len(name)-1:], recBadEnds):
-		return wire.Errorf(recCodeBadName, "video_name %q begins or ends with one of %s", name, recBadEnds)
+		return wire.Errorf(CodeRecBadName, "video_name %q begins or ends with one of %s", name, recBadEnds)
 	}
 	return nil
 }
@@ -102,11 +93,11 @@ func recFind(doc map[string]any, recID string) (int, []map[string]any) {
 }
 
 func errRecNameExists(name string) error {
-	return wire.Errorf(recCodeNameExists, "a recording or program named %q exists", name)
+	return wire.Errorf(CodeRecNameExists, "a recording or program named %q exists", name)
 }
 
 func recUnknown(c engine.Conference, recID string) error {
-	return wire.Errorf(recCodeNotRecording, "conference %s has no recording %q", c.ID(), recID)
+	return wire.Errorf(CodeRecNotRecording, "conference %s has no recording %q", c.ID(), recID)
 }
 
 // recStart starts a recording and answers its rec_id.
@@ -120,7 +111,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 	if vrsID == "" {
 		vrsID = vrsIDOf(r.Principal.DomainMoid) // older releases have no vrs_id
 	} else if vrsID != vrsIDOf(r.Principal.DomainMoid) {
-		return nil, wire.Errorf(recCodeVRSFault, "vrs_id %q is not a recording server of the user domain", vrsID)
+		return nil, wire.Errorf(CodeRecVRSFault, "vrs_id %q is not a recording server of the user domain", vrsID)
 	}
 	recType, _ := tlParam(ps, "recorder_type")
 	var ids []string
@@ -145,7 +136,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 				return false, errRecNameExists(name)
 			}
 			if tlInt(rc["recorder_type"]) == recTypeConf && recType == recTypeConf {
-				return false, wire.Errorf(recCodeConfRecording, "conference %s is already recorded (rec_id %s)", c.ID(), tlStr(rc["rec_id"]))
+				return false, wire.Errorf(CodeRecConfRecording, "conference %s is already recorded (rec_id %s)", c.ID(), tlStr(rc["rec_id"]))
 			}
 			for _, id := range tlMtIDs(rc["members"]) {
 				busy[id] = true
@@ -157,7 +148,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 				return false, err
 			}
 			if busy[id] {
-				return false, wire.Errorf(recCodeMtRecording, "terminal %s is already recorded", id)
+				return false, wire.Errorf(CodeRecMtRecording, "terminal %s is already recorded", id)
 			}
 			members = append(members, map[string]any{"mt_id": id})
 		}
@@ -233,7 +224,7 @@ func (m *Module) recState(ctx context.Context, r *api.Request) (wire.Object, err
 		case value == recValuePause:
 			rc["state"], rc["paused_at"] = recPaused, now
 		case state != recPaused: // resume a recording that is not paused
-			return false, wire.Errorf(recCodeNotPaused, "recording %s is not paused", recID)
+			return false, wire.Errorf(CodeRecNotPaused, "recording %s is not paused", recID)
 		default: // resume
 			rc["paused_ms"] = tlInt64(rc["paused_ms"]) + now - tlInt64(rc["paused_at"])
 			rc["state"], rc["paused_at"] = recRecording, 0

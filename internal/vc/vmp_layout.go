@@ -42,31 +42,6 @@ var vmpLayoutPanes = map[int]int{
 	27: 25, // 二十五画面
 }
 
-// Codes of reference A3 that picture composition answers.
-const (
-	// CodeVMPStarted is "画面合成已开始": a composition (conference, terminal
-	// or TV-wall self composition) that already runs is started again.
-	CodeVMPStarted = 20822
-	// CodeVMPNotStarted is "画面合成尚未开始, 不能进行此项操作": reading,
-	// modifying or stopping a composition that does not run, or naming a
-	// composition other than the conference's main one (vmp_id 1).
-	CodeVMPNotStarted = 20823
-	// CodeVMPMembersRefused is "部分终端不能加入当前画面合成": more members
-	// than the layout has panes, or a channel outside the layout.
-	CodeVMPMembersRefused = 20546
-	// CodeVMPSameMt is "会议不允许同一个终端占多个合成成员通道".
-	CodeVMPSameMt = 20826
-	// CodeVMPTwoSpeaker is "会议不允许多通道设置成为发言人跟随模式".
-	CodeVMPTwoSpeaker = 20827
-	// CodeVMPTwoPoll is "会议不允许多通道设置成为轮询跟随模式".
-	CodeVMPTwoPoll = 20828
-	// CodeVMPTwoDual is "会议不允许多通道设置成为双流跟随模式".
-	CodeVMPTwoDual = 20837
-	// CodeMtChannel is "得到的终端逻辑通道失败": mt_chn_idx names a video
-	// channel that the terminal does not have.
-	CodeMtChannel = 20054
-)
-
 // vmpPanes returns the panes of a layout; 90400 for a layout of no style
 // (the catalogue's enumeration refuses those first).
 func vmpPanes(layout int) (int, error) {
