@@ -128,21 +128,8 @@ func (s *Service) Authenticate(ctx context.Context, token, cookie string) (*Prin
 	if err != nil {
 		return nil, err
 	}
-	if cookie == "" {
-		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in: the SSO_COOKIE_KEY cookie is missing")
-	}
 	now := s.clk.Now()
-	sess, err := s.st.SessionByHash(ctx, lookupHash(cookie))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && !sess.ExpiresAt.After(now)) {
-		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in or the login timed out: SSO_COOKIE_KEY is unknown or expired")
-	}
-	if err != nil {
-		return nil, err
-	}
-	acc, err := s.st.AccountByMoid(ctx, sess.AccountMoid)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && acc.Disabled) {
-		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in: the session's account no longer exists or is disabled")
-	}
+	sess, acc, err := s.session(ctx, cookie, now)
 	if err != nil {
 		return nil, err
 	}

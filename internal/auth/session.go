@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -16,22 +17,30 @@ import (
 // push connection outlives its login only until the session's idle
 // lifetime ends. Failure: 10102.
 func (s *Service) SessionPrincipal(ctx context.Context, cookie string) (*Principal, error) {
-	if cookie == "" {
-		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in: the SSO_COOKIE_KEY cookie is missing")
-	}
-	sess, err := s.st.SessionByHash(ctx, lookupHash(cookie))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && !sess.ExpiresAt.After(s.clk.Now())) {
-		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in or the login timed out: SSO_COOKIE_KEY is unknown or expired")
-	}
-	if err != nil {
-		return nil, err
-	}
-	acc, err := s.st.AccountByMoid(ctx, sess.AccountMoid)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && acc.Disabled) {
-		return nil, wire.Errorf(wire.CodeNotLoggedIn, "not logged in: the session's account no longer exists or is disabled")
-	}
+	_, acc, err := s.session(ctx, cookie, s.clk.Now())
 	if err != nil {
 		return nil, err
 	}
 	return principalOf(acc), nil
+}
+
+// session reads the login session of an SSO_COOKIE_KEY and its account
+// at now. Failure: 10102 for a missing, unknown or expired cookie and for
+// an account that is gone or disabled.
+func (s *Service) session(ctx context.Context, cookie string, now time.Time) (store.Session, store.Account, error) {
+	if cookie == "" {
+		return store.Session{}, store.Account{}, wire.Errorf(wire.CodeNotLoggedIn, "not logged in: the SSO_COOKIE_KEY cookie is missing")
+	}
+	sess, err := s.st.SessionByHash(ctx, lookupHash(cookie))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !sess.ExpiresAt.After(now)) {
+		return sess, store.Account{}, wire.Errorf(wire.CodeNotLoggedIn, "not logged in or the login timed out: SSO_COOKIE_KEY is unknown or expired")
+	}
+	if err != nil {
+		return sess, store.Account{}, err
+	}
+	acc, err := s.st.AccountByMoid(ctx, sess.AccountMoid)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && acc.Disabled) {
+		return sess, acc, wire.Errorf(wire.CodeNotLoggedIn, "not logged in: the session's account no longer exists or is disabled")
+	}
+	return sess, acc, err
 }
