@@ -162,7 +162,6 @@ func countCurls(sh string) int {
 	return n
 }
 
-
 // shown is a reply a comment shows ("# {"success":1,...}") after the
 // request-th request of a script: its "field":value pairs, each value up
 // to the next comma or brace, "..." and nested values aside.
