@@ -84,3 +84,14 @@ func TestReadmeListsEveryCommandAndFlag(t *testing.T) {
 		t.Fatalf("serve -h lists %d flags:\n%s", n, help.String())
 	}
 }
+
+// A command group without (or with an unknown) subcommand lists its
+// subcommands.
+func TestGroupWithoutSubcommand(t *testing.T) {
+	for _, args := range [][]string{{"account"}, {"license", "export"}, {"terminal"}} {
+		code, _, errs := runCmd(t, args...)
+		if code != exitUsage || !strings.Contains(errs, "conferd "+args[0]+" ") || strings.Contains(errs, "conferd migrate") {
+			t.Errorf("conferd %v: exit %d, %q", args, code, errs)
+		}
+	}
+}

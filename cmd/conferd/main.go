@@ -59,6 +59,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "version": // version.go
 		return printVersion(stdout)
 	}
+	if g, ok := groupUsage(args[0]); ok { // help.go
+		if len(args) == 1 {
+			fmt.Fprintf(stderr, "conferd: %s needs a subcommand\n%s", args[0], g)
+		} else {
+			fmt.Fprintf(stderr, "conferd: unknown %s command %q\n%s", args[0], args[1], g)
+		}
+		return exitUsage
+	}
 	fmt.Fprintf(stderr, "conferd: unknown command %q\n%s", args[0], usage)
 	return exitUsage
 }
