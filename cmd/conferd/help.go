@@ -100,7 +100,10 @@ func help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if len(words) == 0 {
 		fmt.Fprintf(stdout, "conferd %s: the Confer platform server.\n\n%s\n", buildVersion(), usage)
-		serve(ctx, []string{"-h"}, stdout, stdout)
+		var b strings.Builder
+		serve(ctx, []string{"-h"}, &b, &b)
+		_, flags, _ := strings.Cut(b.String(), "flags:\n")
+		fmt.Fprintf(stdout, "flags of serve, the default command:\n%s", flags)
 		return 0
 	}
 	name := words[0]
