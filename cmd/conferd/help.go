@@ -92,11 +92,14 @@ func wantsHelp(args []string) bool {
 // before it does anything.
 func help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var words []string
-	for _, a := range args {
-		if a == "help" && len(words) == 0 || strings.HasPrefix(a, "-") {
-			continue
+	for i, a := range args {
+		switch {
+		case a == "help" && i == 0 || a == "-h" || a == "-help" || a == "--help":
+		case strings.HasPrefix(a, "-") && len(words) == 0:
+			words = []string{"serve"} // conferd --addr ... --help: serve's flags
+		case !strings.HasPrefix(a, "-"):
+			words = append(words, a)
 		}
-		words = append(words, a)
 	}
 	if len(words) == 0 {
 		fmt.Fprintf(stdout, "conferd %s: the Confer platform server.\n\n%s\n", buildVersion(), usage)

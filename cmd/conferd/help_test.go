@@ -33,6 +33,10 @@ func TestHelpForEveryCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "conferd migrate") || !strings.Contains(out, "-addr") {
 		t.Errorf("conferd --help: exit %d, %q", code, out)
 	}
+	// Flags before --help are serve's (the default command).
+	if code, out, _ := runCmd(t, "--addr", ":1", "--help"); code != 0 || !strings.Contains(out, "usage: conferd [serve]") {
+		t.Errorf("conferd --addr :1 --help: exit %d, %q", code, out)
+	}
 	// -h stops a command before it opens a database or listens.
 	code, _, _ = runCmd(t, "account", "create", "--db", "postgres://nobody@127.0.0.1:1/none", "-h")
 	if code != 0 {
