@@ -2,7 +2,8 @@
 // (issue 22 item 1): the walk-through of README.md ("A first conversation
 // with the API"), then every sh block of docs/mc.md, docs/conferences.md
 // and docs/vc.md, each document in a bash of its own against a real
-// server (a real HTTP listener on a fresh SQLite store).
+// server (a real HTTP listener on a fresh store: SQLite, and PostgreSQL
+// when CONFER_TEST_POSTGRES is set).
 package docs_test
 
 import (
@@ -89,61 +90,63 @@ func TestExamples(t *testing.T) {
 	}
 	readme := walkThrough(t)
 	for _, doc := range documented {
+		blocks := shellBlocks(t, doc)
+		if len(blocks) == 0 {
+			t.Fatalf("%s has no sh example", doc)
+		}
 		t.Run(doc, func(t *testing.T) {
-			blocks := shellBlocks(t, doc)
-			if len(blocks) == 0 {
-				t.Fatalf("%s has no sh example", doc)
-			}
-			env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
-			clk := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				d, err := time.ParseDuration(r.URL.Query().Get("d"))
+			testdb.Engines(t, func(t *testing.T, dsn string) {
+				env := testserver.Start(t, dsn, testserver.Options{})
+				clk := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					d, err := time.ParseDuration(r.URL.Query().Get("d"))
+					if err != nil {
+						http.Error(w, err.Error(), http.StatusBadRequest)
+						return
+					}
+					env.Clock.Advance(d)
+					if err := env.Srv.Tick(context.Background()); err != nil {
+						http.Error(w, err.Error(), http.StatusInternalServerError)
+					}
+				}))
+				defer clk.Close()
+				u, _ := url.Parse(env.URL)
+				examples := strings.Join(blocks, "\n")
+				script := prelude + readme + "\n" + examples
+				script = strings.ReplaceAll(script, "localhost:8080", u.Host)
+				dir := t.TempDir()
+				log, replies := filepath.Join(dir, "requests.log"), filepath.Join(dir, "replies.log")
+				cmd := exec.Command(bash, "-c", script)
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), "REQUEST_LOG="+log, "REPLY_LOG="+replies, "CLOCK_URL="+clk.URL,
+					"KEY="+testserver.LicenseKey, "SECRET="+testserver.LicenseSecret, "PASSWORD="+testserver.AdminPassword)
+				out, err := cmd.CombinedOutput()
 				if err != nil {
-					http.Error(w, err.Error(), http.StatusBadRequest)
-					return
+					t.Fatalf("%s: the examples fail: %v\n%s", doc, err, out)
 				}
-				env.Clock.Advance(d)
-				if err := env.Srv.Tick(context.Background()); err != nil {
-					http.Error(w, err.Error(), http.StatusInternalServerError)
+				// Every documented request ran (a block cut short by an
+				// early exit 0 would not).
+				raw, _ := os.ReadFile(log)
+				ran := strings.Count(string(raw), "\n")
+				want := countCurls(readme) + countCurls(examples)
+				if ran != want {
+					t.Fatalf("%s: %d requests ran, the documents show %d\n%s", doc, ran, want, out)
 				}
-			}))
-			defer clk.Close()
-			u, _ := url.Parse(env.URL)
-			examples := strings.Join(blocks, "\n")
-			script := prelude + readme + "\n" + examples
-			script = strings.ReplaceAll(script, "localhost:8080", u.Host)
-			dir := t.TempDir()
-			log, replies := filepath.Join(dir, "requests.log"), filepath.Join(dir, "replies.log")
-			cmd := exec.Command(bash, "-c", script)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "REQUEST_LOG="+log, "REPLY_LOG="+replies, "CLOCK_URL="+clk.URL,
-				"KEY="+testserver.LicenseKey, "SECRET="+testserver.LicenseSecret, "PASSWORD="+testserver.AdminPassword)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s: the examples fail: %v\n%s", doc, err, out)
-			}
-			// Every documented request ran (a block cut short by an
-			// early exit 0 would not).
-			raw, _ := os.ReadFile(log)
-			ran := strings.Count(string(raw), "\n")
-			want := countCurls(readme) + countCurls(examples)
-			if ran != want {
-				t.Fatalf("%s: %d requests ran, the documents show %d\n%s", doc, ran, want, out)
-			}
-			// The replies that comments show are the replies (shown
-			// fields with shown values; "..." stands for any value).
-			raw, _ = os.ReadFile(replies)
-			got := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
-			for _, s := range shownReplies(readme + "\n" + examples) {
-				if s.request >= len(got) {
-					t.Fatalf("%s: reply %d shown, %d replies", doc, s.request, len(got))
-				}
-				for _, pair := range s.pairs {
-					if !strings.Contains(got[s.request], pair) {
-						t.Errorf("%s: request %d: the reply shown has %s, the reply is %s", doc, s.request+1, pair, got[s.request])
+				// The replies that comments show are the replies (shown
+				// fields with shown values; "..." stands for any value).
+				raw, _ = os.ReadFile(replies)
+				got := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+				for _, s := range shownReplies(readme + "\n" + examples) {
+					if s.request >= len(got) {
+						t.Fatalf("%s: reply %d shown, %d replies", doc, s.request, len(got))
+					}
+					for _, pair := range s.pairs {
+						if !strings.Contains(got[s.request], pair) {
+							t.Errorf("%s: request %d: the reply shown has %s, the reply is %s", doc, s.request+1, pair, got[s.request])
+						}
 					}
 				}
-			}
-			t.Logf("%s: %d requests succeeded\n%s", doc, ran, out)
+				t.Logf("%s: %d requests succeeded\n%s", doc, ran, out)
+			})
 		})
 	}
 }
