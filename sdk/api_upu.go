@@ -6,13 +6,13 @@ import (
 	"context"
 )
 
-var epUPUVersion = &Endpoint{Name: "upu.version", Method: "GET", Path: "/api/upu/version", Style: StyleQuery, MinLevel: 3, Public: true}
+var epUPUVersion = &Endpoint{Name: "upu.version", Method: "GET", Path: "/api/upu/version", Style: StyleQuery, MinLevel: 1, Public: true}
 
 // UPUVersion calls upu.version: API-Level and version of the upu module.
 //
 //	GET /api/upu/version
 //
-// Minimum API-Level 3; platform release 6.1.0.4.0 and later; no login needed.
+// Minimum API-Level 1; platform release 6.1.0.4.0 and later; no login needed.
 func (c *Client) UPUVersion(ctx context.Context) (*UPUVersionReply, error) {
 	out := new(UPUVersionReply)
 	if err := c.Call(ctx, epUPUVersion, nil, nil, out); err != nil {

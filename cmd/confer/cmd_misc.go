@@ -97,9 +97,9 @@ func runVersion(a *app, _ []string) error {
 		return firstErr // the platform cannot be reached
 	}
 	if a.g.json {
-		return a.printValue(map[string]any{"confer": sdk.Version, "url": c.BaseURL(), "modules": mods})
+		return a.printValue(map[string]any{"confer": cliVersion(), "url": c.BaseURL(), "modules": mods})
 	}
-	fmt.Fprintf(a.out, "confer %s, platform %s\n\n", sdk.Version, c.BaseURL())
+	fmt.Fprintf(a.out, "confer %s, platform %s\n\n", cliVersion(), c.BaseURL())
 	rows := [][]string{}
 	head := []string{"MODULE", "VERSION", "API_LEVEL"}
 	for _, m := range mods {

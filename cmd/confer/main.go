@@ -174,7 +174,8 @@ func (a *app) fail(err error) int {
 		fmt.Fprintf(a.errw, "confer: not logged in: run 'confer login' first\n")
 		return exitPlatform
 	}
-	fmt.Fprintf(a.errw, "confer: %v\n", err)
+	// The SDK's errors start with the package name, which is also ours.
+	fmt.Fprintf(a.errw, "confer: %s\n", strings.TrimPrefix(err.Error(), "confer: "))
 	return exitTransport
 }
 

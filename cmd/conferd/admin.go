@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/confer-platform/confer/internal/auth"
@@ -15,7 +16,9 @@ import (
 func openStore(ctx context.Context, dsn string, stderr io.Writer) (*sqlstore.DB, bool) {
 	db, err := sqlstore.Open(ctx, dsn)
 	if err != nil {
-		fmt.Fprintf(stderr, "conferd: database: %v\n", err)
+		// One line (README.md): PostgreSQL's driver puts one line per
+		// address it tried.
+		fmt.Fprintf(stderr, "conferd: database: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return nil, false
 	}
 	return db, true

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -33,6 +34,10 @@ func envDuration(name string, def time.Duration) time.Duration {
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { // help.go
+		fmt.Fprint(fs.Output(), commandUsage(name))
+		fs.PrintDefaults()
+	}
 	return fs
 }
 

@@ -4,7 +4,10 @@
 //	conferd license import --db D --key K --secret S
 //	conferd account create --db D --username U --password P [--domain NAME] [--admin]
 //	conferd terminal add|list|remove|apply --db D ...
+//	conferd conference pending|approve|reject --db D [--conf-id N]
 //	conferd migrate --from DB --to DB [--force]
+//	conferd version
+//	conferd help [command]
 //
 // See README.md and docs/operations.md.
 package main
@@ -30,6 +33,9 @@ func main() {
 
 // run executes one command line and returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if wantsHelp(args) { // help.go
+		return help(ctx, args, stdout, stderr)
+	}
 	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
 		return serve(ctx, args, stdout, stderr)
 	}
@@ -50,22 +56,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return terminalCmd(ctx, args[1:], stdout, stderr)
 	case "migrate":
 		return migrate(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
+	case "version": // version.go
+		return printVersion(stdout)
+	}
+	if g, ok := groupUsage(args[0]); ok { // help.go
+		if len(args) == 1 {
+			fmt.Fprintf(stderr, "conferd: %s needs a subcommand\n%s", args[0], g)
+		} else {
+			fmt.Fprintf(stderr, "conferd: unknown %s command %q\n%s", args[0], args[1], g)
+		}
+		return exitUsage
 	}
 	fmt.Fprintf(stderr, "conferd: unknown command %q\n%s", args[0], usage)
 	return exitUsage
 }
-
-const usage = `usage:
-  conferd [serve] [--addr :8080] [--db confer-data/confer.db | postgres://...] [--release 6.1.0.4.0]
-  conferd license import --db D --key K --secret S
-  conferd account create --db D --username U --password P [--domain NAME] [--admin]
-  conferd terminal add --db D --e164 N [--alias A] [--ip IP] [--behaviour answer|offline|busy|noanswer] [--answer-after 2s]
-  conferd terminal list --db D
-  conferd conference pending|approve|reject --db D [--conf-id N]
-  conferd terminal remove --db D --account N
-  conferd terminal apply --db D --conf C --mt M --for chairman|speaker|mix
-  conferd migrate --from DB --to DB [--force]
-`

@@ -50,8 +50,9 @@ func TestExitTwoOnBadReleaseOrDatabase(t *testing.T) {
 	if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "unknown platform release") {
 		t.Fatalf("bad release: exit %d, stderr %q", code, errs)
 	}
-	code, _, errs = runCmd(t, "--db", "postgres://nobody@127.0.0.1:1/none?connect_timeout=2")
-	if code != 2 || !strings.Contains(errs, "database") {
+	// Two hosts: the driver reports each on a line of its own.
+	code, _, errs = runCmd(t, "--db", "postgres://nobody@127.0.0.1:1,127.0.0.1:2/none?connect_timeout=2")
+	if code != 2 || !strings.Contains(errs, "database") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Fatalf("unreachable database: exit %d, stderr %q", code, errs)
 	}
 	code, _, _ = runCmd(t, "frobnicate")

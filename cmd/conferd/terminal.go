@@ -13,7 +13,8 @@ import (
 // backend: conferd terminal add|list|remove.
 func terminalCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		g, _ := groupUsage("terminal")
+		fmt.Fprint(stderr, g)
 		return exitUsage
 	}
 	if args[0] == "apply" { // terminal_apply.go

@@ -57,9 +57,12 @@ func versionEndpoints() []Endpoint {
 			// (09-vrs-recording-system.md); clients copied from it use it.
 			aliases = append(aliases, "/api/vrs/ver2sion", "/api/v2/vrs/version")
 		}
+		// A version query is how a client discovers the level, so it
+		// answers at every level a request states (seed 000 "Versioning"
+		// 6), also for a module that needs a higher level for the rest.
 		since, level := release.R6_0_0_3_0, 1
 		if m == UPU { // seed 001: /api/upu/version from 6.1.0.4.0
-			since, level = release.R6_1_0_4_0, 3
+			since = release.R6_1_0_4_0
 		}
 		es = append(es, Endpoint{
 			Name: string(m) + ".version", Module: m, Method: "GET",

@@ -122,16 +122,7 @@ func operation(e *catalog.Endpoint, path string) Doc {
 		}}
 	case catalog.Params:
 		op["requestBody"] = Doc{"required": hasRequired(e.Params), "content": Doc{
-			"application/x-www-form-urlencoded": Doc{"schema": Doc{
-				"type": "object",
-				"properties": Doc{
-					"account_token": Doc{"type": "string"},
-					"params": Doc{
-						"type": "string", "description": "URL-encoded JSON text of the parameters object",
-						"contentMediaType": "application/json", "contentSchema": object(e.Params),
-					},
-				},
-			}},
+			"application/x-www-form-urlencoded": Doc{"schema": paramsForm(e)},
 		}}
 	case catalog.JSON:
 		op["requestBody"] = Doc{"required": hasRequired(e.Params), "content": Doc{"application/json": Doc{"schema": object(e.Params)}}}
@@ -150,6 +141,56 @@ func operation(e *catalog.Endpoint, path string) Doc {
 		"content":     Doc{"application/json": Doc{"schema": reply}},
 	}}
 	return op
+}
+
+// paramsForm is the form of a params-style request (seed 000 "Common
+// rules" 4): account_token and params, the JSON text whose schema is
+// contentSchema. Tools show a string field's description but seldom its
+// contentSchema, so the description also names the required parameters.
+func paramsForm(e *catalog.Endpoint) Doc {
+	desc := "URL-encoded JSON text of the parameters object"
+	if req := requiredPaths(e.Params, ""); len(req) > 0 {
+		desc += ". Required: " + strings.Join(req, ", ") + " (a nested one when its parent is sent)"
+	}
+	form := Doc{
+		"type": "object",
+		"properties": Doc{
+			"account_token": Doc{"type": "string"},
+			"params": Doc{
+				"type": "string", "description": desc,
+				"contentMediaType": "application/json", "contentSchema": object(e.Params),
+			},
+		},
+	}
+	var req []any
+	if !e.Public {
+		req = append(req, "account_token")
+	}
+	if hasRequired(e.Params) {
+		req = append(req, "params")
+	}
+	if req != nil {
+		form["required"] = req
+	}
+	return form
+}
+
+// requiredPaths names the required parameters, nested ones by their path
+// (invite_members[].account).
+func requiredPaths(ps []catalog.Param, prefix string) []string {
+	var out []string
+	for _, p := range ps {
+		if p.Required {
+			out = append(out, prefix+p.Name)
+		}
+		switch {
+		case p.Kind == catalog.Object:
+			out = append(out, requiredPaths(p.Fields, prefix+p.Name+".")...)
+		case p.Kind == catalog.Array && p.Elem == catalog.Object:
+			out = append(out, requiredPaths(p.Fields, prefix+p.Name+"[].")...)
+		}
+	}
+	return out
 }
 
 func styleName(s catalog.Style) string {

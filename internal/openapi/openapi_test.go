@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -89,5 +90,35 @@ func TestValidatorRejectsBrokenDocument(t *testing.T) {
 	}
 	if ok, _ := schema_validation.ValidateOpenAPIDocument(doc); ok {
 		t.Fatal("a document with a parameter lacking `in` and non-object responses passed validation")
+	}
+}
+
+// Required parameters are marked where tools look: the form's required
+// list, the params text's description and its contentSchema, nested
+// objects' required lists (issue 22 item 1).
+func TestRequiredFieldsMarked(t *testing.T) {
+	doc := Build(release.Latest)
+	form := func(path, method string) Doc {
+		op := doc["paths"].(Doc)[path].(Doc)[method].(Doc)
+		return op["requestBody"].(Doc)["content"].(Doc)["application/x-www-form-urlencoded"].(Doc)["schema"].(Doc)
+	}
+	tpl := form("/api/v1/mc/personal_templates", "post")
+	if got := fmt.Sprint(tpl["required"]); got != "[account_token params]" {
+		t.Errorf("template create form required = %s", got)
+	}
+	params := tpl["properties"].(Doc)["params"].(Doc)
+	if d := params["description"].(string); !strings.Contains(d, "closed_conf") || !strings.Contains(d, "video_formats") {
+		t.Errorf("params description does not name the required fields: %q", d)
+	}
+	if got := fmt.Sprint(params["contentSchema"].(Doc)["required"]); !strings.Contains(got, "safe_conf") {
+		t.Errorf("contentSchema required = %s", got)
+	}
+	mts := form("/api/v1/vc/confs/{conf_id}/mts", "post")["properties"].(Doc)["params"].(Doc)
+	if d := mts["description"].(string); !strings.Contains(d, "mts[].bitrate") || !strings.Contains(d, "mts[].protocol") {
+		t.Errorf("add terminals: params description %q", d)
+	}
+	item := mts["contentSchema"].(Doc)["properties"].(Doc)["mts"].(Doc)["items"].(Doc)
+	if got := fmt.Sprint(item["required"]); !strings.Contains(got, "bitrate") {
+		t.Errorf("mts items required = %s", got)
 	}
 }

@@ -318,13 +318,18 @@ func checkEnumS(p catalog.Param, s string) string {
 	return fmt.Sprintf("value %q is not one of %v", s, p.EnumS)
 }
 
-// Error turns problems into the 90400 reply, naming every parameter at fault.
+// Error turns problems into the 90400 reply, naming every parameter at
+// fault: one problem on its own, several one per line after a count
+// (issue 22: a list of 23 missing fields on one line is unreadable).
 func Error(ps []Problem) *wire.Error {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
 		parts[i] = "parameter " + p.Path() + ": " + p.Msg
 	}
-	return wire.Errorf(wire.CodeInvalidParam, "%s", strings.Join(parts, "; "))
+	if len(parts) == 1 {
+		return wire.Errorf(wire.CodeInvalidParam, "%s", parts[0])
+	}
+	return wire.Errorf(wire.CodeInvalidParam, "%d parameters are invalid:\n%s", len(parts), strings.Join(parts, "\n"))
 }
 
 // DebugList shapes problems as debug mode's debug_list (seed 000 "Errors"

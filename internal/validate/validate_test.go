@@ -138,3 +138,18 @@ func TestCheckAtSkipsAbsentFields(t *testing.T) {
 		t.Fatalf("CheckAt problems = %v, want only mts[0].poll.num", got)
 	}
 }
+
+// Several problems are listed one per line after their count; one stays
+// on one line (issue 22 item 1).
+func TestErrorListsOneProblemPerLine(t *testing.T) {
+	one := Error([]Problem{{Top: "name", Index: -1, Msg: MsgMissing}})
+	if one.Desc != "parameter name: "+MsgMissing {
+		t.Errorf("one problem: %q", one.Desc)
+	}
+	e := Error([]Problem{{Top: "name", Index: -1, Msg: MsgMissing}, {Top: "bitrate", Index: -1, Msg: MsgMissing}, {Top: "mts", Index: 0, Sub: "protocol", Msg: MsgMissing}})
+	lines := strings.Split(e.Error(), "\n")
+	if len(lines) != 4 || lines[0] != "3 parameters are invalid:" || lines[1] != "parameter name: "+MsgMissing ||
+		!strings.HasPrefix(lines[3], "parameter mts[0].protocol: ") || !strings.HasSuffix(lines[3], "(90400)") {
+		t.Errorf("three problems: %q", e.Error())
+	}
+}
