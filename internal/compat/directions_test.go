@@ -159,3 +159,30 @@ func TestAddTerminalsRequestKeepsMts(t *testing.T) {
 		}
 	}
 }
+
+// A field is added once per endpoint and side: two "added" rules of
+// different releases on one field would hide it until the later one (the
+// conference info's call_mode, shown from 5.1.0.2.0, was once also added
+// at 5.2.0.2.0 with conferences and templates).
+func TestAddedOnce(t *testing.T) {
+	type key struct {
+		endpoint, path string
+		side           Dir
+	}
+	first := map[key]Rule{}
+	for _, r := range Rules() {
+		if r.Change != Added {
+			continue
+		}
+		for _, side := range []Dir{ToRequest, ToReply} {
+			if r.Dir&side == 0 {
+				continue
+			}
+			k := key{r.Endpoint, r.Path, side}
+			if o, ok := first[k]; ok && o.Release != r.Release {
+				t.Errorf("%s %s (%s): added at %s (%s) and at %s (%s)", r.Endpoint, r.Path, side, o.Release, o.Source, r.Release, r.Source)
+			}
+			first[k] = r
+		}
+	}
+}

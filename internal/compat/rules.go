@@ -116,7 +116,8 @@ func Rules() []Rule {
 		"seed 001 5.1.0.1.0: removed from templates and creation; back at 6.0.0.3.0")))
 	add(ToRequest, added(confCreate, release.R5_1_0_1_0, "seed 001 5.1.0.1.0: conf_level added on conference creation", "conf_level"))
 	add(Both, added(vmpStart, release.R5_1_0_1_0, "seed 001 5.1.0.1.0: voice_hint and VMP mode added", "voice_hint", "mode"))
-	add(Both, added([]target{t("vc.confs.poll.start", ""), t("vc.confs.poll.get", "")}, release.R5_1_0_1_0, "seed 001 5.1.0.1.0: poll mode added", "mode"))
+	add(Both, added([]target{t("vc.confs.poll.start", ""), t("vc.confs.poll.state.update", ""), t("vc.confs.poll.get", "")}, release.R5_1_0_1_0,
+		"seed 001 5.1.0.1.0: poll mode added", "mode"))
 
 	// 5.1.0.2.0
 	add(ToReply, added(confInfo, release.R5_1_0_2_0, "seed 001 5.1.0.2.0: force_broadcast, conf_level, call_mode added to conference info",
@@ -144,7 +145,12 @@ func Rules() []Rule {
 
 	// 5.2.0.2.0
 	add(Both, added(join(confInfo, templates, confCreate), release.R5_2_0_2_0, "seed 001 5.2.0.2.0: added to conferences and templates",
-		"encrypted_auth", "meeting_room_name", "mute_filter", "fec_mode", "doubleflow", "call_mode", "mix", "vmp", "recorder", "keep_calling_members"))
+		"encrypted_auth", "meeting_room_name", "mute_filter", "fec_mode", "doubleflow", "mix", "vmp", "keep_calling_members"))
+	// Each field is added once: conference info has shown call_mode since
+	// 5.1.0.2.0, templates and creation have had recorder since 5.1.0.4.0
+	// (above).
+	add(Both, added(join(templates, confCreate), release.R5_2_0_2_0, "seed 001 5.2.0.2.0: added to conferences and templates", "call_mode"))
+	add(Both, added(confInfo, release.R5_2_0_2_0, "seed 001 5.2.0.2.0: added to conferences and templates", "recorder"))
 	add(ToRequest, added(confCreate, release.R5_2_0_2_0, "seed 001 5.2.0.2.0: create_type and template_id added", "create_type", "template_id"))
 	vmpAll := []string{"vc.confs.vmps.create", "vc.confs.vmps.update", "vc.confs.vmps.update_put", "vc.confs.vmps.get",
 		"mc.personal_templates.create", "mc.personal_templates.update", "mc.personal_templates.get", "mc.confs.create"}

@@ -191,6 +191,14 @@ func checkCreateParams(p map[string]any) error {
 	return nil
 }
 
+// confDefaults are the values of creation fields that the request and its
+// source leave out: automatic calls (call_mode 2; the platform called
+// automatically before the field existed, seed 001 5.2.0.2.0), every 20 s
+// (call_interval, every reference 04 and 05 example), without a limit
+// (call_times 0), at 8128 kbps (bitrate, every reference conference
+// example) unless the main video format names one.
+var confDefaults = map[string]any{"call_mode": 2, "call_interval": 20, "call_times": 0, "bitrate": 8128}
+
 // completeConf fills the defaults and the server's fields of a
 // conference document.
 func completeConf(doc map[string]any, r *api.Request) error {
@@ -208,6 +216,14 @@ func completeConf(doc map[string]any, r *api.Request) error {
 			if f, ok := vf[0].(map[string]any); ok {
 				doc["bitrate"] = record.Int(f, "bitrate")
 			}
+		}
+	}
+	// Fields the caller left out, or that its release does not have, take
+	// the platform's behaviour (docs/conferences.md "Defaults"): the
+	// releases before 5.2.0.2.0 have no call_mode and call automatically.
+	for k, v := range confDefaults {
+		if _, ok := doc[k]; !ok {
+			doc[k] = v
 		}
 	}
 	switch pid := record.Str(doc, "platform_id"); pid {
