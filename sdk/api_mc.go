@@ -2512,8 +2512,8 @@ type MCConfsCreateRequest struct {
 	EnableRTC *int `json:"enable_rtc,omitempty"`
 	// Multi-stream: 0 off, 1 on (from 6.1.0.4.0). One of 0, 1.
 	MultiStream *int `json:"multi_stream,omitempty"`
-	// Confer extension: ISO 8601 start time; a future time books the conference (absent: start now).
-	StartTime *string `json:"start_time,omitempty"`
+	// Confer extension: start time (ISO 8601, or YYYY-MM-DD HH:MM:SS in the platform's zone); a future time books the conference (absent: start now).
+	XConferStartTime *string `json:"x_confer_start_time,omitempty"`
 }
 
 // MCConfsCreateRequestSpeaker is the member speaker of MCConfsCreateRequest.

@@ -25,6 +25,14 @@ func init() {
 // confDone is the description of a successful change (reference "操作成功").
 const confDone = "operation succeeded"
 
+// confParamsNotCopied are creation parameters that are not fields of the
+// conference: its source, and the start time, which the engine sets
+// (start_time is no creation parameter of the platform: ignored).
+var confParamsNotCopied = map[string]bool{"template_id": true, "create_type": true, "start_time": true, bookingParam: true}
+
+// bookingParam is Confer's booking extension (docs/conferences.md).
+const bookingParam = "x_confer_start_time"
+
 // confSourceOnly are fields of a template or virtual meeting room that are not
 // fields of the conference made from it.
 var confSourceOnly = map[string]bool{
@@ -38,8 +46,9 @@ var confSourceOnly = map[string]bool{
 // createConf serves mc.confs.create: an instant conference from the
 // parameters, or one from a public template, a personal template or a
 // virtual meeting room whose fields the parameters override ("real-time
-// parameter passing", seed 001 5.2.0.4.0). A future start_time (a Confer
-// extension) books it.
+// parameter passing", seed 001 5.2.0.4.0). A future x_confer_start_time
+// (a Confer extension) books it; the platform has no start_time on
+// creation and ignores one.
 func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
 	if p == nil {
@@ -82,7 +91,7 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 		}
 	}
 	for k, v := range p {
-		if v != nil && k != "start_time" && k != "template_id" && k != "create_type" {
+		if v != nil && !confParamsNotCopied[k] {
 			doc[k] = v
 		}
 	}
@@ -140,23 +149,25 @@ func confExclusiveUser(room map[string]any, r *api.Request) bool {
 	return false
 }
 
-// bookedStart reads the start_time extension: an ISO 8601 time; absent or
-// empty starts the conference now.
+// bookedStart reads the booking extension x_confer_start_time (ISO 8601,
+// or YYYY-MM-DD HH:MM:SS in the platform's zone); absent or empty starts
+// the conference now.
 func bookedStart(p map[string]any) (time.Time, error) {
-	v, ok := p["start_time"]
+	const want = "must be a time such as 2026-03-01T10:00:00+08:00 or 2026-03-01 10:00:00"
+	v, ok := p[bookingParam]
 	if !ok || v == nil {
 		return time.Time{}, nil
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		return time.Time{}, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
+		return time.Time{}, wire.InvalidParam(bookingParam, want)
 	}
 	if strings.TrimSpace(s) == "" {
 		return time.Time{}, nil
 	}
 	t, err := record.ParseTime(s)
 	if err != nil {
-		return time.Time{}, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
+		return time.Time{}, wire.InvalidParam(bookingParam, want)
 	}
 	return t, nil
 }

@@ -139,7 +139,7 @@ func (s *session) integrator() {
 	s.call("info B", "GET", B, nil, infoB...)
 
 	// Cascade: A calls B, B calls C.
-	added := []check{equals("error_code", 0), s.since(r5_1_0_2, "mts:a")}
+	added := []check{equals("error_code", 0), s.since(r5_1_0_2, "mts.mt_id:i")}
 	s.call("cascade A-B", "POST", A+"/mts", map[string]any{"mts": []any{mtEntry(b)}}, added...)
 	s.call("cascade B-C", "POST", B+"/mts", map[string]any{"mts": []any{mtEntry(c)}}, added...)
 	s.call("terminals of A", "POST", A+"/mts", map[string]any{"mts": []any{mtEntry(terminals[0]), mtEntry(terminals[1])}}, added...)
