@@ -22,6 +22,7 @@ var (
 	room             = []target{t("mc.virtual_meeting_rooms.get", ""), t("mc.virtual_meeting_rooms.create", ""), t("mc.virtual_meeting_rooms.update", "")}
 	roomList         = []target{t("mc.virtual_meeting_rooms.list", "virtual_meeting_rooms[].")}
 	confCreate       = []target{t("mc.confs.create", "")}
+	booked           = []target{t("mc.booked_confs.get", ""), t("mc.booked_confs.list", "booked_confs[].")}
 	vmpStart         = []target{t("vc.confs.vmps.create", ""), t("vc.confs.vmps.update", ""), t("vc.confs.vmps.update_put", ""), t("vc.confs.vmps.get", "")}
 )
 
@@ -86,14 +87,16 @@ func Rules() []Rule {
 		"seed 001 5.0.0.4.1: current_progress string to integer (no emulated release is older: accepted as a string in requests)"))
 
 	// 5.1.0.1.0
-	add(Both, on(join(confInfo, templates, confCreate, []target{t("vc.confs.vad.get", "")}), release.R5_1_0_1_0, Renamed, "voice_activity_detection", "voice_inspire_enable", nil,
+	// A rename applies wherever the field travels (TestRenamesEverywhere).
+	add(Both, on(join(confInfo, templates, confCreate, templateLists, templateSimple, booked, []target{t("vc.confs.vad.get", "")}),
+		release.R5_1_0_1_0, Renamed, "voice_activity_detection", "voice_inspire_enable", nil,
 		"seed 001 5.1.0.1.0: voice_inspire_enable renamed voice_activity_detection"))
 	add(ToRequest, on([]target{t("vc.confs.vad.update", "")}, release.R5_1_0_1_0, Renamed, "vacinterval", "interval", nil,
 		"seed 001 5.1.0.1.0: vad update field interval renamed vacinterval"))
 	add(Both, on(join(vmpStart, []target{t("vc.confs.mtvmps.create", ""), t("vc.confs.mtvmps.get", ""), t("vc.confs.mtvmps.update", ""),
 		t("vc.confs.hduvmps.create", ""), t("vc.confs.hduvmps.get", ""), t("vc.confs.hduvmps.update", "")}),
 		release.R5_1_0_1_0, Renamed, "show_mt_name", "show_alias", nil, "seed 001 5.1.0.1.0: show_alias renamed show_mt_name"))
-	add(Both, on(templates, release.R5_1_0_1_0, Renamed, "vmp.show_mt_name", "show_alias", nil, "seed 001 5.1.0.1.0: show_alias renamed show_mt_name"))
+	add(Both, on(join(templates, confCreate, []target{t("mc.personal_templates.vmp.get", "")}), release.R5_1_0_1_0, Renamed, "vmp.show_mt_name", "show_alias", nil, "seed 001 5.1.0.1.0: show_alias renamed show_mt_name"))
 	mediaEndpoints := []string{"mc.personal_templates.get", "mc.personal_templates.create", "mc.personal_templates.update",
 		"mc.public_templates.get", "mc.public_templates.create", "mc.public_templates.update",
 		"mc.virtual_meeting_rooms.get", "mc.virtual_meeting_rooms.create", "mc.virtual_meeting_rooms.update",

@@ -28,7 +28,7 @@ func a1Rules() []Rule {
 	personal := personalTemplate // detail, create, modify
 	public := publicTemplate
 	simple := templateSimple
-	booked := tg("mc.booked_confs.get")
+	bookedGet := tg("mc.booked_confs.get")
 	vmpsAll := join(tg("vc.confs.vmps.get"), tg("vc.confs.vmps.create"), tg("vc.confs.vmps.update"), tg("vc.confs.vmps.update_put"))
 	mtvmps := join(tg("vc.confs.mtvmps.create"), tg("vc.confs.mtvmps.get"), tg("vc.confs.mtvmps.update"), tg("vc.confs.mtvmps.list", "mts[]."))
 	tplVMP := tg("mc.personal_templates.vmp.get")
@@ -41,7 +41,7 @@ func a1Rules() []Rule {
 
 	// 5.1.0.1.0
 	r = release.R5_1_0_1_0
-	add(Both, on(join(personal, public, confCreate), r, Renamed, "preoccupy_resource", "preoccpuy_resouce", nil,
+	add(Both, on(join(personal, public, confCreate, confInfo, booked), r, Renamed, "preoccupy_resource", "preoccpuy_resouce", nil,
 		src(r, "misspelt preoccpuy_resouce renamed preoccupy_resource")))
 	add(Both, added(join(confInfo, personal, public, confCreate), r, src(r, "vacinterval (voice activation sensitivity) added"), "vacinterval"))
 	add(Both, added(join(personal, confCreate, tplVMP), r, src(r, "mode added to the vmp object"), "vmp.mode"))
@@ -52,11 +52,11 @@ func a1Rules() []Rule {
 	add(ToReply, on(tg("vc.confs.cascades.mts.list", "mts[]."), r, Removed, "call_mode", nil, nil,
 		src(r, "call_mode removed from the cascade terminal list")))
 	add(Both, on(join(personal, confCreate), r, Removed, "poll.speaker", nil, nil, src(r, "speaker removed from the poll object")))
-	add(Both, on(join(personal, simple, booked, confCreate), r, Removed, "call_chase", nil, nil, src(r, "call_chase removed")))
+	add(Both, on(join(personal, simple, bookedGet, confCreate), r, Removed, "call_chase", nil, nil, src(r, "call_chase removed")))
 	for _, f := range []string{"dual_formats", "satellite", "multicast", "record"} {
-		add(Both, on(join(personal, public, simple, booked, confCreate), r, Removed, f, nil, nil, src(r, f+" removed")))
+		add(Both, on(join(personal, public, simple, bookedGet, confCreate), r, Removed, f, nil, nil, src(r, f+" removed")))
 	}
-	add(ToReply, on(booked, r, Removed, "audio_formats", nil, nil, src(r, "audio_formats removed from the scheduled conference")))
+	add(ToReply, on(bookedGet, r, Removed, "audio_formats", nil, nil, src(r, "audio_formats removed from the scheduled conference")))
 	add(ToReply, until(release.R6_0_0_3_0, on(simple, r, Removed, "audio_formats", nil, nil,
 		src(r, "audio_formats removed from simple template detail; back at 6.0.0.3.0"))))
 	add(ToReply, until(release.R5_2_0_2_0, on(simple, r, Removed, "duration", nil, nil,
@@ -89,7 +89,7 @@ func a1Rules() []Rule {
 	}
 	add(ToReply, added(join(tg("mc.personal_templates.list", "personal_templates[]."), tg("mc.public_templates.list", "public_templates[]."),
 		tg("mc.booked_confs.list", "booked_confs[].")), r, src(r, "encrypted_auth added to the template and scheduled conference lists"), "encrypted_auth"))
-	add(ToReply, added(join(booked, simple), r, src(r, "scheduled conference and simple template detail gain encrypted_auth, fec_mode, mute_filter, doubleflow"),
+	add(ToReply, added(join(bookedGet, simple), r, src(r, "scheduled conference and simple template detail gain encrypted_auth, fec_mode, mute_filter, doubleflow"),
 		"encrypted_auth", "fec_mode", "mute_filter", "doubleflow"))
 	add(Both, added(join(personal, confCreate), r, src(r, "vmp members gain the poll object"), "vmp.members[].poll"))
 	add(Both, added(join(personal, confCreate), r, src(r, "recorder gains dual_stream and vrs_id"), "recorder.dual_stream", "recorder.vrs_id"))

@@ -63,9 +63,9 @@ func (s *session) confParams(name string, full bool, extra map[string]any) map[s
 			p[k] = v
 		}
 		if s.at(r5_1_0_1) {
-			p["voice_activity_detection"], p["vacinterval"], p["preoccupy_resource"] = 0, 5, 0
+			p["voice_activity_detection"], p["vacinterval"], p["preoccupy_resource"] = 0, 5, 1
 		} else {
-			p["voice_inspire_enable"], p["preoccpuy_resouce"] = 0, 0
+			p["voice_inspire_enable"], p["preoccpuy_resouce"] = 0, 1
 		}
 		if s.at(r5_2_0_2) {
 			p["call_mode"] = 2
@@ -123,7 +123,11 @@ func (s *session) integrator() {
 	s.call("list", "GET", "/api/v1/vc/confs", nil, count("confs", 3), has("confs.conf_id:s", "confs.name:s"),
 		s.before(r5_1_0_1, "confs.voice_inspire_enable:i"), s.since(r5_1_0_1, "confs.voice_activity_detection:i"),
 		s.since(r6_1_0_4, "confs.enable_rtc:i"), s.since(r6_0_0_3, "confs.encrypted_frequence:i"))
-	s.call("info A", "GET", A, nil, equals("name", "session-a"), equals("bitrate", 2048), equals("call_interval", 10),
+	preoccupy := "preoccupy_resource"
+	if !s.at(r5_1_0_1) {
+		preoccupy = "preoccpuy_resouce" // the misspelt name (reference A1 5.1.0.1.0)
+	}
+	s.call("info A", "GET", A, nil, equals("name", "session-a"), equals("bitrate", 2048), equals("call_interval", 10), equals(preoccupy, 1),
 		s.before(r5_1_0_1, "voice_inspire_enable:i"), s.since(r5_1_0_1, "voice_activity_detection:i", "vacinterval:i"),
 		s.before(r5_1_0_2, "call_chase:i"), s.since(r5_1_0_2, "call_mode:i", "conf_level:i", "force_broadcast:i"),
 		s.since(r5_1_0_4, "one_reforming:i"), s.since(r5_2_0_2, "encrypted_auth:i", "mute_filter:i", "fec_mode:i", "doubleflow:i"),

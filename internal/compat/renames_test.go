@@ -1,0 +1,77 @@
+package compat
+
+import (
+	"testing"
+
+	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/release"
+)
+
+// fieldPaths lists the rule paths ("a", "a.b", "list[].b") at which a field
+// named name appears in a schema.
+func fieldPaths(ps []catalog.Param, prefix, name string) []string {
+	var out []string
+	for _, p := range ps {
+		path := prefix + p.Name
+		if p.Name == name {
+			out = append(out, path)
+		}
+		sub := path + "."
+		if p.Kind == catalog.Array {
+			sub = path + "[]."
+		}
+		out = append(out, fieldPaths(p.Fields, sub, name)...)
+	}
+	return out
+}
+
+// Every rename of the history applies, in both directions, wherever the
+// field travels at a release before the rename (issue 21 item 3): each
+// request parameter and reply field of that name, on every endpoint that
+// existed then, has a rename rule, unless a rule says the field did not
+// exist there before the rename.
+func TestRenamesEverywhere(t *testing.T) {
+	renames := []struct {
+		name, old string
+		rel       release.Release
+		only      string // the one endpoint the history names, if any
+	}{
+		{"voice_activity_detection", "voice_inspire_enable", release.R5_1_0_1_0, ""},
+		{"vacinterval", "interval", release.R5_1_0_1_0, "vc.confs.vad.update"},
+		{"show_mt_name", "show_alias", release.R5_1_0_1_0, ""},
+		{"preoccupy_resource", "preoccpuy_resouce", release.R5_1_0_1_0, ""},
+	}
+	rules := Rules()
+	covered := func(ep, path string, side Dir, rn struct {
+		name, old string
+		rel       release.Release
+		only      string
+	}) bool {
+		for _, r := range rules {
+			if r.Endpoint != ep || r.Dir&side == 0 || (r.Path != path && r.Path != "**."+rn.name) {
+				continue
+			}
+			if r.Change == Renamed && r.Old == rn.old && r.Release == rn.rel {
+				return true
+			}
+			if r.Change == Added && r.Release >= rn.rel {
+				return true // the field is younger than the rename
+			}
+		}
+		return false
+	}
+	for _, rn := range renames {
+		for _, e := range catalog.All() {
+			if !e.ExistsAt(rn.rel-1) || (rn.only != "" && e.Name != rn.only) {
+				continue
+			}
+			for side, ps := range map[Dir][]catalog.Param{ToRequest: e.Params, ToReply: e.Reply} {
+				for _, path := range fieldPaths(ps, "", rn.name) {
+					if !covered(e.Name, path, side, rn) {
+						t.Errorf("%s %s (%s): no rename from %s before %s", e.Name, path, side, rn.old, rn.rel)
+					}
+				}
+			}
+		}
+	}
+}
