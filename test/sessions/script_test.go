@@ -110,6 +110,7 @@ func mtID(b map[string]any, number string) string {
 // hang-up, drop, end.
 func (s *session) integrator() {
 	s.login()
+	s.templates()
 	if s.at(r6_0_0_3) {
 		s.call("version", "GET", "/api/vc/version", nil, has("version:s", "api_level:i"))
 	}
@@ -276,6 +277,37 @@ func (s *session) integrator() {
 		s.call("end", "DELETE", "/api/v1/mc/confs/"+id, nil)
 	}
 	s.call("list", "GET", "/api/v1/vc/confs", nil, count("confs", 0))
+}
+
+// templates creates, reads, lists and deletes a personal template in the
+// client's shapes: old names and old values (4K resolution 19, H.265
+// format 7) before 5.1.0.1.0, fields by the release that added them.
+func (s *session) templates() {
+	p := s.confParams("template-a", true, nil)
+	for _, k := range []string{"cascade_return_para", "call_times"} {
+		p[k] = 0
+	}
+	format, resolution := 6, 16
+	if !s.at(r5_1_0_1) {
+		format, resolution = 7, 19
+	}
+	p["video_formats"] = []any{map[string]any{"format": format, "resolution": resolution, "frame": 30, "bitrate": 2048}}
+	if s.at(r5_1_0_4) {
+		p["one_reforming"] = 0
+	}
+	if s.at(r5_2_0_4) {
+		p["bind_e164"] = 0
+	}
+	id, _ := s.call("template", "POST", "/api/v1/mc/personal_templates", p, has("template_id:s"))["template_id"].(string)
+	path := "/api/v1/mc/personal_templates/" + id
+	names := []check{equals("name", "template-a"), equals("video_formats.format", format), equals("video_formats.resolution", resolution),
+		s.before(r5_1_0_1, "voice_inspire_enable:i", "preoccpuy_resouce:i"), s.since(r5_1_0_1, "voice_activity_detection:i", "preoccupy_resource:i"),
+		s.since(r5_1_0_4, "one_reforming:i"), s.since(r5_2_0_2, "call_mode:i"), s.since(r5_2_0_4, "e164"), s.since(r6_1_0_4, "enable_rtc:i")}
+	s.call("template?", "GET", path, nil, names...)
+	s.call("templates", "GET", "/api/v1/mc/personal_templates", nil, has("personal_templates.template_id:s", "personal_templates.name:s"),
+		s.since(r5_2_0_4, "personal_templates.e164"))
+	s.call("template simple?", "GET", path+"/simple", nil, equals("name", "template-a"), s.since(r5_1_0_2, "call_mode:i"))
+	s.call("template off", "DELETE", path, nil, s.before(r5_1_0_2, "template_id"))
 }
 
 // recIDType is the type spec of rec_id: an integer before 5.1.0.2.1.
