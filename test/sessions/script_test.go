@@ -175,6 +175,8 @@ func (s *session) integrator() {
 	s.call("dual stream?", "GET", A+"/dualstream", nil, equals("mt_id", mt1))
 	s.call("dual stream off", "DELETE", A+"/dualstream", map[string]any{"mt_id": mt1})
 
+	s.controls(A, mt1, mt2)
+
 	// Mute and silence, conference-wide and per terminal.
 	s.call("mute all", "PUT", A+"/mute", map[string]any{"value": 1})
 	s.call("silence all", "PUT", A+"/silence", map[string]any{"value": 1})
@@ -308,6 +310,80 @@ func (s *session) templates() {
 		s.since(r5_2_0_4, "personal_templates.e164"))
 	s.call("template simple?", "GET", path+"/simple", nil, equals("name", "template-a"), s.since(r5_1_0_2, "call_mode:i"))
 	s.call("template off", "DELETE", path, nil, s.before(r5_1_0_2, "template_id"))
+}
+
+// controls uses the operations of each release: an operation the
+// client's release lacks is refused as not supported (90505), one it has
+// works.
+func (s *session) controls(A, mt1, mt2 string) {
+	// From the baseline.
+	s.call("upload", "PUT", A+"/upload", map[string]any{"mt_id": mt1})
+	s.call("upload?", "GET", A+"/upload", nil, equals("mt_id", mt1))
+	s.call("inspect", "POST", A+"/inspections", map[string]any{"mode": 1, "src": map[string]any{"type": 1, "mt_id": mt1}, "dst": map[string]any{"mt_id": mt2}})
+	s.call("inspections", "GET", A+"/inspections", nil, count("inspections", 1))
+	s.call("domains", "GET", "/api/v1/nms/domains", nil, has("domains.moid:s", "domains.name:s"))
+
+	// 5.1.0.2.0: forced broadcast, VIP list.
+	if s.at(r5_1_0_2) {
+		s.call("forced broadcast", "PUT", A+"/forcebroadcast", map[string]any{"force_broadcast": 1})
+		s.call("info A", "GET", A, nil, equals("force_broadcast", 1))
+		s.call("forced broadcast off", "PUT", A+"/forcebroadcast", map[string]any{"force_broadcast": 0})
+		s.call("VIPs", "PUT", A+"/viplist", map[string]any{"mts": mts(mt1)["mts"]})
+		s.call("VIPs?", "GET", A+"/viplist", nil, count("mts", 1), equals("mts.mt_id", mt1))
+	} else {
+		s.fail(90505, "forced broadcast (too new)", "PUT", A+"/forcebroadcast", map[string]any{"force_broadcast": 1})
+		s.fail(90505, "VIPs (too new)", "GET", A+"/viplist", nil)
+	}
+
+	// 5.2.0.2.0: terminal call mode, video sources, renaming, upload poll.
+	if s.at(r5_2_0_2) {
+		s.call("call mode", "PUT", A+"/mts/"+mt2+"/call_mode", map[string]any{"value": 3})
+		s.call("terminal info", "GET", A+"/mts/"+mt2, nil, equals("call_mode", 3))
+		s.call("videos?", "GET", A+"/mts/"+mt1+"/videos", nil, has("cur_video_idx:i", "mt_videos:a"))
+		s.call("rename", "POST", A+"/name", map[string]any{"value": "session-a2"})
+		s.call("info A", "GET", A, nil, equals("name", "session-a2"))
+		s.call("upload poll", "POST", A+"/upload_poll", map[string]any{"num": 0, "keep_time": 10, "members": mts(mt1, mt2)["mts"]})
+		s.call("upload poll?", "GET", A+"/upload_poll", nil, equals("keep_time", 10), count("members", 2), s.since(r6_0_0_3, "poll_index:i"))
+		s.call("upload poll stop", "PUT", A+"/upload_poll/state", map[string]any{"value": 0})
+	} else {
+		s.fail(90505, "call mode (too new)", "PUT", A+"/mts/"+mt2+"/call_mode", map[string]any{"value": 2})
+		s.fail(90505, "rename (too new)", "POST", A+"/name", map[string]any{"value": "session-a2"})
+	}
+
+	// 5.2.0.4.0: chairman poll.
+	if s.at(r5_2_0_4) {
+		s.call("chairman poll", "POST", A+"/chairman_poll", map[string]any{"mode": 10, "num": 0, "keep_time": 10, "members": mts(mt1, mt2)["mts"]})
+		s.call("chairman poll?", "GET", A+"/chairman_poll", nil, equals("mode", 10), count("members", 2))
+		s.call("chairman poll stop", "PUT", A+"/chairman_poll/state", map[string]any{"value": 0, "mode": 10})
+	} else {
+		s.fail(90505, "chairman poll (too new)", "GET", A+"/chairman_poll", nil)
+	}
+
+	// 6.0.0.3.0: version queries, single-channel inspection.
+	if s.at(r6_0_0_3) {
+		s.call("mc version", "GET", "/api/mc/version", nil, has("version:s", "api_level:i"))
+		s.call("channel inspection", "POST", A+"/inspection_channels", map[string]any{"mode": 1,
+			"src": map[string]any{"type": 1, "mt_id": mt2, "mt_chn_idx": 0}, "dst": map[string]any{"mt_id": mt1, "mt_chn_idx": 0}})
+		s.call("channel inspections", "GET", A+"/inspection_channels", nil, has("inspections:a"))
+	} else {
+		s.fail(90505, "mc version (too new)", "GET", "/api/mc/version", nil)
+	}
+
+	// 6.1.0.2.0: forced speaker, forced mute.
+	if s.at(r6_1_0_2) {
+		s.call("forced speaker", "PUT", A+"/speaker", map[string]any{"mt_id": mt1, "force_broadcast": 1})
+		s.call("forced mute", "PUT", A+"/mute", map[string]any{"value": 1, "force_mute": 1})
+		s.call("info A", "GET", A, nil, equals("force_mute", 1))
+		s.call("unmute", "PUT", A+"/mute", map[string]any{"value": 0, "force_mute": 0})
+	}
+
+	// 6.1.0.4.0: dual-stream mode.
+	if s.at(r6_1_0_4) {
+		s.call("dual mode", "PUT", A+"/dualmode", map[string]any{"dual_mode": 0})
+		s.call("info A", "GET", A, nil, equals("dual_mode", 0))
+	} else {
+		s.fail(90505, "dual mode (too new)", "PUT", A+"/dualmode", map[string]any{"dual_mode": 0})
+	}
 }
 
 // recIDType is the type spec of rec_id: an integer before 5.1.0.2.1.
