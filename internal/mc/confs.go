@@ -205,9 +205,10 @@ func checkCreateParams(p map[string]any) error {
 // confDefaults are the values of creation fields that the request and its
 // source leave out: automatic calls (call_mode 2; the platform called
 // automatically before the field existed, seed 001 5.2.0.2.0), every 20 s
-// (call_interval, every reference 04 and 05 example), without a limit
-// (call_times 0), at 8128 kbps (bitrate, every reference conference
-// example) unless the main video format names one.
+// (call_interval) without a limit (call_times 0) as the examples of
+// reference 04 "创建会议" and 05 "获取视频会议信息", at 8128 kbps (bitrate,
+// every reference conference example) unless the main video format names
+// one (docs/conferences.md "Defaults").
 var confDefaults = map[string]any{"call_mode": 2, "call_interval": 20, "call_times": 0, "bitrate": 8128}
 
 // completeConf fills the defaults and the server's fields of a
