@@ -111,6 +111,7 @@ func mtID(b map[string]any, number string) string {
 func (s *session) integrator() {
 	s.login()
 	s.templates()
+	s.room()
 	if s.at(r6_0_0_3) {
 		s.call("version", "GET", "/api/vc/version", nil, has("version:s", "api_level:i"))
 	}
@@ -384,6 +385,28 @@ func (s *session) controls(A, mt1, mt2 string) {
 	} else {
 		s.fail(90505, "dual mode (too new)", "PUT", A+"/dualmode", map[string]any{"dual_mode": 0})
 	}
+}
+
+// room creates a virtual meeting room with only its required fields
+// (5.2.0.2.0 on), holds a conference from it and adds a terminal: with no
+// call_mode anywhere, the terminal is called at once (issue 21 item 2).
+func (s *session) room() {
+	if !s.at(r5_2_0_2) {
+		s.fail(90505, "room (too new)", "GET", "/api/v1/mc/virtual_meeting_rooms", nil)
+		return
+	}
+	id, _ := s.call("room", "POST", "/api/v1/mc/virtual_meeting_rooms", map[string]any{"name": "room-1", "max_join_mt": 8,
+		"video_formats": []any{map[string]any{"format": 4, "resolution": 3, "frame": 30, "bitrate": 1024}}}, has("id:s"))["id"].(string)
+	conf, _ := s.call("conference of the room", "POST", "/api/v1/mc/confs", map[string]any{"create_type": 4, "template_id": id},
+		has("conf_id:s"))["conf_id"].(string)
+	path := "/api/v1/vc/confs/" + conf
+	s.call("room info", "GET", path, nil, equals("bitrate", 1024), equals("call_interval", 20), equals("call_mode", 2), equals("meeting_room_name", "room-1"))
+	s.call("terminal of the room", "POST", path+"/mts", map[string]any{"mts": []any{mtEntry(terminals[3])}}, equals("error_code", 0))
+	s.call("room terminals", "GET", path+"/mts", nil, count("mts", 1))
+	s.call("room terminals", "GET", path+"/mts", nil, count("mts", 1))
+	s.call("room terminal online", "GET", path+"/mts", nil, equals("mts.online", 1), equals("mts.e164", terminals[3]))
+	s.call("room end", "DELETE", "/api/v1/mc/confs/"+conf, nil)
+	s.call("room off", "DELETE", "/api/v1/mc/virtual_meeting_rooms/"+id, nil)
 }
 
 // recIDType is the type spec of rec_id: an integer before 5.1.0.2.1.
