@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"net/url"
+	"strconv"
 
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -266,6 +267,19 @@ func (s *session) integrator() {
 	s.call("recording?", "GET", A+"/recorders/"+id, nil, has("current_progress:i", "state:i"))
 	s.call("recording pause", "PUT", A+"/recorders/"+id+"/state", map[string]any{"value": 1, "recorder_mode": 1})
 	s.call("recording stop", "DELETE", A+"/recorders/"+id, map[string]any{"recorder_mode": 1})
+
+	// Playback of the program (PUT from 5.0.0.4.1; rec_id in the reply
+	// from 5.1.0.2.0; vrs_id from 5.2.0.2.0).
+	fileID, _ := strconv.Atoi(id)
+	play := map[string]any{"play_dual_stream": 0, "file_name": "session.asf", "file_id": fileID}
+	if v, ok := rec["vrs_id"]; ok {
+		play["vrs_id"] = v
+	}
+	s.call("playback", "PUT", A+"/playback", play, s.since(r5_1_0_2, "rec_id"+recID))
+	s.call("playback?", "GET", A+"/playback", nil, has("current_progress:i", "state:i"), equals("file_id", fileID))
+	s.call("playback pause", "PUT", A+"/playback/state", map[string]any{"value": 1})
+	s.call("playback seek", "PUT", A+"/playback/current_progress", map[string]any{"current_progress": 1})
+	s.call("playback stop", "PUT", A+"/playback/state", map[string]any{"value": 0})
 
 	// Message, hang-up, drop.
 	s.call("message", "POST", A+"/sms", map[string]any{"message": "hello", "roll_num": 1, "roll_speed": 1, "type": 0, "mts": mts(mt1)["mts"]})
