@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/confer-platform/confer/internal/catalog"
@@ -69,6 +70,48 @@ func TestRenamesEverywhere(t *testing.T) {
 				for _, path := range fieldPaths(ps, "", rn.name) {
 					if !covered(e.Name, path, side, rn) {
 						t.Errorf("%s %s (%s): no rename from %s before %s", e.Name, path, side, rn.old, rn.rel)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The value changes of 5.1.0.1.0 (4K resolution 19 to 16, H.265 format 7
+// to 6) apply to every video format and resolution that travels at an
+// older release, and never to an audio format, whose values are another
+// enumeration (monitors' audio_format.format 6 is not H.265).
+func TestVideoValuesEverywhere(t *testing.T) {
+	applies := func(ep, path, name string, side Dir) bool {
+		for _, r := range Rules() {
+			if r.Endpoint == ep && r.Change == ValueChanged && r.Dir&side != 0 && (r.Path == path || r.Path == "**."+name) {
+				return true
+			}
+		}
+		return false
+	}
+	younger := func(ep, path string, side Dir) bool {
+		for _, r := range Rules() {
+			if r.Endpoint == ep && r.Change == Added && r.Dir&side != 0 && r.Release > release.R5_1_0_1_0 &&
+				(path == r.Path || strings.HasPrefix(path, r.Path+".") || strings.HasPrefix(path, r.Path+"[].")) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range catalog.All() {
+		if !e.ExistsAt(release.R5_0_0_4_1) {
+			continue
+		}
+		for side, ps := range map[Dir][]catalog.Param{ToRequest: e.Params, ToReply: e.Reply} {
+			for _, name := range []string{"format", "resolution"} {
+				for _, path := range fieldPaths(ps, "", name) {
+					audio := strings.Contains(path, "audio")
+					switch got := applies(e.Name, path, name, side); {
+					case audio && got:
+						t.Errorf("%s %s (%s): an audio format mapped as a video format", e.Name, path, side)
+					case !audio && !got && !younger(e.Name, path, side):
+						t.Errorf("%s %s (%s): no 5.1.0.1.0 value change", e.Name, path, side)
 					}
 				}
 			}

@@ -100,10 +100,16 @@ func Rules() []Rule {
 	mediaEndpoints := []string{"mc.personal_templates.get", "mc.personal_templates.create", "mc.personal_templates.update",
 		"mc.public_templates.get", "mc.public_templates.create", "mc.public_templates.update",
 		"mc.virtual_meeting_rooms.get", "mc.virtual_meeting_rooms.create", "mc.virtual_meeting_rooms.update",
-		"mc.confs.create", "mc.booked_confs.get", "vc.confs.get", "vc.confs.mts.get", "vc.confs.monitors.create", "vc.confs.monitors.get",
+		"mc.confs.create", "mc.booked_confs.get", "vc.confs.get", "vc.confs.mts.get",
+		"mc.personal_templates.list", "mc.public_templates.list",
 		"krtc.rooms.create", "krtc.rooms.update", "krtc.rooms.get"}
 	add(Both, anyDepth(mediaEndpoints, release.R5_1_0_1_0, ValueChanged, "resolution", 19, 16, "seed 001 5.1.0.1.0: 4K resolution 19 became 16"))
 	add(Both, anyDepth(mediaEndpoints, release.R5_1_0_1_0, ValueChanged, "format", 7, 6, "seed 001 5.1.0.1.0: H.265 format 7 became 6 (H.263+ removed)"))
+	// A monitor's video format only: its audio_format.format is another
+	// enumeration (TestVideoValuesEverywhere).
+	monitor := []target{t("vc.confs.monitors.create", "")}
+	add(Both, on(monitor, release.R5_1_0_1_0, ValueChanged, "video_format.resolution", 19, 16, "reference A1 5.1.0.1.0: monitors' 4K resolution 19 became 16"))
+	add(Both, on(monitor, release.R5_1_0_1_0, ValueChanged, "video_format.format", 7, 6, "reference A1 5.1.0.1.0: monitors' H.265 format 7 became 6"))
 	accountEndpoints := []string{"vc.confs.mts.add", "vc.confs.cascades.mts.add", "vc.confs.online_mts.call",
 		"mc.personal_templates.create", "mc.personal_templates.update", "mc.public_templates.create", "mc.public_templates.update",
 		"mc.confs.create", "vc.confs.vmps.create", "vc.confs.vmps.update", "vc.confs.vmps.update_put", "vc.confs.poll.start"}
