@@ -118,3 +118,31 @@ func TestVideoValuesEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// The type changes (rec_id integer to string at 5.1.0.2.1, current_progress
+// string to integer at 5.0.0.4.1) apply wherever the field travels.
+func TestRetypesEverywhere(t *testing.T) {
+	for _, rt := range []struct {
+		name string
+		rel  release.Release
+	}{{"rec_id", release.R5_1_0_2_1}, {"current_progress", release.R5_0_0_4_1}} {
+		for _, e := range catalog.All() {
+			if !e.ExistsAt(rt.rel) && !e.ExistsAt(rt.rel-1) {
+				continue
+			}
+			for side, ps := range map[Dir][]catalog.Param{ToRequest: e.Params, ToReply: e.Reply} {
+				for _, path := range fieldPaths(ps, "", rt.name) {
+					found := false
+					for _, r := range Rules() {
+						if r.Endpoint == e.Name && r.Change == Retyped && r.Dir&side != 0 && (r.Path == path || r.Path == "**."+rt.name) {
+							found = true
+						}
+					}
+					if !found {
+						t.Errorf("%s %s (%s): no type change at %s", e.Name, path, side, rt.rel)
+					}
+				}
+			}
+		}
+	}
+}
