@@ -14,7 +14,11 @@ import (
 // call_mode, starts its dual stream 3 s later, hangs it up and ends the
 // conference.
 func TestPublishedClient6(t *testing.T) {
-	s := start(t, testdb.SQLite(t), "6.1.0.4.0", "3")
+	testdb.Engines(t, func(t *testing.T, dsn string) { client6(t, dsn) })
+}
+
+func client6(t *testing.T, dsn string) {
+	s := start(t, dsn, "6.1.0.4.0", "3")
 	s.login()
 	id, _ := s.call("create", "POST", "/api/v1/mc/confs", map[string]any{"name": "weekly", "start_time": "2026-11-25 05:10:00",
 		"location": "room 3", "duration": 240, "conf_type": 0}, has("conf_id:s", "meeting_id:s"))["conf_id"].(string)

@@ -119,7 +119,14 @@ func (s *session) integrator() {
 	created := []check{has("conf_id:s"), s.since(r6_0_0_3, "meeting_id:s")}
 	a, _ := s.call("create A", "POST", "/api/v1/mc/confs", s.confParams("session-a", true, nil), created...)["conf_id"].(string)
 	b, _ := s.call("create B", "POST", "/api/v1/mc/confs", s.confParams("session-b", false, map[string]any{"auto_end": 1}), created...)["conf_id"].(string)
-	c, _ := s.call("create C", "POST", "/api/v1/mc/confs", s.confParams("session-c", false, nil), created...)["conf_id"].(string)
+	// C invites a terminal with the fields of the release (protocol from
+	// 5.1.0.4.0, seed 001): it is called at once.
+	invitee := map[string]any{"name": "hall", "account": terminals[3], "account_type": 5}
+	if s.at(r5_1_0_4) {
+		invitee["protocol"] = 0
+	}
+	c, _ := s.call("create C", "POST", "/api/v1/mc/confs", s.confParams("session-c", false, map[string]any{"invite_members": []any{invitee}}),
+		created...)["conf_id"].(string)
 	vc := "/api/v1/vc/confs/"
 	A, B := vc+a, vc+b
 
@@ -167,6 +174,7 @@ func (s *session) integrator() {
 		s.since(r5_2_0_2, "v_snd_chn.bitrate:i", "v_snd_chn.cur_video_idx:i"), s.since(r6_0_0_3, "v_snd_chn.chn_label"),
 		s.since(r6_1_0_2, "account:s", "account_type:i"))
 	s.call("info A", "GET", A, nil, s.since(r5_2_0_4, "subordinate_cascade:i"))
+	s.call("C's invitee", "GET", vc+c+"/mts", nil, has("mts.online:i"), equals("mts.e164", terminals[3]), equals("mts.online", 1))
 
 	// Roles and dual stream.
 	s.call("speaker", "PUT", A+"/speaker", map[string]any{"mt_id": mt1})

@@ -289,9 +289,11 @@ func TestReleaseSessions(t *testing.T) {
 			label = tc.plat + " no API-Level"
 		}
 		t.Run(label, func(t *testing.T) {
-			s := start(t, testdb.SQLite(t), tc.plat, tc.level)
-			s.integrator()
-			s.report(label)
+			testdb.Engines(t, func(t *testing.T, dsn string) {
+				s := start(t, dsn, tc.plat, tc.level)
+				s.integrator()
+				s.report(label)
+			})
 		})
 	}
 }
