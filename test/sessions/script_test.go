@@ -156,6 +156,10 @@ func (s *session) integrator() {
 	added := []check{equals("error_code", 0), s.since(r5_1_0_2, "mts.mt_id:i")}
 	s.call("cascade A-B", "POST", A+"/mts", map[string]any{"mts": []any{mtEntry(b)}}, added...)
 	s.call("cascade B-C", "POST", B+"/mts", map[string]any{"mts": []any{mtEntry(c)}}, added...)
+	// Debug mode validates only (seed 000 "Errors" 3): a missing bitrate
+	// is reported under mts, and nothing is added.
+	s.call("check terminals", "POST", A+"/mts?debug=1", map[string]any{"mts": []any{map[string]any{"account": terminals[0], "account_type": 5}}},
+		has("debug_list.mts"))
 	s.call("terminals of A", "POST", A+"/mts", map[string]any{"mts": []any{mtEntry(terminals[0]), mtEntry(terminals[1])}}, added...)
 	s.call("info B", "GET", B, nil, equals("name", "session-b"))
 	tree := s.call("cascades", "GET", A+"/cascades", nil, has("cascades.conf_id:s", "cascades.cascade_id:s", "cascades.cascades.conf_id:s"),
@@ -316,8 +320,10 @@ func (s *session) integrator() {
 	s.call("terminals", "GET", A+"/mts", nil, count("mts", 2))
 	s.call("info B", "GET", B, nil, equals("name", "session-b"))
 
-	// End, lowest level first.
-	for _, id := range []string{c, b, a} {
+	// End, lowest level first; a client that cannot send DELETE posts
+	// with _method=DELETE (seed 000 "Common rules" 6).
+	s.call("end C", "POST", "/api/v1/mc/confs/"+c+"?_method=DELETE", nil)
+	for _, id := range []string{b, a} {
 		s.call("end", "DELETE", "/api/v1/mc/confs/"+id, nil)
 	}
 	s.call("list", "GET", "/api/v1/vc/confs", nil, count("confs", 0))
