@@ -21,6 +21,10 @@ func TestRuleDirections(t *testing.T) {
 			t.Errorf("%s: a refused value concerns requests only, not %s", name, r.Dir)
 		case r.Change == CookieExpires && r.Dir != ToReply:
 			t.Errorf("%s: the login cookie is a reply's, not %s", name, r.Dir)
+		case strings.Contains(r.Source, "reply") && r.Dir != ToReply:
+			t.Errorf("%s: the history speaks of a reply (%q), the rule is %s", name, r.Source, r.Dir)
+		case strings.Contains(r.Source, "parameter") && r.Dir != ToRequest:
+			t.Errorf("%s: the history speaks of a parameter (%q), the rule is %s", name, r.Source, r.Dir)
 		case r.Change == Removed || r.Change == CookieExpires:
 		case r.Dir&ToRequest != 0 && !inParams(r.Endpoint, r.Path):
 			t.Errorf("%s: applies to requests, which have no such parameter", name)
