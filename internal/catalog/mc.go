@@ -344,7 +344,7 @@ func mcCreateConfParams() []Param {
 	// future x_confer_start_time books the conference instead of starting
 	// it. The platform's creation has no start_time (reference 04 "创建会
 	// 议"; seed 001): a client that sends one has it ignored (issue 21).
-	ps = append(ps, Param{Name: "x_confer_start_time", Kind: String,
+	ps = append(ps, Param{Name: "x_confer_start_time", Kind: String, Extension: true,
 		Doc: "Confer extension: start time (ISO 8601, or YYYY-MM-DD HH:MM:SS in the platform's zone); a future time books the conference (absent: start now)"})
 	return mcNote(ps, "required when create_type is 1", "name", "duration", "bitrate", "closed_conf", "safe_conf",
 		"encrypted_type", "conf_type", "call_mode", "call_times", "call_interval", "mute", "silence",
