@@ -17,7 +17,8 @@ import (
 	"github.com/confer-platform/confer/internal/release"
 )
 
-// Change is the kind of a rule.
+// Change is the kind of a rule. Each kind below says what it does to
+// replies and to requests; a rule does it only on the sides of its Dir.
 type Change int
 
 const (
@@ -58,9 +59,9 @@ func (c Change) String() string { return changeNames[c] }
 type Dir int
 
 const (
-	ToRequest Dir = 1 << iota
-	ToReply
-	Both = ToRequest | ToReply
+	ToRequest Dir = 1 << iota // requests on the way in
+	ToReply                   // replies on the way out
+	Both      = ToRequest | ToReply
 )
 
 func (d Dir) String() string {
