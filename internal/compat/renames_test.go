@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,6 +143,43 @@ func TestRetypesEverywhere(t *testing.T) {
 						t.Errorf("%s %s (%s): no type change at %s", e.Name, path, side, rt.rel)
 					}
 				}
+			}
+		}
+	}
+}
+
+// enumsAt lists the integer enumerations of the fields at path (a "**."
+// path matches the field at any depth).
+func enumsAt(ps []catalog.Param, path string) [][]int {
+	var out [][]int
+	name := fieldName(path)
+	var walk func(ps []catalog.Param, prefix string)
+	walk = func(ps []catalog.Param, prefix string) {
+		for _, p := range ps {
+			full := prefix + p.Name
+			if p.Name == name && len(p.Enum) > 0 && (strings.HasPrefix(path, "**.") || full == strings.ReplaceAll(path, "[]", "")) {
+				out = append(out, p.Enum)
+			}
+			walk(p.Fields, full+".")
+		}
+	}
+	walk(ps, "")
+	return out
+}
+
+// A value removed at a release is still allowed before it (issue 21 item
+// 4): the catalogue's enumeration, which is the newest model's plus the
+// values of older releases, holds it; the rule refuses it from its release
+// on.
+func TestRemovedValuesAllowedBefore(t *testing.T) {
+	for _, r := range Rules() {
+		if r.Change != ValueRemoved {
+			continue
+		}
+		e, _ := catalog.Lookup(r.Endpoint)
+		for _, enum := range enumsAt(e.Params, r.Path) {
+			if !slices.Contains(enum, r.New.(int)) {
+				t.Errorf("%s %s: value %v (removed at %s) is not in the enumeration %v, so it is refused before too", r.Endpoint, r.Path, r.New, r.Release, enum)
 			}
 		}
 	}

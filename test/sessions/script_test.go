@@ -119,9 +119,13 @@ func (s *session) integrator() {
 	created := []check{has("conf_id:s"), s.since(r6_0_0_3, "meeting_id:s")}
 	a, _ := s.call("create A", "POST", "/api/v1/mc/confs", s.confParams("session-a", true, nil), created...)["conf_id"].(string)
 	b, _ := s.call("create B", "POST", "/api/v1/mc/confs", s.confParams("session-b", false, map[string]any{"auto_end": 1}), created...)["conf_id"].(string)
-	// C invites a terminal with the fields of the release (protocol from
-	// 5.1.0.4.0, seed 001): it is called at once.
+	// C invites a terminal with the fields of the release (account_type 3,
+	// any account, before 5.1.0.1.0; protocol from 5.1.0.4.0; seed 001):
+	// it is called at once.
 	invitee := map[string]any{"name": "hall", "account": terminals[3], "account_type": 5}
+	if !s.at(r5_1_0_1) {
+		invitee["account_type"] = 3
+	}
 	if s.at(r5_1_0_4) {
 		invitee["protocol"] = 0
 	}
