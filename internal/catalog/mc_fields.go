@@ -9,7 +9,7 @@ import "strings"
 
 // Closed value sets of mc fields.
 var (
-	mcFlag         = []int{0, 1}
+	mcFlag = []int{0, 1}
 	// Every release's values: 3 is refused from 5.1.0.1.0 on, 8 before
 	// 5.1.0.4.0, by the compatibility rules (seed 001).
 	mcAccountTypes = []int{1, 3, 4, 5, 6, 7, 8}
