@@ -58,6 +58,16 @@ func concerns(rs []Rule, skip Rule, names ...string) bool {
 	return false
 }
 
+// alone tells whether rule r can be checked against the other side's rules
+// of its endpoint, which reshape none of its field names.
+func alone(r Rule, other map[string][]Rule) bool {
+	names := fieldSegs(r.Path)
+	if r.Change == Renamed {
+		names = append(names, r.Old.(string))
+	}
+	return !concerns(other[r.Endpoint], r, names...)
+}
+
 // sampleDocs are documents holding a rule's field as a request or reply of
 // any release may carry it: a plain value, the rule's values, and the old
 // name of a rename.
@@ -89,11 +99,7 @@ func TestReplyRulesLeaveRequests(t *testing.T) {
 		if r.Dir != ToReply || r.Change == CookieExpires {
 			continue
 		}
-		names := fieldSegs(r.Path)
-		if r.Change == Renamed {
-			names = append(names, r.Old.(string))
-		}
-		if concerns(requestRules[r.Endpoint], r, names...) {
+		if !alone(r, requestRules) {
 			continue
 		}
 		for eff := range release.Release(len(release.All)) {
@@ -125,11 +131,7 @@ func TestRequestRulesLeaveReplies(t *testing.T) {
 		if r.Dir != ToRequest {
 			continue
 		}
-		names := fieldSegs(r.Path)
-		if r.Change == Renamed {
-			names = append(names, r.Old.(string))
-		}
-		if concerns(replyRules[r.Endpoint], r, names...) {
+		if !alone(r, replyRules) {
 			continue
 		}
 		for eff := range release.Release(len(release.All)) {

@@ -208,20 +208,17 @@ func lacks(paths ...string) check {
 // since expects the fields (with types) from release r on, and absent
 // before it.
 func (s *session) since(r release.Release, specs ...string) check {
-	if s.at(r) {
-		return has(specs...)
-	}
-	var paths []string
-	for _, sp := range specs {
-		p, _, _ := strings.Cut(sp, ":")
-		paths = append(paths, p)
-	}
-	return lacks(paths...)
+	return presentIf(s.at(r), specs)
 }
 
 // before expects the fields before release r, and absent from it on.
 func (s *session) before(r release.Release, specs ...string) check {
-	if !s.at(r) {
+	return presentIf(!s.at(r), specs)
+}
+
+// presentIf expects the fields with their types, or none of them.
+func presentIf(present bool, specs []string) check {
+	if present {
 		return has(specs...)
 	}
 	var paths []string
