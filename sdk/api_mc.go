@@ -229,7 +229,7 @@ type MCPersonalTemplatesGetReplySpeaker struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -239,7 +239,7 @@ type MCPersonalTemplatesGetReplyChairman struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -257,7 +257,7 @@ type MCPersonalTemplatesGetReplyMixMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -279,7 +279,7 @@ type MCPersonalTemplatesGetReplyInviteMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 	// Call bitrate, at most the conference bitrate; default the conference bitrate (from 5.2.0.4.0).
 	Bitrate int `json:"bitrate"`
@@ -323,7 +323,7 @@ type MCPersonalTemplatesGetReplyVMPMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes; needed only when member_type is 1.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 	// Follow type: 1 chosen by conference control, 2 speaker, 3 chairman, 4 conference poll, 6 single-channel poll (from 5.2.0.2.0), 7 content sharing. One of 1, 2, 3, 4, 6, 7.
 	MemberType int `json:"member_type"`
@@ -351,7 +351,7 @@ type MCPersonalTemplatesGetReplyVMPMemberPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -373,7 +373,7 @@ type MCPersonalTemplatesGetReplyVMPPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -383,7 +383,7 @@ type MCPersonalTemplatesGetReplyVIP struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -405,7 +405,7 @@ type MCPersonalTemplatesGetReplyPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -429,7 +429,7 @@ type MCPersonalTemplatesGetReplyKeepCallingMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -566,7 +566,7 @@ type MCPersonalTemplatesCreateRequestSpeaker struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -576,7 +576,7 @@ type MCPersonalTemplatesCreateRequestChairman struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -594,7 +594,7 @@ type MCPersonalTemplatesCreateRequestMixMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -616,7 +616,7 @@ type MCPersonalTemplatesCreateRequestInviteMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 	// Call bitrate, at most the conference bitrate; default the conference bitrate (from 5.2.0.4.0).
 	Bitrate *int `json:"bitrate,omitempty"`
@@ -660,7 +660,7 @@ type MCPersonalTemplatesCreateRequestVMPMember struct {
 	Name *string `json:"name,omitempty"`
 	// Account (moid, e164, IP, ...), max 128 bytes; needed only when member_type is 1.
 	Account *string `json:"account,omitempty"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType *int `json:"account_type,omitempty"`
 	// Follow type: 1 chosen by conference control, 2 speaker, 3 chairman, 4 conference poll, 6 single-channel poll (from 5.2.0.2.0), 7 content sharing. Required. One of 1, 2, 3, 4, 6, 7.
 	MemberType int `json:"member_type"`
@@ -688,7 +688,7 @@ type MCPersonalTemplatesCreateRequestVMPMemberPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -710,7 +710,7 @@ type MCPersonalTemplatesCreateRequestVMPPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -720,7 +720,7 @@ type MCPersonalTemplatesCreateRequestVIP struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -742,7 +742,7 @@ type MCPersonalTemplatesCreateRequestPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -766,7 +766,7 @@ type MCPersonalTemplatesCreateRequestKeepCallingMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -911,7 +911,7 @@ type MCPersonalTemplatesUpdateRequestSpeaker struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -921,7 +921,7 @@ type MCPersonalTemplatesUpdateRequestChairman struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -939,7 +939,7 @@ type MCPersonalTemplatesUpdateRequestMixMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -961,7 +961,7 @@ type MCPersonalTemplatesUpdateRequestInviteMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 	// Call bitrate, at most the conference bitrate; default the conference bitrate (from 5.2.0.4.0).
 	Bitrate *int `json:"bitrate,omitempty"`
@@ -1005,7 +1005,7 @@ type MCPersonalTemplatesUpdateRequestVMPMember struct {
 	Name *string `json:"name,omitempty"`
 	// Account (moid, e164, IP, ...), max 128 bytes; needed only when member_type is 1.
 	Account *string `json:"account,omitempty"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType *int `json:"account_type,omitempty"`
 	// Follow type: 1 chosen by conference control, 2 speaker, 3 chairman, 4 conference poll, 6 single-channel poll (from 5.2.0.2.0), 7 content sharing. Required. One of 1, 2, 3, 4, 6, 7.
 	MemberType int `json:"member_type"`
@@ -1033,7 +1033,7 @@ type MCPersonalTemplatesUpdateRequestVMPMemberPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1055,7 +1055,7 @@ type MCPersonalTemplatesUpdateRequestVMPPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1065,7 +1065,7 @@ type MCPersonalTemplatesUpdateRequestVIP struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1087,7 +1087,7 @@ type MCPersonalTemplatesUpdateRequestPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1111,7 +1111,7 @@ type MCPersonalTemplatesUpdateRequestKeepCallingMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1263,7 +1263,7 @@ type MCPersonalTemplatesSimpleGetReplySpeaker struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1273,7 +1273,7 @@ type MCPersonalTemplatesSimpleGetReplyChairman struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1330,7 +1330,7 @@ type MCPersonalTemplatesInviteMembersListReplyInviteMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 	// Call protocol: 0 H.323, 1 SIP.
 	Protocol int `json:"protocol"`
@@ -1385,7 +1385,7 @@ type MCPersonalTemplatesMixGetReplyMixMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1460,7 +1460,7 @@ type MCPersonalTemplatesVMPGetReplyVMPMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes; needed only when member_type is 1.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 	// Follow type: 1 chosen by conference control, 2 speaker, 3 chairman, 4 conference poll, 6 single-channel poll (from 5.2.0.2.0), 7 content sharing. One of 1, 2, 3, 4, 6, 7.
 	MemberType int `json:"member_type"`
@@ -1488,7 +1488,7 @@ type MCPersonalTemplatesVMPGetReplyVMPMemberPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1510,7 +1510,7 @@ type MCPersonalTemplatesVMPGetReplyVMPPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1567,7 +1567,7 @@ type MCPersonalTemplatesPollGetReplyPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -1612,7 +1612,7 @@ type MCPersonalTemplatesVIPGetReplyVIP struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2232,7 +2232,7 @@ type MCBookedConfsListReplyBookedConfCreator struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 	// Landline: area code 4, number 16, extension 10 characters.
 	Telephone string `json:"telephone"`
@@ -2349,7 +2349,7 @@ type MCBookedConfsGetReplyCreator struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 	// Landline: area code 4, number 16, extension 10 characters.
 	Telephone string `json:"telephone"`
@@ -2363,7 +2363,7 @@ type MCBookedConfsGetReplySpeaker struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2373,7 +2373,7 @@ type MCBookedConfsGetReplyChairman struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2512,8 +2512,8 @@ type MCConfsCreateRequest struct {
 	EnableRTC *int `json:"enable_rtc,omitempty"`
 	// Multi-stream: 0 off, 1 on (from 6.1.0.4.0). One of 0, 1.
 	MultiStream *int `json:"multi_stream,omitempty"`
-	// Confer extension: ISO 8601 start time; a future time books the conference (absent: start now).
-	StartTime *string `json:"start_time,omitempty"`
+	// Confer extension: start time (ISO 8601, or YYYY-MM-DD HH:MM:SS in the platform's zone); a future time books the conference (absent: start now).
+	XConferStartTime *string `json:"x_confer_start_time,omitempty"`
 }
 
 // MCConfsCreateRequestSpeaker is the member speaker of MCConfsCreateRequest.
@@ -2522,7 +2522,7 @@ type MCConfsCreateRequestSpeaker struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2532,7 +2532,7 @@ type MCConfsCreateRequestChairman struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2550,7 +2550,7 @@ type MCConfsCreateRequestMixMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2572,7 +2572,7 @@ type MCConfsCreateRequestInviteMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 	// Call bitrate, at most the conference bitrate; default the conference bitrate (from 5.2.0.4.0).
 	Bitrate *int `json:"bitrate,omitempty"`
@@ -2586,7 +2586,7 @@ type MCConfsCreateRequestKeepCallingMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2626,7 +2626,7 @@ type MCConfsCreateRequestVMPMember struct {
 	Name *string `json:"name,omitempty"`
 	// Account (moid, e164, IP, ...), max 128 bytes; needed only when member_type is 1.
 	Account *string `json:"account,omitempty"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType *int `json:"account_type,omitempty"`
 	// Follow type: 1 chosen by conference control, 2 speaker, 3 chairman, 4 conference poll, 6 single-channel poll (from 5.2.0.2.0), 7 content sharing. Required. One of 1, 2, 3, 4, 6, 7.
 	MemberType int `json:"member_type"`
@@ -2654,7 +2654,7 @@ type MCConfsCreateRequestVMPMemberPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2676,7 +2676,7 @@ type MCConfsCreateRequestVMPPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2686,7 +2686,7 @@ type MCConfsCreateRequestVIP struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2708,7 +2708,7 @@ type MCConfsCreateRequestPollMember struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2836,7 +2836,7 @@ type MCVirtualMeetingRoomsListReplyVirtualMeetingRoomExclusiveUser struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -2973,7 +2973,7 @@ type MCVirtualMeetingRoomsGetReplyExclusiveUser struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -3104,7 +3104,7 @@ type MCVirtualMeetingRoomsCreateRequestExclusiveUser struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 
@@ -3245,7 +3245,7 @@ type MCVirtualMeetingRoomsUpdateRequestExclusiveUser struct {
 	Name string `json:"name"`
 	// Account (moid, e164, IP, ...), max 128 bytes. Required.
 	Account string `json:"account"`
-	// Account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end). Required. One of 1, 4, 5, 6, 7, 8.
+	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). Required. One of 1, 3, 4, 5, 6, 7, 8.
 	AccountType int `json:"account_type"`
 }
 

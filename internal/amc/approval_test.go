@@ -246,7 +246,7 @@ func TestApprovalHoldsMCConferences(t *testing.T) {
 		}
 
 		// Booked: approval books it; it starts at its time.
-		booked := ok(t, user, "POST", confPath, confBody("later", map[string]any{"start_time": "2026-03-01T12:00:00+00:00"}))["conf_id"].(string)
+		booked := ok(t, user, "POST", confPath, confBody("later", map[string]any{"x_confer_start_time": "2026-03-01T12:00:00+00:00"}))["conf_id"].(string)
 		if r := ok(t, admin, "GET", "/api/v1/mc/booked_confs", nil); num(r["total"]) != 0 {
 			t.Fatalf("a pending conference is listed as booked: %v", r)
 		}

@@ -340,10 +340,12 @@ func mcCreateConfParams() []Param {
 		"one_reforming", "platform_id", "speaker", "chairman", "mix", "video_formats", "invite_members",
 		"audio_formats", "keep_calling_members", "vmp", "vips", "poll", "recorder", "dcs", "des",
 		"conf_level:create", "mt_supported_protocol", "force_mute", "anonymous_mt", "enable_rtc", "multi_stream")
-	// Confer's extension (docs/conferences.md): a future start_time books
-	// the conference instead of starting it.
-	ps = append(ps, Param{Name: "start_time", Kind: String,
-		Doc: "Confer extension: ISO 8601 start time; a future time books the conference (absent: start now)"})
+	// Confer's extension (docs/conferences.md "Booked conferences"): a
+	// future x_confer_start_time books the conference instead of starting
+	// it. The platform's creation has no start_time (reference 04 "创建会
+	// 议"; seed 001): a client that sends one has it ignored (issue 21).
+	ps = append(ps, Param{Name: "x_confer_start_time", Kind: String, Extension: true,
+		Doc: "Confer extension: start time (ISO 8601, or YYYY-MM-DD HH:MM:SS in the platform's zone); a future time books the conference (absent: start now)"})
 	return mcNote(ps, "required when create_type is 1", "name", "duration", "bitrate", "closed_conf", "safe_conf",
 		"encrypted_type", "conf_type", "call_mode", "call_times", "call_interval", "mute", "silence",
 		"video_quality", "encrypted_key", "dual_mode", "voice_activity_detection", "cascade_mode",

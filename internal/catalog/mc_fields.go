@@ -9,8 +9,10 @@ import "strings"
 
 // Closed value sets of mc fields.
 var (
-	mcFlag         = []int{0, 1}
-	mcAccountTypes = []int{1, 4, 5, 6, 7, 8} // 3 removed in 5.1.0.1.0, 8 added in 5.1.0.4.0
+	mcFlag = []int{0, 1}
+	// Every release's values: 3 is refused from 5.1.0.1.0 on, 8 before
+	// 5.1.0.4.0, by the compatibility rules (seed 001).
+	mcAccountTypes = []int{1, 3, 4, 5, 6, 7, 8}
 	mcResolutions  = []int{1, 2, 3, 12, 13, 14, 15, 16}
 	mcMaxJoinMts   = []int{8, 32, 64, 192}
 	mcMemberTypes  = []int{1, 2, 3, 4, 6, 7}
@@ -84,7 +86,7 @@ func mcMemberFields(req bool) []Param {
 
 func mcAccountType(req bool) Param {
 	return Param{Name: "account_type", Kind: Int, Required: req, Enum: mcAccountTypes,
-		Doc: "account type: 1 moid, 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end)"}
+		Doc: "account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0)"}
 }
 
 // mcPollFields are the members of a poll object (conference poll, or the

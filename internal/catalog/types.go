@@ -60,6 +60,9 @@ type Param struct {
 	Fields   []Param  // members of an Object, or of each element of an Array of objects
 	Elem     Kind     // element kind of an Array
 	Doc      string
+	// Extension marks Confer's own parameter, not one of the platform
+	// (x-confer-extension in the API description).
+	Extension bool
 }
 
 // Endpoint is one entry of the catalogue.

@@ -17,7 +17,8 @@ import (
 	"github.com/confer-platform/confer/internal/release"
 )
 
-// Change is the kind of a rule.
+// Change is the kind of a rule. Each kind below says what it does to
+// replies and to requests; a rule does it only on the sides of its Dir.
 type Change int
 
 const (
@@ -51,8 +52,33 @@ var changeNames = [...]string{"added", "removed", "renamed", "value changed", "t
 
 func (c Change) String() string { return changeNames[c] }
 
+// Dir is the side of the wire a rule reshapes: requests on the way in,
+// replies on the way out, or both. Every rule states it (a change of a
+// reply, such as the mts list that the add-terminals reply gains at
+// 5.1.0.2.0, must never touch a request parameter of the same name).
+type Dir int
+
+const (
+	ToRequest Dir = 1 << iota // requests on the way in
+	ToReply                   // replies on the way out
+	Both      = ToRequest | ToReply
+)
+
+func (d Dir) String() string {
+	switch d {
+	case ToRequest:
+		return "request"
+	case ToReply:
+		return "reply"
+	case Both:
+		return "both"
+	}
+	return "none"
+}
+
 // Rule is one change of the wire between releases.
 type Rule struct {
+	Dir      Dir
 	Release  release.Release
 	Until    release.Release // Removed only: the release that brings the field back; 0 = never
 	Endpoint string          // catalogue endpoint name
@@ -63,21 +89,21 @@ type Rule struct {
 	Source   string
 }
 
-// byEndpoint holds every rule of an endpoint; requestRules those that
-// concern its requests (an "added" reply field, such as the mts list of
-// the add-terminals reply, must not drop a request parameter of the same
-// name).
-var byEndpoint, requestRules map[string][]Rule
+// replyRules and requestRules hold the rules of an endpoint by their
+// direction.
+var replyRules, requestRules map[string][]Rule
 
 func init() {
-	byEndpoint, requestRules = map[string][]Rule{}, map[string][]Rule{}
+	replyRules, requestRules = map[string][]Rule{}, map[string][]Rule{}
 	for _, r := range Rules() {
-		byEndpoint[r.Endpoint] = append(byEndpoint[r.Endpoint], r)
-		if r.Change != Added || inParams(r.Endpoint, r.Path) {
+		if r.Dir&ToReply != 0 {
+			replyRules[r.Endpoint] = append(replyRules[r.Endpoint], r)
+		}
+		if r.Dir&ToRequest != 0 {
 			requestRules[r.Endpoint] = append(requestRules[r.Endpoint], r)
 		}
 	}
-	for _, m := range []map[string][]Rule{byEndpoint, requestRules} {
+	for _, m := range []map[string][]Rule{replyRules, requestRules} {
 		for _, rs := range m {
 			sort.SliceStable(rs, func(i, j int) bool { return rs[i].Release < rs[j].Release })
 		}
@@ -92,7 +118,7 @@ func (r Rule) absentAt(eff release.Release) bool {
 // Reply reshapes a reply of endpoint for a caller that sees release eff,
 // newest rule first, so that chained changes unwind in order.
 func Reply(endpoint string, eff release.Release, reply map[string]any, cookies []*http.Cookie) {
-	rs := byEndpoint[endpoint]
+	rs := replyRules[endpoint]
 	for i := len(rs) - 1; i >= 0; i-- {
 		rs[i].reply(eff, reply, cookies)
 	}
@@ -100,6 +126,9 @@ func Reply(endpoint string, eff release.Release, reply map[string]any, cookies [
 
 // reply applies one rule to a reply.
 func (r Rule) reply(eff release.Release, reply map[string]any, cookies []*http.Cookie) {
+	if r.Dir&ToReply == 0 {
+		return
+	}
 	switch r.Change {
 	case Added:
 		if eff < r.Release {
@@ -162,6 +191,9 @@ func Request(endpoint string, eff release.Release, params map[string]any, flat u
 
 // request applies one rule to a request's structured and flat parameters.
 func (r Rule) request(eff release.Release, params map[string]any, flat url.Values) []Problem {
+	if r.Dir&ToRequest == 0 {
+		return nil
+	}
 	var ps []Problem
 	if r.Change == Renamed {
 		if eff < r.Release {

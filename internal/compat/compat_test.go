@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the rules table of docs/compati
 const docPath = "../../docs/compatibility.md"
 
 func ruleTable() string {
-	lines := []string{"| release | until | endpoint | field | change | old | value | source |", "|---|---|---|---|---|---|---|---|"}
+	lines := []string{"| release | until | endpoint | direction | field | change | old | value | source |", "|---|---|---|---|---|---|---|---|---|"}
 	for _, r := range Rules() {
 		until, old, val := "", "", ""
 		if r.Until != 0 {
@@ -37,7 +37,7 @@ func ruleTable() string {
 		if r.Change == CookieExpires {
 			path = "Set-Cookie"
 		}
-		lines = append(lines, fmt.Sprintf("| %s | %s | %s | `%s` | %s | %s | %s | %s |", r.Release, until, r.Endpoint, path, r.Change, old, val, r.Source))
+		lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s | `%s` | %s | %s | %s | %s |", r.Release, until, r.Endpoint, r.Dir, path, r.Change, old, val, r.Source))
 	}
 	return strings.Join(lines, "\n")
 }

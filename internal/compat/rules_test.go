@@ -68,8 +68,17 @@ func TestEachRule(t *testing.T) {
 		case Retyped:
 			val = "12"
 		}
+		// Each side is checked where the rule applies (the other side is
+		// TestDirections').
+		onReply, onRequest := r.Change, r.Change
+		if r.Dir&ToReply == 0 {
+			onReply = -1
+		}
+		if r.Dir&ToRequest == 0 {
+			onRequest = -1
+		}
 		// Replies.
-		switch r.Change {
+		switch onReply {
 		case Added:
 			if hasPrev {
 				d := docAt(r.Path, val)
@@ -129,7 +138,7 @@ func TestEachRule(t *testing.T) {
 			}
 		}
 		// Requests.
-		switch r.Change {
+		switch onRequest {
 		case Added:
 			if hasPrev {
 				d := docAt(r.Path, val)

@@ -55,12 +55,12 @@ func bookedWindow(r *api.Request, now time.Time) (from, until time.Time, err err
 	from = now
 	if s := r.Args.Query.Get("start_time"); s != "" {
 		if from, err = record.ParseTime(s); err != nil {
-			return from, until, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
+			return from, until, wire.InvalidParam("start_time", "must be a time such as 2026-03-01T10:00:00+08:00 or 2026-03-01 10:00:00")
 		}
 	}
 	if s := r.Args.Query.Get("end_time"); s != "" {
 		if until, err = record.ParseTime(s); err != nil {
-			return from, until, wire.InvalidParam("end_time", "must be an ISO 8601 time such as 2026-03-01T12:00:00+08:00")
+			return from, until, wire.InvalidParam("end_time", "must be a time such as 2026-03-01T12:00:00+08:00 or 2026-03-01 12:00:00")
 		}
 	}
 	return from, until, nil

@@ -45,7 +45,7 @@ func TestBookedConfStarts(t *testing.T) {
 		c := env.LoggedIn(t)
 		admin := cfDomain(t, env, testserver.AdminUser)
 		body := testserver.MustOK(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("planning", map[string]any{
-			"start_time": "2026-03-01T10:00:00+00:00", "duration": 60, "call_times": 4,
+			"x_confer_start_time": "2026-03-01T10:00:00+00:00", "duration": 60, "call_times": 4,
 			"invite_members": []any{map[string]any{"name": "hall", "account": "1234567", "account_type": 5, "protocol": 0}},
 		}))))
 		id, mid := body["conf_id"].(string), body["meeting_id"].(string)
@@ -90,7 +90,7 @@ func TestBookedListOrderAndWindow(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	c := env.LoggedIn(t)
 	book := func(name, start string) string {
-		return cfCreate(t, c, cfInstant(name, map[string]any{"start_time": start, "duration": 30}))
+		return cfCreate(t, c, cfInstant(name, map[string]any{"x_confer_start_time": start, "duration": 30}))
 	}
 	a := book("a", "2026-03-01T12:00:00+00:00")
 	b := book("b", "2026-03-01T10:00:00+00:00")
@@ -103,6 +103,10 @@ func TestBookedListOrderAndWindow(t *testing.T) {
 	cfEqual(t, "page total", r.Body["total"], 3)
 	cfEqual(t, "from 11:45", ids(url.Values{"start_time": {"2026-03-01T11:45:00+00:00"}}), []string{a})
 	cfEqual(t, "until 11:15", ids(url.Values{"end_time": {"2026-03-01T11:15:00+00:00"}}), []string{b, cc})
+	// The platform's clients also send times without an offset, in the
+	// platform's zone (docs/api.md "Times").
+	local := time.Date(2026, 3, 1, 11, 45, 0, 0, time.UTC).In(time.Local).Format("2006-01-02 15:04:05")
+	cfEqual(t, "from 11:45 UTC as a wall-clock time", ids(url.Values{"start_time": {local}}), []string{a})
 	info := testserver.MustOK(t, c.Do("GET", cfBooked+"/"+cc, nil))
 	cfEqual(t, "offset kept", []any{info["start_time"], info["end_time"]},
 		[]any{"2026-03-01T19:00:00+08:00", "2026-03-01T19:30:00+08:00"})
@@ -119,7 +123,7 @@ func TestBookedWaitsForCapacity(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{Conference: engine.Config{MaxConfs: 1}})
 	c := env.LoggedIn(t)
 	running := cfCreate(t, c, cfInstant("running", nil))
-	waiting := cfCreate(t, c, cfInstant("waiting", map[string]any{"start_time": "2026-03-01T09:10:00+00:00", "duration": 30}))
+	waiting := cfCreate(t, c, cfInstant("waiting", map[string]any{"x_confer_start_time": "2026-03-01T09:10:00+00:00", "duration": 30}))
 	env.Advance(t, 10*time.Minute)
 	testserver.MustOK(t, c.Do("GET", cfBooked+"/"+waiting, nil))
 	testserver.MustFail(t, c.Do("GET", "/api/v1/vc/confs/"+waiting, nil), wire.CodeConfNotFound)
@@ -127,7 +131,7 @@ func TestBookedWaitsForCapacity(t *testing.T) {
 	env.Advance(t, time.Second)
 	cfEqual(t, "started late, booked end kept", cfGet(t, c, waiting)["end_time"], "2026-03-01T09:40:00+00:00")
 
-	dropped := cfCreate(t, c, cfInstant("dropped", map[string]any{"start_time": "2026-03-01T09:20:00+00:00", "duration": 10}))
+	dropped := cfCreate(t, c, cfInstant("dropped", map[string]any{"x_confer_start_time": "2026-03-01T09:20:00+00:00", "duration": 10}))
 	env.Advance(t, 10*time.Minute) // 09:20:01, full
 	testserver.MustOK(t, c.Do("GET", cfBooked+"/"+dropped, nil))
 	env.Advance(t, 10*time.Minute) // 09:30:01, its slot is over
@@ -141,7 +145,7 @@ func TestBookedSurvivesRestart(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
 		env := testserver.Start(t, dsn, testserver.Options{})
 		c := env.LoggedIn(t)
-		id := cfCreate(t, c, cfInstant("after restart", map[string]any{"start_time": "2026-03-01T10:00:00+00:00"}))
+		id := cfCreate(t, c, cfInstant("after restart", map[string]any{"x_confer_start_time": "2026-03-01T10:00:00+00:00"}))
 
 		ctx := context.Background()
 		st, err := sqlstore.Open(ctx, dsn)
@@ -164,7 +168,7 @@ func TestBookedIsolationAndCancel(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
 		env := testserver.Start(t, dsn, testserver.Options{Auth: cfLongAuth()})
 		c := env.LoggedIn(t)
-		id := cfCreate(t, c, cfInstant("booked", map[string]any{"start_time": "2026-03-01T10:00:00+00:00"}))
+		id := cfCreate(t, c, cfInstant("booked", map[string]any{"x_confer_start_time": "2026-03-01T10:00:00+00:00"}))
 		bob := env.Account(t, "other", "bob", true)
 		cfEqual(t, "bob's booked list", cfTotal(t, bob.Do("GET", cfBooked, nil)), 0)
 		testserver.MustFail(t, bob.Do("GET", cfBooked+"/"+id, nil), wire.CodeConfNotFound)

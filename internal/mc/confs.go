@@ -19,6 +19,14 @@ import (
 // confDone is the description of a successful change (reference "操作成功").
 const confDone = "operation succeeded"
 
+// confParamsNotCopied are creation parameters that are not fields of the
+// conference: its source, and the start time, which the engine sets
+// (start_time is no creation parameter of the platform: ignored).
+var confParamsNotCopied = map[string]bool{"template_id": true, "create_type": true, "start_time": true, bookingParam: true}
+
+// bookingParam is Confer's booking extension (docs/conferences.md).
+const bookingParam = "x_confer_start_time"
+
 // confSourceOnly are fields of a template or virtual meeting room that are not
 // fields of the conference made from it.
 var confSourceOnly = map[string]bool{
@@ -32,8 +40,9 @@ var confSourceOnly = map[string]bool{
 // createConf serves mc.confs.create: an instant conference from the
 // parameters, or one from a public template, a personal template or a
 // virtual meeting room whose fields the parameters override ("real-time
-// parameter passing", seed 001 5.2.0.4.0). A future start_time (a Confer
-// extension) books it.
+// parameter passing", seed 001 5.2.0.4.0). A future x_confer_start_time
+// (a Confer extension) books it; the platform has no start_time on
+// creation and ignores one.
 func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
 	if p == nil {
@@ -76,7 +85,7 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 		}
 	}
 	for k, v := range p {
-		if v != nil && k != "start_time" && k != "template_id" && k != "create_type" {
+		if v != nil && !confParamsNotCopied[k] {
 			doc[k] = v
 		}
 	}
@@ -134,23 +143,25 @@ func confExclusiveUser(room map[string]any, r *api.Request) bool {
 	return false
 }
 
-// bookedStart reads the start_time extension: an ISO 8601 time; absent or
-// empty starts the conference now.
+// bookedStart reads the booking extension x_confer_start_time (ISO 8601,
+// or YYYY-MM-DD HH:MM:SS in the platform's zone); absent or empty starts
+// the conference now.
 func bookedStart(p map[string]any) (time.Time, error) {
-	v, ok := p["start_time"]
+	const want = "must be a time such as 2026-03-01T10:00:00+08:00 or 2026-03-01 10:00:00"
+	v, ok := p[bookingParam]
 	if !ok || v == nil {
 		return time.Time{}, nil
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		return time.Time{}, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
+		return time.Time{}, wire.InvalidParam(bookingParam, want)
 	}
 	if strings.TrimSpace(s) == "" {
 		return time.Time{}, nil
 	}
 	t, err := record.ParseTime(s)
 	if err != nil {
-		return time.Time{}, wire.InvalidParam("start_time", "must be an ISO 8601 time such as 2026-03-01T10:00:00+08:00")
+		return time.Time{}, wire.InvalidParam(bookingParam, want)
 	}
 	return t, nil
 }
@@ -185,6 +196,15 @@ func checkCreateParams(p map[string]any) error {
 	return nil
 }
 
+// confDefaults are the values of creation fields that the request and its
+// source leave out: automatic calls (call_mode 2; the platform called
+// automatically before the field existed, seed 001 5.2.0.2.0), every 20 s
+// (call_interval) without a limit (call_times 0) as the examples of
+// reference 04 "创建会议" and 05 "获取视频会议信息", at 8128 kbps (bitrate,
+// every reference conference example) unless the main video format names
+// one (docs/conferences.md "Defaults").
+var confDefaults = map[string]any{"call_mode": 2, "call_interval": 20, "call_times": 0, "bitrate": 8128}
+
 // completeConf fills the defaults and the server's fields of a
 // conference document.
 func completeConf(doc map[string]any, r *api.Request) error {
@@ -202,6 +222,14 @@ func completeConf(doc map[string]any, r *api.Request) error {
 			if f, ok := vf[0].(map[string]any); ok {
 				doc["bitrate"] = record.Int(f, "bitrate")
 			}
+		}
+	}
+	// Fields the caller left out, or that its release does not have, take
+	// the platform's behaviour (docs/conferences.md "Defaults"): the
+	// releases before 5.2.0.2.0 have no call_mode and call automatically.
+	for k, v := range confDefaults {
+		if _, ok := doc[k]; !ok {
+			doc[k] = v
 		}
 	}
 	switch pid := record.Str(doc, "platform_id"); pid {

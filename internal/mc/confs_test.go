@@ -294,7 +294,7 @@ func TestConfCapacity(t *testing.T) {
 	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("d", map[string]any{"max_join_mt": 8}))), engine.CodeMaxConfs)
 	// A conference larger than the platform cannot even be booked.
 	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("e", map[string]any{"max_join_mt": 192,
-		"start_time": "2026-03-02T09:00:00+00:00"}))), wire.CodeNoConfResource)
+		"x_confer_start_time": "2026-03-02T09:00:00+00:00"}))), wire.CodeNoConfResource)
 	cfEqual(t, "running", cfTotal(t, c.Do("GET", "/api/v1/vc/confs", nil)), 2)
 	cfEqual(t, "booked", cfTotal(t, c.Do("GET", "/api/v1/mc/booked_confs", nil)), 0)
 	_, total, err := env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: record.KindConf})
@@ -383,8 +383,8 @@ func TestConfCreateValidation(t *testing.T) {
 		{cfInstant("x", map[string]any{"password": "12345678901234567"}), "password"},
 		{cfInstant("x", map[string]any{"password": "no spaces"}), "password"},
 		{cfInstant("x", map[string]any{"duration": -5}), "duration"},
-		{cfInstant("x", map[string]any{"start_time": "tomorrow"}), "start_time"},
-		{cfInstant("x", map[string]any{"start_time": 1772355600}), "start_time"},
+		{cfInstant("x", map[string]any{"x_confer_start_time": "tomorrow"}), "x_confer_start_time"},
+		{cfInstant("x", map[string]any{"x_confer_start_time": 1772355600}), "x_confer_start_time"},
 		{cfInstant("x", map[string]any{"platform_id": "elsewhere"}), "platform_id"},
 		{cfInstant("x", map[string]any{"invite_members": []any{
 			map[string]any{"name": "m", "account": "1234567", "account_type": 5, "protocol": 0, "bitrate": 4096},

@@ -218,7 +218,7 @@ func timeParam(s, name string, def time.Time) (time.Time, error) {
 	}
 	t, err := record.ParseTime(s)
 	if err != nil {
-		return t, wire.InvalidParam(name, "must be an ISO 8601 time with offset, e.g. 2026-03-01T09:00:00+08:00")
+		return t, wire.InvalidParam(name, "must be a time such as 2026-03-01T09:00:00+08:00 or 2026-03-01 09:00:00")
 	}
 	return t, nil
 }

@@ -230,6 +230,9 @@ func schema(p catalog.Param) Doc {
 	if p.Doc != "" {
 		s["description"] = p.Doc
 	}
+	if p.Extension {
+		s["x-confer-extension"] = true
+	}
 	return s
 }
 

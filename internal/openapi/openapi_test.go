@@ -122,3 +122,42 @@ func TestRequiredFieldsMarked(t *testing.T) {
 		t.Errorf("mts items required = %s", got)
 	}
 }
+
+// Confer's own parameters are marked: the booking extension of conference
+// creation (docs/conferences.md) carries x-confer-extension.
+func TestParameterExtensionMarked(t *testing.T) {
+	var found []any
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if p, ok := x["x_confer_start_time"].(map[string]any); ok {
+				found = append(found, p["x-confer-extension"])
+			}
+			for _, c := range x {
+				walk(c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(c)
+			}
+		}
+	}
+	b, err := json.Marshal(Build(release.Latest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	walk(doc)
+	if len(found) == 0 {
+		t.Fatal("x_confer_start_time is not in the API description")
+	}
+	for _, v := range found {
+		if v != true {
+			t.Errorf("x_confer_start_time has x-confer-extension %v", v)
+		}
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Record kinds of the store (store.Record.Kind) used across modules.
@@ -33,11 +35,9 @@ const TimeLayout = "2006-01-02T15:04:05-07:00"
 // FormatTime writes t in TimeLayout, keeping its offset.
 func FormatTime(t time.Time) string { return t.Format(TimeLayout) }
 
-// ParseTime reads an ISO 8601 time with an offset ("Z" or ±hh:mm), with
-// or without fractional seconds.
-func ParseTime(s string) (time.Time, error) {
-	return time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
-}
+// ParseTime reads a time parameter: ISO 8601 with an offset, or
+// "YYYY-MM-DD HH:MM:SS" in the platform's zone (wire.ParseTime).
+func ParseTime(s string) (time.Time, error) { return wire.ParseTime(s) }
 
 // Int reads an integer field of a document (json.Number, float64, int or
 // a numeric string); 0 when absent or not a number.

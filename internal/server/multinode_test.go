@@ -230,7 +230,7 @@ func TestNodesTimeDrivenWorkOnce(t *testing.T) {
 	}
 	ca := a.LoggedIn(t)
 	p := confParams("booked")
-	p["start_time"] = a.Clock.Now().Add(time.Minute).Format(record.TimeLayout)
+	p["x_confer_start_time"] = a.Clock.Now().Add(time.Minute).Format(record.TimeLayout)
 	p["duration"] = 2
 	p["invite_members"] = []any{map[string]any{"name": "busy", "account": "5556001", "account_type": 5, "bitrate": 1024, "protocol": 0}}
 	id := testserver.MustOK(t, ca.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)

@@ -32,7 +32,7 @@ import (
 // recorded from its start.
 func resumeParams(name string, start time.Time, ips ...string) map[string]any {
 	p := confParams(name, ips...)
-	p["start_time"] = start.Format(record.TimeLayout)
+	p["x_confer_start_time"] = start.Format(record.TimeLayout)
 	var mix []any
 	for _, ip := range ips {
 		mix = append(mix, map[string]any{"name": ip, "account": ip, "account_type": 7})

@@ -120,7 +120,7 @@ func TestConfList(t *testing.T) {
 		}
 		carols := cfCreate(t, carol, "carols", nil)
 		bobs := cfCreate(t, bob, "bobs", nil)
-		cfCreate(t, admin, "later", map[string]any{"start_time": "2026-03-02T09:00:00+00:00"}) // booked: not listed
+		cfCreate(t, admin, "later", map[string]any{"x_confer_start_time": "2026-03-02T09:00:00+00:00"}) // booked: not listed
 
 		ids, total := cfIDs(t, admin.Do("GET", "/api/v1/vc/confs", nil))
 		cfSame(t, "list", ids, append(append([]string{}, mine...), carols))
@@ -185,7 +185,7 @@ func TestConfInfo(t *testing.T) {
 			cfSame(t, k, got[k], want)
 		}
 
-		booked := cfCreate(t, c, "booked", map[string]any{"start_time": "2026-03-01T12:00:00+00:00"})
+		booked := cfCreate(t, c, "booked", map[string]any{"x_confer_start_time": "2026-03-01T12:00:00+00:00"})
 		ended := cfCreate(t, c, "ended", nil)
 		cfOK(t, c.Do("DELETE", "/api/v1/mc/confs/"+ended, nil))
 		bob := cfAccount(t, env, "other", "bob", true)

@@ -43,7 +43,7 @@ func crfCreate(t *testing.T, env *testserver.Env, c *testserver.Client, invited 
 	}
 	id := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
 	k := tlConf{env: env, c: c, id: id}
-	if extra["start_time"] == nil {
+	if extra["x_confer_start_time"] == nil {
 		k.domain, _ = k.ok(t, "GET", "", nil)["user_domain_moid"].(string)
 	}
 	return k
@@ -166,7 +166,7 @@ func TestCreatedBookedPollAndRecorder(t *testing.T) {
 		admin.Level = "3"
 		start := env.Clock.Now().Add(10 * time.Minute)
 		k := crfCreate(t, env, admin, 2, map[string]any{"name": "board: weekly",
-			"start_time": start.Format(time.RFC3339), "duration": 60,
+			"x_confer_start_time": start.Format(time.RFC3339), "duration": 60,
 			"poll":     map[string]any{"mode": 3, "num": 0, "keep_time": 20, "members": crfMembers(2, 1, 9)},
 			"vmp":      map[string]any{"mode": 2, "layout": 2, "voice_hint": 1, "broadcast": 0, "show_mt_name": 0, "members": []any{}},
 			"recorder": map[string]any{"publish_mode": 1, "dual_stream": 0, "anonymous": 1, "recorder_mode": 1, "vrs_id": ""}})

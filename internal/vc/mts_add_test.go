@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/confer-platform/confer/internal/compat"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 )
@@ -58,9 +56,8 @@ func TestMtsAddReplyByRelease(t *testing.T) {
 	for _, tc := range []struct {
 		release string
 		hasMts  bool
-	}{{"5.1.0.1.0", false}, {"5.1.0.2.0", true}, {"", true}} {
+	}{{"5.0.0.4.1", false}, {"5.1.0.1.0", false}, {"5.1.0.2.0", true}, {"", true}} {
 		t.Run("release "+tc.release, func(t *testing.T) {
-			mtsCompatKeepsMts(t, tc.release)
 			_, admin := mtsEnv(t, testdb.SQLite(t), testserver.Options{Release: tc.release})
 			conf := testserver.MustOK(t, admin.Do("POST", "/api/v1/mc/confs", testserver.Params(t, map[string]any{
 				"name": "old", "bitrate": 1024, "max_join_mt": 8, "duration": 0, "call_mode": 2, "call_times": 1, "call_interval": 10,
@@ -72,21 +69,9 @@ func TestMtsAddReplyByRelease(t *testing.T) {
 			if _, has := body["mts"]; has != tc.hasMts {
 				t.Errorf("reply %v: has mts = %v, want %v", body, has, tc.hasMts)
 			}
+			if n := len(mtsList(t, admin, conf)); n != 1 {
+				t.Errorf("the conference has %d terminals, want the 1 added", n)
+			}
 		})
-	}
-}
-
-// mtsCompatKeepsMts skips when the compat rule "batch add terminals reply
-// gains mts" (seed 001 5.1.0.2.0) also drops the mts parameter of the
-// request, which leaves nothing to add at older releases: that rule must
-// apply to the reply only (reported to the lead).
-func mtsCompatKeepsMts(t *testing.T, rel string) {
-	if rel == "" {
-		return
-	}
-	p := map[string]any{"mts": []any{mtsEntry(mtsIP)}}
-	compat.Request("vc.confs.mts.add", release.MustParse(rel), p, nil)
-	if _, ok := p["mts"]; !ok {
-		t.Skipf("internal/compat drops the request parameter mts of vc.confs.mts.add at %s", rel)
 	}
 }

@@ -30,6 +30,19 @@ import (
 // its channel shows now.
 func (v *mdView) vmpConfig(p map[string]any, old map[string]any) (map[string]any, error) {
 	mode, layout := record.Int(p, "mode"), record.Int(p, "layout")
+	if _, ok := p["mode"]; !ok {
+		// Before 5.1.0.1.0 a composition has no mode (seed 001): a
+		// change keeps the mode; at the start, the members it names make
+		// it custom, none automatic (docs/compatibility.md).
+		switch {
+		case old != nil:
+			mode = record.Int(old, "mode")
+		case len(mdObjs(p, "members")) > 0:
+			mode = 1
+		default:
+			mode = 2
+		}
+	}
 	panes, err := vmpPanes(layout)
 	if err != nil {
 		return nil, err

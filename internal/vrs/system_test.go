@@ -133,7 +133,7 @@ func TestReservedLiveRooms(t *testing.T) {
 	v := newVR(t, env, admin)
 	book := func(name string, mode int, at time.Time) {
 		p := map[string]any{"create_type": 1, "name": name, "bitrate": 1024, "max_join_mt": 8, "duration": 60,
-			"start_time": at.Format(time.RFC3339), "recorder": map[string]any{"publish_mode": 0, "recorder_mode": mode, "dual_stream": 0, "anonymous": 0},
+			"x_confer_start_time": at.Format(time.RFC3339), "recorder": map[string]any{"publish_mode": 0, "recorder_mode": mode, "dual_stream": 0, "anonymous": 0},
 			"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}}}
 		testserver.MustOK(t, admin.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))
 	}
