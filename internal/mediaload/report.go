@@ -1,0 +1,40 @@
+package mediaload
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// Print writes a report for people, one figure a line.
+func Print(w io.Writer, r *Report) {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+	fmt.Fprintf(w, "target            %s\n", r.Target)
+	fmt.Fprintf(w, "publishers        %d (request to connected p50 %s)\n", r.Publishers, ms(r.PublishConnectedP50))
+	fmt.Fprintf(w, "subscribers       %d joined, %d join errors, %d tracks, %d without a packet\n", r.Subscribers, r.JoinErrors, r.Tracks, r.NoPacket)
+	if r.FirstError != "" {
+		fmt.Fprintf(w, "first error       %s\n", r.FirstError)
+	}
+	fmt.Fprintf(w, "window            %.1f s\n", r.Window.Seconds())
+	fmt.Fprintf(w, "packets/s         %.0f received by subscribers (%d in the window)\n", r.PacketsPerSec, r.Packets)
+	fmt.Fprintf(w, "frames sent/s     %.1f (nominal %.1f)\n", r.SentFramesPerSec, r.NominalFramesPerSec)
+	fmt.Fprintf(w, "lost              %d in the window (%.4f %%), %d since the first packets\n", r.Lost, pct(r.Lost, r.Packets+r.Lost), r.LostTotal)
+	if r.ServerCPU > 0 {
+		fmt.Fprintf(w, "server CPU        %.3f cores (%.2f s)\n", r.ServerCores, r.ServerCPU.Seconds())
+		fmt.Fprintf(w, "packets/CPU-s     %.0f\n", r.PacketsPerCPUSecond)
+		fmt.Fprintf(w, "per subscriber    %.5f cores, %.1f KiB\n", r.CPUPerSubscriber, float64(r.RSSPerSubscriber)/1024)
+		fmt.Fprintf(w, "server RSS        %.1f MiB before subscribers, %.1f MiB at the end\n", mib(r.ServerRSSBefore), mib(r.ServerRSS))
+	}
+	fmt.Fprintf(w, "generator CPU     %.3f cores\n", r.GeneratorCores)
+	fmt.Fprintf(w, "join to 1st pkt   p50 %s, p99 %s, max %s\n", ms(r.JoinFirstP50), ms(r.JoinFirstP99), ms(r.JoinFirstMax))
+	fmt.Fprintf(w, "load average      %s before, %s after\n", r.LoadBefore, r.LoadAfter)
+}
+
+func pct(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
