@@ -49,6 +49,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		janusDebug int
 		asJSON     bool
 		remote     bool
+		keep       bool
 	)
 	fs.StringVar(&c.Target, "target", "whip", "whip (WHIP and WHEP: Confer's SFU, the bare forwarder) or janus (Janus's VideoRoom HTTP API)")
 	fs.StringVar(&c.URL, "url", "http://127.0.0.1:8091", "whip: base URL of /rtc/whip/{room} and /rtc/whep/{room}; janus: the HTTP API, e.g. http://127.0.0.1:8088/janus")
@@ -72,6 +73,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&janusLoops, "janus-event-loops", 0, "with --start-janus: Janus's event_loops (0: a thread per handle, Janus's default)")
 	fs.IntVar(&janusDebug, "janus-debug", 2, "with --start-janus: Janus's debug_level (0..7)")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	fs.BoolVar(&keep, "keep", false, "keep the temporary folder (generated media, Janus's configuration and log)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -100,7 +102,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() {
+		if keep {
+			fmt.Fprintln(stderr, "kept", tmp)
+		} else {
+			os.RemoveAll(tmp)
+		}
+	}()
 	if audioFile == "" || video && videoFile == "" {
 		a, v, err := mediaload.Generate(tmp, video && videoFile == "")
 		if err != nil {

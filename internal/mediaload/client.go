@@ -15,10 +15,12 @@ import (
 )
 
 // newAPI is the pion API of the generator's peer connections: UDP over IPv4,
-// no mDNS, loopback candidates only when loopback is set, and pion's default
+// no mDNS, loopback candidates only when loopback is set (hostToo adds this
+// host's other addresses: Janus's libnice never gathers loopback ones, and
+// traffic between two addresses of one host stays on it), and pion's default
 // interceptors (NACK, RTCP reports, TWCC) only when asked, since a receive
 // path without them lets one process stand for more subscribers.
-func newAPI(loopback, interceptors bool) (*webrtc.API, error) {
+func newAPI(loopback, hostToo, interceptors bool) (*webrtc.API, error) {
 	var m webrtc.MediaEngine
 	if err := m.RegisterDefaultCodecs(); err != nil {
 		return nil, err
@@ -26,9 +28,13 @@ func newAPI(loopback, interceptors bool) (*webrtc.API, error) {
 	var s webrtc.SettingEngine
 	s.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
 	s.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
+	// A first DTLS flight that reaches a server before its ICE agent has
+	// selected the pair is dropped; pion retransmits after 1 s by default,
+	// which would be most of the time to first packet.
+	s.SetDTLSRetransmissionInterval(100 * time.Millisecond)
 	if loopback {
 		s.SetIncludeLoopbackCandidate(true)
-		s.SetIPFilter(func(ip net.IP) bool { return ip.IsLoopback() })
+		s.SetIPFilter(func(ip net.IP) bool { return ip.IsLoopback() || hostToo })
 	}
 	opts := []func(*webrtc.API){webrtc.WithMediaEngine(&m), webrtc.WithSettingEngine(s)}
 	if interceptors {

@@ -2,15 +2,13 @@ package mediaload
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
-
-	"github.com/pion/webrtc/v4/pkg/media/ivfreader"
 )
 
 // Frame is one encoded media frame and how long it lasts; publishers send
@@ -103,37 +101,43 @@ func opusDuration(p []byte) time.Duration {
 	return frame
 }
 
-// ReadIVF reads the frames of an IVF file (VP8), each lasting one timebase
-// tick times the timestamp step, as play-from-disk paces them.
+// ReadIVF reads the frames of an IVF file (VP8; 32-byte file header with the
+// time base at bytes 16 to 23, 12-byte frame headers with a 64-bit
+// presentation time), each lasting until the next frame's time, as
+// play-from-disk paces them. (pion's ivfreader scales the frame times by
+// the frame rate, hence this reader.)
 func ReadIVF(path string) (Clip, error) {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return Clip{}, err
 	}
-	defer f.Close()
-	r, h, err := ivfreader.NewWith(f)
-	if err != nil {
-		return Clip{}, fmt.Errorf("%s: %w", path, err)
+	if len(b) < 32 || string(b[:4]) != "DKIF" {
+		return Clip{}, fmt.Errorf("%s: not an IVF file", path)
 	}
-	if string(h.FourCC[:]) != "VP80" {
-		return Clip{}, fmt.Errorf("%s: codec %q, want VP80", path, h.FourCC[:])
+	if string(b[8:12]) != "VP80" {
+		return Clip{}, fmt.Errorf("%s: codec %q, want VP80", path, b[8:12])
 	}
-	tick := time.Duration(float64(time.Second) * float64(h.TimebaseNumerator) / float64(h.TimebaseDenominator))
+	rate, scale := binary.LittleEndian.Uint32(b[16:20]), binary.LittleEndian.Uint32(b[20:24])
+	if rate == 0 || scale == 0 {
+		return Clip{}, fmt.Errorf("%s: no time base", path)
+	}
+	tick := time.Duration(float64(time.Second) * float64(scale) / float64(rate))
 	c := Clip{Source: path}
 	var last uint64
-	for {
-		frame, fh, err := r.ParseNextFrame()
-		if errors.Is(err, io.EOF) {
-			break
+	for b = b[binary.LittleEndian.Uint16(b[6:8]):]; len(b) > 0; {
+		if len(b) < 12 {
+			return Clip{}, fmt.Errorf("%s: truncated frame header", path)
 		}
-		if err != nil {
-			return Clip{}, fmt.Errorf("%s: %w", path, err)
+		size, pts := binary.LittleEndian.Uint32(b[:4]), binary.LittleEndian.Uint64(b[4:12])
+		if uint64(len(b)-12) < uint64(size) {
+			return Clip{}, fmt.Errorf("%s: truncated frame", path)
 		}
-		if n := len(c.Frames); n > 0 && fh.Timestamp > last {
-			c.Frames[n-1].Duration = time.Duration(fh.Timestamp-last) * tick
+		if n := len(c.Frames); n > 0 && pts > last {
+			c.Frames[n-1].Duration = time.Duration(pts-last) * tick
 		}
-		last = fh.Timestamp
-		c.Frames = append(c.Frames, Frame{Data: frame, Duration: tick})
+		last = pts
+		c.Frames = append(c.Frames, Frame{Data: b[12 : 12+size], Duration: tick})
+		b = b[12+size:]
 	}
 	if len(c.Frames) == 0 {
 		return Clip{}, fmt.Errorf("%s: no frames", path)

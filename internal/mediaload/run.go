@@ -91,7 +91,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 			fmt.Fprintf(c.Log, format+"\n", a...)
 		}
 	}
-	api, err := newAPI(c.Loopback, c.Interceptor)
+	api, err := newAPI(c.Loopback, c.Target == "janus", c.Interceptor)
 	if err != nil {
 		return nil, err
 	}
