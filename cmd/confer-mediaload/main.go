@@ -110,7 +110,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	if audioFile == "" || video && videoFile == "" {
-		a, v, err := mediaload.Generate(tmp, video && videoFile == "")
+		a, v, err := mediaload.Generate(tmp, video && videoFile == "", 10)
 		if err != nil {
 			return err
 		}

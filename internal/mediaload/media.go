@@ -145,10 +145,11 @@ func ReadIVF(path string) (Clip, error) {
 	return c, nil
 }
 
-// Generate writes a 10-second Opus sine (Ogg, 20 ms pages) and, with video,
-// a 10-second VP8 test pattern (IVF, 640x360, 30 frames/s, about 500 kbit/s,
-// a key frame every second) into dir with the system ffmpeg.
-func Generate(dir string, video bool) (audio, vid string, err error) {
+// Generate writes an Opus sine of the given seconds (Ogg, 20 ms pages, 32
+// kbit/s) and, with video, a VP8 test pattern as long (IVF, 640x360, 30
+// frames/s, about 500 kbit/s, a key frame every second) into dir with the
+// system ffmpeg.
+func Generate(dir string, video bool, seconds int) (audio, vid string, err error) {
 	ff, err := exec.LookPath("ffmpeg")
 	if err != nil {
 		return "", "", errors.New("ffmpeg not found: install it or give --audio-file/--video-file")
@@ -161,7 +162,7 @@ func Generate(dir string, video bool) (audio, vid string, err error) {
 		}
 		return nil
 	}
-	if err := run("-f", "lavfi", "-i", "sine=frequency=440:duration=10:sample_rate=48000",
+	if err := run("-f", "lavfi", "-i", fmt.Sprintf("sine=frequency=440:duration=%d:sample_rate=48000", seconds),
 		"-c:a", "libopus", "-b:a", "32k", "-frame_duration", "20", "-page_duration", "20000", audio); err != nil {
 		return "", "", err
 	}
@@ -169,7 +170,7 @@ func Generate(dir string, video bool) (audio, vid string, err error) {
 		return audio, "", nil
 	}
 	vid = filepath.Join(dir, "video.ivf")
-	if err := run("-f", "lavfi", "-i", "testsrc=size=640x360:rate=30:duration=10",
+	if err := run("-f", "lavfi", "-i", fmt.Sprintf("testsrc=size=640x360:rate=30:duration=%d", seconds),
 		"-c:v", "libvpx", "-b:v", "500k", "-g", "30", "-deadline", "realtime", "-cpu-used", "8", vid); err != nil {
 		return "", "", err
 	}
