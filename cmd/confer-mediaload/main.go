@@ -47,9 +47,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		startJanus bool
 		janusLoops int
 		janusDebug int
-		asJSON     bool
+		format     string
 		remote     bool
 		keep       bool
+		label      string
 	)
 	fs.StringVar(&c.Target, "target", "whip", "whip (WHIP and WHEP: Confer's SFU, the bare forwarder) or janus (Janus's VideoRoom HTTP API)")
 	fs.StringVar(&c.URL, "url", "http://127.0.0.1:8091", "whip: base URL of /rtc/whip/{room} and /rtc/whep/{room}; janus: the HTTP API, e.g. http://127.0.0.1:8088/janus")
@@ -72,10 +73,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&startJanus, "start-janus", false, "start Janus (Debian package janus) with a generated configuration in a temporary folder and target it")
 	fs.IntVar(&janusLoops, "janus-event-loops", 0, "with --start-janus: Janus's event_loops (0: a thread per handle, Janus's default)")
 	fs.IntVar(&janusDebug, "janus-debug", 2, "with --start-janus: Janus's debug_level (0..7)")
-	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	fs.StringVar(&format, "format", "text", "report format: text, json, or tsv (a header line and a line of figures)")
+	fs.StringVar(&label, "label", "", "name of the target in the report (default: --target)")
 	fs.BoolVar(&keep, "keep", false, "keep the temporary folder (generated media, Janus's configuration and log)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if format != "text" && format != "json" && format != "tsv" {
+		return fmt.Errorf("--format %q: text, json or tsv", format)
 	}
 	c.Loopback = !remote
 	c.Log = stderr
@@ -142,11 +147,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if asJSON {
+	if label != "" {
+		rep.Target = label
+	}
+	switch format {
+	case "json":
 		e := json.NewEncoder(stdout)
 		e.SetIndent("", "  ")
 		return e.Encode(rep)
+	case "tsv":
+		fmt.Fprintln(stdout, mediaload.TSVHeader)
+		fmt.Fprintln(stdout, mediaload.TSV(rep))
+	default:
+		mediaload.Print(stdout, rep)
 	}
-	mediaload.Print(stdout, rep)
 	return nil
 }
