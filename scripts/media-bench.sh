@@ -18,7 +18,8 @@
 #     CONFER_ROOMS=id1,...,id10 scripts/media-bench.sh
 #
 # Environment (defaults): SUBS ("50 100 200 500"), PUBS (10), DURATION
-# (15s), WARMUP (3s), JOIN_C (8), VIDEO_PUBS (2), VIDEO_SUBS (20; empty
+# (15s), WARMUP (3s), JOIN_C (8), PROCS (1: processes of the generator
+# receiving media, confer-mediaload --procs), VIDEO_PUBS (2), VIDEO_SUBS (20; empty
 # skips the video workload), JANUS_LOOPS (0: Janus's thread per handle),
 # TARGETS ("bare janus", plus "confer" when CONFER_URL is set), KEEP (1
 # keeps the temporary folder with every report).
@@ -29,6 +30,7 @@ PUBS=${PUBS:-10}
 DURATION=${DURATION:-15s}
 WARMUP=${WARMUP:-3s}
 JOIN_C=${JOIN_C:-8}
+PROCS=${PROCS:-1}
 VIDEO_PUBS=${VIDEO_PUBS:-2}
 VIDEO_SUBS=${VIDEO_SUBS-20}
 JANUS_LOOPS=${JANUS_LOOPS:-0}
@@ -58,7 +60,7 @@ port=$((18500 + RANDOM % 1000))
 one() {
 	local target=$1 pubs=$2 subs=$3; shift 3
 	local args=(--publishers "$pubs" --subscribers "$subs" --duration "$DURATION" --warmup "$WARMUP"
-		--join-c "$JOIN_C" --audio-file "$work/audio.ogg" --format tsv "$@")
+		--join-c "$JOIN_C" --procs "$PROCS" --audio-file "$work/audio.ogg" --format tsv "$@")
 	[ "${1:-}" = --video ] && args+=(--video-file "$work/video.ivf")
 	case $target in
 	bare)

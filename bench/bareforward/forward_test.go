@@ -2,6 +2,7 @@ package bareforward_test
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"testing"
@@ -11,9 +12,22 @@ import (
 	"github.com/confer-platform/confer/internal/mediaload"
 )
 
+// TestMain lets the test binary be a child of the generator (--procs).
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "mediaload-child" {
+		if err := mediaload.RunChild(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
 // TestLoadGenerator runs a tiny workload of cmd/confer-mediaload against
 // the forwarder in-process: two rooms, a publisher each, three subscribers
-// each; every subscriber receives its room's audio without a gap.
+// each, received by the test and a child process; every subscriber
+// receives its room's audio without a gap.
 func TestLoadGenerator(t *testing.T) {
 	srv := httptest.NewServer(bareforward.New(true))
 	defer srv.Close()
@@ -30,6 +44,8 @@ func TestLoadGenerator(t *testing.T) {
 		Duration:    time.Second,
 		JoinC:       3,
 		Loopback:    true,
+		Procs:       2,
+		ChildArgv:   []string{os.Args[0], "mediaload-child"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +59,9 @@ func TestLoadGenerator(t *testing.T) {
 	}
 	if rep.Packets == 0 || rep.LostTotal != 0 {
 		t.Errorf("packets %d, lost %d; want some and none lost", rep.Packets, rep.LostTotal)
+	}
+	if rep.GeneratorProcs != 2 {
+		t.Errorf("generator processes %d, want 2", rep.GeneratorProcs)
 	}
 	if rep.ServerCPU <= 0 || rep.ServerRSS <= 0 {
 		t.Errorf("server CPU %v, RSS %d: want both from /proc", rep.ServerCPU, rep.ServerRSS)

@@ -67,7 +67,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.ServerPID, "server-pid", 0, "the server's process id: its CPU (/proc/PID/stat) and memory go into the report")
 	fs.DurationVar(&c.Warmup, "warmup", 3*time.Second, "wait after the last subscriber joined before measuring")
 	fs.DurationVar(&c.Duration, "duration", 20*time.Second, "measurement window (at most 10m)")
-	fs.IntVar(&c.JoinC, "join-c", 8, "subscriber joins in flight")
+	fs.IntVar(&c.JoinC, "join-c", 8, "subscriber joins in flight (in each process)")
+	fs.IntVar(&c.Procs, "procs", 1, "processes receiving media: subscribers are spread over this one and procs-1 children (at most 16)")
+	child := fs.Bool("child", false, "internal: run as a child process of --procs")
 	fs.BoolVar(&c.Interceptor, "interceptors", false, "pion's default interceptors (NACK, RTCP reports, TWCC) in the generator's connections")
 	fs.BoolVar(&remote, "allow-remote", false, "allow a non-loopback URL and non-loopback ICE candidates")
 	fs.BoolVar(&startJanus, "start-janus", false, "start Janus (Debian package janus) with a generated configuration in a temporary folder and target it")
@@ -78,6 +80,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&keep, "keep", false, "keep the temporary folder (generated media, Janus's configuration and log)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *child {
+		return mediaload.RunChild(context.Background(), os.Stdin, stdout)
+	}
+	if c.Procs > 1 {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		c.ChildArgv = []string{exe, "--child"}
 	}
 	if format != "text" && format != "json" && format != "tsv" {
 		return fmt.Errorf("--format %q: text, json or tsv", format)

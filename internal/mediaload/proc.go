@@ -75,3 +75,31 @@ func LoadAvg() string {
 	}
 	return strings.Join(f[:3], " ")
 }
+
+// UDPRcvbufErrors is the count of UDP datagrams the kernel dropped for a
+// full socket receive buffer (RcvbufErrors of /proc/net/snmp's Udp lines,
+// this network namespace): a receiver, server or generator, falling behind.
+func UDPRcvbufErrors() int64 {
+	b, err := os.ReadFile("/proc/net/snmp")
+	if err != nil {
+		return 0
+	}
+	var names []string
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] != "Udp:" {
+			continue
+		}
+		if names == nil {
+			names = f
+			continue
+		}
+		for i, n := range names {
+			if n == "RcvbufErrors" && i < len(f) {
+				v, _ := strconv.ParseInt(f[i], 10, 64)
+				return v
+			}
+		}
+	}
+	return 0
+}

@@ -15,7 +15,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"sort"
 	"sync"
 	"time"
@@ -37,9 +36,11 @@ type Config struct {
 	ServerPID   int  // 0: no server CPU and memory figures
 	Warmup      time.Duration
 	Duration    time.Duration
-	JoinC       int  // joins in flight
-	Loopback    bool // refuse a non-loopback URL; ICE on loopback only
-	Interceptor bool // pion's default interceptors in the generator's connections
+	JoinC       int      // joins in flight
+	Loopback    bool     // refuse a non-loopback URL; ICE on loopback only
+	Interceptor bool     // pion's default interceptors in the generator's connections
+	Procs       int      // processes receiving (1: this one only)
+	ChildArgv   []string // with Procs > 1: the command of a child (RunChild)
 	Log         io.Writer
 }
 
@@ -72,7 +73,9 @@ type Report struct {
 	ServerRSS             int64   // at the end of the window
 	CPUPerSubscriber      float64 // cores (ServerCores / Subscribers)
 	RSSPerSubscriber      int64   // (ServerRSS - ServerRSSBefore) / Subscribers
-	GeneratorCores        float64
+	GeneratorCores        float64 // this process and its children
+	GeneratorProcs        int
+	UDPRcvbufErrors       int64         // datagrams dropped at full receive buffers in the window (whole host)
 	JoinFirstP50          time.Duration // subscriber: request to first packet
 	JoinFirstP99          time.Duration
 	JoinFirstMax          time.Duration
@@ -165,57 +168,57 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	}
 	logf("%d publishers connected (p50 %v); joining %d subscribers", len(pubs), rep.PublishConnectedP50.Round(time.Millisecond), c.Subscribers)
 
-	// Subscribers, JoinC at a time.
-	subs := make([]*subscriber, c.Subscribers)
-	var mu sync.Mutex
-	var joinErrs []error
-	sem := make(chan struct{}, c.JoinC)
+	// Subscribers, JoinC at a time in each of Procs processes: the first
+	// share is this process's, the others children's.
+	assigned := make([][]assignment, c.Procs)
+	for i := 0; i < c.Subscribers; i++ {
+		assigned[i%c.Procs] = append(assigned[i%c.Procs], assignment{Index: i, Room: c.Rooms[i%len(c.Rooms)]})
+	}
+	shares := make([]share, c.Procs)
+	results := make([]joinResult, c.Procs)
+	errs := make([]error, c.Procs)
 	var joining sync.WaitGroup
-	for i := range subs {
-		room := c.Rooms[i%len(c.Rooms)]
-		sem <- struct{}{}
+	for k := range shares {
 		joining.Add(1)
-		go func(i int) {
+		go func(k int) {
 			defer joining.Done()
-			defer func() { <-sem }()
-			s, err := newSubscriber(api)
-			if err == nil {
-				s.start = time.Now()
-				s.closer, err = d.subscribe(ctx, room, feeds[room], kinds, s.pc)
-				if err != nil {
-					s.pc.Close()
-				}
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				joinErrs = append(joinErrs, fmt.Errorf("subscriber %d: %w", i, err))
+			if k == 0 {
+				l := joinLocal(ctx, api, d, c.JoinC, kinds, assigned[0], feeds)
+				shares[0], results[0] = l, l.res
 				return
 			}
-			subs[i] = s
-		}(i)
+			ch, r, err := startChild(ctx, c.ChildArgv, childSetup{
+				Target: c.Target, URL: c.URL, SubToken: c.SubToken, Loopback: c.Loopback,
+				Interceptor: c.Interceptor, JoinC: c.JoinC, Kinds: kinds, Subs: assigned[k], Feeds: feeds,
+			})
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			shares[k], results[k] = ch, r
+		}(k)
 	}
 	joining.Wait()
 	defer func() {
-		for _, s := range subs {
-			if s != nil {
-				s.closer()
-				s.pc.Close()
+		for _, sh := range shares {
+			if sh != nil {
+				sh.close()
 			}
 		}
 	}()
-	rep.JoinErrors = len(joinErrs)
-	if len(joinErrs) > 0 {
-		rep.FirstError = joinErrs[0].Error()
-	}
-	joined := subs[:0:0]
-	for _, s := range subs {
-		if s != nil {
-			joined = append(joined, s)
+	joined := 0
+	for k, r := range results {
+		if errs[k] != nil {
+			return nil, fmt.Errorf("generator process %d: %w", k, errs[k])
+		}
+		joined += r.Joined
+		rep.JoinErrors += r.Errors
+		if rep.FirstError == "" {
+			rep.FirstError = r.FirstError
 		}
 	}
-	logf("%d subscribers joined, %d errors%s; warm-up %v", len(joined), len(joinErrs), firstErr(rep.FirstError), c.Warmup)
-	if len(joined) == 0 {
+	logf("%d subscribers joined in %d processes, %d errors%s; warm-up %v", joined, c.Procs, rep.JoinErrors, firstErr(rep.FirstError), c.Warmup)
+	if joined == 0 {
 		return rep, errors.New("no subscriber joined: " + rep.FirstError)
 	}
 	sleep(ctx, c.Warmup)
@@ -226,13 +229,24 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		packets, lost int64
 		sent          int64
 		server, self  time.Duration
+		rcvbuf        int64
 	}
 	take := func() sample {
-		s := sample{at: time.Now()}
-		for _, sub := range joined {
-			r, l, _ := sub.snapshot()
-			s.packets += r
-			s.lost += l
+		s := sample{at: time.Now(), rcvbuf: UDPRcvbufErrors()}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for _, sh := range shares {
+			wg.Add(1)
+			go func(sh share) {
+				defer wg.Done()
+				n := sh.count()
+				cpu, _ := ProcCPU(sh.pid(), false)
+				mu.Lock()
+				s.packets += n.Packets
+				s.lost += n.Lost
+				s.self += cpu
+				mu.Unlock()
+			}(sh)
 		}
 		for _, p := range pubs {
 			s.sent += p.sent.Load()
@@ -240,7 +254,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		if c.ServerPID != 0 {
 			s.server, _ = ProcCPU(c.ServerPID, false)
 		}
-		s.self, _ = ProcCPU(os.Getpid(), true)
+		wg.Wait()
 		return s
 	}
 	a := take()
@@ -253,7 +267,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 
 	w := b.at.Sub(a.at)
 	rep.Window = w
-	rep.Subscribers = len(joined)
+	rep.Subscribers = joined
 	rep.Packets = b.packets - a.packets
 	rep.PacketsPerSec = float64(rep.Packets) / w.Seconds()
 	rep.SentFramesPerSec = float64(b.sent-a.sent) / w.Seconds()
@@ -265,24 +279,23 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	rep.Lost = b.lost - a.lost
 	rep.LostTotal = b.lost
 	rep.GeneratorCores = (b.self - a.self).Seconds() / w.Seconds()
+	rep.GeneratorProcs = c.Procs
+	rep.UDPRcvbufErrors = b.rcvbuf - a.rcvbuf
 	if c.ServerPID != 0 {
 		rep.ServerCPU = b.server - a.server
 		rep.ServerCores = rep.ServerCPU.Seconds() / w.Seconds()
 		if rep.ServerCPU > 0 {
 			rep.PacketsPerCPUSecond = float64(rep.Packets) / rep.ServerCPU.Seconds()
 		}
-		rep.CPUPerSubscriber = rep.ServerCores / float64(len(joined))
-		rep.RSSPerSubscriber = (rep.ServerRSS - rep.ServerRSSBefore) / int64(len(joined))
+		rep.CPUPerSubscriber = rep.ServerCores / float64(joined)
+		rep.RSSPerSubscriber = (rep.ServerRSS - rep.ServerRSSBefore) / int64(joined)
 	}
 	var firsts []time.Duration
-	for _, s := range joined {
-		_, _, n := s.snapshot()
-		rep.Tracks += n
-		if f := s.first.Load(); f > 0 {
-			firsts = append(firsts, time.Duration(f))
-		} else {
-			rep.NoPacket++
-		}
+	for _, sh := range shares {
+		r := sh.result()
+		rep.Tracks += r.Tracks
+		rep.NoPacket += r.NoPacket
+		firsts = append(firsts, r.Firsts...)
 	}
 	rep.JoinFirstP50 = percentile(firsts, 50)
 	rep.JoinFirstP99 = percentile(firsts, 99)
@@ -320,6 +333,12 @@ func (c *Config) check() error {
 	}
 	if c.JoinC < 1 {
 		c.JoinC = 1
+	}
+	if c.Procs < 1 {
+		c.Procs = 1
+	}
+	if c.Procs > 16 || c.Procs > 1 && len(c.ChildArgv) == 0 {
+		return errors.New("procs: 1 to 16, and more than 1 needs the child command")
 	}
 	return nil
 }
