@@ -168,7 +168,9 @@ func (t *trackStats) snapshot() (received, lost int64) {
 type subscriber struct {
 	pc     *webrtc.PeerConnection
 	start  time.Time
-	first  atomic.Int64 // nanoseconds from start to the first packet, 0 before
+	first  atomic.Int64  // nanoseconds from start to the first packet, 0 before
+	answer time.Duration // start to the server's answer applied
+	conn   atomic.Int64  // nanoseconds from start to connected (ICE and DTLS)
 	mu     sync.Mutex
 	tracks []*trackStats
 	closer func()
@@ -180,6 +182,11 @@ func newSubscriber(api *webrtc.API) (*subscriber, error) {
 		return nil, err
 	}
 	s := &subscriber{pc: pc}
+	pc.OnConnectionStateChange(func(st webrtc.PeerConnectionState) {
+		if st == webrtc.PeerConnectionStateConnected {
+			s.conn.CompareAndSwap(0, int64(time.Since(s.start)))
+		}
+	})
 	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
 		st := &trackStats{}
 		s.mu.Lock()

@@ -28,6 +28,7 @@ func Print(w io.Writer, r *Report) {
 	}
 	fmt.Fprintf(w, "generator CPU     %.3f cores in %d processes\n", r.GeneratorCores, r.GeneratorProcs)
 	fmt.Fprintf(w, "join to 1st pkt   p50 %s, p99 %s, max %s\n", ms(r.JoinFirstP50), ms(r.JoinFirstP99), ms(r.JoinFirstMax))
+	fmt.Fprintf(w, "  of which        answer p50 %s, p99 %s; connected p50 %s, p99 %s\n", ms(r.JoinAnswerP50), ms(r.JoinAnswerP99), ms(r.JoinConnectedP50), ms(r.JoinConnectedP99))
 	fmt.Fprintf(w, "load average      %s before, %s after\n", r.LoadBefore, r.LoadAfter)
 }
 
@@ -41,13 +42,14 @@ func pct(a, b int64) float64 {
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
 
 // TSVHeader and TSV are a report as one tab-separated line, for scripts.
-const TSVHeader = "target\tpublishers\tsubscribers\ttracks\tpackets_per_s\tpackets_per_cpu_s\tserver_cores\tgenerator_cores\tlost\tjoin_errors\tno_packet\tjoin_p50_ms\tjoin_p99_ms\tcpu_per_sub\trss_per_sub_kib\tsent_per_s\tnominal_per_s\tload_before\tload_after\tgenerator_procs\tudp_rcvbuf_errors"
+const TSVHeader = "target\tpublishers\tsubscribers\ttracks\tpackets_per_s\tpackets_per_cpu_s\tserver_cores\tgenerator_cores\tlost\tjoin_errors\tno_packet\tjoin_p50_ms\tjoin_p99_ms\tcpu_per_sub\trss_per_sub_kib\tsent_per_s\tnominal_per_s\tload_before\tload_after\tgenerator_procs\tudp_rcvbuf_errors\tanswer_p50_ms\tanswer_p99_ms\tconnected_p50_ms\tconnected_p99_ms"
 
 // TSV is the line of TSVHeader's columns.
 func TSV(r *Report) string {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/float64(time.Millisecond)) }
-	return fmt.Sprintf("%s\t%d\t%d\t%d\t%.0f\t%.0f\t%.3f\t%.3f\t%d\t%d\t%d\t%s\t%s\t%.5f\t%.1f\t%.1f\t%.1f\t%s\t%s\t%d\t%d",
+	return fmt.Sprintf("%s\t%d\t%d\t%d\t%.0f\t%.0f\t%.3f\t%.3f\t%d\t%d\t%d\t%s\t%s\t%.5f\t%.1f\t%.1f\t%.1f\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s",
 		r.Target, r.Publishers, r.Subscribers, r.Tracks, r.PacketsPerSec, r.PacketsPerCPUSecond, r.ServerCores, r.GeneratorCores,
 		r.Lost, r.JoinErrors, r.NoPacket, ms(r.JoinFirstP50), ms(r.JoinFirstP99), r.CPUPerSubscriber, float64(r.RSSPerSubscriber)/1024,
-		r.SentFramesPerSec, r.NominalFramesPerSec, r.LoadBefore, r.LoadAfter, r.GeneratorProcs, r.UDPRcvbufErrors)
+		r.SentFramesPerSec, r.NominalFramesPerSec, r.LoadBefore, r.LoadAfter, r.GeneratorProcs, r.UDPRcvbufErrors,
+		ms(r.JoinAnswerP50), ms(r.JoinAnswerP99), ms(r.JoinConnectedP50), ms(r.JoinConnectedP99))
 }

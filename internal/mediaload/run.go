@@ -79,6 +79,10 @@ type Report struct {
 	JoinFirstP50          time.Duration // subscriber: request to first packet
 	JoinFirstP99          time.Duration
 	JoinFirstMax          time.Duration
+	JoinAnswerP50         time.Duration // subscriber: request to the answer applied (signalling)
+	JoinAnswerP99         time.Duration
+	JoinConnectedP50      time.Duration // subscriber: request to connected (ICE and DTLS done)
+	JoinConnectedP99      time.Duration
 	PublishConnectedP50   time.Duration // publisher: request to connected
 	NoPacket              int           // subscribers that got no packet
 	LoadBefore, LoadAfter string
@@ -290,16 +294,20 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		rep.CPUPerSubscriber = rep.ServerCores / float64(joined)
 		rep.RSSPerSubscriber = (rep.ServerRSS - rep.ServerRSSBefore) / int64(joined)
 	}
-	var firsts []time.Duration
+	var firsts, answers, conns []time.Duration
 	for _, sh := range shares {
 		r := sh.result()
 		rep.Tracks += r.Tracks
 		rep.NoPacket += r.NoPacket
 		firsts = append(firsts, r.Firsts...)
+		answers = append(answers, r.Answers...)
+		conns = append(conns, r.Connected...)
 	}
 	rep.JoinFirstP50 = percentile(firsts, 50)
 	rep.JoinFirstP99 = percentile(firsts, 99)
 	rep.JoinFirstMax = percentile(firsts, 100)
+	rep.JoinAnswerP50, rep.JoinAnswerP99 = percentile(answers, 50), percentile(answers, 99)
+	rep.JoinConnectedP50, rep.JoinConnectedP99 = percentile(conns, 50), percentile(conns, 99)
 	return rep, nil
 }
 

@@ -34,6 +34,8 @@ type joinResult struct {
 	Tracks         int
 	NoPacket       int
 	Firsts         []time.Duration
+	Answers        []time.Duration // request to answer applied
+	Connected      []time.Duration // request to connected
 }
 
 // assignment is a subscriber's index and room.
@@ -63,6 +65,7 @@ func joinLocal(ctx context.Context, api *webrtc.API, d driver, joinC int, kinds 
 			if err == nil {
 				s.start = time.Now()
 				s.closer, err = d.subscribe(ctx, a.Room, feeds[a.Room], kinds, s.pc)
+				s.answer = time.Since(s.start)
 				if err != nil {
 					s.pc.Close()
 				}
@@ -100,6 +103,8 @@ func (l *local) result() joinResult {
 		r.Tracks += n
 		if f := s.first.Load(); f > 0 {
 			r.Firsts = append(r.Firsts, time.Duration(f))
+			r.Answers = append(r.Answers, s.answer)
+			r.Connected = append(r.Connected, time.Duration(s.conn.Load()))
 		} else {
 			r.NoPacket++
 		}
