@@ -5,10 +5,12 @@
 # side by side in one run, and against Confer's SFU when CONFER_URL is set.
 #
 # For each subscriber count of SUBS, an audio workload (PUBS publishers, one
-# room each, the subscribers spread over the rooms) runs against a fresh
-# bare forwarder, then a fresh Janus (then Confer); then a video workload
-# (VIDEO_PUBS publishers of Opus and VP8, VIDEO_SUBS subscribers) does the
-# same. Every run prints a line of figures (confer-mediaload --format tsv)
+# room each, the subscribers spread over the rooms: each receives one
+# publisher) runs against a fresh bare forwarder, then a fresh Janus (then
+# Confer); for each count of FANIN_SUBS, the same with one room (each
+# subscriber receives every publisher, LiveKit's published layout); then a
+# video workload (VIDEO_PUBS publishers of Opus and VP8, VIDEO_SUBS
+# subscribers, one room per publisher) does the same. Every run prints a line of figures (confer-mediaload --format tsv)
 # with the load average before and after; at the end, the ratios of
 # forwarded packets per server CPU-second to the bare forwarder's.
 #
@@ -17,7 +19,8 @@
 #   CONFER_URL=http://127.0.0.1:8080 CONFER_PID=$(pidof conferd) CONFER_TOKEN=... \
 #     CONFER_ROOMS=id1,...,id10 scripts/media-bench.sh
 #
-# Environment (defaults): SUBS ("50 100 200 500"), PUBS (10), DURATION
+# Environment (defaults): SUBS ("50 100 200 500"), FANIN_SUBS ("50 100";
+# empty skips), PUBS (10), DURATION
 # (15s), WARMUP (3s), JOIN_C (8), PROCS (1: processes of the generator
 # receiving media, confer-mediaload --procs), VIDEO_PUBS (2), VIDEO_SUBS (20; empty
 # skips the video workload), JANUS_LOOPS (0: Janus's thread per handle),
@@ -26,6 +29,7 @@
 set -euo pipefail
 
 SUBS=${SUBS:-50 100 200 500}
+FANIN_SUBS=${FANIN_SUBS-50 100}
 PUBS=${PUBS:-10}
 DURATION=${DURATION:-15s}
 WARMUP=${WARMUP:-3s}
@@ -71,8 +75,10 @@ one() {
 	janus)
 		args+=(--label janus --start-janus --janus-event-loops "$JANUS_LOOPS") ;;
 	confer)
+		local rooms=${CONFER_ROOMS:?CONFER_ROOMS: the conference ids, one per room}
+		[ "${1:-}" = --room-count ] && rooms=${rooms%%,*}
 		args+=(--label confer --target whip --url "$CONFER_URL" --server-pid "$CONFER_PID" --token "${CONFER_TOKEN:-}"
-			--rooms "${CONFER_ROOMS:?CONFER_ROOMS: the conference ids, one per room}") ;;
+			--rooms "$rooms") ;;
 	esac
 	echo "== $target: $pubs publishers, $subs subscribers $*" >&2
 	if "$work/confer-mediaload" "${args[@]}" >"$work/out" 2>"$work/err"; then
@@ -88,6 +94,9 @@ one() {
 for n in $SUBS; do
 	for t in $TARGETS; do one "$t" "$PUBS" "$n"; done
 done
+for n in $FANIN_SUBS; do
+	for t in $TARGETS; do one "$t" "$PUBS" "$n" --room-count 1; done
+done
 if [ -n "$VIDEO_SUBS" ]; then
 	for t in $TARGETS; do one "$t" "$VIDEO_PUBS" "$VIDEO_SUBS" --video; done
 fi
@@ -98,7 +107,8 @@ cat "$work/header" "$work/results" | column -t -s $'\t'
 echo
 echo "== packets per server CPU-second, relative to the bare forwarder's in the same workload"
 awk -F'\t' '{
-	key = sprintf("%s %3d x %4d", ($17 / $2 > 51 ? "video" : "audio"), $2, $3)
+	layout = $17 / $2 > 51 ? "video, 1 publisher a room " : ($4 > 1.5 * $3 ? "audio, 1 room             " : "audio, 1 publisher a room ")
+	key = sprintf("%s %3d x %4d", layout, $2, $3)
 	v[$1, key] = $6; keys[key] = 1; targets[$1] = 1
 }
 END {
