@@ -106,10 +106,12 @@ echo "== results ($(nproc) cores; columns of confer-mediaload --format tsv)"
 cat "$work/header" "$work/results" | column -t -s $'\t'
 echo
 echo "== packets per server CPU-second, relative to the bare forwarder's in the same workload"
-awk -F'\t' '{
-	layout = $17 / $2 > 51 ? "video, 1 publisher a room " : ($4 > 1.5 * $3 ? "audio, 1 room             " : "audio, 1 publisher a room ")
-	key = sprintf("%s %3d x %4d", layout, $2, $3)
-	v[$1, key] = $6; keys[key] = 1; targets[$1] = 1
+awk -F'\t' 'NR == FNR { for (i = 1; i <= NF; i++) col[$i] = i; next }
+{
+	pubs = $col["publishers"]; subs = $col["subscribers"]
+	layout = $col["nominal_per_s"] / pubs > 51 ? "video, 1 publisher a room " : ($col["tracks"] > 1.5 * subs ? "audio, 1 room             " : "audio, 1 publisher a room ")
+	key = sprintf("%s %3d x %4d", layout, pubs, subs)
+	v[$1, key] = $col["packets_per_cpu_s"]; keys[key] = 1; targets[$1] = 1
 }
 END {
 	for (k in keys) {
@@ -119,4 +121,4 @@ END {
 				line = line sprintf("  %s %.2f", t, v[t, k] / v["bare", k])
 		print line
 	}
-}' "$work/results" | sort
+}' "$work/header" "$work/results" | sort

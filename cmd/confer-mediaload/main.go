@@ -69,6 +69,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.Duration, "duration", 20*time.Second, "measurement window (at most 10m)")
 	fs.IntVar(&c.JoinC, "join-c", 8, "subscriber joins in flight (in each process)")
 	fs.IntVar(&c.Procs, "procs", 1, "processes receiving media: subscribers are spread over this one and procs-1 children (at most 16)")
+	fs.IntVar(&c.RcvBuf, "rcvbuf", 0, "receive buffer (SO_RCVBUF) of the generator's UDP sockets in bytes, capped by net.core.rmem_max; 0: the system's default")
 	child := fs.Bool("child", false, "internal: run as a child process of --procs")
 	fs.BoolVar(&c.Interceptor, "interceptors", false, "pion's default interceptors (NACK, RTCP reports, TWCC) in the generator's connections")
 	fs.BoolVar(&remote, "allow-remote", false, "allow a non-loopback URL and non-loopback ICE candidates")

@@ -10,6 +10,8 @@ import (
 
 	"github.com/pion/ice/v4"
 	"github.com/pion/interceptor"
+	"github.com/pion/transport/v5"
+	"github.com/pion/transport/v5/stdnet"
 	"github.com/pion/webrtc/v4"
 	"github.com/pion/webrtc/v4/pkg/media"
 )
@@ -20,7 +22,13 @@ import (
 // traffic between two addresses of one host stays on it), and pion's default
 // interceptors (NACK, RTCP reports, TWCC) only when asked, since a receive
 // path without them lets one process stand for more subscribers.
-func newAPI(loopback, hostToo, interceptors bool) (*webrtc.API, error) {
+//
+// rcvbuf, when not 0, is the receive buffer of the generator's UDP sockets
+// (SO_RCVBUF; Linux caps it at net.core.rmem_max): a subscriber socket of
+// the one-room layout receives every publisher, and the default buffer
+// (net.core.rmem_default) overflows when the generator is not scheduled
+// for a few hundred milliseconds on a loaded machine.
+func newAPI(loopback, hostToo, interceptors bool, rcvbuf int) (*webrtc.API, error) {
 	var m webrtc.MediaEngine
 	if err := m.RegisterDefaultCodecs(); err != nil {
 		return nil, err
@@ -36,6 +44,13 @@ func newAPI(loopback, hostToo, interceptors bool) (*webrtc.API, error) {
 		s.SetIncludeLoopbackCandidate(true)
 		s.SetIPFilter(func(ip net.IP) bool { return ip.IsLoopback() || hostToo })
 	}
+	if rcvbuf > 0 {
+		n, err := stdnet.NewNet()
+		if err != nil {
+			return nil, err
+		}
+		s.SetNet(bufNet{n, rcvbuf})
+	}
 	opts := []func(*webrtc.API){webrtc.WithMediaEngine(&m), webrtc.WithSettingEngine(s)}
 	if interceptors {
 		var reg interceptor.Registry
@@ -45,6 +60,20 @@ func newAPI(loopback, hostToo, interceptors bool) (*webrtc.API, error) {
 		opts = append(opts, webrtc.WithInterceptorRegistry(&reg))
 	}
 	return webrtc.NewAPI(opts...), nil
+}
+
+// bufNet sets the receive buffer of the UDP sockets it opens.
+type bufNet struct {
+	transport.Net
+	size int
+}
+
+func (n bufNet) ListenUDP(network string, addr *net.UDPAddr) (transport.UDPConn, error) {
+	c, err := n.Net.ListenUDP(network, addr)
+	if err == nil {
+		c.SetReadBuffer(n.size)
+	}
+	return c, err
 }
 
 var (

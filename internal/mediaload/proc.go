@@ -103,3 +103,36 @@ func UDPRcvbufErrors() int64 {
 	}
 	return 0
 }
+
+// ProcUDPDrops is the datagrams dropped at the UDP sockets a process holds
+// (the drops column of /proc/net/udp for the socket inodes among
+// /proc/PID/fd), so that a receiver falling behind is named: the server or
+// the generator.
+func ProcUDPDrops(pid int) int64 {
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return 0
+	}
+	inodes := map[string]bool{}
+	for _, fd := range fds {
+		l, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if err == nil && strings.HasPrefix(l, "socket:[") {
+			inodes[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
+		}
+	}
+	var drops int64
+	for _, table := range []string{"udp", "udp6"} {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) >= 13 && inodes[f[9]] {
+				n, _ := strconv.ParseInt(f[12], 10, 64)
+				drops += n
+			}
+		}
+	}
+	return drops
+}

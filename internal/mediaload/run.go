@@ -40,6 +40,7 @@ type Config struct {
 	Loopback    bool     // refuse a non-loopback URL; ICE on loopback only
 	Interceptor bool     // pion's default interceptors in the generator's connections
 	Procs       int      // processes receiving (1: this one only)
+	RcvBuf      int      // SO_RCVBUF of the generator's UDP sockets; 0: the system's default
 	ChildArgv   []string // with Procs > 1: the command of a child (RunChild)
 	Log         io.Writer
 }
@@ -62,6 +63,7 @@ type Report struct {
 	Window                time.Duration
 	Packets               int64   // received by subscribers in the window
 	PacketsPerSec         float64 // forwarded, received by subscribers
+	ExpectedPacketsPerSec float64 // audio only: what the subscribers' publishers send them (less than PacketsPerSec: a backlog or loss)
 	SentFramesPerSec      float64 // by publishers, against NominalFramesPerSec
 	NominalFramesPerSec   float64
 	Lost                  int64 // sequence gaps in the window
@@ -76,6 +78,8 @@ type Report struct {
 	GeneratorCores        float64 // this process and its children
 	GeneratorProcs        int
 	UDPRcvbufErrors       int64         // datagrams dropped at full receive buffers in the window (whole host)
+	ServerUDPDrops        int64         // of which at the server's sockets (those open at the end)
+	GeneratorUDPDrops     int64         // of which at the generator's
 	JoinFirstP50          time.Duration // subscriber: request to first packet
 	JoinFirstP99          time.Duration
 	JoinFirstMax          time.Duration
@@ -98,7 +102,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 			fmt.Fprintf(c.Log, format+"\n", a...)
 		}
 	}
-	api, err := newAPI(c.Loopback, c.Target == "janus", c.Interceptor)
+	api, err := newAPI(c.Loopback, c.Target == "janus", c.Interceptor, c.RcvBuf)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +196,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 				return
 			}
 			ch, r, err := startChild(ctx, c.ChildArgv, childSetup{
-				Target: c.Target, URL: c.URL, SubToken: c.SubToken, Loopback: c.Loopback,
+				Target: c.Target, URL: c.URL, SubToken: c.SubToken, Loopback: c.Loopback, RcvBuf: c.RcvBuf,
 				Interceptor: c.Interceptor, JoinC: c.JoinC, Kinds: kinds, Subs: assigned[k], Feeds: feeds,
 			})
 			if err != nil {
@@ -234,6 +238,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		sent          int64
 		server, self  time.Duration
 		rcvbuf        int64
+		drops, sdrops int64
 	}
 	take := func() sample {
 		s := sample{at: time.Now(), rcvbuf: UDPRcvbufErrors()}
@@ -245,7 +250,9 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 				defer wg.Done()
 				n := sh.count()
 				cpu, _ := ProcCPU(sh.pid(), false)
+				drops := ProcUDPDrops(sh.pid())
 				mu.Lock()
+				s.drops += drops
 				s.packets += n.Packets
 				s.lost += n.Lost
 				s.self += cpu
@@ -257,6 +264,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		}
 		if c.ServerPID != 0 {
 			s.server, _ = ProcCPU(c.ServerPID, false)
+			s.sdrops = ProcUDPDrops(c.ServerPID)
 		}
 		wg.Wait()
 		return s
@@ -275,6 +283,11 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	rep.Packets = b.packets - a.packets
 	rep.PacketsPerSec = float64(rep.Packets) / w.Seconds()
 	rep.SentFramesPerSec = float64(b.sent-a.sent) / w.Seconds()
+	if len(c.Video.Frames) == 0 { // an Opus frame is one packet; a VP8 frame, one or more
+		for i := 0; i < joined; i++ {
+			rep.ExpectedPacketsPerSec += float64(len(feeds[c.Rooms[i%len(c.Rooms)]])) * float64(len(c.Audio.Frames)) / clipDuration(c.Audio).Seconds()
+		}
+	}
 	for _, p := range pubs {
 		for _, clip := range p.clips {
 			rep.NominalFramesPerSec += float64(len(clip.Frames)) / clipDuration(clip).Seconds()
@@ -285,6 +298,8 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	rep.GeneratorCores = (b.self - a.self).Seconds() / w.Seconds()
 	rep.GeneratorProcs = c.Procs
 	rep.UDPRcvbufErrors = b.rcvbuf - a.rcvbuf
+	rep.ServerUDPDrops = b.sdrops - a.sdrops
+	rep.GeneratorUDPDrops = b.drops - a.drops
 	if c.ServerPID != 0 {
 		rep.ServerCPU = b.server - a.server
 		rep.ServerCores = rep.ServerCPU.Seconds() / w.Seconds()

@@ -125,7 +125,7 @@ func (l *local) close() {
 type childSetup struct {
 	Target, URL, SubToken string
 	Loopback, Interceptor bool
-	JoinC                 int
+	JoinC, RcvBuf         int
 	Kinds                 []webrtc.RTPCodecType
 	Subs                  []assignment
 	Feeds                 map[string][]string
@@ -211,7 +211,7 @@ func RunChild(ctx context.Context, in io.Reader, out io.Writer) error {
 	if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
 		return fmt.Errorf("child: setup: %w", err)
 	}
-	api, err := newAPI(s.Loopback, s.Target == "janus", s.Interceptor)
+	api, err := newAPI(s.Loopback, s.Target == "janus", s.Interceptor, s.RcvBuf)
 	if err != nil {
 		return err
 	}
