@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Media benchmark (issue 19 "Evidence"; not run by CI, see docs/benchmarks.md
+# "Media"): the same workload of cmd/confer-mediaload against the bare pion
+# forwarder of bench/ and against Janus's VideoRoom (Debian package janus),
+# side by side in one run, and against Confer's SFU when CONFER_URL is set.
+#
+# For each subscriber count of SUBS, an audio workload (PUBS publishers, one
+# room each, the subscribers spread over the rooms: each receives one
+# publisher) runs against a fresh bare forwarder, then a fresh Janus (then
+# Confer); for each count of FANIN_SUBS, the same with one room (each
+# subscriber receives every publisher, LiveKit's published layout); then a
+# video workload (VIDEO_PUBS publishers of Opus and VP8, VIDEO_SUBS
+# subscribers, one room per publisher) does the same. Every run prints a line of figures (confer-mediaload --format tsv)
+# with the load average before and after; at the end, the ratios of
+# forwarded packets per server CPU-second to the bare forwarder's.
+#
+#   scripts/media-bench.sh
+#   SUBS="100 500" DURATION=30s scripts/media-bench.sh
+#   CONFER_URL=http://127.0.0.1:8080 CONFER_PID=$(pidof conferd) CONFER_TOKEN=... \
+#     CONFER_ROOMS=id1,...,id10 scripts/media-bench.sh
+#
+# Environment (defaults): SUBS ("50 100 200 500"), FANIN_SUBS ("50 100";
+# empty skips), PUBS (10), DURATION
+# (15s), WARMUP (3s), JOIN_C (8), PROCS (1: processes of the generator
+# receiving media, confer-mediaload --procs), VIDEO_PUBS (2), VIDEO_SUBS (20; empty
+# skips the video workload), JANUS_LOOPS (0: Janus's thread per handle),
+# TARGETS ("bare janus", plus "confer" when CONFER_URL is set), KEEP (1
+# keeps the temporary folder with every report).
+set -euo pipefail
+
+SUBS=${SUBS:-50 100 200 500}
+FANIN_SUBS=${FANIN_SUBS-50 100}
+PUBS=${PUBS:-10}
+DURATION=${DURATION:-15s}
+WARMUP=${WARMUP:-3s}
+JOIN_C=${JOIN_C:-8}
+PROCS=${PROCS:-1}
+VIDEO_PUBS=${VIDEO_PUBS:-2}
+VIDEO_SUBS=${VIDEO_SUBS-20}
+JANUS_LOOPS=${JANUS_LOOPS:-0}
+TARGETS=${TARGETS:-bare janus${CONFER_URL:+ confer}}
+
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+bare_pid=
+cleanup() {
+	if [ -n "$bare_pid" ]; then kill "$bare_pid" 2>/dev/null || true; wait "$bare_pid" 2>/dev/null || true; fi
+	if [ "${KEEP:-}" = 1 ]; then echo "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+go build -o "$work/confer-mediaload" ./cmd/confer-mediaload
+(cd bench && go build -o "$work/bare-forwarder" ./cmd/bare-forwarder)
+command -v ffmpeg >/dev/null || { echo "ffmpeg is needed (Debian package ffmpeg)"; exit 1; }
+ffmpeg -hide_banner -loglevel error -y -f lavfi -i sine=frequency=440:duration=10:sample_rate=48000 \
+	-c:a libopus -b:a 32k -frame_duration 20 -page_duration 20000 "$work/audio.ogg"
+if [ -n "$VIDEO_SUBS" ]; then
+	ffmpeg -hide_banner -loglevel error -y -f lavfi -i testsrc=size=640x360:rate=30:duration=10 \
+		-c:v libvpx -b:v 500k -g 30 -deadline realtime -cpu-used 8 "$work/video.ivf"
+fi
+port=$((18500 + RANDOM % 1000))
+
+# one TARGET PUBS SUBS [--video]: a run, its tsv line appended to results.
+one() {
+	local target=$1 pubs=$2 subs=$3; shift 3
+	local args=(--publishers "$pubs" --subscribers "$subs" --duration "$DURATION" --warmup "$WARMUP"
+		--join-c "$JOIN_C" --procs "$PROCS" --audio-file "$work/audio.ogg" --format tsv "$@")
+	[ "${1:-}" = --video ] && args+=(--video-file "$work/video.ivf")
+	case $target in
+	bare)
+		"$work/bare-forwarder" --listen "127.0.0.1:$port" 2>"$work/bare.log" &
+		bare_pid=$!
+		for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+		args+=(--label bare --target whip --url "http://127.0.0.1:$port" --server-pid "$bare_pid") ;;
+	janus)
+		args+=(--label janus --start-janus --janus-event-loops "$JANUS_LOOPS") ;;
+	confer)
+		local rooms=${CONFER_ROOMS:?CONFER_ROOMS: the conference ids, one per room}
+		[ "${1:-}" = --room-count ] && rooms=${rooms%%,*}
+		args+=(--label confer --target whip --url "$CONFER_URL" --server-pid "$CONFER_PID" --token "${CONFER_TOKEN:-}"
+			--rooms "$rooms") ;;
+	esac
+	echo "== $target: $pubs publishers, $subs subscribers $*" >&2
+	if "$work/confer-mediaload" "${args[@]}" >"$work/out" 2>"$work/err"; then
+		tail -n 1 "$work/out" | tee -a "$work/results"
+		[ -s "$work/header" ] || head -n 1 "$work/out" >"$work/header"
+	else
+		echo "failed: $(tail -n 3 "$work/err")" >&2
+	fi
+	if [ "$target" = bare ]; then kill "$bare_pid"; wait "$bare_pid" 2>/dev/null || true; bare_pid=; fi
+}
+
+: >"$work/results"
+for n in $SUBS; do
+	for t in $TARGETS; do one "$t" "$PUBS" "$n"; done
+done
+for n in $FANIN_SUBS; do
+	for t in $TARGETS; do one "$t" "$PUBS" "$n" --room-count 1; done
+done
+if [ -n "$VIDEO_SUBS" ]; then
+	for t in $TARGETS; do one "$t" "$VIDEO_PUBS" "$VIDEO_SUBS" --video; done
+fi
+
+echo
+echo "== results ($(nproc) cores; columns of confer-mediaload --format tsv)"
+cat "$work/header" "$work/results" | column -t -s $'\t'
+echo
+echo "== packets per server CPU-second, relative to the bare forwarder's in the same workload"
+awk -F'\t' 'NR == FNR { for (i = 1; i <= NF; i++) col[$i] = i; next }
+{
+	pubs = $col["publishers"]; subs = $col["subscribers"]
+	layout = $col["nominal_per_s"] / pubs > 51 ? "video, 1 publisher a room " : ($col["tracks"] > 1.5 * subs ? "audio, 1 room             " : "audio, 1 publisher a room ")
+	key = sprintf("%s %3d x %4d", layout, pubs, subs)
+	v[$1, key] = $col["packets_per_cpu_s"]; keys[key] = 1; targets[$1] = 1
+}
+END {
+	for (k in keys) {
+		line = k ":"
+		for (t in targets)
+			if ((t, k) in v && ("bare", k) in v && v["bare", k] > 0)
+				line = line sprintf("  %s %.2f", t, v[t, k] / v["bare", k])
+		print line
+	}
+}' "$work/header" "$work/results" | sort
