@@ -1,0 +1,147 @@
+package console_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/testserver"
+)
+
+// TestConsoleRunsAMeeting drives the console in headless chromium against
+// a real server: log in, create a conference from the form, find it in the
+// running list, open it, add a terminal and see it come online through
+// push, mute it, make it speaker, change the composition, end the
+// conference. Each step is also checked through the API.
+func TestConsoleRunsAMeeting(t *testing.T) {
+	ctx := browser(t)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	api := env.LoggedIn(t)
+	api.Level = "3"
+
+	login(t, ctx, env)
+	screenshot(t, ctx, "running-empty")
+
+	// Create from the form: defaults for every required field.
+	run(t, ctx, "create a conference",
+		chromedp.Navigate(env.URL+"/console/#/new"),
+		chromedp.WaitVisible(chromedp.ID("create")),
+		chromedp.SetValue(chromedp.ID("f-name"), "Console review"),
+	)
+	screenshot(t, ctx, "create")
+	run(t, ctx, "submit the form",
+		chromedp.Click(chromedp.ID("create")),
+		chromedp.WaitVisible(chromedp.CSS(`section.live`)),
+	)
+	confs := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs", nil))["confs"].([]any)
+	if len(confs) != 1 || confs[0].(map[string]any)["name"] != "Console review" {
+		t.Fatalf("running conferences after the form: %v", confs)
+	}
+	conf := confs[0].(map[string]any)
+	id := conf["conf_id"].(string)
+	if conf["max_join_mt"] != float64(192) || conf["bitrate"] != float64(2048) {
+		t.Errorf("the form's defaults: max_join_mt %v bitrate %v, want 192 and 2048", conf["max_join_mt"], conf["bitrate"])
+	}
+
+	// The running list shows it; open it from there.
+	run(t, ctx, "the running list shows the conference",
+		chromedp.Navigate(env.URL+"/console/#/confs"),
+		chromedp.WaitVisible(css(`a[href="#/conf/%s"]`, id)),
+		chromedp.Click(css(`a[href="#/conf/%s"]`, id)),
+		chromedp.WaitVisible(chromedp.CSS(`section.live[data-live="on"]`)),
+	)
+
+	// Add a terminal: it is called, then answers after 2 s of the clock.
+	run(t, ctx, "add a terminal",
+		chromedp.SendKeys(chromedp.ID("add-mt"), "5550001"),
+		chromedp.Click(chromedp.ID("add-button")),
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-mt] [data-state="offline"]`)),
+	)
+	mts := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mts", nil))["mts"].([]any)
+	if len(mts) != 1 {
+		t.Fatalf("terminals after adding: %v", mts)
+	}
+	mt := mts[0].(map[string]any)
+	mtID := mt["mt_id"].(string)
+	env.Advance(t, 3*time.Second)
+	run(t, ctx, "the terminal comes online through push (no reload)",
+		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="online"]`, mtID)),
+	)
+	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mts/"+mtID, nil)); got["online"] != float64(1) {
+		t.Fatalf("terminal online through the API: %v", got["online"])
+	}
+
+	// Mute it: the state comes back through push.
+	run(t, ctx, "mute the terminal",
+		chromedp.Click(css(`tr[data-mt="%s"] button[title="mute"]`, mtID)),
+		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="muted"]`, mtID)),
+	)
+	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mts/"+mtID, nil)); got["mute"] != float64(1) {
+		t.Fatalf("terminal mute through the API: %v", got["mute"])
+	}
+
+	// Make it speaker.
+	run(t, ctx, "set the speaker",
+		chromedp.Click(css(`tr[data-mt="%s"] button[title="make speaker"]`, mtID)),
+		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="speaker"]`, mtID)),
+	)
+	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/speaker", nil)); got["mt_id"] != mtID {
+		t.Fatalf("speaker through the API: %v", got)
+	}
+
+	// Composition: pick layout 1 from its picture, drag the terminal's row
+	// into its pane with the mouse, start.
+	run(t, ctx, "compose",
+		chromedp.Click(chromedp.CSS(`button.thumb[data-layout="1"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.layout.big .pane[data-chn="0"]`)),
+		chromedp.DragAndDrop(css(`tr[data-mt="%s"] .grip`, mtID), chromedp.CSS(`.layout.big .pane[data-chn="0"] .pane-label`)),
+		until(`document.querySelector('.layout.big .pane[data-chn="0"] select').value === "m`+mtID+`"`),
+		chromedp.Click(chromedp.ID("vmp-apply")),
+		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="vmp"]`, mtID)),
+	)
+	vmp := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/vmps/1", nil))
+	members, _ := vmp["members"].([]any)
+	if vmp["layout"] != float64(1) || len(members) != 1 || members[0].(map[string]any)["mt_id"] != mtID {
+		t.Fatalf("composition through the API: layout %v members %v", vmp["layout"], members)
+	}
+	screenshot(t, ctx, "live")
+
+	// End it: the page goes back to the running list, which is empty.
+	run(t, ctx, "end the conference",
+		acceptDialogs(),
+		chromedp.Click(chromedp.ID("end-conf")),
+		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Running conferences"] p.empty`)),
+	)
+	if r := api.Do("GET", "/api/v1/vc/confs/"+id, nil); r.Code() != 12103 {
+		t.Fatalf("ended conference through the API: %s", r.Raw)
+	}
+}
+
+// TestConsoleSessionExpiry: after the login's idle lifetime, the next
+// action shows the login form with a message saying the session ended.
+func TestConsoleSessionExpiry(t *testing.T) {
+	ctx := browser(t)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	login(t, ctx, env)
+	run(t, ctx, "the running list", chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Running conferences"]`)))
+
+	env.Advance(t, 31*time.Minute) // reference 03: 30 idle minutes
+	run(t, ctx, "an action after the expiry",
+		chromedp.Click(chromedp.CSS(`a[href="#/booked"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`form.login`)),
+	)
+	text := value(t, ctx, "the message", chromedp.Text(chromedp.ID("messages")))
+	if !strings.Contains(text, "session has ended") {
+		t.Fatalf("message after expiry = %q, want it to say the session has ended", text)
+	}
+	// Logging in again works.
+	run(t, ctx, "log in again",
+		chromedp.SendKeys(chromedp.ID("username"), testserver.AdminUser),
+		chromedp.SendKeys(chromedp.ID("password"), testserver.AdminPassword),
+		chromedp.Click(chromedp.ID("login")),
+		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Booked conferences"]`)),
+	)
+}
