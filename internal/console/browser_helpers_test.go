@@ -144,8 +144,8 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	if dir == "" {
 		return
 	}
-	img := value(t, ctx, "screenshot "+name, chromedp.FullScreenshot(80))
-	if err := os.WriteFile(filepath.Join(dir, name+".jpg"), img, 0o644); err != nil {
+	img := value(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), img, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -14,8 +14,9 @@ import (
 // TestConsoleRunsAMeeting drives the console in headless chromium against
 // a real server: log in, create a conference from the form, find it in the
 // running list, open it, add a terminal and see it come online through
-// push, mute it, make it speaker, change the composition, end the
-// conference. Each step is also checked through the API.
+// push, mute it, make it speaker, drag it into the composition, add a
+// second one, chairman, mute all, voice activation, mixing, a poll and a
+// recording, end the conference. Each step is also checked through the API.
 func TestConsoleRunsAMeeting(t *testing.T) {
 	ctx := browser(t)
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
@@ -107,7 +108,77 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	if vmp["layout"] != float64(1) || len(members) != 1 || members[0].(map[string]any)["mt_id"] != mtID {
 		t.Fatalf("composition through the API: layout %v members %v", vmp["layout"], members)
 	}
+	run(t, ctx, "the composition shows as running", chromedp.WaitVisible(chromedp.CSS(`#vmp-state`)),
+		until(`document.getElementById('vmp-state').textContent === 'running, layout 1'`))
+
+	// A second terminal, the chairman, everyone muted.
+	run(t, ctx, "add a second terminal",
+		chromedp.SendKeys(chromedp.ID("add-mt"), "5550002"),
+		chromedp.Click(chromedp.ID("add-button")),
+		until(`document.querySelectorAll('tr[data-mt]').length === 2`),
+	)
+	env.Advance(t, 3*time.Second)
+	run(t, ctx, "both online, then chairman and mute all",
+		until(`document.querySelectorAll('tr[data-mt] [data-state="online"]').length === 2`),
+		chromedp.Click(css(`tr[data-mt="%s"] button[title="make chairman"]`, mtID)),
+		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="chairman"]`, mtID)),
+		chromedp.Click(chromedp.CSS(`button[data-do="mute-all"]`)),
+		until(`document.querySelectorAll('tr[data-mt] [data-state="muted"]').length === 2`),
+	)
+	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/chairman", nil)); got["mt_id"] != mtID {
+		t.Fatalf("chairman through the API: %v", got)
+	}
+
+	// Voice activation, smart mixing, a poll, a recording.
+	run(t, ctx, "voice activation and mixing",
+		chromedp.Click(chromedp.CSS(`button[data-do="vad"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-do="vad"][aria-pressed="true"]`)),
+		chromedp.Click(chromedp.CSS(`button[data-do="smart-mix"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-do="stop-mix"]`)),
+	)
+	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/vad", nil)); got["voice_activity_detection"] != float64(1) {
+		t.Fatalf("voice activation through the API: %v", got)
+	}
+	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mixs/1", nil)); got["mode"] != float64(1) {
+		t.Fatalf("mixing through the API: %v", got)
+	}
+	run(t, ctx, "poll",
+		chromedp.Click(chromedp.CSS(`button[data-do="poll"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-do="poll-pause"]`)),
+	)
+	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/poll", nil)); got["state"] != float64(1) {
+		t.Fatalf("poll through the API: %v", got)
+	}
+	run(t, ctx, "pause the poll",
+		chromedp.Click(chromedp.CSS(`button[data-do="poll-pause"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-do="poll-resume"]`)),
+	)
+	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/poll", nil)); got["state"] != float64(2) {
+		t.Fatalf("paused poll through the API: %v", got)
+	}
+	run(t, ctx, "record",
+		chromedp.Click(chromedp.CSS(`button[data-do="record"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-do="rec-pause"]`)),
+	)
+	recs := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/recorders", nil))["recorders"].([]any)
+	if len(recs) != 1 {
+		t.Fatalf("recordings through the API: %v", recs)
+	}
+	run(t, ctx, "pause the recording",
+		chromedp.Click(chromedp.CSS(`button[data-do="rec-pause"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-do="rec-resume"]`)),
+	)
+	if st := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/recorders", nil))["recorders"].([]any)[0].(map[string]any)["state"]; st != float64(2) {
+		t.Fatalf("paused recording's state through the API: %v", st)
+	}
 	screenshot(t, ctx, "live")
+	run(t, ctx, "stop the recording",
+		chromedp.Click(chromedp.CSS(`button[data-do="rec-stop"]`)),
+		chromedp.WaitNotPresent(chromedp.CSS(`button[data-do="rec-resume"]`)),
+	)
+	if recs := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/recorders", nil))["recorders"].([]any); len(recs) != 0 {
+		t.Fatalf("recordings after stopping: %v", recs)
+	}
 
 	// End it: the page goes back to the running list, which is empty.
 	run(t, ctx, "end the conference",

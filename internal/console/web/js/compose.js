@@ -40,7 +40,10 @@ export function compositionPanel(st, base) {
     const ok = st.vmp
       ? await attempt(() => api.post(`${base}/vmps/1`, p), 'Composition changed.')
       : await attempt(() => api.post(`${base}/vmps`, p), 'Composition started.');
-    if (ok !== undefined) dirty = false;
+    if (ok !== undefined) {
+      dirty = false;
+      st.reload('vmp', 'mts');
+    }
   }
 
   function paneContent(i) {
@@ -76,6 +79,7 @@ export function compositionPanel(st, base) {
         for (const [k, p] of draft.panes) if (p.member_type === 1 && p.mt_id === mtId) draft.panes.delete(k); // one pane a terminal (20826)
         draft.panes.set(i, { member_type: 1, mt_id: mtId });
         dirty = true;
+        st.dragging = false; // the drop ends the drag; dragend may not follow a removed source
         st.render();
       },
     }), 'big');
@@ -93,11 +97,16 @@ export function compositionPanel(st, base) {
     const bc = h('input', { type: 'checkbox', id: 'vmp-broadcast', checked: draft.broadcast === 1 });
     bc.addEventListener('change', () => { draft.broadcast = bc.checked ? 1 : 0; dirty = true; });
     return h('section', { class: 'panel compose', 'aria-label': 'picture composition' },
-      h('h2', {}, 'Picture composition ', h('small', {}, st.vmp ? `running, layout ${st.vmp.layout}` : 'not running')),
+      h('h2', {}, 'Picture composition ', h('small', { id: 'vmp-state' }, st.vmp ? `running, layout ${st.vmp.layout}` : 'not running')),
       gallery, big,
       h('div', { class: 'row' }, mode, h('label', {}, bc, ' broadcast'),
         h('button', { id: 'vmp-apply', onclick: apply }, st.vmp ? 'Apply' : 'Start'),
-        st.vmp && h('button', { onclick: () => { dirty = false; attempt(() => api.del(`${base}/vmps/1`), 'Composition stopped.'); } }, 'Stop'),
+        st.vmp && h('button', {
+          onclick: async () => {
+            dirty = false;
+            if (await attempt(() => api.del(`${base}/vmps/1`), 'Composition stopped.') !== undefined) st.reload('vmp', 'mts');
+          },
+        }, 'Stop'),
         dirty && h('button', { onclick: () => { dirty = false; st.render(); } }, 'Discard')));
   }
   return { render };

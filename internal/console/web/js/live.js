@@ -112,7 +112,17 @@ export async function livePage(ctx, id) {
           () => act(null, () => (Number(m.dual) ? api.del(`${base}/dualstream`, P({ mt_id: m.mt_id }))
             : api.put(`${base}/dualstream`, P({ mt_id: m.mt_id }))))),
         b('Drop', 'remove', () => { if (confirm(`Remove ${name} from the conference?`)) act(`Removed ${name}.`, () => api.del(`${base}/mts`, one(m))); }, 'danger')));
-    row.addEventListener('dragstart', (e) => { e.dataTransfer.setData('text/x-mt-id', m.mt_id); e.dataTransfer.setData('text/plain', m.mt_id); });
+    row.addEventListener('dragstart', (e) => {
+      e.dataTransfer.setData('text/x-mt-id', m.mt_id);
+      e.dataTransfer.setData('text/plain', m.mt_id);
+      e.dataTransfer.effectAllowed = 'copy';
+      st.dragging = true;
+    });
+    // A render during a drag would remove its source and targets: it waits.
+    row.addEventListener('dragend', () => {
+      st.dragging = false;
+      if (st.renderLater) render();
+    });
     return row;
   }
 
@@ -127,13 +137,13 @@ export async function livePage(ctx, id) {
         c.end_time ? ` · ends ${String(c.end_time).replace('T', ' ').slice(0, 16)}` : ' · permanent',
         ` · ${[...st.mts.values()].filter((m) => Number(m.online) === 1).length} of ${st.mts.size} online`),
       h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'conference' },
-        h('button', { onclick: () => act('Everyone muted.', () => api.put(`${base}/mute`, P({ value: 1 }))) }, 'Mute all'),
+        h('button', { dataset: { do: 'mute-all' }, onclick: () => act('Everyone muted.', () => api.put(`${base}/mute`, P({ value: 1 }))) }, 'Mute all'),
         h('button', { onclick: () => act('Everyone unmuted.', () => api.put(`${base}/mute`, P({ value: 0 }))) }, 'Unmute all'),
         h('button', { onclick: () => act('Everyone silenced.', () => api.put(`${base}/silence`, P({ value: 1 }))) }, 'Silence all'),
         h('button', { onclick: () => act('Everyone unsilenced.', () => api.put(`${base}/silence`, P({ value: 0 }))) }, 'Unsilence all'),
         h('button', {
-          'aria-pressed': String(vadOn),
-          onclick: () => act(null, () => api.put(`${base}/vad`, P({ state: vadOn ? 0 : 1, vacinterval: Number(st.vad.vacinterval) || 5 }))),
+          'aria-pressed': String(vadOn), dataset: { do: 'vad' },
+          onclick: () => act(null, () => api.put(`${base}/vad`, P({ state: vadOn ? 0 : 1, vacinterval: Number(st.vad.vacinterval) || 5 }))).then(() => st.reload('vad')),
         }, vadOn ? 'Voice activation: on' : 'Voice activation: off'),
         h('button', { onclick: () => delayConf(id, () => loaders.conf().then(render)) }, 'Delay'),
         h('button', { class: 'danger', id: 'end-conf', onclick: () => endConf(id, () => ctx.go('#/confs')) }, 'End conference')));
@@ -149,11 +159,16 @@ export async function livePage(ctx, id) {
   }
 
   function render() {
+    if (st.dragging) { st.renderLater = true; return; }
+    st.renderLater = false;
     renderHead();
     renderTerminals();
     side.replaceChildren(...panels.map((p) => p.render()));
   }
   st.render = render;
+  // reload reads parts of the state again and shows them (after an action
+  // whose push message may come before or after its reply).
+  st.reload = (...parts) => Promise.all(parts.map((k) => attempt(loaders[k]))).then(render);
   render();
 
   // Push: the conference's channels. A terminal's message carries its new
