@@ -43,6 +43,7 @@ const RESOURCES = {
     blank: { account: '', name: '', password: '' },
   }, { title: 'Departments', departments: true }],
   programs: [{
+    // Folder 1 is ALL, every program of the domain (docs/vrs.md "Folders").
     title: 'Recording programs', list: '/api/v1/vrs/program', key: 'prginfo', id: 'prggid', vrs: true,
     cols: ['prgalias', 'createtime', 'prgallduration', 'prgallsize', 'prgstate'],
   }],
@@ -71,7 +72,7 @@ async function list(ctx, section, r) {
       r.create && h('a', { class: 'button', href: `#/${section}/${r.key}:new` }, 'New')),
     body);
   async function load() {
-    const q = r.vrs ? { pageid: Math.floor(start / PAGE) + 1, prgs1page: PAGE } : { start, count: PAGE };
+    const q = r.vrs ? { folderid: 1, pageid: Math.floor(start / PAGE) + 1, prgs1page: PAGE } : { start, count: PAGE };
     const res = await attempt(() => api.get(r.list, q));
     if (!res) return;
     const items = res[r.key] || [];

@@ -149,6 +149,7 @@ export async function createPage(ctx) {
       MORE.map(([n, v]) => field(n, props[n], v)),
       h('fieldset', { class: 'video' }, h('legend', {}, 'Main video format'),
         VIDEO.map(([n, v]) => field(`video_${n}`, vprops[n], v, { label: n })))));
+  const defaultName = `Meeting of ${api.user()?.username || ''}`;
   const when = h('input', { id: 'start_time', type: 'datetime-local', 'aria-label': 'start time' });
   const mts = h('textarea', { id: 'invite', rows: 3, placeholder: 'one per line: E.164 number, IP address' });
   const form = h('form', { class: 'card create', 'aria-label': 'new conference' },
@@ -156,7 +157,7 @@ export async function createPage(ctx) {
     h('div', { class: 'field' }, h('label', { for: 'create_type' }, 'Source'), source),
     h('div', { class: 'field' }, h('label', { for: 'template_id' }, 'Template or room'), template),
     h('div', { class: 'field' }, h('label', { for: 'f-name' }, 'Name'),
-      h('input', { id: 'f-name', name: 'name', required: true, maxlength: 64, value: `Meeting of ${api.user()?.username || ''}` })),
+      h('input', { id: 'f-name', name: 'name', required: true, maxlength: 64, value: defaultName })),
     settings,
     h('div', { class: 'field' }, h('label', { for: 'invite' }, 'Terminals to call'), mts),
     h('div', { class: 'field' }, h('label', { for: 'start_time' }, 'Book for (empty: start now)'), when),
@@ -165,6 +166,11 @@ export async function createPage(ctx) {
     const s = sources.find((x) => String(x.value) === source.value);
     settings.disabled = s.value !== 1;
     template.disabled = s.value === 1;
+    // From a template or room the name is the source's unless one is given.
+    const name = form.elements.name;
+    name.required = s.value === 1;
+    name.placeholder = s.value === 1 ? '' : 'the template’s or room’s name';
+    if (s.value !== 1 && name.value === defaultName) name.value = '';
     template.replaceChildren();
     if (s.value === 1) return;
     const r = await attempt(() => api.get(s.list, { start: 0, count: 0 }));
@@ -175,7 +181,8 @@ export async function createPage(ctx) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const type = Number(source.value);
-    const p = { create_type: type, name: form.elements.name.value };
+    const p = { create_type: type };
+    if (form.elements.name.value) p.name = form.elements.name.value;
     if (type === 1) {
       const v = formValues(settings);
       const vf = {};
