@@ -144,6 +144,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	if dir == "" {
 		return
 	}
+	run(t, ctx, "clear the messages", js(`document.getElementById('messages').replaceChildren(); true`))
 	img := value(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), img, 0o644); err != nil {
 		t.Fatal(err)

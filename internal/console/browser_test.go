@@ -24,7 +24,6 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	api.Level = "3"
 
 	login(t, ctx, env)
-	screenshot(t, ctx, "running-empty")
 
 	// Create from the form: defaults for every required field.
 	run(t, ctx, "create a conference",
@@ -51,6 +50,9 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	run(t, ctx, "the running list shows the conference",
 		chromedp.Navigate(env.URL+"/console/#/confs"),
 		chromedp.WaitVisible(css(`a[href="#/conf/%s"]`, id)),
+	)
+	screenshot(t, ctx, "running")
+	run(t, ctx, "open it",
 		chromedp.Click(css(`a[href="#/conf/%s"]`, id)),
 		chromedp.WaitVisible(chromedp.CSS(`section.live[data-live="on"]`)),
 	)

@@ -26,6 +26,7 @@ export function message(text, kind = 'info') {
   const el = h('div', { class: `msg ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text,
     h('button', { class: 'close', 'aria-label': 'dismiss', onclick: () => el.remove() }, '×'));
   box.append(el);
+  while (box.children.length > 4) box.firstElementChild.remove(); // the newest four
   if (kind !== 'error') setTimeout(() => el.remove(), 6000);
   return el;
 }
