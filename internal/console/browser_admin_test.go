@@ -1,7 +1,9 @@
 package console_test
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -88,4 +90,119 @@ func TestConsoleTemplatesAndBooking(t *testing.T) {
 		}
 	}
 	screenshot(t, ctx, "network")
+}
+
+// TestConsoleListPagingAndSearch: twelve running conferences are two pages;
+// a search finds one by name and one by number.
+func TestConsoleListPagingAndSearch(t *testing.T) {
+	ctx := browser(t)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	api := env.LoggedIn(t)
+	var ids []string
+	for i := range 12 {
+		p := map[string]any{"create_type": 1, "name": fmt.Sprintf("Standup %02d", i), "max_join_mt": 8, "duration": 0}
+		ids = append(ids, testserver.MustOK(t, api.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string))
+	}
+	login(t, ctx, env)
+	rows := `document.querySelectorAll('section[aria-label="Running conferences"] tbody tr').length`
+	run(t, ctx, "first page",
+		until(rows+` === 10`),
+		until(`document.querySelector('.pager span').textContent === 'page 1 of 2 · 12 in all'`),
+		chromedp.Click(chromedp.CSS(`.pager button:last-child`)),
+		until(rows+` === 2`),
+		until(`document.querySelector('.pager span').textContent === 'page 2 of 2 · 12 in all'`),
+	)
+	run(t, ctx, "search by name",
+		chromedp.SendKeys(chromedp.ID("search"), "standup 07"),
+		chromedp.Click(chromedp.CSS(`form[role="search"] button`)),
+		until(rows+` === 1`),
+		chromedp.WaitVisible(css(`a[href="#/conf/%s"]`, ids[7])),
+	)
+	run(t, ctx, "search by number",
+		chromedp.SetValue(chromedp.ID("search"), ids[11]),
+		chromedp.Click(chromedp.CSS(`form[role="search"] button`)),
+		until(rows+` === 1`),
+		chromedp.WaitVisible(css(`a[href="#/conf/%s"]`, ids[11])),
+	)
+}
+
+// TestConsoleLayouts: the console draws every layout style that the
+// composition endpoint accepts (reference A2, from /api/openapi.json), no
+// other, each with as many panes as starting a composition with one
+// member per pane allows.
+func TestConsoleLayouts(t *testing.T) {
+	ctx := browser(t)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	login(t, ctx, env)
+	got := value(t, ctx, "the drawn styles", chromedp.Evaluate[string](`(async () => {
+		const { LAYOUTS } = await import('/console/js/layouts.js');
+		const api = await fetch('/api/openapi.json').then((r) => r.json());
+		const want = api.paths['/api/v1/vc/confs/{conf_id}/vmps'].post.requestBody.content['application/x-www-form-urlencoded']
+			.schema.properties.params.contentSchema.properties.layout.enum;
+		const drawn = LAYOUTS.map((l) => l.style);
+		const bad = [];
+		for (const s of want) if (!drawn.includes(s)) bad.push('missing ' + s);
+		for (const s of drawn) if (!want.includes(s)) bad.push('extra ' + s);
+		for (const l of LAYOUTS) {
+			const n = l.rects ? l.rects.length : l.cols * l.rows - Object.values(l.spans).reduce((a, [c, r]) => a + c * r - 1, 0);
+			if (n !== l.panes) bad.push(l.style + ' draws ' + n + ' panes, says ' + l.panes);
+		}
+		return bad.join('; ') || 'ok';
+	})()`, chromedp.EvalAwaitPromise))
+	if got != "ok" {
+		t.Fatal(got)
+	}
+	// The pane counts are the server's: a composition with one terminal
+	// per pane starts, one more member is refused (20546).
+	api := env.LoggedIn(t)
+	api.Level = "3"
+	p := map[string]any{"create_type": 1, "name": "layouts", "max_join_mt": 32, "duration": 0, "call_mode": 2, "call_times": 3, "call_interval": 10}
+	id := testserver.MustOK(t, api.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
+	var mts []map[string]any
+	for i := range 26 {
+		mts = append(mts, map[string]any{"account": fmt.Sprintf("55501%02d", i), "account_type": 5, "bitrate": 1024, "protocol": 0})
+	}
+	added := testserver.MustOK(t, api.Do("POST", "/api/v1/vc/confs/"+id+"/mts", testserver.Params(t, map[string]any{"mts": mts})))["mts"].([]any)
+	// Numbers out of the directory answer 2 s after their call; the calls
+	// go out in turn.
+	for step := 0; ; step++ {
+		env.Advance(t, time.Second)
+		online := 0
+		for _, m := range testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mts", nil))["mts"].([]any) {
+			if m.(map[string]any)["online"] == float64(1) {
+				online++
+			}
+		}
+		if online == len(mts) {
+			break
+		}
+		if step == 120 {
+			t.Fatalf("%d of %d terminals online after 2 minutes of the clock", online, len(mts))
+		}
+	}
+	panes := value(t, ctx, "the drawn pane counts", chromedp.Evaluate[map[string]int](`(async () => {
+		const { LAYOUTS } = await import('/console/js/layouts.js');
+		return Object.fromEntries(LAYOUTS.map((l) => [String(l.style), l.panes]));
+	})()`, chromedp.EvalAwaitPromise))
+	for style, n := range panes {
+		members := func(k int) []map[string]any {
+			var ms []map[string]any
+			for i := range k {
+				ms = append(ms, map[string]any{"chn_idx": i, "member_type": 1, "mt_id": added[i].(map[string]any)["mt_id"]})
+			}
+			return ms
+		}
+		vmp := func(k int) testserver.Reply {
+			var layout int
+			fmt.Sscan(style, &layout)
+			return api.Do("POST", "/api/v1/vc/confs/"+id+"/vmps", testserver.Params(t, map[string]any{
+				"mode": 1, "layout": layout, "broadcast": 0, "voice_hint": 0, "show_mt_name": 0, "members": members(k)}))
+		}
+		if r := vmp(n + 1); r.OK() || r.Code() != 20546 {
+			t.Errorf("layout %s with %d members: %s, want 20546", style, n+1, r.Raw)
+			continue
+		}
+		testserver.MustOK(t, vmp(n))
+		testserver.MustOK(t, api.Do("DELETE", "/api/v1/vc/confs/"+id+"/vmps/1", nil))
+	}
 }
