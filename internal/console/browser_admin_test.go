@@ -26,7 +26,7 @@ func TestConsoleTemplatesAndBooking(t *testing.T) {
 		chromedp.Navigate(env.URL+"/console/#/templates/personal_templates:new"),
 		chromedp.WaitVisible(chromedp.CSS(`form.edit #f-name`)),
 		chromedp.SetValue(chromedp.CSS(`form.edit #f-name`), "Weekly review"),
-		chromedp.Click(chromedp.CSS(`form.edit button`)),
+		press(chromedp.CSS(`form.edit button`)),
 		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Personal templates"] td a`)),
 	)
 	tpls := testserver.MustOK(t, api.Do("GET", "/api/v1/mc/personal_templates", nil))["personal_templates"].([]any)
@@ -41,7 +41,7 @@ func TestConsoleTemplatesAndBooking(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("create")),
 		js(`(() => { const s = document.getElementById('create_type'); s.value = '3'; s.dispatchEvent(new Event('change')); return true; })()`),
 		until(`document.getElementById('template_id').options.length === 1`),
-		chromedp.Click(chromedp.ID("create")),
+		press(chromedp.CSS("#create")),
 		chromedp.WaitVisible(chromedp.CSS(`section.live`)),
 	)
 	confs := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs", nil))["confs"].([]any)
@@ -57,7 +57,7 @@ func TestConsoleTemplatesAndBooking(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("create")),
 		chromedp.SetValue(chromedp.ID("f-name"), "Tomorrow"),
 		chromedp.SetValue(chromedp.ID("start_time"), "2026-03-02T10:00"),
-		chromedp.Click(chromedp.ID("create")),
+		press(chromedp.CSS("#create")),
 		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Booked conferences"] td`)),
 	)
 	booked := testserver.MustOK(t, api.Do("GET", "/api/v1/mc/booked_confs", nil))["booked_confs"].([]any)
@@ -67,7 +67,7 @@ func TestConsoleTemplatesAndBooking(t *testing.T) {
 	screenshot(t, ctx, "booked")
 	run(t, ctx, "cancel it",
 		acceptDialogs(),
-		chromedp.Click(chromedp.CSS(`section[aria-label="Booked conferences"] button.danger`)),
+		press(chromedp.CSS(`section[aria-label="Booked conferences"] button.danger`)),
 		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Booked conferences"] p.empty`)),
 	)
 	if n := testserver.MustOK(t, api.Do("GET", "/api/v1/mc/booked_confs", nil))["total"]; n != float64(0) {
@@ -108,19 +108,19 @@ func TestConsoleListPagingAndSearch(t *testing.T) {
 	run(t, ctx, "first page",
 		until(rows+` === 10`),
 		until(`document.querySelector('.pager span').textContent === 'page 1 of 2 · 12 in all'`),
-		chromedp.Click(chromedp.CSS(`.pager button:last-child`)),
+		press(chromedp.CSS(`.pager button:last-child`)),
 		until(rows+` === 2`),
 		until(`document.querySelector('.pager span').textContent === 'page 2 of 2 · 12 in all'`),
 	)
 	run(t, ctx, "search by name",
 		chromedp.SendKeys(chromedp.ID("search"), "standup 07"),
-		chromedp.Click(chromedp.CSS(`form[role="search"] button`)),
+		press(chromedp.CSS(`form[role="search"] button`)),
 		until(rows+` === 1`),
 		chromedp.WaitVisible(css(`a[href="#/conf/%s"]`, ids[7])),
 	)
 	run(t, ctx, "search by number",
 		chromedp.SetValue(chromedp.ID("search"), ids[11]),
-		chromedp.Click(chromedp.CSS(`form[role="search"] button`)),
+		press(chromedp.CSS(`form[role="search"] button`)),
 		until(rows+` === 1`),
 		chromedp.WaitVisible(css(`a[href="#/conf/%s"]`, ids[11])),
 	)

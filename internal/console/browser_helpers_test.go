@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -125,6 +126,18 @@ func until(cond string) chromedp.Action[chromedp.Void] {
 			case <-time.After(50 * time.Millisecond): // polling the page, not waiting for time
 			}
 		}
+	}
+}
+
+// press clicks a button once it is in the page and enabled. The click is
+// the element's own (one step inside the page), so a render that replaces
+// the button between finding and clicking it cannot make it miss, as a
+// mouse click at a node found a moment before can.
+func press(sel chromedp.CSS) chromedp.Action[chromedp.Void] {
+	q, _ := json.Marshal(string(sel))
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := until(fmt.Sprintf(`(() => { const b = document.querySelector(%s); if (!b || b.disabled) return false; b.click(); return true; })()`, q))(ctx, t)
+		return chromedp.Void{}, err
 	}
 }
 

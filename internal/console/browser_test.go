@@ -33,7 +33,7 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	)
 	screenshot(t, ctx, "create")
 	run(t, ctx, "submit the form",
-		chromedp.Click(chromedp.ID("create")),
+		press(chromedp.CSS("#create")),
 		chromedp.WaitVisible(chromedp.CSS(`section.live`)),
 	)
 	confs := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs", nil))["confs"].([]any)
@@ -53,14 +53,14 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	)
 	screenshot(t, ctx, "running")
 	run(t, ctx, "open it",
-		chromedp.Click(css(`a[href="#/conf/%s"]`, id)),
+		press(css(`a[href="#/conf/%s"]`, id)),
 		chromedp.WaitVisible(chromedp.CSS(`section.live[data-live="on"]`)),
 	)
 
 	// Add a terminal: it is called, then answers after 2 s of the clock.
 	run(t, ctx, "add a terminal",
 		chromedp.SendKeys(chromedp.ID("add-mt"), "5550001"),
-		chromedp.Click(chromedp.ID("add-button")),
+		press(chromedp.CSS("#add-button")),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-mt] [data-state="offline"]`)),
 	)
 	mts := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mts", nil))["mts"].([]any)
@@ -79,7 +79,7 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 
 	// Mute it: the state comes back through push.
 	run(t, ctx, "mute the terminal",
-		chromedp.Click(css(`tr[data-mt="%s"] button[title="mute"]`, mtID)),
+		press(css(`tr[data-mt="%s"] button[title="mute"]`, mtID)),
 		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="muted"]`, mtID)),
 	)
 	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mts/"+mtID, nil)); got["mute"] != float64(1) {
@@ -88,7 +88,7 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 
 	// Make it speaker.
 	run(t, ctx, "set the speaker",
-		chromedp.Click(css(`tr[data-mt="%s"] button[title="make speaker"]`, mtID)),
+		press(css(`tr[data-mt="%s"] button[title="make speaker"]`, mtID)),
 		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="speaker"]`, mtID)),
 	)
 	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/speaker", nil)); got["mt_id"] != mtID {
@@ -98,11 +98,11 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	// Composition: pick layout 1 from its picture, drag the terminal's row
 	// into its pane with the mouse, start.
 	run(t, ctx, "compose",
-		chromedp.Click(chromedp.CSS(`button.thumb[data-layout="1"]`)),
+		press(chromedp.CSS(`button.thumb[data-layout="1"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`.layout.big .pane[data-chn="0"]`)),
 		chromedp.DragAndDrop(css(`tr[data-mt="%s"] .grip`, mtID), chromedp.CSS(`.layout.big .pane[data-chn="0"] .pane-label`)),
 		until(`document.querySelector('.layout.big .pane[data-chn="0"] select').value === "m`+mtID+`"`),
-		chromedp.Click(chromedp.ID("vmp-apply")),
+		press(chromedp.CSS("#vmp-apply")),
 		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="vmp"]`, mtID)),
 	)
 	vmp := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/vmps/1", nil))
@@ -116,15 +116,15 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	// A second terminal, the chairman, everyone muted.
 	run(t, ctx, "add a second terminal",
 		chromedp.SendKeys(chromedp.ID("add-mt"), "5550002"),
-		chromedp.Click(chromedp.ID("add-button")),
+		press(chromedp.CSS("#add-button")),
 		until(`document.querySelectorAll('tr[data-mt]').length === 2`),
 	)
 	env.Advance(t, 3*time.Second)
 	run(t, ctx, "both online, then chairman and mute all",
 		until(`document.querySelectorAll('tr[data-mt] [data-state="online"]').length === 2`),
-		chromedp.Click(css(`tr[data-mt="%s"] button[title="make chairman"]`, mtID)),
+		press(css(`tr[data-mt="%s"] button[title="make chairman"]`, mtID)),
 		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="chairman"]`, mtID)),
-		chromedp.Click(chromedp.CSS(`button[data-do="mute-all"]`)),
+		press(chromedp.CSS(`button[data-do="mute-all"]`)),
 		until(`document.querySelectorAll('tr[data-mt] [data-state="muted"]').length === 2`),
 	)
 	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/chairman", nil)); got["mt_id"] != mtID {
@@ -133,9 +133,9 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 
 	// Voice activation, smart mixing, a poll, a recording.
 	run(t, ctx, "voice activation and mixing",
-		chromedp.Click(chromedp.CSS(`button[data-do="vad"]`)),
+		press(chromedp.CSS(`button[data-do="vad"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`button[data-do="vad"][aria-pressed="true"]`)),
-		chromedp.Click(chromedp.CSS(`button[data-do="smart-mix"]`)),
+		press(chromedp.CSS(`button[data-do="smart-mix"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`button[data-do="stop-mix"]`)),
 	)
 	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/vad", nil)); got["voice_activity_detection"] != float64(1) {
@@ -145,21 +145,21 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 		t.Fatalf("mixing through the API: %v", got)
 	}
 	run(t, ctx, "poll",
-		chromedp.Click(chromedp.CSS(`button[data-do="poll"]`)),
+		press(chromedp.CSS(`button[data-do="poll"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`button[data-do="poll-pause"]`)),
 	)
 	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/poll", nil)); got["state"] != float64(1) {
 		t.Fatalf("poll through the API: %v", got)
 	}
 	run(t, ctx, "pause the poll",
-		chromedp.Click(chromedp.CSS(`button[data-do="poll-pause"]`)),
+		press(chromedp.CSS(`button[data-do="poll-pause"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`button[data-do="poll-resume"]`)),
 	)
 	if got := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/poll", nil)); got["state"] != float64(2) {
 		t.Fatalf("paused poll through the API: %v", got)
 	}
 	run(t, ctx, "record",
-		chromedp.Click(chromedp.CSS(`button[data-do="record"]`)),
+		press(chromedp.CSS(`button[data-do="record"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`button[data-do="rec-pause"]`)),
 	)
 	recs := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/recorders", nil))["recorders"].([]any)
@@ -167,7 +167,7 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 		t.Fatalf("recordings through the API: %v", recs)
 	}
 	run(t, ctx, "pause the recording",
-		chromedp.Click(chromedp.CSS(`button[data-do="rec-pause"]`)),
+		press(chromedp.CSS(`button[data-do="rec-pause"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`button[data-do="rec-resume"]`)),
 	)
 	if st := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/recorders", nil))["recorders"].([]any)[0].(map[string]any)["state"]; st != float64(2) {
@@ -175,17 +175,56 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	}
 	screenshot(t, ctx, "live")
 	run(t, ctx, "stop the recording",
-		chromedp.Click(chromedp.CSS(`button[data-do="rec-stop"]`)),
+		press(chromedp.CSS(`button[data-do="rec-stop"]`)),
 		chromedp.WaitNotPresent(chromedp.CSS(`button[data-do="rec-resume"]`)),
 	)
 	if recs := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/recorders", nil))["recorders"].([]any); len(recs) != 0 {
 		t.Fatalf("recordings after stopping: %v", recs)
 	}
 
+	// Hang up the second terminal, call it again, drop it.
+	second := ""
+	for _, m := range testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mts", nil))["mts"].([]any) {
+		if m.(map[string]any)["mt_id"] != mtID {
+			second = m.(map[string]any)["mt_id"].(string)
+		}
+	}
+	run(t, ctx, "hang up the second terminal",
+		press(css(`tr[data-mt="%s"] button[title="hang up"]`, second)),
+		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="offline"]`, second)),
+		// The reply, not only the push message: a call while the hang up
+		// still runs can fail (the report of the console branch).
+		until(`document.getElementById('messages').textContent.includes('Hung up 5550002.')`),
+		press(css(`tr[data-mt="%s"] button[title="call"]`, second)),
+		until(`document.getElementById('messages').textContent.includes('Calling 5550002.')`),
+	)
+	env.Advance(t, 3*time.Second)
+	run(t, ctx, "called again, it answers; drop it",
+		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="online"]`, second)),
+		acceptDialogs(),
+		press(css(`tr[data-mt="%s"] button[title="remove"]`, second)),
+		chromedp.WaitNotPresent(css(`tr[data-mt="%s"]`, second)),
+	)
+	if n := len(testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mts", nil))["mts"].([]any)); n != 1 {
+		t.Fatalf("terminals after dropping one: %d", n)
+	}
+
+	// Delay by 30 minutes: the end moves from 11:00 to 11:30.
+	run(t, ctx, "delay",
+		press(chromedp.CSS(`button[data-do="delay"]`)),
+		chromedp.WaitVisible(chromedp.ID("delay-min")),
+		chromedp.SetValue(chromedp.ID("delay-min"), "30"),
+		press(chromedp.CSS(`dialog form button`)),
+		until(`document.querySelector('section.live .meta').textContent.includes('ends 2026-03-01 11:30')`),
+	)
+	if end := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id, nil))["end_time"].(string); !strings.HasPrefix(end, "2026-03-01T11:30") {
+		t.Fatalf("end_time after the delay: %s", end)
+	}
+
 	// End it: the page goes back to the running list, which is empty.
 	run(t, ctx, "end the conference",
 		acceptDialogs(),
-		chromedp.Click(chromedp.ID("end-conf")),
+		press(chromedp.CSS("#end-conf")),
 		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Running conferences"] p.empty`)),
 	)
 	if r := api.Do("GET", "/api/v1/vc/confs/"+id, nil); r.Code() != 12103 {
@@ -203,7 +242,7 @@ func TestConsoleSessionExpiry(t *testing.T) {
 
 	env.Advance(t, 31*time.Minute) // reference 03: 30 idle minutes
 	run(t, ctx, "an action after the expiry",
-		chromedp.Click(chromedp.CSS(`a[href="#/booked"]`)),
+		press(chromedp.CSS(`a[href="#/booked"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`form.login`)),
 	)
 	text := value(t, ctx, "the message", chromedp.Text(chromedp.ID("messages")))

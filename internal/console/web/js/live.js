@@ -10,7 +10,7 @@ import { mixPanel, pollPanel, recordPanel } from './features.js';
 // The conference state the page shows; the panels read it and re-render
 // when render() runs.
 function newState(id) {
-  return { id, conf: {}, mts: new Map(), speaker: '', chairman: '', dual: '', vad: {}, vmp: null, mix: null, poll: null, recorders: [] };
+  return { id, conf: {}, mts: new Map(), seq: 0, touched: new Map(), busy: new Set(), speaker: '', chairman: '', dual: '', vad: {}, vmp: null, mix: null, poll: null, recorders: [] };
 }
 
 // optional reads a feature that may not run (20823 and the like): null then.
@@ -24,21 +24,43 @@ export async function livePage(ctx, id) {
   const P = (p) => ({ params: p });
   const act = (what, f) => attempt(f, what);
 
-  const loaders = {
-    conf: async () => { st.conf = await api.get(base); },
+  // Reading a part of the state again races with push: a reply may be
+  // older than a message that came before it. So a part shows only its
+  // latest read, and the terminal list keeps each terminal that a message
+  // changed after the read began (st.touched).
+  const fetchers = {
+    conf: async () => { const v = await api.get(base); return () => { st.conf = v; }; },
     mts: async () => {
+      const since = st.seq;
       const r = await api.get(`${base}/mts`);
-      st.mts = new Map((r.mts || []).map((m) => [m.mt_id, m]));
+      return () => {
+        const fresh = new Map((r.mts || []).map((m) => [m.mt_id, m]));
+        for (const [mtId, seq] of st.touched) {
+          if (seq <= since) continue;
+          if (st.mts.has(mtId)) fresh.set(mtId, st.mts.get(mtId));
+          else fresh.delete(mtId);
+        }
+        st.mts = fresh;
+      };
     },
-    speaker: async () => { st.speaker = (await api.get(`${base}/speaker`)).mt_id || ''; },
-    chairman: async () => { st.chairman = (await api.get(`${base}/chairman`)).mt_id || ''; },
-    dual: async () => { st.dual = (await optional(() => api.get(`${base}/dualstream`)))?.mt_id || ''; },
-    vad: async () => { st.vad = (await optional(() => api.get(`${base}/vad`))) || {}; },
-    vmp: async () => { st.vmp = await optional(() => api.get(`${base}/vmps/1`)); },
-    mix: async () => { st.mix = await optional(() => api.get(`${base}/mixs/1`)); },
-    poll: async () => { st.poll = await optional(() => api.get(`${base}/poll`)); },
-    recorders: async () => { st.recorders = (await optional(() => api.get(`${base}/recorders`)))?.recorders || []; },
+    speaker: async () => { const v = (await api.get(`${base}/speaker`)).mt_id || ''; return () => { st.speaker = v; }; },
+    chairman: async () => { const v = (await api.get(`${base}/chairman`)).mt_id || ''; return () => { st.chairman = v; }; },
+    dual: async () => { const v = (await optional(() => api.get(`${base}/dualstream`)))?.mt_id || ''; return () => { st.dual = v; }; },
+    vad: async () => { const v = (await optional(() => api.get(`${base}/vad`))) || {}; return () => { st.vad = v; }; },
+    vmp: async () => { const v = await optional(() => api.get(`${base}/vmps/1`)); return () => { st.vmp = v; }; },
+    mix: async () => { const v = await optional(() => api.get(`${base}/mixs/1`)); return () => { st.mix = v; }; },
+    poll: async () => { const v = await optional(() => api.get(`${base}/poll`)); return () => { st.poll = v; }; },
+    recorders: async () => {
+      const v = (await optional(() => api.get(`${base}/recorders`)))?.recorders || [];
+      return () => { st.recorders = v; };
+    },
   };
+  const reads = {};
+  const loaders = Object.fromEntries(Object.entries(fetchers).map(([k, f]) => [k, async () => {
+    const n = (reads[k] = (reads[k] || 0) + 1);
+    const apply = await f();
+    if (reads[k] === n) apply();
+  }]));
   try {
     await loaders.conf();
   } catch (e) {
@@ -92,7 +114,17 @@ export async function livePage(ctx, id) {
       Number(m.rec) === 1 && h('span', { class: 'badge', dataset: { state: 'rec' } }, 'recording'),
     ];
     const mt = `${base}/mts/${m.mt_id}`;
-    const b = (label, title, f, cls) => h('button', { class: cls, title, 'aria-label': `${title} ${name}`, onclick: f }, label);
+    // A terminal's controls wait for the reply of its pending action (its
+    // push message can come first).
+    const busy = st.busy.has(m.mt_id);
+    const b = (label, title, f, cls) => h('button', {
+      class: cls, title, 'aria-label': `${title} ${name}`, disabled: busy,
+      onclick: async () => {
+        st.busy.add(m.mt_id);
+        render();
+        try { await f(); } finally { st.busy.delete(m.mt_id); render(); }
+      },
+    }, label);
     const row = h('tr', { draggable: 'true', dataset: { mt: m.mt_id }, class: on ? 'online' : 'offline' },
       h('td', { class: 'mt-name' }, h('span', { class: 'grip', 'aria-hidden': 'true' }, '⠿'), name,
         h('small', {}, [m.e164, m.ip].filter(Boolean).join(' · '))),
@@ -111,7 +143,7 @@ export async function livePage(ctx, id) {
         b(Number(m.dual) ? 'Stop content' : 'Content', 'dual stream from',
           () => act(null, () => (Number(m.dual) ? api.del(`${base}/dualstream`, P({ mt_id: m.mt_id }))
             : api.put(`${base}/dualstream`, P({ mt_id: m.mt_id }))))),
-        b('Drop', 'remove', () => { if (confirm(`Remove ${name} from the conference?`)) act(`Removed ${name}.`, () => api.del(`${base}/mts`, one(m))); }, 'danger')));
+        b('Drop', 'remove', () => confirm(`Remove ${name} from the conference?`) && act(`Removed ${name}.`, () => api.del(`${base}/mts`, one(m))), 'danger')));
     row.addEventListener('dragstart', (e) => {
       e.dataTransfer.setData('text/x-mt-id', m.mt_id);
       e.dataTransfer.setData('text/plain', m.mt_id);
@@ -145,7 +177,7 @@ export async function livePage(ctx, id) {
           'aria-pressed': String(vadOn), dataset: { do: 'vad' },
           onclick: () => act(null, () => api.put(`${base}/vad`, P({ state: vadOn ? 0 : 1, vacinterval: Number(st.vad.vacinterval) || 5 }))).then(() => st.reload('vad')),
         }, vadOn ? 'Voice activation: on' : 'Voice activation: off'),
-        h('button', { onclick: () => delayConf(id, () => loaders.conf().then(render)) }, 'Delay'),
+        h('button', { dataset: { do: 'delay' }, onclick: () => delayConf(id, () => st.reload('conf')) }, 'Delay'),
         h('button', { class: 'danger', id: 'end-conf', onclick: () => endConf(id, () => ctx.go('#/confs')) }, 'End conference')));
   }
 
@@ -195,6 +227,7 @@ export async function livePage(ctx, id) {
       due.add('conf');
     } else if (rest.startsWith('cascades/0/mts/')) {
       const mtId = rest.split('/')[3];
+      st.touched.set(mtId, ++st.seq);
       if (data.method === 'delete') st.mts.delete(mtId);
       else if (data.mt_id) st.mts.set(mtId, { ...st.mts.get(mtId), ...data });
       else due.add('mts');
