@@ -206,3 +206,46 @@ func TestConsoleLayouts(t *testing.T) {
 		testserver.MustOK(t, api.Do("DELETE", "/api/v1/vc/confs/"+id+"/vmps/1", nil))
 	}
 }
+
+// TestConsoleOlderReleases: at an older platform release the console sends
+// that release's API-Level (none before 6.0.0.3.0), offers what the release
+// serves (public templates until 6.1.0.2.0) and creates a conference from
+// its form.
+func TestConsoleOlderReleases(t *testing.T) {
+	ctx := browser(t)
+	for _, c := range []struct {
+		release string
+		public  bool
+	}{{"6.0.0.3.0", true}, {"5.0.0.4.1", true}, {"6.1.0.4.0", false}} {
+		t.Run(c.release, func(t *testing.T) {
+			env := testserver.Start(t, testdb.SQLite(t), testserver.Options{Release: c.release})
+			// Before 6.1.0.2.0 the login cookie carries an Expires date 14
+			// days after the server's now (reference 01); the test clock's
+			// 2026-03-01 could be past for the browser, which would then drop
+			// the cookie. The server's clock is set to the browser's day.
+			env.Clock.Set(time.Now().Truncate(time.Hour))
+			login(t, ctx, env)
+			run(t, ctx, "the form",
+				chromedp.Navigate(env.URL+"/console/#/new"),
+				chromedp.WaitVisible(chromedp.ID("create")),
+			)
+			public := value(t, ctx, "the sources", chromedp.Evaluate[bool](`!!document.querySelector('#create_type option[value="2"]')`))
+			if public != c.public {
+				t.Errorf("public templates offered: %v, want %v", public, c.public)
+			}
+			run(t, ctx, "create",
+				chromedp.SetValue(chromedp.ID("f-name"), "Old release"),
+				press(chromedp.CSS("#create")),
+				chromedp.WaitVisible(chromedp.CSS(`section.live h1`)),
+			)
+			if n := value(t, ctx, "errors", chromedp.Evaluate[int](`document.querySelectorAll('#messages .msg.error').length`)); n != 0 {
+				t.Errorf("errors: %s", pageText(ctx))
+			}
+			api := env.LoggedIn(t)
+			confs := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs", nil))["confs"].([]any)
+			if len(confs) != 1 || confs[0].(map[string]any)["name"] != "Old release" {
+				t.Fatalf("conferences through the API: %v", confs)
+			}
+		})
+	}
+}

@@ -24,7 +24,7 @@ function setPushState(s) {
 
 function signedIn(user) {
   document.getElementById('top').hidden = false;
-  document.getElementById('who').textContent = `${user.username} · ${user.domain}`;
+  document.getElementById('who').textContent = user.domain ? `${user.username} · ${user.domain}` : user.username;
   push = new Push({ onDenied: (e) => ended(`push refused: ${e}`), onStatus: setPushState });
   push.start();
   clearInterval(heartbeat);
