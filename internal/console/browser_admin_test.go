@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -248,4 +249,34 @@ func TestConsoleOlderReleases(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConsoleTabletAndKeyboard: log in with the keyboard alone (Tab,
+// Enter), then the conference page at a tablet's width has no horizontal
+// scrolling and stacks its columns.
+func TestConsoleTabletAndKeyboard(t *testing.T) {
+	ctx := browser(t)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	api := env.LoggedIn(t)
+	p := map[string]any{"create_type": 1, "name": "On a tablet", "max_join_mt": 8, "duration": 0, "call_mode": 2, "call_times": 3, "call_interval": 10}
+	id := testserver.MustOK(t, api.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
+	run(t, ctx, "log in with the keyboard",
+		chromedp.EmulateViewport(820, 1180),
+		chromedp.Navigate(env.URL+"/console/#/conf/"+id),
+		chromedp.WaitVisible(chromedp.ID("username")),
+		until(`document.activeElement.id === 'username'`),
+		chromedp.KeyEvent(testserver.AdminUser+kb.Tab+testserver.AdminPassword+kb.Enter),
+		chromedp.WaitVisible(chromedp.CSS(`section.live[data-live="on"]`)),
+	)
+	wide := value(t, ctx, "the page's width", chromedp.Evaluate[string](`(() => {
+		const d = document.documentElement;
+		const cols = getComputedStyle(document.querySelector('.live-grid')).gridTemplateColumns.split(' ').length;
+		return d.scrollWidth + ' ' + innerWidth + ' ' + cols;
+	})()`))
+	var scroll, width, cols int
+	fmt.Sscan(wide, &scroll, &width, &cols)
+	if scroll > width || cols != 1 {
+		t.Errorf("at 820 px: page %d px wide in a %d px window, %d columns; want no horizontal scrolling and 1 column", scroll, width, cols)
+	}
+	screenshot(t, ctx, "tablet")
 }
