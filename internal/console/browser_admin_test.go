@@ -280,3 +280,47 @@ func TestConsoleTabletAndKeyboard(t *testing.T) {
 	}
 	screenshot(t, ctx, "tablet")
 }
+
+// TestConsoleFollowsOthers: changes made by another client arrive through
+// push: a conference created elsewhere appears in the open running list,
+// one ended elsewhere closes its open page; a virtual room made on its page
+// gives a conference.
+func TestConsoleFollowsOthers(t *testing.T) {
+	ctx := browser(t)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	api := env.LoggedIn(t)
+	api.Level = "3"
+	login(t, ctx, env)
+	run(t, ctx, "the empty running list", chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Running conferences"] p.empty`)))
+	p := map[string]any{"create_type": 1, "name": "Made elsewhere", "max_join_mt": 8, "duration": 0}
+	id := testserver.MustOK(t, api.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
+	run(t, ctx, "it appears without a reload",
+		chromedp.WaitVisible(css(`a[href="#/conf/%s"]`, id)),
+		press(css(`a[href="#/conf/%s"]`, id)),
+		chromedp.WaitVisible(chromedp.CSS(`section.live[data-live="on"]`)),
+	)
+	testserver.MustOK(t, api.Do("DELETE", "/api/v1/mc/confs/"+id, nil))
+	run(t, ctx, "ended elsewhere, its page closes",
+		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Running conferences"] p.empty`)),
+		until(`document.getElementById('messages').textContent.includes('Conference `+id+` has ended.')`),
+	)
+
+	// A virtual room from its page, then a conference from the room.
+	run(t, ctx, "new virtual room",
+		chromedp.Navigate(env.URL+"/console/#/rooms/virtual_meeting_rooms:new"),
+		chromedp.WaitVisible(chromedp.CSS(`form.edit #f-name`)),
+		chromedp.SetValue(chromedp.CSS(`form.edit #f-name`), "Room 7"),
+		press(chromedp.CSS(`form.edit button`)),
+		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Virtual meeting rooms"] td a`)),
+		chromedp.Navigate(env.URL+"/console/#/new"),
+		chromedp.WaitVisible(chromedp.ID("create")),
+		js(`(() => { const s = document.getElementById('create_type'); s.value = '4'; s.dispatchEvent(new Event('change')); return true; })()`),
+		until(`document.getElementById('template_id').options.length === 1`),
+		press(chromedp.CSS("#create")),
+		chromedp.WaitVisible(chromedp.CSS(`section.live`)),
+	)
+	confs := testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs", nil))["confs"].([]any)
+	if len(confs) != 1 || confs[0].(map[string]any)["name"] != "Room 7" {
+		t.Fatalf("conference from the room through the API: %v", confs)
+	}
+}
