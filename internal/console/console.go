@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // Prefix is where the console is served.
@@ -26,7 +27,33 @@ var files embed.FS
 // (auth.Service): tokens of its own license, and ending a session.
 type Node interface {
 	NodeToken(ctx context.Context) (string, error)
+	CheckToken(ctx context.Context, token string) error
 	EndSession(ctx context.Context, cookie string) error
+}
+
+// tokens hands out one account_token of the node's license to every
+// browser while it stays valid (each hand-out renews it), so that requests
+// to /console/token, which need no credentials, cannot fill the token table.
+// The token is no secret: it opens only the login request, and what a
+// request may do is decided by its session.
+type tokens struct {
+	node Node
+	mu   sync.Mutex
+	tok  string
+}
+
+func (t *tokens) get(ctx context.Context) (string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.tok != "" && t.node.CheckToken(ctx, t.tok) == nil {
+		return t.tok, nil
+	}
+	tok, err := t.node.NodeToken(ctx)
+	if err != nil {
+		return "", err
+	}
+	t.tok = tok
+	return tok, nil
 }
 
 // cookieName is the login session's cookie (seed 000 "Authentication" 4).
@@ -40,12 +67,13 @@ func Mount(next http.Handler, node Node) http.Handler {
 		panic(err) // the embedded tree is fixed at build time
 	}
 	static := http.StripPrefix(Prefix, http.FileServerFS(web))
+	toks := &tokens{node: node}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
 		case p == strings.TrimSuffix(Prefix, "/"):
 			http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
 		case p == Prefix+"token":
-			serveToken(w, r, node)
+			serveToken(w, r, toks)
 		case p == Prefix+"logout":
 			serveLogout(w, r, node)
 		case strings.HasPrefix(p, Prefix):
@@ -70,11 +98,11 @@ func Mount(next http.Handler, node Node) http.Handler {
 // refuses other methods and requests from pages of another origin, which
 // could otherwise use the node's license (the reply is not readable
 // cross-origin anyway; this keeps the token table clean).
-func serveToken(w http.ResponseWriter, r *http.Request, node Node) {
+func serveToken(w http.ResponseWriter, r *http.Request, toks *tokens) {
 	if !postFromHere(w, r) {
 		return
 	}
-	tok, err := node.NodeToken(r.Context())
+	tok, err := toks.get(r.Context())
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	if err != nil {

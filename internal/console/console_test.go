@@ -94,6 +94,18 @@ func TestTokenAndLogout(t *testing.T) {
 	}
 	tok := body[strings.Index(body, `"account_token":"`)+len(`"account_token":"`):]
 	tok = tok[:strings.IndexByte(tok, '"')]
+	// Every browser gets the same token while it is valid; a new one after
+	// it expired (30 idle minutes).
+	if _, again := post("/console/token", nil, ""); !strings.Contains(again, tok) {
+		t.Errorf("a second token request: %s, want the same token %s", again, tok)
+	}
+	env.Advance(t, 31*time.Minute)
+	if _, later := post("/console/token", nil, ""); strings.Contains(later, tok) || !strings.Contains(later, `"account_token"`) {
+		t.Errorf("a token request after the token expired: %s, want a new token", later)
+	}
+	_, body = post("/console/token", nil, "")
+	tok = body[strings.Index(body, `"account_token":"`)+len(`"account_token":"`):]
+	tok = tok[:strings.IndexByte(tok, '"')]
 
 	c := env.Client(t)
 	c.Token = tok
