@@ -19,6 +19,7 @@ import (
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/compat"
+	"github.com/confer-platform/confer/internal/console"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/krtc"
 	"github.com/confer-platform/confer/internal/mc"
@@ -125,6 +126,7 @@ func New(cfg Config) (*Server, error) {
 		probe = p
 	}
 	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, http.HandlerFunc(s.serveHTTP))
+	s.handler = console.Mount(s.handler, s.auth) // the operator console at /console/ (docs/console.md)
 
 	eps := catalog.All()
 	for i := range eps {
