@@ -196,7 +196,7 @@ export async function createPage(ctx) {
     }
     const inv = members(mts.value);
     if (inv.length) p.invite_members = inv;
-    if (when.value) p.start_time = isoLocal(when.value);
+    if (when.value) p.x_confer_start_time = isoLocal(when.value); // Confer's booking extension (docs/conferences.md)
     const r = await attempt(() => api.post('/api/v1/mc/confs', { params: p }));
     if (!r) return;
     // Booked or started: the server's clock decides (docs/conferences.md).
