@@ -1,0 +1,253 @@
+package sfu
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/rtcp"
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+)
+
+// source says what a down track follows.
+type source int
+
+const (
+	srcFixed     source = iota // one terminal (WHEP ?mt_id=N)
+	srcBroadcast               // the speaker, else the most recently active publisher
+	srcDual                    // the conference's dual stream (screen share)
+)
+
+// downTrack is one outgoing track of a subscriber (LiveKit's DownTrack with
+// its forwarder): it follows one receiver at a time and rewrites SSRC,
+// payload type, sequence numbers, timestamps and header extension ids, so
+// several sources and layers switched onto it form one continuous stream
+// (SRTP replay protection drops repeated sequence numbers, RFC 3711 3.3.2).
+type downTrack struct {
+	id, streamID string
+	kind         webrtc.RTPCodecType
+	mime         string // wanted codec; packets of another codec are dropped
+	sess         *session
+	mode         source
+	fixed        string // mt_id of srcFixed
+	packets      atomic.Uint64
+
+	mu       sync.Mutex
+	bound    bool
+	ssrc     uint32
+	pt       uint8
+	levelID  uint8
+	ws       webrtc.TrackLocalWriter
+	src      *receiver
+	maxLayer int
+	curLayer int
+	needSync bool
+	started  bool
+	// forwarder state
+	snOffset  uint16
+	tsOffset  uint32
+	lastSeq   uint16
+	lastTS    uint32
+	lastWrite time.Time
+	baseSeq   uint16 // packets before it belong to a previous source or layer
+	highestIn uint16
+}
+
+func newDownTrack(s *session, kind webrtc.RTPCodecType, mime string, mode source, fixed string) *downTrack {
+	return &downTrack{
+		id: kind.String(), streamID: "confer-" + s.id, kind: kind, mime: mime,
+		sess: s, mode: mode, fixed: fixed, maxLayer: layerHigh, needSync: true,
+	}
+}
+
+// Bind implements webrtc.TrackLocal: the negotiated SSRC, payload type and
+// extension ids of this subscriber's connection.
+func (d *downTrack) Bind(ctx webrtc.TrackLocalContext) (webrtc.RTPCodecParameters, error) {
+	codecs := ctx.CodecParameters()
+	var chosen *webrtc.RTPCodecParameters
+	for i, c := range codecs {
+		if strings.EqualFold(c.MimeType, d.mime) {
+			chosen = &codecs[i]
+			break
+		}
+	}
+	if chosen == nil {
+		for i, c := range codecs {
+			if !strings.EqualFold(c.MimeType, webrtc.MimeTypeRTX) {
+				chosen = &codecs[i]
+				break
+			}
+		}
+	}
+	if chosen == nil {
+		return webrtc.RTPCodecParameters{}, webrtc.ErrUnsupportedCodec
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.bound, d.ssrc, d.pt, d.ws = true, uint32(ctx.SSRC()), uint8(chosen.PayloadType), ctx.WriteStream()
+	d.mime = chosen.MimeType
+	for _, h := range ctx.HeaderExtensions() {
+		if h.URI == AudioLevelURI {
+			d.levelID = uint8(h.ID)
+		}
+	}
+	return *chosen, nil
+}
+
+// Unbind implements webrtc.TrackLocal.
+func (d *downTrack) Unbind(webrtc.TrackLocalContext) error {
+	d.mu.Lock()
+	d.bound = false
+	d.mu.Unlock()
+	return nil
+}
+
+// ID implements webrtc.TrackLocal.
+func (d *downTrack) ID() string { return d.id }
+
+// RID implements webrtc.TrackLocal.
+func (d *downTrack) RID() string { return "" }
+
+// StreamID implements webrtc.TrackLocal.
+func (d *downTrack) StreamID() string { return d.streamID }
+
+// Kind implements webrtc.TrackLocal.
+func (d *downTrack) Kind() webrtc.RTPCodecType { return d.kind }
+
+// setSource points the track at r (nil: forward nothing). A change waits for
+// a key frame of r, which is asked for at once (PLI on subscribe/switch).
+func (d *downTrack) setSource(r *receiver) {
+	d.mu.Lock()
+	old := d.src
+	if old == r {
+		d.mu.Unlock()
+		return
+	}
+	d.src, d.needSync = r, true
+	layer := layerLow
+	if r != nil {
+		layer = r.bestLayer(d.maxLayer)
+	}
+	d.mu.Unlock()
+	if old != nil {
+		old.removeDown(d)
+	}
+	if r != nil {
+		r.addDown(d)
+		r.requestKeyFrame(layer)
+	}
+}
+
+// setMaxLayer sets the highest simulcast layer the subscriber wants; the
+// switch happens on the new layer's next key frame.
+func (d *downTrack) setMaxLayer(l int) {
+	d.mu.Lock()
+	d.maxLayer = min(max(l, layerLow), layerHigh)
+	r := d.src
+	d.mu.Unlock()
+	if r != nil {
+		r.requestKeyFrame(r.bestLayer(l))
+	}
+}
+
+// writeRTP forwards one packet of layer of r, if r is the current source.
+func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
+	var askKey = -1
+	d.mu.Lock()
+	defer func() {
+		d.mu.Unlock()
+		if askKey >= 0 {
+			r.requestKeyFrame(askKey)
+		}
+	}()
+	if !d.bound || r != d.src || !strings.EqualFold(r.mime, d.mime) {
+		return
+	}
+	if len(p.Payload) == 0 {
+		// Padding only (bandwidth probes): not forwarded, and the numbering
+		// closes over it so the subscriber sees no loss.
+		if !d.needSync && layer == d.curLayer && p.SequenceNumber == d.highestIn+1 {
+			d.snOffset--
+			d.highestIn = p.SequenceNumber
+		}
+		return
+	}
+	if d.needSync || layer != d.curLayer {
+		target := r.bestLayer(d.maxLayer)
+		if layer != target {
+			return
+		}
+		if d.kind == webrtc.RTPCodecTypeVideo && !isKeyFrame(r.mime, p.Payload) {
+			if d.needSync {
+				askKey = target
+			}
+			return
+		}
+		d.rebase(p, r.clockRate)
+		d.curLayer, d.needSync = layer, false
+	} else if d.kind == webrtc.RTPCodecTypeVideo {
+		if target := r.bestLayer(d.maxLayer); target != layer {
+			askKey = target // keep forwarding this layer until the target's key frame
+		}
+	}
+	if int16(p.SequenceNumber-d.baseSeq) < 0 {
+		return // older than the switch point
+	}
+	if int16(p.SequenceNumber-d.highestIn) > 0 {
+		d.highestIn = p.SequenceNumber
+		if int16(d.highestIn-d.baseSeq) > 1000 {
+			d.baseSeq = d.highestIn - 1000
+		}
+	}
+	h := rtp.Header{
+		Version: 2, Marker: p.Marker, PayloadType: d.pt, SSRC: d.ssrc,
+		SequenceNumber: p.SequenceNumber + d.snOffset, Timestamp: p.Timestamp + d.tsOffset,
+	}
+	if r.levelID != 0 && d.levelID != 0 {
+		if ext := p.GetExtension(r.levelID); ext != nil {
+			_ = h.SetExtension(d.levelID, ext)
+		}
+	}
+	if !d.started || int16(h.SequenceNumber-d.lastSeq) > 0 {
+		d.lastSeq, d.lastTS, d.lastWrite = h.SequenceNumber, h.Timestamp, time.Now()
+	}
+	d.started = true
+	if _, err := d.ws.WriteRTP(&h, p.Payload); err == nil {
+		d.packets.Add(1)
+	}
+}
+
+// rebase makes p follow the last packet written: the next sequence number,
+// and a timestamp advanced by the wall time since (at least one tick).
+func (d *downTrack) rebase(p *rtp.Packet, clockRate uint32) {
+	if d.started {
+		d.snOffset = d.lastSeq + 1 - p.SequenceNumber
+		ticks := uint32(time.Since(d.lastWrite).Seconds() * float64(clockRate))
+		d.tsOffset = d.lastTS + max(ticks, 1) - p.Timestamp
+	}
+	d.baseSeq, d.highestIn = p.SequenceNumber, p.SequenceNumber
+}
+
+// readRTCP forwards a subscriber's PLI and FIR to the current source's
+// publisher; NACKs are answered by pion's responder interceptor.
+func (d *downTrack) readRTCP(s *webrtc.RTPSender) {
+	for {
+		pkts, _, err := s.ReadRTCP()
+		if err != nil {
+			return
+		}
+		for _, p := range pkts {
+			switch p.(type) {
+			case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
+				d.mu.Lock()
+				r, l := d.src, d.curLayer
+				d.mu.Unlock()
+				if r != nil {
+					r.requestKeyFrame(l)
+				}
+			}
+		}
+	}
+}
