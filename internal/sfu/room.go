@@ -240,13 +240,19 @@ type roomState struct {
 	Mix          []string      `json:"mix"`
 	Dual         string        `json:"dual"`
 	Ended        bool          `json:"ended,omitempty"`
+	// ICEServers are the STUN/TURN servers the page's connections use.
+	ICEServers []webrtc.ICEServer `json:"ice_servers"`
 }
 
 func (rm *room) state() (roomState, <-chan struct{}) {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	st := roomState{Version: rm.version, Speaker: rm.bc.Speaker, Active: rm.active, Layout: rm.bc.Layout,
-		Panes: slices.Clone(rm.bc.Panes), Dual: rm.dual, Participants: []memberState{}}
+		Panes: slices.Clone(rm.bc.Panes), Dual: rm.dual, Participants: []memberState{},
+		ICEServers: rm.sfu.cfg.ICEServers}
+	if st.ICEServers == nil {
+		st.ICEServers = []webrtc.ICEServer{}
+	}
 	if st.Panes == nil {
 		st.Panes = []string{}
 	}
