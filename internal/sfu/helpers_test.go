@@ -360,6 +360,18 @@ type sendOpts struct {
 	mu       sync.Mutex
 }
 
+func (o *sendOpts) setLevel(l uint8) {
+	o.mu.Lock()
+	o.level = l
+	o.mu.Unlock()
+}
+
+func (o *sendOpts) lvl() uint8 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.level
+}
+
 func (o *sendOpts) held(l int) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -382,7 +394,7 @@ func (c *client) run(id byte, o *sendOpts) {
 			ts += 450
 			ap := &rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: ts * 48 / 90}, Payload: []byte{id, 0xfc, 0xff}}
 			if c.levelID != 0 {
-				_ = ap.SetExtension(c.levelID, []byte{o.level})
+				_ = ap.SetExtension(c.levelID, []byte{o.lvl()})
 			}
 			_ = c.audio.WriteRTP(ap)
 			key := i%100 == 0

@@ -138,7 +138,7 @@ func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, 
 			joined: time.Now()}
 		viewer.levelMin.Store(127)
 	}
-	if o.dual {
+	if o.dual && !o.whep {
 		if err := s.ev.DualStarted(o.confID, viewer.mtID); err != nil {
 			if sess.owner {
 				s.ev.Left(o.confID, viewer.mtID, false)
@@ -339,7 +339,7 @@ func (rm *room) add(sess *session, m *member, reserved bool) (replaced []*sessio
 	if sess.owner {
 		rm.members[m.mtID] = m
 	}
-	if sess.dual {
+	if sess.dual && !sess.whep {
 		for x := range rm.sessions {
 			if x.dual && x != sess && !x.whep {
 				replaced = append(replaced, x)
@@ -371,7 +371,7 @@ func (rm *room) remove(sess *session) (linked []*session) {
 			m.screenAudio = nil
 		}
 	}
-	if sess.dual && rm.dual == m.mtID && m.screen == nil {
+	if sess.dual && !sess.whep && rm.dual == m.mtID && m.screen == nil {
 		rm.dual = ""
 	}
 	if sess.owner {
