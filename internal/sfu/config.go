@@ -7,6 +7,8 @@ import (
 
 	"github.com/pion/ice/v4"
 	"github.com/pion/interceptor"
+	"github.com/pion/interceptor/pkg/cc"
+	"github.com/pion/interceptor/pkg/gcc"
 	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
 
@@ -51,9 +53,21 @@ type Config struct {
 	ConnectTimeout time.Duration
 	// LevelInterval is the period of Events.AudioLevels (default 500 ms).
 	LevelInterval time.Duration
+	// NoBandwidthLayers keeps simulcast layer choice to the rendered size,
+	// ignoring subscribers' bandwidth estimates.
+	NoBandwidthLayers bool
 	// Clock is read for audio levels and the active publisher (default real).
 	Clock clock.Clock
 }
+
+// initialBitrate is a subscriber's first bandwidth estimate: enough for the
+// full layer, so a well-connected subscriber starts sharp and GCC lowers it
+// on congestion.
+const initialBitrate = 2_500_000
+
+// Bitrates at which a subscriber can take a layer (the join page's
+// encodings: 150 kbit/s, 500 kbit/s, 1.5 Mbit/s, with headroom).
+var layerBitrate = [numLayers]int{0, 600_000, 1_700_000}
 
 // AudioLevelURI is the RFC 6464 client-to-mixer audio level extension.
 const AudioLevelURI = "urn:ietf:params:rtp-hdrext:ssrc-audio-level"
@@ -120,8 +134,11 @@ func (t *transport) close() {
 // newAPI builds the pion API of one PeerConnection: codecs the SFU forwards
 // (Opus, VP8, H.264, each video with RTX), RFC 6464 audio levels, the
 // simulcast extensions, NACK generator and responder, RTCP reports and
-// transport-wide congestion control feedback (TWCC).
-func (s *SFU) newAPI() (*webrtc.API, error) {
+// transport-wide congestion control feedback (TWCC). A subscriber's API
+// also runs Google Congestion Control on that feedback (send-side BWE, no
+// pacer: the SFU forwards at the publisher's pace) and hands the estimator
+// to onBWE.
+func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator)) (*webrtc.API, error) {
 	m := &webrtc.MediaEngine{}
 	if err := registerCodecs(m); err != nil {
 		return nil, err
@@ -130,6 +147,17 @@ func (s *SFU) newAPI() (*webrtc.API, error) {
 		return nil, err
 	}
 	reg := &interceptor.Registry{}
+	if onBWE != nil {
+		// Before the NACK responder (pion's cc.NewInterceptor).
+		f, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
+			return gcc.NewSendSideBWE(gcc.SendSideBWEInitialBitrate(initialBitrate), gcc.SendSideBWEPacer(gcc.NewNoOpPacer()))
+		})
+		if err != nil {
+			return nil, err
+		}
+		f.OnNewPeerConnection(func(_ string, e cc.BandwidthEstimator) { onBWE(e) })
+		reg.Add(f)
+	}
 	if err := webrtc.RegisterDefaultInterceptors(m, reg); err != nil {
 		return nil, err
 	}

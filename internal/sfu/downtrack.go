@@ -33,6 +33,7 @@ type downTrack struct {
 	mode         source
 	fixed        string // mt_id of srcFixed
 	packets      atomic.Uint64
+	bytes        atomic.Uint64
 
 	mu       sync.Mutex
 	bound    bool
@@ -41,7 +42,10 @@ type downTrack struct {
 	levelID  uint8
 	ws       webrtc.TrackLocalWriter
 	src      *receiver
-	maxLayer int
+	maxLayer int // from the rendered size
+	bwLayer  int // from the bandwidth estimate
+	bwBytes  uint64
+	bwAt     time.Time
 	curLayer int
 	needSync bool
 	started  bool
@@ -58,7 +62,7 @@ type downTrack struct {
 func newDownTrack(s *session, kind webrtc.RTPCodecType, mime string, mode source, fixed string) *downTrack {
 	return &downTrack{
 		id: kind.String(), streamID: "confer-" + s.id, kind: kind, mime: mime,
-		sess: s, mode: mode, fixed: fixed, maxLayer: layerHigh, needSync: true,
+		sess: s, mode: mode, fixed: fixed, maxLayer: layerHigh, bwLayer: layerHigh, needSync: true,
 	}
 }
 
@@ -128,7 +132,7 @@ func (d *downTrack) setSource(r *receiver) {
 	d.src, d.needSync = r, true
 	layer := layerLow
 	if r != nil {
-		layer = r.bestLayer(d.maxLayer)
+		layer = r.bestLayer(d.want())
 	}
 	d.mu.Unlock()
 	if old != nil {
@@ -140,15 +144,57 @@ func (d *downTrack) setSource(r *receiver) {
 	}
 }
 
-// setMaxLayer sets the highest simulcast layer the subscriber wants; the
-// switch happens on the new layer's next key frame.
+// want is the layer wanted: the rendered size's, capped by the bandwidth
+// estimate's; caller holds d.mu.
+func (d *downTrack) want() int { return min(d.maxLayer, d.bwLayer) }
+
+// setMaxLayer sets the highest simulcast layer the subscriber's rendered
+// size needs; the switch happens on the new layer's next key frame.
 func (d *downTrack) setMaxLayer(l int) {
 	d.mu.Lock()
 	d.maxLayer = min(max(l, layerLow), layerHigh)
-	r := d.src
+	d.mu.Unlock()
+	d.askTarget()
+}
+
+// setBandwidth applies the subscriber's bandwidth estimate (GCC on its
+// TWCC feedback). An estimate below 80 % of what this track sends means
+// congestion: the cap steps one layer below the current one. An estimate
+// that carries the next layer's bitrate lifts the cap one layer. Without
+// probing, an estimate above what is sent says nothing more.
+func (d *downTrack) setBandwidth(bps int) {
+	if d.kind != webrtc.RTPCodecTypeVideo {
+		return
+	}
+	now := time.Now()
+	total := d.bytes.Load()
+	d.mu.Lock()
+	sent := 0.0
+	if el := now.Sub(d.bwAt).Seconds(); !d.bwAt.IsZero() && el > 0 {
+		sent = float64(total-d.bwBytes) * 8 / el
+	}
+	d.bwBytes, d.bwAt = total, now
+	old := d.bwLayer
+	switch {
+	case sent > 0 && float64(bps) < 0.8*sent && d.curLayer > layerLow:
+		d.bwLayer = min(d.bwLayer, d.curLayer-1)
+	case d.bwLayer < layerHigh && bps >= layerBitrate[d.bwLayer+1]:
+		d.bwLayer++
+	}
+	changed := d.bwLayer != old
+	d.mu.Unlock()
+	if changed {
+		d.askTarget()
+	}
+}
+
+// askTarget asks the source for a key frame of the layer now wanted.
+func (d *downTrack) askTarget() {
+	d.mu.Lock()
+	r, w := d.src, d.want()
 	d.mu.Unlock()
 	if r != nil {
-		r.requestKeyFrame(r.bestLayer(l))
+		r.requestKeyFrame(r.bestLayer(w))
 	}
 }
 
@@ -175,7 +221,7 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 		return
 	}
 	if d.needSync || layer != d.curLayer {
-		target := r.bestLayer(d.maxLayer)
+		target := r.bestLayer(d.want())
 		if layer != target {
 			return
 		}
@@ -188,7 +234,7 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 		d.rebase(p, r.clockRate)
 		d.curLayer, d.needSync = layer, false
 	} else if d.kind == webrtc.RTPCodecTypeVideo {
-		if target := r.bestLayer(d.maxLayer); target != layer {
+		if target := r.bestLayer(d.want()); target != layer {
 			askKey = target // keep forwarding this layer until the target's key frame
 		}
 	}
@@ -214,8 +260,9 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 		d.lastSeq, d.lastTS, d.lastWrite = h.SequenceNumber, h.Timestamp, time.Now()
 	}
 	d.started = true
-	if _, err := d.ws.WriteRTP(&h, p.Payload); err == nil {
+	if n, err := d.ws.WriteRTP(&h, p.Payload); err == nil {
 		d.packets.Add(1)
+		d.bytes.Add(uint64(n))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pion/interceptor/pkg/cc"
 	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
 )
@@ -172,7 +173,24 @@ func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, 
 // negotiate builds the PeerConnection and answers the offer, gathering all
 // candidates first (no server-side trickle, RFC 9725 section 4.3.2).
 func (sess *session) negotiate(o offer) error {
-	api, err := sess.sfu.newAPI()
+	var onBWE func(cc.BandwidthEstimator)
+	if o.whep && !sess.sfu.cfg.NoBandwidthLayers {
+		onBWE = func(e cc.BandwidthEstimator) {
+			// The subscriber's estimate caps the simulcast layer of its
+			// video (LiveKit's adaptive stream).
+			e.OnTargetBitrateChange(func(bps int) {
+				select {
+				case <-sess.ready:
+				default:
+					return
+				}
+				for _, d := range sess.downs {
+					d.setBandwidth(bps)
+				}
+			})
+		}
+	}
+	api, err := sess.sfu.newAPI(onBWE)
 	if err != nil {
 		return err
 	}
