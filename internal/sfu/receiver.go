@@ -95,7 +95,7 @@ func (r *receiver) removeDown(d *downTrack) {
 // requestKeyFrame sends a PLI (RFC 4585 section 6.3.1) for one layer to the
 // publisher, at most one every 300 ms per layer.
 func (r *receiver) requestKeyFrame(layer int) {
-	if r.kind != webrtc.RTPCodecTypeVideo {
+	if r.kind != webrtc.RTPCodecTypeVideo || r.sess == nil || r.sess.pc == nil {
 		return
 	}
 	r.mu.Lock()
