@@ -1,0 +1,80 @@
+package sfu
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/pion/webrtc/v4"
+)
+
+// With a 1:1 NAT address configured, the answer's host candidates carry it
+// instead of the interface addresses.
+func TestPublicIPInAnswer(t *testing.T) {
+	rg := newRig(t, func(c *Config) { c.PublicIPs = []string{"203.0.113.7"}; c.Loopback = false })
+	code, _, body := rg.post("/rtc/whep/c1", "sub", clientOffer(t))
+	if code != http.StatusCreated {
+		t.Fatalf("POST = %d %q", code, body)
+	}
+	var cands []string
+	for _, l := range strings.Split(body, "\r\n") {
+		if strings.HasPrefix(l, "a=candidate:") {
+			cands = append(cands, l)
+		}
+	}
+	if len(cands) == 0 {
+		t.Fatal("answer has no candidates")
+	}
+	for _, c := range cands {
+		if !strings.Contains(c, " 203.0.113.7 ") {
+			t.Errorf("candidate without the public address: %s", c)
+		}
+	}
+}
+
+// A client that cannot use UDP reaches the SFU over ICE-TCP.
+func TestICETCPFallback(t *testing.T) {
+	rg := newRig(t, func(c *Config) { c.TCPPort = 0 })
+	p := rg.publish("c1", idA, false, "")
+	p.run(idA, &sendOpts{level: 127})
+
+	// A subscriber whose only transport is TCP (active candidates).
+	m := &webrtc.MediaEngine{}
+	if err := m.RegisterDefaultCodecs(); err != nil {
+		t.Fatal(err)
+	}
+	var se webrtc.SettingEngine
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeTCP4})
+	se.SetIncludeLoopbackCandidate(true)
+	se.SetICEMulticastDNSMode(0)
+	pc, err := webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithSettingEngine(se)).NewPeerConnection(webrtc.Configuration{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rg.newClient("sub")
+	_ = c.pc.Close()
+	c.pc = pc
+	t.Cleanup(func() { _ = pc.Close() })
+	if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeVideo, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
+		t.Fatal(err)
+	}
+	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
+		for {
+			if _, _, err := tr.ReadRTP(); err != nil {
+				return
+			}
+			c.mu.Lock()
+			c.recv["video"]++
+			c.mu.Unlock()
+		}
+	})
+	c.connect("/rtc/whep/c1?mt_id="+p.mtID, http.StatusCreated)
+	c.flowing(t, "video", 30)
+	pair, err := pc.SCTP().Transport().ICETransport().GetSelectedCandidatePair()
+	if err != nil || pair == nil {
+		t.Fatalf("selected pair: %v %v", pair, err)
+	}
+	if pair.Remote.Protocol != webrtc.ICEProtocolTCP {
+		t.Fatalf("selected pair %s, want TCP", pair)
+	}
+}
