@@ -33,8 +33,9 @@ type Config struct {
 	// PublicIPs are the addresses of a 1:1 NAT advertised as host
 	// candidates instead of the interface addresses (NAT1To1IPs).
 	PublicIPs []string
-	// ICEServers (STUN/TURN) are offered to the join page and used to
-	// gather server-reflexive and relayed candidates.
+	// ICEServers (STUN/TURN) are handed to the join page; the SFU itself
+	// uses their STUN URLs to learn its server-reflexive address (relays are
+	// for clients).
 	ICEServers []webrtc.ICEServer
 	// Loopback includes 127.0.0.1 among the candidates (tests, one laptop).
 	Loopback bool

@@ -194,7 +194,7 @@ func (sess *session) negotiate(o offer) error {
 	if err != nil {
 		return err
 	}
-	pc, err := api.NewPeerConnection(webrtc.Configuration{ICEServers: sess.sfu.cfg.ICEServers})
+	pc, err := api.NewPeerConnection(webrtc.Configuration{ICEServers: sess.sfu.stunServers})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ package sfu
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -86,6 +87,9 @@ type SFU struct {
 	ev       Events
 	tr       *transport
 	settings webrtc.SettingEngine
+	// stunServers are Config.ICEServers' STUN URLs: the SFU learns its
+	// public address from them; TURN relays are for clients only.
+	stunServers []webrtc.ICEServer
 	count    atomic.Int64 // sessions, reserved ones included
 
 	mu       sync.Mutex
@@ -103,6 +107,17 @@ func New(cfg Config, auth Authorizer, ev Events) (*SFU, error) {
 	}
 	s := &SFU{cfg: cfg, auth: auth, ev: ev, tr: tr, rooms: map[string]*room{}, sessions: map[string]*session{}}
 	s.buildSettings()
+	for _, is := range cfg.ICEServers {
+		var urls []string
+		for _, u := range is.URLs {
+			if strings.HasPrefix(u, "stun:") || strings.HasPrefix(u, "stuns:") {
+				urls = append(urls, u)
+			}
+		}
+		if len(urls) > 0 {
+			s.stunServers = append(s.stunServers, webrtc.ICEServer{URLs: urls})
+		}
+	}
 	return s, nil
 }
 
