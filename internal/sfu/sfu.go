@@ -90,7 +90,7 @@ type SFU struct {
 	// stunServers are Config.ICEServers' STUN URLs: the SFU learns its
 	// public address from them; TURN relays are for clients only.
 	stunServers []webrtc.ICEServer
-	count    atomic.Int64 // sessions, reserved ones included
+	count       atomic.Int64 // sessions, reserved ones included
 
 	mu       sync.Mutex
 	rooms    map[string]*room
