@@ -137,4 +137,19 @@ func TestBrowserJoin(t *testing.T) {
 		`!!document.querySelector('#participants li[data-mt="`+grace+`"].muted')`)
 	pageEval(t, second, "the chair's mute on Grace's own page",
 		`document.getElementById('room-status').textContent.includes('muted')`)
+
+	// The speaker shows large on the other page.
+	if err := rg.sfu.SetBroadcast("c1", Broadcast{Speaker: grace}); err != nil {
+		t.Fatal(err)
+	}
+	pageEval(t, first, "Grace's tile large as the speaker",
+		`!!document.querySelector('.tile.large[data-key="mt:`+grace+`"]') && !!document.querySelector('#participants li.speaker[data-mt="`+grace+`"]')`)
+
+	// Hang-up: Grace leaves Ada's list and her own page says so.
+	if err := rg.sfu.Hangup("c1", grace); err != nil {
+		t.Fatal(err)
+	}
+	pageEval(t, first, "Grace gone from the participant list",
+		`![...document.querySelectorAll('#participants li')].some(li => li.textContent.includes('Grace'))`)
+	pageEval(t, second, "Grace's page showing she left", `!document.getElementById('left').hidden`)
 }
