@@ -65,7 +65,7 @@ func browser(t *testing.T, bin string) context.Context {
 // joinPage opens the join page, types a name and joins.
 func joinPage(t *testing.T, ctx context.Context, url, name string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(url),
@@ -82,7 +82,7 @@ func joinPage(t *testing.T, ctx context.Context, url, name string) {
 // pageEval polls a JavaScript condition in the page until it is true.
 func pageEval(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
 		t.Fatalf("page never showed %s: %v", what, err)
@@ -152,4 +152,27 @@ func TestBrowserJoin(t *testing.T) {
 	pageEval(t, first, "Grace gone from the participant list",
 		`![...document.querySelectorAll('#participants li')].some(li => li.textContent.includes('Grace'))`)
 	pageEval(t, second, "Grace's page showing she left", `!document.getElementById('left').hidden`)
+}
+
+// A conference with a password: the page asks for it and joins with it.
+func TestBrowserPassword(t *testing.T) {
+	bin := chromium(t)
+	rg := newRig(t, nil)
+	page := browser(t, bin)
+	ctx, cancel := context.WithTimeout(page, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(rg.srv.URL+"/rtc/join/locked#token=both"),
+		chromedp.WaitVisible(chromedp.CSS("#password")),
+		chromedp.SendKeys(chromedp.CSS("#name"), "Lin"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "pw"),
+		chromedp.Click(chromedp.CSS("#join")),
+		chromedp.WaitVisible(chromedp.CSS("#room")),
+	); err != nil {
+		status, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#lobby-status")))
+		t.Fatalf("joining with the password: %v (page says %q)", err, status)
+	}
+	waitFor(t, "Joined of the browser", func() bool { j, _, _ := rg.ev.snapshot(); return j == 1 })
+	pageEval(t, page, "the page's own entry in the list",
+		`[...document.querySelectorAll('#participants li')].some(li => li.textContent.includes('Lin'))`)
 }

@@ -10,6 +10,9 @@ import (
 var (
 	// ErrUnauthorized: the bearer token is missing or wrong (401).
 	ErrUnauthorized = errors.New("sfu: missing or invalid token")
+	// ErrPasswordRequired: the conference has a password and the request
+	// did not carry it (X-Confer-Password) or carried a wrong one (401).
+	ErrPasswordRequired = errors.New("sfu: conference password required")
 	// ErrForbidden: the token is valid but its role does not allow the
 	// request, e.g. a subscribe token on WHIP (403).
 	ErrForbidden = errors.New("sfu: role does not allow this request")
@@ -43,6 +46,8 @@ func statusOf(err error) (int, string) {
 	switch {
 	case errors.As(err, &he):
 		return he.Code, he.Msg
+	case errors.Is(err, ErrPasswordRequired):
+		return http.StatusUnauthorized, "password required"
 	case errors.Is(err, ErrUnauthorized):
 		return http.StatusUnauthorized, "missing or invalid token"
 	case errors.Is(err, ErrForbidden):

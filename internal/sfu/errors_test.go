@@ -1,6 +1,7 @@
 package sfu
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -128,5 +129,41 @@ func TestVanishedPublisherIsLost(t *testing.T) {
 	})
 	if got := rg.sfu.Participants("c1"); len(got) != 1 || got[0] != sub.mtID {
 		t.Fatalf("participants = %v, want [%s]", got, sub.mtID)
+	}
+}
+
+// A conference password and a logged-in user's cookie reach the
+// Authorizer through RequestFromContext.
+func TestPasswordAndCookie(t *testing.T) {
+	rg := newRig(t, nil)
+	offer := clientOffer(t)
+	send := func(path string, hdr map[string]string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, rg.srv.URL+path, strings.NewReader(offer))
+		req.Header.Set("Content-Type", "application/sdp")
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := send("/rtc/whip/locked", map[string]string{"Authorization": "Bearer pub"}); code != http.StatusUnauthorized || !strings.Contains(body, "password required") {
+		t.Fatalf("without the password: %d %q, want 401 password required", code, body)
+	}
+	if code, body := send("/rtc/whip/locked", map[string]string{"Authorization": "Bearer pub", "X-Confer-Password": "nope"}); code != http.StatusUnauthorized {
+		t.Fatalf("wrong password: %d %q, want 401", code, body)
+	}
+	if code, body := send("/rtc/whip/locked", map[string]string{"Authorization": "Bearer pub", "X-Confer-Password": "pw"}); code != http.StatusCreated {
+		t.Fatalf("with the password: %d %q, want 201", code, body)
+	}
+	if code, body := send("/rtc/whip/c1", nil); code != http.StatusUnauthorized {
+		t.Fatalf("no token, no cookie: %d %q, want 401", code, body)
+	}
+	if code, body := send("/rtc/whip/c1", map[string]string{"Cookie": "confer_session=ok"}); code != http.StatusCreated {
+		t.Fatalf("logged-in cookie: %d %q, want 201", code, body)
 	}
 }

@@ -26,11 +26,18 @@ type testAuth struct {
 	confs map[string]int // conf -> max participants
 }
 
-func (a *testAuth) Authorize(_ context.Context, confID, token string) (Grant, error) {
+func (a *testAuth) Authorize(ctx context.Context, confID, token string) (Grant, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	limit, ok := a.confs[confID]
 	role := map[string]Role{"pub": RolePublish, "sub": RoleSubscribe, "both": RoleBoth}[token]
+	r := RequestFromContext(ctx)
+	if c, err := r.Cookie("confer_session"); token == "" && err == nil && c.Value == "ok" {
+		role = RoleBoth // a logged-in user
+	}
+	if confID == "locked" && role != "" && r.Header.Get("X-Confer-Password") != "pw" {
+		return Grant{}, ErrPasswordRequired
+	}
 	switch {
 	case role == "":
 		return Grant{}, ErrUnauthorized
@@ -107,7 +114,7 @@ func newRig(t *testing.T, mutate func(*Config)) *testRig {
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	auth := &testAuth{confs: map[string]int{"c1": 0, "small": 1}}
+	auth := &testAuth{confs: map[string]int{"c1": 0, "small": 1, "locked": 0}}
 	ev := newTestEvents()
 	s, err := New(cfg, auth, ev)
 	if err != nil {
@@ -449,10 +456,10 @@ func (rg *testRig) subscribe(conf, query, token string) *client {
 	return c
 }
 
-// waitFor polls cond until it holds (10 s at most).
+// waitFor polls cond until it holds (20 s at most).
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

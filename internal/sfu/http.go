@@ -43,6 +43,20 @@ func (s *SFU) Handler() http.Handler {
 	return mux
 }
 
+type requestKey struct{}
+
+func withRequest(r *http.Request) context.Context {
+	return context.WithValue(r.Context(), requestKey{}, r)
+}
+
+// RequestFromContext returns the HTTP request an Authorize call serves, so
+// an Authorizer can accept a logged-in user's cookie instead of a token, or
+// read the conference password the join page sends in X-Confer-Password.
+func RequestFromContext(ctx context.Context) *http.Request {
+	r, _ := ctx.Value(requestKey{}).(*http.Request)
+	return r
+}
+
 func fail(w http.ResponseWriter, err error) {
 	code, msg := statusOf(err)
 	if code == http.StatusUnauthorized {
@@ -73,16 +87,12 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 		return
 	}
 	token := bearer(r)
-	if token == "" {
-		fail(w, ErrUnauthorized)
-		return
-	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxSDP))
 	if err != nil {
 		http.Error(w, "SDP offer too large", http.StatusRequestEntityTooLarge)
 		return
 	}
-	g, err := s.auth.Authorize(r.Context(), confID, token)
+	g, err := s.auth.Authorize(withRequest(r), confID, token)
 	if err != nil {
 		fail(w, err)
 		return
@@ -135,12 +145,11 @@ func atoi(s string) int {
 }
 
 // sessionOf finds a session and checks its bearer token is the one that
-// created it (RFC 9725 section 4.5: the session URL is protected alike).
+// created it (RFC 9725 section 4.5: the session URL is protected alike). A
+// session opened without a token (a logged-in user's cookie) is protected
+// by its unguessable id alone.
 func (s *SFU) sessionOf(r *http.Request) (*session, error) {
 	token := bearer(r)
-	if token == "" {
-		return nil, ErrUnauthorized
-	}
 	s.mu.Lock()
 	sess := s.sessions[r.PathValue("id")]
 	s.mu.Unlock()
@@ -197,12 +206,7 @@ func (s *SFU) serveLayer(w http.ResponseWriter, r *http.Request) {
 // s). ?session= names the caller's session, echoed as "you".
 func (s *SFU) serveState(w http.ResponseWriter, r *http.Request) {
 	confID := r.PathValue("conf_id")
-	token := bearer(r)
-	if token == "" {
-		fail(w, ErrUnauthorized)
-		return
-	}
-	if _, err := s.auth.Authorize(r.Context(), confID, token); err != nil {
+	if _, err := s.auth.Authorize(withRequest(r), confID, bearer(r)); err != nil {
 		fail(w, err)
 		return
 	}

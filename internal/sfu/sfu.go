@@ -56,7 +56,10 @@ type Participant struct {
 }
 
 // Authorizer checks a bearer token for a conference. It returns
-// ErrUnauthorized, ErrNotFound (unknown or ended conference) or a Grant.
+// ErrUnauthorized, ErrPasswordRequired, ErrNotFound (unknown or ended
+// conference) or a Grant. The token is "" when the request has none (a
+// logged-in user's cookie may then grant access: RequestFromContext(ctx)
+// gives the request).
 type Authorizer interface {
 	Authorize(ctx context.Context, confID, bearerToken string) (Grant, error)
 }

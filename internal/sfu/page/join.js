@@ -12,15 +12,20 @@ const me = { stream: null, pub: null, screen: null, session: "", mtID: "", left:
 const subs = new Map(); // key ("mt:N" or "dual") -> {pc, location, tile}
 let state = { version: -1, participants: [] };
 let iceServers = [];
+let password = "";
 
+// auth: the link's token, else the logged-in user's cookie (sent by fetch
+// on its own); the conference password once asked for.
 function auth(extra) {
-  return Object.assign({ Authorization: "Bearer " + token }, extra || {});
+  const h = Object.assign({}, extra || {});
+  if (token) h.Authorization = "Bearer " + token;
+  if (password) h["X-Confer-Password"] = password;
+  return h;
 }
 
 function status(id, text) { $(id).textContent = text || ""; }
 
 async function preview() {
-  if (!token) { status("lobby-status", "This link has no token (#token=...)."); return; }
   try {
     me.stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: { width: 1280, height: 720 } });
     $("preview").srcObject = me.stream;
@@ -57,6 +62,7 @@ async function join(ev) {
   ev.preventDefault();
   $("join").disabled = true;
   await previewed; // camera and microphone asked for before publishing
+  password = $("password").value;
   const name = $("name").value.trim();
   const q = "?kind=browser&name=" + encodeURIComponent(name);
   try {
@@ -93,6 +99,7 @@ async function join(ev) {
     addTile("me", "You", me.stream, true);
     poll();
   } catch (e) {
+    if (e.message.includes("password")) $("password-row").hidden = false;
     status("lobby-status", "Could not join: " + e.message);
     $("join").disabled = false;
   }
@@ -289,13 +296,17 @@ async function init() {
   $("share").addEventListener("click", share);
   $("leave").addEventListener("click", () => leave());
   window.addEventListener("pagehide", () => leave());
-  if (token) {
-    try {
-      const resp = await fetch("/rtc/state/" + encodeURIComponent(confID), { headers: auth() });
-      if (resp.status === 200) iceServers = (await resp.json()).ice_servers || [];
-      else status("lobby-status", "Cannot join: " + (await resp.text()).trim());
-    } catch (e) { /* offline: the join reports it */ }
-  }
+  try {
+    const resp = await fetch("/rtc/state/" + encodeURIComponent(confID), { headers: auth() });
+    const text = resp.status === 200 ? "" : (await resp.clone().text()).trim();
+    if (resp.status === 200) iceServers = (await resp.json()).ice_servers || [];
+    else if (resp.status === 401 && text.includes("password")) {
+      $("password-row").hidden = false;
+      status("lobby-status", "This conference has a password.");
+    } else if (resp.status === 401) {
+      status("lobby-status", "This link has no valid token and you are not logged in.");
+    } else status("lobby-status", "Cannot join: " + text);
+  } catch (e) { /* offline: the join reports it */ }
   previewed = preview();
 }
 
