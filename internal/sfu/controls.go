@@ -3,17 +3,23 @@ package sfu
 // Engine -> media controls. Each acts at once on what is forwarded; a
 // control for a conference without participants yet is kept for them.
 
-func (s *SFU) setFlag(confID, mtID string, set func(*flags)) error {
+// change applies f to the conference's settings and re-points every down
+// track.
+func (s *SFU) change(confID string, f func(rm *room)) error {
 	rm := s.room(confID, true)
 	if rm == nil {
 		return ErrClosed
 	}
 	rm.mu.Lock()
-	set(rm.flagsOf(mtID))
+	f(rm)
 	rm.bump()
 	rm.mu.Unlock()
 	rm.rewire()
 	return nil
+}
+
+func (s *SFU) setFlag(confID, mtID string, set func(*flags)) error {
+	return s.change(confID, func(rm *room) { set(rm.flagsOf(mtID)) })
 }
 
 // SetMute stops (or resumes) forwarding mtID's audio to everyone.
@@ -33,51 +39,25 @@ func (s *SFU) SetVideoOff(confID, mtID string, on bool) error {
 
 // SetBroadcast sets the speaker and the composition the pages render.
 func (s *SFU) SetBroadcast(confID string, b Broadcast) error {
-	rm := s.room(confID, true)
-	if rm == nil {
-		return ErrClosed
-	}
-	rm.mu.Lock()
 	b.Panes = append([]string(nil), b.Panes...)
-	rm.bc = b
-	rm.bump()
-	rm.mu.Unlock()
-	rm.rewire()
-	return nil
+	return s.change(confID, func(rm *room) { rm.bc = b })
 }
 
 // SetMix forwards only the members' audio; nil forwards everyone's.
 func (s *SFU) SetMix(confID string, members []string) error {
-	rm := s.room(confID, true)
-	if rm == nil {
-		return ErrClosed
-	}
-	rm.mu.Lock()
-	rm.mix = nil
+	var mix map[string]bool
 	if members != nil {
-		rm.mix = make(map[string]bool, len(members))
+		mix = make(map[string]bool, len(members))
 		for _, m := range members {
-			rm.mix[m] = true
+			mix[m] = true
 		}
 	}
-	rm.bump()
-	rm.mu.Unlock()
-	rm.rewire()
-	return nil
+	return s.change(confID, func(rm *room) { rm.mix = mix })
 }
 
 // SetDual makes mtID's screen share the dual stream ("" for none).
 func (s *SFU) SetDual(confID, mtID string) error {
-	rm := s.room(confID, true)
-	if rm == nil {
-		return ErrClosed
-	}
-	rm.mu.Lock()
-	rm.dual = mtID
-	rm.bump()
-	rm.mu.Unlock()
-	rm.rewire()
-	return nil
+	return s.change(confID, func(rm *room) { rm.dual = mtID })
 }
 
 // Hangup ends mtID's sessions; Events.Left is not called.

@@ -487,3 +487,28 @@ func stopped(t *testing.T, c *client, key string, ref *client, refKey string) {
 		t.Fatalf("%s still arriving: %d -> %d packets while %s flowed", key, before, after, refKey)
 	}
 }
+
+// subscribeWith connects a WHEP subscriber on a PeerConnection the test
+// built (a transport of its own) and counts its video packets as "video".
+func (rg *testRig) subscribeWith(pc *webrtc.PeerConnection, path string) *client {
+	rg.t.Helper()
+	c := rg.newClient("sub")
+	_ = c.pc.Close()
+	c.pc = pc
+	rg.t.Cleanup(func() { _ = pc.Close() })
+	if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeVideo, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
+		rg.t.Fatal(err)
+	}
+	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
+		for {
+			if _, _, err := tr.ReadRTP(); err != nil {
+				return
+			}
+			c.mu.Lock()
+			c.recv["video"]++
+			c.mu.Unlock()
+		}
+	})
+	c.connect(path, http.StatusCreated)
+	return c
+}

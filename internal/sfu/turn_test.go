@@ -3,7 +3,6 @@ package sfu
 import (
 	"fmt"
 	"net"
-	"net/http"
 	"testing"
 	"time"
 
@@ -48,24 +47,7 @@ func TestTURNRelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := rg.newClient("sub")
-	_ = c.pc.Close()
-	c.pc = pc
-	t.Cleanup(func() { _ = pc.Close() })
-	if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeVideo, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
-		t.Fatal(err)
-	}
-	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
-		for {
-			if _, _, err := tr.ReadRTP(); err != nil {
-				return
-			}
-			c.mu.Lock()
-			c.recv["video"]++
-			c.mu.Unlock()
-		}
-	})
-	c.connect("/rtc/whep/c1?mt_id="+p.mtID, http.StatusCreated)
+	c := rg.subscribeWith(pc, "/rtc/whep/c1?mt_id="+p.mtID)
 	c.flowing(t, "video", 30)
 	pair, err := pc.SCTP().Transport().ICETransport().GetSelectedCandidatePair()
 	if err != nil || pair == nil {
