@@ -488,9 +488,10 @@ func stopped(t *testing.T, c *client, key string, ref *client, refKey string) {
 	}
 }
 
-// subscribeWith connects a WHEP subscriber on a PeerConnection the test
-// built (a transport of its own) and counts its video packets as "video".
-func (rg *testRig) subscribeWith(pc *webrtc.PeerConnection, path string) *client {
+// watchVia connects a WHEP subscriber on a PeerConnection the test built
+// (a transport of its own), waits for 30 video packets and returns the
+// candidate pair they came over.
+func (rg *testRig) watchVia(pc *webrtc.PeerConnection, path string) *webrtc.ICECandidatePair {
 	rg.t.Helper()
 	c := rg.newClient("sub")
 	_ = c.pc.Close()
@@ -510,5 +511,10 @@ func (rg *testRig) subscribeWith(pc *webrtc.PeerConnection, path string) *client
 		}
 	})
 	c.connect(path, http.StatusCreated)
-	return c
+	c.flowing(rg.t, "video", 30)
+	pair, err := pc.SCTP().Transport().ICETransport().GetSelectedCandidatePair()
+	if err != nil || pair == nil {
+		rg.t.Fatalf("selected pair: %v %v", pair, err)
+	}
+	return pair
 }

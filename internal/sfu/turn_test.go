@@ -47,12 +47,7 @@ func TestTURNRelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := rg.subscribeWith(pc, "/rtc/whep/c1?mt_id="+p.mtID)
-	c.flowing(t, "video", 30)
-	pair, err := pc.SCTP().Transport().ICETransport().GetSelectedCandidatePair()
-	if err != nil || pair == nil {
-		t.Fatalf("selected pair: %v %v", pair, err)
-	}
+	pair := rg.watchVia(pc, "/rtc/whep/c1?mt_id="+p.mtID)
 	if pair.Local.Typ != webrtc.ICECandidateTypeRelay {
 		t.Fatalf("selected pair %s, want a relayed local candidate", pair)
 	}
