@@ -57,6 +57,7 @@ type downTrack struct {
 	lastWrite time.Time
 	baseSeq   uint16 // packets before it belong to a previous source or layer
 	highestIn uint16
+	hdr       rtp.Header
 }
 
 func newDownTrack(s *session, kind webrtc.RTPCodecType, mime string, mode source, fixed string) *downTrack {
@@ -247,9 +248,13 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 			d.baseSeq = d.highestIn - 1000
 		}
 	}
-	h := rtp.Header{
+	// The header and its extension are reused (written under d.mu, and
+	// WriteRTP marshals before returning): no allocation per packet.
+	h, exts := &d.hdr, d.hdr.Extensions[:0]
+	*h = rtp.Header{
 		Version: 2, Marker: p.Marker, PayloadType: d.pt, SSRC: d.ssrc,
 		SequenceNumber: p.SequenceNumber + d.snOffset, Timestamp: p.Timestamp + d.tsOffset,
+		Extensions: exts,
 	}
 	if r.levelID != 0 && d.levelID != 0 {
 		if ext := p.GetExtension(r.levelID); ext != nil {
@@ -260,9 +265,12 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 		d.lastSeq, d.lastTS, d.lastWrite = h.SequenceNumber, h.Timestamp, time.Now()
 	}
 	d.started = true
-	if n, err := d.ws.WriteRTP(&h, p.Payload); err == nil {
+	if n, err := d.ws.WriteRTP(h, p.Payload); err == nil {
 		d.packets.Add(1)
 		d.bytes.Add(uint64(n))
+		if d.sess != nil {
+			d.sess.sfu.forwarded.Add(1)
+		}
 	}
 }
 

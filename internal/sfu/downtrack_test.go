@@ -7,11 +7,19 @@ import (
 	"github.com/pion/webrtc/v4"
 )
 
-// recWriter records what a down track writes (pion's TrackLocalWriter).
-type recWriter struct{ hdrs []rtp.Header }
+// recWriter records what a down track writes (pion's TrackLocalWriter);
+// discard only counts.
+type recWriter struct {
+	hdrs    []rtp.Header
+	discard bool
+	n       int
+}
 
 func (w *recWriter) WriteRTP(h *rtp.Header, p []byte) (int, error) {
-	w.hdrs = append(w.hdrs, h.Clone())
+	w.n++
+	if !w.discard {
+		w.hdrs = append(w.hdrs, h.Clone())
+	}
 	return len(p), nil
 }
 func (w *recWriter) Write(b []byte) (int, error) { return len(b), nil }
@@ -92,5 +100,25 @@ func TestDownTrackPaddingAndKeyFrames(t *testing.T) {
 	d.writeRTP(pkt(13, 3000, vp8(1, 0, false)...), 0, r)
 	if len(w.hdrs) != 2 || w.hdrs[1].SequenceNumber != w.hdrs[0].SequenceNumber+1 {
 		t.Fatalf("after padding: %d packets, sequences %v", len(w.hdrs), w.hdrs)
+	}
+}
+
+// BenchmarkDownTrackWrite is the per-subscriber cost of forwarding one
+// packet, rewriting included (SRTP and the socket excluded).
+func BenchmarkDownTrackWrite(b *testing.B) {
+	d, w := boundTrack(webrtc.RTPCodecTypeAudio, webrtc.MimeTypeOpus)
+	r := testReceiver(webrtc.RTPCodecTypeAudio, webrtc.MimeTypeOpus, 3)
+	d.src = r
+	w.discard = true
+	p := pkt(0, 0, make([]byte, 80)...)
+	_ = p.SetExtension(3, []byte{0x1e})
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p.SequenceNumber++
+		p.Timestamp += 960
+		d.writeRTP(p, 0, r)
+	}
+	if w.n != b.N {
+		b.Fatalf("wrote %d packets of %d", w.n, b.N)
 	}
 }

@@ -28,6 +28,9 @@ func TestForwardingAndControls(t *testing.T) {
 	if n := subA.total("audio/66") + subA.total("video/66"); n != 0 {
 		t.Fatalf("subscriber of A got %d packets of B", n)
 	}
+	if st := rg.sfu.Stats(); st.Sessions != 4 || st.Participants != 4 || st.Conferences != 1 || st.Forwarded < 200 {
+		t.Fatalf("Stats() = %+v, want 4 sessions and participants, 1 conference, 200+ packets", st)
+	}
 
 	t.Run("mute", func(t *testing.T) {
 		if err := rg.sfu.SetMute("c1", a.mtID, true); err != nil {

@@ -94,6 +94,8 @@ type SFU struct {
 	// public address from them; TURN relays are for clients only.
 	stunServers []webrtc.ICEServer
 	count       atomic.Int64 // sessions, reserved ones included
+	// forwarded counts RTP packets written to subscribers.
+	forwarded atomic.Uint64
 
 	mu       sync.Mutex
 	rooms    map[string]*room
@@ -163,6 +165,31 @@ func (s *SFU) room(confID string, create bool) *room {
 		s.rooms[confID] = rm
 	}
 	return rm
+}
+
+// Stats are the node's media figures, for metrics.
+type Stats struct {
+	Sessions     int    // open WHIP and WHEP sessions
+	Conferences  int    // conferences with media state
+	Participants int    // participants present
+	Forwarded    uint64 // RTP packets written to subscribers since New
+}
+
+// Stats returns the node's media figures.
+func (s *SFU) Stats() Stats {
+	s.mu.Lock()
+	st := Stats{Sessions: len(s.sessions), Conferences: len(s.rooms), Forwarded: s.forwarded.Load()}
+	rooms := make([]*room, 0, len(s.rooms))
+	for _, rm := range s.rooms {
+		rooms = append(rooms, rm)
+	}
+	s.mu.Unlock()
+	for _, rm := range rooms {
+		rm.mu.Lock()
+		st.Participants += len(rm.members)
+		rm.mu.Unlock()
+	}
+	return st
 }
 
 // Sessions returns the number of open sessions of the node.
