@@ -43,8 +43,9 @@ type member struct {
 // room is one conference's media: members, sessions and the engine's
 // broadcast, mix and dual stream settings.
 type room struct {
-	id  string
-	sfu *SFU
+	id     string
+	sfu    *SFU
+	wireMu sync.Mutex // serialises rewire
 
 	mu        sync.Mutex
 	members   map[string]*member
@@ -139,8 +140,11 @@ func (rm *room) sourceFor(d *downTrack) *receiver {
 	return m.video
 }
 
-// rewire points every down track at its source after a change.
+// rewire points every down track at its source after a change. Rewires
+// run one at a time, so the last one applies the latest settings.
 func (rm *room) rewire() {
+	rm.wireMu.Lock()
+	defer rm.wireMu.Unlock()
 	rm.mu.Lock()
 	type move struct {
 		d *downTrack
