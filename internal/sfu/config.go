@@ -151,7 +151,7 @@ func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator)) (*webrtc.API, error) {
 	if onBWE != nil {
 		// Before the NACK responder (pion's cc.NewInterceptor).
 		f, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
-			return gcc.NewSendSideBWE(gcc.SendSideBWEInitialBitrate(initialBitrate), gcc.SendSideBWEPacer(gcc.NewNoOpPacer()))
+			return gcc.NewSendSideBWE(gcc.SendSideBWEInitialBitrate(initialBitrate), gcc.SendSideBWEPacer(newPassPacer()))
 		})
 		if err != nil {
 			return nil, err
