@@ -28,6 +28,7 @@ type client struct {
 	midID, ridID uint8
 	levelID      uint8
 	keyNow       chan struct{}
+	nacked       atomicSet // sequence numbers the SFU asked again
 	stop         chan struct{}
 
 	mu   sync.Mutex
@@ -108,7 +109,7 @@ func (rg *testRig) publish(conf string, id byte, simulcast bool, query string) *
 	if err != nil {
 		rg.t.Fatal(err)
 	}
-	go drainRTCP(as, nil)
+	go drainRTCP(as, nil, nil)
 	vcap := webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000}
 	if simulcast {
 		for _, rid := range []string{"q", "h", "f"} {
@@ -135,7 +136,7 @@ func (rg *testRig) publish(conf string, id byte, simulcast bool, query string) *
 				c.ridID = uint8(h.ID)
 			}
 		}
-		go drainRTCP(vs, c.keyNow)
+		go drainRTCP(vs, c.keyNow, &c.nacked)
 	} else {
 		c.video, err = webrtc.NewTrackLocalStaticRTP(vcap, "video", "pub")
 		if err != nil {
@@ -145,7 +146,7 @@ func (rg *testRig) publish(conf string, id byte, simulcast bool, query string) *
 		if err != nil {
 			rg.t.Fatal(err)
 		}
-		go drainRTCP(vs, c.keyNow)
+		go drainRTCP(vs, c.keyNow, &c.nacked)
 	}
 	for _, h := range as.GetParameters().HeaderExtensions {
 		if h.URI == AudioLevelURI {
@@ -164,7 +165,7 @@ func (rg *testRig) lastMt() string {
 }
 
 // drainRTCP reads a sender's RTCP (so interceptors run) and signals a PLI.
-func drainRTCP(s *webrtc.RTPSender, pli chan struct{}) {
+func drainRTCP(s *webrtc.RTPSender, pli chan struct{}, nacked *atomicSet) {
 	for {
 		pkts, _, err := s.ReadRTCP()
 		if err != nil {
@@ -175,6 +176,13 @@ func drainRTCP(s *webrtc.RTPSender, pli chan struct{}) {
 				select {
 				case pli <- struct{}{}:
 				default:
+				}
+			}
+			if n, ok := p.(*rtcp.TransportLayerNack); ok && nacked != nil {
+				for _, pair := range n.Nacks {
+					for _, seq := range pair.PacketList() {
+						nacked.add(seq)
+					}
 				}
 			}
 		}
@@ -195,9 +203,37 @@ func vp8(id byte, layer byte, key bool) []byte {
 // 5 ms, a key frame on each PLI; level is the RFC 6464 level sent.
 // Layers in hold get no key frame until released.
 type sendOpts struct {
+	skipSeq  uint16 // a video sequence number never sent (a loss)
 	level    uint8
 	noKeyFor map[int]bool
 	mu       sync.Mutex
+}
+
+func (o *sendOpts) skip(seq uint16) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.skipSeq != 0 && seq == o.skipSeq
+}
+
+// atomicSet is a set of sequence numbers shared between goroutines.
+type atomicSet struct {
+	mu sync.Mutex
+	m  map[uint16]bool
+}
+
+func (s *atomicSet) add(v uint16) {
+	s.mu.Lock()
+	if s.m == nil {
+		s.m = map[uint16]bool{}
+	}
+	s.m[v] = true
+	s.mu.Unlock()
+}
+
+func (s *atomicSet) has(v uint16) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[v]
 }
 
 func (o *sendOpts) setLevel(l uint8) {
@@ -232,6 +268,7 @@ func (c *client) run(id byte, o *sendOpts) {
 			}
 			seq++
 			ts += 450
+			skip := o.skip(seq)
 			ap := &rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: ts * 48 / 90}, Payload: []byte{id, 0xfc, 0xff}}
 			if c.levelID != 0 {
 				_ = ap.SetExtension(c.levelID, []byte{o.lvl()})
@@ -243,7 +280,7 @@ func (c *client) run(id byte, o *sendOpts) {
 				key = true
 			default:
 			}
-			if c.video != nil {
+			if c.video != nil && !skip {
 				_ = c.video.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: ts, Marker: true}, Payload: vp8(id, 0, key)})
 			}
 			for l, tr := range c.layers {

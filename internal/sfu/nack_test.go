@@ -44,3 +44,12 @@ func TestNACKRetransmits(t *testing.T) {
 	}
 	waitFor(t, "the NACKed packet again", func() bool { return seen() >= 2 })
 }
+
+// A packet lost on the way from a publisher is asked again with a NACK
+// (pion's generator on the SFU's receiving side).
+func TestNACKToPublisher(t *testing.T) {
+	rg := newRig(t, nil)
+	p := rg.publish("c1", idA, false, "")
+	p.run(idA, &sendOpts{level: 127, skipSeq: 300})
+	waitFor(t, "a NACK for the lost packet 300", func() bool { return p.nacked.has(300) })
+}
