@@ -29,6 +29,7 @@ type client struct {
 	levelID      uint8
 	keyNow       chan struct{}
 	nacked       atomicSet // sequence numbers the SFU asked again
+	mime         string    // video codec published
 	stop         chan struct{}
 
 	mu   sync.Mutex
@@ -110,7 +111,11 @@ func (rg *testRig) publish(conf string, id byte, simulcast bool, query string) *
 		rg.t.Fatal(err)
 	}
 	go drainRTCP(as, nil, nil)
-	vcap := webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000}
+	c.mime = webrtc.MimeTypeVP8
+	if rg.h264 {
+		c.mime = webrtc.MimeTypeH264
+	}
+	vcap := webrtc.RTPCodecCapability{MimeType: c.mime, ClockRate: 90000}
 	if simulcast {
 		for _, rid := range []string{"q", "h", "f"} {
 			tr, err := webrtc.NewTrackLocalStaticRTP(vcap, "video", "pub", webrtc.WithRTPStreamID(rid))
@@ -187,6 +192,18 @@ func drainRTCP(s *webrtc.RTPSender, pli chan struct{}, nacked *atomicSet) {
 			}
 		}
 	}
+}
+
+// frame builds a video payload of the client's codec marked like vp8's.
+func (c *client) frame(id, layer byte, key bool) []byte {
+	if c.mime == webrtc.MimeTypeH264 {
+		p := []byte{0x41, 0x9a, 0, 0, 0, id, layer, 0}
+		if key {
+			p[0] = 0x65 // IDR slice (RFC 6184 section 5.3)
+		}
+		return p
+	}
+	return vp8(id, layer, key)
 }
 
 // vp8 builds a VP8 payload (RFC 7741 descriptor, S=1) marked with the
@@ -281,11 +298,11 @@ func (c *client) run(id byte, o *sendOpts) {
 			default:
 			}
 			if c.video != nil && !skip {
-				_ = c.video.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: ts, Marker: true}, Payload: vp8(id, 0, key)})
+				_ = c.video.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: ts, Marker: true}, Payload: c.frame(id, 0, key)})
 			}
 			for l, tr := range c.layers {
 				k := key && !o.held(l)
-				p := &rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: ts, Marker: true}, Payload: vp8(id, byte(l), k)}
+				p := &rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: ts, Marker: true}, Payload: c.frame(id, byte(l), k)}
 				_ = p.SetExtension(c.midID, []byte("1"))
 				_ = p.SetExtension(c.ridID, []byte(tr.RID()))
 				_ = tr.WriteRTP(p)

@@ -28,7 +28,7 @@ const (
 type downTrack struct {
 	id, streamID string
 	kind         webrtc.RTPCodecType
-	mime         string // wanted codec; packets of another codec are dropped
+	mime         string // codec bound (for interceptors); see pts
 	sess         *session
 	mode         source
 	fixed        string // mt_id of srcFixed
@@ -39,6 +39,7 @@ type downTrack struct {
 	bound    bool
 	ssrc     uint32
 	pt       uint8
+	pts      map[string]uint8 // negotiated payload type of each codec (lower-case MIME type)
 	levelID  uint8
 	ws       webrtc.TrackLocalWriter
 	src      *receiver
@@ -93,6 +94,16 @@ func (d *downTrack) Bind(ctx webrtc.TrackLocalContext) (webrtc.RTPCodecParameter
 	defer d.mu.Unlock()
 	d.bound, d.ssrc, d.pt, d.ws = true, uint32(ctx.SSRC()), uint8(chosen.PayloadType), ctx.WriteStream()
 	d.mime = chosen.MimeType
+	// A source in another negotiated codec is sent with that codec's
+	// payload type: one m-line may carry several (RFC 3264 section 5.1).
+	d.pts = map[string]uint8{}
+	for _, c := range codecs {
+		m := strings.ToLower(c.MimeType)
+		if _, ok := d.pts[m]; !ok && m != strings.ToLower(webrtc.MimeTypeRTX) {
+			d.pts[m] = uint8(c.PayloadType)
+		}
+	}
+	d.pts[strings.ToLower(d.mime)] = d.pt
 	for _, h := range ctx.HeaderExtensions() {
 		if h.URI == AudioLevelURI {
 			d.levelID = uint8(h.ID)
@@ -209,8 +220,12 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 			r.requestKeyFrame(askKey)
 		}
 	}()
-	if !d.bound || r != d.src || !strings.EqualFold(r.mime, d.mime) {
+	if !d.bound || r != d.src {
 		return
+	}
+	pt, ok := d.pts[r.lmime]
+	if !ok {
+		return // the subscriber did not negotiate the source's codec
 	}
 	if len(p.Payload) == 0 {
 		// Padding only (bandwidth probes): not forwarded, and the numbering
@@ -252,7 +267,7 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 	// WriteRTP marshals before returning): no allocation per packet.
 	h, exts := &d.hdr, d.hdr.Extensions[:0]
 	*h = rtp.Header{
-		Version: 2, Marker: p.Marker, PayloadType: d.pt, SSRC: d.ssrc,
+		Version: 2, Marker: p.Marker, PayloadType: pt, SSRC: d.ssrc,
 		SequenceNumber: p.SequenceNumber + d.snOffset, Timestamp: p.Timestamp + d.tsOffset,
 		Extensions: exts,
 	}

@@ -1,6 +1,7 @@
 package sfu
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pion/rtp"
@@ -27,12 +28,12 @@ func (w *recWriter) Write(b []byte) (int, error) { return len(b), nil }
 func boundTrack(kind webrtc.RTPCodecType, mime string) (*downTrack, *recWriter) {
 	w := &recWriter{}
 	d := &downTrack{kind: kind, mime: mime, maxLayer: layerHigh, bwLayer: layerHigh, needSync: true,
-		bound: true, ssrc: 1234, pt: 100, levelID: 7, ws: w}
+		bound: true, ssrc: 1234, pt: 100, levelID: 7, ws: w, pts: map[string]uint8{strings.ToLower(mime): 100}}
 	return d, w
 }
 
 func testReceiver(kind webrtc.RTPCodecType, mime string, levelID uint8) *receiver {
-	r := &receiver{kind: kind, mime: mime, clockRate: 48000, levelID: levelID}
+	r := &receiver{kind: kind, mime: mime, lmime: strings.ToLower(mime), clockRate: 48000, levelID: levelID}
 	r.has[0] = true
 	r.downs.Store(&[]*downTrack{})
 	return r

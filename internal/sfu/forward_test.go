@@ -131,3 +131,17 @@ func TestForwardingAndControls(t *testing.T) {
 		}
 	})
 }
+
+// H.264 (what OBS publishes over WHIP) is forwarded like VP8: a subscriber
+// gets it from the first key frame on.
+func TestForwardingH264(t *testing.T) {
+	rg := newRig(t, nil)
+	rg.h264 = true
+	p := rg.publish("c1", idA, false, "")
+	p.run(idA, &sendOpts{level: 127})
+	sub := rg.subscribe("c1", "?mt_id="+p.mtID, "sub")
+	sub.flowing(t, "video/65", 50)
+	sub.flowing(t, "audio/65", 50)
+	bc := rg.subscribe("c1", "", "sub")
+	bc.flowing(t, "video/65", 50)
+}

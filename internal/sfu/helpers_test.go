@@ -97,6 +97,7 @@ func (e *testEvents) snapshot() (joined int, left []leftEvent, levels map[string
 }
 
 type testRig struct {
+	h264 bool // publishers send H.264 instead of VP8
 	t    *testing.T
 	sfu  *SFU
 	srv  *httptest.Server

@@ -1,6 +1,7 @@
 package sfu
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +19,7 @@ type receiver struct {
 	member    *member
 	kind      webrtc.RTPCodecType
 	mime      string
+	lmime     string // mime in lower case
 	clockRate uint32
 	screen    bool
 	levelID   uint8 // publisher's RFC 6464 extension id, 0 if none
@@ -32,7 +34,8 @@ type receiver struct {
 
 func newReceiver(s *session, m *member, t *webrtc.TrackRemote, r *webrtc.RTPReceiver) *receiver {
 	c := t.Codec()
-	rc := &receiver{sess: s, member: m, kind: t.Kind(), mime: c.MimeType, clockRate: c.ClockRate, screen: s.dual}
+	rc := &receiver{sess: s, member: m, kind: t.Kind(), mime: c.MimeType, lmime: strings.ToLower(c.MimeType),
+		clockRate: c.ClockRate, screen: s.dual}
 	for _, h := range r.GetParameters().HeaderExtensions {
 		if h.URI == AudioLevelURI {
 			rc.levelID = uint8(h.ID)
