@@ -32,8 +32,8 @@ func (s *SFU) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /rtc/whip/{conf_id}", func(w http.ResponseWriter, r *http.Request) { s.serveOffer(w, r, false) })
 	mux.HandleFunc("POST /rtc/whep/{conf_id}", func(w http.ResponseWriter, r *http.Request) { s.serveOffer(w, r, true) })
-	mux.HandleFunc("OPTIONS /rtc/whip/{conf_id}", serveOptions)
-	mux.HandleFunc("OPTIONS /rtc/whep/{conf_id}", serveOptions)
+	mux.HandleFunc("OPTIONS /rtc/whip/{conf_id}", s.serveOptions)
+	mux.HandleFunc("OPTIONS /rtc/whep/{conf_id}", s.serveOptions)
 	mux.HandleFunc("PATCH /rtc/session/{id}", s.servePatch)
 	mux.HandleFunc("DELETE /rtc/session/{id}", s.serveDelete)
 	mux.HandleFunc("POST /rtc/session/{id}/layer", s.serveLayer)
@@ -73,9 +73,24 @@ func bearer(r *http.Request) string {
 	return ""
 }
 
-func serveOptions(w http.ResponseWriter, _ *http.Request) {
+func (s *SFU) serveOptions(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Accept-Post", "application/sdp")
+	s.iceLinks(w.Header())
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// iceLinks adds the STUN/TURN servers as Link headers, rel="ice-server"
+// (RFC 9725 section 4.6), for WHIP and WHEP clients other than the page.
+func (s *SFU) iceLinks(h http.Header) {
+	for _, is := range s.cfg.ICEServers {
+		for _, u := range is.URLs {
+			l := "<" + u + `>; rel="ice-server"`
+			if c, ok := is.Credential.(string); ok && is.Username != "" {
+				l += `; username="` + is.Username + `"; credential="` + c + `"; credential-type="password"`
+			}
+			h.Add("Link", l)
+		}
+	}
 }
 
 // serveOffer is WHIP (RFC 9725 section 4.2) or WHEP: validate, authorise,
@@ -130,7 +145,10 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 	}
 	w.Header().Set("Content-Type", "application/sdp")
 	w.Header().Set("Location", PathSession+sess.id)
-	w.Header().Set("ETag", `"`+sess.id[:8]+`"`)
+	w.Header().Set("ETag", sess.etag())
+	// Trickle and ICE restart through PATCH (RFC 9725 section 4.3.1).
+	w.Header().Set("Accept-Patch", "application/trickle-ice-sdpfrag")
+	s.iceLinks(w.Header())
 	w.Header().Set("X-Confer-Mt-Id", sess.member.mtID)
 	w.WriteHeader(http.StatusCreated)
 	_, _ = io.WriteString(w, answer)

@@ -68,6 +68,12 @@ func (s *SFU) servePatch(w http.ResponseWriter, r *http.Request) {
 	f := parseFrag(string(body))
 	sess.iceMu.Lock()
 	defer sess.iceMu.Unlock()
+	// If-Match names the ICE session the fragment is for (RFC 9725
+	// section 4.4.1): "*" for a restart, else the current ETag.
+	if m := r.Header.Get("If-Match"); m != "" && m != "*" && m != sess.etag() {
+		http.Error(w, "ICE session has changed", http.StatusPreconditionFailed)
+		return
+	}
 	remote := sess.pc.RemoteDescription()
 	if remote == nil {
 		http.Error(w, "session has no remote description", http.StatusConflict)
@@ -81,6 +87,7 @@ func (s *SFU) servePatch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/trickle-ice-sdpfrag")
+		w.Header().Set("ETag", sess.etag())
 		w.WriteHeader(http.StatusOK)
 		_, _ = io.WriteString(w, frag)
 		return
@@ -96,6 +103,14 @@ func (s *SFU) servePatch(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// etag names the session's current ICE session: its local ufrag.
+func (sess *session) etag() string {
+	if ld := sess.pc.LocalDescription(); ld != nil {
+		return `"` + sdpAttr(ld.SDP, "ice-ufrag") + `"`
+	}
+	return `"` + sess.id[:8] + `"`
 }
 
 // restartICE applies the client's new credentials to its last offer,

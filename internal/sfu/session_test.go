@@ -134,6 +134,13 @@ func TestPatchTrickleAndICERestart(t *testing.T) {
 	if code := rg.do(http.MethodPatch, a.location, "pub", frag, cand); code != http.StatusNoContent {
 		t.Fatalf("PATCH candidate = %d, want 204", code)
 	}
+	req0, _ := http.NewRequest(http.MethodPatch, rg.srv.URL+a.location, strings.NewReader(cand))
+	req0.Header.Set("Content-Type", frag)
+	req0.Header.Set("Authorization", "Bearer pub")
+	req0.Header.Set("If-Match", `"stale"`)
+	if resp, err := http.DefaultClient.Do(req0); err != nil || resp.StatusCode != http.StatusPreconditionFailed {
+		t.Fatalf("PATCH with a stale If-Match = %v %v, want 412", resp, err)
+	}
 	if code := rg.do(http.MethodPatch, a.location, "pub", "text/plain", cand); code != http.StatusUnsupportedMediaType {
 		t.Fatalf("PATCH text/plain = %d, want 415", code)
 	}

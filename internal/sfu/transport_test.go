@@ -56,3 +56,28 @@ func TestICETCPFallback(t *testing.T) {
 		t.Fatalf("selected pair %s, want TCP", pair)
 	}
 }
+
+// The 201 of WHIP carries what RFC 9725 section 4.3 asks for.
+func TestCreatedHeaders(t *testing.T) {
+	rg := newRig(t, nil)
+	req, _ := http.NewRequest(http.MethodPost, rg.srv.URL+"/rtc/whip/c1", strings.NewReader(clientOffer(t)))
+	req.Header.Set("Content-Type", "application/sdp")
+	req.Header.Set("Authorization", "Bearer pub")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for k, want := range map[string]string{
+		"Content-Type":   "application/sdp",
+		"Accept-Patch":   "application/trickle-ice-sdpfrag",
+		"X-Confer-Mt-Id": "1",
+	} {
+		if got := resp.Header.Get(k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	if resp.StatusCode != http.StatusCreated || !strings.HasPrefix(resp.Header.Get("Location"), PathSession) || resp.Header.Get("ETag") == "" {
+		t.Errorf("status %d, Location %q, ETag %q", resp.StatusCode, resp.Header.Get("Location"), resp.Header.Get("ETag"))
+	}
+}

@@ -3,6 +3,8 @@ package sfu
 import (
 	"fmt"
 	"net"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,6 +40,15 @@ func TestTURNRelay(t *testing.T) {
 	p := rg.publish("c1", idA, false, "")
 	p.run(idA, &sendOpts{level: 127})
 
+	req, _ := http.NewRequest(http.MethodOptions, rg.srv.URL+"/rtc/whip/c1", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if l := resp.Header.Get("Link"); !strings.Contains(l, turnURL) || !strings.Contains(l, `rel="ice-server"`) || !strings.Contains(l, `username="confer"`) {
+		t.Fatalf("OPTIONS Link = %q, want the TURN server as rel=ice-server", l)
+	}
 	st := rg.state(t, "c1", "")
 	if len(st.ICEServers) != 1 || st.ICEServers[0].URLs[0] != turnURL {
 		t.Fatalf("state ice_servers = %+v, want the TURN server", st.ICEServers)
