@@ -32,6 +32,13 @@ func chromium(t *testing.T) string {
 // browser starts a headless chromium with fake camera and microphone and
 // a fresh profile.
 func browser(t *testing.T, bin string) context.Context {
+	ctx, _ := browserKill(t, bin)
+	return ctx
+}
+
+// browserKill is browser with a function that kills the browser at once
+// (no page unload: like a crash or a pulled cable).
+func browserKill(t *testing.T, bin string) (context.Context, func()) {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),
@@ -59,7 +66,7 @@ func browser(t *testing.T, bin string) context.Context {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("starting %s: %v", bin, err)
 	}
-	return ctx
+	return ctx, cancel
 }
 
 // joinPage opens the join page, types a name and joins.
@@ -82,7 +89,7 @@ func joinPage(t *testing.T, ctx context.Context, url, name string) {
 // pageEval polls a JavaScript condition in the page until it is true.
 func pageEval(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
 		t.Fatalf("page never showed %s: %v", what, err)
@@ -152,6 +159,36 @@ func TestBrowserJoin(t *testing.T) {
 	pageEval(t, first, "Grace gone from the participant list",
 		`![...document.querySelectorAll('#participants li')].some(li => li.textContent.includes('Grace'))`)
 	pageEval(t, second, "Grace's page showing she left", `!document.getElementById('left').hidden`)
+
+	// A browser that dies without leaving is reported lost.
+	third, kill := browserKill(t, bin)
+	joinPage(t, third, rg.srv.URL+"/rtc/join/c1#token=both", "Hedy")
+	hedy := ""
+	waitFor(t, "Joined of the third browser", func() bool {
+		rg.ev.mu.Lock()
+		defer rg.ev.mu.Unlock()
+		for i, j := range rg.ev.joined {
+			if j.Name == "Hedy" {
+				hedy = strconv.Itoa(i + 1)
+				return true
+			}
+		}
+		return false
+	})
+	pageEval(t, first, "Hedy in the participant list",
+		`[...document.querySelectorAll('#participants li')].some(li => li.textContent.includes('Hedy'))`)
+	kill()
+	waitFor(t, "Left(lost) of the killed browser", func() bool {
+		_, left, _ := rg.ev.snapshot()
+		for _, l := range left {
+			if l.mtID == hedy {
+				return l.lost
+			}
+		}
+		return false
+	})
+	pageEval(t, first, "Hedy gone from the participant list",
+		`![...document.querySelectorAll('#participants li')].some(li => li.textContent.includes('Hedy'))`)
 }
 
 // A conference with a password: the page asks for it and joins with it.

@@ -166,8 +166,43 @@ function unwatch(key) {
 }
 
 function render() {
+  // The list first: a failure in the tiles must not hide who is here.
+  renderList();
+  try { renderTiles(); } catch (e) { console.error("tiles", e); }
+  const mine = state.participants.find((p) => p.mt_id === me.mtID);
+  status("room-status", mine && mine.muted ? "The chair muted you." : (mine && mine.silenced ? "The chair silenced you." : ""));
+}
+
+function renderList() {
+  const speaker = state.speaker || "";
+
+  const ul = $("participants");
+  ul.replaceChildren();
+  for (const p of state.participants) {
+    const li = document.createElement("li");
+    li.dataset.mt = p.mt_id;
+    if (p.muted) li.classList.add("muted");
+    if (p.mt_id === speaker) li.classList.add("speaker");
+    const flags = [];
+    if (p.mt_id === me.mtID) flags.push("you");
+    if (p.mt_id === speaker) flags.push("speaker");
+    if (p.muted) flags.push("muted");
+    if (p.video_off) flags.push("camera off");
+    if (p.silenced) flags.push("silenced");
+    if (p.screen) flags.push("sharing");
+    const n = document.createElement("span");
+    n.className = "name";
+    n.textContent = p.name || "#" + p.mt_id;
+    const f = document.createElement("span");
+    f.className = "flags";
+    f.textContent = flags.join(", ");
+    li.append(n, f);
+    ul.append(li);
+  }
+}
+
+function renderTiles() {
   const byID = new Map(state.participants.map((p) => [p.mt_id, p]));
-  const mine = byID.get(me.mtID);
   // Subscriptions: every other publishing participant, and the dual stream.
   for (const p of state.participants) {
     if (p.mt_id === me.mtID || !(p.audio || p.video)) continue;
@@ -196,32 +231,6 @@ function render() {
       if (t) tiles.prepend(t);
     }
   }
-
-  // Participant list.
-  const ul = $("participants");
-  ul.replaceChildren();
-  for (const p of state.participants) {
-    const li = document.createElement("li");
-    li.dataset.mt = p.mt_id;
-    if (p.muted) li.classList.add("muted");
-    if (p.mt_id === speaker) li.classList.add("speaker");
-    const flags = [];
-    if (p.mt_id === me.mtID) flags.push("you");
-    if (p.mt_id === speaker) flags.push("speaker");
-    if (p.muted) flags.push("muted");
-    if (p.video_off) flags.push("camera off");
-    if (p.silenced) flags.push("silenced");
-    if (p.screen) flags.push("sharing");
-    const n = document.createElement("span");
-    n.className = "name";
-    n.textContent = p.name || "#" + p.mt_id;
-    const f = document.createElement("span");
-    f.className = "flags";
-    f.textContent = flags.join(", ");
-    li.append(n, f);
-    ul.append(li);
-  }
-  status("room-status", mine && mine.muted ? "The chair muted you." : (mine && mine.silenced ? "The chair silenced you." : ""));
 }
 
 async function poll() {
