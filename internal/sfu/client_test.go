@@ -141,7 +141,11 @@ func (rg *testRig) publish(conf string, id byte, simulcast bool, query string) *
 				c.ridID = uint8(h.ID)
 			}
 		}
-		go drainRTCP(vs, c.keyNow, &c.nacked)
+		// Each encoding has its own RTCP reader (a PLI names one layer).
+		for _, l := range c.layers {
+			rid := l.RID()
+			go drainRTCPFrom(func() ([]rtcp.Packet, error) { p, _, err := vs.ReadSimulcastRTCP(rid); return p, err }, c.keyNow, &c.nacked)
+		}
 	} else {
 		c.video, err = webrtc.NewTrackLocalStaticRTP(vcap, "video", "pub")
 		if err != nil {
@@ -171,8 +175,12 @@ func (rg *testRig) lastMt() string {
 
 // drainRTCP reads a sender's RTCP (so interceptors run) and signals a PLI.
 func drainRTCP(s *webrtc.RTPSender, pli chan struct{}, nacked *atomicSet) {
+	drainRTCPFrom(func() ([]rtcp.Packet, error) { p, _, err := s.ReadRTCP(); return p, err }, pli, nacked)
+}
+
+func drainRTCPFrom(read func() ([]rtcp.Packet, error), pli chan struct{}, nacked *atomicSet) {
 	for {
-		pkts, _, err := s.ReadRTCP()
+		pkts, err := read()
 		if err != nil {
 			return
 		}
@@ -223,6 +231,8 @@ type sendOpts struct {
 	skipSeq  uint16 // a video sequence number never sent (a loss)
 	level    uint8
 	noKeyFor map[int]bool
+	stopped  map[int]bool // layers no longer sent
+	pliOnly  bool         // key frames only when asked (as browsers do)
 	mu       sync.Mutex
 }
 
@@ -271,6 +281,12 @@ func (o *sendOpts) held(l int) bool {
 	return o.noKeyFor[l]
 }
 
+func (o *sendOpts) off(l int) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.stopped[l]
+}
+
 func (c *client) run(id byte, o *sendOpts) {
 	go func() {
 		var seq uint16
@@ -291,7 +307,7 @@ func (c *client) run(id byte, o *sendOpts) {
 				_ = ap.SetExtension(c.levelID, []byte{o.lvl()})
 			}
 			_ = c.audio.WriteRTP(ap)
-			key := i%100 == 0
+			key := i%100 == 0 && !o.pliOnly
 			select {
 			case <-c.keyNow:
 				key = true
@@ -301,6 +317,9 @@ func (c *client) run(id byte, o *sendOpts) {
 				_ = c.video.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: ts, Marker: true}, Payload: c.frame(id, 0, key)})
 			}
 			for l, tr := range c.layers {
+				if o.off(l) {
+					continue
+				}
 				k := key && !o.held(l)
 				p := &rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: ts, Marker: true}, Payload: c.frame(id, byte(l), k)}
 				_ = p.SetExtension(c.midID, []byte("1"))

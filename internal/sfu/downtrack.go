@@ -242,9 +242,7 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 			return
 		}
 		if d.kind == webrtc.RTPCodecTypeVideo && !isKeyFrame(r.mime, p.Payload) {
-			if d.needSync {
-				askKey = target
-			}
+			askKey = target // throttled; also when the current layer stopped
 			return
 		}
 		d.rebase(p, r.clockRate)

@@ -3,6 +3,7 @@ package sfu
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
@@ -35,6 +36,7 @@ func boundTrack(kind webrtc.RTPCodecType, mime string) (*downTrack, *recWriter) 
 func testReceiver(kind webrtc.RTPCodecType, mime string, levelID uint8) *receiver {
 	r := &receiver{kind: kind, mime: mime, lmime: strings.ToLower(mime), clockRate: 48000, levelID: levelID}
 	r.has[0] = true
+	r.seen[0].Store(time.Now().UnixNano())
 	r.downs.Store(&[]*downTrack{})
 	return r
 }

@@ -24,9 +24,12 @@ type receiver struct {
 	screen    bool
 	levelID   uint8 // publisher's RFC 6464 extension id, 0 if none
 
-	mu      sync.Mutex
-	ssrc    [numLayers]uint32
-	has     [numLayers]bool
+	mu   sync.Mutex
+	ssrc [numLayers]uint32
+	has  [numLayers]bool
+	// seen is when each layer last brought a packet (unix ns): a layer the
+	// publisher stopped (CPU or bandwidth adaptation) is not chosen.
+	seen    [numLayers]atomic.Int64
 	lastPLI [numLayers]time.Time
 
 	downs atomic.Pointer[[]*downTrack] // copy on write
@@ -46,22 +49,39 @@ func newReceiver(s *session, m *member, t *webrtc.TrackRemote, r *webrtc.RTPRece
 }
 
 func (r *receiver) addLayer(layer int, ssrc uint32) {
+	r.seen[layer].Store(time.Now().UnixNano())
 	r.mu.Lock()
 	r.ssrc[layer], r.has[layer] = ssrc, true
 	r.mu.Unlock()
 }
 
-// bestLayer is the highest layer received at or below want, else the lowest
-// layer received.
+// layerStale is how long a layer may bring nothing before it counts as
+// stopped.
+const layerStale = time.Second
+
+// live reports whether layer l brings packets; caller holds r.mu.
+func (r *receiver) live(l int, now int64) bool {
+	return r.has[l] && now-r.seen[l].Load() < int64(layerStale)
+}
+
+// bestLayer is the highest live layer at or below want, else the lowest
+// live layer, else (nothing live) the highest received at or below want.
 func (r *receiver) bestLayer(want int) int {
+	now := time.Now().UnixNano()
+	want = min(max(want, 0), numLayers-1)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for l := min(want, numLayers-1); l >= 0; l-- {
-		if r.has[l] {
+	for l := want; l >= 0; l-- {
+		if r.live(l, now) {
 			return l
 		}
 	}
-	for l := 0; l < numLayers; l++ {
+	for l := want + 1; l < numLayers; l++ {
+		if r.live(l, now) {
+			return l
+		}
+	}
+	for l := want; l >= 0; l-- {
 		if r.has[l] {
 			return l
 		}
@@ -127,6 +147,9 @@ func (r *receiver) readLoop(t *webrtc.TrackRemote, layer int) {
 		}
 		if p.Unmarshal(buf[:n]) != nil {
 			continue
+		}
+		if r.kind == webrtc.RTPCodecTypeVideo {
+			r.seen[layer].Store(time.Now().UnixNano())
 		}
 		if r.levelID != 0 {
 			if ext := p.GetExtension(r.levelID); len(ext) > 0 {

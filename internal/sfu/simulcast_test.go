@@ -59,3 +59,18 @@ func TestSimulcastLayerSwitchOnKeyFrame(t *testing.T) {
 	video.setBandwidth(initialBitrate)
 	sub.flowing(t, "video/65/1", 50)
 }
+
+// A layer the publisher stops (CPU or bandwidth adaptation) is left for the
+// best layer still sent, without waiting for a periodic key frame.
+func TestSimulcastStoppedLayer(t *testing.T) {
+	rg := newRig(t, func(c *Config) { c.NoBandwidthLayers = true })
+	p := rg.publish("c1", idA, true, "")
+	opts := &sendOpts{level: 127, pliOnly: true}
+	p.run(idA, opts)
+	sub := rg.subscribe("c1", "?mt_id="+p.mtID, "sub")
+	sub.flowing(t, "video/65/2", 50)
+	opts.mu.Lock()
+	opts.stopped = map[int]bool{2: true}
+	opts.mu.Unlock()
+	sub.flowing(t, "video/65/1", 50)
+}
