@@ -83,7 +83,8 @@ func h264KeyFrame(p []byte) bool {
 }
 
 // Simulcast layers, lowest first. Browsers and OBS name their encodings
-// freely; these names cover the common ones (LiveKit q/h/f, l/m/h).
+// freely; these names cover the common ones (LiveKit q/h/f, low/mid/high,
+// 0/1/2). An unknown name counts as the full layer.
 const (
 	layerLow  = 0
 	layerMid  = 1
