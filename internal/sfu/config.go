@@ -1,0 +1,236 @@
+package sfu
+
+import (
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/pion/ice/v4"
+	"github.com/pion/interceptor"
+	"github.com/pion/interceptor/pkg/cc"
+	"github.com/pion/interceptor/pkg/gcc"
+	"github.com/pion/sdp/v3"
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/clock"
+)
+
+// Default ports of conferd's media flags (docs/media.md, "Configuration").
+const (
+	DefaultUDPPort = 7882
+	DefaultTCPPort = 7881
+)
+
+// Config configures an SFU. The zero value works on one machine: ephemeral
+// ports, host candidates only.
+type Config struct {
+	// UDPPort is the one UDP port of all ICE traffic (ICE UDP mux); 0 picks
+	// an ephemeral port (tests), conferd passes DefaultUDPPort.
+	UDPPort int
+	// TCPPort is the ICE-TCP fallback port; 0 picks an ephemeral port, a
+	// negative value disables ICE-TCP.
+	TCPPort int
+	// PublicIPs are the addresses of a 1:1 NAT advertised as host
+	// candidates instead of the interface addresses (NAT1To1IPs).
+	PublicIPs []string
+	// ICEServers (STUN/TURN) are handed to the join page; the SFU itself
+	// uses their STUN URLs to learn its server-reflexive address (relays are
+	// for clients).
+	ICEServers []webrtc.ICEServer
+	// Loopback includes 127.0.0.1 among the candidates (tests, one laptop).
+	Loopback bool
+	// MaxSessions caps the node's WHIP+WHEP sessions (0: no cap); beyond it
+	// a new session gets 503.
+	MaxSessions int
+	// ConferenceLimit, when set, returns the participant cap of a
+	// conference (0: no cap); the lower of it and Grant.MaxParticipants
+	// applies, beyond it a join gets 409.
+	ConferenceLimit func(confID string) int
+	// DisconnectedTimeout and FailedTimeout are the ICE timeouts (pion's
+	// SetICETimeouts); their sum bounds how soon a vanished participant is
+	// reported lost. Defaults 4 s and 4 s.
+	DisconnectedTimeout, FailedTimeout time.Duration
+	// ConnectTimeout closes a session whose ICE never connects (default 30 s).
+	ConnectTimeout time.Duration
+	// LevelInterval is the period of Events.AudioLevels (default 500 ms).
+	LevelInterval time.Duration
+	// NoBandwidthLayers keeps simulcast layer choice to the rendered size,
+	// ignoring subscribers' bandwidth estimates.
+	NoBandwidthLayers bool
+	// Clock is read for audio levels and the active publisher (default real).
+	Clock clock.Clock
+}
+
+// initialBitrate is a subscriber's first bandwidth estimate: enough for the
+// full layer, so a well-connected subscriber starts sharp and GCC lowers it
+// on congestion.
+const initialBitrate = 2_500_000
+
+// Bitrates at which a subscriber can take a layer (the join page's
+// encodings: 150 kbit/s, 500 kbit/s, 1.5 Mbit/s, with headroom).
+var layerBitrate = [numLayers]int{0, 600_000, 1_700_000}
+
+// AudioLevelURI is the RFC 6464 client-to-mixer audio level extension.
+const AudioLevelURI = "urn:ietf:params:rtp-hdrext:ssrc-audio-level"
+
+func (c *Config) defaults() {
+	if c.DisconnectedTimeout <= 0 {
+		c.DisconnectedTimeout = 4 * time.Second
+	}
+	if c.FailedTimeout <= 0 {
+		c.FailedTimeout = 4 * time.Second
+	}
+	if c.ConnectTimeout <= 0 {
+		c.ConnectTimeout = 30 * time.Second
+	}
+	if c.LevelInterval <= 0 {
+		c.LevelInterval = 500 * time.Millisecond
+	}
+	if c.Clock == nil {
+		c.Clock = clock.Real{}
+	}
+}
+
+// transport holds the sockets shared by every PeerConnection of the node.
+type transport struct {
+	udp      ice.UDPMux
+	tcp      ice.TCPMux
+	tcpLn    net.Listener
+	udpAddrs []net.Addr
+}
+
+func openTransport(cfg Config) (*transport, error) {
+	opts := []ice.UDPMuxFromPortOption{ice.UDPMuxFromPortWithNetworks(ice.NetworkTypeUDP4)}
+	if cfg.Loopback {
+		opts = append(opts, ice.UDPMuxFromPortWithLoopback())
+	}
+	var t transport
+	// One port on every interface (port 0: ephemeral, one per interface).
+	m, err := ice.NewMultiUDPMuxFromPort(cfg.UDPPort, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("sfu: ICE UDP port %d: %w", cfg.UDPPort, err)
+	}
+	t.udp = m
+	t.udpAddrs = m.GetListenAddresses()
+	if cfg.TCPPort >= 0 {
+		ln, err := net.Listen("tcp4", fmt.Sprintf(":%d", cfg.TCPPort))
+		if err != nil {
+			_ = t.udp.Close()
+			return nil, fmt.Errorf("sfu: ICE TCP port %d: %w", cfg.TCPPort, err)
+		}
+		t.tcpLn = ln
+		t.tcp = webrtc.NewICETCPMux(nil, ln, 32)
+	}
+	return &t, nil
+}
+
+func (t *transport) close() {
+	_ = t.udp.Close()
+	if t.tcp != nil {
+		_ = t.tcp.Close()
+		_ = t.tcpLn.Close()
+	}
+}
+
+// newAPI builds the pion API of one PeerConnection: codecs the SFU forwards
+// (Opus, VP8, H.264, each video with RTX), RFC 6464 audio levels, the
+// simulcast extensions, NACK generator and responder, RTCP reports and
+// transport-wide congestion control feedback (TWCC). A subscriber's API
+// also runs Google Congestion Control on that feedback (send-side BWE, no
+// pacer: the SFU forwards at the publisher's pace) and hands the estimator
+// to onBWE.
+func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator)) (*webrtc.API, error) {
+	m := &webrtc.MediaEngine{}
+	if err := registerCodecs(m); err != nil {
+		return nil, err
+	}
+	if err := m.RegisterHeaderExtension(webrtc.RTPHeaderExtensionCapability{URI: AudioLevelURI}, webrtc.RTPCodecTypeAudio); err != nil {
+		return nil, err
+	}
+	reg := &interceptor.Registry{}
+	if onBWE != nil {
+		// Before the NACK responder (pion's cc.NewInterceptor).
+		f, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
+			return gcc.NewSendSideBWE(gcc.SendSideBWEInitialBitrate(initialBitrate), gcc.SendSideBWEPacer(newPassPacer()))
+		})
+		if err != nil {
+			return nil, err
+		}
+		f.OnNewPeerConnection(func(_ string, e cc.BandwidthEstimator) { onBWE(e) })
+		reg.Add(f)
+	}
+	if err := webrtc.RegisterDefaultInterceptors(m, reg); err != nil {
+		return nil, err
+	}
+	if err := webrtc.ConfigureTWCCHeaderExtensionSender(m, reg); err != nil {
+		return nil, err
+	}
+	return webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithInterceptorRegistry(reg), webrtc.WithSettingEngine(s.settings)), nil
+}
+
+func (s *SFU) buildSettings() {
+	var se webrtc.SettingEngine
+	se.SetICEUDPMux(s.tr.udp)
+	nets := []webrtc.NetworkType{webrtc.NetworkTypeUDP4}
+	if s.tr.tcp != nil {
+		se.SetICETCPMux(s.tr.tcp)
+		nets = append(nets, webrtc.NetworkTypeTCP4)
+	}
+	se.SetNetworkTypes(nets)
+	se.SetIncludeLoopbackCandidate(s.cfg.Loopback)
+	if len(s.cfg.PublicIPs) > 0 {
+		se.SetNAT1To1IPs(s.cfg.PublicIPs, webrtc.ICECandidateTypeHost)
+	}
+	se.SetICETimeouts(s.cfg.DisconnectedTimeout, s.cfg.FailedTimeout, time.Second)
+	// No mDNS: the SFU has addresses to advertise, not names to hide.
+	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
+	s.settings = se
+}
+
+var videoFeedback = []webrtc.RTCPFeedback{
+	{Type: "goog-remb"}, {Type: "ccm", Parameter: "fir"}, {Type: "nack"},
+	{Type: "nack", Parameter: "pli"}, {Type: webrtc.TypeRTCPFBTransportCC},
+}
+
+func registerCodecs(m *webrtc.MediaEngine) error {
+	codecs := []struct {
+		c webrtc.RTPCodecParameters
+		t webrtc.RTPCodecType
+	}{
+		{webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
+			MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, SDPFmtpLine: "minptime=10;useinbandfec=1",
+			RTCPFeedback: []webrtc.RTCPFeedback{{Type: webrtc.TypeRTCPFBTransportCC}}}, PayloadType: 111}, webrtc.RTPCodecTypeAudio},
+		{webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
+			MimeType: webrtc.MimeTypeVP8, ClockRate: 90000, RTCPFeedback: videoFeedback}, PayloadType: 96}, webrtc.RTPCodecTypeVideo},
+		{webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
+			MimeType: webrtc.MimeTypeRTX, ClockRate: 90000, SDPFmtpLine: "apt=96"}, PayloadType: 97}, webrtc.RTPCodecTypeVideo},
+		{webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
+			MimeType: webrtc.MimeTypeH264, ClockRate: 90000, RTCPFeedback: videoFeedback,
+			SDPFmtpLine: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f"}, PayloadType: 102}, webrtc.RTPCodecTypeVideo},
+		{webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
+			MimeType: webrtc.MimeTypeRTX, ClockRate: 90000, SDPFmtpLine: "apt=102"}, PayloadType: 103}, webrtc.RTPCodecTypeVideo},
+	}
+	for _, c := range codecs {
+		if err := m.RegisterCodec(c.c, c.t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hasFingerprint reports whether an offer carries a DTLS fingerprint at
+// session level or in every media section (RFC 8842 section 5.1).
+func hasFingerprint(d *sdp.SessionDescription) bool {
+	if _, ok := d.Attribute("fingerprint"); ok {
+		return true
+	}
+	if len(d.MediaDescriptions) == 0 {
+		return false
+	}
+	for _, m := range d.MediaDescriptions {
+		if _, ok := m.Attribute("fingerprint"); !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,102 @@
+package sfu
+
+// Engine -> media controls. Each acts at once on what is forwarded; a
+// control for a conference without participants yet is kept for them.
+
+// change applies f to the conference's settings and re-points every down
+// track.
+func (s *SFU) change(confID string, f func(rm *room)) error {
+	rm := s.room(confID, true)
+	if rm == nil {
+		return ErrClosed
+	}
+	rm.mu.Lock()
+	f(rm)
+	rm.bump()
+	rm.mu.Unlock()
+	rm.rewire()
+	return nil
+}
+
+func (s *SFU) setFlag(confID, mtID string, set func(*flags)) error {
+	return s.change(confID, func(rm *room) { set(rm.flagsOf(mtID)) })
+}
+
+// SetMute stops (or resumes) forwarding mtID's audio to everyone.
+func (s *SFU) SetMute(confID, mtID string, on bool) error {
+	return s.setFlag(confID, mtID, func(f *flags) { f.muted = on })
+}
+
+// SetSilence stops (or resumes) forwarding anything to mtID.
+func (s *SFU) SetSilence(confID, mtID string, on bool) error {
+	return s.setFlag(confID, mtID, func(f *flags) { f.silenced = on })
+}
+
+// SetVideoOff stops (or resumes) forwarding mtID's camera video.
+func (s *SFU) SetVideoOff(confID, mtID string, on bool) error {
+	return s.setFlag(confID, mtID, func(f *flags) { f.videoOff = on })
+}
+
+// SetBroadcast sets the speaker and the composition the pages render.
+func (s *SFU) SetBroadcast(confID string, b Broadcast) error {
+	b.Panes = append([]string(nil), b.Panes...)
+	return s.change(confID, func(rm *room) { rm.bc = b })
+}
+
+// SetMix forwards only the members' audio; nil forwards everyone's.
+func (s *SFU) SetMix(confID string, members []string) error {
+	var mix map[string]bool
+	if members != nil {
+		mix = make(map[string]bool, len(members))
+		for _, m := range members {
+			mix[m] = true
+		}
+	}
+	return s.change(confID, func(rm *room) { rm.mix = mix })
+}
+
+// SetDual makes mtID's screen share the dual stream ("" for none).
+func (s *SFU) SetDual(confID, mtID string) error {
+	return s.change(confID, func(rm *room) { rm.dual = mtID })
+}
+
+// Hangup ends mtID's sessions; Events.Left is not called.
+func (s *SFU) Hangup(confID, mtID string) error {
+	rm := s.room(confID, false)
+	if rm == nil {
+		return ErrNotFound
+	}
+	rm.mu.Lock()
+	m := rm.members[mtID]
+	rm.mu.Unlock()
+	if m == nil {
+		return ErrNotFound
+	}
+	m.owner.close(endEngine)
+	return nil
+}
+
+// EndConference ends every session of the conference and forgets its
+// settings; Events.Left is not called.
+func (s *SFU) EndConference(confID string) error {
+	s.mu.Lock()
+	rm := s.rooms[confID]
+	delete(s.rooms, confID)
+	s.mu.Unlock()
+	if rm == nil {
+		return nil
+	}
+	rm.mu.Lock()
+	var all []*session
+	for x := range rm.sessions {
+		all = append(all, x)
+	}
+	rm.mu.Unlock()
+	for _, x := range all {
+		x.close(endEngine)
+	}
+	rm.mu.Lock()
+	rm.bump() // wakes the pages' long polls: the room is gone
+	rm.mu.Unlock()
+	return nil
+}

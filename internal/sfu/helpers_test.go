@@ -1,0 +1,180 @@
+package sfu
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pion/interceptor"
+	"github.com/pion/webrtc/v4"
+)
+
+// testAuth knows tokens "pub", "sub", "both" (role = name) for the
+// conferences in confs.
+type testAuth struct {
+	mu    sync.Mutex
+	confs map[string]int // conf -> max participants
+}
+
+func (a *testAuth) Authorize(ctx context.Context, confID, token string) (Grant, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	limit, ok := a.confs[confID]
+	role := map[string]Role{"pub": RolePublish, "sub": RoleSubscribe, "both": RoleBoth}[token]
+	r := RequestFromContext(ctx)
+	if c, err := r.Cookie("confer_session"); token == "" && err == nil && c.Value == "ok" {
+		role = RoleBoth // a logged-in user
+	}
+	if confID == "locked" && role != "" && r.Header.Get("X-Confer-Password") != "pw" {
+		return Grant{}, ErrPasswordRequired
+	}
+	switch {
+	case role == "":
+		return Grant{}, ErrUnauthorized
+	case !ok:
+		return Grant{}, ErrNotFound
+	}
+	return Grant{ConfID: confID, Role: role, Name: "user-" + token, MaxParticipants: limit}, nil
+}
+
+type leftEvent struct {
+	mtID string
+	lost bool
+}
+
+// testEvents numbers participants 1, 2, ... and records what it hears.
+type testEvents struct {
+	mu      sync.Mutex
+	next    int
+	joined  []Participant
+	left    []leftEvent
+	levels  map[string]uint8
+	changed chan struct{}
+}
+
+func newTestEvents() *testEvents {
+	return &testEvents{changed: make(chan struct{}, 1), levels: map[string]uint8{}}
+}
+
+func (e *testEvents) Joined(_ context.Context, _ string, p Participant) (string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.next++
+	e.joined = append(e.joined, p)
+	return strconv.Itoa(e.next), nil
+}
+
+func (e *testEvents) Left(_, mtID string, lost bool) {
+	e.mu.Lock()
+	e.left = append(e.left, leftEvent{mtID, lost})
+	e.mu.Unlock()
+}
+
+func (e *testEvents) AudioLevels(_ string, levels map[string]uint8) {
+	e.mu.Lock()
+	for k, v := range levels {
+		e.levels[k] = v
+	}
+	e.mu.Unlock()
+}
+
+func (e *testEvents) DualStarted(_, _ string) error { return nil }
+
+func (e *testEvents) snapshot() (joined int, left []leftEvent, levels map[string]uint8) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	lv := map[string]uint8{}
+	for k, v := range e.levels {
+		lv[k] = v
+	}
+	return len(e.joined), append([]leftEvent(nil), e.left...), lv
+}
+
+type testRig struct {
+	h264 bool // publishers send H.264 instead of VP8
+	t    *testing.T
+	sfu  *SFU
+	srv  *httptest.Server
+	auth *testAuth
+	ev   *testEvents
+}
+
+func newRig(t *testing.T, mutate func(*Config)) *testRig {
+	t.Helper()
+	cfg := Config{Loopback: true, TCPPort: -1, DisconnectedTimeout: time.Second, FailedTimeout: time.Second}
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	auth := &testAuth{confs: map[string]int{"c1": 0, "small": 1, "locked": 0}}
+	ev := newTestEvents()
+	s, err := New(cfg, auth, ev)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		_ = s.Close()
+	})
+	return &testRig{t: t, sfu: s, srv: srv, auth: auth, ev: ev}
+}
+
+// clientAPI is a pion client like a browser: default codecs and
+// interceptors plus the RFC 6464 extension.
+func clientAPI(t *testing.T) *webrtc.API {
+	t.Helper()
+	m := &webrtc.MediaEngine{}
+	if err := m.RegisterDefaultCodecs(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.RegisterHeaderExtension(webrtc.RTPHeaderExtensionCapability{URI: AudioLevelURI}, webrtc.RTPCodecTypeAudio); err != nil {
+		t.Fatal(err)
+	}
+	reg := &interceptor.Registry{}
+	if err := webrtc.RegisterDefaultInterceptors(m, reg); err != nil {
+		t.Fatal(err)
+	}
+	var se webrtc.SettingEngine
+	se.SetIncludeLoopbackCandidate(true)
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
+	se.SetICEMulticastDNSMode(0)
+	return webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithInterceptorRegistry(reg), webrtc.WithSettingEngine(se))
+}
+
+// post sends an offer and returns status, Location and body.
+func (rg *testRig) post(path, token, offer string) (int, string, string) {
+	rg.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, rg.srv.URL+path, strings.NewReader(offer))
+	req.Header.Set("Content-Type", "application/sdp")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		rg.t.Fatalf("POST %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Location"), string(b)
+}
+
+func (rg *testRig) do(method, path, token, ctype, body string) int {
+	rg.t.Helper()
+	req, _ := http.NewRequest(method, rg.srv.URL+path, strings.NewReader(body))
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		rg.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}

@@ -1,0 +1,261 @@
+package sfu
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxSDP bounds an offer or a PATCH body; real offers are a few kilobytes.
+const maxSDP = 64 << 10
+
+// Paths of the media plane (Confer extensions, docs/media.md "HTTP").
+const (
+	PathWHIP    = "/rtc/whip/"
+	PathWHEP    = "/rtc/whep/"
+	PathSession = "/rtc/session/"
+	PathState   = "/rtc/state/"
+	PathJoin    = "/rtc/join/"
+	PathAssets  = "/rtc/assets/"
+)
+
+// Handler serves WHIP, WHEP, their sessions, the room state and the join
+// page; mount it at the root (its paths start with /rtc/).
+func (s *SFU) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /rtc/whip/{conf_id}", func(w http.ResponseWriter, r *http.Request) { s.serveOffer(w, r, false) })
+	mux.HandleFunc("POST /rtc/whep/{conf_id}", func(w http.ResponseWriter, r *http.Request) { s.serveOffer(w, r, true) })
+	mux.HandleFunc("OPTIONS /rtc/whip/{conf_id}", s.serveOptions)
+	mux.HandleFunc("OPTIONS /rtc/whep/{conf_id}", s.serveOptions)
+	mux.HandleFunc("PATCH /rtc/session/{id}", s.servePatch)
+	mux.HandleFunc("DELETE /rtc/session/{id}", s.serveDelete)
+	mux.HandleFunc("POST /rtc/session/{id}/layer", s.serveLayer)
+	mux.HandleFunc("GET /rtc/state/{conf_id}", s.serveState)
+	mux.HandleFunc("GET /rtc/join/{conf_id}", serveJoin)
+	mux.Handle("GET /rtc/assets/", http.StripPrefix(PathAssets, assetHandler()))
+	return mux
+}
+
+type requestKey struct{}
+
+func withRequest(r *http.Request) context.Context {
+	return context.WithValue(r.Context(), requestKey{}, r)
+}
+
+// RequestFromContext returns the HTTP request an Authorize call serves, so
+// an Authorizer can accept a logged-in user's cookie instead of a token, or
+// read the conference password the join page sends in X-Confer-Password.
+func RequestFromContext(ctx context.Context) *http.Request {
+	r, _ := ctx.Value(requestKey{}).(*http.Request)
+	return r
+}
+
+func fail(w http.ResponseWriter, err error) {
+	code, msg := statusOf(err)
+	if code == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="confer"`)
+	}
+	http.Error(w, msg, code)
+}
+
+func bearer(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+func (s *SFU) serveOptions(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Accept-Post", "application/sdp")
+	s.iceLinks(w.Header())
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// iceLinks adds the STUN/TURN servers as Link headers, rel="ice-server"
+// (RFC 9725 section 4.6), for WHIP and WHEP clients other than the page.
+func (s *SFU) iceLinks(h http.Header) {
+	for _, is := range s.cfg.ICEServers {
+		for _, u := range is.URLs {
+			l := "<" + u + `>; rel="ice-server"`
+			if c, ok := is.Credential.(string); ok && is.Username != "" {
+				l += `; username="` + is.Username + `"; credential="` + c + `"; credential-type="password"`
+			}
+			h.Add("Link", l)
+		}
+	}
+}
+
+// serveOffer is WHIP (RFC 9725 section 4.2) or WHEP: validate, authorise,
+// open the session, reply 201 with Location and the SDP answer.
+func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
+	confID := r.PathValue("conf_id")
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/sdp" {
+		http.Error(w, "Content-Type must be application/sdp", http.StatusUnsupportedMediaType)
+		return
+	}
+	token := bearer(r)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxSDP))
+	if err != nil {
+		http.Error(w, "SDP offer too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	g, err := s.auth.Authorize(withRequest(r), confID, token)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	if (whep && !g.Role.canSubscribe()) || (!whep && !g.Role.canPublish()) {
+		fail(w, ErrForbidden)
+		return
+	}
+	q := r.URL.Query()
+	o := offer{confID: confID, token: token, grant: g, whep: whep, sdp: string(body), name: g.Name,
+		viewer: q.Get("viewer"), fixed: q.Get("mt_id"), dual: q.Get("dual") == "1", layer: layerHigh}
+	if n := strings.TrimSpace(q.Get("name")); n != "" && len(n) <= 64 {
+		o.name = n
+	}
+	switch {
+	case q.Get("kind") == string(KindBrowser):
+		o.kind = KindBrowser
+	case whep:
+		o.kind = KindWHEP
+	default:
+		o.kind = KindWHIP
+	}
+	if wd, ht := atoi(q.Get("width")), atoi(q.Get("height")); wd > 0 || ht > 0 {
+		o.layer = layerForSize(wd, ht)
+	}
+	if l := q.Get("layer"); l != "" {
+		o.layer = layerOfRID(l)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
+	defer cancel()
+	sess, answer, err := s.open(ctx, o)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/sdp")
+	w.Header().Set("Location", PathSession+sess.id)
+	w.Header().Set("ETag", sess.etag())
+	// Trickle and ICE restart through PATCH (RFC 9725 section 4.3.1).
+	w.Header().Set("Accept-Patch", "application/trickle-ice-sdpfrag")
+	s.iceLinks(w.Header())
+	w.Header().Set("X-Confer-Mt-Id", sess.member.mtID)
+	w.WriteHeader(http.StatusCreated)
+	_, _ = io.WriteString(w, answer)
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 100000 {
+		return 0
+	}
+	return n
+}
+
+// sessionOf finds a session and checks its bearer token is the one that
+// created it (RFC 9725 section 4.5: the session URL is protected alike). A
+// session opened without a token (a logged-in user's cookie) is protected
+// by its unguessable id alone.
+func (s *SFU) sessionOf(r *http.Request) (*session, error) {
+	token := bearer(r)
+	s.mu.Lock()
+	sess := s.sessions[r.PathValue("id")]
+	s.mu.Unlock()
+	if sess == nil {
+		return nil, &httpError{http.StatusNotFound, "unknown session", ErrNotFound}
+	}
+	h := sha256.Sum256([]byte(token))
+	if subtle.ConstantTimeCompare(h[:], sess.tokenHash[:]) != 1 {
+		return nil, ErrUnauthorized
+	}
+	return sess, nil
+}
+
+func (s *SFU) serveDelete(w http.ResponseWriter, r *http.Request) {
+	sess, err := s.sessionOf(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	sess.close(endDelete)
+	w.WriteHeader(http.StatusOK)
+}
+
+// serveLayer takes the size a subscriber renders a video at, {"width":W,
+// "height":H}, or a layer name, {"layer":"q"}, and picks the simulcast
+// layer it receives (switching on the layer's next key frame).
+func (s *SFU) serveLayer(w http.ResponseWriter, r *http.Request) {
+	sess, err := s.sessionOf(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	var req struct {
+		Width  int    `json:"width"`
+		Height int    `json:"height"`
+		Layer  string `json:"layer"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1024)).Decode(&req); err != nil {
+		http.Error(w, "body must be JSON {\"width\",\"height\"} or {\"layer\"}", http.StatusBadRequest)
+		return
+	}
+	l := layerForSize(req.Width, req.Height)
+	if req.Layer != "" {
+		l = layerOfRID(req.Layer)
+	}
+	for _, d := range sess.downs {
+		d.setMaxLayer(l)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// serveState is the join page's view of the room, long-polled: with
+// ?since=V it answers once the room's version differs from V (or after 25
+// s). ?session= names the caller's session, echoed as "you".
+func (s *SFU) serveState(w http.ResponseWriter, r *http.Request) {
+	confID := r.PathValue("conf_id")
+	if _, err := s.auth.Authorize(withRequest(r), confID, bearer(r)); err != nil {
+		fail(w, err)
+		return
+	}
+	rm := s.room(confID, true)
+	if rm == nil {
+		fail(w, ErrClosed)
+		return
+	}
+	since, hasSince := r.URL.Query().Get("since"), r.URL.Query().Has("since")
+	st, changed := rm.state()
+	if hasSince && since == strconv.FormatUint(st.Version, 10) {
+		t := time.NewTimer(25 * time.Second)
+		select {
+		case <-changed:
+		case <-t.C:
+		case <-r.Context().Done():
+		}
+		t.Stop()
+		st, _ = rm.state()
+	}
+	if s.room(confID, false) != rm {
+		st.Ended = true
+	}
+	if id := r.URL.Query().Get("session"); id != "" {
+		s.mu.Lock()
+		if x := s.sessions[id]; x != nil && x.room == rm && x.member != nil {
+			st.You = x.member.mtID
+		}
+		s.mu.Unlock()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(st)
+}

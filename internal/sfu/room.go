@@ -1,0 +1,289 @@
+package sfu
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/webrtc/v4"
+)
+
+// Broadcast is what WHEP broadcast subscribers and the join pages show: the
+// speaker (empty: the most recently active publisher) and the composition's
+// layout and panes (mt_ids, "" for an empty pane), rendered by the pages.
+type Broadcast struct {
+	Speaker string
+	Layout  int
+	Panes   []string
+}
+
+// flags are the engine's per-terminal controls; they outlive a member so a
+// control sent right after Joined is not lost.
+type flags struct {
+	muted, silenced, videoOff bool
+}
+
+// member is a participant: the terminal the engine knows by mtID. Its owner
+// session registered it; linked sessions (the join page's WHEP
+// subscriptions and screen share) act on its behalf.
+type member struct {
+	mtID, name string
+	kind       Kind
+	owner      *session
+	sessions   map[*session]struct{}
+	joined     time.Time
+
+	audio, video        *receiver
+	screen, screenAudio *receiver
+	levelMin            atomic.Uint32 // loudest RFC 6464 level since the last report
+	lastVoice           atomic.Int64  // unix ns of the last voiced packet
+}
+
+// room is one conference's media: members, sessions and the engine's
+// broadcast, mix and dual stream settings.
+type room struct {
+	id     string
+	sfu    *SFU
+	wireMu sync.Mutex // serialises rewire
+
+	mu        sync.Mutex
+	members   map[string]*member
+	flags     map[string]*flags
+	sessions  map[*session]struct{}
+	pending   int // joins between the capacity check and Joined
+	bc        Broadcast
+	mix       map[string]bool // nil: everyone's audio
+	dual      string
+	active    string
+	version   uint64
+	changed   chan struct{}
+	lastLevel atomic.Int64
+	reporting atomic.Bool
+}
+
+func newRoom(s *SFU, id string) *room {
+	return &room{id: id, sfu: s, members: map[string]*member{}, flags: map[string]*flags{},
+		sessions: map[*session]struct{}{}, changed: make(chan struct{})}
+}
+
+func (rm *room) flagsOf(mtID string) *flags {
+	f := rm.flags[mtID]
+	if f == nil {
+		f = &flags{}
+		rm.flags[mtID] = f
+	}
+	return f
+}
+
+// bump records a change of what the pages show; caller holds rm.mu.
+func (rm *room) bump() {
+	rm.version++
+	close(rm.changed)
+	rm.changed = make(chan struct{})
+}
+
+// broadcastMember is the speaker if set and present, else the most recently
+// active publisher, else the latest publisher to join; caller holds rm.mu.
+func (rm *room) broadcastMember() *member {
+	if m := rm.members[rm.bc.Speaker]; m != nil && rm.bc.Speaker != "" {
+		return m
+	}
+	if m := rm.members[rm.active]; m != nil && (m.audio != nil || m.video != nil) {
+		return m
+	}
+	var best *member
+	for _, m := range rm.members {
+		if (m.audio != nil || m.video != nil) && (best == nil || m.joined.After(best.joined)) {
+			best = m
+		}
+	}
+	return best
+}
+
+// sourceFor is the receiver a down track should forward now, nil for none;
+// caller holds rm.mu. Mute gates a source's audio, video off its video, a
+// mix with members everyone else's audio, silence everything a member gets.
+func (rm *room) sourceFor(d *downTrack) *receiver {
+	sub := d.sess.member
+	if sub == nil || rm.flagsOf(sub.mtID).silenced {
+		return nil
+	}
+	var m *member
+	switch d.mode {
+	case srcFixed:
+		m = rm.members[d.fixed]
+	case srcBroadcast:
+		m = rm.broadcastMember()
+	case srcDual:
+		if m = rm.members[rm.dual]; m == nil {
+			return nil
+		}
+		if d.kind == webrtc.RTPCodecTypeAudio {
+			return m.screenAudio
+		}
+		return m.screen
+	}
+	if m == nil {
+		return nil
+	}
+	f := rm.flagsOf(m.mtID)
+	if d.kind == webrtc.RTPCodecTypeAudio {
+		if f.muted || m == sub || (rm.mix != nil && !rm.mix[m.mtID]) || m.audio == nil {
+			return nil
+		}
+		return m.audio
+	}
+	if f.videoOff || m.video == nil {
+		return nil
+	}
+	return m.video
+}
+
+// rewire points every down track at its source after a change. Rewires
+// run one at a time, so the last one applies the latest settings.
+func (rm *room) rewire() {
+	rm.wireMu.Lock()
+	defer rm.wireMu.Unlock()
+	rm.mu.Lock()
+	type move struct {
+		d *downTrack
+		r *receiver
+	}
+	var moves []move
+	for s := range rm.sessions {
+		for _, d := range s.downs {
+			moves = append(moves, move{d, rm.sourceFor(d)})
+		}
+	}
+	rm.mu.Unlock()
+	for _, mv := range moves {
+		mv.d.setSource(mv.r)
+	}
+}
+
+// voicedLevel: RFC 6464 levels are -dBov; at or below it a packet is speech.
+const voicedLevel = 50
+
+// activeHold is how long the active publisher keeps the broadcast after it
+// last spoke before a newer speaker takes it.
+const activeHold = 1500 * time.Millisecond
+
+// noteLevel records one audio packet's level and, once a LevelInterval,
+// reports every member's loudest level and moves the active publisher.
+func (rm *room) noteLevel(m *member, level uint8) {
+	for {
+		cur := m.levelMin.Load()
+		if uint32(level) >= cur || m.levelMin.CompareAndSwap(cur, uint32(level)) {
+			break
+		}
+	}
+	now := rm.sfu.cfg.Clock.Now()
+	if level <= voicedLevel {
+		m.lastVoice.Store(now.UnixNano())
+	}
+	last := rm.lastLevel.Load()
+	if now.UnixNano()-last < int64(rm.sfu.cfg.LevelInterval) || !rm.lastLevel.CompareAndSwap(last, now.UnixNano()) {
+		return
+	}
+	rm.reportLevels(now)
+}
+
+func (rm *room) reportLevels(now time.Time) {
+	levels := map[string]uint8{}
+	rm.mu.Lock()
+	var cand *member
+	for id, m := range rm.members {
+		if m.audio == nil {
+			continue
+		}
+		levels[id] = uint8(m.levelMin.Swap(127))
+		if v := m.lastVoice.Load(); v != 0 && (cand == nil || v > cand.lastVoice.Load()) {
+			cand = m
+		}
+	}
+	moved := false
+	if cand != nil && cand.mtID != rm.active {
+		cur := rm.members[rm.active]
+		if cur == nil || now.UnixNano()-cur.lastVoice.Load() >= int64(activeHold) {
+			rm.active, moved = cand.mtID, true
+			rm.bump()
+		}
+	}
+	rm.mu.Unlock()
+	if moved {
+		rm.rewire()
+	}
+	if len(levels) > 0 {
+		rm.sfu.ev.AudioLevels(rm.id, levels)
+	}
+}
+
+// memberState is one participant in the state the join page reads.
+type memberState struct {
+	MtID     string `json:"mt_id"`
+	Name     string `json:"name"`
+	Kind     Kind   `json:"kind"`
+	Muted    bool   `json:"muted"`
+	Silenced bool   `json:"silenced"`
+	VideoOff bool   `json:"video_off"`
+	Audio    bool   `json:"audio"`
+	Video    bool   `json:"video"`
+	Screen   bool   `json:"screen"`
+}
+
+// roomState is the JSON of GET /rtc/state/{conf_id}.
+type roomState struct {
+	Version      uint64        `json:"version"`
+	You          string        `json:"you,omitempty"`
+	Participants []memberState `json:"participants"`
+	Speaker      string        `json:"speaker"`
+	Active       string        `json:"active"`
+	Layout       int           `json:"layout"`
+	Panes        []string      `json:"panes"`
+	Mix          []string      `json:"mix"`
+	Dual         string        `json:"dual"`
+	Ended        bool          `json:"ended,omitempty"`
+	// ICEServers are the STUN/TURN servers the page's connections use.
+	ICEServers []webrtc.ICEServer `json:"ice_servers"`
+}
+
+func (rm *room) state() (roomState, <-chan struct{}) {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	st := roomState{Version: rm.version, Speaker: rm.bc.Speaker, Active: rm.active, Layout: rm.bc.Layout,
+		Panes: slices.Clone(rm.bc.Panes), Dual: rm.dual, Participants: []memberState{},
+		ICEServers: rm.sfu.cfg.ICEServers}
+	if st.ICEServers == nil {
+		st.ICEServers = []webrtc.ICEServer{}
+	}
+	if st.Panes == nil {
+		st.Panes = []string{}
+	}
+	for id := range rm.mix {
+		st.Mix = append(st.Mix, id)
+	}
+	slices.Sort(st.Mix)
+	for _, m := range rm.members {
+		f := rm.flagsOf(m.mtID)
+		st.Participants = append(st.Participants, memberState{MtID: m.mtID, Name: m.name, Kind: m.kind,
+			Muted: f.muted, Silenced: f.silenced, VideoOff: f.videoOff,
+			Audio: m.audio != nil, Video: m.video != nil, Screen: m.screen != nil})
+	}
+	slices.SortFunc(st.Participants, func(a, b memberState) int { return cmpMtID(a.MtID, b.MtID) })
+	return st, rm.changed
+}
+
+// cmpMtID orders numeric ids numerically ("2" before "10").
+func cmpMtID(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
