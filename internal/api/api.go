@@ -22,6 +22,7 @@ type Request struct {
 	PathParams map[string]string
 	Args       *wire.Args
 	Cookie     string // SSO_COOKIE_KEY, "" when absent
+	BaseURL    string // scheme://host the request reached, for links in replies ("" over push)
 
 	Platform  release.Release // the emulated release (--release)
 	Effective release.Release // the release whose shapes this caller sees

@@ -29,6 +29,7 @@ import (
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/router"
+	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/system"
 	"github.com/confer-platform/confer/internal/upu"
@@ -107,6 +108,7 @@ func New(cfg Config) (*Server, error) {
 		upu.New(cfg.Store, cfg.Clock, s.confs, s.auth.Config().SessionTTL).Routes(),
 		s.nms.Routes(),
 		s.vrs.Routes(),
+		(&rtc.Module{Tokens: s.rtcTokens(), Confs: s.confs}).Routes(), // media tokens (docs/media.md)
 	} {
 		if err := s.handlers.Add(routes); err != nil {
 			return nil, err
@@ -294,6 +296,7 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, erro
 	if c, err := hr.Cookie(system.CookieName); err == nil {
 		req.Cookie = c.Value
 	}
+	req.BaseURL = baseURL(hr)
 	req.Debug = args.Query.Get("debug") == "1"
 	reply, err := s.run(hr.Context(), req, rt.h, func() (int, error) { return wire.HeaderAPILevel(hr.Header) })
 	if req.Principal != nil {

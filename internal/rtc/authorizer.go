@@ -1,0 +1,76 @@
+package rtc
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/system"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Authorizer admits WHIP, WHEP and join page requests (sfu.Authorizer).
+// A media token of the conference grants its role; without a token, the
+// session cookie of a user logged in to the conference's user domain
+// grants both roles, and then a conference with a password asks for it
+// (X-Confer-Password): a token is issued only to whoever may control the
+// conference, while a plain link can travel (docs/media.md "Admission").
+type Authorizer struct {
+	Tokens Tokens
+	Confs  *engine.Conferences
+	Auth   *auth.Service
+}
+
+// Authorize implements sfu.Authorizer.
+func (a Authorizer) Authorize(ctx context.Context, confID, bearer string) (sfu.Grant, error) {
+	var domain, name, role, meeting string
+	checkPassword := false
+	if bearer != "" {
+		t, err := a.Tokens.Check(ctx, confID, bearer)
+		if errors.Is(err, ErrNoToken) {
+			return sfu.Grant{}, sfu.ErrUnauthorized
+		}
+		if err != nil {
+			return sfu.Grant{}, err
+		}
+		domain, name, role, meeting = t.DomainMoid, t.Name, t.Role, t.MeetingID
+	} else {
+		req := sfu.RequestFromContext(ctx)
+		if req == nil {
+			return sfu.Grant{}, sfu.ErrUnauthorized
+		}
+		c, err := req.Cookie(system.CookieName)
+		if err != nil || c.Value == "" {
+			return sfu.Grant{}, sfu.ErrUnauthorized
+		}
+		p, err := a.Auth.SessionPrincipal(ctx, c.Value)
+		if err != nil {
+			return sfu.Grant{}, sfu.ErrUnauthorized
+		}
+		domain, name, role, checkPassword = p.DomainMoid, p.Username, string(sfu.RoleBoth), true
+	}
+	conf, err := a.Confs.Get(ctx, domain, confID, engine.StateRunning)
+	if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		return sfu.Grant{}, sfu.ErrNotFound // ended: its tokens die with it
+	}
+	if err != nil {
+		return sfu.Grant{}, err
+	}
+	if meeting != "" && record.Str(conf.Doc, "meeting_id") != meeting {
+		return sfu.Grant{}, sfu.ErrNotFound // the token's conference ended; its number is another's now
+	}
+	if pw := record.Str(conf.Doc, "password"); checkPassword && pw != "" {
+		got := ""
+		if req := sfu.RequestFromContext(ctx); req != nil {
+			got = req.Header.Get("X-Confer-Password")
+		}
+		if subtle.ConstantTimeCompare([]byte(got), []byte(pw)) != 1 {
+			return sfu.Grant{}, sfu.ErrPasswordRequired
+		}
+	}
+	return sfu.Grant{ConfID: confID, Role: sfu.Role(role), Name: name}, nil
+}

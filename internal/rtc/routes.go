@@ -1,0 +1,72 @@
+package rtc
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Module serves vc's rtc_tokens extension (internal/catalog/vc_rtc.go).
+type Module struct {
+	Tokens Tokens
+	Confs  *engine.Conferences
+}
+
+// Routes is the module's route table; server.New attaches it.
+func (m *Module) Routes() api.Routes {
+	return api.Routes{"vc.confs.rtc_tokens.create": m.createToken}
+}
+
+// maxNameBytes bounds a participant's name, as the platform bounds a
+// terminal's alias.
+const maxNameBytes = 64
+
+// createToken issues a media token of a running conference of the caller's
+// domain (12103 otherwise): whoever may control the conference may let
+// others into its media (docs/media.md "The contract").
+func (m *Module) createToken(ctx context.Context, r *api.Request) (wire.Object, error) {
+	p := r.Args.Params
+	name, _ := p["name"].(string)
+	if name == "" {
+		name = "guest"
+	}
+	if len(name) > maxNameBytes {
+		return nil, wire.InvalidParam("name", fmt.Sprintf("longer than %d bytes", maxNameBytes))
+	}
+	role, _ := p["role"].(string)
+	if role == "" {
+		role = "both"
+	}
+	ttl := DefaultTTL
+	if v, ok := p["ttl"]; ok {
+		n, ok := v.(float64)
+		if !ok || n != float64(int64(n)) || time.Duration(n)*time.Second < MinTTL || time.Duration(n)*time.Second > MaxTTL {
+			return nil, wire.InvalidParam("ttl", fmt.Sprintf("must be whole seconds from %d to %d", int(MinTTL.Seconds()), int(MaxTTL.Seconds())))
+		}
+		ttl = time.Duration(n) * time.Second
+	}
+	conf, err := m.Confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateRunning)
+	if err != nil {
+		return nil, err
+	}
+	exp := m.Tokens.Clock.Now().Add(ttl)
+	tok, err := m.Tokens.Issue(ctx, Token{ConfID: conf.ID(), MeetingID: record.Str(conf.Doc, "meeting_id"),
+		DomainMoid: r.Principal.DomainMoid, Role: role, Name: name, Expires: exp})
+	if err != nil {
+		return nil, err
+	}
+	id := url.PathEscape(conf.ID())
+	return wire.Object{
+		"token":      tok,
+		"whip_url":   r.BaseURL + "/rtc/whip/" + id,
+		"whep_url":   r.BaseURL + "/rtc/whep/" + id,
+		"join_url":   r.BaseURL + "/rtc/join/" + id + "#token=" + url.QueryEscape(tok),
+		"expires_at": record.FormatTime(exp),
+	}, nil
+}
