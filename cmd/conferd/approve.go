@@ -63,7 +63,7 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	if args[0] == "pending" {
-		eng, _ := server.NewEngine(st, clock.Real{}, engine.Config{}, log)
+		eng, _ := server.NewEngine(st, clock.Real{}, engine.Config{}, nil, log)
 		svc := eng.Conferences()
 		for _, rec := range pending {
 			c, err := svc.Get(ctx, rec.DomainMoid, rec.ID, engine.StatePending)
@@ -88,7 +88,7 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	// The engine of a server, features included: the approved conference
 	// starts as through the amc endpoint.
-	eng, _ := server.NewEngine(st, clock.Real{}, engine.Config{MaxConfs: *maxConfs, MaxPorts: *maxPorts}, log)
+	eng, _ := server.NewEngine(st, clock.Real{}, engine.Config{MaxConfs: *maxConfs, MaxPorts: *maxPorts}, nil, log)
 	svc := eng.Conferences()
 	if args[0] == "reject" {
 		if err := svc.Reject(ctx, domain, *confID); err != nil {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -57,13 +56,13 @@ func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal,
 	}
 
 	var dialed []int // indexes of ts
-	calls := make([]media.Call, len(ts))
+	answered := make([]bool, len(ts))
 	var callErr error
 	for i, m := range members {
 		if num(ts[i].Doc["call_mode"]) == CallManual && !m.Chase && !m.Dial {
 			continue
 		}
-		if calls[i], callErr = e.placeCall(ctx, c, &ts[i]); callErr != nil {
+		if answered[i], callErr = e.placeCall(ctx, c, &ts[i]); callErr != nil {
 			ts = ts[:i]
 			break
 		}
@@ -73,10 +72,11 @@ func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal,
 		dialed = append(dialed, i)
 	}
 	if err := e.saveAll(ctx, ts, dialed); err != nil {
+		e.undial(c, ts)
 		return nil, err
 	}
 	for _, i := range dialed {
-		if ts[i], err = e.dialed(ctx, c, ts[i], calls[i]); err != nil {
+		if ts[i], err = e.dialed(ctx, c, ts[i], answered[i]); err != nil {
 			return ts, err
 		}
 	}

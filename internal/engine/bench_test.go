@@ -33,12 +33,23 @@ func benchEngine(b *testing.B) (*engine.Engine, *clock.Fake) {
 	}
 	b.Cleanup(func() { st.Close() })
 	clk := clock.NewFake(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
-	return engine.New(st, clk, engine.Config{}, media.Simulated{Dir: st}, nil, nil), clk
+	return engine.New(st, clk, engine.Config{MaxConfs: 1 << 20, MaxPorts: 1 << 30}, nil, nil, nil), clk
 }
 
-func benchConf(n int) engine.Conf {
-	return engine.Conf{DomainMoid: "dom", ConfID: fmt.Sprint(1110000 + n), CallMode: engine.CallAutomatic,
-		CallTimes: 3, CallInterval: 20 * time.Second, MaxJoinMt: 192, Bitrate: 2048}
+// benchConf is the running conference n (number 1110000+n: automatic
+// calls, max_join_mt 192), created on first use.
+func benchConf(b *testing.B, e *engine.Engine, n int) engine.Conf {
+	ctx := context.Background()
+	id := fmt.Sprint(1110000 + n)
+	c, err := e.Conferences().Get(ctx, "dom", id, engine.StateRunning)
+	if err != nil {
+		c, err = e.Conferences().Create(ctx, engine.Spec{DomainMoid: "dom", OwnerMoid: "acct", Number: id, Doc: map[string]any{
+			"name": id, "call_mode": engine.CallAutomatic, "call_times": 3, "call_interval": 20, "max_join_mt": 192, "bitrate": 2048, "duration": 0}})
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return engine.ConfOf(c)
 }
 
 // ipMembers are n terminals called by IP address (the simulation answers
@@ -59,29 +70,20 @@ func ipMembers(seq, n int) []engine.Member {
 func onlineConfs(b *testing.B, e *engine.Engine, clk *clock.Fake, confs, mts int) []engine.Conf {
 	ctx := context.Background()
 	cs := make([]engine.Conf, confs)
-	byID := map[string]engine.Conf{}
 	for i := range cs {
-		cs[i] = benchConf(i)
-		byID[cs[i].ConfID] = cs[i]
+		cs[i] = benchConf(b, e, i)
 		if _, err := e.Add(ctx, cs[i], ipMembers(i, mts)); err != nil {
 			b.Fatal(err)
 		}
 	}
 	clk.Advance(media.DefaultAnswerAfter)
-	if err := e.RunDueCalls(ctx, lookupIn(byID)); err != nil {
+	if err := e.RunDue(ctx); err != nil {
 		b.Fatal(err)
 	}
 	if tm, err := e.Get(ctx, cs[0], "1"); err != nil || tm.Rec.State != engine.StateOnline {
 		b.Fatalf("terminal 1 after the answer: %s %v", tm.Rec.State, err)
 	}
 	return cs
-}
-
-func lookupIn(byID map[string]engine.Conf) engine.ConfLookup {
-	return func(ctx context.Context, dom, id string) (engine.Conf, bool, error) {
-		c, ok := byID[id]
-		return c, ok, nil
-	}
 }
 
 // benchControl runs one state change of an online terminal per op, over
@@ -135,10 +137,6 @@ func BenchmarkSetCallMode(b *testing.B) {
 func BenchmarkHangupCall(b *testing.B) {
 	e, clk := benchEngine(b)
 	cs := onlineConfs(b, e, clk, 4, 8)
-	byID := map[string]engine.Conf{}
-	for _, c := range cs {
-		byID[c.ConfID] = c
-	}
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -147,7 +145,7 @@ func BenchmarkHangupCall(b *testing.B) {
 		if k == 0 && i > 0 {
 			b.StopTimer()
 			clk.Advance(media.DefaultAnswerAfter)
-			if err := e.RunDueCalls(ctx, lookupIn(byID)); err != nil {
+			if err := e.RunDue(ctx); err != nil {
 				b.Fatal(err)
 			}
 			b.StartTimer()
@@ -168,10 +166,16 @@ func BenchmarkHangupCall(b *testing.B) {
 func BenchmarkAddBatch10(b *testing.B) {
 	e, _ := benchEngine(b)
 	ctx := context.Background()
+	var c engine.Conf
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := e.Add(ctx, benchConf(i/19), ipMembers(i, 10)); err != nil {
+		if i%19 == 0 {
+			b.StopTimer()
+			c = benchConf(b, e, i/19)
+			b.StartTimer()
+		}
+		if _, err := e.Add(ctx, c, ipMembers(i, 10)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -181,18 +185,13 @@ func BenchmarkAddBatch10(b *testing.B) {
 // 4 online terminals with nothing due (the cost of an idle tick).
 func BenchmarkRunDueIdle(b *testing.B) {
 	e, clk := benchEngine(b)
-	cs := onlineConfs(b, e, clk, 100, 4)
-	byID := map[string]engine.Conf{}
-	for _, c := range cs {
-		byID[c.ConfID] = c
-	}
-	lookup := lookupIn(byID)
+	onlineConfs(b, e, clk, 100, 4)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		clk.Advance(time.Second)
-		if err := e.RunDueCalls(ctx, lookup); err != nil {
+		if err := e.RunDue(ctx); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -48,57 +48,124 @@ func (e *Engine) callLocal(ctx context.Context, c Conf, mtIDs []string) error {
 	return nil
 }
 
-// dial places a call and records when its outcome applies.
+// dial places a call and stores the terminal as being called (dialed
+// follows it up).
 func (e *Engine) dial(ctx context.Context, c Conf, t Terminal) (Terminal, error) {
-	call, err := e.placeCall(ctx, c, &t)
+	answered, err := e.placeCall(ctx, c, &t)
 	if err != nil {
 		return t, err
 	}
 	if err := e.save(ctx, &t); err != nil {
+		e.undial(c, []Terminal{t})
 		return t, err
 	}
-	return e.dialed(ctx, c, t, call)
+	return e.dialed(ctx, c, t, answered)
 }
 
-// placeCall places a terminal's call and writes its outcome and due time
-// into t, which the caller stores (dial, Add).
-func (e *Engine) placeCall(ctx context.Context, c Conf, t *Terminal) (media.Call, error) {
-	callee := media.Callee{Account: str(t.Doc["account"]), AccountType: num(t.Doc["account_type"]), Protocol: num(t.Doc["protocol"]), Bitrate: num(t.Doc["bitrate"])}
-	call, peer, isPeer, err := e.dialPeer(ctx, c, callee) // a conference number: a cascade link
-	if err == nil && !isPeer {
-		call, err = e.media.Dial(ctx, c.ConfID, callee)
-	}
+// placeCall places a terminal's call and marks it as being called in t,
+// which the caller stores (dial, Add) before dialed follows it up. A
+// conference number is a cascade link, answered at once by the engine
+// (cascade.go): answered is then true, and t holds the outcome. Any other
+// call goes out through the media backend, which reports its outcome
+// later (CallOutcome, events.go), or at once: a report that comes before
+// the terminal is stored is kept until dialed applies it.
+func (e *Engine) placeCall(ctx context.Context, c Conf, t *Terminal) (answered bool, err error) {
+	call, peer, isPeer, err := e.dialPeer(ctx, c, t.callee())
 	if err != nil {
-		return call, err
+		return false, err
+	}
+	if !isPeer {
+		key := recID(c.ConfID, t.MtID())
+		e.dialMu.Lock()
+		e.dialing[key] = nil
+		e.dialMu.Unlock()
+		id, err := e.media.Dial(ctx, c.ConfID, t.MtID(), t.callee())
+		if err != nil {
+			e.undial(c, []Terminal{*t})
+			return false, err
+		}
+		setAddress(t.Doc, id)
 	}
 	delete(t.Doc, DocCascadeConf)
-	if isPeer && peer.Live {
-		t.Doc[DocCascadeConf] = peer.Conf.ConfID
-	}
-	id := call.Identity
-	if id.Alias != "" {
-		t.Doc["alias"] = id.Alias
-	}
-	t.Doc["e164"], t.Doc["ip"], t.Doc["type"] = id.E164, id.IP, id.MtType
-	t.Doc["_outcome"] = int(call.Outcome)
 	delete(t.Doc, DocOccupyCode)
 	delete(t.Doc, DocOccupyConfName)
 	t.Doc["_attempts"] = num(t.Doc["_attempts"]) + 1
 	e.calls.Attempted.Add(1)
-	t.Rec.State = StateCalling
-	t.Rec.DueAt = e.clk.Now().Add(call.After)
-	if call.After <= 0 {
-		t.Rec.DueAt = e.clk.Now()
+	t.Rec.State, t.Rec.DueAt = StateCalling, time.Time{} // until the outcome is reported
+	if !isPeer {
+		return false, nil
 	}
-	return call, nil
+	if peer.Live {
+		t.Doc[DocCascadeConf] = peer.Conf.ConfID
+	}
+	setIdentity(t.Doc, call.outcome, call.identity)
+	return true, nil
 }
 
-// dialed follows a call that t, as stored, records.
-func (e *Engine) dialed(ctx context.Context, c Conf, t Terminal, call media.Call) (Terminal, error) {
-	if call.After <= 0 { // the outcome is known at once (an offline terminal)
+// outcome is a call's outcome reported before its terminal was stored.
+type outcome struct {
+	o  media.Outcome
+	id media.Identity
+}
+
+// early keeps a report for a call being placed (placeCall to dialed);
+// false when no such call is being placed here.
+func (e *Engine) early(conf, mt string, o outcome) bool {
+	e.dialMu.Lock()
+	defer e.dialMu.Unlock()
+	key := recID(conf, mt)
+	if _, ok := e.dialing[key]; !ok {
+		return false
+	}
+	e.dialing[key] = &o
+	return true
+}
+
+// undial forgets the calls of ts being placed.
+func (e *Engine) undial(c Conf, ts []Terminal) {
+	e.dialMu.Lock()
+	defer e.dialMu.Unlock()
+	for _, t := range ts {
+		delete(e.dialing, recID(c.ConfID, t.MtID()))
+	}
+}
+
+// callee is whom a terminal's call is for.
+func (t Terminal) callee() media.Callee {
+	return media.Callee{Account: str(t.Doc["account"]), AccountType: num(t.Doc["account_type"]), Protocol: num(t.Doc["protocol"]), Bitrate: num(t.Doc["bitrate"])}
+}
+
+// setAddress writes what was learned of a terminal into its document.
+func setAddress(doc map[string]any, id media.Identity) {
+	if id.Alias != "" {
+		doc["alias"] = id.Alias
+	}
+	doc["e164"], doc["ip"], doc["type"] = id.E164, id.IP, id.MtType
+}
+
+// setIdentity writes a call's outcome and what was learned of the
+// terminal into its document.
+func setIdentity(doc map[string]any, o media.Outcome, id media.Identity) {
+	setAddress(doc, id)
+	doc["_outcome"] = int(o)
+}
+
+// dialed follows up a call that t, as stored, records: a link's outcome,
+// or one the backend reported while the call was placed, applies now.
+func (e *Engine) dialed(ctx context.Context, c Conf, t Terminal, answered bool) (Terminal, error) {
+	if answered {
 		return e.settle(ctx, c, t)
 	}
-	return t, nil
+	key := recID(c.ConfID, t.MtID())
+	e.dialMu.Lock()
+	o := e.dialing[key]
+	delete(e.dialing, key)
+	e.dialMu.Unlock()
+	if o == nil {
+		return t, nil
+	}
+	setIdentity(t.Doc, o.o, o.id)
+	return e.settle(ctx, c, t)
 }
 
 // CallCounts counts an engine's dials and the dials that were not

@@ -63,19 +63,25 @@ type Peers interface {
 // dialPeer answers the call of a link at once: a live conference answers,
 // a conference number that is not live is offline. ok is false for an
 // account that is no conference number.
-func (e *Engine) dialPeer(ctx context.Context, c Conf, callee media.Callee) (media.Call, Peer, bool, error) {
+func (e *Engine) dialPeer(ctx context.Context, c Conf, callee media.Callee) (linkCall, Peer, bool, error) {
 	p, err := e.features.Find(ctx, c.DomainMoid, callee.Account)
 	if errors.Is(err, ErrNoPeer) {
-		return media.Call{}, Peer{}, false, nil
+		return linkCall{}, Peer{}, false, nil
 	}
 	if err != nil {
-		return media.Call{}, Peer{}, false, err
+		return linkCall{}, Peer{}, false, err
 	}
 	id := media.Identity{Alias: p.Name, E164: p.Conf.ConfID, MtType: TypeSubordinate}
 	if !p.Live {
-		return media.Call{Outcome: media.Offline, Identity: id}, p, true, nil
+		return linkCall{media.Offline, id}, p, true, nil
 	}
-	return media.Call{Outcome: media.Answered, Identity: id}, p, true, nil
+	return linkCall{media.Answered, id}, p, true, nil
+}
+
+// linkCall is the outcome of a link's call, known at once.
+type linkCall struct {
+	outcome  media.Outcome
+	identity media.Identity
 }
 
 // splitPath splits a cascaded mt_id into the link's mt_id and the rest;
@@ -212,19 +218,42 @@ func (e *Engine) tree(ctx context.Context, c Conf, prefix string, depth int) ([]
 // stands for its superior sup (named supName): online at once, as the
 // superior's call was answered.
 func (e *Engine) AddUplink(ctx context.Context, sub Conf, sup Conf, supName string) (Terminal, error) {
+	sub.MaxJoinMt = 0 // the superior takes its place whatever the subordinate's size
 	return e.addOnline(ctx, sub, map[string]any{
 		"account": sup.ConfID, "account_type": 0, "protocol": 0, "type": TypeSuperior,
 		"alias": supName, "e164": sup.ConfID, DocUplink: sup.ConfID,
 	})
 }
 
-// addOnline creates a terminal of c that is in the call from the start.
+// addOnline creates a terminal of c that is in the call from the start:
+// ErrFull when c has max_join_mt terminals.
 func (e *Engine) addOnline(ctx context.Context, c Conf, fields map[string]any) (Terminal, error) {
-	n, err := e.st.NextNumber(ctx, "mt:"+c.ConfID, 1, 1<<31)
-	if err != nil {
-		return Terminal{}, err
-	}
-	mtID := itoa(n)
+	var t Terminal
+	err := e.st.Atomic(ctx, func(tx store.Tx) error {
+		if c.MaxJoinMt > 0 {
+			n, err := tx.CountRecords(store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+			if err != nil {
+				return err
+			}
+			if n >= c.MaxJoinMt {
+				return ErrFull
+			}
+		}
+		n, err := tx.NextNumber("mt:"+c.ConfID, 1, 1<<31)
+		if err != nil {
+			return err
+		}
+		t, err = e.onlineTerminal(c, itoa(n), fields)
+		if err != nil {
+			return err
+		}
+		return tx.CreateRecord(t.Rec)
+	})
+	return t, err
+}
+
+// onlineTerminal is the record of a terminal in the call.
+func (e *Engine) onlineTerminal(c Conf, mtID string, fields map[string]any) (Terminal, error) {
 	doc := map[string]any{
 		"mt_id": mtID, "bitrate": c.Bitrate, "call_mode": CallManual, "online": 1, "ip": "",
 		"silence": 0, "mute": 0, "dual": 0, "mix": 0, "vmp": 0, "rec": 0, "poll": 0, "upload": 0, "inspection": 0,
@@ -241,9 +270,6 @@ func (e *Engine) addOnline(ctx context.Context, c Conf, fields map[string]any) (
 	now := e.clk.Now()
 	rec := store.Record{Kind: record.KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
 		State: StateOnline, Data: data, CreatedAt: now, UpdatedAt: now}
-	if err := e.st.CreateRecord(ctx, rec); err != nil {
-		return Terminal{}, err
-	}
 	return Terminal{Rec: rec, Doc: doc}, nil
 }
 

@@ -74,13 +74,21 @@ func (e *Engine) ended(ctx context.Context, c Conference) {
 	if err := e.features.Ended(ctx, c); err != nil {
 		e.log.Error("closing the features of an ended conference", "conf_id", c.ID(), "err", err)
 	}
+	if err := e.media.EndConference(ctx, c.ID()); err != nil {
+		e.log.Error("ending a conference's media", "conf_id", c.ID(), "err", err)
+	}
 }
 
 // RunDue performs the time-driven work due at the clock's now: the
-// conferences' starts and ends (Conferences.RunDue), then the terminals'
-// calls (RunDueCalls).
+// conferences' starts and ends (Conferences.RunDue), the media backend's
+// own (the simulation's scripted answers, reported to CallOutcome), then
+// the terminals' calls (RunDueCalls: retries).
 func (e *Engine) RunDue(ctx context.Context) error {
-	return errors.Join(e.confs.RunDue(ctx), e.RunDueCalls(ctx, e.lookup))
+	errs := []error{e.confs.RunDue(ctx)}
+	if r, ok := e.media.(media.DueRunner); ok {
+		errs = append(errs, r.RunDue(ctx))
+	}
+	return errors.Join(append(errs, e.RunDueCalls(ctx, e.lookup))...)
 }
 
 // lookup finds a running conference's call settings for RunDueCalls.

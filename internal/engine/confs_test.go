@@ -10,7 +10,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
@@ -48,7 +47,7 @@ func newNode(t *testing.T, dsn string, clk clock.Clock, cfg engine.Config) *node
 	}
 	t.Cleanup(func() { st.Close() })
 	n := &node{}
-	n.svc = engine.New(st, clk, cfg, media.Simulated{Dir: st}, nil, func(*engine.Engine) engine.Features { return counting{n: n} }).Conferences()
+	n.svc = engine.New(st, clk, cfg, nil, nil, func(*engine.Engine) engine.Features { return counting{n: n} }).Conferences()
 	return n
 }
 

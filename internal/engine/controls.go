@@ -70,14 +70,14 @@ func (e *Engine) control(ctx context.Context, cf Conf, mtID string, c media.Cont
 // the conference (reference 05 "终端静音操作").
 func (e *Engine) SetSilence(ctx context.Context, cf Conf, mtID string, on bool) (Terminal, error) {
 	v := flag(on)
-	return e.control(ctx, cf, mtID, media.Control{Kind: "silence", Value: v}, func(doc map[string]any) { doc["silence"] = v })
+	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlSilence, Value: v}, func(doc map[string]any) { doc["silence"] = v })
 }
 
 // SetMute mutes (on) or unmutes a terminal: the conference no longer
 // hears it (reference 05 "终端哑音操作").
 func (e *Engine) SetMute(ctx context.Context, cf Conf, mtID string, on bool) (Terminal, error) {
 	v := flag(on)
-	return e.control(ctx, cf, mtID, media.Control{Kind: "mute", Value: v}, func(doc map[string]any) { doc["mute"] = v })
+	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlMute, Value: v}, func(doc map[string]any) { doc["mute"] = v })
 }
 
 // SetVolume sets the loudspeaker (rcv_volume) or microphone (snd_volume)
@@ -88,7 +88,7 @@ func (e *Engine) SetVolume(ctx context.Context, cf Conf, mtID string, device, va
 	if device == VolMicrophone {
 		field = "snd_volume"
 	}
-	c := media.Control{Kind: "volume", Value: value, Extra: map[string]int{"vol_mode": device}}
+	c := media.Control{Kind: media.ControlVolume, Value: value, Extra: map[string]int{"vol_mode": device}}
 	return e.control(ctx, cf, mtID, c, func(doc map[string]any) { doc[field] = value })
 }
 
@@ -96,7 +96,7 @@ func (e *Engine) SetVolume(ctx context.Context, cf Conf, mtID string, device, va
 // terminal (reference 05 "终端摄像头控制": typ 1 to 15). The camera's
 // position is the terminal's own; nothing is stored but the last command.
 func (e *Engine) Camera(ctx context.Context, cf Conf, mtID string, state, typ int) (Terminal, error) {
-	c := media.Control{Kind: "camera", Value: typ, Extra: map[string]int{"state": state}}
+	c := media.Control{Kind: media.ControlCamera, Value: typ, Extra: map[string]int{"state": state}}
 	return e.control(ctx, cf, mtID, c, func(doc map[string]any) {
 		doc["_camera"] = map[string]any{"state": state, "type": typ}
 	})
@@ -141,7 +141,7 @@ func (e *Engine) SetVideoSource(ctx context.Context, cf Conf, mtID string, idx i
 	if !found {
 		return t, ErrNoVideoSource
 	}
-	return e.control(ctx, cf, mtID, media.Control{Kind: "video", Value: idx}, func(doc map[string]any) {
+	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlVideo, Value: idx}, func(doc map[string]any) {
 		for _, v := range list(doc["v_snd_chn"]) {
 			if ch, ok := v.(map[string]any); ok {
 				ch["cur_video_idx"] = idx

@@ -13,12 +13,54 @@ import (
 	"github.com/confer-platform/confer/internal/testdb"
 )
 
-// recorder is a media backend that plays the simulation and records the
-// controls it is asked to apply; failApply makes Apply fail.
+// recorder is a media backend that plays the simulation and records what
+// it is asked: the controls it applies (applied) and every other request
+// (asked); failApply makes Apply fail.
 type recorder struct {
-	media.Simulated
+	media.Backend
 	applied   []string
+	asked     []string
 	failApply bool
+}
+
+// recording makes f's engine one whose backend is a recorder.
+func recording(t *testing.T, f *fixture) *recorder {
+	rec := &recorder{}
+	f.use(t, engine.New(f.st, f.clk, engine.Config{}, func(ev media.Events) media.Backend {
+		rec.Backend = media.Simulation(f.st, f.clk)(ev)
+		return rec
+	}, nil, nil))
+	return rec
+}
+
+func (r *recorder) Dial(ctx context.Context, conf, mt string, c media.Callee) (media.Identity, error) {
+	r.asked = append(r.asked, fmt.Sprintf("dial %s/%s %s", conf, mt, c.Account))
+	return r.Backend.Dial(ctx, conf, mt, c)
+}
+
+func (r *recorder) Hangup(ctx context.Context, conf, mt string) error {
+	r.asked = append(r.asked, fmt.Sprintf("hangup %s/%s", conf, mt))
+	return r.Backend.Hangup(ctx, conf, mt)
+}
+
+func (r *recorder) SetBroadcast(ctx context.Context, conf string, b media.Broadcast) error {
+	r.asked = append(r.asked, fmt.Sprintf("broadcast %s %+v", conf, b))
+	return r.Backend.SetBroadcast(ctx, conf, b)
+}
+
+func (r *recorder) SetMix(ctx context.Context, conf string, m media.Mix) error {
+	r.asked = append(r.asked, fmt.Sprintf("mix %s %+v", conf, m))
+	return r.Backend.SetMix(ctx, conf, m)
+}
+
+func (r *recorder) SetDual(ctx context.Context, conf, mt string) error {
+	r.asked = append(r.asked, fmt.Sprintf("dual %s %q", conf, mt))
+	return r.Backend.SetDual(ctx, conf, mt)
+}
+
+func (r *recorder) EndConference(ctx context.Context, conf string) error {
+	r.asked = append(r.asked, "end "+conf)
+	return r.Backend.EndConference(ctx, conf)
 }
 
 func (r *recorder) Apply(ctx context.Context, confID, mtID string, c media.Control) error {
@@ -44,8 +86,7 @@ func docInt(t *testing.T, doc map[string]any, k string) int {
 func TestPerTerminalControls(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
 		f := setup(t, dsn)
-		rec := &recorder{Simulated: media.Simulated{Dir: f.st}}
-		f.e = engine.New(f.st, f.clk, engine.Config{}, rec, nil, nil)
+		rec := recording(t, f)
 		ctx := context.Background()
 		if _, err := f.e.Add(ctx, f.c, []engine.Member{
 			{Callee: media.Callee{Account: "1001"}, CallMode: -1},
@@ -150,3 +191,5 @@ func TestSetCallMode(t *testing.T) {
 		t.Fatalf("unknown terminal = %v", err)
 	}
 }
+
+func (r *recorder) RunDue(ctx context.Context) error { return r.Backend.(media.DueRunner).RunDue(ctx) }

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
@@ -73,20 +74,30 @@ type Engine struct {
 	log      *slog.Logger
 	confs    *Conferences
 	calls    CallCounts
+
+	dialMu  sync.Mutex
+	dialing map[string]*outcome // calls being placed (placeCall to dialed), with an early report
 }
 
 // New returns an Engine with numbering and capacity cfg (zero fields take
-// DefaultConfig's values), calling terminals through mb and logging the
-// failures of work that follows a change already made (a start's calls)
-// to log. newFeatures, when given, makes the features of conference
-// control from the engine they act through (a conference control module
-// needs the engine, and the engine its features); without it the engine
-// runs conferences without features (NoFeatures).
-func New(st store.Store, clk clock.Clock, cfg Config, mb media.Backend, log *slog.Logger, newFeatures func(*Engine) Features) *Engine {
+// DefaultConfig's values), logging the failures of work that follows a
+// change already made (a start's calls) to log. newMedia makes the media
+// backend from the engine's side of the contract (media.Events, events.go),
+// which the backend reports to; nil is the simulated backend over the
+// store's directory (media.Simulation). newFeatures, when given, makes
+// the features of conference control from the engine they act through (a
+// conference control module needs the engine, and the engine its
+// features); without it the engine runs conferences without features
+// (NoFeatures).
+func New(st store.Store, clk clock.Clock, cfg Config, newMedia func(media.Events) media.Backend, log *slog.Logger, newFeatures func(*Engine) Features) *Engine {
 	if log == nil {
 		log = slog.Default()
 	}
-	e := &Engine{st: st, clk: clk, media: mb, log: log, features: NoFeatures{}}
+	if newMedia == nil {
+		newMedia = media.Simulation(st, clk)
+	}
+	e := &Engine{st: st, clk: clk, log: log, features: NoFeatures{}, dialing: map[string]*outcome{}}
+	e.media = newMedia(e)
 	e.confs = newConferences(st, clk, cfg, e)
 	if newFeatures != nil {
 		e.features = newFeatures(e)

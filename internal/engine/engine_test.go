@@ -37,17 +37,31 @@ func setup(t *testing.T, dsn string) *fixture {
 		}
 	}
 	clk := clock.NewFake(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
-	f := &fixture{st: st, clk: clk, e: engine.New(st, clk, engine.Config{}, media.Simulated{Dir: st}, nil, nil)}
-	f.c = engine.Conf{DomainMoid: "dom", ConfID: "1110000", CallMode: engine.CallAutomatic, CallTimes: 3, CallInterval: 20 * time.Second, MaxJoinMt: 8, Bitrate: 2048}
+	f := &fixture{st: st, clk: clk}
+	f.use(t, engine.New(st, clk, engine.Config{}, nil, nil, nil))
 	return f
+}
+
+// use makes e the fixture's engine, with a running conference 1110000
+// (automatic calls, three attempts 20 s apart, 8 terminals, 2048 kbps).
+func (f *fixture) use(t *testing.T, e *engine.Engine) {
+	t.Helper()
+	f.e = e
+	c, err := e.Conferences().Get(context.Background(), "dom", "1110000", engine.StateRunning)
+	if err != nil {
+		c, err = e.Conferences().Create(context.Background(), engine.Spec{DomainMoid: "dom", OwnerMoid: "acct", Doc: map[string]any{
+			"name": "calls", "call_mode": engine.CallAutomatic, "call_times": 3, "call_interval": 20, "max_join_mt": 8, "bitrate": 2048, "duration": 0}})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c = engine.ConfOf(c)
 }
 
 func (f *fixture) advance(t *testing.T, d time.Duration) {
 	t.Helper()
 	f.clk.Advance(d)
-	if err := f.e.RunDueCalls(context.Background(), func(ctx context.Context, dom, id string) (engine.Conf, bool, error) {
-		return f.c, id == f.c.ConfID, nil
-	}); err != nil {
+	if err := f.e.RunDue(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }

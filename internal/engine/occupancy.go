@@ -46,7 +46,7 @@ type holder struct {
 // IdentityKey is a terminal's call identity: its E164 number when it has
 // one, else its IP address, else its alias; "" for a cascade link.
 func IdentityKey(doc map[string]any) string {
-	if t := num(doc["type"]); t == TypeSubordinate || t == TypeSuperior || str(doc[DocCascadeConf]) != "" {
+	if t := num(doc["type"]); t == TypeSubordinate || t == TypeSuperior || str(doc[DocCascadeConf]) != "" || str(doc[DocParticipant]) != "" {
 		return ""
 	}
 	switch {

@@ -29,7 +29,7 @@ func occSetup(t *testing.T, dsn string) *occFixture {
 	}
 	t.Cleanup(func() { st.Close() })
 	clk := clock.NewFake(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
-	return &occFixture{st, clk, New(st, clk, Config{}, media.Simulated{Dir: st}, nil, nil)}
+	return &occFixture{st, clk, New(st, clk, Config{}, nil, nil, nil)}
 }
 
 // conf stores a conference record in state and returns its engine view.
@@ -43,12 +43,14 @@ func (f *occFixture) conf(t *testing.T, id, state string) Conf {
 	return Conf{DomainMoid: "dom", ConfID: id, CallMode: CallAutomatic, CallTimes: 1, CallInterval: 20 * time.Second, Bitrate: 1024}
 }
 
-// ringing adds account to c, called and due to be answered.
+// ringing adds the IP terminal account to c, called, with its answer as
+// the media plane reports it (CallOutcome) for settle to apply.
 func (f *occFixture) ringing(t *testing.T, e *Engine, c Conf, account string) Terminal {
 	ts, err := e.Add(context.Background(), c, []Member{{Callee: media.Callee{Account: account}, CallMode: -1}})
 	if err != nil || len(ts) != 1 || ts[0].Rec.State != StateCalling {
 		t.Fatalf("add %s: %v %v", account, ts, err)
 	}
+	setIdentity(ts[0].Doc, media.Answered, media.Identity{Alias: account, IP: account, MtType: 1})
 	return ts[0]
 }
 
@@ -59,7 +61,7 @@ func TestOccupancyRace(t *testing.T) {
 		f := occSetup(t, dsn)
 		g := occSetup(t, dsn) // a second node on the same database
 		g.clk = f.clk
-		g.e = New(g.st, f.clk, Config{}, media.Simulated{Dir: g.st}, nil, nil)
+		g.e = New(g.st, f.clk, Config{}, nil, nil, nil)
 		ctx := context.Background()
 		for i := 0; i < 10; i++ {
 			a, b := f.conf(t, fmt.Sprint(2000+2*i), StateRunning), f.conf(t, fmt.Sprint(2001+2*i), StateRunning)
@@ -140,9 +142,12 @@ func TestOccupancySelfHealing(t *testing.T) {
 		if rec, err := f.st.GetRecord(ctx, KindOccupancy, occupancyDomain, "ip:10.8.0.1"); err != nil || rec.State != occFree {
 			t.Fatalf("after the hang-up: %s, %v", rec.State, err)
 		}
-		if tm, err := f.e.dial(ctx, d, tm); err != nil || tm.Rec.State != StateCalling {
+		tm, err = f.e.dial(ctx, d, tm)
+		if err != nil || tm.Rec.State != StateCalling {
 			t.Fatalf("redial: %s, %v", tm.Rec.State, err)
-		} else if tm, err := f.e.settle(ctx, d, tm); err != nil || tm.Rec.State != StateOnline || tm.Doc[DocOccupyCode] != nil {
+		}
+		setIdentity(tm.Doc, media.Answered, media.Identity{Alias: "10.8.0.1", IP: "10.8.0.1", MtType: 1}) // its answer
+		if tm, err := f.e.settle(ctx, d, tm); err != nil || tm.Rec.State != StateOnline || tm.Doc[DocOccupyCode] != nil {
 			t.Fatalf("after the hang-up: %s %v, %v", tm.Rec.State, tm.Doc, err)
 		}
 	})

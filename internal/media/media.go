@@ -1,14 +1,19 @@
-// Package media is the conference engine's view of the media plane
-// (DESIGN principle 5): calling and hanging up terminals and controlling
-// their audio and video. The engine talks only to Backend; the default
-// implementation (Simulated) plays terminals from the directory, and a
-// real backend (a WebRTC SFU, SIP signalling) can implement the same
-// interface later without touching the API layer.
+// Package media is the contract between the conference engine and the
+// media plane (DESIGN principle 5), both ways. The engine drives the
+// media plane through Backend: it dials terminals, hangs them up,
+// applies per-terminal controls and tells what every participant should
+// receive (the broadcast, the mix, the dual stream). The media plane
+// reports to the engine through Events: the outcome of a call, some time
+// after the dial, participants that arrive on their own (a browser, a
+// WHIP publisher) and leave, audio levels and requests for key frames.
+// The simulated backend (Simulated) plays terminals from the directory;
+// a real backend (the WebRTC SFU, SIP signalling) implements the same
+// interfaces.
 package media
 
 import (
 	"context"
-	"time"
+	"errors"
 )
 
 // Callee is whom a call is for (seed 000 "Terminal entry").
@@ -41,28 +46,117 @@ type Identity struct {
 	MtType int // 1 ordinary, 3 telephone, 5 satellite, 7 subordinate conference, 8 superior
 }
 
-// Call is the result of dialling: the outcome is known After the dial
-// (ringing, then an answer or a failure); the engine applies it then,
-// reading the injected clock, so tests move time instead of waiting.
-type Call struct {
-	Outcome  Outcome
-	After    time.Duration
-	Identity Identity
-}
+// Control kinds of Apply (reference 05 per-terminal items 87 to 93).
+const (
+	ControlMute     = "mute"      // Value 1: the conference no longer hears the terminal
+	ControlSilence  = "silence"   // Value 1: the terminal no longer hears the conference
+	ControlVolume   = "volume"    // Value 0..35; Extra["vol_mode"] 1 loudspeaker, 2 microphone
+	ControlCamera   = "camera"    // Value the movement (1..15); Extra["state"] 0 start, 1 stop
+	ControlVideo    = "video"     // Value the video source the terminal sends
+	ControlVideoOff = "video_off" // Value 1: the terminal's video is no longer forwarded
+	ControlKeyFrame = "keyframe"  // ask the terminal for a key frame (Events.KeyFrameRequest)
+)
 
-// Control is a per-terminal media control (reference 05 per-terminal items).
+// Control is a per-terminal media control.
 type Control struct {
-	Kind  string // "mute", "silence", "volume", "camera", "video", "dual"
+	Kind  string // one of the Control* kinds
 	Value int
 	Extra map[string]int
 }
 
-// Backend is the media plane.
+// Pane is one pane of a picture composition: the terminal it shows (""
+// empty) by channel index (reference A2 layouts).
+type Pane struct {
+	Index int
+	MtID  string
+}
+
+// Broadcast is what every participant of a conference sees: the
+// speaker, the composition's panes (when a composition runs, it is the
+// picture), the member the conference poll shows now, and whether the
+// speaker's picture is forced on everyone (forced broadcast).
+type Broadcast struct {
+	Speaker string // mt_id, "" none
+	Layout  int    // the composition's layout (reference A2), 0 when none runs
+	Panes   []Pane // the composition's panes, nil when none runs
+	Poll    string // mt_id the conference poll shows now, "" none
+	Forced  bool
+}
+
+// Mix is what a conference hears: everyone (All), or only Members while a
+// mix with chosen members runs.
+type Mix struct {
+	All     bool
+	Members []string // mt_ids when not All
+}
+
+// Backend is the media plane as the engine drives it. Every method names
+// the conference by its conf_id and a terminal by its mt_id there.
 type Backend interface {
-	// Dial places a call into a conference.
-	Dial(ctx context.Context, confID string, c Callee) (Call, error)
-	// Hangup ends a terminal's call.
-	Hangup(ctx context.Context, confID, mtID string) error
-	// Apply applies a control to a terminal in a conference.
-	Apply(ctx context.Context, confID, mtID string, c Control) error
+	// Dial calls callee as terminal mt of conference conf and returns
+	// what placing the call taught of the callee (its alias, number,
+	// address and type; the outcome may correct it). The outcome is
+	// reported later through Events.CallOutcome; a backend that knows it
+	// at once may report it before Dial returns.
+	Dial(ctx context.Context, conf, mt string, callee Callee) (Identity, error)
+	// Hangup ends a terminal's call or session.
+	Hangup(ctx context.Context, conf, mt string) error
+	// Apply applies a per-terminal control.
+	Apply(ctx context.Context, conf, mt string, c Control) error
+	// SetBroadcast sets what the conference's participants see.
+	SetBroadcast(ctx context.Context, conf string, b Broadcast) error
+	// SetMix sets what the conference's participants hear.
+	SetMix(ctx context.Context, conf string, m Mix) error
+	// SetDual names the terminal whose dual stream (content, a screen
+	// share) the conference receives; "" stops it.
+	SetDual(ctx context.Context, conf, mt string) error
+	// EndConference releases everything of an ended conference.
+	EndConference(ctx context.Context, conf string) error
+}
+
+// Participant is someone who arrives on their own (a browser on the join
+// page, a WHIP publisher) rather than by being dialled.
+type Participant struct {
+	Name string // shown as the terminal's alias
+	Kind string // "browser", "whip", ...
+}
+
+// AudioLevel is a participant's audio level (RFC 6464: 0 loudest, 127
+// silence), as last measured.
+type AudioLevel struct {
+	MtID  string
+	Level int
+}
+
+// Errors of Events.Joined.
+var (
+	ErrFull    = errors.New("media: the conference has max_join_mt terminals")
+	ErrEnded   = errors.New("media: the conference is not running")
+	ErrRefused = errors.New("media: the participant is refused")
+)
+
+// Events is the engine as the media plane reports to it.
+type Events interface {
+	// CallOutcome reports how the call of terminal mt ended up, with
+	// what was learned of the terminal. A report for a terminal that is
+	// no longer being called (hung up meanwhile) is ignored.
+	CallOutcome(ctx context.Context, conf, mt string, o Outcome, id Identity) error
+	// Joined makes a participant that arrived on its own a terminal of
+	// the conference, online, and returns its mt_id: ErrFull,
+	// ErrEnded or ErrRefused when it may not join.
+	Joined(ctx context.Context, conf string, p Participant) (string, error)
+	// Left reports that terminal mt left the conference: it hung up
+	// (lost false) or its connection was lost.
+	Left(ctx context.Context, conf, mt string, lost bool) error
+	// AudioLevels reports the participants' audio levels.
+	AudioLevels(ctx context.Context, conf string, levels []AudioLevel) error
+	// KeyFrameRequest asks terminal mt for a key frame (a subscriber
+	// needs one): the engine asks the backend that carries its call.
+	KeyFrameRequest(ctx context.Context, conf, mt string) error
+}
+
+// DueRunner is a backend with time-driven work of its own (the
+// simulation's scripted answers): the engine runs it at every tick.
+type DueRunner interface {
+	RunDue(ctx context.Context) error
 }

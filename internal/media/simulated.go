@@ -2,11 +2,14 @@ package media
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -24,18 +27,112 @@ const RingTimeout = 30 * time.Second
 // terminals online (issue 13); the directory makes a number offline,
 // busy, never answering or slow. Conference numbers never reach the
 // backend: the engine links them as cascades.
+//
+// A call whose outcome comes later rings in the store (a record of kind
+// KindCall, due when the outcome comes), so that it survives a restart
+// and, with several nodes, is reported once by whichever node runs RunDue
+// first (store.Claimer); an outcome known at once (offline) is reported
+// before Dial returns. Everything reads the injected clock.
 type Simulated struct {
-	Dir store.Store
+	Dir    store.Store
+	Clock  clock.Clock
+	Events Events
 }
 
-// Dial looks the callee up and tells how the call will end.
-func (s Simulated) Dial(ctx context.Context, confID string, c Callee) (Call, error) {
+// Simulation returns the simulated backend over st's directory, for
+// engine.New (which gives it the engine's Events).
+func Simulation(st store.Store, clk clock.Clock) func(Events) Backend {
+	return func(ev Events) Backend { return &Simulated{Dir: st, Clock: clk, Events: ev} }
+}
+
+// KindCall is the record kind of a terminal's last simulated call: id
+// "<conf_id>/<mt_id>", owner the conf_id, in no user domain; ringing and
+// due when its outcome comes, then reported.
+const KindCall = "media_call"
+
+const (
+	callDomain  = "_media" // no user domain: no domain's list or event sees it
+	callRinging = "ringing"
+	callDone    = "reported"
+	callLease   = 30 * time.Second
+)
+
+// scripted is a ringing call's outcome, as stored.
+type scripted struct {
+	Conf     string   `json:"conf"`
+	MtID     string   `json:"mt"`
+	Outcome  Outcome  `json:"outcome"`
+	Identity Identity `json:"identity"`
+}
+
+// Dial looks the callee up and has the outcome reported when it comes.
+func (s *Simulated) Dial(ctx context.Context, conf, mt string, c Callee) (Identity, error) {
+	o, after, id, err := s.script(ctx, c)
+	if err != nil {
+		return Identity{}, err
+	}
+	if after <= 0 {
+		return id, s.Events.CallOutcome(ctx, conf, mt, o, id)
+	}
+	data, err := json.Marshal(scripted{conf, mt, o, id})
+	if err != nil {
+		return Identity{}, err
+	}
+	now := s.Clock.Now()
+	rec := store.Record{Kind: KindCall, ID: conf + "/" + mt, DomainMoid: callDomain, OwnerMoid: conf, State: callRinging,
+		Data: data, DueAt: now.Add(after), CreatedAt: now, UpdatedAt: now}
+	err = s.Dir.CreateRecord(ctx, rec)
+	if errors.Is(err, store.ErrDuplicate) { // an earlier call of the terminal: this one replaces it
+		err = s.Dir.UpdateRecord(ctx, rec, "")
+	}
+	return id, err
+}
+
+// RunDue reports the outcomes that are due at the clock's now. A call is
+// marked reported after its report, over the version read: a node that
+// stops in between has it reported again by another once the lease ends
+// (the engine ignores a report for a terminal no longer being called),
+// and a new call of the terminal meanwhile is left ringing.
+func (s *Simulated) RunDue(ctx context.Context) error {
+	now := s.Clock.Now()
+	due, err := s.Dir.DueRecords(ctx, KindCall, callRinging, now)
+	if err != nil {
+		return err
+	}
+	for _, rec := range due {
+		if cl, ok := s.Dir.(store.Claimer); ok {
+			mine, err := cl.Claim(ctx, "media/"+rec.ID+"@"+strconv.FormatInt(rec.Version, 10), now, now.Add(callLease))
+			if err != nil {
+				return err
+			}
+			if !mine {
+				continue // another node reports it
+			}
+		}
+		var sc scripted
+		if err := json.Unmarshal(rec.Data, &sc); err != nil {
+			return err
+		}
+		if err := s.Events.CallOutcome(ctx, sc.Conf, sc.MtID, sc.Outcome, sc.Identity); err != nil && !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+		rec.State, rec.DueAt, rec.UpdatedAt = callDone, time.Time{}, now
+		if err := s.Dir.SwapRecord(ctx, rec); err != nil && !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
+}
+
+// script tells how a call to c ends up and after how long.
+func (s *Simulated) script(ctx context.Context, c Callee) (Outcome, time.Duration, Identity, error) {
 	e, err := s.Dir.DirectoryEntry(ctx, c.Account)
 	if errors.Is(err, store.ErrNotFound) {
-		return s.undirected(c), nil
+		id := undirected(c)
+		return Answered, DefaultAnswerAfter, id, nil
 	}
 	if err != nil {
-		return Call{}, err
+		return 0, 0, Identity{}, err
 	}
 	id := Identity{Alias: e.Alias, E164: e.E164, IP: e.IP, MtType: e.MtType}
 	if id.MtType == 0 {
@@ -43,35 +140,59 @@ func (s Simulated) Dial(ctx context.Context, confID string, c Callee) (Call, err
 	}
 	switch e.Behaviour {
 	case "offline":
-		return Call{Outcome: Offline, Identity: id}, nil
+		return Offline, 0, id, nil
 	case "busy":
-		return Call{Outcome: Busy, After: time.Second, Identity: id}, nil
+		return Busy, time.Second, id, nil
 	case "noanswer":
-		return Call{Outcome: NoAnswer, After: RingTimeout, Identity: id}, nil
+		return NoAnswer, RingTimeout, id, nil
 	}
-	return Call{Outcome: Answered, After: e.AnswerAfter, Identity: id}, nil
+	return Answered, e.AnswerAfter, id, nil
 }
 
-// undirected plays a callee that the directory does not list.
-func (Simulated) undirected(c Callee) Call {
+// undirected is the identity of a callee that the directory does not list.
+func undirected(c Callee) Identity {
 	acct := c.Account
 	alias, host, hasAt := strings.Cut(acct, "@")
 	switch {
 	case net.ParseIP(acct) != nil:
-		return Call{Outcome: Answered, After: DefaultAnswerAfter, Identity: Identity{Alias: acct, IP: acct, MtType: 1}}
+		return Identity{Alias: acct, IP: acct, MtType: 1}
 	case hasAt && net.ParseIP(host) != nil:
-		return Call{Outcome: Answered, After: DefaultAnswerAfter, Identity: Identity{Alias: alias, IP: host, MtType: 1}}
+		return Identity{Alias: alias, IP: host, MtType: 1}
 	case isDigits(acct): // issue 13: a newcomer's first call brings terminals online
-		return Call{Outcome: Answered, After: DefaultAnswerAfter, Identity: Identity{Alias: acct, E164: acct, MtType: 1}}
+		return Identity{Alias: acct, E164: acct, MtType: 1}
 	}
-	return Call{Outcome: Answered, After: DefaultAnswerAfter, Identity: Identity{Alias: acct, MtType: 1}}
+	return Identity{Alias: acct, MtType: 1}
 }
 
-// Hangup has nothing to release in the simulation.
-func (Simulated) Hangup(ctx context.Context, confID, mtID string) error { return nil }
+// Hangup has nothing to release: a ringing call's outcome still comes,
+// and the engine ignores it (the terminal is no longer being called).
+func (*Simulated) Hangup(ctx context.Context, conf, mt string) error { return nil }
 
 // Apply accepts every control in the simulation.
-func (Simulated) Apply(ctx context.Context, confID, mtID string, c Control) error { return nil }
+func (*Simulated) Apply(ctx context.Context, conf, mt string, c Control) error { return nil }
+
+// SetBroadcast has no picture to compose in the simulation.
+func (*Simulated) SetBroadcast(ctx context.Context, conf string, b Broadcast) error { return nil }
+
+// SetMix has no sound to mix in the simulation.
+func (*Simulated) SetMix(ctx context.Context, conf string, m Mix) error { return nil }
+
+// SetDual has no content stream in the simulation.
+func (*Simulated) SetDual(ctx context.Context, conf, mt string) error { return nil }
+
+// EndConference forgets the conference's calls.
+func (s *Simulated) EndConference(ctx context.Context, conf string) error {
+	recs, _, err := s.Dir.ListRecords(ctx, store.RecordQuery{Kind: KindCall, DomainMoid: callDomain, OwnerMoid: conf})
+	if err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		if err := s.Dir.DeleteRecord(ctx, KindCall, callDomain, rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
+}
 
 func isDigits(s string) bool {
 	if s == "" {

@@ -10,14 +10,15 @@ import (
 	"github.com/confer-platform/confer/internal/vc"
 )
 
-// NewEngine builds the conference engine as every node runs it: the
-// simulated media backend over the store's terminal directory, and the
-// features of conference control (vc.Module.Features). New and the
-// `conferd conference approve` command build it here, so a conference
-// approved from the command line starts as one approved through the API.
-func NewEngine(st store.Store, clk clock.Clock, cfg engine.Config, log *slog.Logger) (*engine.Engine, *vc.Module) {
+// NewEngine builds the conference engine as every node runs it: the media
+// backend newMedia makes (nil: the simulated backend over the store's
+// terminal directory) and the features of conference control
+// (vc.Module.Features). New and the `conferd conference approve` command
+// build it here, so a conference approved from the command line starts as
+// one approved through the API.
+func NewEngine(st store.Store, clk clock.Clock, cfg engine.Config, newMedia func(media.Events) media.Backend, log *slog.Logger) (*engine.Engine, *vc.Module) {
 	var m *vc.Module
-	e := engine.New(st, clk, cfg, media.Simulated{Dir: st}, log, func(e *engine.Engine) engine.Features {
+	e := engine.New(st, clk, cfg, newMedia, log, func(e *engine.Engine) engine.Features {
 		m = vc.New(st, clk, e.Conferences(), e)
 		return m.Features()
 	})

@@ -23,6 +23,7 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/krtc"
 	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/nms"
 	"github.com/confer-platform/confer/internal/ops"
 	"github.com/confer-platform/confer/internal/push"
@@ -48,9 +49,12 @@ type Config struct {
 	Logger  *slog.Logger
 
 	Conference engine.Config // zero: engine.DefaultConfig()
-	MC         mc.Config
-	NMS        nms.Config   // this node (name, machine room, port) and the alarm thresholds (docs/nms.md)
-	Push       push.Options // zero: push defaults (docs/push.md)
+	// Media makes the media backend from the engine's events (nil: the
+	// simulated backend over the store's terminal directory).
+	Media func(media.Events) media.Backend
+	MC    mc.Config
+	NMS   nms.Config   // this node (name, machine room, port) and the alarm thresholds (docs/nms.md)
+	Push  push.Options // zero: push defaults (docs/push.md)
 }
 
 // Server serves the platform API.
@@ -93,7 +97,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Conference == (engine.Config{}) {
 		cfg.Conference = engine.DefaultConfig()
 	}
-	s.engine, s.vc = NewEngine(cfg.Store, cfg.Clock, cfg.Conference, s.log)
+	s.engine, s.vc = NewEngine(cfg.Store, cfg.Clock, cfg.Conference, cfg.Media, s.log)
 	s.confs = s.engine.Conferences()
 	s.mc = mc.New(cfg.Store, cfg.Clock, s.confs, cfg.MC)
 	s.nms = nms.New(cfg.Store, cfg.Clock, s.confs, cfg.Release.Version(), cfg.NMS)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -46,7 +45,7 @@ func resumeParams(name string, start time.Time, ips ...string) map[string]any {
 // and stops right after the write that starts it: the first step of the
 // follow-up (Features.Started) stops it, so the follow-up never runs.
 func stoppedStart(ctx context.Context, st store.Store, clk clock.Clock) (err error) {
-	e := engine.New(st, clk, engine.Config{}, media.Simulated{Dir: st}, nil, func(*engine.Engine) engine.Features { return stopAtStart{} })
+	e := engine.New(st, clk, engine.Config{}, nil, nil, func(*engine.Engine) engine.Features { return stopAtStart{} })
 	defer func() {
 		if v := recover(); v != nil && v != errStopped {
 			panic(v)
@@ -217,7 +216,7 @@ func TestStartFollowUpResumesWhatIsLeft(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		eng := engine.New(env.Store, env.Clock, engine.Config{}, media.Simulated{Dir: env.Store}, nil, nil)
+		eng := engine.New(env.Store, env.Clock, engine.Config{}, nil, nil, nil)
 		byBoth := func() int64 { n, _ := dials(env.Srv.Calls(), eng.Calls()); return n }
 		c, err := eng.Conferences().Get(ctx, acct.DomainMoid, id, engine.StateRunning)
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
@@ -52,6 +53,9 @@ type Options struct {
 	Conference engine.Config // engine.DefaultConfig() when zero
 	MC         mc.Config     // FilesDir defaults to a temporary folder
 	Push       push.Options  // push defaults when zero
+	// Media makes the media backend (nil: the simulation), for tests that
+	// watch what the engine asks of the media plane.
+	Media func(media.Events) media.Backend
 }
 
 // Start starts a server on dsn with the fixture license and administrator.
@@ -85,7 +89,7 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	}
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Conference: opt.Conference, MC: opt.MC, Push: opt.Push})
+		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,6 +291,6 @@ func MustFail(t testing.TB, r Reply, code int) string {
 // builds it (server.NewEngine), for tests that act as a second node
 // without serving HTTP.
 func EngineNode(st store.Store, clk clock.Clock, cfg engine.Config) *engine.Engine {
-	e, _ := server.NewEngine(st, clk, cfg, nil)
+	e, _ := server.NewEngine(st, clk, cfg, nil, nil)
 	return e
 }

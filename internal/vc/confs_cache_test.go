@@ -14,7 +14,6 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/compat"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -36,7 +35,7 @@ func TestListBytesMatchWholeList(t *testing.T) {
 		defer st.Close()
 		clk := clock.NewFake(time.Date(2026, 3, 1, 10, 0, 0, 0, time.FixedZone("CST", 8*3600)))
 		var m *Module
-		confs := engine.New(st, clk, engine.Config{}, media.Simulated{Dir: st}, nil, func(e *engine.Engine) engine.Features {
+		confs := engine.New(st, clk, engine.Config{}, nil, nil, func(e *engine.Engine) engine.Features {
 			m = New(st, clk, e.Conferences(), e)
 			return m.Features()
 		}).Conferences()

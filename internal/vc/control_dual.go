@@ -72,6 +72,9 @@ func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) (wire.Obj
 // the new one ("" for none).
 func (m *Module) ctlDualFlags(ctx context.Context, c engine.Conference, prev, next string) error {
 	ec := engine.ConfOf(c)
+	if err := m.engine.SetDual(ctx, ec, next); err != nil { // media_sync.go
+		return err
+	}
 	if prev != "" && prev != next {
 		if err := m.ctlSetTerminal(ctx, ec, prev, map[string]any{"dual": 0}); err != nil {
 			return err

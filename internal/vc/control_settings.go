@@ -94,11 +94,14 @@ func (m *Module) renameConf(ctx context.Context, r *api.Request) (wire.Object, e
 // setForceBroadcast stores the conference's forced broadcast.
 func (m *Module) setForceBroadcast(ctx context.Context, r *api.Request) (wire.Object, error) {
 	v, _ := ctlInt(r, "force_broadcast")
-	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["force_broadcast"] = v
 		return nil
 	})
-	return nil, err
+	if err != nil {
+		return nil, err
+	}
+	return nil, m.mediaSync(ctx, c) // media_sync.go
 }
 
 // setDualMode stores who may send the dual stream (dual_mode of the

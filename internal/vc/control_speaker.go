@@ -43,7 +43,10 @@ func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	return nil, m.ctlStillOnline(ctx, c, mtID)
+	if err := m.ctlStillOnline(ctx, c, mtID); err != nil {
+		return nil, err
+	}
+	return nil, m.mediaSync(ctx, c) // media_sync.go
 }
 
 // setSpeaker makes an online terminal the speaker, or cancels the speaker
@@ -75,7 +78,10 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	return nil, m.ctlStillOnline(ctx, c, mtID)
+	if err := m.ctlStillOnline(ctx, c, mtID); err != nil {
+		return nil, err
+	}
+	return nil, m.mediaSync(ctx, c) // media_sync.go
 }
 
 // ctlStillOnline runs after a role was stored for mtID: a terminal that

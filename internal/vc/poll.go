@@ -218,7 +218,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 		if first < 1 || first > len(ids) {
 			return nil, wire.InvalidParam("poll_index", fmt.Sprintf("%d is outside 1 to %d (the members)", first, len(ids)))
 		}
-		_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+		c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			ts, err := m.tlTerminals(ctx, *c)
 			if err != nil {
 				return false, err
@@ -257,7 +257,10 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 			}
 			return true, nil
 		})
-		return nil, err
+		if err != nil || k.key != tlKeyPoll {
+			return nil, err
+		}
+		return nil, m.mediaSync(ctx, c) // the member the poll shows (media_sync.go)
 	}
 }
 
@@ -267,7 +270,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 func (m *Module) pollState(k pollKind) api.Handler {
 	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
 		value, _ := tlParam(r.Args.Params, "value")
-		_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+		c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			ts, err := m.tlTerminals(ctx, *c)
 			if err != nil {
 				return false, err
@@ -295,6 +298,9 @@ func (m *Module) pollState(k pollKind) api.Handler {
 			}
 			return true, nil
 		})
-		return nil, err
+		if err != nil || k.key != tlKeyPoll {
+			return nil, err
+		}
+		return nil, m.mediaSync(ctx, c) // the member the poll shows (media_sync.go)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -168,7 +167,7 @@ type tlNode struct {
 }
 
 func tlSecondNode(env *testserver.Env) tlNode {
-	eng := engine.New(env.Store, env.Clock, engine.Config{}, media.Simulated{Dir: env.Store}, nil, nil) // without the module's features
+	eng := engine.New(env.Store, env.Clock, engine.Config{}, nil, nil, nil) // without the module's features
 	return tlNode{confs: eng.Conferences(), eng: eng, mod: vc.New(env.Store, env.Clock, eng.Conferences(), eng)}
 }
 

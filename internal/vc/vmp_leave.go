@@ -134,7 +134,7 @@ func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
 			}
 		}
 	}
-	return nil
+	return v.sync(ctx, m.engine) // media_sync.go
 }
 
 // mediaStillOnline runs after a media feature naming the terminals ids was

@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// The engine's side of the media contract (media.Events): what the media
+// plane reports lands here, and the engine applies it as it applies the
+// API's changes, with the same records, events and feature reactions.
+var _ media.Events = (*Engine)(nil)
+
+// DocParticipant marks a terminal that arrived on its own (Joined): its
+// value is the participant's kind ("browser", "whip").
+const DocParticipant = "_participant"
+
+// DocLost marks a terminal whose connection was lost (Left with lost).
+const DocLost = "_lost"
+
+// running finds a running conference by its number alone (the media plane
+// knows no user domain): conference numbers are unique on the platform.
+func (e *Engine) running(ctx context.Context, confID string) (Conf, bool, error) {
+	if kl, ok := e.st.(store.KeyLister); ok {
+		keys, err := kl.RecordKeys(ctx, record.KindConf, StateRunning)
+		if err != nil {
+			return Conf{}, false, err
+		}
+		for _, k := range keys {
+			if k.ID == confID {
+				return e.lookup(ctx, k.DomainMoid, confID)
+			}
+		}
+		return Conf{}, false, nil
+	}
+	recs, _, err := e.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, States: []string{StateRunning}})
+	if err != nil {
+		return Conf{}, false, err
+	}
+	for _, rec := range recs {
+		if rec.ID == confID {
+			return e.lookup(ctx, rec.DomainMoid, confID)
+		}
+	}
+	return Conf{}, false, nil
+}
+
+// CallOutcome applies the outcome of terminal mt's call: online (its
+// occupancy taken, Features.Joined), or a failure retried per the
+// conference's call settings (settle, calls.go). A report for a terminal
+// that is not being called, or whose call is a retry not yet placed, is
+// ignored (hung up meanwhile, or reported twice).
+func (e *Engine) CallOutcome(ctx context.Context, conf, mt string, o media.Outcome, id media.Identity) error {
+	if e.early(conf, mt, outcome{o, id}) { // reported while the call is placed: dialed applies it
+		return nil
+	}
+	c, ok, err := e.running(ctx, conf)
+	if err != nil || !ok {
+		return err
+	}
+	for {
+		t, err := e.getLocal(ctx, c, mt)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if redial, _ := t.Doc["_redial"].(bool); t.Rec.State != StateCalling || redial {
+			return nil
+		}
+		setIdentity(t.Doc, o, id)
+		_, err = e.settle(ctx, c, t)
+		if errors.Is(err, store.ErrConflict) {
+			continue // changed meanwhile: read it again
+		}
+		return err
+	}
+}
+
+// Joined makes a participant that arrived on its own a terminal of the
+// conference, online from the start: listed with the others (its name as
+// alias), counted against max_join_mt, pushed on the terminal channels
+// like any terminal (its record's events), and given the conference's
+// state (Features.Joined). It is no call identity: it takes no occupancy.
+func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (string, error) {
+	c, ok, err := e.running(ctx, conf)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", media.ErrEnded
+	}
+	if p.Name == "" {
+		return "", media.ErrRefused
+	}
+	t, err := e.addOnline(ctx, c, map[string]any{
+		"account": p.Name, "account_type": 0, "protocol": 0, "type": 1, "alias": p.Name, "e164": "",
+		DocParticipant: p.Kind,
+	})
+	if errors.Is(err, ErrFull) {
+		return "", media.ErrFull
+	}
+	if err != nil {
+		return "", err
+	}
+	return t.MtID(), e.features.Joined(ctx, c, t)
+}
+
+// Left takes a terminal out of the call when the media plane saw it go:
+// offline, its occupancy freed, and dropped from the roles and features
+// (Features.Left). lost marks a connection lost rather than closed.
+func (e *Engine) Left(ctx context.Context, conf, mt string, lost bool) error {
+	c, ok, err := e.running(ctx, conf)
+	if err != nil || !ok {
+		return err
+	}
+	wasOnline := false
+	t, err := e.Update(ctx, c, mt, func(t *Terminal) error {
+		wasOnline = t.Rec.State == StateOnline
+		t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
+		t.Doc["online"] = 0
+		t.Doc["_chase"] = false
+		if lost {
+			t.Doc[DocLost] = true
+		}
+		clearChannels(t.Doc)
+		return nil
+	})
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil || !wasOnline {
+		return err
+	}
+	if err := e.release(ctx, c, []Terminal{t}); err != nil {
+		return err
+	}
+	return e.left(ctx, c, []string{mt})
+}
+
+// AudioLevels accepts the participants' audio levels. Voice activation
+// (issue 19) is to choose the speaker from them; nothing reads them yet.
+func (e *Engine) AudioLevels(ctx context.Context, conf string, levels []media.AudioLevel) error {
+	return nil
+}
+
+// KeyFrameRequest asks terminal mt for a key frame through the backend
+// that carries its call.
+func (e *Engine) KeyFrameRequest(ctx context.Context, conf, mt string) error {
+	return e.media.Apply(ctx, conf, mt, media.Control{Kind: media.ControlKeyFrame})
+}
+
+// SetBroadcast tells the media plane what the conference's participants
+// see (conference control calls it on every change of speaker,
+// composition, poll position or forced broadcast).
+func (e *Engine) SetBroadcast(ctx context.Context, c Conf, b media.Broadcast) error {
+	return e.media.SetBroadcast(ctx, c.ConfID, b)
+}
+
+// SetMix tells the media plane what the conference's participants hear.
+func (e *Engine) SetMix(ctx context.Context, c Conf, m media.Mix) error {
+	return e.media.SetMix(ctx, c.ConfID, m)
+}
+
+// SetDual names the terminal whose dual stream the conference receives
+// ("" none).
+func (e *Engine) SetDual(ctx context.Context, c Conf, mtID string) error {
+	return e.media.SetDual(ctx, c.ConfID, mtID)
+}

@@ -1,0 +1,67 @@
+package vc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
+)
+
+// What the media plane is told (issue 19 "Every vc control acts on
+// media"): vc stores a control in the conference document, then tells
+// the media plane through the engine what every participant now sees
+// (engine.SetBroadcast: the speaker, forced broadcast, the composition's
+// panes as they show now, the member the conference poll shows now) and
+// hears (engine.SetMix), and who sends the dual stream (engine.SetDual,
+// control_dual.go). Per-terminal controls (mute, silence, volume, camera,
+// video source) go to the media plane from the engine itself
+// (engine/controls.go).
+
+// mediaSync tells the media plane what the conference's participants see
+// and hear, from its stored state.
+func (m *Module) mediaSync(ctx context.Context, c engine.Conference) error {
+	v, err := m.mdLoad(ctx, c)
+	if err != nil {
+		return err
+	}
+	return v.sync(ctx, m.engine)
+}
+
+// sync is mediaSync over a loaded view.
+func (v *mdView) sync(ctx context.Context, eng *engine.Engine) error {
+	ec := engine.ConfOf(v.conf)
+	return errors.Join(eng.SetBroadcast(ctx, ec, v.broadcast()), eng.SetMix(ctx, ec, v.mix()))
+}
+
+// broadcast is what the conference's participants see now.
+func (v *mdView) broadcast() media.Broadcast {
+	doc := v.conf.Doc
+	b := media.Broadcast{Speaker: record.Str(doc, docSpeaker), Forced: record.Int(doc, "force_broadcast") == 1}
+	if cfg := mdObj(doc, docVMP); cfg != nil {
+		b.Layout = record.Int(cfg, "layout")
+		b.Panes = []media.Pane{}
+		for _, p := range v.vmpOf(cfg) {
+			b.Panes = append(b.Panes, media.Pane{Index: p.chn, MtID: p.mtID})
+		}
+	}
+	if p := tlObj(doc[tlKeyPoll]); p != nil && tlInt(p["state"]) != pollStateStopped {
+		if pos, _ := pollPos(p, v.byID, v.now, nil); !pos.None && !pos.Done {
+			if members := tlObjs(p["members"]); pos.Index < len(members) {
+				b.Poll = tlStr(members[pos.Index]["mt_id"])
+			}
+		}
+	}
+	return b
+}
+
+// mix is what the conference's participants hear now: the members of a
+// running mix, or everyone.
+func (v *mdView) mix() media.Mix {
+	mix := mdObj(v.conf.Doc, docMix)
+	if mix == nil {
+		return media.Mix{All: true}
+	}
+	return media.Mix{Members: mdStrs(mix, "mt_ids")}
+}
