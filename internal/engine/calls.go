@@ -252,10 +252,7 @@ func (e *Engine) hangupLocal(ctx context.Context, c Conf, mtIDs []string) error 
 		wasOnline := false
 		t, err := e.Update(ctx, c, id, func(t *Terminal) error {
 			wasOnline = t.Rec.State == StateOnline
-			t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
-			t.Doc["online"] = 0
-			t.Doc["_chase"] = false
-			clearChannels(t.Doc)
+			leaveCall(t)
 			return nil
 		})
 		if err != nil {
@@ -272,6 +269,15 @@ func (e *Engine) hangupLocal(ctx context.Context, c Conf, mtIDs []string) error 
 		return err
 	}
 	return e.left(ctx, c, mtIDs)
+}
+
+// leaveCall takes a terminal out of the call: idle, offline, without
+// channels, no longer called again.
+func leaveCall(t *Terminal) {
+	t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
+	t.Doc["online"] = 0
+	t.Doc["_chase"] = false
+	clearChannels(t.Doc)
 }
 
 func (e *Engine) left(ctx context.Context, c Conf, mtIDs []string) error {

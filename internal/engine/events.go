@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
@@ -122,13 +121,10 @@ func (e *Engine) Left(ctx context.Context, conf, mt string, lost bool) error {
 	wasOnline := false
 	t, err := e.Update(ctx, c, mt, func(t *Terminal) error {
 		wasOnline = t.Rec.State == StateOnline
-		t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
-		t.Doc["online"] = 0
-		t.Doc["_chase"] = false
+		leaveCall(t)
 		if lost {
 			t.Doc[DocLost] = true
 		}
-		clearChannels(t.Doc)
 		return nil
 	})
 	if errors.Is(err, ErrNotFound) {
