@@ -76,9 +76,9 @@ func (e *Engine) placeCall(ctx context.Context, c Conf, t *Terminal) (answered b
 	}
 	if !isPeer {
 		key := recID(c.ConfID, t.MtID())
-		e.dialMu.Lock()
+		e.mu.Lock()
 		e.dialing[key] = nil
-		e.dialMu.Unlock()
+		e.mu.Unlock()
 		id, err := e.media.Dial(ctx, c.ConfID, t.MtID(), t.callee())
 		if err != nil {
 			e.undial(c, []Terminal{*t})
@@ -111,8 +111,8 @@ type outcome struct {
 // early keeps a report for a call being placed (placeCall to dialed);
 // false when no such call is being placed here.
 func (e *Engine) early(conf, mt string, o outcome) bool {
-	e.dialMu.Lock()
-	defer e.dialMu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	key := recID(conf, mt)
 	if _, ok := e.dialing[key]; !ok {
 		return false
@@ -123,8 +123,8 @@ func (e *Engine) early(conf, mt string, o outcome) bool {
 
 // undial forgets the calls of ts being placed.
 func (e *Engine) undial(c Conf, ts []Terminal) {
-	e.dialMu.Lock()
-	defer e.dialMu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	for _, t := range ts {
 		delete(e.dialing, recID(c.ConfID, t.MtID()))
 	}
@@ -157,10 +157,10 @@ func (e *Engine) dialed(ctx context.Context, c Conf, t Terminal, answered bool) 
 		return e.settle(ctx, c, t)
 	}
 	key := recID(c.ConfID, t.MtID())
-	e.dialMu.Lock()
+	e.mu.Lock()
 	o := e.dialing[key]
 	delete(e.dialing, key)
-	e.dialMu.Unlock()
+	e.mu.Unlock()
 	if o == nil {
 		return t, nil
 	}

@@ -74,6 +74,9 @@ func (e *Engine) ended(ctx context.Context, c Conference) {
 	if err := e.features.Ended(ctx, c); err != nil {
 		e.log.Error("closing the features of an ended conference", "conf_id", c.ID(), "err", err)
 	}
+	e.mu.Lock()
+	delete(e.told, c.ID())
+	e.mu.Unlock()
 	if err := e.media.EndConference(ctx, c.ID()); err != nil {
 		e.log.Error("ending a conference's media", "conf_id", c.ID(), "err", err)
 	}

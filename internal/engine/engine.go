@@ -75,8 +75,9 @@ type Engine struct {
 	confs    *Conferences
 	calls    CallCounts
 
-	dialMu  sync.Mutex
+	mu      sync.Mutex // guards dialing and told
 	dialing map[string]*outcome // calls being placed (placeCall to dialed), with an early report
+	told    map[string]told     // what the media plane was last told of each conference (events.go)
 }
 
 // New returns an Engine with numbering and capacity cfg (zero fields take
@@ -96,7 +97,7 @@ func New(st store.Store, clk clock.Clock, cfg Config, newMedia func(media.Events
 	if newMedia == nil {
 		newMedia = media.Simulation(st, clk)
 	}
-	e := &Engine{st: st, clk: clk, log: log, features: NoFeatures{}, dialing: map[string]*outcome{}}
+	e := &Engine{st: st, clk: clk, log: log, features: NoFeatures{}, dialing: map[string]*outcome{}, told: map[string]told{}}
 	e.media = newMedia(e)
 	e.confs = newConferences(st, clk, cfg, e)
 	if newFeatures != nil {

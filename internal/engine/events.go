@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"reflect"
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
@@ -83,7 +84,8 @@ func (e *Engine) CallOutcome(ctx context.Context, conf, mt string, o media.Outco
 
 // Joined makes a participant that arrived on its own a terminal of the
 // conference, online from the start: listed with the others (its name as
-// alias), counted against max_join_mt, pushed on the terminal channels
+// alias), counted against max_join_mt and the platform's terminal ports
+// (as vc's POST .../mts counts them), pushed on the terminal channels
 // like any terminal (its record's events), and given the conference's
 // state (Features.Joined). It is no call identity: it takes no occupancy.
 func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (string, error) {
@@ -96,6 +98,13 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 	}
 	if p.Name == "" {
 		return "", media.ErrRefused
+	}
+	all, err := e.st.CountRecords(ctx, store.RecordQuery{Kind: record.KindMT})
+	if err != nil {
+		return "", err
+	}
+	if all >= e.confs.cfg.MaxPorts {
+		return "", media.ErrFull
 	}
 	t, err := e.addOnline(ctx, c, map[string]any{
 		"account": p.Name, "account_type": 0, "protocol": 0, "type": 1, "alias": p.Name, "e164": "",
@@ -153,14 +162,50 @@ func (e *Engine) KeyFrameRequest(ctx context.Context, conf, mt string) error {
 
 // SetBroadcast tells the media plane what the conference's participants
 // see (conference control calls it on every change of speaker,
-// composition, poll position or forced broadcast).
+// composition, poll position or forced broadcast, and at the ticks that
+// may move a composition or a poll): only a change is passed on.
 func (e *Engine) SetBroadcast(ctx context.Context, c Conf, b media.Broadcast) error {
+	if e.unchanged(c.ConfID, &b, nil) {
+		return nil
+	}
 	return e.media.SetBroadcast(ctx, c.ConfID, b)
 }
 
-// SetMix tells the media plane what the conference's participants hear.
+// SetMix tells the media plane what the conference's participants hear;
+// only a change is passed on.
 func (e *Engine) SetMix(ctx context.Context, c Conf, m media.Mix) error {
+	if e.unchanged(c.ConfID, nil, &m) {
+		return nil
+	}
 	return e.media.SetMix(ctx, c.ConfID, m)
+}
+
+// told is what this engine last told the media plane of a conference.
+type told struct {
+	broadcast *media.Broadcast
+	mix       *media.Mix
+}
+
+// unchanged records b or m as told for conf and reports whether it was
+// told already.
+func (e *Engine) unchanged(conf string, b *media.Broadcast, m *media.Mix) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t := e.told[conf]
+	if b != nil {
+		if t.broadcast != nil && reflect.DeepEqual(*t.broadcast, *b) {
+			return true
+		}
+		t.broadcast = b
+	}
+	if m != nil {
+		if t.mix != nil && reflect.DeepEqual(*t.mix, *m) {
+			return true
+		}
+		t.mix = m
+	}
+	e.told[conf] = t
+	return false
 }
 
 // SetDual names the terminal whose dual stream the conference receives

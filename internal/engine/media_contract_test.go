@@ -97,8 +97,9 @@ func has(t *testing.T, step string, got []string, want ...string) {
 
 // Every media-related vc control reaches the media backend through the
 // engine: per-terminal controls (Apply), the speaker, forced broadcast,
-// composition and poll (SetBroadcast), the mix (SetMix), the dual stream
-// (SetDual), hang-up and the end of the conference.
+// composition and poll, also as the poll turns (SetBroadcast), the mix
+// (SetMix), the dual stream (SetDual), hang-up and the end of the
+// conference.
 func TestVCControlsReachTheBackend(t *testing.T) {
 	testdb.Engines(t, func(t *testing.T, dsn string) {
 		env, w := startWatched(t, dsn)
@@ -117,22 +118,29 @@ func TestVCControlsReachTheBackend(t *testing.T) {
 			name, method, path string
 			params             map[string]any
 			want               []string
+			advance            time.Duration // instead of a request: the clock moves, the server ticks
 		}{
-			{"mute", "PUT", "/mts/1/mute", map[string]any{"value": 1}, []string{"apply 1 mute=1"}},
-			{"silence", "PUT", "/mts/2/silence", map[string]any{"value": 1}, []string{"apply 2 silence=1"}},
-			{"volume", "PUT", "/mts/1/volume", map[string]any{"vol_mode": 1, "vol_value": 3}, []string{"apply 1 volume=3"}},
-			{"speaker", "PUT", "/speaker", map[string]any{"mt_id": "1"}, []string{`broadcast speaker="1"`}},
-			{"forced broadcast", "PUT", "/forcebroadcast", map[string]any{"force_broadcast": 1}, []string{`broadcast speaker="1" forced=true`}},
+			{"mute", "PUT", "/mts/1/mute", map[string]any{"value": 1}, []string{"apply 1 mute=1"}, 0},
+			{"silence", "PUT", "/mts/2/silence", map[string]any{"value": 1}, []string{"apply 2 silence=1"}, 0},
+			{"volume", "PUT", "/mts/1/volume", map[string]any{"vol_mode": 1, "vol_value": 3}, []string{"apply 1 volume=3"}, 0},
+			{"speaker", "PUT", "/speaker", map[string]any{"mt_id": "1"}, []string{`broadcast speaker="1"`}, 0},
+			{"forced broadcast", "PUT", "/forcebroadcast", map[string]any{"force_broadcast": 1}, []string{`broadcast speaker="1" forced=true`}, 0},
 			{"composition", "POST", "/vmps", map[string]any{"mode": 1, "layout": 2, "broadcast": 1, "voice_hint": 0, "show_mt_name": 1,
 				"mt_name_style": map[string]any{"font_size": 1, "font_color": "#FF0000", "position": 2},
-				"members":       []any{map[string]any{"chn_idx": 0, "member_type": 1, "mt_id": "2"}}}, []string{`broadcast speaker="1" forced=true layout=2 panes=[{0 2}`}},
-			{"mix", "POST", "/mixs", map[string]any{"mode": 2, "members": []any{map[string]any{"mt_id": "1"}}}, []string{"mix all=false members=[1]"}},
-			{"poll", "PUT", "/poll", map[string]any{"mode": 1, "num": 0, "keep_time": 5, "members": []any{map[string]any{"mt_id": "2"}, map[string]any{"mt_id": "1"}}}, []string{`broadcast speaker="1" forced=true layout=2 panes=[{0 2}] poll="2"`}},
-			{"dual stream", "PUT", "/dualstream", map[string]any{"mt_id": "2"}, []string{`dual "2"`}},
-			{"mix stopped", "DELETE", "/mixs/1", nil, []string{"mix all=true"}},
-			{"hang-up", "DELETE", "/online_mts", map[string]any{"mts": []any{map[string]any{"mt_id": "2"}}}, []string{"hangup 2", `broadcast speaker="1" forced=true layout=2 panes=[] poll="1"`}},
+				"members":       []any{map[string]any{"chn_idx": 0, "member_type": 1, "mt_id": "2"}}}, []string{`broadcast speaker="1" forced=true layout=2 panes=[{0 2}`}, 0},
+			{"mix", "POST", "/mixs", map[string]any{"mode": 2, "members": []any{map[string]any{"mt_id": "1"}}}, []string{"mix all=false members=[1]"}, 0},
+			{"poll", "PUT", "/poll", map[string]any{"mode": 1, "num": 0, "keep_time": 5, "members": []any{map[string]any{"mt_id": "2"}, map[string]any{"mt_id": "1"}}}, []string{`broadcast speaker="1" forced=true layout=2 panes=[{0 2}] poll="2"`}, 0},
+			{"poll turns", "", "", nil, []string{`broadcast speaker="1" forced=true layout=2 panes=[{0 2}] poll="1"`}, 5 * time.Second},
+			{"dual stream", "PUT", "/dualstream", map[string]any{"mt_id": "2"}, []string{`dual "2"`}, 0},
+			{"mix stopped", "DELETE", "/mixs/1", nil, []string{"mix all=true"}, 0},
+			{"hang-up", "DELETE", "/online_mts", map[string]any{"mts": []any{map[string]any{"mt_id": "2"}}}, []string{"hangup 2", `broadcast speaker="1" forced=true layout=2 panes=[] poll="1"`}, 0},
 		}
 		for _, s := range steps {
+			if s.advance > 0 {
+				env.Advance(t, s.advance)
+				has(t, s.name, w.take(), s.want...)
+				continue
+			}
 			var p = testserver.Params(t, s.params)
 			if s.params == nil {
 				p = nil

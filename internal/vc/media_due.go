@@ -17,10 +17,17 @@ import (
 // tick runs it with the other due work; a composition that no request
 // changes keeps its flags as of its last change until then.
 //
-// Only conferences whose composition moves are read in full; whether one
-// does is kept by version (engine.Scan).
+// The media plane is told what the conference shows with the flags
+// (media_sync.go), so a composition that moves or a conference poll that
+// turns reaches it within a tick (the engine passes on changes only).
+//
+// Only conferences whose composition moves or whose conference poll runs
+// are read in full; whether one does is kept by version (engine.Scan).
 func (m *Module) RunDueMedia(ctx context.Context) error {
-	confs, err := engine.Scan(ctx, m.st, &m.mdScan, engine.StateRunning, func(c engine.Conference) bool { return vmpMoves(mdObj(c.Doc, docVMP)) })
+	confs, err := engine.Scan(ctx, m.st, &m.mdScan, engine.StateRunning, func(c engine.Conference) bool {
+		p := tlObj(c.Doc[tlKeyPoll])
+		return vmpMoves(mdObj(c.Doc, docVMP)) || (p != nil && tlInt(p["state"]) == pollStatePolling)
+	})
 	if err != nil {
 		return err
 	}
