@@ -75,7 +75,7 @@ type Engine struct {
 	confs    *Conferences
 	calls    CallCounts
 
-	mu      sync.Mutex // guards dialing and told
+	mu      sync.Mutex          // guards dialing and told
 	dialing map[string]*outcome // calls being placed (placeCall to dialed), with an early report
 	told    map[string]told     // what the media plane was last told of each conference (events.go)
 }

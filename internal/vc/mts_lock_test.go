@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
 )
@@ -24,7 +23,7 @@ func TestMtAddLockPerModule(t *testing.T) {
 	clk := clock.NewFake(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 	node := func() *Module {
 		var m *Module
-		engine.New(st, clk, engine.Config{}, media.Simulated{Dir: st}, nil, func(e *engine.Engine) engine.Features {
+		engine.New(st, clk, engine.Config{}, nil, nil, func(e *engine.Engine) engine.Features {
 			m = New(st, clk, e.Conferences(), e)
 			return m.Features()
 		})
