@@ -31,6 +31,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", stderr)
 	addr := fs.String("addr", envOr("CONFER_ADDR", defaultAddr), "listen address (env CONFER_ADDR)")
 	db := dbFlag(fs)
+	rtcF := addRTCFlags(fs) // rtc_flags.go
 	rel := fs.String("release", envOr("CONFER_RELEASE", release.Latest.String()), "platform release to emulate (env CONFER_RELEASE)")
 	def := auth.DefaultConfig()
 	tokenTTL := fs.Duration("token-ttl", envDuration("CONFER_TOKEN_TTL", def.TokenTTL), "idle lifetime of an account_token (env CONFER_TOKEN_TTL)")
@@ -107,19 +108,34 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	storeMetrics := metered.NewMetrics() // store latency and failures at /metrics
-	srv, err := server.New(server.Config{
+	rtcCfg, err := rtcF.config()
+	if err != nil {
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
+		return exitUsage
+	}
+	scfg := server.Config{
 		Store: metered.Wrap(st, storeMetrics), Clock: clock.Real{}, Release: r, Logger: logger,
 		Auth:       auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
 		Conference: engine.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts},
 		MC:         mc.Config{FilesDir: *filesDir},
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}},
-	})
+		RTC: rtcCfg, NoRTC: *rtcF.noRTC,
+	}
+	srv, err := server.New(scfg)
+	if err != nil && addrInUse(err) && rtcF.portsDefault() {
+		logger.Warn("the SFU's default ports are taken: using free ones (set --rtc-udp-port and --rtc-tcp-port)", "err", err)
+		scfg.RTC.UDPPort, scfg.RTC.TCPPort = 0, 0
+		srv, err = server.New(scfg)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return 1
 	}
 	srv.Metrics().Registry().MustRegister(storeMetrics.Collectors()...)
+	if sf := srv.SFU(); sf != nil {
+		logger.Info("media: WHIP, WHEP and the join page at /rtc/", "ice_udp", sf.UDPAddrs()) // docs/media.md
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: listen %s: %v\n", *addr, err)

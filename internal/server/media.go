@@ -1,8 +1,67 @@
 package server
 
-import "github.com/confer-platform/confer/internal/rtc"
+import (
+	"net/http"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/rtc"
+	"github.com/confer-platform/confer/internal/sfu"
+)
+
+// The media plane of the node (docs/media.md "Wiring"): the SFU serves
+// participants who arrive on their own (the join page, WHIP, WHEP), the
+// configured or simulated backend the numbers the engine dials; the SFU's
+// reports reach the engine through rtc.Events.
 
 // rtcTokens are the media tokens of vc's rtc_tokens extension.
 func (s *Server) rtcTokens() rtc.Tokens {
 	return rtc.Tokens{Store: s.cfg.Store, Clock: s.cfg.Clock}
 }
+
+// newMedia opens the SFU and returns the engine's media backend maker.
+func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) {
+	s.rtcAuth = &rtc.Authorizer{Tokens: s.rtcTokens(), Auth: s.auth}
+	dialled := cfg.Media
+	if dialled == nil {
+		dialled = media.Simulation(cfg.Store, cfg.Clock)
+	}
+	if cfg.NoRTC {
+		return dialled, nil
+	}
+	ev := &rtc.Events{Log: s.log}
+	sf, err := sfu.New(cfg.RTC, s.rtcAuth, ev)
+	if err != nil {
+		return nil, err
+	}
+	s.sfu = sf
+	return func(engine media.Events) media.Backend {
+		ev.Engine = engine
+		return &rtc.Backend{SFU: sf, Dialled: dialled(engine)}
+	}, nil
+}
+
+// mountRTC serves /rtc/ with the SFU's handler.
+func (s *Server) mountRTC(next http.Handler) http.Handler {
+	if s.sfu == nil {
+		return next
+	}
+	rtcH := s.sfu.Handler()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/rtc/") {
+			rtcH.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// closeRTC ends every media session and closes the ICE ports.
+func (s *Server) closeRTC() {
+	if s.sfu != nil {
+		_ = s.sfu.Close()
+	}
+}
+
+// SFU returns the node's SFU, nil with NoRTC.
+func (s *Server) SFU() *sfu.SFU { return s.sfu }

@@ -31,6 +31,7 @@ import (
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/router"
 	"github.com/confer-platform/confer/internal/rtc"
+	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/system"
 	"github.com/confer-platform/confer/internal/upu"
@@ -55,11 +56,18 @@ type Config struct {
 	MC    mc.Config
 	NMS   nms.Config   // this node (name, machine room, port) and the alarm thresholds (docs/nms.md)
 	Push  push.Options // zero: push defaults (docs/push.md)
+	// RTC configures the node's SFU (docs/media.md "Configuration"); the
+	// zero value works on one machine with ephemeral ports.
+	RTC sfu.Config
+	// NoRTC runs without real media: no SFU, WHIP, WHEP or join page.
+	NoRTC bool
 }
 
 // Server serves the platform API.
 type Server struct {
 	cfg      Config
+	sfu      *sfu.SFU        // nil with NoRTC
+	rtcAuth  *rtc.Authorizer // admits WHIP, WHEP and join page requests
 	auth     *auth.Service
 	handlers api.Registry
 	routes   router.Router[*route]
@@ -97,7 +105,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Conference == (engine.Config{}) {
 		cfg.Conference = engine.DefaultConfig()
 	}
-	s.engine, s.vc = NewEngine(cfg.Store, cfg.Clock, cfg.Conference, cfg.Media, s.log)
+	newMedia, err := s.newMedia(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s.engine, s.vc = NewEngine(cfg.Store, cfg.Clock, cfg.Conference, newMedia, s.log)
+	s.rtcAuth.Confs = s.engine.Conferences()
 	s.confs = s.engine.Conferences()
 	s.mc = mc.New(cfg.Store, cfg.Clock, s.confs, cfg.MC)
 	s.nms = nms.New(cfg.Store, cfg.Clock, s.confs, cfg.Release.Version(), cfg.NMS)
@@ -133,6 +146,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, http.HandlerFunc(s.serveHTTP))
 	s.handler = console.Mount(s.handler, s.auth) // the operator console at /console/ (docs/console.md)
+	s.handler = s.mountRTC(s.handler)            // WHIP, WHEP and the join page at /rtc/ (docs/media.md)
 
 	eps := catalog.All()
 	for i := range eps {
@@ -190,11 +204,15 @@ func (s *Server) Push() *push.Server { return s.push }
 // conferd calls it before serving; testserver calls it for every Env.
 func (s *Server) RunBackground(ctx context.Context) <-chan struct{} {
 	done := make(chan struct{})
-	if s.push == nil {
-		close(done)
-		return done
-	}
-	go func() { defer close(done); s.push.Run(ctx) }()
+	go func() {
+		defer close(done)
+		if s.push != nil {
+			s.push.Run(ctx)
+		} else {
+			<-ctx.Done()
+		}
+		s.closeRTC()
+	}()
 	return done
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 )
@@ -56,6 +57,18 @@ type Options struct {
 	// Media makes the media backend (nil: the simulation), for tests that
 	// watch what the engine asks of the media plane.
 	Media func(media.Events) media.Backend
+	// RTC, when set, runs the node's SFU (WHIP, WHEP, the join page) with
+	// this configuration, loopback candidates added; nil runs without.
+	RTC *sfu.Config
+}
+
+func (o Options) rtc() sfu.Config {
+	if o.RTC == nil {
+		return sfu.Config{}
+	}
+	c := *o.RTC
+	c.Loopback = true
+	return c
 }
 
 // Start starts a server on dsn with the fixture license and administrator.
@@ -89,7 +102,8 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	}
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media})
+		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media,
+		RTC: opt.rtc(), NoRTC: opt.RTC == nil})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/sfu"
+)
+
+// rtcFlags are the media plane's flags (docs/media.md "Configuration").
+type rtcFlags struct {
+	fs                        *flag.FlagSet
+	udpPort, tcpPort, maxSess *int
+	publicIPs, stun, turn     *string
+	turnUser, turnCred        *string
+	noRTC                     *bool
+}
+
+func addRTCFlags(fs *flag.FlagSet) *rtcFlags {
+	return &rtcFlags{
+		fs:        fs,
+		udpPort:   fs.Int("rtc-udp-port", envInt("CONFER_RTC_UDP_PORT", sfu.DefaultUDPPort), "the one UDP port of all ICE traffic of the SFU; 0 picks a free one (env CONFER_RTC_UDP_PORT)"),
+		tcpPort:   fs.Int("rtc-tcp-port", envInt("CONFER_RTC_TCP_PORT", sfu.DefaultTCPPort), "ICE-TCP fallback port; 0 picks a free one, -1 disables (env CONFER_RTC_TCP_PORT)"),
+		publicIPs: fs.String("rtc-public-ip", envOr("CONFER_RTC_PUBLIC_IP", ""), "public addresses of a 1:1 NAT to advertise, comma-separated (env CONFER_RTC_PUBLIC_IP)"),
+		stun:      fs.String("rtc-stun", envOr("CONFER_RTC_STUN", ""), "STUN server URLs, comma-separated, e.g. stun:stun.example.com:3478 (env CONFER_RTC_STUN)"),
+		turn:      fs.String("rtc-turn", envOr("CONFER_RTC_TURN", ""), "TURN server URLs handed to the join page, comma-separated (env CONFER_RTC_TURN)"),
+		turnUser:  fs.String("rtc-turn-username", envOr("CONFER_RTC_TURN_USERNAME", ""), "TURN username (env CONFER_RTC_TURN_USERNAME)"),
+		turnCred:  fs.String("rtc-turn-credential", envOr("CONFER_RTC_TURN_CREDENTIAL", ""), "TURN credential (env CONFER_RTC_TURN_CREDENTIAL)"),
+		maxSess:   fs.Int("rtc-max-sessions", 1000, "WHIP and WHEP sessions this node serves at once; 503 beyond"),
+		noRTC:     fs.Bool("no-rtc", false, "run without real media: no SFU, WHIP, WHEP or join page"),
+	}
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// config is the SFU configuration the flags describe.
+func (f *rtcFlags) config() (sfu.Config, error) {
+	c := sfu.Config{UDPPort: *f.udpPort, TCPPort: *f.tcpPort, MaxSessions: *f.maxSess, Loopback: true}
+	if c.UDPPort < 0 || c.UDPPort > 65535 || c.TCPPort > 65535 {
+		return c, fmt.Errorf("--rtc-udp-port and --rtc-tcp-port must be ports")
+	}
+	for _, ip := range splitList(*f.publicIPs) {
+		if net.ParseIP(ip) == nil {
+			return c, fmt.Errorf("--rtc-public-ip: %q is not an IP address", ip)
+		}
+		c.PublicIPs = append(c.PublicIPs, ip)
+	}
+	if urls := splitList(*f.stun); len(urls) > 0 {
+		c.ICEServers = append(c.ICEServers, webrtc.ICEServer{URLs: urls})
+	}
+	if urls := splitList(*f.turn); len(urls) > 0 {
+		c.ICEServers = append(c.ICEServers, webrtc.ICEServer{URLs: urls, Username: *f.turnUser, Credential: *f.turnCred})
+	}
+	return c, nil
+}
+
+// portsDefault tells whether the operator left both ports at their
+// defaults: then a port taken by another process (a second node on one
+// laptop) falls back to free ports instead of failing the start.
+func (f *rtcFlags) portsDefault() bool {
+	set := false
+	f.fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "rtc-udp-port" || fl.Name == "rtc-tcp-port" {
+			set = true
+		}
+	})
+	return !set && *f.udpPort == sfu.DefaultUDPPort && *f.tcpPort == sfu.DefaultTCPPort
+}
+
+func addrInUse(err error) bool { return errors.Is(err, syscall.EADDRINUSE) }
+
+func envInt(name string, def int) int {
+	if v, ok := os.LookupEnv(name); ok {
+		if n, err := strconv.Atoi(v); err == nil {
+			return n
+		}
+	}
+	return def
+}

@@ -1,0 +1,96 @@
+package rtc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/sfu"
+)
+
+// Backend is the media plane of a node as the engine drives it
+// (media.Backend): participants who arrived on their own (browsers, WHIP
+// publishers, WHEP viewers) live in the SFU; numbers the engine dials go to
+// Dialled (the simulated backend). Conference-wide settings go to both.
+type Backend struct {
+	SFU     *sfu.SFU
+	Dialled media.Backend
+}
+
+var _ media.Backend = (*Backend)(nil)
+
+// Dial calls a number: the SFU calls no one.
+func (b *Backend) Dial(ctx context.Context, conf, mt string, c media.Callee) (media.Identity, error) {
+	return b.Dialled.Dial(ctx, conf, mt, c)
+}
+
+// Hangup closes a participant's sessions, or hangs up a dialled call.
+func (b *Backend) Hangup(ctx context.Context, conf, mt string) error {
+	if err := b.SFU.Hangup(conf, mt); !errors.Is(err, sfu.ErrNotFound) {
+		return err
+	}
+	return b.Dialled.Hangup(ctx, conf, mt)
+}
+
+// Apply applies a per-terminal control: mute, silence and video off act
+// on what the SFU forwards (kept for a participant who joins later under
+// that mt_id); every control also reaches the dialled plane.
+func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) error {
+	on := c.Value == 1
+	var err error
+	switch c.Kind {
+	case media.ControlMute:
+		err = b.SFU.SetMute(conf, mt, on)
+	case media.ControlSilence:
+		err = b.SFU.SetSilence(conf, mt, on)
+	case media.ControlVideoOff:
+		err = b.SFU.SetVideoOff(conf, mt, on)
+	}
+	return errors.Join(err, b.Dialled.Apply(ctx, conf, mt, c))
+}
+
+// SetBroadcast tells the SFU whom everyone sees: the speaker, else the
+// member the conference poll shows, and the composition's panes.
+func (b *Backend) SetBroadcast(ctx context.Context, conf string, bc media.Broadcast) error {
+	s := sfu.Broadcast{Speaker: bc.Speaker, Layout: bc.Layout}
+	if s.Speaker == "" {
+		s.Speaker = bc.Poll
+	}
+	for _, p := range bc.Panes {
+		for len(s.Panes) <= p.Index {
+			s.Panes = append(s.Panes, "")
+		}
+		if p.Index >= 0 {
+			s.Panes[p.Index] = p.MtID
+		}
+	}
+	return errors.Join(b.SFU.SetBroadcast(conf, s), b.Dialled.SetBroadcast(ctx, conf, bc))
+}
+
+// SetMix forwards only the mix members' audio while a mix with chosen
+// members runs.
+func (b *Backend) SetMix(ctx context.Context, conf string, m media.Mix) error {
+	var members []string
+	if !m.All {
+		members = append([]string{}, m.Members...)
+	}
+	return errors.Join(b.SFU.SetMix(conf, members), b.Dialled.SetMix(ctx, conf, m))
+}
+
+// SetDual names the terminal whose screen share is the dual stream.
+func (b *Backend) SetDual(ctx context.Context, conf, mt string) error {
+	return errors.Join(b.SFU.SetDual(conf, mt), b.Dialled.SetDual(ctx, conf, mt))
+}
+
+// EndConference closes every session of the conference.
+func (b *Backend) EndConference(ctx context.Context, conf string) error {
+	return errors.Join(b.SFU.EndConference(conf), b.Dialled.EndConference(ctx, conf))
+}
+
+// RunDue runs the dialled plane's time-driven work (media.DueRunner).
+func (b *Backend) RunDue(ctx context.Context) error {
+	if d, ok := b.Dialled.(media.DueRunner); ok {
+		return d.RunDue(ctx)
+	}
+	return nil
+}

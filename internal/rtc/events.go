@@ -1,0 +1,67 @@
+package rtc
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/sfu"
+)
+
+// Events passes the SFU's reports on to the engine (sfu.Events ->
+// media.Events). The SFU reports from its own goroutines; each report gets
+// a bounded context of its own.
+type Events struct {
+	Engine media.Events
+	Log    *slog.Logger
+}
+
+var _ sfu.Events = (*Events)(nil)
+
+// reportTimeout bounds one report's store work.
+const reportTimeout = 10 * time.Second
+
+func (e *Events) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), reportTimeout)
+}
+
+// Joined makes the participant a terminal of the conference.
+func (e *Events) Joined(ctx context.Context, confID string, p sfu.Participant) (string, error) {
+	mt, err := e.Engine.Joined(ctx, confID, media.Participant{Name: p.Name, Kind: string(p.Kind)})
+	switch {
+	case errors.Is(err, media.ErrFull):
+		return "", sfu.ErrFull
+	case errors.Is(err, media.ErrEnded):
+		return "", sfu.ErrNotFound
+	case errors.Is(err, media.ErrRefused):
+		return "", sfu.ErrForbidden
+	}
+	return mt, err
+}
+
+// Left makes the participant's terminal offline.
+func (e *Events) Left(confID, mtID string, lost bool) {
+	ctx, cancel := e.ctx()
+	defer cancel()
+	if err := e.Engine.Left(ctx, confID, mtID, lost); err != nil {
+		e.Log.Warn("rtc: a participant's leave", "conf", confID, "mt", mtID, "err", err)
+	}
+}
+
+// AudioLevels passes the levels on (voice activation reads them).
+func (e *Events) AudioLevels(confID string, levels map[string]uint8) {
+	ls := make([]media.AudioLevel, 0, len(levels))
+	for mt, l := range levels {
+		ls = append(ls, media.AudioLevel{MtID: mt, Level: int(l)})
+	}
+	ctx, cancel := e.ctx()
+	defer cancel()
+	if err := e.Engine.AudioLevels(ctx, confID, ls); err != nil {
+		e.Log.Warn("rtc: audio levels", "conf", confID, "err", err)
+	}
+}
+
+// DualStarted accepts a screen share as the dual stream.
+func (e *Events) DualStarted(confID, mtID string) error { return nil }
