@@ -163,6 +163,7 @@ var endpoints = []struct {
 	{epVCConfsInspectionChannelsList, "VCConfsInspectionChannelsList"},
 	{epVCConfsInspectionChannelsCreate, "VCConfsInspectionChannelsCreate"},
 	{epVCConfsInspectionChannelsDelete, "VCConfsInspectionChannelsDelete"},
+	{epVCConfsRTCTokensCreate, "VCConfsRTCTokensCreate"},
 	{epAMCDepartmentsCreate, "AMCDepartmentsCreate"},
 	{epAMCDepartmentsUpdate, "AMCDepartmentsUpdate"},
 	{epAMCDepartmentsDelete, "AMCDepartmentsDelete"},

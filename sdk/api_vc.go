@@ -4006,3 +4006,43 @@ var epVCConfsInspectionChannelsDelete = &Endpoint{Name: "vc.confs.inspection_cha
 func (c *Client) VCConfsInspectionChannelsDelete(ctx context.Context, confID string, mtID string, mode string, mtChnIdx string) error {
 	return c.Call(ctx, epVCConfsInspectionChannelsDelete, []string{confID, mtID, mode, mtChnIdx}, nil, nil)
 }
+
+var epVCConfsRTCTokensCreate = &Endpoint{Name: "vc.confs.rtc_tokens.create", Method: "POST", Path: "/api/v1/vc/confs/{conf_id}/rtc_tokens", Style: StyleParams, MinLevel: 1}
+
+// VCConfsRTCTokensCreate calls vc.confs.rtc_tokens.create: a media token of the running conference with its WHIP, WHEP and join page URLs.
+//
+//	POST /api/v1/vc/confs/{conf_id}/rtc_tokens
+//
+// Minimum API-Level 1; platform release 5.0.0.4.1 and later.
+// It is Confer's own addition to the platform's API.
+func (c *Client) VCConfsRTCTokensCreate(ctx context.Context, confID string, req *VCConfsRTCTokensCreateRequest) (*VCConfsRTCTokensCreateReply, error) {
+	out := new(VCConfsRTCTokensCreateReply)
+	if err := c.Call(ctx, epVCConfsRTCTokensCreate, []string{confID}, req, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// VCConfsRTCTokensCreateRequest is the request of VCConfsRTCTokensCreate (members of the form field params).
+type VCConfsRTCTokensCreateRequest struct {
+	// Participant's display name, shown as the terminal's alias; max 64 bytes; default "guest".
+	Name *string `json:"name,omitempty"`
+	// What the token allows; default both. One of both, publish, subscribe.
+	Role *string `json:"role,omitempty"`
+	// Lifetime in seconds, 60 to 86400; default 3600.
+	Ttl *int `json:"ttl,omitempty"`
+}
+
+// VCConfsRTCTokensCreateReply is the reply of VCConfsRTCTokensCreate.
+type VCConfsRTCTokensCreateReply struct {
+	// Bearer token of WHIP and WHEP; dies with the conference.
+	Token string `json:"token"`
+	// WHIP endpoint (RFC 9725) of the conference.
+	WhipURL string `json:"whip_url"`
+	// WHEP endpoint of the conference's broadcast.
+	WhepURL string `json:"whep_url"`
+	// The browser join page, token included.
+	JoinURL string `json:"join_url"`
+	// Expiry, ISO 8601 with offset.
+	ExpiresAt string `json:"expires_at"`
+}
