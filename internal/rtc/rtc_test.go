@@ -1,0 +1,300 @@
+package rtc_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/testserver"
+)
+
+// The media plane as an integrator uses it, end to end through a real
+// listener and store: a token from vc's rtc_tokens, a pion WHIP publisher
+// that becomes a terminal of the conference, a pion WHEP viewer of the
+// broadcast, and vc controls that change what arrives (issue 19).
+
+func startConf(t *testing.T, c *testserver.Client, name string) string {
+	t.Helper()
+	p := map[string]any{"create_type": 1, "name": name, "bitrate": 1024, "max_join_mt": 8, "duration": 0, "call_mode": 2,
+		"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}}}
+	return testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
+}
+
+func rtcToken(t *testing.T, c *testserver.Client, conf string, p map[string]any) map[string]any {
+	t.Helper()
+	return testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/rtc_tokens", testserver.Params(t, p)))
+}
+
+func newPC(t *testing.T) *webrtc.PeerConnection {
+	t.Helper()
+	var se webrtc.SettingEngine
+	se.SetIncludeLoopbackCandidate(true)
+	pc, err := webrtc.NewAPI(webrtc.WithSettingEngine(se)).NewPeerConnection(webrtc.Configuration{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pc.Close() })
+	return pc
+}
+
+// offer posts pc's complete offer to url and returns the status, the
+// session's Location and the body; a 201 sets the answer.
+func offer(t *testing.T, pc *webrtc.PeerConnection, url, token string) (int, string, string) {
+	t.Helper()
+	o, err := pc.CreateOffer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gathered := webrtc.GatheringCompletePromise(pc)
+	if err := pc.SetLocalDescription(o); err != nil {
+		t.Fatal(err)
+	}
+	<-gathered
+	req, _ := http.NewRequest("POST", url, strings.NewReader(pc.LocalDescription().SDP))
+	req.Header.Set("Content-Type", "application/sdp")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode == http.StatusCreated {
+		if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: string(b)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return resp.StatusCode, resp.Header.Get("Location"), string(b)
+}
+
+// publisher sends Opus packets every 10 ms until the test ends.
+type publisher struct {
+	pc   *webrtc.PeerConnection
+	sent atomic.Int64
+}
+
+func publish(t *testing.T, url, token string) *publisher {
+	t.Helper()
+	p := &publisher{pc: newPC(t)}
+	tr, err := webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2}, "audio", "pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.pc.AddTrack(tr); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, body := offer(t, p.pc, url, token); code != http.StatusCreated {
+		t.Fatalf("WHIP POST = %d %q", code, body)
+	}
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() {
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for seq := uint16(0); ; seq++ {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			pkt := &rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: uint32(seq) * 480}, Payload: []byte{0xfc, 0xff, 0xfe}}
+			if tr.WriteRTP(pkt) == nil && p.pc.ConnectionState() == webrtc.PeerConnectionStateConnected {
+				p.sent.Add(1)
+			}
+		}
+	}()
+	return p
+}
+
+// viewer counts the audio packets a WHEP session receives.
+type viewer struct{ audio atomic.Int64 }
+
+func view(t *testing.T, url, token string) (*viewer, int) {
+	t.Helper()
+	v := &viewer{}
+	pc := newPC(t)
+	for _, k := range []webrtc.RTPCodecType{webrtc.RTPCodecTypeAudio, webrtc.RTPCodecTypeVideo} {
+		if _, err := pc.AddTransceiverFromKind(k, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
+		for {
+			if _, _, err := tr.ReadRTP(); err != nil {
+				return
+			}
+			if tr.Kind() == webrtc.RTPCodecTypeAudio {
+				v.audio.Add(1)
+			}
+		}
+	})
+	code, _, _ := offer(t, pc, url, token)
+	return v, code
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// flowing waits until the viewer has n more audio packets.
+func (v *viewer) flowing(t *testing.T, n int64) {
+	t.Helper()
+	from := v.audio.Load()
+	waitFor(t, fmt.Sprintf("%d audio packets", n), func() bool { return v.audio.Load() >= from+n })
+}
+
+// stopped checks that while the publisher sends 30 more packets the
+// viewer receives at most a few already in flight.
+func (v *viewer) stopped(t *testing.T, p *publisher) {
+	t.Helper()
+	time.Sleep(50 * time.Millisecond) // packets forwarded before the control
+	from, sent := v.audio.Load(), p.sent.Load()
+	waitFor(t, "30 more packets sent", func() bool { return p.sent.Load() >= sent+30 })
+	if got := v.audio.Load() - from; got > 3 {
+		t.Errorf("%d audio packets arrived while the publisher sent 30, want none", got)
+	}
+}
+
+// terminal returns the conference's terminal with alias, "" when absent.
+func terminal(t *testing.T, c *testserver.Client, conf, alias string) (mtID string, online bool) {
+	t.Helper()
+	r := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/mts", nil))
+	mts, _ := r["mts"].([]any)
+	for _, x := range mts {
+		m := x.(map[string]any)
+		if m["alias"] == alias {
+			id, _ := m["mt_id"].(string)
+			return id, m["online"] == float64(1)
+		}
+	}
+	return "", false
+}
+
+func TestPublisherIsATerminalAndControlsActOnMedia(t *testing.T) {
+	testdb.Engines(t, func(t *testing.T, dsn string) {
+		env := testserver.Start(t, dsn, testserver.Options{RTC: &sfu.Config{}})
+		c := env.LoggedIn(t)
+		conf := startConf(t, c, "media")
+
+		pubTok := rtcToken(t, c, conf, map[string]any{"name": "OBS studio", "role": "publish"})
+		for _, f := range []string{"whip_url", "whep_url", "join_url", "expires_at"} {
+			if s, _ := pubTok[f].(string); s == "" {
+				t.Fatalf("rtc_tokens reply lacks %s: %v", f, pubTok)
+			}
+		}
+		if want := env.URL + "/rtc/whip/" + conf; pubTok["whip_url"] != want {
+			t.Errorf("whip_url = %v, want %s", pubTok["whip_url"], want)
+		}
+		pub := publish(t, pubTok["whip_url"].(string), pubTok["token"].(string))
+
+		// The publisher is a terminal: listed with its name as alias, online.
+		var mt string
+		waitFor(t, "the publisher online in vc's terminal list", func() bool {
+			id, online := terminal(t, c, conf, "OBS studio")
+			mt = id
+			return online
+		})
+
+		// The speaker's audio reaches a WHEP viewer of the broadcast.
+		testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+conf+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
+		subTok := rtcToken(t, c, conf, map[string]any{"name": "viewer", "role": "subscribe"})
+		v, code := view(t, subTok["whep_url"].(string), subTok["token"].(string))
+		if code != http.StatusCreated {
+			t.Fatalf("WHEP POST = %d", code)
+		}
+		v.flowing(t, 20)
+
+		// Mute through vc: the audio stops; unmute: it flows again.
+		mute := func(val int) {
+			testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+conf+"/mts/"+mt+"/mute", testserver.Params(t, map[string]any{"value": val})))
+		}
+		mute(1)
+		v.stopped(t, pub)
+		mute(0)
+		v.flowing(t, 20)
+
+		// Hang up through vc: the session ends, the terminal is offline.
+		testserver.MustOK(t, c.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",
+			testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})))
+		if _, online := terminal(t, c, conf, "OBS studio"); online {
+			t.Error("the hung-up publisher is still online")
+		}
+		waitFor(t, "the SFU to drop the session", func() bool { return !slices.Contains(env.Srv.SFU().Participants(conf), mt) })
+	})
+}
+
+func TestRefusals(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "refusals")
+
+	// API side: bad parameters and unknown conferences change nothing.
+	testserver.MustFail(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/rtc_tokens", testserver.Params(t, map[string]any{"ttl": 5})), 90400)
+	testserver.MustFail(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/rtc_tokens", testserver.Params(t, map[string]any{"role": "admin"})), 90400)
+	testserver.MustFail(t, c.Do("POST", "/api/v1/vc/confs/9999999/rtc_tokens", testserver.Params(t, map[string]any{})), 12103)
+
+	// Media side: the protocol's own statuses.
+	sub := rtcToken(t, c, conf, map[string]any{"role": "subscribe"})
+	whip := sub["whip_url"].(string)
+	pc := newPC(t)
+	if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeAudio, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly}); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := offer(t, pc, whip, "not-a-token"); code != http.StatusUnauthorized {
+		t.Errorf("WHIP with a wrong token = %d, want 401", code)
+	}
+	pc2 := newPC(t)
+	if _, err := pc2.AddTransceiverFromKind(webrtc.RTPCodecTypeAudio, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly}); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := offer(t, pc2, whip, sub["token"].(string)); code != http.StatusForbidden {
+		t.Errorf("WHIP with a subscribe token = %d, want 403", code)
+	}
+	req, _ := http.NewRequest("POST", whip, strings.NewReader("v=0 garbage"))
+	req.Header.Set("Content-Type", "application/sdp")
+	pubTok := rtcToken(t, c, conf, map[string]any{"role": "publish"})
+	req.Header.Set("Authorization", "Bearer "+pubTok["token"].(string))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("WHIP with a malformed offer = %d, want 400", resp.StatusCode)
+	}
+	if n := len(env.Srv.SFU().Participants(conf)); n != 0 {
+		t.Errorf("refused offers left %d participants", n)
+	}
+	if id, _ := terminal(t, c, conf, "guest"); id != "" {
+		t.Errorf("a refused offer left terminal %s", id)
+	}
+
+	// A token dies with its conference.
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/mc/confs/"+conf, nil))
+	pc3 := newPC(t)
+	if _, err := pc3.AddTransceiverFromKind(webrtc.RTPCodecTypeAudio, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly}); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := offer(t, pc3, whip, pubTok["token"].(string)); code != http.StatusNotFound {
+		t.Errorf("WHIP after the conference ended = %d, want 404", code)
+	}
+}
