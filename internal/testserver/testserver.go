@@ -52,6 +52,7 @@ type Options struct {
 	Conference engine.Config // engine.DefaultConfig() when zero
 	MC         mc.Config     // FilesDir defaults to a temporary folder
 	Push       push.Options  // push defaults when zero
+	Limits     server.Limits // server.DefaultLimits() for the zero fields
 }
 
 // Start starts a server on dsn with the fixture license and administrator.
@@ -85,11 +86,16 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	}
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Conference: opt.Conference, MC: opt.MC, Push: opt.Push})
+		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Limits: opt.Limits})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv)
+	// The http.Server and listener wrapper conferd runs: timeouts and
+	// connection caps (server.Limits).
+	hs := httptest.NewUnstartedServer(srv)
+	hs.Config = srv.HTTPServer()
+	hs.Listener = srv.WrapListener(hs.Listener)
+	hs.Start()
 	t.Cleanup(hs.Close)
 	// Background work (the push service's event tailer); stopped first at
 	// cleanup, which also releases held push connects before hs.Close.
