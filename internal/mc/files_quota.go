@@ -24,10 +24,6 @@ import (
 // domain keeps (docs/operations.md "Limits"): 100 meetings' worth.
 const DefaultMaxFilesPerDomain = 1000
 
-// CodeQuota answers a change beyond a quota of the user domain that the
-// platform's table has no code for. Confer's own (docs/errors.md).
-const CodeQuota = 90429
-
 // fileAdmit stores rec (with doc) under a new file id when the meeting
 // and the domain have room at now.
 func (m *Module) fileAdmit(ctx context.Context, rec store.Record, doc map[string]any, meetingID string, now time.Time) (store.Record, error) {
