@@ -17,6 +17,8 @@ var commands = []struct{ name, synopsis, about string }{
 		"Import an API license: the oauth_consumer_key and oauth_consumer_secret of POST /api/v1/system/token."},
 	{"account create", "conferd account create --db D --username U --password P [--domain NAME] [--admin]",
 		"Create an account in a user domain (made if new); --admin makes it the domain's administrator."},
+	{"account logout", "conferd account logout --db D --username U",
+		"End every login session of an account (the platform API has no logout; docs/api.md)."},
 	{"terminal add", "conferd terminal add --db D --e164 N [--alias A] [--ip IP] [--behaviour answer|offline|busy|noanswer] [--answer-after 2s]",
 		"Add or replace a terminal of the simulated media backend's directory: how it answers calls (docs/vc.md)."},
 	{"terminal list", "conferd terminal list --db D", "List the terminal directory."},
@@ -145,6 +147,9 @@ func commandFunc(name string) func(ctx context.Context, args []string, stdout, s
 	case "license":
 		return licenseImport
 	case "account":
+		if sub == "logout" {
+			return accountLogout
+		}
 		return accountCreate
 	case "terminal":
 		return in(terminalCmd)

@@ -3,6 +3,7 @@
 //	conferd [serve] [--addr :8080] [--db confer-data/confer.db] [--release 6.1.0.4.0]
 //	conferd license import --db D --key K --secret S
 //	conferd account create --db D --username U --password P [--domain NAME] [--admin]
+//	conferd account logout --db D --username U
 //	conferd terminal add|list|remove|apply --db D ...
 //	conferd conference pending|approve|reject --db D [--conf-id N]
 //	conferd migrate --from DB --to DB [--force]
@@ -49,6 +50,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "account":
 		if len(args) > 1 && args[1] == "create" {
 			return accountCreate(ctx, args[2:], stdout, stderr)
+		}
+		if len(args) > 1 && args[1] == "logout" {
+			return accountLogout(ctx, args[2:], stdout, stderr) // logout.go
 		}
 	case "conference":
 		return conferenceCmd(ctx, args[1:], stdout, stderr)

@@ -52,6 +52,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	tlsKey := fs.String("tls-key", envOr("CONFER_TLS_KEY", ""), "PEM private key file of --tls-cert (env CONFER_TLS_KEY)")
 	redirectAddr := fs.String("http-redirect-addr", envOr("CONFER_HTTP_REDIRECT_ADDR", ""), "with TLS, also listen here for plain HTTP and redirect it to HTTPS (env CONFER_HTTP_REDIRECT_ADDR)")
 	configFile := fs.String("config", envOr("CONFER_CONFIG", ""), "config file of \"flag = value\" lines; flags and environment take precedence (env CONFER_CONFIG; docs/operations.md)")
+	limits := addLimitFlags(fs) // limits.go
 	filesDir := fs.String("files-dir", envOr("CONFER_FILES_DIR", ""), "folder of meeting files (env CONFER_FILES_DIR; default: files/ beside a SQLite database, else confer-data/files)")
 	if fs.Parse(args) != nil {
 		return exitUsage
@@ -73,6 +74,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *numMin < 1 || *numMax < *numMin || *maxConfs < 1 || *maxPorts < 1 {
 		fmt.Fprintln(stderr, "conferd: conference numbers, --max-confs and --max-ports must be positive ranges")
+		return exitUsage
+	}
+	if err := limits.check(); err != nil {
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
 	if *filesDir == "" {
@@ -107,6 +112,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: first-start setup: %v\n", err)
 		return 1
 	}
+	lim, err := limits.server(*filesDir, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
+		return 1
+	}
 	storeMetrics := metered.NewMetrics() // store latency and failures at /metrics
 	rtcCfg, err := rtcF.config()
 	if err != nil {
@@ -116,8 +126,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	scfg := server.Config{
 		Store: metered.Wrap(st, storeMetrics), Clock: clock.Real{}, Release: r, Logger: logger,
 		Auth:       auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
-		Conference: engine.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts},
-		MC:         mc.Config{FilesDir: *filesDir},
+		Conference: engine.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts, Quota: limits.quota()},
+		MC:         mc.Config{FilesDir: *filesDir, MaxFilesPerDomain: limits.filesQuota()},
+		Limits:     lim,
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}},
 		RTC: rtcCfg, NoRTC: *rtcF.noRTC,
@@ -141,7 +152,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: listen %s: %v\n", *addr, err)
 		return exitUsage
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	ln = srv.WrapListener(ln) // connection caps (docs/operations.md "Limits")
+	hs := srv.HTTPServer()
 	scheme := "http"
 	if *tlsCert != "" {
 		scheme = "https"

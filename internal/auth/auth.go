@@ -133,6 +133,9 @@ func (s *Service) Authenticate(ctx context.Context, token, cookie string) (*Prin
 	if err != nil {
 		return nil, err
 	}
+	if err := sessionOfToken(sess, token); err != nil { // session.go
+		return nil, err
+	}
 	sessExp, err := s.renew(ctx, sess.ExpiresAt, now, s.cfg.SessionTTL, func(exp time.Time) error {
 		return s.st.RenewSession(ctx, sess.Hash, now, exp)
 	}, wire.CodeNotLoggedIn)
@@ -188,7 +191,8 @@ func (s *Service) Login(ctx context.Context, token, username, password string) (
 		}
 	}
 	cookie := NewCookie()
-	if err := s.st.CreateSession(ctx, store.Session{Hash: lookupHash(cookie), AccountMoid: acc.Moid, ExpiresAt: now.Add(s.cfg.SessionTTL)}); err != nil {
+	if err := s.st.CreateSession(ctx, store.Session{Hash: lookupHash(cookie), AccountMoid: acc.Moid, ExpiresAt: now.Add(s.cfg.SessionTTL),
+		TokenHash: lookupHash(token)}); err != nil {
 		return "", nil, err
 	}
 	return cookie, principalOf(acc), nil

@@ -44,3 +44,14 @@ func (s *Service) session(ctx context.Context, cookie string, now time.Time) (st
 	}
 	return sess, acc, err
 }
+
+// sessionOfToken refuses a session used with another account_token than
+// the one it logged in with (issue 20 item 9; docs/api.md): a cookie
+// taken from one client does not act for it under another license or
+// another client's token. Failure: 10102.
+func sessionOfToken(sess store.Session, token string) error {
+	if sess.TokenHash != "" && sess.TokenHash != lookupHash(token) {
+		return wire.Errorf(wire.CodeNotLoggedIn, "not logged in with this account_token: the SSO_COOKIE_KEY session belongs to the account_token it logged in with")
+	}
+	return nil
+}

@@ -39,12 +39,13 @@ type Config struct {
 	NumberMin, NumberMax int64 // conf_id range (E.164 style numeric strings)
 	MaxConfs             int   // concurrent running conferences
 	MaxPorts             int   // terminal ports across running conferences
+	Quota                Quota // live conferences per account and per domain (quota.go); zero: none
 }
 
 // DefaultConfig: conference numbers 1110000 to 1119999, 100 conferences,
-// 1000 terminal ports.
+// 1000 terminal ports, DefaultQuota.
 func DefaultConfig() Config {
-	return Config{NumberMin: 1110000, NumberMax: 1119999, MaxConfs: 100, MaxPorts: 1000}
+	return Config{NumberMin: 1110000, NumberMax: 1119999, MaxConfs: 100, MaxPorts: 1000, Quota: DefaultQuota()}
 }
 
 // Conference is a conference record with its decoded document (the

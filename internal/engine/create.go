@@ -97,7 +97,7 @@ func (s *Conferences) insert(ctx context.Context, rec store.Record, doc map[stri
 			return Conference{}, err
 		}
 		rec.ID, rec.Data = id, data
-		if err := s.st.CreateRecord(ctx, rec); err != nil {
+		if err := s.createWithinQuota(ctx, rec); err != nil { // quota.go
 			return Conference{}, err
 		}
 		return Conference{Rec: rec, Doc: doc}, nil

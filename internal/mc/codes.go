@@ -19,4 +19,5 @@ const (
 	CodeFileEmpty    = 24016 // 空文件
 	CodeFileNotFound = 24018 // 指定文件不存在
 	CodeFileLimit    = 90409 // the meeting already keeps FileMaxPerMeeting files (Confer)
+	CodeQuota        = 90429 // the user domain keeps Config.MaxFilesPerDomain files (Confer; files_quota.go)
 )

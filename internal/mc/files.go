@@ -46,28 +46,41 @@ const fileState = "stored"
 // does ("file_type": "jpg").
 var fileTypes = []string{"txt", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "pdf", "rar", "zip", "jpg", "png", "bmp"}
 
-func (m *Module) fileUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
-	meetingID := r.Path("meeting_id")
-	if err := m.meetingExists(ctx, r.Principal.DomainMoid, meetingID); err != nil {
-		return nil, err
-	}
-	fhs := r.Args.Files["file"]
+// UploadFile checks the file part of an upload request: exactly one, of
+// an accepted type, not empty and at most 20 MB (reference 04). It returns
+// the file with its base name and extension, or the error the upload is
+// answered with; debug mode reports the same error (the server's
+// fileProblems), so debug=1 sees every problem the real request would.
+func UploadFile(args *wire.Args) (*wire.File, string, string, *wire.Error) {
+	fhs := args.Files["file"]
 	switch {
 	case len(fhs) == 0:
-		return nil, wire.InvalidParam("file", "required parameter is missing: send the file as the multipart/form-data part named file")
+		return nil, "", "", wire.InvalidParam("file", "required parameter is missing: send the file as the multipart/form-data part named file")
 	case len(fhs) > 1:
-		return nil, wire.InvalidParam("file", "one file per upload")
+		return nil, "", "", wire.InvalidParam("file", "one file per upload")
 	}
 	fh := fhs[0]
 	name := fileBaseName(fh.Filename)
 	ext := strings.ToLower(strings.TrimPrefix(path.Ext(name), "."))
 	switch {
 	case !slices.Contains(fileTypes, ext):
-		return nil, wire.InvalidParam("file", fmt.Sprintf("file type %q is not accepted (accepted: %s)", ext, strings.Join(fileTypes, ", ")))
+		return nil, "", "", wire.InvalidParam("file", fmt.Sprintf("file type %q is not accepted (accepted: %s)", ext, strings.Join(fileTypes, ", ")))
 	case fh.Size > FileMaxBytes:
-		return nil, wire.Errorf(wire.CodeBodyTooLarge, "file %s has %d bytes, more than the 20 MB a meeting file may have", name, fh.Size)
+		return nil, "", "", wire.Errorf(wire.CodeBodyTooLarge, "file %s has %d bytes, more than the 20 MB a meeting file may have", name, fh.Size)
 	case fh.Size == 0:
-		return nil, wire.Errorf(CodeFileEmpty, "file %s is empty", name)
+		return nil, "", "", wire.Errorf(CodeFileEmpty, "file %s is empty", name)
+	}
+	return fh, name, ext, nil
+}
+
+func (m *Module) fileUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
+	meetingID := r.Path("meeting_id")
+	if err := m.meetingExists(ctx, r.Principal.DomainMoid, meetingID); err != nil {
+		return nil, err
+	}
+	fh, name, ext, werr := UploadFile(r.Args)
+	if werr != nil {
+		return nil, werr
 	}
 	now := m.clk.Now()
 	live, err := m.meetingFiles(ctx, r.Principal.DomainMoid, meetingID, now)
@@ -95,44 +108,11 @@ func (m *Module) fileUpload(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	rec := store.Record{Kind: record.KindFile, DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid,
 		State: fileState, DueAt: now.Add(FileKeep), CreatedAt: now, UpdatedAt: now}
-	rec, err = m.fileInsert(ctx, rec, doc)
-	if err != nil {
+	if _, err = m.fileAdmit(ctx, rec, doc, meetingID, now); err != nil { // files_quota.go
 		m.fileRemove(rec.DomainMoid, stored)
 		return nil, err
 	}
-	// Two uploads at once may both pass the count above; whoever then sees
-	// more than the limit withdraws, so that the limit always holds.
-	if live, err = m.meetingFiles(ctx, rec.DomainMoid, meetingID, now); err == nil && len(live) > FileMaxPerMeeting {
-		err = fileLimit(meetingID)
-	}
-	if err != nil {
-		if derr := m.st.DeleteRecord(ctx, rec.Kind, rec.DomainMoid, rec.ID); derr == nil {
-			m.fileRemove(rec.DomainMoid, stored)
-		}
-		return nil, err
-	}
 	return shape.Project(map[string]any{"description": tplDescOK, "meeting_file": doc}, r.Endpoint.Reply), nil
-}
-
-// fileInsert stores rec with doc under the next free file id.
-func (m *Module) fileInsert(ctx context.Context, rec store.Record, doc map[string]any) (store.Record, error) {
-	for try := 0; try < 100; try++ {
-		n, err := m.st.NextNumber(ctx, "meeting_file", 1, 999999999)
-		if err != nil {
-			return rec, err
-		}
-		rec.ID = strconv.FormatInt(n, 10)
-		doc["file_id"] = rec.ID
-		if rec.Data, err = shape.Encode(doc); err != nil {
-			return rec, err
-		}
-		err = m.st.CreateRecord(ctx, rec)
-		if errors.Is(err, store.ErrDuplicate) {
-			continue
-		}
-		return rec, err
-	}
-	return rec, errors.New("mc: no free meeting file id")
 }
 
 func fileLimit(meetingID string) error {

@@ -13,6 +13,9 @@ import (
 // Config holds the module's settings.
 type Config struct {
 	FilesDir string // where meeting files are kept
+	// MaxFilesPerDomain is the quota of meeting files a user domain keeps
+	// (files_quota.go): 0 takes DefaultMaxFilesPerDomain, < 0 no quota.
+	MaxFilesPerDomain int
 }
 
 // Module is the mc module's state.

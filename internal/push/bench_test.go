@@ -16,6 +16,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 )
@@ -44,7 +45,9 @@ type receipt struct {
 }
 
 func benchFanout(b *testing.B, transport string, n int) {
-	env := testserver.Start(b, testdb.SQLite(b), testserver.Options{})
+	// Every client connects from 127.0.0.1: no per-address cap (its
+	// default, 256, is below the default 1000 clients).
+	env := testserver.Start(b, testdb.SQLite(b), testserver.Options{Limits: server.Limits{MaxConnsPerIP: -1}})
 	admin := env.LoggedIn(b)
 	id := startConf(b, env, admin, "bench")
 	probe := newBx(b, env, admin.Cookie)

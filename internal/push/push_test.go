@@ -209,31 +209,33 @@ func TestBatching(t *testing.T) {
 		t.Fatalf("batch reply = %v", rs)
 	}
 	id := startConf(t, env, admin, "batch")
-	testserver.MustOK(t, admin.Do("PUT", "/api/v1/vc/confs/"+id+"/speaker", testserver.Params(t, msg{"mt_id": "1"})))
-	testserver.MustOK(t, admin.Do("PUT", "/api/v1/vc/confs/"+id+"/speaker", testserver.Params(t, msg{"mt_id": "2"})))
-	// Wait for the tailer to have queued the second speaker message.
-	deadline := time.Now().Add(10 * time.Second)
+	// Updates carry the resource's state when the tailer reads it
+	// (docs/push.md): two speaker changes that both commit before the
+	// tailer reads the first are one update ("2"). That was the flake
+	// (issue 20 item 8: got ["2"] under load); so each change is awaited
+	// before the next, with held connects, which return as soon as
+	// messages are queued.
 	var all []msg
-	for time.Now().Before(deadline) {
-		got := data(b.connect(0))
-		all = append(all, got...)
-		n := 0
-		for _, m := range all {
-			if m["channel"] == base+"/"+id+"/speaker" {
-				n++
+	var speakers []any
+	awaitSpeaker := func(want string) {
+		t.Helper()
+		for range 20 {
+			for _, m := range data(b.connect(-1)) {
+				all = append(all, m)
+				if m["channel"] == base+"/"+id+"/speaker" {
+					speakers = append(speakers, m["data"].(msg)["mt_id"])
+				}
+			}
+			if len(speakers) > 0 && speakers[len(speakers)-1] == want {
+				return
 			}
 		}
-		if n == 2 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+		t.Fatalf("no speaker update %q; speakers %v", want, speakers)
 	}
-	var speakers []any
-	for _, m := range all {
-		if m["channel"] == base+"/"+id+"/speaker" {
-			speakers = append(speakers, m["data"].(msg)["mt_id"])
-		}
-	}
+	testserver.MustOK(t, admin.Do("PUT", "/api/v1/vc/confs/"+id+"/speaker", testserver.Params(t, msg{"mt_id": "1"})))
+	awaitSpeaker("1")
+	testserver.MustOK(t, admin.Do("PUT", "/api/v1/vc/confs/"+id+"/speaker", testserver.Params(t, msg{"mt_id": "2"})))
+	awaitSpeaker("2")
 	sameJSON(t, "speakers in order", speakers, []any{"1", "2"})
 	if len(all) < 4 {
 		t.Errorf("want the list, conference, terminals and speakers batched, got %d messages", len(all))

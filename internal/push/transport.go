@@ -18,8 +18,8 @@ import (
 // Path is where the push service listens (reference 02 "握手").
 const Path = "/api/v1/publish"
 
-// maxBody limits a request body or websocket frame.
-const maxBody = 1 << 20
+// MaxBody limits a request body or websocket frame.
+const MaxBody = 1 << 20
 
 // writeTimeout bounds one websocket write.
 const writeTimeout = 10 * time.Second
@@ -63,7 +63,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveLongPoll answers one POSTed batch. A /meta/connect in it is held
 // until there are messages, the timeout passes, or the client polls again.
 func (s *Server) serveLongPoll(w http.ResponseWriter, r *http.Request, cn conn) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
 		http.Error(w, "request body too large or unreadable", http.StatusBadRequest)
 		return
@@ -125,7 +125,7 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request, cn conn)
 	if err != nil {
 		return // Accept has answered
 	}
-	ws.SetReadLimit(maxBody)
+	ws.SetReadLimit(MaxBody)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	wc := &wsConn{s: s, ws: ws, holds: make(chan *held, 1)}

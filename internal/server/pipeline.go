@@ -41,11 +41,15 @@ func (s *Server) run(ctx context.Context, req *api.Request, h api.Handler, level
 		}
 		req.Principal = p
 	}
+	if err := s.readFiles(ctx, req.Endpoint, req.Args); err != nil { // only now, authenticated (bodies.go)
+		return nil, err
+	}
 	// Validation before any handler.
 	problems := s.compatIn(req)
 	problems = append(problems, validate.CheckAt(req.Endpoint, req.Args, compat.Absent(req.Endpoint.Name, req.Effective))...)
 	problems = append(problems, badText(req)...)
 	if req.Debug && req.Endpoint.Method != http.MethodGet {
+		problems = append(problems, fileProblems(req.Endpoint, req.Args)...) // bodies.go
 		return wire.Object{"debug_list": validate.DebugList(req.Args, problems)}, nil
 	}
 	if len(problems) > 0 {

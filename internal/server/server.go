@@ -60,7 +60,8 @@ type Config struct {
 	// zero value works on one machine with ephemeral ports.
 	RTC sfu.Config
 	// NoRTC runs without real media: no SFU, WHIP, WHEP or join page.
-	NoRTC bool
+	NoRTC  bool
+	Limits Limits // zero fields: DefaultLimits (limits.go, docs/operations.md "Limits")
 }
 
 // Server serves the platform API.
@@ -81,6 +82,8 @@ type Server struct {
 	push     *push.Server // nil when the store keeps no event log
 	metrics  *ops.Metrics
 	handler  http.Handler // ops.Handler around serveHTTP: probes, metrics, request log
+	limits   Limits
+	bodies   bodyBudget
 }
 
 type route struct {
@@ -100,7 +103,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, handlers: api.Registry{}, log: cfg.Logger}
+	s := &Server{cfg: cfg, handlers: api.Registry{}, log: cfg.Logger, limits: cfg.Limits.withDefaults()}
+	s.bodies.limit = s.limits.BodyMemory
 	s.auth = auth.New(cfg.Store, cfg.Clock, cfg.Auth)
 	if cfg.Conference == (engine.Config{}) {
 		cfg.Conference = engine.DefaultConfig()
@@ -147,6 +151,7 @@ func New(cfg Config) (*Server, error) {
 	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, http.HandlerFunc(s.serveHTTP))
 	s.handler = console.Mount(s.handler, s.auth) // the operator console at /console/ (docs/console.md)
 	s.handler = s.mountRTC(s.handler)            // WHIP, WHEP and the join page at /rtc/ (docs/media.md)
+	s.handler = s.deadlines(s.handler)           // per-request deadlines (deadlines.go)
 
 	eps := catalog.All()
 	for i := range eps {
@@ -245,6 +250,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	info := ops.FromContext(hr.Context())
 	if s.push != nil && push.IsPath(hr.URL.Path) {
 		info.Set("push", "push.publish")
+		release, err := s.bodies.reserve(hr, push.MaxBody) // bodies.go
+		if err != nil {
+			info.SetCode(CodeBusy)
+			wire.WriteError(w, err)
+			return
+		}
+		defer release()
 		s.push.ServeHTTP(w, hr) // CometD at /api/v1/publish (docs/push.md)
 		return
 	}
@@ -290,10 +302,16 @@ func (s *Server) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 }
 
 func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, error) {
+	release, err := s.bodies.reserve(hr, s.cfg.MaxBody) // bodies.go
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer release()
 	args, err := wire.ReadArgs(hr, s.cfg.MaxBody)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	defer args.Close() // temporary files of an upload
 	method := hr.Method
 	if method == http.MethodPost {
 		switch o := args.Override(); o {

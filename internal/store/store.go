@@ -117,6 +117,10 @@ type Session struct {
 	// LoginExpiresAt is the expiry the session was created with, written
 	// by CreateSession: the login time plus the session lifetime.
 	LoginExpiresAt time.Time
+	// TokenHash is the hash of the account_token the session logged in
+	// with: the session serves that token only ("" for sessions made
+	// before the binding, which serve any valid token).
+	TokenHash string
 }
 
 // LoginAttempt is the outcome of counting a failed login.
@@ -289,5 +293,8 @@ type Tx interface {
 	SwapRecord(r Record) error   // ErrConflict, ErrNotFound
 	GetRecord(kind, domainMoid, id string) (Record, error)
 	CountRecords(q RecordQuery) (int, error)
+	// ListRecords returns the records q selects, oldest update first (its
+	// paging and order aside): a check that needs their documents.
+	ListRecords(q RecordQuery) ([]Record, error)
 	NextNumber(counter string, min, max int64) (int64, error)
 }

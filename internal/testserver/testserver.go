@@ -56,7 +56,8 @@ type Options struct {
 	Push       push.Options  // push defaults when zero
 	// Media makes the media backend (nil: the simulation), for tests that
 	// watch what the engine asks of the media plane.
-	Media func(media.Events) media.Backend
+	Media  func(media.Events) media.Backend
+	Limits server.Limits // server.DefaultLimits() for the zero fields
 	// RTC, when set, runs the node's SFU (WHIP, WHEP, the join page) with
 	// this configuration, loopback candidates added; nil runs without.
 	RTC *sfu.Config
@@ -103,11 +104,16 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media,
-		RTC: opt.rtc(), NoRTC: opt.RTC == nil})
+		RTC: opt.rtc(), NoRTC: opt.RTC == nil, Limits: opt.Limits})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv)
+	// The http.Server and listener wrapper conferd runs: timeouts and
+	// connection caps (server.Limits).
+	hs := httptest.NewUnstartedServer(srv)
+	hs.Config = srv.HTTPServer()
+	hs.Listener = srv.WrapListener(hs.Listener)
+	hs.Start()
 	t.Cleanup(hs.Close)
 	// Background work (the push service's event tailer); stopped first at
 	// cleanup, which also releases held push connects before hs.Close.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -32,10 +31,13 @@ type Args struct {
 	Params map[string]any // nil when the request carries no structured parameters
 	JSON   bool           // the body was a JSON object (room management style)
 	// Files are the file parts of a multipart/form-data body by field name,
-	// held in memory (nil otherwise). The name of each file part is also a
-	// Form value holding the client's file name, as a browser form submits
-	// it, so that the flat-parameter checks see the field as present.
-	Files map[string][]*multipart.FileHeader
+	// each kept in a temporary file on disk (nil otherwise), filled by
+	// ReadFiles (multipart.go). The name of each file part is also a Form
+	// value holding the client's file name, as a browser form submits it,
+	// so that the flat-parameter checks see the field as present.
+	Files map[string][]*File
+
+	rest *pendingParts // the multipart body from its first file part on, until ReadFiles
 }
 
 // Token returns account_token: a query parameter for GET, DELETE and JSON
@@ -74,18 +76,23 @@ func (a *Args) RequiredString(name string) (string, error) {
 	return v, nil
 }
 
-// Override returns the method a POST asks to be served as (`_method=PUT` or
-// `_method=DELETE`, seed 000 "Common rules" 6), or "" when none.
+// Override returns the method a POST asks to be served as (seed 000
+// "Common rules" 6), upper-cased, or "" when none: `_method` in the
+// query, else as a form field. Its case does not matter (`_method=delete`
+// is DELETE) and an empty or blank value is no override (docs/api.md);
+// the server refuses any value but PUT and DELETE with 90400.
 func (a *Args) Override() string {
-	m := a.Query.Get("_method")
+	m := strings.TrimSpace(a.Query.Get("_method"))
 	if m == "" {
-		m = a.Form.Get("_method")
+		m = strings.TrimSpace(a.Form.Get("_method"))
 	}
 	return strings.ToUpper(m)
 }
 
 // ReadArgs reads and decodes the parameters of r, reading at most maxBody
-// bytes of body (at least MaxUploadBody for a multipart/form-data body). A
+// bytes of body. A multipart/form-data body is read up to its first file
+// part only (its text parts up to maxBody bytes): the caller authenticates,
+// then calls ReadFiles, which streams the files to disk (multipart.go). A
 // malformed body answers 24506; a body above the limit, 90413.
 //
 // Structured parameters come from the body; a request whose body carries
@@ -118,7 +125,7 @@ func readArgs(r *http.Request, maxBody int64) (*Args, error) {
 		return a, nil
 	}
 	if ct, ps, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && ct == "multipart/form-data" {
-		return readMultipart(r, a, ps["boundary"], max(maxBody, MaxUploadBody))
+		return readMultipart(r, a, ps["boundary"], maxBody)
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
@@ -157,41 +164,6 @@ func (a *Args) decodeParams() error {
 		a.Params = obj
 	}
 	return nil
-}
-
-// readMultipart decodes a multipart/form-data body of at most limit bytes:
-// text parts become Form values, file parts Files (reference 04 "上传会议
-// 文件": the file travels as multipart/form-data). Everything is held in
-// memory, so no temporary file outlives the request.
-func readMultipart(r *http.Request, a *Args, boundary string, limit int64) (*Args, error) {
-	if boundary == "" {
-		return nil, Errorf(CodeIllegalBody, "multipart/form-data body without a boundary")
-	}
-	if r.ContentLength > limit {
-		return nil, Errorf(CodeBodyTooLarge, "request body exceeds %d bytes", limit)
-	}
-	body := &limitedReader{r: r.Body, left: limit}
-	form, err := multipart.NewReader(body, boundary).ReadForm(limit)
-	switch {
-	case body.over || errors.Is(err, multipart.ErrMessageTooLarge):
-		return nil, Errorf(CodeBodyTooLarge, "request body exceeds %d bytes", limit)
-	case err != nil && body.read == 0:
-		return a, nil // an empty body carries no parameters
-	case err != nil:
-		return nil, Errorf(CodeIllegalBody, "malformed multipart/form-data body: %v", err)
-	}
-	for k, vs := range form.Value {
-		a.Form[k] = append(a.Form[k], vs...)
-	}
-	if len(form.File) > 0 {
-		a.Files = form.File
-		for k, fhs := range form.File {
-			for _, fh := range fhs {
-				a.Form[k] = append(a.Form[k], fh.Filename)
-			}
-		}
-	}
-	return a, a.decodeParams()
 }
 
 // limitedReader reads at most left bytes and notes an attempt to read more.

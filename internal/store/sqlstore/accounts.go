@@ -218,7 +218,7 @@ func (db *DB) fillMemberships(ctx context.Context, accts []store.Account) error 
 
 // ListSessions returns the live sessions of a domain's accounts.
 func (db *DB) ListSessions(ctx context.Context, domainMoid string, now time.Time) ([]store.Session, error) {
-	rows, err := db.rdb.QueryContext(ctx, db.d.q(`SELECT s.hash, s.account_moid, s.expires_at, s.login_expires_at
+	rows, err := db.rdb.QueryContext(ctx, db.d.q(`SELECT s.hash, s.account_moid, s.expires_at, s.login_expires_at, s.token_hash
 		FROM sessions s JOIN accounts a ON a.moid = s.account_moid
 		WHERE a.domain_moid = ? AND s.expires_at > ? ORDER BY s.account_moid, s.login_expires_at`), domainMoid, nanos(now))
 	if err != nil {

@@ -69,6 +69,15 @@ func (a *atomicTx) CountRecords(q store.RecordQuery) (int, error) {
 	return n, err
 }
 
+func (a *atomicTx) ListRecords(q store.RecordQuery) ([]store.Record, error) {
+	cond, args := recordFilter(q)
+	rows, err := a.tx.QueryContext(a.ctx, a.db.d.q("SELECT "+recordCols+" FROM records"+cond+" ORDER BY updated_at ASC, id ASC"), args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanRecords(rows)
+}
+
 func (a *atomicTx) NextNumber(counter string, min, max int64) (int64, error) {
 	var v int64
 	err := a.db.txQueryRow(a.ctx, a.tx, nextNumber, counter, min, min, max, min).Scan(&v)

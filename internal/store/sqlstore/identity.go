@@ -235,17 +235,17 @@ func (db *DB) RenewToken(ctx context.Context, hash string, now, expires time.Tim
 // CreateSession stores a new session; its expiry is also kept as the
 // expiry it was created with (store.Session.LoginExpiresAt).
 func (db *DB) CreateSession(ctx context.Context, s store.Session) error {
-	_, err := db.wdb.ExecContext(ctx, db.d.q("INSERT INTO sessions (hash, account_moid, expires_at, login_expires_at) VALUES (?, ?, ?, ?)"),
-		s.Hash, s.AccountMoid, nanos(s.ExpiresAt), nanos(s.ExpiresAt))
+	_, err := db.wdb.ExecContext(ctx, db.d.q("INSERT INTO sessions (hash, account_moid, expires_at, login_expires_at, token_hash) VALUES (?, ?, ?, ?, ?)"),
+		s.Hash, s.AccountMoid, nanos(s.ExpiresAt), nanos(s.ExpiresAt), s.TokenHash)
 	return insertErr(err)
 }
 
-const sessionCols = "hash, account_moid, expires_at, login_expires_at"
+const sessionCols = "hash, account_moid, expires_at, login_expires_at, token_hash"
 
 func scanSession(sc scanner) (store.Session, error) {
 	var s store.Session
 	var exp, login int64
-	err := sc.Scan(&s.Hash, &s.AccountMoid, &exp, &login)
+	err := sc.Scan(&s.Hash, &s.AccountMoid, &exp, &login, &s.TokenHash)
 	s.ExpiresAt, s.LoginExpiresAt = fromNanos(exp), fromNanos(login)
 	return s, err
 }

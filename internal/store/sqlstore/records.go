@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/confer-platform/confer/internal/store"
@@ -65,6 +66,11 @@ func (db *DB) DueRecords(ctx context.Context, kind, state string, now time.Time)
 	if err != nil {
 		return nil, err
 	}
+	return scanRecords(rows)
+}
+
+// scanRecords reads every row of rows as a record and closes rows.
+func scanRecords(rows *sql.Rows) ([]store.Record, error) {
 	defer rows.Close()
 	var out []store.Record
 	for rows.Next() {

@@ -88,6 +88,11 @@ func testAtomic(t *testing.T, st store.Store) {
 		if n, _ := tx.CountRecords(store.RecordQuery{Kind: "mt", OwnerMoid: "1"}); n != 3 {
 			return fmt.Errorf("count after creating = %d", n)
 		}
+		// ListRecords sees the transaction's own writes, with their state.
+		recs, err := tx.ListRecords(store.RecordQuery{Kind: "mt", DomainMoid: "d1", States: []string{"calling"}})
+		if err != nil || len(recs) != 2 || recs[0].State != "calling" {
+			return fmt.Errorf("list in the transaction: %+v, %v", recs, err)
+		}
 		return nil
 	}))
 	if n, _ := st.CountRecords(ctx, store.RecordQuery{Kind: "mt"}); n != 3 {

@@ -1,0 +1,58 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/confer-platform/confer/internal/push"
+	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/testserver"
+)
+
+// Issue 20 item 2: the read and write timeouts do not cut the CometD long
+// poll: a /meta/connect held longer than both is answered normally.
+func TestLongPollOutlivesTimeouts(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{
+		Limits: server.Limits{ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second},
+		Push:   push.Options{ConnectTimeout: 5 * time.Second}})
+	admin := env.LoggedIn(t)
+	post := func(body string) []map[string]any {
+		t.Helper()
+		req, _ := http.NewRequest("POST", env.URL+"/api/v1/publish", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.AddCookie(&http.Cookie{Name: "SSO_COOKIE_KEY", Value: admin.Cookie})
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("POST %s: %v", body, err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		var out []map[string]any
+		if err := json.Unmarshal(raw, &out); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("POST %s: HTTP %d %q", body, resp.StatusCode, raw)
+		}
+		return out
+	}
+	hs := post(`[{"channel":"/meta/handshake","version":"1.0","supportedConnectionTypes":["long-polling"],"id":"1"}]`)
+	id, _ := hs[0]["clientId"].(string)
+	if id == "" {
+		t.Fatalf("handshake: %v", hs)
+	}
+	connect := `[{"channel":"/meta/connect","clientId":"` + id + `","connectionType":"long-polling","id":"2"}]`
+	post(connect) // the first connect is answered at once
+	start := time.Now()
+	rs := post(connect) // held for ConnectTimeout: longer than both timeouts
+	if time.Since(start) < 2*time.Second {
+		t.Fatalf("the connect was not held: %v", rs)
+	}
+	for _, m := range rs {
+		if m["channel"] == "/meta/connect" && m["successful"] != true {
+			t.Fatalf("held connect: %v", m)
+		}
+	}
+}
