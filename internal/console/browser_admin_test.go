@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,6 +90,9 @@ func TestConsoleTemplatesAndBooking(t *testing.T) {
 		if n := value(t, ctx, "errors on "+page.hash, chromedp.Evaluate[int](`document.querySelectorAll('#messages .msg.error').length`)); n != 0 {
 			t.Errorf("%s shows an error: %s", page.hash, value(t, ctx, "the error", chromedp.Evaluate[string](`[...document.querySelectorAll("#messages .msg.error")].map((m) => m.innerText).join(" / ")`)))
 		}
+	}
+	if st := value(t, ctx, "the node's state", chromedp.Text(chromedp.CSS(`.server-state`))); !strings.HasPrefix(st, "online ·") {
+		t.Errorf("this node on the network page: %q, want it online", st)
 	}
 	screenshot(t, ctx, "network")
 }

@@ -181,7 +181,7 @@ async function network() {
       const warn = await api.get(`/api/v1/nms/servers/${moid}/unrepaired_warnings`).catch(() => null);
       const alarms = warn?.unrepaired_warnings || [];
       box.append(h('div', { class: 'card' }, h('h3', {}, s.name || moid, ' ', h('small', {}, s.ip || '')),
-        h('p', {}, `${Number(s.online) === 1 ? 'online' : 'offline'} · cpu ${s.cpu ?? ''} · memory ${s.memory ?? ''} · disk ${s.disk ?? ''}`),
+        h('p', { class: 'server-state' }, `${s.online} · cpu ${s.cpu ?? ''} % · memory ${s.memory ?? ''} % · disk ${s.disk ?? ''} %`), // online: "online" or "offline" (reference 06)
         table(['start_time', 'warning_level', 'device_name', 'description'].map((k) => ({ title: k, get: (a) => String(a[k] ?? '') })),
           alarms, 'no unrepaired alarm')));
     }
