@@ -33,19 +33,35 @@ func (e *Engine) Call(ctx context.Context, c Conf, mtIDs []string) error {
 
 func (e *Engine) callLocal(ctx context.Context, c Conf, mtIDs []string) error {
 	for _, id := range mtIDs {
+		if err := e.callOne(ctx, c, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// callRetries bounds how often a call is placed again when the terminal
+// changed between its read and the call's write (a hang-up still running).
+const callRetries = 4
+
+// callOne dials one terminal that is not online, reading it again when
+// another writer changed it meanwhile.
+func (e *Engine) callOne(ctx context.Context, c Conf, id string) error {
+	for attempt := 0; ; attempt++ {
 		t, err := e.Get(ctx, c, id)
 		if err != nil {
 			return err
 		}
 		if t.Rec.State == StateOnline || t.Rec.State == StateCalling {
-			continue
+			return nil
 		}
 		t.Doc["_attempts"] = 0
-		if _, err := e.dial(ctx, c, t); err != nil {
-			return err
+		_, err = e.dial(ctx, c, t)
+		if errors.Is(err, store.ErrConflict) && attempt < callRetries {
+			continue
 		}
+		return err
 	}
-	return nil
 }
 
 // dial places a call and stores the terminal as being called (dialed
