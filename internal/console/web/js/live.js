@@ -177,6 +177,8 @@ export async function livePage(ctx, id) {
           'aria-pressed': String(vadOn), dataset: { do: 'vad' },
           onclick: () => act(null, () => api.put(`${base}/vad`, P({ state: vadOn ? 0 : 1, vacinterval: Number(st.vad.vacinterval) || 5 }))).then(() => st.reload('vad')),
         }, vadOn ? 'Voice activation: on' : 'Voice activation: off'),
+        // The join page of the SFU (docs/media.md): the login cookie admits the operator.
+        h('a', { class: 'button', id: 'join-conf', href: `/rtc/join/${encodeURIComponent(id)}`, target: '_blank', rel: 'noopener' }, 'Join in the browser'),
         h('button', { dataset: { do: 'delay' }, onclick: () => delayConf(id, () => st.reload('conf')) }, 'Delay'),
         h('button', { class: 'danger', id: 'end-conf', onclick: () => endConf(id, () => ctx.go('#/confs')) }, 'End conference')));
   }
