@@ -118,8 +118,8 @@ func publish(t *testing.T, url, token string) *publisher {
 	return p
 }
 
-// viewer counts the audio packets a WHEP session receives.
-type viewer struct{ audio atomic.Int64 }
+// viewer counts the audio and video packets a WHEP session receives.
+type viewer struct{ audio, video atomic.Int64 }
 
 func view(t *testing.T, url, token string) (*viewer, int) {
 	t.Helper()
@@ -137,6 +137,8 @@ func view(t *testing.T, url, token string) (*viewer, int) {
 			}
 			if tr.Kind() == webrtc.RTPCodecTypeAudio {
 				v.audio.Add(1)
+			} else {
+				v.video.Add(1)
 			}
 		}
 	})
