@@ -78,6 +78,7 @@ type Engine struct {
 	mu      sync.Mutex          // guards dialing and told
 	dialing map[string]*outcome // calls being placed (placeCall to dialed), with an early report
 	told    map[string]told     // what the media plane was last told of each conference (events.go)
+	voice   map[string]voiced   // the loudest participant of each conference, since when (voice.go)
 }
 
 // New returns an Engine with numbering and capacity cfg (zero fields take
@@ -97,7 +98,7 @@ func New(st store.Store, clk clock.Clock, cfg Config, newMedia func(media.Events
 	if newMedia == nil {
 		newMedia = media.Simulation(st, clk)
 	}
-	e := &Engine{st: st, clk: clk, log: log, features: NoFeatures{}, dialing: map[string]*outcome{}, told: map[string]told{}}
+	e := &Engine{st: st, clk: clk, log: log, features: NoFeatures{}, dialing: map[string]*outcome{}, told: map[string]told{}, voice: map[string]voiced{}}
 	e.media = newMedia(e)
 	e.confs = newConferences(st, clk, cfg, e)
 	if newFeatures != nil {

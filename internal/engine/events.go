@@ -148,12 +148,6 @@ func (e *Engine) Left(ctx context.Context, conf, mt string, lost bool) error {
 	return e.left(ctx, c, []string{mt})
 }
 
-// AudioLevels accepts the participants' audio levels. Voice activation
-// (issue 19) is to choose the speaker from them; nothing reads them yet.
-func (e *Engine) AudioLevels(ctx context.Context, conf string, levels []media.AudioLevel) error {
-	return nil
-}
-
 // KeyFrameRequest asks terminal mt for a key frame through the backend
 // that carries its call.
 func (e *Engine) KeyFrameRequest(ctx context.Context, conf, mt string) error {

@@ -30,6 +30,9 @@ type Features interface {
 	// Link establishes a cascade whose link terminal has been answered:
 	// an error refuses it, and the call fails (wrapping ErrRefused).
 	Link(ctx context.Context, superior Conf, link Terminal, sub Peer) error
+	// VoiceActive makes terminal mt the speaker of c, whose voice
+	// activation chose it (voice.go).
+	VoiceActive(ctx context.Context, c Conf, mt string) error
 }
 
 // NoFeatures runs conferences without conference control: nothing starts
@@ -45,3 +48,4 @@ func (NoFeatures) Conf(context.Context, string, string) (Conf, bool, error) {
 	return Conf{}, false, nil
 }
 func (NoFeatures) Link(context.Context, Conf, Terminal, Peer) error { return nil }
+func (NoFeatures) VoiceActive(context.Context, Conf, string) error  { return nil }

@@ -39,7 +39,15 @@ func newPC(t *testing.T) *webrtc.PeerConnection {
 	t.Helper()
 	var se webrtc.SettingEngine
 	se.SetIncludeLoopbackCandidate(true)
-	pc, err := webrtc.NewAPI(webrtc.WithSettingEngine(se)).NewPeerConnection(webrtc.Configuration{})
+	me := &webrtc.MediaEngine{}
+	if err := me.RegisterDefaultCodecs(); err != nil {
+		t.Fatal(err)
+	}
+	// RFC 6464 audio levels, which voice activation reads.
+	if err := me.RegisterHeaderExtension(webrtc.RTPHeaderExtensionCapability{URI: sfu.AudioLevelURI}, webrtc.RTPCodecTypeAudio); err != nil {
+		t.Fatal(err)
+	}
+	pc, err := webrtc.NewAPI(webrtc.WithSettingEngine(se), webrtc.WithMediaEngine(me)).NewPeerConnection(webrtc.Configuration{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,24 +87,38 @@ func offer(t *testing.T, pc *webrtc.PeerConnection, url, token string) (int, str
 	return resp.StatusCode, resp.Header.Get("Location"), string(b)
 }
 
-// publisher sends Opus packets every 10 ms until the test ends.
+// publisher sends Opus packets every 10 ms until the test ends, with an
+// RFC 6464 audio level when level is set (0 loudest, 127 silence).
 type publisher struct {
-	pc   *webrtc.PeerConnection
-	sent atomic.Int64
+	pc    *webrtc.PeerConnection
+	sent  atomic.Int64
+	level atomic.Int32 // -1: no level extension
 }
 
 func publish(t *testing.T, url, token string) *publisher {
+	return publishAt(t, url, token, -1)
+}
+
+func publishAt(t *testing.T, url, token string, level int32) *publisher {
 	t.Helper()
 	p := &publisher{pc: newPC(t)}
+	p.level.Store(level)
 	tr, err := webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2}, "audio", "pub")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.pc.AddTrack(tr); err != nil {
+	sender, err := p.pc.AddTrack(tr)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if code, _, body := offer(t, p.pc, url, token); code != http.StatusCreated {
 		t.Fatalf("WHIP POST = %d %q", code, body)
+	}
+	levelID := uint8(0)
+	for _, h := range sender.GetParameters().HeaderExtensions {
+		if h.URI == sfu.AudioLevelURI {
+			levelID = uint8(h.ID)
+		}
 	}
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop) })
@@ -110,6 +132,9 @@ func publish(t *testing.T, url, token string) *publisher {
 			case <-tick.C:
 			}
 			pkt := &rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: uint32(seq) * 480}, Payload: []byte{0xfc, 0xff, 0xfe}}
+			if l := p.level.Load(); l >= 0 && levelID != 0 {
+				_ = pkt.SetExtension(levelID, []byte{0x80 | byte(l)}) // V bit: voice
+			}
 			if tr.WriteRTP(pkt) == nil && p.pc.ConnectionState() == webrtc.PeerConnectionStateConnected {
 				p.sent.Add(1)
 			}
@@ -299,4 +324,40 @@ func TestRefusals(t *testing.T) {
 	if code, _, _ := offer(t, pc3, whip, pubTok["token"].(string)); code != http.StatusNotFound {
 		t.Errorf("WHIP after the conference ended = %d, want 404", code)
 	}
+}
+
+// Voice activation: with voice_activity_detection on, the publisher that
+// stays loudest for vacinterval seconds (read on the engine's clock, moved
+// by the test) becomes the speaker, as GET .../speaker shows.
+func TestVoiceActivationPicksTheLoudest(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "voices")
+	tok := func(name string) map[string]any {
+		return rtcToken(t, c, conf, map[string]any{"name": name, "role": "publish"})
+	}
+	q, l := tok("quiet"), tok("loud")
+	publishAt(t, q["whip_url"].(string), q["token"].(string), 60)
+	publishAt(t, l["whip_url"].(string), l["token"].(string), 20)
+	var loud string
+	waitFor(t, "both publishers online", func() bool {
+		_, qOn := terminal(t, c, conf, "quiet")
+		id, lOn := terminal(t, c, conf, "loud")
+		loud = id
+		return qOn && lOn
+	})
+	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+conf+"/vad", testserver.Params(t, map[string]any{"state": 1, "vacinterval": 5})))
+	speaker := func() string {
+		r := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/speaker", nil))
+		s, _ := r["mt_id"].(string)
+		return s
+	}
+	if s := speaker(); s != "" {
+		t.Fatalf("speaker %q before anyone held the floor", s)
+	}
+	waitFor(t, "the loud publisher as speaker", func() bool {
+		env.Clock.Advance(time.Second) // the hold is read on the engine's clock
+		time.Sleep(100 * time.Millisecond)
+		return speaker() == loud
+	})
 }

@@ -37,3 +37,7 @@ func (f features) Ended(ctx context.Context, c engine.Conference) error {
 func (f features) Link(ctx context.Context, sup engine.Conf, link engine.Terminal, sub engine.Peer) error {
 	return f.m.link(ctx, sup, link, sub)
 }
+
+func (f features) VoiceActive(ctx context.Context, c engine.Conf, mt string) error {
+	return f.m.voiceSpeaker(ctx, c, mt)
+}
