@@ -31,6 +31,12 @@ const maxNameBytes = 64
 // domain (12103 otherwise): whoever may control the conference may let
 // others into its media (docs/media.md "The contract").
 func (m *Module) createToken(ctx context.Context, r *api.Request) (wire.Object, error) {
+	// The conference first: another domain's learns nothing from the
+	// parameters' checks (12103 as an unknown one).
+	conf, err := m.Confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateRunning)
+	if err != nil {
+		return nil, err
+	}
 	p := r.Args.Params
 	name, _ := p["name"].(string)
 	if name == "" {
@@ -50,10 +56,6 @@ func (m *Module) createToken(ctx context.Context, r *api.Request) (wire.Object, 
 			return nil, wire.InvalidParam("ttl", fmt.Sprintf("must be whole seconds from %d to %d", int(MinTTL.Seconds()), int(MaxTTL.Seconds())))
 		}
 		ttl = time.Duration(n) * time.Second
-	}
-	conf, err := m.Confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateRunning)
-	if err != nil {
-		return nil, err
 	}
 	exp := m.Tokens.Clock.Now().Add(ttl)
 	tok, err := m.Tokens.Issue(ctx, Token{ConfID: conf.ID(), MeetingID: record.Str(conf.Doc, "meeting_id"),
