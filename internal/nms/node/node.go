@@ -222,8 +222,9 @@ func (r *Reporter) Report(ctx context.Context) error {
 	now := r.clk.Now()
 	r.mu.Lock()
 	cfg := r.cfg.withDefaults(s)
-	r.moid = Moid("node:" + cfg.Name)
-	doc := Document(cfg, r.moid, s, r.prev, r.started, now)
+	moid := Moid("node:" + cfg.Name)
+	r.moid = moid
+	doc := Document(cfg, moid, s, r.prev, r.started, now)
 	r.prev, r.last, r.self = s, now, doc
 	r.mu.Unlock()
 	if r.reg == nil {
@@ -233,7 +234,7 @@ func (r *Reporter) Report(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return r.reg.PutNode(ctx, r.moid, cfg.Name, now, b)
+	return r.reg.PutNode(ctx, moid, cfg.Name, now, b) // moid read under the lock: ticks may overlap
 }
 
 // Document builds a node's document from a sample; prev (zero for the
