@@ -49,6 +49,11 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
+		// WebRTC on loopback (the broadcast preview): host candidates of
+		// 127.0.0.1, not mDNS names; media plays without a gesture.
+		chromedp.Flag("allow-loopback-in-peer-connection", true),
+		chromedp.Flag("disable-features", "WebRtcHideLocalIpsWithMdns"),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
 		chromedp.WindowSize(1366, 900),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)

@@ -118,7 +118,12 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 	}
 	q := r.URL.Query()
 	o := offer{confID: confID, token: token, grant: g, whep: whep, sdp: string(body), name: g.Name,
-		viewer: q.Get("viewer"), fixed: q.Get("mt_id"), dual: q.Get("dual") == "1", layer: layerHigh}
+		viewer: q.Get("viewer"), fixed: q.Get("mt_id"), dual: q.Get("dual") == "1", layer: layerHigh,
+		preview: q.Get("preview") == "1"}
+	if o.preview && (!whep || !g.Preview || o.viewer != "") {
+		http.Error(w, "a preview is a WHEP session of an account that may control the conference", http.StatusForbidden)
+		return
+	}
 	if n := strings.TrimSpace(q.Get("name")); n != "" && len(n) <= 64 {
 		o.name = n
 	}
@@ -149,7 +154,9 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 	// Trickle and ICE restart through PATCH (RFC 9725 section 4.3.1).
 	w.Header().Set("Accept-Patch", "application/trickle-ice-sdpfrag")
 	s.iceLinks(w.Header())
-	w.Header().Set("X-Confer-Mt-Id", sess.member.mtID)
+	if sess.member.mtID != "" {
+		w.Header().Set("X-Confer-Mt-Id", sess.member.mtID)
+	}
 	w.WriteHeader(http.StatusCreated)
 	_, _ = io.WriteString(w, answer)
 }

@@ -106,8 +106,8 @@ func (rm *room) broadcastMember() *member {
 // mix with members everyone else's audio, silence everything a member gets.
 func (rm *room) sourceFor(d *downTrack) *receiver {
 	sub := d.sess.member
-	if sub == nil || rm.flagsOf(sub.mtID).silenced {
-		return nil
+	if sub == nil || (sub.mtID != "" && rm.flagsOf(sub.mtID).silenced) {
+		return nil // a preview (mtID "") is no terminal: never silenced
 	}
 	var m *member
 	switch d.mode {

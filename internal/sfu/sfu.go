@@ -47,6 +47,11 @@ type Grant struct {
 	Name string
 	// MaxParticipants caps the conference's participants (0: no cap).
 	MaxParticipants int
+	// Preview allows a WHEP preview (?preview=1): a viewer that is no
+	// participant (no Events.Joined, not counted against MaxParticipants),
+	// for an operator who may control the conference (docs/media.md
+	// "Preview").
+	Preview bool
 }
 
 // Participant is a newcomer as reported to Events.Joined.
