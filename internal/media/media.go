@@ -153,6 +153,13 @@ type Events interface {
 	// KeyFrameRequest asks terminal mt for a key frame (a subscriber
 	// needs one): the engine asks the backend that carries its call.
 	KeyFrameRequest(ctx context.Context, conf, mt string) error
+	// DualStarted asks whether terminal mt may send the dual stream (a
+	// screen share it started): accepted, mt is the conference's dual
+	// stream source; ErrRefused when the conference's rules forbid it.
+	DualStarted(ctx context.Context, conf, mt string) error
+	// DualStopped reports that mt's dual stream ended on its own: the
+	// conference has no dual stream source any more if mt was it.
+	DualStopped(ctx context.Context, conf, mt string) error
 }
 
 // DueRunner is a backend with time-driven work of its own (the

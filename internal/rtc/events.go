@@ -63,5 +63,26 @@ func (e *Events) AudioLevels(confID string, levels map[string]uint8) {
 	}
 }
 
-// DualStarted accepts a screen share as the dual stream.
-func (e *Events) DualStarted(confID, mtID string) error { return nil }
+var _ sfu.DualStopper = (*Events)(nil)
+
+// DualStarted asks the engine whether mtID's screen share may be the dual
+// stream (vc's dual_mode); accepted, the conference's dual stream record
+// names mtID (GET .../dualstream, its push).
+func (e *Events) DualStarted(confID, mtID string) error {
+	ctx, cancel := e.ctx()
+	defer cancel()
+	err := e.Engine.DualStarted(ctx, confID, mtID)
+	if err != nil && !errors.Is(err, media.ErrRefused) {
+		e.Log.Warn("rtc: a screen share", "conf", confID, "mt", mtID, "err", err)
+	}
+	return err
+}
+
+// DualStopped clears the dual stream record when mtID's share ends.
+func (e *Events) DualStopped(confID, mtID string) {
+	ctx, cancel := e.ctx()
+	defer cancel()
+	if err := e.Engine.DualStopped(ctx, confID, mtID); err != nil {
+		e.Log.Warn("rtc: a screen share's end", "conf", confID, "mt", mtID, "err", err)
+	}
+}

@@ -120,14 +120,15 @@ func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, 
 		return nil, "", err
 	}
 	reserved := viewer == nil && !o.preview
+	created := sess // the named result is nil once an error is returned
 	defer func() {
 		if err != nil {
 			s.count.Add(-1)
 			if reserved {
 				rm.unreserve()
 			}
-			if sess.pc != nil {
-				_ = sess.pc.Close()
+			if created.pc != nil {
+				_ = created.pc.Close()
 			}
 		}
 	}()
@@ -314,11 +315,14 @@ func (sess *session) close(why end) {
 		for _, d := range sess.downs {
 			d.setSource(nil)
 		}
-		linked := rm.remove(sess)
+		linked, dualEnded := rm.remove(sess)
 		for _, x := range linked {
 			x.close(endEngine)
 		}
 		rm.rewire()
+		if ds, ok := s.ev.(DualStopper); ok && dualEnded && why != endEngine {
+			ds.DualStopped(rm.id, sess.member.mtID)
+		}
 		if sess.owner && why != endEngine {
 			s.ev.Left(rm.id, sess.member.mtID, why == endLost)
 		}
@@ -375,8 +379,9 @@ func (rm *room) add(sess *session, m *member, reserved bool) (replaced []*sessio
 }
 
 // remove unregisters a session; for an owner it returns the sessions that
-// served the member, to close.
-func (rm *room) remove(sess *session) (linked []*session) {
+// served the member, to close. dualEnded tells that the session's screen
+// share was the conference's dual stream.
+func (rm *room) remove(sess *session) (linked []*session, dualEnded bool) {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	delete(rm.sessions, sess)
@@ -396,6 +401,7 @@ func (rm *room) remove(sess *session) (linked []*session) {
 	}
 	if sess.dual && !sess.whep && rm.dual == m.mtID && m.screen == nil {
 		rm.dual = ""
+		dualEnded = true
 	}
 	if sess.owner {
 		delete(rm.members, m.mtID)
@@ -408,7 +414,7 @@ func (rm *room) remove(sess *session) (linked []*session) {
 		}
 	}
 	rm.bump()
-	return linked
+	return linked, dualEnded
 }
 
 // videoMime is the codec a new video down track asks for: its source's, or

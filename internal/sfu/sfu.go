@@ -88,6 +88,15 @@ type Events interface {
 	DualStarted(confID, mtID string) error
 }
 
+// DualStopper is an Events that also hears when a screen share that was
+// the dual stream ends (its session closed, replaced or refused later):
+// the engine clears the conference's dual stream record. Ends the engine
+// ordered (SetDual of another source, Hangup, EndConference) are not
+// reported.
+type DualStopper interface {
+	DualStopped(confID, mtID string)
+}
+
 // SFU is the media plane of one node.
 type SFU struct {
 	cfg      Config
