@@ -38,9 +38,31 @@ func (s *SFU) Handler() http.Handler {
 	mux.HandleFunc("DELETE /rtc/session/{id}", s.serveDelete)
 	mux.HandleFunc("POST /rtc/session/{id}/layer", s.serveLayer)
 	mux.HandleFunc("GET /rtc/state/{conf_id}", s.serveState)
-	mux.HandleFunc("GET /rtc/join/{conf_id}", serveJoin)
+	mux.HandleFunc("GET /rtc/join/{conf_id}", s.serveJoin)
 	mux.Handle("GET /rtc/assets/", http.StripPrefix(PathAssets, assetHandler()))
 	return mux
+}
+
+// redirected answers 307 with the owner node's URL when another node
+// serves the conference's media (Config.Locate): the method and the body
+// are kept (RFC 9110 section 15.4.8), so a WHIP or WHEP client re-sends its
+// offer there, and the session's Location is then the owner's.
+func (s *SFU) redirected(w http.ResponseWriter, r *http.Request, confID string, claim bool) bool {
+	if s.cfg.Locate == nil {
+		return false
+	}
+	owner, err := s.cfg.Locate(r.Context(), confID, claim)
+	if err != nil {
+		http.Error(w, "the conference's media node is unknown for now", http.StatusServiceUnavailable)
+		return true
+	}
+	if owner == "" {
+		return false
+	}
+	w.Header().Set("Location", owner+r.URL.RequestURI())
+	w.Header().Set("Cache-Control", "no-store")
+	http.Error(w, "the conference's media is served by "+owner, http.StatusTemporaryRedirect)
+	return true
 }
 
 type requestKey struct{}
@@ -110,6 +132,9 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 	g, err := s.auth.Authorize(withRequest(r), confID, token)
 	if err != nil {
 		fail(w, err)
+		return
+	}
+	if s.redirected(w, r, confID, true) {
 		return
 	}
 	if (whep && !g.Role.canSubscribe()) || (!whep && !g.Role.canPublish()) {
@@ -233,6 +258,9 @@ func (s *SFU) serveState(w http.ResponseWriter, r *http.Request) {
 	confID := r.PathValue("conf_id")
 	if _, err := s.auth.Authorize(withRequest(r), confID, bearer(r)); err != nil {
 		fail(w, err)
+		return
+	}
+	if s.redirected(w, r, confID, false) {
 		return
 	}
 	rm := s.room(confID, true)
