@@ -82,7 +82,7 @@ func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) e
 // SetBroadcast tells the SFU whom everyone sees: the speaker, else the
 // member the conference poll shows, and the composition's panes.
 func (b *Backend) SetBroadcast(ctx context.Context, conf string, bc media.Broadcast) error {
-	s := sfu.Broadcast{Speaker: bc.Speaker, Layout: bc.Layout}
+	s := sfu.Broadcast{Speaker: bc.Speaker, Layout: bc.Layout, Chairman: bc.Chairman}
 	if s.Speaker == "" {
 		s.Speaker = bc.Poll
 	}

@@ -63,7 +63,23 @@ func (e *Events) AudioLevels(confID string, levels map[string]uint8) {
 	}
 }
 
-var _ sfu.DualStopper = (*Events)(nil)
+var (
+	_ sfu.DualStopper = (*Events)(nil)
+	_ sfu.SelfMuter   = (*Events)(nil)
+)
+
+// SelfMuted passes a participant's own mute button to the engine, which
+// stores it as the terminal's mute and applies it; lifting the chair's
+// mute is refused (403).
+func (e *Events) SelfMuted(confID, mtID string, on bool) error {
+	ctx, cancel := e.ctx()
+	defer cancel()
+	err := e.Engine.SelfMuted(ctx, confID, mtID, on)
+	if errors.Is(err, media.ErrRefused) {
+		return sfu.ErrForbidden
+	}
+	return err
+}
 
 // DualStarted asks the engine whether mtID's screen share may be the dual
 // stream (vc's dual_mode); accepted, the conference's dual stream record

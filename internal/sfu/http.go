@@ -37,6 +37,7 @@ func (s *SFU) Handler() http.Handler {
 	mux.HandleFunc("PATCH /rtc/session/{id}", s.servePatch)
 	mux.HandleFunc("DELETE /rtc/session/{id}", s.serveDelete)
 	mux.HandleFunc("POST /rtc/session/{id}/layer", s.serveLayer)
+	mux.HandleFunc("POST /rtc/session/{id}/mute", s.serveSelfMute)
 	mux.HandleFunc("GET /rtc/state/{conf_id}", s.serveState)
 	mux.HandleFunc("GET /rtc/join/{conf_id}", s.serveJoin)
 	mux.Handle("GET /rtc/assets/", http.StripPrefix(PathAssets, assetHandler()))

@@ -97,6 +97,14 @@ type DualStopper interface {
 	DualStopped(confID, mtID string)
 }
 
+// SelfMuter is an Events that takes a participant's own microphone button
+// (POST {session}/mute): the engine stores and applies it as a mute
+// (through SetMute); an error refuses it (ErrForbidden: the chair's mute
+// holds). Without it the SFU applies the mute itself.
+type SelfMuter interface {
+	SelfMuted(confID, mtID string, on bool) error
+}
+
 // SFU is the media plane of one node.
 type SFU struct {
 	cfg      Config
