@@ -91,6 +91,26 @@ func TestJoinPageControls(t *testing.T) {
 		s, _ := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/speaker", nil))["mt_id"].(string)
 		return s == graceID
 	})
+	// Grace, the speaker, shares her screen (dual_mode 0: the speaker may):
+	// vc's dual stream names her; stopping the share clears it.
+	dualOf := func() string {
+		d, _ := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/dualstream", nil))["mt_id"].(string)
+		return d
+	}
+	step, cancel = context.WithTimeout(grace, 30*time.Second)
+	if err := chromedp.Do(step, chromedp.Click(chromedp.ID("share"))); err != nil { // a real click: getDisplayMedia wants a gesture
+		t.Fatal(err)
+	}
+	cancel()
+	waitFor(t, "Grace's share as vc's dual stream", func() bool { return dualOf() == graceID })
+	pageShows(t, ada, "Grace's screen on Ada's page", `!!document.querySelector('.tile[data-key="dual"]')`)
+	step, cancel = context.WithTimeout(grace, 30*time.Second)
+	if err := chromedp.Do(step, chromedp.Click(chromedp.ID("share"))); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	waitFor(t, "the dual stream cleared by the share's end", func() bool { return dualOf() == "" })
+
 	click(t, ada, "Ada unmutes all", "#unmute-all")
 	waitFor(t, "Grace unmuted by the chair", func() bool { return mtField(t, c, conf, graceID, "mute") == float64(0) })
 
