@@ -168,7 +168,18 @@ func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator)) (*webrtc.API, error) {
 		f.OnNewPeerConnection(func(_ string, e cc.BandwidthEstimator) { onBWE(e) })
 		reg.Add(f)
 	}
-	if err := webrtc.RegisterDefaultInterceptors(m, reg); err != nil {
+	// pion's default interceptors but its stats interceptor (the SFU reads
+	// no statistics of its connections; it costs on every packet).
+	if err := webrtc.ConfigureNack(m, reg); err != nil {
+		return nil, err
+	}
+	if err := webrtc.ConfigureRTCPReports(reg); err != nil {
+		return nil, err
+	}
+	if err := webrtc.ConfigureSimulcastExtensionHeaders(m); err != nil {
+		return nil, err
+	}
+	if err := webrtc.ConfigureTWCCSender(m, reg); err != nil {
 		return nil, err
 	}
 	if err := webrtc.ConfigureTWCCHeaderExtensionSender(m, reg); err != nil {
