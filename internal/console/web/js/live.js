@@ -74,10 +74,11 @@ export async function livePage(ctx, id) {
   const head = h('div', { class: 'page-head' });
   const termBox = h('div', { class: 'terminals' });
   const side = h('div', { class: 'side' });
-  // The preview keeps its connection across renders: it sits outside them.
+  // The preview keeps its connection across renders: it sits outside them,
+  // below the panels (the composition stays next to the terminal list).
   const preview = previewPanel(id);
   const el = h('section', { class: 'page live', 'aria-label': `conference ${id}` }, head,
-    h('div', { class: 'live-grid' }, h('div', {}, addForm(), termBox), h('div', { class: 'side' }, preview.el, side)));
+    h('div', { class: 'live-grid' }, h('div', {}, addForm(), termBox), h('div', { class: 'side' }, side, preview.el)));
 
   function addForm() {
     const input = h('input', { id: 'add-mt', placeholder: 'E.164 number or IP address', 'aria-label': 'terminal to add' });
