@@ -61,6 +61,19 @@ func TestJoinPageControls(t *testing.T) {
 		return aOn && gOn
 	})
 
+	// A picture composition: the pages show its panes in order.
+	testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/vmps", testserver.Params(t, map[string]any{
+		"mode": 1, "layout": 5, "broadcast": 1, "voice_hint": 0, "show_mt_name": 1,
+		"mt_name_style": map[string]any{"font_size": 1, "font_color": "#FF0000", "position": 2},
+		"members": []any{
+			map[string]any{"chn_idx": 0, "member_type": 1, "mt_id": graceID},
+			map[string]any{"chn_idx": 1, "member_type": 1, "mt_id": adaID},
+		}})))
+	pageShows(t, ada, "the composition's panes on Ada's page", `(() => { const c = document.getElementById('tiles').children;
+		return document.getElementById('tiles').className === 'layout-panes' && c[0].dataset.key === 'mt:`+graceID+`' && c[0].dataset.pane === '0' && c[1].dataset.key === 'me' && c[1].dataset.pane === '1'; })()`)
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/vc/confs/"+conf+"/vmps/1", nil))
+	pageShows(t, ada, "the grid again without a composition", `document.getElementById('tiles').className === 'layout-grid'`)
+
 	// Grace's own mute is her terminal's mute in vc; unmuting lifts it.
 	click(t, grace, "Grace's mute button", "#mute")
 	waitFor(t, "Grace muted in vc", func() bool { return mtField(t, c, conf, graceID, "mute") == float64(1) })

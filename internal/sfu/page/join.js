@@ -291,20 +291,43 @@ function renderTiles() {
   if (dual && dual.screen && state.dual !== me.mtID) watch("dual", "dual=1", (dual.name || "#" + dual.mt_id) + " (screen)");
   else unwatch("dual");
 
-  // Layout: the composition's panes in order, else the speaker large.
+  // Layout: the composition's panes in order (a grid of as many panes,
+  // the others off stage, their sound still playing), else the speaker
+  // (or the screen share) large over the others.
   const tiles = $("tiles");
   const speaker = state.speaker || "";
-  tiles.className = speaker || state.dual ? "layout-speaker" : "layout-grid";
-  for (const tile of tiles.children) tile.classList.remove("large");
-  const large = document.querySelector('.tile[data-key="dual"]') ||
-    document.querySelector('.tile[data-key="mt:' + speaker + '"]') || (speaker === me.mtID && speaker ? document.querySelector('.tile[data-key="me"]') : null);
-  if (large) { large.classList.add("large"); tiles.prepend(large); }
-  if (state.panes && state.panes.length) {
-    for (const id of state.panes.slice().reverse()) {
-      const t = document.querySelector('.tile[data-key="mt:' + id + '"]') || (id === me.mtID ? document.querySelector('.tile[data-key="me"]') : null);
-      if (t) tiles.prepend(t);
-    }
+  const tileOf = (id) => document.querySelector('.tile[data-key="mt:' + id + '"]') ||
+    (id && id === me.mtID ? document.querySelector('.tile[data-key="me"]') : null);
+  for (const p of tiles.querySelectorAll(".tile.placeholder")) p.remove();
+  for (const tile of tiles.children) {
+    tile.classList.remove("large", "offstage");
+    delete tile.dataset.pane;
   }
+  const panes = state.panes || [];
+  if (panes.length) {
+    tiles.className = "layout-panes";
+    tiles.style.gridTemplateColumns = "repeat(" + Math.ceil(Math.sqrt(panes.length)) + ", 1fr)";
+    for (const tile of tiles.children) if (tile.dataset.key !== "dual") tile.classList.add("offstage");
+    const order = panes.map((id, i) => {
+      let t = id ? tileOf(id) : null;
+      if (!t) {
+        t = document.createElement("div");
+        t.className = "tile placeholder";
+        t.textContent = id ? "#" + id : "";
+      }
+      t.classList.remove("offstage");
+      t.dataset.pane = String(i);
+      return t;
+    });
+    for (const t of order.reverse()) tiles.prepend(t);
+    const dual = document.querySelector('.tile[data-key="dual"]');
+    if (dual) { dual.classList.add("large"); tiles.prepend(dual); }
+    return;
+  }
+  tiles.style.gridTemplateColumns = "";
+  tiles.className = speaker || state.dual ? "layout-speaker" : "layout-grid";
+  const large = document.querySelector('.tile[data-key="dual"]') || (speaker ? tileOf(speaker) : null);
+  if (large) { large.classList.add("large"); tiles.prepend(large); }
 }
 
 async function poll() {
