@@ -23,6 +23,7 @@ require (
 )
 
 require (
+	github.com/at-wat/ebml-go v0.19.4 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/buger/jsonparser v1.1.1 // indirect
