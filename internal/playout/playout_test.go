@@ -125,8 +125,16 @@ type sink struct {
 
 func (s *sink) WriteAudio(p *rtp.Packet) { s.mu.Lock(); s.audio = append(s.audio, p); s.mu.Unlock() }
 func (s *sink) WriteVideo(p *rtp.Packet) { s.mu.Lock(); s.video = append(s.video, p); s.mu.Unlock() }
-func (s *sink) counts() (int, int)       { s.mu.Lock(); defer s.mu.Unlock(); return len(s.audio), len(s.video) }
-func (s *sink) lastVideo() *rtp.Packet   { s.mu.Lock(); defer s.mu.Unlock(); return s.video[len(s.video)-1] }
+func (s *sink) counts() (int, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.audio), len(s.video)
+}
+func (s *sink) lastVideo() *rtp.Packet {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.video[len(s.video)-1]
+}
 
 // settle waits until the player's position stops moving at the clock's
 // now (it has sent every frame due).
