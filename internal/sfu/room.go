@@ -106,7 +106,7 @@ func (rm *room) broadcastMember() *member {
 // mix with members everyone else's audio, silence everything a member gets.
 func (rm *room) sourceFor(d *downTrack) *receiver {
 	sub := d.sess.member
-	if sub == nil && d.sess.local == nil || sub != nil && rm.flagsOf(sub.mtID).silenced {
+	if sub == nil && d.sess.local == nil && !d.sess.watch || sub != nil && rm.flagsOf(sub.mtID).silenced {
 		return nil // a local tap (a recorder) has no member and hears all
 	}
 	var m *member
