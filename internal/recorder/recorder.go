@@ -10,6 +10,7 @@ package recorder
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,6 +32,11 @@ type Track struct {
 	MimeType  string // video/VP8, video/VP9, video/H264, audio/opus
 	ClockRate uint32 // RTP clock rate; 90000 video, 48000 Opus when 0
 	Channels  uint16 // audio channels; 2 when 0
+	// PayloadTypes, when set, lets the track carry one of several codecs
+	// (payload type: MIME type): the first packet chooses it, packets of
+	// another codec are dropped; MimeType is the codec declared when no
+	// packet chose before the header was written.
+	PayloadTypes map[uint8]string
 }
 
 // Options configure a recording.
@@ -107,6 +113,8 @@ type input struct {
 	lastMs  int64
 	needKey bool
 	lastPLI time.Time
+	chosen  bool   // the codec was chosen by a packet (Track.PayloadTypes)
+	mime    string // the chosen codec, lower case
 }
 
 // maxLate is how many packets the samplebuilder waits for a missing one.
@@ -173,6 +181,9 @@ func (in *input) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	if r.paused {
 		return len(payload), nil
 	}
+	if !in.accept(h.PayloadType) {
+		return len(payload), nil
+	}
 	if !r.started {
 		r.started, r.start = true, r.opt.Clock.Now()
 	}
@@ -186,6 +197,30 @@ func (in *input) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 		}
 	}
 	return len(payload), nil
+}
+
+// accept chooses the track's codec by the first packet's payload type
+// and tells whether a packet is of that codec.
+func (in *input) accept(pt uint8) bool {
+	pts := in.r.mux.tracks[in.i].spec.PayloadTypes
+	if len(pts) == 0 {
+		return true
+	}
+	mime, ok := pts[pt]
+	if !ok {
+		return false
+	}
+	if in.chosen {
+		return in.mime == strings.ToLower(mime)
+	}
+	c, ok := codecOf(mime)
+	if !ok || (in.r.mux.ws != nil && c.id != in.c.id) {
+		return false // the header declared another codec
+	}
+	in.chosen, in.mime, in.c = true, strings.ToLower(mime), c
+	in.r.mux.tracks[in.i].c = c
+	in.sb = samplebuilder.New(maxLate, c.depacketizer(), in.rate)
+	return true
 }
 
 // sample places one frame on the recording's timeline: the first frame
@@ -392,3 +427,6 @@ func (r *Recorder) Bytes() int64 {
 	n, _ := r.mux.out.state()
 	return n
 }
+
+// Path is the recording's file.
+func (r *Recorder) Path() string { return r.opt.Path }

@@ -25,6 +25,10 @@ type Module struct {
 	// mtAddMu serialises the capacity count of adding terminals with the
 	// adding it admits, on this server (mts.go).
 	mtAddMu sync.Mutex
+
+	// rec is the node's recorder and its running recordings (rec_media.go);
+	// nil until SetRecording.
+	rec *recMedia
 }
 
 // New returns the module.
