@@ -3,6 +3,7 @@ module github.com/confer-platform/confer
 go 1.26.8
 
 require (
+	github.com/at-wat/ebml-go v0.19.4
 	github.com/chromedp/chromedp v0.23.0
 	github.com/coder/websocket v1.8.14
 	github.com/jackc/pgx/v5 v5.12.0

@@ -60,8 +60,10 @@ type Config struct {
 	// zero value works on one machine with ephemeral ports.
 	RTC sfu.Config
 	// NoRTC runs without real media: no SFU, WHIP, WHEP or join page.
-	NoRTC  bool
-	Limits Limits // zero fields: DefaultLimits (limits.go, docs/operations.md "Limits")
+	NoRTC bool
+	// Recording is where recordings go (docs/recording.md).
+	Recording RecordingConfig
+	Limits    Limits // zero fields: DefaultLimits (limits.go, docs/operations.md "Limits")
 }
 
 // Server serves the platform API.
@@ -148,7 +150,8 @@ func New(cfg Config) (*Server, error) {
 	if p, ok := cfg.Store.(ops.Store); ok {
 		probe = p
 	}
-	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, http.HandlerFunc(s.serveHTTP))
+	s.setupRecording(cfg.Recording) // recorders, programs' files, metrics (recording.go)
+	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, s.serveDownload(http.HandlerFunc(s.serveHTTP)))
 	s.handler = console.Mount(s.handler, s.auth) // the operator console at /console/ (docs/console.md)
 	s.handler = s.mountRTC(s.handler)            // WHIP, WHEP and the join page at /rtc/ (docs/media.md)
 	s.handler = s.deadlines(s.handler)           // per-request deadlines (deadlines.go)
@@ -211,6 +214,9 @@ func (s *Server) RunBackground(ctx context.Context) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		if _, err := s.ReconcileRecordings(ctx); err != nil {
+			s.log.Error("recordings: reconciling programs and files failed", "err", err)
+		}
 		if s.push != nil {
 			s.push.Run(ctx)
 		} else {

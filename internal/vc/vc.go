@@ -29,6 +29,10 @@ type Module struct {
 	// live is the node's media for playbacks, monitors, broadcasts and TV
 	// walls (live_media.go); nil until SetLive.
 	live *liveState
+
+	// rec is the node's recorder and its running recordings (rec_media.go);
+	// nil until SetRecording.
+	rec *recMedia
 }
 
 // New returns the module.
