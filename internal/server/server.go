@@ -151,6 +151,7 @@ func New(cfg Config) (*Server, error) {
 		probe = p
 	}
 	s.setupRecording(cfg.Recording) // recorders, programs' files, metrics (recording.go)
+	s.setupLive(cfg.Recording)      // playbacks, watching viewers, viewers metric (live.go)
 	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, s.serveDownload(http.HandlerFunc(s.serveHTTP)))
 	s.handler = console.Mount(s.handler, s.auth) // the operator console at /console/ (docs/console.md)
 	s.handler = s.mountRTC(s.handler)            // WHIP, WHEP and the join page at /rtc/ (docs/media.md)
@@ -192,6 +193,7 @@ func (s *Server) Tick(ctx context.Context) error {
 		s.engine.RunDue(ctx),     // conferences' starts and ends, then calls
 		s.vc.RunDueTimeline(ctx), // finished polls, ended playbacks, silent monitors
 		s.vc.RunDueMedia(ctx),    // terminals' vmp flags after rotations
+		s.vc.RunDueLive(ctx),     // viewers of released monitors, stopped broadcasts and walls
 		s.nms.RunDue(ctx),        // this node's report, terminal statistics, alarms
 		s.vrs.RunDue(ctx),        // transcoding tasks
 		s.mc.ExpireFiles(ctx),

@@ -37,8 +37,8 @@ type LiveConfig struct {
 
 // liveState is the node's running playbacks.
 type liveState struct {
-	cfg   LiveConfig
-	mu    sync.Mutex
+	cfg     LiveConfig
+	mu      sync.Mutex
 	plays   map[string]*playRun     // by conf_id
 	watched map[string]*watchedConf // conferences with watching viewers (live_watch.go)
 }
@@ -81,4 +81,13 @@ func whepURL(base, confID string, q url.Values) string {
 // the usual media token or session cookie otherwise (docs/live.md).
 func LiveURL(base, domain, confID, recID string) string {
 	return whepURL(base, confID, url.Values{"live": {recID}, "domain": {domain}})
+}
+
+// LiveViewersOf counts the WHEP viewers of a conference's broadcast on
+// this node (vrs's live rooms).
+func (m *Module) LiveViewersOf(confID, recID string) int {
+	if !m.liveOn() {
+		return 0
+	}
+	return m.live.cfg.Media.Watchers(confID, tagLive(recID))
 }

@@ -217,4 +217,3 @@ func (m *Module) LiveViewers() map[[2]string]int {
 	}
 	return out
 }
-
