@@ -147,7 +147,7 @@ func vcMediaMonitorFields() []Param {
 		}},
 		vcMediaDst("dst", false, "destination of the RTP stream"),
 		{Name: "whep_url", Kind: String, Extension: true, Doc: "WHEP link watching the monitored source while the " +
-			"monitor lives (docs/live.md \"Monitors\"); absent without real media"},
+			"monitor lives (docs/live.md \"Monitors\"); empty without real media"},
 	}
 }
 
