@@ -1,7 +1,10 @@
 package server
 
 import (
+	"net/http"
+
 	"github.com/confer-platform/confer/internal/vc"
+	"github.com/confer-platform/confer/internal/wall"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -20,6 +23,15 @@ func (s *Server) setupLive(cfg RecordingConfig) {
 	s.rtcAuth.Watch = s.vc
 	s.vrs.SetLive(s.vc.LiveViewersOf)
 	s.metrics.Registry().MustRegister(liveViewers{s.vc})
+}
+
+// mountWall serves the TV wall page at /wall/ (internal/wall) when the
+// node has media.
+func (s *Server) mountWall(next http.Handler) http.Handler {
+	if s.sfu == nil {
+		return next
+	}
+	return wall.Mount(next, s.auth, s.vc)
 }
 
 // liveViewers is confer_live_viewers{conf_id, rec_id}: the WHEP viewers

@@ -155,6 +155,7 @@ func New(cfg Config) (*Server, error) {
 	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, s.serveDownload(http.HandlerFunc(s.serveHTTP)))
 	s.handler = console.Mount(s.handler, s.auth) // the operator console at /console/ (docs/console.md)
 	s.handler = s.mountRTC(s.handler)            // WHIP, WHEP and the join page at /rtc/ (docs/media.md)
+	s.handler = s.mountWall(s.handler)           // the TV wall page at /wall/ (docs/live.md)
 	s.handler = s.deadlines(s.handler)           // per-request deadlines (deadlines.go)
 
 	eps := catalog.All()
