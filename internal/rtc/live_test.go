@@ -2,12 +2,15 @@ package rtc_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +18,7 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/recorder/rectest"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/shape"
@@ -235,21 +239,22 @@ func TestLiveBroadcastViewers(t *testing.T) {
 				"video_name": name, "recorder_type": 1, "publish_mode": public, "watermark": 0, "anonymous": 0, "recorder_mode": 2,
 				"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
 		}
-		links := func() map[string]string { // the live rooms carry each broadcast's WHEP link
+		links := func() map[string]string { // the live rooms' descriptors give each broadcast's WHEP link
 			out := map[string]string{}
 			for _, x := range testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/liveroom", nil))["roomstate"].([]any) {
 				r := x.(map[string]any)
 				out[r["roomidstr"].(string)] = r["livestreampath"].(string)
-				if n := r["livestatnum"].(float64); r["roomidstr"] != "" && n != float64(env.Srv.SFU().Watchers(conf, "live:"+r["roomidstr"].(string))) {
+				if n := r["livestatnum"].(float64); n != float64(env.Srv.SFU().Watchers(conf, "live:"+r["roomidstr"].(string))) {
 					t.Errorf("livestatnum = %v", n)
 				}
 			}
 			return out
 		}
 		public := broadcast("open", 1)
-		link := links()[public]
-		if link == "" {
-			t.Fatalf("no WHEP link in the live rooms")
+		code, desc := descriptor(t, links()[public], "")
+		link := desc["whep_url"]
+		if code != http.StatusOK || link == "" {
+			t.Fatalf("the public broadcast's descriptor = %d %v", code, desc)
 		}
 
 		// Public: no login; it is no terminal, and the viewers metric counts it.
@@ -276,15 +281,115 @@ func TestLiveBroadcastViewers(t *testing.T) {
 
 		// Not public: refused without a token, admitted with one.
 		private := broadcast("closed", 0)
-		link = links()[private]
+		tok := rtcToken(t, c, conf, map[string]any{"name": "viewer", "role": "subscribe"})
+		if code, _ := descriptor(t, links()[private], ""); code != http.StatusUnauthorized {
+			t.Errorf("the private broadcast's descriptor without a token = %d, want 401", code)
+		}
+		code, desc = descriptor(t, links()[private], tok["token"].(string))
+		link = desc["whep_url"]
+		if code != http.StatusOK || link == "" {
+			t.Fatalf("the private broadcast's descriptor with a token = %d %v", code, desc)
+		}
 		if _, code := watch(t, link, ""); code != http.StatusUnauthorized {
 			t.Errorf("WHEP POST of the private broadcast without a token = %d, want 401", code)
 		}
-		tok := rtcToken(t, c, conf, map[string]any{"name": "viewer", "role": "subscribe"})
 		w2, code := watch(t, link, tok["token"].(string))
 		if code != http.StatusCreated {
 			t.Fatalf("WHEP POST of the private broadcast with a token = %d", code)
 		}
 		waitFor(t, "the private broadcast's audio", func() bool { return w2.audio.Load() >= 20 })
 	})
+}
+
+// descriptor reads a broadcast's Readme.json (its livestreampath).
+func descriptor(t *testing.T, u, token string) (int, map[string]string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", u, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out := map[string]string{}
+	if resp.StatusCode == http.StatusOK {
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return resp.StatusCode, out
+}
+
+// TestLiveHLS: with ffmpeg, a public broadcast's descriptor has an HLS
+// playlist whose segments carry the broadcast (H.264 and AAC, ffprobe).
+func TestLiveHLS(t *testing.T) {
+	dir := t.TempDir()
+	packets := rectest.Packets(t, dir, 12) // skips without ffmpeg
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "hls")
+	tok := rtcToken(t, c, conf, map[string]any{"name": "camera", "role": "publish"})
+	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
+	go func() { // real time, so that ffmpeg's segments have their length
+		start := time.Now()
+		for _, pk := range pub.packets {
+			if d := pk.At - time.Since(start); d > 0 {
+				time.Sleep(d)
+			}
+			tr := pub.audio
+			if pk.Video {
+				tr = pub.video
+			}
+			if tr.WriteRTP(pk.Packet) != nil {
+				return
+			}
+		}
+	}()
+	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
+	rec := testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/recorders", testserver.Params(t, map[string]any{
+		"video_name": "hls", "recorder_type": 1, "publish_mode": 1, "watermark": 0, "anonymous": 1, "recorder_mode": 2,
+		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
+	room := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/liveroom", nil))["roomstate"].([]any)[0].(map[string]any)
+	code, desc := descriptor(t, room["livestreampath"].(string), "")
+	if code != http.StatusOK || desc["hls_url"] == "" || room["roomidstr"] != rec {
+		t.Fatalf("descriptor = %d %v", code, desc)
+	}
+	resp, err := http.Get(desc["hls_url"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	playlist, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(playlist), "#EXTM3U") {
+		t.Fatalf("playlist = %d %q", resp.StatusCode, playlist)
+	}
+	var seg string
+	for _, l := range strings.Split(string(playlist), "\n") {
+		if strings.HasSuffix(l, ".ts") {
+			seg = l
+		}
+	}
+	if seg == "" {
+		t.Fatalf("no segment in %q", playlist)
+	}
+	u := desc["hls_url"][:strings.LastIndex(desc["hls_url"], "/")+1] + seg
+	resp, err = http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || len(body) < 1000 {
+		t.Fatalf("segment %s = %d, %d bytes", seg, resp.StatusCode, len(body))
+	}
+	f := filepath.Join(dir, "seg.ts")
+	if err := os.WriteFile(f, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := rectest.ProbeFile(t, f)
+	if v, ok := p.Stream("video"); !ok || v.Codec != "h264" || v.Width != rectest.Width {
+		t.Errorf("segment streams = %+v", p.Streams)
+	}
 }

@@ -36,7 +36,17 @@ func watchRequest(ctx context.Context) *http.Request {
 // authorizeWatch admits a watching viewer: its credential, if any, names
 // the domain; the Watcher decides.
 func (a Authorizer) authorizeWatch(ctx context.Context, req *http.Request, confID, bearer string) (sfu.Grant, error) {
-	q := req.URL.Query()
+	return a.AuthorizeWatch(ctx, req, req.URL.Query(), confID, bearer)
+}
+
+// AuthorizeWatch admits a viewer of what q names (live=, monitor=, wall=;
+// domain= without credential) in conference confID, with the request's
+// bearer token or session cookie if any: WHEP, and the HLS of a broadcast
+// (internal/live).
+func (a Authorizer) AuthorizeWatch(ctx context.Context, req *http.Request, q url.Values, confID, bearer string) (sfu.Grant, error) {
+	if a.Watch == nil {
+		return sfu.Grant{}, sfu.ErrNotFound
+	}
 	domain, authed := q.Get("domain"), false
 	switch {
 	case bearer != "":

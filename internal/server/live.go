@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/vc"
 	"github.com/confer-platform/confer/internal/wall"
 	"github.com/prometheus/client_golang/prometheus"
@@ -22,16 +23,25 @@ func (s *Server) setupLive(cfg RecordingConfig) {
 	s.vc.SetLive(vc.LiveConfig{Media: s.sfu, Dir: cfg.Dir})
 	s.rtcAuth.Watch = s.vc
 	s.vrs.SetLive(s.vc.LiveViewersOf)
+	s.hls = live.NewHLS(live.HLSConfig{Log: s.log}, s.sfu) // nil without ffmpeg: no HLS
 	s.metrics.Registry().MustRegister(liveViewers{s.vc})
 }
 
-// mountWall serves the TV wall page at /wall/ (internal/wall) when the
-// node has media.
+// mountWall serves the TV wall page at /wall/ (internal/wall) and the
+// broadcasts' descriptors and HLS at /live/ (internal/live) when the node
+// has media.
 func (s *Server) mountWall(next http.Handler) http.Handler {
 	if s.sfu == nil {
 		return next
 	}
-	return wall.Mount(next, s.auth, s.vc)
+	return live.Mount(wall.Mount(next, s.auth, s.vc), s.rtcAuth.AuthorizeWatch, s.hls)
+}
+
+// closeLive stops the HLS streams.
+func (s *Server) closeLive() {
+	if s.hls != nil {
+		s.hls.Close()
+	}
 }
 
 // liveViewers is confer_live_viewers{conf_id, rec_id}: the WHEP viewers

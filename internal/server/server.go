@@ -22,6 +22,7 @@ import (
 	"github.com/confer-platform/confer/internal/console"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/krtc"
+	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/nms"
@@ -71,6 +72,7 @@ type Server struct {
 	cfg      Config
 	sfu      *sfu.SFU        // nil with NoRTC
 	rtcAuth  *rtc.Authorizer // admits WHIP, WHEP and join page requests
+	hls      *live.HLS       // broadcasts' HLS (live.go); nil without ffmpeg or media
 	auth     *auth.Service
 	handlers api.Registry
 	routes   router.Router[*route]

@@ -76,13 +76,6 @@ func whepURL(base, confID string, q url.Values) string {
 	return u
 }
 
-// LiveURL is the per-broadcast WHEP link of a conference's live broadcast
-// (recorder rec_id in recorder_mode 2 or 3): no login when it is public,
-// the usual media token or session cookie otherwise (docs/live.md).
-func LiveURL(base, domain, confID, recID string) string {
-	return whepURL(base, confID, url.Values{"live": {recID}, "domain": {domain}})
-}
-
 // LiveViewersOf counts the WHEP viewers of a conference's broadcast on
 // this node (vrs's live rooms).
 func (m *Module) LiveViewersOf(confID, recID string) int {

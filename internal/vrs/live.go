@@ -3,13 +3,13 @@ package vrs
 import (
 	"cmp"
 	"context"
-	"net/url"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -26,19 +26,15 @@ import (
 // booked conferences of the domain whose recorder is set to broadcast
 // (recorder.recorder_mode 2 or 3).
 //
-// With real media (SetLive; docs/live.md "Live broadcast") a vc
-// broadcast's livestreampath is its per-broadcast WHEP link (Confer's
-// reading of the reference's "直播源描述文件": what a viewer opens) and
-// livestatnum counts its viewers on this node; livesnapshotpath stays
-// empty (Confer decodes no video).
+// With real media (SetLive; docs/live.md "Live broadcasts") a vc
+// broadcast's livestreampath is the address of its descriptor (the
+// reference's "直播源描述文件"; internal/live): JSON with the WHEP link and,
+// with ffmpeg, the HLS playlist; livestatnum counts its WHEP viewers on
+// this node; livesnapshotpath stays empty (Confer decodes no video).
 
 // SetLive gives the live rooms the viewers of vc broadcasts.
 func (m *Module) SetLive(viewers func(confID, recID string) int) { m.liveViewers = viewers }
 
-// liveLink is the WHEP link of a vc broadcast (vc.LiveURL's form).
-func liveLink(base, domain, confID, recID string) string {
-	return base + "/rtc/whep/" + url.PathEscape(confID) + "?" + url.Values{"domain": {domain}, "live": {recID}}.Encode()
-}
 
 // liveOf tells whether a live of type t passes the livetype filter f.
 func liveOf(f, t int) bool { return f == 2 || t == 2 || f == t }
@@ -126,7 +122,7 @@ func (m *Module) lives(ctx context.Context, base, domain string) ([]map[string]a
 			n, _ := strconv.Atoi(id)
 			viewers := 0
 			if m.liveViewers != nil {
-				stream, snap, viewers = liveLink(base, domain, c.ID(), id), "", m.liveViewers(c.ID(), id)
+				stream, snap, viewers = base+live.Path(domain, c.ID(), id), "", m.liveViewers(c.ID(), id)
 			}
 			out = append(out, map[string]any{
 				"roomid": n, "roomidstr": id, "roomname": record.Str(rc, "video_name"), "userdomainmoid": domain,
