@@ -35,7 +35,6 @@ import (
 // SetLive gives the live rooms the viewers of vc broadcasts.
 func (m *Module) SetLive(viewers func(confID, recID string) int) { m.liveViewers = viewers }
 
-
 // liveOf tells whether a live of type t passes the livetype filter f.
 func liveOf(f, t int) bool { return f == 2 || t == 2 || f == t }
 
