@@ -1,6 +1,7 @@
 package rtc_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,11 +14,14 @@ import (
 
 	"github.com/pion/webrtc/v4"
 
+	"github.com/confer-platform/confer/internal/recorder"
 	"github.com/confer-platform/confer/internal/recorder/rectest"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
+	"github.com/confer-platform/confer/internal/vrs"
 )
 
 // mediaPublisher is a WHIP publisher of real VP8 and Opus (rectest).
@@ -239,4 +243,128 @@ func metric(t *testing.T, env *testserver.Env, name string) string {
 		}
 	}
 	return ""
+}
+
+// recordingConf starts a conference with a WHIP publisher of real media
+// as its speaker, on a server recording into recDir with rc.
+func recordingConf(t *testing.T, rc server.RecordingConfig) (*testserver.Env, *testserver.Client, string, *mediaPublisher) {
+	t.Helper()
+	dir := t.TempDir()
+	packets := rectest.Packets(t, dir, 10)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: rc})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "recorded")
+	tok := rtcToken(t, c, conf, map[string]any{"name": "camera", "role": "publish"})
+	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
+	var mt string
+	waitFor(t, "the publisher online", func() bool {
+		id, online := terminal(t, c, conf, "camera")
+		mt = id
+		return online
+	})
+	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+conf+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
+	return env, c, conf, pub
+}
+
+func startRecording(t *testing.T, c *testserver.Client, conf string) string {
+	t.Helper()
+	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
+	return testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/recorders", testserver.Params(t, map[string]any{
+		"video_name": "desk", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0, "recorder_mode": 1,
+		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
+}
+
+// TestRecordingQuotaStops: a recording that fills its quota (as a full
+// disk) stops by itself: it leaves the list, /recorders/{rec_id} is
+// notified with 24014, its program keeps the part written, which plays.
+func TestRecordingQuotaStops(t *testing.T) {
+	recDir := t.TempDir()
+	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir, MaxBytes: recorder.MinQuota + 60<<10})
+	rec := startRecording(t, c, conf)
+	pub.send(t, 0, 10*time.Second)
+	waitFor(t, "the recording stopped by its quota", func() bool {
+		l := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/recorders", nil))["recorders"].([]any)
+		return len(l) == 0
+	})
+	evs, err := env.Store.EventsSince(context.Background(), 0, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notified := false
+	for _, ev := range evs {
+		if ev.Kind == store.KindNotice && ev.ID == "/recorders/"+rec && strings.Contains(string(ev.Data), `"error_code":24014`) {
+			notified = true
+		}
+	}
+	if !notified {
+		t.Error("no 24014 notification on /recorders/" + rec)
+	}
+	list := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))["prginfo"].([]any)
+	if len(list) != 1 {
+		t.Fatalf("programs = %v", list)
+	}
+	files, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm"))
+	if len(files) != 1 {
+		t.Fatalf("files = %v", files)
+	}
+	fi, err := os.Stat(files[0])
+	if err != nil || fi.Size() > recorder.MinQuota+60<<10 {
+		t.Errorf("file: %v, %v", fi.Size(), err)
+	}
+	if p := rectest.ProbeFile(t, files[0]); p.Duration() <= 0 || p.Duration() >= 10*time.Second || len(p.Video) == 0 {
+		t.Errorf("the part written: %v, %d frames", p.Duration(), len(p.Video))
+	}
+}
+
+// TestRecordingEndsWithConference: ending the conference finalises the
+// file and stores its program; a restart's reconciliation reports a file
+// without a program and a program without a file, and deletes neither.
+func TestRecordingEndsWithConference(t *testing.T) {
+	recDir := t.TempDir()
+	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir})
+	rec := startRecording(t, c, conf)
+	pub.send(t, 0, 4*time.Second)
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/mc/confs/"+conf, nil))
+	files, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm"))
+	if len(files) != 1 {
+		t.Fatalf("files = %v", files)
+	}
+	if p := rectest.ProbeFile(t, files[0]); p.Duration() < 3*time.Second || p.Duration() > 5*time.Second {
+		t.Errorf("duration = %v, want 4 s", p.Duration())
+	}
+	list := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))["prginfo"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["prgdetail"].([]any)[0].(map[string]any)["prgtype"] != "webm" {
+		t.Fatalf("programs = %v", list)
+	}
+
+	// A file without a program (a crash before the stop) and a program
+	// whose file went: both reported, nothing deleted.
+	orphan := filepath.Join(recDir, "somedomain", "77.webm")
+	if err := os.MkdirAll(filepath.Dir(orphan), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(files[0], orphan); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := env.Srv.ReconcileRecordings(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.FilesWithoutRecord) != 1 || rep.FilesWithoutRecord[0] != "somedomain/77.webm" ||
+		len(rep.RecordsWithoutFile) != 1 || fmt.Sprint(rep.RecordsWithoutFile[0].GID) != rec {
+		t.Errorf("report = %+v", rep)
+	}
+	b, err := os.ReadFile(filepath.Join(recDir, vrs.ReportName))
+	if err != nil || !strings.Contains(string(b), "somedomain/77.webm") {
+		t.Errorf("report file: %s, %v", b, err)
+	}
+	if _, err := os.Stat(orphan); err != nil {
+		t.Errorf("the orphan file was touched: %v", err)
+	}
+	// The program whose file is gone: its download says so (24106).
+	gid := fmt.Sprint(list[0].(map[string]any)["prggid"])
+	req, _ := http.NewRequest("GET", env.URL+"/api/v1/vrs/programs/"+gid+"/file?account_token="+c.Token, nil)
+	if _, body := get(t, c, req); !strings.Contains(string(body), `"error_code":24106`) {
+		t.Errorf("download of a missing file: %s", body)
+	}
 }

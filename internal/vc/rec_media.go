@@ -31,12 +31,6 @@ import (
 // The running recorders are the node's: a recording is stopped, paused
 // and resumed with media by the node that started it.
 
-// Error codes of a recording that fails with media (reference A3).
-const (
-	CodeRecDiskFull   = 24014 // 磁盘满
-	CodeRecWriteError = 24028 // 录像机录像时写文件出错
-)
-
 // RecordingConfig is how the node records.
 type RecordingConfig struct {
 	Recorder media.Recorder // nil: no media (--no-rtc)
