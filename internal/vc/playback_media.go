@@ -34,6 +34,7 @@ const (
 type playRun struct {
 	local  *sfu.Local
 	player *playout.Player
+	ready  chan struct{} // closed once player is set
 }
 
 // stop ends the stream and makes the participant leave.
@@ -73,9 +74,15 @@ func (m *Module) playbackOpen(ctx context.Context, confID, name string, f *playo
 	if err != nil {
 		return nil, wire.Errorf(CodeRecVRSFault, "the playback cannot join conference %s: %v", confID, err)
 	}
-	run := &playRun{local: l}
+	run := &playRun{local: l, ready: make(chan struct{})}
 	run.player = playout.Play(f, l, playout.Options{AudioPT: playPTAudio, VideoPT: playPTVideo, Clock: m.live.cfg.Clock,
-		Paused: true, OnEnd: func(error) { go m.playbackEnded(confID, run) }})
+		Paused: true, OnEnd: func(error) {
+			go func() {
+				<-run.ready
+				m.playbackEnded(confID, run)
+			}()
+		}})
+	close(run.ready)
 	go func() { // hung up, or the conference ended
 		select {
 		case <-l.Done():
