@@ -393,3 +393,46 @@ func TestLiveHLS(t *testing.T) {
 		t.Errorf("segment streams = %+v", p.Streams)
 	}
 }
+
+// TestPlaybackOfARecording plays what Confer recorded: 4 s of a WHIP
+// publisher's VP8 and Opus recorded by a conference (internal/recorder's
+// WebM) are played into another conference and reach its WHEP viewer.
+func TestPlaybackOfARecording(t *testing.T) {
+	dir := t.TempDir()
+	packets := rectest.Packets(t, dir, 4) // skips without ffmpeg
+	recDir := filepath.Join(dir, "recordings")
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}})
+	c := env.LoggedIn(t)
+	studio := startConf(t, c, "studio")
+	tok := rtcToken(t, c, studio, map[string]any{"name": "camera", "role": "publish"})
+	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
+	var mt string
+	waitFor(t, "the publisher online", func() bool {
+		id, online := terminal(t, c, studio, "camera")
+		mt = id
+		return online
+	})
+	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+studio+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
+	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
+	rec := testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+studio+"/recorders", testserver.Params(t, map[string]any{
+		"video_name": "take1", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0, "recorder_mode": 1,
+		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
+	pub.send(t, 0, 4*time.Second)
+	time.Sleep(200 * time.Millisecond)
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/vc/confs/"+studio+"/recorders/"+rec, testserver.Params(t, map[string]any{"recorder_mode": 1})))
+	prgs := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))["prginfo"].([]any)
+	if len(prgs) != 1 {
+		t.Fatalf("programs = %v", prgs)
+	}
+	gid := int(prgs[0].(map[string]any)["prggid"].(float64))
+
+	cinema := startConf(t, c, "cinema")
+	testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+cinema+"/playback", testserver.Params(t, map[string]any{
+		"play_dual_stream": 0, "file_name": "take1", "file_id": gid, "vrs_id": vrsID})))
+	sub := rtcToken(t, c, cinema, map[string]any{"name": "viewer", "role": "subscribe"})
+	w, code := watch(t, sub["whep_url"].(string), sub["token"].(string))
+	if code != http.StatusCreated {
+		t.Fatalf("WHEP POST = %d", code)
+	}
+	waitFor(t, "the recording's video and audio at the viewer", func() bool { return w.video.Load() >= 20 && w.audio.Load() >= 20 })
+}
