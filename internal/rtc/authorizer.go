@@ -23,10 +23,15 @@ type Authorizer struct {
 	Tokens Tokens
 	Confs  *engine.Conferences
 	Auth   *auth.Service
+	// Watch admits watching viewers (watch.go); nil: none.
+	Watch Watcher
 }
 
 // Authorize implements sfu.Authorizer.
 func (a Authorizer) Authorize(ctx context.Context, confID, bearer string) (sfu.Grant, error) {
+	if req := watchRequest(ctx); req != nil && a.Watch != nil {
+		return a.authorizeWatch(ctx, req, confID, bearer)
+	}
 	var domain, name, role, meeting string
 	checkPassword, preview := false, false
 	if bearer != "" {

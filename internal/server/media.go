@@ -66,6 +66,7 @@ func (s *Server) mountRTC(next http.Handler) http.Handler {
 
 // closeRTC ends every media session and closes the ICE ports.
 func (s *Server) closeRTC() {
+	s.closeLive()
 	if s.sfu != nil {
 		_ = s.sfu.Close()
 	}

@@ -180,7 +180,7 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 	// Trickle and ICE restart through PATCH (RFC 9725 section 4.3.1).
 	w.Header().Set("Accept-Patch", "application/trickle-ice-sdpfrag")
 	s.iceLinks(w.Header())
-	if sess.member.mtID != "" {
+	if sess.member != nil && sess.member.mtID != "" { // a preview or a watching viewer is no terminal
 		w.Header().Set("X-Confer-Mt-Id", sess.member.mtID)
 	}
 	w.WriteHeader(http.StatusCreated)

@@ -45,6 +45,8 @@ type session struct {
 	once      sync.Once
 	iceMu     sync.Mutex // serialises PATCH
 	local     *Local     // an endpoint inside the node (local.go): no PeerConnection
+	watch     bool       // a WHEP viewer that is no participant (watch.go)
+	tag       string     // its Grant.Tag
 }
 
 // offer is a validated WHIP or WHEP request.
@@ -103,6 +105,9 @@ func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, 
 	sess = &session{id: newID(), sfu: s, room: rm, whep: o.whep, dual: o.dual, tokenHash: sha256.Sum256([]byte(o.token)),
 		recvs: map[*webrtc.RTPReceiver]*receiver{}, ready: make(chan struct{}), done: make(chan struct{})}
 	var viewer *member
+	if o.whep && o.grant.Watch {
+		return s.openWatch(o, sess, rm)
+	}
 	if o.viewer != "" {
 		s.mu.Lock()
 		v := s.sessions[o.viewer]
@@ -264,6 +269,9 @@ func (sess *session) onTrack(t *webrtc.TrackRemote, r *webrtc.RTPReceiver) {
 	}
 	rm := sess.room
 	layer := layerOfRID(t.RID())
+	if sess.member == nil {
+		return // a watching viewer publishes nothing (watch.go)
+	}
 	rm.mu.Lock()
 	rc := sess.recvs[r]
 	if rc == nil {

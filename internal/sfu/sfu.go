@@ -52,6 +52,12 @@ type Grant struct {
 	// for an operator who may control the conference (docs/media.md
 	// "Preview").
 	Preview bool
+	// Watch admits a WHEP viewer that is not a participant (watch.go): a
+	// live broadcast's viewer, a monitor, a TV wall channel.
+	Watch bool
+	// Tag groups watching sessions the engine counts and closes together
+	// (Watchers, CloseWatchers): "live:<rec_id>", "monitor:<key>", ...
+	Tag string
 }
 
 // Participant is a newcomer as reported to Events.Joined.
