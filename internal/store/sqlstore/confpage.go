@@ -28,33 +28,36 @@ func (db *DB) ConfsByStart(ctx context.Context, q store.RecordQuery) ([]store.Re
 	if q.Kind != "conf" || len(q.States) != 1 || q.Desc {
 		return nil, 0, fmt.Errorf("sqlstore: ConfsByStart takes conference records in one state, oldest first")
 	}
-	cond := " FROM records WHERE kind = 'conf' AND domain_moid = ? AND state = ?"
-	args := []any{q.DomainMoid, q.States[0]}
-	if q.OwnerMoid != "" {
-		cond += " AND owner_moid = ?"
-		args = append(args, q.OwnerMoid)
-	}
-	if db.d.dollar {
-		// Two statements: at 1,000 conferences COUNT(*) OVER () in the
-		// page read every matching row (8.6 ms) where the count alone
-		// reads the index (0.4 ms) and the page 20 rows.
-		return db.confsPageCount(ctx, q, cond, args)
-	}
-	// On SQLite a page is kept with the event counter read before it and
-	// answered again while no conference event has been committed since
-	// (keys.go): reading the counter costs a fraction of the two queries.
+	// A page is kept with the event counter read before it and answered
+	// again while no conference event has been committed since, on any
+	// node (keys.go): on SQLite reading the counter is free while the
+	// wal-index header is unchanged (walstamp.go); on PostgreSQL it is one
+	// primary-key read instead of the count and the page. PostgreSQL pages
+	// again on any new event (reading which kinds they were would be a
+	// round trip of its own).
 	seq, err := db.eventCount(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
 	at := pageAt{q.DomainMoid, q.States[0], q.OwnerMoid, q.Start, q.Count}
 	if l, ok := db.pages.get(at); ok {
-		if quiet, err := db.quietSince(ctx, "conf", l.seq, seq); err != nil {
-			return nil, 0, err
-		} else if quiet {
-			db.pages.put(at, pageListing{seq, l.keys, l.total})
+		if l.seq == seq {
 			return slices.Clone(l.keys), l.total, nil
 		}
+		if !db.d.dollar {
+			if quiet, err := db.quietSince(ctx, "conf", l.seq, seq); err != nil {
+				return nil, 0, err
+			} else if quiet {
+				db.pages.put(at, pageListing{seq, l.keys, l.total})
+				return slices.Clone(l.keys), l.total, nil
+			}
+		}
+	}
+	cond := " FROM records WHERE kind = 'conf' AND domain_moid = ? AND state = ?"
+	args := []any{q.DomainMoid, q.States[0]}
+	if q.OwnerMoid != "" {
+		cond += " AND owner_moid = ?"
+		args = append(args, q.OwnerMoid)
 	}
 	keys, total, err := db.confsPageCount(ctx, q, cond, args)
 	if err != nil {
@@ -134,7 +137,7 @@ type pageListing struct {
 // maxPages bounds the pages kept: when full, the cache starts again.
 const maxPages = 4096
 
-// pageCache holds ConfsByStart's pages on SQLite, each with the event
+// pageCache holds ConfsByStart's pages, each with the event
 // counter read before it.
 type pageCache struct {
 	mu sync.Mutex
