@@ -38,7 +38,7 @@ func benchEnv(b *testing.B) (*testserver.Env, *testserver.Client) {
 
 // benchConfs creates n running conferences of m IP terminals each (all
 // answered) and returns their conf_ids.
-func benchConfs(b *testing.B, env *testserver.Env, c *testserver.Client, n, m, maxJoin int) []string {
+func benchConfs(b testing.TB, env *testserver.Env, c *testserver.Client, n, m, maxJoin int) []string {
 	var ids []string
 	for i := 0; i < n; i++ {
 		var members []any
