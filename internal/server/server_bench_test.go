@@ -142,3 +142,25 @@ func BenchmarkSpeakerChangeParallel(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkLoginFirstCall makes new sessions from 16 goroutines: a token
+// from the license (key and secret), a login with the password, then the
+// first authenticated call (GET /api/v1/vc/confs). Two bcrypt comparisons
+// per session bound it (docs/benchmarks.md "Login").
+func BenchmarkLoginFirstCall(b *testing.B) {
+	env, _ := benchEnv(b)
+	http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = 32
+	b.SetParallelism(8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			c := env.Client(b)
+			if r := c.Login(testserver.AdminUser, testserver.AdminPassword); !r.OK() {
+				b.Errorf("login: %s", r.Raw)
+				return
+			}
+			raw(b, c, "GET", env.URL+"/api/v1/vc/confs?count=20&account_token="+url.QueryEscape(c.Token), "")
+		}
+	})
+}
