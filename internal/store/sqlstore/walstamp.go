@@ -59,7 +59,10 @@ func (db *DB) eventCount(ctx context.Context) (int64, error) {
 	if db.shm == nil {
 		return db.readEventCount(ctx)
 	}
-	st := db.shm.stamp()
+	st, mapped := db.shm.stamp()
+	if !mapped { // closed
+		return db.readEventCount(ctx)
+	}
 	if n, ok := db.counted.get(st); ok {
 		return n, nil
 	}

@@ -12,6 +12,6 @@ func mapWALIndex(string) (*walIndex, error) {
 	return nil, errors.New("sqlstore: no wal-index mapping here")
 }
 
-func (w *walIndex) stamp() walStamp { return walStamp{} }
+func (w *walIndex) stamp() (walStamp, bool) { return walStamp{}, false }
 
 func (w *walIndex) close() {}

@@ -5,6 +5,7 @@ package sqlstore
 import (
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -13,7 +14,8 @@ import (
 // walIndex is a read-only mapping of the wal-index header of a SQLite
 // database in WAL mode (walstamp.go).
 type walIndex struct {
-	mem []byte
+	mu  sync.RWMutex // close waits for the stamps being read
+	mem []byte       // nil once closed
 }
 
 // mapWALIndex maps the header of path's "-shm" file; an error leaves the
@@ -40,13 +42,25 @@ func mapWALIndex(path string) (*walIndex, error) {
 }
 
 // stamp copies the header, word by word with atomic loads (another
-// process writes it; the mapping is page-aligned).
-func (w *walIndex) stamp() walStamp {
+// process writes it; the mapping is page-aligned); false once closed.
+func (w *walIndex) stamp() (walStamp, bool) {
 	var s walStamp
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.mem == nil {
+		return s, false
+	}
 	for i := range s {
 		s[i] = atomic.LoadUint32((*uint32)(unsafe.Pointer(&w.mem[4*i])))
 	}
-	return s
+	return s, true
 }
 
-func (w *walIndex) close() { syscall.Munmap(w.mem) }
+func (w *walIndex) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.mem != nil {
+		syscall.Munmap(w.mem)
+		w.mem = nil
+	}
+}
