@@ -164,3 +164,23 @@ func BenchmarkLoginFirstCall(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSpeakerChangeOneConf: speaker changes from 16 goroutines on one
+// conference, whose read-modify-writes contend for its record.
+func BenchmarkSpeakerChangeOneConf(b *testing.B) {
+	env, c := benchEnv(b)
+	id := benchConfs(b, env, c, 1, 4, 8)[0]
+	http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = 32
+	target := env.URL + "/api/v1/vc/confs/" + id + "/speaker"
+	var next atomic.Int64
+	b.SetParallelism(8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := next.Add(1)
+			body := url.Values{"account_token": {c.Token}, "params": {fmt.Sprintf(`{"mt_id":"%d"}`, 1+i%4)}}.Encode()
+			raw(b, c, "PUT", target, body)
+		}
+	})
+}

@@ -25,6 +25,10 @@ type Module struct {
 	// mtAddMu serialises the capacity count of adding terminals with the
 	// adding it admits, on this server (mts.go).
 	mtAddMu sync.Mutex
+
+	// ctlLocks queue the read-modify-writes of one conference on this
+	// node (conflock.go).
+	ctlLocks confLocks
 }
 
 // New returns the module.
