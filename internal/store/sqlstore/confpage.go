@@ -59,7 +59,11 @@ func (db *DB) ConfsByStart(ctx context.Context, q store.RecordQuery) ([]store.Re
 		cond += " AND owner_moid = ?"
 		args = append(args, q.OwnerMoid)
 	}
-	keys, total, err := db.confsPageCount(ctx, q, cond, args)
+	pageCount := db.confsPageCount
+	if db.d.dollar {
+		pageCount = db.confsPageWithCount
+	}
+	keys, total, err := pageCount(ctx, q, cond, args)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -92,6 +96,41 @@ func (db *DB) confsPageCount(ctx context.Context, q store.RecordQuery, cond stri
 		out = append(out, k)
 	}
 	return out, total, rows.Err()
+}
+
+// confsPageWithCount is ConfsByStart's count and page in one statement on
+// PostgreSQL, so that a list whose kept page is stale is two round trips
+// (the counter, this) as before pages were kept. The count is an
+// uncorrelated subquery, computed once from the index (COUNT(*) OVER ()
+// would read every matching row: 8.6 ms at 1,000 conferences against
+// 0.4 ms). A page past the end returns no row, and the count is read
+// alone.
+func (db *DB) confsPageWithCount(ctx context.Context, q store.RecordQuery, cond string, args []any) ([]store.RecordKey, int, error) {
+	all := append(append([]any{}, args...), args...)
+	page := db.confsPage(q, &all)
+	rows, err := db.rdb.QueryContext(ctx, db.d.q("SELECT (SELECT COUNT(*)"+cond+"), id, version"+cond+" ORDER BY "+db.confOrder()+page), all...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []store.RecordKey
+	total := 0
+	for rows.Next() {
+		var k store.RecordKey
+		if err := rows.Scan(&total, &k.ID, &k.Version); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(out) == 0 {
+		if err := db.readRow(ctx, "SELECT COUNT(*)"+cond, args...).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
 }
 
 // confsPage is the LIMIT and OFFSET clause of a page, its arguments
