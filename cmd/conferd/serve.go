@@ -131,7 +131,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Limits:     lim,
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}},
-		RTC: rtcCfg, NoRTC: *rtcF.noRTC,
+		RTC: rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL,
 	}
 	srv, err := server.New(scfg)
 	if err != nil && addrInUse(err) && rtcF.portsDefault() {

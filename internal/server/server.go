@@ -60,8 +60,14 @@ type Config struct {
 	// zero value works on one machine with ephemeral ports.
 	RTC sfu.Config
 	// NoRTC runs without real media: no SFU, WHIP, WHEP or join page.
-	NoRTC  bool
-	Limits Limits // zero fields: DefaultLimits (limits.go, docs/operations.md "Limits")
+	NoRTC bool
+	// MediaURL is the base URL at which clients and the other nodes reach
+	// this node's media plane (conferd --media-url): with several nodes on
+	// one database, a conference's media lives on one of them and the
+	// others redirect to it (docs/media.md "Several nodes"); "" (one node)
+	// serves every conference here.
+	MediaURL string
+	Limits   Limits // zero fields: DefaultLimits (limits.go, docs/operations.md "Limits")
 }
 
 // Server serves the platform API.
@@ -69,6 +75,7 @@ type Server struct {
 	cfg      Config
 	sfu      *sfu.SFU        // nil with NoRTC
 	rtcAuth  *rtc.Authorizer // admits WHIP, WHEP and join page requests
+	owners   *rtc.Owners     // which node serves a conference's media
 	auth     *auth.Service
 	handlers api.Registry
 	routes   router.Router[*route]
