@@ -33,6 +33,10 @@ type Module struct {
 	// rec is the node's recorder and its running recordings (rec_media.go);
 	// nil until SetRecording.
 	rec *recMedia
+
+	// ctlLocks queue the read-modify-writes of one conference on this
+	// node (conflock.go).
+	ctlLocks confLocks
 }
 
 // New returns the module.
