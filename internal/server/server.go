@@ -32,6 +32,7 @@ import (
 	"github.com/confer-platform/confer/internal/router"
 	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/sip"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/system"
 	"github.com/confer-platform/confer/internal/upu"
@@ -60,7 +61,10 @@ type Config struct {
 	// zero value works on one machine with ephemeral ports.
 	RTC sfu.Config
 	// NoRTC runs without real media: no SFU, WHIP, WHEP or join page.
-	NoRTC  bool
+	NoRTC bool
+	// SIP, when set (and with the SFU), runs the node's SIP user agent
+	// (docs/sip.md).
+	SIP    *sip.Config
 	Limits Limits // zero fields: DefaultLimits (limits.go, docs/operations.md "Limits")
 }
 
@@ -68,6 +72,7 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	sfu      *sfu.SFU        // nil with NoRTC
+	sip      *sip.UA         // nil without Config.SIP
 	rtcAuth  *rtc.Authorizer // admits WHIP, WHEP and join page requests
 	auth     *auth.Service
 	handlers api.Registry
