@@ -12,7 +12,6 @@ import (
 // DefaultAddr is where the user agent listens, UDP and TCP.
 const DefaultAddr = ":5060"
 
-
 // Config is the user agent's configuration (docs/sip.md "Configuration").
 type Config struct {
 	// Addr is the UDP and TCP listen address ("host:port"; port 0 picks a

@@ -5,11 +5,14 @@ import (
 )
 
 // dtmfReader turns RFC 4733 telephone-event packets into digits: an event
-// counts once, at its first end packet (the end packet is sent three
-// times with the same timestamp, RFC 4733 section 2.5.1.4).
+// counts once, at its first end packet. The end packet is sent three
+// times (RFC 4733 section 2.5.1.4); a new event is one after packets
+// without the end bit, or one with another timestamp or event code.
 type dtmfReader struct {
-	lastTS   uint32
-	seenLast bool
+	armed  bool
+	lastTS uint32
+	lastEv byte
+	seen   bool
 }
 
 const dtmfDigits = "0123456789*#ABCD"
@@ -20,12 +23,16 @@ func (r *dtmfReader) read(p *rtp.Packet) (byte, bool) {
 		return 0, false
 	}
 	ev, end := p.Payload[0], p.Payload[1]&0x80 != 0
-	if !end || int(ev) >= len(dtmfDigits) {
+	if int(ev) >= len(dtmfDigits) {
 		return 0, false
 	}
-	if r.seenLast && r.lastTS == p.Timestamp {
+	if !end {
+		r.armed = true
+		return 0, false
+	}
+	if !r.armed && r.seen && r.lastTS == p.Timestamp && r.lastEv == ev {
 		return 0, false // a retransmitted end packet
 	}
-	r.lastTS, r.seenLast = p.Timestamp, true
+	r.armed, r.seen, r.lastTS, r.lastEv = false, true, p.Timestamp, ev
 	return dtmfDigits[ev], true
 }
