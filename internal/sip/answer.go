@@ -39,6 +39,7 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		respond(req, tx, 400, "Bad Request")
 		return
 	}
+	u.stats.callsIn.Add(1)
 	ctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
 	defer cancel()
 	conf, err := u.deps.Confs.Lookup(ctx, req.Recipient.User)
@@ -60,7 +61,7 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		return
 	}
 	ip := u.ipFor(req.Source())
-	l, err := newLeg(ip, &u.cfg)
+	l, err := newLeg(ip, &u.cfg, &u.stats.rtpIn)
 	if err != nil {
 		respond(req, tx, 503, "Service Unavailable")
 		return

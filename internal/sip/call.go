@@ -170,6 +170,9 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 	}
 	c.ep, c.mt = ep, ep.MtID()
 	c.mu.Unlock()
+	if !c.out {
+		c.u.stats.joined.Add(1)
+	}
 	c.leg.sinks(func(p *rtp.Packet) { ep.WriteAudio(p) }, func(p *rtp.Packet) { ep.WriteVideo(p) }, ep.RequestKeyFrame)
 	return ep, nil
 }

@@ -105,6 +105,7 @@ func (u *UA) Dial(ctx context.Context, conf, mt string, callee media.Callee) (me
 	if prev := u.track(c); prev != nil {
 		prev.hangup(endEngine)
 	}
+	u.stats.dialled.Add(1)
 	u.wg.Go(func() { u.place(ringCtx, c, r) })
 	return r.id, nil
 }
@@ -129,7 +130,7 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 		}
 	}
 	ip := u.ipFor(r.uri.Host)
-	l, err := newLeg(ip, &u.cfg)
+	l, err := newLeg(ip, &u.cfg, &u.stats.rtpIn)
 	if err != nil {
 		u.log.Warn("sip: no RTP ports", "err", err)
 		fail(media.Offline)
@@ -192,6 +193,7 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 	if ended {
 		return
 	}
+	u.stats.answered.Add(1)
 	report(media.Answered)
 	jctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
 	ep, err := c.join(jctx, "", peer)

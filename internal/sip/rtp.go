@@ -163,6 +163,7 @@ type leg struct {
 	audio, video *stream
 	last         atomic.Int64 // unix nanos of the last RTP packet received
 	dtmf         dtmfReader
+	counter      *atomic.Uint64 // the user agent's packets received
 	dtmfPT       atomic.Int32 // -1 none
 
 	mu               sync.Mutex
@@ -175,7 +176,7 @@ type leg struct {
 }
 
 // newLeg opens the audio and video sockets of a call.
-func newLeg(ip net.IP, cfg *Config) (*leg, error) {
+func newLeg(ip net.IP, cfg *Config, counter *atomic.Uint64) (*leg, error) {
 	a, err := openStream(ip, cfg.RTPPortMin, cfg.RTPPortMax)
 	if err != nil {
 		return nil, err
@@ -185,7 +186,7 @@ func newLeg(ip net.IP, cfg *Config) (*leg, error) {
 		a.close()
 		return nil, err
 	}
-	l := &leg{audio: a, video: v, digits: make(chan byte, 32)}
+	l := &leg{audio: a, video: v, digits: make(chan byte, 32), counter: counter}
 	l.dtmfPT.Store(-1)
 	l.last.Store(time.Now().UnixNano())
 	return l, nil
@@ -209,6 +210,9 @@ func (l *leg) start(peer Media) {
 }
 
 func (l *leg) gotAudio(p *rtp.Packet) {
+	if l.counter != nil {
+		l.counter.Add(1)
+	}
 	if int32(p.PayloadType) == l.dtmfPT.Load() {
 		if d, ok := l.dtmf.read(p); ok {
 			select {
@@ -227,6 +231,9 @@ func (l *leg) gotAudio(p *rtp.Packet) {
 }
 
 func (l *leg) gotVideo(p *rtp.Packet) {
+	if l.counter != nil {
+		l.counter.Add(1)
+	}
 	l.mu.Lock()
 	f := l.onVideo
 	l.mu.Unlock()

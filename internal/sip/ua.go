@@ -60,6 +60,7 @@ type UA struct {
 	wg     sync.WaitGroup
 	slots  chan struct{} // one per call in progress (Config.MaxDialogs)
 	nonce  []byte        // key of the digest nonces
+	stats  counters
 
 	mu     sync.Mutex
 	byMT   map[string]*call // "conf/mt" of the engine's calls

@@ -1,0 +1,69 @@
+package sip_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/testserver"
+)
+
+// Confer calls a SIP terminal by IP (account_type 7): SIPp answers with
+// PCMA and streams a pcap; the terminal is online, its RTP arrives, and a
+// hang-up from the API sends BYE (issue 26 "Calling out").
+func TestCallAnswered(t *testing.T) {
+	needSIPp(t)
+	e := startEnv(t, sipConfig())
+	conf := e.conf(t, nil)
+	s := startSIPp(t, scenario(t, "uas_answer.xml", nil), "")
+	waitBound(t, s.port)
+	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
+	waitFor(t, "the terminal online", func() bool {
+		for _, m := range e.mts(t, conf) {
+			if m["mt_id"] == mt && online(m) {
+				return true
+			}
+		}
+		return false
+	})
+	waitFor(t, "the terminal's RTP", func() bool { return e.ua.Stats().RTPReceived > 20 })
+	testserver.MustOK(t, e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",
+		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})))
+	s.wait(t) // BYE received and answered
+	waitFor(t, "the call's end", func() bool { return e.ua.Stats().Calls == 0 })
+}
+
+// A busy terminal (486) is a busy outcome; with call_times 1 it is not
+// called again.
+func TestCallBusy(t *testing.T) {
+	needSIPp(t)
+	e := startEnv(t, sipConfig())
+	conf := e.conf(t, nil)
+	s := startSIPp(t, scenario(t, "uas_busy.xml", nil), "")
+	waitBound(t, s.port)
+	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
+	s.wait(t)
+	waitFor(t, "the busy outcome", func() bool {
+		state, o := e.outcome(t, conf, mt)
+		return state == "idle" && o == int(media.Busy)
+	})
+	waitFor(t, "the call's end", func() bool { return e.ua.Stats().Calls == 0 })
+}
+
+// A terminal that rings past the call timeout is cancelled (CANCEL, 487)
+// and the call fails with no answer.
+func TestCallNoAnswer(t *testing.T) {
+	needSIPp(t)
+	cfg := sipConfig()
+	cfg.CallTimeout = 1500 * time.Millisecond
+	e := startEnv(t, cfg)
+	conf := e.conf(t, nil)
+	s := startSIPp(t, scenario(t, "uas_noanswer.xml", nil), "")
+	waitBound(t, s.port)
+	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
+	s.wait(t)
+	waitFor(t, "the no-answer outcome", func() bool {
+		state, o := e.outcome(t, conf, mt)
+		return state == "idle" && o == int(media.NoAnswer)
+	})
+}
