@@ -104,7 +104,9 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		answer = append(answer, []byte("m=video 0 RTP/AVP "+firstPT(peer.VideoCands)+"\r\n")...)
 	}
 	l.start(peer)
+	u.track(c) // before the answer, which waits for the ACK (onAck finds the call)
 	if err := dss.RespondSDP(answer); err != nil {
+		u.untrack(c)
 		c.cleanup(nil, dss, l)
 		if ep != nil {
 			ep.Leave(true)
@@ -112,7 +114,6 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		return
 	}
 	released = true // the call holds the slot until hangup
-	u.track(c)
 	if ep != nil {
 		u.wg.Go(func() { c.watch(ep) })
 		return
