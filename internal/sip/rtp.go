@@ -164,7 +164,7 @@ type leg struct {
 	last         atomic.Int64 // unix nanos of the last RTP packet received
 	dtmf         dtmfReader
 	counter      *atomic.Uint64 // the user agent's packets received
-	dtmfPT       atomic.Int32 // -1 none
+	dtmfPT       atomic.Int32   // -1 none
 
 	mu               sync.Mutex
 	onAudio          func(*rtp.Packet)

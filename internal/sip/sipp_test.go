@@ -101,7 +101,13 @@ type sippRun struct {
 // remote is Confer's address for a UAC scenario, "" for a UAS.
 func startSIPp(t *testing.T, scen, remote string, extra ...string) *sippRun {
 	t.Helper()
-	r := &sippRun{port: freePort(t), done: make(chan error, 1)}
+	return startSIPpOn(t, freePort(t), scen, remote, extra...)
+}
+
+// startSIPpOn is startSIPp on SIP port port.
+func startSIPpOn(t *testing.T, port int, scen, remote string, extra ...string) *sippRun {
+	t.Helper()
+	r := &sippRun{port: port, done: make(chan error, 1)}
 	args := []string{"-sf", scen, "-i", "127.0.0.1", "-p", strconv.Itoa(r.port), "-mi", "127.0.0.1",
 		"-mp", strconv.Itoa(freePort(t)), "-m", "1", "-nostdin", "-timeout", "25s", "-timeout_error", "-trace_err",
 		"-max_recv_loops", "100"}
