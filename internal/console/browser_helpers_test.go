@@ -5,60 +5,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/confer-platform/confer/internal/browsertest"
 	"github.com/confer-platform/confer/internal/testserver"
 )
-
-// chromiumPath is the Debian chromium that .ci/run installs when absent.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("CONFER_CHROMIUM"), "/usr/bin/chromium"} {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	t.Skip("chromium is not installed (Debian package chromium; .ci/run installs it): skipping the browser test")
-	return ""
-}
 
 // browser starts a headless chromium with a fresh profile and returns a
 // tab's context, ended with the test. Dialogs (confirm) are accepted by
 // the page helpers, not here.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	exe := chromiumPath(t)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1366, 900),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelB := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
-	t.Cleanup(func() { cancelB(); cancelA() })
-	// The first run starts the browser; it has no timeout (it would stop
-	// the browser), the steps below have theirs.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
+	ctx, _ := browsertest.Start(t, chromedp.WindowSize(1366, 900))
 	return ctx
 }
 

@@ -101,11 +101,16 @@ func TestMalformedInput(t *testing.T) {
 		// never reused, so a gap is invisible; phase 1 shows that bad input
 		// never draws one.
 		gaps := 0
+		// A request that hangs fails through the client's timeout
+		// (caller_test.go); times are only reported, never asserted (a
+		// loaded CI machine is slow, not wrong).
+		var slowest time.Duration
+		var slowReq string
 		for _, r := range phase2 {
 			t0 := time.Now()
 			rep := c.send(r.method, r.path, r.query, r.body, r.ctype, r.header)
-			if el := time.Since(t0); el > 5*time.Second {
-				bad.add("slow: %s took %v", r, el)
+			if el := time.Since(t0); el > slowest {
+				slowest, slowReq = el, fmt.Sprint(r)
 			}
 			bad.check(r, rep)
 			now := d.light(t)
@@ -119,6 +124,7 @@ func TestMalformedInput(t *testing.T) {
 			ref = now
 		}
 		bad.report()
+		t.Logf("slowest request of phase 2: %v (%.120s)", slowest, slowReq)
 		if n := systemErrors(t, env); n > 0 {
 			t.Errorf("metrics count %d requests answered 99999 (panics or internal errors)", n)
 		}

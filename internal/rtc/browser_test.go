@@ -2,13 +2,12 @@ package rtc_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/confer-platform/confer/internal/browsertest"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -20,39 +19,9 @@ import (
 // first page's list, and a mute made through vc shows on both pages
 // (issue 19 "Evidence").
 
-func chromiumPath(t *testing.T) string {
+func openBrowser(t *testing.T) context.Context {
 	t.Helper()
-	for _, p := range []string{os.Getenv("CONFER_CHROMIUM"), "/usr/bin/chromium"} {
-		if _, err := os.Stat(p); p != "" && err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	t.Skip("chromium not installed (Debian package chromium; .ci/run installs it): skipping the browser test")
-	return ""
-}
-
-func openBrowser(t *testing.T, bin string) context.Context {
-	t.Helper()
-	actx, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(bin), chromedp.UserDataDir(t.TempDir()), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("use-fake-device-for-media-stream", true),
-		chromedp.Flag("use-fake-ui-for-media-stream", true),
-		chromedp.Flag("allow-loopback-in-peer-connection", true),
-		chromedp.Flag("disable-features", "WebRtcHideLocalIpsWithMdns"),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("autoplay-policy", "no-user-gesture-required"))
-	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	if err := chromedp.Do(ctx); err != nil { // starts the browser, without a timeout
-		t.Fatalf("starting %s: %v", bin, err)
-	}
+	ctx, _ := browsertest.Start(t)
 	return ctx
 }
 
@@ -77,12 +46,12 @@ func pageShows(t *testing.T, ctx context.Context, what, expr string) {
 }
 
 func TestBrowserJoinsThroughTheAPI(t *testing.T) {
-	bin := chromiumPath(t)
+	browsertest.Chromium(t) // skips before anything starts
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
 	c := env.LoggedIn(t)
 	conf := startConf(t, c, "browsers")
 
-	first := openBrowser(t, bin)
+	first := openBrowser(t)
 	joinAs(t, first, rtcToken(t, c, conf, map[string]any{})["join_url"].(string), "Ada")
 	var ada string
 	waitFor(t, "Ada online in vc's terminal list", func() bool {
@@ -98,7 +67,7 @@ func TestBrowserJoinsThroughTheAPI(t *testing.T) {
 	}
 	waitFor(t, "Ada's video at the WHEP viewer", func() bool { return v.video.Load() >= 30 })
 
-	second := openBrowser(t, bin)
+	second := openBrowser(t)
 	joinAs(t, second, rtcToken(t, c, conf, map[string]any{})["join_url"].(string), "Grace")
 	var grace string
 	waitFor(t, "Grace online in vc's terminal list", func() bool {

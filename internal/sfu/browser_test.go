@@ -2,71 +2,20 @@ package sfu
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/confer-platform/confer/internal/browsertest"
 )
 
 // chromium finds the Debian chromium (.ci/run installs it when absent).
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("CONFER_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	t.Skip("chromium not installed (Debian package chromium; .ci/run installs it): skipping the browser test")
-	return ""
-}
-
 // browser starts a headless chromium with fake camera and microphone and
 // a fresh profile.
-func browser(t *testing.T, bin string) context.Context {
-	ctx, _ := browserKill(t, bin)
+func browser(t *testing.T) context.Context {
+	ctx, _ := browsertest.Start(t)
 	return ctx
-}
-
-// browserKill is browser with a function that kills the browser at once
-// (no page unload: like a crash or a pulled cable).
-func browserKill(t *testing.T, bin string) (context.Context, func()) {
-	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("use-fake-device-for-media-stream", true),
-		chromedp.Flag("use-fake-ui-for-media-stream", true),
-		chromedp.Flag("allow-loopback-in-peer-connection", true),
-		chromedp.Flag("disable-features", "WebRtcHideLocalIpsWithMdns"),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	// The first run starts the browser and must not carry a timeout (it
-	// would stop the browser with it).
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	return ctx, cancel
 }
 
 // joinPage opens the join page, types a name and joins.
@@ -100,9 +49,9 @@ func pageEval(t *testing.T, ctx context.Context, what, expr string) {
 // WHEP subscriber receives its video; a second browser and a mute appear in
 // the first page's participant list.
 func TestBrowserJoin(t *testing.T) {
-	bin := chromium(t)
+	browsertest.Chromium(t) // skips before anything starts
 	rg := newRig(t, nil)
-	first := browser(t, bin)
+	first := browser(t)
 	joinPage(t, first, rg.srv.URL+"/rtc/join/c1#token=both", "Ada")
 	waitFor(t, "Joined of the browser", func() bool { j, _, _ := rg.ev.snapshot(); return j == 1 })
 	rg.ev.mu.Lock()
@@ -117,7 +66,7 @@ func TestBrowserJoin(t *testing.T) {
 	watcher.flowing(t, "video", 30)
 	watcher.flowing(t, "audio", 30)
 
-	second := browser(t, bin)
+	second := browser(t)
 	joinPage(t, second, rg.srv.URL+"/rtc/join/c1#token=both", "Grace")
 	grace := ""
 	waitFor(t, "Joined of the second browser", func() bool {
@@ -161,7 +110,7 @@ func TestBrowserJoin(t *testing.T) {
 	pageEval(t, second, "Grace's page showing she left", `!document.getElementById('left').hidden`)
 
 	// A browser that dies without leaving is reported lost.
-	third, kill := browserKill(t, bin)
+	third, kill := browsertest.Start(t)
 	joinPage(t, third, rg.srv.URL+"/rtc/join/c1#token=both", "Hedy")
 	hedy := ""
 	waitFor(t, "Joined of the third browser", func() bool {
@@ -193,9 +142,9 @@ func TestBrowserJoin(t *testing.T) {
 
 // A conference with a password: the page asks for it and joins with it.
 func TestBrowserPassword(t *testing.T) {
-	bin := chromium(t)
+	browsertest.Chromium(t) // skips before anything starts
 	rg := newRig(t, nil)
-	page := browser(t, bin)
+	page := browser(t)
 	ctx, cancel := context.WithTimeout(page, 30*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx,

@@ -41,7 +41,7 @@ type downTrack struct {
 	pt       uint8
 	pts      map[string]uint8 // negotiated payload type of each codec (lower-case MIME type)
 	levelID  uint8
-	ws       webrtc.TrackLocalWriter
+	ws       RTPWriter // the connection's write stream, or a local endpoint's writer
 	src      *receiver
 	maxLayer int // from the rendered size
 	bwLayer  int // from the bandwidth estimate

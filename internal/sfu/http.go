@@ -171,7 +171,7 @@ func (s *SFU) sessionOf(r *http.Request) (*session, error) {
 	s.mu.Lock()
 	sess := s.sessions[r.PathValue("id")]
 	s.mu.Unlock()
-	if sess == nil {
+	if sess == nil || sess.local != nil {
 		return nil, &httpError{http.StatusNotFound, "unknown session", ErrNotFound}
 	}
 	h := sha256.Sum256([]byte(token))

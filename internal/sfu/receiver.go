@@ -118,7 +118,7 @@ func (r *receiver) removeDown(d *downTrack) {
 // requestKeyFrame sends a PLI (RFC 4585 section 6.3.1) for one layer to the
 // publisher, at most one every 300 ms per layer.
 func (r *receiver) requestKeyFrame(layer int) {
-	if r.kind != webrtc.RTPCodecTypeVideo || r.sess == nil || r.sess.pc == nil {
+	if r.kind != webrtc.RTPCodecTypeVideo || r.sess == nil || (r.sess.pc == nil && r.sess.local == nil) {
 		return
 	}
 	r.mu.Lock()
@@ -131,6 +131,12 @@ func (r *receiver) requestKeyFrame(layer int) {
 	}
 	r.lastPLI[layer] = now
 	r.mu.Unlock()
+	if l := r.sess.local; l != nil {
+		if l.opts.OnKeyFrameRequest != nil {
+			l.opts.OnKeyFrameRequest()
+		}
+		return
+	}
 	_ = r.sess.pc.WriteRTCP([]rtcp.Packet{&rtcp.PictureLossIndication{MediaSSRC: ssrc}})
 }
 
@@ -139,7 +145,6 @@ func (r *receiver) requestKeyFrame(layer int) {
 func (r *receiver) readLoop(t *webrtc.TrackRemote, layer int) {
 	buf := make([]byte, 1500)
 	var p rtp.Packet
-	rm := r.sess.room
 	for {
 		n, _, err := t.Read(buf)
 		if err != nil {
@@ -148,16 +153,24 @@ func (r *receiver) readLoop(t *webrtc.TrackRemote, layer int) {
 		if p.Unmarshal(buf[:n]) != nil {
 			continue
 		}
-		if r.kind == webrtc.RTPCodecTypeVideo {
-			r.seen[layer].Store(time.Now().UnixNano())
+		r.forward(&p, layer)
+	}
+}
+
+// forward fans one packet of a layer out to the down tracks following r.
+func (r *receiver) forward(p *rtp.Packet, layer int) {
+	if r == nil {
+		return
+	}
+	if r.kind == webrtc.RTPCodecTypeVideo {
+		r.seen[layer].Store(time.Now().UnixNano())
+	}
+	if r.levelID != 0 {
+		if ext := p.GetExtension(r.levelID); len(ext) > 0 {
+			r.sess.room.noteLevel(r.member, ext[0]&0x7f)
 		}
-		if r.levelID != 0 {
-			if ext := p.GetExtension(r.levelID); len(ext) > 0 {
-				rm.noteLevel(r.member, ext[0]&0x7f)
-			}
-		}
-		for _, d := range *r.downs.Load() {
-			d.writeRTP(&p, layer, r)
-		}
+	}
+	for _, d := range *r.downs.Load() {
+		d.writeRTP(p, layer, r)
 	}
 }

@@ -106,8 +106,8 @@ func (rm *room) broadcastMember() *member {
 // mix with members everyone else's audio, silence everything a member gets.
 func (rm *room) sourceFor(d *downTrack) *receiver {
 	sub := d.sess.member
-	if sub == nil || rm.flagsOf(sub.mtID).silenced {
-		return nil
+	if sub == nil && d.sess.local == nil || sub != nil && rm.flagsOf(sub.mtID).silenced {
+		return nil // a local tap (a recorder) has no member and hears all
 	}
 	var m *member
 	switch d.mode {

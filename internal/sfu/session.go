@@ -44,6 +44,7 @@ type session struct {
 	connected atomic.Bool
 	once      sync.Once
 	iceMu     sync.Mutex // serialises PATCH
+	local     *Local     // an endpoint inside the node (local.go): no PeerConnection
 }
 
 // offer is a validated WHIP or WHEP request.
@@ -305,7 +306,9 @@ func (sess *session) close(why end) {
 			return // refused in open, which cleans up
 		}
 		s.count.Add(-1)
-		_ = sess.pc.Close()
+		if sess.pc != nil {
+			_ = sess.pc.Close()
+		}
 		for _, d := range sess.downs {
 			d.setSource(nil)
 		}
@@ -359,7 +362,9 @@ func (rm *room) add(sess *session, m *member, reserved bool) (replaced []*sessio
 	}
 	if sess.dual && !sess.whep {
 		for x := range rm.sessions {
-			if x.dual && x != sess && !x.whep {
+			// A local member's screen (a SIP terminal's content) loses
+			// the dual stream, not its call.
+			if x.dual && x != sess && !x.whep && x.local == nil {
 				replaced = append(replaced, x)
 			}
 		}
@@ -376,6 +381,10 @@ func (rm *room) remove(sess *session) (linked []*session) {
 	defer rm.mu.Unlock()
 	delete(rm.sessions, sess)
 	m := sess.member
+	if m == nil {
+		rm.bump() // a local tap (local.go)
+		return nil
+	}
 	delete(m.sessions, sess)
 	for _, rc := range sess.recvs {
 		switch rc {
