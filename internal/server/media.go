@@ -38,7 +38,7 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 	}
 	s.sfu = sf
 	if cfg.SIP != nil {
-		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log,
+		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log, Bridge: rtc.SIPBridge{SFU: sf},
 			Confs: rtc.SIPConferences{Engine: func() *engine.Engine { return s.engine }}})
 		if err != nil {
 			_ = sf.Close()
