@@ -61,7 +61,7 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		return
 	}
 	ip := u.ipFor(req.Source())
-	l, err := newLeg(ip, &u.cfg, &u.stats.rtpIn)
+	l, err := newLeg(ip, &u.cfg, &u.stats.rtpIn, &u.stats.rtpOut)
 	if err != nil {
 		respond(req, tx, 503, "Service Unavailable")
 		return

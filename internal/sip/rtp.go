@@ -27,7 +27,7 @@ type stream struct {
 	pt         atomic.Uint32 // the payload type sent to the peer
 	ssrc       uint32
 	received   atomic.Uint64
-	sent       atomic.Uint64
+	sent       *atomic.Uint64 // the user agent's packets sent
 }
 
 // openStream opens an even RTP port and the RTCP port after it within
@@ -88,7 +88,9 @@ func (s *stream) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	s.sent.Add(1)
+	if s.sent != nil {
+		s.sent.Add(1)
+	}
 	return s.rtp.WriteToUDP(buf, to)
 }
 
@@ -176,7 +178,7 @@ type leg struct {
 }
 
 // newLeg opens the audio and video sockets of a call.
-func newLeg(ip net.IP, cfg *Config, counter *atomic.Uint64) (*leg, error) {
+func newLeg(ip net.IP, cfg *Config, counter, sent *atomic.Uint64) (*leg, error) {
 	a, err := openStream(ip, cfg.RTPPortMin, cfg.RTPPortMax)
 	if err != nil {
 		return nil, err
@@ -186,6 +188,7 @@ func newLeg(ip net.IP, cfg *Config, counter *atomic.Uint64) (*leg, error) {
 		a.close()
 		return nil, err
 	}
+	a.sent, v.sent = sent, sent
 	l := &leg{audio: a, video: v, digits: make(chan byte, 32), counter: counter}
 	l.dtmfPT.Store(-1)
 	l.last.Store(time.Now().UnixNano())
