@@ -15,6 +15,9 @@ import (
 // reportTimeout bounds one report to the engine.
 const reportTimeout = 10 * time.Second
 
+// byeTimeout bounds the wait for the answer to a BYE.
+const byeTimeout = 5 * time.Second
+
 // How a call ends.
 type ending int
 
@@ -95,17 +98,28 @@ func (c *call) hangup(how ending) {
 	if c.cancelRing != nil {
 		c.cancelRing() // WaitAnswer sends CANCEL
 	}
-	if how != endPeer {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	bye := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), byeTimeout)
+		defer cancel()
 		switch {
 		case dcs != nil && dcs.LoadState() == sip.DialogStateConfirmed:
 			_ = dcs.Bye(ctx)
 		case dss != nil && dss.LoadState() >= sip.DialogStateEstablished && dss.LoadState() < sip.DialogStateEnded:
 			_ = dss.Bye(ctx)
 		}
-		cancel()
+		c.cleanup(dcs, dss, nil)
 	}
-	c.cleanup(dcs, dss, l)
+	switch how {
+	case endEngine:
+		bye()
+	case endLost: // the terminal is likely gone: its BYE does not hold up the report
+		c.u.wg.Go(bye)
+	default:
+		c.cleanup(dcs, dss, nil)
+	}
+	if l != nil {
+		l.close()
+	}
 	if ep != nil {
 		if how == endEngine {
 			ep.Close()

@@ -57,4 +57,3 @@ func TestRegisterRefused(t *testing.T) {
 		}
 	}
 }
-
