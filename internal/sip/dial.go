@@ -69,7 +69,7 @@ func (u *UA) resolve(ctx context.Context, c media.Callee) (route, bool) {
 			id.MtType = 3
 		}
 		if reg, ok := u.registered(ctx, acc); ok {
-			uri := reg.uri()
+			uri := regURI(reg)
 			id.IP = uri.Host
 			return route{uri: uri, id: id}, true
 		}

@@ -2,8 +2,10 @@ package sip_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
+	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/testserver"
 )
 
@@ -26,6 +28,25 @@ func TestRegisterAndCallByE164(t *testing.T) {
 	if r, ok := e.ua.Registered(context.Background(), "5551042"); !ok || r.AccountMoid == "" {
 		t.Fatalf("no registration: %+v", r)
 	}
+	// Presence: the account is online in upu, the terminal listed by nms.
+	acc := testserver.MustOK(t, e.api.Do("GET", "/api/v1/upu/accounts?account=room42", nil))["accounts"].([]any)
+	if len(acc) != 1 || fmt.Sprint(acc[0].(map[string]any)["online"]) != "1" {
+		t.Fatalf("upu accounts: %v", acc)
+	}
+	d, err := e.env.Store.DomainByName(context.Background(), auth.DefaultDomain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := testserver.MustOK(t, e.api.Do("GET", "/api/v1/nms/user_domains/"+d.Moid+"/terminals", nil))["terminals"].([]any)
+	found := false
+	for _, x := range terms {
+		m := x.(map[string]any)
+		found = found || (m["e164"] == "5551042" && m["online"] == "online")
+	}
+	if !found {
+		t.Fatalf("nms terminals: %v", terms)
+	}
+
 	conf := e.conf(t, nil)
 	s := startSIPpOn(t, reg.port, scenario(t, "uas_answer.xml", nil), "")
 	waitBound(t, s.port)

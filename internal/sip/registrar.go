@@ -22,31 +22,20 @@ import (
 	"github.com/confer-platform/confer/internal/store"
 )
 
-// Registrations are records of kind sip_registration (id the E.164
-// number, in no user domain), due when they expire: every node of the
-// platform reads them (docs/sip.md "Registrar"). One contact per number:
-// a new REGISTER replaces the binding.
+// Registration is a terminal's binding (stored by sipcred's rules).
+type Registration = sipcred.Registration
+
+// KindRegistration is the record kind of the registrations.
+const KindRegistration = sipcred.KindRegistration
+
 const (
-	KindRegistration = "sip_registration"
-	regDomain        = sipcred.Domain
-	regActive        = "active"
+	regDomain = sipcred.Domain
+	regActive = sipcred.RegActive
 )
 
-// Registration is a terminal's binding.
-type Registration struct {
-	E164        string    `json:"e164"`
-	Contact     string    `json:"contact"`   // the Contact URI it registered
-	Source      string    `json:"source"`    // where the REGISTER came from (host:port): calls go there (NAT)
-	Transport   string    `json:"transport"` // UDP or TCP
-	AccountMoid string    `json:"account_moid"`
-	DomainMoid  string    `json:"domain_moid"`
-	Expires     time.Time `json:"expires"`
-	UserAgent   string    `json:"user_agent,omitempty"`
-}
-
-// uri is where a call to the registered terminal goes: its Contact's user
-// at the address its REGISTER came from (symmetric signalling).
-func (r Registration) uri() sip.Uri {
+// regURI is where a call to the registered terminal goes: its Contact's
+// user at the address its REGISTER came from (symmetric signalling).
+func regURI(r Registration) sip.Uri {
 	var u sip.Uri
 	_ = sip.ParseUri(r.Contact, &u)
 	host, port := splitHostPort(r.Source)
@@ -242,7 +231,10 @@ func (u *UA) bind(ctx context.Context, req *sip.Request, tx sip.ServerTransactio
 	expires = min(expires, int(u.cfg.RegisterMax.Seconds()))
 	now := time.Now()
 	reg := Registration{E164: aor, Contact: ch.Address.String(), Source: req.Source(), Transport: req.Transport(),
-		AccountMoid: acct.Moid, DomainMoid: acct.DomainMoid, Expires: now.Add(time.Duration(expires) * time.Second)}
+		AccountMoid: acct.Moid, DomainMoid: acct.DomainMoid, Expires: now.Add(time.Duration(expires) * time.Second), Since: now}
+	if prev, ok := u.registered(ctx, aor); ok && prev.AccountMoid == acct.Moid && !prev.Since.IsZero() {
+		reg.Since = prev.Since // a refresh keeps the binding's start
+	}
 	if ua := req.GetHeader("User-Agent"); ua != nil {
 		reg.UserAgent = truncate(ua.Value(), 128)
 	}
