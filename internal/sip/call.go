@@ -157,6 +157,10 @@ func (c *call) set(f func()) bool {
 	return true
 }
 
+// levelSetter is an endpoint that takes measured audio levels
+// (sfu.Local.SetAudioLevel).
+type levelSetter interface{ SetAudioLevel(level uint8) }
+
 // join puts the call into the conference's media: the terminal's packets
 // go to the SFU, the SFU's to the terminal.
 func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, error) {
@@ -187,7 +191,17 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 	if !c.out {
 		c.u.stats.joined.Add(1)
 	}
-	c.leg.sinks(func(p *rtp.Packet) { ep.WriteAudio(p) }, func(p *rtp.Packet) { ep.WriteVideo(p) }, ep.RequestKeyFrame)
+	audio := func(p *rtp.Packet) { ep.WriteAudio(p) }
+	if lv, ok := ep.(levelSetter); ok && peer.Audio != nil {
+		codec := peer.Audio.Name
+		audio = func(p *rtp.Packet) {
+			if l, ok := g711Level(codec, p.Payload); ok {
+				lv.SetAudioLevel(l)
+			}
+			ep.WriteAudio(p)
+		}
+	}
+	c.leg.sinks(audio, func(p *rtp.Packet) { ep.WriteVideo(p) }, ep.RequestKeyFrame)
 	return ep, nil
 }
 
