@@ -104,16 +104,15 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		answer = append(answer, []byte("m=video 0 RTP/AVP "+firstPT(peer.VideoCands)+"\r\n")...)
 	}
 	l.start(peer)
-	u.track(c) // before the answer, which waits for the ACK (onAck finds the call)
+	// Tracked before the answer, which waits for the ACK (onAck finds the
+	// call); from here the call holds the slot, released by its hangup
+	// (a BYE may come before the answer returns).
+	u.track(c)
+	released = true
 	if err := dss.RespondSDP(answer); err != nil {
-		u.untrack(c)
-		c.cleanup(nil, dss, l)
-		if ep != nil {
-			ep.Leave(true)
-		}
+		c.hangup(endLost) // no ACK: a joined caller leaves as lost
 		return
 	}
-	released = true // the call holds the slot until hangup
 	if ep != nil {
 		u.wg.Go(func() { c.watch(ep) })
 		return

@@ -82,7 +82,18 @@ func TestBridgeToWebRTC(t *testing.T) {
 	if code := whepOffer(t, ppc, pub["whip_url"].(string), pub["token"].(string)); code != http.StatusCreated {
 		t.Fatalf("WHIP POST = %d", code)
 	}
-	testserver.MustOK(t, e.api.Do("PUT", "/api/v1/vc/confs/"+conf+"/speaker", testserver.Params(t, map[string]any{"mt_id": ""})))
+	var pubMt string
+	waitFor(t, "the publisher online", func() bool {
+		for _, m := range e.mts(t, conf) {
+			if m["alias"] == "browser" && online(m) {
+				pubMt = m["mt_id"].(string)
+				return true
+			}
+		}
+		return false
+	})
+	// The publisher speaks: the terminal receives the speaker.
+	testserver.MustOK(t, e.api.Do("PUT", "/api/v1/vc/confs/"+conf+"/speaker", testserver.Params(t, map[string]any{"mt_id": pubMt})))
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {

@@ -26,11 +26,13 @@ func (c Codec) MimeType(kind string) string { return kind + "/" + c.Name }
 // The codecs Confer offers (issue 26: no transcoding, so the terminal's
 // choice is forwarded as it is), in order of preference.
 var (
+	// Opus first: what browsers publish, so that a terminal that has it
+	// hears them (docs/sip.md "Media").
 	audioOffer = []Codec{
+		{PT: 111, Name: "opus", ClockRate: 48000, Channels: 2, Fmtp: "minptime=10;useinbandfec=1"},
 		{PT: 0, Name: "PCMU", ClockRate: 8000, Channels: 1},
 		{PT: 8, Name: "PCMA", ClockRate: 8000, Channels: 1},
 		{PT: 9, Name: "G722", ClockRate: 8000, Channels: 1},
-		{PT: 111, Name: "opus", ClockRate: 48000, Channels: 2, Fmtp: "minptime=10;useinbandfec=1"},
 	}
 	dtmfCodec  = Codec{PT: 101, Name: "telephone-event", ClockRate: 8000, Fmtp: "0-15"}
 	videoOffer = []Codec{
@@ -100,7 +102,7 @@ var errNoCodec = errors.New("sip: no common codec")
 
 // staticCodecs are the static payload types an offer may list without
 // rtpmap (RFC 3551 table 4).
-var staticCodecs = map[uint8]Codec{0: audioOffer[0], 8: audioOffer[1], 9: audioOffer[2]}
+var staticCodecs = map[uint8]Codec{0: audioOffer[1], 8: audioOffer[2], 9: audioOffer[3]}
 
 // parseSDP reads the peer's address, ports and codecs (in its order of
 // preference) of its first audio and first video m-line. The result's
@@ -197,11 +199,11 @@ func parseSDP(body []byte) (Media, error) {
 	return m, nil
 }
 
-// pick returns the first of the peer's codecs that Confer supports, with
-// the peer's payload type.
+// pick returns the codec Confer prefers among the peer's, with the peer's
+// payload type.
 func pick(peer, ours []Codec) *Codec {
-	for _, p := range peer {
-		for _, o := range ours {
+	for _, o := range ours {
+		for _, p := range peer {
 			if strings.EqualFold(p.Name, o.Name) && p.ClockRate == o.ClockRate {
 				if o.Name == "H264" && strings.Contains(p.Fmtp, "packetization-mode=0") {
 					continue // the SFU forwards FU-A (packetization mode 1) only

@@ -80,23 +80,15 @@ func New(cfg Config, deps Deps) (*UA, error) {
 	if _, err := rand.Read(u.nonce); err != nil {
 		return nil, err
 	}
-	udp, err := net.ListenPacket("udp", cfg.Addr)
-	if err != nil {
-		return nil, fmt.Errorf("sip: listen udp %s: %w", cfg.Addr, err)
+	if err := u.listen(); err != nil {
+		return nil, err
 	}
-	u.udp = udp
 	host, _, _ := net.SplitHostPort(cfg.Addr)
-	u.port = udp.LocalAddr().(*net.UDPAddr).Port
-	tcp, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(u.port)))
-	if err != nil {
-		udp.Close()
-		return nil, fmt.Errorf("sip: listen tcp: %w", err)
-	}
-	u.tcp = tcp
 	hostname := cfg.PublicIP
 	if hostname == "" {
 		hostname = localIP(host)
 	}
+	var err error
 	u.ua, err = sipgo.NewUA(sipgo.WithUserAgent("Confer"), sipgo.WithUserAgentHostname(hostname))
 	if err == nil {
 		u.srv, err = sipgo.NewServer(u.ua)
@@ -105,13 +97,39 @@ func New(cfg Config, deps Deps) (*UA, error) {
 		u.cli, err = sipgo.NewClient(u.ua, sipgo.WithClientHostname(hostname), sipgo.WithClientPort(u.port))
 	}
 	if err != nil {
-		udp.Close()
-		tcp.Close()
+		u.udp.Close()
+		u.tcp.Close()
 		return nil, err
 	}
 	u.ctx, u.cancel = context.WithCancel(context.Background())
 	u.routes()
 	return u, nil
+}
+
+// listen opens UDP and TCP on one port: with port 0 a free one, tried
+// again when TCP has the UDP port's number taken.
+func (u *UA) listen() error {
+	host, port, err := net.SplitHostPort(u.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("sip: --sip-addr %q: %w", u.cfg.Addr, err)
+	}
+	for try := 0; ; try++ {
+		udp, err := net.ListenPacket("udp", u.cfg.Addr)
+		if err != nil {
+			return fmt.Errorf("sip: listen udp %s: %w", u.cfg.Addr, err)
+		}
+		p := udp.LocalAddr().(*net.UDPAddr).Port
+		tcp, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(p)))
+		if err != nil {
+			udp.Close()
+			if port == "0" && try < 8 {
+				continue
+			}
+			return fmt.Errorf("sip: listen tcp: %w", err)
+		}
+		u.udp, u.tcp, u.port = udp, tcp, p
+		return nil
+	}
 }
 
 // SetEvents gives the user agent the engine it reports to.
@@ -202,7 +220,14 @@ func (u *UA) acquire() bool {
 	}
 }
 
-func (u *UA) release() { <-u.slots }
+// release frees a call slot; it never blocks (a slot is released once per
+// call, by its hangup).
+func (u *UA) release() {
+	select {
+	case <-u.slots:
+	default:
+	}
+}
 
 // localIP is the address this node shows a peer: the listen host when it
 // is one, else the address of the interface of the default route, else
