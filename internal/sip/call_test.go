@@ -27,6 +27,11 @@ func TestCallAnswered(t *testing.T) {
 		return false
 	})
 	waitFor(t, "the terminal's RTP", func() bool { return e.ua.Stats().RTPReceived > 20 })
+	// Camera control (FECC) of a SIP terminal: the reference's 20444.
+	r := e.api.Do("POST", "/api/v1/vc/confs/"+conf+"/mts/"+mt+"/camera", testserver.Params(t, map[string]any{"state": 0, "type": 1}))
+	if r.OK() || r.Code() != 20444 {
+		t.Fatalf("camera control = %v", r.Body)
+	}
 	testserver.MustOK(t, e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",
 		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})))
 	s.wait(t) // BYE received and answered

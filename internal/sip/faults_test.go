@@ -83,6 +83,7 @@ func TestBadInput(t *testing.T) {
 		{"REGISTER without credentials", request("REGISTER", "c8", ""), 401},
 		{"REGISTER with a forged nonce", strings.Replace(request("REGISTER", "c9", ""), "Max-Forwards", `Authorization: Digest username="1110000", realm="confer", nonce="00", uri="sip:127.0.0.1", response="00"`+"\nMax-Forwards", 1), 401},
 		{"OPTIONS", request("OPTIONS", "c10", ""), 200},
+		{"CANCEL of nothing", request("CANCEL", "c12", ""), 481},
 	} {
 		if got := raw(t, addr, tc.msg); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
