@@ -39,3 +39,22 @@ func (s SIPConferences) Lookup(ctx context.Context, number string) (sip.Conferen
 	return sip.Conference{ID: number, Password: record.Str(conf.Doc, "password"),
 		Closed: record.Int(conf.Doc, "closed_conf") == 1}, nil
 }
+
+// Online tells whether the engine has terminal mt of conf online (a
+// dialled terminal that answered may still be refused: busy in another
+// conference, or hung up meanwhile).
+func (s SIPConferences) Online(ctx context.Context, conf, mt string) (bool, error) {
+	e := s.Engine()
+	if e == nil {
+		return false, nil
+	}
+	c, ok, err := e.Running(ctx, conf)
+	if err != nil || !ok {
+		return false, err
+	}
+	st, err := e.State(ctx, c, mt)
+	if errors.Is(err, engine.ErrNotFound) {
+		return false, nil
+	}
+	return st == engine.StateOnline, err
+}

@@ -72,3 +72,32 @@ func TestCallNoAnswer(t *testing.T) {
 		return state == "idle" && o == int(media.NoAnswer)
 	})
 }
+
+// A terminal online in one conference that answers a second conference's
+// call is busy there (the engine's occupancy): Confer sends BYE on the
+// second call and keeps the first.
+func TestAnsweredButBusyElsewhere(t *testing.T) {
+	needSIPp(t)
+	e := startEnv(t, sipConfig())
+	a, b := e.conf(t, nil), e.conf(t, nil)
+	s := startSIPp(t, scenario(t, "uas_answer.xml", nil), "", "-m", "2")
+	waitBound(t, s.port)
+	account := "127.0.0.1:" + itoa(s.port)
+	mtA := e.addMt(t, a, account, 7)
+	waitFor(t, "the terminal online in the first conference", func() bool {
+		state, _ := e.outcome(t, a, mtA)
+		return state == "online"
+	})
+	mtB := e.addMt(t, b, account, 7)
+	waitFor(t, "busy in the second conference", func() bool {
+		state, o := e.outcome(t, b, mtB)
+		return state == "idle" && o == int(media.Busy)
+	})
+	waitFor(t, "the second call ended", func() bool { return e.ua.Stats().Calls == 1 })
+	if state, _ := e.outcome(t, a, mtA); state != "online" {
+		t.Fatalf("first conference's terminal %s", state)
+	}
+	testserver.MustOK(t, e.api.Do("DELETE", "/api/v1/vc/confs/"+a+"/online_mts",
+		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mtA}}})))
+	s.wait(t)
+}

@@ -195,6 +195,15 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 	}
 	u.stats.answered.Add(1)
 	report(media.Answered)
+	// The engine may refuse an answered terminal (busy in another
+	// conference: occupancy) or have hung it up meanwhile: then BYE.
+	octx, ocancel := context.WithTimeout(u.ctx, reportTimeout)
+	on, err := u.deps.Confs.Online(octx, c.conf, c.mt)
+	ocancel()
+	if err != nil || !on {
+		c.hangup(endEngine)
+		return
+	}
 	jctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
 	ep, err := c.join(jctx, "", peer)
 	cancel()

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -109,12 +110,15 @@ func startSIPpOn(t *testing.T, port int, scen, remote string, extra ...string) *
 	t.Helper()
 	r := &sippRun{port: port, done: make(chan error, 1)}
 	args := []string{"-sf", scen, "-i", "127.0.0.1", "-p", strconv.Itoa(r.port), "-mi", "127.0.0.1",
-		"-mp", strconv.Itoa(freePort(t)), "-m", "1", "-nostdin", "-timeout", "25s", "-timeout_error", "-trace_err",
+		"-mp", strconv.Itoa(freePort(t)), "-nostdin", "-timeout", "25s", "-timeout_error", "-trace_err",
 		"-max_recv_loops", "100"}
 	if remote != "" {
 		args = append([]string{remote}, args...)
 	}
 	args = append(args, extra...)
+	if !slices.Contains(extra, "-m") {
+		args = append(args, "-m", "1")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	r.cmd = exec.CommandContext(ctx, "sipp", args...)

@@ -28,9 +28,11 @@ type Conference struct {
 // no running conference.
 var ErrNoConference = errors.New("sip: no conference has the number")
 
-// Conferences finds a running conference by the number a caller dialled.
+// Conferences finds a running conference by the number a caller dialled,
+// and tells whether a dialled terminal is online in the engine.
 type Conferences interface {
 	Lookup(ctx context.Context, number string) (Conference, error)
+	Online(ctx context.Context, conf, mt string) (bool, error)
 }
 
 // Deps are what the user agent works with.
