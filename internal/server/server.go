@@ -149,6 +149,9 @@ func New(cfg Config) (*Server, error) {
 	if s.push != nil {
 		s.metrics.Registry().MustRegister(s.push.Collectors()...) // docs/push.md "Metrics"
 	}
+	if s.sip != nil {
+		s.metrics.Registry().MustRegister(sipCollectors(s.sip)...) // docs/sip.md "Metrics"
+	}
 	var probe ops.Store
 	if p, ok := cfg.Store.(ops.Store); ok {
 		probe = p

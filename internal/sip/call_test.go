@@ -1,6 +1,9 @@
 package sip_test
 
 import (
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +39,18 @@ func TestCallAnswered(t *testing.T) {
 		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})))
 	s.wait(t) // BYE received and answered
 	waitFor(t, "the call's end", func() bool { return e.ua.Stats().Calls == 0 })
+	// The figures at /metrics.
+	resp, err := http.Get(e.env.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"confer_sip_calls 0", "confer_sip_calls_dialled_total 1", "confer_sip_calls_answered_total 1"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
 }
 
 // A busy terminal (486) is a busy outcome; with call_times 1 it is not
