@@ -3,6 +3,7 @@ package sip
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emiago/sipgo"
@@ -38,6 +39,8 @@ type call struct {
 	cancelRing context.CancelFunc         // an outgoing call still ringing: CANCEL
 	dcs        *sipgo.DialogClientSession // out
 	dss        *sipgo.DialogServerSession // in
+
+	ringing atomic.Bool // an outgoing call got 18x
 
 	mu    sync.Mutex
 	ep    Endpoint // set once in the conference

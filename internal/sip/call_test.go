@@ -116,3 +116,20 @@ func TestAnsweredButBusyElsewhere(t *testing.T) {
 		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mtA}}})))
 	s.wait(t)
 }
+
+// A hang-up from the API while the terminal rings sends CANCEL.
+func TestCallCancelledByHangup(t *testing.T) {
+	needSIPp(t)
+	cfg := sipConfig()
+	cfg.CallTimeout = time.Minute
+	e := startEnv(t, cfg)
+	conf := e.conf(t, nil)
+	s := startSIPp(t, scenario(t, "uas_noanswer.xml", nil), "")
+	waitBound(t, s.port)
+	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
+	waitFor(t, "the terminal ringing", func() bool { return e.ua.Ringing(conf, mt) })
+	testserver.MustOK(t, e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",
+		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})))
+	s.wait(t) // CANCEL received, 487 sent
+	waitFor(t, "the call's end", func() bool { return e.ua.Stats().Calls == 0 })
+}

@@ -162,7 +162,11 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 		return
 	}
 	u.track(c)
-	err = dcs.WaitAnswer(ctx, sipgo.AnswerOptions{})
+	err = dcs.WaitAnswer(ctx, sipgo.AnswerOptions{OnResponse: func(res *sip.Response) error {
+		c.ringing.Store(res.IsProvisional() && res.StatusCode > 100)
+		return nil
+	}})
+	c.ringing.Store(false)
 	if err != nil {
 		var de *sipgo.ErrDialogResponse
 		switch {
@@ -292,4 +296,14 @@ func (u *UA) Apply(conf, mt string, ctl media.Control) (handled bool, err error)
 		}
 	}
 	return true, nil
+}
+
+// Ringing tells whether terminal mt's outgoing call got a provisional
+// response and no final one yet (tests, diagnostics).
+func (u *UA) Ringing(conf, mt string) bool {
+	c := u.find(conf, mt)
+	if c == nil {
+		return false
+	}
+	return c.ringing.Load()
 }
