@@ -40,21 +40,23 @@ func (s SIPConferences) Lookup(ctx context.Context, number string) (sip.Conferen
 		Closed: record.Int(conf.Doc, "closed_conf") == 1}, nil
 }
 
-// Online tells whether the engine has terminal mt of conf online (a
-// dialled terminal that answered may still be refused: busy in another
-// conference, or hung up meanwhile).
-func (s SIPConferences) Online(ctx context.Context, conf, mt string) (bool, error) {
+// State returns the engine's state of terminal mt of conf (engine.StateIdle,
+// StateCalling, StateOnline; "" when there is none): a dialled terminal
+// that answered may still be refused (busy in another conference, or hung
+// up meanwhile), and an answer reported while the call was being placed
+// is applied a moment later (calling until then).
+func (s SIPConferences) State(ctx context.Context, conf, mt string) (string, error) {
 	e := s.Engine()
 	if e == nil {
-		return false, nil
+		return "", nil
 	}
 	c, ok, err := e.Running(ctx, conf)
 	if err != nil || !ok {
-		return false, err
+		return "", err
 	}
 	st, err := e.State(ctx, c, mt)
 	if errors.Is(err, engine.ErrNotFound) {
-		return false, nil
+		return "", nil
 	}
-	return st == engine.StateOnline, err
+	return st, err
 }

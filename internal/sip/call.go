@@ -246,7 +246,11 @@ func (c *call) alive() bool {
 	var res *sip.Response
 	var err error
 	if c.dcs != nil {
-		req := sip.NewRequest(sip.OPTIONS, c.dcs.InviteResponse.Contact().Address)
+		to := c.dcs.InviteRequest.Recipient
+		if ct := c.dcs.InviteResponse.Contact(); ct != nil { // a 200 without Contact: the request URI
+			to = ct.Address
+		}
+		req := sip.NewRequest(sip.OPTIONS, to)
 		res, err = c.dcs.Do(ctx, req)
 	} else {
 		req := sip.NewRequest(sip.OPTIONS, c.dss.InviteRequest.Contact().Address)

@@ -6,6 +6,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/emiago/sipgo"
 	"github.com/emiago/sipgo/sip"
@@ -201,11 +202,14 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 	report(media.Answered)
 	// The engine may refuse an answered terminal (busy in another
 	// conference: occupancy) or have hung it up meanwhile: then BYE.
-	octx, ocancel := context.WithTimeout(u.ctx, reportTimeout)
-	on, err := u.deps.Confs.Online(octx, c.conf, c.mt)
-	ocancel()
-	if err != nil || !on {
+	if !u.accepted(c) {
 		c.hangup(endEngine)
+		// Should the engine have put it online after all (later than
+		// refuseAfter), it learns that the call is gone; a Left for a
+		// terminal that is not online changes nothing.
+		lctx, lcancel := context.WithTimeout(context.Background(), reportTimeout)
+		_ = u.events.Left(lctx, c.conf, c.mt, true)
+		lcancel()
 		return
 	}
 	jctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
@@ -306,4 +310,37 @@ func (u *UA) Ringing(conf, mt string) bool {
 		return false
 	}
 	return c.ringing.Load()
+}
+
+// refuseAfter is how long an answered terminal may stay out of the
+// engine's online state (idle, or not stored yet) before it counts as
+// refused: an answer reported while the call was placed is applied only
+// once the terminal is stored (moments later), and until then its record
+// reads as before the call.
+const refuseAfter = 2 * time.Second
+
+// accepted waits until the engine has the answered terminal online (true)
+// or has refused it (busy in another conference, hung up meanwhile).
+func (u *UA) accepted(c *call) bool {
+	ctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
+	defer cancel()
+	start := time.Now()
+	for {
+		st, err := u.deps.Confs.State(ctx, c.conf, c.mt)
+		switch {
+		case err != nil:
+			return false
+		case st == "online":
+			return true
+		case st != "calling" && time.Since(start) > refuseAfter:
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-c.done:
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }

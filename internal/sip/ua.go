@@ -29,10 +29,11 @@ type Conference struct {
 var ErrNoConference = errors.New("sip: no conference has the number")
 
 // Conferences finds a running conference by the number a caller dialled,
-// and tells whether a dialled terminal is online in the engine.
+// and tells the engine's state of a dialled terminal ("online", "calling",
+// "idle"; "" none).
 type Conferences interface {
 	Lookup(ctx context.Context, number string) (Conference, error)
-	Online(ctx context.Context, conf, mt string) (bool, error)
+	State(ctx context.Context, conf, mt string) (string, error)
 }
 
 // Deps are what the user agent works with.
