@@ -203,13 +203,7 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 	// The engine may refuse an answered terminal (busy in another
 	// conference: occupancy) or have hung it up meanwhile: then BYE.
 	if !u.accepted(c) {
-		c.hangup(endEngine)
-		// Should the engine have put it online after all (later than
-		// refuseAfter), it learns that the call is gone; a Left for a
-		// terminal that is not online changes nothing.
-		lctx, lcancel := context.WithTimeout(context.Background(), reportTimeout)
-		_ = u.events.Left(lctx, c.conf, c.mt, true)
-		lcancel()
+		c.hangup(endEngine) // (not Events.Left: it would cancel the engine's retry of a busy terminal)
 		return
 	}
 	jctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
