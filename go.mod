@@ -3,6 +3,7 @@ module github.com/confer-platform/confer
 go 1.26.8
 
 require (
+	github.com/at-wat/ebml-go v0.19.4
 	github.com/chromedp/chromedp v0.23.0
 	github.com/coder/websocket v1.8.14
 	github.com/jackc/pgx/v5 v5.12.0
@@ -18,11 +19,13 @@ require (
 	github.com/pion/webrtc/v4 v4.2.26
 	github.com/prometheus/client_golang v1.25.0
 	golang.org/x/crypto v0.58.0
+	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
 	modernc.org/sqlite v1.61.1
 )
 
 require (
+	github.com/at-wat/ebml-go v0.19.4 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/buger/jsonparser v1.1.1 // indirect
@@ -64,7 +67,6 @@ require (
 	github.com/wlynxg/anet v0.0.5 // indirect
 	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect

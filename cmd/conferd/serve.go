@@ -55,6 +55,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	configFile := fs.String("config", envOr("CONFER_CONFIG", ""), "config file of \"flag = value\" lines; flags and environment take precedence (env CONFER_CONFIG; docs/operations.md)")
 	limits := addLimitFlags(fs) // limits.go
 	filesDir := fs.String("files-dir", envOr("CONFER_FILES_DIR", ""), "folder of meeting files (env CONFER_FILES_DIR; default: files/ beside a SQLite database, else confer-data/files)")
+	recF := addRecFlags(fs) // rec_flags.go
 	if fs.Parse(args) != nil {
 		return exitUsage
 	}
@@ -77,7 +78,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conferd: conference numbers, --max-confs and --max-ports must be positive ranges")
 		return exitUsage
 	}
-	if err := limits.check(); err != nil {
+	if err := errors.Join(limits.check(), recF.check()); err != nil {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
@@ -137,7 +138,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Limits:     lim,
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}},
-		RTC: rtcCfg, NoRTC: *rtcF.noRTC, SIP: sipCfg,
+		RTC: rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL, Recording: recF.config(*filesDir), SIP: sipCfg,
 	}
 	srv, err := server.New(scfg)
 	if err != nil && addrInUse(err) && (rtcF.portsDefault() || (sipCfg != nil && sipF.addrDefault())) {

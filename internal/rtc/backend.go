@@ -15,7 +15,10 @@ import (
 type Backend struct {
 	SFU     *sfu.SFU
 	Dialled media.Backend
-	SIP     SIP // nil: no SIP user agent (conferd --no-sip)
+	// Owners, when set, passes the SFU controls of a conference that
+	// another node owns to that node (owner.go).
+	Owners *Owners
+	SIP    SIP // nil: no SIP user agent (conferd --no-sip)
 }
 
 // SIP is the node's SIP user agent (internal/sip) as the backend routes
@@ -27,6 +30,22 @@ type SIP interface {
 	Hangup(conf, mt string) bool
 	Apply(conf, mt string, c media.Control) (bool, error)
 	EndConference(conf string)
+}
+
+// media returns the SFU controls of conf: this node's SFU, or the owner
+// node's. With claim, a conference no node owns becomes this node's.
+func (b *Backend) media(ctx context.Context, conf string, claim bool) (mediaControls, error) {
+	if b.Owners == nil {
+		return b.SFU, nil
+	}
+	d, self, err := b.Owners.Owner(ctx, conf, claim)
+	if err != nil {
+		return nil, err
+	}
+	if self {
+		return b.SFU, nil
+	}
+	return remote{ctx: context.WithoutCancel(ctx), client: b.Owners.Client, owner: d}, nil
 }
 
 var _ media.Backend = (*Backend)(nil)
@@ -46,7 +65,11 @@ func (b *Backend) Hangup(ctx context.Context, conf, mt string) error {
 	if b.SIP != nil && b.SIP.Hangup(conf, mt) {
 		return nil
 	}
-	if err := b.SFU.Hangup(conf, mt); !errors.Is(err, sfu.ErrNotFound) {
+	m, err := b.media(ctx, conf, false)
+	if err != nil {
+		return err
+	}
+	if err := m.Hangup(conf, mt); !errors.Is(err, sfu.ErrNotFound) {
 		return err
 	}
 	return b.Dialled.Hangup(ctx, conf, mt)
@@ -64,12 +87,19 @@ func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) e
 	}
 	var err error
 	switch c.Kind {
-	case media.ControlMute:
-		err = b.SFU.SetMute(conf, mt, on)
-	case media.ControlSilence:
-		err = b.SFU.SetSilence(conf, mt, on)
-	case media.ControlVideoOff:
-		err = b.SFU.SetVideoOff(conf, mt, on)
+	case media.ControlMute, media.ControlSilence, media.ControlVideoOff:
+		var m mediaControls
+		if m, err = b.media(ctx, conf, true); err != nil {
+			break
+		}
+		switch c.Kind {
+		case media.ControlMute:
+			err = m.SetMute(conf, mt, on)
+		case media.ControlSilence:
+			err = m.SetSilence(conf, mt, on)
+		default:
+			err = m.SetVideoOff(conf, mt, on)
+		}
 	}
 	return errors.Join(err, b.Dialled.Apply(ctx, conf, mt, c))
 }
@@ -77,7 +107,7 @@ func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) e
 // SetBroadcast tells the SFU whom everyone sees: the speaker, else the
 // member the conference poll shows, and the composition's panes.
 func (b *Backend) SetBroadcast(ctx context.Context, conf string, bc media.Broadcast) error {
-	s := sfu.Broadcast{Speaker: bc.Speaker, Layout: bc.Layout}
+	s := sfu.Broadcast{Speaker: bc.Speaker, Layout: bc.Layout, Chairman: bc.Chairman}
 	if s.Speaker == "" {
 		s.Speaker = bc.Poll
 	}
@@ -89,7 +119,11 @@ func (b *Backend) SetBroadcast(ctx context.Context, conf string, bc media.Broadc
 			s.Panes[p.Index] = p.MtID
 		}
 	}
-	return errors.Join(b.SFU.SetBroadcast(conf, s), b.Dialled.SetBroadcast(ctx, conf, bc))
+	m, err := b.media(ctx, conf, true)
+	if err == nil {
+		err = m.SetBroadcast(conf, s)
+	}
+	return errors.Join(err, b.Dialled.SetBroadcast(ctx, conf, bc))
 }
 
 // SetMix forwards only the mix members' audio while a mix with chosen
@@ -99,12 +133,20 @@ func (b *Backend) SetMix(ctx context.Context, conf string, m media.Mix) error {
 	if !m.All {
 		members = append([]string{}, m.Members...)
 	}
-	return errors.Join(b.SFU.SetMix(conf, members), b.Dialled.SetMix(ctx, conf, m))
+	mc, err := b.media(ctx, conf, true)
+	if err == nil {
+		err = mc.SetMix(conf, members)
+	}
+	return errors.Join(err, b.Dialled.SetMix(ctx, conf, m))
 }
 
 // SetDual names the terminal whose screen share is the dual stream.
 func (b *Backend) SetDual(ctx context.Context, conf, mt string) error {
-	return errors.Join(b.SFU.SetDual(conf, mt), b.Dialled.SetDual(ctx, conf, mt))
+	m, err := b.media(ctx, conf, true)
+	if err == nil {
+		err = m.SetDual(conf, mt)
+	}
+	return errors.Join(err, b.Dialled.SetDual(ctx, conf, mt))
 }
 
 // EndConference closes every session of the conference.
@@ -112,7 +154,14 @@ func (b *Backend) EndConference(ctx context.Context, conf string) error {
 	if b.SIP != nil {
 		b.SIP.EndConference(conf)
 	}
-	return errors.Join(b.SFU.EndConference(conf), b.Dialled.EndConference(ctx, conf))
+	m, err := b.media(ctx, conf, false)
+	if err == nil {
+		err = m.EndConference(conf)
+	}
+	if b.Owners != nil && err == nil {
+		err = b.Owners.Release(ctx, conf)
+	}
+	return errors.Join(err, b.Dialled.EndConference(ctx, conf))
 }
 
 // RunDue runs the dialled plane's time-driven work (media.DueRunner).

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/push"
+	"github.com/confer-platform/confer/internal/vrs"
 )
 
 // Deadlines of a request (issue 20 item 2; docs/operations.md "Limits").
@@ -39,6 +40,9 @@ func (s *Server) deadlines(next http.Handler) http.Handler {
 			now := time.Now()
 			_ = rc.SetReadDeadline(now.Add(s.limits.ReadTimeout + hold))
 			_ = rc.SetWriteDeadline(now.Add(s.limits.WriteTimeout + hold))
+		}
+		if vrs.IsDownload(r.URL.Path) { // a program's file: as long as an upload's body
+			_ = rc.SetWriteDeadline(time.Now().Add(s.limits.UploadTimeout))
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), rcKey{}, rc)))
 	})

@@ -32,6 +32,9 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 		return dialled, nil
 	}
 	ev := &rtc.Events{Log: s.log}
+	s.owners = &rtc.Owners{Store: cfg.Store, Clock: cfg.Clock}
+	s.owners.SetSelf(cfg.MediaURL)
+	cfg.RTC.Locate = s.owners.Locate
 	sf, err := sfu.New(cfg.RTC, s.rtcAuth, ev)
 	if err != nil {
 		return nil, err
@@ -48,7 +51,7 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 	}
 	return func(events media.Events) media.Backend {
 		ev.Engine = events
-		b := &rtc.Backend{SFU: sf, Dialled: dialled(events)}
+		b := &rtc.Backend{SFU: sf, Dialled: dialled(events), Owners: s.owners}
 		if s.sip != nil {
 			s.sip.SetEvents(events)
 			s.sip.Serve()
@@ -67,7 +70,12 @@ func (s *Server) mountRTC(next http.Handler) http.Handler {
 		return next
 	}
 	rtcH := s.sfu.Handler()
+	ownerH := s.owners.Handler(s.sfu)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, rtc.PathOwner) {
+			ownerH.ServeHTTP(w, r) // controls passed on by the other nodes
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/rtc/") {
 			rtcH.ServeHTTP(w, r)
 			return
@@ -81,8 +89,18 @@ func (s *Server) closeRTC() {
 	if s.sip != nil {
 		_ = s.sip.Close()
 	}
+	s.closeLive()
 	if s.sfu != nil {
 		_ = s.sfu.Close()
+	}
+}
+
+// SetMediaURL sets the URL at which this node's media plane is reached
+// (Config.MediaURL), for a node whose address is known only once it
+// listens (the tests' nodes).
+func (s *Server) SetMediaURL(url string) {
+	if s.owners != nil {
+		s.owners.SetSelf(url)
 	}
 }
 

@@ -62,6 +62,8 @@ type Options struct {
 	// RTC, when set, runs the node's SFU (WHIP, WHEP, the join page) with
 	// this configuration, loopback candidates added; nil runs without.
 	RTC *sfu.Config
+	// Recording is where recordings go; Dir defaults to a temporary folder.
+	Recording server.RecordingConfig
 	// SIP, when set (with RTC), runs the node's SIP user agent with this
 	// configuration (Addr "127.0.0.1:0" when empty: never :5060 in tests).
 	SIP *sip.Config
@@ -116,10 +118,13 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	if opt.MC.FilesDir == "" {
 		opt.MC.FilesDir = t.TempDir()
 	}
+	if opt.Recording.Dir == "" {
+		opt.Recording.Dir = t.TempDir()
+	}
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media,
-		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip(), Limits: opt.Limits})
+		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip(), Limits: opt.Limits, Recording: opt.Recording})
 	if err != nil {
 		t.Fatal(err)
 	}

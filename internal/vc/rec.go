@@ -2,6 +2,7 @@ package vc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -124,6 +125,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 		return nil, err
 	}
 	var recID string
+	var started map[string]any
 	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
@@ -166,10 +168,24 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 			rc[f] = v
 		}
 		c.Doc[tlKeyRecorders] = append(tlAnys(rs), rc)
+		started = rc
 		return true, nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if err := m.recMediaStart(ctx, c, started); err != nil {
+		// No file can be written: the recording is taken back (the
+		// counter's rec_id stays drawn) and the request fails.
+		_, uerr := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+			i, rs := recFind(c.Doc, recID)
+			if i < 0 {
+				return false, nil
+			}
+			c.Doc[tlKeyRecorders] = tlAnys(append(rs[:i], rs[i+1:]...))
+			return true, nil
+		})
+		return nil, errors.Join(err, uerr)
 	}
 	for _, id := range ids {
 		if err := m.tlSetFlag(ctx, c, id, "rec", 1); err != nil {
@@ -232,6 +248,9 @@ func (m *Module) recState(ctx context.Context, r *api.Request) (wire.Object, err
 		c.Doc[tlKeyRecorders] = tlAnys(rs)
 		return true, nil
 	})
+	if err == nil {
+		m.recMediaState(recID, value == recValuePause) // after the stored change: a stop meanwhile wins
+	}
 	return nil, err
 }
 
@@ -247,7 +266,8 @@ func (m *Module) recStop(ctx context.Context, r *api.Request) (wire.Object, erro
 	if i < 0 {
 		return nil, recUnknown(c, recID)
 	}
-	if err := m.programSave(ctx, c, rs[i], m.clk.Now()); err != nil {
+	info := m.recMediaStop(recID) // the file is final before its program is stored
+	if err := m.programSave(ctx, c, rs[i], m.clk.Now(), info); err != nil {
 		return nil, err
 	}
 	var members []string

@@ -6,9 +6,11 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/vrs/program"
 )
 
 // KindProgram is the record kind of a program of the recording system: the
@@ -28,6 +30,11 @@ import (
 //	conf_id, conf_name, vrs_id, rec_id
 //	recorder_type, recorder_mode, main_stream, dual_stream, publish_mode, watermark, anonymous
 //	members        [{mt_id}] of a terminal recording
+//
+// A recording made with media (rec_media.go) also has its file's figures
+// (program.SetFile): duration and size are the file's, and file,
+// duration_ms, width, height, video_codec, audio_codec, container, suffix
+// and files describe it.
 const KindProgram = "vrs_program"
 
 // programState is the State of a program record.
@@ -38,11 +45,14 @@ const recLive = 2
 
 // programSave stores the program a recording leaves when it stops at now.
 // A program saved already (a stop retried, or two nodes) stays as it is.
-func (m *Module) programSave(ctx context.Context, c engine.Conference, rc map[string]any, now time.Time) error {
+func (m *Module) programSave(ctx context.Context, c engine.Conference, rc map[string]any, now time.Time, info *media.RecordInfo) error {
 	if tlInt(rc["recorder_mode"]) == recLive {
 		return nil
 	}
 	secs := int(recLength(rc, now) / time.Second)
+	if info != nil {
+		secs = int((info.Duration + time.Second/2) / time.Second)
+	}
 	bitrate := record.Int(c.Doc, "bitrate")
 	doc := map[string]any{
 		"id": tlInt(rc["rec_id"]), "name": rc["video_name"], "duration": secs,
@@ -53,6 +63,10 @@ func (m *Module) programSave(ctx context.Context, c engine.Conference, rc map[st
 	}
 	for _, f := range []string{"recorder_type", "recorder_mode", "main_stream", "dual_stream", "publish_mode", "watermark", "anonymous"} {
 		doc[f] = rc[f]
+	}
+	if info != nil {
+		program.SetFile(doc, tlInt(rc["rec_id"]), program.FileInfo{Rel: info.Path, Bytes: info.Bytes, Duration: info.Duration,
+			Width: info.Width, Height: info.Height, VideoCodec: info.VideoCodec, AudioCodec: info.AudioCodec, Container: info.Container})
 	}
 	data, err := shape.Encode(doc)
 	if err != nil {
@@ -105,7 +119,8 @@ func (m *Module) TimelineEnded(ctx context.Context, c engine.Conference) error {
 	now := m.clk.Now()
 	var errs []error
 	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
-		errs = append(errs, m.programSave(ctx, c, rc, now))
+		info := m.recMediaStop(tlStr(rc["rec_id"]))
+		errs = append(errs, m.programSave(ctx, c, rc, now, info))
 	}
 	return errors.Join(errs...)
 }

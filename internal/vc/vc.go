@@ -25,6 +25,14 @@ type Module struct {
 	// mtAddMu serialises the capacity count of adding terminals with the
 	// adding it admits, on this server (mts.go).
 	mtAddMu sync.Mutex
+
+	// live is the node's media for playbacks, monitors, broadcasts and TV
+	// walls (live_media.go); nil until SetLive.
+	live *liveState
+
+	// rec is the node's recorder and its running recordings (rec_media.go);
+	// nil until SetRecording.
+	rec *recMedia
 }
 
 // New returns the module.

@@ -196,6 +196,15 @@ func (m *Module) deleteProgram(ctx context.Context, domain string, gid int) erro
 	if err := m.st.DeleteRecord(ctx, kindTask, domain, strconv.Itoa(gid)); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
+	// The file goes first: a file that cannot be deleted keeps its
+	// program, so that nothing is left that no record names.
+	p, err := program.Get(ctx, m.st, domain, gid)
+	if err != nil {
+		return err
+	}
+	if err := m.removeFile(p); err != nil {
+		return err
+	}
 	return program.Delete(ctx, m.st, domain, gid)
 }
 

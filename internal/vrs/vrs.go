@@ -12,6 +12,7 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
 	"strings"
@@ -44,12 +45,19 @@ type Module struct {
 	auth  *auth.Service
 	confs *engine.Conferences
 	nodes *node.Reporter
+	// recDir is the recordings folder, "" when programs have no files
+	// (files.go); log reports missing and orphan files.
+	recDir string
+	log    *slog.Logger
+	// liveViewers counts a vc broadcast's WHEP viewers; nil without real
+	// media (live.go).
+	liveViewers func(confID, recID string) int
 }
 
 // New returns the module. nodes is the platform's node registry (nms),
 // which gives the recording server's addresses.
 func New(st store.Store, clk clock.Clock, as *auth.Service, confs *engine.Conferences, nodes *node.Reporter) *Module {
-	return &Module{st: st, clk: clk, auth: as, confs: confs, nodes: nodes}
+	return &Module{st: st, clk: clk, auth: as, confs: confs, nodes: nodes, log: slog.Default()}
 }
 
 // ServerID is the id (vrsmoid, vc's vrs_id) of the recording server of a

@@ -1,6 +1,6 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd && !windows
 
 package node
 
-// diskPercent is unknown outside Linux.
+// diskPercent is unknown on this platform.
 func diskPercent(string) int { return -1 }

@@ -98,6 +98,9 @@ func (p Program) Paused() bool { return p.Recording() && i64(p.Doc["segment_ms"]
 // LengthMs is the recorded length in milliseconds at now.
 func (p Program) LengthMs(now time.Time) int64 {
 	if !p.Recording() {
+		if ms, ok := p.Doc["duration_ms"]; ok { // the file's (file.go)
+			return i64(ms)
+		}
 		if _, ok := p.Doc["recorded_ms"]; !ok { // written by vc with the final figures
 			return int64(record.Int(p.Doc, "duration")) * 1000
 		}

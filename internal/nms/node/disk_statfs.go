@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin || freebsd
 
 package node
 
@@ -10,8 +10,9 @@ func diskPercent(path string) int {
 	if err := syscall.Statfs(path, &st); err != nil || st.Blocks == 0 {
 		return -1
 	}
-	used := st.Blocks - st.Bfree
-	avail := used + st.Bavail // what non-root users can reach, as df counts it
+	blocks, bfree, bavail := uint64(st.Blocks), uint64(st.Bfree), uint64(st.Bavail) //nolint:unconvert // the types differ by platform
+	used := blocks - bfree
+	avail := used + bavail // what non-root users can reach, as df counts it
 	if avail == 0 {
 		return -1
 	}

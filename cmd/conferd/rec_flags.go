@@ -1,0 +1,62 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/confer-platform/confer/internal/recorder"
+	"github.com/confer-platform/confer/internal/server"
+)
+
+// Recording flags (docs/recording.md "Configuration").
+type recFlags struct {
+	dir      *string
+	maxBytes *int64
+	minFree  *int64
+}
+
+// defaultRecMinFree is the free disk space under which recordings stop.
+const defaultRecMinFree = 256 << 20
+
+func addRecFlags(fs *flag.FlagSet) recFlags {
+	return recFlags{
+		dir: fs.String("rec-dir", envOr("CONFER_REC_DIR", ""),
+			"folder of recording files, the vrs programs (env CONFER_REC_DIR; default: recordings/ beside the files folder)"),
+		maxBytes: fs.Int64("rec-max-bytes", envInt64("CONFER_REC_MAX_BYTES", 0),
+			"the most bytes of one recording file; it stops with error 24014 when reached (env CONFER_REC_MAX_BYTES; 0: no quota)"),
+		minFree: fs.Int64("rec-min-free", envInt64("CONFER_REC_MIN_FREE", defaultRecMinFree),
+			"recordings stop with error 24014 when the disk has fewer free bytes (env CONFER_REC_MIN_FREE)"),
+	}
+}
+
+func (f recFlags) config(filesDir string) server.RecordingConfig {
+	dir := *f.dir
+	if dir == "" {
+		dir = filepath.Join(filepath.Dir(filepath.Clean(filesDir)), "recordings")
+	}
+	return server.RecordingConfig{Dir: dir, MaxBytes: *f.maxBytes, MinFree: *f.minFree}
+}
+
+func envInt64(name string, def int64) int64 {
+	if v, ok := os.LookupEnv(name); ok {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return n
+		}
+	}
+	return def
+}
+
+// check refuses a quota too small for a file's header.
+func (f recFlags) check() error {
+	if *f.maxBytes != 0 && *f.maxBytes < recorder.MinQuota {
+		return fmt.Errorf("--rec-max-bytes must be 0 or at least %d", recorder.MinQuota)
+	}
+	if *f.minFree < 0 {
+		return errors.New("--rec-min-free must not be negative")
+	}
+	return nil
+}

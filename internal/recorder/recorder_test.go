@@ -1,0 +1,212 @@
+package recorder_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/recorder"
+	"github.com/confer-platform/confer/internal/recorder/rectest"
+)
+
+var vp8Opus = []recorder.Track{
+	{Name: "main", MimeType: "video/VP8", ClockRate: 90000},
+	{Name: "audio", MimeType: "audio/opus", ClockRate: 48000, Channels: 2},
+}
+
+// feed sends the packets whose media time is in [from, to) to the
+// recorder, moving the clock with them (faster than real time).
+func feed(t *testing.T, r *recorder.Recorder, clk *clock.Fake, t0 time.Time, ps []rectest.Packet, from, to time.Duration) {
+	t.Helper()
+	for _, p := range ps {
+		if p.At < from || p.At >= to {
+			continue
+		}
+		clk.Set(t0.Add(p.At))
+		i := 1
+		if p.Video {
+			i = 0
+		}
+		if _, err := r.Writer(i).WriteRTP(&p.Header, p.Payload); err != nil && !errors.Is(err, recorder.ErrStopped) {
+			t.Fatal(err)
+		}
+	}
+}
+
+func start(t *testing.T, o recorder.Options) (*recorder.Recorder, *clock.Fake, time.Time) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clk := clock.NewFake(t0)
+	o.Clock, o.Tracks = clk, vp8Opus
+	r, err := recorder.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, clk, t0
+}
+
+func within(t *testing.T, what string, got, want, tol time.Duration) {
+	t.Helper()
+	if got < want-tol || got > want+tol {
+		t.Errorf("%s = %v, want %v ± %v", what, got, want, tol)
+	}
+}
+
+// TestRecordTenSeconds records 10 s of VP8 and Opus made by ffmpeg, fed
+// as RTP faster than real time: ffprobe reads a WebM file of 10 s with
+// both codecs and the picture's size.
+func TestRecordTenSeconds(t *testing.T) {
+	dir := t.TempDir()
+	ps := rectest.Packets(t, dir, 10)
+	path := filepath.Join(dir, "rec.webm")
+	r, clk, t0 := start(t, recorder.Options{Path: path})
+	feed(t, r, clk, t0, ps, 0, time.Hour)
+	st, err := r.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.VideoCodec != "VP8" || st.AudioCodec != "opus" || st.Width != rectest.Width || st.Height != rectest.Height || st.Container != "webm" {
+		t.Errorf("stats = %+v", st)
+	}
+	within(t, "stats duration", st.Duration, 10*time.Second, time.Second)
+	if fi, err := os.Stat(path); err != nil || fi.Size() != st.Bytes {
+		t.Errorf("file size %v (%v), stats %d", fi.Size(), err, st.Bytes)
+	}
+	p := rectest.ProbeFile(t, path)
+	within(t, "ffprobe duration", p.Duration(), 10*time.Second, time.Second)
+	v, okV := p.Stream("video")
+	a, okA := p.Stream("audio")
+	if !okV || !okA || v.Codec != "vp8" || a.Codec != "opus" || v.Width != rectest.Width || v.Height != rectest.Height {
+		t.Errorf("ffprobe streams = %+v", p.Streams)
+	}
+	if p.Format.Name != "matroska,webm" {
+		t.Errorf("format = %q", p.Format.Name)
+	}
+	if h, err := recorder.ProbeHeader(path); err != nil || h.Duration < 9*time.Second || h.Width != rectest.Width || h.VideoCodec != "VP8" {
+		t.Errorf("header = %+v, %v", h, err)
+	}
+}
+
+// TestPauseLeavesGap pauses from 3 s to 5 s of a 10 s stream: the file
+// lasts 10 s and its video jumps by 2 s.
+func TestPauseLeavesGap(t *testing.T) {
+	dir := t.TempDir()
+	ps := rectest.Packets(t, dir, 10)
+	path := filepath.Join(dir, "rec.webm")
+	r, clk, t0 := start(t, recorder.Options{Path: path})
+	feed(t, r, clk, t0, ps, 0, 3*time.Second)
+	r.Pause()
+	r.Pause() // twice: still paused
+	feed(t, r, clk, t0, ps, 3*time.Second, 5*time.Second)
+	r.Resume()
+	feed(t, r, clk, t0, ps, 5*time.Second, time.Hour)
+	if _, err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	p := rectest.ProbeFile(t, path)
+	within(t, "duration", p.Duration(), 10*time.Second, time.Second)
+	within(t, "video gap", p.MaxVideoGap(), 2*time.Second, 300*time.Millisecond)
+}
+
+// TestQuotaStopsPlayable: a recording that reaches its quota stops on its
+// own with ErrDiskFull; the file stays under the quota and plays.
+func TestQuotaStopsPlayable(t *testing.T) {
+	dir := t.TempDir()
+	ps := rectest.Packets(t, dir, 10)
+	path := filepath.Join(dir, "rec.webm")
+	const quota = recorder.MinQuota + 100<<10
+	var wrote int64
+	r, clk, t0 := start(t, recorder.Options{Path: path, MaxBytes: quota, OnWrite: func(n int64) { wrote += n }})
+	feed(t, r, clk, t0, ps, 0, time.Hour)
+	select {
+	case <-r.Done():
+	default:
+		t.Fatal("the recording did not stop at its quota")
+	}
+	if !errors.Is(r.Err(), recorder.ErrDiskFull) {
+		t.Fatalf("err = %v", r.Err())
+	}
+	st, err := r.Stop()
+	if !errors.Is(err, recorder.ErrDiskFull) || st.Bytes > quota || st.Bytes != wrote {
+		t.Errorf("stop = %+v, %v; reported %d", st, err, wrote)
+	}
+	p := rectest.ProbeFile(t, path)
+	if d := p.Duration(); d <= time.Second || d >= 10*time.Second {
+		t.Errorf("duration = %v", d)
+	}
+}
+
+// TestFreeSpaceStops: too little free space stops the recording.
+func TestFreeSpaceStops(t *testing.T) {
+	dir := t.TempDir()
+	ps := rectest.Packets(t, dir, 10)
+	path := filepath.Join(dir, "rec.webm")
+	free := int64(1 << 40)
+	r, clk, t0 := start(t, recorder.Options{Path: path, MinFree: 1 << 30, Free: func(string) (int64, error) { return free, nil }})
+	feed(t, r, clk, t0, ps, 0, 2*time.Second)
+	free = 1 << 20
+	feed(t, r, clk, t0, ps, 2*time.Second, time.Hour)
+	if !errors.Is(r.Err(), recorder.ErrDiskFull) {
+		t.Fatalf("err = %v", r.Err())
+	}
+	rectest.ProbeFile(t, path)
+}
+
+// TestCutShortPlays: a copy of the file taken while it records (as a
+// crash would leave it) plays up to where it was cut.
+func TestCutShortPlays(t *testing.T) {
+	dir := t.TempDir()
+	ps := rectest.Packets(t, dir, 10)
+	path := filepath.Join(dir, "rec.webm")
+	r, clk, t0 := start(t, recorder.Options{Path: path})
+	feed(t, r, clk, t0, ps, 0, 4*time.Second)
+	time.Sleep(0) // the muxer's goroutine has the frames; the copy may miss the last few
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.webm")
+	if err := os.WriteFile(cut, b[:len(b)-100], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.Stop()
+	p := rectest.ProbeFile(t, cut)
+	if len(p.Video) < 30 {
+		t.Errorf("the cut file holds %d video frames", len(p.Video))
+	}
+}
+
+// TestConcurrentControl: pauses, resumes and stops from many goroutines
+// while packets arrive leave one stopped recording and a playable file.
+func TestConcurrentControl(t *testing.T) {
+	dir := t.TempDir()
+	ps := rectest.Packets(t, dir, 10)
+	path := filepath.Join(dir, "rec.webm")
+	r, clk, t0 := start(t, recorder.Options{Path: path})
+	var wg sync.WaitGroup
+	wg.Go(func() { feed(t, r, clk, t0, ps, 0, time.Hour) })
+	for range 4 {
+		wg.Go(func() {
+			for range 50 {
+				r.Pause()
+				r.Resume()
+			}
+			r.Stop()
+		})
+	}
+	wg.Wait()
+	a, errA := r.Stop()
+	b, errB := r.Stop()
+	if a != b || errA != nil || errB != nil {
+		t.Errorf("stops differ: %+v %v / %+v %v", a, errA, b, errB)
+	}
+	select {
+	case <-r.Done():
+	default:
+		t.Error("not done")
+	}
+	rectest.ProbeFile(t, path)
+}

@@ -1,0 +1,370 @@
+package rtc_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/recorder"
+	"github.com/confer-platform/confer/internal/recorder/rectest"
+	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/testserver"
+	"github.com/confer-platform/confer/internal/vrs"
+)
+
+// mediaPublisher is a WHIP publisher of real VP8 and Opus (rectest).
+type mediaPublisher struct {
+	pc           *webrtc.PeerConnection
+	video, audio *webrtc.TrackLocalStaticRTP
+	packets      []rectest.Packet
+}
+
+func publishMedia(t *testing.T, url, token string, packets []rectest.Packet) *mediaPublisher {
+	t.Helper()
+	p := &mediaPublisher{pc: newPC(t), packets: packets}
+	var err error
+	if p.video, err = webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000}, "video", "pub"); err != nil {
+		t.Fatal(err)
+	}
+	if p.audio, err = webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2}, "audio", "pub"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range []*webrtc.TrackLocalStaticRTP{p.video, p.audio} {
+		s, err := p.pc.AddTrack(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { // read RTCP (the recorder's key frame requests) so that it flows
+			for {
+				if _, _, err := s.ReadRTCP(); err != nil {
+					return
+				}
+			}
+		}()
+	}
+	if code, _, body := offer(t, p.pc, url, token); code != http.StatusCreated {
+		t.Fatalf("WHIP POST = %d %q", code, body)
+	}
+	waitFor(t, "the publisher connected", func() bool { return p.pc.ConnectionState() == webrtc.PeerConnectionStateConnected })
+	return p
+}
+
+// speed is how much faster than real time the media is sent: the file's
+// timing comes from the RTP timestamps, so 10 s of media take 2.5 s.
+const speed = 4
+
+// send sends the packets whose media time is in [from, to), paced at
+// speed times real time.
+func (p *mediaPublisher) send(t *testing.T, from, to time.Duration) {
+	t.Helper()
+	start := time.Now()
+	for _, pk := range p.packets {
+		if pk.At < from || pk.At >= to {
+			continue
+		}
+		if d := (pk.At-from)/speed - time.Since(start); d > 0 {
+			time.Sleep(d)
+		}
+		tr := p.audio
+		if pk.Video {
+			tr = p.video
+		}
+		if err := tr.WriteRTP(pk.Packet); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRecordingThroughSFU records a real VP8 and Opus stream of a WHIP
+// publisher from the API: 10 s of media with a pause from 3 s to 5 s.
+// ffprobe reads a 10 s WebM file with both codecs, the picture's size
+// and a 2 s gap; vrs lists the program with the file's figures, serves it
+// with range requests, and deletes it with its file.
+func TestRecordingThroughSFU(t *testing.T) {
+	dir := t.TempDir()
+	packets := rectest.Packets(t, dir, 10)
+	recDir := filepath.Join(dir, "recordings")
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "recorded")
+	tok := rtcToken(t, c, conf, map[string]any{"name": "camera", "role": "publish"})
+	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
+	var mt string
+	waitFor(t, "the publisher online", func() bool {
+		id, online := terminal(t, c, conf, "camera")
+		mt = id
+		return online
+	})
+	vcPath := "/api/v1/vc/confs/" + conf
+	testserver.MustOK(t, c.Do("PUT", vcPath+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
+	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
+	rec := testserver.MustOK(t, c.Do("POST", vcPath+"/recorders", testserver.Params(t, map[string]any{
+		"video_name": "desk", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0, "recorder_mode": 1,
+		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
+	state := func(v int) {
+		testserver.MustOK(t, c.Do("PUT", vcPath+"/recorders/"+rec+"/state", testserver.Params(t, map[string]any{"value": v, "recorder_mode": 1})))
+	}
+	pub.send(t, 0, 3*time.Second)
+	state(1) // pause
+	pub.send(t, 3*time.Second, 5*time.Second)
+	state(2) // resume
+	pub.send(t, 5*time.Second, 10*time.Second)
+	time.Sleep(200 * time.Millisecond) // the last packets in flight
+	if m := metric(t, env, "confer_recordings_running"); m != "1" {
+		t.Errorf("confer_recordings_running = %s while recording", m)
+	}
+	testserver.MustOK(t, c.Do("DELETE", vcPath+"/recorders/"+rec, testserver.Params(t, map[string]any{"recorder_mode": 1})))
+
+	file := filepath.Join(recDir, "0", rec+".webm")
+	if ms, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm")); len(ms) == 1 {
+		file = ms[0]
+	}
+	p := rectest.ProbeFile(t, file)
+	if d := p.Duration(); d < 9*time.Second || d > 11*time.Second {
+		t.Errorf("duration = %v, want 10 s ± 1 s", d)
+	}
+	if g := p.MaxVideoGap(); g < 1700*time.Millisecond || g > 2400*time.Millisecond {
+		t.Errorf("the pause left a gap of %v, want 2 s", g)
+	}
+	v, okV := p.Stream("video")
+	a, okA := p.Stream("audio")
+	if !okV || !okA || v.Codec != "vp8" || a.Codec != "opus" || v.Width != rectest.Width || v.Height != rectest.Height {
+		t.Errorf("streams = %+v", p.Streams)
+	}
+	if m := metric(t, env, "confer_recordings_running"); m != "0" {
+		t.Errorf("confer_recordings_running = %s after the stop", m)
+	}
+	if m := metric(t, env, "confer_recording_bytes_written_total"); m == "0" || m == "" {
+		t.Errorf("confer_recording_bytes_written_total = %q", m)
+	}
+
+	// vrs lists the program with the file's figures.
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))
+	prgs := list["prginfo"].([]any)
+	if len(prgs) != 1 {
+		t.Fatalf("programs = %v", prgs)
+	}
+	prg := prgs[0].(map[string]any)
+	detail := prg["prgdetail"].([]any)[0].(map[string]any)
+	if prg["prgallsize"] != float64(fi.Size()) || detail["prgtype"] != "webm" || prg["prgallduration"].(float64) < 9 || prg["prgallduration"].(float64) > 11 {
+		t.Errorf("program = %v", prg)
+	}
+	gid := fmt.Sprint(prg["prggid"])
+
+	// The download serves ranges and the whole file.
+	dl := env.URL + "/api/v1/vrs/programs/" + gid + "/file?account_token=" + c.Token
+	whole, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", dl, nil)
+	req.Header.Set("Range", "bytes=100-199")
+	resp, body := get(t, c, req)
+	if resp.StatusCode != http.StatusPartialContent || string(body) != string(whole[100:200]) ||
+		resp.Header.Get("Content-Range") != fmt.Sprintf("bytes 100-199/%d", len(whole)) {
+		t.Errorf("range: %d %q, %d bytes", resp.StatusCode, resp.Header.Get("Content-Range"), len(body))
+	}
+	req, _ = http.NewRequest("GET", dl, nil)
+	resp, body = get(t, c, req)
+	if resp.StatusCode != http.StatusOK || string(body) != string(whole) || resp.Header.Get("Content-Type") != "video/webm" {
+		t.Errorf("download: %d %s, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+	}
+	// Without a token or without the session: refused.
+	req, _ = http.NewRequest("GET", env.URL+"/api/v1/vrs/programs/"+gid+"/file", nil)
+	if _, body := get(t, c, req); !strings.Contains(string(body), `"success":0`) {
+		t.Errorf("download without a token: %s", body)
+	}
+	req, _ = http.NewRequest("GET", dl, nil)
+	if _, body := get(t, nil, req); !strings.Contains(string(body), `"success":0`) {
+		t.Errorf("download without a session: %s", body)
+	}
+
+	// Deleting the program deletes the file; the download then answers 32.
+	del := testserver.MustOK(t, c.Do("POST", "/api/v1/vrs/program?_method=DELETE", testserver.Params(t, map[string]any{
+		"prgdelpckinfo": []any{map[string]any{"prggid": prg["prggid"], "enforcedel": 0}}})))
+	if r := del["prgdelpckinfo"].([]any)[0].(map[string]any); r["delerrno"] != float64(0) {
+		t.Fatalf("delete = %v", del)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("the file is still there: %v", err)
+	}
+	req, _ = http.NewRequest("GET", dl, nil)
+	if _, body := get(t, c, req); !strings.Contains(string(body), `"error_code":32`) {
+		t.Errorf("download of a deleted program: %s", body)
+	}
+}
+
+// get sends a request with the session cookie of c (nil: none).
+func get(t *testing.T, c *testserver.Client, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	if c != nil {
+		req.AddCookie(&http.Cookie{Name: "SSO_COOKIE_KEY", Value: c.Cookie})
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+// metric reads one unlabelled metric of /metrics ("" when absent).
+func metric(t *testing.T, env *testserver.Env, name string) string {
+	t.Helper()
+	resp, err := http.Get(env.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, name+" "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// recordingConf starts a conference with a WHIP publisher of real media
+// as its speaker, on a server recording into recDir with rc.
+func recordingConf(t *testing.T, rc server.RecordingConfig) (*testserver.Env, *testserver.Client, string, *mediaPublisher) {
+	t.Helper()
+	dir := t.TempDir()
+	packets := rectest.Packets(t, dir, 10)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: rc})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "recorded")
+	tok := rtcToken(t, c, conf, map[string]any{"name": "camera", "role": "publish"})
+	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
+	var mt string
+	waitFor(t, "the publisher online", func() bool {
+		id, online := terminal(t, c, conf, "camera")
+		mt = id
+		return online
+	})
+	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+conf+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
+	return env, c, conf, pub
+}
+
+func startRecording(t *testing.T, c *testserver.Client, conf string) string {
+	t.Helper()
+	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
+	return testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/recorders", testserver.Params(t, map[string]any{
+		"video_name": "desk", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0, "recorder_mode": 1,
+		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
+}
+
+// TestRecordingQuotaStops: a recording that fills its quota (as a full
+// disk) stops by itself: it leaves the list, /recorders/{rec_id} is
+// notified with 24014, its program keeps the part written, which plays.
+func TestRecordingQuotaStops(t *testing.T) {
+	recDir := t.TempDir()
+	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir, MaxBytes: recorder.MinQuota + 60<<10})
+	rec := startRecording(t, c, conf)
+	pub.send(t, 0, 10*time.Second)
+	waitFor(t, "the recording stopped by its quota", func() bool {
+		l := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/recorders", nil))["recorders"].([]any)
+		return len(l) == 0
+	})
+	evs, err := env.Store.EventsSince(context.Background(), 0, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notified := false
+	for _, ev := range evs {
+		if ev.Kind == store.KindNotice && ev.ID == "/recorders/"+rec && strings.Contains(string(ev.Data), `"error_code":24014`) {
+			notified = true
+		}
+	}
+	if !notified {
+		t.Error("no 24014 notification on /recorders/" + rec)
+	}
+	list := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))["prginfo"].([]any)
+	if len(list) != 1 {
+		t.Fatalf("programs = %v", list)
+	}
+	files, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm"))
+	if len(files) != 1 {
+		t.Fatalf("files = %v", files)
+	}
+	fi, err := os.Stat(files[0])
+	if err != nil || fi.Size() > recorder.MinQuota+60<<10 {
+		t.Errorf("file: %v, %v", fi.Size(), err)
+	}
+	if p := rectest.ProbeFile(t, files[0]); p.Duration() <= 0 || p.Duration() >= 10*time.Second || len(p.Video) == 0 {
+		t.Errorf("the part written: %v, %d frames", p.Duration(), len(p.Video))
+	}
+}
+
+// TestRecordingEndsWithConference: ending the conference finalises the
+// file and stores its program; a restart's reconciliation reports a file
+// without a program and a program without a file, and deletes neither.
+func TestRecordingEndsWithConference(t *testing.T) {
+	recDir := t.TempDir()
+	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir})
+	rec := startRecording(t, c, conf)
+	pub.send(t, 0, 4*time.Second)
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/mc/confs/"+conf, nil))
+	files, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm"))
+	if len(files) != 1 {
+		t.Fatalf("files = %v", files)
+	}
+	if p := rectest.ProbeFile(t, files[0]); p.Duration() < 3*time.Second || p.Duration() > 5*time.Second {
+		t.Errorf("duration = %v, want 4 s", p.Duration())
+	}
+	list := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))["prginfo"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["prgdetail"].([]any)[0].(map[string]any)["prgtype"] != "webm" {
+		t.Fatalf("programs = %v", list)
+	}
+
+	// A file without a program (a crash before the stop) and a program
+	// whose file went: both reported, nothing deleted.
+	orphan := filepath.Join(recDir, "somedomain", "77.webm")
+	if err := os.MkdirAll(filepath.Dir(orphan), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(files[0], orphan); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := env.Srv.ReconcileRecordings(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.FilesWithoutRecord) != 1 || rep.FilesWithoutRecord[0] != "somedomain/77.webm" ||
+		len(rep.RecordsWithoutFile) != 1 || fmt.Sprint(rep.RecordsWithoutFile[0].GID) != rec {
+		t.Errorf("report = %+v", rep)
+	}
+	b, err := os.ReadFile(filepath.Join(recDir, vrs.ReportName))
+	if err != nil || !strings.Contains(string(b), "somedomain/77.webm") {
+		t.Errorf("report file: %s, %v", b, err)
+	}
+	if _, err := os.Stat(orphan); err != nil {
+		t.Errorf("the orphan file was touched: %v", err)
+	}
+	// The program whose file is gone: its download says so (24106).
+	gid := fmt.Sprint(list[0].(map[string]any)["prggid"])
+	req, _ := http.NewRequest("GET", env.URL+"/api/v1/vrs/programs/"+gid+"/file?account_token="+c.Token, nil)
+	if _, body := get(t, c, req); !strings.Contains(string(body), `"error_code":24106`) {
+		t.Errorf("download of a missing file: %s", body)
+	}
+}

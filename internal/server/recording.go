@@ -1,0 +1,58 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/rtc"
+	"github.com/confer-platform/confer/internal/vc"
+	"github.com/confer-platform/confer/internal/vrs"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Recording (docs/recording.md): vc's recorders write files through the
+// SFU (rtc.Recorder) into Recording.Dir, vrs serves, deletes and
+// reconciles them. Without the SFU (NoRTC) there is no media: recordings
+// are bookkeeping only and their programs have no file.
+
+// RecordingConfig is where recordings go and how large they may grow.
+type RecordingConfig struct {
+	Dir      string // the recordings folder; "" keeps no files
+	MaxBytes int64  // the most bytes of one recording file (0: no quota)
+	MinFree  int64  // recordings stop when the disk has less free space (0: only a failed write stops them)
+}
+
+// setupRecording gives vc its recorder and vrs the files, and registers
+// the recording metrics.
+func (s *Server) setupRecording(cfg RecordingConfig) {
+	var rec media.Recorder
+	if s.sfu != nil && cfg.Dir != "" {
+		rec = &rtc.Recorder{SFU: s.sfu}
+	}
+	s.vc.SetRecording(vc.RecordingConfig{Recorder: rec, Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree, Log: s.log})
+	s.vrs.SetRecordings(cfg.Dir, s.log)
+	s.metrics.Registry().MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "confer_recording_bytes_written_total",
+			Help: "Bytes the node's recordings wrote to their files."}, func() float64 { return float64(s.vc.RecordingBytes()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "confer_recordings_running",
+			Help: "Recordings writing a file on this node."}, func() float64 { return float64(s.vc.RecordingsRunning()) }),
+	)
+}
+
+// ReconcileRecordings compares the programs with the recordings' files
+// (vrs.Module.Reconcile): RunBackground runs it once at the start.
+func (s *Server) ReconcileRecordings(ctx context.Context) (vrs.Report, error) {
+	return s.vrs.Reconcile(ctx)
+}
+
+// serveDownload serves a program's file, or passes the request on.
+func (s *Server) serveDownload(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if vrs.IsDownload(r.URL.Path) {
+			s.vrs.ServeDownload(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

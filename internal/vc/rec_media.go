@@ -1,0 +1,247 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Recordings with media (docs/recording.md). When the node has a media
+// plane that records (RecordingConfig.Recorder: the SFU), a recording
+// that keeps a file (recorder_mode 1 or 3) records into
+// Dir/<domain moid>/<rec_id>.webm (.mkv once it turns out Matroska) from
+// its start; pause and resume act on it, stop finalises it and its
+// program carries the file's figures. A recording whose disk or quota
+// fills stops by itself: it leaves the list, its program keeps the part
+// written (playable), and /confs/{conf_id}/recorders/{rec_id} is notified
+// with error_code 24014 (reference 07 "录像异常通知", A3 24014 磁盘满;
+// 24028 for another write error). Without a Recorder (--no-rtc) a
+// recording is bookkeeping only and its program has no file.
+//
+// The running recorders are the node's: a recording is stopped, paused
+// and resumed with media by the node that started it.
+
+// RecordingConfig is how the node records.
+type RecordingConfig struct {
+	Recorder media.Recorder // nil: no media (--no-rtc)
+	Dir      string         // the recordings' folder (the vrs programs' files)
+	MaxBytes int64          // the most bytes of one recording file (0: no quota)
+	MinFree  int64          // recordings stop when the disk has less free space
+	Log      *slog.Logger
+}
+
+// recMedia is the node's running recorders and their figures.
+type recMedia struct {
+	cfg     RecordingConfig
+	mu      sync.Mutex
+	live    map[string]*liveRec // by rec_id
+	bytes   atomic.Int64        // bytes written by every recording (metrics)
+	running atomic.Int64
+}
+
+// liveRec is a recording running on this node.
+type liveRec struct {
+	domain, conf, recID string
+	rec                 media.Recording
+	once                sync.Once
+	info                media.RecordInfo
+	err                 error
+	rel                 string // the file, relative to Dir
+}
+
+// stop finalises the file once; every caller gets the same figures.
+func (lr *liveRec) stop() (media.RecordInfo, error) {
+	lr.once.Do(func() { lr.info, lr.err = lr.rec.Stop() })
+	return lr.info, lr.err
+}
+
+// SetRecording gives the module the node's recorder; server.New calls it
+// once before serving.
+func (m *Module) SetRecording(cfg RecordingConfig) {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	m.rec = &recMedia{cfg: cfg, live: map[string]*liveRec{}}
+}
+
+// RecordingBytes is how many bytes the node's recordings wrote.
+func (m *Module) RecordingBytes() int64 {
+	if m.rec == nil {
+		return 0
+	}
+	return m.rec.bytes.Load()
+}
+
+// RecordingsRunning is how many recordings write a file on this node.
+func (m *Module) RecordingsRunning() int {
+	if m.rec == nil {
+		return 0
+	}
+	return int(m.rec.running.Load())
+}
+
+// recMediaStart starts the file of a recording that was just stored.
+func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[string]any) error {
+	if m.rec == nil || m.rec.cfg.Recorder == nil || tlInt(rc["recorder_mode"]) == recLive {
+		return nil
+	}
+	recID := tlStr(rc["rec_id"])
+	rel := filepath.Join(c.Rec.DomainMoid, recID+".webm")
+	path := filepath.Join(m.rec.cfg.Dir, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return wire.Errorf(CodeRecWriteError, "the recordings folder cannot be made: %v", err)
+	}
+	spec := media.RecordSpec{Path: path, Dual: tlInt(rc["dual_stream"]) == 1, MaxBytes: m.rec.cfg.MaxBytes,
+		MinFree: m.rec.cfg.MinFree, OnWrite: func(n int64) { m.rec.bytes.Add(n) }}
+	if tlInt(rc["recorder_type"]) == recTypeTerminal {
+		if ids := tlMtIDs(rc["members"]); len(ids) > 0 {
+			spec.Terminal = ids[0]
+		}
+	}
+	rec, err := m.rec.cfg.Recorder.Record(ctx, c.ID(), spec)
+	if err != nil {
+		return wire.Errorf(CodeRecWriteError, "the recording cannot start: %v", err)
+	}
+	lr := &liveRec{domain: c.Rec.DomainMoid, conf: c.ID(), recID: recID, rec: rec, rel: rel}
+	m.rec.mu.Lock()
+	m.rec.live[recID] = lr
+	m.rec.mu.Unlock()
+	m.rec.running.Add(1)
+	go m.recWatch(lr)
+	return nil
+}
+
+// recLive returns the recording's running recorder on this node, nil
+// when there is none.
+func (m *Module) recLive(recID string) *liveRec {
+	if m.rec == nil {
+		return nil
+	}
+	m.rec.mu.Lock()
+	defer m.rec.mu.Unlock()
+	return m.rec.live[recID]
+}
+
+// recForget drops a stopped recorder from the running ones.
+func (m *Module) recForget(lr *liveRec) {
+	m.rec.mu.Lock()
+	defer m.rec.mu.Unlock()
+	if m.rec.live[lr.recID] == lr {
+		delete(m.rec.live, lr.recID)
+		m.rec.running.Add(-1)
+	}
+}
+
+// recMediaState pauses or resumes a recording's file.
+func (m *Module) recMediaState(recID string, pause bool) {
+	if lr := m.recLive(recID); lr != nil {
+		if pause {
+			lr.rec.Pause()
+		} else {
+			lr.rec.Resume()
+		}
+	}
+}
+
+// recMediaStop finalises a recording's file (nil info when it has none).
+func (m *Module) recMediaStop(recID string) *media.RecordInfo {
+	lr := m.recLive(recID)
+	if lr == nil {
+		return nil
+	}
+	info, err := lr.stop()
+	if err != nil {
+		m.rec.cfg.Log.Warn("recording: the file was cut short", "rec_id", recID, "err", err)
+	}
+	m.recForget(lr)
+	info.Path = m.recRel(lr, info.Path)
+	return &info
+}
+
+// recRel is a file's path relative to the recordings' folder.
+func (m *Module) recRel(lr *liveRec, path string) string {
+	if rel, err := filepath.Rel(m.rec.cfg.Dir, path); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(lr.rel)
+}
+
+// recWatch waits for a recording to stop. One that stopped by itself (a
+// full disk, a write error, the conference ending in the media plane)
+// leaves the list with its program, and a failure is notified.
+func (m *Module) recWatch(lr *liveRec) {
+	<-lr.rec.Done()
+	if m.recLive(lr.recID) != lr {
+		return // stopped through the API
+	}
+	info, err := lr.stop()
+	m.recForget(lr)
+	info.Path = m.recRel(lr, info.Path)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	code := 0
+	switch {
+	case errors.Is(err, media.ErrDiskFull):
+		code = CodeRecDiskFull
+	case err != nil:
+		code = CodeRecWriteError
+	}
+	if code != 0 {
+		m.rec.cfg.Log.Error("recording: stopped by a failure", "conf_id", lr.conf, "rec_id", lr.recID, "error_code", code, "err", err)
+	}
+	if err := m.recEndedByMedia(ctx, lr, &info, code); err != nil {
+		m.rec.cfg.Log.Error("recording: the stop could not be stored", "conf_id", lr.conf, "rec_id", lr.recID, "err", err)
+	}
+}
+
+// recEndedByMedia stores the end of a recording that stopped by itself:
+// its program, its leaving the list (with the failure's notification, in
+// the same write), its terminals' rec flags.
+func (m *Module) recEndedByMedia(ctx context.Context, lr *liveRec, info *media.RecordInfo, code int) error {
+	nctx, notes := store.WithNotices(ctx)
+	var members []string
+	c, err := m.tlUpdate(nctx, lr.domain, lr.conf, func(c *engine.Conference) (bool, error) {
+		i, rs := recFind(c.Doc, lr.recID)
+		if i < 0 {
+			return false, nil // stopped meanwhile
+		}
+		now := m.clk.Now()
+		if err := m.programSave(ctx, *c, rs[i], now, info); err != nil {
+			return false, err
+		}
+		members = tlMtIDs(rs[i]["members"])
+		c.Doc[tlKeyRecorders] = tlAnys(append(rs[:i], rs[i+1:]...))
+		if code != 0 {
+			n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/recorders/"+lr.recID,
+				map[string]any{"error_code": code}, now)
+			if err != nil {
+				return false, err
+			}
+			notes.Set(n)
+		}
+		return true, nil
+	})
+	var we *wire.Error
+	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		return nil // the conference ended: TimelineEnded saved the program
+	}
+	if err != nil {
+		return err
+	}
+	for _, id := range members {
+		if err := m.tlSetFlag(ctx, c, id, "rec", 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+package program
+
+import (
+	"errors"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/record"
+)
+
+// The file of a program (docs/recording.md): a recording made with media
+// is a WebM or Matroska file under the recordings folder, named in the
+// program's document by its path relative to that folder
+// ("<domain moid>/<gid>.webm"). Programs recorded without media (the
+// simulated plane of --no-rtc, or before this release) have none.
+
+// FileInfo is what a recording's file holds.
+type FileInfo struct {
+	Rel        string // slash-separated, relative to the recordings folder
+	Bytes      int64
+	Duration   time.Duration
+	Width      int
+	Height     int
+	VideoCodec string
+	AudioCodec string
+	Container  string // "webm" or "matroska"
+}
+
+// RelativePath is the relativepath a program's files show (reference 09
+// prgdetail.relativepath): where the download is served.
+const RelativePath = "/recordings/"
+
+// SetFile writes a file's figures into a program's document: duration and
+// size are the file's from then on.
+func SetFile(doc map[string]any, gid int, f FileInfo) {
+	suffix := "webm"
+	if f.Container == "matroska" {
+		suffix = "mkv"
+	}
+	secs := int((f.Duration + time.Second/2) / time.Second)
+	doc["file"], doc["size"], doc["duration"], doc["duration_ms"] = f.Rel, f.Bytes, secs, f.Duration.Milliseconds()
+	doc["width"], doc["height"], doc["video_codec"], doc["audio_codec"] = f.Width, f.Height, f.VideoCodec, f.AudioCodec
+	doc["container"], doc["suffix"] = f.Container, suffix
+	doc["files"] = []any{map[string]any{"prgid": gid, "prgtype": suffix, "relativepath": RelativePath}}
+	if _, ok := doc["prgallduration"]; ok {
+		doc["prgallduration"], doc["prgallsize"] = secs, f.Bytes
+	}
+	delete(doc, "recorded_ms") // the length is the file's, not the clock's
+}
+
+// ErrNoFile is a program without a file (recorded without media), or
+// one whose path is not inside the recordings folder.
+var ErrNoFile = errors.New("program: no file")
+
+// Rel returns the program's file relative to the recordings folder.
+func (p Program) Rel() (string, error) {
+	rel := record.Str(p.Doc, "file")
+	if rel == "" {
+		return "", ErrNoFile
+	}
+	clean := path.Clean(rel)
+	if path.IsAbs(clean) || clean == "." || strings.HasPrefix(clean, "../") || clean == ".." || strings.Contains(clean, "\\") {
+		return "", ErrNoFile
+	}
+	return clean, nil
+}
+
+// FilePath returns the program's file inside the recordings folder dir.
+func (p Program) FilePath(dir string) (string, error) {
+	if dir == "" {
+		return "", ErrNoFile
+	}
+	rel, err := p.Rel()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.FromSlash(rel)), nil
+}
