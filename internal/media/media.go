@@ -138,6 +138,11 @@ var (
 	ErrRefused = errors.New("media: the participant is refused")
 )
 
+// ErrUnsupported is returned by Backend.Apply for a control the
+// terminal's media cannot carry (camera control of a SIP terminal: FECC
+// is out of scope, docs/sip.md).
+var ErrUnsupported = errors.New("media: the terminal's media does not support the control")
+
 // Events is the engine as the media plane reports to it.
 type Events interface {
 	// CallOutcome reports how the call of terminal mt ended up, with

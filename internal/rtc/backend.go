@@ -18,6 +18,18 @@ type Backend struct {
 	// Owners, when set, passes the SFU controls of a conference that
 	// another node owns to that node (owner.go).
 	Owners *Owners
+	SIP    SIP // nil: no SIP user agent (conferd --no-sip)
+}
+
+// SIP is the node's SIP user agent (internal/sip) as the backend routes
+// to it: numbers it Routes are real SIP terminals (docs/sip.md "Which
+// numbers are called"); the others stay with Dialled.
+type SIP interface {
+	Routes(ctx context.Context, c media.Callee) bool
+	Dial(ctx context.Context, conf, mt string, c media.Callee) (media.Identity, error)
+	Hangup(conf, mt string) bool
+	Apply(conf, mt string, c media.Control) (bool, error)
+	EndConference(conf string)
 }
 
 // media returns the SFU controls of conf: this node's SFU, or the owner
@@ -38,13 +50,21 @@ func (b *Backend) media(ctx context.Context, conf string, claim bool) (mediaCont
 
 var _ media.Backend = (*Backend)(nil)
 
-// Dial calls a number: the SFU calls no one.
+// Dial calls a number: a SIP terminal through the user agent, any other
+// through Dialled; the SFU calls no one.
 func (b *Backend) Dial(ctx context.Context, conf, mt string, c media.Callee) (media.Identity, error) {
+	if b.SIP != nil && b.SIP.Routes(ctx, c) {
+		return b.SIP.Dial(ctx, conf, mt, c)
+	}
 	return b.Dialled.Dial(ctx, conf, mt, c)
 }
 
-// Hangup closes a participant's sessions, or hangs up a dialled call.
+// Hangup ends a SIP call (CANCEL or BYE, and its bridge), closes a
+// participant's sessions, or hangs up a dialled call.
 func (b *Backend) Hangup(ctx context.Context, conf, mt string) error {
+	if b.SIP != nil && b.SIP.Hangup(conf, mt) {
+		return nil
+	}
 	m, err := b.media(ctx, conf, false)
 	if err != nil {
 		return err
@@ -60,6 +80,11 @@ func (b *Backend) Hangup(ctx context.Context, conf, mt string) error {
 // that mt_id); every control also reaches the dialled plane.
 func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) error {
 	on := c.Value == 1
+	if b.SIP != nil {
+		if handled, err := b.SIP.Apply(conf, mt, c); handled && err != nil {
+			return err // camera control of a SIP terminal (FECC): unsupported
+		}
+	}
 	var err error
 	switch c.Kind {
 	case media.ControlMute, media.ControlSilence, media.ControlVideoOff:
@@ -126,6 +151,9 @@ func (b *Backend) SetDual(ctx context.Context, conf, mt string) error {
 
 // EndConference closes every session of the conference.
 func (b *Backend) EndConference(ctx context.Context, conf string) error {
+	if b.SIP != nil {
+		b.SIP.EndConference(conf)
+	}
 	m, err := b.media(ctx, conf, false)
 	if err == nil {
 		err = m.EndConference(conf)

@@ -4,9 +4,11 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/sip"
 )
 
 // The media plane of the node (docs/media.md "Wiring"): the SFU serves
@@ -38,11 +40,29 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 		return nil, err
 	}
 	s.sfu = sf
-	return func(engine media.Events) media.Backend {
-		ev.Engine = engine
-		return &rtc.Backend{SFU: sf, Dialled: dialled(engine), Owners: s.owners}
+	if cfg.SIP != nil {
+		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log, Bridge: rtc.SIPBridge{SFU: sf},
+			Confs: rtc.SIPConferences{Engine: func() *engine.Engine { return s.engine }}})
+		if err != nil {
+			_ = sf.Close()
+			return nil, err
+		}
+		s.sip = ua
+	}
+	return func(events media.Events) media.Backend {
+		ev.Engine = events
+		b := &rtc.Backend{SFU: sf, Dialled: dialled(events), Owners: s.owners}
+		if s.sip != nil {
+			s.sip.SetEvents(events)
+			s.sip.Serve()
+			b.SIP = s.sip
+		}
+		return b
 	}, nil
 }
+
+// SIP returns the node's SIP user agent, nil when it runs none.
+func (s *Server) SIP() *sip.UA { return s.sip }
 
 // mountRTC serves /rtc/ with the SFU's handler.
 func (s *Server) mountRTC(next http.Handler) http.Handler {
@@ -66,6 +86,9 @@ func (s *Server) mountRTC(next http.Handler) http.Handler {
 
 // closeRTC ends every media session and closes the ICE ports.
 func (s *Server) closeRTC() {
+	if s.sip != nil {
+		_ = s.sip.Close()
+	}
 	s.closeLive()
 	if s.sfu != nil {
 		_ = s.sfu.Close()

@@ -33,6 +33,7 @@ import (
 	"github.com/confer-platform/confer/internal/router"
 	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/sip"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/system"
 	"github.com/confer-platform/confer/internal/upu"
@@ -62,6 +63,9 @@ type Config struct {
 	RTC sfu.Config
 	// NoRTC runs without real media: no SFU, WHIP, WHEP or join page.
 	NoRTC bool
+	// SIP, when set (and with the SFU), runs the node's SIP user agent
+	// (docs/sip.md).
+	SIP *sip.Config
 	// MediaURL is the base URL at which clients and the other nodes reach
 	// this node's media plane (conferd --media-url): with several nodes on
 	// one database, a conference's media lives on one of them and the
@@ -77,6 +81,7 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	sfu      *sfu.SFU        // nil with NoRTC
+	sip      *sip.UA         // nil without Config.SIP
 	rtcAuth  *rtc.Authorizer // admits WHIP, WHEP and join page requests
 	owners   *rtc.Owners     // which node serves a conference's media
 	hls      *live.HLS       // broadcasts' HLS (live.go); nil without ffmpeg or media
@@ -154,6 +159,9 @@ func New(cfg Config) (*Server, error) {
 	s.metrics = ops.NewMetrics(s.gauges())
 	if s.push != nil {
 		s.metrics.Registry().MustRegister(s.push.Collectors()...) // docs/push.md "Metrics"
+	}
+	if s.sip != nil {
+		s.metrics.Registry().MustRegister(sipCollectors(s.sip)...) // docs/sip.md "Metrics"
 	}
 	var probe ops.Store
 	if p, ok := cfg.Store.(ops.Store); ok {

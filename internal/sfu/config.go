@@ -242,7 +242,7 @@ func registerCodecs(m *webrtc.MediaEngine) error {
 			return err
 		}
 	}
-	return nil
+	return registerPlainAudio(m) // codec_plain.go: SIP terminals' audio
 }
 
 // hasFingerprint reports whether an offer carries a DTLS fingerprint at
