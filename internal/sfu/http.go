@@ -144,11 +144,16 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 	}
 	q := r.URL.Query()
 	o := offer{confID: confID, token: token, grant: g, whep: whep, sdp: string(body), name: g.Name,
-		viewer: q.Get("viewer"), fixed: q.Get("mt_id"), dual: q.Get("dual") == "1", layer: layerHigh,
-		preview: q.Get("preview") == "1"}
-	if o.preview && (!whep || !g.Preview || o.viewer != "") {
-		http.Error(w, "a preview is a WHEP session of an account that may control the conference", http.StatusForbidden)
-		return
+		viewer: q.Get("viewer"), fixed: q.Get("mt_id"), dual: q.Get("dual") == "1", layer: layerHigh}
+	if q.Get("preview") == "1" {
+		if !whep || !g.Preview || o.viewer != "" {
+			http.Error(w, "a preview is a WHEP session of an account that may control the conference", http.StatusForbidden)
+			return
+		}
+		// A preview watches (watch.go): no participant, not counted
+		// against the conference's limit, ended with the conference or
+		// its DELETE.
+		o.grant.Watch, o.grant.Tag = true, "preview"
 	}
 	if n := strings.TrimSpace(q.Get("name")); n != "" && len(n) <= 64 {
 		o.name = n
@@ -180,7 +185,7 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 	// Trickle and ICE restart through PATCH (RFC 9725 section 4.3.1).
 	w.Header().Set("Accept-Patch", "application/trickle-ice-sdpfrag")
 	s.iceLinks(w.Header())
-	if sess.member != nil && sess.member.mtID != "" { // a preview or a watching viewer is no terminal
+	if sess.member != nil { // a watching viewer (a preview) is no terminal
 		w.Header().Set("X-Confer-Mt-Id", sess.member.mtID)
 	}
 	w.WriteHeader(http.StatusCreated)

@@ -110,8 +110,8 @@ func (rm *room) broadcastMember() *member {
 // mix with members everyone else's audio, silence everything a member gets.
 func (rm *room) sourceFor(d *downTrack) *receiver {
 	sub := d.sess.member
-	if sub == nil && d.sess.local == nil && !d.sess.watch || sub != nil && sub.mtID != "" && rm.flagsOf(sub.mtID).silenced {
-		return nil // a local tap (a recorder) has no member and hears all; a preview (mtID "") and a watching viewer are never silenced
+	if sub == nil && d.sess.local == nil && !d.sess.watch || sub != nil && rm.flagsOf(sub.mtID).silenced {
+		return nil // a local tap (a recorder) and a watching viewer (a preview) have no member and hear all
 	}
 	var m *member
 	switch d.mode {

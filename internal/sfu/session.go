@@ -61,7 +61,6 @@ type offer struct {
 	fixed         string // WHEP ?mt_id
 	dual          bool
 	layer         int
-	preview       bool // a WHEP preview: linked to no participant
 }
 
 func newID() string {
@@ -117,15 +116,11 @@ func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, 
 			return nil, "", &httpError{http.StatusNotFound, "unknown viewer session", ErrNotFound}
 		}
 		viewer = v.member
-	} else if o.preview {
-		// A preview is no participant: not counted, not registered, not
-		// listed; it ends with the conference or its DELETE.
-		viewer = &member{name: o.name, kind: KindWHEP, owner: sess, sessions: map[*session]struct{}{}, joined: time.Now()}
 	} else if err := rm.reserve(o.grant); err != nil {
 		s.count.Add(-1)
 		return nil, "", err
 	}
-	reserved := viewer == nil && !o.preview
+	reserved := viewer == nil
 	created := sess // the named result is nil once an error is returned
 	defer func() {
 		if err != nil {
