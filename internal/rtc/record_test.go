@@ -29,6 +29,7 @@ type mediaPublisher struct {
 	pc           *webrtc.PeerConnection
 	video, audio *webrtc.TrackLocalStaticRTP
 	packets      []rectest.Packet
+	round        int // how many times the 10 s of media were sent before
 }
 
 func publishMedia(t *testing.T, url, token string, packets []rectest.Packet) *mediaPublisher {
@@ -69,6 +70,12 @@ const speed = 4
 // speed times real time.
 func (p *mediaPublisher) send(t *testing.T, from, to time.Duration) {
 	t.Helper()
+	p.sendAt(t, from, to, speed)
+}
+
+// sendAt is send at another speed.
+func (p *mediaPublisher) sendAt(t *testing.T, from, to time.Duration, speed time.Duration) {
+	t.Helper()
 	start := time.Now()
 	for _, pk := range p.packets {
 		if pk.At < from || pk.At >= to {
@@ -77,11 +84,16 @@ func (p *mediaPublisher) send(t *testing.T, from, to time.Duration) {
 		if d := (pk.At-from)/speed - time.Since(start); d > 0 {
 			time.Sleep(d)
 		}
-		tr := p.audio
+		tr, rate := p.audio, uint32(48000)
 		if pk.Video {
-			tr = p.video
+			tr, rate = p.video, 90000
 		}
-		if err := tr.WriteRTP(pk.Packet); err != nil {
+		// Each round sends the media again after the last: later sequence
+		// numbers and timestamps (SRTP drops a replayed packet).
+		pkt := *pk.Packet
+		pkt.SequenceNumber += uint16(p.round * len(p.packets))
+		pkt.Timestamp += uint32(p.round) * rate * 10
+		if err := tr.WriteRTP(&pkt); err != nil {
 			t.Fatal(err)
 		}
 	}
