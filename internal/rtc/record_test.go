@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -378,5 +379,52 @@ func TestRecordingEndsWithConference(t *testing.T) {
 	req, _ := http.NewRequest("GET", env.URL+"/api/v1/vrs/programs/"+gid+"/file?account_token="+c.Token, nil)
 	if _, body := get(t, c, req); !strings.Contains(string(body), `"error_code":24106`) {
 		t.Errorf("download of a missing file: %s", body)
+	}
+}
+
+// TestRecordingConcurrentStopAndPause: pauses, resumes and stops of one
+// recording sent at once leave one state: no recording listed, one
+// program with the file's figures, a playable file, nothing running.
+func TestRecordingConcurrentStopAndPause(t *testing.T) {
+	recDir := t.TempDir()
+	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir})
+	rec := startRecording(t, c, conf)
+	pub.send(t, 0, 3*time.Second)
+	path := env.URL + "/api/v1/vc/confs/" + conf + "/recorders/" + rec
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Go(func() {
+			var req *http.Request
+			switch i % 3 {
+			case 0:
+				req, _ = http.NewRequest("DELETE", path+"?"+url.Values{"account_token": {c.Token}, "params": {`{"recorder_mode":1}`}}.Encode(), nil)
+			default:
+				form := url.Values{"account_token": {c.Token}, "params": {fmt.Sprintf(`{"value":%d,"recorder_mode":1}`, i%3)}}
+				req, _ = http.NewRequest("PUT", path+"/state", strings.NewReader(form.Encode()))
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			}
+			resp, body := get(t, c, req)
+			if resp.StatusCode != http.StatusOK || (!strings.Contains(string(body), `"success":1`) &&
+				!strings.Contains(string(body), `"error_code":20802`) && !strings.Contains(string(body), `"error_code":20803`)) {
+				t.Errorf("%s: %d %s", req.Method, resp.StatusCode, body)
+			}
+		})
+	}
+	wg.Wait()
+	if l := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/recorders", nil))["recorders"].([]any); len(l) != 0 {
+		t.Errorf("recorders after the stop = %v", l)
+	}
+	list := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))["prginfo"].([]any)
+	files, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm"))
+	if len(list) != 1 || len(files) != 1 {
+		t.Fatalf("programs %v, files %v", list, files)
+	}
+	fi, _ := os.Stat(files[0])
+	if list[0].(map[string]any)["prgallsize"] != float64(fi.Size()) {
+		t.Errorf("program size %v, file %d", list[0].(map[string]any)["prgallsize"], fi.Size())
+	}
+	rectest.ProbeFile(t, files[0])
+	if m := metric(t, env, "confer_recordings_running"); m != "0" {
+		t.Errorf("confer_recordings_running = %s", m)
 	}
 }

@@ -182,10 +182,9 @@ func (m *Module) recRel(lr *liveRec, path string) string {
 func (m *Module) recWatch(lr *liveRec) {
 	<-lr.rec.Done()
 	if m.recLive(lr.recID) != lr {
-		return // stopped through the API
+		return // stopped through the API or by the conference's end
 	}
 	info, err := lr.stop()
-	m.recForget(lr)
 	info.Path = m.recRel(lr, info.Path)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -199,15 +198,25 @@ func (m *Module) recWatch(lr *liveRec) {
 	if code != 0 {
 		m.rec.cfg.Log.Error("recording: stopped by a failure", "conf_id", lr.conf, "rec_id", lr.recID, "error_code", code, "err", err)
 	}
-	if err := m.recEndedByMedia(ctx, lr, &info, code); err != nil {
+	ended, err := m.recEndedByMedia(ctx, lr, &info, code)
+	if err != nil {
 		m.rec.cfg.Log.Error("recording: the stop could not be stored", "conf_id", lr.conf, "rec_id", lr.recID, "err", err)
 	}
+	if ended {
+		// The conference has ended: its TimelineEnded stores the program
+		// with the file's figures (recMediaStop finds the recorder here);
+		// the recorder is dropped later in case that ran on another node.
+		time.AfterFunc(time.Minute, func() { m.recForget(lr) })
+		return
+	}
+	m.recForget(lr)
 }
 
 // recEndedByMedia stores the end of a recording that stopped by itself:
 // its program, its leaving the list (with the failure's notification, in
-// the same write), its terminals' rec flags.
-func (m *Module) recEndedByMedia(ctx context.Context, lr *liveRec, info *media.RecordInfo, code int) error {
+// the same write), its terminals' rec flags. ended tells that the
+// conference is no longer running (nothing was stored).
+func (m *Module) recEndedByMedia(ctx context.Context, lr *liveRec, info *media.RecordInfo, code int) (ended bool, err error) {
 	nctx, notes := store.WithNotices(ctx)
 	var members []string
 	c, err := m.tlUpdate(nctx, lr.domain, lr.conf, func(c *engine.Conference) (bool, error) {
@@ -233,15 +242,15 @@ func (m *Module) recEndedByMedia(ctx context.Context, lr *liveRec, info *media.R
 	})
 	var we *wire.Error
 	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
-		return nil // the conference ended: TimelineEnded saved the program
+		return true, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	for _, id := range members {
 		if err := m.tlSetFlag(ctx, c, id, "rec", 0); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return false, nil
 }
