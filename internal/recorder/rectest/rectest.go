@@ -87,6 +87,17 @@ var (
 	made    = map[int][2]string{} // seconds: the files made in the process's temporary folder
 )
 
+// Cleanup removes the media made by the process; a TestMain calls it
+// after the tests ran.
+func Cleanup() {
+	mediaMu.Lock()
+	defer mediaMu.Unlock()
+	for k, src := range made {
+		os.RemoveAll(filepath.Dir(src[0]))
+		delete(made, k)
+	}
+}
+
 // Packet is an RTP packet with the media time it is sent at.
 type Packet struct {
 	At    time.Duration
