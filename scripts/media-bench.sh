@@ -16,8 +16,15 @@
 #
 #   scripts/media-bench.sh
 #   SUBS="100 500" DURATION=30s scripts/media-bench.sh
-#   CONFER_URL=http://127.0.0.1:8080 CONFER_PID=$(pidof conferd) CONFER_TOKEN=... \
+#   TARGETS="bare confer janus" scripts/media-bench.sh
+#   CONFER_URL=http://127.0.0.1:8080 CONFER_PID=$(pidof conferd) CONFER_TOKENS=t1,...,t10 \
 #     CONFER_ROOMS=id1,...,id10 scripts/media-bench.sh
+#
+# Confer: with "confer" in TARGETS and no CONFER_URL, every row starts a
+# fresh conferd of this tree (SQLite in the temporary folder), logs in,
+# creates the rooms as conferences (max_join_mt 192) and asks an rtc token
+# (role both) of each; with CONFER_URL, the running server, its rooms
+# CONFER_ROOMS and their tokens CONFER_TOKENS (one per room, in order).
 #
 # Environment (defaults): SUBS ("50 100 200 500"), FANIN_SUBS ("50 100";
 # empty skips), PUBS (10), DURATION
@@ -38,19 +45,22 @@ PROCS=${PROCS:-1}
 VIDEO_PUBS=${VIDEO_PUBS:-2}
 VIDEO_SUBS=${VIDEO_SUBS-20}
 JANUS_LOOPS=${JANUS_LOOPS:-0}
-TARGETS=${TARGETS:-bare janus${CONFER_URL:+ confer}}
+TARGETS=${TARGETS:-bare${CONFER_URL:+ confer} janus}
 
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 bare_pid=
+confer_pid=
 cleanup() {
 	if [ -n "$bare_pid" ]; then kill "$bare_pid" 2>/dev/null || true; wait "$bare_pid" 2>/dev/null || true; fi
+	if [ -n "$confer_pid" ]; then kill "$confer_pid" 2>/dev/null || true; wait "$confer_pid" 2>/dev/null || true; fi
 	if [ "${KEEP:-}" = 1 ]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
 go build -o "$work/confer-mediaload" ./cmd/confer-mediaload
 (cd bench && go build -o "$work/bare-forwarder" ./cmd/bare-forwarder)
+case " $TARGETS " in *" confer "*) [ -n "${CONFER_URL:-}" ] || go build -o "$work/conferd" ./cmd/conferd ;; esac
 command -v ffmpeg >/dev/null || { echo "ffmpeg is needed (Debian package ffmpeg)"; exit 1; }
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i sine=frequency=440:duration=10:sample_rate=48000 \
 	-c:a libopus -b:a 32k -frame_duration 20 -page_duration 20000 "$work/audio.ogg"
@@ -59,6 +69,34 @@ if [ -n "$VIDEO_SUBS" ]; then
 		-c:v libvpx -b:v 500k -g 30 -deadline realtime -cpu-used 8 "$work/video.ivf"
 fi
 port=$((18500 + RANDOM % 1000))
+
+# confer_start N: a fresh conferd with N rooms; sets confer_url, confer_pid,
+# confer_rooms and confer_tokens.
+confer_start() {
+	local n=$1 d="$work/confer.$RANDOM" cport=$((port + 1)) i tok id
+	mkdir -p "$d"
+	"$work/conferd" license import --db "$d/c.db" --key bench-key --secret bench-secret-0123456789 >/dev/null
+	"$work/conferd" account create --db "$d/c.db" --username bench --password 'Bench-pass-2026' --admin >/dev/null
+	"$work/conferd" --addr "127.0.0.1:$cport" --db "$d/c.db" --max-ports 10000 --log-format json 2>"$d/log" &
+	confer_pid=$!
+	confer_url="http://127.0.0.1:$cport"
+	for _ in $(seq 1 100); do curl -s -o /dev/null "$confer_url/api/vc/version" && break; sleep 0.1; done
+	tok=$(curl -s -X POST "$confer_url/api/v1/system/token" -d 'oauth_consumer_key=bench-key&oauth_consumer_secret=bench-secret-0123456789' |
+		sed -n 's/.*"account_token":"\([^"]*\)".*/\1/p')
+	curl -s -c "$d/cookies" -H 'API-Level: 3' -X POST "$confer_url/api/v1/system/login" \
+		-d "account_token=$tok&username=bench&password=Bench-pass-2026" >/dev/null
+	confer_rooms= confer_tokens=
+	for i in $(seq 1 "$n"); do
+		id=$(curl -s -b "$d/cookies" -X POST "$confer_url/api/v1/mc/confs" --data-urlencode "account_token=$tok" \
+			--data-urlencode "params={\"create_type\":1,\"name\":\"bench $i\",\"bitrate\":1024,\"max_join_mt\":192,\"duration\":0}" |
+			sed -n 's/.*"conf_id":"\([^"]*\)".*/\1/p')
+		[ -n "$id" ] || { echo "confer: creating room $i failed" >&2; return 1; }
+		confer_rooms+=${confer_rooms:+,}$id
+		confer_tokens+=${confer_tokens:+,}$(curl -s -b "$d/cookies" -X POST "$confer_url/api/v1/vc/confs/$id/rtc_tokens" \
+			--data-urlencode "account_token=$tok" --data-urlencode 'params={"name":"bench","role":"both"}' |
+			sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
+	done
+}
 
 # one TARGET PUBS SUBS [--video]: a run, its tsv line appended to results.
 one() {
@@ -75,10 +113,17 @@ one() {
 	janus)
 		args+=(--label janus --start-janus --janus-event-loops "$JANUS_LOOPS") ;;
 	confer)
-		local rooms=${CONFER_ROOMS:?CONFER_ROOMS: the conference ids, one per room}
-		[ "${1:-}" = --room-count ] && rooms=${rooms%%,*}
-		args+=(--label confer --target whip --url "$CONFER_URL" --server-pid "$CONFER_PID" --token "${CONFER_TOKEN:-}"
-			--rooms "$rooms") ;;
+		local nrooms=$pubs
+		[ "${1:-}" = --room-count ] && nrooms=1
+		if [ -n "${CONFER_URL:-}" ]; then
+			confer_url=$CONFER_URL confer_rooms=$CONFER_ROOMS confer_tokens=$CONFER_TOKENS
+		else
+			confer_start "$nrooms" || return 0
+		fi
+		local rooms=$confer_rooms toks=$confer_tokens
+		[ "${1:-}" = --room-count ] && rooms=${rooms%%,*} toks=${toks%%,*}
+		args+=(--label confer --target whip --url "$confer_url" --server-pid "${CONFER_PID:-$confer_pid}"
+			--rooms "$rooms" --room-tokens "$toks") ;;
 	esac
 	echo "== $target: $pubs publishers, $subs subscribers $*" >&2
 	if "$work/confer-mediaload" "${args[@]}" >"$work/out" 2>"$work/err"; then
@@ -88,14 +133,18 @@ one() {
 		echo "failed: $(tail -n 3 "$work/err")" >&2
 	fi
 	if [ "$target" = bare ]; then kill "$bare_pid"; wait "$bare_pid" 2>/dev/null || true; bare_pid=; fi
+	if [ "$target" = confer ] && [ -n "$confer_pid" ]; then kill "$confer_pid"; wait "$confer_pid" 2>/dev/null || true; confer_pid=; fi
 }
 
 : >"$work/results"
 for n in $SUBS; do
 	for t in $TARGETS; do one "$t" "$PUBS" "$n"; done
 done
+# Confer's WHEP session receives the conference's broadcast (one audio and
+# one video track, docs/media.md), not every publisher: the one-room layout
+# is not its workload.
 for n in $FANIN_SUBS; do
-	for t in $TARGETS; do one "$t" "$PUBS" "$n" --room-count 1; done
+	for t in $TARGETS; do [ "$t" = confer ] || one "$t" "$PUBS" "$n" --room-count 1; done
 done
 if [ -n "$VIDEO_SUBS" ]; then
 	for t in $TARGETS; do one "$t" "$VIDEO_PUBS" "$VIDEO_SUBS" --video; done

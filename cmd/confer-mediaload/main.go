@@ -52,12 +52,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 		remote     bool
 		keep       bool
 		label      string
+		roomTokens string
 	)
 	fs.StringVar(&c.Target, "target", "whip", "whip (WHIP and WHEP: Confer's SFU, the bare forwarder) or janus (Janus's VideoRoom HTTP API)")
 	fs.StringVar(&c.URL, "url", "http://127.0.0.1:8091", "whip: base URL of /rtc/whip/{room} and /rtc/whep/{room}; janus: the HTTP API, e.g. http://127.0.0.1:8088/janus")
 	fs.StringVar(&token, "token", os.Getenv("CONFER_RTC_TOKEN"), "bearer token of WHIP and WHEP requests (env CONFER_RTC_TOKEN)")
 	fs.StringVar(&c.PubToken, "pub-token", "", "bearer token of WHIP requests (default --token)")
 	fs.StringVar(&c.SubToken, "sub-token", "", "bearer token of WHEP requests (default --token)")
+	fs.StringVar(&roomTokens, "room-tokens", "", "comma-separated bearer tokens, one per room of --rooms in order (Confer's rtc tokens are per conference); overrides --token")
 	fs.StringVar(&rooms, "rooms", "", "comma-separated conference ids (whip) or room numbers (janus); default: --room-count rooms named 1001, 1002, ...")
 	fs.IntVar(&roomCount, "room-count", 0, "rooms when --rooms is not given (default: one per publisher)")
 	fs.IntVar(&c.Publishers, "publishers", 10, "publishers, spread over the rooms in turn")
@@ -106,12 +108,24 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if rooms != "" {
 		c.Rooms = strings.Split(rooms, ",")
+	} else if roomTokens != "" {
+		return fmt.Errorf("--room-tokens needs --rooms")
 	} else {
 		if roomCount <= 0 {
 			roomCount = c.Publishers
 		}
 		for i := 0; i < roomCount && i <= mediaload.MaxPublishers; i++ {
 			c.Rooms = append(c.Rooms, strconv.Itoa(1001+i))
+		}
+	}
+	if roomTokens != "" {
+		toks := strings.Split(roomTokens, ",")
+		if len(toks) != len(c.Rooms) {
+			return fmt.Errorf("--room-tokens: %d tokens for %d rooms", len(toks), len(c.Rooms))
+		}
+		c.RoomTokens = map[string]string{}
+		for i, r := range c.Rooms {
+			c.RoomTokens[r] = toks[i]
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

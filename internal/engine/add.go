@@ -71,10 +71,17 @@ func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal,
 		}
 		dialed = append(dialed, i)
 	}
-	if err := e.saveAll(ctx, ts, dialed); err != nil {
+	if stored, err := e.saveAll(ctx, ts, dialed); err != nil {
+		var unstored []Terminal // their calls are hung up; the stored ones' outcomes follow
+		for _, i := range dialed[stored:] {
+			unstored = append(unstored, ts[i])
+		}
+		e.calls.Attempted.Add(int64(stored))
+		e.abandon(ctx, c, unstored)
 		e.undial(c, ts)
 		return nil, err
 	}
+	e.calls.Attempted.Add(int64(len(dialed)))
 	for _, i := range dialed {
 		if ts[i], err = e.dialed(ctx, c, ts[i], answered[i]); err != nil {
 			return ts, err
@@ -115,10 +122,11 @@ func stamp(t *Terminal, now time.Time) error {
 
 // saveAll stores the terminals ts[i] of idx (stamped) over the versions
 // they were read at, in one transaction; when one of them changed
-// meanwhile, one by one, so that the others are still stored.
-func (e *Engine) saveAll(ctx context.Context, ts []Terminal, idx []int) error {
+// meanwhile, one by one, so that the others are still stored. It returns
+// how many of idx, in order, are stored.
+func (e *Engine) saveAll(ctx context.Context, ts []Terminal, idx []int) (int, error) {
 	if len(idx) == 0 {
-		return nil
+		return 0, nil
 	}
 	err := e.st.Atomic(ctx, func(tx store.Tx) error {
 		for _, i := range idx {
@@ -129,21 +137,21 @@ func (e *Engine) saveAll(ctx context.Context, ts []Terminal, idx []int) error {
 		return nil
 	})
 	if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) {
-		for _, i := range idx {
+		for n, i := range idx {
 			if err := e.st.SwapRecord(ctx, ts[i].Rec); err != nil {
-				return err
+				return n, err
 			}
 			ts[i].Rec.Version++
 		}
-		return nil
+		return len(idx), nil
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, i := range idx {
 		ts[i].Rec.Version++
 	}
-	return nil
+	return len(idx), nil
 }
 
 // Count returns the number of terminals of a conference (its own, not its

@@ -72,9 +72,10 @@ func (e *Engine) dial(ctx context.Context, c Conf, t Terminal) (Terminal, error)
 		return t, err
 	}
 	if err := e.save(ctx, &t); err != nil {
-		e.undial(c, []Terminal{t})
+		e.abandon(ctx, c, []Terminal{t})
 		return t, err
 	}
+	e.calls.Attempted.Add(1) // counted once stored: a call placed again after a conflict is one attempt
 	return e.dialed(ctx, c, t, answered)
 }
 
@@ -106,7 +107,6 @@ func (e *Engine) placeCall(ctx context.Context, c Conf, t *Terminal) (answered b
 	delete(t.Doc, DocOccupyCode)
 	delete(t.Doc, DocOccupyConfName)
 	t.Doc["_attempts"] = num(t.Doc["_attempts"]) + 1
-	e.calls.Attempted.Add(1)
 	t.Rec.State, t.Rec.DueAt = StateCalling, time.Time{} // until the outcome is reported
 	if !isPeer {
 		return false, nil
@@ -135,6 +135,18 @@ func (e *Engine) early(conf, mt string, o outcome) bool {
 	}
 	e.dialing[key] = &o
 	return true
+}
+
+// abandon ends the calls of ts whose records could not be stored (another
+// writer changed them meanwhile): the backend hangs them up, so no real
+// call rings on for a terminal the store does not say is being called.
+func (e *Engine) abandon(ctx context.Context, c Conf, ts []Terminal) {
+	e.undial(c, ts)
+	for _, t := range ts {
+		if t.Rec.State == StateCalling && t.Doc[DocCascadeConf] == nil {
+			_ = e.media.Hangup(ctx, c.ConfID, t.MtID())
+		}
+	}
 }
 
 // undial forgets the calls of ts being placed.
@@ -223,14 +235,17 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 		return t, e.features.Joined(ctx, c, t)
 	}
 	t.Doc["online"] = 0
-	e.calls.Failed.Add(1)
 	t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
 	if e.retries(c, t) {
 		t.Rec.State = StateCalling
 		t.Rec.DueAt = e.clk.Now().Add(interval(c))
 		t.Doc["_redial"] = true
 	}
-	return t, e.save(ctx, &t)
+	if err := e.save(ctx, &t); err != nil {
+		return t, err
+	}
+	e.calls.Failed.Add(1) // counted once stored: settled again after a conflict, one failure
+	return t, nil
 }
 
 // retries tells whether a failed call is called again: automatic mode

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 )
@@ -195,6 +197,68 @@ func TestParticipantsAreTerminals(t *testing.T) {
 		}
 		if got := list()[mt]; got == nil || fmt.Sprint(got["online"]) != "0" {
 			t.Fatalf("the participant's terminal after it left: %v", got)
+		}
+	})
+}
+
+// conflicting is a watcher whose first dial of a terminal also changes the
+// terminal's record, as a hang-up running at the same moment would: the
+// engine's write of "calling" then conflicts and the call is placed again.
+type conflicting struct {
+	*watcher
+	env   *testserver.Env
+	once  sync.Once
+	conf  string
+	touch string // mt_id whose first dial conflicts
+}
+
+func (c *conflicting) Dial(ctx context.Context, conf, mt string, callee media.Callee) (media.Identity, error) {
+	if mt == c.touch {
+		c.once.Do(func() {
+			st := c.env.Store
+			recs, _, err := st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, OwnerMoid: conf})
+			if err == nil && len(recs) != 1 {
+				err = fmt.Errorf("%d terminals", len(recs))
+			}
+			if err == nil {
+				recs[0].UpdatedAt = recs[0].UpdatedAt.Add(time.Millisecond)
+				err = st.SwapRecord(ctx, recs[0])
+			}
+			if err != nil {
+				c.watcher.note("touch failed: %v", err)
+			}
+		})
+	}
+	return c.watcher.Dial(ctx, conf, mt, callee)
+}
+
+// A call whose record changed while it was placed is hung up in the media
+// plane before it is placed again (no call rings on that the store does not
+// know), and counts as one attempt in the metrics.
+func TestConflictedCallIsHungUpAndCountedOnce(t *testing.T) {
+	testdb.Engines(t, func(t *testing.T, dsn string) {
+		w := &watcher{}
+		cw := &conflicting{watcher: w, touch: "1"}
+		env := testserver.Start(t, dsn, testserver.Options{Media: func(ev media.Events) media.Backend {
+			w.events = ev
+			return cw
+		}})
+		cw.env = env
+		w.Backend = media.Simulation(env.Store, env.Clock)(w.events)
+		c := env.LoggedIn(t)
+		id := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, map[string]any{"create_type": 1, "name": "conflicted",
+			"bitrate": 1024, "max_join_mt": 8, "duration": 0, "call_mode": 0})))["conf_id"].(string)
+		testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+id+"/mts", testserver.Params(t, map[string]any{"mts": []any{
+			map[string]any{"account": "10.0.9.1", "account_type": 7, "bitrate": 1024, "protocol": 0}}})))
+		w.take()
+		before := env.Srv.Calls().Attempted.Load()
+		testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+id+"/online_mts", testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": "1"}}})))
+		got := w.take()
+		if strings.Join(got, "|") != "dial 1 10.0.9.1|hangup 1|dial 1 10.0.9.1" {
+			t.Fatalf("media requests of a call that conflicted once: %q, want dial, hangup, dial", got)
+		}
+		if n := env.Srv.Calls().Attempted.Load() - before; n != 1 {
+			t.Fatalf("calls attempted grew by %d, want 1", n)
 		}
 	})
 }

@@ -24,10 +24,14 @@ import (
 
 // Config is one run.
 type Config struct {
-	Target      string   // "whip" (WHIP/WHEP) or "janus"
-	URL         string   // WHIP: base URL of /rtc/...; Janus: the HTTP API (…/janus)
-	PubToken    string   // WHIP bearer token of publishers
-	SubToken    string   // WHEP bearer token of subscribers
+	Target   string // "whip" (WHIP/WHEP) or "janus"
+	URL      string // WHIP: base URL of /rtc/...; Janus: the HTTP API (…/janus)
+	PubToken string // WHIP bearer token of publishers
+	SubToken string // WHEP bearer token of subscribers
+	// RoomTokens are bearer tokens per room, for WHIP and WHEP (Confer's
+	// rtc tokens are bound to one conference); a room without one uses
+	// PubToken and SubToken.
+	RoomTokens  map[string]string
 	Rooms       []string // conference ids (WHIP) or VideoRoom room numbers (Janus)
 	Publishers  int      // spread over the rooms in turn
 	Subscribers int      // spread over the rooms in turn; each receives its room's publishers
@@ -110,7 +114,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	var d driver
 	switch c.Target {
 	case "whip":
-		d = &whip{base: c.URL, pubToken: c.PubToken, subToken: c.SubToken, client: client}
+		d = &whip{base: c.URL, pubToken: c.PubToken, subToken: c.SubToken, roomTokens: c.RoomTokens, client: client}
 	case "janus":
 		d = &janus{base: c.URL, client: client}
 	}
@@ -196,7 +200,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 				return
 			}
 			ch, r, err := startChild(ctx, c.ChildArgv, childSetup{
-				Target: c.Target, URL: c.URL, SubToken: c.SubToken, Loopback: c.Loopback, RcvBuf: c.RcvBuf,
+				Target: c.Target, URL: c.URL, SubToken: c.SubToken, RoomTokens: c.RoomTokens, Loopback: c.Loopback, RcvBuf: c.RcvBuf,
 				Interceptor: c.Interceptor, JoinC: c.JoinC, Kinds: kinds, Subs: assigned[k], Feeds: feeds,
 			})
 			if err != nil {

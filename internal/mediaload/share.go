@@ -124,6 +124,7 @@ func (l *local) close() {
 // childSetup is the first line a child reads: what to join.
 type childSetup struct {
 	Target, URL, SubToken string
+	RoomTokens            map[string]string
 	Loopback, Interceptor bool
 	JoinC, RcvBuf         int
 	Kinds                 []webrtc.RTPCodecType
@@ -216,7 +217,7 @@ func RunChild(ctx context.Context, in io.Reader, out io.Writer) error {
 		return err
 	}
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	var d driver = &whip{base: s.URL, subToken: s.SubToken, client: client}
+	var d driver = &whip{base: s.URL, subToken: s.SubToken, roomTokens: s.RoomTokens, client: client}
 	if s.Target == "janus" {
 		d = &janus{base: s.URL, client: client}
 	}

@@ -30,14 +30,23 @@ type driver interface {
 type whip struct {
 	base               string
 	pubToken, subToken string
+	roomTokens         map[string]string // per room, for both (Confer's tokens are per conference)
 	client             *http.Client
+}
+
+// token is the room's own token if it has one, else def.
+func (w *whip) token(room, def string) string {
+	if t := w.roomTokens[room]; t != "" {
+		return t
+	}
+	return def
 }
 
 func (w *whip) prepare(context.Context, []string, int) error { return nil }
 func (w *whip) cleanup(context.Context)                      {}
 
 func (w *whip) publish(ctx context.Context, room, _ string, pc *webrtc.PeerConnection) (string, func(), error) {
-	leave, err := w.exchange(ctx, "/rtc/whip/", room, w.pubToken, pc)
+	leave, err := w.exchange(ctx, "/rtc/whip/", room, w.token(room, w.pubToken), pc)
 	return room, leave, err
 }
 
@@ -51,7 +60,7 @@ func (w *whip) subscribe(ctx context.Context, room string, feeds []string, kinds
 			}
 		}
 	}
-	return w.exchange(ctx, "/rtc/whep/", room, w.subToken, pc)
+	return w.exchange(ctx, "/rtc/whep/", room, w.token(room, w.subToken), pc)
 }
 
 func (w *whip) exchange(ctx context.Context, path, room, token string, pc *webrtc.PeerConnection) (func(), error) {

@@ -27,6 +27,11 @@ type Config struct {
 	// UDPPort is the one UDP port of all ICE traffic (ICE UDP mux); 0 picks
 	// an ephemeral port (tests), conferd passes DefaultUDPPort.
 	UDPPort int
+	// SocketBuffer is the receive and send buffer of the ICE UDP port, in
+	// bytes (default 4 MiB; Linux caps it at net.core.rmem_max and
+	// wmem_max). Every participant's packets share this one socket: a
+	// small buffer drops them while the node is busy (docs/media.md).
+	SocketBuffer int
 	// TCPPort is the ICE-TCP fallback port; 0 picks an ephemeral port, a
 	// negative value disables ICE-TCP.
 	TCPPort int
@@ -74,6 +79,9 @@ var layerBitrate = [numLayers]int{0, 600_000, 1_700_000}
 const AudioLevelURI = "urn:ietf:params:rtp-hdrext:ssrc-audio-level"
 
 func (c *Config) defaults() {
+	if c.SocketBuffer <= 0 {
+		c.SocketBuffer = 4 << 20
+	}
 	if c.DisconnectedTimeout <= 0 {
 		c.DisconnectedTimeout = 4 * time.Second
 	}
@@ -100,7 +108,8 @@ type transport struct {
 }
 
 func openTransport(cfg Config) (*transport, error) {
-	opts := []ice.UDPMuxFromPortOption{ice.UDPMuxFromPortWithNetworks(ice.NetworkTypeUDP4)}
+	opts := []ice.UDPMuxFromPortOption{ice.UDPMuxFromPortWithNetworks(ice.NetworkTypeUDP4),
+		ice.UDPMuxFromPortWithReadBufferSize(cfg.SocketBuffer), ice.UDPMuxFromPortWithWriteBufferSize(cfg.SocketBuffer)}
 	if cfg.Loopback {
 		opts = append(opts, ice.UDPMuxFromPortWithLoopback())
 	}
@@ -159,7 +168,18 @@ func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator)) (*webrtc.API, error) {
 		f.OnNewPeerConnection(func(_ string, e cc.BandwidthEstimator) { onBWE(e) })
 		reg.Add(f)
 	}
-	if err := webrtc.RegisterDefaultInterceptors(m, reg); err != nil {
+	// pion's default interceptors but its stats interceptor (the SFU reads
+	// no statistics of its connections; it costs on every packet).
+	if err := webrtc.ConfigureNack(m, reg); err != nil {
+		return nil, err
+	}
+	if err := webrtc.ConfigureRTCPReports(reg); err != nil {
+		return nil, err
+	}
+	if err := webrtc.ConfigureSimulcastExtensionHeaders(m); err != nil {
+		return nil, err
+	}
+	if err := webrtc.ConfigureTWCCSender(m, reg); err != nil {
 		return nil, err
 	}
 	if err := webrtc.ConfigureTWCCHeaderExtensionSender(m, reg); err != nil {
