@@ -428,3 +428,23 @@ func TestRecordingConcurrentStopAndPause(t *testing.T) {
 		t.Errorf("confer_recordings_running = %s", m)
 	}
 }
+
+// TestRecordingsBounded: with MaxRunning 1, a second recording on the
+// node is refused with 24102 and not listed; once the first stops, one
+// starts again.
+func TestRecordingsBounded(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{},
+		Recording: server.RecordingConfig{Dir: t.TempDir(), MaxRunning: 1}})
+	c := env.LoggedIn(t)
+	a, b := startConf(t, c, "first"), startConf(t, c, "second")
+	rec := startRecording(t, c, a)
+	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
+	second := map[string]any{"video_name": "second", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0,
+		"recorder_mode": 1, "main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}}
+	testserver.MustFail(t, c.Do("POST", "/api/v1/vc/confs/"+b+"/recorders", testserver.Params(t, second)), 24102)
+	if l := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+b+"/recorders", nil))["recorders"].([]any); len(l) != 0 {
+		t.Errorf("a refused recording is listed: %v", l)
+	}
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/vc/confs/"+a+"/recorders/"+rec, testserver.Params(t, map[string]any{"recorder_mode": 1})))
+	testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+b+"/recorders", testserver.Params(t, second)))
+}

@@ -37,8 +37,16 @@ type RecordingConfig struct {
 	Dir      string         // the recordings' folder (the vrs programs' files)
 	MaxBytes int64          // the most bytes of one recording file (0: no quota)
 	MinFree  int64          // recordings stop when the disk has less free space
-	Log      *slog.Logger
+	// MaxRunning bounds the recordings writing files on this node at
+	// once (DefaultMaxRunning when 0); one more is refused with 24102.
+	MaxRunning int
+	Log        *slog.Logger
 }
+
+// DefaultMaxRunning is the default bound of recordings at once on a node
+// (docs/benchmarks.md "Recording": 64 ran on 2 cores; the disk's write
+// rate binds before the CPU).
+const DefaultMaxRunning = 32
 
 // recMedia is the node's running recorders and their figures.
 type recMedia struct {
@@ -71,6 +79,9 @@ func (m *Module) SetRecording(cfg RecordingConfig) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	if cfg.MaxRunning <= 0 {
+		cfg.MaxRunning = DefaultMaxRunning
+	}
 	m.rec = &recMedia{cfg: cfg, live: map[string]*liveRec{}}
 }
 
@@ -96,6 +107,16 @@ func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[
 		return nil
 	}
 	recID := tlStr(rc["rec_id"])
+	if n := m.rec.running.Add(1); n > int64(m.rec.cfg.MaxRunning) {
+		m.rec.running.Add(-1)
+		return wire.Errorf(CodeRecNoResource, "%d recordings run on this node, the most it takes", m.rec.cfg.MaxRunning)
+	}
+	started := false
+	defer func() {
+		if !started {
+			m.rec.running.Add(-1)
+		}
+	}()
 	rel := filepath.Join(c.Rec.DomainMoid, recID+".webm")
 	path := filepath.Join(m.rec.cfg.Dir, rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
@@ -116,7 +137,7 @@ func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[
 	m.rec.mu.Lock()
 	m.rec.live[recID] = lr
 	m.rec.mu.Unlock()
-	m.rec.running.Add(1)
+	started = true // counted in running until recForget
 	go m.recWatch(lr)
 	return nil
 }
