@@ -448,3 +448,30 @@ func TestRecordingsBounded(t *testing.T) {
 	testserver.MustOK(t, c.Do("DELETE", "/api/v1/vc/confs/"+a+"/recorders/"+rec, testserver.Params(t, map[string]any{"recorder_mode": 1})))
 	testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+b+"/recorders", testserver.Params(t, second)))
 }
+
+// TestCreatedRecordingHasFile: the recording a creation asks for records
+// with media from the start; the conference's end leaves its program
+// with the file.
+func TestCreatedRecordingHasFile(t *testing.T) {
+	recDir := t.TempDir()
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}})
+	c := env.LoggedIn(t)
+	p := map[string]any{"create_type": 1, "name": "auto", "bitrate": 1024, "max_join_mt": 8, "duration": 0, "call_mode": 2,
+		"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}},
+		"recorder": map[string]any{"publish_mode": 0, "dual_stream": 0, "anonymous": 0, "recorder_mode": 1, "vrs_id": ""}}
+	conf := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
+	var rec string
+	waitFor(t, "the creation's recording", func() bool {
+		l := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/recorders", nil))["recorders"].([]any)
+		if len(l) == 1 {
+			rec = l[0].(map[string]any)["rec_id"].(string)
+		}
+		return rec != "" && metric(t, env, "confer_recordings_running") == "1"
+	})
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/mc/confs/"+conf, nil))
+	files, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm"))
+	list := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))["prginfo"].([]any)
+	if len(files) != 1 || len(list) != 1 || list[0].(map[string]any)["prgdetail"].([]any)[0].(map[string]any)["prgtype"] != "webm" {
+		t.Fatalf("files %v, programs %v", files, list)
+	}
+}
