@@ -458,7 +458,7 @@ func TestCreatedRecordingHasFile(t *testing.T) {
 	c := env.LoggedIn(t)
 	p := map[string]any{"create_type": 1, "name": "auto", "bitrate": 1024, "max_join_mt": 8, "duration": 0, "call_mode": 2,
 		"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}},
-		"recorder": map[string]any{"publish_mode": 0, "dual_stream": 0, "anonymous": 0, "recorder_mode": 1, "vrs_id": ""}}
+		"recorder":      map[string]any{"publish_mode": 0, "dual_stream": 0, "anonymous": 0, "recorder_mode": 1, "vrs_id": ""}}
 	conf := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
 	var rec string
 	waitFor(t, "the creation's recording", func() bool {
