@@ -225,6 +225,7 @@ func (s *Server) RunBackground(ctx context.Context) <-chan struct{} {
 		} else {
 			<-ctx.Done()
 		}
+		s.vc.CloseRecordings() // files final before the SFU's taps close
 		s.closeRTC()
 	}()
 	return done

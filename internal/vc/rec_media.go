@@ -275,3 +275,26 @@ func (m *Module) recEndedByMedia(ctx context.Context, lr *liveRec, info *media.R
 	}
 	return false, nil
 }
+
+// CloseRecordings finalises the files of the node's running recordings
+// when the node shuts down (before its SFU closes). Their programs are
+// not stored: the recordings stay listed in their conferences, and their
+// files are reported by the next start's reconciliation
+// (docs/recording.md "How a recording records").
+func (m *Module) CloseRecordings() {
+	if m.rec == nil {
+		return
+	}
+	m.rec.mu.Lock()
+	live := make([]*liveRec, 0, len(m.rec.live))
+	for _, lr := range m.rec.live {
+		live = append(live, lr)
+	}
+	m.rec.mu.Unlock()
+	for _, lr := range live {
+		if _, err := lr.stop(); err != nil {
+			m.rec.cfg.Log.Warn("recording: cut short at shutdown", "rec_id", lr.recID, "err", err)
+		}
+		m.recForget(lr)
+	}
+}
