@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
+	if os.Getenv("CONFER_SIP_ADDR") == "" {
+		os.Setenv("CONFER_SIP_ADDR", "127.0.0.1:0") // tests never take the SIP port 5060 (docs/sip.md)
+	}
 	os.Exit(m.Run())
 }
 

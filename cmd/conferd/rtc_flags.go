@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ type rtcFlags struct {
 	publicIPs, stun, turn     *string
 	turnUser, turnCred        *string
 	noRTC                     *bool
+	mediaURL                  *string
 }
 
 func addRTCFlags(fs *flag.FlagSet) *rtcFlags {
@@ -36,6 +38,7 @@ func addRTCFlags(fs *flag.FlagSet) *rtcFlags {
 		turnCred:  fs.String("rtc-turn-credential", envOr("CONFER_RTC_TURN_CREDENTIAL", ""), "TURN credential (env CONFER_RTC_TURN_CREDENTIAL)"),
 		maxSess:   fs.Int("rtc-max-sessions", 1000, "WHIP and WHEP sessions this node serves at once; 503 beyond"),
 		noRTC:     fs.Bool("no-rtc", false, "run without real media: no SFU, WHIP, WHEP or join page"),
+		mediaURL:  fs.String("media-url", envOr("CONFER_MEDIA_URL", ""), "with several nodes on one database: the base URL (scheme://host:port) at which clients and the other nodes reach this node's media plane; a conference's media lives on one node, the others redirect to it (env CONFER_MEDIA_URL)"),
 	}
 }
 
@@ -54,6 +57,12 @@ func (f *rtcFlags) config() (sfu.Config, error) {
 	c := sfu.Config{UDPPort: *f.udpPort, TCPPort: *f.tcpPort, MaxSessions: *f.maxSess, Loopback: true}
 	if c.UDPPort < 0 || c.UDPPort > 65535 || c.TCPPort > 65535 {
 		return c, fmt.Errorf("--rtc-udp-port and --rtc-tcp-port must be ports")
+	}
+	if u := *f.mediaURL; u != "" {
+		p, err := url.Parse(u)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || (p.Path != "" && p.Path != "/") {
+			return c, fmt.Errorf("--media-url: %q is not an http(s)://host[:port] URL", u)
+		}
 	}
 	for _, ip := range splitList(*f.publicIPs) {
 		if net.ParseIP(ip) == nil {

@@ -32,6 +32,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", envOr("CONFER_ADDR", defaultAddr), "listen address (env CONFER_ADDR)")
 	db := dbFlag(fs)
 	rtcF := addRTCFlags(fs) // rtc_flags.go
+	sipF := addSIPFlags(fs) // sip_flags.go
 	rel := fs.String("release", envOr("CONFER_RELEASE", release.Latest.String()), "platform release to emulate (env CONFER_RELEASE)")
 	def := auth.DefaultConfig()
 	tokenTTL := fs.Duration("token-ttl", envDuration("CONFER_TOKEN_TTL", def.TokenTTL), "idle lifetime of an account_token (env CONFER_TOKEN_TTL)")
@@ -124,6 +125,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
+	sipCfg, err := sipF.config(*rtcF.noRTC)
+	if err != nil {
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
+		return exitUsage
+	}
 	scfg := server.Config{
 		Store: metered.Wrap(st, storeMetrics), Clock: clock.Real{}, Release: r, Logger: logger,
 		Auth:       auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
@@ -132,12 +138,21 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Limits:     lim,
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}},
-		RTC: rtcCfg, NoRTC: *rtcF.noRTC, Recording: recF.config(*filesDir),
+		RTC: rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL, Recording: recF.config(*filesDir), SIP: sipCfg,
 	}
 	srv, err := server.New(scfg)
-	if err != nil && addrInUse(err) && rtcF.portsDefault() {
-		logger.Warn("the SFU's default ports are taken: using free ones (set --rtc-udp-port and --rtc-tcp-port)", "err", err)
-		scfg.RTC.UDPPort, scfg.RTC.TCPPort = 0, 0
+	if err != nil && addrInUse(err) && (rtcF.portsDefault() || (sipCfg != nil && sipF.addrDefault())) {
+		if rtcF.portsDefault() {
+			logger.Warn("the SFU's default ports are taken: using free ones (set --rtc-udp-port and --rtc-tcp-port)", "err", err)
+			scfg.RTC.UDPPort, scfg.RTC.TCPPort = 0, 0
+		}
+		if sipCfg != nil && sipF.addrDefault() {
+			logger.Warn("the SIP port 5060 may be taken: using a free one (set --sip-addr)", "err", err)
+			host, _, _ := net.SplitHostPort(sipCfg.Addr)
+			c := *sipCfg
+			c.Addr = net.JoinHostPort(host, "0")
+			scfg.SIP = &c
+		}
 		srv, err = server.New(scfg)
 	}
 	if err != nil {
@@ -147,6 +162,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	srv.Metrics().Registry().MustRegister(storeMetrics.Collectors()...)
 	if sf := srv.SFU(); sf != nil {
 		logger.Info("media: WHIP, WHEP and the join page at /rtc/", "ice_udp", sf.UDPAddrs()) // docs/media.md
+	}
+	if ua := srv.SIP(); ua != nil {
+		logger.Info("sip: user agent listening, UDP and TCP", "addr", ua.Addr().String()) // docs/sip.md
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/sipcred"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -284,6 +285,9 @@ func (m *Module) createAccount(ctx context.Context, r *api.Request) (wire.Object
 		return nil, err
 	}
 	if err := m.withNumber(ctx, &a, mode == 2, func() error { return m.st.CreateAccount(ctx, a) }); err != nil {
+		return nil, err
+	}
+	if err := sipcred.Save(ctx, m.st, a, pw, m.clk.Now()); err != nil { // docs/sip.md "Registrar"
 		return nil, err
 	}
 	return wire.Object{"account_moid": a.Moid}, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/confer-platform/confer/internal/sipcred"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -33,6 +34,11 @@ func (s *Service) SaveAccount(ctx context.Context, a store.Account, newPassword 
 		return err
 	}
 	if newPassword != "" {
+		// The SIP digest credential of the account's E.164 number
+		// (docs/sip.md "Registrar").
+		if err := sipcred.Save(ctx, s.st, a, newPassword, s.clk.Now()); err != nil {
+			return err
+		}
 		return s.st.ResetLogin(ctx, a.Moid) // an administrator's new password unlocks the account
 	}
 	return nil

@@ -146,6 +146,8 @@ func vcMediaMonitorFields() []Param {
 			}},
 		}},
 		vcMediaDst("dst", false, "destination of the RTP stream"),
+		{Name: "whep_url", Kind: String, Extension: true, Doc: "WHEP link watching the monitored source while the " +
+			"monitor lives (docs/live.md \"Monitors\"); empty without real media"},
 	}
 }
 

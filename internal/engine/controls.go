@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // Per-terminal controls (reference 05 items 87 to 93): each is applied
@@ -77,7 +79,46 @@ func (e *Engine) SetSilence(ctx context.Context, cf Conf, mtID string, on bool) 
 // hears it (reference 05 "终端哑音操作").
 func (e *Engine) SetMute(ctx context.Context, cf Conf, mtID string, on bool) (Terminal, error) {
 	v := flag(on)
-	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlMute, Value: v}, func(doc map[string]any) { doc["mute"] = v })
+	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlMute, Value: v}, func(doc map[string]any) {
+		doc["mute"] = v
+		delete(doc, DocSelfMute) // the chair's mute (or unmute) holds
+	})
+}
+
+// DocSelfMute marks a terminal's mute as its own (SelfMuted), which it may
+// lift itself; a mute by the chair it may not.
+const DocSelfMute = "_self_mute"
+
+// SelfMuted applies a participant's own microphone button (the join
+// page): muted as by the chair (the terminal's mute is 1, pushed, and the
+// media plane stops forwarding its audio), but marked as its own. Lifting
+// a mute the chair set is refused (media.ErrRefused).
+func (e *Engine) SelfMuted(ctx context.Context, conf, mt string, on bool) error {
+	c, ok, err := e.running(ctx, conf)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return media.ErrEnded
+	}
+	t, err := e.Get(ctx, c, mt)
+	if err != nil {
+		return err
+	}
+	own, _ := t.Doc[DocSelfMute].(bool)
+	if !on && record.Int(t.Doc, "mute") == 1 && !own {
+		return fmt.Errorf("%w: the chair muted terminal %s", media.ErrRefused, mt)
+	}
+	v := flag(on)
+	_, err = e.control(ctx, c, mt, media.Control{Kind: media.ControlMute, Value: v}, func(doc map[string]any) {
+		doc["mute"] = v
+		if on {
+			doc[DocSelfMute] = true
+		} else {
+			delete(doc, DocSelfMute)
+		}
+	})
+	return err
 }
 
 // SetVolume sets the loudspeaker (rcv_volume) or microphone (snd_volume)

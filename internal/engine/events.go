@@ -202,6 +202,29 @@ func (e *Engine) unchanged(conf string, b *media.Broadcast, m *media.Mix) bool {
 	return false
 }
 
+// DualStarted passes a terminal's own dual stream (a screen share) to
+// conference control, which accepts it as the conference's source or
+// refuses it (media.ErrRefused).
+func (e *Engine) DualStarted(ctx context.Context, conf, mt string) error {
+	c, ok, err := e.running(ctx, conf)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return media.ErrEnded
+	}
+	return e.features.DualStarted(ctx, c, mt)
+}
+
+// DualStopped passes the end of a terminal's own dual stream on.
+func (e *Engine) DualStopped(ctx context.Context, conf, mt string) error {
+	c, ok, err := e.running(ctx, conf)
+	if err != nil || !ok {
+		return err
+	}
+	return e.features.DualStopped(ctx, c, mt)
+}
+
 // SetDual names the terminal whose dual stream the conference receives
 // ("" none).
 func (e *Engine) SetDual(ctx context.Context, c Conf, mtID string) error {

@@ -33,6 +33,12 @@ type Features interface {
 	// VoiceActive makes terminal mt the speaker of c, whose voice
 	// activation chose it (voice.go).
 	VoiceActive(ctx context.Context, c Conf, mt string) error
+	// DualStarted makes terminal mt, which started sending a dual stream
+	// (media.Events.DualStarted), the source of c's dual stream, or
+	// refuses it (wrapping media.ErrRefused) under c's rules; DualStopped
+	// clears the source if it is mt.
+	DualStarted(ctx context.Context, c Conf, mt string) error
+	DualStopped(ctx context.Context, c Conf, mt string) error
 }
 
 // NoFeatures runs conferences without conference control: nothing starts
@@ -49,3 +55,5 @@ func (NoFeatures) Conf(context.Context, string, string) (Conf, bool, error) {
 }
 func (NoFeatures) Link(context.Context, Conf, Terminal, Peer) error { return nil }
 func (NoFeatures) VoiceActive(context.Context, Conf, string) error  { return nil }
+func (NoFeatures) DualStarted(context.Context, Conf, string) error  { return nil }
+func (NoFeatures) DualStopped(context.Context, Conf, string) error  { return nil }

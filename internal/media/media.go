@@ -81,6 +81,9 @@ type Broadcast struct {
 	Panes   []Pane // the composition's panes, nil when none runs
 	Poll    string // mt_id the conference poll shows now, "" none
 	Forced  bool
+	// Chairman is the chairman's mt_id ("" none): the join page offers
+	// the conference's controls on the chairman's page.
+	Chairman string
 }
 
 // Mix is what a conference hears: everyone (All), or only Members while a
@@ -135,6 +138,11 @@ var (
 	ErrRefused = errors.New("media: the participant is refused")
 )
 
+// ErrUnsupported is returned by Backend.Apply for a control the
+// terminal's media cannot carry (camera control of a SIP terminal: FECC
+// is out of scope, docs/sip.md).
+var ErrUnsupported = errors.New("media: the terminal's media does not support the control")
+
 // Events is the engine as the media plane reports to it.
 type Events interface {
 	// CallOutcome reports how the call of terminal mt ended up, with
@@ -153,6 +161,17 @@ type Events interface {
 	// KeyFrameRequest asks terminal mt for a key frame (a subscriber
 	// needs one): the engine asks the backend that carries its call.
 	KeyFrameRequest(ctx context.Context, conf, mt string) error
+	// DualStarted asks whether terminal mt may send the dual stream (a
+	// screen share it started): accepted, mt is the conference's dual
+	// stream source; ErrRefused when the conference's rules forbid it.
+	DualStarted(ctx context.Context, conf, mt string) error
+	// DualStopped reports that mt's dual stream ended on its own: the
+	// conference has no dual stream source any more if mt was it.
+	DualStopped(ctx context.Context, conf, mt string) error
+	// SelfMuted reports that terminal mt muted or unmuted its own
+	// microphone: stored and applied as a mute; lifting the chair's mute
+	// is ErrRefused.
+	SelfMuted(ctx context.Context, conf, mt string, on bool) error
 }
 
 // DueRunner is a backend with time-driven work of its own (the

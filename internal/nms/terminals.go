@@ -2,6 +2,7 @@ package nms
 
 import (
 	"context"
+	"net"
 	"sort"
 	"strconv"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/sipcred"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -80,6 +82,22 @@ func (m *Module) terminals(ctx context.Context, domain string) ([]terminal, erro
 		index[e.Account] = len(out)
 		out = append(out, terminal{moid: terminalMoid(domain, e.Account), account: e.Account, name: name, e164: e.E164,
 			ip: e.IP, typ: "H323", managed: true, online: e.Behaviour != "offline"})
+	}
+	// SIP terminals registered under an account's E.164 number are managed
+	// and online while registered (docs/sip.md "Registrar").
+	regs, err := sipcred.Live(ctx, m.st, domain, m.clk.Now())
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range sortedRegs(regs) {
+		if i, ok := index[r.E164]; ok {
+			out[i].online = true
+			continue
+		}
+		host, _, _ := net.SplitHostPort(r.Source)
+		index[r.E164] = len(out)
+		out = append(out, terminal{moid: terminalMoid(domain, r.E164), account: r.E164, name: r.E164, e164: r.E164,
+			ip: host, typ: "SIP", managed: true, online: true, protocol: 1})
 	}
 	var unmanaged []terminal
 	uindex := map[string]int{}
@@ -221,4 +239,14 @@ func timeParam(s, name string, def time.Time) (time.Time, error) {
 		return t, wire.InvalidParam(name, "must be a time such as 2026-03-01T09:00:00+08:00 or 2026-03-01 09:00:00")
 	}
 	return t, nil
+}
+
+// sortedRegs orders registrations by number.
+func sortedRegs(regs map[string]sipcred.Registration) []sipcred.Registration {
+	out := make([]sipcred.Registration, 0, len(regs))
+	for _, r := range regs {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].E164 < out[j].E164 })
+	return out
 }

@@ -65,8 +65,10 @@ func (rt *Router[T]) Add(method, pattern string, v T) error {
 // exists under any method; ok whether it exists under this method. params
 // holds the values of the path's parameters.
 func (rt *Router[T]) Match(method, path string) (v T, params map[string]string, found, ok bool) {
-	var vals []string
-	n := match(&rt.root, split(path), &vals)
+	var segBuf [maxInline]string
+	var st matchState
+	n := match(&rt.root, splitInto(segBuf[:0], path), &st)
+	vals := st.vals[:st.n]
 	if n == nil {
 		return v, nil, false, false
 	}
@@ -85,8 +87,8 @@ func (rt *Router[T]) Match(method, path string) (v T, params map[string]string, 
 
 // Methods returns the methods registered at path.
 func (rt *Router[T]) Methods(path string) []string {
-	var vals []string
-	n := match(&rt.root, split(path), &vals)
+	var st matchState
+	n := match(&rt.root, split(path), &st)
 	if n == nil {
 		return nil
 	}
@@ -97,9 +99,17 @@ func (rt *Router[T]) Methods(path string) []string {
 	return ms
 }
 
+// matchState holds the parameter values of a match. A path has at most
+// as many parameters as segments; paths longer than maxInline segments
+// match nothing (the catalogue's longest has 8).
+type matchState struct {
+	vals [maxInline]string
+	n    int
+}
+
 // match descends from n along segs, preferring static segments and
 // backtracking to a parameter when the static branch dead-ends.
-func match[T any](n *node[T], segs []string, vals *[]string) *node[T] {
+func match[T any](n *node[T], segs []string, st *matchState) *node[T] {
 	if len(segs) == 0 {
 		if n.methods == nil {
 			return nil
@@ -107,19 +117,41 @@ func match[T any](n *node[T], segs []string, vals *[]string) *node[T] {
 		return n
 	}
 	if child, ok := n.static[segs[0]]; ok {
-		if m := match(child, segs[1:], vals); m != nil {
+		if m := match(child, segs[1:], st); m != nil {
 			return m
 		}
 	}
-	if n.param != nil && segs[0] != "" {
-		mark := len(*vals)
-		*vals = append(*vals, segs[0])
-		if m := match(n.param, segs[1:], vals); m != nil {
+	if n.param != nil && segs[0] != "" && st.n < maxInline {
+		mark := st.n
+		st.vals[st.n] = segs[0]
+		st.n++
+		if m := match(n.param, segs[1:], st); m != nil {
 			return m
 		}
-		*vals = (*vals)[:mark]
+		st.n = mark
 	}
 	return nil
+}
+
+// maxInline is the number of path segments split without allocating and
+// of parameters a match holds.
+const maxInline = 12
+
+// splitInto appends path's segments to dst (split without a new slice
+// while they fit).
+func splitInto(dst []string, path string) []string {
+	path = strings.Trim(path, "/")
+	if path == "" {
+		return dst
+	}
+	for {
+		i := strings.IndexByte(path, '/')
+		if i < 0 {
+			return append(dst, path)
+		}
+		dst = append(dst, path[:i])
+		path = path[i+1:]
+	}
 }
 
 func split(path string) []string {

@@ -23,12 +23,17 @@ type Authorizer struct {
 	Tokens Tokens
 	Confs  *engine.Conferences
 	Auth   *auth.Service
+	// Watch admits watching viewers (watch.go); nil: none.
+	Watch Watcher
 }
 
 // Authorize implements sfu.Authorizer.
 func (a Authorizer) Authorize(ctx context.Context, confID, bearer string) (sfu.Grant, error) {
+	if req := watchRequest(ctx); req != nil && a.Watch != nil {
+		return a.authorizeWatch(ctx, req, confID, bearer)
+	}
 	var domain, name, role, meeting string
-	checkPassword := false
+	checkPassword, preview := false, false
 	if bearer != "" {
 		t, err := a.Tokens.Check(ctx, confID, bearer)
 		if errors.Is(err, ErrNoToken) {
@@ -51,7 +56,12 @@ func (a Authorizer) Authorize(ctx context.Context, confID, bearer string) (sfu.G
 		if err != nil {
 			return sfu.Grant{}, sfu.ErrUnauthorized
 		}
-		domain, name, role, checkPassword = p.DomainMoid, p.Username, string(sfu.RoleBoth), true
+		domain, name, role = p.DomainMoid, p.Username, string(sfu.RoleBoth)
+		// A logged-in account of the domain may control the conference:
+		// it may preview the broadcast without joining (?preview=1), and
+		// then no password is asked, as for the tokens it may issue.
+		preview = true
+		checkPassword = req.URL.Query().Get("preview") != "1"
 	}
 	conf, err := a.Confs.Get(ctx, domain, confID, engine.StateRunning)
 	if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
@@ -72,5 +82,5 @@ func (a Authorizer) Authorize(ctx context.Context, confID, bearer string) (sfu.G
 			return sfu.Grant{}, sfu.ErrPasswordRequired
 		}
 	}
-	return sfu.Grant{ConfID: confID, Role: sfu.Role(role), Name: name}, nil
+	return sfu.Grant{ConfID: confID, Role: sfu.Role(role), Name: name, Preview: preview}, nil
 }

@@ -15,18 +15,61 @@ import (
 type Backend struct {
 	SFU     *sfu.SFU
 	Dialled media.Backend
+	// Owners, when set, passes the SFU controls of a conference that
+	// another node owns to that node (owner.go).
+	Owners *Owners
+	SIP    SIP // nil: no SIP user agent (conferd --no-sip)
+}
+
+// SIP is the node's SIP user agent (internal/sip) as the backend routes
+// to it: numbers it Routes are real SIP terminals (docs/sip.md "Which
+// numbers are called"); the others stay with Dialled.
+type SIP interface {
+	Routes(ctx context.Context, c media.Callee) bool
+	Dial(ctx context.Context, conf, mt string, c media.Callee) (media.Identity, error)
+	Hangup(conf, mt string) bool
+	Apply(conf, mt string, c media.Control) (bool, error)
+	EndConference(conf string)
+}
+
+// media returns the SFU controls of conf: this node's SFU, or the owner
+// node's. With claim, a conference no node owns becomes this node's.
+func (b *Backend) media(ctx context.Context, conf string, claim bool) (mediaControls, error) {
+	if b.Owners == nil {
+		return b.SFU, nil
+	}
+	d, self, err := b.Owners.Owner(ctx, conf, claim)
+	if err != nil {
+		return nil, err
+	}
+	if self {
+		return b.SFU, nil
+	}
+	return remote{ctx: context.WithoutCancel(ctx), client: b.Owners.Client, owner: d}, nil
 }
 
 var _ media.Backend = (*Backend)(nil)
 
-// Dial calls a number: the SFU calls no one.
+// Dial calls a number: a SIP terminal through the user agent, any other
+// through Dialled; the SFU calls no one.
 func (b *Backend) Dial(ctx context.Context, conf, mt string, c media.Callee) (media.Identity, error) {
+	if b.SIP != nil && b.SIP.Routes(ctx, c) {
+		return b.SIP.Dial(ctx, conf, mt, c)
+	}
 	return b.Dialled.Dial(ctx, conf, mt, c)
 }
 
-// Hangup closes a participant's sessions, or hangs up a dialled call.
+// Hangup ends a SIP call (CANCEL or BYE, and its bridge), closes a
+// participant's sessions, or hangs up a dialled call.
 func (b *Backend) Hangup(ctx context.Context, conf, mt string) error {
-	if err := b.SFU.Hangup(conf, mt); !errors.Is(err, sfu.ErrNotFound) {
+	if b.SIP != nil && b.SIP.Hangup(conf, mt) {
+		return nil
+	}
+	m, err := b.media(ctx, conf, false)
+	if err != nil {
+		return err
+	}
+	if err := m.Hangup(conf, mt); !errors.Is(err, sfu.ErrNotFound) {
 		return err
 	}
 	return b.Dialled.Hangup(ctx, conf, mt)
@@ -37,14 +80,26 @@ func (b *Backend) Hangup(ctx context.Context, conf, mt string) error {
 // that mt_id); every control also reaches the dialled plane.
 func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) error {
 	on := c.Value == 1
+	if b.SIP != nil {
+		if handled, err := b.SIP.Apply(conf, mt, c); handled && err != nil {
+			return err // camera control of a SIP terminal (FECC): unsupported
+		}
+	}
 	var err error
 	switch c.Kind {
-	case media.ControlMute:
-		err = b.SFU.SetMute(conf, mt, on)
-	case media.ControlSilence:
-		err = b.SFU.SetSilence(conf, mt, on)
-	case media.ControlVideoOff:
-		err = b.SFU.SetVideoOff(conf, mt, on)
+	case media.ControlMute, media.ControlSilence, media.ControlVideoOff:
+		var m mediaControls
+		if m, err = b.media(ctx, conf, true); err != nil {
+			break
+		}
+		switch c.Kind {
+		case media.ControlMute:
+			err = m.SetMute(conf, mt, on)
+		case media.ControlSilence:
+			err = m.SetSilence(conf, mt, on)
+		default:
+			err = m.SetVideoOff(conf, mt, on)
+		}
 	}
 	return errors.Join(err, b.Dialled.Apply(ctx, conf, mt, c))
 }
@@ -52,7 +107,7 @@ func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) e
 // SetBroadcast tells the SFU whom everyone sees: the speaker, else the
 // member the conference poll shows, and the composition's panes.
 func (b *Backend) SetBroadcast(ctx context.Context, conf string, bc media.Broadcast) error {
-	s := sfu.Broadcast{Speaker: bc.Speaker, Layout: bc.Layout}
+	s := sfu.Broadcast{Speaker: bc.Speaker, Layout: bc.Layout, Chairman: bc.Chairman}
 	if s.Speaker == "" {
 		s.Speaker = bc.Poll
 	}
@@ -64,7 +119,11 @@ func (b *Backend) SetBroadcast(ctx context.Context, conf string, bc media.Broadc
 			s.Panes[p.Index] = p.MtID
 		}
 	}
-	return errors.Join(b.SFU.SetBroadcast(conf, s), b.Dialled.SetBroadcast(ctx, conf, bc))
+	m, err := b.media(ctx, conf, true)
+	if err == nil {
+		err = m.SetBroadcast(conf, s)
+	}
+	return errors.Join(err, b.Dialled.SetBroadcast(ctx, conf, bc))
 }
 
 // SetMix forwards only the mix members' audio while a mix with chosen
@@ -74,17 +133,35 @@ func (b *Backend) SetMix(ctx context.Context, conf string, m media.Mix) error {
 	if !m.All {
 		members = append([]string{}, m.Members...)
 	}
-	return errors.Join(b.SFU.SetMix(conf, members), b.Dialled.SetMix(ctx, conf, m))
+	mc, err := b.media(ctx, conf, true)
+	if err == nil {
+		err = mc.SetMix(conf, members)
+	}
+	return errors.Join(err, b.Dialled.SetMix(ctx, conf, m))
 }
 
 // SetDual names the terminal whose screen share is the dual stream.
 func (b *Backend) SetDual(ctx context.Context, conf, mt string) error {
-	return errors.Join(b.SFU.SetDual(conf, mt), b.Dialled.SetDual(ctx, conf, mt))
+	m, err := b.media(ctx, conf, true)
+	if err == nil {
+		err = m.SetDual(conf, mt)
+	}
+	return errors.Join(err, b.Dialled.SetDual(ctx, conf, mt))
 }
 
 // EndConference closes every session of the conference.
 func (b *Backend) EndConference(ctx context.Context, conf string) error {
-	return errors.Join(b.SFU.EndConference(conf), b.Dialled.EndConference(ctx, conf))
+	if b.SIP != nil {
+		b.SIP.EndConference(conf)
+	}
+	m, err := b.media(ctx, conf, false)
+	if err == nil {
+		err = m.EndConference(conf)
+	}
+	if b.Owners != nil && err == nil {
+		err = b.Owners.Release(ctx, conf)
+	}
+	return errors.Join(err, b.Dialled.EndConference(ctx, conf))
 }
 
 // RunDue runs the dialled plane's time-driven work (media.DueRunner).

@@ -25,14 +25,17 @@ func openBrowser(t *testing.T) context.Context {
 	return ctx
 }
 
-func joinAs(t *testing.T, ctx context.Context, url, name string) {
+func joinAs(t *testing.T, bctx context.Context, url, name string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancel := context.WithTimeout(bctx, 60*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#name")),
 		chromedp.SendKeys(chromedp.CSS("#name"), name), chromedp.Click(chromedp.CSS("#join")),
 		chromedp.WaitVisible(chromedp.CSS("#room"))); err != nil {
-		t.Fatalf("joining as %s: %v", name, err)
+		sctx, scancel := context.WithTimeout(bctx, 5*time.Second)
+		defer scancel()
+		msg, _ := chromedp.Run(sctx, chromedp.Evaluate[string](`location.href + ' | ' + document.body.innerText.slice(0, 300)`))
+		t.Fatalf("joining as %s: %v (the page says %q)", name, err, msg)
 	}
 }
 

@@ -63,5 +63,42 @@ func (e *Events) AudioLevels(confID string, levels map[string]uint8) {
 	}
 }
 
-// DualStarted accepts a screen share as the dual stream.
-func (e *Events) DualStarted(confID, mtID string) error { return nil }
+var (
+	_ sfu.DualStopper = (*Events)(nil)
+	_ sfu.SelfMuter   = (*Events)(nil)
+)
+
+// SelfMuted passes a participant's own mute button to the engine, which
+// stores it as the terminal's mute and applies it; lifting the chair's
+// mute is refused (403).
+func (e *Events) SelfMuted(confID, mtID string, on bool) error {
+	ctx, cancel := e.ctx()
+	defer cancel()
+	err := e.Engine.SelfMuted(ctx, confID, mtID, on)
+	if errors.Is(err, media.ErrRefused) {
+		return sfu.ErrForbidden
+	}
+	return err
+}
+
+// DualStarted asks the engine whether mtID's screen share may be the dual
+// stream (vc's dual_mode); accepted, the conference's dual stream record
+// names mtID (GET .../dualstream, its push).
+func (e *Events) DualStarted(confID, mtID string) error {
+	ctx, cancel := e.ctx()
+	defer cancel()
+	err := e.Engine.DualStarted(ctx, confID, mtID)
+	if err != nil && !errors.Is(err, media.ErrRefused) {
+		e.Log.Warn("rtc: a screen share", "conf", confID, "mt", mtID, "err", err)
+	}
+	return err
+}
+
+// DualStopped clears the dual stream record when mtID's share ends.
+func (e *Events) DualStopped(confID, mtID string) {
+	ctx, cancel := e.ctx()
+	defer cancel()
+	if err := e.Engine.DualStopped(ctx, confID, mtID); err != nil {
+		e.Log.Warn("rtc: a screen share's end", "conf", confID, "mt", mtID, "err", err)
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/sip"
 )
 
 // The media plane of the node (docs/media.md "Wiring"): the SFU serves
@@ -30,16 +32,37 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 		return dialled, nil
 	}
 	ev := &rtc.Events{Log: s.log}
+	s.owners = &rtc.Owners{Store: cfg.Store, Clock: cfg.Clock}
+	s.owners.SetSelf(cfg.MediaURL)
+	cfg.RTC.Locate = s.owners.Locate
 	sf, err := sfu.New(cfg.RTC, s.rtcAuth, ev)
 	if err != nil {
 		return nil, err
 	}
 	s.sfu = sf
-	return func(engine media.Events) media.Backend {
-		ev.Engine = engine
-		return &rtc.Backend{SFU: sf, Dialled: dialled(engine)}
+	if cfg.SIP != nil {
+		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log, Bridge: rtc.SIPBridge{SFU: sf},
+			Confs: rtc.SIPConferences{Engine: func() *engine.Engine { return s.engine }}})
+		if err != nil {
+			_ = sf.Close()
+			return nil, err
+		}
+		s.sip = ua
+	}
+	return func(events media.Events) media.Backend {
+		ev.Engine = events
+		b := &rtc.Backend{SFU: sf, Dialled: dialled(events), Owners: s.owners}
+		if s.sip != nil {
+			s.sip.SetEvents(events)
+			s.sip.Serve()
+			b.SIP = s.sip
+		}
+		return b
 	}, nil
 }
+
+// SIP returns the node's SIP user agent, nil when it runs none.
+func (s *Server) SIP() *sip.UA { return s.sip }
 
 // mountRTC serves /rtc/ with the SFU's handler.
 func (s *Server) mountRTC(next http.Handler) http.Handler {
@@ -47,7 +70,12 @@ func (s *Server) mountRTC(next http.Handler) http.Handler {
 		return next
 	}
 	rtcH := s.sfu.Handler()
+	ownerH := s.owners.Handler(s.sfu)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, rtc.PathOwner) {
+			ownerH.ServeHTTP(w, r) // controls passed on by the other nodes
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/rtc/") {
 			rtcH.ServeHTTP(w, r)
 			return
@@ -58,8 +86,21 @@ func (s *Server) mountRTC(next http.Handler) http.Handler {
 
 // closeRTC ends every media session and closes the ICE ports.
 func (s *Server) closeRTC() {
+	if s.sip != nil {
+		_ = s.sip.Close()
+	}
+	s.closeLive()
 	if s.sfu != nil {
 		_ = s.sfu.Close()
+	}
+}
+
+// SetMediaURL sets the URL at which this node's media plane is reached
+// (Config.MediaURL), for a node whose address is known only once it
+// listens (the tests' nodes).
+func (s *Server) SetMediaURL(url string) {
+	if s.owners != nil {
+		s.owners.SetSelf(url)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/confer-platform/confer/internal/console"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/krtc"
+	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/nms"
@@ -32,6 +33,7 @@ import (
 	"github.com/confer-platform/confer/internal/router"
 	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/sip"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/system"
 	"github.com/confer-platform/confer/internal/upu"
@@ -61,6 +63,15 @@ type Config struct {
 	RTC sfu.Config
 	// NoRTC runs without real media: no SFU, WHIP, WHEP or join page.
 	NoRTC bool
+	// SIP, when set (and with the SFU), runs the node's SIP user agent
+	// (docs/sip.md).
+	SIP *sip.Config
+	// MediaURL is the base URL at which clients and the other nodes reach
+	// this node's media plane (conferd --media-url): with several nodes on
+	// one database, a conference's media lives on one of them and the
+	// others redirect to it (docs/media.md "Several nodes"); "" (one node)
+	// serves every conference here.
+	MediaURL string
 	// Recording is where recordings go (docs/recording.md).
 	Recording RecordingConfig
 	Limits    Limits // zero fields: DefaultLimits (limits.go, docs/operations.md "Limits")
@@ -70,7 +81,10 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	sfu      *sfu.SFU        // nil with NoRTC
+	sip      *sip.UA         // nil without Config.SIP
 	rtcAuth  *rtc.Authorizer // admits WHIP, WHEP and join page requests
+	owners   *rtc.Owners     // which node serves a conference's media
+	hls      *live.HLS       // broadcasts' HLS (live.go); nil without ffmpeg or media
 	auth     *auth.Service
 	handlers api.Registry
 	routes   router.Router[*route]
@@ -146,14 +160,19 @@ func New(cfg Config) (*Server, error) {
 	if s.push != nil {
 		s.metrics.Registry().MustRegister(s.push.Collectors()...) // docs/push.md "Metrics"
 	}
+	if s.sip != nil {
+		s.metrics.Registry().MustRegister(sipCollectors(s.sip)...) // docs/sip.md "Metrics"
+	}
 	var probe ops.Store
 	if p, ok := cfg.Store.(ops.Store); ok {
 		probe = p
 	}
 	s.setupRecording(cfg.Recording) // recorders, programs' files, metrics (recording.go)
+	s.setupLive(cfg.Recording)      // playbacks, watching viewers, viewers metric (live.go)
 	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, s.serveDownload(http.HandlerFunc(s.serveHTTP)))
 	s.handler = console.Mount(s.handler, s.auth) // the operator console at /console/ (docs/console.md)
 	s.handler = s.mountRTC(s.handler)            // WHIP, WHEP and the join page at /rtc/ (docs/media.md)
+	s.handler = s.mountWall(s.handler)           // the TV wall page at /wall/ (docs/live.md)
 	s.handler = s.deadlines(s.handler)           // per-request deadlines (deadlines.go)
 
 	eps := catalog.All()
@@ -192,6 +211,7 @@ func (s *Server) Tick(ctx context.Context) error {
 		s.engine.RunDue(ctx),     // conferences' starts and ends, then calls
 		s.vc.RunDueTimeline(ctx), // finished polls, ended playbacks, silent monitors
 		s.vc.RunDueMedia(ctx),    // terminals' vmp flags after rotations
+		s.vc.RunDueLive(ctx),     // viewers of released monitors, stopped broadcasts and walls
 		s.nms.RunDue(ctx),        // this node's report, terminal statistics, alarms
 		s.vrs.RunDue(ctx),        // transcoding tasks
 		s.mc.ExpireFiles(ctx),

@@ -38,7 +38,7 @@ func benchEnv(b *testing.B) (*testserver.Env, *testserver.Client) {
 
 // benchConfs creates n running conferences of m IP terminals each (all
 // answered) and returns their conf_ids.
-func benchConfs(b *testing.B, env *testserver.Env, c *testserver.Client, n, m, maxJoin int) []string {
+func benchConfs(b testing.TB, env *testserver.Env, c *testserver.Client, n, m, maxJoin int) []string {
 	var ids []string
 	for i := 0; i < n; i++ {
 		var members []any
@@ -138,6 +138,48 @@ func BenchmarkSpeakerChangeParallel(b *testing.B) {
 			i := next.Add(1)
 			target := env.URL + "/api/v1/vc/confs/" + ids[i%int64(len(ids))] + "/speaker"
 			body := url.Values{"account_token": {c.Token}, "params": {fmt.Sprintf(`{"mt_id":"%d"}`, 1+(i/16)%4)}}.Encode()
+			raw(b, c, "PUT", target, body)
+		}
+	})
+}
+
+// BenchmarkLoginFirstCall makes new sessions from 16 goroutines: a token
+// from the license (key and secret), a login with the password, then the
+// first authenticated call (GET /api/v1/vc/confs). Two bcrypt comparisons
+// per session bound it (docs/benchmarks.md "Login").
+func BenchmarkLoginFirstCall(b *testing.B) {
+	env, _ := benchEnv(b)
+	http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = 32
+	b.SetParallelism(8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			c := env.Client(b)
+			if r := c.Login(testserver.AdminUser, testserver.AdminPassword); !r.OK() {
+				b.Errorf("login: %s", r.Raw)
+				return
+			}
+			raw(b, c, "GET", env.URL+"/api/v1/vc/confs?count=20&account_token="+url.QueryEscape(c.Token), "")
+		}
+	})
+}
+
+// BenchmarkSpeakerChangeOneConf: speaker changes from 16 goroutines on one
+// conference, whose read-modify-writes contend for its record.
+func BenchmarkSpeakerChangeOneConf(b *testing.B) {
+	env, c := benchEnv(b)
+	id := benchConfs(b, env, c, 1, 4, 8)[0]
+	http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = 32
+	target := env.URL + "/api/v1/vc/confs/" + id + "/speaker"
+	var next atomic.Int64
+	b.SetParallelism(8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := next.Add(1)
+			body := url.Values{"account_token": {c.Token}, "params": {fmt.Sprintf(`{"mt_id":"%d"}`, 1+i%4)}}.Encode()
 			raw(b, c, "PUT", target, body)
 		}
 	})

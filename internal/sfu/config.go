@@ -1,6 +1,7 @@
 package sfu
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"time"
@@ -51,6 +52,12 @@ type Config struct {
 	// conference (0: no cap); the lower of it and Grant.MaxParticipants
 	// applies, beyond it a join gets 409.
 	ConferenceLimit func(confID string) int
+	// Locate, when set, names the node that serves a conference's media
+	// (several nodes, docs/media.md "Several nodes"): the base URL of
+	// another node, or "" to serve it here. WHIP, WHEP, the join page and
+	// the state are then answered 307 to that node; with claim (WHIP and
+	// WHEP) a conference that no node serves becomes this node's.
+	Locate func(ctx context.Context, confID string, claim bool) (string, error)
 	// DisconnectedTimeout and FailedTimeout are the ICE timeouts (pion's
 	// SetICETimeouts); their sum bounds how soon a vanished participant is
 	// reported lost. Defaults 4 s and 4 s.
@@ -235,7 +242,7 @@ func registerCodecs(m *webrtc.MediaEngine) error {
 			return err
 		}
 	}
-	return nil
+	return registerPlainAudio(m) // codec_plain.go: SIP terminals' audio
 }
 
 // hasFingerprint reports whether an offer carries a DTLS fingerprint at

@@ -55,9 +55,23 @@ func (s *SFU) SetMix(confID string, members []string) error {
 	return s.change(confID, func(rm *room) { rm.mix = mix })
 }
 
-// SetDual makes mtID's screen share the dual stream ("" for none).
+// SetDual makes mtID's screen share the dual stream ("" for none). One
+// source at a time: the screen shares of other participants end (their
+// pages see the share stop; Events hears nothing, the engine ordered it).
 func (s *SFU) SetDual(confID, mtID string) error {
-	return s.change(confID, func(rm *room) { rm.dual = mtID })
+	var stop []*session
+	err := s.change(confID, func(rm *room) {
+		rm.dual = mtID
+		for x := range rm.sessions {
+			if x.dual && !x.whep && x.member != nil && x.member.mtID != mtID {
+				stop = append(stop, x)
+			}
+		}
+	})
+	for _, x := range stop {
+		x.close(endEngine)
+	}
+	return err
 }
 
 // Hangup ends mtID's sessions; Events.Left is not called.

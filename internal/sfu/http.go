@@ -37,10 +37,33 @@ func (s *SFU) Handler() http.Handler {
 	mux.HandleFunc("PATCH /rtc/session/{id}", s.servePatch)
 	mux.HandleFunc("DELETE /rtc/session/{id}", s.serveDelete)
 	mux.HandleFunc("POST /rtc/session/{id}/layer", s.serveLayer)
+	mux.HandleFunc("POST /rtc/session/{id}/mute", s.serveSelfMute)
 	mux.HandleFunc("GET /rtc/state/{conf_id}", s.serveState)
-	mux.HandleFunc("GET /rtc/join/{conf_id}", serveJoin)
+	mux.HandleFunc("GET /rtc/join/{conf_id}", s.serveJoin)
 	mux.Handle("GET /rtc/assets/", http.StripPrefix(PathAssets, assetHandler()))
 	return mux
+}
+
+// redirected answers 307 with the owner node's URL when another node
+// serves the conference's media (Config.Locate): the method and the body
+// are kept (RFC 9110 section 15.4.8), so a WHIP or WHEP client re-sends its
+// offer there, and the session's Location is then the owner's.
+func (s *SFU) redirected(w http.ResponseWriter, r *http.Request, confID string, claim bool) bool {
+	if s.cfg.Locate == nil {
+		return false
+	}
+	owner, err := s.cfg.Locate(r.Context(), confID, claim)
+	if err != nil {
+		http.Error(w, "the conference's media node is unknown for now", http.StatusServiceUnavailable)
+		return true
+	}
+	if owner == "" {
+		return false
+	}
+	w.Header().Set("Location", owner+r.URL.RequestURI())
+	w.Header().Set("Cache-Control", "no-store")
+	http.Error(w, "the conference's media is served by "+owner, http.StatusTemporaryRedirect)
+	return true
 }
 
 type requestKey struct{}
@@ -112,13 +135,21 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 		fail(w, err)
 		return
 	}
+	if s.redirected(w, r, confID, true) {
+		return
+	}
 	if (whep && !g.Role.canSubscribe()) || (!whep && !g.Role.canPublish()) {
 		fail(w, ErrForbidden)
 		return
 	}
 	q := r.URL.Query()
 	o := offer{confID: confID, token: token, grant: g, whep: whep, sdp: string(body), name: g.Name,
-		viewer: q.Get("viewer"), fixed: q.Get("mt_id"), dual: q.Get("dual") == "1", layer: layerHigh}
+		viewer: q.Get("viewer"), fixed: q.Get("mt_id"), dual: q.Get("dual") == "1", layer: layerHigh,
+		preview: q.Get("preview") == "1"}
+	if o.preview && (!whep || !g.Preview || o.viewer != "") {
+		http.Error(w, "a preview is a WHEP session of an account that may control the conference", http.StatusForbidden)
+		return
+	}
 	if n := strings.TrimSpace(q.Get("name")); n != "" && len(n) <= 64 {
 		o.name = n
 	}
@@ -149,7 +180,9 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 	// Trickle and ICE restart through PATCH (RFC 9725 section 4.3.1).
 	w.Header().Set("Accept-Patch", "application/trickle-ice-sdpfrag")
 	s.iceLinks(w.Header())
-	w.Header().Set("X-Confer-Mt-Id", sess.member.mtID)
+	if sess.member != nil && sess.member.mtID != "" { // a preview or a watching viewer is no terminal
+		w.Header().Set("X-Confer-Mt-Id", sess.member.mtID)
+	}
 	w.WriteHeader(http.StatusCreated)
 	_, _ = io.WriteString(w, answer)
 }
@@ -226,6 +259,9 @@ func (s *SFU) serveState(w http.ResponseWriter, r *http.Request) {
 	confID := r.PathValue("conf_id")
 	if _, err := s.auth.Authorize(withRequest(r), confID, bearer(r)); err != nil {
 		fail(w, err)
+		return
+	}
+	if s.redirected(w, r, confID, false) {
 		return
 	}
 	rm := s.room(confID, true)

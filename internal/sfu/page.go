@@ -18,7 +18,10 @@ func assetHandler() http.Handler {
 
 // serveJoin serves the join page of one conference; the page reads the
 // conference id from its path and the token from its fragment (#token=).
-func serveJoin(w http.ResponseWriter, r *http.Request) {
+func (s *SFU) serveJoin(w http.ResponseWriter, r *http.Request) {
+	if s.redirected(w, r, r.PathValue("conf_id"), false) {
+		return // the fragment (#token=) stays with the browser across the redirect
+	}
 	b, err := pageFiles.ReadFile("page/join.html")
 	if err != nil {
 		http.Error(w, "join page missing", http.StatusNotFound)

@@ -16,6 +16,9 @@ type Broadcast struct {
 	Speaker string
 	Layout  int
 	Panes   []string
+	// Chairman is shown to the pages: the chairman's page offers the
+	// conference's controls.
+	Chairman string
 }
 
 // flags are the engine's per-terminal controls; they outlive a member so a
@@ -36,6 +39,7 @@ type member struct {
 
 	audio, video        *receiver
 	screen, screenAudio *receiver
+	camOff              bool          // its own camera button (selfmute.go); guarded by room.mu
 	levelMin            atomic.Uint32 // loudest RFC 6464 level since the last report
 	lastVoice           atomic.Int64  // unix ns of the last voiced packet
 }
@@ -106,8 +110,8 @@ func (rm *room) broadcastMember() *member {
 // mix with members everyone else's audio, silence everything a member gets.
 func (rm *room) sourceFor(d *downTrack) *receiver {
 	sub := d.sess.member
-	if sub == nil && d.sess.local == nil || sub != nil && rm.flagsOf(sub.mtID).silenced {
-		return nil // a local tap (a recorder) has no member and hears all
+	if sub == nil && d.sess.local == nil && !d.sess.watch || sub != nil && sub.mtID != "" && rm.flagsOf(sub.mtID).silenced {
+		return nil // a local tap (a recorder) has no member and hears all; a preview (mtID "") and a watching viewer are never silenced
 	}
 	var m *member
 	switch d.mode {
@@ -134,7 +138,7 @@ func (rm *room) sourceFor(d *downTrack) *receiver {
 		}
 		return m.audio
 	}
-	if f.videoOff || m.video == nil {
+	if f.videoOff || m.camOff || m.video == nil {
 		return nil
 	}
 	return m.video
@@ -238,6 +242,7 @@ type roomState struct {
 	You          string        `json:"you,omitempty"`
 	Participants []memberState `json:"participants"`
 	Speaker      string        `json:"speaker"`
+	Chairman     string        `json:"chairman"`
 	Active       string        `json:"active"`
 	Layout       int           `json:"layout"`
 	Panes        []string      `json:"panes"`
@@ -251,7 +256,7 @@ type roomState struct {
 func (rm *room) state() (roomState, <-chan struct{}) {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
-	st := roomState{Version: rm.version, Speaker: rm.bc.Speaker, Active: rm.active, Layout: rm.bc.Layout,
+	st := roomState{Version: rm.version, Speaker: rm.bc.Speaker, Chairman: rm.bc.Chairman, Active: rm.active, Layout: rm.bc.Layout,
 		Panes: slices.Clone(rm.bc.Panes), Dual: rm.dual, Participants: []memberState{},
 		ICEServers: rm.sfu.cfg.ICEServers}
 	if st.ICEServers == nil {
@@ -267,7 +272,7 @@ func (rm *room) state() (roomState, <-chan struct{}) {
 	for _, m := range rm.members {
 		f := rm.flagsOf(m.mtID)
 		st.Participants = append(st.Participants, memberState{MtID: m.mtID, Name: m.name, Kind: m.kind,
-			Muted: f.muted, Silenced: f.silenced, VideoOff: f.videoOff,
+			Muted: f.muted, Silenced: f.silenced, VideoOff: f.videoOff || m.camOff,
 			Audio: m.audio != nil, Video: m.video != nil, Screen: m.screen != nil})
 	}
 	slices.SortFunc(st.Participants, func(a, b memberState) int { return cmpMtID(a.MtID, b.MtID) })

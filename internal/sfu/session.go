@@ -45,6 +45,8 @@ type session struct {
 	once      sync.Once
 	iceMu     sync.Mutex // serialises PATCH
 	local     *Local     // an endpoint inside the node (local.go): no PeerConnection
+	watch     bool       // a WHEP viewer that is no participant (watch.go)
+	tag       string     // its Grant.Tag
 }
 
 // offer is a validated WHIP or WHEP request.
@@ -59,6 +61,7 @@ type offer struct {
 	fixed         string // WHEP ?mt_id
 	dual          bool
 	layer         int
+	preview       bool // a WHEP preview: linked to no participant
 }
 
 func newID() string {
@@ -102,6 +105,9 @@ func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, 
 	sess = &session{id: newID(), sfu: s, room: rm, whep: o.whep, dual: o.dual, tokenHash: sha256.Sum256([]byte(o.token)),
 		recvs: map[*webrtc.RTPReceiver]*receiver{}, ready: make(chan struct{}), done: make(chan struct{})}
 	var viewer *member
+	if o.whep && o.grant.Watch {
+		return s.openWatch(o, sess, rm)
+	}
 	if o.viewer != "" {
 		s.mu.Lock()
 		v := s.sessions[o.viewer]
@@ -111,19 +117,24 @@ func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, 
 			return nil, "", &httpError{http.StatusNotFound, "unknown viewer session", ErrNotFound}
 		}
 		viewer = v.member
+	} else if o.preview {
+		// A preview is no participant: not counted, not registered, not
+		// listed; it ends with the conference or its DELETE.
+		viewer = &member{name: o.name, kind: KindWHEP, owner: sess, sessions: map[*session]struct{}{}, joined: time.Now()}
 	} else if err := rm.reserve(o.grant); err != nil {
 		s.count.Add(-1)
 		return nil, "", err
 	}
-	reserved := viewer == nil
+	reserved := viewer == nil && !o.preview
+	created := sess // the named result is nil once an error is returned
 	defer func() {
 		if err != nil {
 			s.count.Add(-1)
 			if reserved {
 				rm.unreserve()
 			}
-			if sess.pc != nil {
-				_ = sess.pc.Close()
+			if created.pc != nil {
+				_ = created.pc.Close()
 			}
 		}
 	}()
@@ -258,6 +269,9 @@ func (sess *session) onTrack(t *webrtc.TrackRemote, r *webrtc.RTPReceiver) {
 	}
 	rm := sess.room
 	layer := layerOfRID(t.RID())
+	if sess.member == nil {
+		return // a watching viewer publishes nothing (watch.go)
+	}
 	rm.mu.Lock()
 	rc := sess.recvs[r]
 	if rc == nil {
@@ -312,11 +326,14 @@ func (sess *session) close(why end) {
 		for _, d := range sess.downs {
 			d.setSource(nil)
 		}
-		linked := rm.remove(sess)
+		linked, dualEnded := rm.remove(sess)
 		for _, x := range linked {
 			x.close(endEngine)
 		}
 		rm.rewire()
+		if ds, ok := s.ev.(DualStopper); ok && dualEnded && why != endEngine {
+			ds.DualStopped(rm.id, sess.member.mtID)
+		}
 		if sess.owner && why != endEngine {
 			s.ev.Left(rm.id, sess.member.mtID, why == endLost)
 		}
@@ -375,15 +392,16 @@ func (rm *room) add(sess *session, m *member, reserved bool) (replaced []*sessio
 }
 
 // remove unregisters a session; for an owner it returns the sessions that
-// served the member, to close.
-func (rm *room) remove(sess *session) (linked []*session) {
+// served the member, to close. dualEnded tells that the session's screen
+// share was the conference's dual stream.
+func (rm *room) remove(sess *session) (linked []*session, dualEnded bool) {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	delete(rm.sessions, sess)
 	m := sess.member
 	if m == nil {
 		rm.bump() // a local tap (local.go)
-		return nil
+		return nil, false
 	}
 	delete(m.sessions, sess)
 	for _, rc := range sess.recvs {
@@ -400,6 +418,7 @@ func (rm *room) remove(sess *session) (linked []*session) {
 	}
 	if sess.dual && !sess.whep && rm.dual == m.mtID && m.screen == nil {
 		rm.dual = ""
+		dualEnded = true
 	}
 	if sess.owner {
 		delete(rm.members, m.mtID)
@@ -412,7 +431,7 @@ func (rm *room) remove(sess *session) (linked []*session) {
 		}
 	}
 	rm.bump()
-	return linked
+	return linked, dualEnded
 }
 
 // videoMime is the codec a new video down track asks for: its source's, or

@@ -47,6 +47,17 @@ type Grant struct {
 	Name string
 	// MaxParticipants caps the conference's participants (0: no cap).
 	MaxParticipants int
+	// Preview allows a WHEP preview (?preview=1): a viewer that is no
+	// participant (no Events.Joined, not counted against MaxParticipants),
+	// for an operator who may control the conference (docs/media.md
+	// "Preview").
+	Preview bool
+	// Watch admits a WHEP viewer that is not a participant (watch.go): a
+	// live broadcast's viewer, a monitor, a TV wall channel.
+	Watch bool
+	// Tag groups watching sessions the engine counts and closes together
+	// (Watchers, CloseWatchers): "live:<rec_id>", "monitor:<key>", ...
+	Tag string
 }
 
 // Participant is a newcomer as reported to Events.Joined.
@@ -81,6 +92,23 @@ type Events interface {
 	// DualStarted asks whether mtID may share its screen as the dual
 	// stream; an error refuses it (403). Accepted, it replaces any other.
 	DualStarted(confID, mtID string) error
+}
+
+// DualStopper is an Events that also hears when a screen share that was
+// the dual stream ends (its session closed, replaced or refused later):
+// the engine clears the conference's dual stream record. Ends the engine
+// ordered (SetDual of another source, Hangup, EndConference) are not
+// reported.
+type DualStopper interface {
+	DualStopped(confID, mtID string)
+}
+
+// SelfMuter is an Events that takes a participant's own microphone button
+// (POST {session}/mute): the engine stores and applies it as a mute
+// (through SetMute); an error refuses it (ErrForbidden: the chair's mute
+// holds). Without it the SFU applies the mute itself.
+type SelfMuter interface {
+	SelfMuted(confID, mtID string, on bool) error
 }
 
 // SFU is the media plane of one node.

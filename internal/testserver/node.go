@@ -65,12 +65,15 @@ func StartNode(t testing.TB, dsn string, clk *clock.Fake, opt Options) *Node {
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media,
-		RTC: opt.rtc(), NoRTC: opt.RTC == nil})
+		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip()})
 	if err != nil {
 		st.Close()
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
+	// Each node's media plane is reached at its own listener: a
+	// conference's media lives on one node, the others redirect to it.
+	srv.SetMediaURL(hs.URL)
 	bctx, cancel := context.WithCancel(context.Background())
 	done := srv.RunBackground(bctx)
 	n := &Node{Env: &Env{URL: hs.URL, Clock: clk, Store: st, Srv: srv, http: hs}}

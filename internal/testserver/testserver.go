@@ -25,6 +25,7 @@ import (
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/sip"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 )
@@ -63,6 +64,20 @@ type Options struct {
 	RTC *sfu.Config
 	// Recording is where recordings go; Dir defaults to a temporary folder.
 	Recording server.RecordingConfig
+	// SIP, when set (with RTC), runs the node's SIP user agent with this
+	// configuration (Addr "127.0.0.1:0" when empty: never :5060 in tests).
+	SIP *sip.Config
+}
+
+func (o Options) sip() *sip.Config {
+	if o.SIP == nil || o.RTC == nil {
+		return nil
+	}
+	c := *o.SIP
+	if c.Addr == "" {
+		c.Addr = "127.0.0.1:0"
+	}
+	return &c
 }
 
 func (o Options) rtc() sfu.Config {
@@ -109,7 +124,7 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media,
-		RTC: opt.rtc(), NoRTC: opt.RTC == nil, Limits: opt.Limits, Recording: opt.Recording})
+		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip(), Limits: opt.Limits, Recording: opt.Recording})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/sipcred"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -266,6 +267,12 @@ func (m *Module) accounts(ctx context.Context, r *api.Request) (wire.Object, err
 			p.active = active
 		}
 	}
+	// A SIP terminal registered under the account's E.164 number makes it
+	// online too (docs/sip.md "Registrar").
+	regs, err := sipcred.Live(ctx, m.st, domain, now)
+	if err != nil {
+		return nil, err
+	}
 	filter := r.Args.Query.Get("account")
 	var list []map[string]any
 	for _, a := range as {
@@ -276,6 +283,8 @@ func (m *Module) accounts(ctx context.Context, r *api.Request) (wire.Object, err
 			"online": 0, "sessions": 0, "since": "", "last_active": ""}
 		if p := live[a.Moid]; p != nil && !a.Disabled {
 			doc["online"], doc["sessions"], doc["since"], doc["last_active"] = 1, p.n, m.stamp(p.login), m.stamp(p.active)
+		} else if reg, ok := regs[a.Moid]; ok && !a.Disabled {
+			doc["online"], doc["since"], doc["last_active"] = 1, m.stamp(reg.Since), m.stamp(reg.Since)
 		}
 		list = append(list, doc)
 	}

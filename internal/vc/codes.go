@@ -6,6 +6,7 @@ package vc
 // 90400, ...) are internal/wire's.
 const (
 	// Terminals and roles.
+	CodeMtUnsupported          = 20444 // 终端的媒体能力不支持指定操作: camera control of a SIP terminal (docs/sip.md)
 	CodeMtUnreachable          = 20401 // 指定终端不可及, 可能不在线: a member that must be online (speaker, chairman, dual stream, VIP, SMS, a feature's terminal) is not
 	CodeNotChairman            = 20404 // 非主席终端不能执行此项操作
 	CodeVADCannotCancelSpeaker = 20344 // 会议处于语音激励方式, 不能取消发言人

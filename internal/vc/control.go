@@ -46,9 +46,12 @@ func (m *Module) ctlRunning(ctx context.Context, r *api.Request) (engine.Confere
 
 // ctlUpdate reads the running conference of the request, lets change edit
 // its document and stores it over the version read, reading again and
-// retrying when another writer came first. An error of change is answered
-// as it is and stores nothing; a conference that ended meanwhile is 12103.
+// retrying when another writer came first (this node's controls of the
+// conference queue for their turn instead, conflock.go). An error of
+// change is answered as it is and stores nothing; a conference that ended
+// meanwhile is 12103.
 func (m *Module) ctlUpdate(ctx context.Context, r *api.Request, change func(c *engine.Conference) error) (engine.Conference, error) {
+	defer m.ctlLocks.lock(r.Principal.DomainMoid + "/" + r.Path("conf_id"))()
 	for {
 		c, err := m.ctlRunning(ctx, r)
 		if err != nil {

@@ -41,3 +41,11 @@ func (f features) Link(ctx context.Context, sup engine.Conf, link engine.Termina
 func (f features) VoiceActive(ctx context.Context, c engine.Conf, mt string) error {
 	return f.m.voiceSpeaker(ctx, c, mt)
 }
+
+func (f features) DualStarted(ctx context.Context, c engine.Conf, mt string) error {
+	return f.m.mediaDualStarted(ctx, c, mt)
+}
+
+func (f features) DualStopped(ctx context.Context, c engine.Conf, mt string) error {
+	return f.m.mediaDualStopped(ctx, c, mt)
+}

@@ -29,9 +29,9 @@ func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) 
 		return nil
 	}
 	id, acct := t.MtID(), record.Str(t.Doc, "account")
-	media := false
+	media, roles := false, false
 	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
-		roles := joinRoles(c.Doc, id, acct)
+		roles = joinRoles(c.Doc, id, acct)
 		var err error
 		media, err = m.createdJoin(ctx, c, id, acct)
 		return roles || media, err
@@ -44,6 +44,12 @@ func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) 
 	}
 	if media {
 		if err := m.mediaFlags(ctx, c); err != nil {
+			return err
+		}
+	} else if roles {
+		// The speaker or chairman it became is part of what the media
+		// plane shows (the chairman's join page offers the controls).
+		if err := m.mediaSync(ctx, c); err != nil {
 			return err
 		}
 	}

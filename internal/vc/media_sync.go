@@ -22,11 +22,29 @@ import (
 // mediaSync tells the media plane what the conference's participants see
 // and hear, from its stored state.
 func (m *Module) mediaSync(ctx context.Context, c engine.Conference) error {
+	if !mdNeedsTerminals(c.Doc) {
+		// Without a composition or a running poll the broadcast and the
+		// mix come from the document alone: no terminal is read (a
+		// third of a speaker change's CPU, docs/benchmarks.md
+		// 2026-11-26).
+		v := &mdView{conf: c, now: m.clk.Now()}
+		return v.sync(ctx, m.engine)
+	}
 	v, err := m.mdLoad(ctx, c)
 	if err != nil {
 		return err
 	}
 	return v.sync(ctx, m.engine)
+}
+
+// mdNeedsTerminals tells whether broadcast reads the terminals: the panes
+// of a composition and the position of a poll that is not stopped do.
+func mdNeedsTerminals(doc map[string]any) bool {
+	if mdObj(doc, docVMP) != nil {
+		return true
+	}
+	p := tlObj(doc[tlKeyPoll])
+	return p != nil && tlInt(p["state"]) != pollStateStopped
 }
 
 // sync is mediaSync over a loaded view.
@@ -38,7 +56,8 @@ func (v *mdView) sync(ctx context.Context, eng *engine.Engine) error {
 // broadcast is what the conference's participants see now.
 func (v *mdView) broadcast() media.Broadcast {
 	doc := v.conf.Doc
-	b := media.Broadcast{Speaker: record.Str(doc, docSpeaker), Forced: record.Int(doc, "force_broadcast") == 1}
+	b := media.Broadcast{Speaker: record.Str(doc, docSpeaker), Forced: record.Int(doc, "force_broadcast") == 1,
+		Chairman: record.Str(doc, docChairman)}
 	if cfg := mdObj(doc, docVMP); cfg != nil {
 		b.Layout = record.Int(cfg, "layout")
 		b.Panes = []media.Pane{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -33,8 +34,39 @@ const MonitorTimeout = 30 * time.Second
 // Monitor sources and modes.
 const (
 	monSrcTerminal = 1
+	monSrcContent  = 4
 	monModeAudio   = 1
 )
+
+// With media (docs/live.md "Monitors"), a monitor is also a WHEP link
+// that watches its source: whep_url in its replies (Confer's extension),
+// ?mt_id=N for a terminal, ?dual=1 for the content stream, the broadcast
+// for the composition and the mixer. The link's key (stored as "key",
+// never shown otherwise) admits viewers while the monitor lives; once it
+// is released (stopped, replaced, or MonitorTimeout without heartbeat)
+// RunDueLive closes its viewers.
+
+// monitorReply is a stored monitor as replies show it, its WHEP link
+// added when the node has media.
+func (m *Module) monitorReply(r *api.Request, c engine.Conference, mon map[string]any) map[string]any {
+	if !m.liveOn() || tlStr(mon["key"]) == "" {
+		return mon
+	}
+	out := make(map[string]any, len(mon)+1)
+	for k, v := range mon {
+		out[k] = v
+	}
+	q := url.Values{"monitor": {tlStr(mon["key"])}, "domain": {c.Rec.DomainMoid}}
+	src := tlObj(mon["src"])
+	switch tlInt(src["type"]) {
+	case monSrcTerminal:
+		q.Set("mt_id", tlStr(src["mt_id"]))
+	case monSrcContent:
+		q.Set("dual", "1")
+	}
+	out["whep_url"] = whepURL(r.BaseURL, c.ID(), q)
+	return out
+}
 
 // monitorLive tells whether a stored monitor is alive at now.
 func monitorLive(mon map[string]any, now time.Time) bool {
@@ -119,7 +151,11 @@ func (m *Module) monitorList(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	return shape.Project(map[string]any{"monitors": tlAnys(monitorsLive(c.Doc, m.clk.Now()))}, r.Endpoint.Reply), nil
+	var out []any
+	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
+		out = append(out, m.monitorReply(r, c, mon))
+	}
+	return shape.Project(map[string]any{"monitors": append([]any{}, out...)}, r.Endpoint.Reply), nil
 }
 
 // monitorGet answers the live monitor sending to a destination.
@@ -134,7 +170,7 @@ func (m *Module) monitorGet(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
 		if monitorKey(mon) == dst {
-			return shape.Project(mon, r.Endpoint.Reply), nil
+			return shape.Project(m.monitorReply(r, c, mon), r.Endpoint.Reply), nil
 		}
 	}
 	return nil, monitorUnknown(c, dst)
@@ -205,6 +241,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 				"rtcp":            map[string]any{"ip": "127.0.0.1", "port": port + 1}},
 			"dst":          map[string]any{"ip": ip, "port": port},
 			"heartbeat_at": tlMs(now),
+			"key":          newKey(),
 		}
 		for _, f := range []string{"video_format", "audio_format"} {
 			if v := tlObj(ps[f]); v != nil {

@@ -61,7 +61,7 @@ func TestMonitors(t *testing.T) {
 			"payload_formats": map[string]any{"real_payload": "96", "active_payload": "106"},
 			"media_formats":   map[string]any{"sampling": 0, "chn_num": 0, "bitrate": 2048, "max_frame": 25},
 			"rtcp":            map[string]any{"ip": "127.0.0.1", "port": 6001}},
-			"dst": map[string]any{"ip": "10.9.9.9", "port": 6000}}
+			"dst": map[string]any{"ip": "10.9.9.9", "port": 6000}, "whep_url": ""} // no media here: no link
 		tlEq(t, "monitor info", k.ok(t, "GET", "/monitors/10.9.9.9/6000", nil), want)
 		mixer := k.ok(t, "GET", "/monitors/10.9.9.10/7000", nil)
 		tlEq(t, "mixer monitor", []any{mixer["src"].(map[string]any)["type"], mixer["src"].(map[string]any)["media_formats"]},

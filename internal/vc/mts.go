@@ -44,6 +44,8 @@ func mtErr(err error, confID, mtID string) error {
 		return wire.Errorf(CodeMtUnreachable, "terminal %s of conference %s is not online", mtID, confID)
 	case errors.Is(err, engine.ErrFull):
 		return wire.Errorf(CodeMtsOverConf, "conference %s would exceed its max_join_mt terminals", confID)
+	case errors.Is(err, media.ErrUnsupported):
+		return wire.Errorf(CodeMtUnsupported, "terminal %s of conference %s does not support the control", mtID, confID)
 	}
 	return err
 }

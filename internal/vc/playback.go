@@ -15,7 +15,8 @@ import (
 // Playback of a program into the conference (reference 05 items 53 to 56;
 // seed 001 "Playback": POST from 5.1.0.2.0, PUT from 5.0.0.4.1). file_id
 // names a program of the user domain (KindProgram, made by a stopped
-// recording). The position advances with the clock while playing, can be
+// recording). With media (playback_media.go) a participant plays the
+// program's file into the conference. The position advances with the clock while playing, can be
 // paused, resumed and moved (current_progress), and the playback stops by
 // itself at the program's length. Starting a playback replaces the one
 // running, if any. The preparing (3) and calling (4) states of a real
@@ -102,8 +103,25 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 	if !ok {
 		return nil, wire.Errorf(CodePlaybackNoFile, "file_id %d is not a program of the user domain", fileID)
 	}
+	var run *playRun // with media: the participant playing the file (playback_media.go)
+	if m.liveOn() {
+		f, err := m.programFile(fileID, prg)
+		if err != nil {
+			return nil, err
+		}
+		name := tlStr(ps["file_name"])
+		if name == "" {
+			name = tlStr(prg["name"])
+		}
+		if run, err = m.playbackOpen(ctx, r.Path("conf_id"), name, f); err != nil {
+			return nil, err
+		}
+	}
 	n, err := m.st.NextNumber(ctx, recCounter, 1, 1<<31-1)
 	if err != nil {
+		if run != nil {
+			run.stop()
+		}
 		return nil, err
 	}
 	recID := strconv.FormatInt(n, 10)
@@ -117,7 +135,14 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 		return true, nil
 	})
 	if err != nil {
+		if run != nil {
+			run.stop()
+		}
 		return nil, err
+	}
+	if run != nil {
+		m.playbackSwap(r.Path("conf_id"), run)
+		run.player.Resume()
 	}
 	return wire.Object{"rec_id": recID}, nil
 }
@@ -158,7 +183,7 @@ func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func
 // paused is 20806.
 func (m *Module) playbackState(ctx context.Context, r *api.Request) (wire.Object, error) {
 	value, _ := tlParam(r.Args.Params, "value")
-	return nil, m.playbackUpdate(ctx, r, func(p map[string]any, now time.Time) (bool, error) {
+	err := m.playbackUpdate(ctx, r, func(p map[string]any, now time.Time) (bool, error) {
 		pos, _ := playbackPos(p, now)
 		state := tlInt(p["state"])
 		switch {
@@ -175,21 +200,30 @@ func (m *Module) playbackState(ctx context.Context, r *api.Request) (wire.Object
 		}
 		return true, nil
 	})
+	if err == nil {
+		m.playbackMedia(r.Path("conf_id"), value, -1)
+	}
+	return nil, err
 }
 
 // playbackSeek moves the position to current_progress seconds, within the
 // program's length (90400 outside); a paused playback stays paused there.
 func (m *Module) playbackSeek(ctx context.Context, r *api.Request) (wire.Object, error) {
 	secs, _ := tlParam(r.Args.Params, "current_progress")
-	return nil, m.playbackUpdate(ctx, r, func(p map[string]any, now time.Time) (bool, error) {
+	state := playPlaying
+	err := m.playbackUpdate(ctx, r, func(p map[string]any, now time.Time) (bool, error) {
 		total := tlInt64(p["total_ms"]) / 1000
 		if secs < 0 || int64(secs) > total {
 			return false, wire.InvalidParam("current_progress", fmt.Sprintf("%d is outside the program's 0 to %d seconds", secs, total))
 		}
 		p["pos_ms"], p["anchor_at"] = int64(secs)*1000, tlMs(now)
-		if tlInt(p["state"]) == playPaused {
+		if state = tlInt(p["state"]); state == playPaused {
 			p["paused_at"] = tlMs(now)
 		}
 		return true, nil
 	})
+	if err == nil {
+		m.playbackMedia(r.Path("conf_id"), state, time.Duration(secs)*time.Second)
+	}
+	return nil, err
 }

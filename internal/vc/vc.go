@@ -26,9 +26,17 @@ type Module struct {
 	// adding it admits, on this server (mts.go).
 	mtAddMu sync.Mutex
 
+	// live is the node's media for playbacks, monitors, broadcasts and TV
+	// walls (live_media.go); nil until SetLive.
+	live *liveState
+
 	// rec is the node's recorder and its running recordings (rec_media.go);
 	// nil until SetRecording.
 	rec *recMedia
+
+	// ctlLocks queue the read-modify-writes of one conference on this
+	// node (conflock.go).
+	ctlLocks confLocks
 }
 
 // New returns the module.

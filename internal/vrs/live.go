@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -24,6 +25,15 @@ import (
 // lives of that type (2: every live). The reserved live rooms are the
 // booked conferences of the domain whose recorder is set to broadcast
 // (recorder.recorder_mode 2 or 3).
+//
+// With real media (SetLive; docs/live.md "Live broadcasts") a vc
+// broadcast's livestreampath is the address of its descriptor (the
+// reference's "直播源描述文件"; internal/live): JSON with the WHEP link and,
+// with ffmpeg, the HLS playlist; livestatnum counts its WHEP viewers on
+// this node; livesnapshotpath stays empty (Confer decodes no video).
+
+// SetLive gives the live rooms the viewers of vc broadcasts.
+func (m *Module) SetLive(viewers func(confID, recID string) int) { m.liveViewers = viewers }
 
 // liveOf tells whether a live of type t passes the livetype filter f.
 func liveOf(f, t int) bool { return f == 2 || t == 2 || f == t }
@@ -32,7 +42,7 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, err
 	var lives []map[string]any
 	if domainSelected(r) {
 		var err error
-		if lives, err = m.lives(ctx, r.Principal.DomainMoid); err != nil {
+		if lives, err = m.lives(ctx, r.BaseURL, r.Principal.DomainMoid); err != nil {
 			return nil, err
 		}
 	}
@@ -68,7 +78,7 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, err
 }
 
 // lives returns the live broadcasts of a domain at now.
-func (m *Module) lives(ctx context.Context, domain string) ([]map[string]any, error) {
+func (m *Module) lives(ctx context.Context, base, domain string) ([]map[string]any, error) {
 	now := m.clk.Now()
 	rooms, err := m.rooms(ctx, kindRecRoom, domain)
 	if err != nil {
@@ -109,10 +119,14 @@ func (m *Module) lives(ctx context.Context, domain string) ([]map[string]any, er
 			stream, snap := livePaths(start, "conf"+c.ID())
 			id := record.Str(rc, "rec_id")
 			n, _ := strconv.Atoi(id)
+			viewers := 0
+			if m.liveViewers != nil {
+				stream, snap, viewers = base+live.Path(domain, c.ID(), id), "", m.liveViewers(c.ID(), id)
+			}
 			out = append(out, map[string]any{
 				"roomid": n, "roomidstr": id, "roomname": record.Str(rc, "video_name"), "userdomainmoid": domain,
 				"prgid": 0, "elapse": int(now.Sub(start) / time.Second), "lcastpoint": record.Str(c.Doc, "name"),
-				"livestreampath": stream, "livesnapshotpath": snap, "mte164": c.ID(), "livestatnum": 0,
+				"livestreampath": stream, "livesnapshotpath": snap, "mte164": c.ID(), "livestatnum": viewers,
 				"createtime": start.Unix(), "encmode": 1, "authmode": 1, "prgwatermark": record.Int(rc, "watermark"),
 				"shorturl": "", "livetype": 0,
 			})

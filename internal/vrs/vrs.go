@@ -49,6 +49,9 @@ type Module struct {
 	// (files.go); log reports missing and orphan files.
 	recDir string
 	log    *slog.Logger
+	// liveViewers counts a vc broadcast's WHEP viewers; nil without real
+	// media (live.go).
+	liveViewers func(confID, recID string) int
 }
 
 // New returns the module. nodes is the platform's node registry (nms),

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"sort"
@@ -38,31 +37,36 @@ func WriteJSON(w http.ResponseWriter, v any) {
 var envelopeKeys = []string{"success", "error_code", "description"}
 
 // MarshalObject encodes a reply object with the envelope fields first.
+// It writes the bytes encoding/json writes for each key and value
+// (reply_test.go compares them); integers and plain strings are appended
+// directly, the rest goes through json.Marshal.
 func MarshalObject(o Object) ([]byte, error) {
-	keys := make([]string, 0, len(o))
+	if len(o) == 1 {
+		if v, ok := o["success"].(int); ok && v == 1 {
+			return []byte(`{"success":1}`), nil // the reply of most writes
+		}
+	}
+	var kbuf [16]string
+	keys := kbuf[:0]
 	for k := range o {
 		if k != "success" && k != "error_code" && k != "description" {
 			keys = append(keys, k)
 		}
 	}
 	sort.Strings(keys)
-	var buf bytes.Buffer
-	buf.WriteByte('{')
+	b := make([]byte, 0, 64+32*len(o))
+	b = append(b, '{')
 	first := true
 	put := func(k string, v any) error {
-		vb, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		kb, _ := json.Marshal(k)
 		if !first {
-			buf.WriteByte(',')
+			b = append(b, ',')
 		}
 		first = false
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(vb)
-		return nil
+		b = appendString(b, k)
+		b = append(b, ':')
+		var err error
+		b, err = appendValue(b, v)
+		return err
 	}
 	for _, k := range envelopeKeys {
 		if v, ok := o[k]; ok {
@@ -76,8 +80,36 @@ func MarshalObject(o Object) ([]byte, error) {
 			return nil, err
 		}
 	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return append(b, '}'), nil
+}
+
+// appendValue appends v as json.Marshal encodes it.
+func appendValue(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case string:
+		return appendString(b, x), nil
+	}
+	vb, err := json.Marshal(v)
+	return append(b, vb...), err
+}
+
+// appendString appends s quoted as json.Marshal quotes it: directly when
+// no byte needs an escape (printable ASCII other than '"', '\\' and the
+// HTML characters '<', '>', '&' that encoding/json escapes).
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // Success returns fields with success=1 set.

@@ -8,7 +8,7 @@ const params = new URLSearchParams(location.hash.slice(1) || location.search.sli
 const token = params.get("token") || "";
 const $ = (id) => document.getElementById(id);
 
-const me = { stream: null, pub: null, screen: null, session: "", mtID: "", left: false };
+const me = { stream: null, pub: null, screen: null, session: "", mtID: "", left: false, selfMuted: false, camOff: false };
 const subs = new Map(); // key ("mt:N" or "dual") -> {pc, location, tile}
 let state = { version: -1, participants: [] };
 let iceServers = [];
@@ -53,8 +53,66 @@ async function negotiate(pc, url) {
   const body = await resp.text();
   if (resp.status !== 201) throw new Error(resp.status + " " + body.trim());
   await pc.setRemoteDescription({ type: "answer", sdp: body });
-  return { location: resp.headers.get("Location"), mtID: resp.headers.get("X-Confer-Mt-Id") };
+  return { location: resp.headers.get("Location"), mtID: resp.headers.get("X-Confer-Mt-Id"), etag: resp.headers.get("ETag") };
 }
+
+// ICE restart (RFC 9725 section 4.4.2): a new offer with fresh ICE
+// credentials, its ufrag, pwd and candidates sent in a PATCH
+// (application/trickle-ice-sdpfrag, If-Match: *); the server answers with
+// its own new credentials and candidates, applied to the answer we hold.
+// Returns the session's new ETag.
+async function restartIce(entry) {
+  const pc = entry.pc;
+  const offer = await pc.createOffer({ iceRestart: true });
+  await pc.setLocalDescription(offer);
+  await waitGathering(pc);
+  const local = pc.localDescription.sdp.split(/\r?\n/);
+  const attr = (lines, name) => (lines.find((l) => l.startsWith("a=" + name + ":")) || "").slice(name.length + 3);
+  const firstM = local.findIndex((l) => l.startsWith("m="));
+  const nextM = local.findIndex((l, i) => i > firstM && l.startsWith("m="));
+  const section = local.slice(firstM, nextM < 0 ? local.length : nextM);
+  const frag = ["a=ice-ufrag:" + attr(local, "ice-ufrag"), "a=ice-pwd:" + attr(local, "ice-pwd"), local[firstM],
+    "a=mid:" + attr(section, "mid"), ...section.filter((l) => l.startsWith("a=candidate:")), "a=end-of-candidates", ""].join("\r\n");
+  const resp = await fetch(entry.location, {
+    method: "PATCH", headers: auth({ "Content-Type": "application/trickle-ice-sdpfrag", "If-Match": "*" }), body: frag,
+  });
+  if (resp.status !== 200) throw new Error("ICE restart refused: " + resp.status);
+  const answer = (await resp.text()).split(/\r?\n/);
+  const ufrag = attr(answer, "ice-ufrag"), pwd = attr(answer, "ice-pwd");
+  const cands = answer.filter((l) => l.startsWith("a=candidate:"));
+  // The answer we hold, with the new credentials and candidates.
+  const out = [];
+  for (const l of pc.remoteDescription.sdp.split(/\r?\n/)) {
+    if (l.startsWith("a=candidate:") || l === "a=end-of-candidates") continue;
+    if (l.startsWith("a=ice-ufrag:")) out.push("a=ice-ufrag:" + ufrag);
+    else if (l.startsWith("a=ice-pwd:")) out.push("a=ice-pwd:" + pwd);
+    else if (l.startsWith("a=mid:")) out.push(l, ...cands);
+    else if (l !== "") out.push(l);
+  }
+  await pc.setRemoteDescription({ type: "answer", sdp: out.join("\r\n") + "\r\n" });
+  entry.etag = resp.headers.get("ETag") || entry.etag;
+  return entry.etag;
+}
+
+// keepConnected restarts ICE when a connection drops (a network change,
+// a NAT rebinding), before the server gives the session up
+// (DisconnectedTimeout + FailedTimeout, 8 s by default); at most one
+// restart every 3 s.
+function keepConnected(entry, lost) {
+  let last = 0;
+  entry.pc.addEventListener("iceconnectionstatechange", async () => {
+    const st = entry.pc.iceConnectionState;
+    if ((st !== "disconnected" && st !== "failed") || me.left || !entry.location || Date.now() - last < 3000) return;
+    last = Date.now();
+    try {
+      await restartIce(entry);
+    } catch (e) {
+      if (entry.pc.iceConnectionState === "failed") lost(e);
+    }
+  });
+}
+// For tests and the console: the publication's ICE session and a restart.
+window.confer = { etag: () => me.pub && me.pub.etag, restartIce: () => restartIce(me.pub) };
 
 let previewed = Promise.resolve();
 
@@ -88,12 +146,11 @@ async function join(ev) {
       path = "/rtc/whep/";
     }
     const r = await negotiate(pc, path + encodeURIComponent(confID) + q);
-    me.pub = { pc, location: r.location };
+    me.pub = { pc, location: r.location, etag: r.etag };
     me.session = r.location.split("/").pop();
     me.mtID = r.mtID;
-    pc.addEventListener("connectionstatechange", () => {
-      if (pc.connectionState === "failed" && !me.left) status("room-status", "Connection lost.");
-    });
+    keepConnected(me.pub, () => { if (!me.left) status("room-status", "Connection lost."); });
+    $("mute").disabled = $("camera").disabled = $("share").disabled = !me.stream;
     $("lobby").hidden = true;
     $("room").hidden = false;
     addTile("me", "You", me.stream, true);
@@ -144,6 +201,8 @@ async function watch(key, query, label) {
     const r = await negotiate(entry.pc, "/rtc/whep/" + encodeURIComponent(confID) + "?" + query +
       "&viewer=" + me.session + size());
     entry.location = r.location;
+    entry.etag = r.etag;
+    keepConnected(entry, () => unwatch(key));
     new ResizeObserver(() => {
       if (!entry.location) return;
       fetch(entry.location + "/layer", {
@@ -170,7 +229,21 @@ function render() {
   renderList();
   try { renderTiles(); } catch (e) { console.error("tiles", e); }
   const mine = state.participants.find((p) => p.mt_id === me.mtID);
-  status("room-status", mine && mine.muted ? "The chair muted you." : (mine && mine.silenced ? "The chair silenced you." : ""));
+  if (mine && !mine.muted) me.selfMuted = false;
+  const chairMuted = mine && mine.muted && !me.selfMuted;
+  status("room-status", chairMuted ? "The chair muted you." : (mine && mine.silenced ? "The chair silenced you." : ""));
+  // The microphone follows the mute the conference sees: the page's own,
+  // or the chair's (the track stops sending too).
+  if (mine && me.stream) {
+    for (const t of me.stream.getAudioTracks()) t.enabled = !mine.muted;
+    $("mute").textContent = mine.muted ? "Unmute" : "Mute";
+    $("mute").classList.toggle("off", !!mine.muted);
+    $("mute").setAttribute("aria-pressed", String(!!mine.muted));
+  }
+  // The chair moved the dual stream elsewhere, or cancelled it: the
+  // server ended this page's share.
+  if (me.screen && Date.now() - me.screen.started > 3000 && state.dual !== me.mtID) stopShare();
+  renderChair();
 }
 
 function renderList() {
@@ -197,6 +270,7 @@ function renderList() {
     f.className = "flags";
     f.textContent = flags.join(", ");
     li.append(n, f);
+    if (chair.on && p.mt_id !== me.mtID) li.append(chairButtons(p));
     ul.append(li);
   }
 }
@@ -217,20 +291,43 @@ function renderTiles() {
   if (dual && dual.screen && state.dual !== me.mtID) watch("dual", "dual=1", (dual.name || "#" + dual.mt_id) + " (screen)");
   else unwatch("dual");
 
-  // Layout: the composition's panes in order, else the speaker large.
+  // Layout: the composition's panes in order (a grid of as many panes,
+  // the others off stage, their sound still playing), else the speaker
+  // (or the screen share) large over the others.
   const tiles = $("tiles");
   const speaker = state.speaker || "";
-  tiles.className = speaker || state.dual ? "layout-speaker" : "layout-grid";
-  for (const tile of tiles.children) tile.classList.remove("large");
-  const large = document.querySelector('.tile[data-key="dual"]') ||
-    document.querySelector('.tile[data-key="mt:' + speaker + '"]') || (speaker === me.mtID && speaker ? document.querySelector('.tile[data-key="me"]') : null);
-  if (large) { large.classList.add("large"); tiles.prepend(large); }
-  if (state.panes && state.panes.length) {
-    for (const id of state.panes.slice().reverse()) {
-      const t = document.querySelector('.tile[data-key="mt:' + id + '"]') || (id === me.mtID ? document.querySelector('.tile[data-key="me"]') : null);
-      if (t) tiles.prepend(t);
-    }
+  const tileOf = (id) => document.querySelector('.tile[data-key="mt:' + id + '"]') ||
+    (id && id === me.mtID ? document.querySelector('.tile[data-key="me"]') : null);
+  for (const p of tiles.querySelectorAll(".tile.placeholder")) p.remove();
+  for (const tile of tiles.children) {
+    tile.classList.remove("large", "offstage");
+    delete tile.dataset.pane;
   }
+  const panes = state.panes || [];
+  if (panes.length) {
+    tiles.className = "layout-panes";
+    tiles.style.gridTemplateColumns = "repeat(" + Math.ceil(Math.sqrt(panes.length)) + ", 1fr)";
+    for (const tile of tiles.children) if (tile.dataset.key !== "dual") tile.classList.add("offstage");
+    const order = panes.map((id, i) => {
+      let t = id ? tileOf(id) : null;
+      if (!t) {
+        t = document.createElement("div");
+        t.className = "tile placeholder";
+        t.textContent = id ? "#" + id : "";
+      }
+      t.classList.remove("offstage");
+      t.dataset.pane = String(i);
+      return t;
+    });
+    for (const t of order.reverse()) tiles.prepend(t);
+    const dual = document.querySelector('.tile[data-key="dual"]');
+    if (dual) { dual.classList.add("large"); tiles.prepend(dual); }
+    return;
+  }
+  tiles.style.gridTemplateColumns = "";
+  tiles.className = speaker || state.dual ? "layout-speaker" : "layout-grid";
+  const large = document.querySelector('.tile[data-key="dual"]') || (speaker ? tileOf(speaker) : null);
+  if (large) { large.classList.add("large"); tiles.prepend(large); }
 }
 
 async function poll() {
@@ -251,12 +348,94 @@ async function poll() {
   }
 }
 
-function toggle(kind, button, onText, offText) {
-  if (!me.stream) return;
-  for (const t of me.stream.getTracks()) if (t.kind === kind) t.enabled = !t.enabled;
-  const on = me.stream.getTracks().some((t) => t.kind === kind && t.enabled);
-  button.textContent = on ? onText : offText;
-  button.classList.toggle("off", !on);
+// selfControl asks the server for the page's own mute or camera state
+// (POST {session}/mute): the mute is the terminal's mute in vc, seen by the
+// conference and every page; the chair's mute cannot be lifted here (403).
+async function selfControl(body) {
+  const resp = await fetch(me.pub.location + "/mute", {
+    method: "POST", headers: auth({ "Content-Type": "application/json" }), body: JSON.stringify(body),
+  });
+  if (resp.status !== 204) throw new Error((await resp.text()).trim() || String(resp.status));
+}
+
+async function toggleMute() {
+  if (!me.stream || !me.pub) return;
+  const mine = state.participants.find((p) => p.mt_id === me.mtID);
+  const mute = !(mine && mine.muted);
+  try {
+    if (mute) me.selfMuted = true;
+    for (const t of me.stream.getAudioTracks()) t.enabled = !mute;
+    await selfControl({ audio: mute });
+  } catch (e) {
+    if (mute) me.selfMuted = false;
+    status("room-status", "Cannot unmute: " + e.message + ".");
+  }
+}
+
+async function toggleCamera() {
+  if (!me.stream || !me.pub) return;
+  me.camOff = !me.camOff;
+  for (const t of me.stream.getVideoTracks()) t.enabled = !me.camOff; // black frames
+  $("camera").textContent = me.camOff ? "Start camera" : "Stop camera";
+  $("camera").classList.toggle("off", me.camOff);
+  $("camera").setAttribute("aria-pressed", String(me.camOff));
+  try { await selfControl({ video: me.camOff }); } catch (e) { status("room-status", "Camera: " + e.message); }
+}
+
+// The chairman's controls (docs/media.md "The join page"): offered when
+// this page's participant is the conference's chairman and the page runs
+// with a login (no token in the link). They call the public API as the
+// console does: an account_token of the node (POST /console/token) and
+// the login cookie. A chairman who joined with a token alone is told to
+// log in: a media token opens the media, not the API.
+const chair = { on: false, token: "", busy: false };
+
+async function chairCall(method, path, params) {
+  if (!chair.token) {
+    const r = await fetch("/console/token", { method: "POST", credentials: "same-origin" });
+    const body = await r.json();
+    if (body.success !== 1) throw new Error(body.description || "no token");
+    chair.token = body.account_token;
+  }
+  const form = new URLSearchParams({ account_token: chair.token });
+  if (params) form.set("params", JSON.stringify(params));
+  const url = "/api/v1/vc/confs/" + encodeURIComponent(confID) + path;
+  const resp = await fetch(method === "GET" ? url + "?" + form : url, { method, credentials: "same-origin", body: method === "GET" ? undefined : form });
+  const body = await resp.json();
+  if (body.success !== 1) throw new Error(body.description || "error " + body.error_code);
+  return body;
+}
+
+function chairAct(what, method, path, params) {
+  chairCall(method, path, params).then(() => status("chair-status", what), (e) => status("chair-status", e.message));
+}
+
+function chairButtons(p) {
+  const box = document.createElement("span");
+  box.className = "chair-buttons";
+  const b = (text, action, f) => {
+    const x = document.createElement("button");
+    x.type = "button";
+    x.textContent = text;
+    x.dataset.action = action;
+    x.addEventListener("click", f);
+    box.append(x);
+  };
+  const id = encodeURIComponent(p.mt_id);
+  b(p.muted ? "Unmute" : "Mute", "mute", () => chairAct((p.name || p.mt_id) + (p.muted ? " unmuted." : " muted."), "PUT", "/mts/" + id + "/mute", { value: p.muted ? 0 : 1 }));
+  b(state.speaker === p.mt_id ? "Cancel speaker" : "Speaker", "speaker", () => chairAct("Speaker changed.", "PUT", "/speaker", { mt_id: state.speaker === p.mt_id ? "" : p.mt_id }));
+  b("Hang up", "hangup", () => chairAct((p.name || p.mt_id) + " hung up.", "DELETE", "/online_mts", { mts: [{ mt_id: p.mt_id }] }));
+  return box;
+}
+
+function renderChair() {
+  const isChair = !!me.mtID && state.chairman === me.mtID;
+  const was = chair.on;
+  chair.on = isChair && !token;
+  $("chair").hidden = !isChair;
+  $("chair-actions").hidden = !chair.on;
+  status("chair-note", isChair && token ? "You are the chairman. Log in to Confer and open this conference's link without a token to control it." : "");
+  if (was !== chair.on) renderList();
 }
 
 async function share() {
@@ -266,7 +445,10 @@ async function share() {
     const pc = new RTCPeerConnection({ iceServers });
     for (const t of stream.getTracks()) pc.addTransceiver(t, { direction: "sendonly", streams: [stream] });
     const r = await negotiate(pc, "/rtc/whip/" + encodeURIComponent(confID) + "?dual=1&viewer=" + me.session);
-    me.screen = { pc, location: r.location, stream };
+    me.screen = { pc, location: r.location, stream, started: Date.now() };
+    pc.addEventListener("connectionstatechange", () => {
+      if (pc.connectionState === "failed" || pc.connectionState === "closed") stopShare();
+    });
     stream.getVideoTracks()[0].addEventListener("ended", stopShare);
     $("share").textContent = "Stop sharing";
   } catch (e) {
@@ -300,8 +482,10 @@ function leave(why) {
 
 async function init() {
   $("join-form").addEventListener("submit", join);
-  $("mute").addEventListener("click", () => toggle("audio", $("mute"), "Mute", "Unmute"));
-  $("camera").addEventListener("click", () => toggle("video", $("camera"), "Stop camera", "Start camera"));
+  $("mute").addEventListener("click", toggleMute);
+  $("camera").addEventListener("click", toggleCamera);
+  $("mute-all").addEventListener("click", () => chairAct("Everyone muted.", "PUT", "/mute", { value: 1 }));
+  $("unmute-all").addEventListener("click", () => chairAct("Everyone unmuted.", "PUT", "/mute", { value: 0 }));
   $("share").addEventListener("click", share);
   $("leave").addEventListener("click", () => leave());
   window.addEventListener("pagehide", () => leave());

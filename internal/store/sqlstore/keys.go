@@ -85,9 +85,9 @@ func (db *DB) listKeys(ctx context.Context, kind, state string) ([]store.RecordK
 	return out, rows.Err()
 }
 
-// eventCount reads the event counter: the number of the newest committed
-// event (the counter's row is written in the event's transaction).
-func (db *DB) eventCount(ctx context.Context) (int64, error) {
+// readEventCount reads the event counter by query (eventCount,
+// walstamp.go, skips it while nothing has committed).
+func (db *DB) readEventCount(ctx context.Context) (int64, error) {
 	var n int64
 	err := db.readRow(ctx, "SELECT value FROM counters WHERE name = ?", eventCounter).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {

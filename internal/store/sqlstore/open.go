@@ -30,7 +30,10 @@ type DB struct {
 	wk       *waker       // PostgreSQL's wake-ups of the event log (wake.go); nil on SQLite
 	ws, rs   *stmtCache   // SQLite's prepared statements on wdb and rdb (stmts.go)
 	keys     keyCache     // RecordKeys' last listings (keys.go)
-	pages    pageCache    // ConfsByStart's pages on SQLite (confpage.go)
+	pages    pageCache    // ConfsByStart's pages (confpage.go)
+	shm      *walIndex    // SQLite's wal-index header, mapped (walstamp.go); nil: read the counter
+	pin      *sql.Conn    // a read connection held open while shm is mapped
+	counted  stampedCount // the event counter with the header read before it
 	claims   atomic.Int64 // Claim's count: one in pruneEvery prunes (claims.go)
 }
 
@@ -69,6 +72,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 			return nil, err
 		}
 		db.w = startWriter(db)
+		db.mapWAL(ctx, dsn)
 	} else {
 		if db.wk, err = startWaker(ctx, dsn, db.wdb); err != nil {
 			db.Close()
@@ -118,8 +122,8 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		wdb.Close()
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
-	rdb.SetMaxOpenConns(8)
-	rdb.SetMaxIdleConns(8)
+	rdb.SetMaxOpenConns(9) // 8 and the one held for the wal-index mapping (walstamp.go)
+	rdb.SetMaxIdleConns(9)
 	if err := pingSQLite(ctx, wdb); err != nil {
 		wdb.Close()
 		rdb.Close()
@@ -141,6 +145,10 @@ func (db *DB) Close() error {
 	}
 	if db.wk != nil {
 		db.wk.stop() // after the writers: it announces their last commits
+	}
+	if db.shm != nil {
+		db.shm.close()
+		db.pin.Close()
 	}
 	for _, c := range []*stmtCache{db.ws, db.rs} {
 		if c != nil {

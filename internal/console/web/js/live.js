@@ -6,6 +6,7 @@ import { h, message, attempt } from './ui.js';
 import { endConf, delayConf, members as parseMembers } from './confs.js';
 import { compositionPanel } from './compose.js';
 import { mixPanel, pollPanel, recordPanel } from './features.js';
+import { previewPanel } from './preview.js';
 
 // The conference state the page shows; the panels read it and re-render
 // when render() runs.
@@ -73,8 +74,11 @@ export async function livePage(ctx, id) {
   const head = h('div', { class: 'page-head' });
   const termBox = h('div', { class: 'terminals' });
   const side = h('div', { class: 'side' });
+  // The preview keeps its connection across renders: it sits outside them,
+  // below the panels (the composition stays next to the terminal list).
+  const preview = previewPanel(id);
   const el = h('section', { class: 'page live', 'aria-label': `conference ${id}` }, head,
-    h('div', { class: 'live-grid' }, h('div', {}, addForm(), termBox), side));
+    h('div', { class: 'live-grid' }, h('div', {}, addForm(), termBox), h('div', { class: 'side' }, side, preview.el)));
 
   function addForm() {
     const input = h('input', { id: 'add-mt', placeholder: 'E.164 number or IP address', 'aria-label': 'terminal to add' });
@@ -256,6 +260,6 @@ export async function livePage(ctx, id) {
   });
   return {
     el,
-    cleanup: () => { clearTimeout(timer); unsubs.forEach((u) => u.then((f) => f())); },
+    cleanup: () => { clearTimeout(timer); preview.stop(); unsubs.forEach((u) => u.then((f) => f())); },
   };
 }

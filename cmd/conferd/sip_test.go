@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bufio"
+	"net"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// conferd runs the SIP user agent on --sip-addr, UDP and TCP: it answers
+// OPTIONS on both (docs/sip.md "Configuration").
+func TestServeSIP(t *testing.T) {
+	logs := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
+		"--sip-addr", "127.0.0.1:0")
+	m := regexp.MustCompile(`sip: user agent listening.*addr=(127\.0\.0\.1:\d+)`).FindStringSubmatch(logs.String())
+	if m == nil {
+		t.Fatalf("no SIP listen line: %s", logs)
+	}
+	for _, network := range []string{"udp", "tcp"} {
+		c, err := net.Dial(network, m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := "OPTIONS sip:" + m[1] + " SIP/2.0\r\nVia: SIP/2.0/" + strings.ToUpper(network) + " " + c.LocalAddr().String() +
+			";branch=z9hG4bK1\r\nFrom: <sip:t@127.0.0.1>;tag=1\r\nTo: <sip:" + m[1] + ">\r\nCall-ID: o1\r\nCSeq: 1 OPTIONS\r\nMax-Forwards: 70\r\nContent-Length: 0\r\n\r\n"
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+		if _, err := c.Write([]byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		line, err := bufio.NewReader(c).ReadString('\n')
+		c.Close()
+		if err != nil || !strings.HasPrefix(line, "SIP/2.0 200") {
+			t.Fatalf("%s OPTIONS: %q %v", network, line, err)
+		}
+	}
+}
+
+// Bad SIP flags stop the start with a usage error.
+func TestServeSIPBadFlags(t *testing.T) {
+	for _, args := range [][]string{{"--sip-rtp-ports", "9-5"}, {"--sip-addr", "nope"}, {"--sip-public-ip", "x"}, {"--sip-max-calls", "0"}} {
+		code, _, errs := runCmd(t, append([]string{"serve", "--db", filepath.Join(t.TempDir(), "c.db")}, args...)...)
+		if code != exitUsage || !strings.Contains(errs, args[0]) {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}

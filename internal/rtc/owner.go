@@ -1,0 +1,280 @@
+package rtc
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// A conference's media lives on one node (docs/media.md "Several nodes").
+// The first node that touches a conference's media plane (a WHIP or WHEP
+// request, a join page's state, or a control the engine sends it) records
+// itself as its owner in the shared store: record kind rtc_owner, id the
+// conference number, with the owner's media URL and a random key. Other
+// nodes answer its WHIP, WHEP, join page and state requests with 307 to
+// the owner's URL and pass the engine's controls to the owner's SFU
+// (POST /rtc/owner/{conf_id}, authenticated with the key, which only
+// readers of the store know). The record goes when the conference ends.
+
+// KindOwner is the record kind of a conference's media owner.
+const KindOwner = "rtc_owner"
+
+// PathOwner is where an owner takes the controls other nodes pass on.
+const PathOwner = "/rtc/owner/"
+
+type ownerDoc struct {
+	URL string `json:"url"`
+	Key string `json:"key"`
+}
+
+// Owners decides and finds the node that owns a conference's media.
+type Owners struct {
+	Store store.Store
+	Clock clock.Clock
+	// Client carries controls to the owner (bounded by ownerTimeout).
+	Client *http.Client
+
+	mu   sync.Mutex
+	self string // this node's media URL; "" serves every conference here
+	key  string
+}
+
+// ownerTimeout bounds one control passed to the owner.
+const ownerTimeout = 10 * time.Second
+
+// SetSelf sets the URL at which other nodes and clients reach this node's
+// media plane (conferd --media-url); "" turns ownership off (one node).
+func (o *Owners) SetSelf(url string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.self = strings.TrimSuffix(url, "/")
+	if o.key == "" {
+		var b [24]byte
+		_, _ = rand.Read(b[:])
+		o.key = hex.EncodeToString(b[:])
+	}
+}
+
+func (o *Owners) me() (string, string) {
+	if o == nil {
+		return "", ""
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.self, o.key
+}
+
+// Owner returns the owner of confID's media: self when it is this node
+// (or ownership is off). With claim, a conference that no node owns
+// becomes this node's.
+func (o *Owners) Owner(ctx context.Context, confID string, claim bool) (d ownerDoc, self bool, err error) {
+	me, key := o.me()
+	if me == "" {
+		return ownerDoc{}, true, nil
+	}
+	for {
+		rec, err := o.Store.GetRecord(ctx, KindOwner, "", confID)
+		if err == nil {
+			if err := json.Unmarshal(rec.Data, &d); err != nil {
+				return d, false, err
+			}
+			return d, d.URL == me, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return d, false, err
+		}
+		if !claim {
+			return ownerDoc{}, true, nil
+		}
+		d = ownerDoc{URL: me, Key: key}
+		data, _ := json.Marshal(d)
+		now := o.Clock.Now()
+		err = o.Store.CreateRecord(ctx, store.Record{Kind: KindOwner, ID: confID, State: "owned", Data: data,
+			CreatedAt: now, UpdatedAt: now})
+		if errors.Is(err, store.ErrDuplicate) {
+			continue // another node came first: it owns the conference
+		}
+		return d, err == nil, err
+	}
+}
+
+// Release forgets the owner of an ended conference.
+func (o *Owners) Release(ctx context.Context, confID string) error {
+	if me, _ := o.me(); me == "" {
+		return nil
+	}
+	err := o.Store.DeleteRecord(ctx, KindOwner, "", confID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// Locate is the SFU's redirect hook (sfu.Config.Locate): the owner's URL
+// when another node owns the conference, "" to serve it here.
+func (o *Owners) Locate(ctx context.Context, confID string, claim bool) (string, error) {
+	d, self, err := o.Owner(ctx, confID, claim)
+	if err != nil || self {
+		return "", err
+	}
+	return d.URL, nil
+}
+
+// control is one engine -> media control passed to the owner.
+type control struct {
+	Op        string        `json:"op"` // hangup, mute, silence, video_off, broadcast, mix, dual, end
+	MtID      string        `json:"mt_id,omitempty"`
+	On        bool          `json:"on,omitempty"`
+	Broadcast sfu.Broadcast `json:"broadcast"`
+	Mix       []string      `json:"mix"`
+	All       bool          `json:"all,omitempty"` // mix: everyone's audio
+}
+
+// mediaControls are the SFU's controls, local or passed to the owner.
+type mediaControls interface {
+	Hangup(conf, mt string) error
+	SetMute(conf, mt string, on bool) error
+	SetSilence(conf, mt string, on bool) error
+	SetVideoOff(conf, mt string, on bool) error
+	SetBroadcast(conf string, b sfu.Broadcast) error
+	SetMix(conf string, members []string) error
+	SetDual(conf, mt string) error
+	EndConference(conf string) error
+}
+
+// remote passes controls to the owner node of one conference.
+type remote struct {
+	ctx    context.Context
+	client *http.Client
+	owner  ownerDoc
+}
+
+func (r remote) send(conf string, c control) error {
+	body, _ := json.Marshal(c)
+	ctx, cancel := context.WithTimeout(r.ctx, ownerTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.owner.URL+PathOwner+conf, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+r.owner.Key)
+	client := r.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("rtc: passing %s to the owner %s: %w", c.Op, r.owner.URL, err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	switch resp.StatusCode {
+	case http.StatusNoContent:
+		return nil
+	case http.StatusNotFound:
+		return sfu.ErrNotFound
+	}
+	return fmt.Errorf("rtc: the owner %s refused %s: %d %s", r.owner.URL, c.Op, resp.StatusCode, strings.TrimSpace(string(msg)))
+}
+
+func (r remote) Hangup(conf, mt string) error { return r.send(conf, control{Op: "hangup", MtID: mt}) }
+func (r remote) SetMute(conf, mt string, on bool) error {
+	return r.send(conf, control{Op: "mute", MtID: mt, On: on})
+}
+func (r remote) SetSilence(conf, mt string, on bool) error {
+	return r.send(conf, control{Op: "silence", MtID: mt, On: on})
+}
+func (r remote) SetVideoOff(conf, mt string, on bool) error {
+	return r.send(conf, control{Op: "video_off", MtID: mt, On: on})
+}
+func (r remote) SetBroadcast(conf string, b sfu.Broadcast) error {
+	return r.send(conf, control{Op: "broadcast", Broadcast: b})
+}
+func (r remote) SetMix(conf string, members []string) error {
+	return r.send(conf, control{Op: "mix", Mix: members, All: members == nil})
+}
+func (r remote) SetDual(conf, mt string) error { return r.send(conf, control{Op: "dual", MtID: mt}) }
+func (r remote) EndConference(conf string) error {
+	return r.send(conf, control{Op: "end"})
+}
+
+// maxControl bounds a control's body.
+const maxControl = 64 << 10
+
+// Handler serves POST /rtc/owner/{conf_id}: a control another node's
+// engine sent for a conference this node owns, applied to sf.
+func (o *Owners) Handler(sf *sfu.SFU) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", "POST")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		conf := strings.TrimPrefix(r.URL.Path, PathOwner)
+		d, self, err := o.Owner(r.Context(), conf, false)
+		if err != nil {
+			http.Error(w, "owner record unreadable", http.StatusServiceUnavailable)
+			return
+		}
+		_, key := o.me()
+		got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !self || d.Key == "" || subtle.ConstantTimeCompare([]byte(got), []byte(d.Key)) != 1 || key == "" {
+			http.Error(w, "not the owner of this conference, or a wrong key", http.StatusForbidden)
+			return
+		}
+		var c control
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxControl)).Decode(&c); err != nil {
+			http.Error(w, "body must be a JSON control", http.StatusBadRequest)
+			return
+		}
+		switch c.Op {
+		case "hangup":
+			err = sf.Hangup(conf, c.MtID)
+		case "mute":
+			err = sf.SetMute(conf, c.MtID, c.On)
+		case "silence":
+			err = sf.SetSilence(conf, c.MtID, c.On)
+		case "video_off":
+			err = sf.SetVideoOff(conf, c.MtID, c.On)
+		case "broadcast":
+			err = sf.SetBroadcast(conf, c.Broadcast)
+		case "mix":
+			if c.All {
+				c.Mix = nil
+			} else if c.Mix == nil {
+				c.Mix = []string{}
+			}
+			err = sf.SetMix(conf, c.Mix)
+		case "dual":
+			err = sf.SetDual(conf, c.MtID)
+		case "end":
+			err = sf.EndConference(conf)
+		default:
+			http.Error(w, "unknown control "+c.Op, http.StatusBadRequest)
+			return
+		}
+		switch {
+		case errors.Is(err, sfu.ErrNotFound):
+			http.Error(w, "no such participant", http.StatusNotFound)
+		case err != nil:
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		default:
+			w.WriteHeader(http.StatusNoContent)
+		}
+	})
+}

@@ -1,0 +1,126 @@
+package rtc_test
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/testserver"
+)
+
+// previewOffer posts a receive-only offer to the WHEP URL with ?preview=1,
+// with the session cookie and the bearer token given ("" for none).
+func previewOffer(t *testing.T, url, cookie, token string) (*viewer, int, string) {
+	t.Helper()
+	v := &viewer{}
+	pc := newPC(t)
+	for _, k := range []webrtc.RTPCodecType{webrtc.RTPCodecTypeAudio, webrtc.RTPCodecTypeVideo} {
+		if _, err := pc.AddTransceiverFromKind(k, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
+		for {
+			if _, _, err := tr.ReadRTP(); err != nil {
+				return
+			}
+			if tr.Kind() == webrtc.RTPCodecTypeAudio {
+				v.audio.Add(1)
+			}
+		}
+	})
+	o, err := pc.CreateOffer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gathered := webrtc.GatheringCompletePromise(pc)
+	if err := pc.SetLocalDescription(o); err != nil {
+		t.Fatal(err)
+	}
+	<-gathered
+	req, _ := http.NewRequest("POST", url+"?preview=1", strings.NewReader(pc.LocalDescription().SDP))
+	req.Header.Set("Content-Type", "application/sdp")
+	if cookie != "" {
+		req.AddCookie(&http.Cookie{Name: "SSO_COOKIE_KEY", Value: cookie})
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode == http.StatusCreated {
+		if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: string(b)}); err != nil {
+			t.Fatal(err)
+		}
+		if resp.Header.Get("X-Confer-Mt-Id") != "" {
+			t.Errorf("a preview was given mt_id %q", resp.Header.Get("X-Confer-Mt-Id"))
+		}
+	}
+	return v, resp.StatusCode, resp.Header.Get("Location")
+}
+
+// An operator's preview (WHEP ?preview=1 with the login cookie) receives
+// the broadcast without becoming a terminal: it is not listed, does not
+// count against max_join_mt (a full conference still admits it), and a
+// token, even one that may subscribe, cannot open one (docs/media.md
+// "Preview").
+func TestPreviewIsNoTerminal(t *testing.T) {
+	// One participant fills the conference (the SFU's per-conference cap).
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{ConferenceLimit: func(string) int { return 1 }}})
+	c := env.LoggedIn(t)
+	p := map[string]any{"create_type": 1, "name": "preview", "bitrate": 1024, "max_join_mt": 8, "duration": 0, "call_mode": 2,
+		"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}}}
+	conf := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
+
+	pubTok := rtcToken(t, c, conf, map[string]any{"name": "stage", "role": "publish"})
+	publish(t, pubTok["whip_url"].(string), pubTok["token"].(string))
+	waitFor(t, "the publisher online", func() bool { _, on := terminal(t, c, conf, "stage"); return on })
+
+	// The conference is full: a WHEP viewer with a token is refused.
+	sub := rtcToken(t, c, conf, map[string]any{"role": "subscribe"})
+	if _, code := view(t, sub["whep_url"].(string), sub["token"].(string)); code != http.StatusConflict {
+		t.Fatalf("WHEP viewer of a full conference = %d, want 409", code)
+	}
+	// A token cannot open a preview; nor can nobody.
+	if _, code, _ := previewOffer(t, sub["whep_url"].(string), "", sub["token"].(string)); code != http.StatusForbidden {
+		t.Errorf("preview with a subscribe token = %d, want 403", code)
+	}
+	if _, code, _ := previewOffer(t, sub["whep_url"].(string), "", ""); code != http.StatusUnauthorized {
+		t.Errorf("preview without credentials = %d, want 401", code)
+	}
+
+	// The logged-in operator's preview is admitted and receives the broadcast.
+	v, code, loc := previewOffer(t, sub["whep_url"].(string), c.Cookie, "")
+	if code != http.StatusCreated {
+		t.Fatalf("the operator's preview = %d, want 201", code)
+	}
+	v.flowing(t, 20)
+	r := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/mts", nil))
+	if mts := r["mts"].([]any); len(mts) != 1 {
+		t.Errorf("terminals with a preview open: %d, want 1 (the publisher)", len(mts))
+	}
+	if n := len(env.Srv.SFU().Participants(conf)); n != 1 {
+		t.Errorf("SFU participants with a preview open: %d, want 1", n)
+	}
+
+	// DELETE ends it (the cookie's session has no token: the id protects it).
+	req, _ := http.NewRequest("DELETE", env.URL+loc, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("DELETE of the preview = %d", resp.StatusCode)
+	}
+	waitFor(t, "the preview's session closed", func() bool { return env.Srv.SFU().Sessions() == 1 })
+}

@@ -1,0 +1,62 @@
+package rtc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/sip"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// SIPConferences finds the conference a SIP caller dials (sip.Conferences):
+// a running conference by its number, with its password and closed_conf.
+type SIPConferences struct {
+	Engine func() *engine.Engine // the node's engine, made after the media plane
+}
+
+// Lookup implements sip.Conferences.
+func (s SIPConferences) Lookup(ctx context.Context, number string) (sip.Conference, error) {
+	e := s.Engine()
+	if e == nil || number == "" {
+		return sip.Conference{}, sip.ErrNoConference
+	}
+	c, ok, err := e.Running(ctx, number)
+	if err != nil {
+		return sip.Conference{}, err
+	}
+	if !ok {
+		return sip.Conference{}, sip.ErrNoConference
+	}
+	conf, err := e.Conferences().Get(ctx, c.DomainMoid, number, engine.StateRunning)
+	if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		return sip.Conference{}, sip.ErrNoConference
+	}
+	if err != nil {
+		return sip.Conference{}, err
+	}
+	return sip.Conference{ID: number, Password: record.Str(conf.Doc, "password"),
+		Closed: record.Int(conf.Doc, "closed_conf") == 1}, nil
+}
+
+// State returns the engine's state of terminal mt of conf (engine.StateIdle,
+// StateCalling, StateOnline; "" when there is none): a dialled terminal
+// that answered may still be refused (busy in another conference, or hung
+// up meanwhile), and an answer reported while the call was being placed
+// is applied a moment later (calling until then).
+func (s SIPConferences) State(ctx context.Context, conf, mt string) (string, error) {
+	e := s.Engine()
+	if e == nil {
+		return "", nil
+	}
+	c, ok, err := e.Running(ctx, conf)
+	if err != nil || !ok {
+		return "", err
+	}
+	st, err := e.State(ctx, c, mt)
+	if errors.Is(err, engine.ErrNotFound) {
+		return "", nil
+	}
+	return st, err
+}

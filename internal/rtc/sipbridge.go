@@ -1,0 +1,55 @@
+package rtc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/sip"
+)
+
+// SIPBridge puts SIP calls into the SFU as local endpoints (sip.Bridge):
+// members that publish the terminal's RTP as it comes and receive the
+// broadcast (the speaker, else the most recently active publisher) in the
+// terminal's codec, without transcoding (docs/sip.md "Media").
+type SIPBridge struct{ SFU *sfu.SFU }
+
+var _ sip.Bridge = SIPBridge{}
+
+// Open implements sip.Bridge.
+func (b SIPBridge) Open(ctx context.Context, conf string, o sip.BridgeOptions) (sip.Endpoint, error) {
+	lo := sfu.LocalOptions{Member: true, MtID: o.MtID, Name: o.Name, Kind: sfu.KindSIP, Receive: sfu.SourceBroadcast,
+		OnKeyFrameRequest: o.OnKeyFrameRequest}
+	if o.Audio != nil {
+		c := localCodec("audio", o.Audio)
+		lo.PublishAudio, lo.AudioCodecs = &c, []sfu.LocalCodec{c}
+		if o.AudioOut != nil {
+			lo.AudioOut = o.AudioOut
+		}
+	}
+	if o.Video != nil {
+		c := localCodec("video", o.Video)
+		lo.PublishVideo, lo.VideoCodecs = &c, []sfu.LocalCodec{c}
+		if o.VideoOut != nil {
+			lo.VideoOut = o.VideoOut
+		}
+	}
+	l, err := b.SFU.OpenLocal(ctx, conf, lo)
+	switch {
+	case errors.Is(err, sfu.ErrFull), errors.Is(err, sfu.ErrUnavailable):
+		return nil, media.ErrFull
+	case errors.Is(err, sfu.ErrNotFound), errors.Is(err, sfu.ErrClosed):
+		return nil, media.ErrEnded
+	case errors.Is(err, sfu.ErrForbidden):
+		return nil, media.ErrRefused
+	case err != nil:
+		return nil, err
+	}
+	return l, nil
+}
+
+// localCodec is a SIP codec as the SFU names it (webrtc.MimeType*).
+func localCodec(kind string, c *sip.Codec) sfu.LocalCodec {
+	return sfu.LocalCodec{MimeType: kind + "/" + c.Name, ClockRate: c.ClockRate, Channels: c.Channels, PayloadType: c.PT}
+}

@@ -1,0 +1,60 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/confer-platform/confer/internal/live"
+	"github.com/confer-platform/confer/internal/vc"
+	"github.com/confer-platform/confer/internal/wall"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Live media (docs/live.md): playbacks play programs' files into
+// conferences through the SFU, and the viewers of live broadcasts,
+// monitors and TV walls watch through WHEP, admitted by vc
+// (rtc.Authorizer.Watch). Without the SFU (NoRTC) they stay records.
+
+// setupLive wires vc's playbacks and watching viewers to the SFU and
+// registers the viewers metric.
+func (s *Server) setupLive(cfg RecordingConfig) {
+	if s.sfu == nil {
+		return
+	}
+	s.vc.SetLive(vc.LiveConfig{Media: s.sfu, Dir: cfg.Dir})
+	s.rtcAuth.Watch = s.vc
+	s.vrs.SetLive(s.vc.LiveViewersOf)
+	s.hls = live.NewHLS(live.HLSConfig{Log: s.log}, s.sfu) // nil without ffmpeg: no HLS
+	s.metrics.Registry().MustRegister(liveViewers{s.vc})
+}
+
+// mountWall serves the TV wall page at /wall/ (internal/wall) and the
+// broadcasts' descriptors and HLS at /live/ (internal/live) when the node
+// has media.
+func (s *Server) mountWall(next http.Handler) http.Handler {
+	if s.sfu == nil {
+		return next
+	}
+	return live.Mount(wall.Mount(next, s.auth, s.vc), s.rtcAuth.AuthorizeWatch, s.hls)
+}
+
+// closeLive stops the HLS streams.
+func (s *Server) closeLive() {
+	if s.hls != nil {
+		s.hls.Close()
+	}
+}
+
+// liveViewers is confer_live_viewers{conf_id, rec_id}: the WHEP viewers
+// of each live broadcast on this node.
+type liveViewers struct{ vc *vc.Module }
+
+var liveViewersDesc = prometheus.NewDesc("confer_live_viewers",
+	"WHEP viewers watching a live broadcast on this node.", []string{"conf_id", "rec_id"}, nil)
+
+func (l liveViewers) Describe(ch chan<- *prometheus.Desc) { ch <- liveViewersDesc }
+
+func (l liveViewers) Collect(ch chan<- prometheus.Metric) {
+	for k, n := range l.vc.LiveViewers() {
+		ch <- prometheus.MustNewConstMetric(liveViewersDesc, prometheus.GaugeValue, float64(n), k[0], k[1])
+	}
+}

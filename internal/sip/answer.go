@@ -1,0 +1,264 @@
+package sip
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"time"
+
+	"github.com/emiago/sipgo"
+	"github.com/emiago/sipgo/sip"
+
+	"github.com/confer-platform/confer/internal/media"
+)
+
+// maxPasswordTries bounds the passwords a caller may key in before the
+// call ends.
+const maxPasswordTries = 3
+
+// onInvite answers an INVITE: a new call to a conference number
+// (calling in), or a re-INVITE of a call (a session refresh).
+func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
+	if to := req.To(); to != nil {
+		if _, ok := to.Params.Get("tag"); ok {
+			u.reinvite(req, tx)
+			return
+		}
+	}
+	if !u.acquire() { // an INVITE flood: bounded calls (Config.MaxDialogs)
+		respond(req, tx, 503, "Service Unavailable", sip.NewHeader("Retry-After", "5"))
+		return
+	}
+	released := false
+	defer func() {
+		if !released {
+			u.release()
+		}
+	}()
+	if req.Contact() == nil || req.CallID() == nil {
+		respond(req, tx, 400, "Bad Request")
+		return
+	}
+	u.stats.callsIn.Add(1)
+	ctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
+	defer cancel()
+	conf, err := u.deps.Confs.Lookup(ctx, req.Recipient.User)
+	switch {
+	case errors.Is(err, ErrNoConference):
+		respond(req, tx, 404, "Not Found")
+		return
+	case err != nil:
+		u.log.Warn("sip: looking up a conference", "err", err)
+		respond(req, tx, 500, "Server Internal Error")
+		return
+	case conf.Closed: // closed_conf: no one calls in (issue 26)
+		respond(req, tx, 403, "Forbidden")
+		return
+	}
+	peer, err := parseSDP(req.Body())
+	if err != nil {
+		respond(req, tx, 488, "Not Acceptable Here")
+		return
+	}
+	ip := u.ipFor(req.Source())
+	l, err := newLeg(ip, &u.cfg, &u.stats.rtpIn, &u.stats.rtpOut)
+	if err != nil {
+		respond(req, tx, 503, "Service Unavailable")
+		return
+	}
+	c := u.newCall(conf.ID, "", false)
+	c.leg, c.callID = l, req.CallID().Value()
+	ct := u.contact(ip, req.Transport())
+	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct, RewriteContact: true}
+	dss, err := dua.ReadInvite(req, tx)
+	if err != nil {
+		l.close()
+		respond(req, tx, 400, "Bad Request")
+		return
+	}
+	c.dss = dss
+	name := callerName(req)
+	var ep Endpoint
+	if conf.Password == "" { // joins before the answer: a full conference gets 486
+		ep, err = c.join(ctx, name, peer)
+		if err != nil {
+			code, reason := joinRefusal(err)
+			_ = dss.Respond(code, reason, nil)
+			c.cleanup(nil, dss, l)
+			return
+		}
+	}
+	var audio, video []Codec
+	if peer.Audio != nil {
+		audio = []Codec{*peer.Audio}
+	}
+	if peer.Video != nil {
+		video = []Codec{*peer.Video}
+	}
+	var dtmf *Codec
+	if peer.DTMF != nil {
+		dtmf = peer.DTMF
+	}
+	answer := buildSDP(ip, l.audio.port(), audio, dtmf, l.video.port(), video)
+	if peer.Video == nil && peer.VideoPort != 0 {
+		answer = append(answer, []byte("m=video 0 RTP/AVP "+firstPT(peer.VideoCands)+"\r\n")...)
+	}
+	l.start(peer)
+	// Tracked before the answer, which waits for the ACK (onAck finds the
+	// call); from here the call holds the slot, released by its hangup
+	// (a BYE may come before the answer returns).
+	u.track(c)
+	released = true
+	if err := dss.RespondSDP(answer); err != nil {
+		c.hangup(endLost) // no ACK: a joined caller leaves as lost
+		return
+	}
+	if ep != nil {
+		u.wg.Go(func() { c.watch(ep) })
+		return
+	}
+	u.wg.Go(func() { u.askPassword(c, conf, name, peer) })
+}
+
+func firstPT(cs []Codec) string {
+	if len(cs) == 0 {
+		return "0"
+	}
+	return itoa(int(cs[0].PT))
+}
+
+// askPassword collects the conference's password as RFC 4733 digits
+// ending with '#' (no prompt is played: docs/sip.md), up to
+// maxPasswordTries times within Config.PasswordTimeout, then joins.
+func (u *UA) askPassword(c *call, conf Conference, name string, peer Media) {
+	deadline := time.NewTimer(u.cfg.PasswordTimeout)
+	defer deadline.Stop()
+	var got []byte
+	tries := 0
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-deadline.C:
+			c.hangup(endEngine)
+			return
+		case d := <-c.leg.digits:
+			if d != '#' {
+				if len(got) < 64 {
+					got = append(got, d)
+				}
+				continue
+			}
+			if subtle.ConstantTimeCompare(got, []byte(conf.Password)) == 1 {
+				ctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
+				ep, err := c.join(ctx, name, peer)
+				cancel()
+				if err != nil {
+					c.hangup(endEngine) // answered already: BYE (docs/sip.md)
+					return
+				}
+				c.watch(ep)
+				return
+			}
+			got = got[:0]
+			if tries++; tries >= maxPasswordTries {
+				c.hangup(endEngine)
+				return
+			}
+		}
+	}
+}
+
+// joinRefusal is the response to a caller the conference refuses.
+func joinRefusal(err error) (int, string) {
+	switch {
+	case errors.Is(err, media.ErrFull):
+		return 486, "Busy Here" // max_join_mt reached (docs/sip.md)
+	case errors.Is(err, media.ErrEnded):
+		return 404, "Not Found"
+	case errors.Is(err, media.ErrRefused):
+		return 403, "Forbidden"
+	}
+	return 500, "Server Internal Error"
+}
+
+// callerName is how a caller is listed: its display name, else its user.
+func callerName(req *sip.Request) string {
+	f := req.From()
+	if f == nil {
+		return "SIP"
+	}
+	if f.DisplayName != "" {
+		return truncate(f.DisplayName, 64)
+	}
+	if f.Address.User != "" {
+		return truncate(f.Address.User, 64)
+	}
+	return truncate(f.Address.Host, 64)
+}
+
+// onAck confirms an answered call.
+func (u *UA) onAck(req *sip.Request, tx sip.ServerTransaction) {
+	if req.CallID() == nil {
+		return
+	}
+	if c := u.callByID(req.CallID().Value()); c != nil && c.dss != nil {
+		_ = c.dss.ReadAck(req, tx)
+		c.mu.Lock()
+		c.acked = true
+		c.mu.Unlock()
+	}
+}
+
+// onBye ends a call the terminal hung up.
+func (u *UA) onBye(req *sip.Request, tx sip.ServerTransaction) {
+	var c *call
+	if req.CallID() != nil {
+		c = u.callByID(req.CallID().Value())
+	}
+	if c == nil {
+		respond(req, tx, 481, "Call/Transaction Does Not Exist")
+		return
+	}
+	var err error
+	if c.dss != nil {
+		err = c.dss.ReadBye(req, tx)
+	} else if c.dcs != nil {
+		err = c.dcs.ReadBye(req, tx)
+	}
+	if err != nil {
+		respond(req, tx, 481, "Call/Transaction Does Not Exist")
+		return
+	}
+	c.hangup(endPeer)
+}
+
+// reinvite answers an INVITE inside a call: before the call's ACK 491
+// (RFC 3261 section 14.2), for no call 481; otherwise a session refresh
+// answered with the same SDP (a change of media is not renegotiated:
+// docs/sip.md "Limits").
+func (u *UA) reinvite(req *sip.Request, tx sip.ServerTransaction) {
+	var c *call
+	if req.CallID() != nil {
+		c = u.callByID(req.CallID().Value())
+	}
+	if c == nil {
+		respond(req, tx, 481, "Call/Transaction Does Not Exist")
+		return
+	}
+	c.mu.Lock()
+	ready := (c.dss != nil && c.acked) || (c.dcs != nil && c.dcs.LoadState() == sip.DialogStateConfirmed)
+	c.mu.Unlock()
+	if !ready {
+		respond(req, tx, 491, "Request Pending")
+		return
+	}
+	var body []byte
+	if c.dss != nil {
+		body = c.dss.InviteResponse.Body()
+	} else {
+		body = c.dcs.InviteRequest.Body()
+	}
+	res := sip.NewSDPResponseFromRequest(req, body)
+	_ = tx.Respond(res)
+}

@@ -1,0 +1,260 @@
+package sip
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/emiago/sipgo"
+	"github.com/emiago/sipgo/sip"
+	"github.com/pion/rtp"
+
+	"github.com/confer-platform/confer/internal/media"
+)
+
+// reportTimeout bounds one report to the engine.
+const reportTimeout = 10 * time.Second
+
+// byeTimeout bounds the wait for the answer to a BYE.
+const byeTimeout = 5 * time.Second
+
+// How a call ends.
+type ending int
+
+const (
+	endEngine ending = iota // hung up by the engine (Hangup, EndConference): no report
+	endPeer                 // the terminal sent BYE: Events.Left(lost false)
+	endLost                 // the terminal vanished: Events.Left(lost true)
+)
+
+// call is one SIP call, dialled (out) or answered.
+type call struct {
+	u        *UA
+	callID   string
+	conf, mt string
+	out      bool
+	leg      *leg
+
+	cancelRing context.CancelFunc         // an outgoing call still ringing: CANCEL
+	dcs        *sipgo.DialogClientSession // out
+	dss        *sipgo.DialogServerSession // in
+
+	ringing atomic.Bool // an outgoing call got 18x
+
+	mu    sync.Mutex
+	ep    Endpoint // set once in the conference
+	acked bool     // an answered call got its ACK
+	ended bool
+	done  chan struct{}
+}
+
+func (u *UA) newCall(conf, mt string, out bool) *call {
+	return &call{u: u, conf: conf, mt: mt, out: out, done: make(chan struct{})}
+}
+
+// track files the call under its Call-ID (and conf/mt of a dialled call,
+// replacing an earlier call of that terminal, which is ended).
+func (u *UA) track(c *call) *call {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	var prev *call
+	if c.out {
+		prev = u.byMT[c.conf+"/"+c.mt]
+		u.byMT[c.conf+"/"+c.mt] = c
+	}
+	if c.callID != "" {
+		u.byID[c.callID] = c
+	}
+	return prev
+}
+
+func (u *UA) untrack(c *call) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.byMT[c.conf+"/"+c.mt] == c {
+		delete(u.byMT, c.conf+"/"+c.mt)
+	}
+	if u.byID[c.callID] == c {
+		delete(u.byID, c.callID)
+	}
+}
+
+func (u *UA) callByID(id string) *call {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.byID[id]
+}
+
+// hangup ends the call: CANCEL while ringing, BYE once answered, and the
+// media endpoint closed (endEngine) or left (endPeer, endLost).
+func (c *call) hangup(how ending) {
+	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
+		return
+	}
+	c.ended = true
+	ep, dcs, dss, l := c.ep, c.dcs, c.dss, c.leg
+	close(c.done)
+	c.mu.Unlock()
+	if c.cancelRing != nil {
+		c.cancelRing() // WaitAnswer sends CANCEL
+	}
+	bye := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), byeTimeout)
+		defer cancel()
+		switch {
+		case dcs != nil && dcs.LoadState() == sip.DialogStateConfirmed:
+			_ = dcs.Bye(ctx)
+		case dss != nil && dss.LoadState() >= sip.DialogStateEstablished && dss.LoadState() < sip.DialogStateEnded:
+			_ = dss.Bye(ctx)
+		}
+		c.cleanup(dcs, dss, nil)
+	}
+	switch how {
+	case endEngine:
+		bye()
+	case endLost: // the terminal is likely gone: its BYE does not hold up the report
+		c.u.wg.Go(bye)
+	default:
+		c.cleanup(dcs, dss, nil)
+	}
+	if l != nil {
+		l.close()
+	}
+	if ep != nil {
+		if how == endEngine {
+			ep.Close()
+		} else {
+			ep.Leave(how == endLost)
+		}
+	}
+	c.u.untrack(c)
+	c.u.release()
+}
+
+// cleanup frees a call's dialog and sockets (again after a step that
+// raced with the hang-up: each is idempotent).
+func (c *call) cleanup(dcs *sipgo.DialogClientSession, dss *sipgo.DialogServerSession, l *leg) {
+	if dcs != nil {
+		_ = dcs.Close()
+	}
+	if dss != nil {
+		_ = dss.Close()
+	}
+	if l != nil {
+		l.close()
+	}
+}
+
+// set records a dialog or the media of the call; false when the call
+// ended meanwhile (the caller frees what it made).
+func (c *call) set(f func()) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended {
+		return false
+	}
+	f()
+	return true
+}
+
+// levelSetter is an endpoint that takes measured audio levels
+// (sfu.Local.SetAudioLevel).
+type levelSetter interface{ SetAudioLevel(level uint8) }
+
+// join puts the call into the conference's media: the terminal's packets
+// go to the SFU, the SFU's to the terminal.
+func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, error) {
+	bridge := c.u.deps.Bridge
+	if bridge == nil {
+		bridge = signalOnly{ev: func() media.Events { return c.u.events }}
+	}
+	o := BridgeOptions{MtID: c.mt, Name: name, Audio: peer.Audio, Video: peer.Video,
+		OnKeyFrameRequest: func() { c.leg.requestKeyFrame(0) }}
+	if peer.Audio != nil {
+		o.AudioOut = c.leg.audio
+	}
+	if peer.Video != nil {
+		o.VideoOut = c.leg.video
+	}
+	ep, err := bridge.Open(ctx, c.conf, o)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
+		ep.Close()
+		return nil, context.Canceled
+	}
+	c.ep, c.mt = ep, ep.MtID()
+	c.mu.Unlock()
+	if !c.out {
+		c.u.stats.joined.Add(1)
+	}
+	audio := func(p *rtp.Packet) { ep.WriteAudio(p) }
+	if lv, ok := ep.(levelSetter); ok && peer.Audio != nil {
+		codec := peer.Audio.Name
+		audio = func(p *rtp.Packet) {
+			if l, ok := g711Level(codec, p.Payload); ok {
+				lv.SetAudioLevel(l)
+			}
+			ep.WriteAudio(p)
+		}
+	}
+	c.leg.sinks(audio, func(p *rtp.Packet) { ep.WriteVideo(p) }, ep.RequestKeyFrame)
+	return ep, nil
+}
+
+// watch follows an established call until it ends: the endpoint closed by
+// the engine or the SFU (BYE), or the terminal gone (in-dialog OPTIONS
+// unanswered twice: lost, the keep-alive in place of RFC 4028 timers).
+func (c *call) watch(ep Endpoint) {
+	t := time.NewTicker(c.u.cfg.KeepAlive)
+	defer t.Stop()
+	failed := 0
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-c.u.ctx.Done():
+			return
+		case <-ep.Done():
+			c.hangup(endEngine)
+			return
+		case <-t.C:
+			if c.alive() {
+				failed = 0
+				continue
+			}
+			if failed++; failed >= 2 {
+				c.u.log.Info("sip: a terminal stopped answering", "conf", c.conf, "mt", c.mt)
+				c.hangup(endLost)
+				return
+			}
+		}
+	}
+}
+
+// alive sends an in-dialog OPTIONS: any answer but 408 and 481 proves the
+// terminal is there.
+func (c *call) alive() bool {
+	ctx, cancel := context.WithTimeout(c.u.ctx, c.u.cfg.KeepAlive)
+	defer cancel()
+	var res *sip.Response
+	var err error
+	if c.dcs != nil {
+		to := c.dcs.InviteRequest.Recipient
+		if ct := c.dcs.InviteResponse.Contact(); ct != nil { // a 200 without Contact: the request URI
+			to = ct.Address
+		}
+		req := sip.NewRequest(sip.OPTIONS, to)
+		res, err = c.dcs.Do(ctx, req)
+	} else {
+		req := sip.NewRequest(sip.OPTIONS, c.dss.InviteRequest.Contact().Address)
+		res, err = c.dss.Do(ctx, req)
+	}
+	return err == nil && res.StatusCode != 408 && res.StatusCode != 481
+}

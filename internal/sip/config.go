@@ -1,0 +1,70 @@
+// Package sip is Confer's SIP user agent (docs/sip.md): it calls SIP
+// terminals for the engine (protocol 1), answers terminals that dial a
+// conference number, registers terminals under their account's E.164
+// number, and bridges their RTP into the node's SFU without transcoding.
+// The SIP stack is emiago/sipgo; RTP and SDP are pion's.
+package sip
+
+import (
+	"time"
+)
+
+// DefaultAddr is where the user agent listens, UDP and TCP.
+const DefaultAddr = ":5060"
+
+// Config is the user agent's configuration (docs/sip.md "Configuration").
+type Config struct {
+	// Addr is the UDP and TCP listen address ("host:port"; port 0 picks a
+	// free one, the same for both transports).
+	Addr string
+	// PublicIP is the address written into Contact headers and SDP (c=)
+	// when the node is behind a 1:1 NAT; "" uses the local address that
+	// reaches the peer.
+	PublicIP string
+	// OutboundProxy, when set ("host[:port]"), receives the INVITE of an
+	// E.164 or telephone number that no terminal registered.
+	OutboundProxy string
+	// CallTimeout bounds how long an outgoing call rings (no answer).
+	CallTimeout time.Duration
+	// KeepAlive is the interval of the in-dialog OPTIONS that find a
+	// vanished terminal; one that fails twice in a row ends the call as lost.
+	KeepAlive time.Duration
+	// PasswordTimeout bounds how long a caller has to key in a
+	// conference's password (DTMF ending with '#').
+	PasswordTimeout time.Duration
+	// MaxDialogs bounds the calls (in and out, ringing or established) of
+	// the node; an INVITE beyond gets 503.
+	MaxDialogs int
+	// RegisterMin and RegisterMax bound the expiry a terminal may ask of a
+	// registration (RFC 3261 section 10.3: 423 below the minimum).
+	RegisterMin, RegisterMax time.Duration
+	// RTPPortMin and RTPPortMax bound the UDP ports of RTP and RTCP.
+	RTPPortMin, RTPPortMax int
+}
+
+func (c *Config) defaults() {
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.CallTimeout <= 0 {
+		c.CallTimeout = 30 * time.Second
+	}
+	if c.KeepAlive <= 0 {
+		c.KeepAlive = 30 * time.Second
+	}
+	if c.PasswordTimeout <= 0 {
+		c.PasswordTimeout = 30 * time.Second
+	}
+	if c.MaxDialogs <= 0 {
+		c.MaxDialogs = 500
+	}
+	if c.RegisterMin <= 0 {
+		c.RegisterMin = 60 * time.Second
+	}
+	if c.RegisterMax <= 0 {
+		c.RegisterMax = time.Hour
+	}
+	if c.RTPPortMin <= 0 || c.RTPPortMax < c.RTPPortMin+1 {
+		c.RTPPortMin, c.RTPPortMax = 40000, 49999
+	}
+}

@@ -1,0 +1,340 @@
+package sip
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emiago/sipgo"
+	"github.com/emiago/sipgo/sip"
+
+	"github.com/confer-platform/confer/internal/media"
+)
+
+// Account types of a callee (seed 000 "Terminal entry").
+const (
+	accountE164      = 5
+	accountTelephone = 6
+	accountIP        = 7
+	accountAliasIP   = 8
+)
+
+// route is where a call to a callee goes, and what that teaches of it.
+type route struct {
+	uri sip.Uri
+	id  media.Identity
+}
+
+// Routes tells whether a callee is a real SIP terminal (docs/sip.md
+// "Which numbers are called"): protocol 1 and not in the simulated
+// directory, and an IP address (account_type 7), alias@ip (8), or an
+// E.164/telephone number that a terminal registered or the outbound
+// proxy takes.
+func (u *UA) Routes(ctx context.Context, c media.Callee) bool {
+	if c.Protocol != 1 {
+		return false
+	}
+	if _, err := u.deps.Store.DirectoryEntry(ctx, c.Account); err == nil {
+		return false // a scripted terminal of the simulation
+	}
+	_, ok := u.resolve(ctx, c)
+	return ok
+}
+
+// resolve finds where a callee is called.
+func (u *UA) resolve(ctx context.Context, c media.Callee) (route, bool) {
+	acc := strings.TrimSpace(c.Account)
+	switch c.AccountType {
+	case accountIP:
+		host, port := splitHostPort(acc)
+		if net.ParseIP(host) == nil {
+			return route{}, false
+		}
+		return route{uri: sip.Uri{Scheme: "sip", Host: host, Port: port}, id: media.Identity{IP: host, MtType: 1}}, true
+	case accountAliasIP:
+		alias, hp, ok := strings.Cut(acc, "@")
+		host, port := splitHostPort(hp)
+		if !ok || alias == "" || net.ParseIP(host) == nil {
+			return route{}, false
+		}
+		return route{uri: sip.Uri{Scheme: "sip", User: alias, Host: host, Port: port}, id: media.Identity{Alias: alias, IP: host, MtType: 1}}, true
+	case accountE164, accountTelephone:
+		if acc == "" || strings.Trim(acc, "0123456789+*#") != "" {
+			return route{}, false
+		}
+		id := media.Identity{E164: acc, MtType: 1}
+		if c.AccountType == accountTelephone {
+			id.MtType = 3
+		}
+		if reg, ok := u.registered(ctx, acc); ok {
+			uri := regURI(reg)
+			id.IP = uri.Host
+			return route{uri: uri, id: id}, true
+		}
+		if u.cfg.OutboundProxy != "" {
+			host, port := splitHostPort(u.cfg.OutboundProxy)
+			return route{uri: sip.Uri{Scheme: "sip", User: acc, Host: host, Port: port}, id: id}, true
+		}
+	}
+	return route{}, false
+}
+
+func splitHostPort(s string) (string, int) {
+	if h, p, err := net.SplitHostPort(s); err == nil {
+		n, _ := strconv.Atoi(p)
+		return h, n
+	}
+	return strings.Trim(s, "[]"), 0
+}
+
+// Dial calls a SIP terminal as terminal mt of conference conf
+// (media.Backend): the outcome is reported through Events.CallOutcome.
+func (u *UA) Dial(ctx context.Context, conf, mt string, callee media.Callee) (media.Identity, error) {
+	r, ok := u.resolve(ctx, callee)
+	if !ok {
+		return media.Identity{}, errors.New("sip: no route to the callee")
+	}
+	if !u.acquire() { // too many calls: the callee counts as busy
+		return r.id, u.events.CallOutcome(ctx, conf, mt, media.Busy, r.id)
+	}
+	c := u.newCall(conf, mt, true)
+	ringCtx, cancel := context.WithTimeout(u.ctx, u.cfg.CallTimeout)
+	c.cancelRing = cancel
+	if prev := u.track(c); prev != nil {
+		prev.hangup(endEngine)
+	}
+	u.stats.dialled.Add(1)
+	u.wg.Go(func() { u.place(ringCtx, c, r) })
+	return r.id, nil
+}
+
+// place sends the INVITE and follows the call: answered, it joins the
+// conference; refused or unanswered, the outcome is reported.
+func (u *UA) place(ctx context.Context, c *call, r route) {
+	report := func(o media.Outcome) {
+		rctx, cancel := context.WithTimeout(context.Background(), reportTimeout)
+		defer cancel()
+		if err := u.events.CallOutcome(rctx, c.conf, c.mt, o, r.id); err != nil {
+			u.log.Warn("sip: a call's outcome", "conf", c.conf, "mt", c.mt, "err", err)
+		}
+	}
+	fail := func(o media.Outcome) {
+		c.mu.Lock()
+		ended := c.ended
+		c.mu.Unlock()
+		c.hangup(endEngine)
+		if !ended {
+			report(o)
+		}
+	}
+	ip := u.ipFor(r.uri.Host)
+	l, err := newLeg(ip, &u.cfg, &u.stats.rtpIn, &u.stats.rtpOut)
+	if err != nil {
+		u.log.Warn("sip: no RTP ports", "err", err)
+		fail(media.Offline)
+		return
+	}
+	if !c.set(func() { c.leg = l }) {
+		l.close()
+		return
+	}
+	offer := buildSDP(ip, l.audio.port(), audioOffer, &dtmfCodec, l.video.port(), videoOffer)
+	req := sip.NewRequest(sip.INVITE, r.uri)
+	req.SetBody(offer)
+	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
+	req.AppendHeader(sip.NewHeader("Allow", allowed))
+	from := sip.FromHeader{Address: sip.Uri{Scheme: "sip", User: c.conf, Host: ip.String(), Port: u.port}, Params: sip.NewParams()}
+	from.Params.Add("tag", sip.GenerateTagN(16))
+	req.AppendHeader(&from)
+	ct := u.contact(ip, "UDP")
+	req.AppendHeader(&ct)
+	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct}
+	dcs, err := dua.WriteInvite(ctx, req)
+	if err != nil {
+		u.log.Info("sip: INVITE not sent", "conf", c.conf, "mt", c.mt, "err", err)
+		fail(media.Offline)
+		return
+	}
+	if !c.set(func() { c.dcs, c.callID = dcs, req.CallID().Value() }) {
+		c.cleanup(dcs, nil, nil)
+		return
+	}
+	u.track(c)
+	err = dcs.WaitAnswer(ctx, sipgo.AnswerOptions{OnResponse: func(res *sip.Response) error {
+		c.ringing.Store(res.IsProvisional() && res.StatusCode > 100)
+		return nil
+	}})
+	c.ringing.Store(false)
+	if err != nil {
+		var de *sipgo.ErrDialogResponse
+		switch {
+		case errors.As(err, &de):
+			fail(outcomeOf(de.Res.StatusCode))
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			fail(media.NoAnswer) // rang for the call timeout: CANCEL sent
+		default:
+			fail(media.Offline) // hung up meanwhile (no report), or no response at all (timer B)
+		}
+		return
+	}
+	c.cancelRing()
+	if err := dcs.Ack(context.Background()); err != nil {
+		fail(media.Offline)
+		return
+	}
+	peer, err := parseSDP(dcs.InviteResponse.Body())
+	if err != nil {
+		u.log.Info("sip: an answer without usable SDP", "conf", c.conf, "mt", c.mt, "err", err)
+		fail(media.Offline)
+		return
+	}
+	c.leg.start(peer)
+	c.mu.Lock()
+	ended := c.ended
+	c.mu.Unlock()
+	if ended {
+		return
+	}
+	u.stats.answered.Add(1)
+	report(media.Answered)
+	// The engine may refuse an answered terminal (busy in another
+	// conference: occupancy) or have hung it up meanwhile: then BYE.
+	if !u.accepted(c) {
+		c.hangup(endEngine) // (not Events.Left: it would cancel the engine's retry of a busy terminal)
+		return
+	}
+	jctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
+	ep, err := c.join(jctx, "", peer)
+	cancel()
+	if err != nil {
+		u.log.Warn("sip: a dialled terminal's media", "conf", c.conf, "mt", c.mt, "err", err)
+		c.hangup(endLost)
+		return
+	}
+	c.watch(ep)
+}
+
+// outcomeOf maps a final response onto a call outcome (issue 26): 486
+// and 600 busy, everything else (480, 404, 408, 603, 5xx) offline.
+func outcomeOf(code int) media.Outcome {
+	switch code {
+	case 486, 600:
+		return media.Busy
+	}
+	return media.Offline
+}
+
+// Hangup ends terminal mt's call: CANCEL while ringing, BYE once up;
+// false when the user agent has no call for it.
+func (u *UA) Hangup(conf, mt string) bool {
+	c := u.find(conf, mt)
+	if c == nil {
+		return false
+	}
+	c.hangup(endEngine)
+	return true
+}
+
+// EndConference ends every call of a conference.
+func (u *UA) EndConference(conf string) {
+	u.mu.Lock()
+	var cs []*call
+	for _, c := range u.byID {
+		if c.conf == conf {
+			cs = append(cs, c)
+		}
+	}
+	for _, c := range u.byMT {
+		if c.conf == conf && c.callID == "" {
+			cs = append(cs, c)
+		}
+	}
+	u.mu.Unlock()
+	for _, c := range cs {
+		c.hangup(endEngine)
+	}
+}
+
+// find returns the call of terminal mt of conf, nil when none.
+func (u *UA) find(conf, mt string) *call {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if c := u.byMT[conf+"/"+mt]; c != nil {
+		return c
+	}
+	for _, c := range u.byID {
+		if c.conf == conf && c.mt == mt {
+			return c
+		}
+	}
+	return nil
+}
+
+// Apply applies a per-terminal control to a SIP call; handled is false
+// for a terminal that has no SIP call. Mute, silence and video off act in
+// the SFU (the call is its member); a key frame request is a PLI to the
+// terminal; camera control (FECC) is not supported (docs/sip.md).
+func (u *UA) Apply(conf, mt string, ctl media.Control) (handled bool, err error) {
+	c := u.find(conf, mt)
+	if c == nil {
+		return false, nil
+	}
+	switch ctl.Kind {
+	case media.ControlCamera:
+		return true, media.ErrUnsupported
+	case media.ControlKeyFrame:
+		c.mu.Lock()
+		l := c.leg
+		c.mu.Unlock()
+		if l != nil {
+			l.requestKeyFrame(0)
+		}
+	}
+	return true, nil
+}
+
+// Ringing tells whether terminal mt's outgoing call got a provisional
+// response and no final one yet (tests, diagnostics).
+func (u *UA) Ringing(conf, mt string) bool {
+	c := u.find(conf, mt)
+	if c == nil {
+		return false
+	}
+	return c.ringing.Load()
+}
+
+// refuseAfter is how long an answered terminal may stay out of the
+// engine's online state (idle, or not stored yet) before it counts as
+// refused: an answer reported while the call was placed is applied only
+// once the terminal is stored (moments later), and until then its record
+// reads as before the call.
+const refuseAfter = 2 * time.Second
+
+// accepted waits until the engine has the answered terminal online (true)
+// or has refused it (busy in another conference, hung up meanwhile).
+func (u *UA) accepted(c *call) bool {
+	ctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
+	defer cancel()
+	start := time.Now()
+	for {
+		st, err := u.deps.Confs.State(ctx, c.conf, c.mt)
+		switch {
+		case err != nil:
+			return false
+		case st == "online":
+			return true
+		case st != "calling" && time.Since(start) > refuseAfter:
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-c.done:
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

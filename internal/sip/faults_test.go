@@ -1,0 +1,149 @@
+package sip_test
+
+import (
+	"bufio"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// raw sends one SIP message over UDP and returns the status code of the
+// first response (0 when none comes within a second).
+func raw(t *testing.T, addr, msg string) int {
+	t.Helper()
+	c, err := net.Dial("udp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	local := c.LocalAddr().String()
+	msg = strings.ReplaceAll(msg, "LOCAL", local)
+	msg = strings.ReplaceAll(strings.TrimLeft(msg, "\n"), "\n", "\r\n")
+	if _, err := c.Write([]byte(msg)); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(time.Second))
+	buf := make([]byte, 4096)
+	for {
+		n, err := c.Read(buf)
+		if err != nil {
+			return 0
+		}
+		line, _ := bufio.NewReader(strings.NewReader(string(buf[:n]))).ReadString('\n')
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		code, _ := strconv.Atoi(f[1])
+		if code >= 200 {
+			return code
+		}
+	}
+}
+
+func request(method, callID, toTag string) string {
+	to := "<sip:1110000@127.0.0.1>"
+	if toTag != "" {
+		to += ";tag=" + toTag
+	}
+	return method + ` sip:1110000@127.0.0.1 SIP/2.0
+Via: SIP/2.0/UDP LOCAL;branch=z9hG4bK` + callID + `
+From: <sip:tester@127.0.0.1>;tag=t1
+To: ` + to + `
+Call-ID: ` + callID + `
+CSeq: 1 ` + method + `
+Contact: <sip:tester@LOCAL>
+Max-Forwards: 70
+Content-Length: 0
+
+`
+}
+
+// Bad input gets SIP's own answers and changes nothing (issue 26 "Bad
+// input and faults"): unknown methods 501, known unserved ones 405, a
+// re-INVITE or BYE of no call 481, an INVITE without SDP 488 (no
+// conference: 404 first), garbage is dropped and the agent still answers.
+func TestBadInput(t *testing.T) {
+	e := startEnv(t, sipConfig())
+	conf := e.conf(t, nil)
+	addr := e.addr()
+	for _, tc := range []struct {
+		name, msg string
+		want      int
+	}{
+		{"unknown method", request("FROBNICATE", "c1", ""), 501},
+		{"known, not served", request("SUBSCRIBE", "c2", ""), 405},
+		{"re-INVITE of no call", request("INVITE", "c3", "nosuch"), 481},
+		{"BYE of no call", request("BYE", "c4", "nosuch"), 481},
+		{"INVITE to no conference", strings.Replace(request("INVITE", "c5", ""), "1110000@", "9999999@", 2), 404},
+		{"INVITE without SDP", strings.Replace(request("INVITE", "c6", ""), "1110000@", conf+"@", 2), 488},
+		{"REGISTER without To user", strings.Replace(request("REGISTER", "c7", ""), "<sip:1110000@127.0.0.1>", "<sip:127.0.0.1>", 2), 400},
+		{"REGISTER without credentials", request("REGISTER", "c8", ""), 401},
+		{"REGISTER with a forged nonce", strings.Replace(request("REGISTER", "c9", ""), "Max-Forwards", `Authorization: Digest username="1110000", realm="confer", nonce="00", uri="sip:127.0.0.1", response="00"`+"\nMax-Forwards", 1), 401},
+		{"OPTIONS", request("OPTIONS", "c10", ""), 200},
+		{"CANCEL of nothing", request("CANCEL", "c12", ""), 481},
+	} {
+		if got := raw(t, addr, tc.msg); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	for _, junk := range []string{"\x00\x01\x02", "INVITE\r\n\r\n", "SIP/2.0 200 OK\r\n\r\n", strings.Repeat("A", 3000),
+		"INVITE sip:x SIP/2.0\r\nContent-Length: 99999\r\n\r\nv=0"} {
+		c, err := net.Dial("udp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = c.Write([]byte(junk))
+		c.Close()
+	}
+	if got := raw(t, addr, request("OPTIONS", "c11", "")); got != 200 {
+		t.Fatalf("after garbage OPTIONS = %d", got)
+	}
+	if st := e.ua.Stats(); st.Calls != 0 || st.Joined != 0 {
+		t.Fatalf("bad input changed state: %+v", st)
+	}
+	if n := len(e.mts(t, conf)); n != 0 {
+		t.Fatalf("bad input added %d terminals", n)
+	}
+}
+
+// An INVITE flood: beyond Config.MaxDialogs calls in progress, 503.
+func TestInviteFlood(t *testing.T) {
+	needSIPp(t)
+	cfg := sipConfig()
+	cfg.MaxDialogs = 1
+	e := startEnv(t, cfg)
+	conf := e.conf(t, nil)
+	s := startSIPp(t, scenario(t, "uac_dtmf.xml", map[string]string{"DIGITS": "", "TAIL": hangUpAfter}), e.addr(), "-s", conf)
+	waitFor(t, "the first caller online", func() bool {
+		m := e.caller(t, conf)
+		return m != nil && online(m)
+	})
+	r := startSIPp(t, scenario(t, "uac_refused.xml", map[string]string{"CODE": "503"}), e.addr(), "-s", conf)
+	r.wait(t)
+	s.wait(t)
+}
+
+// A terminal that vanishes mid-call (no BYE, no answer to the in-dialog
+// OPTIONS) is taken offline as lost.
+func TestVanishedTerminal(t *testing.T) {
+	needSIPp(t)
+	cfg := sipConfig()
+	cfg.KeepAlive = 300 * time.Millisecond
+	e := startEnv(t, cfg)
+	conf := e.conf(t, nil)
+	s := startSIPp(t, scenario(t, "uas_vanish.xml", nil), "")
+	waitBound(t, s.port)
+	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
+	s.wait(t) // answered, then gone
+	waitFor(t, "the terminal offline", func() bool {
+		for _, m := range e.mts(t, conf) {
+			if m["mt_id"] == mt {
+				return !online(m) && e.ua.Stats().Calls == 0
+			}
+		}
+		return false
+	})
+}

@@ -1,0 +1,279 @@
+package sip
+
+import (
+	"errors"
+	"math/rand/v2"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/rtcp"
+	"github.com/pion/rtp"
+)
+
+// maxRTP bounds one received datagram.
+const maxRTP = 1500
+
+// stream is one m-line's plain RTP/RTCP socket pair (RTCP on the next
+// port, RFC 3550 section 11). The peer's address is what its SDP says
+// until its first packet arrives, then where its packets come from
+// (symmetric RTP, RFC 4961: terminals behind NAT).
+type stream struct {
+	rtp, rtcp  *net.UDPConn
+	remote     atomic.Pointer[net.UDPAddr]
+	remoteRTCP atomic.Pointer[net.UDPAddr]
+	latched    atomic.Bool
+	pt         atomic.Uint32 // the payload type sent to the peer
+	ssrc       uint32
+	received   atomic.Uint64
+	sent       *atomic.Uint64 // the user agent's packets sent
+}
+
+// openStream opens an even RTP port and the RTCP port after it within
+// [min, max].
+func openStream(ip net.IP, min, max int) (*stream, error) {
+	span := (max - min) / 2
+	for range 64 {
+		p := min + 2*rand.IntN(span)
+		if p%2 == 1 {
+			p++
+		}
+		if p+1 > max {
+			continue
+		}
+		a, err := net.ListenUDP("udp", &net.UDPAddr{IP: ip, Port: p})
+		if err != nil {
+			continue
+		}
+		b, err := net.ListenUDP("udp", &net.UDPAddr{IP: ip, Port: p + 1})
+		if err != nil {
+			a.Close()
+			continue
+		}
+		return &stream{rtp: a, rtcp: b, ssrc: rand.Uint32()}, nil
+	}
+	return nil, errors.New("sip: no free RTP port pair")
+}
+
+func (s *stream) port() int { return s.rtp.LocalAddr().(*net.UDPAddr).Port }
+
+// setPeer sets the peer's address from its SDP (until it sends).
+func (s *stream) setPeer(ip net.IP, port int, pt uint8) {
+	s.pt.Store(uint32(pt))
+	if s.latched.Load() || port == 0 {
+		return
+	}
+	s.remote.Store(&net.UDPAddr{IP: ip, Port: port})
+	s.remoteRTCP.Store(&net.UDPAddr{IP: ip, Port: port + 1})
+}
+
+func (s *stream) close() {
+	s.rtp.Close()
+	s.rtcp.Close()
+}
+
+// WriteRTP sends a packet to the peer with the negotiated payload type
+// (sfu.RTPWriter).
+func (s *stream) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
+	to := s.remote.Load()
+	if to == nil {
+		return 0, nil
+	}
+	hh := *h
+	hh.PayloadType = uint8(s.pt.Load())
+	hh.Extension, hh.Extensions = false, nil // the peer negotiated no header extensions
+	p := rtp.Packet{Header: hh, Payload: payload}
+	buf, err := p.Marshal()
+	if err != nil {
+		return 0, err
+	}
+	if s.sent != nil {
+		s.sent.Add(1)
+	}
+	return s.rtp.WriteToUDP(buf, to)
+}
+
+// sendRTCP sends RTCP packets (a PLI asking the terminal for a key frame).
+func (s *stream) sendRTCP(pkts ...rtcp.Packet) {
+	to := s.remoteRTCP.Load()
+	if to == nil {
+		return
+	}
+	if buf, err := rtcp.Marshal(pkts); err == nil {
+		_, _ = s.rtcp.WriteToUDP(buf, to)
+	}
+}
+
+// readRTP reads packets until the socket closes, latching onto their
+// source, and hands each to f.
+func (s *stream) readRTP(last *atomic.Int64, f func(*rtp.Packet)) {
+	buf := make([]byte, maxRTP)
+	for {
+		n, from, err := s.rtp.ReadFromUDP(buf)
+		if err != nil {
+			return
+		}
+		var p rtp.Packet
+		if p.Unmarshal(buf[:n]) != nil || p.Version != 2 {
+			continue
+		}
+		if !s.latched.Load() || !addrEqual(s.remote.Load(), from) {
+			s.remote.Store(from)
+			if rc := s.remoteRTCP.Load(); rc == nil || !s.latched.Load() {
+				s.remoteRTCP.Store(&net.UDPAddr{IP: from.IP, Port: from.Port + 1})
+			}
+			s.latched.Store(true)
+		}
+		s.received.Add(1)
+		last.Store(time.Now().UnixNano())
+		p.Payload = append([]byte(nil), p.Payload...)
+		f(&p)
+	}
+}
+
+// readRTCP reads RTCP until the socket closes; a PLI or FIR calls kf.
+func (s *stream) readRTCP(kf func()) {
+	buf := make([]byte, maxRTP)
+	for {
+		n, from, err := s.rtcp.ReadFromUDP(buf)
+		if err != nil {
+			return
+		}
+		s.remoteRTCP.Store(from) // symmetric RTCP
+		pkts, err := rtcp.Unmarshal(buf[:n])
+		if err != nil {
+			continue
+		}
+		for _, p := range pkts {
+			switch p.(type) {
+			case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
+				if kf != nil {
+					kf()
+				}
+			}
+		}
+	}
+}
+
+func addrEqual(a, b *net.UDPAddr) bool {
+	return a != nil && b != nil && a.Port == b.Port && a.IP.Equal(b.IP)
+}
+
+// leg is a call's media: the audio stream and, when negotiated, video.
+type leg struct {
+	audio, video *stream
+	last         atomic.Int64 // unix nanos of the last RTP packet received
+	dtmf         dtmfReader
+	counter      *atomic.Uint64 // the user agent's packets received
+	dtmfPT       atomic.Int32   // -1 none
+
+	mu               sync.Mutex
+	onAudio          func(*rtp.Packet)
+	onVideo          func(*rtp.Packet)
+	onKeyFrameReq    func()
+	closeOnce        sync.Once
+	digits           chan byte
+	audioPT, videoPT uint8
+}
+
+// newLeg opens the audio and video sockets of a call.
+func newLeg(ip net.IP, cfg *Config, counter, sent *atomic.Uint64) (*leg, error) {
+	a, err := openStream(ip, cfg.RTPPortMin, cfg.RTPPortMax)
+	if err != nil {
+		return nil, err
+	}
+	v, err := openStream(ip, cfg.RTPPortMin, cfg.RTPPortMax)
+	if err != nil {
+		a.close()
+		return nil, err
+	}
+	a.sent, v.sent = sent, sent
+	l := &leg{audio: a, video: v, digits: make(chan byte, 32), counter: counter}
+	l.dtmfPT.Store(-1)
+	l.last.Store(time.Now().UnixNano())
+	return l, nil
+}
+
+// start applies the negotiated media and starts reading.
+func (l *leg) start(peer Media) {
+	if peer.Audio != nil {
+		l.audio.setPeer(peer.IP, peer.AudioPort, peer.Audio.PT)
+	}
+	if peer.DTMF != nil {
+		l.dtmfPT.Store(int32(peer.DTMF.PT))
+	}
+	if peer.Video != nil {
+		l.video.setPeer(peer.IP, peer.VideoPort, peer.Video.PT)
+	}
+	go l.audio.readRTP(&l.last, l.gotAudio)
+	go l.video.readRTP(&l.last, l.gotVideo)
+	go l.audio.readRTCP(nil)
+	go l.video.readRTCP(l.keyFrameRequested)
+}
+
+func (l *leg) gotAudio(p *rtp.Packet) {
+	if l.counter != nil {
+		l.counter.Add(1)
+	}
+	if int32(p.PayloadType) == l.dtmfPT.Load() {
+		if d, ok := l.dtmf.read(p); ok {
+			select {
+			case l.digits <- d:
+			default: // nobody collects digits: dropped
+			}
+		}
+		return
+	}
+	l.mu.Lock()
+	f := l.onAudio
+	l.mu.Unlock()
+	if f != nil {
+		f(p)
+	}
+}
+
+func (l *leg) gotVideo(p *rtp.Packet) {
+	if l.counter != nil {
+		l.counter.Add(1)
+	}
+	l.mu.Lock()
+	f := l.onVideo
+	l.mu.Unlock()
+	if f != nil {
+		f(p)
+	}
+}
+
+func (l *leg) keyFrameRequested() {
+	l.mu.Lock()
+	f := l.onKeyFrameReq
+	l.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+// requestKeyFrame sends a PLI to the terminal's video.
+func (l *leg) requestKeyFrame(mediaSSRC uint32) {
+	l.video.sendRTCP(&rtcp.PictureLossIndication{SenderSSRC: l.video.ssrc, MediaSSRC: mediaSSRC})
+}
+
+// sinks sets where the terminal's packets go.
+func (l *leg) sinks(audio, video func(*rtp.Packet), kf func()) {
+	l.mu.Lock()
+	l.onAudio, l.onVideo, l.onKeyFrameReq = audio, video, kf
+	l.mu.Unlock()
+}
+
+func (l *leg) close() {
+	l.closeOnce.Do(func() {
+		l.audio.close()
+		l.video.close()
+	})
+}
+
+// silentFor tells how long no RTP came from the terminal.
+func (l *leg) silentFor(now time.Time) time.Duration {
+	return now.Sub(time.Unix(0, l.last.Load()))
+}

@@ -1,0 +1,255 @@
+package sip_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/sip"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/testserver"
+)
+
+// SIPp (Debian package sip-tester) plays the terminals of these tests; its
+// pcaps (g711a.pcap, dtmf_2833_*.pcap) come with the package.
+const pcapDir = "/usr/share/sip-tester"
+
+func needSIPp(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("sipp"); err != nil {
+		t.Skip("sipp is not installed (apt-get install sip-tester): SIP end-to-end tests skipped")
+	}
+	if _, err := os.Stat(filepath.Join(pcapDir, "g711a.pcap")); err != nil {
+		t.Skip("the pcaps of sip-tester are missing in " + pcapDir + ": SIP end-to-end tests skipped")
+	}
+}
+
+// freePort returns a UDP port that is free now (high and random: never
+// 5060).
+func freePort(t *testing.T) int {
+	t.Helper()
+	for {
+		c, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := c.LocalAddr().(*net.UDPAddr).Port
+		c.Close()
+		if p > 10000 && p%2 == 0 { // even: SIPp's media port pairs with +1 (RTCP) and +2
+			return p
+		}
+	}
+}
+
+// waitBound waits until another process has bound UDP port p.
+func waitBound(t *testing.T, p int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		c, err := net.ListenPacket("udp", "127.0.0.1:"+strconv.Itoa(p))
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return
+		}
+		if err == nil {
+			c.Close()
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("sipp did not bind port %d", p)
+}
+
+// scenario writes a scenario of testdata with its placeholders replaced.
+func scenario(t *testing.T, name string, repl map[string]string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.ReplaceAll(string(b), "@PCAP@", pcapDir)
+	for k, v := range repl {
+		s = strings.ReplaceAll(s, "@"+k+"@", v)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type sippRun struct {
+	cmd  *exec.Cmd
+	out  bytes.Buffer
+	done chan error
+	port int
+}
+
+// sipp runs one SIPp call of scenario on its own SIP and media ports;
+// remote is Confer's address for a UAC scenario, "" for a UAS.
+func startSIPp(t *testing.T, scen, remote string, extra ...string) *sippRun {
+	t.Helper()
+	return startSIPpOn(t, freePort(t), scen, remote, extra...)
+}
+
+// startSIPpOn is startSIPp on SIP port port.
+func startSIPpOn(t *testing.T, port int, scen, remote string, extra ...string) *sippRun {
+	t.Helper()
+	r := &sippRun{port: port, done: make(chan error, 1)}
+	args := []string{"-sf", scen, "-i", "127.0.0.1", "-p", strconv.Itoa(r.port), "-mi", "127.0.0.1",
+		"-mp", strconv.Itoa(freePort(t)), "-nostdin", "-timeout", "25s", "-timeout_error", "-trace_err",
+		"-max_recv_loops", "100"}
+	if remote != "" {
+		args = append([]string{remote}, args...)
+	}
+	args = append(args, extra...)
+	if !slices.Contains(extra, "-m") {
+		args = append(args, "-m", "1")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	r.cmd = exec.CommandContext(ctx, "sipp", args...)
+	r.cmd.Dir = t.TempDir()
+	r.cmd.Stdout, r.cmd.Stderr = &r.out, &r.out
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.done <- r.cmd.Wait() }()
+	t.Cleanup(func() {
+		if r.cmd.ProcessState == nil {
+			_ = r.cmd.Process.Kill()
+		}
+	})
+	return r
+}
+
+// wait waits for SIPp's end and fails the test unless its call succeeded.
+func (r *sippRun) wait(t *testing.T) {
+	t.Helper()
+	select {
+	case err := <-r.done:
+		if err != nil {
+			errs, _ := filepath.Glob(filepath.Join(r.cmd.Dir, "*_errors.log"))
+			var log []byte
+			for _, f := range errs {
+				b, _ := os.ReadFile(f)
+				log = append(log, b...)
+			}
+			t.Fatalf("sipp failed: %v\n%s\n%s", err, tail(r.out.String()), tail(string(log)))
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("sipp did not end")
+	}
+}
+
+func tail(s string) string {
+	if len(s) > 3000 {
+		return s[len(s)-3000:]
+	}
+	return s
+}
+
+type sipEnv struct {
+	env *testserver.Env
+	api *testserver.Client
+	ua  *sip.UA
+}
+
+func startEnv(t *testing.T, cfg sip.Config) *sipEnv {
+	t.Helper()
+	if cfg.CallTimeout == 0 {
+		cfg.CallTimeout = 3 * time.Second
+	}
+	if cfg.KeepAlive == 0 {
+		cfg.KeepAlive = time.Minute // longer than any scenario: SIPp would not expect OPTIONS
+	}
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, SIP: &cfg})
+	ua := env.Srv.SIP()
+	if ua == nil {
+		t.Fatal("no SIP user agent")
+	}
+	return &sipEnv{env: env, api: env.LoggedIn(t), ua: ua}
+}
+
+func (e *sipEnv) addr() string { return e.ua.Addr().String() }
+
+// conf starts a conference; extra fields are merged into its parameters.
+func (e *sipEnv) conf(t *testing.T, extra map[string]any) string {
+	t.Helper()
+	p := map[string]any{"create_type": 1, "name": "sip", "bitrate": 1024, "max_join_mt": 8, "duration": 0, "call_mode": 2,
+		"call_times": 1, "video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}}}
+	for k, v := range extra {
+		p[k] = v
+	}
+	return testserver.MustOK(t, e.api.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
+}
+
+// addMt adds a terminal to a conference (call mode automatic: it is
+// called at once) and returns its mt_id.
+func (e *sipEnv) addMt(t *testing.T, conf, account string, accountType int) string {
+	t.Helper()
+	p := map[string]any{"mts": []any{map[string]any{"account": account, "account_type": accountType, "protocol": 1, "bitrate": 1024}}}
+	r := testserver.MustOK(t, e.api.Do("POST", "/api/v1/vc/confs/"+conf+"/mts", testserver.Params(t, p)))
+	mts, _ := r["mts"].([]any)
+	if len(mts) != 1 {
+		t.Fatalf("mts.add: %v", r)
+	}
+	return fmt.Sprint(mts[0].(map[string]any)["mt_id"])
+}
+
+// mts lists the conference's terminals.
+func (e *sipEnv) mts(t *testing.T, conf string) []map[string]any {
+	t.Helper()
+	r := testserver.MustOK(t, e.api.Do("GET", "/api/v1/vc/confs/"+conf+"/mts", nil))
+	var out []map[string]any
+	for _, m := range r["mts"].([]any) {
+		out = append(out, m.(map[string]any))
+	}
+	return out
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func online(m map[string]any) bool { return fmt.Sprint(m["online"]) == "1" }
+
+// outcome reads the outcome the engine stored for a terminal's last call.
+func (e *sipEnv) outcome(t *testing.T, conf, mt string) (string, int) {
+	t.Helper()
+	recs, _, err := e.env.Store.ListRecords(context.Background(), store.RecordQuery{Kind: record.KindMT})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.ID == conf+"/"+mt {
+			var doc map[string]any
+			_ = json.Unmarshal(r.Data, &doc)
+			n, _ := doc["_outcome"].(float64)
+			return r.State, int(n)
+		}
+	}
+	t.Fatalf("no terminal %s/%s", conf, mt)
+	return "", 0
+}

@@ -1,0 +1,83 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// A dual stream that a terminal starts on its own (a screen share of the
+// join page, a WHIP ?dual=1 publisher: media.Events.DualStarted) becomes
+// the conference's dual stream source as PUT .../dualstream makes it,
+// under the conference's dual_mode (docs/media.md "Dual stream"):
+//   - 0: only the speaker may send it;
+//   - 1: any terminal;
+//   - 2: designated terminals: the chairman, or the terminal the chair
+//     already named source (PUT .../dualstream).
+//
+// A refused share is media.ErrRefused (the SFU answers 403).
+
+// mayShare tells whether dual_mode lets mt send the dual stream.
+func mayShare(c engine.Conference, mt string) bool {
+	switch record.Int(c.Doc, "dual_mode") {
+	case 1:
+		return true
+	case 2:
+		return ctlRole(c, docChairman) == mt || ctlRole(c, docDual) == mt
+	default:
+		return ctlRole(c, docSpeaker) == mt
+	}
+}
+
+// mediaDualStarted makes mt, whose share started, the dual stream source.
+func (m *Module) mediaDualStarted(ctx context.Context, ec engine.Conf, mt string) error {
+	for {
+		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
+		if err != nil {
+			return fmt.Errorf("%w: %v", media.ErrEnded, err)
+		}
+		if !mayShare(c, mt) {
+			return fmt.Errorf("%w: dual_mode %d does not let terminal %s send the dual stream", media.ErrRefused, record.Int(c.Doc, "dual_mode"), mt)
+		}
+		if err := m.ctlIsOnline(ctx, c, mt); err != nil {
+			return fmt.Errorf("%w: terminal %s is not online", media.ErrRefused, mt)
+		}
+		prev := ctlRole(c, docDual)
+		c.Doc[docDual] = mt
+		if prev != mt {
+			err = m.confs.Update(ctx, c)
+			if errors.Is(err, store.ErrConflict) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return m.ctlDualFlags(ctx, c, prev, mt)
+	}
+}
+
+// mediaDualStopped clears the dual stream source when it is mt, whose
+// share ended.
+func (m *Module) mediaDualStopped(ctx context.Context, ec engine.Conf, mt string) error {
+	for {
+		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
+		if err != nil || ctlRole(c, docDual) != mt {
+			return nil // ended meanwhile, or another source now
+		}
+		c.Doc[docDual] = ""
+		err = m.confs.Update(ctx, c)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return m.ctlDualFlags(ctx, c, mt, "")
+	}
+}

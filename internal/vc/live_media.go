@@ -1,0 +1,86 @@
+package vc
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"sync"
+
+	"github.com/confer-platform/confer/internal/playout"
+	"github.com/confer-platform/confer/internal/sfu"
+)
+
+// Real media of playbacks, monitors, live broadcasts and TV walls
+// (docs/live.md). A playback is a participant inside the SFU publishing a
+// program file (playback_media.go); monitors, broadcasts' viewers and TV
+// wall channels are WHEP viewers that watch without being participants
+// (sfu Grant.Watch), admitted by Watch (live_watch.go) and closed by their
+// tag when what they watch ends.
+
+// Media is the node's media plane as vc drives it (*sfu.SFU).
+type Media interface {
+	OpenLocal(ctx context.Context, confID string, o sfu.LocalOptions) (*sfu.Local, error)
+	Watchers(confID, tag string) int
+	CloseWatchers(confID, tag string) int
+}
+
+// LiveConfig wires vc to the node's media (server.New).
+type LiveConfig struct {
+	Media Media
+	// Dir is the recordings folder: a program's file is Dir joined with
+	// the relative path of its document's "file" (docs/recording.md).
+	Dir string
+	// Clock paces playbacks; nil: the wall clock.
+	Clock playout.Clock
+}
+
+// liveState is the node's running playbacks.
+type liveState struct {
+	cfg     LiveConfig
+	mu      sync.Mutex
+	plays   map[string]*playRun     // by conf_id
+	watched map[string]*watchedConf // conferences with watching viewers (live_watch.go)
+}
+
+// SetLive gives vc the node's media plane; without it playbacks,
+// monitors and walls keep only their records (--no-rtc).
+func (m *Module) SetLive(cfg LiveConfig) {
+	if cfg.Clock == nil {
+		cfg.Clock = playout.RealClock{}
+	}
+	m.live = &liveState{cfg: cfg, plays: map[string]*playRun{}, watched: map[string]*watchedConf{}}
+}
+
+// liveOn tells whether the node has a media plane.
+func (m *Module) liveOn() bool { return m.live != nil && m.live.cfg.Media != nil }
+
+// Watch tags (sfu Grant.Tag) of what viewers watch.
+func tagLive(recID string) string  { return "live:" + recID }
+func tagMonitor(key string) string { return "monitor:" + key }
+func tagWall(hduID string) string  { return "wall:" + hduID }
+
+// newKey is an unguessable key of a monitor's link.
+func newKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// whepURL is the WHEP address of a conference with a query.
+func whepURL(base, confID string, q url.Values) string {
+	u := base + sfu.PathWHEP + url.PathEscape(confID)
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
+// LiveViewersOf counts the WHEP viewers of a conference's broadcast on
+// this node (vrs's live rooms).
+func (m *Module) LiveViewersOf(confID, recID string) int {
+	if !m.liveOn() {
+		return 0
+	}
+	return m.live.cfg.Media.Watchers(confID, tagLive(recID))
+}

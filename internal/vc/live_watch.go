@@ -1,0 +1,219 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Watching viewers (docs/live.md): a WHEP request whose query names what
+// it watches is admitted here (rtc.Authorizer asks) as a viewer that is
+// no participant:
+//
+//	?live=<rec_id>&domain=<moid>   a live broadcast (a recorder in
+//	    recorder_mode 2 or 3): without credential when it is public
+//	    (publish_mode 1 or anonymous 1), else with a media token or
+//	    session cookie of the conference's domain
+//	?monitor=<key>&domain=<moid>   a live monitor; the key of its link is
+//	    the credential, and the link's mt_id or dual must be the monitor's
+//	    source
+//	?wall=<hdu_id>                 a TV wall the conference runs, with a
+//	    token or session cookie of the domain (the wall page)
+//
+// Each viewer is tagged with what it watches; RunDueLive closes the
+// viewers of what ended (a monitor released, a broadcast stopped, a wall
+// stopped).
+
+// Errors of a watch request, as the SFU answers them.
+var (
+	errWatchGone = sfu.ErrNotFound
+	errWatchAuth = sfu.ErrUnauthorized
+)
+
+// watchedConf is a conference whose viewers this node admitted.
+type watchedConf struct {
+	domain string
+	tags   map[string]bool
+}
+
+// Watch admits a watching WHEP viewer of conference confID of domain;
+// authed tells whether the request carried a valid media token or
+// session cookie of that domain.
+func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values, authed bool) (sfu.Grant, error) {
+	c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
+	if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		return sfu.Grant{}, errWatchGone
+	}
+	if err != nil {
+		return sfu.Grant{}, err
+	}
+	now := m.clk.Now()
+	g := sfu.Grant{ConfID: confID, Role: sfu.RoleSubscribe, Watch: true, Name: "viewer"}
+	switch {
+	case q.Has("live"):
+		rc := liveRecorder(c.Doc, q.Get("live"))
+		if rc == nil {
+			return sfu.Grant{}, errWatchGone
+		}
+		if !authed && !livePublic(rc) {
+			return sfu.Grant{}, errWatchAuth
+		}
+		g.Tag = tagLive(q.Get("live"))
+	case q.Has("monitor"):
+		mon := monitorByKey(c.Doc, q.Get("monitor"), now)
+		if mon == nil {
+			return sfu.Grant{}, errWatchGone
+		}
+		if src := tlObj(mon["src"]); q.Get("mt_id") != tlStr(src["mt_id"]) || (q.Get("dual") == "1") != (tlInt(src["type"]) == monSrcContent) {
+			return sfu.Grant{}, sfu.ErrForbidden
+		}
+		g.Tag = tagMonitor(q.Get("monitor"))
+	case q.Has("wall"):
+		if !authed {
+			return sfu.Grant{}, errWatchAuth
+		}
+		if hduFind(c.Doc, q.Get("wall")) < 0 {
+			return sfu.Grant{}, errWatchGone
+		}
+		g.Tag = tagWall(q.Get("wall"))
+	default:
+		return sfu.Grant{}, sfu.ErrForbidden
+	}
+	m.watched(domain, confID, g.Tag)
+	return g, nil
+}
+
+// IsWatch tells whether a WHEP query asks to watch (Watch decides).
+func IsWatch(q url.Values) bool { return q.Has("live") || q.Has("monitor") || q.Has("wall") }
+
+// liveRecorder is the conference's broadcasting recorder rec_id.
+func liveRecorder(doc map[string]any, recID string) map[string]any {
+	for _, rc := range tlObjs(doc[tlKeyRecorders]) {
+		if tlStr(rc["rec_id"]) == recID && recID != "" {
+			if mode := tlInt(rc["recorder_mode"]); mode == 2 || mode == 3 {
+				return rc
+			}
+		}
+	}
+	return nil
+}
+
+// livePublic tells whether a broadcast is watched without login
+// (reference 05 recorders: publish_mode 1 "发布", anonymous 1 "支持免登陆
+// 观看直播").
+func livePublic(rc map[string]any) bool {
+	return record.Int(rc, "publish_mode") == 1 || record.Int(rc, "anonymous") == 1
+}
+
+// monitorByKey is the live monitor whose link has key.
+func monitorByKey(doc map[string]any, key string, now time.Time) map[string]any {
+	for _, mon := range monitorsLive(doc, now) {
+		if k := tlStr(mon["key"]); k != "" && k == key {
+			return mon
+		}
+	}
+	return nil
+}
+
+// watchTags are the tags whose viewers may go on watching a conference.
+func watchTags(doc map[string]any, now time.Time) map[string]bool {
+	ok := map[string]bool{}
+	for _, mon := range monitorsLive(doc, now) {
+		ok[tagMonitor(tlStr(mon["key"]))] = true
+	}
+	for _, rc := range tlObjs(doc[tlKeyRecorders]) {
+		if mode := tlInt(rc["recorder_mode"]); mode == 2 || mode == 3 {
+			ok[tagLive(tlStr(rc["rec_id"]))] = true
+		}
+	}
+	for _, h := range mdObjs(doc, docHDUs) {
+		ok[tagWall(record.Str(h, "hdu_id"))] = true
+	}
+	return ok
+}
+
+// watched notes a tag whose viewers this node admitted.
+func (m *Module) watched(domain, confID, tag string) {
+	if m.live == nil {
+		return
+	}
+	m.live.mu.Lock()
+	defer m.live.mu.Unlock()
+	w := m.live.watched[confID]
+	if w == nil {
+		w = &watchedConf{domain: domain, tags: map[string]bool{}}
+		m.live.watched[confID] = w
+	}
+	w.tags[tag] = true
+}
+
+// RunDueLive closes the watching viewers of what ended: monitors released
+// (stopped, or 30 s without heartbeat), broadcasts stopped, walls
+// stopped, conferences ended. server.Tick runs it every second.
+func (m *Module) RunDueLive(ctx context.Context) error {
+	if !m.liveOn() {
+		return nil
+	}
+	m.live.mu.Lock()
+	all := make(map[string]watchedConf, len(m.live.watched))
+	for id, w := range m.live.watched {
+		tags := make(map[string]bool, len(w.tags))
+		for t := range w.tags {
+			tags[t] = true
+		}
+		all[id] = watchedConf{domain: w.domain, tags: tags}
+	}
+	m.live.mu.Unlock()
+	now := m.clk.Now()
+	for confID, w := range all {
+		ok := map[string]bool{}
+		c, err := m.confs.Get(ctx, w.domain, confID, engine.StateRunning)
+		if we := (*wire.Error)(nil); err != nil && !(errors.As(err, &we) && we.Code == wire.CodeConfNotFound) {
+			return err
+		}
+		if err == nil {
+			ok = watchTags(c.Doc, now)
+		}
+		for tag := range w.tags {
+			if ok[tag] {
+				continue
+			}
+			m.live.cfg.Media.CloseWatchers(confID, tag)
+			m.live.mu.Lock()
+			if cur := m.live.watched[confID]; cur != nil {
+				delete(cur.tags, tag)
+				if len(cur.tags) == 0 {
+					delete(m.live.watched, confID)
+				}
+			}
+			m.live.mu.Unlock()
+		}
+	}
+	return nil
+}
+
+// LiveViewers returns the viewers of each live broadcast this node
+// admitted viewers of, by conference and rec_id (the metrics).
+func (m *Module) LiveViewers() map[[2]string]int {
+	out := map[[2]string]int{}
+	if !m.liveOn() {
+		return out
+	}
+	m.live.mu.Lock()
+	defer m.live.mu.Unlock()
+	for confID, w := range m.live.watched {
+		for tag := range w.tags {
+			if recID, ok := strings.CutPrefix(tag, "live:"); ok {
+				out[[2]string{confID, recID}] = m.live.cfg.Media.Watchers(confID, tag)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,152 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/playout"
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// A playback with media (docs/live.md "Playback"): the program's file is
+// played into the conference by a participant inside the SFU (kind
+// "playback", named after file_name), which publishes the file's video
+// and Opus audio paced in real time. Pause, resume, seek and stop act on
+// the stream; the participant leaves at the end of the file, when the
+// playback stops or is replaced, and the playback stops when its terminal
+// is hung up. Playbacks are the node's: a restart ends their media, not
+// their records.
+
+// Payload types the playback publishes with (the SFU rewrites them per
+// subscriber).
+const (
+	playPTVideo = 96
+	playPTAudio = 111
+)
+
+// playRun is a playback playing on this node.
+type playRun struct {
+	local  *sfu.Local
+	player *playout.Player
+	ready  chan struct{} // closed once player is set
+}
+
+// stop ends the stream and makes the participant leave.
+func (p *playRun) stop() {
+	p.player.Stop()
+	p.local.Leave(false)
+}
+
+// programFile opens the file of a program (24106 when it has none or it
+// is gone, never a 500: a file deleted behind Confer's back).
+func (m *Module) programFile(fileID int, prg map[string]any) (*playout.File, error) {
+	rel := path.Clean(tlStr(prg["file"]))
+	if tlStr(prg["file"]) == "" || path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") || m.live.cfg.Dir == "" {
+		return nil, wire.Errorf(CodePlaybackNoFile, "program %d has no media file (recorded without media)", fileID)
+	}
+	f, err := playout.Open(filepath.Join(m.live.cfg.Dir, filepath.FromSlash(rel)))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, wire.Errorf(CodePlaybackNoFile, "the file of program %d is missing from the recordings folder", fileID)
+	}
+	if err != nil {
+		return nil, wire.Errorf(CodePlaybackNoFile, "the file of program %d cannot be played: %v", fileID, err)
+	}
+	return f, nil
+}
+
+// playbackOpen makes the playback's participant; the stream starts paused
+// until playbackRun.
+func (m *Module) playbackOpen(ctx context.Context, confID, name string, f *playout.File) (*playRun, error) {
+	o := sfu.LocalOptions{Member: true, Name: name, Kind: sfu.KindPlayback}
+	if f.Video != nil {
+		o.PublishVideo = &sfu.LocalCodec{MimeType: f.Video.Mime, ClockRate: 90000, PayloadType: playPTVideo}
+	}
+	if f.Audio != nil {
+		o.PublishAudio = &sfu.LocalCodec{MimeType: f.Audio.Mime, ClockRate: 48000, Channels: 2, PayloadType: playPTAudio}
+	}
+	l, err := m.live.cfg.Media.OpenLocal(ctx, confID, o)
+	if err != nil {
+		return nil, wire.Errorf(CodeRecVRSFault, "the playback cannot join conference %s: %v", confID, err)
+	}
+	run := &playRun{local: l, ready: make(chan struct{})}
+	run.player = playout.Play(f, l, playout.Options{AudioPT: playPTAudio, VideoPT: playPTVideo, Clock: m.live.cfg.Clock,
+		Paused: true, OnEnd: func(error) {
+			go func() {
+				<-run.ready
+				m.playbackEnded(confID, run)
+			}()
+		}})
+	close(run.ready)
+	go func() { // hung up, or the conference ended
+		select {
+		case <-l.Done():
+			run.player.Stop()
+			m.playbackEnded(confID, run)
+		case <-run.player.Done():
+		}
+	}()
+	return run, nil
+}
+
+// playbackSwap makes run the conference's playback (nil: none), stopping
+// the one it replaces.
+func (m *Module) playbackSwap(confID string, run *playRun) {
+	m.live.mu.Lock()
+	old := m.live.plays[confID]
+	if run != nil {
+		m.live.plays[confID] = run
+	} else {
+		delete(m.live.plays, confID)
+	}
+	m.live.mu.Unlock()
+	if old != nil && old != run {
+		old.stop()
+	}
+}
+
+// playbackEnded forgets a run that ended (file over, terminal gone).
+func (m *Module) playbackEnded(confID string, run *playRun) {
+	m.live.mu.Lock()
+	if m.live.plays[confID] == run {
+		delete(m.live.plays, confID)
+	}
+	m.live.mu.Unlock()
+	run.player.Stop()
+	run.local.Leave(false)
+}
+
+// playbackRun returns the conference's running playback, nil for none.
+func (m *Module) playbackRun(confID string) *playRun {
+	if !m.liveOn() {
+		return nil
+	}
+	m.live.mu.Lock()
+	defer m.live.mu.Unlock()
+	return m.live.plays[confID]
+}
+
+// playbackMedia applies a state the document took to the stream: value
+// 0 stops, 1 pauses, 2 plays; seek (>= 0) moves it first.
+func (m *Module) playbackMedia(confID string, value int, seek time.Duration) {
+	run := m.playbackRun(confID)
+	if run == nil {
+		return
+	}
+	if seek >= 0 {
+		run.player.Seek(seek)
+	}
+	switch value {
+	case playStopped:
+		m.playbackSwap(confID, nil)
+	case playPaused:
+		run.player.Pause()
+	case playPlaying:
+		run.player.Resume()
+	}
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# api-ab.sh: the API load of docs/benchmarks.md on two conferd builds side
+# by side, in one run, alternating, so that a shared machine's load falls
+# on both alike.
+#
+#   scripts/api-ab.sh BEFORE_BIN AFTER_BIN [confer-load flags...]
+#
+# Each build serves its own fresh store (SQLite files under a temporary
+# folder, or with PG=postgres://user@host:port a fresh database of that
+# server per build, dropped at the end), the scenario is prepared on both,
+# then ROUNDS (default 3) rounds run confer-load with the flags given on
+# before, then after. LOAD is the confer-load binary (built from this tree
+# when unset). Example:
+#
+#   scripts/api-ab.sh /tmp/conferd-old /tmp/conferd-new --confs 100 --mts 4 --mix list=1 -c 16 --duration 10s --bare
+set -euo pipefail
+[ $# -ge 2 ] || { sed -n 2,16p "$0"; exit 2; }
+before=$1 after=$2
+shift 2
+ROUNDS=${ROUNDS:-3}
+work=$(mktemp -d)
+pids=()
+dbs=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+	for d in "${dbs[@]}"; do psql "$PG/postgres?sslmode=disable" -qc "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1 || true; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$(dirname "$0")/.."
+LOAD=${LOAD:-}
+if [ -z "$LOAD" ]; then
+	LOAD=$work/confer-load
+	go build -o "$LOAD" ./cmd/confer-load
+fi
+
+start() { # name bin port
+	local db=$work/$1/confer.db
+	mkdir -p "$work/$1"
+	if [ -n "${PG:-}" ]; then
+		local name="confer_ab_$1_$$"
+		psql "$PG/postgres?sslmode=disable" -qc "CREATE DATABASE $name" >/dev/null
+		dbs+=("$name")
+		db="$PG/$name?sslmode=disable"
+	fi
+	"$2" serve --addr "127.0.0.1:$3" --db "$db" --files-dir "$work/$1/files" --max-ports 64000 --max-confs 1000 >"$work/$1/log" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 200); do
+		curl -fsS "http://127.0.0.1:$3/readyz" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "api-ab: $1 did not start:" >&2; cat "$work/$1/log" >&2; exit 1
+}
+field() { sed -n "s/^ *$2: *//p" "$work/$1/log" | head -1; }
+load() { # name port flags...
+	local n=$1 port=$2
+	shift 2
+	"$LOAD" --url "http://127.0.0.1:$port" --key "$(field "$n" 'license key (oauth_consumer_key)')" \
+		--secret "$(field "$n" 'license secret (oauth_consumer_secret)')" --user admin --password "$(field "$n" 'password')" "$@"
+}
+
+start before "$before" 18501
+start after "$after" 18502
+echo "== preparing the scenario on both"
+load before 18501 "$@" --count 1 --duration 10m >/dev/null
+load after 18502 "$@" --count 1 --duration 10m >/dev/null
+for r in $(seq "$ROUNDS"); do
+	for n in before after; do
+		port=18501
+		[ $n = after ] && port=18502
+		echo "== round $r, $n ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
+		load $n $port "$@"
+	done
+done
