@@ -10,6 +10,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/recorder"
 	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/vc"
 )
 
 // Recording flags (docs/recording.md "Configuration").
@@ -17,6 +18,7 @@ type recFlags struct {
 	dir      *string
 	maxBytes *int64
 	minFree  *int64
+	running  *int
 }
 
 // defaultRecMinFree is the free disk space under which recordings stop.
@@ -30,6 +32,8 @@ func addRecFlags(fs *flag.FlagSet) recFlags {
 			"the most bytes of one recording file; it stops with error 24014 when reached (env CONFER_REC_MAX_BYTES; 0: no quota)"),
 		minFree: fs.Int64("rec-min-free", envInt64("CONFER_REC_MIN_FREE", defaultRecMinFree),
 			"recordings stop with error 24014 when the disk has fewer free bytes (env CONFER_REC_MIN_FREE)"),
+		running: fs.Int("rec-max-running", envInt("CONFER_REC_MAX_RUNNING", vc.DefaultMaxRunning),
+			"recordings writing files on this node at once; one more is refused with 24102 (env CONFER_REC_MAX_RUNNING)"),
 	}
 }
 
@@ -38,7 +42,7 @@ func (f recFlags) config(filesDir string) server.RecordingConfig {
 	if dir == "" {
 		dir = filepath.Join(filepath.Dir(filepath.Clean(filesDir)), "recordings")
 	}
-	return server.RecordingConfig{Dir: dir, MaxBytes: *f.maxBytes, MinFree: *f.minFree}
+	return server.RecordingConfig{Dir: dir, MaxBytes: *f.maxBytes, MinFree: *f.minFree, MaxRunning: *f.running}
 }
 
 func envInt64(name string, def int64) int64 {
@@ -54,6 +58,9 @@ func envInt64(name string, def int64) int64 {
 func (f recFlags) check() error {
 	if *f.maxBytes != 0 && *f.maxBytes < recorder.MinQuota {
 		return fmt.Errorf("--rec-max-bytes must be 0 or at least %d", recorder.MinQuota)
+	}
+	if *f.running < 1 {
+		return errors.New("--rec-max-running must be at least 1")
 	}
 	if *f.minFree < 0 {
 		return errors.New("--rec-min-free must not be negative")

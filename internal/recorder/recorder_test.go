@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -209,4 +210,43 @@ func TestConcurrentControl(t *testing.T) {
 		t.Error("not done")
 	}
 	rectest.ProbeFile(t, path)
+}
+
+// TestRecordH264IsMatroska: H.264 (libx264) with Opus makes a Matroska
+// file that ffprobe reads with both codecs and the picture's size.
+func TestRecordH264IsMatroska(t *testing.T) {
+	dir := t.TempDir()
+	var ps []rectest.Packet
+	for _, p := range rectest.Packets(t, dir, 10) {
+		if !p.Video && p.At < 5*time.Second {
+			ps = append(ps, p)
+		}
+	}
+	ps = append(ps, rectest.H264Packets(t, dir, 5)...)
+	slices.SortStableFunc(ps, func(a, b rectest.Packet) int { return int(a.At - b.At) })
+	path := filepath.Join(dir, "rec.mkv")
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clk := clock.NewFake(t0)
+	r, err := recorder.Start(recorder.Options{Path: path, Clock: clk, Tracks: []recorder.Track{
+		{Name: "main", MimeType: "video/VP8", PayloadTypes: map[uint8]string{96: "video/VP8", 102: "video/H264"}},
+		{Name: "audio", MimeType: "audio/opus", Channels: 2},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed(t, r, clk, t0, ps, 0, time.Hour)
+	st, err := r.Stop()
+	if err != nil || st.Container != "matroska" || st.VideoCodec != "H264" || st.Width != rectest.Width || st.Height != rectest.Height {
+		t.Fatalf("stats = %+v, %v", st, err)
+	}
+	p := rectest.ProbeFile(t, path)
+	v, _ := p.Stream("video")
+	a, _ := p.Stream("audio")
+	if v.Codec != "h264" || a.Codec != "opus" || v.Width != rectest.Width || v.Height != rectest.Height {
+		t.Errorf("streams = %+v", p.Streams)
+	}
+	within(t, "duration", p.Duration(), 5*time.Second, time.Second)
+	if h, err := recorder.ProbeHeader(path); err != nil || h.Container != "matroska" || h.VideoCodec != "H264" {
+		t.Errorf("header = %+v, %v", h, err)
+	}
 }

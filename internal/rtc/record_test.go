@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,6 +30,7 @@ type mediaPublisher struct {
 	pc           *webrtc.PeerConnection
 	video, audio *webrtc.TrackLocalStaticRTP
 	packets      []rectest.Packet
+	round        int // how many times the 10 s of media were sent before
 }
 
 func publishMedia(t *testing.T, url, token string, packets []rectest.Packet) *mediaPublisher {
@@ -69,6 +71,12 @@ const speed = 4
 // speed times real time.
 func (p *mediaPublisher) send(t *testing.T, from, to time.Duration) {
 	t.Helper()
+	p.sendAt(t, from, to, speed)
+}
+
+// sendAt is send at another speed.
+func (p *mediaPublisher) sendAt(t *testing.T, from, to time.Duration, speed time.Duration) {
+	t.Helper()
 	start := time.Now()
 	for _, pk := range p.packets {
 		if pk.At < from || pk.At >= to {
@@ -77,11 +85,16 @@ func (p *mediaPublisher) send(t *testing.T, from, to time.Duration) {
 		if d := (pk.At-from)/speed - time.Since(start); d > 0 {
 			time.Sleep(d)
 		}
-		tr := p.audio
+		tr, rate := p.audio, uint32(48000)
 		if pk.Video {
-			tr = p.video
+			tr, rate = p.video, 90000
 		}
-		if err := tr.WriteRTP(pk.Packet); err != nil {
+		// Each round sends the media again after the last: later sequence
+		// numbers and timestamps (SRTP drops a replayed packet).
+		pkt := *pk.Packet
+		pkt.SequenceNumber += uint16(p.round * len(p.packets))
+		pkt.Timestamp += uint32(p.round) * rate * 10
+		if err := tr.WriteRTP(&pkt); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -366,5 +379,99 @@ func TestRecordingEndsWithConference(t *testing.T) {
 	req, _ := http.NewRequest("GET", env.URL+"/api/v1/vrs/programs/"+gid+"/file?account_token="+c.Token, nil)
 	if _, body := get(t, c, req); !strings.Contains(string(body), `"error_code":24106`) {
 		t.Errorf("download of a missing file: %s", body)
+	}
+}
+
+// TestRecordingConcurrentStopAndPause: pauses, resumes and stops of one
+// recording sent at once leave one state: no recording listed, one
+// program with the file's figures, a playable file, nothing running.
+func TestRecordingConcurrentStopAndPause(t *testing.T) {
+	recDir := t.TempDir()
+	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir})
+	rec := startRecording(t, c, conf)
+	pub.send(t, 0, 3*time.Second)
+	path := env.URL + "/api/v1/vc/confs/" + conf + "/recorders/" + rec
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Go(func() {
+			var req *http.Request
+			switch i % 3 {
+			case 0:
+				req, _ = http.NewRequest("DELETE", path+"?"+url.Values{"account_token": {c.Token}, "params": {`{"recorder_mode":1}`}}.Encode(), nil)
+			default:
+				form := url.Values{"account_token": {c.Token}, "params": {fmt.Sprintf(`{"value":%d,"recorder_mode":1}`, i%3)}}
+				req, _ = http.NewRequest("PUT", path+"/state", strings.NewReader(form.Encode()))
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			}
+			resp, body := get(t, c, req)
+			if resp.StatusCode != http.StatusOK || (!strings.Contains(string(body), `"success":1`) &&
+				!strings.Contains(string(body), `"error_code":20802`) && !strings.Contains(string(body), `"error_code":20803`)) {
+				t.Errorf("%s: %d %s", req.Method, resp.StatusCode, body)
+			}
+		})
+	}
+	wg.Wait()
+	if l := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/recorders", nil))["recorders"].([]any); len(l) != 0 {
+		t.Errorf("recorders after the stop = %v", l)
+	}
+	list := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))["prginfo"].([]any)
+	files, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm"))
+	if len(list) != 1 || len(files) != 1 {
+		t.Fatalf("programs %v, files %v", list, files)
+	}
+	fi, _ := os.Stat(files[0])
+	if list[0].(map[string]any)["prgallsize"] != float64(fi.Size()) {
+		t.Errorf("program size %v, file %d", list[0].(map[string]any)["prgallsize"], fi.Size())
+	}
+	rectest.ProbeFile(t, files[0])
+	if m := metric(t, env, "confer_recordings_running"); m != "0" {
+		t.Errorf("confer_recordings_running = %s", m)
+	}
+}
+
+// TestRecordingsBounded: with MaxRunning 1, a second recording on the
+// node is refused with 24102 and not listed; once the first stops, one
+// starts again.
+func TestRecordingsBounded(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{},
+		Recording: server.RecordingConfig{Dir: t.TempDir(), MaxRunning: 1}})
+	c := env.LoggedIn(t)
+	a, b := startConf(t, c, "first"), startConf(t, c, "second")
+	rec := startRecording(t, c, a)
+	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
+	second := map[string]any{"video_name": "second", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0,
+		"recorder_mode": 1, "main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}}
+	testserver.MustFail(t, c.Do("POST", "/api/v1/vc/confs/"+b+"/recorders", testserver.Params(t, second)), 24102)
+	if l := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+b+"/recorders", nil))["recorders"].([]any); len(l) != 0 {
+		t.Errorf("a refused recording is listed: %v", l)
+	}
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/vc/confs/"+a+"/recorders/"+rec, testserver.Params(t, map[string]any{"recorder_mode": 1})))
+	testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+b+"/recorders", testserver.Params(t, second)))
+}
+
+// TestCreatedRecordingHasFile: the recording a creation asks for records
+// with media from the start; the conference's end leaves its program
+// with the file.
+func TestCreatedRecordingHasFile(t *testing.T) {
+	recDir := t.TempDir()
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}})
+	c := env.LoggedIn(t)
+	p := map[string]any{"create_type": 1, "name": "auto", "bitrate": 1024, "max_join_mt": 8, "duration": 0, "call_mode": 2,
+		"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}},
+		"recorder":      map[string]any{"publish_mode": 0, "dual_stream": 0, "anonymous": 0, "recorder_mode": 1, "vrs_id": ""}}
+	conf := testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)
+	var rec string
+	waitFor(t, "the creation's recording", func() bool {
+		l := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/recorders", nil))["recorders"].([]any)
+		if len(l) == 1 {
+			rec = l[0].(map[string]any)["rec_id"].(string)
+		}
+		return rec != "" && metric(t, env, "confer_recordings_running") == "1"
+	})
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/mc/confs/"+conf, nil))
+	files, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm"))
+	list := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))["prginfo"].([]any)
+	if len(files) != 1 || len(list) != 1 || list[0].(map[string]any)["prgdetail"].([]any)[0].(map[string]any)["prgtype"] != "webm" {
+		t.Fatalf("files %v, programs %v", files, list)
 	}
 }

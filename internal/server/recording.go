@@ -21,6 +21,9 @@ type RecordingConfig struct {
 	Dir      string // the recordings folder; "" keeps no files
 	MaxBytes int64  // the most bytes of one recording file (0: no quota)
 	MinFree  int64  // recordings stop when the disk has less free space (0: only a failed write stops them)
+	// MaxRunning bounds the recordings writing files on the node at once
+	// (vc.DefaultMaxRunning when 0).
+	MaxRunning int
 }
 
 // setupRecording gives vc its recorder and vrs the files, and registers
@@ -30,7 +33,8 @@ func (s *Server) setupRecording(cfg RecordingConfig) {
 	if s.sfu != nil && cfg.Dir != "" {
 		rec = &rtc.Recorder{SFU: s.sfu}
 	}
-	s.vc.SetRecording(vc.RecordingConfig{Recorder: rec, Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree, Log: s.log})
+	s.vc.SetRecording(vc.RecordingConfig{Recorder: rec, Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree,
+		MaxRunning: cfg.MaxRunning, Log: s.log})
 	s.vrs.SetRecordings(cfg.Dir, s.log)
 	s.metrics.Registry().MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "confer_recording_bytes_written_total",

@@ -226,22 +226,26 @@ func (s *Server) Sweep(ctx context.Context) error { return s.mc.SweepOrphanFiles
 // store keeps no event log.
 func (s *Server) Push() *push.Server { return s.push }
 
-// RunBackground starts the server's background work, the push service's
-// event tailer and client expiry, until ctx ends; the returned channel is
+// RunBackground reconciles the recordings' files with their programs,
+// then starts the server's background work, the push service's event
+// tailer and client expiry, until ctx ends; the returned channel is
 // closed once it has stopped (held push connects are released first).
 // conferd calls it before serving; testserver calls it for every Env.
 func (s *Server) RunBackground(ctx context.Context) <-chan struct{} {
 	done := make(chan struct{})
+	// Programs and recording files are compared once, before anything
+	// else runs (docs/recording.md "The recording system's files").
+	if _, err := s.ReconcileRecordings(ctx); err != nil {
+		s.log.Error("recordings: reconciling programs and files failed", "err", err)
+	}
 	go func() {
 		defer close(done)
-		if _, err := s.ReconcileRecordings(ctx); err != nil {
-			s.log.Error("recordings: reconciling programs and files failed", "err", err)
-		}
 		if s.push != nil {
 			s.push.Run(ctx)
 		} else {
 			<-ctx.Done()
 		}
+		s.vc.CloseRecordings() // files final before the SFU's taps close
 		s.closeRTC()
 	}()
 	return done

@@ -58,6 +58,7 @@ const (
 	CodeRecNameExists      = 24105 // 文件名已经存在, 请重新输入
 	CodeRecDiskFull        = 24014 // 磁盘满: a recording stopped by a full disk or its quota (rec_media.go)
 	CodeRecWriteError      = 24028 // 录像机录像时写文件出错
+	CodeRecNoResource      = 24102 // 录像资源不足，录像开启失败: the node's recordings at once (rec_media.go)
 	CodePlaybackNotPlaying = 20805 // 当前不在进行会议放像
 	CodePlaybackNotPaused  = 20806 // 当前未被暂停会议放像
 	CodePlaybackNoFile     = 24106 // 您点播的文件不存在, 请重新选择

@@ -3,6 +3,7 @@ package vc
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
@@ -63,6 +64,16 @@ func (m *Module) createdStart(ctx context.Context, started engine.Conference) er
 	}
 	if err != nil {
 		return err
+	}
+	// The creation's recording records with media from now on
+	// (rec_media.go); one that cannot is a problem of the start and stays
+	// a recording without a file.
+	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
+		if m.recLive(tlStr(rc["rec_id"])) == nil {
+			if err := m.recMediaStart(ctx, c, rc); err != nil {
+				problems = append(problems, createdProblem{fmt.Errorf("recorder: %w: the recording has no file", err)})
+			}
+		}
 	}
 	return errors.Join(append(problems, m.mediaFlags(ctx, c))...)
 }

@@ -37,8 +37,16 @@ type RecordingConfig struct {
 	Dir      string         // the recordings' folder (the vrs programs' files)
 	MaxBytes int64          // the most bytes of one recording file (0: no quota)
 	MinFree  int64          // recordings stop when the disk has less free space
-	Log      *slog.Logger
+	// MaxRunning bounds the recordings writing files on this node at
+	// once (DefaultMaxRunning when 0); one more is refused with 24102.
+	MaxRunning int
+	Log        *slog.Logger
 }
+
+// DefaultMaxRunning is the default bound of recordings at once on a node
+// (docs/benchmarks.md "Recording": 64 ran on 2 cores; the disk's write
+// rate binds before the CPU).
+const DefaultMaxRunning = 32
 
 // recMedia is the node's running recorders and their figures.
 type recMedia struct {
@@ -71,6 +79,9 @@ func (m *Module) SetRecording(cfg RecordingConfig) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	if cfg.MaxRunning <= 0 {
+		cfg.MaxRunning = DefaultMaxRunning
+	}
 	m.rec = &recMedia{cfg: cfg, live: map[string]*liveRec{}}
 }
 
@@ -96,6 +107,16 @@ func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[
 		return nil
 	}
 	recID := tlStr(rc["rec_id"])
+	if n := m.rec.running.Add(1); n > int64(m.rec.cfg.MaxRunning) {
+		m.rec.running.Add(-1)
+		return wire.Errorf(CodeRecNoResource, "%d recordings run on this node, the most it takes", m.rec.cfg.MaxRunning)
+	}
+	started := false
+	defer func() {
+		if !started {
+			m.rec.running.Add(-1)
+		}
+	}()
 	rel := filepath.Join(c.Rec.DomainMoid, recID+".webm")
 	path := filepath.Join(m.rec.cfg.Dir, rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
@@ -116,7 +137,7 @@ func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[
 	m.rec.mu.Lock()
 	m.rec.live[recID] = lr
 	m.rec.mu.Unlock()
-	m.rec.running.Add(1)
+	started = true // counted in running until recForget
 	go m.recWatch(lr)
 	return nil
 }
@@ -182,10 +203,9 @@ func (m *Module) recRel(lr *liveRec, path string) string {
 func (m *Module) recWatch(lr *liveRec) {
 	<-lr.rec.Done()
 	if m.recLive(lr.recID) != lr {
-		return // stopped through the API
+		return // stopped through the API or by the conference's end
 	}
 	info, err := lr.stop()
-	m.recForget(lr)
 	info.Path = m.recRel(lr, info.Path)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -199,15 +219,25 @@ func (m *Module) recWatch(lr *liveRec) {
 	if code != 0 {
 		m.rec.cfg.Log.Error("recording: stopped by a failure", "conf_id", lr.conf, "rec_id", lr.recID, "error_code", code, "err", err)
 	}
-	if err := m.recEndedByMedia(ctx, lr, &info, code); err != nil {
+	ended, err := m.recEndedByMedia(ctx, lr, &info, code)
+	if err != nil {
 		m.rec.cfg.Log.Error("recording: the stop could not be stored", "conf_id", lr.conf, "rec_id", lr.recID, "err", err)
 	}
+	if ended {
+		// The conference has ended: its TimelineEnded stores the program
+		// with the file's figures (recMediaStop finds the recorder here);
+		// the recorder is dropped later in case that ran on another node.
+		time.AfterFunc(time.Minute, func() { m.recForget(lr) })
+		return
+	}
+	m.recForget(lr)
 }
 
 // recEndedByMedia stores the end of a recording that stopped by itself:
 // its program, its leaving the list (with the failure's notification, in
-// the same write), its terminals' rec flags.
-func (m *Module) recEndedByMedia(ctx context.Context, lr *liveRec, info *media.RecordInfo, code int) error {
+// the same write), its terminals' rec flags. ended tells that the
+// conference is no longer running (nothing was stored).
+func (m *Module) recEndedByMedia(ctx context.Context, lr *liveRec, info *media.RecordInfo, code int) (ended bool, err error) {
 	nctx, notes := store.WithNotices(ctx)
 	var members []string
 	c, err := m.tlUpdate(nctx, lr.domain, lr.conf, func(c *engine.Conference) (bool, error) {
@@ -233,15 +263,38 @@ func (m *Module) recEndedByMedia(ctx context.Context, lr *liveRec, info *media.R
 	})
 	var we *wire.Error
 	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
-		return nil // the conference ended: TimelineEnded saved the program
+		return true, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	for _, id := range members {
 		if err := m.tlSetFlag(ctx, c, id, "rec", 0); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return false, nil
+}
+
+// CloseRecordings finalises the files of the node's running recordings
+// when the node shuts down (before its SFU closes). Their programs are
+// not stored: the recordings stay listed in their conferences, and their
+// files are reported by the next start's reconciliation
+// (docs/recording.md "How a recording records").
+func (m *Module) CloseRecordings() {
+	if m.rec == nil {
+		return
+	}
+	m.rec.mu.Lock()
+	live := make([]*liveRec, 0, len(m.rec.live))
+	for _, lr := range m.rec.live {
+		live = append(live, lr)
+	}
+	m.rec.mu.Unlock()
+	for _, lr := range live {
+		if _, err := lr.stop(); err != nil {
+			m.rec.cfg.Log.Warn("recording: cut short at shutdown", "rec_id", lr.recID, "err", err)
+		}
+		m.recForget(lr)
+	}
 }

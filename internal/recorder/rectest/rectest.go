@@ -22,6 +22,7 @@ import (
 
 	"github.com/pion/rtp"
 	"github.com/pion/rtp/codecs"
+	"github.com/pion/webrtc/v4/pkg/media/h264reader"
 	"github.com/pion/webrtc/v4/pkg/media/ivfreader"
 	"github.com/pion/webrtc/v4/pkg/media/oggreader"
 )
@@ -86,6 +87,17 @@ var (
 	mediaMu sync.Mutex
 	made    = map[int][2]string{} // seconds: the files made in the process's temporary folder
 )
+
+// Cleanup removes the media made by the process; a TestMain calls it
+// after the tests ran.
+func Cleanup() {
+	mediaMu.Lock()
+	defer mediaMu.Unlock()
+	for k, src := range made {
+		os.RemoveAll(filepath.Dir(src[0]))
+		delete(made, k)
+	}
+}
 
 // Packet is an RTP packet with the media time it is sent at.
 type Packet struct {
@@ -229,4 +241,48 @@ func ProbeFile(t testing.TB, path string) Probe {
 	}
 	slices.Sort(p.Video)
 	return p
+}
+
+// H264Packets encodes seconds of the test picture as H.264 (constrained
+// baseline, 15 frames a second, an IDR with SPS and PPS every second)
+// with ffmpeg's libx264 and returns its RTP packets (payload type 102).
+func H264Packets(t testing.TB, dir string, seconds int) []Packet {
+	t.Helper()
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("ffmpeg is not installed (apt-get install ffmpeg): the recording tests need real media")
+	}
+	path := filepath.Join(dir, "video.h264")
+	run(t, "ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", fmt.Sprintf("testsrc=size=%dx%d:rate=15:duration=%d", Width, Height, seconds),
+		"-c:v", "libx264", "-profile:v", "baseline", "-pix_fmt", "yuv420p", "-g", "15", "-bf", "0", "-preset", "ultrafast",
+		"-x264-params", "repeat-headers=1", "-f", "h264", path)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := h264reader.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk := rtp.NewPacketizer(1200, 102, rand.Uint32(), &codecs.H264Payloader{}, rtp.NewRandomSequencer(), 90000)
+	var out []Packet
+	var frame []byte
+	i := 0
+	for {
+		nal, err := r.NextNAL()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame = append(append(frame, 0, 0, 0, 1), nal.Data...)
+		if nal.UnitType == h264reader.NalUnitTypeCodedSliceNonIdr || nal.UnitType == h264reader.NalUnitTypeCodedSliceIdr {
+			for _, p := range pk.Packetize(frame, 90000/15) {
+				out = append(out, Packet{At: time.Duration(i) * time.Second / 15, Video: true, Packet: p})
+			}
+			frame, i = nil, i+1
+		}
+	}
+	return out
 }
