@@ -23,5 +23,5 @@ func raiseFileLimit(log *slog.Logger) uint64 {
 		}
 	}
 	log.Info("open-file limit", "soft", r.Cur, "hard", r.Max)
-	return r.Cur
+	return uint64(r.Cur) // int64 on FreeBSD, uint64 elsewhere
 }

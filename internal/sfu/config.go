@@ -10,6 +10,7 @@ import (
 	"github.com/pion/interceptor"
 	"github.com/pion/interceptor/pkg/cc"
 	"github.com/pion/interceptor/pkg/gcc"
+	"github.com/pion/interceptor/pkg/twcc"
 	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
 
@@ -154,8 +155,11 @@ func (t *transport) close() {
 // transport-wide congestion control feedback (TWCC). A subscriber's API
 // also runs Google Congestion Control on that feedback (send-side BWE, no
 // pacer: the SFU forwards at the publisher's pace) and hands the estimator
-// to onBWE.
-func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator)) (*webrtc.API, error) {
+// to onBWE. A subscriber (whep) stamps transport-wide sequence numbers on
+// its video only: the estimate serves the choice of a video layer, and
+// stamping and tracking every audio packet of hundreds of subscribers
+// cost a fifth of the node's CPU (docs/benchmarks.md "Media").
+func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator), whep bool) (*webrtc.API, error) {
 	m := &webrtc.MediaEngine{}
 	if err := registerCodecs(m); err != nil {
 		return nil, err
@@ -186,11 +190,22 @@ func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator)) (*webrtc.API, error) {
 	if err := webrtc.ConfigureSimulcastExtensionHeaders(m); err != nil {
 		return nil, err
 	}
-	if err := webrtc.ConfigureTWCCSender(m, reg); err != nil {
-		return nil, err
-	}
-	if err := webrtc.ConfigureTWCCHeaderExtensionSender(m, reg); err != nil {
-		return nil, err
+	if whep {
+		if err := m.RegisterHeaderExtension(webrtc.RTPHeaderExtensionCapability{URI: sdp.TransportCCURI}, webrtc.RTPCodecTypeVideo); err != nil {
+			return nil, err
+		}
+		tw, err := twcc.NewHeaderExtensionInterceptor()
+		if err != nil {
+			return nil, err
+		}
+		reg.Add(tw)
+	} else {
+		if err := webrtc.ConfigureTWCCSender(m, reg); err != nil {
+			return nil, err
+		}
+		if err := webrtc.ConfigureTWCCHeaderExtensionSender(m, reg); err != nil {
+			return nil, err
+		}
 	}
 	return webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithInterceptorRegistry(reg), webrtc.WithSettingEngine(s.settings)), nil
 }

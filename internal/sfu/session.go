@@ -197,7 +197,7 @@ func (sess *session) negotiate(o offer) error {
 			})
 		}
 	}
-	api, err := sess.sfu.newAPI(onBWE)
+	api, err := sess.sfu.newAPI(onBWE, o.whep)
 	if err != nil {
 		return err
 	}
