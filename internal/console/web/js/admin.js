@@ -81,6 +81,26 @@ async function list(ctx, section, r) {
       title: c,
       get: (it) => (i === 0 && r.get ? h('a', { href: `#/${section}/${r.key}:${it[r.id]}` }, String(it[c] ?? '')) : String(it[c] ?? '')),
     }));
+    if (r.vrs) {
+      // A program recorded with media is a file (docs/recording.md): it
+      // plays here and downloads with the session; one without a file
+      // answers 24106, shown as the platform's description.
+      cols.push({
+        title: '', get: (it) => h('span', { class: 'row' },
+          h('button', { class: 'play', onclick: () => play(it) }, 'Play'),
+          h('a', { class: 'download', href: api.fileURL(`/api/v1/vrs/programs/${it.prggid}/file`), download: '' }, 'Download')),
+      });
+    }
+    async function play(it) {
+      const url = api.fileURL(`/api/v1/vrs/programs/${it.prggid}/file`);
+      const head = await fetch(url, { method: 'HEAD', credentials: 'same-origin' });
+      if (!head.ok || (head.headers.get('Content-Type') || '').includes('json')) {
+        await attempt(() => api.get(`/api/v1/vrs/programs/${it.prggid}/file`));
+        return;
+      }
+      player.replaceChildren(h('h2', {}, `Playing ${it.prgalias || it.prggid}`),
+        h('video', { class: 'program', controls: true, autoplay: true, src: url }));
+    }
     if (r.remove || r.vrs) {
       cols.push({
         title: '', get: (it) => h('button', {
@@ -94,8 +114,9 @@ async function list(ctx, section, r) {
         }, 'Delete'),
       });
     }
-    body.replaceChildren(table(cols, items), pager(start, PAGE, total, (s) => { start = s; load(); }));
+    body.replaceChildren(table(cols, items), pager(start, PAGE, total, (s) => { start = s; load(); }), player);
   }
+  const player = h('div', { class: 'player', 'aria-live': 'polite' });
   await load();
   return box;
 }

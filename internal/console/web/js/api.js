@@ -76,6 +76,12 @@ export async function call(method, path, params = {}) {
   return decode(await fetch(url, init));
 }
 
+// fileURL is a GET link with the token (a program's download, docs/recording.md
+// "Download"): the browser sends the session cookie with it.
+export function fileURL(path) {
+  return `${path}?account_token=${encodeURIComponent(state.token)}`;
+}
+
 export const get = (path, params) => call('GET', path, params);
 export const post = (path, params) => call('POST', path, params);
 export const put = (path, params) => call('PUT', path, params);
