@@ -2,10 +2,8 @@ package console_test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/pion/webrtc/v4/pkg/media"
 
 	"github.com/confer-platform/confer/internal/mediaload"
+	"github.com/confer-platform/confer/internal/rtctest"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -103,18 +102,9 @@ func publishVP8(t *testing.T, whipURL, token string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var se webrtc.SettingEngine
-	se.SetIncludeLoopbackCandidate(true)
-	me := &webrtc.MediaEngine{}
-	if err := me.RegisterDefaultCodecs(); err != nil {
-		t.Fatal(err)
-	}
-	pc, err := webrtc.NewAPI(webrtc.WithSettingEngine(se), webrtc.WithMediaEngine(me)).NewPeerConnection(webrtc.Configuration{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pc := rtctest.NewPC(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); _ = pc.Close() })
+	t.Cleanup(cancel)
 	video, err := webrtc.NewTrackLocalStaticSample(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000}, "video", "stage")
 	if err != nil {
 		t.Fatal(err)
@@ -128,29 +118,8 @@ func publishVP8(t *testing.T, whipURL, token string) {
 			t.Fatal(err)
 		}
 	}
-	offer, err := pc.CreateOffer(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gathered := webrtc.GatheringCompletePromise(pc)
-	if err := pc.SetLocalDescription(offer); err != nil {
-		t.Fatal(err)
-	}
-	<-gathered
-	req, _ := http.NewRequest("POST", whipURL, strings.NewReader(pc.LocalDescription().SDP))
-	req.Header.Set("Content-Type", "application/sdp")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	answer, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
-		t.Fatalf("WHIP POST = %d %s", resp.StatusCode, answer)
-	}
-	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: string(answer)}); err != nil {
-		t.Fatal(err)
+	if r := rtctest.Offer(t, pc, whipURL, token, nil); r.Status != http.StatusCreated {
+		t.Fatalf("WHIP POST = %d %s", r.Status, r.Body)
 	}
 	send := func(tr *webrtc.TrackLocalStaticSample, frames []mediaload.Frame) {
 		due := time.Now()

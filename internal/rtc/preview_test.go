@@ -1,13 +1,12 @@
 package rtc_test
 
 import (
-	"io"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/pion/webrtc/v4"
 
+	"github.com/confer-platform/confer/internal/rtctest"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -34,38 +33,15 @@ func previewOffer(t *testing.T, url, cookie, token string) (*viewer, int, string
 			}
 		}
 	})
-	o, err := pc.CreateOffer(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gathered := webrtc.GatheringCompletePromise(pc)
-	if err := pc.SetLocalDescription(o); err != nil {
-		t.Fatal(err)
-	}
-	<-gathered
-	req, _ := http.NewRequest("POST", url+"?preview=1", strings.NewReader(pc.LocalDescription().SDP))
-	req.Header.Set("Content-Type", "application/sdp")
+	h := http.Header{}
 	if cookie != "" {
-		req.AddCookie(&http.Cookie{Name: "SSO_COOKIE_KEY", Value: cookie})
+		h.Set("Cookie", (&http.Cookie{Name: "SSO_COOKIE_KEY", Value: cookie}).String())
 	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+	r := rtctest.Offer(t, pc, url+"?preview=1", token, h)
+	if r.Status == http.StatusCreated && r.Header.Get("X-Confer-Mt-Id") != "" {
+		t.Errorf("a preview was given mt_id %q", r.Header.Get("X-Confer-Mt-Id"))
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode == http.StatusCreated {
-		if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: string(b)}); err != nil {
-			t.Fatal(err)
-		}
-		if resp.Header.Get("X-Confer-Mt-Id") != "" {
-			t.Errorf("a preview was given mt_id %q", resp.Header.Get("X-Confer-Mt-Id"))
-		}
-	}
-	return v, resp.StatusCode, resp.Header.Get("Location")
+	return v, r.Status, r.Location
 }
 
 // An operator's preview (WHEP ?preview=1 with the login cookie) receives

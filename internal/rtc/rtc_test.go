@@ -2,7 +2,6 @@ package rtc_test
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 
+	"github.com/confer-platform/confer/internal/rtctest"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -35,56 +35,14 @@ func rtcToken(t *testing.T, c *testserver.Client, conf string, p map[string]any)
 	return testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/rtc_tokens", testserver.Params(t, p)))
 }
 
-func newPC(t *testing.T) *webrtc.PeerConnection {
-	t.Helper()
-	var se webrtc.SettingEngine
-	se.SetIncludeLoopbackCandidate(true)
-	me := &webrtc.MediaEngine{}
-	if err := me.RegisterDefaultCodecs(); err != nil {
-		t.Fatal(err)
-	}
-	// RFC 6464 audio levels, which voice activation reads.
-	if err := me.RegisterHeaderExtension(webrtc.RTPHeaderExtensionCapability{URI: sfu.AudioLevelURI}, webrtc.RTPCodecTypeAudio); err != nil {
-		t.Fatal(err)
-	}
-	pc, err := webrtc.NewAPI(webrtc.WithSettingEngine(se), webrtc.WithMediaEngine(me)).NewPeerConnection(webrtc.Configuration{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = pc.Close() })
-	return pc
-}
+func newPC(t *testing.T) *webrtc.PeerConnection { return rtctest.NewPC(t) }
 
 // offer posts pc's complete offer to url and returns the status, the
 // session's Location and the body; a 201 sets the answer.
 func offer(t *testing.T, pc *webrtc.PeerConnection, url, token string) (int, string, string) {
 	t.Helper()
-	o, err := pc.CreateOffer(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gathered := webrtc.GatheringCompletePromise(pc)
-	if err := pc.SetLocalDescription(o); err != nil {
-		t.Fatal(err)
-	}
-	<-gathered
-	req, _ := http.NewRequest("POST", url, strings.NewReader(pc.LocalDescription().SDP))
-	req.Header.Set("Content-Type", "application/sdp")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode == http.StatusCreated {
-		if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: string(b)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return resp.StatusCode, resp.Header.Get("Location"), string(b)
+	r := rtctest.Offer(t, pc, url, token, nil)
+	return r.Status, r.Location, r.Body
 }
 
 // publisher sends Opus packets every 10 ms until the test ends, with an

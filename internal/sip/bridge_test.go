@@ -1,7 +1,6 @@
 package sip_test
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -11,6 +10,7 @@ import (
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 
+	"github.com/confer-platform/confer/internal/rtctest"
 	"github.com/confer-platform/confer/internal/testserver"
 )
 
@@ -119,47 +119,10 @@ func TestBridgeToWebRTC(t *testing.T) {
 	s.wait(t)
 }
 
-func newPC(t *testing.T) *webrtc.PeerConnection {
-	t.Helper()
-	var se webrtc.SettingEngine
-	se.SetIncludeLoopbackCandidate(true)
-	me := &webrtc.MediaEngine{}
-	if err := me.RegisterDefaultCodecs(); err != nil {
-		t.Fatal(err)
-	}
-	pc, err := webrtc.NewAPI(webrtc.WithSettingEngine(se), webrtc.WithMediaEngine(me)).NewPeerConnection(webrtc.Configuration{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = pc.Close() })
-	return pc
-}
+func newPC(t *testing.T) *webrtc.PeerConnection { return rtctest.NewPC(t) }
 
 // whepOffer posts pc's complete offer (WHIP or WHEP) and applies the answer.
 func whepOffer(t *testing.T, pc *webrtc.PeerConnection, url, token string) int {
 	t.Helper()
-	o, err := pc.CreateOffer(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gathered := webrtc.GatheringCompletePromise(pc)
-	if err := pc.SetLocalDescription(o); err != nil {
-		t.Fatal(err)
-	}
-	<-gathered
-	req, _ := http.NewRequest("POST", url, strings.NewReader(pc.LocalDescription().SDP))
-	req.Header.Set("Content-Type", "application/sdp")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode == http.StatusCreated {
-		if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: string(b)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return resp.StatusCode
+	return rtctest.Offer(t, pc, url, token, nil).Status
 }

@@ -1,0 +1,83 @@
+// Package rtctest holds the pion WebRTC client of the tests that talk to
+// a node's WHIP and WHEP endpoints through a real listener (internal/rtc,
+// internal/sip, internal/console): a PeerConnection that a browser would
+// make on loopback, and the offer/answer exchange of RFC 9725. Imported by
+// tests only.
+package rtctest
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/sfu"
+)
+
+// NewPC returns a PeerConnection with pion's default codecs and the RFC
+// 6464 audio-level extension (voice activation reads it), gathering
+// loopback candidates; it is closed when the test ends.
+func NewPC(t testing.TB) *webrtc.PeerConnection {
+	t.Helper()
+	var se webrtc.SettingEngine
+	se.SetIncludeLoopbackCandidate(true)
+	me := &webrtc.MediaEngine{}
+	if err := me.RegisterDefaultCodecs(); err != nil {
+		t.Fatal(err)
+	}
+	if err := me.RegisterHeaderExtension(webrtc.RTPHeaderExtensionCapability{URI: sfu.AudioLevelURI}, webrtc.RTPCodecTypeAudio); err != nil {
+		t.Fatal(err)
+	}
+	pc, err := webrtc.NewAPI(webrtc.WithSettingEngine(se), webrtc.WithMediaEngine(me)).NewPeerConnection(webrtc.Configuration{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pc.Close() })
+	return pc
+}
+
+// Reply is the answer to a WHIP or WHEP POST.
+type Reply struct {
+	Status   int
+	Location string // the session's URL
+	Body     string // the SDP answer, or the reason of a refusal
+	Header   http.Header
+}
+
+// Offer posts pc's complete offer (all candidates gathered) to url with
+// the bearer token ("" none) and the extra headers (a Cookie, say), and
+// applies the answer of a 201.
+func Offer(t testing.TB, pc *webrtc.PeerConnection, url, token string, extra http.Header) Reply {
+	t.Helper()
+	o, err := pc.CreateOffer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gathered := webrtc.GatheringCompletePromise(pc)
+	if err := pc.SetLocalDescription(o); err != nil {
+		t.Fatal(err)
+	}
+	<-gathered
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(pc.LocalDescription().SDP))
+	for k, v := range extra {
+		req.Header[k] = v
+	}
+	req.Header.Set("Content-Type", "application/sdp")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode == http.StatusCreated {
+		if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: string(b)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Reply{Status: resp.StatusCode, Location: resp.Header.Get("Location"), Body: string(b), Header: resp.Header}
+}
