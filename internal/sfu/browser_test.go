@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/confer-platform/confer/internal/browsertest"
+	"github.com/pion/webrtc/v4"
 )
 
 // chromium finds the Debian chromium (.ci/run installs it when absent).
@@ -161,4 +162,25 @@ func TestBrowserPassword(t *testing.T) {
 	waitFor(t, "Joined of the browser", func() bool { j, _, _ := rg.ev.snapshot(); return j == 1 })
 	pageEval(t, page, "the page's own entry in the list",
 		`[...document.querySelectorAll('#participants li')].some(li => li.textContent.includes('Lin'))`)
+}
+
+// A browser that joins a conference holding a SIP terminal that speaks
+// only PCMU sends PCMU (the answer prefers it), so the terminal hears the
+// browser without transcoding (issue 26, docs/sip.md "Media").
+func TestBrowserSpeaksPCMUToASIPTerminal(t *testing.T) {
+	browsertest.Chromium(t) // skips before anything starts
+	rg := newRig(t, nil)
+	pcmu := LocalCodec{MimeType: webrtc.MimeTypePCMU, ClockRate: 8000, Channels: 1, PayloadType: 0}
+	phone := newSink()
+	if _, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Member: true, MtID: "90", Name: "phone", Kind: KindSIP,
+		PublishAudio: &pcmu, Receive: SourceBroadcast, AudioOut: phone, AudioCodecs: []LocalCodec{pcmu}}); err != nil {
+		t.Fatal(err)
+	}
+	page := browser(t)
+	joinPage(t, page, rg.srv.URL+"/rtc/join/c1#token=both", "Ada")
+	waitFor(t, "the browser's PCMU audio at the SIP terminal", func() bool {
+		phone.mu.Lock()
+		defer phone.mu.Unlock()
+		return phone.n > 50 && phone.pts[0] && len(phone.pts) == 1
+	})
 }

@@ -1,6 +1,10 @@
 package sfu
 
-import "github.com/pion/webrtc/v4"
+import (
+	"strings"
+
+	"github.com/pion/webrtc/v4"
+)
 
 // plainAudio are the audio codecs of SIP terminals (PCMU, PCMA, G.722, RFC
 // 3551 static payload types) offered to browsers besides Opus, so that a
@@ -20,4 +24,48 @@ func registerPlainAudio(m *webrtc.MediaEngine) error {
 		}
 	}
 	return nil
+}
+
+// audioPreference is what a new publisher should send so that the room's
+// SIP terminals hear it without transcoding (issue 26 "the SFU negotiates
+// the same codecs with browsers in a conference that holds SIP
+// terminals"): when a terminal accepts no Opus, the first plain codec it
+// accepts, then Opus; nil when every terminal accepts Opus. A publisher
+// that joined before the terminal keeps what it negotiated.
+func (rm *room) audioPreference() []webrtc.RTPCodecParameters {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	for _, m := range rm.members {
+		l := m.owner.local
+		if l == nil || l.opts.AudioOut == nil || acceptsMime(l.opts.AudioCodecs, webrtc.MimeTypeOpus) {
+			continue
+		}
+		for _, c := range l.opts.AudioCodecs {
+			for _, p := range plainAudio {
+				if strings.EqualFold(c.MimeType, p.MimeType) {
+					return []webrtc.RTPCodecParameters{p, opusCodec}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func acceptsMime(cs []LocalCodec, mime string) bool {
+	for _, c := range cs {
+		if strings.EqualFold(c.MimeType, mime) {
+			return true
+		}
+	}
+	return false
+}
+
+// preferAudio orders the codecs of a publisher's audio in the answer (the
+// offerer sends the first, RFC 3264 section 6.1).
+func preferAudio(pc *webrtc.PeerConnection, pref []webrtc.RTPCodecParameters) {
+	for _, tr := range pc.GetTransceivers() {
+		if tr.Kind() == webrtc.RTPCodecTypeAudio {
+			_ = tr.SetCodecPreferences(pref) // a codec the offer lacks leaves the offer's order
+		}
+	}
 }

@@ -234,14 +234,17 @@ var videoFeedback = []webrtc.RTCPFeedback{
 	{Type: "nack", Parameter: "pli"}, {Type: webrtc.TypeRTCPFBTransportCC},
 }
 
+// opusCodec is the SFU's Opus.
+var opusCodec = webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
+	MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, SDPFmtpLine: "minptime=10;useinbandfec=1",
+	RTCPFeedback: []webrtc.RTCPFeedback{{Type: webrtc.TypeRTCPFBTransportCC}}}, PayloadType: 111}
+
 func registerCodecs(m *webrtc.MediaEngine) error {
 	codecs := []struct {
 		c webrtc.RTPCodecParameters
 		t webrtc.RTPCodecType
 	}{
-		{webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
-			MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, SDPFmtpLine: "minptime=10;useinbandfec=1",
-			RTCPFeedback: []webrtc.RTCPFeedback{{Type: webrtc.TypeRTCPFBTransportCC}}}, PayloadType: 111}, webrtc.RTPCodecTypeAudio},
+		{opusCodec, webrtc.RTPCodecTypeAudio},
 		{webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
 			MimeType: webrtc.MimeTypeVP8, ClockRate: 90000, RTCPFeedback: videoFeedback}, PayloadType: 96}, webrtc.RTPCodecTypeVideo},
 		{webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{

@@ -3,6 +3,7 @@ package sfu
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -60,8 +61,8 @@ func (s *sink) grows(t *testing.T, key string, n int) {
 }
 
 var (
-	opusCodec = LocalCodec{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, PayloadType: 111}
-	vp8Codec  = LocalCodec{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000, PayloadType: 96}
+	opusLocal = LocalCodec{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, PayloadType: 111}
+	vp8Local  = LocalCodec{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000, PayloadType: 96}
 )
 
 // A tap (a recorder) receives a WHIP publisher's stream rewritten onto one
@@ -115,7 +116,7 @@ func TestLocalPublisherReachesWHEP(t *testing.T) {
 	rg := newRig(t, nil)
 	keys := make(chan struct{}, 1)
 	l, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Member: true, Name: "movie.webm", Kind: KindPlayback,
-		PublishAudio: &opusCodec, PublishVideo: &vp8Codec,
+		PublishAudio: &opusLocal, PublishVideo: &vp8Local,
 		OnKeyFrameRequest: func() {
 			select {
 			case keys <- struct{}{}:
@@ -181,8 +182,8 @@ func TestLocalMemberPlacedByEngine(t *testing.T) {
 	a.run(idA, &sendOpts{level: 30})
 	audio, video := newSink(), newSink()
 	l, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Member: true, MtID: "77", Name: "phone", Kind: KindSIP,
-		PublishAudio: &opusCodec, Receive: SourceBroadcast, AudioOut: audio, VideoOut: video,
-		AudioCodecs: []LocalCodec{opusCodec}, VideoCodecs: []LocalCodec{vp8Codec}})
+		PublishAudio: &opusLocal, Receive: SourceBroadcast, AudioOut: audio, VideoOut: video,
+		AudioCodecs: []LocalCodec{opusLocal}, VideoCodecs: []LocalCodec{vp8Local}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,11 +236,61 @@ func TestLocalRefusedWhenFull(t *testing.T) {
 	})
 	rg.publish("small", idA, false, "")
 	sessions := rg.sfu.Sessions()
-	_, err := rg.sfu.OpenLocal(context.Background(), "small", LocalOptions{Member: true, Name: "x", PublishAudio: &opusCodec})
+	_, err := rg.sfu.OpenLocal(context.Background(), "small", LocalOptions{Member: true, Name: "x", PublishAudio: &opusLocal})
 	if code, _ := statusOf(err); code != 409 {
 		t.Fatalf("OpenLocal in a full conference: %v (status %d), want 409", err, code)
 	}
 	if rg.sfu.Sessions() != sessions || rg.sfu.count.Load() != int64(sessions) {
 		t.Fatalf("a refused local endpoint left a session behind: %d sessions, count %d", rg.sfu.Sessions(), rg.sfu.count.Load())
+	}
+}
+
+// A conference that holds a SIP terminal accepting only PCMU answers a new
+// publisher with PCMU first (the offerer sends the first codec of the
+// answer, RFC 3264 section 6.1), then Opus; without such a terminal, Opus
+// stays first.
+func TestPublisherPrefersTheSIPTerminalsCodec(t *testing.T) {
+	rg := newRig(t, nil)
+	firstAudioPT := func() string {
+		pc, err := clientAPI(t).NewPeerConnection(webrtc.Configuration{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = pc.Close() })
+		if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeAudio, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly}); err != nil {
+			t.Fatal(err)
+		}
+		offer, err := pc.CreateOffer(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gathered := webrtc.GatheringCompletePromise(pc)
+		if err := pc.SetLocalDescription(offer); err != nil {
+			t.Fatal(err)
+		}
+		<-gathered
+		code, _, answer := rg.post("/rtc/whip/c1", "pub", pc.LocalDescription().SDP)
+		if code != 201 {
+			t.Fatalf("WHIP POST = %d %s", code, answer)
+		}
+		for _, l := range strings.Split(answer, "\n") {
+			if f := strings.Fields(l); len(f) > 3 && f[0] == "m=audio" {
+				return f[3]
+			}
+		}
+		t.Fatalf("no audio in the answer:\n%s", answer)
+		return ""
+	}
+	if pt := firstAudioPT(); pt != "111" {
+		t.Fatalf("without SIP terminals the answer's first audio codec is %s, want Opus (111)", pt)
+	}
+	pcmu := LocalCodec{MimeType: webrtc.MimeTypePCMU, ClockRate: 8000, Channels: 1, PayloadType: 0}
+	sink := newSink()
+	if _, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Member: true, MtID: "90", Name: "phone", Kind: KindSIP,
+		PublishAudio: &pcmu, Receive: SourceBroadcast, AudioOut: sink, AudioCodecs: []LocalCodec{pcmu}}); err != nil {
+		t.Fatal(err)
+	}
+	if pt := firstAudioPT(); pt != "0" {
+		t.Fatalf("with a PCMU terminal the answer's first audio codec is %s, want PCMU (0)", pt)
 	}
 }

@@ -230,6 +230,11 @@ func (sess *session) negotiate(o offer) error {
 	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: o.sdp}); err != nil {
 		return &httpError{http.StatusBadRequest, "unusable SDP offer: " + shortErr(err), ErrBadOffer}
 	}
+	if !o.whep {
+		if pref := sess.room.audioPreference(); pref != nil {
+			preferAudio(pc, pref) // codec_plain.go: SIP terminals hear it
+		}
+	}
 	ans, err := pc.CreateAnswer(nil)
 	if err != nil {
 		return &httpError{http.StatusBadRequest, "no answer to this SDP offer: " + shortErr(err), ErrBadOffer}
