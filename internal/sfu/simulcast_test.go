@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A subscriber asking for a larger size moves to a higher simulcast layer
@@ -15,6 +16,9 @@ func TestSimulcastLayerSwitchOnKeyFrame(t *testing.T) {
 	p := rg.publish("c1", idA, true, "")
 	opts := &sendOpts{level: 127, noKeyFor: map[int]bool{2: true}}
 	p.run(idA, opts)
+	// Until the SFU has every layer, a subscriber gets the lowest it has
+	// (a loaded machine sets up the q layer's track last at times).
+	waitLayers(t, rg, "c1", p.mtID)
 	sub := rg.subscribe("c1", "?mt_id="+p.mtID+"&width=320&height=180", "sub")
 	sub.flowing(t, "video/65/0", 50)
 	if n := sub.total("video/65/1") + sub.total("video/65/2"); n != 0 {
@@ -73,4 +77,30 @@ func TestSimulcastStoppedLayer(t *testing.T) {
 	opts.stopped = map[int]bool{2: true}
 	opts.mu.Unlock()
 	sub.flowing(t, "video/65/1", 50)
+}
+
+// waitLayers waits until the SFU receives all three simulcast layers of
+// mtID's video.
+func waitLayers(t *testing.T, rg *testRig, conf, mtID string) {
+	t.Helper()
+	waitFor(t, "the three simulcast layers at the SFU", func() bool {
+		rm := rg.sfu.room(conf, false)
+		if rm == nil {
+			return false
+		}
+		rm.mu.Lock()
+		m := rm.members[mtID]
+		var r *receiver
+		if m != nil {
+			r = m.video
+		}
+		rm.mu.Unlock()
+		if r == nil {
+			return false
+		}
+		now := time.Now().UnixNano()
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.live(0, now) && r.live(1, now) && r.live(2, now)
+	})
 }
