@@ -3542,6 +3542,8 @@ type VCConfsMonitorsListReplyMonitor struct {
 	Src *VCConfsMonitorsListReplyMonitorSrc `json:"src,omitempty"`
 	// Destination of the RTP stream.
 	Dst *VCConfsMonitorsListReplyMonitorDst `json:"dst,omitempty"`
+	// WHEP link watching the monitored source while the monitor lives (docs/live.md "Monitors"); empty without real media.
+	WhepURL string `json:"whep_url"`
 }
 
 // VCConfsMonitorsListReplyMonitorSrc is the member src of VCConfsMonitorsListReplyMonitor.
@@ -3629,6 +3631,8 @@ type VCConfsMonitorsGetReply struct {
 	Src *VCConfsMonitorsGetReplySrc `json:"src,omitempty"`
 	// Destination of the RTP stream.
 	Dst *VCConfsMonitorsGetReplyDst `json:"dst,omitempty"`
+	// WHEP link watching the monitored source while the monitor lives (docs/live.md "Monitors"); empty without real media.
+	WhepURL string `json:"whep_url"`
 }
 
 // VCConfsMonitorsGetReplySrc is the member src of VCConfsMonitorsGetReply.
