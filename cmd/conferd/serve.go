@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -141,17 +142,23 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		RTC: rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL, Recording: recF.config(*filesDir), SIP: sipCfg,
 	}
 	srv, err := server.New(scfg)
-	if err != nil && addrInUse(err) && (rtcF.portsDefault() || (sipCfg != nil && sipF.addrDefault())) {
-		if rtcF.portsDefault() {
+	// A default port that is taken (another conferd on this laptop) falls
+	// back to a free one, for the part whose port it is: the SFU's or the
+	// SIP agent's (each is opened in turn, so up to two retries).
+	for retry := 0; retry < 2 && err != nil && addrInUse(err); retry++ {
+		switch {
+		case strings.HasPrefix(err.Error(), "sfu:") && rtcF.portsDefault() && scfg.RTC.UDPPort != 0:
 			logger.Warn("the SFU's default ports are taken: using free ones (set --rtc-udp-port and --rtc-tcp-port)", "err", err)
 			scfg.RTC.UDPPort, scfg.RTC.TCPPort = 0, 0
-		}
-		if sipCfg != nil && sipF.addrDefault() {
-			logger.Warn("the SIP port 5060 may be taken: using a free one (set --sip-addr)", "err", err)
+		case strings.HasPrefix(err.Error(), "sip:") && scfg.SIP != nil && sipF.addrDefault() && scfg.SIP == sipCfg:
+			logger.Warn("the SIP port 5060 is taken: using a free one (set --sip-addr)", "err", err)
 			host, _, _ := net.SplitHostPort(sipCfg.Addr)
 			c := *sipCfg
 			c.Addr = net.JoinHostPort(host, "0")
 			scfg.SIP = &c
+		default:
+			retry = 2 // not a default port of ours: report it
+			continue
 		}
 		srv, err = server.New(scfg)
 	}

@@ -47,3 +47,22 @@ func TestServeSIPBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// The SFU's default port taken (another conferd on the laptop) falls back
+// to a free one, and the warning names the SFU, not the SIP agent, whose
+// own port was free (README "Run it").
+func TestServeDefaultRTCPortTaken(t *testing.T) {
+	held, err := net.ListenPacket("udp4", "127.0.0.1:7882")
+	if err != nil {
+		t.Skipf("UDP 7882 is in use here already (%v): the test needs to hold it itself", err)
+	}
+	defer held.Close()
+	logs := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--sip-addr", "127.0.0.1:0")
+	out := logs.String()
+	if !strings.Contains(out, "the SFU's default ports are taken") || strings.Contains(out, "SIP port 5060") {
+		t.Fatalf("warnings of a taken SFU port: %s", out)
+	}
+	if !regexp.MustCompile(`media: WHIP, WHEP.*ice_udp="\[127\.0\.0\.1:\d+`).MatchString(out) || strings.Contains(out, `127.0.0.1:7882 `) {
+		t.Fatalf("the SFU did not take a free port: %s", out)
+	}
+}
