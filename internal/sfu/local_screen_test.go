@@ -1,0 +1,147 @@
+package sfu
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pion/rtp"
+)
+
+// screenFeed writes VP8 screen packets marked id to l until stop closes,
+// a key frame every 50 packets.
+func screenFeed(l *Local, id byte, stop <-chan struct{}) {
+	go func() {
+		tk := time.NewTicker(5 * time.Millisecond)
+		defer tk.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-l.Done():
+				return
+			case <-tk.C:
+			}
+			l.WriteScreen(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: uint16(i), Timestamp: uint32(i) * 450, Marker: true},
+				Payload: vp8(id, 0, i%50 == 0)})
+		}
+	}()
+}
+
+// A local member (a SIP terminal's content m-line) starts a screen while
+// its call is up: the engine accepts it as the dual stream, WHEP ?dual=1
+// receives it, its own content is not sent back; a browser's share ends
+// it (not the call) and reaches its ScreenOut; the engine's SetDual
+// likewise; StopScreen reports DualStopped; a refusal changes nothing
+// (issue 26, docs/sip.md "Content").
+func TestLocalScreenStartStop(t *testing.T) {
+	rg := newRig(t, nil)
+	a := rg.publish("c1", idA, false, "")
+	a.run(idA, &sendOpts{level: 127})
+	content := newSink()
+	stoppedBy := make(chan struct{}, 4)
+	l, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Member: true, MtID: "90", Name: "room", Kind: KindSIP,
+		PublishVideo: &vp8Local, Receive: SourceBroadcast, ScreenOut: content, ScreenCodecs: []LocalCodec{vp8Local},
+		OnScreenStopped: func() { stoppedBy <- struct{}{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	l.WriteScreen(&rtp.Packet{Header: rtp.Header{Version: 2}, Payload: vp8(77, 0, true)}) // no screen yet: dropped
+	if err := l.StartScreen(vp8Local); err != nil {
+		t.Fatal(err)
+	}
+	if started, _ := rg.ev.duals(); !slices.Equal(started, []string{"90"}) {
+		t.Fatalf("DualStarted for %v, want [90]", started)
+	}
+	if st := rg.state(t, "c1", ""); st.Dual != "90" {
+		t.Fatalf("state dual = %q, want 90", st.Dual)
+	}
+	screenFeed(l, 77, stop)
+	d := rg.subscribe("c1", "?dual=1", "sub")
+	d.flowing(t, "video/77", 30)
+	ref := rg.subscribe("c1", "?mt_id="+a.mtID, "sub")
+	if n := content.count("video/77"); n != 0 {
+		t.Fatalf("the terminal got %d packets of its own content back", n)
+	}
+
+	// A browser's share replaces it: the call stays, its screen ends and
+	// its content port receives the browser's share.
+	screenA := rg.publish("c1", 91, false, "?dual=1&viewer="+strings.TrimPrefix(a.location, PathSession))
+	screenA.run(91, &sendOpts{level: 127})
+	select {
+	case <-stoppedBy:
+	case <-time.After(10 * time.Second):
+		t.Fatal("OnScreenStopped not called when a browser's share replaced the terminal's")
+	}
+	if l.Screen() {
+		t.Fatal("the terminal still publishes a screen")
+	}
+	content.grows(t, "video/91", 30)
+	d.flowing(t, "video/91", 30)
+	select {
+	case <-l.Done():
+		t.Fatal("the terminal's call ended with its screen")
+	default:
+	}
+
+	// The terminal presents again, then the engine clears the dual stream.
+	if err := l.StartScreen(vp8Local); err != nil {
+		t.Fatal(err)
+	}
+	d.flowing(t, "video/77", 30)
+	_ = rg.sfu.SetDual("c1", "")
+	select {
+	case <-stoppedBy:
+	case <-time.After(10 * time.Second):
+		t.Fatal("OnScreenStopped not called by SetDual")
+	}
+	stopped(t, d, "video/77", ref, "video/65")
+
+	// Presenting and stopping on its own: DualStopped.
+	if err := l.StartScreen(vp8Local); err != nil {
+		t.Fatal(err)
+	}
+	d.flowing(t, "video/77", 30)
+	l.StopScreen()
+	if _, stopped := rg.ev.duals(); !slices.Equal(stopped, []string{"90"}) {
+		t.Fatalf("DualStopped for %v, want [90]", stopped)
+	}
+	if st := rg.state(t, "c1", ""); st.Dual != "" {
+		t.Fatalf("state dual = %q after StopScreen", st.Dual)
+	}
+
+	// Refused (dual_mode): nothing changes.
+	rg.ev.mu.Lock()
+	rg.ev.refuseDual = true
+	rg.ev.mu.Unlock()
+	if err := l.StartScreen(vp8Local); err == nil || l.Screen() {
+		t.Fatalf("a refused screen started: %v", err)
+	}
+	if st := rg.state(t, "c1", ""); st.Dual != "" {
+		t.Fatalf("state dual = %q after a refusal", st.Dual)
+	}
+}
+
+// A terminal that leaves while presenting ends the dual stream.
+func TestLocalScreenEndsWithTheCall(t *testing.T) {
+	rg := newRig(t, nil)
+	l, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Member: true, MtID: "90", Name: "room", Kind: KindSIP,
+		PublishVideo: &vp8Local})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.StartScreen(vp8Local); err != nil {
+		t.Fatal(err)
+	}
+	l.Leave(false)
+	if _, stopped := rg.ev.duals(); !slices.Equal(stopped, []string{"90"}) {
+		t.Fatalf("DualStopped for %v, want [90]", stopped)
+	}
+	if st := rg.state(t, "c1", ""); st.Dual != "" {
+		t.Fatalf("state dual = %q after the call", st.Dual)
+	}
+}
