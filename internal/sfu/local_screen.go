@@ -2,6 +2,7 @@ package sfu
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/pion/webrtc/v4"
 )
@@ -134,5 +135,34 @@ func (rm *room) dropLocalScreen(x *session) {
 	}
 	if f := l.opts.OnScreenStopped; f != nil {
 		go f()
+	}
+}
+
+// screenPreference is what a new screen share should send so that the
+// room's SIP terminals see it on their content m-lines without
+// transcoding: H.264 first when a local member takes the dual stream in
+// H.264 and not in VP8; nil otherwise (as audioPreference, codec_plain.go).
+func (rm *room) screenPreference() []webrtc.RTPCodecParameters {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	for _, m := range rm.members {
+		l := m.owner.local
+		if l == nil || l.opts.ScreenOut == nil || acceptsMime(l.opts.ScreenCodecs, webrtc.MimeTypeVP8) {
+			continue
+		}
+		if acceptsMime(l.opts.ScreenCodecs, webrtc.MimeTypeH264) {
+			return slices.Concat(h264Codecs, vp8Codecs)
+		}
+	}
+	return nil
+}
+
+// preferVideo orders the codecs of a publisher's video in the answer (the
+// offerer sends the first, RFC 3264 section 6.1).
+func preferVideo(pc *webrtc.PeerConnection, pref []webrtc.RTPCodecParameters) {
+	for _, tr := range pc.GetTransceivers() {
+		if tr.Kind() == webrtc.RTPCodecTypeVideo {
+			_ = tr.SetCodecPreferences(pref) // a codec the offer lacks leaves the offer's order
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/pion/rtp"
+	"github.com/pion/sdp/v3"
+	"github.com/pion/webrtc/v4"
 )
 
 // screenFeed writes VP8 screen packets marked id to l until stop closes,
@@ -143,5 +145,48 @@ func TestLocalScreenEndsWithTheCall(t *testing.T) {
 	}
 	if st := rg.state(t, "c1", ""); st.Dual != "" {
 		t.Fatalf("state dual = %q after the call", st.Dual)
+	}
+}
+
+// firstVideoCodec is the first codec of the video m-line of an SDP.
+func firstVideoCodec(t *testing.T, raw string) string {
+	t.Helper()
+	var d sdp.SessionDescription
+	if err := d.UnmarshalString(raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, md := range d.MediaDescriptions {
+		if md.MediaName.Media != "video" || len(md.MediaName.Formats) == 0 {
+			continue
+		}
+		for _, a := range md.Attributes {
+			if pt, rest, _ := strings.Cut(a.Value, " "); a.Key == "rtpmap" && pt == md.MediaName.Formats[0] {
+				return strings.Split(rest, "/")[0]
+			}
+		}
+	}
+	return ""
+}
+
+// A screen share that joins a conference holding a SIP terminal whose
+// content m-line takes H.264 only is answered with H.264 first (the
+// browser sends it, the terminal sees it without transcoding); without
+// such a terminal VP8 stays first.
+func TestScreenSharePrefersTheTerminalsH264(t *testing.T) {
+	rg := newRig(t, nil)
+	a := rg.publish("c1", idA, false, "")
+	viewer := "?dual=1&viewer=" + strings.TrimPrefix(a.location, PathSession)
+	before := rg.publish("c1", 90, false, viewer)
+	if got := firstVideoCodec(t, before.pc.RemoteDescription().SDP); got != "VP8" {
+		t.Fatalf("a screen share without SIP content answered with %q first, want VP8", got)
+	}
+	h264 := LocalCodec{MimeType: webrtc.MimeTypeH264, ClockRate: 90000, PayloadType: 97}
+	if _, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Member: true, MtID: "90", Name: "room", Kind: KindSIP,
+		ScreenOut: newSink(), ScreenCodecs: []LocalCodec{h264}}); err != nil {
+		t.Fatal(err)
+	}
+	after := rg.publish("c1", 91, false, viewer)
+	if got := firstVideoCodec(t, after.pc.RemoteDescription().SDP); got != "H264" {
+		t.Fatalf("a screen share with a SIP terminal's H.264 content answered with %q first, want H264", got)
 	}
 }

@@ -234,6 +234,9 @@ func (sess *session) negotiate(o offer) error {
 		if pref := sess.room.audioPreference(); pref != nil {
 			preferAudio(pc, pref) // codec_plain.go: SIP terminals hear it
 		}
+		if pref := sess.room.screenPreference(); o.dual && pref != nil {
+			preferVideo(pc, pref) // local_screen.go: SIP terminals' content m-lines see it
+		}
 	}
 	ans, err := pc.CreateAnswer(nil)
 	if err != nil {
