@@ -3,6 +3,8 @@ package sfu
 import (
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/pion/webrtc/v4"
 )
@@ -138,11 +140,11 @@ func (rm *room) dropLocalScreen(x *session) {
 	}
 }
 
-// screenPreference is what a new screen share should send so that the
-// room's SIP terminals see it on their content m-lines without
-// transcoding: H.264 first when a local member takes the dual stream in
-// H.264 and not in VP8; nil otherwise (as audioPreference, codec_plain.go).
-func (rm *room) screenPreference() []webrtc.RTPCodecParameters {
+// screenPreference is the codec a new screen share should send so that
+// the room's SIP terminals see it on their content m-lines without
+// transcoding: H.264 when a local member takes the dual stream in H.264
+// and not in VP8; "" otherwise (as audioPreference, codec_plain.go).
+func (rm *room) screenPreference() string {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	for _, m := range rm.members {
@@ -151,18 +153,46 @@ func (rm *room) screenPreference() []webrtc.RTPCodecParameters {
 			continue
 		}
 		if acceptsMime(l.opts.ScreenCodecs, webrtc.MimeTypeH264) {
-			return slices.Concat(h264Codecs, vp8Codecs)
+			return webrtc.MimeTypeH264
 		}
 	}
-	return nil
+	return ""
 }
 
-// preferVideo orders the codecs of a publisher's video in the answer (the
-// offerer sends the first, RFC 3264 section 6.1).
-func preferVideo(pc *webrtc.PeerConnection, pref []webrtc.RTPCodecParameters) {
+// preferVideo puts mime first among the codecs of a publisher's video in
+// the answer (the offerer sends the first, RFC 3264 section 6.1), with
+// the offer's payload types: H.264 in packetization mode 1 (what the SFU
+// forwards) before mode 0, each RTX (RFC 4588) with its codec.
+func preferVideo(pc *webrtc.PeerConnection, mime string) {
 	for _, tr := range pc.GetTransceivers() {
-		if tr.Kind() == webrtc.RTPCodecTypeVideo {
-			_ = tr.SetCodecPreferences(pref) // a codec the offer lacks leaves the offer's order
+		if tr.Kind() != webrtc.RTPCodecTypeVideo || tr.Receiver() == nil {
+			continue
+		}
+		cs := tr.Receiver().GetParameters().Codecs // the offer's, after SetRemoteDescription
+		rank := map[webrtc.PayloadType]int{}
+		for _, c := range cs {
+			switch {
+			case !strings.EqualFold(c.MimeType, mime):
+				rank[c.PayloadType] = 2
+			case strings.Contains(c.SDPFmtpLine, "packetization-mode=1"):
+				rank[c.PayloadType] = 0
+			default:
+				rank[c.PayloadType] = 1
+			}
+		}
+		of := func(c webrtc.RTPCodecParameters) int {
+			if apt, ok := strings.CutPrefix(c.SDPFmtpLine, "apt="); ok && strings.EqualFold(c.MimeType, webrtc.MimeTypeRTX) {
+				if n, err := strconv.Atoi(apt); err == nil {
+					if r, ok := rank[webrtc.PayloadType(n)]; ok {
+						return r
+					}
+				}
+			}
+			return rank[c.PayloadType]
+		}
+		slices.SortStableFunc(cs, func(a, b webrtc.RTPCodecParameters) int { return of(a) - of(b) })
+		if len(cs) > 0 {
+			_ = tr.SetCodecPreferences(cs)
 		}
 	}
 }

@@ -148,8 +148,9 @@ func TestLocalScreenEndsWithTheCall(t *testing.T) {
 	}
 }
 
-// firstVideoCodec is the first codec of the video m-line of an SDP.
-func firstVideoCodec(t *testing.T, raw string) string {
+// videoCodec is the first payload type of the video m-line of an SDP
+// ("" for the first) or the given one, with its rtpmap and fmtp.
+func videoCodec(t *testing.T, raw, pt string) (string, string) {
 	t.Helper()
 	var d sdp.SessionDescription
 	if err := d.UnmarshalString(raw); err != nil {
@@ -159,13 +160,23 @@ func firstVideoCodec(t *testing.T, raw string) string {
 		if md.MediaName.Media != "video" || len(md.MediaName.Formats) == 0 {
 			continue
 		}
+		if pt == "" {
+			pt = md.MediaName.Formats[0]
+		}
+		var name, fmtp string
 		for _, a := range md.Attributes {
-			if pt, rest, _ := strings.Cut(a.Value, " "); a.Key == "rtpmap" && pt == md.MediaName.Formats[0] {
-				return strings.Split(rest, "/")[0]
+			p, rest, _ := strings.Cut(a.Value, " ")
+			switch {
+			case p != pt:
+			case a.Key == "rtpmap":
+				name = strings.Split(rest, "/")[0]
+			case a.Key == "fmtp":
+				fmtp = rest
 			}
 		}
+		return pt, name + " " + fmtp
 	}
-	return ""
+	return "", ""
 }
 
 // A screen share that joins a conference holding a SIP terminal whose
@@ -177,7 +188,7 @@ func TestScreenSharePrefersTheTerminalsH264(t *testing.T) {
 	a := rg.publish("c1", idA, false, "")
 	viewer := "?dual=1&viewer=" + strings.TrimPrefix(a.location, PathSession)
 	before := rg.publish("c1", 90, false, viewer)
-	if got := firstVideoCodec(t, before.pc.RemoteDescription().SDP); got != "VP8" {
+	if _, got := videoCodec(t, before.pc.RemoteDescription().SDP, ""); !strings.HasPrefix(got, "VP8") {
 		t.Fatalf("a screen share without SIP content answered with %q first, want VP8", got)
 	}
 	h264 := LocalCodec{MimeType: webrtc.MimeTypeH264, ClockRate: 90000, PayloadType: 97}
@@ -186,7 +197,11 @@ func TestScreenSharePrefersTheTerminalsH264(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := rg.publish("c1", 91, false, viewer)
-	if got := firstVideoCodec(t, after.pc.RemoteDescription().SDP); got != "H264" {
-		t.Fatalf("a screen share with a SIP terminal's H.264 content answered with %q first, want H264", got)
+	pt, got := videoCodec(t, after.pc.RemoteDescription().SDP, "")
+	if !strings.HasPrefix(got, "H264") || !strings.Contains(got, "packetization-mode=1") {
+		t.Fatalf("a screen share with a SIP terminal's H.264 content answered with %q first, want H264 (mode 1)", got)
+	}
+	if _, offered := videoCodec(t, after.pc.LocalDescription().SDP, pt); offered != got { // RFC 3264 section 6.1
+		t.Fatalf("the answer's payload type %s is %q, the offer's %q", pt, got, offered)
 	}
 }

@@ -234,7 +234,7 @@ func (sess *session) negotiate(o offer) error {
 		if pref := sess.room.audioPreference(); pref != nil {
 			preferAudio(pc, pref) // codec_plain.go: SIP terminals hear it
 		}
-		if pref := sess.room.screenPreference(); o.dual && pref != nil {
+		if pref := sess.room.screenPreference(); o.dual && pref != "" {
 			preferVideo(pc, pref) // local_screen.go: SIP terminals' content m-lines see it
 		}
 	}
