@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/sip"
+	"github.com/confer-platform/confer/internal/testserver"
 )
 
 // timerConfig is a user agent with RFC 4028 intervals of seconds: it asks
@@ -208,13 +209,72 @@ func TestSessionTimerKeepAliveFallback(t *testing.T) {
 	e := startEnv(t, cfg)
 	conf := e.conf(t, nil)
 	p := newPeer(t, e.addr())
-	e.addMt(t, conf, "127.0.0.1:"+itoa(p.port()), 7)
+	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(p.port()), 7)
 	inv := p.request("INVITE")
 	p.answer(inv)
 	p.respond(inv, 200, "OK", "", rawSDP)
 	p.request("ACK")
 	for range 2 {
 		o := p.request("OPTIONS")
+		if o.get("session-expires", "x") != "" {
+			t.Fatalf("a keep-alive with Session-Expires")
+		}
 		p.respond(o, 200, "OK", "", "")
+	}
+	testserver.MustOK(t, e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",
+		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})))
+	p.respond(p.request("BYE"), 200, "OK", "", "")
+}
+
+// refreshAnswer is the part of uas_timer.xml that answers one of
+// Confer's refresh re-INVITEs (refresher=uac: Confer stays the refresher).
+const refreshAnswer = `  <recv request="INVITE">
+    <action><ereg regexp="Session-Expires: 3;refresher=uac" search_in="msg" check_it="true" assign_to="r"/></action>
+  </recv>
+  <send><![CDATA[
+SIP/2.0 200 OK
+[last_Via:]
+[last_From:]
+[last_To:]
+[last_Call-ID:]
+[last_CSeq:]
+Contact: <sip:[local_ip]:[local_port];transport=[transport]>
+Require: timer
+Session-Expires: 3;refresher=uac
+Content-Type: application/sdp
+Content-Length: [len]
+
+v=0
+o=sipp 53655765 2353687637 IN IP[local_ip_type] [local_ip]
+s=-
+c=IN IP[media_ip_type] [media_ip]
+t=0 0
+m=audio [media_port] RTP/AVP 8
+a=rtpmap:8 PCMA/8000
+
+]]></send>
+  <recv request="ACK"/>`
+
+// SIPp as a dialled terminal that makes Confer the refresher: Confer's
+// refresh re-INVITEs reach it (and are ACKed); the third, answered 481,
+// ends the call as lost (RFC 4028 section 10).
+func TestSessionTimerSIPp(t *testing.T) {
+	needSIPp(t)
+	e := startEnv(t, timerConfig())
+	conf := e.conf(t, nil)
+	s := startSIPp(t, scenario(t, "uas_timer.xml", map[string]string{"REFRESH": refreshAnswer}), "")
+	waitBound(t, s.port)
+	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
+	s.wait(t)
+	waitFor(t, "the terminal offline", func() bool {
+		for _, m := range e.mts(t, conf) {
+			if m["mt_id"] == mt {
+				return !online(m)
+			}
+		}
+		return false
+	})
+	if !e.lost(t, conf, mt) {
+		t.Fatal("the terminal is not marked lost")
 	}
 }
