@@ -221,9 +221,14 @@ func TestSessionTimerKeepAliveFallback(t *testing.T) {
 		}
 		p.respond(o, 200, "OK", "", "")
 	}
-	testserver.MustOK(t, e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",
-		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})))
+	body := testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})
+	done := make(chan struct{})
+	go func() { // the hang-up waits for the BYE's answer
+		defer close(done)
+		e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts", body)
+	}()
 	p.respond(p.request("BYE"), 200, "OK", "", "")
+	<-done
 }
 
 // refreshAnswer is the part of uas_timer.xml that answers one of
