@@ -157,7 +157,10 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 	req.AppendHeader(&from)
 	ct := u.contact(ip, uriTransport(r.uri)) // tls.go
 	req.AppendHeader(&ct)
-	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct}
+	// Over TCP or TLS the dialog's requests (ACK, BYE, refreshes) reuse
+	// the connection of the answer, which reaches a terminal behind NAT
+	// (tls.go).
+	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct, RewriteContact: uriTransport(r.uri) != "UDP"}
 	dcs, err := u.invite(ctx, c, dua, req, sipgo.AnswerOptions{OnResponse: func(res *sip.Response) error {
 		c.ringing.Store(res.IsProvisional() && res.StatusCode > 100)
 		return nil
