@@ -92,7 +92,7 @@ func TestSessionTimerCallerRefreshes(t *testing.T) {
 func TestSessionTimerConferRefreshes(t *testing.T) {
 	for _, tc := range []struct {
 		name, extra, method string
-		fail              int
+		fail                int
 	}{
 		{"UPDATE", "Supported: timer\nSession-Expires: 2;refresher=uas\nAllow: INVITE, ACK, BYE, UPDATE", "UPDATE", 408},
 		{"re-INVITE", "Session-Expires: 2", "INVITE", 481},
