@@ -231,6 +231,11 @@ func (c *call) watch(ep Endpoint) {
 		case <-ep.Done():
 			c.hangup(endEngine)
 			return
+		case <-c.tm.kick: // a re-INVITE or UPDATE started a session timer
+			if c.timerOn() {
+				c.watchTimer(ep)
+				return
+			}
 		case <-t.C:
 			if c.alive() {
 				failed = 0

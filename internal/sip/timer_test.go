@@ -149,6 +149,36 @@ func TestSessionTimerConferRefreshes(t *testing.T) {
 	}
 }
 
+// A call without a session timer gets one from the caller's re-INVITE
+// (RFC 4028 section 9): the keep-alive gives way to Confer's refreshes.
+func TestSessionTimerStartedByRefresh(t *testing.T) {
+	e := startEnv(t, timerConfig())
+	conf := e.conf(t, nil)
+	p := newPeer(t, e.addr())
+	if res := p.call(conf, ""); res.code() != 200 || res.get("session-expires", "x") != "" {
+		t.Fatalf("INVITE without timers: %s Session-Expires %q", res.first, res.get("session-expires", "x"))
+	}
+	waitFor(t, "the ACK", func() bool { // the re-INVITE before the ACK is processed gets 491
+		n := p.send("INVITE", "Session-Expires: 2", rawSDP)
+		r := p.final("INVITE", n)
+		if r.code() == 200 {
+			p.send("ACK", "", "", n)
+			if r.get("session-expires", "x") != "2;refresher=uas" {
+				t.Fatalf("re-INVITE: Session-Expires %q", r.get("session-expires", "x"))
+			}
+		}
+		return r.code() == 200
+	})
+	r := p.request("INVITE")
+	if r.get("session-expires", "x") != "2;refresher=uac" {
+		t.Fatalf("Confer's refresh: Session-Expires %q", r.get("session-expires", "x"))
+	}
+	p.respond(r, 200, "OK", "Session-Expires: 2;refresher=uac", rawSDP)
+	p.request("ACK")
+	p.do("BYE", "", "")
+	waitFor(t, "no call", func() bool { return e.ua.Stats().Calls == 0 })
+}
+
 // Confer's INVITE offers timers (Supported, Session-Expires, Min-SE); a
 // 422 is retried once with the Min-SE it names (RFC 4028 section 7.4).
 // The terminal takes the refresher role (uas) and refreshes with UPDATE;
