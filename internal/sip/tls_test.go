@@ -24,6 +24,7 @@ import (
 	"github.com/emiago/sipgo/sip"
 	"github.com/pion/rtp"
 
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/testserver"
 )
 
@@ -242,4 +243,101 @@ func TestTLSSIPp(t *testing.T) {
 		return m != nil && online(m)
 	})
 	s.wait(t)
+}
+
+// An IP account that asks for TLS (sips:, or ;transport=tls) is called on
+// a TLS connection Confer opens, the terminal's certificate verified
+// (Config.TLSRoots); the hang-up's BYE comes over it too.
+func TestTLSRouteOut(t *testing.T) {
+	cert, pool := selfSigned(t)
+	cfg := sipConfig()
+	cfg.TLS, cfg.TLSAddr, cfg.TLSRoots = &tls.Config{Certificates: []tls.Certificate{cert}}, "127.0.0.1:0", pool
+	e := startEnv(t, cfg)
+	conf := e.conf(t, nil)
+
+	// The terminal: a sipgo server on its own TLS port.
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ua, err := sipgo.NewUA(sipgo.WithUserAgent("tls-room"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ua.Close() })
+	cli, _ := sipgo.NewClient(ua, sipgo.WithClientHostname("127.0.0.1"))
+	srv, _ := sipgo.NewServer(ua)
+	p := sip.NewParams()
+	p.Add("transport", "tls")
+	dsc := sipgo.NewDialogServerCache(cli, sip.ContactHeader{Address: sip.Uri{Scheme: "sip", User: "room", Host: "127.0.0.1", Port: port, UriParams: p}})
+	invites := make(chan *sip.Request, 4)
+	byes := make(chan struct{}, 4)
+	srv.OnInvite(func(req *sip.Request, tx sip.ServerTransaction) {
+		invites <- req
+		if d, err := dsc.ReadInvite(req, tx); err == nil {
+			_ = d.RespondSDP([]byte(rawSDP))
+		}
+	})
+	srv.OnAck(func(req *sip.Request, tx sip.ServerTransaction) { _ = dsc.ReadAck(req, tx) })
+	srv.OnBye(func(req *sip.Request, tx sip.ServerTransaction) {
+		_ = dsc.ReadBye(req, tx)
+		byes <- struct{}{}
+	})
+	go func() { _ = srv.ServeTLS(ln) }()
+	t.Cleanup(func() { ln.Close() })
+
+	for _, account := range []string{"sips:127.0.0.1:" + itoa(port), "127.0.0.1:" + itoa(port) + ";transport=tls"} {
+		mt := e.addMt(t, conf, account, 7)
+		var got *sip.Request
+		select {
+		case got = <-invites:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no INVITE", account)
+		}
+		if got.Transport() != "TLS" {
+			t.Fatalf("%s: INVITE over %s", account, got.Transport())
+		}
+		if c := got.Contact(); c == nil || c.Address.Port != e.ua.TLSAddr().Port || !strings.Contains(c.Address.String(), "transport=tls") {
+			t.Fatalf("%s: Contact %v", account, c)
+		}
+		waitFor(t, account+" online", func() bool {
+			for _, m := range e.mts(t, conf) {
+				if m["mt_id"] == mt {
+					return online(m)
+				}
+			}
+			return false
+		})
+		body := testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts", body)
+		}()
+		select {
+		case <-byes:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no BYE", account)
+		}
+		<-done
+	}
+
+	// A node that does not trust the terminal's certificate (no
+	// TLSRoots: the system's) does not call it: the handshake fails and
+	// the terminal is offline, no INVITE sent.
+	cfg2 := sipConfig()
+	cfg2.TLS, cfg2.TLSAddr = &tls.Config{Certificates: []tls.Certificate{cert}}, "127.0.0.1:0"
+	e2 := startEnv(t, cfg2)
+	conf2 := e2.conf(t, nil)
+	mt := e2.addMt(t, conf2, "sips:127.0.0.1:"+itoa(port), 7)
+	waitFor(t, "the offline outcome", func() bool {
+		state, o := e2.outcome(t, conf2, mt)
+		return state == "idle" && o == int(media.Offline)
+	})
+	select {
+	case <-invites:
+		t.Fatal("an INVITE over an unverified connection")
+	default:
+	}
 }
