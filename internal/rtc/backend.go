@@ -50,10 +50,20 @@ func (b *Backend) media(ctx context.Context, conf string, claim bool) (mediaCont
 
 var _ media.Backend = (*Backend)(nil)
 
-// Dial calls a number: a SIP terminal through the user agent, any other
-// through Dialled; the SFU calls no one.
+// Dial calls a number: a SIP terminal through the user agent of the node
+// that owns the conference's media (owner_sip.go), any other through
+// Dialled; the SFU calls no one.
 func (b *Backend) Dial(ctx context.Context, conf, mt string, c media.Callee) (media.Identity, error) {
 	if b.SIP != nil && b.SIP.Routes(ctx, c) {
+		m, err := b.media(ctx, conf, true)
+		if err != nil {
+			return media.Identity{}, err
+		}
+		if r, ok := m.(remote); ok {
+			if id, err := r.Dial(conf, mt, c); !errors.Is(err, errNoSIPRoute) {
+				return id, err
+			}
+		}
 		return b.SIP.Dial(ctx, conf, mt, c)
 	}
 	return b.Dialled.Dial(ctx, conf, mt, c)
@@ -81,7 +91,11 @@ func (b *Backend) Hangup(ctx context.Context, conf, mt string) error {
 func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) error {
 	on := c.Value == 1
 	if b.SIP != nil {
-		if handled, err := b.SIP.Apply(conf, mt, c); handled && err != nil {
+		handled, err := b.SIP.Apply(conf, mt, c)
+		if !handled && (c.Kind == media.ControlCamera || c.Kind == media.ControlKeyFrame) {
+			handled, err = b.remoteSIPApply(ctx, conf, mt, c) // a SIP call of the owner node
+		}
+		if handled && err != nil {
 			return err // camera control of a SIP terminal (FECC): unsupported
 		}
 	}
@@ -102,6 +116,19 @@ func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) e
 		}
 	}
 	return errors.Join(err, b.Dialled.Apply(ctx, conf, mt, c))
+}
+
+// remoteSIPApply passes a SIP control to the owner node, when another
+// node owns the conference's media.
+func (b *Backend) remoteSIPApply(ctx context.Context, conf, mt string, c media.Control) (bool, error) {
+	m, err := b.media(ctx, conf, false)
+	if err != nil {
+		return false, err
+	}
+	if r, ok := m.(remote); ok {
+		return r.SIPApply(conf, mt, c)
+	}
+	return false, nil
 }
 
 // SetBroadcast tells the SFU whom everyone sees: the speaker, else the

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -39,6 +40,7 @@ const PathOwner = "/rtc/owner/"
 type ownerDoc struct {
 	URL string `json:"url"`
 	Key string `json:"key"`
+	SIP string `json:"sip,omitempty"` // its SIP user agent's host:port (owner_sip.go)
 }
 
 // Owners decides and finds the node that owns a conference's media.
@@ -48,9 +50,10 @@ type Owners struct {
 	// Client carries controls to the owner (bounded by ownerTimeout).
 	Client *http.Client
 
-	mu   sync.Mutex
-	self string // this node's media URL; "" serves every conference here
-	key  string
+	mu      sync.Mutex
+	self    string // this node's media URL; "" serves every conference here
+	key     string
+	sipAddr string // this node's SIP address for callers sent here (SetSIP)
 }
 
 // ownerTimeout bounds one control passed to the owner.
@@ -100,7 +103,7 @@ func (o *Owners) Owner(ctx context.Context, confID string, claim bool) (d ownerD
 		if !claim {
 			return ownerDoc{}, true, nil
 		}
-		d = ownerDoc{URL: me, Key: key}
+		d = ownerDoc{URL: me, Key: key, SIP: o.sip()}
 		data, _ := json.Marshal(d)
 		now := o.Clock.Now()
 		err = o.Store.CreateRecord(ctx, store.Record{Kind: KindOwner, ID: confID, State: "owned", Data: data,
@@ -136,12 +139,15 @@ func (o *Owners) Locate(ctx context.Context, confID string, claim bool) (string,
 
 // control is one engine -> media control passed to the owner.
 type control struct {
-	Op        string        `json:"op"` // hangup, mute, silence, video_off, broadcast, mix, dual, end
+	Op        string        `json:"op"` // hangup, mute, silence, video_off, broadcast, mix, dual, end, dial, sip_apply
 	MtID      string        `json:"mt_id,omitempty"`
 	On        bool          `json:"on,omitempty"`
 	Broadcast sfu.Broadcast `json:"broadcast"`
 	Mix       []string      `json:"mix"`
 	All       bool          `json:"all,omitempty"` // mix: everyone's audio
+	// dial and sip_apply (owner_sip.go): the SIP user agent's work.
+	Callee  *media.Callee  `json:"callee,omitempty"`
+	Control *media.Control `json:"control,omitempty"`
 }
 
 // mediaControls are the SFU's controls, local or passed to the owner.
@@ -164,12 +170,18 @@ type remote struct {
 }
 
 func (r remote) send(conf string, c control) error {
+	_, err := r.do(conf, c)
+	return err
+}
+
+// do passes a control and returns the body of a 200 reply.
+func (r remote) do(conf string, c control) ([]byte, error) {
 	body, _ := json.Marshal(c)
 	ctx, cancel := context.WithTimeout(r.ctx, ownerTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.owner.URL+PathOwner+conf, bytes.NewReader(body))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+r.owner.Key)
@@ -179,17 +191,19 @@ func (r remote) send(conf string, c control) error {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("rtc: passing %s to the owner %s: %w", c.Op, r.owner.URL, err)
+		return nil, fmt.Errorf("rtc: passing %s to the owner %s: %w", c.Op, r.owner.URL, err)
 	}
 	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, maxControl))
 	switch resp.StatusCode {
-	case http.StatusNoContent:
-		return nil
+	case http.StatusOK, http.StatusNoContent:
+		return msg, nil
 	case http.StatusNotFound:
-		return sfu.ErrNotFound
+		return nil, sfu.ErrNotFound
+	case http.StatusNotImplemented:
+		return nil, media.ErrUnsupported
 	}
-	return fmt.Errorf("rtc: the owner %s refused %s: %d %s", r.owner.URL, c.Op, resp.StatusCode, strings.TrimSpace(string(msg)))
+	return nil, fmt.Errorf("rtc: the owner %s refused %s: %d %s", r.owner.URL, c.Op, resp.StatusCode, strings.TrimSpace(string(msg)))
 }
 
 func (r remote) Hangup(conf, mt string) error { return r.send(conf, control{Op: "hangup", MtID: mt}) }
@@ -217,8 +231,9 @@ func (r remote) EndConference(conf string) error {
 const maxControl = 64 << 10
 
 // Handler serves POST /rtc/owner/{conf_id}: a control another node's
-// engine sent for a conference this node owns, applied to sf.
-func (o *Owners) Handler(sf *sfu.SFU) http.Handler {
+// engine sent for a conference this node owns, applied to sf and to the
+// node's SIP user agent sp (nil: none).
+func (o *Owners) Handler(sf *sfu.SFU, sp SIP) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
@@ -243,7 +258,13 @@ func (o *Owners) Handler(sf *sfu.SFU) http.Handler {
 			return
 		}
 		switch c.Op {
+		case "dial", "sip_apply":
+			sipControl(w, r, sp, conf, c)
+			return
 		case "hangup":
+			if sp != nil && sp.Hangup(conf, c.MtID) {
+				break // a SIP call of this node: CANCEL or BYE, and its bridge
+			}
 			err = sf.Hangup(conf, c.MtID)
 		case "mute":
 			err = sf.SetMute(conf, c.MtID, c.On)
@@ -263,6 +284,9 @@ func (o *Owners) Handler(sf *sfu.SFU) http.Handler {
 		case "dual":
 			err = sf.SetDual(conf, c.MtID)
 		case "end":
+			if sp != nil {
+				sp.EndConference(conf)
+			}
 			err = sf.EndConference(conf)
 		default:
 			http.Error(w, "unknown control "+c.Op, http.StatusBadRequest)

@@ -14,6 +14,10 @@ import (
 // a running conference by its number, with its password and closed_conf.
 type SIPConferences struct {
 	Engine func() *engine.Engine // the node's engine, made after the media plane
+	// Owners, when set, sends a caller to the node that owns the
+	// conference's media (owner_sip.go); a conference no node owns
+	// becomes this node's.
+	Owners *Owners
 }
 
 // Lookup implements sip.Conferences.
@@ -36,8 +40,18 @@ func (s SIPConferences) Lookup(ctx context.Context, number string) (sip.Conferen
 	if err != nil {
 		return sip.Conference{}, err
 	}
-	return sip.Conference{ID: number, Password: record.Str(conf.Doc, "password"),
-		Closed: record.Int(conf.Doc, "closed_conf") == 1}, nil
+	out := sip.Conference{ID: number, Password: record.Str(conf.Doc, "password"),
+		Closed: record.Int(conf.Doc, "closed_conf") == 1}
+	if s.Owners != nil && !out.Closed {
+		d, self, err := s.Owners.Owner(ctx, number, true)
+		if err != nil {
+			return sip.Conference{}, err
+		}
+		if !self {
+			out.Redirect = d.SIP
+		}
+	}
+	return out, nil
 }
 
 // State returns the engine's state of terminal mt of conf (engine.StateIdle,

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"net"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -42,12 +45,13 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 	s.sfu = sf
 	if cfg.SIP != nil {
 		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log, Bridge: rtc.SIPBridge{SFU: sf},
-			Confs: rtc.SIPConferences{Engine: func() *engine.Engine { return s.engine }}})
+			Confs: rtc.SIPConferences{Engine: func() *engine.Engine { return s.engine }, Owners: s.owners}})
 		if err != nil {
 			_ = sf.Close()
 			return nil, err
 		}
 		s.sip = ua
+		s.owners.SetSIP(sipAddr(cfg.SIP.PublicIP, ua.Addr(), cfg.MediaURL))
 	}
 	return func(events media.Events) media.Backend {
 		ev.Engine = events
@@ -70,7 +74,11 @@ func (s *Server) mountRTC(next http.Handler) http.Handler {
 		return next
 	}
 	rtcH := s.sfu.Handler()
-	ownerH := s.owners.Handler(s.sfu)
+	var sp rtc.SIP // a nil *sip.UA is no user agent
+	if s.sip != nil {
+		sp = s.sip
+	}
+	ownerH := s.owners.Handler(s.sfu, sp)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, rtc.PathOwner) {
 			ownerH.ServeHTTP(w, r) // controls passed on by the other nodes
@@ -101,7 +109,29 @@ func (s *Server) closeRTC() {
 func (s *Server) SetMediaURL(url string) {
 	if s.owners != nil {
 		s.owners.SetSelf(url)
+		if s.sip != nil {
+			s.owners.SetSIP(sipAddr(s.cfg.SIP.PublicIP, s.sip.Addr(), url))
+		}
 	}
+}
+
+// sipAddr is the "host:port" other nodes send this node's SIP callers to:
+// the public address, else the listening one, else (listening on every
+// address) the host of the media URL.
+func sipAddr(public string, l *net.UDPAddr, mediaURL string) string {
+	host := public
+	if host == "" && l.IP != nil && !l.IP.IsUnspecified() {
+		host = l.IP.String()
+	}
+	if host == "" {
+		if u, err := url.Parse(mediaURL); err == nil {
+			host = u.Hostname()
+		}
+	}
+	if host == "" {
+		return ""
+	}
+	return net.JoinHostPort(host, strconv.Itoa(l.Port))
 }
 
 // SFU returns the node's SFU, nil with NoRTC.

@@ -51,6 +51,23 @@ func (rm *room) audioPreference() []webrtc.RTPCodecParameters {
 	return nil
 }
 
+// videoPreference is the same for video: when a terminal that receives
+// video accepts no VP8 (SIP terminals speak H.264), H.264 first, then
+// VP8; nil otherwise.
+func (rm *room) videoPreference() []webrtc.RTPCodecParameters {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	for _, m := range rm.members {
+		l := m.owner.local
+		if l == nil || l.opts.VideoOut == nil || acceptsMime(l.opts.VideoCodecs, webrtc.MimeTypeVP8) ||
+			!acceptsMime(l.opts.VideoCodecs, webrtc.MimeTypeH264) {
+			continue
+		}
+		return []webrtc.RTPCodecParameters{h264Codec, h264RTX, vp8Codec, vp8RTX}
+	}
+	return nil
+}
+
 func acceptsMime(cs []LocalCodec, mime string) bool {
 	for _, c := range cs {
 		if strings.EqualFold(c.MimeType, mime) {
@@ -60,11 +77,11 @@ func acceptsMime(cs []LocalCodec, mime string) bool {
 	return false
 }
 
-// preferAudio orders the codecs of a publisher's audio in the answer (the
-// offerer sends the first, RFC 3264 section 6.1).
-func preferAudio(pc *webrtc.PeerConnection, pref []webrtc.RTPCodecParameters) {
+// prefer orders the codecs of a publisher's transceivers of that kind in
+// the answer (the offerer sends the first, RFC 3264 section 6.1).
+func prefer(pc *webrtc.PeerConnection, kind webrtc.RTPCodecType, pref []webrtc.RTPCodecParameters) {
 	for _, tr := range pc.GetTransceivers() {
-		if tr.Kind() == webrtc.RTPCodecTypeAudio {
+		if tr.Kind() == kind {
 			_ = tr.SetCodecPreferences(pref) // a codec the offer lacks leaves the offer's order
 		}
 	}

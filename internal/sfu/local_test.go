@@ -245,20 +245,24 @@ func TestLocalRefusedWhenFull(t *testing.T) {
 	}
 }
 
-// A conference that holds a SIP terminal accepting only PCMU answers a new
-// publisher with PCMU first (the offerer sends the first codec of the
-// answer, RFC 3264 section 6.1), then Opus; without such a terminal, Opus
-// stays first.
+// A conference that holds a SIP terminal accepting only PCMU and H.264
+// answers a new publisher with PCMU and H.264 first (the offerer sends the
+// first codec of the answer, RFC 3264 section 6.1), then Opus and VP8;
+// without such a terminal, Opus and VP8 stay first.
 func TestPublisherPrefersTheSIPTerminalsCodec(t *testing.T) {
 	rg := newRig(t, nil)
-	firstAudioPT := func() string {
+	// firstPTs publishes audio and video and returns the answer's first
+	// payload type of each.
+	firstPTs := func() (audio, video string) {
 		pc, err := clientAPI(t).NewPeerConnection(webrtc.Configuration{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = pc.Close() })
-		if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeAudio, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly}); err != nil {
-			t.Fatal(err)
+		for _, k := range []webrtc.RTPCodecType{webrtc.RTPCodecTypeAudio, webrtc.RTPCodecTypeVideo} {
+			if _, err := pc.AddTransceiverFromKind(k, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		offer, err := pc.CreateOffer(nil)
 		if err != nil {
@@ -275,22 +279,27 @@ func TestPublisherPrefersTheSIPTerminalsCodec(t *testing.T) {
 		}
 		for _, l := range strings.Split(answer, "\n") {
 			if f := strings.Fields(l); len(f) > 3 && f[0] == "m=audio" {
-				return f[3]
+				audio = f[3]
+			} else if len(f) > 3 && f[0] == "m=video" {
+				video = f[3]
 			}
 		}
-		t.Fatalf("no audio in the answer:\n%s", answer)
-		return ""
+		if audio == "" || video == "" {
+			t.Fatalf("no audio or video in the answer:\n%s", answer)
+		}
+		return audio, video
 	}
-	if pt := firstAudioPT(); pt != "111" {
-		t.Fatalf("without SIP terminals the answer's first audio codec is %s, want Opus (111)", pt)
+	if a, v := firstPTs(); a != "111" || v != "96" {
+		t.Fatalf("without SIP terminals the answer's first codecs are %s and %s, want Opus (111) and VP8 (96)", a, v)
 	}
 	pcmu := LocalCodec{MimeType: webrtc.MimeTypePCMU, ClockRate: 8000, Channels: 1, PayloadType: 0}
-	sink := newSink()
+	h264 := LocalCodec{MimeType: webrtc.MimeTypeH264, ClockRate: 90000, PayloadType: 96}
 	if _, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Member: true, MtID: "90", Name: "phone", Kind: KindSIP,
-		PublishAudio: &pcmu, Receive: SourceBroadcast, AudioOut: sink, AudioCodecs: []LocalCodec{pcmu}}); err != nil {
+		PublishAudio: &pcmu, Receive: SourceBroadcast, AudioOut: newSink(), AudioCodecs: []LocalCodec{pcmu},
+		VideoOut: newSink(), VideoCodecs: []LocalCodec{h264}}); err != nil {
 		t.Fatal(err)
 	}
-	if pt := firstAudioPT(); pt != "0" {
-		t.Fatalf("with a PCMU terminal the answer's first audio codec is %s, want PCMU (0)", pt)
+	if a, v := firstPTs(); a != "0" || v != "102" {
+		t.Fatalf("with a PCMU and H.264 terminal the answer's first codecs are %s and %s, want PCMU (0) and H.264 (102)", a, v)
 	}
 }

@@ -231,8 +231,12 @@ func (sess *session) negotiate(o offer) error {
 		return &httpError{http.StatusBadRequest, "unusable SDP offer: " + shortErr(err), ErrBadOffer}
 	}
 	if !o.whep {
+		// codec_plain.go: SIP terminals hear and see it without transcoding.
 		if pref := sess.room.audioPreference(); pref != nil {
-			preferAudio(pc, pref) // codec_plain.go: SIP terminals hear it
+			prefer(pc, webrtc.RTPCodecTypeAudio, pref)
+		}
+		if pref := sess.room.videoPreference(); pref != nil {
+			prefer(pc, webrtc.RTPCodecTypeVideo, pref)
 		}
 	}
 	ans, err := pc.CreateAnswer(nil)

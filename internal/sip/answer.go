@@ -58,6 +58,9 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 	case conf.Closed: // closed_conf: no one calls in (issue 26)
 		respond(req, tx, 403, "Forbidden")
 		return
+	case conf.Redirect != "": // the conference's media is on another node (RFC 3261 section 21.3.3)
+		respond(req, tx, 302, "Moved Temporarily", sip.NewHeader("Contact", "<sip:"+conf.ID+"@"+conf.Redirect+">"))
+		return
 	}
 	peer, err := parseSDP(req.Body())
 	if err != nil {

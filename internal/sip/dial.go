@@ -208,7 +208,7 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 	report(media.Answered)
 	// The engine may refuse an answered terminal (busy in another
 	// conference: occupancy) or have hung it up meanwhile: then BYE.
-	if !u.accepted(c) {
+	if !u.accepted(c, func() { report(media.Answered) }) {
 		c.hangup(endEngine) // (not Events.Left: it would cancel the engine's retry of a busy terminal)
 		return
 	}
@@ -319,12 +319,19 @@ func (u *UA) Ringing(conf, mt string) bool {
 // reads as before the call.
 const refuseAfter = 2 * time.Second
 
+// reportAgain is how often an answer is reported again while the
+// terminal's record still says calling: the node that dialled (another
+// node, when this one owns the conference's media) may have stored the
+// call after the first report, which the engine then ignored.
+const reportAgain = 250 * time.Millisecond
+
 // accepted waits until the engine has the answered terminal online (true)
-// or has refused it (busy in another conference, hung up meanwhile).
-func (u *UA) accepted(c *call) bool {
+// or has refused it (busy in another conference, hung up meanwhile);
+// again reports the answer once more.
+func (u *UA) accepted(c *call, again func()) bool {
 	ctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
 	defer cancel()
-	start := time.Now()
+	start, reported := time.Now(), time.Now()
 	for {
 		st, err := u.deps.Confs.State(ctx, c.conf, c.mt)
 		switch {
@@ -334,6 +341,9 @@ func (u *UA) accepted(c *call) bool {
 			return true
 		case st != "calling" && time.Since(start) > refuseAfter:
 			return false
+		case st == "calling" && time.Since(reported) > reportAgain:
+			again() // ignored by the engine unless the first report was
+			reported = time.Now()
 		}
 		select {
 		case <-ctx.Done():

@@ -10,8 +10,20 @@ import (
 )
 
 // raw sends one SIP message over UDP and returns the status code of the
-// first response (0 when none comes within a second).
+// first final response (0 when none comes within a second).
 func raw(t *testing.T, addr, msg string) int {
+	t.Helper()
+	f := strings.Fields(rawReply(t, addr, msg))
+	if len(f) < 2 {
+		return 0
+	}
+	code, _ := strconv.Atoi(f[1])
+	return code
+}
+
+// rawReply sends one SIP message over UDP and returns the first final
+// response ("" when none comes within a second).
+func rawReply(t *testing.T, addr, msg string) string {
 	t.Helper()
 	c, err := net.Dial("udp", addr)
 	if err != nil {
@@ -29,16 +41,15 @@ func raw(t *testing.T, addr, msg string) int {
 	for {
 		n, err := c.Read(buf)
 		if err != nil {
-			return 0
+			return ""
 		}
 		line, _ := bufio.NewReader(strings.NewReader(string(buf[:n]))).ReadString('\n')
 		f := strings.Fields(line)
 		if len(f) < 2 {
 			continue
 		}
-		code, _ := strconv.Atoi(f[1])
-		if code >= 200 {
-			return code
+		if code, _ := strconv.Atoi(f[1]); code >= 200 {
+			return string(buf[:n])
 		}
 	}
 }

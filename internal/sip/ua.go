@@ -22,6 +22,9 @@ type Conference struct {
 	ID       string
 	Password string
 	Closed   bool // closed_conf: no one may call in (403)
+	// Redirect is another node's SIP address ("host:port") that serves
+	// the conference's media: the caller is sent there (302).
+	Redirect string
 }
 
 // ErrNoConference is returned by Conferences.Lookup for a number that is
