@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/pion/rtp"
+
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/sip"
@@ -35,6 +37,15 @@ func (b SIPBridge) Open(ctx context.Context, conf string, o sip.BridgeOptions) (
 			lo.VideoOut = o.VideoOut
 		}
 	}
+	var content sfu.LocalCodec
+	if o.Content != nil { // the content m-line: the dual stream both ways (docs/sip.md "Content")
+		content = localCodec("video", o.Content)
+		lo.ScreenCodecs = []sfu.LocalCodec{content}
+		if o.ContentOut != nil {
+			lo.ScreenOut = o.ContentOut
+		}
+		lo.OnScreenKeyFrameRequest, lo.OnScreenStopped = o.OnContentKeyFrameRequest, o.OnContentStopped
+	}
 	l, err := b.SFU.OpenLocal(ctx, conf, lo)
 	switch {
 	case errors.Is(err, sfu.ErrFull), errors.Is(err, sfu.ErrUnavailable):
@@ -46,8 +57,25 @@ func (b SIPBridge) Open(ctx context.Context, conf string, o sip.BridgeOptions) (
 	case err != nil:
 		return nil, err
 	}
+	if o.Content != nil {
+		return sipContent{l, content}, nil
+	}
 	return l, nil
 }
+
+// sipContent is a call's endpoint with a content m-line: its screen is
+// the terminal's content.
+type sipContent struct {
+	*sfu.Local
+	codec sfu.LocalCodec
+}
+
+var _ sip.ContentEndpoint = sipContent{}
+
+func (e sipContent) StartContent() error        { return e.StartScreen(e.codec) }
+func (e sipContent) StopContent()               { e.StopScreen() }
+func (e sipContent) WriteContent(p *rtp.Packet) { e.WriteScreen(p) }
+func (e sipContent) RequestContentKeyFrame()    { e.RequestScreenKeyFrame() }
 
 // localCodec is a SIP codec as the SFU names it (webrtc.MimeType*).
 func localCodec(kind string, c *sip.Codec) sfu.LocalCodec {

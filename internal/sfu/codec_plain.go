@@ -51,21 +51,22 @@ func (rm *room) audioPreference() []webrtc.RTPCodecParameters {
 	return nil
 }
 
-// videoPreference is the same for video: when a terminal that receives
-// video accepts no VP8 (SIP terminals speak H.264), H.264 first, then
-// VP8; nil otherwise.
-func (rm *room) videoPreference() []webrtc.RTPCodecParameters {
+// videoPreference is the same for a camera: H.264 when a terminal that
+// receives video accepts it and not VP8 (SIP terminals speak H.264); ""
+// otherwise. preferVideo (local_screen.go) orders the offer's codecs.
+func (rm *room) videoPreference() string {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	for _, m := range rm.members {
 		l := m.owner.local
-		if l == nil || l.opts.VideoOut == nil || acceptsMime(l.opts.VideoCodecs, webrtc.MimeTypeVP8) ||
-			!acceptsMime(l.opts.VideoCodecs, webrtc.MimeTypeH264) {
+		if l == nil || l.opts.VideoOut == nil || acceptsMime(l.opts.VideoCodecs, webrtc.MimeTypeVP8) {
 			continue
 		}
-		return []webrtc.RTPCodecParameters{h264Codec, h264RTX, vp8Codec, vp8RTX}
+		if acceptsMime(l.opts.VideoCodecs, webrtc.MimeTypeH264) {
+			return webrtc.MimeTypeH264
+		}
 	}
-	return nil
+	return ""
 }
 
 func acceptsMime(cs []LocalCodec, mime string) bool {

@@ -239,17 +239,17 @@ var opusCodec = webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCap
 	MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, SDPFmtpLine: "minptime=10;useinbandfec=1",
 	RTCPFeedback: []webrtc.RTCPFeedback{{Type: webrtc.TypeRTCPFBTransportCC}}}, PayloadType: 111}
 
-// The SFU's video codecs, each with its retransmission (RFC 4588).
+// The video codecs, each with its RTX (RFC 4588).
 var (
-	vp8Codec = webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
-		MimeType: webrtc.MimeTypeVP8, ClockRate: 90000, RTCPFeedback: videoFeedback}, PayloadType: 96}
-	vp8RTX = webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
-		MimeType: webrtc.MimeTypeRTX, ClockRate: 90000, SDPFmtpLine: "apt=96"}, PayloadType: 97}
-	h264Codec = webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
-		MimeType: webrtc.MimeTypeH264, ClockRate: 90000, RTCPFeedback: videoFeedback,
-		SDPFmtpLine: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f"}, PayloadType: 102}
-	h264RTX = webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
-		MimeType: webrtc.MimeTypeRTX, ClockRate: 90000, SDPFmtpLine: "apt=102"}, PayloadType: 103}
+	vp8Codecs = []webrtc.RTPCodecParameters{
+		{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000, RTCPFeedback: videoFeedback}, PayloadType: 96},
+		{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeRTX, ClockRate: 90000, SDPFmtpLine: "apt=96"}, PayloadType: 97},
+	}
+	h264Codecs = []webrtc.RTPCodecParameters{
+		{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeH264, ClockRate: 90000, RTCPFeedback: videoFeedback,
+			SDPFmtpLine: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f"}, PayloadType: 102},
+		{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeRTX, ClockRate: 90000, SDPFmtpLine: "apt=102"}, PayloadType: 103},
+	}
 )
 
 func registerCodecs(m *webrtc.MediaEngine) error {
@@ -258,10 +258,10 @@ func registerCodecs(m *webrtc.MediaEngine) error {
 		t webrtc.RTPCodecType
 	}{
 		{opusCodec, webrtc.RTPCodecTypeAudio},
-		{vp8Codec, webrtc.RTPCodecTypeVideo},
-		{vp8RTX, webrtc.RTPCodecTypeVideo},
-		{h264Codec, webrtc.RTPCodecTypeVideo},
-		{h264RTX, webrtc.RTPCodecTypeVideo},
+		{vp8Codecs[0], webrtc.RTPCodecTypeVideo},
+		{vp8Codecs[1], webrtc.RTPCodecTypeVideo},
+		{h264Codecs[0], webrtc.RTPCodecTypeVideo},
+		{h264Codecs[1], webrtc.RTPCodecTypeVideo},
 	}
 	for _, c := range codecs {
 		if err := m.RegisterCodec(c.c, c.t); err != nil {

@@ -57,13 +57,18 @@ func (s *SFU) SetMix(confID string, members []string) error {
 
 // SetDual makes mtID's screen share the dual stream ("" for none). One
 // source at a time: the screen shares of other participants end (their
-// pages see the share stop; Events hears nothing, the engine ordered it).
+// pages see the share stop, a local member's OnScreenStopped is called;
+// Events hears nothing, the engine ordered it).
 func (s *SFU) SetDual(confID, mtID string) error {
 	var stop []*session
 	err := s.change(confID, func(rm *room) {
 		rm.dual = mtID
 		for x := range rm.sessions {
-			if x.dual && !x.whep && x.member != nil && x.member.mtID != mtID {
+			switch {
+			case x.member == nil || x.member.mtID == mtID:
+			case x.local != nil:
+				rm.dropLocalScreen(x) // a SIP terminal's content ends, not its call
+			case x.dual && !x.whep:
 				stop = append(stop, x)
 			}
 		}

@@ -2,6 +2,7 @@ package sfu
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -56,6 +57,10 @@ type testEvents struct {
 	left    []leftEvent
 	levels  map[string]uint8
 	changed chan struct{}
+	// dual stream: the shares started and stopped (mt ids), and whether
+	// DualStarted refuses (vc's dual_mode)
+	dualStarted, dualStopped []string
+	refuseDual               bool
 }
 
 func newTestEvents() *testEvents {
@@ -84,7 +89,27 @@ func (e *testEvents) AudioLevels(_ string, levels map[string]uint8) {
 	e.mu.Unlock()
 }
 
-func (e *testEvents) DualStarted(_, _ string) error { return nil }
+func (e *testEvents) DualStarted(_, mtID string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.refuseDual {
+		return errors.New("dual_mode refuses")
+	}
+	e.dualStarted = append(e.dualStarted, mtID)
+	return nil
+}
+
+func (e *testEvents) DualStopped(_, mtID string) {
+	e.mu.Lock()
+	e.dualStopped = append(e.dualStopped, mtID)
+	e.mu.Unlock()
+}
+
+func (e *testEvents) duals() (started, stopped []string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.dualStarted...), append([]string(nil), e.dualStopped...)
+}
 
 func (e *testEvents) snapshot() (joined int, left []leftEvent, levels map[string]uint8) {
 	e.mu.Lock()

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pion/rtp"
@@ -76,14 +78,28 @@ type LocalOptions struct {
 	// OnKeyFrameRequest is called (at most every 300 ms) when a subscriber
 	// needs a key frame of the video the endpoint publishes.
 	OnKeyFrameRequest func()
+
+	// ScreenOut receives the conference's dual stream in ScreenCodecs
+	// besides what Receive says (a SIP terminal's content m-line); the
+	// endpoint's own screen is not sent back to it.
+	ScreenOut    RTPWriter
+	ScreenCodecs []LocalCodec
+	// OnScreenKeyFrameRequest is OnKeyFrameRequest for the screen.
+	OnScreenKeyFrameRequest func()
+	// OnScreenStopped is called when the platform ends the endpoint's
+	// screen (StartScreen or PublishScreen): another participant's share
+	// replaced it, or the engine's SetDual named another source or none.
+	OnScreenStopped func()
 }
 
 // Local is an endpoint inside the node; its methods are safe for
 // concurrent use.
 type Local struct {
-	sess                 *session
-	opts                 LocalOptions
-	audio, video, screen *receiver
+	sess         *session
+	opts         LocalOptions
+	audio, video *receiver
+	screen       atomic.Pointer[receiver] // the member's screen while it is published
+	screenMu     sync.Mutex               // serialises StartScreen and StopScreen
 }
 
 // KindPlayback and KindSIP are the local participants' kinds.
@@ -149,11 +165,12 @@ func (s *SFU) OpenLocal(ctx context.Context, confID string, o LocalOptions) (l *
 		}
 		l.audio = newLocalReceiver(sess, m, webrtc.RTPCodecTypeAudio, o.PublishAudio, false)
 		l.video = newLocalReceiver(sess, m, webrtc.RTPCodecTypeVideo, o.PublishVideo, false)
-		l.screen = newLocalReceiver(sess, m, webrtc.RTPCodecTypeVideo, o.PublishScreen, true)
+		screen := newLocalReceiver(sess, m, webrtc.RTPCodecTypeVideo, o.PublishScreen, true)
+		l.screen.Store(screen)
 		if l.audio != nil {
 			l.audio.levelID = o.AudioLevelExtID
 		}
-		m.audio, m.video, m.screen = l.audio, l.video, l.screen
+		m.audio, m.video, m.screen = l.audio, l.video, screen
 	}
 	mode := map[Source]source{SourceBroadcast: srcBroadcast, SourceTerminal: srcFixed, SourceDual: srcDual}[o.Receive]
 	if o.Receive != SourceNone {
@@ -163,6 +180,9 @@ func (s *SFU) OpenLocal(ctx context.Context, confID string, o LocalOptions) (l *
 		if d := newLocalDown(sess, webrtc.RTPCodecTypeVideo, mode, o.Terminal, o.VideoOut, o.VideoCodecs); d != nil {
 			sess.downs = append(sess.downs, d)
 		}
+	}
+	if d := newLocalDown(sess, webrtc.RTPCodecTypeVideo, srcDual, "", o.ScreenOut, o.ScreenCodecs); d != nil {
+		sess.downs = append(sess.downs, d)
 	}
 	var replaced []*session
 	if m != nil {
@@ -237,8 +257,9 @@ func (l *Local) WriteAudio(p *rtp.Packet) { l.audio.forward(p, layerLow) }
 // WriteVideo publishes a video packet.
 func (l *Local) WriteVideo(p *rtp.Packet) { l.video.forward(p, layerLow) }
 
-// WriteScreen publishes a packet of the screen (dual stream).
-func (l *Local) WriteScreen(p *rtp.Packet) { l.screen.forward(p, layerLow) }
+// WriteScreen publishes a packet of the screen (dual stream); dropped
+// while the endpoint publishes no screen.
+func (l *Local) WriteScreen(p *rtp.Packet) { l.screen.Load().forward(p, layerLow) }
 
 // SetAudioLevel reports the published audio's level (RFC 6464: 0 loudest,
 // 127 silence) when the packets carry no level extension.

@@ -132,6 +132,10 @@ func (r *receiver) requestKeyFrame(layer int) {
 	r.lastPLI[layer] = now
 	r.mu.Unlock()
 	if l := r.sess.local; l != nil {
+		if r.screen && l.opts.OnScreenKeyFrameRequest != nil {
+			l.opts.OnScreenKeyFrameRequest()
+			return
+		}
 		if l.opts.OnKeyFrameRequest != nil {
 			l.opts.OnKeyFrameRequest()
 		}

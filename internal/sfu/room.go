@@ -120,8 +120,8 @@ func (rm *room) sourceFor(d *downTrack) *receiver {
 	case srcBroadcast:
 		m = rm.broadcastMember()
 	case srcDual:
-		if m = rm.members[rm.dual]; m == nil {
-			return nil
+		if m = rm.members[rm.dual]; m == nil || m == sub && d.sess.local != nil {
+			return nil // a SIP terminal is not sent its own content back
 		}
 		if d.kind == webrtc.RTPCodecTypeAudio {
 			return m.screenAudio

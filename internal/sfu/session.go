@@ -235,8 +235,11 @@ func (sess *session) negotiate(o offer) error {
 		if pref := sess.room.audioPreference(); pref != nil {
 			prefer(pc, webrtc.RTPCodecTypeAudio, pref)
 		}
-		if pref := sess.room.videoPreference(); pref != nil {
-			prefer(pc, webrtc.RTPCodecTypeVideo, pref)
+		if pref := sess.room.videoPreference(); !o.dual && pref != "" {
+			preferVideo(pc, pref)
+		}
+		if pref := sess.room.screenPreference(); o.dual && pref != "" {
+			preferVideo(pc, pref) // local_screen.go: SIP terminals' content m-lines see it
 		}
 	}
 	ans, err := pc.CreateAnswer(nil)
@@ -383,9 +386,12 @@ func (rm *room) add(sess *session, m *member, reserved bool) (replaced []*sessio
 	}
 	if sess.dual && !sess.whep {
 		for x := range rm.sessions {
-			// A local member's screen (a SIP terminal's content) loses
-			// the dual stream, not its call.
-			if x.dual && x != sess && !x.whep && x.local == nil {
+			switch {
+			case x.local != nil && x.member != m:
+				// A local member's screen (a SIP terminal's content)
+				// ends, not its call (local_screen.go).
+				rm.dropLocalScreen(x)
+			case x.dual && x != sess && !x.whep && x.local == nil:
 				replaced = append(replaced, x)
 			}
 		}
@@ -420,7 +426,17 @@ func (rm *room) remove(sess *session) (linked []*session, dualEnded bool) {
 			m.screenAudio = nil
 		}
 	}
-	if sess.dual && !sess.whep && rm.dual == m.mtID && m.screen == nil {
+	if l := sess.local; l != nil && sess.owner {
+		if r := l.screen.Swap(nil); r != nil { // a local member's screen (local_screen.go)
+			if m.screen == r {
+				m.screen = nil
+			}
+			if rm.dual == m.mtID {
+				rm.dual = ""
+				dualEnded = true
+			}
+		}
+	} else if sess.dual && !sess.whep && rm.dual == m.mtID && m.screen == nil {
 		rm.dual = ""
 		dualEnded = true
 	}

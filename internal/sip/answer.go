@@ -95,21 +95,7 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 			return
 		}
 	}
-	var audio, video []Codec
-	if peer.Audio != nil {
-		audio = []Codec{*peer.Audio}
-	}
-	if peer.Video != nil {
-		video = []Codec{*peer.Video}
-	}
-	var dtmf *Codec
-	if peer.DTMF != nil {
-		dtmf = peer.DTMF
-	}
-	answer := buildSDP(ip, l.audio.port(), audio, dtmf, l.video.port(), video)
-	if peer.Video == nil && peer.VideoPort != 0 {
-		answer = append(answer, []byte("m=video 0 RTP/AVP "+firstPT(peer.VideoCands)+"\r\n")...)
-	}
+	answer := answerSDP(l, peer) // the offer's m-lines in its order, content included (content.go)
 	l.start(peer)
 	// Tracked before the answer, which waits for the ACK (onAck finds the
 	// call); from here the call holds the slot, released by its hangup
@@ -127,13 +113,6 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		return
 	}
 	u.wg.Go(func() { u.askPassword(c, conf, name, peer) })
-}
-
-func firstPT(cs []Codec) string {
-	if len(cs) == 0 {
-		return "0"
-	}
-	return itoa(int(cs[0].PT))
 }
 
 // askPassword collects the conference's password as RFC 4733 digits
@@ -245,7 +224,7 @@ func (u *UA) onBye(req *sip.Request, tx sip.ServerTransaction) {
 // reinvite answers an INVITE inside a call: before the call's ACK 491
 // (RFC 3261 section 14.2), for no call 481; otherwise a session refresh
 // answered with the same SDP (a change of media is not renegotiated:
-// docs/sip.md "Limits").
+// docs/sip.md "Limits"), but for the content m-line's port and direction.
 func (u *UA) reinvite(req *sip.Request, tx sip.ServerTransaction) {
 	var c *call
 	if req.CallID() != nil {
@@ -264,7 +243,8 @@ func (u *UA) reinvite(req *sip.Request, tx sip.ServerTransaction) {
 		u.tooSmall(req, tx)
 		return
 	}
-	res := sip.NewSDPResponseFromRequest(req, c.localSDP())
+	body := c.contentReinvite(req.Body(), c.localSDP()) // a changed content m-line (content.go)
+	res := sip.NewSDPResponseFromRequest(req, body)
 	for _, h := range hdrs {
 		res.AppendHeader(h)
 	}

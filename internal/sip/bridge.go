@@ -24,6 +24,13 @@ type BridgeOptions struct {
 	AudioOut          RTPWriter
 	VideoOut          RTPWriter
 	OnKeyFrameRequest func() // a subscriber needs a key frame of the terminal's video
+	// Content is the terminal's content m-line codec (nil: none,
+	// content.go): it may present (ContentEndpoint) and ContentOut
+	// receives the conference's dual stream.
+	Content                  *Codec
+	ContentOut               RTPWriter
+	OnContentKeyFrameRequest func() // a subscriber needs a key frame of the terminal's content
+	OnContentStopped         func() // the platform ended the terminal's share
 }
 
 // Endpoint is a call's place in the conference's media.
@@ -35,6 +42,17 @@ type Endpoint interface {
 	Close()                // ended by the engine: no report
 	Leave(lost bool)       // the terminal left: Events.Left
 	Done() <-chan struct{} // closed when ended by anyone
+}
+
+// ContentEndpoint is an Endpoint opened with BridgeOptions.Content.
+type ContentEndpoint interface {
+	Endpoint
+	// StartContent makes the terminal's content the conference's dual
+	// stream; an error refuses it (dual_mode).
+	StartContent() error
+	StopContent()
+	WriteContent(p *rtp.Packet)
+	RequestContentKeyFrame() // ask the dual stream's source for a key frame
 }
 
 // Bridge opens endpoints in the node's SFU. Open fails with media.ErrFull,

@@ -121,6 +121,10 @@ func TestBridgeToWebRTC(t *testing.T) {
 
 func newPC(t *testing.T) *webrtc.PeerConnection { return rtctest.NewPC(t) }
 
+func rtctestOffer(t *testing.T, pc *webrtc.PeerConnection, url, token string) rtctest.Reply {
+	return rtctest.Offer(t, pc, url, token, nil)
+}
+
 // whepOffer posts pc's complete offer (WHIP or WHEP) and applies the answer.
 func whepOffer(t *testing.T, pc *webrtc.PeerConnection, url, token string) int {
 	t.Helper()

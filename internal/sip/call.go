@@ -41,6 +41,7 @@ type call struct {
 	dss        *sipgo.DialogServerSession // in
 
 	ringing atomic.Bool // an outgoing call got 18x
+	content contentState
 
 	mu    sync.Mutex
 	ep    Endpoint // set once in the conference
@@ -181,6 +182,7 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 	if peer.Video != nil {
 		o.VideoOut = c.leg.video
 	}
+	c.contentOptions(&o, peer)
 	ep, err := bridge.Open(ctx, c.conf, o)
 	if err != nil {
 		return nil, err
@@ -207,6 +209,7 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 		}
 	}
 	c.leg.sinks(audio, func(p *rtp.Packet) { ep.WriteVideo(p) }, ep.RequestKeyFrame)
+	c.contentJoined(ep, peer)
 	return ep, nil
 }
 

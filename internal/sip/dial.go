@@ -146,7 +146,7 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 		l.close()
 		return
 	}
-	offer := buildSDP(ip, l.audio.port(), audioOffer, &dtmfCodec, l.video.port(), videoOffer)
+	offer := offerSDP(l) // audio, video and content (a=content:slides)
 	req := sip.NewRequest(sip.INVITE, r.uri)
 	req.SetBody(offer)
 	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))

@@ -13,6 +13,7 @@ type dialog struct {
 	t     *testing.T
 	c     net.Conn
 	toTag string
+	last  string // the last final response
 }
 
 func (d *dialog) send(msg string) {
@@ -43,6 +44,7 @@ func (d *dialog) final(method string) int {
 		if code < 200 {
 			continue
 		}
+		d.last = msg
 		for _, line := range strings.Split(msg, "\r\n") {
 			if strings.HasPrefix(strings.ToLower(line), "to:") {
 				if i := strings.Index(line, "tag="); i >= 0 {

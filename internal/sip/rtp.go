@@ -28,6 +28,7 @@ type stream struct {
 	ssrc       uint32
 	received   atomic.Uint64
 	sent       *atomic.Uint64 // the user agent's packets sent
+	hold       atomic.Bool    // the peer takes nothing on this m-line now (content: its direction)
 }
 
 // openStream opens an even RTP port and the RTCP port after it within
@@ -77,7 +78,7 @@ func (s *stream) close() {
 // (sfu.RTPWriter).
 func (s *stream) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	to := s.remote.Load()
-	if to == nil {
+	if to == nil || s.hold.Load() {
 		return 0, nil
 	}
 	hh := *h
@@ -160,36 +161,46 @@ func addrEqual(a, b *net.UDPAddr) bool {
 	return a != nil && b != nil && a.Port == b.Port && a.IP.Equal(b.IP)
 }
 
-// leg is a call's media: the audio stream and, when negotiated, video.
+// leg is a call's media: the audio stream and, when negotiated, video
+// and content (content.go).
 type leg struct {
-	audio, video *stream
-	last         atomic.Int64 // unix nanos of the last RTP packet received
-	dtmf         dtmfReader
-	counter      *atomic.Uint64 // the user agent's packets received
-	dtmfPT       atomic.Int32   // -1 none
+	ip                    net.IP
+	audio, video, content *stream
+	sdpID                 uint64        // o= session id of Confer's SDP
+	sdpVer                atomic.Uint64 // o= version: a changed answer to a re-INVITE counts up
+	last                  atomic.Int64  // unix nanos of the last RTP packet received
+	contentLast           atomic.Int64  // the same of the content m-line
+	dtmf                  dtmfReader
+	counter               *atomic.Uint64 // the user agent's packets received
+	dtmfPT                atomic.Int32   // -1 none
 
 	mu               sync.Mutex
 	onAudio          func(*rtp.Packet)
 	onVideo          func(*rtp.Packet)
+	onContent        func(*rtp.Packet)
 	onKeyFrameReq    func()
+	onContentKFReq   func()
 	closeOnce        sync.Once
 	digits           chan byte
 	audioPT, videoPT uint8
 }
 
-// newLeg opens the audio and video sockets of a call.
+// newLeg opens the audio, video and content sockets of a call.
 func newLeg(ip net.IP, cfg *Config, counter, sent *atomic.Uint64) (*leg, error) {
-	a, err := openStream(ip, cfg.RTPPortMin, cfg.RTPPortMax)
-	if err != nil {
-		return nil, err
+	var ss [3]*stream
+	for i := range ss {
+		s, err := openStream(ip, cfg.RTPPortMin, cfg.RTPPortMax)
+		if err != nil {
+			for _, o := range ss[:i] {
+				o.close()
+			}
+			return nil, err
+		}
+		s.sent, ss[i] = sent, s
 	}
-	v, err := openStream(ip, cfg.RTPPortMin, cfg.RTPPortMax)
-	if err != nil {
-		a.close()
-		return nil, err
-	}
-	a.sent, v.sent = sent, sent
-	l := &leg{audio: a, video: v, digits: make(chan byte, 32), counter: counter}
+	v := sessionVersion.Add(1)
+	l := &leg{ip: ip, audio: ss[0], video: ss[1], content: ss[2], sdpID: v, digits: make(chan byte, 32), counter: counter}
+	l.sdpVer.Store(v)
 	l.dtmfPT.Store(-1)
 	l.last.Store(time.Now().UnixNano())
 	return l, nil
@@ -206,10 +217,13 @@ func (l *leg) start(peer Media) {
 	if peer.Video != nil {
 		l.video.setPeer(peer.IP, peer.VideoPort, peer.Video.PT)
 	}
+	l.setContentPeer(peer)
 	go l.audio.readRTP(&l.last, l.gotAudio)
 	go l.video.readRTP(&l.last, l.gotVideo)
+	go l.content.readRTP(&l.contentLast, l.gotContent)
 	go l.audio.readRTCP(nil)
 	go l.video.readRTCP(l.keyFrameRequested)
+	go l.content.readRTCP(l.contentKeyFrameRequested)
 }
 
 func (l *leg) gotAudio(p *rtp.Packet) {
@@ -270,6 +284,7 @@ func (l *leg) close() {
 	l.closeOnce.Do(func() {
 		l.audio.close()
 		l.video.close()
+		l.content.close()
 	})
 }
 

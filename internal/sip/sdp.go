@@ -1,9 +1,11 @@
 package sip
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -50,27 +52,65 @@ type Media struct {
 	Video      *Codec // nil: no video
 	AudioCands []Codec
 	VideoCands []Codec
+	// The content m-line: the video m-line with a=content:slides (RFC
+	// 4796), else the second video m-line; a dual stream without BFCP
+	// (docs/sip.md "Content"). Content is nil when there is none, it is
+	// refused (port 0) or without H.264.
+	ContentPort  int
+	Content      *Codec
+	ContentCands []Codec
+	ContentDir   string // the peer's direction: sendrecv, sendonly, recvonly or inactive
+
+	lines []offered // the peer's m-lines in order: an answer mirrors them (RFC 3264 section 6)
 }
+
+// offered is one m-line of the peer's SDP and what Confer makes of it.
+type offered struct {
+	role         string // roleAudio, roleVideo, roleContent, or "" (not bridged)
+	media, proto string
+	format       string // its first format (a refused line repeats it)
+}
+
+const (
+	roleAudio   = "audio"
+	roleVideo   = "video"
+	roleContent = "content"
+)
 
 var sessionVersion atomic.Uint64
 
-// offerSDP is Confer's offer (an outgoing call) or answer (to an incoming
-// call, with the chosen codecs only).
-func buildSDP(ip net.IP, audioPort int, audio []Codec, dtmf *Codec, videoPort int, video []Codec) []byte {
-	v := sessionVersion.Add(1)
+// mline is one m-line Confer writes; port 0 refuses a line of the peer's
+// (RFC 3264 section 6), repeating its proto and format.
+type mline struct {
+	media         string // audio, video
+	port          int
+	codecs        []Codec
+	proto, format string // a refused line
+	dir           string // "" is sendrecv
+	content       string // RFC 4796 a=content, "" none
+}
+
+// writeSDP writes Confer's offer (an outgoing call) or answer (to an
+// incoming call, with the chosen codecs only); id and ver are the o=
+// line's session id and version (RFC 4566 section 5.2).
+func writeSDP(ip net.IP, id, ver uint64, lines []mline) []byte {
 	fam := "IP4"
 	if ip.To4() == nil {
 		fam = "IP6"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "v=0\r\no=confer %d %d IN %s %s\r\ns=Confer\r\nc=IN %s %s\r\nt=0 0\r\n", v, v, fam, ip, fam, ip)
-	mline := func(kind string, port int, cs []Codec) {
-		pts := make([]string, 0, len(cs))
-		for _, c := range cs {
+	fmt.Fprintf(&b, "v=0\r\no=confer %d %d IN %s %s\r\ns=Confer\r\nc=IN %s %s\r\nt=0 0\r\n", id, ver, fam, ip, fam, ip)
+	for _, m := range lines {
+		if m.port == 0 || len(m.codecs) == 0 {
+			fmt.Fprintf(&b, "m=%s 0 %s %s\r\n", m.media, cmp.Or(m.proto, "RTP/AVP"), cmp.Or(m.format, "0"))
+			continue
+		}
+		pts := make([]string, 0, len(m.codecs))
+		for _, c := range m.codecs {
 			pts = append(pts, strconv.Itoa(int(c.PT)))
 		}
-		fmt.Fprintf(&b, "m=%s %d RTP/AVP %s\r\n", kind, port, strings.Join(pts, " "))
-		for _, c := range cs {
+		fmt.Fprintf(&b, "m=%s %d RTP/AVP %s\r\n", m.media, m.port, strings.Join(pts, " "))
+		for _, c := range m.codecs {
 			if c.Channels > 1 {
 				fmt.Fprintf(&b, "a=rtpmap:%d %s/%d/%d\r\n", c.PT, c.Name, c.ClockRate, c.Channels)
 			} else {
@@ -79,23 +119,64 @@ func buildSDP(ip net.IP, audioPort int, audio []Codec, dtmf *Codec, videoPort in
 			if c.Fmtp != "" {
 				fmt.Fprintf(&b, "a=fmtp:%d %s\r\n", c.PT, c.Fmtp)
 			}
-			if kind == "video" {
+			if m.media == "video" {
 				fmt.Fprintf(&b, "a=rtcp-fb:%d nack pli\r\na=rtcp-fb:%d ccm fir\r\n", c.PT, c.PT)
 			}
 		}
-		b.WriteString("a=sendrecv\r\n")
-	}
-	if len(audio) > 0 {
-		cs := append([]Codec{}, audio...)
-		if dtmf != nil {
-			cs = append(cs, *dtmf)
+		if m.content != "" {
+			fmt.Fprintf(&b, "a=content:%s\r\n", m.content)
 		}
-		mline("audio", audioPort, cs)
-	}
-	if len(video) > 0 {
-		mline("video", videoPort, video)
+		fmt.Fprintf(&b, "a=%s\r\n", cmp.Or(m.dir, "sendrecv"))
 	}
 	return []byte(b.String())
+}
+
+// offerSDP is Confer's offer: audio, video (a=content:main) and the
+// content m-line (a=content:slides, RFC 4796), on the leg's ports.
+func offerSDP(l *leg) []byte {
+	audio := append(append([]Codec{}, audioOffer...), dtmfCodec)
+	return writeSDP(l.ip, l.sdpID, l.sdpVer.Load(), []mline{
+		{media: "audio", port: l.audio.port(), codecs: audio},
+		{media: "video", port: l.video.port(), codecs: videoOffer, content: "main"},
+		{media: "video", port: l.content.port(), codecs: videoOffer, content: "slides"},
+	})
+}
+
+// answerSDP answers the peer's offer on the leg's ports: its m-lines in
+// its order, each with the codec chosen, the ones not bridged with port 0.
+func answerSDP(l *leg, peer Media) []byte {
+	lines := make([]mline, 0, len(peer.lines))
+	for _, o := range peer.lines {
+		m := mline{media: o.media, proto: o.proto, format: o.format}
+		switch {
+		case o.role == roleAudio && peer.Audio != nil:
+			m.port, m.codecs = l.audio.port(), []Codec{*peer.Audio}
+			if peer.DTMF != nil {
+				m.codecs = append(m.codecs, *peer.DTMF)
+			}
+		case o.role == roleVideo && peer.Video != nil:
+			m.port, m.codecs = l.video.port(), []Codec{*peer.Video}
+		case o.role == roleContent && peer.Content != nil:
+			m.port, m.codecs, m.content = l.content.port(), []Codec{*peer.Content}, "slides"
+			m.dir = answerDir(peer.ContentDir)
+		}
+		lines = append(lines, m)
+	}
+	return writeSDP(l.ip, l.sdpID, l.sdpVer.Load(), lines)
+}
+
+// answerDir is the direction that answers the peer's (RFC 3264 section
+// 6.1).
+func answerDir(peer string) string {
+	switch peer {
+	case "sendonly":
+		return "recvonly"
+	case "recvonly":
+		return "sendonly"
+	case "inactive":
+		return "inactive"
+	}
+	return "sendrecv"
 }
 
 var errNoCodec = errors.New("sip: no common codec")
@@ -104,9 +185,49 @@ var errNoCodec = errors.New("sip: no common codec")
 // rtpmap (RFC 3551 table 4).
 var staticCodecs = map[uint8]Codec{0: audioOffer[1], 8: audioOffer[2], 9: audioOffer[3]}
 
+// contentIndex is the peer's content m-line: the video m-line whose
+// a=content names slides (RFC 4796 section 5), else the second video
+// m-line; -1 for none.
+func contentIndex(mds []*sdp.MediaDescription) int {
+	for i, md := range mds {
+		if md.MediaName.Media != "video" {
+			continue
+		}
+		for _, a := range md.Attributes {
+			if a.Key == "content" && slices.Contains(strings.Split(a.Value, ","), "slides") {
+				return i
+			}
+		}
+	}
+	n := 0
+	for i, md := range mds {
+		if md.MediaName.Media == "video" {
+			if n++; n == 2 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// direction is an m-line's direction attribute, else the session's, else
+// sendrecv (RFC 4566 section 6).
+func direction(sd *sdp.SessionDescription, md *sdp.MediaDescription) string {
+	for _, attrs := range [][]sdp.Attribute{md.Attributes, sd.Attributes} {
+		for _, a := range attrs {
+			switch a.Key {
+			case "sendrecv", "sendonly", "recvonly", "inactive":
+				return a.Key
+			}
+		}
+	}
+	return "sendrecv"
+}
+
 // parseSDP reads the peer's address, ports and codecs (in its order of
-// preference) of its first audio and first video m-line. The result's
-// Audio and Video are the first codecs Confer supports; nil when none.
+// preference) of its first audio, first video and content m-lines. The
+// result's Audio, Video and Content are the first codecs Confer supports;
+// nil when none.
 func parseSDP(body []byte) (Media, error) {
 	var sd sdp.SessionDescription
 	if err := sd.UnmarshalString(string(body)); err != nil {
@@ -116,10 +237,24 @@ func parseSDP(body []byte) (Media, error) {
 	if sd.ConnectionInformation != nil && sd.ConnectionInformation.Address != nil {
 		m.IP = net.ParseIP(sd.ConnectionInformation.Address.Address)
 	}
-	for _, md := range sd.MediaDescriptions {
+	content := contentIndex(sd.MediaDescriptions)
+	for i, md := range sd.MediaDescriptions {
 		kind := md.MediaName.Media
-		if (kind == "audio" && m.AudioPort != 0) || (kind == "video" && m.VideoPort != 0) || (kind != "audio" && kind != "video") {
-			continue // a second video m-line (content) is not bridged: docs/sip.md "Limits"
+		o := offered{media: kind, proto: strings.Join(md.MediaName.Protos, "/")}
+		if len(md.MediaName.Formats) > 0 {
+			o.format = md.MediaName.Formats[0]
+		}
+		switch {
+		case i == content:
+			o.role = roleContent
+		case kind == "audio" && !slices.ContainsFunc(m.lines, func(x offered) bool { return x.role == roleAudio }):
+			o.role = roleAudio
+		case kind == "video" && !slices.ContainsFunc(m.lines, func(x offered) bool { return x.role == roleVideo }):
+			o.role = roleVideo
+		}
+		m.lines = append(m.lines, o)
+		if o.role == "" {
+			continue // a further m-line is not bridged: answered with port 0
 		}
 		port := md.MediaName.Port.Value
 		if md.ConnectionInformation != nil && md.ConnectionInformation.Address != nil {
@@ -127,53 +262,9 @@ func parseSDP(body []byte) (Media, error) {
 				m.IP = ip
 			}
 		}
-		maps := map[uint8]Codec{}
-		for _, a := range md.Attributes {
-			switch a.Key {
-			case "rtpmap":
-				pt, rest, ok := strings.Cut(a.Value, " ")
-				n, err := strconv.Atoi(pt)
-				if !ok || err != nil || n < 0 || n > 127 {
-					continue
-				}
-				parts := strings.Split(rest, "/")
-				c := Codec{PT: uint8(n), Name: parts[0], Channels: 1}
-				if len(parts) > 1 {
-					r, _ := strconv.Atoi(parts[1])
-					c.ClockRate = uint32(r)
-				}
-				if len(parts) > 2 {
-					ch, _ := strconv.Atoi(parts[2])
-					c.Channels = uint16(ch)
-				}
-				c.Fmtp = maps[uint8(n)].Fmtp
-				maps[uint8(n)] = c
-			case "fmtp":
-				pt, rest, ok := strings.Cut(a.Value, " ")
-				n, err := strconv.Atoi(pt)
-				if !ok || err != nil || n < 0 || n > 127 {
-					continue
-				}
-				c := maps[uint8(n)]
-				c.Fmtp = rest
-				maps[uint8(n)] = c
-			}
-		}
-		var cands []Codec
-		for _, f := range md.MediaName.Formats {
-			n, err := strconv.Atoi(f)
-			if err != nil || n < 0 || n > 127 {
-				continue
-			}
-			c, ok := maps[uint8(n)]
-			if !ok || c.Name == "" {
-				if c, ok = staticCodecs[uint8(n)]; !ok {
-					continue
-				}
-			}
-			cands = append(cands, c)
-		}
-		if kind == "audio" {
+		cands := codecsOf(md)
+		switch o.role {
+		case roleAudio:
 			m.AudioPort, m.AudioCands = port, cands
 			for i, c := range cands {
 				if strings.EqualFold(c.Name, "telephone-event") && c.ClockRate == 8000 && m.DTMF == nil {
@@ -183,10 +274,15 @@ func parseSDP(body []byte) (Media, error) {
 			if port != 0 {
 				m.Audio = pick(cands, audioOffer)
 			}
-		} else {
+		case roleVideo:
 			m.VideoPort, m.VideoCands = port, cands
 			if port != 0 {
 				m.Video = pick(cands, videoOffer)
+			}
+		case roleContent:
+			m.ContentPort, m.ContentCands, m.ContentDir = port, cands, direction(&sd, md)
+			if port != 0 {
+				m.Content = pick(cands, videoOffer)
 			}
 		}
 	}
@@ -197,6 +293,57 @@ func parseSDP(body []byte) (Media, error) {
 		return m, errNoCodec
 	}
 	return m, nil
+}
+
+// codecsOf lists an m-line's codecs in its order.
+func codecsOf(md *sdp.MediaDescription) []Codec {
+	maps := map[uint8]Codec{}
+	for _, a := range md.Attributes {
+		switch a.Key {
+		case "rtpmap":
+			pt, rest, ok := strings.Cut(a.Value, " ")
+			n, err := strconv.Atoi(pt)
+			if !ok || err != nil || n < 0 || n > 127 {
+				continue
+			}
+			parts := strings.Split(rest, "/")
+			c := Codec{PT: uint8(n), Name: parts[0], Channels: 1}
+			if len(parts) > 1 {
+				r, _ := strconv.Atoi(parts[1])
+				c.ClockRate = uint32(r)
+			}
+			if len(parts) > 2 {
+				ch, _ := strconv.Atoi(parts[2])
+				c.Channels = uint16(ch)
+			}
+			c.Fmtp = maps[uint8(n)].Fmtp
+			maps[uint8(n)] = c
+		case "fmtp":
+			pt, rest, ok := strings.Cut(a.Value, " ")
+			n, err := strconv.Atoi(pt)
+			if !ok || err != nil || n < 0 || n > 127 {
+				continue
+			}
+			c := maps[uint8(n)]
+			c.Fmtp = rest
+			maps[uint8(n)] = c
+		}
+	}
+	var cands []Codec
+	for _, f := range md.MediaName.Formats {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 || n > 127 {
+			continue
+		}
+		c, ok := maps[uint8(n)]
+		if !ok || c.Name == "" {
+			if c, ok = staticCodecs[uint8(n)]; !ok {
+				continue
+			}
+		}
+		cands = append(cands, c)
+	}
+	return cands
 }
 
 // pick returns the codec Confer prefers among the peer's, with the peer's

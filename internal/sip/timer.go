@@ -378,20 +378,18 @@ func (c *call) sendRefresh(method sip.RequestMethod, interval int) (*sip.Respons
 		return nil, errEnded
 	}
 	var target sip.Uri
-	var body []byte
 	switch {
 	case dcs != nil:
 		target = dcs.InviteRequest.Recipient
 		if ct := dcs.InviteResponse.Contact(); ct != nil {
 			target = ct.Address
 		}
-		body = dcs.InviteRequest.Body()
 	case dss != nil && dss.InviteRequest.Contact() != nil:
 		target = dss.InviteRequest.Contact().Address
-		body = dss.InviteResponse.Body()
 	default:
 		return nil, errEnded
 	}
+	body := c.localSDP() // update.go
 	req := sip.NewRequest(method, *target.Clone())
 	req.AppendHeader(sip.NewHeader("Supported", "timer"))
 	req.AppendHeader(sip.NewHeader("Session-Expires", strconv.Itoa(interval)+";refresher=uac"))

@@ -30,8 +30,8 @@ func (u *UA) onUpdate(req *sip.Request, tx sip.ServerTransaction) {
 		return
 	}
 	var res *sip.Response
-	if offer {
-		res = sip.NewSDPResponseFromRequest(req, c.localSDP())
+	if offer { // a changed content m-line is applied as in a re-INVITE (content.go)
+		res = sip.NewSDPResponseFromRequest(req, c.contentReinvite(req.Body(), c.localSDP()))
 	} else {
 		res = sip.NewResponseFromRequest(req, 200, "OK", nil)
 	}
@@ -85,9 +85,16 @@ func (c *call) refreshing() bool {
 	return c.tm.pending
 }
 
-// localSDP is Confer's session description of the call (its answer, or
-// its offer of a dialled call).
+// localSDP is Confer's session description of the call: its answer to
+// the last re-INVITE that changed the content m-line, else its answer, or
+// its offer of a dialled call.
 func (c *call) localSDP() []byte {
+	c.content.mu.Lock()
+	a := c.content.answer
+	c.content.mu.Unlock()
+	if a != nil {
+		return a
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dss != nil && c.dss.InviteResponse != nil {
