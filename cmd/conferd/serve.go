@@ -23,6 +23,7 @@ import (
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/sip"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/metered"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
@@ -126,7 +127,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
-	sipCfg, err := sipF.config(*rtcF.noRTC)
+	sipCfg, err := sipF.config(*rtcF.noRTC, *tlsCert, *tlsKey)
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
@@ -144,20 +145,26 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	srv, err := server.New(scfg)
 	// A default port that is taken (another conferd on this laptop) falls
 	// back to a free one, for the part whose port it is: the SFU's or the
-	// SIP agent's (each is opened in turn, so up to two retries).
-	for retry := 0; retry < 2 && err != nil && addrInUse(err); retry++ {
+	// SIP agent's, or its TLS port (each is opened in turn, so up to three
+	// retries).
+	for retry := 0; retry < 3 && err != nil && addrInUse(err); retry++ {
 		switch {
 		case strings.HasPrefix(err.Error(), "sfu:") && rtcF.portsDefault() && scfg.RTC.UDPPort != 0:
 			logger.Warn("the SFU's default ports are taken: using free ones (set --rtc-udp-port and --rtc-tcp-port)", "err", err)
 			scfg.RTC.UDPPort, scfg.RTC.TCPPort = 0, 0
-		case strings.HasPrefix(err.Error(), "sip:") && scfg.SIP != nil && sipF.addrDefault() && scfg.SIP == sipCfg:
+		case strings.HasPrefix(err.Error(), "sip: listen tls") && sipF.tlsAddrDefault() && scfg.SIP.TLSAddr == sip.DefaultTLSAddr:
+			logger.Warn("the SIP over TLS port 5061 is taken: using a free one (set --sip-tls-addr)", "err", err)
+			c := *scfg.SIP
+			c.TLSAddr = ":0"
+			scfg.SIP = &c
+		case strings.HasPrefix(err.Error(), "sip:") && !strings.HasPrefix(err.Error(), "sip: listen tls") && scfg.SIP != nil && sipF.addrDefault() && scfg.SIP == sipCfg:
 			logger.Warn("the SIP port 5060 is taken: using a free one (set --sip-addr)", "err", err)
 			host, _, _ := net.SplitHostPort(sipCfg.Addr)
 			c := *sipCfg
 			c.Addr = net.JoinHostPort(host, "0")
 			scfg.SIP = &c
 		default:
-			retry = 2 // not a default port of ours: report it
+			retry = 3 // not a default port of ours: report it
 			continue
 		}
 		srv, err = server.New(scfg)
@@ -172,6 +179,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if ua := srv.SIP(); ua != nil {
 		logger.Info("sip: user agent listening, UDP and TCP", "addr", ua.Addr().String()) // docs/sip.md
+		if a := ua.TLSAddr(); a != nil {
+			logger.Info("sip: user agent listening, TLS", "addr", a.String())
+		}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

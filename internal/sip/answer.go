@@ -39,6 +39,10 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		respond(req, tx, 400, "Bad Request")
 		return
 	}
+	if n, _, ok := sessionExpires(req); ok && n < secs(u.cfg.MinSE) {
+		u.tooSmall(req, tx) // RFC 4028 section 9 (timer.go)
+		return
+	}
 	u.stats.callsIn.Add(1)
 	ctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
 	defer cancel()
@@ -98,7 +102,9 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 	// (a BYE may come before the answer returns).
 	u.track(c)
 	released = true
-	if err := dss.RespondSDP(answer); err != nil {
+	hdrs, _ := c.negotiate(req) // the session timer (timer.go)
+	hdrs = append(hdrs, sip.NewHeader("Content-Type", "application/sdp"), sip.NewHeader("Allow", allowed))
+	if err := dss.Respond(200, "OK", answer, hdrs...); err != nil {
 		c.hangup(endLost) // no ACK: a joined caller leaves as lost
 		return
 	}
@@ -228,20 +234,21 @@ func (u *UA) reinvite(req *sip.Request, tx sip.ServerTransaction) {
 		respond(req, tx, 481, "Call/Transaction Does Not Exist")
 		return
 	}
-	c.mu.Lock()
-	ready := (c.dss != nil && c.acked) || (c.dcs != nil && c.dcs.LoadState() == sip.DialogStateConfirmed)
-	c.mu.Unlock()
-	if !ready {
+	if !c.ready() || c.refreshing() { // an offer of Confer's outstanding (RFC 3261 section 14.2, glare)
 		respond(req, tx, 491, "Request Pending")
 		return
 	}
-	var body []byte
-	if c.dss != nil {
-		body = c.dss.InviteResponse.Body()
-	} else {
-		body = c.dcs.InviteRequest.Body()
+	hdrs, ok := c.negotiate(req) // a session refresh (RFC 4028, timer.go)
+	if !ok {
+		u.tooSmall(req, tx)
+		return
 	}
-	body = c.contentReinvite(req.Body(), body) // a changed content m-line (content.go)
+	body := c.contentReinvite(req.Body(), c.localSDP()) // a changed content m-line (content.go)
 	res := sip.NewSDPResponseFromRequest(req, body)
+	for _, h := range hdrs {
+		res.AppendHeader(h)
+	}
+	ct := u.contact(u.ipFor(req.Source()), req.Transport())
+	res.AppendHeader(&ct)
 	_ = tx.Respond(res)
 }

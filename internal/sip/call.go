@@ -48,10 +48,12 @@ type call struct {
 	acked bool     // an answered call got its ACK
 	ended bool
 	done  chan struct{}
+
+	tm timers // RFC 4028 session timer (timer.go)
 }
 
 func (u *UA) newCall(conf, mt string, out bool) *call {
-	return &call{u: u, conf: conf, mt: mt, out: out, done: make(chan struct{})}
+	return &call{u: u, conf: conf, mt: mt, out: out, done: make(chan struct{}), tm: timers{kick: make(chan struct{}, 1)}}
 }
 
 // track files the call under its Call-ID (and conf/mt of a dialled call,
@@ -212,9 +214,14 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 }
 
 // watch follows an established call until it ends: the endpoint closed by
-// the engine or the SFU (BYE), or the terminal gone (in-dialog OPTIONS
-// unanswered twice: lost, the keep-alive in place of RFC 4028 timers).
+// the engine or the SFU (BYE), or the terminal gone: its session not
+// refreshed (RFC 4028, timer.go), or, for a terminal without session
+// timers, in-dialog OPTIONS unanswered twice (lost).
 func (c *call) watch(ep Endpoint) {
+	if c.timerOn() {
+		c.watchTimer(ep)
+		return
+	}
 	t := time.NewTicker(c.u.cfg.KeepAlive)
 	defer t.Stop()
 	failed := 0
@@ -227,6 +234,11 @@ func (c *call) watch(ep Endpoint) {
 		case <-ep.Done():
 			c.hangup(endEngine)
 			return
+		case <-c.tm.kick: // a re-INVITE or UPDATE started a session timer
+			if c.timerOn() {
+				c.watchTimer(ep)
+				return
+			}
 		case <-t.C:
 			if c.alive() {
 				failed = 0

@@ -6,11 +6,17 @@
 package sip
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"time"
 )
 
 // DefaultAddr is where the user agent listens, UDP and TCP.
 const DefaultAddr = ":5060"
+
+// DefaultTLSAddr is where the user agent listens for SIP over TLS when it
+// has a certificate (RFC 3261 section 19.1.2: port 5061).
+const DefaultTLSAddr = ":5061"
 
 // Config is the user agent's configuration (docs/sip.md "Configuration").
 type Config struct {
@@ -27,8 +33,21 @@ type Config struct {
 	// CallTimeout bounds how long an outgoing call rings (no answer).
 	CallTimeout time.Duration
 	// KeepAlive is the interval of the in-dialog OPTIONS that find a
-	// vanished terminal; one that fails twice in a row ends the call as lost.
+	// vanished terminal that does not support session timers; one that
+	// fails twice in a row ends the call as lost.
 	KeepAlive time.Duration
+	// SessionExpires is the RFC 4028 session interval Confer asks for
+	// (Session-Expires of its INVITE) [1800 s]; MinSE the smallest it
+	// accepts (Min-SE; an INVITE asking less gets 422) [90 s]. Whole
+	// seconds; tests set a few seconds.
+	SessionExpires, MinSE time.Duration
+	// TLS, when set (certificates), serves SIP over TLS on TLSAddr
+	// ("host:port"; port 0 a free one) and calls routes that ask for TLS.
+	TLS     *tls.Config
+	TLSAddr string
+	// TLSRoots verifies the certificate of a terminal Confer opens a TLS
+	// connection to (nil: the system's roots).
+	TLSRoots *x509.CertPool
 	// PasswordTimeout bounds how long a caller has to key in a
 	// conference's password (DTMF ending with '#').
 	PasswordTimeout time.Duration
@@ -51,6 +70,16 @@ func (c *Config) defaults() {
 	}
 	if c.KeepAlive <= 0 {
 		c.KeepAlive = 30 * time.Second
+	}
+	if c.MinSE < time.Second {
+		c.MinSE = 90 * time.Second // RFC 4028 section 4: at least 90 s
+	}
+	if c.SessionExpires <= 0 {
+		c.SessionExpires = 1800 * time.Second // RFC 4028 section 4: recommended
+	}
+	c.SessionExpires = max(c.SessionExpires, c.MinSE)
+	if c.TLSAddr == "" {
+		c.TLSAddr = DefaultTLSAddr
 	}
 	if c.PasswordTimeout <= 0 {
 		c.PasswordTimeout = 30 * time.Second

@@ -45,8 +45,13 @@ func (u *UA) Routes(ctx context.Context, c media.Callee) bool {
 }
 
 // resolve finds where a callee is called.
-func (u *UA) resolve(ctx context.Context, c media.Callee) (route, bool) {
-	acc := strings.TrimSpace(c.Account)
+func (u *UA) resolve(ctx context.Context, c media.Callee) (r route, ok bool) {
+	acc, secure := tlsAccount(c.Account) // sips: or transport=tls (tls.go)
+	defer func() {
+		if ok && secure {
+			r.uri = withTLS(r.uri)
+		}
+	}()
 	switch c.AccountType {
 	case accountIP:
 		host, port := splitHostPort(acc)
@@ -146,31 +151,31 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 	req.SetBody(offer)
 	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
 	req.AppendHeader(sip.NewHeader("Allow", allowed))
+	u.offerTimer(req, secs(u.cfg.SessionExpires)) // timer.go
 	from := sip.FromHeader{Address: sip.Uri{Scheme: "sip", User: c.conf, Host: ip.String(), Port: u.port}, Params: sip.NewParams()}
 	from.Params.Add("tag", sip.GenerateTagN(16))
 	req.AppendHeader(&from)
-	ct := u.contact(ip, "UDP")
+	ct := u.contact(ip, uriTransport(r.uri)) // tls.go
 	req.AppendHeader(&ct)
-	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct}
-	dcs, err := dua.WriteInvite(ctx, req)
-	if err != nil {
-		u.log.Info("sip: INVITE not sent", "conf", c.conf, "mt", c.mt, "err", err)
-		fail(media.Offline)
-		return
-	}
-	if !c.set(func() { c.dcs, c.callID = dcs, req.CallID().Value() }) {
-		c.cleanup(dcs, nil, nil)
-		return
-	}
-	u.track(c)
-	err = dcs.WaitAnswer(ctx, sipgo.AnswerOptions{OnResponse: func(res *sip.Response) error {
+	// Over TCP or TLS the dialog's requests (ACK, BYE, refreshes) reuse
+	// the connection of the answer, which reaches a terminal behind NAT
+	// (tls.go).
+	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct, RewriteContact: uriTransport(r.uri) != "UDP"}
+	dcs, err := u.invite(ctx, c, dua, req, sipgo.AnswerOptions{OnResponse: func(res *sip.Response) error {
 		c.ringing.Store(res.IsProvisional() && res.StatusCode > 100)
 		return nil
 	}})
+	if errors.Is(err, errEnded) {
+		return
+	}
 	c.ringing.Store(false)
 	if err != nil {
 		var de *sipgo.ErrDialogResponse
+		var ns notSent
 		switch {
+		case errors.As(err, &ns):
+			u.log.Info("sip: INVITE not sent", "conf", c.conf, "mt", c.mt, "err", err)
+			fail(media.Offline)
 		case errors.As(err, &de):
 			fail(outcomeOf(de.Res.StatusCode))
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -185,6 +190,7 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 		fail(media.Offline)
 		return
 	}
+	c.answered(dcs.InviteResponse) // the session timer it names (timer.go)
 	peer, err := parseSDP(dcs.InviteResponse.Body())
 	if err != nil {
 		u.log.Info("sip: an answer without usable SDP", "conf", c.conf, "mt", c.mt, "err", err)

@@ -74,7 +74,7 @@ Content-Length: 0
 
 // Bad input gets SIP's own answers and changes nothing (issue 26 "Bad
 // input and faults"): unknown methods 501, known unserved ones 405, a
-// re-INVITE or BYE of no call 481, an INVITE without SDP 488 (no
+// re-INVITE, UPDATE (RFC 3311) or BYE of no call 481, an INVITE without SDP 488 (no
 // conference: 404 first), garbage is dropped and the agent still answers.
 func TestBadInput(t *testing.T) {
 	e := startEnv(t, sipConfig())
@@ -88,6 +88,8 @@ func TestBadInput(t *testing.T) {
 		{"known, not served", request("SUBSCRIBE", "c2", ""), 405},
 		{"re-INVITE of no call", request("INVITE", "c3", "nosuch"), 481},
 		{"BYE of no call", request("BYE", "c4", "nosuch"), 481},
+		{"UPDATE of no call", request("UPDATE", "c13", "nosuch"), 481},
+		{"UPDATE outside a dialog", request("UPDATE", "c14", ""), 481},
 		{"INVITE to no conference", strings.Replace(request("INVITE", "c5", ""), "1110000@", "9999999@", 2), 404},
 		{"INVITE without SDP", strings.Replace(request("INVITE", "c6", ""), "1110000@", conf+"@", 2), 488},
 		{"REGISTER without To user", strings.Replace(request("REGISTER", "c7", ""), "<sip:1110000@127.0.0.1>", "<sip:127.0.0.1>", 2), 400},

@@ -42,9 +42,9 @@ func regURI(r Registration) sip.Uri {
 	if host != "" {
 		u.Host, u.Port = host, port
 	}
-	if r.Transport == "TCP" {
+	if r.Transport == "TCP" || r.Transport == "TLS" { // a REGISTER over TLS: called over its connection (tls.go)
 		u.UriParams = sip.NewParams()
-		u.UriParams.Add("transport", "tcp")
+		u.UriParams.Add("transport", strings.ToLower(r.Transport))
 	} else {
 		u.UriParams = nil
 	}

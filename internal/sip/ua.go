@@ -61,6 +61,9 @@ type UA struct {
 	tcp  net.Listener
 	port int
 
+	tls     net.Listener // SIP over TLS (tls.go); nil without Config.TLS
+	tlsPort int
+
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -89,13 +92,20 @@ func New(cfg Config, deps Deps) (*UA, error) {
 	if err := u.listen(); err != nil {
 		return nil, err
 	}
+	if cfg.TLS != nil {
+		if err := u.listenTLS(); err != nil {
+			u.udp.Close()
+			u.tcp.Close()
+			return nil, err
+		}
+	}
 	host, _, _ := net.SplitHostPort(cfg.Addr)
 	hostname := cfg.PublicIP
 	if hostname == "" {
 		hostname = localIP(host)
 	}
 	var err error
-	u.ua, err = sipgo.NewUA(sipgo.WithUserAgent("Confer"), sipgo.WithUserAgentHostname(hostname))
+	u.ua, err = sipgo.NewUA(sipgo.WithUserAgent("Confer"), sipgo.WithUserAgentHostname(hostname), sipgo.WithUserAgenTLSConfig(cfg.clientTLS()))
 	if err == nil {
 		u.srv, err = sipgo.NewServer(u.ua)
 	}
@@ -105,6 +115,9 @@ func New(cfg Config, deps Deps) (*UA, error) {
 	if err != nil {
 		u.udp.Close()
 		u.tcp.Close()
+		if u.tls != nil {
+			u.tls.Close()
+		}
 		return nil, err
 	}
 	u.ctx, u.cancel = context.WithCancel(context.Background())
@@ -145,6 +158,9 @@ func (u *UA) SetEvents(ev media.Events) { u.events = ev }
 func (u *UA) Serve() {
 	u.wg.Go(func() { _ = u.srv.ServeUDP(u.udp) })
 	u.wg.Go(func() { _ = u.srv.ServeTCP(u.tcp) })
+	if u.tls != nil {
+		u.wg.Go(func() { _ = u.srv.ServeTLS(u.tls) })
+	}
 }
 
 // Addr returns the UDP (and TCP) address the user agent listens on.
@@ -169,6 +185,9 @@ func (u *UA) Close() error {
 	u.cancel()
 	u.udp.Close()
 	u.tcp.Close()
+	if u.tls != nil {
+		u.tls.Close()
+	}
 	err := u.ua.Close()
 	u.wg.Wait()
 	return err
@@ -186,17 +205,19 @@ func (u *UA) routes() {
 	})
 	u.srv.OnOptions(u.onOptions)
 	u.srv.OnRegister(u.onRegister)
+	u.srv.OnUpdate(u.onUpdate) // update.go
 	u.srv.OnNoRoute(u.onOther)
 }
 
 // allowed are the methods the user agent serves (the Allow header).
-const allowed = "INVITE, ACK, CANCEL, BYE, OPTIONS, REGISTER"
+const allowed = "INVITE, ACK, CANCEL, BYE, OPTIONS, REGISTER, UPDATE"
 
 // onOptions answers a capability query, in a dialog or not.
 func (u *UA) onOptions(req *sip.Request, tx sip.ServerTransaction) {
 	res := sip.NewResponseFromRequest(req, 200, "OK", nil)
 	res.AppendHeader(sip.NewHeader("Allow", allowed))
 	res.AppendHeader(sip.NewHeader("Accept", "application/sdp"))
+	res.AppendHeader(sip.NewHeader("Supported", "timer"))
 	_ = tx.Respond(res)
 }
 
@@ -204,7 +225,7 @@ func (u *UA) onOptions(req *sip.Request, tx sip.ServerTransaction) {
 // but does not serve: 405 with Allow; anything else is 501 (RFC 3261
 // section 8.2.1).
 var knownMethods = map[sip.RequestMethod]bool{sip.SUBSCRIBE: true, sip.NOTIFY: true, sip.REFER: true, sip.INFO: true,
-	sip.MESSAGE: true, sip.PRACK: true, sip.UPDATE: true, sip.PUBLISH: true}
+	sip.MESSAGE: true, sip.PRACK: true, sip.PUBLISH: true}
 
 func (u *UA) onOther(req *sip.Request, tx sip.ServerTransaction) {
 	code, reason := 501, "Not Implemented"
@@ -268,9 +289,14 @@ func (u *UA) ipFor(peer string) net.IP {
 	return net.ParseIP(localIP(""))
 }
 
-// contact is the Contact header of this node as seen from ip.
+// contact is the Contact header of this node as seen from ip (over TLS
+// the TLS port, transport=tls).
 func (u *UA) contact(ip net.IP, transport string) sip.ContactHeader {
-	h := sip.ContactHeader{Address: sip.Uri{Scheme: "sip", User: "confer", Host: ip.String(), Port: u.port}}
+	port := u.port
+	if transport == "TLS" && u.tlsPort != 0 {
+		port = u.tlsPort
+	}
+	h := sip.ContactHeader{Address: sip.Uri{Scheme: "sip", User: "confer", Host: ip.String(), Port: port}}
 	if transport != "" && transport != "UDP" {
 		h.Address.UriParams = sip.NewParams()
 		h.Address.UriParams.Add("transport", transportParam(transport))
