@@ -71,6 +71,7 @@ type Conferences struct {
 
 	mu    sync.Mutex // serialises capacity checks with the changes they admit
 	ports Memo[int]  // each running conference's ports, by version (Usage)
+	docs  docCache   // decoded documents by their stored bytes (doccache.go)
 }
 
 // newConferences returns the records' half of eng.
@@ -105,6 +106,7 @@ func (s *Conferences) Get(ctx context.Context, domainMoid, confID string, states
 	}
 	rec, err := s.st.GetRecord(ctx, record.KindConf, domainMoid, confID)
 	if errors.Is(err, store.ErrNotFound) {
+		s.docs.forget(docKey(domainMoid, confID))
 		return Conference{}, notFound(confID)
 	}
 	if err != nil {
@@ -117,7 +119,15 @@ func (s *Conferences) Get(ctx context.Context, domainMoid, confID string, states
 	if !in {
 		return Conference{}, notFound(confID)
 	}
-	return decode(rec)
+	key := docKey(domainMoid, confID)
+	if doc, ok := s.docs.get(key, rec.Data); ok {
+		return Conference{Rec: rec, Doc: doc}, nil
+	}
+	c, err := decode(rec)
+	if err == nil {
+		s.docs.put(key, rec.Data, cloneDoc(c.Doc))
+	}
+	return c, err
 }
 
 // List returns the conferences of a domain in a state, of one creating

@@ -174,5 +174,17 @@ func (s *Conferences) Update(ctx context.Context, c Conference) error {
 	}
 	rec := c.Rec
 	rec.Data, rec.UpdatedAt = data, s.clk.Now()
-	return s.st.SwapRecord(ctx, rec)
+	key := docKey(rec.DomainMoid, rec.ID)
+	if err := s.st.SwapRecord(ctx, rec); err != nil {
+		s.docs.forget(key)
+		return err
+	}
+	// The next read of these bytes (this node's next control of the
+	// conference) decodes nothing: normalize is what decoding them gives.
+	if doc, ok := normalize(c.Doc); ok {
+		s.docs.put(key, data, doc)
+	} else {
+		s.docs.forget(key)
+	}
+	return nil
 }
