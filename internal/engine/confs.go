@@ -101,10 +101,16 @@ func notFound(id string) error {
 // or running when none is given). Any other conference, one of another
 // domain, or an ended one answers 12103.
 func (s *Conferences) Get(ctx context.Context, domainMoid, confID string, states ...string) (Conference, error) {
+	rec, err := s.st.GetRecord(ctx, record.KindConf, domainMoid, confID)
+	return s.got(rec, err, domainMoid, confID, states)
+}
+
+// got checks a conference record read by Get and decodes its document,
+// or copies the one kept for its bytes (doccache.go).
+func (s *Conferences) got(rec store.Record, err error, domainMoid, confID string, states []string) (Conference, error) {
 	if len(states) == 0 {
 		states = []string{StateBooked, StateRunning}
 	}
-	rec, err := s.st.GetRecord(ctx, record.KindConf, domainMoid, confID)
 	if errors.Is(err, store.ErrNotFound) {
 		s.docs.forget(docKey(domainMoid, confID))
 		return Conference{}, notFound(confID)

@@ -168,6 +168,12 @@ func (s *Conferences) admitStart(ctx context.Context, c *Conference, end, now ti
 // store.ErrConflict when it changed meanwhile (read again and retry),
 // store.ErrNotFound when it has ended.
 func (s *Conferences) Update(ctx context.Context, c Conference) error {
+	return s.update(ctx, c, func(rec store.Record) error { return s.st.SwapRecord(ctx, rec) })
+}
+
+// update encodes c's document, lets swap write it, and keeps the
+// document for the bytes written.
+func (s *Conferences) update(ctx context.Context, c Conference, swap func(rec store.Record) error) error {
 	data, err := shape.Encode(c.Doc)
 	if err != nil {
 		return err
@@ -175,7 +181,7 @@ func (s *Conferences) Update(ctx context.Context, c Conference) error {
 	rec := c.Rec
 	rec.Data, rec.UpdatedAt = data, s.clk.Now()
 	key := docKey(rec.DomainMoid, rec.ID)
-	if err := s.st.SwapRecord(ctx, rec); err != nil {
+	if err := swap(rec); err != nil {
 		s.docs.forget(key)
 		return err
 	}
