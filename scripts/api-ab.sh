@@ -10,7 +10,8 @@
 # server per build, dropped at the end), the scenario is prepared on both,
 # then ROUNDS (default 3) rounds run confer-load with the flags given on
 # before, then after. LOAD is the confer-load binary (built from this tree
-# when unset). Example:
+# when unset). PORT (default 18501) is before's port, PORT+1 after's, so
+# that two runs on one machine can use different ones. Example:
 #
 #   scripts/api-ab.sh /tmp/conferd-old /tmp/conferd-new --confs 100 --mts 4 --mix list=1 -c 16 --duration 10s --bare
 set -euo pipefail
@@ -18,6 +19,8 @@ set -euo pipefail
 before=$1 after=$2
 shift 2
 ROUNDS=${ROUNDS:-3}
+p1=${PORT:-18501}
+p2=$((p1 + 1))
 work=$(mktemp -d)
 pids=()
 dbs=()
@@ -59,15 +62,15 @@ load() { # name port flags...
 		--secret "$(field "$n" 'license secret (oauth_consumer_secret)')" --user admin --password "$(field "$n" 'password')" "$@"
 }
 
-start before "$before" 18501
-start after "$after" 18502
+start before "$before" "$p1"
+start after "$after" "$p2"
 echo "== preparing the scenario on both"
-load before 18501 "$@" --count 1 --duration 10m >/dev/null
-load after 18502 "$@" --count 1 --duration 10m >/dev/null
+load before "$p1" "$@" --count 1 --duration 10m >/dev/null
+load after "$p2" "$@" --count 1 --duration 10m >/dev/null
 for r in $(seq "$ROUNDS"); do
 	for n in before after; do
-		port=18501
-		[ $n = after ] && port=18502
+		port=$p1
+		[ $n = after ] && port=$p2
 		echo "== round $r, $n ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
 		load $n $port "$@"
 	done

@@ -71,6 +71,7 @@ type Conferences struct {
 
 	mu    sync.Mutex // serialises capacity checks with the changes they admit
 	ports Memo[int]  // each running conference's ports, by version (Usage)
+	docs  docCache   // decoded documents by their stored bytes (doccache.go)
 }
 
 // newConferences returns the records' half of eng.
@@ -100,11 +101,18 @@ func notFound(id string) error {
 // or running when none is given). Any other conference, one of another
 // domain, or an ended one answers 12103.
 func (s *Conferences) Get(ctx context.Context, domainMoid, confID string, states ...string) (Conference, error) {
+	rec, err := s.st.GetRecord(ctx, record.KindConf, domainMoid, confID)
+	return s.got(rec, err, domainMoid, confID, states)
+}
+
+// got checks a conference record read by Get and decodes its document,
+// or copies the one kept for its bytes (doccache.go).
+func (s *Conferences) got(rec store.Record, err error, domainMoid, confID string, states []string) (Conference, error) {
 	if len(states) == 0 {
 		states = []string{StateBooked, StateRunning}
 	}
-	rec, err := s.st.GetRecord(ctx, record.KindConf, domainMoid, confID)
 	if errors.Is(err, store.ErrNotFound) {
+		s.docs.forget(docKey(domainMoid, confID))
 		return Conference{}, notFound(confID)
 	}
 	if err != nil {
@@ -117,7 +125,15 @@ func (s *Conferences) Get(ctx context.Context, domainMoid, confID string, states
 	if !in {
 		return Conference{}, notFound(confID)
 	}
-	return decode(rec)
+	key := docKey(domainMoid, confID)
+	if doc, ok := s.docs.get(key, rec.Data); ok {
+		return Conference{Rec: rec, Doc: doc}, nil
+	}
+	c, err := decode(rec)
+	if err == nil {
+		s.docs.put(key, rec.Data, cloneDoc(c.Doc))
+	}
+	return c, err
 }
 
 // List returns the conferences of a domain in a state, of one creating

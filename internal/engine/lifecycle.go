@@ -168,11 +168,29 @@ func (s *Conferences) admitStart(ctx context.Context, c *Conference, end, now ti
 // store.ErrConflict when it changed meanwhile (read again and retry),
 // store.ErrNotFound when it has ended.
 func (s *Conferences) Update(ctx context.Context, c Conference) error {
+	return s.update(ctx, c, func(rec store.Record) error { return s.st.SwapRecord(ctx, rec) })
+}
+
+// update encodes c's document, lets swap write it, and keeps the
+// document for the bytes written.
+func (s *Conferences) update(ctx context.Context, c Conference, swap func(rec store.Record) error) error {
 	data, err := shape.Encode(c.Doc)
 	if err != nil {
 		return err
 	}
 	rec := c.Rec
 	rec.Data, rec.UpdatedAt = data, s.clk.Now()
-	return s.st.SwapRecord(ctx, rec)
+	key := docKey(rec.DomainMoid, rec.ID)
+	if err := swap(rec); err != nil {
+		s.docs.forget(key)
+		return err
+	}
+	// The next read of these bytes (this node's next control of the
+	// conference) decodes nothing: normalize is what decoding them gives.
+	if doc, ok := normalize(c.Doc); ok {
+		s.docs.put(key, data, doc)
+	} else {
+		s.docs.forget(key)
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -325,6 +326,30 @@ func (s *Server) hasSubscribers(ch string) bool {
 	defer s.mu.RUnlock()
 	for _, p := range patternsFor(ch) {
 		if len(s.subs[p]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// watched tells whether a subscription may match ch or a channel under
+// it (the conference tailer decodes a conference's document only then,
+// tailer.go): ch itself and its ancestors' globs, then every pattern
+// under ch.
+func (s *Server) watched(ch string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.subs) == 0 {
+		return false
+	}
+	for _, p := range patternsFor(ch) {
+		if len(s.subs[p]) > 0 {
+			return true
+		}
+	}
+	under := ch + "/"
+	for p, set := range s.subs {
+		if len(set) > 0 && strings.HasPrefix(p, under) {
 			return true
 		}
 	}

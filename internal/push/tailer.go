@@ -29,8 +29,26 @@ type tailer struct {
 	calls map[string]callState  // terminal record key -> its last call state seen
 }
 
+// confState is a running conference's last document: decoded, or only
+// its bytes while nobody watched the conference's channels (decoded when
+// someone does, so that the next change is compared with it).
 type confState struct {
-	doc map[string]any
+	doc  map[string]any
+	data []byte
+	// published: some channel under the conference may have an entry
+	// in tailer.last.
+	published bool
+}
+
+// previous returns the conference's last document ({} before its first).
+func (st *confState) previous() (map[string]any, error) {
+	switch {
+	case st.doc != nil:
+		return st.doc, nil
+	case st.data != nil:
+		return shape.Decode(st.data)
+	}
+	return map[string]any{}, nil
 }
 
 type callState struct {
@@ -104,9 +122,7 @@ func (t *tailer) preload(ctx context.Context) {
 		return
 	}
 	for _, rec := range recs {
-		if doc, err := shape.Decode(rec.Data); err == nil {
-			t.confs[confKey(rec.DomainMoid, rec.ID)] = &confState{doc: doc}
-		}
+		t.confs[confKey(rec.DomainMoid, rec.ID)] = &confState{data: rec.Data}
 	}
 }
 
@@ -174,20 +190,37 @@ func (t *tailer) conf(ctx context.Context, ev store.Event) error {
 	if rec.State != engine.StateRunning {
 		return nil // ended since: its own event follows
 	}
+	started := st == nil
+	if started {
+		st = &confState{}
+		t.confs[key] = st
+		t.publishUpdate(ctx, base+pathConfs, ev.DomainMoid, listSource(), false)
+	}
+	if !t.s.watched(confCh) {
+		// Nobody would receive anything below: keep the bytes, decode
+		// nothing (what publishUpdate does for each unwatched channel,
+		// forgetting its last content, is done here at once).
+		st.doc, st.data = nil, rec.Data
+		if st.published {
+			delete(t.last, confCh)
+			for ch := range t.last {
+				if strings.HasPrefix(ch, confCh+"/") {
+					delete(t.last, ch)
+				}
+			}
+			st.published = false
+		}
+		return nil
+	}
+	prev, err := st.previous()
+	if err != nil {
+		return err
+	}
 	doc, err := shape.Decode(rec.Data)
 	if err != nil {
 		return err
 	}
-	started := st == nil
-	if started {
-		st = &confState{doc: map[string]any{}}
-		t.confs[key] = st
-	}
-	prev := st.doc
-	st.doc = doc
-	if started {
-		t.publishUpdate(ctx, base+pathConfs, ev.DomainMoid, listSource(), false)
-	}
+	st.doc, st.data, st.published = doc, nil, true
 	confParams := map[string]string{"conf_id": ev.ID}
 	t.publishUpdate(ctx, confCh, ev.DomainMoid, source{endpoint: endpointConf, params: confParams,
 		fallback: func() map[string]any { return projectFor(endpointConf, doc) }}, true)

@@ -97,9 +97,6 @@ func Decode(b []byte) (map[string]any, error) {
 	return m, nil
 }
 
-// Encode writes a document for the store.
-func Encode(m map[string]any) ([]byte, error) { return json.Marshal(m) }
-
 // Merge copies the fields of src over dst (one level: a nested object sent
 // in src replaces the stored one) and returns dst.
 func Merge(dst, src map[string]any) map[string]any {

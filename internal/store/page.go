@@ -26,3 +26,21 @@ type ConfPager interface {
 type KeyLister interface {
 	RecordKeys(ctx context.Context, kind, state string) ([]RecordKey, error)
 }
+
+// GuardedWriter reads a record with the state of another record of its
+// domain, and swaps a record only while another is in a state, each in
+// one statement (sqlstore implements it). A change of speaker or
+// chairman checks that its terminal is online: read with the conference,
+// and again by the write, which the terminal's leaving cannot pass
+// (vc/control_speaker.go).
+type GuardedWriter interface {
+	// GetRecordAndState is GetRecord of (kind, id) with the state of
+	// (kind2, id2) of the same domain, "" when that record does not exist.
+	GetRecordAndState(ctx context.Context, kind, domainMoid, id, kind2, id2 string) (Record, string, error)
+	// SwapRecordWhile is SwapRecord that writes only while the record
+	// (kind, id) of r's domain is in state, and keeps it there until the
+	// write commits (PostgreSQL locks it; SQLite's writes are serial).
+	// ErrConflict when the version changed or that record is not in
+	// state: read both again.
+	SwapRecordWhile(ctx context.Context, r Record, kind, id, state string) error
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -31,9 +32,9 @@ func (m *Module) ctlGetRole(field string) api.Handler {
 // chairman (mt_id "").
 func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, error) {
 	mtID := ctlStr(r, "mt_id")
-	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
+	c, err := m.ctlUpdateOnline(ctx, r, mtID, func(c *engine.Conference, online func() error) error {
 		if mtID != "" {
-			if err := m.ctlIsOnline(ctx, *c, mtID); err != nil {
+			if err := online(); err != nil {
 				return err
 			}
 		}
@@ -41,9 +42,6 @@ func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, 
 		return nil
 	})
 	if err != nil {
-		return nil, err
-	}
-	if err := m.ctlStillOnline(ctx, c, mtID); err != nil {
 		return nil, err
 	}
 	return nil, m.mediaSync(ctx, c) // media_sync.go
@@ -57,7 +55,7 @@ func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, 
 func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, error) {
 	mtID := ctlStr(r, "mt_id")
 	fb, hasFB := ctlInt(r, "force_broadcast")
-	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
+	c, err := m.ctlUpdateOnline(ctx, r, mtID, func(c *engine.Conference, online func() error) error {
 		if record.Int(c.Doc, "voice_activity_detection") == 1 {
 			if mtID == "" {
 				return wire.Errorf(CodeVADCannotCancelSpeaker, "conference %s is in voice activation mode: the speaker cannot be cancelled", c.ID())
@@ -65,7 +63,7 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, e
 			return wire.Errorf(CodeVADCannotSetSpeaker, "conference %s is in voice activation mode: no speaker can be designated", c.ID())
 		}
 		if mtID != "" {
-			if err := m.ctlIsOnline(ctx, *c, mtID); err != nil {
+			if err := online(); err != nil {
 				return err
 			}
 		}
@@ -78,10 +76,64 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	if err := m.ctlStillOnline(ctx, c, mtID); err != nil {
-		return nil, err
-	}
 	return nil, m.mediaSync(ctx, c) // media_sync.go
+}
+
+// ctlUpdateOnline is ctlUpdate for a change that stores a role for the
+// terminal mtID: change calls online to check that it is an online
+// terminal of the conference (12104, 20401) before it stores anything.
+// With a store that can (store.GuardedWriter) and a local mtID, the
+// conference and the terminal's state are one read and the write holds
+// only while the terminal is online, so a terminal that leaves meanwhile
+// either finds the role stored (its leave clears it) or makes the write
+// fail and the change read both again; otherwise the terminal is read
+// before the write and again after it (ctlStillOnline).
+func (m *Module) ctlUpdateOnline(ctx context.Context, r *api.Request, mtID string, change func(c *engine.Conference, online func() error) error) (engine.Conference, error) {
+	if mtID != "" {
+		if c, ok, err := m.ctlUpdateGuarded(ctx, r, mtID, change); ok {
+			return c, err
+		}
+	}
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
+		return change(c, func() error { return m.ctlIsOnline(ctx, *c, mtID) })
+	})
+	if err != nil {
+		return c, err
+	}
+	return c, m.ctlStillOnline(ctx, c, mtID)
+}
+
+// ctlUpdateGuarded is ctlUpdateOnline with a store.GuardedWriter; ok is
+// false, and nothing was read, when the store or mtID does not allow it.
+func (m *Module) ctlUpdateGuarded(ctx context.Context, r *api.Request, mtID string, change func(c *engine.Conference, online func() error) error) (c engine.Conference, ok bool, err error) {
+	domain, confID := r.Principal.DomainMoid, r.Path("conf_id")
+	defer m.ctlLocks.lock(domain + "/" + confID)() // conflock.go
+	for {
+		c, state, ok, err := m.confs.GetWithTerminal(ctx, domain, confID, mtID, engine.StateRunning)
+		if !ok || err != nil {
+			return c, ok, err
+		}
+		checked := false
+		online := func() error {
+			checked = true
+			return ctlStateErr(c, mtID, state)
+		}
+		if err := change(&c, online); err != nil {
+			return c, true, err
+		}
+		if checked {
+			err = m.confs.UpdateWhileOnline(ctx, c, mtID)
+		} else {
+			err = m.confs.Update(ctx, c)
+		}
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			continue // changed, or the terminal left: read both again
+		case errors.Is(err, store.ErrNotFound):
+			return c, true, wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", c.ID())
+		}
+		return c, true, err
+	}
 }
 
 // ctlStillOnline runs after a role was stored for mtID: a terminal that
@@ -109,11 +161,21 @@ func (m *Module) ctlIsOnline(ctx context.Context, c engine.Conference, mtID stri
 	st, err := m.engine.State(ctx, engine.ConfOf(c), mtID)
 	switch {
 	case errors.Is(err, engine.ErrNotFound):
-		return wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
+		st = ""
 	case err != nil:
 		return err
-	case st != engine.StateOnline:
-		return wire.Errorf(CodeMtUnreachable, "terminal %s of conference %s is not online", mtID, c.ID())
 	}
-	return nil
+	return ctlStateErr(c, mtID, st)
+}
+
+// ctlStateErr answers a terminal's record state ("" when the conference
+// has no such terminal) for a check that it is online: 12104, 20401.
+func ctlStateErr(c engine.Conference, mtID, state string) error {
+	switch state {
+	case "":
+		return wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
+	case engine.StateOnline:
+		return nil
+	}
+	return wire.Errorf(CodeMtUnreachable, "terminal %s of conference %s is not online", mtID, c.ID())
 }

@@ -26,6 +26,7 @@ type Full interface {
 	store.EventWaker
 	store.ConfPager
 	store.KeyLister
+	store.GuardedWriter
 	store.Claimer
 	node.Registry
 	SchemaVersion(ctx context.Context) (int, error)

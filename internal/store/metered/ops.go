@@ -217,6 +217,20 @@ func (s *Store) RecordKeys(ctx context.Context, kind, state string) ([]store.Rec
 	return val(s, "RecordKeys", func() ([]store.RecordKey, error) { return s.Full.RecordKeys(ctx, kind, state) })
 }
 
+func (s *Store) GetRecordAndState(ctx context.Context, kind, domainMoid, id, kind2, id2 string) (store.Record, string, error) {
+	var state string
+	rec, err := val(s, "GetRecordAndState", func() (store.Record, error) {
+		r, st, err := s.Full.GetRecordAndState(ctx, kind, domainMoid, id, kind2, id2)
+		state = st
+		return r, err
+	})
+	return rec, state, err
+}
+
+func (s *Store) SwapRecordWhile(ctx context.Context, r store.Record, kind, id, state string) error {
+	return s.do("SwapRecordWhile", func() error { return s.Full.SwapRecordWhile(ctx, r, kind, id, state) })
+}
+
 func (s *Store) Claim(ctx context.Context, name string, now, until time.Time) (bool, error) {
 	return val(s, "Claim", func() (bool, error) { return s.Full.Claim(ctx, name, now, until) })
 }

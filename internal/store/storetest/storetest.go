@@ -37,6 +37,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"count records", testCountRecords},
 		{"atomic", testAtomic},
 		{"concurrent writes", testConcurrentWrites},
+		{"guarded writes", testGuarded},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, open(t)) })

@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/confer-platform/confer/internal/shape"
+)
+
+// normalize must give exactly what encoding and decoding give: the kept
+// document stands for the stored bytes (doccache.go).
+func TestNormalizeMatchesRoundTrip(t *testing.T) {
+	docs := []map[string]any{
+		{},
+		{"name": "a<b>&\u2028", "n": 3, "i64": int64(-9007199254740993), "u": uint64(18446744073709551615),
+			"f": 1.5, "f0": 0.0, "fneg": -0.25, "fint": 3.0, "small": 1e-6, "big": 1e20,
+			"b": true, "nil": nil, "num": json.Number("12.50"), "e": json.Number("1e3")},
+		{"nested": map[string]any{"a": []any{1, "x", map[string]any{"y": false}}},
+			"list": []map[string]any{{"mt_id": "1"}, {"mt_id": "2", "n": 2}},
+			"strs": []string{"a", "b"}, "smap": map[string]string{"k": "v"},
+			"nilmap": map[string]any(nil), "nilslice": []any(nil), "nilstrs": []string(nil), "empty": []any{}},
+	}
+	for i, d := range docs {
+		got, ok := normalize(d)
+		if !ok {
+			t.Fatalf("doc %d: normalize refused it", i)
+		}
+		b, err := shape.Encode(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := shape.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("doc %d: normalize = %#v\nround trip = %#v", i, got, want)
+		}
+	}
+	// Values whose round trip it does not vouch for are refused.
+	for _, v := range []any{1e21, 1e-7, float32(1), struct{ A int }{1}, "\xff", json.Number("01"), json.Number(""), []int{1}} {
+		if _, ok := normalize(map[string]any{"v": v}); ok {
+			t.Fatalf("normalize accepted %#v", v)
+		}
+	}
+}
+
+// A kept document is handed out as a copy: changing it changes nothing
+// kept.
+func TestDocCacheCopies(t *testing.T) {
+	var dc docCache
+	data := []byte(`{"a":{"b":[1]}}`)
+	doc, _ := shape.Decode(data)
+	dc.put("k", data, doc)
+	got, ok := dc.get("k", data)
+	if !ok {
+		t.Fatal("no entry")
+	}
+	got["a"].(map[string]any)["b"].([]any)[0] = "changed"
+	got["x"] = 1
+	again, _ := dc.get("k", data)
+	if !reflect.DeepEqual(again, map[string]any{"a": map[string]any{"b": []any{json.Number("1")}}}) {
+		t.Fatalf("kept document changed: %#v", again)
+	}
+	if _, ok := dc.get("k", []byte(`{"a":{"b":[2]}}`)); ok {
+		t.Fatal("an entry answered other bytes")
+	}
+}
