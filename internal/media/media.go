@@ -117,6 +117,24 @@ type Backend interface {
 	EndConference(ctx context.Context, conf string) error
 }
 
+// BatchDialer is a Backend that places the calls of a batch of terminals
+// added together (POST /api/v1/vc/confs/{id}/mts) at once: for the
+// simulated backend, one write for the batch instead of one each
+// (docs/benchmarks.md "Login and batches"). DialBatch is Dial for each
+// call, in order, and returns their identities in that order; on an
+// error no call of the batch is placed (an outcome already reported for
+// one is then ignored by the engine, which is not calling it).
+type BatchDialer interface {
+	DialBatch(ctx context.Context, conf string, calls []Call) ([]Identity, error)
+}
+
+// Call is one call of a batch: terminal MtID of the conference calls
+// Callee.
+type Call struct {
+	MtID   string
+	Callee Callee
+}
+
 // Participant is someone who arrives on their own (a browser on the join
 // page, a WHIP publisher) rather than by being dialled.
 type Participant struct {

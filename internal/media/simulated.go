@@ -88,6 +88,61 @@ func (s *Simulated) Dial(ctx context.Context, conf, mt string, c Callee) (Identi
 	return id, err
 }
 
+var _ BatchDialer = (*Simulated)(nil)
+
+// DialBatch is Dial for each call, with the ringing calls stored in one
+// transaction. Outcomes known at once (offline) are reported first, as
+// Dial reports them before it returns.
+func (s *Simulated) DialBatch(ctx context.Context, conf string, calls []Call) ([]Identity, error) {
+	ids := make([]Identity, len(calls))
+	var ring []store.Record
+	now := s.Clock.Now()
+	for i, c := range calls {
+		o, after, id, err := s.script(ctx, c.Callee)
+		if err != nil {
+			return nil, err
+		}
+		ids[i] = id
+		if after <= 0 {
+			if err := s.Events.CallOutcome(ctx, conf, c.MtID, o, id); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		data, err := json.Marshal(scripted{conf, c.MtID, o, id})
+		if err != nil {
+			return nil, err
+		}
+		ring = append(ring, store.Record{Kind: KindCall, ID: conf + "/" + c.MtID, DomainMoid: callDomain, OwnerMoid: conf,
+			State: callRinging, Data: data, DueAt: now.Add(after), CreatedAt: now, UpdatedAt: now})
+	}
+	if len(ring) == 0 {
+		return ids, nil
+	}
+	storeRing := func(tx store.Tx) error {
+		for _, rec := range ring {
+			old, err := tx.GetRecord(KindCall, callDomain, rec.ID)
+			if errors.Is(err, store.ErrNotFound) {
+				err = tx.CreateRecord(rec)
+			} else if err == nil { // an earlier call of the terminal: this one replaces it
+				rec.Version, rec.CreatedAt = old.Version, old.CreatedAt
+				err = tx.SwapRecord(rec)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// A replaced call can be marked reported (RunDue) between the read and
+	// the swap: read again, as Dial's unconditional update would not care.
+	err := s.Dir.Atomic(ctx, storeRing)
+	for try := 0; try < 3 && errors.Is(err, store.ErrConflict); try++ {
+		err = s.Dir.Atomic(ctx, storeRing)
+	}
+	return ids, err
+}
+
 // RunDue reports the outcomes that are due at the clock's now. A call is
 // marked reported after its report, over the version read: a node that
 // stops in between has it reported again by another once the lease ends
