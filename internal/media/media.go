@@ -14,6 +14,8 @@ package media
 import (
 	"context"
 	"errors"
+
+	"github.com/confer-platform/confer/internal/store"
 )
 
 // Callee is whom a call is for (seed 000 "Terminal entry").
@@ -118,14 +120,17 @@ type Backend interface {
 }
 
 // BatchDialer is a Backend that places the calls of a batch of terminals
-// added together (POST /api/v1/vc/confs/{id}/mts) at once: for the
-// simulated backend, one write for the batch instead of one each
+// added together (POST /api/v1/vc/confs/{id}/mts) at once
 // (docs/benchmarks.md "Login and batches"). DialBatch is Dial for each
-// call, in order, and returns their identities in that order; on an
-// error no call of the batch is placed (an outcome already reported for
-// one is then ignored by the engine, which is not calling it).
+// call, in order, and returns their identities in that order, and the
+// writes that store the calls (nil when there are none): the caller runs
+// them in the transaction that stores the terminals as being called (the
+// simulation's ringing calls and the terminals commit together, one write
+// for the batch). On an error no call of the batch is placed (an outcome
+// already reported for one is then ignored by the engine, which is not
+// calling it).
 type BatchDialer interface {
-	DialBatch(ctx context.Context, conf string, calls []Call) ([]Identity, error)
+	DialBatch(ctx context.Context, conf string, calls []Call) ([]Identity, func(store.Tx) error, error)
 }
 
 // Call is one call of a batch: terminal MtID of the conference calls

@@ -90,57 +90,54 @@ func (s *Simulated) Dial(ctx context.Context, conf, mt string, c Callee) (Identi
 
 var _ BatchDialer = (*Simulated)(nil)
 
-// DialBatch is Dial for each call, with the ringing calls stored in one
-// transaction. Outcomes known at once (offline) are reported first, as
-// Dial reports them before it returns.
-func (s *Simulated) DialBatch(ctx context.Context, conf string, calls []Call) ([]Identity, error) {
+// DialBatch is Dial for each call; the ringing calls are stored by the
+// writes it returns, in the caller's transaction. Outcomes known at once
+// (offline) are reported first, as Dial reports them before it returns.
+func (s *Simulated) DialBatch(ctx context.Context, conf string, calls []Call) ([]Identity, func(store.Tx) error, error) {
 	ids := make([]Identity, len(calls))
 	var ring []store.Record
 	now := s.Clock.Now()
 	for i, c := range calls {
 		o, after, id, err := s.script(ctx, c.Callee)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ids[i] = id
 		if after <= 0 {
 			if err := s.Events.CallOutcome(ctx, conf, c.MtID, o, id); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
 		data, err := json.Marshal(scripted{conf, c.MtID, o, id})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ring = append(ring, store.Record{Kind: KindCall, ID: conf + "/" + c.MtID, DomainMoid: callDomain, OwnerMoid: conf,
 			State: callRinging, Data: data, DueAt: now.Add(after), CreatedAt: now, UpdatedAt: now})
 	}
 	if len(ring) == 0 {
-		return ids, nil
+		return ids, nil, nil
 	}
-	storeRing := func(tx store.Tx) error {
-		for _, rec := range ring {
-			old, err := tx.GetRecord(KindCall, callDomain, rec.ID)
-			if errors.Is(err, store.ErrNotFound) {
-				err = tx.CreateRecord(rec)
-			} else if err == nil { // an earlier call of the terminal: this one replaces it
-				rec.Version, rec.CreatedAt = old.Version, old.CreatedAt
-				err = tx.SwapRecord(rec)
-			}
-			if err != nil {
-				return err
-			}
+	return ids, func(tx store.Tx) error { return storeRinging(tx, ring) }, nil
+}
+
+// storeRinging creates the ringing calls, or replaces an earlier call of
+// the same terminal as Dial does.
+func storeRinging(tx store.Tx, ring []store.Record) error {
+	for _, rec := range ring {
+		old, err := tx.GetRecord(KindCall, callDomain, rec.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			err = tx.CreateRecord(rec)
+		} else if err == nil {
+			rec.Version, rec.CreatedAt = old.Version, old.CreatedAt
+			err = tx.SwapRecord(rec)
 		}
-		return nil
+		if err != nil {
+			return err
+		}
 	}
-	// A replaced call can be marked reported (RunDue) between the read and
-	// the swap: read again, as Dial's unconditional update would not care.
-	err := s.Dir.Atomic(ctx, storeRing)
-	for try := 0; try < 3 && errors.Is(err, store.ErrConflict); try++ {
-		err = s.Dir.Atomic(ctx, storeRing)
-	}
-	return ids, err
+	return nil
 }
 
 // RunDue reports the outcomes that are due at the clock's now. A call is
