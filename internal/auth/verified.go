@@ -9,7 +9,7 @@ import (
 )
 
 // Verified credentials (issue 23 "Login + first authenticated call";
-// docs/api.md "Credentials"; docs/benchmarks.md "Login and batches").
+// docs/api.md "Verified secrets"; docs/benchmarks.md "Login and batches").
 // A bcrypt comparison at cost 10 takes about 61 ms of one core, two per
 // new session. After a comparison succeeds, the node remembers, for the
 // principal (a license key or an account), HMAC-SHA256 under a key drawn

@@ -13,7 +13,7 @@ import (
 )
 
 // With the verified-secret cache on (auth.DefaultConfig; docs/api.md
-// "Credentials"), a repeated login answers as before and the cache
+// "Verified secrets"), a repeated login answers as before and the cache
 // replaces only the hash comparison: a wrong secret after a kept one is
 // refused and counted, a locked account is refused with its kept
 // password, and a replaced license secret refuses the old one at once.
