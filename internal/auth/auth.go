@@ -164,7 +164,9 @@ func principalOf(a store.Account) *Principal {
 // locks the account after Config.MaxFailures of them, and returns a new
 // SSO_COOKIE_KEY value (reference 03 "登陆").
 func (s *Service) Login(ctx context.Context, token, username, password string) (string, *Principal, error) {
-	if err := s.CheckToken(ctx, token); err != nil {
+	gen := s.recent.gen.Load()
+	tokExp, err := s.checkToken(ctx, token)
+	if err != nil {
 		return "", nil, err
 	}
 	acc, err := s.st.AccountByUsername(ctx, username)
@@ -200,10 +202,16 @@ func (s *Service) Login(ctx context.Context, token, username, password string) (
 		}
 	}
 	cookie := NewCookie()
-	if err := s.st.CreateSession(ctx, store.Session{Hash: lookupHash(cookie), AccountMoid: acc.Moid, ExpiresAt: now.Add(s.cfg.SessionTTL),
+	sessExp := now.Add(s.cfg.SessionTTL)
+	if err := s.st.CreateSession(ctx, store.Session{Hash: lookupHash(cookie), AccountMoid: acc.Moid, ExpiresAt: sessExp,
 		TokenHash: lookupHash(token)}); err != nil {
 		return "", nil, err
 	}
+	// The first call of the new session is answered from what was just
+	// checked and written (cache.go): the token (checked, its expiry),
+	// the session (made for this token), the account (enabled), as
+	// Authenticate would read them again within CacheFor.
+	s.recent.put(cacheKey(token, cookie), authEntry{p: principalOf(acc), tokenExp: tokExp, sessEx: sessExp, at: now, gen: gen})
 	return cookie, principalOf(acc), nil
 }
 
