@@ -10,12 +10,13 @@
 # server per build, dropped at the end), the scenario is prepared on both,
 # then ROUNDS (default 3) rounds run confer-load with the flags given on
 # before, then after. LOAD is the confer-load binary (built from this tree
-# when unset). PORT (default 18501) is before's port, PORT+1 after's, so
-# that two runs on one machine can use different ones. Example:
+# when unset); CONFERD_FLAGS adds flags to both conferd (e.g.
+# "--max-confs-per-domain 2000"); PORT (default 18501) is before's port,
+# PORT+1 after's (another run on the machine needs other ones). Example:
 #
 #   scripts/api-ab.sh /tmp/conferd-old /tmp/conferd-new --confs 100 --mts 4 --mix list=1 -c 16 --duration 10s --bare
 set -euo pipefail
-[ $# -ge 2 ] || { sed -n 2,16p "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n 2,20p "$0"; exit 2; }
 before=$1 after=$2
 shift 2
 ROUNDS=${ROUNDS:-3}
@@ -38,6 +39,10 @@ if [ -z "$LOAD" ]; then
 fi
 
 start() { # name bin port
+	if curl -fsS "http://127.0.0.1:$3/readyz" >/dev/null 2>&1; then
+		echo "api-ab: port $3 is taken by another server (set PORT)" >&2
+		exit 1
+	fi
 	local db=$work/$1/confer.db
 	mkdir -p "$work/$1"
 	if [ -n "${PG:-}" ]; then
@@ -46,7 +51,8 @@ start() { # name bin port
 		dbs+=("$name")
 		db="$PG/$name?sslmode=disable"
 	fi
-	"$2" serve --addr "127.0.0.1:$3" --db "$db" --files-dir "$work/$1/files" --max-ports 64000 --max-confs 1000 >"$work/$1/log" 2>&1 &
+	# shellcheck disable=SC2086 # CONFERD_FLAGS is a list of flags
+	"$2" serve --addr "127.0.0.1:$3" --db "$db" --files-dir "$work/$1/files" --max-ports 64000 --max-confs 1000 ${CONFERD_FLAGS:-} >"$work/$1/log" 2>&1 &
 	pids+=($!)
 	for _ in $(seq 200); do
 		curl -fsS "http://127.0.0.1:$3/readyz" >/dev/null 2>&1 && return 0

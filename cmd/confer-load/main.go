@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -60,7 +61,7 @@ func main() {
 	fs.IntVar(&o.maxJoin, "max-join-mt", 8, "max_join_mt of the conferences created: 8, 32, 64 or 192")
 	fs.BoolVar(&o.reuse, "reuse", true, "use the running conferences already there (creating only the missing ones)")
 	fs.BoolVar(&o.end, "end", false, "end the scenario's conferences when done")
-	fs.StringVar(&o.mix, "mix", "list=1", "weighted mix of operations: list, speaker, add (e.g. list=8,speaker=2)")
+	fs.StringVar(&o.mix, "mix", "list=1", "weighted mix of operations: list, speaker, add, login (a new session: token, login, first list; e.g. list=8,speaker=2)")
 	fs.IntVar(&o.conc, "c", 16, "concurrent connections (workers)")
 	fs.IntVar(&o.prepConc, "prepare-c", 4, "concurrent conference creations while preparing the scenario")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to run; with --count, an upper bound when given (else 10m)")
@@ -147,7 +148,12 @@ func run(o options) error {
 		fmt.Fprintf(out, "list reply: %d bytes\n", len(sample))
 	}
 	fmt.Fprintf(out, "load: mix %s, %d workers, %s\n", o.mix, o.conc, limitString(o))
-	res := drive(hc, o, mix, func(op string, i int) *http.Request { return sc.request(base, op, i, o) }, sc.ok)
+	res := drive(o, mix, func(op string, i int) ([]byte, error) {
+		if op == "login" {
+			return sc.session(hc, base, o)
+		}
+		return send(hc, sc.request(base, op, i, o))
+	}, sc.ok)
 	res.print("confer")
 	if o.bare {
 		if len(sample) == 0 {
@@ -167,7 +173,7 @@ func run(o options) error {
 		bbase := "http://" + ln.Addr().String()
 		btr := &http.Transport{MaxIdleConns: o.conc * 2, MaxIdleConnsPerHost: o.conc * 2, MaxConnsPerHost: o.conc}
 		bhc := &http.Client{Transport: btr, Timeout: 30 * time.Second}
-		bres := drive(bhc, o, map[string]int{"list": 1}, func(op string, i int) *http.Request { return sc.request(bbase, "list", i, o) },
+		bres := drive(o, map[string]int{"list": 1}, func(op string, i int) ([]byte, error) { return send(bhc, sc.request(bbase, "list", i, o)) },
 			func(string, []byte) bool { return true })
 		bres.print("bare")
 		if bres.rps() > 0 {
@@ -197,10 +203,10 @@ func parseMix(s string) (map[string]int, error) {
 			w = n
 		}
 		switch k {
-		case "list", "speaker", "add":
+		case "list", "speaker", "add", "login":
 			m[k] += w
 		default:
-			return nil, fmt.Errorf("--mix: unknown operation %q (list, speaker, add)", k)
+			return nil, fmt.Errorf("--mix: unknown operation %q (list, speaker, add, login)", k)
 		}
 	}
 	return m, nil
@@ -343,6 +349,47 @@ func (sc *scenario) request(base, op string, i int, o options) *http.Request {
 	return req
 }
 
+// session is the login operation: a new session as a client makes it,
+// POST /api/v1/system/token with the license's key and secret, POST
+// /api/v1/system/login with the account's password, then the first
+// authenticated call, GET /api/v1/vc/confs (reference 03 "token获取",
+// "登陆"). It returns the last reply, or the failing step's.
+func (sc *scenario) session(hc *http.Client, base string, o options) ([]byte, error) {
+	form := func(path string, v url.Values) *http.Request {
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(v.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		return req
+	}
+	body, err := send(hc, form("/api/v1/system/token", url.Values{"oauth_consumer_key": {o.key}, "oauth_consumer_secret": {o.secret}}))
+	if err != nil {
+		return body, err
+	}
+	var tok struct {
+		Token string `json:"account_token"`
+	}
+	if json.Unmarshal(body, &tok) != nil || tok.Token == "" {
+		return body, fmt.Errorf("token: %.200s", body)
+	}
+	resp, err := hc.Do(form("/api/v1/system/login", url.Values{"account_token": {tok.Token}, "username": {o.user}, "password": {o.password}}))
+	if err != nil {
+		return nil, err
+	}
+	body, err = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	cookie := ""
+	for _, c := range resp.Cookies() {
+		if c.Name == "SSO_COOKIE_KEY" {
+			cookie = c.Value
+		}
+	}
+	if err != nil || cookie == "" || !sc.ok("login", body) {
+		return body, fmt.Errorf("login: %v %.200s", err, body)
+	}
+	req, _ := http.NewRequest("GET", base+"/api/v1/vc/confs?count="+strconv.Itoa(o.listCount)+"&account_token="+url.QueryEscape(tok.Token), nil)
+	req.AddCookie(&http.Cookie{Name: "SSO_COOKIE_KEY", Value: cookie})
+	return send(hc, req)
+}
+
 // ok tells whether a reply is a success envelope.
 func (sc *scenario) ok(op string, body []byte) bool {
 	return strings.Contains(string(body[:min(len(body), 64)]), `"success":1`)
@@ -396,11 +443,27 @@ func (r *result) print(name string) {
 	}
 }
 
-// drive runs the mix with o.conc workers until o.count requests or
-// o.duration.
-func drive(hc *http.Client, o options, mix map[string]int, build func(op string, i int) *http.Request, ok func(op string, body []byte) bool) *result {
+// send sends one request and returns the body of its reply, an error for
+// a failed exchange or an HTTP status other than 200.
+func send(hc *http.Client, req *http.Request) ([]byte, error) {
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err == nil && resp.StatusCode != 200 {
+		err = fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	return body, err
+}
+
+// drive runs the mix with o.conc workers until o.count operations or
+// o.duration; do performs the i-th operation op and returns the body of
+// its last reply.
+func drive(o options, mix map[string]int, do func(op string, i int) ([]byte, error), ok func(op string, body []byte) bool) *result {
 	var wheel []string
-	for _, k := range []string{"list", "speaker", "add"} {
+	for _, k := range []string{"list", "speaker", "add", "login"} {
 		for j := 0; j < mix[k]; j++ {
 			wheel = append(wheel, k)
 		}
@@ -430,17 +493,8 @@ func drive(hc *http.Client, o options, mix map[string]int, build func(op string,
 					s = &opStats{}
 					st[op] = s
 				}
-				req := build(op, i/len(wheel))
 				t := time.Now()
-				resp, err := hc.Do(req)
-				var body []byte
-				if err == nil {
-					body, err = io.ReadAll(resp.Body)
-					resp.Body.Close()
-					if err == nil && resp.StatusCode != 200 {
-						err = fmt.Errorf("HTTP %d", resp.StatusCode)
-					}
-				}
+				body, err := do(op, i/len(wheel))
 				s.lat = append(s.lat, time.Since(t))
 				if err != nil || !ok(op, body) {
 					s.errs++

@@ -35,15 +35,15 @@ func TestLoadAgainstTestServer(t *testing.T) {
 	defer func() { out = os.Stdout }()
 	err := run(options{url: env.URL, key: testserver.LicenseKey, secret: testserver.LicenseSecret,
 		user: testserver.AdminUser, password: testserver.AdminPassword,
-		confs: 3, mts: 2, maxJoin: 32, reuse: true, mix: "list=1,speaker=1,add=1", conc: 4,
-		duration: time.Minute, capped: true, count: 30, listCount: 20, addBatch: 2, bare: true,
+		confs: 3, mts: 2, maxJoin: 32, reuse: true, mix: "list=1,speaker=1,add=1,login=1", conc: 4,
+		duration: time.Minute, capped: true, count: 40, listCount: 20, addBatch: 2, bare: true,
 		waitOnline: 30 * time.Second, ipPrefix: "10.77"})
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, buf.String())
 	}
 	rep := buf.String()
-	for _, want := range []string{"scenario: 3 conferences x 2 terminals", "confer: 30 requests", ", 0 errors",
-		"list     n=10", "speaker  n=10", "add      n=10", "bare: 30 requests", "ratio confer/bare:"} {
+	for _, want := range []string{"scenario: 3 conferences x 2 terminals", "confer: 40 requests", ", 0 errors",
+		"list     n=10", "speaker  n=10", "add      n=10", "login    n=10", "bare: 40 requests", "ratio confer/bare:"} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q:\n%s", want, rep)
 		}
@@ -54,8 +54,8 @@ func TestLoadAgainstTestServer(t *testing.T) {
 }
 
 func TestParseMix(t *testing.T) {
-	m, err := parseMix("list=8, speaker=2,add")
-	if err != nil || m["list"] != 8 || m["speaker"] != 2 || m["add"] != 1 {
+	m, err := parseMix("list=8, speaker=2,add,login=3")
+	if err != nil || m["list"] != 8 || m["speaker"] != 2 || m["add"] != 1 || m["login"] != 3 {
 		t.Fatalf("parseMix = %v, %v", m, err)
 	}
 	for _, bad := range []string{"list=x", "frob=1", "list=-1"} {

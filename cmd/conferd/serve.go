@@ -41,6 +41,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sessionTTL := fs.Duration("session-ttl", envDuration("CONFER_SESSION_TTL", def.SessionTTL), "idle lifetime of a login session (env CONFER_SESSION_TTL)")
 	maxFail := fs.Int("login-max-failures", def.MaxFailures, "failed logins before an account is locked")
 	lockFor := fs.Duration("login-lock", envDuration("CONFER_LOGIN_LOCK", def.LockFor), "how long a locked account stays locked (env CONFER_LOGIN_LOCK)")
+	verFor := fs.Duration("verified-for", envDuration("CONFER_VERIFIED_FOR", def.VerifiedFor), "how long a password or license secret that passed bcrypt is checked from memory (an HMAC, never the secret) for the same stored hash; 0: bcrypt every time (env CONFER_VERIFIED_FOR; docs/api.md)")
+	verMax := fs.Int("verified-max", def.VerifiedMax, "most verified secrets kept in memory (one per license or account)")
 	cdef := engine.DefaultConfig()
 	numMin := fs.Int64("conf-number-min", cdef.NumberMin, "lowest conference number (conf_id)")
 	numMax := fs.Int64("conf-number-max", cdef.NumberMax, "highest conference number (conf_id)")
@@ -107,6 +109,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conferd: --login-max-failures must be at least 1")
 		return exitUsage
 	}
+	if *verFor < 0 || *verMax < 0 {
+		fmt.Fprintln(stderr, "conferd: --verified-for and --verified-max must not be negative")
+		return exitUsage
+	}
 	st, ok := openStore(ctx, *db, stderr)
 	if !ok {
 		return exitUsage
@@ -134,7 +140,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	scfg := server.Config{
 		Store: metered.Wrap(st, storeMetrics), Clock: clock.Real{}, Release: r, Logger: logger,
-		Auth:       auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor},
+		Auth: auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor,
+			VerifiedFor: *verFor, VerifiedMax: *verMax},
 		Conference: engine.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts, Quota: limits.quota()},
 		MC:         mc.Config{FilesDir: *filesDir, MaxFilesPerDomain: limits.filesQuota()},
 		Limits:     lim,

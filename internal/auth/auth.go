@@ -19,12 +19,20 @@ type Config struct {
 	SessionTTL  time.Duration // idle lifetime of a session (reference 03: 30 minutes)
 	MaxFailures int           // failed logins before the account is locked
 	LockFor     time.Duration // how long a locked account stays locked
+	// VerifiedFor is how long a secret that passed bcrypt is answered
+	// from memory for the same principal and stored hash, and VerifiedMax
+	// how many such entries a node keeps (verified.go); zero: always
+	// bcrypt.
+	VerifiedFor time.Duration
+	VerifiedMax int
 }
 
 // DefaultConfig is the platform's behaviour: 30 idle minutes, lock after 5
-// failures for 30 minutes.
+// failures for 30 minutes; verified secrets kept 5 minutes, at most
+// 10,000 of them.
 func DefaultConfig() Config {
-	return Config{TokenTTL: 30 * time.Minute, SessionTTL: 30 * time.Minute, MaxFailures: 5, LockFor: 30 * time.Minute}
+	return Config{TokenTTL: 30 * time.Minute, SessionTTL: 30 * time.Minute, MaxFailures: 5, LockFor: 30 * time.Minute,
+		VerifiedFor: 5 * time.Minute, VerifiedMax: 10000}
 }
 
 // Service checks licenses, tokens, passwords and sessions.
@@ -33,12 +41,13 @@ type Service struct {
 	clk clock.Clock
 	cfg Config
 
-	recent authCache // Authenticate's recent outcomes (cache.go)
+	recent   authCache      // Authenticate's recent outcomes (cache.go)
+	verified *verifiedCache // secrets that passed bcrypt (verified.go)
 }
 
 // New returns a Service.
 func New(st store.Store, clk clock.Clock, cfg Config) *Service {
-	return &Service{st: st, clk: clk, cfg: cfg}
+	return &Service{st: st, clk: clk, cfg: cfg, verified: newVerifiedCache(cfg.VerifiedFor, cfg.VerifiedMax)}
 }
 
 // Config returns the service's settings.
@@ -64,7 +73,7 @@ func (s *Service) IssueToken(ctx context.Context, key, secret string) (string, e
 	if err != nil {
 		return "", err
 	}
-	if !CheckSecret(lic.SecretHash, secret) {
+	if !s.verified.check("l:"+key, lic.SecretHash, secret, s.clk.Now()) {
 		return "", wire.Errorf(wire.CodeSoftwareAuthFailed, "software authentication failed: unknown oauth_consumer_key or wrong oauth_consumer_secret")
 	}
 	tok := NewToken()
@@ -155,7 +164,9 @@ func principalOf(a store.Account) *Principal {
 // locks the account after Config.MaxFailures of them, and returns a new
 // SSO_COOKIE_KEY value (reference 03 "登陆").
 func (s *Service) Login(ctx context.Context, token, username, password string) (string, *Principal, error) {
-	if err := s.CheckToken(ctx, token); err != nil {
+	gen := s.recent.gen.Load()
+	tokExp, err := s.checkToken(ctx, token)
+	if err != nil {
 		return "", nil, err
 	}
 	acc, err := s.st.AccountByUsername(ctx, username)
@@ -173,7 +184,7 @@ func (s *Service) Login(ctx context.Context, token, username, password string) (
 	if acc.LockedUntil.After(now) {
 		return "", nil, s.lockError(acc.FailedLogins, acc.LockedUntil)
 	}
-	if !CheckSecret(acc.PasswordHash, password) {
+	if !s.verified.check("a:"+acc.Moid, acc.PasswordHash, password, now) {
 		att, err := s.st.FailLogin(ctx, acc.Moid, now, s.cfg.MaxFailures, s.cfg.LockFor)
 		if err != nil {
 			return "", nil, err
@@ -191,10 +202,16 @@ func (s *Service) Login(ctx context.Context, token, username, password string) (
 		}
 	}
 	cookie := NewCookie()
-	if err := s.st.CreateSession(ctx, store.Session{Hash: lookupHash(cookie), AccountMoid: acc.Moid, ExpiresAt: now.Add(s.cfg.SessionTTL),
+	sessExp := now.Add(s.cfg.SessionTTL)
+	if err := s.st.CreateSession(ctx, store.Session{Hash: lookupHash(cookie), AccountMoid: acc.Moid, ExpiresAt: sessExp,
 		TokenHash: lookupHash(token)}); err != nil {
 		return "", nil, err
 	}
+	// The first call of the new session is answered from what was just
+	// checked and written (cache.go): the token (checked, its expiry),
+	// the session (made for this token), the account (enabled), as
+	// Authenticate would read them again within CacheFor.
+	s.recent.put(cacheKey(token, cookie), authEntry{p: principalOf(acc), tokenExp: tokExp, sessEx: sessExp, at: now, gen: gen})
 	return cookie, principalOf(acc), nil
 }
 

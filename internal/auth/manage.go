@@ -29,7 +29,10 @@ func (s *Service) SaveAccount(ctx context.Context, a store.Account, newPassword 
 		end = true
 	}
 	err := s.st.UpdateAccount(ctx, a, end)
-	s.recent.gen.Add(1) // this node forgets its kept logins at once (cache.go)
+	// A new hash misses the verified secrets anyway (verified.go); this
+	// node forgets its kept logins at once (cache.go).
+	s.verified.forget("a:" + a.Moid)
+	s.recent.gen.Add(1)
 	if err != nil {
 		return err
 	}
@@ -47,6 +50,7 @@ func (s *Service) SaveAccount(ctx context.Context, a store.Account, newPassword 
 // RemoveAccount deletes an account of a domain; its sessions end with it.
 func (s *Service) RemoveAccount(ctx context.Context, domainMoid, moid string) error {
 	err := s.st.DeleteAccount(ctx, domainMoid, moid)
+	s.verified.forget("a:" + moid)
 	s.recent.gen.Add(1) // this node forgets its kept logins at once (cache.go)
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -17,7 +18,9 @@ import (
 // A batch costs two store transactions whatever its size (issue 11): the
 // first counts the conference's terminals against max_join_mt (ErrFull),
 // numbers the new ones and creates their records; then the calls are
-// placed and the second stores them all. Each terminal's events are those
+// placed (together when the backend is a media.BatchDialer, whose writes
+// of the calls, the simulation's ringing calls, join the second) and the
+// second stores them all. Each terminal's events are those
 // of a terminal added, then called, one by one: its creation, then its
 // change to calling. A call that cannot be placed ends the batch with its
 // error; the terminals before it stay, called.
@@ -58,20 +61,29 @@ func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal,
 	var dialed []int // indexes of ts
 	answered := make([]bool, len(ts))
 	var callErr error
-	for i, m := range members {
-		if num(ts[i].Doc["call_mode"]) == CallManual && !m.Chase && !m.Dial {
-			continue
-		}
-		if answered[i], callErr = e.placeCall(ctx, c, &ts[i]); callErr != nil {
-			ts = ts[:i]
-			break
-		}
-		if err := stamp(&ts[i], e.clk.Now()); err != nil {
+	var write func(store.Tx) error // the backend's writes of the calls (media.BatchDialer)
+	if bd, ok := e.media.(media.BatchDialer); ok {
+		var cut int
+		if cut, dialed, write, callErr, err = e.placeBatch(ctx, c, ts, members, bd, answered); err != nil {
 			return nil, err
 		}
-		dialed = append(dialed, i)
+		ts = ts[:cut]
+	} else {
+		for i, m := range members {
+			if !toCall(ts[i], m) {
+				continue
+			}
+			if answered[i], callErr = e.placeCall(ctx, c, &ts[i]); callErr != nil {
+				ts = ts[:i]
+				break
+			}
+			if err := stamp(&ts[i], e.clk.Now()); err != nil {
+				return nil, err
+			}
+			dialed = append(dialed, i)
+		}
 	}
-	if stored, err := e.saveAll(ctx, ts, dialed); err != nil {
+	if stored, err := e.saveAll(ctx, ts, dialed, write); err != nil {
 		var unstored []Terminal // their calls are hung up; the stored ones' outcomes follow
 		for _, i := range dialed[stored:] {
 			unstored = append(unstored, ts[i])
@@ -88,6 +100,72 @@ func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal,
 		}
 	}
 	return ts, callErr
+}
+
+// toCall tells whether Add calls the new terminal t of m: unless its call
+// mode is manual.
+func toCall(t Terminal, m Member) bool {
+	return num(t.Doc["call_mode"]) != CallManual || m.Chase || m.Dial
+}
+
+// placeBatch is Add's placeCall for each terminal to call, with the calls
+// that go out through the media backend placed by one DialBatch (in the
+// simulation one directory read per terminal and no write of its own:
+// its ringing calls commit with the terminals; docs/benchmarks.md "Login
+// and batches"). It returns where ts is cut (the first terminal whose
+// call could not be placed, len(ts) when all were), the indexes of ts
+// called, in order, stamped, the backend's writes for saveAll and the
+// call's error; err is a stamping error, which ends Add.
+func (e *Engine) placeBatch(ctx context.Context, c Conf, ts []Terminal, members []Member, bd media.BatchDialer,
+	answered []bool) (cut int, dialed []int, write func(store.Tx) error, callErr, err error) {
+	cut = len(ts)
+	var todo, out []int // indexes to call; of them, those through the backend
+	var calls []media.Call
+	for i, m := range members {
+		if !toCall(ts[i], m) {
+			continue
+		}
+		call, peer, isPeer, perr := e.dialPeer(ctx, c, ts[i].callee())
+		if perr != nil {
+			cut, callErr = i, perr
+			break
+		}
+		todo = append(todo, i)
+		if isPeer {
+			answered[i] = calling(&ts[i], call, peer, true)
+			continue
+		}
+		out = append(out, i)
+		calls = append(calls, media.Call{MtID: ts[i].MtID(), Callee: ts[i].callee()})
+	}
+	if len(calls) > 0 {
+		pre := make([]Terminal, len(out))
+		for k, i := range out {
+			pre[k] = ts[i]
+		}
+		e.predial(c, pre)
+		ids, w, derr := bd.DialBatch(ctx, c.ConfID, calls)
+		if derr != nil {
+			e.undial(c, pre)
+			cut, callErr = out[0], derr
+		} else {
+			write = w
+			for k, i := range out {
+				setAddress(ts[i].Doc, ids[k])
+				calling(&ts[i], linkCall{}, Peer{}, false)
+			}
+		}
+	}
+	for _, i := range todo {
+		if i >= cut {
+			break
+		}
+		if err := stamp(&ts[i], e.clk.Now()); err != nil {
+			return 0, nil, nil, nil, err
+		}
+		dialed = append(dialed, i)
+	}
+	return cut, dialed, write, callErr, nil
 }
 
 // newTerminal is the record of a new terminal, idle.
@@ -121,14 +199,20 @@ func stamp(t *Terminal, now time.Time) error {
 }
 
 // saveAll stores the terminals ts[i] of idx (stamped) over the versions
-// they were read at, in one transaction; when one of them changed
-// meanwhile, one by one, so that the others are still stored. It returns
-// how many of idx, in order, are stored.
-func (e *Engine) saveAll(ctx context.Context, ts []Terminal, idx []int) (int, error) {
+// they were read at, in one transaction with the backend's writes of
+// their calls (write, when not nil); when one of them changed meanwhile,
+// the calls first, then the terminals one by one, so that the others are
+// still stored. It returns how many of idx, in order, are stored.
+func (e *Engine) saveAll(ctx context.Context, ts []Terminal, idx []int, write func(store.Tx) error) (int, error) {
 	if len(idx) == 0 {
 		return 0, nil
 	}
 	err := e.st.Atomic(ctx, func(tx store.Tx) error {
+		if write != nil {
+			if err := write(tx); err != nil {
+				return err
+			}
+		}
 		for _, i := range idx {
 			if err := tx.SwapRecord(ts[i].Rec); err != nil {
 				return err
@@ -137,6 +221,16 @@ func (e *Engine) saveAll(ctx context.Context, ts []Terminal, idx []int) (int, er
 		return nil
 	})
 	if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) {
+		if write != nil {
+			// A replaced call can be marked reported in between: read again.
+			err = e.st.Atomic(ctx, write)
+			for try := 0; try < 3 && errors.Is(err, store.ErrConflict); try++ {
+				err = e.st.Atomic(ctx, write)
+			}
+			if err != nil {
+				return 0, err
+			}
+		}
 		for n, i := range idx {
 			if err := e.st.SwapRecord(ctx, ts[i].Rec); err != nil {
 				return n, err

@@ -92,10 +92,7 @@ func (e *Engine) placeCall(ctx context.Context, c Conf, t *Terminal) (answered b
 		return false, err
 	}
 	if !isPeer {
-		key := recID(c.ConfID, t.MtID())
-		e.mu.Lock()
-		e.dialing[key] = nil
-		e.mu.Unlock()
+		e.predial(c, []Terminal{*t})
 		id, err := e.media.Dial(ctx, c.ConfID, t.MtID(), t.callee())
 		if err != nil {
 			e.undial(c, []Terminal{*t})
@@ -103,19 +100,35 @@ func (e *Engine) placeCall(ctx context.Context, c Conf, t *Terminal) (answered b
 		}
 		setAddress(t.Doc, id)
 	}
+	return calling(t, call, peer, isPeer), nil
+}
+
+// predial notes the calls of ts as being placed, so that an outcome
+// reported before they are stored is kept (early).
+func (e *Engine) predial(c Conf, ts []Terminal) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, t := range ts {
+		e.dialing[recID(c.ConfID, t.MtID())] = nil
+	}
+}
+
+// calling marks t as being called (placeCall), answered at once when the
+// callee is a peer conference.
+func calling(t *Terminal, call linkCall, peer Peer, isPeer bool) (answered bool) {
 	delete(t.Doc, DocCascadeConf)
 	delete(t.Doc, DocOccupyCode)
 	delete(t.Doc, DocOccupyConfName)
 	t.Doc["_attempts"] = num(t.Doc["_attempts"]) + 1
 	t.Rec.State, t.Rec.DueAt = StateCalling, time.Time{} // until the outcome is reported
 	if !isPeer {
-		return false, nil
+		return false
 	}
 	if peer.Live {
 		t.Doc[DocCascadeConf] = peer.Conf.ConfID
 	}
 	setIdentity(t.Doc, call.outcome, call.identity)
-	return true, nil
+	return true
 }
 
 // outcome is a call's outcome reported before its terminal was stored.

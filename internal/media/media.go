@@ -14,6 +14,8 @@ package media
 import (
 	"context"
 	"errors"
+
+	"github.com/confer-platform/confer/internal/store"
 )
 
 // Callee is whom a call is for (seed 000 "Terminal entry").
@@ -115,6 +117,27 @@ type Backend interface {
 	SetDual(ctx context.Context, conf, mt string) error
 	// EndConference releases everything of an ended conference.
 	EndConference(ctx context.Context, conf string) error
+}
+
+// BatchDialer is a Backend that places the calls of a batch of terminals
+// added together (POST /api/v1/vc/confs/{id}/mts) at once
+// (docs/benchmarks.md "Login and batches"). DialBatch is Dial for each
+// call, in order, and returns their identities in that order, and the
+// writes that store the calls (nil when there are none): the caller runs
+// them in the transaction that stores the terminals as being called (the
+// simulation's ringing calls and the terminals commit together, one write
+// for the batch). On an error no call of the batch is placed (an outcome
+// already reported for one is then ignored by the engine, which is not
+// calling it).
+type BatchDialer interface {
+	DialBatch(ctx context.Context, conf string, calls []Call) ([]Identity, func(store.Tx) error, error)
+}
+
+// Call is one call of a batch: terminal MtID of the conference calls
+// Callee.
+type Call struct {
+	MtID   string
+	Callee Callee
 }
 
 // Participant is someone who arrives on their own (a browser on the join

@@ -88,6 +88,58 @@ func (s *Simulated) Dial(ctx context.Context, conf, mt string, c Callee) (Identi
 	return id, err
 }
 
+var _ BatchDialer = (*Simulated)(nil)
+
+// DialBatch is Dial for each call; the ringing calls are stored by the
+// writes it returns, in the caller's transaction. Outcomes known at once
+// (offline) are reported first, as Dial reports them before it returns.
+func (s *Simulated) DialBatch(ctx context.Context, conf string, calls []Call) ([]Identity, func(store.Tx) error, error) {
+	ids := make([]Identity, len(calls))
+	var ring []store.Record
+	now := s.Clock.Now()
+	for i, c := range calls {
+		o, after, id, err := s.script(ctx, c.Callee)
+		if err != nil {
+			return nil, nil, err
+		}
+		ids[i] = id
+		if after <= 0 {
+			if err := s.Events.CallOutcome(ctx, conf, c.MtID, o, id); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		data, err := json.Marshal(scripted{conf, c.MtID, o, id})
+		if err != nil {
+			return nil, nil, err
+		}
+		ring = append(ring, store.Record{Kind: KindCall, ID: conf + "/" + c.MtID, DomainMoid: callDomain, OwnerMoid: conf,
+			State: callRinging, Data: data, DueAt: now.Add(after), CreatedAt: now, UpdatedAt: now})
+	}
+	if len(ring) == 0 {
+		return ids, nil, nil
+	}
+	return ids, func(tx store.Tx) error { return storeRinging(tx, ring) }, nil
+}
+
+// storeRinging creates the ringing calls, or replaces an earlier call of
+// the same terminal as Dial does.
+func storeRinging(tx store.Tx, ring []store.Record) error {
+	for _, rec := range ring {
+		old, err := tx.GetRecord(KindCall, callDomain, rec.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			err = tx.CreateRecord(rec)
+		} else if err == nil {
+			rec.Version, rec.CreatedAt = old.Version, old.CreatedAt
+			err = tx.SwapRecord(rec)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // RunDue reports the outcomes that are due at the clock's now. A call is
 // marked reported after its report, over the version read: a node that
 // stops in between has it reported again by another once the lease ends

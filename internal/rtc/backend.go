@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/store"
 )
 
 // Backend is the media plane of a node as the engine drives it
@@ -67,6 +68,55 @@ func (b *Backend) Dial(ctx context.Context, conf, mt string, c media.Callee) (me
 		return b.SIP.Dial(ctx, conf, mt, c)
 	}
 	return b.Dialled.Dial(ctx, conf, mt, c)
+}
+
+var _ media.BatchDialer = (*Backend)(nil)
+
+// DialBatch calls a batch's numbers as Dial does, in order: SIP terminals
+// one by one through the user agent, the others together when Dialled
+// places batches (media.BatchDialer), whose writes it returns.
+func (b *Backend) DialBatch(ctx context.Context, conf string, calls []media.Call) ([]media.Identity, func(store.Tx) error, error) {
+	ids := make([]media.Identity, len(calls))
+	var rest []media.Call
+	var at []int // indexes of rest in calls
+	var placed []media.Call
+	fail := func(err error) ([]media.Identity, func(store.Tx) error, error) {
+		// No call of a failed batch stays placed (media.BatchDialer).
+		for _, c := range placed {
+			_ = b.Hangup(context.WithoutCancel(ctx), conf, c.MtID)
+		}
+		return nil, nil, err
+	}
+	for i, c := range calls {
+		if b.SIP != nil && b.SIP.Routes(ctx, c.Callee) {
+			id, err := b.SIP.Dial(ctx, conf, c.MtID, c.Callee)
+			if err != nil {
+				return fail(err)
+			}
+			ids[i], placed = id, append(placed, c)
+			continue
+		}
+		rest, at = append(rest, c), append(at, i)
+	}
+	bd, ok := b.Dialled.(media.BatchDialer)
+	if !ok || len(rest) == 0 {
+		for k, c := range rest {
+			id, err := b.Dialled.Dial(ctx, conf, c.MtID, c.Callee)
+			if err != nil {
+				return fail(err)
+			}
+			ids[at[k]], placed = id, append(placed, c)
+		}
+		return ids, nil, nil
+	}
+	got, write, err := bd.DialBatch(ctx, conf, rest)
+	if err != nil {
+		return fail(err)
+	}
+	for k, id := range got {
+		ids[at[k]] = id
+	}
+	return ids, write, nil
 }
 
 // Hangup ends a SIP call (CANCEL or BYE, and its bridge), closes a

@@ -29,7 +29,7 @@ func (db *DB) PutDirectoryEntry(ctx context.Context, e store.DirectoryEntry) err
 
 // DirectoryEntry finds an entry by the account a call names.
 func (db *DB) DirectoryEntry(ctx context.Context, account string) (store.DirectoryEntry, error) {
-	e, err := scanDir(db.rdb.QueryRowContext(ctx, db.d.q("SELECT "+dirCols+" FROM directory WHERE account = ?"), account))
+	e, err := scanDir(db.readRow(ctx, "SELECT "+dirCols+" FROM directory WHERE account = ?", account))
 	return e, notFound(err)
 }
 

@@ -46,6 +46,28 @@ func insertErr(err error) error {
 	return err
 }
 
+// Every new session writes a token at /system/token and a session at
+// /system/login (docs/benchmarks.md "Login and batches").
+const (
+	insertToken   = "INSERT INTO tokens (hash, license_key, expires_at) VALUES (?, ?, ?)"
+	insertSession = "INSERT INTO sessions (hash, account_moid, expires_at, login_expires_at, token_hash) VALUES (?, ?, ?, ?, ?)"
+)
+
+// writeOne runs one write statement: on SQLite through the group commit
+// (one fsync shared with the writes queued beside it, acknowledged after
+// its commit), on PostgreSQL as a statement of its own (one round trip;
+// the server groups concurrent commits itself).
+func (db *DB) writeOne(ctx context.Context, query string, args ...any) error {
+	if db.w == nil {
+		_, err := db.wdb.ExecContext(ctx, db.d.q(query), args...)
+		return err
+	}
+	return db.w.do(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := db.txExec(ctx, tx, query, args...)
+		return err
+	})
+}
+
 // exec runs a write and reports ErrNotFound when it touched no row.
 func (db *DB) execOne(ctx context.Context, query string, args ...any) error {
 	res, err := db.wdb.ExecContext(ctx, db.d.q(query), args...)
@@ -100,7 +122,7 @@ func (db *DB) PutLicense(ctx context.Context, l store.License) error {
 func (db *DB) LicenseByKey(ctx context.Context, key string) (store.License, error) {
 	var l store.License
 	var created int64
-	err := db.rdb.QueryRowContext(ctx, db.d.q("SELECT license_key, secret_hash, created_at FROM licenses WHERE license_key = ?"), key).
+	err := db.readRow(ctx, "SELECT license_key, secret_hash, created_at FROM licenses WHERE license_key = ?", key).
 		Scan(&l.Key, &l.SecretHash, &created)
 	l.CreatedAt = fromNanos(created)
 	return l, notFound(err)
@@ -152,7 +174,7 @@ func scanAccount(s scanner) (store.Account, error) {
 }
 
 func (db *DB) accountWhere(ctx context.Context, where string, arg any) (store.Account, error) {
-	a, err := scanAccount(db.rdb.QueryRowContext(ctx, db.d.q("SELECT "+accountCols+" WHERE "+where), arg))
+	a, err := scanAccount(db.readRow(ctx, "SELECT "+accountCols+" WHERE "+where, arg))
 	return a, notFound(err)
 }
 
@@ -211,16 +233,14 @@ func (db *DB) ResetLogin(ctx context.Context, moid string) error {
 
 // CreateToken stores a new token.
 func (db *DB) CreateToken(ctx context.Context, t store.Token) error {
-	_, err := db.wdb.ExecContext(ctx, db.d.q("INSERT INTO tokens (hash, license_key, expires_at) VALUES (?, ?, ?)"),
-		t.Hash, t.LicenseKey, nanos(t.ExpiresAt))
-	return insertErr(err)
+	return insertErr(db.writeOne(ctx, insertToken, t.Hash, t.LicenseKey, nanos(t.ExpiresAt)))
 }
 
 // TokenByHash finds a token by the hash of its value.
 func (db *DB) TokenByHash(ctx context.Context, hash string) (store.Token, error) {
 	var t store.Token
 	var exp int64
-	err := db.rdb.QueryRowContext(ctx, db.d.q("SELECT hash, license_key, expires_at FROM tokens WHERE hash = ?"), hash).
+	err := db.readRow(ctx, "SELECT hash, license_key, expires_at FROM tokens WHERE hash = ?", hash).
 		Scan(&t.Hash, &t.LicenseKey, &exp)
 	t.ExpiresAt = fromNanos(exp)
 	return t, notFound(err)
@@ -235,9 +255,7 @@ func (db *DB) RenewToken(ctx context.Context, hash string, now, expires time.Tim
 // CreateSession stores a new session; its expiry is also kept as the
 // expiry it was created with (store.Session.LoginExpiresAt).
 func (db *DB) CreateSession(ctx context.Context, s store.Session) error {
-	_, err := db.wdb.ExecContext(ctx, db.d.q("INSERT INTO sessions (hash, account_moid, expires_at, login_expires_at, token_hash) VALUES (?, ?, ?, ?, ?)"),
-		s.Hash, s.AccountMoid, nanos(s.ExpiresAt), nanos(s.ExpiresAt), s.TokenHash)
-	return insertErr(err)
+	return insertErr(db.writeOne(ctx, insertSession, s.Hash, s.AccountMoid, nanos(s.ExpiresAt), nanos(s.ExpiresAt), s.TokenHash))
 }
 
 const sessionCols = "hash, account_moid, expires_at, login_expires_at, token_hash"
@@ -252,7 +270,7 @@ func scanSession(sc scanner) (store.Session, error) {
 
 // SessionByHash finds a session by the hash of its cookie.
 func (db *DB) SessionByHash(ctx context.Context, hash string) (store.Session, error) {
-	s, err := scanSession(db.rdb.QueryRowContext(ctx, db.d.q("SELECT "+sessionCols+" FROM sessions WHERE hash = ?"), hash))
+	s, err := scanSession(db.readRow(ctx, "SELECT "+sessionCols+" FROM sessions WHERE hash = ?", hash))
 	return s, notFound(err)
 }
 

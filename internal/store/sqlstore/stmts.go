@@ -41,6 +41,7 @@ var writeStmts = []string{
 	insertEvent,
 	"SELECT 1 FROM records WHERE kind = ? AND id = ? AND domain_moid = ?",
 	"SELECT " + recordCols + " FROM records WHERE kind = ? AND id = ? AND domain_moid = ?",
+	insertToken, insertSession,
 }
 
 func init() {
