@@ -60,6 +60,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	limits := addLimitFlags(fs) // limits.go
 	filesDir := fs.String("files-dir", envOr("CONFER_FILES_DIR", ""), "folder of meeting files (env CONFER_FILES_DIR; default: files/ beside a SQLite database, else confer-data/files)")
 	recF := addRecFlags(fs) // rec_flags.go
+	gcF := addGCFlags(fs)   // gc.go
 	if fs.Parse(args) != nil {
 		return exitUsage
 	}
@@ -74,6 +75,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
+	gcF.apply(logger)
 	if (*tlsCert == "") != (*tlsKey == "") || (*redirectAddr != "" && *tlsCert == "") {
 		fmt.Fprintln(stderr, "conferd: --tls-cert and --tls-key go together; --http-redirect-addr needs them")
 		return exitUsage
@@ -82,7 +84,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conferd: conference numbers, --max-confs and --max-ports must be positive ranges")
 		return exitUsage
 	}
-	if err := errors.Join(limits.check(), recF.check()); err != nil {
+	if err := errors.Join(limits.check(), recF.check(), gcF.check()); err != nil {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
