@@ -24,14 +24,7 @@ func TestBridgeToWebRTC(t *testing.T) {
 	s := startSIPp(t, scenario(t, "uas_answer.xml", nil), "")
 	waitBound(t, s.port)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
-	waitFor(t, "the terminal online", func() bool {
-		for _, m := range e.mts(t, conf) {
-			if m["mt_id"] == mt && online(m) {
-				return true
-			}
-		}
-		return false
-	})
+	e.waitOnline(t, conf, mt, "the terminal online")
 	testserver.MustOK(t, e.api.Do("PUT", "/api/v1/vc/confs/"+conf+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
 
 	tok := testserver.MustOK(t, e.api.Do("POST", "/api/v1/vc/confs/"+conf+"/rtc_tokens",

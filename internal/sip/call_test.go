@@ -21,14 +21,7 @@ func TestCallAnswered(t *testing.T) {
 	s := startSIPp(t, scenario(t, "uas_answer.xml", nil), "")
 	waitBound(t, s.port)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
-	waitFor(t, "the terminal online", func() bool {
-		for _, m := range e.mts(t, conf) {
-			if m["mt_id"] == mt && online(m) {
-				return true
-			}
-		}
-		return false
-	})
+	e.waitOnline(t, conf, mt, "the terminal online")
 	waitFor(t, "the terminal's RTP", func() bool { return e.ua.Stats().RTPReceived > 20 })
 	// Camera control (FECC) of a SIP terminal: the reference's 20444.
 	r := e.api.Do("POST", "/api/v1/vc/confs/"+conf+"/mts/"+mt+"/camera", testserver.Params(t, map[string]any{"state": 0, "type": 1}))

@@ -25,14 +25,7 @@ func TestH264FromSIPp(t *testing.T) {
 	s := startSIPp(t, scenario(t, "uas_h264.xml", map[string]string{"H264PCAP": pcap}), "")
 	waitBound(t, s.port)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
-	waitFor(t, "the terminal online", func() bool {
-		for _, m := range e.mts(t, conf) {
-			if m["mt_id"] == mt && online(m) {
-				return true
-			}
-		}
-		return false
-	})
+	e.waitOnline(t, conf, mt, "the terminal online")
 
 	tok := testserver.MustOK(t, e.api.Do("POST", "/api/v1/vc/confs/"+conf+"/rtc_tokens",
 		testserver.Params(t, map[string]any{"name": "viewer", "role": "subscribe"})))

@@ -32,14 +32,7 @@ func TestRegistrationSharedByNodes(t *testing.T) {
 	s := startSIPpOn(t, reg.port, scenario(t, "uas_answer.xml", nil), "")
 	waitBound(t, s.port)
 	mt := eb.addMt(t, conf, "5551077", 5)
-	waitFor(t, "the terminal online through node B", func() bool {
-		for _, m := range eb.mts(t, conf) {
-			if m["mt_id"] == mt && online(m) {
-				return true
-			}
-		}
-		return false
-	})
+	eb.waitOnline(t, conf, mt, "the terminal online through node B")
 	if eb.ua.Stats().Dialled != 1 || ea.ua.Stats().Dialled != 0 {
 		t.Fatalf("dialled by A %d, B %d", ea.ua.Stats().Dialled, eb.ua.Stats().Dialled)
 	}
@@ -88,14 +81,7 @@ func TestSIPFollowsTheMediaOwner(t *testing.T) {
 	s := startSIPp(t, scenario(t, "uas_answer.xml", nil), "")
 	waitBound(t, s.port)
 	mt := eb.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
-	waitFor(t, "the terminal online (seen from B)", func() bool {
-		for _, m := range eb.mts(t, conf) {
-			if m["mt_id"] == mt && online(m) {
-				return true
-			}
-		}
-		return false
-	})
+	eb.waitOnline(t, conf, mt, "the terminal online (seen from B)")
 	if ea.ua.Stats().Dialled != 1 || eb.ua.Stats().Dialled != 0 {
 		t.Fatalf("dialled by A %d, B %d; want A", ea.ua.Stats().Dialled, eb.ua.Stats().Dialled)
 	}

@@ -51,14 +51,7 @@ func TestRegisterAndCallByE164(t *testing.T) {
 	s := startSIPpOn(t, reg.port, scenario(t, "uas_answer.xml", nil), "")
 	waitBound(t, s.port)
 	mt := e.addMt(t, conf, "5551042", 5)
-	waitFor(t, "the registered terminal online", func() bool {
-		for _, m := range e.mts(t, conf) {
-			if m["mt_id"] == mt && online(m) {
-				return true
-			}
-		}
-		return false
-	})
+	e.waitOnline(t, conf, mt, "the registered terminal online")
 	testserver.MustOK(t, e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",
 		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})))
 	s.wait(t)

@@ -235,6 +235,19 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 func online(m map[string]any) bool { return fmt.Sprint(m["online"]) == "1" }
 
+// waitOnline waits until terminal mt of conf is online.
+func (e *sipEnv) waitOnline(t *testing.T, conf, mt, what string) {
+	t.Helper()
+	waitFor(t, what, func() bool {
+		for _, m := range e.mts(t, conf) {
+			if m["mt_id"] == mt && online(m) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
 // outcome reads the outcome the engine stored for a terminal's last call.
 func (e *sipEnv) outcome(t *testing.T, conf, mt string) (string, int) {
 	t.Helper()

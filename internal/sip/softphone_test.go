@@ -150,14 +150,7 @@ func TestSoftphone(t *testing.T) {
 	// Called from the API by its E.164 number: it answers.
 	mt := e.addMt(t, conf, "5553001", 5)
 	b.waitEvent(t, "CALL_ESTABLISHED")
-	waitFor(t, "the called softphone online", func() bool {
-		for _, m := range e.mts(t, conf) {
-			if m["mt_id"] == mt && online(m) {
-				return true
-			}
-		}
-		return false
-	})
+	e.waitOnline(t, conf, mt, "the called softphone online")
 }
 
 // mtNamed waits for the online terminal of that alias and returns its id.
