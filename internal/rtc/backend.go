@@ -56,18 +56,23 @@ var _ media.Backend = (*Backend)(nil)
 // Dialled; the SFU calls no one.
 func (b *Backend) Dial(ctx context.Context, conf, mt string, c media.Callee) (media.Identity, error) {
 	if b.SIP != nil && b.SIP.Routes(ctx, c) {
-		m, err := b.media(ctx, conf, true)
-		if err != nil {
-			return media.Identity{}, err
-		}
-		if r, ok := m.(remote); ok {
-			if id, err := r.Dial(conf, mt, c); !errors.Is(err, errNoSIPRoute) {
-				return id, err
-			}
-		}
-		return b.SIP.Dial(ctx, conf, mt, c)
+		return b.dialSIP(ctx, conf, mt, c)
 	}
 	return b.Dialled.Dial(ctx, conf, mt, c)
+}
+
+// dialSIP places a SIP call on the node that owns the conference's media.
+func (b *Backend) dialSIP(ctx context.Context, conf, mt string, c media.Callee) (media.Identity, error) {
+	m, err := b.media(ctx, conf, true)
+	if err != nil {
+		return media.Identity{}, err
+	}
+	if r, ok := m.(remote); ok {
+		if id, err := r.Dial(conf, mt, c); !errors.Is(err, errNoSIPRoute) {
+			return id, err
+		}
+	}
+	return b.SIP.Dial(ctx, conf, mt, c)
 }
 
 var _ media.BatchDialer = (*Backend)(nil)
@@ -89,7 +94,7 @@ func (b *Backend) DialBatch(ctx context.Context, conf string, calls []media.Call
 	}
 	for i, c := range calls {
 		if b.SIP != nil && b.SIP.Routes(ctx, c.Callee) {
-			id, err := b.SIP.Dial(ctx, conf, c.MtID, c.Callee)
+			id, err := b.dialSIP(ctx, conf, c.MtID, c.Callee)
 			if err != nil {
 				return fail(err)
 			}
