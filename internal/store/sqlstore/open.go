@@ -23,18 +23,19 @@ import (
 // pool of one connection, so writers queue in Go instead of sleeping in
 // SQLite's busy handler; on PostgreSQL both are the same pool.
 type DB struct {
-	rdb, wdb *sql.DB
-	d        dialect
-	w        *writer      // SQLite's group commit (writer.go); nil on PostgreSQL
-	pgb      *pgBatcher   // PostgreSQL's group commit of record writes (pgbatch.go)
-	wk       *waker       // PostgreSQL's wake-ups of the event log (wake.go); nil on SQLite
-	ws, rs   *stmtCache   // SQLite's prepared statements on wdb and rdb (stmts.go)
-	keys     keyCache     // RecordKeys' last listings (keys.go)
-	pages    pageCache    // ConfsByStart's pages (confpage.go)
-	shm      *walIndex    // SQLite's wal-index header, mapped (walstamp.go); nil: read the counter
-	pin      *sql.Conn    // a read connection held open while shm is mapped
-	counted  stampedCount // the event counter with the header read before it
-	claims   atomic.Int64 // Claim's count: one in pruneEvery prunes (claims.go)
+	rdb, wdb  *sql.DB
+	d         dialect
+	w         *writer      // SQLite's group commit (writer.go); nil on PostgreSQL
+	pgb       *pgBatcher   // PostgreSQL's group commit of record writes (pgbatch.go)
+	wk        *waker       // PostgreSQL's wake-ups of the event log (wake.go); nil on SQLite
+	ws, rs    *stmtCache   // SQLite's prepared statements on wdb and rdb (stmts.go)
+	keys      keyCache     // RecordKeys' last listings (keys.go)
+	pages     pageCache    // ConfsByStart's pages (confpage.go)
+	shm       *walIndex    // SQLite's wal-index header, mapped (walstamp.go); nil: read the counter
+	pin       *sql.Conn    // a read connection held open while shm is mapped
+	counted   stampedCount // the event counter with the header read before it
+	countGate countGate    // coalesced reads of the counter by query (countgate.go)
+	claims    atomic.Int64 // Claim's count: one in pruneEvery prunes (claims.go)
 }
 
 // IsPostgres tells whether dsn names a PostgreSQL database.

@@ -57,7 +57,7 @@ func (s *stampedCount) put(st walStamp, seq int64) {
 // SQLite it is read again only when the wal-index header has changed.
 func (db *DB) eventCount(ctx context.Context) (int64, error) {
 	if db.shm == nil {
-		return db.readEventCount(ctx)
+		return db.countGate.do(ctx, db.readEventCount) // countgate.go
 	}
 	st, mapped := db.shm.stamp()
 	if !mapped { // closed
