@@ -75,7 +75,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
-	gcF.apply(logger)
 	if (*tlsCert == "") != (*tlsKey == "") || (*redirectAddr != "" && *tlsCert == "") {
 		fmt.Fprintln(stderr, "conferd: --tls-cert and --tls-key go together; --http-redirect-addr needs them")
 		return exitUsage
@@ -120,6 +119,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer st.Close()
+	gcF.apply(logger) // gc.go; after the usage checks and the store: their errors are one line
 	if err := bootstrap(ctx, st, stdout); err != nil {
 		fmt.Fprintf(stderr, "conferd: first-start setup: %v\n", err)
 		return 1
