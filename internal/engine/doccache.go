@@ -113,6 +113,23 @@ func normalize(m map[string]any) (map[string]any, bool) {
 	return out, true
 }
 
+// normalizeSlice is a slice as decoding gives it back: []any of
+// normalized elements (nil stays nil: JSON null).
+func normalizeSlice[T any](x []T) (any, bool) {
+	if x == nil {
+		return nil, true
+	}
+	out := make([]any, len(x))
+	for i, e := range x {
+		n, ok := normalizeValue(e)
+		if !ok {
+			return nil, false
+		}
+		out[i] = n
+	}
+	return out, true
+}
+
 func normalizeValue(v any) (any, bool) {
 	switch x := v.(type) {
 	case nil:
@@ -151,43 +168,11 @@ func normalizeValue(v any) (any, bool) {
 		}
 		return normalize(x)
 	case []any:
-		if x == nil {
-			return nil, true
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			n, ok := normalizeValue(e)
-			if !ok {
-				return nil, false
-			}
-			out[i] = n
-		}
-		return out, true
+		return normalizeSlice(x)
 	case []map[string]any:
-		if x == nil {
-			return nil, true
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			n, ok := normalizeValue(e)
-			if !ok {
-				return nil, false
-			}
-			out[i] = n
-		}
-		return out, true
+		return normalizeSlice(x)
 	case []string:
-		if x == nil {
-			return nil, true
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			if !utf8.ValidString(e) {
-				return nil, false
-			}
-			out[i] = e
-		}
-		return out, true
+		return normalizeSlice(x)
 	case map[string]string:
 		if x == nil {
 			return nil, true

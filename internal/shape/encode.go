@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Encode writes a document for the store: the bytes json.Marshal writes
@@ -31,7 +33,7 @@ func appendDoc(b []byte, m map[string]any) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendQuoted(b, k)
+		b = wire.AppendString(b, k)
 		b = append(b, ':')
 		var err error
 		if b, err = appendAny(b, m[k]); err != nil {
@@ -46,7 +48,7 @@ func appendAny(b []byte, v any) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendQuoted(b, x), nil
+		return wire.AppendString(b, x), nil
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case int:
@@ -100,17 +102,3 @@ func isPlainInt(s string) bool {
 	return true
 }
 
-// appendQuoted appends s quoted as json.Marshal quotes it: directly when
-// no byte needs an escape (printable ASCII other than '"', '\\' and the
-// HTML characters '<', '>', '&' that encoding/json escapes).
-func appendQuoted(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}

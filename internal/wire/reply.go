@@ -62,7 +62,7 @@ func MarshalObject(o Object) ([]byte, error) {
 			b = append(b, ',')
 		}
 		first = false
-		b = appendString(b, k)
+		b = AppendString(b, k)
 		b = append(b, ':')
 		var err error
 		b, err = appendValue(b, v)
@@ -91,16 +91,16 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case int64:
 		return strconv.AppendInt(b, x, 10), nil
 	case string:
-		return appendString(b, x), nil
+		return AppendString(b, x), nil
 	}
 	vb, err := json.Marshal(v)
 	return append(b, vb...), err
 }
 
-// appendString appends s quoted as json.Marshal quotes it: directly when
+// AppendString appends s quoted as json.Marshal quotes it: directly when
 // no byte needs an escape (printable ASCII other than '"', '\\' and the
 // HTML characters '<', '>', '&' that encoding/json escapes).
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			q, _ := json.Marshal(s)
