@@ -106,11 +106,11 @@ func (s *Server) closeRTC() {
 // SetMediaURL sets the URL at which this node's media plane is reached
 // (Config.MediaURL), for a node whose address is known only once it
 // listens (the tests' nodes).
-func (s *Server) SetMediaURL(url string) {
+func (s *Server) SetMediaURL(mediaURL string) {
 	if s.owners != nil {
-		s.owners.SetSelf(url)
+		s.owners.SetSelf(mediaURL)
 		if s.sip != nil {
-			s.owners.SetSIP(sipAddr(s.cfg.SIP.PublicIP, s.sip.Addr(), url))
+			s.owners.SetSIP(sipAddr(s.cfg.SIP.PublicIP, s.sip.Addr(), mediaURL))
 		}
 	}
 }
