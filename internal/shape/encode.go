@@ -101,4 +101,3 @@ func isPlainInt(s string) bool {
 	}
 	return true
 }
-
