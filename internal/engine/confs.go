@@ -131,7 +131,7 @@ func (s *Conferences) got(rec store.Record, err error, domainMoid, confID string
 	}
 	c, err := decode(rec)
 	if err == nil {
-		s.docs.put(key, rec.Data, cloneDoc(c.Doc))
+		s.docs.put(key, rec, cloneDoc(c.Doc))
 	}
 	return c, err
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/confer-platform/confer/internal/store"
 )
 
 // docCache keeps the decoded document of each conference read or written
@@ -26,6 +28,9 @@ type docCache struct {
 type docEntry struct {
 	data []byte
 	doc  map[string]any // never handed out: copies only
+	// rec is the record data was read or written as (its version, state
+	// and creation time), for kept; rec.Data is data.
+	rec store.Record
 }
 
 // docCacheMax bounds the entries; past it the cache starts again (a node
@@ -46,13 +51,29 @@ func (dc *docCache) get(key string, data []byte) (map[string]any, bool) {
 	return cloneDoc(e.doc), true
 }
 
-// put keeps doc, which must be shape.Decode(data) and nobody else's.
-func (dc *docCache) put(key string, data []byte, doc map[string]any) {
+// kept returns the record and a copy of the document last read or
+// written on this node for key, without reading anything: it may be
+// stale (another node's write), so it may only be the base of a write
+// the store refuses unless the stored version and creation time are
+// still the kept ones (store.GuardedWriter's SwapRecordWhile;
+// Conferences.Kept).
+func (dc *docCache) kept(key string) (store.Record, map[string]any, bool) {
+	dc.mu.Lock()
+	e, ok := dc.m[key]
+	dc.mu.Unlock()
+	if !ok || e.rec.Version == 0 {
+		return store.Record{}, nil, false
+	}
+	return e.rec, cloneDoc(e.doc), true
+}
+
+// put keeps doc, which must be shape.Decode(rec.Data) and nobody else's.
+func (dc *docCache) put(key string, rec store.Record, doc map[string]any) {
 	dc.mu.Lock()
 	if dc.m == nil || len(dc.m) >= docCacheMax {
 		dc.m = make(map[string]docEntry)
 	}
-	dc.m[key] = docEntry{data: data, doc: doc}
+	dc.m[key] = docEntry{data: rec.Data, doc: doc, rec: rec}
 	dc.mu.Unlock()
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
 )
 
 // normalize must give exactly what encoding and decoding give: the kept
@@ -52,7 +53,7 @@ func TestDocCacheCopies(t *testing.T) {
 	var dc docCache
 	data := []byte(`{"a":{"b":[1]}}`)
 	doc, _ := shape.Decode(data)
-	dc.put("k", data, doc)
+	dc.put("k", store.Record{Data: data}, doc)
 	got, ok := dc.get("k", data)
 	if !ok {
 		t.Fatal("no entry")

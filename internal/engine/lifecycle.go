@@ -188,7 +188,8 @@ func (s *Conferences) update(ctx context.Context, c Conference, swap func(rec st
 	// The next read of these bytes (this node's next control of the
 	// conference) decodes nothing: normalize is what decoding them gives.
 	if doc, ok := normalize(c.Doc); ok {
-		s.docs.put(key, data, doc)
+		rec.Version++ // every swap stores the next version (sqlstore updateRecord)
+		s.docs.put(key, rec, doc)
 	} else {
 		s.docs.forget(key)
 	}

@@ -40,7 +40,10 @@ type GuardedWriter interface {
 	// SwapRecordWhile is SwapRecord that writes only while the record
 	// (kind, id) of r's domain is in state, and keeps it there until the
 	// write commits (PostgreSQL locks it; SQLite's writes are serial).
-	// ErrConflict when the version changed or that record is not in
-	// state: read both again.
+	// The stored record must also have been created at r.CreatedAt, so
+	// that a record kept long (engine.Conferences.Kept) cannot land on a
+	// record of the same key created again since and at the same version.
+	// ErrConflict when the version or creation changed or that record is
+	// not in state: read both again.
 	SwapRecordWhile(ctx context.Context, r Record, kind, id, state string) error
 }

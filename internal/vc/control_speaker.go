@@ -108,19 +108,43 @@ func (m *Module) ctlUpdateOnline(ctx context.Context, r *api.Request, mtID strin
 func (m *Module) ctlUpdateGuarded(ctx context.Context, r *api.Request, mtID string, change func(c *engine.Conference, online func() error) error) (c engine.Conference, ok bool, err error) {
 	domain, confID := r.Principal.DomainMoid, r.Path("conf_id")
 	defer m.ctlLocks.lock(domain + "/" + confID)() // conflock.go
+	// The first try starts from the conference as this node last read or
+	// wrote it, with the terminal taken as online, reading nothing: the
+	// guarded write holds only if the stored conference is still that
+	// version and the terminal is online, so a success is the change
+	// applied to the committed state. Anything else (a conflict, a
+	// missing record, an error of the change, which may come from a
+	// stale document) reads both and tries again; the answer always
+	// comes from a read or a committed write (docs/benchmarks.md
+	// "Speaker changes, third pass").
+	kept, optimistic := m.confs.Kept(domain, confID, mtID, engine.StateRunning)
 	for {
-		c, state, ok, err := m.confs.GetWithTerminal(ctx, domain, confID, mtID, engine.StateRunning)
-		if !ok || err != nil {
-			return c, ok, err
+		var c engine.Conference
+		state := engine.StateOnline
+		if optimistic {
+			c = kept
+		} else {
+			var ok bool
+			var err error
+			c, state, ok, err = m.confs.GetWithTerminal(ctx, domain, confID, mtID, engine.StateRunning)
+			if !ok || err != nil {
+				return c, ok, err
+			}
 		}
+		tried := optimistic
+		optimistic = false
 		checked := false
 		online := func() error {
 			checked = true
 			return ctlStateErr(c, mtID, state)
 		}
 		if err := change(&c, online); err != nil {
+			if tried {
+				continue
+			}
 			return c, true, err
 		}
+		var err error
 		if checked {
 			err = m.confs.UpdateWhileOnline(ctx, c, mtID)
 		} else {
@@ -129,6 +153,8 @@ func (m *Module) ctlUpdateGuarded(ctx context.Context, r *api.Request, mtID stri
 		switch {
 		case errors.Is(err, store.ErrConflict):
 			continue // changed, or the terminal left: read both again
+		case errors.Is(err, store.ErrNotFound) && tried:
+			continue
 		case errors.Is(err, store.ErrNotFound):
 			return c, true, wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", c.ID())
 		}

@@ -35,18 +35,20 @@ func (w withExtra) Scan(dest ...any) error { return w.s.Scan(append(dest, w.extr
 // such a change sees the changed row (READ COMMITTED re-checks locked
 // rows); on SQLite every write runs alone on the single writer.
 func (db *DB) swapGuard() string {
-	g := " AND version = ? AND EXISTS (SELECT 1 FROM records g WHERE g.kind = ? AND g.id = ? AND g.domain_moid = ? AND g.state = ?"
+	g := " AND version = ? AND created_at = ? AND EXISTS (SELECT 1 FROM records g WHERE g.kind = ? AND g.id = ? AND g.domain_moid = ? AND g.state = ?"
 	if db.d.name == postgres.name {
 		return g + " FOR SHARE)"
 	}
 	return g + ")"
 }
 
-// SwapRecordWhile writes r over the version it was read at while the
-// record (kind, id) of its domain is in state: store.ErrConflict
+// SwapRecordWhile writes r over the version it was read at, of the
+// record created when r was (a record deleted and created again under
+// its key counts its versions again: a conference number reused), while
+// the record (kind, id) of its domain is in state: store.ErrConflict
 // otherwise, store.ErrNotFound when r's record is gone.
 func (db *DB) SwapRecordWhile(ctx context.Context, r store.Record, kind, id, state string) error {
-	q, args := updateRecord(r, db.swapGuard(), r.Version, kind, id, r.DomainMoid, state)
+	q, args := updateRecord(r, db.swapGuard(), r.Version, nanos(r.CreatedAt), kind, id, r.DomainMoid, state)
 	err := db.writeUpdate(ctx, r, q, args)
 	if err == store.ErrNotFound {
 		if _, gerr := db.GetRecord(ctx, r.Kind, r.DomainMoid, r.ID); gerr == nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -88,5 +89,25 @@ func testGuarded(t *testing.T, st store.Store) {
 	wg.Wait()
 	if swapErr != nil && !errors.Is(swapErr, store.ErrConflict) {
 		t.Fatalf("racing swap: %v", swapErr)
+	}
+
+	// A record deleted and created again under its key (a conference
+	// number reused) starts its versions again: a swap based on the old
+	// one must not land on it, even at the same version.
+	must(t, st.CreateRecord(ctx, batchRec("7/4", "d1", "7", "online")))
+	old := store.Record{Kind: "conf", ID: "9", DomainMoid: "d1", OwnerMoid: "a1", State: "running",
+		Data: []byte(`{"speaker":""}`), CreatedAt: t0, UpdatedAt: t0, Version: 1}
+	must(t, st.CreateRecord(ctx, old))
+	must(t, st.DeleteRecord(ctx, "conf", "d1", "9"))
+	again := old
+	again.CreatedAt, again.Data = t0.Add(time.Second), []byte(`{"speaker":"","again":1}`)
+	must(t, st.CreateRecord(ctx, again))
+	stale := old
+	stale.Data = []byte(`{"speaker":"4"}`)
+	if err := gw.SwapRecordWhile(ctx, stale, "mt", "7/4", "online"); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("SwapRecordWhile(a record created again since) = %v, want ErrConflict", err)
+	}
+	if got, err := st.GetRecord(ctx, "conf", "d1", "9"); err != nil || string(got.Data) != `{"speaker":"","again":1}` {
+		t.Fatalf("the record created again = %s, %v; want it untouched", got.Data, err)
 	}
 }
