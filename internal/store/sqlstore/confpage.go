@@ -11,14 +11,14 @@ import (
 )
 
 // confOrder is the order of the records_conf_start index (migrations
-// 0031_conf_start.*.sql): start second, then id byte by byte as Go
+// 0060_conf_start_column.*.sql): start second, then id byte by byte as Go
 // compares it. A query must repeat it for the engine to read the order
 // from the index.
 func (db *DB) confOrder() string {
 	if db.d.dollar {
-		return `confer_conf_start(data, created_at), id COLLATE "C"`
+		return `start_at, id COLLATE "C"`
 	}
-	return "COALESCE(unixepoch(json_extract(data, '$.start_time')), created_at / 1000000000), id"
+	return "start_at, id"
 }
 
 // ConfsByStart pages conference records of a domain in one state by their

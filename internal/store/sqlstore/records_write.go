@@ -49,10 +49,12 @@ func (db *DB) fastPath(ctx context.Context) (context.Context, bool) {
 // (pgbatch.go): the fields of the change's event.
 const returningEvent = " RETURNING kind, id, domain_moid, owner_moid, state, updated_at"
 
-const insertRecord = "INSERT INTO records (" + recordCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+// insertRecord writes start_at too, which reads do not return
+// (confstart.go).
+const insertRecord = "INSERT INTO records (" + recordCols + ", start_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 func recordArgs(r store.Record) []any {
-	return []any{r.Kind, r.ID, r.DomainMoid, r.OwnerMoid, r.State, nanos(r.DueAt), string(r.Data), nanos(r.CreatedAt), nanos(r.UpdatedAt), r.Version}
+	return []any{r.Kind, r.ID, r.DomainMoid, r.OwnerMoid, r.State, nanos(r.DueAt), string(r.Data), nanos(r.CreatedAt), nanos(r.UpdatedAt), r.Version, confStart(r)}
 }
 
 // CreateRecord stores a new record and its event.
@@ -73,8 +75,8 @@ func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
 // updateRecord is the UPDATE of UpdateRecord and SwapRecord: r's data,
 // state, due and update times, with the conditions of where.
 func updateRecord(r store.Record, where string, args ...any) (string, []any) {
-	q := "UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ?, version = version + 1 WHERE kind = ? AND id = ? AND domain_moid = ?" + where
-	return q, append([]any{string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), r.Kind, r.ID, r.DomainMoid}, args...)
+	q := "UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ?, start_at = COALESCE(?, created_at / 1000000000), version = version + 1 WHERE kind = ? AND id = ? AND domain_moid = ?" + where
+	return q, append([]any{string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), docStart(r), r.Kind, r.ID, r.DomainMoid}, args...)
 }
 
 // writeUpdate runs an UPDATE of updateRecord and appends its event; the
