@@ -73,11 +73,39 @@ start after "$after" "$p2"
 echo "== preparing the scenario on both"
 load before "$p1" "$@" --count 1 --duration 10m >/dev/null
 load after "$p2" "$@" --count 1 --duration 10m >/dev/null
+# cpu PID...: the CPU seconds (user and system) the processes have used,
+# a figure a shared machine's load moves far less than a throughput.
+cpu() {
+	local t=0
+	for p in "$@"; do
+		[ -r "/proc/$p/stat" ] || continue
+		t=$((t + $(sed 's/.*) //' "/proc/$p/stat" | awk '{print $12 + $13}')))
+	done
+	awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.2f", t / hz}'
+}
+# backends NAME: the PostgreSQL backends serving the build's database.
+backends() {
+	[ -n "${PG:-}" ] || return 0
+	psql "$PG/postgres?sslmode=disable" -Atc "SELECT pid FROM pg_stat_activity WHERE datname = '${dbs[$1]}'" 2>/dev/null || true
+}
 for r in $(seq "$ROUNDS"); do
 	for n in before after; do
-		port=$p1
-		[ $n = after ] && port=$p2
+		port=$p1 i=0
+		[ $n = after ] && port=$p2 i=1
 		echo "== round $r, $n ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
-		load $n $port "$@"
+		bk=$(backends $i)
+		# shellcheck disable=SC2086 # lists of process ids
+		c0=$(cpu "${pids[$i]}") b0=$(cpu $bk)
+		load $n $port "$@" | tee "$work/round"
+		bk=$(backends $i) # those opened during the round count from 0
+		# shellcheck disable=SC2086
+		c1=$(cpu "${pids[$i]}") b1=$(cpu $bk)
+		# the requests conferd served (the bare handler's, after "bare:", are confer-load's own)
+		reqs=$(awk '/^bare:/ {exit} match($0, /^ +[a-z]+ +n=[0-9]+ /) {split($0, f, "n="); split(f[2], g, " "); s += g[1]} END {print s + 0}' "$work/round")
+		awk -v c="$c0" -v d="$c1" -v b="$b0" -v e="$b1" -v n="$reqs" -v pg="${PG:-}" 'BEGIN {
+			if (n == 0) exit
+			printf "  cpu: conferd %.0f us a request", (d - c) * 1e6 / n
+			if (pg != "") printf ", its PostgreSQL backends %.0f us", (e - b) * 1e6 / n
+			printf " (%d requests)\n", n }'
 	done
 done
