@@ -26,12 +26,12 @@ type cascadeView struct {
 }
 
 // superiors lists, nearest first, the superiors of conference confID
-// with the cascade_id each gives it.
-func superiors(ctx context.Context, st store.Store, domain, confID string) ([]cascadeView, error) {
+// with the cascade_id each gives it, reading conferences with get.
+func superiors(ctx context.Context, get func(ctx context.Context, kind, domain, id string) (store.Record, error), domain, confID string) ([]cascadeView, error) {
 	var out []cascadeView
 	path := ""
 	for depth := 0; depth < 16; depth++ {
-		rec, err := st.GetRecord(ctx, record.KindConf, domain, confID)
+		rec, err := get(ctx, record.KindConf, domain, confID)
 		if errors.Is(err, store.ErrNotFound) {
 			return out, nil
 		}
@@ -62,7 +62,7 @@ func superiors(ctx context.Context, st store.Store, domain, confID string) ([]ca
 // cascadeTerminal publishes a subordinate's terminal change on its
 // superiors' cascade channels.
 func (t *tailer) cascadeTerminal(ctx context.Context, domain, confID, mtID string, deleted bool) error {
-	views, err := superiors(ctx, t.s.cfg.Store, domain, confID)
+	views, err := superiors(ctx, t.record, domain, confID)
 	for _, v := range views {
 		ch := domainBase(domain) + "/confs/" + v.confID + "/cascades/" + v.cascadeID + "/mts/" + mtID
 		if deleted {

@@ -27,6 +27,7 @@ type tailer struct {
 	confs map[string]*confState // by domain + "\x00" + conf_id: running conferences seen
 	last  map[string]string     // channel -> content of its last update (conference and terminal channels)
 	calls map[string]callState  // terminal record key -> its last call state seen
+	reads *stepReads            // the records of the step being handled (stepread.go)
 }
 
 // confState is a running conference's last document: decoded, or only
@@ -132,6 +133,8 @@ func (t *tailer) step(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	t.readStep(ctx, evs)
+	defer func() { t.reads = nil }()
 	for _, ev := range evs {
 		if err := t.handle(ctx, ev); err != nil && ctx.Err() == nil {
 			t.s.log.Warn("push: publishing an event", "seq", ev.Seq, "kind", ev.Kind, "id", ev.ID, "err", err)
@@ -180,7 +183,7 @@ func (t *tailer) conf(ctx context.Context, ev store.Event) error {
 		t.publishUpdate(ctx, base+pathConfs, ev.DomainMoid, listSource(), false)
 		return nil
 	}
-	rec, err := t.s.cfg.Store.GetRecord(ctx, record.KindConf, ev.DomainMoid, ev.ID)
+	rec, err := t.record(ctx, record.KindConf, ev.DomainMoid, ev.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil // deleted since: its own event follows
 	}
@@ -266,7 +269,7 @@ func (t *tailer) terminal(ctx context.Context, ev store.Event) error {
 	if err := t.cascadeTerminal(ctx, ev.DomainMoid, confID, mtID, false); err != nil {
 		return err
 	}
-	rec, err := t.s.cfg.Store.GetRecord(ctx, record.KindMT, ev.DomainMoid, ev.ID)
+	rec, err := t.record(ctx, record.KindMT, ev.DomainMoid, ev.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil // removed since: its own event follows
 	}

@@ -2,9 +2,9 @@
 // name, and the operations that failed (docs/operations.md "Metrics").
 // Store wraps a store with its optional interfaces (the event log and
 // its wake-ups, readiness, the nms registry, conference paging and key
-// lists, leases), so a server built over it keeps every feature of the
-// store it wraps; TestWrapsEveryMethod fails when sqlstore gains a
-// method that Full lacks.
+// lists, batch reads, leases), so a server built over it keeps every
+// feature of the store it wraps; TestWrapsEveryMethod fails when sqlstore
+// gains a method that Full lacks.
 package metered
 
 import (
@@ -27,6 +27,7 @@ type Full interface {
 	store.ConfPager
 	store.KeyLister
 	store.GuardedWriter
+	store.BatchReader
 	store.Claimer
 	node.Registry
 	SchemaVersion(ctx context.Context) (int, error)

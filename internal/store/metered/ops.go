@@ -207,7 +207,8 @@ func (s *Store) PruneEvents(ctx context.Context, before time.Time) (int, error) 
 	return val(s, "PruneEvents", func() (int, error) { return s.Full.PruneEvents(ctx, before) })
 }
 
-// store.ConfPager, store.KeyLister and store.Claimer.
+// store.ConfPager, store.KeyLister, store.GuardedWriter, store.BatchReader
+// and store.Claimer.
 
 func (s *Store) ConfsByStart(ctx context.Context, q store.RecordQuery) ([]store.RecordKey, int, error) {
 	return val2(s, "ConfsByStart", func() ([]store.RecordKey, int, error) { return s.Full.ConfsByStart(ctx, q) })
@@ -229,6 +230,10 @@ func (s *Store) GetRecordAndState(ctx context.Context, kind, domainMoid, id, kin
 
 func (s *Store) SwapRecordWhile(ctx context.Context, r store.Record, kind, id, state string) error {
 	return s.do("SwapRecordWhile", func() error { return s.Full.SwapRecordWhile(ctx, r, kind, id, state) })
+}
+
+func (s *Store) GetRecords(ctx context.Context, refs []store.RecordRef) (map[store.RecordRef]store.Record, error) {
+	return val(s, "GetRecords", func() (map[store.RecordRef]store.Record, error) { return s.Full.GetRecords(ctx, refs) })
 }
 
 func (s *Store) Claim(ctx context.Context, name string, now, until time.Time) (bool, error) {

@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"atomic", testAtomic},
 		{"concurrent writes", testConcurrentWrites},
 		{"guarded writes", testGuarded},
+		{"batch reads", testBatchRead},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, open(t)) })

@@ -1,0 +1,89 @@
+package sqlstore
+
+import (
+	"context"
+	"math/bits"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// store.BatchReader: many records in one statement, a join of the
+// references (a VALUES list) with the primary key. Both engines search
+// the key once per reference this way; SQLite scans the whole table for
+// the row-value form (kind, id, domain_moid) IN (VALUES ...).
+
+// manyPerStatement bounds the references of one statement (three
+// parameters each, within SQLite's oldest limit of 999).
+const manyPerStatement = 256 // a power of two
+
+// GetRecords reads the records of refs that exist.
+func (db *DB) GetRecords(ctx context.Context, refs []store.RecordRef) (map[store.RecordRef]store.Record, error) {
+	out := make(map[store.RecordRef]store.Record, len(refs))
+	seen := make(map[store.RecordRef]bool, len(refs))
+	uniq := make([]store.RecordRef, 0, len(refs))
+	for _, r := range refs {
+		if !seen[r] {
+			seen[r] = true
+			uniq = append(uniq, r)
+		}
+	}
+	for len(uniq) > 0 {
+		n := min(len(uniq), manyPerStatement)
+		if err := db.getMany(ctx, uniq[:n], out); err != nil {
+			return nil, err
+		}
+		uniq = uniq[n:]
+	}
+	return out, nil
+}
+
+// getMany reads refs into out in one statement. The list is padded to a
+// power of two with its last reference, so that few statement texts
+// exist (each is prepared once: stmts.go).
+func (db *DB) getMany(ctx context.Context, refs []store.RecordRef, out map[store.RecordRef]store.Record) error {
+	size := 1
+	for size < len(refs) {
+		size *= 2
+	}
+	args := make([]any, 0, 3*size)
+	for i := 0; i < size; i++ {
+		r := refs[min(i, len(refs)-1)]
+		args = append(args, r.Kind, r.ID, r.DomainMoid)
+	}
+	rows, err := db.readQuery(ctx, manyQueries[bits.Len(uint(size))-1], args...)
+	if err != nil {
+		return err
+	}
+	recs, err := scanRecords(rows)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		out[store.RecordRef{Kind: r.Kind, DomainMoid: r.DomainMoid, ID: r.ID}] = r
+	}
+	return nil
+}
+
+// manyQueries[i] is the statement of 1<<i references.
+var manyQueries = func() []string {
+	var qs []string
+	for n := 1; n <= manyPerStatement; n *= 2 {
+		qs = append(qs, manyQuery(n))
+	}
+	return qs
+}()
+
+// manyQuery is the statement of n references.
+func manyQuery(n int) string {
+	var b strings.Builder
+	b.WriteString("SELECT r." + strings.ReplaceAll(recordCols, ", ", ", r.") + " FROM (VALUES ")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(?, ?, ?)")
+	}
+	b.WriteString(") AS k JOIN records r ON r.kind = k.column1 AND r.id = k.column2 AND r.domain_moid = k.column3")
+	return b.String()
+}
