@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"sort"
 
@@ -24,7 +23,7 @@ import (
 // unexpected error removes its job from the batch, and the batch runs
 // again without it. Callers hear of success only after the commit.
 // Jobs are ordered by record in a batch, so that two batches lock their
-// records in the same order.
+// records in the same order. A batch is two round trips (pgpipe.go).
 
 // pgBatchers run batches at once: one writes while the other commits.
 const pgBatchers = 2
@@ -142,47 +141,6 @@ func (b *pgBatcher) commit(batch []*pgJob) {
 	for _, j := range batch {
 		j.done <- j.err
 	}
-}
-
-// try runs jobs in one transaction: bad is the index of the job whose
-// statement failed, -1 when the failure is the batch's.
-func (b *pgBatcher) try(jobs []*pgJob) (bad int, err error) {
-	ctx := context.Background()
-	tx, err := b.db.wdb.BeginTx(ctx, nil)
-	if err != nil {
-		return -1, err
-	}
-	defer tx.Rollback()
-	var evs []store.Event
-	for i, j := range jobs {
-		j.err = nil
-		e := store.Event{Op: j.op}
-		var at int64
-		err := tx.QueryRowContext(ctx, j.query, j.args...).Scan(&e.Kind, &e.ID, &e.DomainMoid, &e.OwnerMoid, &e.State, &at)
-		switch {
-		case err == sql.ErrNoRows:
-			j.err = j.miss
-			continue
-		case err != nil:
-			if isDeadlock(err) {
-				return -1, err
-			}
-			return i, err
-		}
-		e.At = fromNanos(at)
-		evs = append(evs, e)
-	}
-	a := &atomicTx{db: b.db, ctx: ctx, tx: tx, events: evs}
-	if err := a.appendEvents(); err != nil {
-		return -1, err
-	}
-	if err := tx.Commit(); err != nil {
-		return -1, err
-	}
-	if len(evs) > 0 {
-		b.db.AnnounceEvents()
-	}
-	return -1, nil
 }
 
 func isDeadlock(err error) bool {
