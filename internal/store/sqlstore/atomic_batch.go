@@ -16,7 +16,7 @@ import (
 var _ store.BatchTx = (*atomicTx)(nil)
 
 // batchRows bounds the rows of one statement: PostgreSQL takes at most
-// 65,535 parameters (10 a record).
+// 65,535 parameters (11 a record).
 const batchRows = 1000
 
 // nextNumbers advances the counter by n when the n numbers need no wrap
@@ -61,11 +61,11 @@ func (a *atomicTx) CreateRecords(rs []store.Record) error {
 	for len(rs) > 0 {
 		part := rs[:min(len(rs), batchRows)]
 		rs = rs[len(part):]
-		args := make([]any, 0, 10*len(part))
+		args := make([]any, 0, 11*len(part))
 		for _, r := range part {
 			args = append(args, recordArgs(r)...)
 		}
-		q := insertRecord + strings.Repeat(", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", len(part)-1)
+		q := insertRecord + strings.Repeat(", (?"+strings.Repeat(", ?", len(recordArgs(part[0]))-1)+")", len(part)-1)
 		if _, err := a.tx.ExecContext(a.ctx, a.db.d.q(q), args...); err != nil {
 			return insertErr(err)
 		}
@@ -79,9 +79,10 @@ func (a *atomicTx) CreateRecords(rs []store.Record) error {
 // swapRecords updates each row of its VALUES over the version given; it
 // returns the position and stored owner of each row it changed.
 const (
-	swapRecordsHead = "UPDATE records AS r SET data = v.data, state = v.state, due_at = v.due_at, updated_at = v.updated_at, version = r.version + 1 FROM (VALUES "
-	swapRecordsRow  = "(?::int, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::bigint, ?::bigint)"
-	swapRecordsTail = ") AS v(ord, kind, id, domain_moid, version, data, state, due_at, updated_at)" +
+	swapRecordsHead = "UPDATE records AS r SET data = v.data, state = v.state, due_at = v.due_at, updated_at = v.updated_at," +
+		" start_at = COALESCE(v.start_at, r.created_at / 1000000000), version = r.version + 1 FROM (VALUES "
+	swapRecordsRow  = "(?::int, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::bigint, ?::bigint, ?::bigint)"
+	swapRecordsTail = ") AS v(ord, kind, id, domain_moid, version, data, state, due_at, updated_at, start_at)" +
 		" WHERE r.kind = v.kind AND r.id = v.id AND r.domain_moid = v.domain_moid AND r.version = v.version RETURNING v.ord, r.owner_moid"
 )
 
@@ -96,9 +97,10 @@ func (a *atomicTx) SwapRecords(rs []store.Record) error {
 		}
 		return nil
 	}
-	args := make([]any, 0, 9*len(rs))
+	args := make([]any, 0, 10*len(rs))
 	for i, r := range rs {
-		args = append(args, i, r.Kind, r.ID, r.DomainMoid, r.Version, string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt))
+		// The columns of updateRecord, start_at as it writes it (confstart.go).
+		args = append(args, i, r.Kind, r.ID, r.DomainMoid, r.Version, string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), docStart(r))
 	}
 	q := swapRecordsHead + swapRecordsRow + strings.Repeat(", "+swapRecordsRow, len(rs)-1) + swapRecordsTail
 	rows, err := a.tx.QueryContext(a.ctx, a.db.d.q(q), args...)
