@@ -59,8 +59,8 @@ func (a *atomicTx) SwapRecord(r store.Record) error {
 }
 
 func (a *atomicTx) GetRecord(kind, domain, id string) (store.Record, error) {
-	r, err := scanRecord(a.db.txQueryRow(a.ctx, a.tx, "SELECT "+recordCols+" FROM records WHERE kind = ? AND id = ? AND domain_moid = ?", kind, id, domain))
-	return r, notFound(err)
+	r, err := scanRecord(a.db.txQueryRow(a.ctx, a.tx, getByKey, kind, id))
+	return inDomain(r, err, domain)
 }
 
 func (a *atomicTx) CountRecords(q store.RecordQuery) (int, error) {

@@ -77,13 +77,18 @@ func (a *atomicTx) CreateRecords(rs []store.Record) error {
 }
 
 // swapRecords updates each row of its VALUES over the version given; it
-// returns the position and stored owner of each row it changed.
+// returns the position and stored owner of each row it changed. The
+// domain is compared with IS NOT DISTINCT FROM (the columns are NOT NULL:
+// equality), which no index serves, so that PostgreSQL without statistics
+// finds each row by the primary key and not by the index of (kind,
+// domain_moid, updated_at), reading the whole domain (getByKey).
 const (
 	swapRecordsHead = "UPDATE records AS r SET data = v.data, state = v.state, due_at = v.due_at, updated_at = v.updated_at," +
 		" start_at = COALESCE(v.start_at, r.created_at / 1000000000), version = r.version + 1 FROM (VALUES "
 	swapRecordsRow  = "(?::int, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::bigint, ?::bigint, ?::bigint)"
 	swapRecordsTail = ") AS v(ord, kind, id, domain_moid, version, data, state, due_at, updated_at, start_at)" +
-		" WHERE r.kind = v.kind AND r.id = v.id AND r.domain_moid = v.domain_moid AND r.version = v.version RETURNING v.ord, r.owner_moid"
+		" WHERE r.kind = v.kind AND r.id = v.id AND r.version = v.version AND r.domain_moid IS NOT DISTINCT FROM v.domain_moid" +
+		" RETURNING v.ord, r.owner_moid"
 )
 
 func (a *atomicTx) SwapRecords(rs []store.Record) error {
@@ -140,13 +145,9 @@ func (a *atomicTx) SwapRecords(rs []store.Record) error {
 // swapMiss tells why r was not swapped: ErrConflict when it exists at
 // another version, ErrNotFound when it does not exist.
 func (a *atomicTx) swapMiss(r store.Record) error {
-	var one int
-	err := a.db.txQueryRow(a.ctx, a.tx, "SELECT 1 FROM records WHERE kind = ? AND id = ? AND domain_moid = ?", r.Kind, r.ID, r.DomainMoid).Scan(&one)
-	if err == nil {
+	got, err := scanRecord(a.db.txQueryRow(a.ctx, a.tx, getByKey, r.Kind, r.ID))
+	if _, err = inDomain(got, err, r.DomainMoid); err == nil {
 		return store.ErrConflict
-	}
-	if err == sql.ErrNoRows {
-		return store.ErrNotFound
 	}
 	return err
 }
@@ -181,12 +182,13 @@ func (a *atomicTx) GetRecords(kind, domain string, ids []string) ([]store.Record
 	for len(ids) > 0 {
 		part := ids[:min(len(ids), batchRows)]
 		ids = ids[len(part):]
-		args := make([]any, 0, 2+len(part))
-		args = append(args, kind, domain)
+		args := make([]any, 0, 1+len(part))
+		args = append(args, kind)
 		for _, id := range part {
 			args = append(args, id)
 		}
-		q := "SELECT " + recordCols + " FROM records WHERE kind = ? AND domain_moid = ? AND id IN (?" + strings.Repeat(", ?", len(part)-1) + ")"
+		// By the primary key, the domain compared here (getByKey).
+		q := "SELECT " + recordCols + " FROM records WHERE kind = ? AND id IN (?" + strings.Repeat(", ?", len(part)-1) + ")"
 		rows, err := a.tx.QueryContext(a.ctx, a.db.d.q(q), args...)
 		if err != nil {
 			return nil, err
@@ -195,7 +197,11 @@ func (a *atomicTx) GetRecords(kind, domain string, ids []string) ([]store.Record
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, got...)
+		for _, r := range got {
+			if r.DomainMoid == domain {
+				out = append(out, r)
+			}
+		}
 	}
 	return out, nil
 }
