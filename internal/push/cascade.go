@@ -62,7 +62,7 @@ func superiors(ctx context.Context, get func(ctx context.Context, kind, domain, 
 // cascadeTerminal publishes a subordinate's terminal change on its
 // superiors' cascade channels.
 func (t *tailer) cascadeTerminal(ctx context.Context, domain, confID, mtID string, deleted bool) error {
-	views, err := superiors(ctx, t.record, domain, confID)
+	views, err := t.superiorsOf(ctx, domain, confID)
 	for _, v := range views {
 		ch := domainBase(domain) + "/confs/" + v.confID + "/cascades/" + v.cascadeID + "/mts/" + mtID
 		if deleted {
@@ -73,4 +73,25 @@ func (t *tailer) cascadeTerminal(ctx context.Context, domain, confID, mtID strin
 			params: map[string]string{"conf_id": v.confID, "mt_id": v.cascadeID + "." + mtID}}, true)
 	}
 	return err
+}
+
+// superiorsOf is superiors, found once per step of the tailer for each
+// conference: a batch of ten terminals is twenty terminal events, which
+// decoded the conference twenty times (and, without the step's read of
+// stepread.go, read it twenty times; docs/benchmarks.md "Batch additions
+// on PostgreSQL"). Every read of a step comes after the step read its
+// events, so a kept answer is as new as each of them needs.
+func (t *tailer) superiorsOf(ctx context.Context, domain, confID string) ([]cascadeView, error) {
+	key := confKey(domain, confID)
+	if v, ok := t.sups[key]; ok {
+		return v, nil
+	}
+	v, err := superiors(ctx, t.record, domain, confID)
+	if err == nil {
+		if t.sups == nil {
+			t.sups = map[string][]cascadeView{}
+		}
+		t.sups[key] = v
+	}
+	return v, err
 }

@@ -24,10 +24,11 @@ type tailer struct {
 	s   *Server
 	seq int64
 
-	confs map[string]*confState // by domain + "\x00" + conf_id: running conferences seen
-	last  map[string]string     // channel -> content of its last update (conference and terminal channels)
-	calls map[string]callState  // terminal record key -> its last call state seen
-	reads *stepReads            // the records of the step being handled (stepread.go)
+	confs map[string]*confState    // by domain + "\x00" + conf_id: running conferences seen
+	last  map[string]string        // channel -> content of its last update (conference and terminal channels)
+	calls map[string]callState     // terminal record key -> its last call state seen
+	reads *stepReads               // the records of the step being handled (stepread.go)
+	sups  map[string][]cascadeView // superiors read in this step (superiorsOf)
 }
 
 // confState is a running conference's last document: decoded, or only
@@ -129,6 +130,7 @@ func (t *tailer) preload(ctx context.Context) {
 
 // step publishes the events after the last one handled.
 func (t *tailer) step(ctx context.Context) (int, error) {
+	clear(t.sups) // kept for one step: read after its events (superiorsOf)
 	evs, err := t.s.cfg.Events.EventsSince(ctx, t.seq, eventBatch)
 	if err != nil {
 		return 0, err

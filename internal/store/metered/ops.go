@@ -289,3 +289,13 @@ func (s *Store) ListUserDomains(ctx context.Context) ([]store.Domain, error) {
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	return val(s, "SchemaVersion", func() (int, error) { return s.Full.SchemaVersion(ctx) })
 }
+
+var _ store.DirectoryReader = (*Store)(nil)
+
+// DirectoryEntries reads in one statement when the wrapped store can
+// (store.DirectoryEntries falls back to one read an account).
+func (s *Store) DirectoryEntries(ctx context.Context, accounts []string) (map[string]store.DirectoryEntry, error) {
+	return val(s, "DirectoryEntries", func() (map[string]store.DirectoryEntry, error) {
+		return store.DirectoryEntries(ctx, s.Full, accounts)
+	})
+}

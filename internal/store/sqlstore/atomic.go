@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 
 	"github.com/confer-platform/confer/internal/store"
@@ -58,8 +59,8 @@ func (a *atomicTx) SwapRecord(r store.Record) error {
 }
 
 func (a *atomicTx) GetRecord(kind, domain, id string) (store.Record, error) {
-	r, err := scanRecord(a.db.txQueryRow(a.ctx, a.tx, "SELECT "+recordCols+" FROM records WHERE kind = ? AND id = ? AND domain_moid = ?", kind, id, domain))
-	return r, notFound(err)
+	r, err := scanRecord(a.db.txQueryRow(a.ctx, a.tx, getByKey, kind, id))
+	return inDomain(r, err, domain)
 }
 
 func (a *atomicTx) CountRecords(q store.RecordQuery) (int, error) {
@@ -90,11 +91,15 @@ func (a *atomicTx) event(r store.Record, op string) {
 
 // appendEvents numbers the transaction's events in the order of its
 // writes and stores them: one row per statement on SQLite (prepared), one
-// statement for all on PostgreSQL.
+// statement for all on PostgreSQL, the counter's increment included
+// (appendEventsPG).
 func (a *atomicTx) appendEvents() error {
 	n := len(a.events)
 	if n == 0 {
 		return nil
+	}
+	if a.db.ws == nil {
+		return a.appendEventsPG()
 	}
 	var last int64
 	if err := a.db.txQueryRow(a.ctx, a.tx, "UPDATE counters SET value = value + ? WHERE name = ? RETURNING value", n, eventCounter).Scan(&last); err != nil {
@@ -104,15 +109,43 @@ func (a *atomicTx) appendEvents() error {
 	for i, e := range a.events {
 		args = append(args, last-int64(n-1-i), e.Kind, e.ID, e.DomainMoid, e.OwnerMoid, e.Op, e.State, nanos(e.At))
 	}
-	if a.db.ws != nil {
-		for i := 0; i < n; i++ {
-			if _, err := a.db.txExec(a.ctx, a.tx, insertEvent, args[8*i:8*i+8]...); err != nil {
-				return err
-			}
+	for i := 0; i < n; i++ {
+		if _, err := a.db.txExec(a.ctx, a.tx, insertEvent, args[8*i:8*i+8]...); err != nil {
+			return err
 		}
-		return nil
 	}
-	const row = ", (?, ?, ?, ?, ?, ?, ?, ?)"
-	_, err := a.db.txExec(a.ctx, a.tx, insertEvent+strings.Repeat(row, n-1), args...)
-	return err
+	return nil
+}
+
+// appendEventsHead increments the event counter and inserts the events
+// numbered below its new value in one statement: one round trip on
+// PostgreSQL where there were two (docs/benchmarks.md "Batch additions on
+// PostgreSQL"). The counter's row is still locked last, at the end of the
+// transaction, and held only until the commit.
+const (
+	appendEventsHead = "WITH c AS (UPDATE counters SET value = value + ? WHERE name = ? RETURNING value)" +
+		" INSERT INTO events (seq, kind, id, domain_moid, owner_moid, op, state, at)" +
+		" SELECT c.value - ? + v.ord, v.kind, v.id, v.domain_moid, v.owner_moid, v.op, v.state, v.at FROM c, (VALUES "
+	appendEventsRow  = "(?::bigint, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint)"
+	appendEventsTail = ") AS v(ord, kind, id, domain_moid, owner_moid, op, state, at)"
+)
+
+func (a *atomicTx) appendEventsPG() error {
+	n := len(a.events)
+	args := make([]any, 0, 3+8*n)
+	args = append(args, n, eventCounter, n)
+	for i, e := range a.events {
+		args = append(args, i+1, e.Kind, e.ID, e.DomainMoid, e.OwnerMoid, e.Op, e.State, nanos(e.At))
+	}
+	q := appendEventsHead + appendEventsRow + strings.Repeat(", "+appendEventsRow, n-1) + appendEventsTail
+	res, err := a.tx.ExecContext(a.ctx, a.db.d.q(q), args...)
+	if err != nil {
+		return err
+	}
+	if got, err := res.RowsAffected(); err != nil {
+		return err
+	} else if got != int64(n) { // no counter row: nothing was numbered
+		return fmt.Errorf("sqlstore: %d of %d events appended", got, n)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/confer-platform/confer/internal/store"
@@ -54,4 +55,55 @@ func (db *DB) ListDirectory(ctx context.Context) ([]store.DirectoryEntry, error)
 // DeleteDirectoryEntry removes an entry.
 func (db *DB) DeleteDirectoryEntry(ctx context.Context, account string) error {
 	return db.execOne(ctx, "DELETE FROM directory WHERE account = ?", account)
+}
+
+var _ store.DirectoryReader = (*DB)(nil)
+
+// DirectoryEntries reads the entries of accounts: on PostgreSQL in one
+// statement (a round trip, not one per callee of a batch; docs/benchmarks.md
+// "Batch additions on PostgreSQL"), on SQLite one prepared read each.
+func (db *DB) DirectoryEntries(ctx context.Context, accounts []string) (map[string]store.DirectoryEntry, error) {
+	out := make(map[string]store.DirectoryEntry, len(accounts))
+	if db.rs != nil || len(accounts) < 2 {
+		for _, a := range accounts {
+			e, err := db.DirectoryEntry(ctx, a)
+			if err == store.ErrNotFound {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			out[a] = e
+		}
+		return out, nil
+	}
+	for len(accounts) > 0 {
+		part := accounts[:min(len(accounts), batchRows)]
+		accounts = accounts[len(part):]
+		args := make([]any, len(part))
+		for i, a := range part {
+			args[i] = a
+		}
+		q := "SELECT " + dirCols + " FROM directory WHERE account IN (?" + strings.Repeat(", ?", len(part)-1) + ")"
+		if err := db.dirRows(ctx, q, args, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (db *DB) dirRows(ctx context.Context, q string, args []any, out map[string]store.DirectoryEntry) error {
+	rows, err := db.rdb.QueryContext(ctx, db.d.q(q), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		e, err := scanDir(rows)
+		if err != nil {
+			return err
+		}
+		out[e.Account] = e
+	}
+	return rows.Err()
 }

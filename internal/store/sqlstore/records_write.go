@@ -72,10 +72,19 @@ func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
 	}))
 }
 
+// byKeyInDomain selects a record by its primary key and checks its
+// domain with IS NOT DISTINCT FROM (the column is NOT NULL: equality),
+// which no index serves: with "domain_moid = ?" PostgreSQL without
+// statistics (a new database, autovacuum off) found the row through the
+// index of (kind, domain_moid, updated_at), reading every record of the
+// domain for each write (docs/benchmarks.md "Batch additions on
+// PostgreSQL"; getByKey).
+const byKeyInDomain = " WHERE kind = ? AND id = ? AND domain_moid IS NOT DISTINCT FROM ?"
+
 // updateRecord is the UPDATE of UpdateRecord and SwapRecord: r's data,
 // state, due and update times, with the conditions of where.
 func updateRecord(r store.Record, where string, args ...any) (string, []any) {
-	q := "UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ?, start_at = COALESCE(?, created_at / 1000000000), version = version + 1 WHERE kind = ? AND id = ? AND domain_moid = ?" + where
+	q := "UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ?, start_at = COALESCE(?, created_at / 1000000000), version = version + 1" + byKeyInDomain + where
 	return q, append([]any{string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), docStart(r), r.Kind, r.ID, r.DomainMoid}, args...)
 }
 
@@ -119,7 +128,7 @@ func (db *DB) SwapRecord(ctx context.Context, r store.Record) error {
 	return err
 }
 
-const deleteRecord = "DELETE FROM records WHERE kind = ? AND id = ? AND domain_moid = ? RETURNING owner_moid, state, updated_at"
+const deleteRecord = "DELETE FROM records" + byKeyInDomain + " RETURNING owner_moid, state, updated_at"
 
 // DeleteRecord removes a record of a domain and logs its deletion.
 func (db *DB) DeleteRecord(ctx context.Context, kind, domain, id string) error {

@@ -40,7 +40,7 @@ var writeStmts = []string{
 	"UPDATE counters SET value = value + ? WHERE name = ? RETURNING value",
 	insertEvent,
 	"SELECT 1 FROM records WHERE kind = ? AND id = ? AND domain_moid = ?",
-	"SELECT " + recordCols + " FROM records WHERE kind = ? AND id = ? AND domain_moid = ?",
+	getByKey,
 	insertToken, insertSession,
 }
 

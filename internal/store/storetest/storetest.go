@@ -36,6 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"recent events", testRecentEvents},
 		{"count records", testCountRecords},
 		{"atomic", testAtomic},
+		{"atomic batches", testBatchTx},
 		{"concurrent writes", testConcurrentWrites},
 		{"guarded writes", testGuarded},
 		{"batch reads", testBatchRead},
