@@ -10,8 +10,12 @@ import (
 // store.GuardedWriter: a record with another's state in one read, and a
 // swap that holds only while another record is in a state.
 
-const recordAndState = "SELECT " + recordCols + ", (SELECT g.state FROM records g WHERE g.kind = ? AND g.id = ? AND g.domain_moid = ?)" +
-	" FROM records WHERE kind = ? AND id = ? AND domain_moid = ?"
+// Both find their rows by the primary key (kind, id) and compare the
+// domain with IS NOT DISTINCT FROM, which no index serves (byKeyInDomain,
+// records_write.go): PostgreSQL without statistics would otherwise read a
+// domain's records through records_domain.
+const recordAndState = "SELECT " + recordCols + ", (SELECT g.state FROM records g WHERE g.kind = ? AND g.id = ? AND g.domain_moid IS NOT DISTINCT FROM ?)" +
+	" FROM records WHERE kind = ? AND id = ? AND domain_moid IS NOT DISTINCT FROM ?"
 
 // GetRecordAndState reads a record and the state of (kind2, id2) of the
 // same domain ("" when there is none) in one statement.
@@ -35,7 +39,7 @@ func (w withExtra) Scan(dest ...any) error { return w.s.Scan(append(dest, w.extr
 // such a change sees the changed row (READ COMMITTED re-checks locked
 // rows); on SQLite every write runs alone on the single writer.
 func (db *DB) swapGuard() string {
-	g := " AND version = ? AND created_at = ? AND EXISTS (SELECT 1 FROM records g WHERE g.kind = ? AND g.id = ? AND g.domain_moid = ? AND g.state = ?"
+	g := " AND version = ? AND created_at = ? AND EXISTS (SELECT 1 FROM records g WHERE g.kind = ? AND g.id = ? AND g.domain_moid IS NOT DISTINCT FROM ? AND g.state = ?"
 	if db.d.name == postgres.name {
 		return g + " FOR SHARE)"
 	}
