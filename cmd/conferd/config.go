@@ -11,6 +11,9 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/ops"
 )
 
 // applyConfig sets, from a config file, the flags of fs that neither the
@@ -71,15 +74,26 @@ func envName(flagName string) string {
 	return "CONFER_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
-// newLogger returns conferd's logger, text or JSON lines on w.
-func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+// logDelay is how long a log line may wait to be written with others
+// (docs/operations.md "Logs").
+const logDelay = 2 * time.Millisecond
+
+// newLogger returns conferd's logger, text or JSON lines on w; with lines
+// (w itself, buffered), warnings and errors are written at once.
+func newLogger(format string, w io.Writer, lines *ops.LineBuffer) (*slog.Logger, error) {
+	var h slog.Handler
 	switch format {
 	case "text", "":
-		return slog.New(slog.NewTextHandler(w, nil)), nil
+		h = slog.NewTextHandler(w, nil)
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, nil)), nil
+		h = slog.NewJSONHandler(w, nil)
+	default:
+		return nil, errors.New("--log-format must be text or json")
 	}
-	return nil, errors.New("--log-format must be text or json")
+	if lines != nil {
+		h = ops.FlushFrom(h, lines, slog.LevelWarn)
+	}
+	return slog.New(h), nil
 }
 
 // redirectHTTPS answers every plain HTTP request with a permanent redirect

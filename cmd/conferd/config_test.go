@@ -195,10 +195,13 @@ func TestServeTLSRedirectJSONLogsConfig(t *testing.T) {
 	resp.Body.Close()
 	id := resp.Header.Get("X-Request-Id")
 	var found bool
-	for _, line := range strings.Split(logs.String(), "\n") {
-		var m map[string]any
-		if json.Unmarshal([]byte(line), &m) == nil && m["request_id"] == id {
-			found = m["endpoint"] == "vc.confs.list" && m["code"] != float64(0)
+	// Log lines reach stderr within a few milliseconds (ops.LineBuffer).
+	for deadline := time.Now().Add(5 * time.Second); !found && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		for _, line := range strings.Split(logs.String(), "\n") {
+			var m map[string]any
+			if json.Unmarshal([]byte(line), &m) == nil && m["request_id"] == id {
+				found = m["endpoint"] == "vc.confs.list" && m["code"] != float64(0)
+			}
 		}
 	}
 	if !found {

@@ -21,6 +21,7 @@ import (
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/nms"
 	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/ops"
 	"github.com/confer-platform/confer/internal/release"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/sip"
@@ -59,8 +60,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	configFile := fs.String("config", envOr("CONFER_CONFIG", ""), "config file of \"flag = value\" lines; flags and environment take precedence (env CONFER_CONFIG; docs/operations.md)")
 	limits := addLimitFlags(fs) // limits.go
 	filesDir := fs.String("files-dir", envOr("CONFER_FILES_DIR", ""), "folder of meeting files (env CONFER_FILES_DIR; default: files/ beside a SQLite database, else confer-data/files)")
-	recF := addRecFlags(fs) // rec_flags.go
-	gcF := addGCFlags(fs)   // gc.go
+	recF := addRecFlags(fs)          // rec_flags.go
+	gcF := addGCFlags(fs)            // gc.go
+	cpuProfile := addProfileFlag(fs) // profile.go
 	if fs.Parse(args) != nil {
 		return exitUsage
 	}
@@ -70,7 +72,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	logger, err := newLogger(*logFormat, stderr)
+	// Log lines are written together every few milliseconds, warnings
+	// and errors at once (ops.LineBuffer); what serve writes to stderr
+	// itself goes through the same buffer, in order.
+	lines := ops.NewLineBuffer(stderr, logDelay)
+	defer lines.Flush()
+	stderr = lines
+	logger, err := newLogger(*logFormat, stderr, lines)
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
@@ -120,6 +128,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer st.Close()
 	gcF.apply(logger) // gc.go; after the usage checks and the store: their errors are one line
+	stopProfile, err := startProfile(*cpuProfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
+		return exitUsage
+	}
+	defer stopProfile()
 	if err := bootstrap(ctx, st, stdout); err != nil {
 		fmt.Fprintf(stderr, "conferd: first-start setup: %v\n", err)
 		return 1

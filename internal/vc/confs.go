@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/compat"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -22,7 +21,7 @@ import (
 // caller's release (compat.Items), so a list decodes and encodes only
 // what changed; the reply is written as bytes (confs_cache.go), the same
 // bytes as the envelope of listConfsObject.
-func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *compat.Items) (wire.Object, error) {
+func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) (wire.Object, error) {
 	owner, start, count := listArgs(r)
 	keys, total, err := m.confs.Page(ctx, r.Principal.DomainMoid, owner, engine.StateRunning, start, count)
 	if err != nil {
@@ -30,9 +29,10 @@ func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *compat.Items
 	}
 	fields := shape.Elem(r.Endpoint.Reply, "confs")
 	items := make([][]byte, 0, len(keys))
+	refs := make([]listRef, 0, len(keys))
 	size := 0
 	for _, k := range keys {
-		b, ok := lc.Get(r, k.ID, k.Version)
+		b, ok := lc.items.Get(r, k.ID, k.Version)
 		if !ok {
 			c, err := m.confs.Get(ctx, r.Principal.DomainMoid, k.ID, engine.StateRunning)
 			if err != nil && wire.AsError(err).Code == wire.CodeConfNotFound {
@@ -41,14 +41,16 @@ func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *compat.Items
 			if err != nil {
 				return nil, err
 			}
-			if b, err = lc.Put(r, k.ID, c.Rec.Version, shape.Project(c.Doc, fields)); err != nil {
+			if b, err = lc.items.Put(r, k.ID, c.Rec.Version, shape.Project(c.Doc, fields)); err != nil {
 				return nil, err
 			}
+			k.Version = c.Rec.Version
 		}
 		items = append(items, b)
+		refs = append(refs, listRef{k.ID, k.Version})
 		size += len(b) + 1
 	}
-	r.Raw = listBody(items, size, total)
+	r.Raw = lc.body(listPage{r.Principal.DomainMoid, owner, start, count, r.Effective}, refs, items, size, total)
 	return nil, nil
 }
 

@@ -64,7 +64,7 @@ func TestListBytesMatchWholeList(t *testing.T) {
 			t.Fatalf("booked conference did not start: %v", err)
 		}
 		ep, _ := catalog.Lookup("vc.confs.list")
-		lc := compat.NewItems("confs", 4) // small: eviction happens too
+		lc := newListCache(4) // small: eviction happens too
 		check := func(round string) {
 			for eff := range release.All {
 				for _, q := range []string{"", "count=0", "count=3", "start=2&count=3", "start=7", "start=-1&count=2",
@@ -77,6 +77,13 @@ func TestListBytesMatchWholeList(t *testing.T) {
 					r := req()
 					if _, err := m.listConfs(ctx, r, lc); err != nil {
 						t.Fatal(err)
+					}
+					again := req() // the kept body, when nothing changed
+					if _, err := m.listConfs(ctx, again, lc); err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(again.Raw.([]byte), r.Raw.([]byte)) {
+						t.Fatalf("%s, release %s, %q: the second list differs:\n%s\n%s", round, release.Release(eff), q, again.Raw, r.Raw)
 					}
 					r2 := req()
 					obj, err := m.listConfsObject(ctx, r2)

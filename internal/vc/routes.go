@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/compat"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -13,7 +12,7 @@ import (
 // handler. server.New attaches it; internal/catalog describes the endpoints.
 func (m *Module) Routes() api.Routes {
 	conf, upload, chair := pollKinds[0], pollKinds[1], pollKinds[2]
-	lc := compat.NewItems("confs", listCacheMax) // the list's reshaped items, per release (confs.go)
+	lc := newListCache(listCacheMax) // the list's reshaped items and bodies, per release (confs.go, confs_cache.go)
 	return api.Routes{
 		// cascades.go
 		"vc.confs.cascades.list":     m.listCascades,
