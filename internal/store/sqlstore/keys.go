@@ -88,6 +88,9 @@ func (db *DB) listKeys(ctx context.Context, kind, state string) ([]store.RecordK
 // readEventCount reads the event counter by query (eventCount,
 // walstamp.go, skips it while nothing has committed).
 func (db *DB) readEventCount(ctx context.Context) (int64, error) {
+	if db.counter != nil {
+		return db.counter.int64(ctx, "SELECT value FROM counters WHERE name = $1", eventCounter)
+	}
 	var n int64
 	err := db.readRow(ctx, "SELECT value FROM counters WHERE name = ?", eventCounter).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -28,6 +28,7 @@ type DB struct {
 	w         *writer      // SQLite's group commit (writer.go); nil on PostgreSQL
 	pgb       *pgBatcher   // PostgreSQL's group commit of record writes (pgbatch.go)
 	wk        *waker       // PostgreSQL's wake-ups of the event log (wake.go); nil on SQLite
+	counter   *soleConn    // PostgreSQL: the event counter's reads on a connection of their own (soleconn.go)
 	ws, rs    *stmtCache   // SQLite's prepared statements on wdb and rdb (stmts.go)
 	keys      keyCache     // RecordKeys' last listings (keys.go)
 	pages     pageCache    // ConfsByStart's pages (confpage.go)
@@ -75,6 +76,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.w = startWriter(db)
 		db.mapWAL(ctx, dsn)
 	} else {
+		db.counter = &soleConn{dsn: dsn} // soleconn.go
 		if db.wk, err = startWaker(ctx, dsn, db.wdb); err != nil {
 			db.Close()
 			return nil, err
@@ -146,6 +148,9 @@ func (db *DB) Close() error {
 	}
 	if db.wk != nil {
 		db.wk.stop() // after the writers: it announces their last commits
+	}
+	if db.counter != nil {
+		db.counter.close()
 	}
 	if db.shm != nil {
 		db.shm.close()
