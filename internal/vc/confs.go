@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/compat"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -29,7 +30,7 @@ func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) (
 	}
 	fields := shape.Elem(r.Endpoint.Reply, "confs")
 	items := make([][]byte, 0, len(keys))
-	refs := make([]listRef, 0, len(keys))
+	refs := make([]compat.Ref, 0, len(keys))
 	size := 0
 	for _, k := range keys {
 		b, ok := lc.items.Get(r, k.ID, k.Version)
@@ -47,10 +48,11 @@ func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) (
 			k.Version = c.Rec.Version
 		}
 		items = append(items, b)
-		refs = append(refs, listRef{k.ID, k.Version})
+		refs = append(refs, compat.Ref{ID: k.ID, Version: k.Version})
 		size += len(b) + 1
 	}
-	r.Raw = lc.body(listPage{r.Principal.DomainMoid, owner, start, count, r.Effective}, refs, items, size, total)
+	page := r.Principal.DomainMoid + "\x00" + owner + "\x00" + strconv.Itoa(start) + "\x00" + strconv.Itoa(count)
+	r.Raw = lc.body(r, page, refs, items, size, total)
 	return nil, nil
 }
 
