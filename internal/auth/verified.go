@@ -35,12 +35,28 @@ type verifiedCache struct {
 	ttl time.Duration
 	max int
 
-	mu sync.Mutex
-	m  map[string]verifiedEntry // by principal: "l:"+license key, "a:"+account moid
+	// compare is bcrypt's comparison (CheckSecret; tests count it).
+	compare func(hash, secret string) bool
+
+	mu       sync.Mutex
+	m        map[string]verifiedEntry // by principal: "l:"+license key, "a:"+account moid
+	inflight map[string]*flight       // comparisons running, by principal and HMAC
+}
+
+// flight is one bcrypt comparison that callers with the same principal,
+// hash and secret arriving meanwhile wait for instead of running their
+// own: sixteen clients logging in at once with one account pay one
+// comparison, not sixteen (a cold login's cost is bcrypt's,
+// docs/benchmarks.md "Login and first call"). A different secret, right
+// or wrong, never shares one.
+type flight struct {
+	done    chan struct{}
+	ok      bool
+	waiting int // callers waiting (tests)
 }
 
 func newVerifiedCache(ttl time.Duration, max int) *verifiedCache {
-	c := &verifiedCache{ttl: ttl, max: max}
+	c := &verifiedCache{ttl: ttl, max: max, compare: CheckSecret, inflight: map[string]*flight{}}
 	if _, err := rand.Read(c.key[:]); err != nil {
 		c.ttl = 0 // no key, no cache: every comparison is bcrypt's
 	}
@@ -75,11 +91,37 @@ func (c *verifiedCache) check(principal, hash, secret string, now time.Time) boo
 	if ok && !now.Before(e.at) && now.Sub(e.at) < c.ttl && hmac.Equal(e.mac[:], mac[:]) {
 		return true
 	}
-	if !CheckSecret(hash, secret) {
-		return false
+	key := principal + "\x00" + string(mac[:])
+	c.mu.Lock()
+	if f, ok := c.inflight[key]; ok {
+		f.waiting++
+		c.mu.Unlock()
+		<-f.done
+		return f.ok
 	}
-	c.put(principal, verifiedEntry{mac: mac, at: now})
-	return true
+	f := &flight{done: make(chan struct{})}
+	c.inflight[key] = f
+	c.mu.Unlock()
+	f.ok = c.compare(hash, secret)
+	if f.ok {
+		c.put(principal, verifiedEntry{mac: mac, at: now})
+	}
+	c.mu.Lock()
+	delete(c.inflight, key)
+	c.mu.Unlock()
+	close(f.done)
+	return f.ok
+}
+
+// waiters is how many callers wait for a comparison in flight (tests).
+func (c *verifiedCache) waiters() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, f := range c.inflight {
+		n += f.waiting
+	}
+	return n
 }
 
 // put keeps e, making room when the map is full: expired entries first,

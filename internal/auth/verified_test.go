@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -78,6 +80,52 @@ func BenchmarkVerifiedHit(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if !c.check("a:x", h, "correct horse battery", now) {
 			b.Fatal("refused")
+		}
+	}
+}
+
+// Callers arriving while a comparison of the same principal, hash and
+// secret runs share it: one bcrypt for sixteen concurrent logins. A
+// wrong secret is shared the same way and never kept; another secret
+// runs its own comparison.
+func TestVerifiedCacheSharesAComparison(t *testing.T) {
+	h, err := HashSecret("right")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 26, 4, 0, 0, 0, time.UTC)
+	for _, secret := range []string{"right", "wrong"} {
+		c := newVerifiedCache(time.Hour, 10)
+		release := make(chan struct{})
+		var calls atomic.Int32
+		c.compare = func(hash, s string) bool {
+			calls.Add(1)
+			<-release
+			return CheckSecret(hash, s)
+		}
+		const n = 16
+		results := make(chan bool, n)
+		for i := 0; i < n; i++ {
+			go func() { results <- c.check("a:acc", h, secret, now) }()
+		}
+		for c.waiters() < n-1 { // all but the one comparing are waiting
+			runtime.Gosched()
+		}
+		close(release)
+		for i := 0; i < n; i++ {
+			if ok := <-results; ok != (secret == "right") {
+				t.Fatalf("%s: a caller got %v", secret, ok)
+			}
+		}
+		if calls.Load() != 1 {
+			t.Fatalf("%s: %d bcrypt comparisons for %d concurrent callers, want 1", secret, calls.Load(), n)
+		}
+		if kept := c.len(); kept != map[string]int{"right": 1, "wrong": 0}[secret] {
+			t.Fatalf("%s: %d entries kept", secret, kept)
+		}
+		c.compare = func(hash, s string) bool { calls.Add(1); return CheckSecret(hash, s) }
+		if c.check("a:acc", h, "another", now) || calls.Load() != 2 {
+			t.Fatalf("%s: another secret was answered without its own comparison", secret)
 		}
 	}
 }
