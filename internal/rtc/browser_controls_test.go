@@ -78,6 +78,9 @@ func TestJoinPageControls(t *testing.T) {
 	click(t, grace, "Grace's mute button", "#mute")
 	waitFor(t, "Grace muted in vc", func() bool { return mtField(t, c, conf, graceID, "mute") == float64(1) })
 	pageShows(t, ada, "Grace muted on Ada's page", `!!document.querySelector('#participants li[data-mt="`+graceID+`"].muted')`)
+	// Her own page toggles from the roster it has seen: a click before it
+	// saw her muted would mute again (the test's race, not the page's).
+	pageShows(t, grace, "Grace muted on her own page", `document.getElementById('mute').textContent === 'Unmute'`)
 	click(t, grace, "Grace's unmute button", "#mute")
 	waitFor(t, "Grace unmuted in vc", func() bool { return mtField(t, c, conf, graceID, "mute") == float64(0) })
 
