@@ -179,29 +179,19 @@ func (a *atomicTx) GetRecords(kind, domain string, ids []string) ([]store.Record
 		}
 		return out, nil
 	}
-	for len(ids) > 0 {
-		part := ids[:min(len(ids), batchRows)]
-		ids = ids[len(part):]
-		args := make([]any, 0, 1+len(part))
-		args = append(args, kind)
-		for _, id := range part {
-			args = append(args, id)
-		}
-		// By the primary key, the domain compared here (getByKey).
-		q := "SELECT " + recordCols + " FROM records WHERE kind = ? AND id IN (?" + strings.Repeat(", ?", len(part)-1) + ")"
-		rows, err := a.tx.QueryContext(a.ctx, a.db.d.q(q), args...)
-		if err != nil {
-			return nil, err
-		}
-		got, err := scanRecords(rows)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range got {
-			if r.DomainMoid == domain {
-				out = append(out, r)
-			}
-		}
+	// The many-record read of store.BatchReader (records_many.go), in
+	// this transaction.
+	refs := make([]store.RecordRef, len(ids))
+	for i, id := range ids {
+		refs[i] = store.RecordRef{Kind: kind, DomainMoid: domain, ID: id}
+	}
+	got := make(map[store.RecordRef]store.Record, len(ids))
+	query := func(q string, args ...any) (*sql.Rows, error) { return a.tx.QueryContext(a.ctx, a.db.d.q(q), args...) }
+	if err := getMany(query, refs, got); err != nil {
+		return nil, err
+	}
+	for _, r := range got {
+		out = append(out, r)
 	}
 	return out, nil
 }

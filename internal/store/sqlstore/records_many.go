@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"math/bits"
 	"strings"
 
@@ -28,20 +29,30 @@ func (db *DB) GetRecords(ctx context.Context, refs []store.RecordRef) (map[store
 			uniq = append(uniq, r)
 		}
 	}
-	for len(uniq) > 0 {
-		n := min(len(uniq), manyPerStatement)
-		if err := db.getMany(ctx, uniq[:n], out); err != nil {
-			return nil, err
-		}
-		uniq = uniq[n:]
+	query := func(q string, args ...any) (*sql.Rows, error) { return db.readQuery(ctx, q, args...) }
+	if err := getMany(query, uniq, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// getMany reads refs into out in one statement. The list is padded to a
-// power of two with its last reference, so that few statement texts
+// getMany reads refs into out, manyPerStatement a statement, through
+// query (the read pool, or a transaction: atomicTx.GetRecords).
+func getMany(query func(q string, args ...any) (*sql.Rows, error), refs []store.RecordRef, out map[store.RecordRef]store.Record) error {
+	for len(refs) > 0 {
+		n := min(len(refs), manyPerStatement)
+		if err := getManyOnce(query, refs[:n], out); err != nil {
+			return err
+		}
+		refs = refs[n:]
+	}
+	return nil
+}
+
+// getManyOnce reads refs into out in one statement. The list is padded to
+// a power of two with its last reference, so that few statement texts
 // exist (each is prepared once: stmts.go).
-func (db *DB) getMany(ctx context.Context, refs []store.RecordRef, out map[store.RecordRef]store.Record) error {
+func getManyOnce(query func(q string, args ...any) (*sql.Rows, error), refs []store.RecordRef, out map[store.RecordRef]store.Record) error {
 	size := 1
 	for size < len(refs) {
 		size *= 2
@@ -51,7 +62,7 @@ func (db *DB) getMany(ctx context.Context, refs []store.RecordRef, out map[store
 		r := refs[min(i, len(refs)-1)]
 		args = append(args, r.Kind, r.ID, r.DomainMoid)
 	}
-	rows, err := db.readQuery(ctx, manyQueries[bits.Len(uint(size))-1], args...)
+	rows, err := query(manyQueries[bits.Len(uint(size))-1], args...)
 	if err != nil {
 		return err
 	}
