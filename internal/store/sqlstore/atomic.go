@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -117,34 +116,20 @@ func (a *atomicTx) appendEvents() error {
 	return nil
 }
 
-// appendEventsHead increments the event counter and inserts the events
-// numbered below its new value in one statement: one round trip on
-// PostgreSQL where there were two (docs/benchmarks.md "Batch additions on
-// PostgreSQL"). The counter's row is still locked last, at the end of the
+// appendEventsPG increments the event counter and inserts the events
+// numbered below its new value in one statement, the one of the group
+// commit (appendBatchEvents, pgpipe.go): one round trip where there were
+// two. The counter's row is still locked last, at the end of the
 // transaction, and held only until the commit.
-const (
-	appendEventsHead = "WITH c AS (UPDATE counters SET value = value + ? WHERE name = ? RETURNING value)" +
-		" INSERT INTO events (seq, kind, id, domain_moid, owner_moid, op, state, at)" +
-		" SELECT c.value - ? + v.ord, v.kind, v.id, v.domain_moid, v.owner_moid, v.op, v.state, v.at FROM c, (VALUES "
-	appendEventsRow  = "(?::bigint, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint)"
-	appendEventsTail = ") AS v(ord, kind, id, domain_moid, owner_moid, op, state, at)"
-)
-
 func (a *atomicTx) appendEventsPG() error {
 	n := len(a.events)
-	args := make([]any, 0, 3+8*n)
-	args = append(args, n, eventCounter, n)
-	for i, e := range a.events {
-		args = append(args, i+1, e.Kind, e.ID, e.DomainMoid, e.OwnerMoid, e.Op, e.State, nanos(e.At))
-	}
-	q := appendEventsHead + appendEventsRow + strings.Repeat(", "+appendEventsRow, n-1) + appendEventsTail
-	res, err := a.tx.ExecContext(a.ctx, a.db.d.q(q), args...)
+	res, err := a.tx.ExecContext(a.ctx, appendBatchEvents, appendEventsArgs(a.events)...)
 	if err != nil {
 		return err
 	}
 	if got, err := res.RowsAffected(); err != nil {
 		return err
-	} else if got != int64(n) { // no counter row: nothing was numbered
+	} else if got != int64(n) { // cannot happen: a guard (appendBatchEvents)
 		return fmt.Errorf("sqlstore: %d of %d events appended", got, n)
 	}
 	return nil

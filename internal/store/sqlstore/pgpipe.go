@@ -34,6 +34,22 @@ SELECT (SELECT value FROM c) - $1::bigint + v.ord, v.kind, v.id, v.domain_moid, 
 FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[])
 	WITH ORDINALITY AS v(kind, id, domain_moid, owner_moid, op, state, at, ord)`
 
+// appendEventsArgs are the arguments of appendBatchEvents for evs (at
+// least one).
+func appendEventsArgs(evs []store.Event) []any {
+	n := len(evs)
+	cols := make([][]string, 6)
+	for i := range cols {
+		cols[i] = make([]string, n)
+	}
+	at := make([]int64, n)
+	for i, e := range evs {
+		cols[0][i], cols[1][i], cols[2][i], cols[3][i], cols[4][i], cols[5][i] = e.Kind, e.ID, e.DomainMoid, e.OwnerMoid, e.Op, e.State
+		at[i] = nanos(e.At)
+	}
+	return []any{int64(n), eventCounter, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], at}
+}
+
 // try runs jobs in one transaction: bad is the index of the job whose
 // statement failed, -1 when the failure is the batch's.
 func (b *pgBatcher) try(jobs []*pgJob) (bad int, err error) {
@@ -106,17 +122,8 @@ func runJobs(ctx context.Context, conn *pgx.Conn, jobs []*pgJob) (bad int, evs [
 // commitEvents is the second round trip: the events, then COMMIT.
 func commitEvents(ctx context.Context, conn *pgx.Conn, evs []store.Event) error {
 	pb := &pgx.Batch{}
-	if n := len(evs); n > 0 {
-		cols := make([][]string, 6)
-		for i := range cols {
-			cols[i] = make([]string, n)
-		}
-		at := make([]int64, n)
-		for i, e := range evs {
-			cols[0][i], cols[1][i], cols[2][i], cols[3][i], cols[4][i], cols[5][i] = e.Kind, e.ID, e.DomainMoid, e.OwnerMoid, e.Op, e.State
-			at[i] = nanos(e.At)
-		}
-		pb.Queue(appendBatchEvents, int64(n), eventCounter, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], at)
+	if len(evs) > 0 {
+		pb.Queue(appendBatchEvents, appendEventsArgs(evs)...)
 	}
 	pb.Queue("COMMIT")
 	br := conn.SendBatch(ctx, pb)
