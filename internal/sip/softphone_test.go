@@ -264,14 +264,38 @@ func recordTrack(t *testing.T, tr *webrtc.TrackRemote, oggPath, h264Path string,
 		return
 	}
 	defer w.Close()
+	// h264writer drops what comes before the first key frame: only the
+	// packets from one on count (a viewer that joined between the
+	// softphone's key frames waits for the next; counting the dropped
+	// ones let the test stop before any picture, 0x0).
+	keyed := tr.Codec().MimeType != webrtc.MimeTypeH264
 	for {
 		p, _, err := tr.ReadRTP()
 		if err != nil {
 			return
 		}
-		if w.WriteRTP(p) == nil {
+		keyed = keyed || h264Key(p.Payload)
+		if w.WriteRTP(p) == nil && keyed {
 			n.Add(1)
 		}
+	}
+}
+
+// h264Key tells whether an H.264 RTP payload (RFC 6184) starts a key
+// frame: an IDR slice or a sequence parameter set, alone, first in a
+// STAP-A, or at the start of a FU-A.
+func h264Key(b []byte) bool {
+	if len(b) < 2 {
+		return false
+	}
+	key := func(t byte) bool { return t == 5 || t == 7 }
+	switch t := b[0] & 0x1f; t {
+	case 24: // STAP-A: a 16-bit size, then the first NAL unit
+		return len(b) > 3 && key(b[3]&0x1f)
+	case 28: // FU-A: the start bit and the type in the FU header
+		return b[1]&0x80 != 0 && key(b[1]&0x1f)
+	default:
+		return key(t)
 	}
 }
 
