@@ -52,8 +52,7 @@ func (db *DB) swapGuard() string {
 // the record (kind, id) of its domain is in state: store.ErrConflict
 // otherwise, store.ErrNotFound when r's record is gone.
 func (db *DB) SwapRecordWhile(ctx context.Context, r store.Record, kind, id, state string) error {
-	q, args := updateRecord(r, db.swapGuard(), r.Version, nanos(r.CreatedAt), kind, id, r.DomainMoid, state)
-	err := db.writeUpdate(ctx, r, q, args)
+	err := db.writeUpdate(ctx, r, db.swapGuard(), []any{r.Version, nanos(r.CreatedAt), kind, id, r.DomainMoid, state})
 	if err == store.ErrNotFound {
 		if _, gerr := db.GetRecord(ctx, r.Kind, r.DomainMoid, r.ID); gerr == nil {
 			return store.ErrConflict

@@ -47,7 +47,9 @@ var writeStmts = []string{
 func init() {
 	for _, where := range []string{"", " AND state = ?", " AND version = ?", (&DB{d: sqlite}).swapGuard()} {
 		q, _ := updateRecord(store.Record{}, where)
-		writeStmts = append(writeStmts, q+" RETURNING owner_moid")
+		d, _ := updateDocument(store.Record{}, where)
+		c, _ := updateDocument(store.Record{Kind: "conf"}, where)
+		writeStmts = append(writeStmts, q+" RETURNING owner_moid", d+" RETURNING owner_moid", c+" RETURNING owner_moid")
 	}
 }
 
