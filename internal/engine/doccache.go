@@ -19,7 +19,8 @@ import (
 // pass"). An entry is used only when the bytes just read are the bytes it
 // was made from, so a write on any node, or a conference ended and its
 // number reused, is never answered from it: the record is always read.
-// Readers get a deep copy (Conference.Doc is theirs to change).
+// Readers get a deep copy (Conference.Doc is theirs to change), except
+// take, which hands the entry's own document over and drops the entry.
 type docCache struct {
 	mu sync.Mutex
 	m  map[string]docEntry // by domain + "/" + conf_id
@@ -51,20 +52,25 @@ func (dc *docCache) get(key string, data []byte) (map[string]any, bool) {
 	return cloneDoc(e.doc), true
 }
 
-// kept returns the record and a copy of the document last read or
-// written on this node for key, without reading anything: it may be
-// stale (another node's write), so it may only be the base of a write
-// the store refuses unless the stored version and creation time are
-// still the kept ones (store.GuardedWriter's SwapRecordWhile;
-// Conferences.Kept).
-func (dc *docCache) kept(key string) (store.Record, map[string]any, bool) {
+// take returns the record and the document last read or written on this
+// node for key, without reading anything, and drops the entry: the
+// document is the caller's, not a copy (the speaker path copied it twice,
+// here and in update's normalize). It may be stale (another node's
+// write), so it may only be the base of a write the store refuses unless
+// the stored version and creation time are still the kept ones
+// (store.GuardedWriter's SwapRecordWhile; Conferences.Kept); the write
+// keeps its result again (update), a read the bytes it reads.
+func (dc *docCache) take(key string) (store.Record, map[string]any, bool) {
 	dc.mu.Lock()
 	e, ok := dc.m[key]
+	if ok && e.rec.Version != 0 {
+		delete(dc.m, key)
+	}
 	dc.mu.Unlock()
 	if !ok || e.rec.Version == 0 {
 		return store.Record{}, nil, false
 	}
-	return e.rec, cloneDoc(e.doc), true
+	return e.rec, e.doc, true
 }
 
 // put keeps doc, which must be shape.Decode(rec.Data) and nobody else's.

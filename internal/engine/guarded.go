@@ -48,8 +48,9 @@ func local(mtID string) bool {
 // Kept is the conference as this node last read or wrote it, read from
 // nothing (doccache.go), when it is in one of states; ok is false when
 // nothing is kept, the store is no store.GuardedWriter or mtID is
-// cascaded (GetWithTerminal answers those). It may be stale:
-// it is only the base of an UpdateWhileOnline, which the store refuses
+// cascaded (GetWithTerminal answers those). It is taken from the cache,
+// not copied: until a write or a read keeps the conference again, the
+// next Kept finds nothing. It may be stale: it is only the base of an UpdateWhileOnline, which the store refuses
 // (store.ErrConflict) unless the stored conference is still the kept
 // version of the kept creation, and an answer it would give otherwise
 // (an error of the change) must come from a read (GetWithTerminal).
@@ -57,7 +58,7 @@ func (s *Conferences) Kept(domainMoid, confID, mtID string, states ...string) (C
 	if _, can := s.st.(store.GuardedWriter); !can || !local(mtID) {
 		return Conference{}, false
 	}
-	rec, doc, ok := s.docs.kept(docKey(domainMoid, confID))
+	rec, doc, ok := s.docs.take(docKey(domainMoid, confID))
 	if !ok {
 		return Conference{}, false
 	}
