@@ -28,6 +28,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/confer-platform/confer/sdk"
@@ -42,7 +43,7 @@ type options struct {
 	duration                         time.Duration
 	count                            int
 	listCount, addBatch              int
-	bare                             bool
+	bare, raw                        bool
 	waitOnline                       time.Duration
 	ipPrefix                         string
 	capped                           bool // --duration bounds a --count run too (always when set explicitly)
@@ -68,6 +69,7 @@ func main() {
 	fs.IntVar(&o.count, "count", 0, "number of requests to send in all (0: run for --duration)")
 	fs.IntVar(&o.listCount, "list-count", 20, "count= of GET /api/v1/vc/confs")
 	fs.IntVar(&o.addBatch, "add-batch", 10, "terminals per batch addition (POST /api/v1/vc/confs/{id}/mts)")
+	fs.BoolVar(&o.raw, "raw", false, "send the load (not the login operation) with a hand-written HTTP/1.1 client over kept-alive connections, as wrk does, instead of net/http's (less of the shared CPU for the load generator)")
 	fs.BoolVar(&o.bare, "bare", false, "also run the load against a bare in-process net/http handler returning a body of the list reply's size, and print the ratio")
 	fs.DurationVar(&o.waitOnline, "wait-online", 60*time.Second, "how long to wait for the scenario's terminals to come online")
 	fs.StringVar(&o.ipPrefix, "ip-prefix", "10.77", "first two octets of the terminals' IP addresses (a terminal is online in one conference at a time: a run beside another's unended scenario needs its own)")
@@ -147,14 +149,23 @@ func run(o options) error {
 		resp.Body.Close()
 		fmt.Fprintf(out, "list reply: %d bytes\n", len(sample))
 	}
-	fmt.Fprintf(out, "load: mix %s, %d workers, %s\n", o.mix, o.conc, limitString(o))
+	fmt.Fprintf(out, "load: mix %s, %d workers, %s, %s client\n", o.mix, o.conc, limitString(o), clientName(o))
+	sendTo := func(addr string, hc *http.Client) func(*http.Request) ([]byte, error) {
+		if o.raw {
+			return newRawClient(addr, o.conc).do
+		}
+		return func(req *http.Request) ([]byte, error) { return send(hc, req) }
+	}
+	do := sendTo(u.Host, hc)
+	cpu0 := cpuTime()
 	res := drive(o, mix, func(op string, i int) ([]byte, error) {
 		if op == "login" {
 			return sc.session(hc, base, o)
 		}
-		return send(hc, sc.request(base, op, i, o))
+		return do(sc.request(base, op, i, o))
 	}, sc.ok)
 	res.print("confer")
+	res.printCPU(cpuTime() - cpu0)
 	if o.bare {
 		if len(sample) == 0 {
 			return errors.New("--bare needs a list reply sample")
@@ -173,14 +184,42 @@ func run(o options) error {
 		bbase := "http://" + ln.Addr().String()
 		btr := &http.Transport{MaxIdleConns: o.conc * 2, MaxIdleConnsPerHost: o.conc * 2, MaxConnsPerHost: o.conc}
 		bhc := &http.Client{Transport: btr, Timeout: 30 * time.Second}
-		bres := drive(o, map[string]int{"list": 1}, func(op string, i int) ([]byte, error) { return send(bhc, sc.request(bbase, "list", i, o)) },
+		bdo := sendTo(ln.Addr().String(), bhc)
+		cpu0 := cpuTime()
+		bres := drive(o, map[string]int{"list": 1}, func(op string, i int) ([]byte, error) { return bdo(sc.request(bbase, "list", i, o)) },
 			func(string, []byte) bool { return true })
 		bres.print("bare")
+		bres.printCPU(cpuTime() - cpu0)
 		if bres.rps() > 0 {
 			fmt.Fprintf(out, "ratio confer/bare: %.2f\n", res.rps()/bres.rps())
 		}
 	}
 	return nil
+}
+
+func clientName(o options) string {
+	if o.raw {
+		return "raw"
+	}
+	return "net/http"
+}
+
+// cpuTime is the CPU (user and system) this process has used: the load
+// generator's share of a machine it shares with conferd.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// printCPU reports the load generator's CPU a request (with --bare, the
+// bare handler's is in it too).
+func (r *result) printCPU(cpu time.Duration) {
+	if n, _ := r.total(); n > 0 && cpu > 0 {
+		fmt.Fprintf(out, "  client cpu: %.0f us a request\n", float64(cpu.Microseconds())/float64(n))
+	}
 }
 
 func limitString(o options) string {
