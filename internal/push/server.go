@@ -42,6 +42,12 @@ type Options struct {
 	// (store.EventWaker: LISTEN/NOTIFY on PostgreSQL); a safety net.
 	// Default 1s.
 	SafetyPoll time.Duration
+	// StepGap is the least time between the starts of two reads of the
+	// event log that changes woke: under a burst of changes one read
+	// then carries several instead of one read, and one read of their
+	// records, each (docs/push.md "How events reach every node").
+	// Default 2ms; negative: none.
+	StepGap time.Duration
 	// SessionCheck is how often a connected client's login is checked
 	// again; a client whose login ended is dropped. Default 1 minute.
 	SessionCheck time.Duration
@@ -65,6 +71,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.SafetyPoll <= 0 {
 		o.SafetyPoll = time.Second
+	}
+	if o.StepGap == 0 {
+		o.StepGap = 2 * time.Millisecond
 	}
 	if o.SessionCheck <= 0 {
 		o.SessionCheck = time.Minute
