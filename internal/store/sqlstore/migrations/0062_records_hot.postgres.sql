@@ -13,9 +13,11 @@
 --   records_due or records_conf_start; it runs only after a conference
 --   event (RecordKeys keeps the last listing). The statistics of 0046
 --   stay for records_due.
--- Pages are filled to 80 % so that a new version finds room beside the
--- old one until pruning frees the dead ones; existing pages keep what
--- they hold (no rewrite) and rows move to new pages as they are written.
+-- New pages are filled to 80 % so that a new version finds room beside
+-- the old one until pruning frees the dead ones (at 100 % about 60 % of
+-- speaker changes were HOT, at 90 % 65 %, at 80 % over 99 %). Existing
+-- pages are not rewritten: a row's next update that is not HOT moves it
+-- to a page with room.
 -- 0062_records_hot.sqlite.sql keeps SQLite's indexes (no HOT there).
 DROP INDEX records_conf_keys;
 DROP INDEX records_domain;
