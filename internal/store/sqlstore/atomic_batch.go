@@ -80,8 +80,8 @@ func (a *atomicTx) CreateRecords(rs []store.Record) error {
 // returns the position and stored owner of each row it changed. The
 // domain is compared with IS NOT DISTINCT FROM (the columns are NOT NULL:
 // equality), which no index serves, so that PostgreSQL without statistics
-// finds each row by the primary key and not by the index of (kind,
-// domain_moid, updated_at), reading the whole domain (getByKey).
+// finds each row by the primary key and not by records_domain, the
+// index of (kind, domain_moid), reading the whole domain (getByKey).
 const (
 	swapRecordsHead = "UPDATE records AS r SET data = v.data, state = v.state, due_at = v.due_at, updated_at = v.updated_at," +
 		" start_at = COALESCE(v.start_at, r.created_at / 1000000000), version = r.version + 1 FROM (VALUES "

@@ -59,9 +59,11 @@ func (db *DB) quietSince(ctx context.Context, kind string, from, seq int64) (boo
 // of its kind; after more, it lists again.
 const maxKeyGap = 256
 
-// listKeys reads the keys. Conference records are read from the
-// records_conf_keys index alone (migration 0046), whose partial condition
-// the query must write literally.
+// listKeys reads the keys. On SQLite conference records are read from
+// the records_conf_keys index alone (migration 0046), whose partial
+// condition the query must write literally; PostgreSQL reads the rows
+// (0062 dropped the index so that a change of a running conference is a
+// HOT update).
 func (db *DB) listKeys(ctx context.Context, kind, state string) ([]store.RecordKey, error) {
 	var rows *sql.Rows
 	var err error

@@ -25,7 +25,7 @@ func scanRecord(s scanner) (store.Record, error) {
 // getByKey reads a record by its primary key; the caller compares its
 // domain (inDomain). With the domain in the WHERE clause, PostgreSQL
 // without statistics (a new database, autovacuum off) picked the index of
-// (kind, domain_moid, updated_at) and read every record of the domain
+// (kind, domain_moid), records_domain, and read every record of the domain
 // for each read: a batch's reads grew with the terminals stored
 // (docs/benchmarks.md "Batch additions on PostgreSQL").
 const getByKey = "SELECT " + recordCols + " FROM records WHERE kind = ? AND id = ?"
@@ -46,6 +46,8 @@ func (db *DB) GetRecord(ctx context.Context, kind, domain, id string) (store.Rec
 }
 
 // ListRecords pages through records, ordered by last update (then id).
+// No index holds that order on PostgreSQL (migration 0062): the engine
+// sorts what the filter selects, a top-N sort for a page.
 func (db *DB) ListRecords(ctx context.Context, q store.RecordQuery) ([]store.Record, int, error) {
 	cond, args := recordFilter(q)
 	var total int

@@ -76,7 +76,7 @@ func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
 // domain with IS NOT DISTINCT FROM (the column is NOT NULL: equality),
 // which no index serves: with "domain_moid = ?" PostgreSQL without
 // statistics (a new database, autovacuum off) found the row through the
-// index of (kind, domain_moid, updated_at), reading every record of the
+// index of (kind, domain_moid), records_domain, reading every record of the
 // domain for each write (docs/benchmarks.md "Batch additions on
 // PostgreSQL"; getByKey).
 const byKeyInDomain = " WHERE kind = ? AND id = ? AND domain_moid IS NOT DISTINCT FROM ?"
