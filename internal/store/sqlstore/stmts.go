@@ -47,7 +47,7 @@ var writeStmts = []string{
 func init() {
 	for _, where := range []string{"", " AND state = ?", " AND version = ?", (&DB{d: sqlite}).swapGuard()} {
 		q, _ := updateRecord(store.Record{}, where)
-		writeStmts = append(writeStmts, q+" RETURNING owner_moid")
+		writeStmts = append(writeStmts, q+returningStored)
 	}
 }
 

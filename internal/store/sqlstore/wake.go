@@ -268,6 +268,7 @@ func (db *DB) SubscribeEvents(ctx context.Context) (store.Wakeups, error) {
 func (db *DB) writeEvents(ctx context.Context, f func(ctx context.Context, tx *sql.Tx) error) error {
 	err := db.write(ctx, f)
 	if err == nil {
+		db.own.committed()
 		db.AnnounceEvents()
 	}
 	return err
