@@ -17,7 +17,7 @@ import (
 // the commit, numbered by their events (ownwrites.go).
 func (db *DB) Atomic(ctx context.Context, f func(tx store.Tx) error) error {
 	var own ownWrite
-	err := db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.writeOwn(ctx, &own, func(ctx context.Context, tx *sql.Tx) error {
 		a := &atomicTx{db: db, ctx: ctx, tx: tx}
 		if err := f(a); err != nil {
 			return err
@@ -31,7 +31,6 @@ func (db *DB) Atomic(ctx context.Context, f func(tx store.Tx) error) error {
 		}
 		return db.appendNotices(ctx, tx)
 	})
-	own.end(db, err)
 	return insertErr(err)
 }
 

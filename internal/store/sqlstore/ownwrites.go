@@ -197,8 +197,12 @@ func (ow *ownWrite) add(db *DB, rec store.Record, data string, seq int64) {
 }
 
 // end settles the entries after the transaction: err is its outcome as
-// the caller hears it (nil only after COMMIT succeeded).
-func (ow ownWrite) end(db *DB, err error) { db.own.end(ow, err == nil, nil) }
+// the caller hears it (nil only after COMMIT succeeded). ow may be nil.
+func (ow *ownWrite) end(db *DB, err error) {
+	if ow != nil {
+		db.own.end(*ow, err == nil, nil)
+	}
+}
 
 // storedRecord is r as a read would return it: the times through their
 // stored nanoseconds, Data left to the caller (ownEntry.data).

@@ -78,7 +78,7 @@ func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
 			args: args, data: args[recordArgsData].(string), op: store.OpCreate, miss: store.ErrDuplicate})
 	}
 	var own ownWrite
-	err := db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.writeOwn(ctx, &own, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := db.txExec(ctx, tx, insertRecord, args...); err != nil {
 			return err
 		}
@@ -88,7 +88,6 @@ func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
 		}
 		return err
 	})
-	own.end(db, err)
 	return insertErr(err)
 }
 
@@ -119,7 +118,7 @@ func (db *DB) writeUpdate(ctx context.Context, r store.Record, q string, args []
 			data: args[0].(string), op: store.OpUpdate, miss: store.ErrNotFound})
 	}
 	var own ownWrite
-	err := db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.writeOwn(ctx, &own, func(ctx context.Context, tx *sql.Tx) error {
 		rec, err := scanUpdated(r, db.txQueryRow(ctx, tx, q+returningStored, args...))
 		if err != nil {
 			return notFound(err)
@@ -130,7 +129,6 @@ func (db *DB) writeUpdate(ctx context.Context, r store.Record, q string, args []
 		}
 		return err
 	})
-	own.end(db, err)
 	return err
 }
 
