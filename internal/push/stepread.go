@@ -12,7 +12,8 @@ import (
 // The records a step of the event log needs are read in one statement
 // (store.BatchReader) rather than one round trip per event, on the
 // tailer's single goroutine (docs/benchmarks.md "API performance, issue
-// 23"). A handler read its record when it handled the event, a version
+// 23"); sqlstore answers those this node wrote itself from memory
+// (sqlstore/ownwrites.go), under the same guarantee. A handler read its record when it handled the event, a version
 // at least as new as the event; read after the step's events, each
 // record is still at least as new as every event of it. A conference
 // changed twice in a step shows its newest document to both events, the

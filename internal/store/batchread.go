@@ -16,6 +16,10 @@ type RecordRef struct {
 type BatchReader interface {
 	// GetRecords returns the records of refs that exist, by their
 	// reference; a record that does not exist (or is of another domain)
-	// is absent from the answer. Each is read as GetRecord reads it.
+	// is absent from the answer. Each is read as GetRecord reads it, or,
+	// when the store itself wrote it, may come from memory: committed,
+	// and at least as new as every event of it that the store's
+	// EventLog.EventsSince has returned before the call (sqlstore
+	// ownwrites.go), but possibly older than a read's.
 	GetRecords(ctx context.Context, refs []RecordRef) (map[RecordRef]Record, error)
 }

@@ -65,12 +65,13 @@ func (a *atomicTx) CreateRecords(rs []store.Record) error {
 		for _, r := range part {
 			args = append(args, recordArgs(r)...)
 		}
+		per := len(args) / len(part)
 		q := insertRecord + strings.Repeat(", (?"+strings.Repeat(", ?", len(recordArgs(part[0]))-1)+")", len(part)-1)
 		if _, err := a.tx.ExecContext(a.ctx, a.db.d.q(q), args...); err != nil {
 			return insertErr(err)
 		}
-		for _, r := range part {
-			a.event(r, store.OpCreate)
+		for i, r := range part {
+			a.event(storedRecord(r), args[per*i+recordArgsData].(string), store.OpCreate)
 		}
 	}
 	return nil
@@ -88,7 +89,7 @@ const (
 	swapRecordsRow  = "(?::int, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::bigint, ?::bigint, ?::bigint)"
 	swapRecordsTail = ") AS v(ord, kind, id, domain_moid, version, data, state, due_at, updated_at, start_at)" +
 		" WHERE r.kind = v.kind AND r.id = v.id AND r.version = v.version AND r.domain_moid IS NOT DISTINCT FROM v.domain_moid" +
-		" RETURNING v.ord, r.owner_moid"
+		" RETURNING v.ord, r.owner_moid, r.created_at, r.version"
 )
 
 func (a *atomicTx) SwapRecords(rs []store.Record) error {
@@ -112,16 +113,21 @@ func (a *atomicTx) SwapRecords(rs []store.Record) error {
 	if err != nil {
 		return err
 	}
-	owners := make([]*string, len(rs))
+	// Each row changed, as stored (scanUpdated), by its position.
+	stored := make([]*store.Record, len(rs))
 	for rows.Next() {
 		var i int
 		var owner string
-		if err := rows.Scan(&i, &owner); err != nil {
+		var created, version int64
+		if err := rows.Scan(&i, &owner, &created, &version); err != nil {
 			rows.Close()
 			return err
 		}
 		if i >= 0 && i < len(rs) {
-			owners[i] = &owner
+			r := rs[i]
+			r.OwnerMoid, r.CreatedAt, r.Version = owner, fromNanos(created), version
+			r = storedRecord(r)
+			stored[i] = &r
 		}
 	}
 	if err := rows.Close(); err != nil {
@@ -130,14 +136,13 @@ func (a *atomicTx) SwapRecords(rs []store.Record) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	for i, o := range owners {
-		if o == nil { // the first record left unchanged fails the batch as it alone would
+	for i, s := range stored {
+		if s == nil { // the first record left unchanged fails the batch as it alone would
 			return a.swapMiss(rs[i])
 		}
 	}
-	for i, r := range rs {
-		r.OwnerMoid = *owners[i]
-		a.event(r, store.OpUpdate)
+	for i, s := range stored {
+		a.event(*s, args[10*i+5].(string), store.OpUpdate)
 	}
 	return nil
 }

@@ -61,7 +61,11 @@ func (db *DB) EventsSince(ctx context.Context, seq int64, limit int) ([]store.Ev
 		}
 		out = append(out, e)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	db.own.saw(out) // before the caller reads the records of these events (ownwrites.go)
+	return out, nil
 }
 
 // LastEventSeq returns the newest event number.

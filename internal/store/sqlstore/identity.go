@@ -65,7 +65,7 @@ func (db *DB) writeOne(ctx context.Context, query string, args ...any) error {
 	return db.w.do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := db.txExec(ctx, tx, query, args...)
 		return err
-	})
+	}, nil)
 }
 
 // exec runs a write and reports ErrNotFound when it touched no row.

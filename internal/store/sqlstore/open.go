@@ -37,6 +37,7 @@ type DB struct {
 	counted   stampedCount // the event counter with the header read before it
 	countGate countGate    // coalesced reads of the counter by query (countgate.go)
 	claims    atomic.Int64 // Claim's count: one in pruneEvery prunes (claims.go)
+	own       ownWrites    // this handle's recent record writes, for GetRecords (ownwrites.go)
 }
 
 // IsPostgres tells whether dsn names a PostgreSQL database.

@@ -34,11 +34,16 @@ type pgJob struct {
 	id    string
 	query string // a record statement ending with returningEvent
 	args  []any
+	data  string // the document that the statement stores
 	op    string
 	miss  error // the answer when the statement writes nothing
-	ev    store.Event
 	err   error
 	done  chan error
+
+	// Of the batch's last try: whether the statement wrote, and the
+	// record as it stored it (this handle's own writes, ownwrites.go).
+	wrote  bool
+	stored store.Record
 }
 
 type pgBatcher struct {

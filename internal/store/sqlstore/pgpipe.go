@@ -27,12 +27,25 @@ import (
 // depend on the count, so each connection prepares it once. The number is
 // a scalar subquery: without the counter's row it is NULL and the insert
 // fails (events.seq is the key), where a join would commit writes without
-// their events.
-const appendBatchEvents = `WITH c AS (UPDATE counters SET value = value + $1::bigint WHERE name = $2 RETURNING value)
-INSERT INTO events (seq, kind, id, domain_moid, owner_moid, op, state, at)
+// their events. Its one row is the counter's new value, the last event's
+// number (the i-th of n is last-n+i, batchSeqs), and the count of events
+// stored.
+const appendBatchEvents = `WITH c AS (UPDATE counters SET value = value + $1::bigint WHERE name = $2 RETURNING value),
+e AS (INSERT INTO events (seq, kind, id, domain_moid, owner_moid, op, state, at)
 SELECT (SELECT value FROM c) - $1::bigint + v.ord, v.kind, v.id, v.domain_moid, v.owner_moid, v.op, v.state, v.at
 FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[])
-	WITH ORDINALITY AS v(kind, id, domain_moid, owner_moid, op, state, at, ord)`
+	WITH ORDINALITY AS v(kind, id, domain_moid, owner_moid, op, state, at, ord) RETURNING 1)
+SELECT (SELECT value FROM c), (SELECT count(*) FROM e)`
+
+// batchSeqs are the numbers of n events that appendBatchEvents stored,
+// in order, the last being last.
+func batchSeqs(last int64, n int) []int64 {
+	seqs := make([]int64, n)
+	for i := range seqs {
+		seqs[i] = last - int64(n-1-i)
+	}
+	return seqs
+}
 
 // appendEventsArgs are the arguments of appendBatchEvents for evs (at
 // least one).
@@ -60,17 +73,31 @@ func (b *pgBatcher) try(jobs []*pgJob) (bad int, err error) {
 	}
 	defer c.Close()
 	var evs []store.Event
+	var own []*ownEntry
+	var last int64
 	err = c.Raw(func(dc any) error {
 		conn := dc.(*stdlib.Conn).Conn()
 		defer endTx(ctx, conn)
 		if bad, evs, err = runJobs(ctx, conn, jobs); err != nil {
 			return err
 		}
-		return commitEvents(ctx, conn, evs)
+		// The written records are entered before the COMMIT is sent,
+		// without their numbers, which come with its answer
+		// (ownwrites.go).
+		for _, j := range jobs {
+			if j.wrote {
+				own = append(own, b.db.own.enter(j.stored, j.data, 0))
+			}
+		}
+		last, err = commitEvents(ctx, conn, evs)
+		return err
 	})
 	if err != nil {
+		b.db.own.end(own, false, nil)
 		return bad, err
 	}
+	b.db.own.committed()
+	b.db.own.end(own, true, batchSeqs(last, len(evs))) // one event per record written, in order
 	if len(evs) > 0 {
 		b.db.AnnounceEvents()
 	}
@@ -85,7 +112,7 @@ func runJobs(ctx context.Context, conn *pgx.Conn, jobs []*pgJob) (bad int, evs [
 	pb := &pgx.Batch{}
 	pb.Queue("BEGIN")
 	for _, j := range jobs {
-		j.err = nil
+		j.err, j.wrote = nil, false
 		pb.Queue(j.query, j.args...)
 	}
 	br := conn.SendBatch(ctx, pb)
@@ -93,8 +120,9 @@ func runJobs(ctx context.Context, conn *pgx.Conn, jobs []*pgJob) (bad int, evs [
 	if _, err = br.Exec(); err == nil {
 		for i, j := range jobs {
 			e := store.Event{Op: j.op}
-			var at int64
-			err = br.QueryRow().Scan(&e.Kind, &e.ID, &e.DomainMoid, &e.OwnerMoid, &e.State, &at)
+			s := &j.stored
+			var at, due, created int64
+			err = br.QueryRow().Scan(&e.Kind, &e.ID, &e.DomainMoid, &e.OwnerMoid, &e.State, &at, &due, &created, &s.Version)
 			if errors.Is(err, pgx.ErrNoRows) {
 				j.err, err = j.miss, nil
 				continue
@@ -111,6 +139,9 @@ func runJobs(ctx context.Context, conn *pgx.Conn, jobs []*pgJob) (bad int, evs [
 			}
 			e.At = fromNanos(at)
 			evs = append(evs, e)
+			j.wrote = true
+			s.Kind, s.ID, s.DomainMoid, s.OwnerMoid, s.State = e.Kind, e.ID, e.DomainMoid, e.OwnerMoid, e.State
+			s.DueAt, s.CreatedAt, s.UpdatedAt = fromNanos(due), fromNanos(created), e.At
 		}
 	}
 	if cerr := br.Close(); err == nil && cerr != nil {
@@ -119,22 +150,23 @@ func runJobs(ctx context.Context, conn *pgx.Conn, jobs []*pgJob) (bad int, evs [
 	return bad, evs, err
 }
 
-// commitEvents is the second round trip: the events, then COMMIT.
-func commitEvents(ctx context.Context, conn *pgx.Conn, evs []store.Event) error {
+// commitEvents is the second round trip: the events, then COMMIT. last
+// is the last event's number (appendBatchEvents).
+func commitEvents(ctx context.Context, conn *pgx.Conn, evs []store.Event) (last int64, err error) {
 	pb := &pgx.Batch{}
 	if len(evs) > 0 {
 		pb.Queue(appendBatchEvents, appendEventsArgs(evs)...)
 	}
 	pb.Queue("COMMIT")
 	br := conn.SendBatch(ctx, pb)
-	err := func() error {
+	err = func() error {
 		if len(evs) > 0 {
-			tag, err := br.Exec()
-			if err != nil {
+			var n int64
+			if err := br.QueryRow().Scan(&last, &n); err != nil {
 				return err
 			}
-			if tag.RowsAffected() != int64(len(evs)) { // cannot happen: a guard
-				return fmt.Errorf("sqlstore: %d events stored of %d", tag.RowsAffected(), len(evs))
+			if n != int64(len(evs)) { // cannot happen: a guard
+				return fmt.Errorf("sqlstore: %d events stored of %d", n, len(evs))
 			}
 		}
 		tag, err := br.Exec()
@@ -146,7 +178,7 @@ func commitEvents(ctx context.Context, conn *pgx.Conn, evs []store.Event) error 
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
-	return err
+	return last, err
 }
 
 // endTx leaves the connection outside any transaction before the pool

@@ -18,7 +18,8 @@ import (
 // parameters each, within SQLite's oldest limit of 999).
 const manyPerStatement = 256 // a power of two
 
-// GetRecords reads the records of refs that exist.
+// GetRecords reads the records of refs that exist; those this handle has
+// written come from memory when they can (ownwrites.go).
 func (db *DB) GetRecords(ctx context.Context, refs []store.RecordRef) (map[store.RecordRef]store.Record, error) {
 	out := make(map[store.RecordRef]store.Record, len(refs))
 	seen := make(map[store.RecordRef]bool, len(refs))
@@ -28,6 +29,10 @@ func (db *DB) GetRecords(ctx context.Context, refs []store.RecordRef) (map[store
 			seen[r] = true
 			uniq = append(uniq, r)
 		}
+	}
+	// This handle's own committed writes come from memory (ownwrites.go).
+	if uniq = db.own.lookup(uniq, out); len(uniq) == 0 {
+		return out, nil
 	}
 	query := func(q string, args ...any) (*sql.Rows, error) { return db.readQuery(ctx, q, args...) }
 	if err := getMany(query, uniq, out); err != nil {

@@ -15,16 +15,17 @@ import (
 // of its own.
 
 // recordEvent appends the event of a change of rec inside tx, then the
-// notices ctx carries (notify.go). The counter's row exists (Open).
-func (db *DB) recordEvent(ctx context.Context, tx *sql.Tx, rec store.Record, op string) error {
+// notices ctx carries (notify.go), and returns the event's number. The
+// counter's row exists (Open).
+func (db *DB) recordEvent(ctx context.Context, tx *sql.Tx, rec store.Record, op string) (int64, error) {
 	var seq int64
 	if err := db.txQueryRow(ctx, tx, "UPDATE counters SET value = value + 1 WHERE name = ? RETURNING value", eventCounter).Scan(&seq); err != nil {
-		return err
+		return 0, err
 	}
 	if _, err := db.txExec(ctx, tx, insertEvent, seq, rec.Kind, rec.ID, rec.DomainMoid, rec.OwnerMoid, op, rec.State, nanos(rec.UpdatedAt)); err != nil {
-		return err
+		return 0, err
 	}
-	return db.appendNotices(ctx, tx)
+	return seq, db.appendNotices(ctx, tx)
 }
 
 const insertEvent = "INSERT INTO events (seq, kind, id, domain_moid, owner_moid, op, state, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -46,8 +47,15 @@ func (db *DB) fastPath(ctx context.Context) (context.Context, bool) {
 }
 
 // returningEvent ends a record statement of the PostgreSQL group commit
-// (pgbatch.go): the fields of the change's event.
-const returningEvent = " RETURNING kind, id, domain_moid, owner_moid, state, updated_at"
+// (pgbatch.go): the fields of the change's event, then the rest of the
+// stored record but its document, for this handle's own writes
+// (ownwrites.go).
+const returningEvent = " RETURNING kind, id, domain_moid, owner_moid, state, updated_at, due_at, created_at, version"
+
+// returningStored ends an update outside the group commit: the stored
+// owner, which updates do not carry, for the event, and the creation time
+// and new version, for this handle's own writes (ownwrites.go).
+const returningStored = " RETURNING owner_moid, created_at, version"
 
 // insertRecord writes start_at too, which reads do not return
 // (confstart.go).
@@ -57,19 +65,30 @@ func recordArgs(r store.Record) []any {
 	return []any{r.Kind, r.ID, r.DomainMoid, r.OwnerMoid, r.State, nanos(r.DueAt), string(r.Data), nanos(r.CreatedAt), nanos(r.UpdatedAt), r.Version, confStart(r)}
 }
 
+// recordArgsData is the index of the document among recordArgs: the
+// string stored, which this handle's own writes keep (ownwrites.go).
+const recordArgsData = 6
+
 // CreateRecord stores a new record and its event.
 func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
+	args := recordArgs(r)
 	ctx, fast := db.fastPath(ctx)
 	if fast {
 		return db.pgb.write(ctx, &pgJob{kind: r.Kind, id: r.ID, query: db.d.q(insertRecord + " ON CONFLICT DO NOTHING" + returningEvent),
-			args: recordArgs(r), op: store.OpCreate, miss: store.ErrDuplicate})
+			args: args, data: args[recordArgsData].(string), op: store.OpCreate, miss: store.ErrDuplicate})
 	}
-	return insertErr(db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if _, err := db.txExec(ctx, tx, insertRecord, recordArgs(r)...); err != nil {
+	var own ownWrite
+	err := db.writeOwn(ctx, &own, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := db.txExec(ctx, tx, insertRecord, args...); err != nil {
 			return err
 		}
-		return db.recordEvent(ctx, tx, r, store.OpCreate)
-	}))
+		seq, err := db.recordEvent(ctx, tx, r, store.OpCreate)
+		if err == nil {
+			own.add(db, storedRecord(r), args[recordArgsData].(string), seq)
+		}
+		return err
+	})
+	return insertErr(err)
 }
 
 // byKeyInDomain selects a record by its primary key and checks its
@@ -82,7 +101,8 @@ func (db *DB) CreateRecord(ctx context.Context, r store.Record) error {
 const byKeyInDomain = " WHERE kind = ? AND id = ? AND domain_moid IS NOT DISTINCT FROM ?"
 
 // updateRecord is the UPDATE of UpdateRecord and SwapRecord: r's data,
-// state, due and update times, with the conditions of where.
+// state, due and update times, with the conditions of where. The first
+// argument is the document stored.
 func updateRecord(r store.Record, where string, args ...any) (string, []any) {
 	q := "UPDATE records SET data = ?, state = ?, due_at = ?, updated_at = ?, start_at = COALESCE(?, created_at / 1000000000), version = version + 1" + byKeyInDomain + where
 	return q, append([]any{string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), docStart(r), r.Kind, r.ID, r.DomainMoid}, args...)
@@ -120,23 +140,40 @@ func (db *DB) writeUpdate(ctx context.Context, r store.Record, where string, whe
 	q, args := updateRecord(r, where, whereArgs...)
 	if fast {
 		return db.pgb.write(ctx, &pgJob{kind: r.Kind, id: r.ID, query: db.d.q(q + returningEvent), args: args,
-			op: store.OpUpdate, miss: store.ErrNotFound})
+			data: args[0].(string), op: store.OpUpdate, miss: store.ErrNotFound})
 	}
-	return db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		rec := r
+	var own ownWrite
+	err := db.writeOwn(ctx, &own, func(ctx context.Context, tx *sql.Tx) error {
 		err := sql.ErrNoRows
+		var rec store.Record
 		if db.w != nil {
 			dq, dargs := updateDocument(r, where, whereArgs...)
-			err = db.txQueryRow(ctx, tx, dq+" RETURNING owner_moid", dargs...).Scan(&rec.OwnerMoid)
+			rec, err = scanUpdated(r, db.txQueryRow(ctx, tx, dq+returningStored, dargs...))
 		}
 		if err == sql.ErrNoRows {
-			err = db.txQueryRow(ctx, tx, q+" RETURNING owner_moid", args...).Scan(&rec.OwnerMoid)
+			rec, err = scanUpdated(r, db.txQueryRow(ctx, tx, q+returningStored, args...))
 		}
 		if err != nil {
 			return notFound(err)
 		}
-		return db.recordEvent(ctx, tx, rec, store.OpUpdate)
+		seq, err := db.recordEvent(ctx, tx, rec, store.OpUpdate)
+		if err == nil {
+			own.add(db, rec, args[0].(string), seq)
+		}
+		return err
 	})
+	return err
+}
+
+// scanUpdated is r as an update stored it: with the owner, creation time
+// and version of returningStored (storedRecord).
+func scanUpdated(r store.Record, row scanner) (store.Record, error) {
+	var created int64
+	if err := row.Scan(&r.OwnerMoid, &created, &r.Version); err != nil {
+		return r, err
+	}
+	r.CreatedAt = fromNanos(created)
+	return storedRecord(r), nil
 }
 
 // UpdateRecord replaces a record's data, state and due time.
@@ -163,7 +200,7 @@ const deleteRecord = "DELETE FROM records" + byKeyInDomain + " RETURNING owner_m
 
 // DeleteRecord removes a record of a domain and logs its deletion.
 func (db *DB) DeleteRecord(ctx context.Context, kind, domain, id string) error {
-	return db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.writeEvents(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		rec := store.Record{Kind: kind, ID: id, DomainMoid: domain}
 		var updated int64
 		err := db.txQueryRow(ctx, tx, deleteRecord, kind, id, domain).Scan(&rec.OwnerMoid, &rec.State, &updated)
@@ -171,8 +208,13 @@ func (db *DB) DeleteRecord(ctx context.Context, kind, domain, id string) error {
 			return notFound(err)
 		}
 		rec.UpdatedAt = fromNanos(updated) // the store has no clock: a deletion is dated by the record's last change
-		return db.recordEvent(ctx, tx, rec, store.OpDelete)
+		_, err = db.recordEvent(ctx, tx, rec, store.OpDelete)
+		return err
 	})
+	// Its event would drop the entry when read; forgetting it now spares
+	// a stale answer meanwhile (ownwrites.go).
+	db.own.forget(kind, id)
+	return err
 }
 
 // nextNumber is one statement on both engines: the first value is min,

@@ -49,7 +49,7 @@ func init() {
 		q, _ := updateRecord(store.Record{}, where)
 		d, _ := updateDocument(store.Record{}, where)
 		c, _ := updateDocument(store.Record{Kind: "conf"}, where)
-		writeStmts = append(writeStmts, q+" RETURNING owner_moid", d+" RETURNING owner_moid", c+" RETURNING owner_moid")
+		writeStmts = append(writeStmts, q+returningStored, d+returningStored, c+returningStored)
 	}
 }
 

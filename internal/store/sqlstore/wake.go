@@ -266,7 +266,24 @@ func (db *DB) SubscribeEvents(ctx context.Context) (store.Wakeups, error) {
 // writeEvents is write for writes that append events: it announces them
 // after the commit.
 func (db *DB) writeEvents(ctx context.Context, f func(ctx context.Context, tx *sql.Tx) error) error {
-	err := db.write(ctx, f)
+	return db.writeOwn(ctx, nil, f)
+}
+
+// writeOwn is writeEvents for a write whose f enters the records it
+// writes into own (ownwrites.go): they are settled as soon as the
+// transaction's outcome is known (on SQLite by the group commit, before
+// it answers), and before the events are announced.
+func (db *DB) writeOwn(ctx context.Context, own *ownWrite, f func(ctx context.Context, tx *sql.Tx) error) error {
+	var err error
+	if db.w != nil {
+		err = db.w.do(ctx, f, own)
+	} else {
+		err = db.write(ctx, f)
+		if err == nil {
+			db.own.committed()
+		}
+		own.end(db, err)
+	}
 	if err == nil {
 		db.AnnounceEvents()
 	}

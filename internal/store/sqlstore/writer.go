@@ -30,6 +30,7 @@ var errClosed = errors.New("sqlstore: store closed")
 type writeJob struct {
 	ctx  context.Context
 	f    func(ctx context.Context, tx *sql.Tx) error
+	own  *ownWrite // the records f enters, settled before the answer (ownwrites.go); may be nil
 	done chan error
 }
 
@@ -58,9 +59,10 @@ func (w *writer) stop() {
 	w.wg.Wait()
 }
 
-// do queues f and waits for the commit (or failure) of its batch.
-func (w *writer) do(ctx context.Context, f func(ctx context.Context, tx *sql.Tx) error) error {
-	j := &writeJob{ctx: ctx, f: f, done: make(chan error, 1)}
+// do queues f and waits for the commit (or failure) of its batch; the
+// records that f enters into own are settled before the answer.
+func (w *writer) do(ctx context.Context, f func(ctx context.Context, tx *sql.Tx) error, own *ownWrite) error {
+	j := &writeJob{ctx: ctx, f: f, own: own, done: make(chan error, 1)}
 	w.waiting.Add(1)
 	select {
 	case w.jobs <- j:
@@ -108,7 +110,7 @@ func (w *writer) commit(batch []*writeJob) {
 		if errs[0] = j.ctx.Err(); errs[0] == nil {
 			errs[0] = w.db.plainTx(j.ctx, j.f)
 		}
-		j.done <- errs[0]
+		w.answer(batch, errs)
 		return
 	}
 	tx, err := w.db.wdb.BeginTx(context.Background(), nil)
@@ -144,6 +146,16 @@ func (w *writer) commit(batch []*writeJob) {
 				errs[i] = err
 			}
 		}
+	}
+	w.answer(batch, errs)
+}
+
+// answer settles the jobs' own records, the tailer may be reading the
+// events already, then gives the jobs their outcomes.
+func (w *writer) answer(batch []*writeJob, errs []error) {
+	w.db.own.committed()
+	for i, j := range batch {
+		j.own.end(w.db, errs[i])
 	}
 	for i, j := range batch {
 		j.done <- errs[i]
@@ -187,7 +199,7 @@ func (db *DB) plainTx(ctx context.Context, f func(ctx context.Context, tx *sql.T
 // context to use for its statements.
 func (db *DB) write(ctx context.Context, f func(ctx context.Context, tx *sql.Tx) error) error {
 	if db.w != nil {
-		return db.w.do(ctx, f)
+		return db.w.do(ctx, f, nil)
 	}
 	tx, err := db.wdb.BeginTx(ctx, nil)
 	if err != nil {
