@@ -59,11 +59,11 @@ func (db *DB) quietSince(ctx context.Context, kind string, from, seq int64) (boo
 // of its kind; after more, it lists again.
 const maxKeyGap = 256
 
-// listKeys reads the keys. On SQLite conference records are read from
-// the records_conf_keys index alone (migration 0046), whose partial
-// condition the query must write literally; PostgreSQL reads the rows
-// (0062 dropped the index so that a change of a running conference is a
-// HOT update).
+// listKeys reads the keys, from the rows: migration 0062 dropped the
+// covering index of 0046 (records_conf_keys) so that a change of a
+// running conference writes no index entry (a HOT update on PostgreSQL,
+// the row alone on SQLite). RecordKeys lists only after an event of the
+// kind, so an idle node does not run it.
 func (db *DB) listKeys(ctx context.Context, kind, state string) ([]store.RecordKey, error) {
 	var rows *sql.Rows
 	var err error

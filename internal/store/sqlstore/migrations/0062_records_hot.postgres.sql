@@ -18,7 +18,8 @@
 -- speaker changes were HOT, at 90 % 65 %, at 80 % over 99 %). Existing
 -- pages are not rewritten: a row's next update that is not HOT moves it
 -- to a page with room.
--- 0062_records_hot.sqlite.sql keeps SQLite's indexes (no HOT there).
+-- 0062_records_hot.sqlite.sql changes SQLite's indexes alike (there an
+-- UPDATE rewrites the entries of every index holding a column it sets).
 DROP INDEX records_conf_keys;
 DROP INDEX records_domain;
 CREATE INDEX records_domain ON records(kind, domain_moid);
