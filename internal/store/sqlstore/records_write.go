@@ -240,7 +240,16 @@ func (db *DB) NextNumber(ctx context.Context, counter string, min, max int64) (i
 func recordFilter(q store.RecordQuery) (string, []any) {
 	where := []string{"kind = ?"}
 	args := []any{q.Kind}
-	if q.DomainMoid != "" {
+	switch {
+	case q.DomainMoid != "" && q.OwnerMoid != "":
+		// With an owner (a conference's terminals), records_owner
+		// (kind, owner_moid, domain_moid) selects the few rows; without
+		// statistics PostgreSQL preferred the smaller records_domain
+		// (kind, domain_moid, since migration 0062) and read every
+		// terminal of the domain. IS NOT DISTINCT FROM (equality: the
+		// column is NOT NULL) keeps records_domain out (byKeyInDomain).
+		where, args = append(where, "domain_moid IS NOT DISTINCT FROM ?"), append(args, q.DomainMoid)
+	case q.DomainMoid != "":
 		where, args = append(where, "domain_moid = ?"), append(args, q.DomainMoid)
 	}
 	if q.OwnerMoid != "" {
