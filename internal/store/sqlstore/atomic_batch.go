@@ -92,6 +92,10 @@ const (
 		" RETURNING v.ord, r.owner_moid, r.created_at, r.version"
 )
 
+// swapRecordsArgs are the arguments of one swapRecordsRow; the document
+// is the swapRecordsData-th.
+const swapRecordsArgs, swapRecordsData = 10, 5
+
 func (a *atomicTx) SwapRecords(rs []store.Record) error {
 	if a.db.ws != nil || len(rs) < 2 || len(rs) > batchRows || !distinctKeys(rs) {
 		// A record twice in one statement would be changed once: one by one,
@@ -103,7 +107,7 @@ func (a *atomicTx) SwapRecords(rs []store.Record) error {
 		}
 		return nil
 	}
-	args := make([]any, 0, 10*len(rs))
+	args := make([]any, 0, swapRecordsArgs*len(rs))
 	for i, r := range rs {
 		// The columns of updateRecord, start_at as it writes it (confstart.go).
 		args = append(args, i, r.Kind, r.ID, r.DomainMoid, r.Version, string(r.Data), r.State, nanos(r.DueAt), nanos(r.UpdatedAt), docStart(r))
@@ -142,7 +146,7 @@ func (a *atomicTx) SwapRecords(rs []store.Record) error {
 		}
 	}
 	for i, s := range stored {
-		a.event(*s, args[10*i+5].(string), store.OpUpdate)
+		a.event(*s, args[swapRecordsArgs*i+swapRecordsData].(string), store.OpUpdate)
 	}
 	return nil
 }

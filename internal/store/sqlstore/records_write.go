@@ -113,10 +113,10 @@ func updateRecord(r store.Record, where string, args ...any) (string, []any) {
 // the document, the update time and the version, and matches no row
 // otherwise. SQLite rewrites the entries of every index holding a column
 // the statement sets, whatever the values, so a change of the document
-// alone (a speaker, a chairman, a mute) would rewrite four index entries
-// for nothing (records_due, records_conf_keys, records_conf_start);
-// writeUpdate tries this first on SQLite (docs/benchmarks.md "Fourth
-// pass").
+// alone (a speaker, a chairman, a mute) would rewrite the entries of
+// records_due and records_conf_start for nothing (and, with migration
+// 0062, writes the row alone); writeUpdate tries this first on SQLite
+// (docs/benchmarks.md "Fourth pass").
 func updateDocument(r store.Record, where string, args ...any) (string, []any) {
 	same := " AND state = ? AND due_at = ?"
 	if r.Kind == "conf" {
