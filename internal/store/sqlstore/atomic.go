@@ -81,6 +81,9 @@ func (a *atomicTx) GetRecord(kind, domain, id string) (store.Record, error) {
 }
 
 func (a *atomicTx) CountRecords(q store.RecordQuery) (int, error) {
+	if query, args := countsQuery(q); query != "" { // recordcounts.go
+		return a.db.countRows(a.db.txQueryRow(a.ctx, a.tx, query, args...))
+	}
 	cond, args := recordFilter(q)
 	var n int
 	err := a.db.txQueryRow(a.ctx, a.tx, "SELECT COUNT(*) FROM records"+cond, args...).Scan(&n)

@@ -38,6 +38,7 @@ type DB struct {
 	countGate countGate    // coalesced reads of the counter by query (countgate.go)
 	claims    atomic.Int64 // Claim's count: one in pruneEvery prunes (claims.go)
 	own       ownWrites    // this handle's recent record writes, for GetRecords (ownwrites.go)
+	folds     folder       // PostgreSQL: folds of record_counts' rows (recordcounts.go)
 }
 
 // IsPostgres tells whether dsn names a PostgreSQL database.
@@ -77,6 +78,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.w = startWriter(db)
 		db.mapWAL(ctx, dsn)
 	} else {
+		if err := db.fold(ctx); err != nil { // recordcounts.go
+			db.Close()
+			return nil, fmt.Errorf("fold record counts: %w", err)
+		}
 		db.counter = &soleConn{dsn: dsn} // soleconn.go
 		if db.wk, err = startWaker(ctx, dsn, db.wdb); err != nil {
 			db.Close()
@@ -141,6 +146,7 @@ func (db *DB) Ping(ctx context.Context) error { return db.rdb.PingContext(ctx) }
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.folds.wg.Wait()
 	if db.w != nil {
 		db.w.stop()
 	}

@@ -280,6 +280,9 @@ func (db *DB) pageClause(count, start int) (string, []any) {
 
 // CountRecords counts the records that q selects.
 func (db *DB) CountRecords(ctx context.Context, q store.RecordQuery) (int, error) {
+	if query, args := countsQuery(q); query != "" { // recordcounts.go
+		return db.countRows(db.readRow(ctx, query, args...))
+	}
 	cond, args := recordFilter(q)
 	var n int
 	err := db.readRow(ctx, "SELECT COUNT(*) FROM records"+cond, args...).Scan(&n)
