@@ -5,6 +5,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"os"
 )
 
@@ -44,6 +45,9 @@ func readMultipart(r *http.Request, a *Args, boundary string, maxText int64) (*A
 	}
 	if r.ContentLength > MaxUploadBody {
 		return nil, Errorf(CodeBodyTooLarge, "request body exceeds %d bytes", int64(MaxUploadBody))
+	}
+	if a.Form == nil {
+		a.Form = url.Values{}
 	}
 	body := &limitedReader{r: r.Body, left: MaxUploadBody}
 	p := &pendingParts{mr: multipart.NewReader(body, boundary), body: body, text: maxText, limit: maxText}

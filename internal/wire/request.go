@@ -115,13 +115,14 @@ func ReadArgs(r *http.Request, maxBody int64) (*Args, error) {
 }
 
 func readArgs(r *http.Request, maxBody int64) (*Args, error) {
-	a := &Args{Query: r.URL.Query(), Form: url.Values{}}
-	if r.URL.RawQuery != "" {
-		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
-			return nil, Errorf(CodeIllegalBody, "malformed query string: %v", err)
-		}
+	query, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, Errorf(CodeIllegalBody, "malformed query string: %v", err)
 	}
-	if r.Body == nil {
+	// Form stays nil (read only) until a body fills it; a request
+	// without a body (net/http's NoBody: a GET) reads none.
+	a := &Args{Query: query}
+	if r.Body == nil || r.Body == http.NoBody {
 		return a, nil
 	}
 	if ct, ps, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && ct == "multipart/form-data" {
