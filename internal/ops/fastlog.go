@@ -133,16 +133,14 @@ func appendTextRecord(b []byte, r slog.Record) ([]byte, bool) {
 
 func appendTextAttr(b []byte, a slog.Attr) ([]byte, bool) {
 	v := a.Value
-	switch v.Kind() {
-	case slog.KindString, slog.KindInt64, slog.KindUint64, slog.KindFloat64,
-		slog.KindBool, slog.KindDuration, slog.KindTime:
-	default: // any, groups, LogValuers: slog's
+	k := v.Kind()
+	if !plainKind(k) {
 		return b, false
 	}
 	b = append(b, ' ')
 	b = appendTextString(b, a.Key)
 	b = append(b, '=')
-	switch v.Kind() {
+	switch k {
 	case slog.KindString:
 		b = appendTextString(b, v.String())
 	case slog.KindInt64:
@@ -159,6 +157,18 @@ func appendTextAttr(b []byte, a slog.Attr) ([]byte, bool) {
 		b = appendRFC3339Millis(b, v.Time())
 	}
 	return b, true
+}
+
+// plainKind reports whether the formatter takes values of kind k: any
+// (errors, json.Marshal, TextMarshaler...), groups and LogValuers are
+// left to slog.
+func plainKind(k slog.Kind) bool {
+	switch k {
+	case slog.KindString, slog.KindInt64, slog.KindUint64, slog.KindFloat64,
+		slog.KindBool, slog.KindDuration, slog.KindTime:
+		return true
+	}
+	return false
 }
 
 // appendJSONRecord is appendTextRecord for slog's JSONHandler.
@@ -187,17 +197,15 @@ func appendJSONRecord(b []byte, r slog.Record) ([]byte, bool) {
 
 func appendJSONAttr(b []byte, a slog.Attr) ([]byte, bool) {
 	v := a.Value
-	switch v.Kind() {
-	case slog.KindString, slog.KindInt64, slog.KindUint64, slog.KindFloat64,
-		slog.KindBool, slog.KindDuration, slog.KindTime:
-	default: // any (json.Marshal, errors), groups, LogValuers: slog's
+	k := v.Kind()
+	if !plainKind(k) {
 		return b, false
 	}
 	b = append(b, ',', '"')
 	b = appendEscapedJSONString(b, a.Key)
 	b = append(b, '"', ':')
 	ok := true
-	switch v.Kind() {
+	switch k {
 	case slog.KindString:
 		b = append(b, '"')
 		b = appendEscapedJSONString(b, v.String())
@@ -351,10 +359,11 @@ var jsonSafe = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// textPlain holds the ASCII bytes that leave a text value unquoted:
-// jsonSafe but space and '=', and '\' (log/slog text_handler.go
-// needsQuoting).
-var textPlain = func() (t [utf8.RuneSelf]bool) {
+// textPlain holds the bytes that leave a text value unquoted when they
+// stand alone: jsonSafe but space and '=', and '\' (log/slog
+// text_handler.go needsQuoting); bytes from 0x80 on start a rune that
+// textNeedsQuoting decodes.
+var textPlain = func() (t [256]bool) {
 	for c := 0; c < utf8.RuneSelf; c++ {
 		t[c] = c == '\\' || jsonSafe[c] && c != ' ' && c != '='
 	}
@@ -376,12 +385,12 @@ func textNeedsQuoting(s string) bool {
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			if !textPlain[c] {
-				return true
-			}
+		if textPlain[c] {
 			i++
 			continue
+		}
+		if c < utf8.RuneSelf {
+			return true
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r) {
