@@ -459,25 +459,35 @@ func FuzzFastLogMatchesSlog(f *testing.F) {
 	})
 }
 
-// BenchmarkRequestLine logs ops.Handler's request line through a Logger
-// (as ops.go does) with slog's handlers and ours, text and JSON.
+// BenchmarkRequestLine writes ops.Handler's request line: "slog" as it
+// was (Logger.LogAttrs, slog's handler), "fast" as it is (logRequest,
+// ops' handler), and "fast-logattrs" with ops' handler alone; text and
+// JSON.
 func BenchmarkRequestLine(b *testing.B) {
 	ctx := context.Background()
-	attrs := requestAttrs(1234567 * time.Nanosecond)
-	for _, c := range []struct {
-		name string
-		h    slog.Handler
-	}{
-		{"slog-text", slog.NewTextHandler(io.Discard, nil)},
-		{"fast-text", NewTextHandler(io.Discard, nil)},
-		{"slog-json", slog.NewJSONHandler(io.Discard, nil)},
-		{"fast-json", NewJSONHandler(io.Discard, nil)},
-	} {
-		l := slog.New(c.h)
-		b.Run(c.name, func(b *testing.B) {
+	d := 1234567 * time.Nanosecond
+	attrs := requestAttrs(d)
+	for _, json := range []bool{false, true} {
+		format, std, fast := "text", slog.New(slog.NewTextHandler(io.Discard, nil)), slog.New(NewTextHandler(io.Discard, nil))
+		if json {
+			format, std, fast = "json", slog.New(slog.NewJSONHandler(io.Discard, nil)), slog.New(NewJSONHandler(io.Discard, nil))
+		}
+		b.Run("slog-"+format, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				l.LogAttrs(ctx, slog.LevelInfo, "request", attrs...)
+				std.LogAttrs(ctx, slog.LevelInfo, "request", attrs...)
+			}
+		})
+		b.Run("fast-logattrs-"+format, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				fast.LogAttrs(ctx, slog.LevelInfo, "request", attrs...)
+			}
+		})
+		b.Run("fast-"+format, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				logRequest(ctx, fast, time.Now(), "5f0c7e0a9b1d2c3e4f5a6b7c", "GET", "list_confs", "vc", "example.com", 0, 200, d)
 			}
 		})
 	}
@@ -503,5 +513,47 @@ func BenchmarkRequestLineHandler(b *testing.B) {
 				c.h.Handle(ctx, r)
 			}
 		})
+	}
+}
+
+// recordHandler keeps the records it is handed.
+type recordHandler struct{ records []slog.Record }
+
+func (h *recordHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h *recordHandler) Handle(_ context.Context, r slog.Record) error {
+	h.records = append(h.records, r.Clone())
+	return nil
+}
+func (h *recordHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *recordHandler) WithGroup(string) slog.Handler      { return h }
+
+// logRequest hands the handler the record Logger.LogAttrs made before,
+// less the program counter; a disabled level writes nothing.
+func TestLogRequestRecord(t *testing.T) {
+	ctx := context.Background()
+	d := 1500 * time.Microsecond
+	rec := &recordHandler{}
+	l := slog.New(rec)
+	l.LogAttrs(ctx, slog.LevelInfo, "request", requestAttrs(d)...)
+	logRequest(ctx, l, fastTime, "5f0c7e0a9b1d2c3e4f5a6b7c", "GET", "list_confs", "vc", "example.com", 0, 200, d)
+	if len(rec.records) != 2 {
+		t.Fatalf("%d records", len(rec.records))
+	}
+	want, got := rec.records[0], rec.records[1]
+	if got.Time != fastTime || got.PC != 0 {
+		t.Errorf("time %v pc %d, want %v and 0", got.Time, got.PC, fastTime)
+	}
+	want.Time, want.PC = got.Time, 0
+	var wb, gb bytes.Buffer
+	slog.NewJSONHandler(&wb, nil).Handle(ctx, want)
+	slog.NewJSONHandler(&gb, nil).Handle(ctx, got)
+	if wb.String() != gb.String() {
+		t.Errorf("LogAttrs: %s\nlogRequest: %s", wb.String(), gb.String())
+	}
+	var out bytes.Buffer
+	quiet := slog.New(NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logRequest(ctx, quiet, fastTime, "id", "GET", "e", "m", "", 0, 200, d)
+	if out.Len() != 0 {
+		t.Errorf("request line at level Warn: %q", out.String())
 	}
 }
