@@ -78,17 +78,23 @@ func (a *atomicTx) CreateRecords(rs []store.Record) error {
 }
 
 // swapRecords updates each row of its VALUES over the version given; it
-// returns the position and stored owner of each row it changed. The
-// domain is compared with IS NOT DISTINCT FROM (the columns are NOT NULL:
-// equality), which no index serves, so that PostgreSQL without statistics
-// finds each row by the primary key and not by records_domain, the
-// index of (kind, domain_moid), reading the whole domain (getByKey).
+// returns the position and stored owner of each row it changed. Each row
+// is found, at its version, by the primary key in a LATERAL subquery
+// (OFFSET 0 keeps it one) and updated by its ctid, the only condition on
+// the updated table: joined on its columns, PostgreSQL without
+// statistics read every record for a hash join (records_many.go). A row
+// changed by another transaction meanwhile has a new ctid and is not
+// updated, as its version would not match either. The domain is compared
+// with IS NOT DISTINCT FROM (the columns are NOT NULL: equality), which
+// no index serves, so that PostgreSQL never reads records_domain, the
+// index of (kind, domain_moid), for it (getByKey).
 const (
 	swapRecordsHead = "UPDATE records AS r SET data = v.data, state = v.state, due_at = v.due_at, updated_at = v.updated_at," +
 		" start_at = COALESCE(v.start_at, r.created_at / 1000000000), version = r.version + 1 FROM (VALUES "
 	swapRecordsRow  = "(?::int, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::bigint, ?::bigint, ?::bigint)"
 	swapRecordsTail = ") AS v(ord, kind, id, domain_moid, version, data, state, due_at, updated_at, start_at)" +
-		" WHERE r.kind = v.kind AND r.id = v.id AND r.version = v.version AND r.domain_moid IS NOT DISTINCT FROM v.domain_moid" +
+		" CROSS JOIN LATERAL (SELECT ctid AS found FROM records WHERE kind = v.kind AND id = v.id AND version = v.version" +
+		" AND domain_moid IS NOT DISTINCT FROM v.domain_moid OFFSET 0) AS x WHERE r.ctid = x.found" +
 		" RETURNING v.ord, r.owner_moid, r.created_at, r.version"
 )
 
@@ -196,7 +202,7 @@ func (a *atomicTx) GetRecords(kind, domain string, ids []string) ([]store.Record
 	}
 	got := make(map[store.RecordRef]store.Record, len(ids))
 	query := func(q string, args ...any) (*sql.Rows, error) { return a.tx.QueryContext(a.ctx, a.db.d.q(q), args...) }
-	if err := getMany(query, refs, got); err != nil {
+	if err := getMany(query, a.db.d.dollar, refs, got); err != nil {
 		return nil, err
 	}
 	for _, r := range got {

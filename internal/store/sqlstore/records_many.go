@@ -12,7 +12,11 @@ import (
 // store.BatchReader: many records in one statement, a join of the
 // references (a VALUES list) with the primary key. Both engines search
 // the key once per reference this way; SQLite scans the whole table for
-// the row-value form (kind, id, domain_moid) IN (VALUES ...).
+// the row-value form (kind, id, domain_moid) IN (VALUES ...). PostgreSQL
+// looks each reference up in a LATERAL subquery that OFFSET 0 keeps from
+// being merged into a join: without statistics (autovacuum off, or a
+// table grown since it was analysed) it chose a hash join, reading every
+// record for each batch of terminals (docs/benchmarks.md "Fifth pass").
 
 // manyPerStatement bounds the references of one statement (three
 // parameters each, within SQLite's oldest limit of 999).
@@ -35,18 +39,23 @@ func (db *DB) GetRecords(ctx context.Context, refs []store.RecordRef) (map[store
 		return out, nil
 	}
 	query := func(q string, args ...any) (*sql.Rows, error) { return db.readQuery(ctx, q, args...) }
-	if err := getMany(query, uniq, out); err != nil {
+	if err := getMany(query, db.d.dollar, uniq, out); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // getMany reads refs into out, manyPerStatement a statement, through
-// query (the read pool, or a transaction: atomicTx.GetRecords).
-func getMany(query func(q string, args ...any) (*sql.Rows, error), refs []store.RecordRef, out map[store.RecordRef]store.Record) error {
+// query (the read pool, or a transaction: atomicTx.GetRecords); pg tells
+// PostgreSQL's statements.
+func getMany(query func(q string, args ...any) (*sql.Rows, error), pg bool, refs []store.RecordRef, out map[store.RecordRef]store.Record) error {
+	qs := manyQueries
+	if pg {
+		qs = manyQueriesPG
+	}
 	for len(refs) > 0 {
 		n := min(len(refs), manyPerStatement)
-		if err := getManyOnce(query, refs[:n], out); err != nil {
+		if err := getManyOnce(query, qs, refs[:n], out); err != nil {
 			return err
 		}
 		refs = refs[n:]
@@ -57,7 +66,7 @@ func getMany(query func(q string, args ...any) (*sql.Rows, error), refs []store.
 // getManyOnce reads refs into out in one statement. The list is padded to
 // a power of two with its last reference, so that few statement texts
 // exist (each is prepared once: stmts.go).
-func getManyOnce(query func(q string, args ...any) (*sql.Rows, error), refs []store.RecordRef, out map[store.RecordRef]store.Record) error {
+func getManyOnce(query func(q string, args ...any) (*sql.Rows, error), qs []string, refs []store.RecordRef, out map[store.RecordRef]store.Record) error {
 	size := 1
 	for size < len(refs) {
 		size *= 2
@@ -67,7 +76,7 @@ func getManyOnce(query func(q string, args ...any) (*sql.Rows, error), refs []st
 		r := refs[min(i, len(refs)-1)]
 		args = append(args, r.Kind, r.ID, r.DomainMoid)
 	}
-	rows, err := query(manyQueries[bits.Len(uint(size))-1], args...)
+	rows, err := query(qs[bits.Len(uint(size))-1], args...)
 	if err != nil {
 		return err
 	}
@@ -81,17 +90,22 @@ func getManyOnce(query func(q string, args ...any) (*sql.Rows, error), refs []st
 	return nil
 }
 
-// manyQueries[i] is the statement of 1<<i references.
-var manyQueries = func() []string {
+// manyQueries[i] is the statement of 1<<i references; manyQueriesPG[i]
+// PostgreSQL's.
+var manyQueries, manyQueriesPG = manyStatements(false), manyStatements(true)
+
+func manyStatements(pg bool) []string {
 	var qs []string
 	for n := 1; n <= manyPerStatement; n *= 2 {
-		qs = append(qs, manyQuery(n))
+		qs = append(qs, manyQuery(n, pg))
 	}
 	return qs
-}()
+}
 
-// manyQuery is the statement of n references.
-func manyQuery(n int) string {
+// manyQuery is the statement of n references. The domain is compared by
+// IS NOT DISTINCT FROM, which no index serves, so that PostgreSQL finds
+// the row by the primary key (byKeyInDomain).
+func manyQuery(n int, pg bool) string {
 	var b strings.Builder
 	b.WriteString("SELECT r." + strings.ReplaceAll(recordCols, ", ", ", r.") + " FROM (VALUES ")
 	for i := 0; i < n; i++ {
@@ -100,8 +114,11 @@ func manyQuery(n int) string {
 		}
 		b.WriteString("(?, ?, ?)")
 	}
-	// The domain by IS NOT DISTINCT FROM, which no index serves, so that
-	// PostgreSQL without statistics joins on the primary key (byKeyInDomain).
+	if pg {
+		b.WriteString(") AS k CROSS JOIN LATERAL (SELECT " + recordCols + " FROM records" +
+			" WHERE kind = k.column1 AND id = k.column2 AND domain_moid IS NOT DISTINCT FROM k.column3 OFFSET 0) AS r")
+		return b.String()
+	}
 	b.WriteString(") AS k JOIN records r ON r.kind = k.column1 AND r.id = k.column2 AND r.domain_moid IS NOT DISTINCT FROM k.column3")
 	return b.String()
 }
