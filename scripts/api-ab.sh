@@ -12,7 +12,10 @@
 # before, then after. LOAD is the confer-load binary (built from this tree
 # when unset); CONFERD_FLAGS adds flags to both conferd (e.g.
 # "--max-confs-per-domain 2000"); PORT (default 18501) is before's port,
-# PORT+1 after's (another run on the machine needs other ones). Example:
+# PORT+1 after's (another run on the machine needs other ones); SETTLE
+# (seconds, default 0) pauses before each round, so that the work a round
+# leaves behind (terminals added are called and come online a moment
+# later) does not fall on the next round, the other build's. Example:
 #
 #   scripts/api-ab.sh /tmp/conferd-old /tmp/conferd-new --confs 100 --mts 4 --mix list=1 -c 16 --duration 10s --bare
 set -euo pipefail
@@ -92,6 +95,7 @@ for r in $(seq "$ROUNDS"); do
 	for n in before after; do
 		port=$p1 i=0
 		[ $n = after ] && port=$p2 i=1
+		sleep "${SETTLE:-0}"
 		echo "== round $r, $n ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
 		bk=$(backends $i)
 		# shellcheck disable=SC2086 # lists of process ids
