@@ -22,7 +22,7 @@ func TestBridgeToWebRTC(t *testing.T) {
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	s := startSIPp(t, scenario(t, "uas_answer.xml", nil), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
 	e.waitOnline(t, conf, mt, "the terminal online")
 	testserver.MustOK(t, e.api.Do("PUT", "/api/v1/vc/confs/"+conf+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))

@@ -19,7 +19,7 @@ func TestCallAnswered(t *testing.T) {
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	s := startSIPp(t, scenario(t, "uas_answer.xml", nil), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
 	e.waitOnline(t, conf, mt, "the terminal online")
 	waitFor(t, "the terminal's RTP", func() bool { return e.ua.Stats().RTPReceived > 20 })
@@ -53,7 +53,7 @@ func TestCallBusy(t *testing.T) {
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	s := startSIPp(t, scenario(t, "uas_busy.xml", nil), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
 	s.wait(t)
 	waitFor(t, "the busy outcome", func() bool {
@@ -72,7 +72,7 @@ func TestCallNoAnswer(t *testing.T) {
 	e := startEnv(t, cfg)
 	conf := e.conf(t, nil)
 	s := startSIPp(t, scenario(t, "uas_noanswer.xml", nil), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
 	s.wait(t)
 	waitFor(t, "the no-answer outcome", func() bool {
@@ -89,7 +89,7 @@ func TestAnsweredButBusyElsewhere(t *testing.T) {
 	e := startEnv(t, sipConfig())
 	a, b := e.conf(t, nil), e.conf(t, nil)
 	s := startSIPp(t, scenario(t, "uas_answer.xml", nil), "", "-m", "2")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	account := "127.0.0.1:" + itoa(s.port)
 	mtA := e.addMt(t, a, account, 7)
 	waitFor(t, "the terminal online in the first conference", func() bool {
@@ -118,7 +118,7 @@ func TestCallCancelledByHangup(t *testing.T) {
 	e := startEnv(t, cfg)
 	conf := e.conf(t, nil)
 	s := startSIPp(t, scenario(t, "uas_noanswer.xml", nil), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
 	waitFor(t, "the terminal ringing", func() bool { return e.ua.Ringing(conf, mt) })
 	testserver.MustOK(t, e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",

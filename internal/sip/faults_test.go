@@ -148,7 +148,7 @@ func TestVanishedTerminal(t *testing.T) {
 	e := startEnv(t, cfg)
 	conf := e.conf(t, nil)
 	s := startSIPp(t, scenario(t, "uas_vanish.xml", nil), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
 	s.wait(t) // answered, then gone
 	waitFor(t, "the terminal offline", func() bool {

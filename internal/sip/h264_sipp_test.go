@@ -23,7 +23,7 @@ func TestH264FromSIPp(t *testing.T) {
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	s := startSIPp(t, scenario(t, "uas_h264.xml", map[string]string{"H264PCAP": pcap}), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
 	e.waitOnline(t, conf, mt, "the terminal online")
 

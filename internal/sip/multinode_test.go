@@ -30,7 +30,7 @@ func TestRegistrationSharedByNodes(t *testing.T) {
 
 	conf := eb.conf(t, nil)
 	s := startSIPpOn(t, reg.port, scenario(t, "uas_answer.xml", nil), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := eb.addMt(t, conf, "5551077", 5)
 	eb.waitOnline(t, conf, mt, "the terminal online through node B")
 	if eb.ua.Stats().Dialled != 1 || ea.ua.Stats().Dialled != 0 {
@@ -79,7 +79,7 @@ func TestSIPFollowsTheMediaOwner(t *testing.T) {
 
 	// Added through B, dialled by A.
 	s := startSIPp(t, scenario(t, "uas_answer.xml", nil), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := eb.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
 	eb.waitOnline(t, conf, mt, "the terminal online (seen from B)")
 	if ea.ua.Stats().Dialled != 1 || eb.ua.Stats().Dialled != 0 {

@@ -49,7 +49,7 @@ func TestRegisterAndCallByE164(t *testing.T) {
 
 	conf := e.conf(t, nil)
 	s := startSIPpOn(t, reg.port, scenario(t, "uas_answer.xml", nil), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := e.addMt(t, conf, "5551042", 5)
 	e.waitOnline(t, conf, mt, "the registered terminal online")
 	testserver.MustOK(t, e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",

@@ -39,8 +39,9 @@ func needSIPp(t *testing.T) {
 	}
 }
 
-// freePort returns a UDP port that is free now (high and random: never
-// 5060).
+// freePort returns a UDP port that is free now with the three after it
+// (high and random: never 5060): SIPp's media port pairs with +1 (RTCP)
+// and +2, +3 (video), and a taken neighbour made SIPp exit at start.
 func freePort(t *testing.T) int {
 	t.Helper()
 	for {
@@ -49,28 +50,43 @@ func freePort(t *testing.T) int {
 			t.Fatal(err)
 		}
 		p := c.LocalAddr().(*net.UDPAddr).Port
+		free := p > 10000 && p%2 == 0 && p < 65532
+		for i := 1; free && i <= 3; i++ {
+			n, err := net.ListenPacket("udp", "127.0.0.1:"+strconv.Itoa(p+i))
+			if free = err == nil; free {
+				n.Close()
+			}
+		}
 		c.Close()
-		if p > 10000 && p%2 == 0 { // even: SIPp's media port pairs with +1 (RTCP) and +2
+		if free {
 			return p
 		}
 	}
 }
 
-// waitBound waits until another process has bound UDP port p.
-func waitBound(t *testing.T, p int) {
+// waitBound waits until s's SIPp has bound its SIP port; a SIPp that
+// ended first fails the test with its output.
+func waitBound(t *testing.T, s *sippRun) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
-		c, err := net.ListenPacket("udp", "127.0.0.1:"+strconv.Itoa(p))
+		c, err := net.ListenPacket("udp", "127.0.0.1:"+strconv.Itoa(s.port))
 		if errors.Is(err, syscall.EADDRINUSE) {
 			return
 		}
 		if err == nil {
 			c.Close()
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case err := <-s.done:
+			s.done <- err // for wait
+			t.Fatalf("sipp ended before binding port %d: %v\n%s", s.port, err, tail(s.out.String()))
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
-	t.Fatalf("sipp did not bind port %d", p)
+	_ = s.cmd.Process.Kill() // its output is read once it has ended
+	err := <-s.done
+	t.Fatalf("sipp did not bind port %d within 15 s (%v)\n%s", s.port, err, tail(s.out.String()))
 }
 
 // scenario writes a scenario of testdata with its placeholders replaced.

@@ -298,7 +298,7 @@ func TestSessionTimerSIPp(t *testing.T) {
 	e := startEnv(t, timerConfig())
 	conf := e.conf(t, nil)
 	s := startSIPp(t, scenario(t, "uas_timer.xml", map[string]string{"REFRESH": refreshAnswer}), "")
-	waitBound(t, s.port)
+	waitBound(t, s)
 	mt := e.addMt(t, conf, "127.0.0.1:"+itoa(s.port), 7)
 	s.wait(t)
 	waitFor(t, "the terminal offline", func() bool {
