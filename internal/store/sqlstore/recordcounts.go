@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -48,8 +49,14 @@ func (db *DB) countRows(row *sql.Row) (int, error) {
 
 // foldAbove is how many rows a count may read before the rows of gone
 // backends are folded: pool connections come and go (idle for five
-// minutes, open.go), each a backend with rows of its own.
-const foldAbove = 256
+// minutes, open.go), each a backend with rows of its own. The rows of
+// running backends stay (folding them could deadlock with their
+// writes), so a platform of many domains may read more than foldAbove
+// rows after a fold too: foldEvery bounds how often a count starts one.
+const (
+	foldAbove = 256
+	foldEvery = time.Minute
+)
 
 // foldCountsKey is the advisory-lock key that makes one node fold at a
 // time.
@@ -82,17 +89,21 @@ func (db *DB) fold(ctx context.Context) error {
 	return tx.Commit()
 }
 
-// folder runs one fold at a time in the background.
+// folder runs one fold at a time in the background, at most one every
+// foldEvery.
 type folder struct {
 	running atomic.Bool
+	last    atomic.Int64 // when the last fold started, Unix nanoseconds
 	wg      sync.WaitGroup
 	runs    atomic.Int64 // folds done (tests)
 }
 
 func (f *folder) start(db *DB) {
-	if !f.running.CompareAndSwap(false, true) {
+	now := time.Now().UnixNano()
+	if now-f.last.Load() < int64(foldEvery) || !f.running.CompareAndSwap(false, true) {
 		return
 	}
+	f.last.Store(now)
 	f.wg.Add(1)
 	go func() {
 		defer f.wg.Done()

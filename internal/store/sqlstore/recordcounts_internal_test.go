@@ -212,6 +212,23 @@ func TestRecordCountsBackends(t *testing.T) {
 	if db.folds.runs.Load() == 0 {
 		t.Fatal("a count over 300 rows did not fold them")
 	}
+	// At most one fold a minute, however many rows the counts read.
+	if _, err := db.wdb.ExecContext(ctx, `INSERT INTO record_counts (kind, domain_moid, backend, n)
+		SELECT 'mt', 'd1', 90000000 + i, 0 FROM generate_series(1, 300) AS i`); err != nil {
+		t.Fatal(err)
+	}
+	runs := db.folds.runs.Load()
+	checkCounts(t, db, "again")
+	db.folds.wg.Wait()
+	if got := db.folds.runs.Load(); got != runs {
+		t.Errorf("a second fold within a minute (%d folds, then %d)", runs, got)
+	}
+	db.folds.last.Store(0) // a minute later
+	checkCounts(t, db, "a minute later")
+	db.folds.wg.Wait()
+	if db.folds.runs.Load() != runs+1 {
+		t.Errorf("no fold a minute after the last")
+	}
 	var gone int
 	if err := db.rdb.QueryRowContext(ctx, "SELECT COUNT(*) FROM record_counts WHERE backend > 90000000").Scan(&gone); err != nil {
 		t.Fatal(err)
