@@ -19,17 +19,21 @@ import (
 // by slog's rounding only with the nanoseconds, so it has some.
 var fastTime = time.Date(2026, 11, 27, 9, 8, 7, 123456789, time.UTC)
 
+// handlerPair returns our handler on fb and slog's on sb, JSON or text,
+// with nil options.
+func handlerPair(json bool, fb, sb *bytes.Buffer) (fast, std slog.Handler) {
+	if json {
+		return NewJSONHandler(fb, nil), slog.NewJSONHandler(sb, nil)
+	}
+	return NewTextHandler(fb, nil), slog.NewTextHandler(sb, nil)
+}
+
 // format writes r through slog's own handler (json or text, nil options)
 // and through ours; both writers get what one Handle wrote.
 func format(t testing.TB, json bool, r slog.Record) (fast, std string) {
 	t.Helper()
 	var fb, sb bytes.Buffer
-	var fh, sh slog.Handler
-	if json {
-		fh, sh = NewJSONHandler(&fb, nil), slog.NewJSONHandler(&sb, nil)
-	} else {
-		fh, sh = NewTextHandler(&fb, nil), slog.NewTextHandler(&sb, nil)
-	}
+	fh, sh := handlerPair(json, &fb, &sb)
 	if err := fh.Handle(context.Background(), r.Clone()); err != nil {
 		t.Fatalf("fast handler: %v", err)
 	}
@@ -283,12 +287,7 @@ func TestFastLogFallback(t *testing.T) {
 func TestFastLogWith(t *testing.T) {
 	for _, json := range []bool{false, true} {
 		var fb, sb bytes.Buffer
-		var fh, sh slog.Handler
-		if json {
-			fh, sh = NewJSONHandler(&fb, nil), slog.NewJSONHandler(&sb, nil)
-		} else {
-			fh, sh = NewTextHandler(&fb, nil), slog.NewTextHandler(&sb, nil)
-		}
+		fh, sh := handlerPair(json, &fb, &sb)
 		for _, l := range []*slog.Logger{slog.New(fh), slog.New(sh)} {
 			l.Info("plain", "a", 1)
 			l.With("node", "n1", "n", 2).Info("with", "b", "c d")
