@@ -51,9 +51,10 @@ func local(mtID string) bool {
 // cascaded (GetWithTerminal answers those). It is taken from the cache,
 // not copied: until a write or a read keeps the conference again, the
 // next Kept finds nothing. It may be stale: it is only the base of an
-// UpdateWhileOnline, which the store refuses (store.ErrConflict) unless the stored conference is still the kept
-// version of the kept creation, and an answer it would give otherwise
-// (an error of the change) must come from a read (GetWithTerminal).
+// UpdateWhileOnline, which the store refuses (store.ErrConflict) unless
+// the stored conference is still the kept version of the kept creation,
+// and an answer it would give otherwise (an error of the change) must
+// come from a read (GetWithTerminal).
 func (s *Conferences) Kept(domainMoid, confID, mtID string, states ...string) (Conference, bool) {
 	if _, can := s.st.(store.GuardedWriter); !can || !local(mtID) {
 		return Conference{}, false
