@@ -390,6 +390,11 @@ func TestWatch(t *testing.T) {
 	c.login()
 	conf := c.conference("Watched")
 	for _, asJSON := range []bool{false, true} {
+		// The terminal's joining, pushed after the watch subscribed,
+		// would be its first line: the watch starts once it is out.
+		if err := c.env.Srv.Push().WaitPublished(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 		out := &bytes.Buffer{}
 		errw := &signalWriter{first: make(chan struct{})}
 		a := &app{in: strings.NewReader(""), out: out, errw: errw, getenv: func(k string) string { return c.vars[k] },

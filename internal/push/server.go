@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/confer-platform/confer/internal/auth"
@@ -116,6 +117,7 @@ type Server struct {
 
 	tail *tailer
 	met  *pushMetrics
+	done atomic.Int64 // the last event sequence the tailer has published
 }
 
 // New returns a Server; Run starts its background work.
@@ -143,6 +145,27 @@ func (s *Server) Wake() {
 	case s.wake <- struct{}{}:
 	default:
 	}
+}
+
+// WaitPublished returns once every event committed before the call has
+// been published to the subscribers of this node, or when ctx ends. A
+// client that subscribes after it hears of no change made before it.
+func (s *Server) WaitPublished(ctx context.Context) error {
+	target, err := s.cfg.Events.LastEventSeq(ctx)
+	if err != nil {
+		return err
+	}
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for s.done.Load() < target {
+		s.Wake()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+	return nil
 }
 
 // drainTimeout bounds how long Run waits for connections to be answered

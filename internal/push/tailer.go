@@ -71,6 +71,7 @@ func (t *tailer) run(ctx context.Context) {
 		if err == nil {
 			t.seq = seq
 			t.preload(ctx)
+			t.s.done.Store(seq)
 			break
 		}
 		if ctx.Err() != nil {
@@ -165,6 +166,7 @@ func (t *tailer) step(ctx context.Context) (int, error) {
 		}
 		t.seq = ev.Seq
 	}
+	t.s.done.Store(t.seq)
 	return len(evs), nil
 }
 

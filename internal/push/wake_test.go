@@ -1,6 +1,7 @@
 package push_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -28,5 +29,28 @@ func TestAcrossNodesWoken(t *testing.T) {
 		testserver.MustOK(t, admin.Do("PUT", "/api/v1/vc/confs/"+id+"/speaker", testserver.Params(t, msg{"mt_id": mt})))
 		sp := b.next(base+"/"+id+"/speaker", nil)
 		sameJSON(t, "speaker via the other node", sp["data"], msg{"method": "update", "mt_id": mt})
+	}
+}
+
+// WaitPublished returns once what was committed before it is out: a
+// client that subscribes after it hears first of the change it makes
+// next, not of a terminal's joining that came before (the CLI's watch
+// test relies on it).
+func TestWaitPublished(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	admin := env.LoggedIn(t)
+	id := startConf(t, env, admin, "settled")
+	if err := env.Srv.Push().WaitPublished(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b := newBx(t, env, admin.Cookie)
+	b.mustHandshake()
+	base := "/userdomains/" + b.domain + "/confs"
+	b.mustSubscribe(base + "/" + id + "/**") // not the conference: its first change seen by a subscriber carries it whole
+	testserver.MustOK(t, admin.Do("PUT", "/api/v1/vc/confs/"+id+"/speaker", testserver.Params(t, msg{"mt_id": "1"})))
+	var seen []msg
+	b.next(base+"/"+id+"/speaker", &seen)
+	if len(seen) != 1 {
+		t.Errorf("before the speaker change, the subscriber heard %v", seen[:len(seen)-1])
 	}
 }
