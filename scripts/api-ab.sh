@@ -18,6 +18,20 @@
 # later) does not fall on the next round, the other build's. Example:
 #
 #   scripts/api-ab.sh /tmp/conferd-old /tmp/conferd-new --confs 100 --mts 4 --mix list=1 -c 16 --duration 10s --bare
+#
+# WRK=1 measures the list as issue 23 did: each round runs wrk (WRK_FLAGS,
+# default "-t2 -c32 -d10s") on the authenticated list (count=LIST_COUNT,
+# default 20) of each build, then on a bare net/http handler serving the
+# same bytes in a process of its own (confer-load's), and prints the
+# ratio and the CPU a request of each server; the confer-load flags then
+# only shape the scenario:
+#
+#   WRK=1 scripts/api-ab.sh /tmp/conferd-old /tmp/conferd-new --confs 100 --mts 4
+#
+# WRK=speaker has wrk change speakers instead (PUT .../speaker, each
+# request the next conference, each conference's next terminal, as
+# confer-load's speaker operation) with "-t2 -c16 -d10s"; a reply
+# without "success":1 counts as an error.
 set -euo pipefail
 [ $# -ge 2 ] || { sed -n 2,20p "$0"; exit 2; }
 before=$1 after=$2
@@ -74,8 +88,8 @@ load() { # name port flags...
 start before "$before" "$p1"
 start after "$after" "$p2"
 echo "== preparing the scenario on both"
-load before "$p1" "$@" --count 1 --duration 10m >/dev/null
-load after "$p2" "$@" --count 1 --duration 10m >/dev/null
+load before "$p1" "$@" --count 1 --duration 10m --print-session >"$work/before/session"
+load after "$p2" "$@" --count 1 --duration 10m --print-session >"$work/after/session"
 # cpu PID...: the CPU seconds (user and system) the processes have used,
 # a figure a shared machine's load moves far less than a throughput.
 cpu() {
@@ -91,6 +105,127 @@ backends() {
 	[ -n "${PG:-}" ] || return 0
 	psql "$PG/postgres?sslmode=disable" -Atc "SELECT pid FROM pg_stat_activity WHERE datname = '${dbs[$1]}'" 2>/dev/null || true
 }
+# speaker_lua NAME: the wrk script of WRK=speaker for build NAME.
+speaker_lua() {
+	local tok ck
+	tok=$(sed -n 's/^account_token: //p' "$work/$1/session")
+	ck=$(sed -n 's/^SSO_COOKIE_KEY: //p' "$work/$1/session")
+	# built in init: wrk knows the Host header then
+	printf 'local reqs = {}\nlocal function build()\n'
+	# the i-th request: conference i mod N, its terminal (i div N) mod M
+	awk -v tok="$tok" -v ck="$ck" '/^conf: / {n++; conf[n] = $2; m[n] = NF - 2; for (j = 3; j <= NF; j++) mt[n, j - 2] = $j}
+		END {
+			for (r = 0; r < 4; r++) for (k = 1; k <= n; k++) {
+				if (m[k] == 0) continue
+				printf "reqs[#reqs+1] = wrk.format(\"PUT\", \"/api/v1/vc/confs/%s/speaker\", {[\"Content-Type\"]=\"application/x-www-form-urlencoded\", [\"Cookie\"]=\"SSO_COOKIE_KEY=%s\"}, \"account_token=%s&params=%%7B%%22mt_id%%22%%3A%%22%s%%22%%7D\")\n", conf[k], ck, tok, mt[k, r % m[k] + 1]
+			}
+		}' "$work/$1/session"
+	cat <<'LUA'
+end
+local threads, made = {}, 0
+function setup(thread)
+	made = made + 1
+	thread:set("id", made)
+	table.insert(threads, thread)
+end
+local i, fails = 0, 0
+function init(args)
+	build()
+	i = (id - 1) * 97
+end
+function request()
+	i = i % #reqs + 1
+	return reqs[i]
+end
+function response(status, headers, body)
+	if status ~= 200 or not string.find(body, '"success":1', 1, true) then
+		fails = fails + 1
+		if fails == 1 then io.stderr:write("first failed reply: " .. status .. " " .. body .. "\n") end
+	end
+	failures = fails
+end
+function done(summary, latency, requests)
+	local n = 0
+	for _, t in ipairs(threads) do n = n + (t:get("failures") or 0) end
+	io.write("failed replies: " .. n .. "\n")
+end
+LUA
+}
+
+# wrk_rounds: the rounds of WRK=1 and WRK=speaker.
+wrk_rounds() {
+	command -v wrk >/dev/null || { echo "api-ab: WRK needs wrk (apt-get install wrk)" >&2; exit 1; }
+	local lc=${LIST_COUNT:-20} n port i tok ck bare_pid bare_addr flags
+	declare -A urls cks
+	for n in before after; do
+		port=$p1
+		[ $n = after ] && port=$p2
+		tok=$(sed -n 's/^account_token: //p' "$work/$n/session")
+		ck=$(sed -n 's/^SSO_COOKIE_KEY: //p' "$work/$n/session")
+		urls[$n]="http://127.0.0.1:$port/api/v1/vc/confs?count=$lc&account_token=$tok"
+		cks[$n]="SSO_COOKIE_KEY=$ck"
+		[ "$WRK" = speaker ] && speaker_lua $n >"$work/$n/speaker.lua"
+	done
+	if [ "$WRK" = speaker ]; then
+		flags=${WRK_FLAGS:--t2 -c16 -d10s}
+	else
+		flags=${WRK_FLAGS:--t2 -c32 -d10s}
+		curl -fsS -H "Cookie: ${cks[before]}" "${urls[before]}" >"$work/body"
+		echo "list reply: $(wc -c <"$work/body") bytes"
+		CONFER_LOAD_SERVE_BARE=$work/body "$LOAD" >"$work/bare.addr" &
+		bare_pid=$!
+		pids+=("$bare_pid")
+		for _ in $(seq 100); do [ -s "$work/bare.addr" ] && break; sleep 0.1; done
+		bare_addr=$(cat "$work/bare.addr")
+	fi
+	# shellcheck disable=SC2086 # flags and process id lists
+	for r in $(seq "$ROUNDS"); do
+		for n in before after; do
+			i=0
+			[ $n = after ] && i=1
+			sleep "${SETTLE:-0}"
+			echo "== round $r, $n ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
+			local bk c0 c1 b0 b1 k0=0 k1=0 conf bare=""
+			bk=$(backends $i)
+			c0=$(cpu "${pids[$i]}") b0=$(cpu $bk)
+			if [ "$WRK" = speaker ]; then
+				conf=$(wrk $flags --latency -s "$work/$n/speaker.lua" "http://127.0.0.1:$([ $n = after ] && echo $p2 || echo $p1)")
+			else
+				conf=$(wrk $flags --latency -H "Cookie: ${cks[$n]}" "${urls[$n]}")
+			fi
+			bk=$(backends $i)
+			c1=$(cpu "${pids[$i]}") b1=$(cpu $bk)
+			if [ "$WRK" != speaker ]; then
+				k0=$(cpu "$bare_pid")
+				bare=$(wrk $flags --latency "http://$bare_addr/api/v1/vc/confs?count=$lc")
+				k1=$(cpu "$bare_pid")
+			fi
+			awk -v c0="$c0" -v c1="$c1" -v b0="$b0" -v b1="$b1" -v k0="$k0" -v k1="$k1" -v pg="${PG:-}" -v conf="$conf" -v bare="$bare" '
+			function field(out, name, col,   n, l, i, f) {
+				n = split(out, l, "\n")
+				for (i = 1; i <= n; i++) if (l[i] ~ name) { split(l[i], f, " "); return f[col] }
+				return ""
+			}
+			function errs(out) { return out ~ /Non-2xx|Socket errors/ || field(out, "^failed replies:", 3) > 0 }
+			BEGIN {
+				cr = field(conf, "Requests/sec", 2); cn = field(conf, "requests in", 1)
+				printf "confer: %.0f req/s, p99 %s%s\n", cr, field(conf, "^ +99%", 2), errs(conf) ? " (ERRORS: see wrk)" : ", 0 errors"
+				if (bare != "") {
+					br = field(bare, "Requests/sec", 2); bn = field(bare, "requests in", 1)
+					printf "bare:   %.0f req/s, p99 %s%s\n", br, field(bare, "^ +99%", 2), errs(bare) ? " (ERRORS: see wrk)" : ", 0 errors"
+					if (br > 0) printf "ratio confer/bare: %.2f\n", cr / br
+				}
+				printf "  cpu: conferd %.0f us a request", (c1 - c0) * 1e6 / cn
+				if (pg != "") printf ", its PostgreSQL backends %.0f us", (b1 - b0) * 1e6 / cn
+				if (bare != "") printf "; bare handler %.0f us", (k1 - k0) * 1e6 / bn
+				printf "\n"
+			}'
+			if grep -qE "Non-2xx|Socket errors|^failed replies: [1-9]" <<<"$conf$bare"; then echo "$conf"; echo "$bare"; fi
+		done
+	done
+}
+
+[ -n "${WRK:-}" ] && { wrk_rounds; exit 0; }
 for r in $(seq "$ROUNDS"); do
 	for n in before after; do
 		port=$p1 i=0

@@ -43,13 +43,21 @@ type options struct {
 	duration                         time.Duration
 	count                            int
 	listCount, addBatch              int
-	bare, raw                        bool
+	bare, bareProcess, raw           bool
+	printSession                     bool
 	waitOnline                       time.Duration
 	ipPrefix                         string
 	capped                           bool // --duration bounds a --count run too (always when set explicitly)
 }
 
 func main() {
+	if f := os.Getenv(bareEnv); f != "" { // the child of --bare-process
+		if err := serveBare(f); err != nil {
+			fmt.Fprintln(os.Stderr, "confer-load:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	var o options
 	fs := flag.NewFlagSet("confer-load", flag.ExitOnError)
 	fs.StringVar(&o.url, "url", "http://127.0.0.1:8080", "conferd base URL (loopback only)")
@@ -71,6 +79,8 @@ func main() {
 	fs.IntVar(&o.addBatch, "add-batch", 10, "terminals per batch addition (POST /api/v1/vc/confs/{id}/mts)")
 	fs.BoolVar(&o.raw, "raw", false, "send the load (not the login operation) with a hand-written HTTP/1.1 client over kept-alive connections, as wrk does, instead of net/http's (less of the shared CPU for the load generator)")
 	fs.BoolVar(&o.bare, "bare", false, "also run the load against a bare in-process net/http handler returning a body of the list reply's size, and print the ratio")
+	fs.BoolVar(&o.bareProcess, "bare-process", false, "with --bare, run the bare handler in a process of its own (this binary again), as a server measured with wrk runs, rather than in the load generator's")
+	fs.BoolVar(&o.printSession, "print-session", false, "print the session's account_token and SSO_COOKIE_KEY, and each conference's id and terminals (for a load from wrk: scripts/api-ab.sh WRK=1)")
 	fs.DurationVar(&o.waitOnline, "wait-online", 60*time.Second, "how long to wait for the scenario's terminals to come online")
 	fs.StringVar(&o.ipPrefix, "ip-prefix", "10.77", "first two octets of the terminals' IP addresses (a terminal is online in one conference at a time: a run beside another's unended scenario needs its own)")
 	fs.Parse(os.Args[1:])
@@ -129,6 +139,9 @@ func run(o options) error {
 		return fmt.Errorf("prepare: %w", err)
 	}
 	fmt.Fprintf(out, "scenario: %d conferences x %d terminals ready in %v\n", len(sc.confs), o.mts, time.Since(t0).Round(time.Millisecond))
+	if o.printSession {
+		sc.printSession()
+	}
 	if o.end {
 		defer func() {
 			for _, id := range sc.confs {
@@ -170,26 +183,27 @@ func run(o options) error {
 		if len(sample) == 0 {
 			return errors.New("--bare needs a list reply sample")
 		}
-		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			io.Copy(io.Discard, r.Body)
-			w.Header().Set("Content-Type", "application/json;charset=UTF-8")
-			w.Write(sample)
-		})}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		bs, err := startBare(sample, o.bareProcess)
 		if err != nil {
 			return err
 		}
-		go srv.Serve(ln)
-		defer srv.Close()
-		bbase := "http://" + ln.Addr().String()
+		defer bs.stop()
+		bbase := "http://" + bs.addr
 		btr := &http.Transport{MaxIdleConns: o.conc * 2, MaxIdleConnsPerHost: o.conc * 2, MaxConnsPerHost: o.conc}
 		bhc := &http.Client{Transport: btr, Timeout: 30 * time.Second}
-		bdo := sendTo(ln.Addr().String(), bhc)
+		bdo := sendTo(bs.addr, bhc)
 		cpu0 := cpuTime()
+		var bcpu0 time.Duration
+		if bs.cpu != nil {
+			bcpu0 = bs.cpu()
+		}
 		bres := drive(o, map[string]int{"list": 1}, func(op string, i int) ([]byte, error) { return bdo(sc.request(bbase, "list", i, o)) },
 			func(string, []byte) bool { return true })
 		bres.print("bare")
 		bres.printCPU(cpuTime() - cpu0)
+		if n, _ := bres.total(); n > 0 && bs.cpu != nil {
+			fmt.Fprintf(out, "  bare handler (a process of its own) cpu: %.0f us a request\n", float64((bs.cpu()-bcpu0).Microseconds())/float64(n))
+		}
 		if bres.rps() > 0 {
 			fmt.Fprintf(out, "ratio confer/bare: %.2f\n", res.rps()/bres.rps())
 		}
@@ -353,6 +367,16 @@ func needsSpeaker(mix string) bool { return strings.Contains(mix, "speaker") }
 var mtSeq atomic.Int64
 
 // request builds the i-th request of operation op.
+// printSession prints the session and the scenario for a load from
+// another client (scripts/api-ab.sh WRK=1): the account_token, the
+// SSO_COOKIE_KEY, then a line per conference, its id and its terminals'.
+func (sc *scenario) printSession() {
+	fmt.Fprintf(out, "account_token: %s\nSSO_COOKIE_KEY: %s\n", sc.token, sc.cookie)
+	for k, id := range sc.confs {
+		fmt.Fprintf(out, "conf: %s %s\n", id, strings.Join(sc.mtIDs[k], " "))
+	}
+}
+
 func (sc *scenario) request(base, op string, i int, o options) *http.Request {
 	var req *http.Request
 	switch op {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -17,6 +18,19 @@ import (
 // scenario (the fake clock is moved so that the terminals answer), runs a
 // mix of every operation for a count, and the bare comparison; no errors.
 // Only counts and the report's shape are checked, never timings.
+// TestMain serves as the bare handler's process of --bare-process when
+// run() starts this binary as one.
+func TestMain(m *testing.M) {
+	if f := os.Getenv(bareEnv); f != "" {
+		if err := serveBare(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(m.Run())
+}
+
 func TestLoadAgainstTestServer(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	ctx, stop := context.WithCancel(context.Background())
@@ -37,11 +51,13 @@ func TestLoadAgainstTestServer(t *testing.T) {
 	for _, raw := range []bool{false, true} {
 		var buf bytes.Buffer
 		out = &buf
+		// The raw run's bare handler runs in a process of its own
+		// (this test binary again: TestMain), and it prints the session.
 		err := run(options{url: env.URL, key: testserver.LicenseKey, secret: testserver.LicenseSecret,
 			user: testserver.AdminUser, password: testserver.AdminPassword,
 			confs: 3, mts: 2, maxJoin: 32, reuse: true, mix: "list=1,speaker=1,add=1,login=1", conc: 4,
 			duration: time.Minute, capped: true, count: 40, listCount: 20, addBatch: 2, bare: true, raw: raw,
-			waitOnline: 30 * time.Second, ipPrefix: "10.77"})
+			bareProcess: raw, printSession: raw, waitOnline: 30 * time.Second, ipPrefix: "10.77"})
 		if err != nil {
 			t.Fatalf("run (raw %v): %v\n%s", raw, err, buf.String())
 		}
@@ -50,6 +66,16 @@ func TestLoadAgainstTestServer(t *testing.T) {
 			"list     n=10", "speaker  n=10", "add      n=10", "login    n=10", "bare: 40 requests", "ratio confer/bare:", "client cpu:"} {
 			if !strings.Contains(rep, want) {
 				t.Errorf("report (raw %v) lacks %q:\n%s", raw, want, rep)
+			}
+		}
+		if raw {
+			for _, want := range []string{"bare handler (a process of its own) cpu:", "account_token: ", "SSO_COOKIE_KEY: "} {
+				if !strings.Contains(rep, want) {
+					t.Errorf("report (raw) lacks %q:\n%s", want, rep)
+				}
+			}
+			if n := strings.Count(rep, "\nconf: "); n != 3 {
+				t.Errorf("report (raw) names %d conferences, not 3:\n%s", n, rep)
 			}
 		}
 		if strings.Contains(rep, "first error") {
