@@ -100,6 +100,14 @@ cpu() {
 	done
 	awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.2f", t / hz}'
 }
+# cpustat: the machine's CPU time in all and the part the hypervisor
+# stole (/proc/stat), in clock ticks; stolen S0 S1 prints the share stolen
+# between two readings: a virtual machine's neighbours move the figures.
+cpustat() { awk '/^cpu / {t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9; exit}' /proc/stat; }
+stolen() {
+	awk -v a="$1" -v b="$2" 'BEGIN {split(a, x, " "); split(b, y, " ")
+		if (y[1] > x[1]) printf "  machine: %.0f %% of the CPU time stolen by the hypervisor\n", 100 * (y[2] - x[2]) / (y[1] - x[1]) }'
+}
 # backends NAME: the PostgreSQL backends serving the build's database.
 backends() {
 	[ -n "${PG:-}" ] || return 0
@@ -185,9 +193,9 @@ wrk_rounds() {
 			[ $n = after ] && i=1
 			sleep "${SETTLE:-0}"
 			echo "== round $r, $n ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
-			local bk c0 c1 b0 b1 k0=0 k1=0 conf bare=""
+			local bk c0 c1 b0 b1 s0 k0=0 k1=0 conf bare=""
 			bk=$(backends $i)
-			c0=$(cpu "${pids[$i]}") b0=$(cpu $bk)
+			c0=$(cpu "${pids[$i]}") b0=$(cpu $bk) s0=$(cpustat)
 			if [ "$WRK" = speaker ]; then
 				conf=$(wrk $flags --latency -s "$work/$n/speaker.lua" "http://127.0.0.1:$([ $n = after ] && echo $p2 || echo $p1)")
 			else
@@ -220,6 +228,7 @@ wrk_rounds() {
 				if (bare != "") printf "; bare handler %.0f us", (k1 - k0) * 1e6 / bn
 				printf "\n"
 			}'
+			stolen "$s0" "$(cpustat)"
 			if grep -qE "Non-2xx|Socket errors|^failed replies: [1-9]" <<<"$conf$bare"; then echo "$conf"; echo "$bare"; fi
 		done
 	done
@@ -234,7 +243,7 @@ for r in $(seq "$ROUNDS"); do
 		echo "== round $r, $n ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
 		bk=$(backends $i)
 		# shellcheck disable=SC2086 # lists of process ids
-		c0=$(cpu "${pids[$i]}") b0=$(cpu $bk)
+		c0=$(cpu "${pids[$i]}") b0=$(cpu $bk) s0=$(cpustat)
 		load $n $port "$@" | tee "$work/round"
 		bk=$(backends $i) # those opened during the round count from 0
 		# shellcheck disable=SC2086
@@ -246,5 +255,6 @@ for r in $(seq "$ROUNDS"); do
 			printf "  cpu: conferd %.0f us a request", (d - c) * 1e6 / n
 			if (pg != "") printf ", its PostgreSQL backends %.0f us", (e - b) * 1e6 / n
 			printf " (%d requests)\n", n }'
+		stolen "$s0" "$(cpustat)"
 	done
 done
