@@ -9,7 +9,10 @@
 // are online, then runs the mix with C concurrent workers for a duration or
 // a count. --bare runs the same load against an in-process net/http handler
 // that returns a body of the size of the first list reply, and prints the
-// ratio of the two throughputs.
+// ratio of the two throughputs; with --bare-process that handler runs in a
+// process of its own (this binary again), as a server measured with wrk
+// does. --print-session prints the session and the scenario, for a load
+// from wrk (scripts/api-ab.sh WRK=1, WRK=speaker).
 package main
 
 import (
@@ -366,7 +369,6 @@ func needsSpeaker(mix string) bool { return strings.Contains(mix, "speaker") }
 
 var mtSeq atomic.Int64
 
-// request builds the i-th request of operation op.
 // printSession prints the session and the scenario for a load from
 // another client (scripts/api-ab.sh WRK=1): the account_token, the
 // SSO_COOKIE_KEY, then a line per conference, its id and its terminals'.
@@ -377,6 +379,7 @@ func (sc *scenario) printSession() {
 	}
 }
 
+// request builds the i-th request of operation op.
 func (sc *scenario) request(base, op string, i int, o options) *http.Request {
 	var req *http.Request
 	switch op {

@@ -14,10 +14,6 @@ import (
 	"github.com/confer-platform/confer/internal/testserver"
 )
 
-// The load generator against an in-process server: it prepares the
-// scenario (the fake clock is moved so that the terminals answer), runs a
-// mix of every operation for a count, and the bare comparison; no errors.
-// Only counts and the report's shape are checked, never timings.
 // TestMain serves as the bare handler's process of --bare-process when
 // run() starts this binary as one.
 func TestMain(m *testing.M) {
@@ -31,6 +27,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// The load generator against an in-process server: it prepares the
+// scenario (the fake clock is moved so that the terminals answer), runs a
+// mix of every operation for a count, and the bare comparison; no errors.
+// Only counts and the report's shape are checked, never timings.
 func TestLoadAgainstTestServer(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	ctx, stop := context.WithCancel(context.Background())
