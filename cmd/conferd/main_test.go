@@ -119,6 +119,19 @@ func TestFirstStartAndSignal(t *testing.T) {
 	if !strings.Contains(tok, `"success":1`) {
 		t.Fatalf("token with printed license: %s", tok)
 	}
+	// The token's write went through the group commit, which /metrics
+	// counts (docs/operations.md).
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, name := range []string{"confer_store_group_commits_total ", "confer_store_group_commit_writes_total ", "confer_store_group_commit_busy_seconds_total "} {
+		if !strings.Contains(string(metrics), "\n"+name) || strings.Contains(string(metrics), "\n"+name+"0\n") {
+			t.Errorf("/metrics: %s missing or 0", name)
+		}
+	}
 	stop(t, cmd)
 
 	cmd, out, _ = start()

@@ -197,6 +197,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	srv.Metrics().Registry().MustRegister(storeMetrics.Collectors()...)
+	srv.Metrics().Registry().MustRegister(st.Collectors()...) // the group commit (docs/operations.md)
 	if sf := srv.SFU(); sf != nil {
 		logger.Info("media: WHIP, WHEP and the join page at /rtc/", "ice_udp", sf.UDPAddrs()) // docs/media.md
 	}

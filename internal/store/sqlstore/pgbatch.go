@@ -47,10 +47,11 @@ type pgJob struct {
 }
 
 type pgBatcher struct {
-	db   *DB
-	jobs chan *pgJob
-	quit chan struct{}
-	done chan struct{}
+	db    *DB
+	jobs  chan *pgJob
+	quit  chan struct{}
+	done  chan struct{}
+	stats groupStats // for /metrics (groupstats.go)
 }
 
 func startPGBatcher(db *DB) *pgBatcher {
@@ -120,6 +121,7 @@ func (b *pgBatcher) run() {
 
 // commit runs the batch until it commits, dropping the jobs that fail.
 func (b *pgBatcher) commit(batch []*pgJob) {
+	defer b.stats.done(b.stats.start(len(batch)))
 	live := make([]*pgJob, 0, len(batch))
 	for _, j := range batch {
 		if j.err = j.ctx.Err(); j.err == nil {

@@ -42,8 +42,8 @@ type writer struct {
 	wg   sync.WaitGroup
 	once sync.Once
 
-	waiting          atomic.Int64 // callers of do that have not been taken yet
-	batches, written atomic.Int64 // batches committed or failed, and their jobs
+	waiting atomic.Int64 // callers of do that have not been taken yet
+	stats   groupStats   // batches committed or failed, their jobs, the time (groupstats.go)
 }
 
 func startWriter(db *DB) *writer {
@@ -102,8 +102,7 @@ func (w *writer) run() {
 
 // commit runs a batch in one transaction and answers its jobs.
 func (w *writer) commit(batch []*writeJob) {
-	w.batches.Add(1)
-	w.written.Add(int64(len(batch)))
+	defer w.stats.done(w.stats.start(len(batch)))
 	errs := make([]error, len(batch))
 	if len(batch) == 1 { // nothing to share: no savepoint needed
 		j := batch[0]

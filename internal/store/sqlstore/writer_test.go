@@ -32,7 +32,7 @@ func TestGroupCommit(t *testing.T) {
 	hold, held := make(chan struct{}), make(chan struct{})
 	go db.write(ctx, func(context.Context, *sql.Tx) error { close(held); <-hold; return nil })
 	<-held
-	b0, w0 := db.w.batches.Load(), db.w.written.Load()
+	b0, w0 := db.w.stats.batches.Load(), db.w.stats.writes.Load()
 	const n = 10
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -62,7 +62,7 @@ func TestGroupCommit(t *testing.T) {
 			t.Fatalf("write %d = %v", i, err)
 		}
 	}
-	if b, w := db.w.batches.Load()-b0, db.w.written.Load()-w0; b != 1 || w != n {
+	if b, w := db.w.stats.batches.Load()-b0, db.w.stats.writes.Load()-w0; b != 1 || w != n {
 		t.Fatalf("%d writes in %d batches, want %d in 1", w, b, n)
 	}
 	if c, _ := db.CountRecords(ctx, store.RecordQuery{Kind: "tpl"}); c != n {
