@@ -28,6 +28,10 @@
 #
 #   WRK=1 scripts/api-ab.sh /tmp/conferd-old /tmp/conferd-new --confs 100 --mts 4
 #
+# Each round also prints the share of the machine's CPU time the hypervisor
+# stole, and the group commit's transactions and busy share from /metrics
+# (writes only; builds before the sixth pass have no such metrics).
+#
 # WRK=speaker has wrk change speakers instead (PUT .../speaker, each
 # request the next conference, each conference's next terminal, as
 # confer-load's speaker operation) with "-t2 -c16 -d10s"; a reply
@@ -107,6 +111,17 @@ cpustat() { awk '/^cpu / {t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9; 
 stolen() {
 	awk -v a="$1" -v b="$2" 'BEGIN {split(a, x, " "); split(b, y, " ")
 		if (y[1] > x[1]) printf "  machine: %.0f %% of the CPU time stolen by the hypervisor\n", 100 * (y[2] - x[2]) / (y[1] - x[1]) }'
+}
+# groupstat PORT: the group commit's counters at /metrics (commits,
+# writes, busy seconds); groupline S0 S1 SECONDS prints a round's share.
+groupstat() {
+	curl -fsS "http://127.0.0.1:$1/metrics" 2>/dev/null | awk '/^confer_store_group_commits_total / {c = $2}
+		/^confer_store_group_commit_writes_total / {w = $2} /^confer_store_group_commit_busy_seconds_total / {b = $2}
+		END {print c + 0, w + 0, b + 0}'
+}
+groupline() {
+	awk -v a="$1" -v b="$2" -v secs="$3" 'BEGIN {split(a, x, " "); split(b, y, " "); c = y[1] - x[1]; w = y[2] - x[2]
+		if (c > 0) printf "  group commit: %d writes in %d transactions (%.1f each), busy %.0f %% of the round\n", w, c, w / c, 100 * (y[3] - x[3]) / secs }'
 }
 # backends NAME: the PostgreSQL backends serving the build's database.
 backends() {
@@ -193,16 +208,16 @@ wrk_rounds() {
 			[ $n = after ] && i=1
 			sleep "${SETTLE:-0}"
 			echo "== round $r, $n ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
-			local bk c0 c1 b0 b1 s0 k0=0 k1=0 conf bare=""
+			local bk c0 c1 b0 b1 s0 g0 g1 t0 t1 k0=0 k1=0 conf bare=""
 			bk=$(backends $i)
-			c0=$(cpu "${pids[$i]}") b0=$(cpu $bk) s0=$(cpustat)
+			c0=$(cpu "${pids[$i]}") b0=$(cpu $bk) s0=$(cpustat) g0=$(groupstat $((p1 + i))) t0=$(date +%s.%N)
 			if [ "$WRK" = speaker ]; then
 				conf=$(wrk $flags --latency -s "$work/$n/speaker.lua" "http://127.0.0.1:$([ $n = after ] && echo $p2 || echo $p1)")
 			else
 				conf=$(wrk $flags --latency -H "Cookie: ${cks[$n]}" "${urls[$n]}")
 			fi
 			bk=$(backends $i)
-			c1=$(cpu "${pids[$i]}") b1=$(cpu $bk)
+			c1=$(cpu "${pids[$i]}") b1=$(cpu $bk) g1=$(groupstat $((p1 + i))) t1=$(date +%s.%N)
 			if [ "$WRK" != speaker ]; then
 				k0=$(cpu "$bare_pid")
 				bare=$(wrk $flags --latency "http://$bare_addr/api/v1/vc/confs?count=$lc")
@@ -229,6 +244,7 @@ wrk_rounds() {
 				printf "\n"
 			}'
 			stolen "$s0" "$(cpustat)"
+			[ "$WRK" = speaker ] && groupline "$g0" "$g1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')"
 			if grep -qE "Non-2xx|Socket errors|^failed replies: [1-9]" <<<"$conf$bare"; then echo "$conf"; echo "$bare"; fi
 		done
 	done
@@ -243,8 +259,9 @@ for r in $(seq "$ROUNDS"); do
 		echo "== round $r, $n ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
 		bk=$(backends $i)
 		# shellcheck disable=SC2086 # lists of process ids
-		c0=$(cpu "${pids[$i]}") b0=$(cpu $bk) s0=$(cpustat)
+		c0=$(cpu "${pids[$i]}") b0=$(cpu $bk) s0=$(cpustat) g0=$(groupstat "$port") t0=$(date +%s.%N)
 		load $n $port "$@" | tee "$work/round"
+		g1=$(groupstat "$port") t1=$(date +%s.%N)
 		bk=$(backends $i) # those opened during the round count from 0
 		# shellcheck disable=SC2086
 		c1=$(cpu "${pids[$i]}") b1=$(cpu $bk)
@@ -256,5 +273,6 @@ for r in $(seq "$ROUNDS"); do
 			if (pg != "") printf ", its PostgreSQL backends %.0f us", (e - b) * 1e6 / n
 			printf " (%d requests)\n", n }'
 		stolen "$s0" "$(cpustat)"
+		groupline "$g0" "$g1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')"
 	done
 done
