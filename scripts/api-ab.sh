@@ -120,8 +120,10 @@ groupstat() {
 		END {print c + 0, w + 0, b + 0}'
 }
 groupline() {
-	awk -v a="$1" -v b="$2" -v secs="$3" 'BEGIN {split(a, x, " "); split(b, y, " "); c = y[1] - x[1]; w = y[2] - x[2]
-		if (c > 0) printf "  group commit: %d writes in %d transactions (%.1f each), busy %.0f %% of the round\n", w, c, w / c, 100 * (y[3] - x[3]) / secs }'
+	local note=""
+	[ -z "${PG:-}" ] || note=" (PostgreSQL's two batchers: up to 200 %)"
+	awk -v a="$1" -v b="$2" -v secs="$3" -v note="$note" 'BEGIN {split(a, x, " "); split(b, y, " "); c = y[1] - x[1]; w = y[2] - x[2]
+		if (c > 0) printf "  group commit: %d writes in %d transactions (%.1f each), busy %.0f %% of the round%s\n", w, c, w / c, 100 * (y[3] - x[3]) / secs, note }'
 }
 # backends NAME: the PostgreSQL backends serving the build's database.
 backends() {
