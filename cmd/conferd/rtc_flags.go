@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/vc"
 )
 
 // rtcFlags are the media plane's flags (docs/media.md "Configuration").
@@ -24,21 +26,23 @@ type rtcFlags struct {
 	turnUser, turnCred        *string
 	noRTC                     *bool
 	mediaURL                  *string
+	monitorNets               *string
 }
 
 func addRTCFlags(fs *flag.FlagSet) *rtcFlags {
 	return &rtcFlags{
-		fs:        fs,
-		udpPort:   fs.Int("rtc-udp-port", envInt("CONFER_RTC_UDP_PORT", sfu.DefaultUDPPort), "the one UDP port of all ICE traffic of the SFU; 0 picks a free one (env CONFER_RTC_UDP_PORT)"),
-		tcpPort:   fs.Int("rtc-tcp-port", envInt("CONFER_RTC_TCP_PORT", sfu.DefaultTCPPort), "ICE-TCP fallback port; 0 picks a free one, -1 disables (env CONFER_RTC_TCP_PORT)"),
-		publicIPs: fs.String("rtc-public-ip", envOr("CONFER_RTC_PUBLIC_IP", ""), "public addresses of a 1:1 NAT to advertise, comma-separated (env CONFER_RTC_PUBLIC_IP)"),
-		stun:      fs.String("rtc-stun", envOr("CONFER_RTC_STUN", ""), "STUN server URLs, comma-separated, e.g. stun:stun.example.com:3478 (env CONFER_RTC_STUN)"),
-		turn:      fs.String("rtc-turn", envOr("CONFER_RTC_TURN", ""), "TURN server URLs handed to the join page, comma-separated (env CONFER_RTC_TURN)"),
-		turnUser:  fs.String("rtc-turn-username", envOr("CONFER_RTC_TURN_USERNAME", ""), "TURN username (env CONFER_RTC_TURN_USERNAME)"),
-		turnCred:  fs.String("rtc-turn-credential", envOr("CONFER_RTC_TURN_CREDENTIAL", ""), "TURN credential (env CONFER_RTC_TURN_CREDENTIAL)"),
-		maxSess:   fs.Int("rtc-max-sessions", 1000, "WHIP and WHEP sessions this node serves at once; 503 beyond"),
-		noRTC:     fs.Bool("no-rtc", false, "run without real media: no SFU, WHIP, WHEP or join page"),
-		mediaURL:  fs.String("media-url", envOr("CONFER_MEDIA_URL", ""), "with several nodes on one database: the base URL (scheme://host:port) at which clients and the other nodes reach this node's media plane; a conference's media lives on one node, the others redirect to it (env CONFER_MEDIA_URL)"),
+		fs:          fs,
+		udpPort:     fs.Int("rtc-udp-port", envInt("CONFER_RTC_UDP_PORT", sfu.DefaultUDPPort), "the one UDP port of all ICE traffic of the SFU; 0 picks a free one (env CONFER_RTC_UDP_PORT)"),
+		tcpPort:     fs.Int("rtc-tcp-port", envInt("CONFER_RTC_TCP_PORT", sfu.DefaultTCPPort), "ICE-TCP fallback port; 0 picks a free one, -1 disables (env CONFER_RTC_TCP_PORT)"),
+		publicIPs:   fs.String("rtc-public-ip", envOr("CONFER_RTC_PUBLIC_IP", ""), "public addresses of a 1:1 NAT to advertise, comma-separated (env CONFER_RTC_PUBLIC_IP)"),
+		stun:        fs.String("rtc-stun", envOr("CONFER_RTC_STUN", ""), "STUN server URLs, comma-separated, e.g. stun:stun.example.com:3478 (env CONFER_RTC_STUN)"),
+		turn:        fs.String("rtc-turn", envOr("CONFER_RTC_TURN", ""), "TURN server URLs handed to the join page, comma-separated (env CONFER_RTC_TURN)"),
+		turnUser:    fs.String("rtc-turn-username", envOr("CONFER_RTC_TURN_USERNAME", ""), "TURN username (env CONFER_RTC_TURN_USERNAME)"),
+		turnCred:    fs.String("rtc-turn-credential", envOr("CONFER_RTC_TURN_CREDENTIAL", ""), "TURN credential (env CONFER_RTC_TURN_CREDENTIAL)"),
+		maxSess:     fs.Int("rtc-max-sessions", 1000, "WHIP and WHEP sessions this node serves at once; 503 beyond"),
+		noRTC:       fs.Bool("no-rtc", false, "run without real media: no SFU, WHIP, WHEP or join page"),
+		monitorNets: fs.String("monitor-rtp-nets", envOr("CONFER_MONITOR_RTP_NETS", "private"), "networks (CIDR, comma-separated) monitors may send RTP to; \"private\": loopback, private and link-local addresses; \"none\": no monitor media (env CONFER_MONITOR_RTP_NETS)"),
+		mediaURL:    fs.String("media-url", envOr("CONFER_MEDIA_URL", ""), "with several nodes on one database: the base URL (scheme://host:port) at which clients and the other nodes reach this node's media plane; a conference's media lives on one node, the others redirect to it (env CONFER_MEDIA_URL)"),
 	}
 }
 
@@ -77,6 +81,29 @@ func (f *rtcFlags) config() (sfu.Config, error) {
 		c.ICEServers = append(c.ICEServers, webrtc.ICEServer{URLs: urls, Username: *f.turnUser, Credential: *f.turnCred})
 	}
 	return c, nil
+}
+
+// monitorNets are the destinations --monitor-rtp-nets allows
+// (docs/live.md "Monitors"): nil for "private" (vc.DefaultMonitorNets).
+func (f *rtcFlags) monitorNetworks() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range splitList(*f.monitorNets) {
+		switch s {
+		case "private":
+			out = append(out, vc.DefaultMonitorNets...)
+		case "none":
+		default:
+			p, err := netip.ParsePrefix(s)
+			if err != nil {
+				return nil, fmt.Errorf("--monitor-rtp-nets: %q is not a network (CIDR), \"private\" or \"none\"", s)
+			}
+			out = append(out, p.Masked())
+		}
+	}
+	if out == nil {
+		out = []netip.Prefix{} // none: monitors keep their records and WHEP links only
+	}
+	return out, nil
 }
 
 // portsDefault tells whether the operator left both ports at their

@@ -149,6 +149,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
+	monitorNets, err := rtcF.monitorNetworks()
+	if err != nil {
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
+		return exitUsage
+	}
 	sipCfg, err := sipF.config(*rtcF.noRTC, *tlsCert, *tlsKey)
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
@@ -164,6 +169,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}},
 		RTC: rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL, Recording: recF.config(*filesDir), SIP: sipCfg,
+		MonitorNets: monitorNets,
 	}
 	srv, err := server.New(scfg)
 	// A default port that is taken (another conferd on this laptop) falls

@@ -212,12 +212,13 @@ func TestMonitorIsAWHEPLink(t *testing.T) {
 	if _, code := watch(t, u.String(), ""); code != http.StatusForbidden {
 		t.Errorf("the monitor's key for another terminal = %d, want 403", code)
 	}
-	// Without heartbeat for 30 s the monitor stops: its viewer is closed
-	// and its link refused.
+	// Without heartbeat for 30 s the monitor stops: its viewer and its
+	// RTP sender to 127.0.0.1:7000 (monitor_rtp_test.go) are closed and
+	// its link refused.
 	sessions := env.Srv.SFU().Sessions()
 	env.Advance(t, vc.MonitorTimeout+time.Second)
 	env.Tick(t)
-	waitFor(t, "the monitor's viewer closed", func() bool { return env.Srv.SFU().Sessions() == sessions-1 })
+	waitFor(t, "the monitor's viewer and sender closed", func() bool { return env.Srv.SFU().Sessions() == sessions-2 })
 	w.quiet(t, "monitor released")
 	if _, code := watch(t, link, ""); code != http.StatusNotFound {
 		t.Errorf("the link of a released monitor = %d, want 404", code)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"net/netip"
 
 	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/vc"
@@ -16,11 +17,11 @@ import (
 
 // setupLive wires vc's playbacks and watching viewers to the SFU and
 // registers the viewers metric.
-func (s *Server) setupLive(cfg RecordingConfig) {
+func (s *Server) setupLive(cfg RecordingConfig, monitorNets []netip.Prefix) {
 	if s.sfu == nil {
 		return
 	}
-	s.vc.SetLive(vc.LiveConfig{Media: s.sfu, Dir: cfg.Dir})
+	s.vc.SetLive(vc.LiveConfig{Media: s.sfu, Dir: cfg.Dir, MonitorNets: monitorNets})
 	s.rtcAuth.Watch = s.vc
 	s.vrs.SetLive(s.vc.LiveViewersOf)
 	s.hls = live.NewHLS(live.HLSConfig{Log: s.log}, s.sfu) // nil without ffmpeg: no HLS

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -72,6 +73,9 @@ type Config struct {
 	// others redirect to it (docs/media.md "Several nodes"); "" (one node)
 	// serves every conference here.
 	MediaURL string
+	// MonitorNets are the destinations of monitors' RTP (docs/live.md
+	// "Monitors"); nil: vc.DefaultMonitorNets, empty: no destination.
+	MonitorNets []netip.Prefix
 	// Recording is where recordings go (docs/recording.md).
 	Recording RecordingConfig
 	Limits    Limits // zero fields: DefaultLimits (limits.go, docs/operations.md "Limits")
@@ -167,8 +171,8 @@ func New(cfg Config) (*Server, error) {
 	if p, ok := cfg.Store.(ops.Store); ok {
 		probe = p
 	}
-	s.setupRecording(cfg.Recording) // recorders, programs' files, metrics (recording.go)
-	s.setupLive(cfg.Recording)      // playbacks, watching viewers, viewers metric (live.go)
+	s.setupRecording(cfg.Recording)             // recorders, programs' files, metrics (recording.go)
+	s.setupLive(cfg.Recording, cfg.MonitorNets) // playbacks, watching viewers, monitors' RTP, metrics (live.go)
 	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, s.serveDownload(http.HandlerFunc(s.serveHTTP)))
 	s.handler = console.Mount(s.handler, s.auth) // the operator console at /console/ (docs/console.md)
 	s.handler = s.mountRTC(s.handler)            // WHIP, WHEP and the join page at /rtc/ (docs/media.md)

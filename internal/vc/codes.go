@@ -66,4 +66,5 @@ const (
 	// Monitors.
 	CodeMonitorUnknown = 22008 // 设备不存在, 无法进行此项操作: no live monitor at the destination
 	CodeKeyFrame       = 28513 // 请求关键帧错误: a key frame for a destination without a live monitor
+	CodeMonitorMedia   = 20511 // 由于系统资源有限, 您不能进行选看操作: the node cannot send the monitor's media
 )

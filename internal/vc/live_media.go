@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"net/netip"
 	"net/url"
 	"sync"
 
@@ -33,14 +34,18 @@ type LiveConfig struct {
 	Dir string
 	// Clock paces playbacks; nil: the wall clock.
 	Clock playout.Clock
+	// MonitorNets are the destinations monitors' RTP may go to
+	// (monitor_rtp.go); nil: DefaultMonitorNets, empty: none.
+	MonitorNets []netip.Prefix
 }
 
 // liveState is the node's running playbacks.
 type liveState struct {
 	cfg     LiveConfig
 	mu      sync.Mutex
-	plays   map[string]*playRun     // by conf_id
-	watched map[string]*watchedConf // conferences with watching viewers (live_watch.go)
+	plays   map[string]*playRun       // by conf_id
+	watched map[string]*watchedConf   // conferences with watching viewers (live_watch.go)
+	senders map[string]*monitorSender // monitors' RTP, by domain/conf_id/dst (monitor_rtp.go)
 }
 
 // SetLive gives vc the node's media plane; without it playbacks,
@@ -49,7 +54,11 @@ func (m *Module) SetLive(cfg LiveConfig) {
 	if cfg.Clock == nil {
 		cfg.Clock = playout.RealClock{}
 	}
-	m.live = &liveState{cfg: cfg, plays: map[string]*playRun{}, watched: map[string]*watchedConf{}}
+	if cfg.MonitorNets == nil {
+		cfg.MonitorNets = DefaultMonitorNets
+	}
+	m.live = &liveState{cfg: cfg, plays: map[string]*playRun{}, watched: map[string]*watchedConf{},
+		senders: map[string]*monitorSender{}}
 }
 
 // liveOn tells whether the node has a media plane.

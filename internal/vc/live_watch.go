@@ -171,6 +171,9 @@ func (m *Module) RunDueLive(ctx context.Context) error {
 		all[id] = watchedConf{domain: w.domain, tags: tags}
 	}
 	m.live.mu.Unlock()
+	if err := m.runDueSenders(ctx); err != nil { // monitors' RTP (monitor_rtp.go)
+		return err
+	}
 	now := m.clk.Now()
 	for confID, w := range all {
 		ok := map[string]bool{}

@@ -199,7 +199,11 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 	if srcType != monSrcTerminal {
 		mtID, chn = "", 0
 	}
-	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	if err := m.monitorAllowed(ip); err != nil {
+		return nil, err
+	}
+	var started map[string]any
+	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		var t engine.Terminal
 		if srcType == monSrcTerminal {
@@ -255,9 +259,32 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 			}
 		}
 		c.Doc[tlKeyMonitors] = tlAnys(append(kept, mon))
+		started = mon
 		return true, nil
 	})
-	return nil, err
+	if err != nil {
+		return nil, err
+	}
+	// The stream to dst (monitor_rtp.go); a monitor the node cannot send
+	// is taken back, so that no monitor stays without its media.
+	if err := m.monitorSend(ctx, c, started); err != nil {
+		key := tlStr(started["key"])
+		if _, uerr := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+			live := monitorsLive(c.Doc, m.clk.Now())
+			kept := []map[string]any{}
+			for _, mon := range live {
+				if tlStr(mon["key"]) != key {
+					kept = append(kept, mon)
+				}
+			}
+			c.Doc[tlKeyMonitors] = tlAnys(kept)
+			return len(kept) != len(live), nil
+		}); uerr != nil {
+			return nil, uerr
+		}
+		return nil, wire.Errorf(CodeMonitorMedia, "the monitor of conference %s cannot send to %s: %v", c.ID(), monitorDst(ip, port), err)
+	}
+	return nil, nil
 }
 
 // monitorStop releases the monitor sending to a destination.
@@ -280,6 +307,9 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, 
 		c.Doc[tlKeyMonitors] = tlAnys(kept)
 		return true, nil
 	})
+	if err == nil && m.liveOn() {
+		m.monitorUnsend(r.Principal.DomainMoid + "/" + r.Path("conf_id") + "/" + dst) // monitor_rtp.go
+	}
 	return nil, err
 }
 
@@ -314,8 +344,9 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Obj
 	return nil, err
 }
 
-// monitorKeyFrame asks the source of a live monitor for a key frame; the
-// simulated media has nothing to do.
+// monitorKeyFrame asks the source of a live monitor for a key frame
+// (through its RTP sender on this node, monitor_rtp.go; without media
+// there is nothing to ask).
 func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Object, error) {
 	ip, port, err := monitorDstParam("dst", tlObj(r.Args.Params["dst"]))
 	if err != nil {
@@ -327,6 +358,9 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Obje
 	}
 	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
 		if monitorKey(mon) == monitorDst(ip, port) {
+			if s := m.monitorSenderFor(c, monitorKey(mon)); s != nil {
+				s.local.RequestKeyFrame()
+			}
 			return nil, nil
 		}
 	}

@@ -1,0 +1,186 @@
+package rtc_test
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4/pkg/media/ivfwriter"
+	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
+
+	"github.com/confer-platform/confer/internal/recorder/rectest"
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/testserver"
+	"github.com/confer-platform/confer/internal/vc"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// rtpSink is a monitoring client's RTP port: it counts what arrives and
+// writes the packets into a file (IVF for VP8, Ogg for Opus) for ffprobe.
+type rtpSink struct {
+	conn    *net.UDPConn
+	packets atomic.Int64
+	mu      sync.Mutex
+	pts     map[uint8]bool
+	ssrcs   map[uint32]bool
+	done    chan struct{}
+}
+
+func newSink(t *testing.T, write func(*rtp.Packet) error) *rtpSink {
+	t.Helper()
+	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &rtpSink{conn: conn, pts: map[uint8]bool{}, ssrcs: map[uint32]bool{}, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		buf := make([]byte, 1500)
+		for {
+			n, err := conn.Read(buf)
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			var p rtp.Packet
+			if err != nil || p.Unmarshal(buf[:n]) != nil {
+				continue
+			}
+			s.mu.Lock()
+			s.pts[p.PayloadType], s.ssrcs[p.SSRC] = true, true
+			s.mu.Unlock()
+			s.packets.Add(1)
+			_ = write(&p)
+		}
+	}()
+	t.Cleanup(func() { conn.Close(); <-s.done })
+	return s
+}
+
+func (s *rtpSink) port() int { return s.conn.LocalAddr().(*net.UDPAddr).Port }
+
+// close ends the reading, so that the file can be closed and read.
+func (s *rtpSink) close() { s.conn.Close(); <-s.done }
+
+// TestMonitorSendsRTP: a console monitors a WHIP publisher's video and
+// audio (reference 05 "监控操作", two monitors, mode 0 and 1) and gets
+// plain RTP at its destinations, VP8 with payload type 96 and Opus with
+// 111, one SSRC each, which ffprobe reads as the publisher's picture and
+// sound. A stopped monitor and one left without heartbeat stop sending; a
+// destination outside --monitor-rtp-nets is refused and stores nothing.
+func TestMonitorSendsRTP(t *testing.T) {
+	dir := t.TempDir()
+	packets := rectest.Packets(t, dir, 10) // skips without ffmpeg
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "monitored")
+	vcPath := "/api/v1/vc/confs/" + conf
+	tok := rtcToken(t, c, conf, map[string]any{"name": "camera", "role": "publish"})
+	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
+	var mt string
+	waitFor(t, "the publisher online", func() bool {
+		id, online := terminal(t, c, conf, "camera")
+		mt = id
+		return online
+	})
+
+	ivf, err := ivfwriter.New(filepath.Join(dir, "monitor.ivf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ogg, err := oggwriter.New(filepath.Join(dir, "monitor.ogg"), 48000, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	video := newSink(t, ivf.WriteRTP)
+	audio := newSink(t, ogg.WriteRTP)
+	dst := func(s *rtpSink) map[string]any { return map[string]any{"ip": "127.0.0.1", "port": s.port()} }
+	testserver.MustOK(t, c.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
+		"mode": 0, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": dst(video)})))
+	testserver.MustOK(t, c.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
+		"mode": 1, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": dst(audio)})))
+	testserver.MustOK(t, c.Do("POST", vcPath+"/neediframe/monitors", testserver.Params(t, map[string]any{"dst": dst(video)})))
+
+	pub.send(t, 0, 10*time.Second)
+	waitFor(t, "the monitors' packets", func() bool { return video.packets.Load() > 100 && audio.packets.Load() > 100 })
+	video.close()
+	audio.close()
+	if err := ivf.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ogg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct {
+		name string
+		sink *rtpSink
+		pt   uint8
+	}{{"video", video, 96}, {"audio", audio, 111}} {
+		if len(s.sink.pts) != 1 || !s.sink.pts[s.pt] || len(s.sink.ssrcs) != 1 {
+			t.Errorf("%s monitor: payload types %v, SSRCs %v; want %d and one SSRC", s.name, s.sink.pts, s.sink.ssrcs, s.pt)
+		}
+	}
+	if p := rectest.ProbeFile(t, filepath.Join(dir, "monitor.ivf")); len(p.Streams) != 1 || p.Streams[0].Codec != "vp8" {
+		t.Errorf("the video monitor's stream: %+v", p.Streams)
+	}
+	// The pictures decode at the publisher's size (the IVF header's own
+	// size is only what the writer declares).
+	out, err := exec.Command("ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "frame=width,height",
+		"-of", "csv=p=0", filepath.Join(dir, "monitor.ivf")).CombinedOutput()
+	frames := strings.Fields(string(out))
+	want := fmt.Sprintf("%d,%d", rectest.Width, rectest.Height)
+	if err != nil || len(frames) < 50 || frames[0] != want || frames[len(frames)-1] != want {
+		t.Errorf("the video monitor's decoded pictures: %d (%v), want 50 or more of %s: %.200s", len(frames), err, want, out)
+	}
+	if p := rectest.ProbeFile(t, filepath.Join(dir, "monitor.ogg")); len(p.Streams) != 1 ||
+		p.Streams[0].Codec != "opus" || p.Duration() < 5*time.Second {
+		t.Errorf("the audio monitor's stream: %+v, %v", p.Streams, p.Duration())
+	}
+
+	// Stopped (DELETE) and left without heartbeat: nothing more is sent.
+	video2 := newSink(t, func(*rtp.Packet) error { return nil })
+	audio2 := newSink(t, func(*rtp.Packet) error { return nil })
+	testserver.MustOK(t, c.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
+		"mode": 0, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": dst(video2)})))
+	testserver.MustOK(t, c.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
+		"mode": 1, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": dst(audio2)})))
+	pub.round = 1
+	pub.send(t, 0, 2*time.Second)
+	waitFor(t, "the new monitors' packets", func() bool { return video2.packets.Load() > 10 && audio2.packets.Load() > 10 })
+	testserver.MustOK(t, c.Do("DELETE", vcPath+"/monitors/127.0.0.1/"+strconv.Itoa(video2.port()), nil))
+	env.Advance(t, vc.MonitorTimeout+time.Second)
+	env.Tick(t)
+	time.Sleep(200 * time.Millisecond) // packets already on their way
+	v, a := video2.packets.Load(), audio2.packets.Load()
+	pub.round = 2
+	pub.send(t, 0, 2*time.Second)
+	time.Sleep(200 * time.Millisecond)
+	if dv, da := video2.packets.Load()-v, audio2.packets.Load()-a; dv > 0 || da > 0 {
+		t.Errorf("after DELETE and the heartbeat's timeout: %d video and %d audio packets arrived, want none", dv, da)
+	}
+	if n := len(testserver.MustOK(t, c.Do("GET", vcPath+"/monitors", nil))["monitors"].([]any)); n != 0 {
+		t.Errorf("%d monitors listed, want none", n)
+	}
+
+	// A destination on the internet is refused (--monitor-rtp-nets) and
+	// nothing is stored.
+	r := c.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
+		"mode": 0, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": map[string]any{"ip": "8.8.8.8", "port": 6000}}))
+	testserver.MustFail(t, r, wire.CodeInvalidParam)
+	if n := len(testserver.MustOK(t, c.Do("GET", vcPath+"/monitors", nil))["monitors"].([]any)); n != 0 {
+		t.Errorf("%d monitors listed after a refused one, want none", n)
+	}
+	if r.HTTP.StatusCode != http.StatusOK {
+		t.Errorf("HTTP status of a refused monitor = %d, want 200 with success 0", r.HTTP.StatusCode)
+	}
+}

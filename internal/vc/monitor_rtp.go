@@ -1,0 +1,227 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// A monitor's stream as plain RTP to its destination (reference 05
+// "监控操作": the platform sends the monitored source to dst.ip:dst.port;
+// docs/live.md "Monitors"). Each live monitor whose destination the node
+// may send to has a sender on the node that started it: an invisible tap
+// of the SFU (sfu.LocalOptions) receiving the monitor's source, one kind
+// (mode 0 video, 1 audio), each packet written to one UDP socket
+// connected to the destination, unencrypted (src.encrypt.mode 0). The
+// sender ends with the monitor: stopped, replaced, left without
+// heartbeat (RunDueLive) or its conference ended.
+
+// DefaultMonitorNets are the destinations a node sends monitors' media to
+// unless configured (--monitor-rtp-nets): loopback, private and
+// link-local addresses, so that a client cannot aim a stream at any host
+// of the internet (docs/live.md "Monitors").
+var DefaultMonitorNets = []netip.Prefix{
+	netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128"),
+	netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("172.16.0.0/12"),
+	netip.MustParsePrefix("192.168.0.0/16"), netip.MustParsePrefix("fc00::/7"),
+	netip.MustParsePrefix("169.254.0.0/16"), netip.MustParsePrefix("fe80::/10"),
+}
+
+// The payload types of a monitor's packets: the reply's payload_formats
+// name 106 as the active (H.264) and 96 as the real one; audio uses the
+// static types of G.711 and Opus's usual 111.
+var (
+	monitorVideoCodecs = []sfu.LocalCodec{
+		{MimeType: webrtc.MimeTypeH264, ClockRate: 90000, PayloadType: 106},
+		{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000, PayloadType: 96},
+	}
+	monitorAudioCodecs = []sfu.LocalCodec{
+		{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, PayloadType: 111},
+		{MimeType: webrtc.MimeTypePCMU, ClockRate: 8000, PayloadType: 0},
+		{MimeType: webrtc.MimeTypePCMA, ClockRate: 8000, PayloadType: 8},
+	}
+)
+
+// monitorSender is one monitor's stream on its way to the destination.
+type monitorSender struct {
+	domain, confID, key string
+	local               *sfu.Local
+	out                 *udpRTP
+}
+
+func (s *monitorSender) close() {
+	s.local.Close()
+	s.out.conn.Close()
+}
+
+// udpRTP writes RTP packets to a connected UDP socket.
+type udpRTP struct {
+	conn *net.UDPConn
+	mu   sync.Mutex
+	buf  []byte
+}
+
+func (u *udpRTP) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	n := h.MarshalSize()
+	if cap(u.buf) < n+len(payload) {
+		u.buf = make([]byte, n+len(payload)+64)
+	}
+	b := u.buf[:n+len(payload)]
+	if _, err := h.MarshalTo(b); err != nil {
+		return 0, err
+	}
+	copy(b[n:], payload)
+	// A destination that is not listening answers with ICMP: the next
+	// write fails with "connection refused", which the sender ignores
+	// (the monitoring client may start listening later).
+	_, _ = u.conn.Write(b)
+	return len(b), nil
+}
+
+// monitorAllowed tells whether the node sends media to ip, and the error
+// that refuses the monitor otherwise.
+func (m *Module) monitorAllowed(ip string) error {
+	if !m.liveOn() {
+		return nil // records only (--no-rtc)
+	}
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return wire.InvalidParam("dst.ip", "is not an IP address")
+	}
+	a = a.Unmap()
+	for _, p := range m.live.cfg.MonitorNets {
+		if p.Contains(a) {
+			return nil
+		}
+	}
+	return wire.InvalidParam("dst.ip", fmt.Sprintf("%s is outside the networks this node sends monitor media to (--monitor-rtp-nets)", ip))
+}
+
+// monitorSend starts the sender of a monitor just stored, replacing the
+// one to the same destination.
+func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon map[string]any) error {
+	if !m.liveOn() {
+		return nil
+	}
+	dstObj := tlObj(mon["dst"])
+	dst := monitorDst(tlStr(dstObj["ip"]), tlInt(dstObj["port"]))
+	id := c.Rec.DomainMoid + "/" + c.ID() + "/" + dst
+	m.monitorUnsend(id)
+	raddr, err := net.ResolveUDPAddr("udp", dst)
+	if err != nil {
+		return err
+	}
+	conn, err := net.DialUDP("udp", nil, raddr)
+	if err != nil {
+		return err
+	}
+	out := &udpRTP{conn: conn}
+	o := sfu.LocalOptions{Kind: sfu.KindTap, Name: "monitor " + dst, Receive: sfu.SourceBroadcast}
+	src := tlObj(mon["src"])
+	switch tlInt(src["type"]) {
+	case monSrcTerminal:
+		o.Receive, o.Terminal = sfu.SourceTerminal, tlStr(src["mt_id"])
+	case monSrcContent:
+		o.Receive = sfu.SourceDual
+	}
+	if tlInt(mon["mode"]) == monModeAudio {
+		o.AudioOut, o.AudioCodecs = out, monitorAudioCodecs
+	} else {
+		o.VideoOut, o.VideoCodecs = out, monitorVideoCodecs
+	}
+	l, err := m.live.cfg.Media.OpenLocal(ctx, c.ID(), o)
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	s := &monitorSender{domain: c.Rec.DomainMoid, confID: c.ID(), key: tlStr(mon["key"]), local: l, out: out}
+	m.live.mu.Lock()
+	m.live.senders[id] = s
+	m.live.mu.Unlock()
+	l.RequestKeyFrame()
+	return nil
+}
+
+// monitorUnsend ends the sender with id (domain/conf_id/dst), if any.
+func (m *Module) monitorUnsend(id string) {
+	m.live.mu.Lock()
+	s := m.live.senders[id]
+	delete(m.live.senders, id)
+	m.live.mu.Unlock()
+	if s != nil {
+		s.close()
+	}
+}
+
+// monitorSenderFor is the sender of the conference's monitor to dst.
+func (m *Module) monitorSenderFor(c engine.Conference, dst string) *monitorSender {
+	if !m.liveOn() {
+		return nil
+	}
+	m.live.mu.Lock()
+	defer m.live.mu.Unlock()
+	return m.live.senders[c.Rec.DomainMoid+"/"+c.ID()+"/"+dst]
+}
+
+// MonitorSenders counts the monitors' RTP senders on this node.
+func (m *Module) MonitorSenders() int {
+	if !m.liveOn() {
+		return 0
+	}
+	m.live.mu.Lock()
+	defer m.live.mu.Unlock()
+	return len(m.live.senders)
+}
+
+// runDueSenders ends the senders whose monitor is no longer live, whose
+// conference ended, or whose tap the SFU closed (RunDueLive).
+func (m *Module) runDueSenders(ctx context.Context) error {
+	m.live.mu.Lock()
+	all := make(map[string]*monitorSender, len(m.live.senders))
+	for id, s := range m.live.senders {
+		all[id] = s
+	}
+	m.live.mu.Unlock()
+	now := m.clk.Now()
+	for id, s := range all {
+		select {
+		case <-s.local.Done():
+			m.monitorUnsendIf(id, s)
+			continue
+		default:
+		}
+		c, err := m.confs.Get(ctx, s.domain, s.confID, engine.StateRunning)
+		if we := (*wire.Error)(nil); err != nil && !(errors.As(err, &we) && we.Code == wire.CodeConfNotFound) {
+			return err
+		}
+		if err != nil || monitorByKey(c.Doc, s.key, now) == nil {
+			m.monitorUnsendIf(id, s)
+		}
+	}
+	return nil
+}
+
+// monitorUnsendIf ends s if it is still id's sender (not a replacement).
+func (m *Module) monitorUnsendIf(id string, s *monitorSender) {
+	m.live.mu.Lock()
+	cur := m.live.senders[id]
+	if cur == s {
+		delete(m.live.senders, id)
+	}
+	m.live.mu.Unlock()
+	if cur == s { // a replacement closed s already
+		s.close()
+	}
+}
