@@ -184,3 +184,26 @@ func TestMonitorSendsRTP(t *testing.T) {
 		t.Errorf("HTTP status of a refused monitor = %d, want 200 with success 0", r.HTTP.StatusCode)
 	}
 }
+
+// TestMonitorAtSessionLimit: a monitor the node cannot open a sender for
+// (the SFU at --rtc-max-sessions) is refused with 20511 and taken back:
+// no monitor is listed without its media.
+func TestMonitorAtSessionLimit(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{MaxSessions: 1}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "full")
+	vcPath := "/api/v1/vc/confs/" + conf
+	tok := rtcToken(t, c, conf, map[string]any{"name": "desk", "role": "publish"})
+	publish(t, tok["whip_url"].(string), tok["token"].(string))
+	var mt string
+	waitFor(t, "the publisher online", func() bool {
+		id, online := terminal(t, c, conf, "desk")
+		mt = id
+		return online
+	})
+	testserver.MustFail(t, c.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
+		"mode": 1, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": map[string]any{"ip": "127.0.0.1", "port": 7000}})), vc.CodeMonitorMedia)
+	if n := len(testserver.MustOK(t, c.Do("GET", vcPath+"/monitors", nil))["monitors"].([]any)); n != 0 {
+		t.Errorf("%d monitors listed after a refused one, want none", n)
+	}
+}
