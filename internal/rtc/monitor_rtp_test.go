@@ -1,6 +1,7 @@
 package rtc_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -19,6 +20,7 @@ import (
 	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
 
 	"github.com/confer-platform/confer/internal/recorder/rectest"
+	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -206,4 +208,41 @@ func TestMonitorAtSessionLimit(t *testing.T) {
 	if n := len(testserver.MustOK(t, c.Do("GET", vcPath+"/monitors", nil))["monitors"].([]any)); n != 0 {
 		t.Errorf("%d monitors listed after a refused one, want none", n)
 	}
+}
+
+// TestMonitorAfterRestart: the senders are the node's and the monitors
+// the store's; after conferd restarts on the same database, the console's
+// next heartbeat brings its monitor's stream back (here the composition,
+// the broadcast, of a publisher who joined the restarted node).
+func TestMonitorAfterRestart(t *testing.T) {
+	dsn := testdb.SQLite(t)
+	opt := testserver.Options{RTC: &sfu.Config{}}
+	a := testserver.StartNode(t, dsn, nil, opt)
+	ca := a.LoggedIn(t)
+	conf := startConf(t, ca, "restarted")
+	vcPath := "/api/v1/vc/confs/" + conf
+	tok := rtcToken(t, ca, conf, map[string]any{"name": "desk", "role": "publish"})
+	publish(t, tok["whip_url"].(string), tok["token"].(string))
+	sink := newSink(t, func(*rtp.Packet) error { return nil })
+	dst := map[string]any{"ip": "127.0.0.1", "port": sink.port()}
+	testserver.MustOK(t, ca.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
+		"mode": 1, "src": map[string]any{"type": 2}, "dst": dst})))
+	waitFor(t, "the monitor's packets", func() bool { return sink.packets.Load() > 20 })
+
+	a.Kill()
+	b := testserver.StartNode(t, dsn, a.Clock, opt)
+	// A node started again in place of one: StartNode gives each node a
+	// media URL of its own (a listener's), so the conference's media
+	// owner, the old listener, is forgotten as the old node's would be.
+	if err := b.Store.DeleteRecord(context.Background(), rtc.KindOwner, "", conf); err != nil {
+		t.Fatal(err)
+	}
+	cb := b.LoggedIn(t)
+	tok = rtcToken(t, cb, conf, map[string]any{"name": "desk again", "role": "publish"})
+	publish(t, tok["whip_url"].(string), tok["token"].(string))
+	time.Sleep(300 * time.Millisecond)
+	before := sink.packets.Load()
+	testserver.MustOK(t, cb.Do("POST", vcPath+"/monitors_heartbeat", testserver.Params(t, map[string]any{
+		"monitors": []any{dst}})))
+	waitFor(t, "the monitor's packets after the restart", func() bool { return sink.packets.Load() > before+20 })
 }

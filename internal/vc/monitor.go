@@ -325,7 +325,7 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Obj
 		}
 		want[monitorDst(ip, port)] = true
 	}
-	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		live := monitorsLive(c.Doc, now)
 		kept := 0
@@ -341,6 +341,9 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Obj
 		c.Doc[tlKeyMonitors] = tlAnys(live)
 		return true, nil
 	})
+	if err == nil {
+		m.monitorResend(ctx, c, want) // monitor_rtp.go
+	}
 	return nil, err
 }
 

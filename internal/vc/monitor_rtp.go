@@ -154,6 +154,24 @@ func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon map[s
 	return nil
 }
 
+// monitorResend starts again the senders of the conference's live
+// monitors to the destinations in want that have none on this node: a
+// heartbeat after conferd restarted (the senders are the node's, the
+// monitors the store's) brings the stream back. A failure leaves the
+// monitor as it is: the next heartbeat tries again.
+func (m *Module) monitorResend(ctx context.Context, c engine.Conference, want map[string]bool) {
+	if !m.liveOn() {
+		return
+	}
+	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
+		dst := monitorKey(mon)
+		if !want[dst] || m.monitorSenderFor(c, dst) != nil || m.monitorAllowed(tlStr(tlObj(mon["dst"])["ip"])) != nil {
+			continue
+		}
+		_ = m.monitorSend(ctx, c, mon)
+	}
+}
+
 // monitorUnsend ends the sender with id (domain/conf_id/dst), if any.
 func (m *Module) monitorUnsend(id string) {
 	m.live.mu.Lock()
