@@ -180,12 +180,7 @@ func TestMonitorIsAWHEPLink(t *testing.T) {
 	vcPath := "/api/v1/vc/confs/" + conf
 	pubTok := rtcToken(t, c, conf, map[string]any{"name": "desk", "role": "publish"})
 	publish(t, pubTok["whip_url"].(string), pubTok["token"].(string))
-	var mt string
-	waitFor(t, "the publisher online", func() bool {
-		id, online := terminal(t, c, conf, "desk")
-		mt = id
-		return online
-	})
+	mt := onlineTerminal(t, c, conf, "desk")
 	testserver.MustOK(t, c.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
 		"mode": 0, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": map[string]any{"ip": "127.0.0.1", "port": 7000}})))
 	mon := testserver.MustOK(t, c.Do("GET", vcPath+"/monitors/127.0.0.1/7000", nil))
@@ -407,12 +402,7 @@ func TestPlaybackOfARecording(t *testing.T) {
 	studio := startConf(t, c, "studio")
 	tok := rtcToken(t, c, studio, map[string]any{"name": "camera", "role": "publish"})
 	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
-	var mt string
-	waitFor(t, "the publisher online", func() bool {
-		id, online := terminal(t, c, studio, "camera")
-		mt = id
-		return online
-	})
+	mt := onlineTerminal(t, c, studio, "camera")
 	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+studio+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
 	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
 	rec := testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+studio+"/recorders", testserver.Params(t, map[string]any{

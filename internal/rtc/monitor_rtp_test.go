@@ -89,12 +89,7 @@ func TestMonitorSendsRTP(t *testing.T) {
 	vcPath := "/api/v1/vc/confs/" + conf
 	tok := rtcToken(t, c, conf, map[string]any{"name": "camera", "role": "publish"})
 	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
-	var mt string
-	waitFor(t, "the publisher online", func() bool {
-		id, online := terminal(t, c, conf, "camera")
-		mt = id
-		return online
-	})
+	mt := onlineTerminal(t, c, conf, "camera")
 
 	ivf, err := ivfwriter.New(filepath.Join(dir, "monitor.ivf"))
 	if err != nil {
@@ -197,12 +192,7 @@ func TestMonitorAtSessionLimit(t *testing.T) {
 	vcPath := "/api/v1/vc/confs/" + conf
 	tok := rtcToken(t, c, conf, map[string]any{"name": "desk", "role": "publish"})
 	publish(t, tok["whip_url"].(string), tok["token"].(string))
-	var mt string
-	waitFor(t, "the publisher online", func() bool {
-		id, online := terminal(t, c, conf, "desk")
-		mt = id
-		return online
-	})
+	mt := onlineTerminal(t, c, conf, "desk")
 	testserver.MustFail(t, c.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
 		"mode": 1, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": map[string]any{"ip": "127.0.0.1", "port": 7000}})), vc.CodeMonitorMedia)
 	if n := len(testserver.MustOK(t, c.Do("GET", vcPath+"/monitors", nil))["monitors"].([]any)); n != 0 {

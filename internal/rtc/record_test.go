@@ -114,12 +114,7 @@ func TestRecordingThroughSFU(t *testing.T) {
 	conf := startConf(t, c, "recorded")
 	tok := rtcToken(t, c, conf, map[string]any{"name": "camera", "role": "publish"})
 	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
-	var mt string
-	waitFor(t, "the publisher online", func() bool {
-		id, online := terminal(t, c, conf, "camera")
-		mt = id
-		return online
-	})
+	mt := onlineTerminal(t, c, conf, "camera")
 	vcPath := "/api/v1/vc/confs/" + conf
 	testserver.MustOK(t, c.Do("PUT", vcPath+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
 	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
@@ -269,12 +264,7 @@ func recordingConf(t *testing.T, rc server.RecordingConfig) (*testserver.Env, *t
 	conf := startConf(t, c, "recorded")
 	tok := rtcToken(t, c, conf, map[string]any{"name": "camera", "role": "publish"})
 	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
-	var mt string
-	waitFor(t, "the publisher online", func() bool {
-		id, online := terminal(t, c, conf, "camera")
-		mt = id
-		return online
-	})
+	mt := onlineTerminal(t, c, conf, "camera")
 	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+conf+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
 	return env, c, conf, pub
 }

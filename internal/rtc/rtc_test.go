@@ -159,6 +159,19 @@ func (v *viewer) stopped(t *testing.T, p *publisher) {
 	}
 }
 
+// onlineTerminal waits until the terminal named alias is online and
+// returns its mt_id.
+func onlineTerminal(t *testing.T, c *testserver.Client, conf, alias string) string {
+	t.Helper()
+	var mt string
+	waitFor(t, "the publisher online", func() bool {
+		id, online := terminal(t, c, conf, alias)
+		mt = id
+		return online
+	})
+	return mt
+}
+
 // terminal returns the conference's terminal with alias, "" when absent.
 func terminal(t *testing.T, c *testserver.Client, conf, alias string) (mtID string, online bool) {
 	t.Helper()
