@@ -236,3 +236,46 @@ func TestMonitorAfterRestart(t *testing.T) {
 		"monitors": []any{dst}})))
 	waitFor(t, "the monitor's packets after the restart", func() bool { return sink.packets.Load() > before+20 })
 }
+
+// TestMonitorOnTheMediaOwner: with two nodes on one database, a monitor
+// started, asked for a key frame and stopped through the node that does
+// not hold the conference's media is sent by the node that does (the
+// owner: docs/media.md "Several nodes"), and no session of its is opened
+// on the other.
+func TestMonitorOnTheMediaOwner(t *testing.T) {
+	dsn := testdb.Postgres(t)
+	opt := testserver.Options{RTC: &sfu.Config{}}
+	a := testserver.StartNode(t, dsn, nil, opt)
+	b := testserver.StartNode(t, dsn, a.Clock, opt)
+	ca, cb := a.LoggedIn(t), b.LoggedIn(t)
+	conf := startConf(t, ca, "owned by A")
+	vcPath := "/api/v1/vc/confs/" + conf
+	tok := rtcToken(t, ca, conf, map[string]any{"name": "desk", "role": "publish"})
+	publish(t, tok["whip_url"].(string), tok["token"].(string)) // A owns the media
+	mt := onlineTerminal(t, ca, conf, "desk")
+	sink := newSink(t, func(*rtp.Packet) error { return nil })
+	dst := map[string]any{"ip": "127.0.0.1", "port": sink.port()}
+	onA := a.Srv.SFU().Sessions()
+	testserver.MustOK(t, cb.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
+		"mode": 1, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": dst})))
+	waitFor(t, "the monitor's packets from A", func() bool { return sink.packets.Load() > 20 })
+	if n := b.Srv.SFU().Sessions(); n != 0 || a.Srv.SFU().Sessions() != onA+1 {
+		t.Errorf("sessions: B %d, A %d; want 0 and %d (the sender on A)", n, a.Srv.SFU().Sessions(), onA+1)
+	}
+	testserver.MustOK(t, cb.Do("POST", vcPath+"/neediframe/monitors", testserver.Params(t, map[string]any{"dst": dst})))
+	testserver.MustOK(t, cb.Do("POST", vcPath+"/monitors_heartbeat", testserver.Params(t, map[string]any{"monitors": []any{dst}})))
+	if n := a.Srv.SFU().Sessions(); n != onA+1 {
+		t.Errorf("A holds %d sessions after a heartbeat, want %d: one sender per monitor", n, onA+1)
+	}
+
+	// Stopped through B: A's next tick ends its sender.
+	testserver.MustOK(t, cb.Do("DELETE", vcPath+"/monitors/127.0.0.1/"+strconv.Itoa(sink.port()), nil))
+	a.Tick(t)
+	waitFor(t, "A's sender closed", func() bool { return a.Srv.SFU().Sessions() == onA })
+	time.Sleep(100 * time.Millisecond)
+	n := sink.packets.Load()
+	time.Sleep(300 * time.Millisecond)
+	if d := sink.packets.Load() - n; d > 0 {
+		t.Errorf("%d packets after the monitor stopped, want none", d)
+	}
+}

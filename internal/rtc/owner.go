@@ -53,7 +53,8 @@ type Owners struct {
 	mu      sync.Mutex
 	self    string // this node's media URL; "" serves every conference here
 	key     string
-	sipAddr string // this node's SIP address for callers sent here (SetSIP)
+	sipAddr string      // this node's SIP address for callers sent here (SetSIP)
+	monitor MonitorHook // monitors' senders passed here (owner_monitor.go)
 }
 
 // ownerTimeout bounds one control passed to the owner.
@@ -139,7 +140,7 @@ func (o *Owners) Locate(ctx context.Context, confID string, claim bool) (string,
 
 // control is one engine -> media control passed to the owner.
 type control struct {
-	Op        string        `json:"op"` // hangup, mute, silence, video_off, broadcast, mix, dual, end, dial, sip_apply
+	Op        string        `json:"op"` // hangup, mute, silence, video_off, broadcast, mix, dual, end, dial, sip_apply, monitor
 	MtID      string        `json:"mt_id,omitempty"`
 	On        bool          `json:"on,omitempty"`
 	Broadcast sfu.Broadcast `json:"broadcast"`
@@ -148,6 +149,10 @@ type control struct {
 	// dial and sip_apply (owner_sip.go): the SIP user agent's work.
 	Callee  *media.Callee  `json:"callee,omitempty"`
 	Control *media.Control `json:"control,omitempty"`
+	// monitor (owner_monitor.go): the monitor's domain and key.
+	Domain   string `json:"domain,omitempty"`
+	Key      string `json:"key,omitempty"`
+	KeyFrame bool   `json:"key_frame,omitempty"`
 }
 
 // mediaControls are the SFU's controls, local or passed to the owner.
@@ -202,6 +207,8 @@ func (r remote) do(conf string, c control) ([]byte, error) {
 		return nil, sfu.ErrNotFound
 	case http.StatusNotImplemented:
 		return nil, media.ErrUnsupported
+	case http.StatusGone:
+		return nil, errNoMonitorRemote
 	}
 	return nil, fmt.Errorf("rtc: the owner %s refused %s: %d %s", r.owner.URL, c.Op, resp.StatusCode, strings.TrimSpace(string(msg)))
 }
@@ -260,6 +267,9 @@ func (o *Owners) Handler(sf *sfu.SFU, sp SIP) http.Handler {
 		switch c.Op {
 		case "dial", "sip_apply":
 			sipControl(w, r, sp, conf, c)
+			return
+		case "monitor":
+			o.monitorControl(w, r, conf, c)
 			return
 		case "hangup":
 			if sp != nil && sp.Hangup(conf, c.MtID) {

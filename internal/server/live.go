@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/netip"
 
 	"github.com/confer-platform/confer/internal/live"
+	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/vc"
 	"github.com/confer-platform/confer/internal/wall"
 	"github.com/prometheus/client_golang/prometheus"
@@ -21,7 +24,14 @@ func (s *Server) setupLive(cfg RecordingConfig, monitorNets []netip.Prefix) {
 	if s.sfu == nil {
 		return
 	}
-	s.vc.SetLive(vc.LiveConfig{Media: s.sfu, Dir: cfg.Dir, MonitorNets: monitorNets})
+	s.vc.SetLive(vc.LiveConfig{Media: s.sfu, Dir: cfg.Dir, MonitorNets: monitorNets, PassMonitor: s.owners.PassMonitor})
+	// A monitor passed here by another node: this node owns the media.
+	s.owners.SetMonitorHook(func(ctx context.Context, domain, confID, key string, keyFrame bool) error {
+		if err := s.vc.MonitorHere(ctx, domain, confID, key, keyFrame); !errors.Is(err, vc.ErrNoMonitor) {
+			return err
+		}
+		return rtc.ErrNoMonitor
+	})
 	s.rtcAuth.Watch = s.vc
 	s.vrs.SetLive(s.vc.LiveViewersOf)
 	s.hls = live.NewHLS(live.HLSConfig{Log: s.log}, s.sfu) // nil without ffmpeg: no HLS

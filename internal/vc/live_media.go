@@ -37,6 +37,10 @@ type LiveConfig struct {
 	// MonitorNets are the destinations monitors' RTP may go to
 	// (monitor_rtp.go); nil: DefaultMonitorNets, empty: none.
 	MonitorNets []netip.Prefix
+	// PassMonitor passes a monitor's sender to the conference's media
+	// owner when another node owns it (rtc.Owners.PassMonitor; passed
+	// false: it belongs here); nil: every sender is this node's.
+	PassMonitor func(ctx context.Context, domain, confID, key string, keyFrame bool) (passed bool, err error)
 }
 
 // liveState is the node's running playbacks.

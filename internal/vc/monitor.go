@@ -267,7 +267,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 	}
 	// The stream to dst (monitor_rtp.go); a monitor the node cannot send
 	// is taken back, so that no monitor stays without its media.
-	if err := m.monitorSend(ctx, c, started); err != nil {
+	if err := m.monitorOpen(ctx, c, started, false); err != nil {
 		key := tlStr(started["key"])
 		if _, uerr := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			live := monitorsLive(c.Doc, m.clk.Now())
@@ -361,9 +361,7 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Obje
 	}
 	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
 		if monitorKey(mon) == monitorDst(ip, port) {
-			if s := m.monitorSenderFor(c, monitorKey(mon)); s != nil {
-				s.local.RequestKeyFrame()
-			}
+			_ = m.monitorOpen(ctx, c, mon, true) // the sender, here or on the owner, asks its source
 			return nil, nil
 		}
 	}

@@ -154,11 +154,63 @@ func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon map[s
 	return nil
 }
 
-// monitorResend starts again the senders of the conference's live
-// monitors to the destinations in want that have none on this node: a
-// heartbeat after conferd restarted (the senders are the node's, the
-// monitors the store's) brings the stream back. A failure leaves the
-// monitor as it is: the next heartbeat tries again.
+// ErrNoMonitor answers MonitorHere for a key no live monitor has.
+var ErrNoMonitor = errors.New("vc: no live monitor with that key")
+
+// monitorOpen gives a live monitor its sender: on the conference's media
+// owner when another node owns it (LiveConfig.PassMonitor), else here;
+// keyFrame asks its source for a key frame (a new sender asks anyway).
+func (m *Module) monitorOpen(ctx context.Context, c engine.Conference, mon map[string]any, keyFrame bool) error {
+	if !m.liveOn() {
+		return nil
+	}
+	if pass := m.live.cfg.PassMonitor; pass != nil {
+		passed, err := pass(ctx, c.Rec.DomainMoid, c.ID(), tlStr(mon["key"]), keyFrame)
+		if passed || err != nil {
+			return err
+		}
+	}
+	if s := m.monitorSenderFor(c, monitorKey(mon)); s != nil && s.key == tlStr(mon["key"]) {
+		if keyFrame {
+			s.local.RequestKeyFrame()
+		}
+		return nil
+	}
+	return m.monitorSend(ctx, c, mon)
+}
+
+// MonitorHere gives the live monitor with key its sender on this node:
+// another node passed it here, the conference's media owner
+// (rtc.MonitorHook); ErrNoMonitor when no live monitor has the key.
+func (m *Module) MonitorHere(ctx context.Context, domain, confID, key string, keyFrame bool) error {
+	if !m.liveOn() {
+		return ErrNoMonitor
+	}
+	c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
+	if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		return ErrNoMonitor
+	} else if err != nil {
+		return err
+	}
+	mon := monitorByKey(c.Doc, key, m.clk.Now())
+	if mon == nil || key == "" {
+		return ErrNoMonitor
+	}
+	if s := m.monitorSenderFor(c, monitorKey(mon)); s != nil && s.key == key {
+		if keyFrame {
+			s.local.RequestKeyFrame()
+		}
+		return nil
+	}
+	return m.monitorSend(ctx, c, mon)
+}
+
+// monitorResend gives the conference's live monitors to the destinations
+// in want that have no sender on this node one (here, or passed to the
+// media owner, which keeps the one it has): a heartbeat after conferd
+// restarted (the senders are the node's, the monitors the store's) brings
+// the stream back. A failure leaves the monitor as it is: the next
+// heartbeat tries again.
 func (m *Module) monitorResend(ctx context.Context, c engine.Conference, want map[string]bool) {
 	if !m.liveOn() {
 		return
@@ -168,7 +220,7 @@ func (m *Module) monitorResend(ctx context.Context, c engine.Conference, want ma
 		if !want[dst] || m.monitorSenderFor(c, dst) != nil || m.monitorAllowed(tlStr(tlObj(mon["dst"])["ip"])) != nil {
 			continue
 		}
-		_ = m.monitorSend(ctx, c, mon)
+		_ = m.monitorOpen(ctx, c, mon, false)
 	}
 }
 
