@@ -170,6 +170,12 @@ func (m *Module) monitorOpen(ctx context.Context, c engine.Conference, mon map[s
 			return err
 		}
 	}
+	return m.monitorEnsure(ctx, c, mon, keyFrame)
+}
+
+// monitorEnsure gives a live monitor its sender on this node, keeping the
+// one it has (then asked for a key frame with keyFrame).
+func (m *Module) monitorEnsure(ctx context.Context, c engine.Conference, mon map[string]any, keyFrame bool) error {
 	if s := m.monitorSenderFor(c, monitorKey(mon)); s != nil && s.key == tlStr(mon["key"]) {
 		if keyFrame {
 			s.local.RequestKeyFrame()
@@ -196,13 +202,7 @@ func (m *Module) MonitorHere(ctx context.Context, domain, confID, key string, ke
 	if mon == nil || key == "" {
 		return ErrNoMonitor
 	}
-	if s := m.monitorSenderFor(c, monitorKey(mon)); s != nil && s.key == key {
-		if keyFrame {
-			s.local.RequestKeyFrame()
-		}
-		return nil
-	}
-	return m.monitorSend(ctx, c, mon)
+	return m.monitorEnsure(ctx, c, mon, keyFrame)
 }
 
 // monitorResend gives the conference's live monitors to the destinations
