@@ -48,11 +48,29 @@ type baresip struct {
 }
 
 // startBaresip runs baresip with one account, e164@registrar with the
-// password, auto-answering calls.
+// password, auto-answering calls. Its SIP port is chosen free for UDP and
+// TCP (baresip binds both); another process may still take it before
+// baresip binds, so a start that fails with "Address already in use" is
+// tried again on other ports (CI: TestSoftphone failed so once).
 func startBaresip(t *testing.T, registrar, e164, password string) *baresip {
 	t.Helper()
+	for attempt := 1; ; attempt++ {
+		b, log, err := tryBaresip(t, registrar, e164, password)
+		if err == nil {
+			return b
+		}
+		if attempt < 3 && strings.Contains(log, "Address already in use") {
+			continue
+		}
+		t.Fatalf("baresip's control port did not open: %v\nbaresip's log:\n%s", err, tail(log))
+	}
+}
+
+// tryBaresip starts baresip once; on failure it returns its log.
+func tryBaresip(t *testing.T, registrar, e164, password string) (*baresip, string, error) {
+	t.Helper()
 	dir := t.TempDir()
-	sipPort, ctrlPort := freePort(t), freeTCPPort(t)
+	sipPort, ctrlPort := freeUDPTCPPort(t), freeTCPPort(t)
 	config := strings.Join([]string{
 		"poll_method epoll",
 		"sip_listen 127.0.0.1:" + itoa(sipPort),
@@ -91,30 +109,50 @@ func startBaresip(t *testing.T, registrar, e164, password string) *baresip {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	b := &baresip{dir: dir}
-	t.Cleanup(func() {
+	stop := func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		_ = logf.Close()
-		if t.Failed() {
-			out, _ := os.ReadFile(logf.Name())
-			t.Logf("baresip's log:\n%s", tail(string(out)))
-		}
-	})
+	}
+	readLog := func() string {
+		out, _ := os.ReadFile(logf.Name())
+		return string(out)
+	}
+	b := &baresip{dir: dir}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		c, err := net.Dial("tcp", "127.0.0.1:"+itoa(ctrlPort))
 		if err == nil {
 			b.ctrl, b.rd = c, bufio.NewReader(c)
-			t.Cleanup(func() { _ = c.Close() })
 			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("baresip's control port did not open: %v", err)
+		if time.Now().After(deadline) || strings.Contains(readLog(), "init failed") {
+			stop()
+			return nil, readLog(), err
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return b
+	t.Cleanup(func() {
+		_ = b.ctrl.Close()
+		stop()
+		if t.Failed() {
+			t.Logf("baresip's log:\n%s", tail(readLog()))
+		}
+	})
+	return b, "", nil
+}
+
+// freeUDPTCPPort is a port free on 127.0.0.1 for UDP and TCP at once.
+func freeUDPTCPPort(t *testing.T) int {
+	t.Helper()
+	for {
+		p := freePort(t)
+		l, err := net.Listen("tcp", "127.0.0.1:"+itoa(p))
+		if err == nil {
+			l.Close()
+			return p
+		}
+	}
 }
 
 func freeTCPPort(t *testing.T) int {
