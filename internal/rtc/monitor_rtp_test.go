@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
 	"github.com/pion/webrtc/v4/pkg/media/ivfwriter"
 	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
 
@@ -278,4 +280,138 @@ func TestMonitorOnTheMediaOwner(t *testing.T) {
 	if d := sink.packets.Load() - n; d > 0 {
 		t.Errorf("%d packets after the monitor stopped, want none", d)
 	}
+}
+
+// TestMonitorToFFmpeg: a standard RTP receiver as the console. ffmpeg
+// listens at the monitor's destination with an SDP that describes what
+// docs/live.md promises (VP8 on payload type 96, H.264 on 106) and copies
+// what arrives into a file, which ffprobe reads as the publisher's
+// pictures: a WHIP publisher in VP8, then one in H.264.
+func TestMonitorToFFmpeg(t *testing.T) {
+	for _, k := range []struct {
+		name, mime, rtpmap, probe, ext string
+		packets                        func(t testing.TB, dir string, seconds int) []rectest.Packet
+	}{
+		{"VP8", webrtc.MimeTypeVP8, "96 VP8/90000", "vp8", "webm", rectest.Packets},
+		{"H264", webrtc.MimeTypeH264, "106 H264/90000\r\na=fmtp:106 packetization-mode=1", "h264", "mkv", rectest.H264Packets},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			dir := t.TempDir()
+			packets := k.packets(t, dir, 10) // skips without ffmpeg
+			env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
+			c := env.LoggedIn(t)
+			conf := startConf(t, c, "to ffmpeg")
+			tok := rtcToken(t, c, conf, map[string]any{"name": "camera", "role": "publish"})
+			video := publishVideo(t, tok["whip_url"].(string), tok["token"].(string), k.mime)
+			mt := onlineTerminal(t, c, conf, "camera")
+
+			port := rtpPortPair(t)
+			pt, _, _ := strings.Cut(k.rtpmap, " ")
+			sdp := fmt.Sprintf("v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=monitor\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n"+
+				"m=video %d RTP/AVP %s\r\na=rtpmap:%s\r\n", port, pt, k.rtpmap)
+			sdpFile, out := filepath.Join(dir, "monitor.sdp"), filepath.Join(dir, "monitor."+k.ext)
+			if err := os.WriteFile(sdpFile, []byte(sdp), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ff := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-protocol_whitelist", "file,udp,rtp",
+				"-i", sdpFile, "-t", "3", "-c", "copy", "-y", out)
+			var ffLog strings.Builder
+			ff.Stdout, ff.Stderr = &ffLog, &ffLog
+			if err := ff.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- ff.Wait() }()
+			t.Cleanup(func() {
+				_ = ff.Process.Kill()
+				<-done
+			})
+			// ffmpeg binds its port as it reads the SDP: wait for it.
+			waitFor(t, "ffmpeg listening", func() bool {
+				c, err := net.ListenPacket("udp", "127.0.0.1:"+strconv.Itoa(port))
+				if err == nil {
+					c.Close()
+				}
+				return err != nil
+			})
+			testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/monitors", testserver.Params(t, map[string]any{
+				"mode": 0, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": map[string]any{"ip": "127.0.0.1", "port": port}})))
+			go func() { // real time: ffmpeg stops after 3 s of media
+				start := time.Now()
+				for _, pk := range packets {
+					if !pk.Video {
+						continue
+					}
+					if d := pk.At - time.Since(start); d > 0 {
+						time.Sleep(d)
+					}
+					if video.WriteRTP(pk.Packet) != nil {
+						return
+					}
+				}
+			}()
+			select {
+			case err := <-done:
+				done <- err
+				if err != nil {
+					t.Fatalf("ffmpeg: %v\n%s", err, ffLog.String())
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("ffmpeg did not finish in 20 s:\n%s", ffLog.String())
+			}
+			p := rectest.ProbeFile(t, out)
+			if v, ok := p.Stream("video"); !ok || v.Codec != k.probe || v.Width != rectest.Width || v.Height != rectest.Height || p.Duration() < 2*time.Second {
+				t.Errorf("ffmpeg's file: %+v, %v", p.Streams, p.Duration())
+			}
+		})
+	}
+}
+
+// publishVideo publishes one video track of mime over WHIP and returns it.
+func publishVideo(t *testing.T, url, token, mime string) *webrtc.TrackLocalStaticRTP {
+	t.Helper()
+	pc := newPC(t)
+	tr, err := webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: mime, ClockRate: 90000}, "video", "pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pc.AddTrack(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { // read RTCP (key frame requests) so that it flows
+		for {
+			if _, _, err := s.ReadRTCP(); err != nil {
+				return
+			}
+		}
+	}()
+	if code, _, body := offer(t, pc, url, token); code != http.StatusCreated {
+		t.Fatalf("WHIP POST = %d %q", code, body)
+	}
+	waitFor(t, "the publisher connected", func() bool { return pc.ConnectionState() == webrtc.PeerConnectionStateConnected })
+	return tr
+}
+
+// rtpPortPair is an even port free for RTP with the next one free for
+// RTCP, as an RTP receiver binds them.
+func rtpPortPair(t *testing.T) int {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		a, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := a.LocalAddr().(*net.UDPAddr).Port
+		a.Close()
+		if p%2 != 0 || p > 65000 {
+			continue
+		}
+		if b, err := net.ListenPacket("udp", "127.0.0.1:"+strconv.Itoa(p+1)); err == nil {
+			b.Close()
+			return p
+		}
+	}
+	t.Fatal("no free RTP port pair")
+	return 0
 }
