@@ -83,8 +83,9 @@ func (f *rtcFlags) config() (sfu.Config, error) {
 	return c, nil
 }
 
-// monitorNets are the destinations --monitor-rtp-nets allows
-// (docs/live.md "Monitors"): nil for "private" (vc.DefaultMonitorNets).
+// monitorNetworks are the destinations --monitor-rtp-nets allows
+// (docs/live.md "Monitors"): "private" is vc.DefaultMonitorNets, "none"
+// (or nothing) an empty list.
 func (f *rtcFlags) monitorNetworks() ([]netip.Prefix, error) {
 	var out []netip.Prefix
 	for _, s := range splitList(*f.monitorNets) {

@@ -167,7 +167,7 @@ func TestMonitorSendsRTP(t *testing.T) {
 	if dv, da := video2.packets.Load()-v, audio2.packets.Load()-a; dv > 0 || da > 0 {
 		t.Errorf("after DELETE and the heartbeat's timeout: %d video and %d audio packets arrived, want none", dv, da)
 	}
-	if n := len(testserver.MustOK(t, c.Do("GET", vcPath+"/monitors", nil))["monitors"].([]any)); n != 0 {
+	if n := monitorCount(t, c, vcPath); n != 0 {
 		t.Errorf("%d monitors listed, want none", n)
 	}
 
@@ -176,7 +176,7 @@ func TestMonitorSendsRTP(t *testing.T) {
 	r := c.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
 		"mode": 0, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": map[string]any{"ip": "8.8.8.8", "port": 6000}}))
 	testserver.MustFail(t, r, wire.CodeInvalidParam)
-	if n := len(testserver.MustOK(t, c.Do("GET", vcPath+"/monitors", nil))["monitors"].([]any)); n != 0 {
+	if n := monitorCount(t, c, vcPath); n != 0 {
 		t.Errorf("%d monitors listed after a refused one, want none", n)
 	}
 	if r.HTTP.StatusCode != http.StatusOK {
@@ -197,7 +197,7 @@ func TestMonitorAtSessionLimit(t *testing.T) {
 	mt := onlineTerminal(t, c, conf, "desk")
 	testserver.MustFail(t, c.Do("POST", vcPath+"/monitors", testserver.Params(t, map[string]any{
 		"mode": 1, "src": map[string]any{"type": 1, "mt_id": mt}, "dst": map[string]any{"ip": "127.0.0.1", "port": 7000}})), vc.CodeMonitorMedia)
-	if n := len(testserver.MustOK(t, c.Do("GET", vcPath+"/monitors", nil))["monitors"].([]any)); n != 0 {
+	if n := monitorCount(t, c, vcPath); n != 0 {
 		t.Errorf("%d monitors listed after a refused one, want none", n)
 	}
 }
@@ -414,4 +414,10 @@ func rtpPortPair(t *testing.T) int {
 	}
 	t.Fatal("no free RTP port pair")
 	return 0
+}
+
+// monitorCount is the number of monitors the conference at vcPath lists.
+func monitorCount(t *testing.T, c *testserver.Client, vcPath string) int {
+	t.Helper()
+	return len(testserver.MustOK(t, c.Do("GET", vcPath+"/monitors", nil))["monitors"].([]any))
 }

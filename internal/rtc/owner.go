@@ -208,7 +208,7 @@ func (r remote) do(conf string, c control) ([]byte, error) {
 	case http.StatusNotImplemented:
 		return nil, media.ErrUnsupported
 	case http.StatusGone:
-		return nil, errNoMonitorRemote
+		return nil, ErrNoMonitor // owner_monitor.go
 	}
 	return nil, fmt.Errorf("rtc: the owner %s refused %s: %d %s", r.owner.URL, c.Op, resp.StatusCode, strings.TrimSpace(string(msg)))
 }

@@ -18,7 +18,8 @@ import (
 // source for a key frame. ErrNoMonitor: no live monitor has the key.
 type MonitorHook func(ctx context.Context, domain, confID, key string, keyFrame bool) error
 
-// ErrNoMonitor answers a monitor control whose monitor is not live.
+// ErrNoMonitor answers a monitor control whose monitor is not live (the
+// owner's 410).
 var ErrNoMonitor = errors.New("rtc: no live monitor with that key")
 
 // SetMonitorHook gives the owner handler vc's monitor senders.
@@ -42,15 +43,8 @@ func (o *Owners) PassMonitor(ctx context.Context, domain, confID, key string, ke
 	if err != nil || self {
 		return false, err
 	}
-	err = remote{ctx: ctx, client: o.Client, owner: d}.send(confID, control{Op: "monitor", Domain: domain, Key: key, KeyFrame: keyFrame})
-	if errors.Is(err, errNoMonitorRemote) {
-		err = ErrNoMonitor
-	}
-	return true, err
+	return true, remote{ctx: ctx, client: o.Client, owner: d}.send(confID, control{Op: "monitor", Domain: domain, Key: key, KeyFrame: keyFrame})
 }
-
-// errNoMonitorRemote is the owner's 410 for a monitor that is not live.
-var errNoMonitorRemote = errors.New("rtc: the owner has no live monitor with that key")
 
 // monitorControl applies a passed monitor control on the owner.
 func (o *Owners) monitorControl(w http.ResponseWriter, r *http.Request, conf string, c control) {

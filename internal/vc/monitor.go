@@ -92,6 +92,18 @@ func monitorsLive(doc map[string]any, now time.Time) []map[string]any {
 	return out
 }
 
+// monitorsExcept returns the monitors that drop does not match (never nil:
+// the stored list stays an array).
+func monitorsExcept(mons []map[string]any, drop func(map[string]any) bool) []map[string]any {
+	kept := []map[string]any{}
+	for _, mon := range mons {
+		if !drop(mon) {
+			kept = append(kept, mon)
+		}
+	}
+	return kept
+}
+
 // monitorSettle deletes the monitors whose heartbeat stopped.
 func monitorSettle(doc map[string]any, now time.Time) bool {
 	all, live := tlObjs(doc[tlKeyMonitors]), monitorsLive(doc, now)
@@ -252,12 +264,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 				mon[f] = v
 			}
 		}
-		kept := []map[string]any{}
-		for _, old := range monitorsLive(c.Doc, now) {
-			if monitorKey(old) != monitorDst(ip, port) {
-				kept = append(kept, old)
-			}
-		}
+		kept := monitorsExcept(monitorsLive(c.Doc, now), func(old map[string]any) bool { return monitorKey(old) == monitorDst(ip, port) })
 		c.Doc[tlKeyMonitors] = tlAnys(append(kept, mon))
 		started = mon
 		return true, nil
@@ -271,12 +278,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 		key := tlStr(started["key"])
 		if _, uerr := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			live := monitorsLive(c.Doc, m.clk.Now())
-			kept := []map[string]any{}
-			for _, mon := range live {
-				if tlStr(mon["key"]) != key {
-					kept = append(kept, mon)
-				}
-			}
+			kept := monitorsExcept(live, func(mon map[string]any) bool { return tlStr(mon["key"]) == key })
 			c.Doc[tlKeyMonitors] = tlAnys(kept)
 			return len(kept) != len(live), nil
 		}); uerr != nil {
@@ -295,12 +297,7 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, 
 	}
 	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		live := monitorsLive(c.Doc, m.clk.Now())
-		kept := []map[string]any{}
-		for _, mon := range live {
-			if monitorKey(mon) != dst {
-				kept = append(kept, mon)
-			}
-		}
+		kept := monitorsExcept(live, func(mon map[string]any) bool { return monitorKey(mon) == dst })
 		if len(kept) == len(live) {
 			return false, monitorUnknown(*c, dst)
 		}
@@ -308,7 +305,7 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, 
 		return true, nil
 	})
 	if err == nil && m.liveOn() {
-		m.monitorUnsend(r.Principal.DomainMoid + "/" + r.Path("conf_id") + "/" + dst) // monitor_rtp.go
+		m.monitorUnsend(senderID(r.Principal.DomainMoid, r.Path("conf_id"), dst)) // monitor_rtp.go
 	}
 	return nil, err
 }
@@ -361,7 +358,10 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Obje
 	}
 	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
 		if monitorKey(mon) == monitorDst(ip, port) {
-			_ = m.monitorOpen(ctx, c, mon, true) // the sender, here or on the owner, asks its source
+			// The sender, here or on the media owner, asks its source.
+			if err := m.monitorOpen(ctx, c, mon, true); err != nil {
+				return nil, wire.Errorf(CodeKeyFrame, "the monitor of conference %s to %s cannot ask a key frame: %v", c.ID(), monitorKey(mon), err)
+			}
 			return nil, nil
 		}
 	}

@@ -109,15 +109,14 @@ func (m *Module) monitorAllowed(ip string) error {
 	return wire.InvalidParam("dst.ip", fmt.Sprintf("%s is outside the networks this node sends monitor media to (--monitor-rtp-nets)", ip))
 }
 
-// monitorSend starts the sender of a monitor just stored, replacing the
-// one to the same destination.
+// senderID is a sender's key in liveState.senders.
+func senderID(domain, confID, dst string) string { return domain + "/" + confID + "/" + dst }
+
+// monitorSend starts the sender of a live monitor on this node, replacing
+// the one to the same destination.
 func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon map[string]any) error {
-	if !m.liveOn() {
-		return nil
-	}
-	dstObj := tlObj(mon["dst"])
-	dst := monitorDst(tlStr(dstObj["ip"]), tlInt(dstObj["port"]))
-	id := c.Rec.DomainMoid + "/" + c.ID() + "/" + dst
+	dst := monitorKey(mon)
+	id := senderID(c.Rec.DomainMoid, c.ID(), dst)
 	m.monitorUnsend(id)
 	raddr, err := net.ResolveUDPAddr("udp", dst)
 	if err != nil {
@@ -237,22 +236,9 @@ func (m *Module) monitorUnsend(id string) {
 
 // monitorSenderFor is the sender of the conference's monitor to dst.
 func (m *Module) monitorSenderFor(c engine.Conference, dst string) *monitorSender {
-	if !m.liveOn() {
-		return nil
-	}
 	m.live.mu.Lock()
 	defer m.live.mu.Unlock()
-	return m.live.senders[c.Rec.DomainMoid+"/"+c.ID()+"/"+dst]
-}
-
-// MonitorSenders counts the monitors' RTP senders on this node.
-func (m *Module) MonitorSenders() int {
-	if !m.liveOn() {
-		return 0
-	}
-	m.live.mu.Lock()
-	defer m.live.mu.Unlock()
-	return len(m.live.senders)
+	return m.live.senders[senderID(c.Rec.DomainMoid, c.ID(), dst)]
 }
 
 // runDueSenders ends the senders whose monitor is no longer live, whose
@@ -265,6 +251,7 @@ func (m *Module) runDueSenders(ctx context.Context) error {
 	}
 	m.live.mu.Unlock()
 	now := m.clk.Now()
+	docs := map[string]map[string]any{} // each conference read once a tick; nil: not running
 	for id, s := range all {
 		select {
 		case <-s.local.Done():
@@ -272,11 +259,19 @@ func (m *Module) runDueSenders(ctx context.Context) error {
 			continue
 		default:
 		}
-		c, err := m.confs.Get(ctx, s.domain, s.confID, engine.StateRunning)
-		if we := (*wire.Error)(nil); err != nil && !(errors.As(err, &we) && we.Code == wire.CodeConfNotFound) {
-			return err
+		ck := s.domain + "/" + s.confID
+		doc, read := docs[ck]
+		if !read {
+			c, err := m.confs.Get(ctx, s.domain, s.confID, engine.StateRunning)
+			if we := (*wire.Error)(nil); err != nil && !(errors.As(err, &we) && we.Code == wire.CodeConfNotFound) {
+				return err
+			}
+			if err == nil {
+				doc = c.Doc
+			}
+			docs[ck] = doc
 		}
-		if err != nil || monitorByKey(c.Doc, s.key, now) == nil {
+		if doc == nil || monitorByKey(doc, s.key, now) == nil {
 			m.monitorUnsendIf(id, s)
 		}
 	}
