@@ -18,7 +18,7 @@ import (
 type limitFlags struct {
 	confsPerAccount, confsPerDomain, filesPerDomain *int
 	maxConns, maxConnsPerIP                         *int
-	bodyMemoryMB                                    *int64
+	bodyMemoryMB, bodyMemoryPerIPKB                 *int64
 	headerTimeout, readTimeout, uploadTimeout       *time.Duration
 	writeTimeout, idleTimeout                       *time.Duration
 }
@@ -26,22 +26,26 @@ type limitFlags struct {
 func addLimitFlags(fs *flag.FlagSet) *limitFlags {
 	d, q := server.DefaultLimits(), engine.DefaultQuota()
 	return &limitFlags{
-		confsPerAccount: fs.Int("max-confs-per-account", q.PerAccount, "booked, running and pending conferences one account (not an administrator) may hold; 0: no quota"),
-		confsPerDomain:  fs.Int("max-confs-per-domain", q.PerDomain, "booked, running and pending conferences one user domain may hold; 0: no quota"),
-		filesPerDomain:  fs.Int("max-files-per-domain", mc.DefaultMaxFilesPerDomain, "meeting files one user domain may keep; 0: no quota"),
-		maxConns:        fs.Int("max-conns", 0, "open connections in total (0: 4096, lowered to the open-file limit less 128)"),
-		maxConnsPerIP:   fs.Int("max-conns-per-ip", d.MaxConnsPerIP, "open connections from one client address; 0: no cap"),
-		bodyMemoryMB:    fs.Int64("body-memory-mb", d.BodyMemory>>20, "MiB of request bodies held in memory at once, the whole server; beyond, 90503"),
-		headerTimeout:   fs.Duration("header-timeout", d.HeaderTimeout, "time to read a request's line and headers"),
-		readTimeout:     fs.Duration("read-timeout", d.ReadTimeout, "time to read a whole request, body included"),
-		uploadTimeout:   fs.Duration("upload-timeout", d.UploadTimeout, "time to read the body of an authenticated meeting-file upload"),
-		writeTimeout:    fs.Duration("write-timeout", d.WriteTimeout, "time to write a reply"),
-		idleTimeout:     fs.Duration("idle-timeout", d.IdleTimeout, "how long a keep-alive connection may wait for its next request"),
+		confsPerAccount:   fs.Int("max-confs-per-account", q.PerAccount, "booked, running and pending conferences one account (not an administrator) may hold; 0: no quota"),
+		confsPerDomain:    fs.Int("max-confs-per-domain", q.PerDomain, "booked, running and pending conferences one user domain may hold; 0: no quota"),
+		filesPerDomain:    fs.Int("max-files-per-domain", mc.DefaultMaxFilesPerDomain, "meeting files one user domain may keep; 0: no quota"),
+		maxConns:          fs.Int("max-conns", 0, "open connections in total (0: 4096, lowered to the open-file limit less 128)"),
+		maxConnsPerIP:     fs.Int("max-conns-per-ip", d.MaxConnsPerIP, "open connections from one client address; 0: no cap"),
+		bodyMemoryMB:      fs.Int64("body-memory-mb", d.BodyMemory>>20, "MiB of request bodies held in memory at once, the whole server; beyond, 90503"),
+		bodyMemoryPerIPKB: fs.Int64("body-memory-per-ip-kb", d.BodyMemoryPerIP>>10, "KiB of that budget the request bodies of one client address may hold at once; beyond, 90503 for that address; 0: no share"),
+		headerTimeout:     fs.Duration("header-timeout", d.HeaderTimeout, "time to read a request's line and headers"),
+		readTimeout:       fs.Duration("read-timeout", d.ReadTimeout, "time to read a whole request, body included"),
+		uploadTimeout:     fs.Duration("upload-timeout", d.UploadTimeout, "time to read the body of an authenticated meeting-file upload"),
+		writeTimeout:      fs.Duration("write-timeout", d.WriteTimeout, "time to write a reply"),
+		idleTimeout:       fs.Duration("idle-timeout", d.IdleTimeout, "how long a keep-alive connection may wait for its next request"),
 	}
 }
 
 // check refuses negative values.
 func (f *limitFlags) check() error {
+	if *f.bodyMemoryPerIPKB < 0 {
+		return fmt.Errorf("--body-memory-per-ip-kb must not be negative")
+	}
 	for _, v := range []int{*f.confsPerAccount, *f.confsPerDomain, *f.filesPerDomain, *f.maxConns, *f.maxConnsPerIP} {
 		if v < 0 {
 			return fmt.Errorf("quotas and connection caps must not be negative")
@@ -88,10 +92,13 @@ func (f *limitFlags) server(filesDir string, log *slog.Logger) (server.Limits, e
 		}
 	}
 	l := server.Limits{
-		BodyMemory: *f.bodyMemoryMB << 20, UploadDir: upload,
+		BodyMemory: *f.bodyMemoryMB << 20, BodyMemoryPerIP: *f.bodyMemoryPerIPKB << 10, UploadDir: upload,
 		HeaderTimeout: *f.headerTimeout, ReadTimeout: *f.readTimeout, UploadTimeout: *f.uploadTimeout,
 		WriteTimeout: *f.writeTimeout, IdleTimeout: *f.idleTimeout,
 		MaxConns: *f.maxConns, MaxConnsPerIP: *f.maxConnsPerIP,
+	}
+	if l.BodyMemoryPerIP == 0 {
+		l.BodyMemoryPerIP = -1
 	}
 	if l.MaxConnsPerIP == 0 {
 		l.MaxConnsPerIP = -1

@@ -14,6 +14,10 @@ type Limits struct {
 	// once by the whole server; a request whose body does not fit is
 	// answered 90503 (busy) without reading it.
 	BodyMemory int64
+	// BodyMemoryPerIP bounds the part of BodyMemory that the bodies of
+	// one client address may hold at once (issue 38 item 3); beyond,
+	// 90503 for that address alone. Negative: no share.
+	BodyMemoryPerIP int64
 	// UploadDir is where multipart file parts are streamed while a
 	// request runs (never into memory).
 	UploadDir string
@@ -33,15 +37,17 @@ type Limits struct {
 // websocket keep their own deadlines (deadlines.go).
 func DefaultLimits() Limits {
 	return Limits{
-		BodyMemory:    64 << 20,
-		UploadDir:     os.TempDir(),
-		HeaderTimeout: 10 * time.Second,
-		ReadTimeout:   30 * time.Second,
-		UploadTimeout: 5 * time.Minute,
-		WriteTimeout:  60 * time.Second,
-		IdleTimeout:   60 * time.Second,
-		MaxConns:      4096,
-		MaxConnsPerIP: 256,
+		BodyMemory: 64 << 20,
+		// BodyMemoryPerIP: 4 MiB, four bodies of the 1 MiB limit.
+		BodyMemoryPerIP: 4 << 20,
+		UploadDir:       os.TempDir(),
+		HeaderTimeout:   10 * time.Second,
+		ReadTimeout:     30 * time.Second,
+		UploadTimeout:   5 * time.Minute,
+		WriteTimeout:    60 * time.Second,
+		IdleTimeout:     60 * time.Second,
+		MaxConns:        4096,
+		MaxConnsPerIP:   256,
 	}
 }
 
@@ -55,6 +61,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.BodyMemory == 0 {
 		l.BodyMemory = d.BodyMemory
+	}
+	if l.BodyMemoryPerIP == 0 {
+		l.BodyMemoryPerIP = d.BodyMemoryPerIP
 	}
 	if l.UploadDir == "" {
 		l.UploadDir = d.UploadDir

@@ -124,7 +124,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, handlers: api.Registry{}, log: cfg.Logger, limits: cfg.Limits.withDefaults()}
-	s.bodies.limit = s.limits.BodyMemory
+	s.bodies.limit, s.bodies.perAddr = s.limits.BodyMemory, s.limits.BodyMemoryPerIP
 	s.auth = auth.New(cfg.Store, cfg.Clock, cfg.Auth)
 	if cfg.Conference == (engine.Config{}) {
 		cfg.Conference = engine.DefaultConfig()
