@@ -52,4 +52,3 @@ func TestSlowBodiesFromOneAddressLeaveOthersServed(t *testing.T) {
 		}
 	}
 }
-
