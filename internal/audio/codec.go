@@ -1,0 +1,196 @@
+// Package audio turns the RTP payloads of the conference's audio codecs
+// into 48 kHz mono samples and back, 20 ms at a time: Opus (through
+// internal/audio/opus, libopus in WebAssembly), G.711 µ-law and A-law
+// (PCMU, PCMA) and G.722, resampled between their rate and 48 kHz. The
+// mixer (internal/mixer) decodes every participant with a Decoder and
+// encodes each distinct output with an Encoder.
+package audio
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/confer-platform/confer/internal/audio/g711"
+	"github.com/confer-platform/confer/internal/audio/opus"
+)
+
+// Rate is the mixer's sample rate; Frame is the samples of one 20 ms frame.
+const (
+	Rate  = 48000
+	Frame = Rate / 50
+)
+
+// ErrUnsupported is returned for a codec the mixer cannot decode or encode.
+var ErrUnsupported = errors.New("audio: codec not supported by the mixer")
+
+// Decoder decodes one participant's RTP payloads.
+type Decoder interface {
+	// Decode appends the 48 kHz mono samples of one payload to dst.
+	Decode(dst []int16, payload []byte) ([]int16, error)
+	// Conceal appends 20 ms standing in for a lost packet.
+	Conceal(dst []int16) []int16
+	Close()
+}
+
+// Encoder encodes one output, 20 ms per RTP payload.
+type Encoder interface {
+	// Encode appends the payload of one 20 ms frame (Frame samples at 48
+	// kHz, mono) to dst.
+	Encode(dst []byte, pcm []int16) ([]byte, error)
+	Close()
+}
+
+// Codec names a codec by its RTP MIME subtype (RFC 3551, RFC 7587),
+// case-insensitively: "opus", "PCMU", "PCMA", "G722"; a "audio/" prefix
+// is allowed.
+func name(mime string) string {
+	return strings.ToLower(strings.TrimPrefix(strings.ToLower(mime), "audio/"))
+}
+
+// Supported reports nil when the mixer can decode and encode mime, or why
+// not.
+func Supported(mime string) error {
+	switch name(mime) {
+	case "pcmu", "pcma":
+		return nil
+	case "opus":
+		if err := opus.Available(); err != nil {
+			return fmt.Errorf("%w: %v", ErrUnsupported, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrUnsupported, mime)
+}
+
+// FrameTicks is the RTP timestamp advance of 20 ms of mime (G.722's RTP
+// clock is 8 kHz although it samples at 16 kHz, RFC 3551 section 4.5.2).
+func FrameTicks(mime string) uint32 {
+	if name(mime) == "opus" {
+		return 960
+	}
+	return 160
+}
+
+// NewDecoder returns a decoder of mime.
+func NewDecoder(mime string) (Decoder, error) {
+	switch name(mime) {
+	case "pcmu":
+		return &g711Decoder{decode: g711.UlawToLinear, up: newUpsampler(6)}, nil
+	case "pcma":
+		return &g711Decoder{decode: g711.AlawToLinear, up: newUpsampler(6)}, nil
+	case "g722":
+		return newG722Decoder()
+	case "opus":
+		d, err := opus.NewDecoder(Rate, 1)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUnsupported, err)
+		}
+		return &opusDecoder{d: d, pcm: make([]int16, 5760)}, nil
+	}
+	return nil, fmt.Errorf("%w: %s", ErrUnsupported, mime)
+}
+
+// NewEncoder returns an encoder of mime.
+func NewEncoder(mime string) (Encoder, error) {
+	switch name(mime) {
+	case "pcmu":
+		return &g711Encoder{encode: g711.LinearToUlaw, down: newDownsampler(6)}, nil
+	case "pcma":
+		return &g711Encoder{encode: g711.LinearToAlaw, down: newDownsampler(6)}, nil
+	case "g722":
+		return newG722Encoder()
+	case "opus":
+		e, err := opus.NewEncoder(Rate, 1, opus.AppVoIP)
+		if err == nil {
+			// 32 kbit/s wideband voice with in-band FEC for a lost packet;
+			// complexity 5 halves the cost of 10 for a voice mix.
+			err = errors.Join(e.SetBitrate(32000), e.SetInbandFEC(true), e.SetPacketLossPerc(5), e.SetComplexity(5))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUnsupported, err)
+		}
+		return &opusEncoder{e: e, buf: make([]byte, 1500)}, nil
+	}
+	return nil, fmt.Errorf("%w: %s", ErrUnsupported, mime)
+}
+
+type g711Decoder struct {
+	decode func(byte) int16
+	up     *upsampler
+	tmp    []int16
+	last   int // samples (8 kHz) of the last packet, for concealment
+}
+
+func (d *g711Decoder) Decode(dst []int16, p []byte) ([]int16, error) {
+	d.tmp = d.tmp[:0]
+	for _, b := range p {
+		d.tmp = append(d.tmp, d.decode(b))
+	}
+	d.last = len(p)
+	return d.up.process(dst, d.tmp), nil
+}
+
+// Conceal repeats nothing: silence for 20 ms (G.711 has no concealment
+// of its own; Appendix I's is not implemented).
+func (d *g711Decoder) Conceal(dst []int16) []int16 {
+	d.tmp = append(d.tmp[:0], make([]int16, 160)...)
+	return d.up.process(dst, d.tmp)
+}
+
+func (d *g711Decoder) Close() {}
+
+type g711Encoder struct {
+	encode func(int16) byte
+	down   *downsampler
+	tmp    []int16
+}
+
+func (e *g711Encoder) Encode(dst []byte, pcm []int16) ([]byte, error) {
+	e.tmp = e.down.process(e.tmp[:0], pcm)
+	for _, s := range e.tmp {
+		dst = append(dst, e.encode(s))
+	}
+	return dst, nil
+}
+
+func (e *g711Encoder) Close() {}
+
+type opusDecoder struct {
+	d   *opus.Decoder
+	pcm []int16
+}
+
+func (d *opusDecoder) Decode(dst []int16, p []byte) ([]int16, error) {
+	n, err := d.d.Decode(p, d.pcm)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, d.pcm[:n]...), nil
+}
+
+func (d *opusDecoder) Conceal(dst []int16) []int16 {
+	n, err := d.d.Conceal(d.pcm[:Frame])
+	if err != nil {
+		n = 0
+	}
+	dst = append(dst, d.pcm[:n]...)
+	return append(dst, make([]int16, Frame-n)...)
+}
+
+func (d *opusDecoder) Close() { d.d.Close() }
+
+type opusEncoder struct {
+	e   *opus.Encoder
+	buf []byte
+}
+
+func (e *opusEncoder) Encode(dst []byte, pcm []int16) ([]byte, error) {
+	n, err := e.e.Encode(pcm, e.buf)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, e.buf[:n]...), nil
+}
+
+func (e *opusEncoder) Close() { e.e.Close() }

@@ -1,0 +1,157 @@
+package mixer
+
+import (
+	"math"
+	"sync"
+
+	"github.com/confer-platform/confer/internal/audio"
+)
+
+// Jitter buffer limits, in packets.
+const (
+	maxQueue = 25 // 500 ms of 20 ms packets: more is dropped, oldest first
+	catchUp  = 6  // a queue this long after a burst is cut back to the prefill
+	maxGap   = 3  // a gap of more lost packets than this resynchronises
+)
+
+// Input is one participant's audio: RTP payloads in, through a jitter
+// buffer and a decoder, 20 ms frames at 48 kHz out.
+type Input struct {
+	m   *Mixer
+	id  string
+	dec audio.Decoder
+
+	mu      sync.Mutex // guards queue, next and started (Push and the tick)
+	queue   []packet   // by sequence number, oldest first
+	next    uint16     // the sequence number to play next
+	started bool
+
+	// The tick's own state (the mixer's tick is single-threaded).
+	pcm   []int16 // decoded samples not yet mixed
+	frame []int16 // this tick's frame; nil when the input had no audio
+	level float64 // smoothed amplitude (RMS) for choosing the loudest
+}
+
+type packet struct {
+	seq     uint16
+	payload []byte
+}
+
+// before reports whether sequence number a comes before b (RFC 3550
+// arithmetic modulo 2^16).
+func before(a, b uint16) bool { return int16(a-b) < 0 }
+
+// Push queues one RTP payload (copied) with its sequence number. Safe for
+// concurrent use; it does not decode.
+func (in *Input) Push(seq uint16, payload []byte) {
+	if len(payload) == 0 {
+		return
+	}
+	p := packet{seq: seq, payload: append([]byte(nil), payload...)}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.started && before(seq, in.next) {
+		return // too late: its time has passed
+	}
+	i := len(in.queue)
+	for i > 0 && before(seq, in.queue[i-1].seq) {
+		i--
+	}
+	if i > 0 && in.queue[i-1].seq == seq {
+		return // a duplicate
+	}
+	in.queue = append(in.queue, packet{})
+	copy(in.queue[i+1:], in.queue[i:])
+	in.queue[i] = p
+	if len(in.queue) > maxQueue {
+		in.queue = in.queue[1:]
+		if in.started {
+			in.next = in.queue[0].seq
+		}
+	}
+}
+
+// Close removes the input from its mixer.
+func (in *Input) Close() { in.m.removeInput(in) }
+
+// step is the jitter buffer's next action: a packet to decode, a lost one
+// to conceal, or nothing (underrun).
+func (in *Input) step(prefill int) (p packet, conceal, ok bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if !in.started {
+		if len(in.queue) < prefill {
+			return packet{}, false, false
+		}
+		in.started, in.next = true, in.queue[0].seq
+	}
+	if len(in.queue) >= catchUp+prefill {
+		in.queue = in.queue[len(in.queue)-prefill:] // a burst: play from the newest
+		in.next = in.queue[0].seq
+	}
+	if len(in.queue) == 0 {
+		in.started = false // a pause (or the end of a talk spurt): prefill again
+		return packet{}, false, false
+	}
+	head := in.queue[0]
+	for before(head.seq, in.next) { // queued before a resynchronisation
+		if in.queue = in.queue[1:]; len(in.queue) == 0 {
+			return packet{}, false, false
+		}
+		head = in.queue[0]
+	}
+	switch gap := head.seq - in.next; {
+	case gap == 0:
+		in.queue = in.queue[1:]
+		in.next++
+		return head, false, true
+	case gap > maxGap:
+		in.queue = in.queue[1:]
+		in.next = head.seq + 1
+		return head, false, true
+	default: // the next packet is lost (its successor is here): conceal it
+		in.next++
+		return packet{}, true, true
+	}
+}
+
+// pull decodes this tick's frame into in.frame (nil without audio) and
+// updates the level.
+func (in *Input) pull(prefill int) {
+	for len(in.pcm) < audio.Frame {
+		p, conceal, ok := in.step(prefill)
+		if !ok {
+			break
+		}
+		if conceal {
+			in.pcm = in.dec.Conceal(in.pcm)
+			continue
+		}
+		var err error
+		if in.pcm, err = in.dec.Decode(in.pcm, p.payload); err != nil {
+			in.pcm = in.dec.Conceal(in.pcm) // a malformed packet is as good as lost
+		}
+	}
+	if len(in.pcm) == 0 {
+		in.frame = nil
+		in.level *= 0.9
+		return
+	}
+	if cap(in.frame) < audio.Frame {
+		in.frame = make([]int16, audio.Frame)
+	}
+	in.frame = in.frame[:audio.Frame]
+	n := copy(in.frame, in.pcm)
+	clear(in.frame[n:]) // an underrun in the middle of a frame: the rest is silence
+	in.pcm = in.pcm[:copy(in.pcm, in.pcm[n:])]
+	var sum float64
+	for _, s := range in.frame {
+		sum += float64(s) * float64(s)
+	}
+	rms := math.Sqrt(sum / audio.Frame)
+	if rms > in.level {
+		in.level = rms // rises at once, decays over about 200 ms
+	} else {
+		in.level = 0.9*in.level + 0.1*rms
+	}
+}

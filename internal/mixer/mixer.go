@@ -1,0 +1,283 @@
+// Package mixer mixes a conference's audio for the endpoints that take
+// one audio stream (SIP legs, recordings, live broadcasts, monitors): per
+// participant a jitter buffer and a decoder (Input), a mix of the selected
+// participants every 20 ms at 48 kHz, and per receiver (Output) the mix
+// without its own voice (N−1), encoded in its codec.
+//
+// The design is that of Janus's AudioBridge and of the classic N−1
+// conference bridge: the participants mixed in (at most a few talkers)
+// each hear the full mix minus themselves, and every other receiver hears
+// the one full mix; each distinct (codec, mix) is encoded once per frame
+// and the packet is shared by all receivers of it.
+package mixer
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/pion/rtp"
+
+	"github.com/confer-platform/confer/internal/audio"
+)
+
+// Writer receives an output's RTP packets (sfu.RTPWriter has this shape).
+type Writer interface {
+	WriteRTP(h *rtp.Header, payload []byte) (int, error)
+}
+
+// Selection is what is mixed: the participants named (nil: everyone),
+// and of them at most Loudest at a time, the loudest (0: all of them).
+// Muted participants are never mixed.
+type Selection struct {
+	Members []string
+	Loudest int
+}
+
+// Config tunes a mixer.
+type Config struct {
+	// Prefill is the packets an input's jitter buffer holds before it
+	// plays (default 2: 20 to 40 ms of delay).
+	Prefill int
+}
+
+// Mixer mixes one conference.
+type Mixer struct {
+	cfg Config
+
+	mu       sync.Mutex // guards the fields below; never held while writing
+	inputs   map[string]*Input
+	outputs  map[*Output]struct{}
+	sel      Selection
+	members  map[string]bool // sel.Members as a set; nil: everyone
+	muted    map[string]bool
+	silenced map[string]bool
+	encs     map[encKey]*encoder
+
+	tickMu sync.Mutex // serialises Tick; guards ts
+	ts     tickState
+	stop   chan struct{}
+	done   chan struct{}
+	closed bool
+}
+
+// encKey is one distinct output: its codec and whose voice it lacks (""
+// the full mix).
+type encKey struct {
+	mime string
+	self string
+}
+
+type encoder struct {
+	enc    audio.Encoder
+	last   uint64 // the tick that last used it
+	frame  []byte // this tick's payload
+	ok     bool
+	failed error
+}
+
+// New returns a mixer; Start runs its clock.
+func New(cfg Config) *Mixer {
+	if cfg.Prefill <= 0 {
+		cfg.Prefill = 2
+	}
+	return &Mixer{cfg: cfg, inputs: map[string]*Input{}, outputs: map[*Output]struct{}{},
+		muted: map[string]bool{}, silenced: map[string]bool{}, encs: map[encKey]*encoder{}}
+}
+
+// Input adds participant id's audio in codec mime (an RTP MIME subtype)
+// and returns it; an input already there for id is replaced.
+// audio.ErrUnsupported when the codec cannot be decoded here.
+func (m *Mixer) Input(id, mime string) (*Input, error) {
+	dec, err := audio.NewDecoder(mime)
+	if err != nil {
+		return nil, err
+	}
+	in := &Input{m: m, id: id, dec: dec}
+	m.mu.Lock()
+	old := m.inputs[id]
+	m.inputs[id] = in
+	m.mu.Unlock()
+	if old != nil {
+		old.dec.Close()
+	}
+	return in, nil
+}
+
+func (m *Mixer) removeInput(in *Input) {
+	m.mu.Lock()
+	if m.inputs[in.id] != in {
+		m.mu.Unlock()
+		return
+	}
+	delete(m.inputs, in.id)
+	m.mu.Unlock()
+	m.tickMu.Lock() // the tick may be decoding it
+	in.dec.Close()
+	m.tickMu.Unlock()
+}
+
+// SetSelection sets what is mixed.
+func (m *Mixer) SetSelection(s Selection) {
+	var set map[string]bool
+	if s.Members != nil {
+		set = make(map[string]bool, len(s.Members))
+		for _, id := range s.Members {
+			set[id] = true
+		}
+	}
+	m.mu.Lock()
+	m.sel, m.members = s, set
+	m.mu.Unlock()
+}
+
+// SetMuted takes participant id out of every mix (or puts it back).
+func (m *Mixer) SetMuted(id string, on bool) {
+	m.mu.Lock()
+	setFlag(m.muted, id, on)
+	m.mu.Unlock()
+}
+
+// SetSilenced stops (or resumes) the outputs of participant id: it hears
+// nothing.
+func (m *Mixer) SetSilenced(id string, on bool) {
+	m.mu.Lock()
+	setFlag(m.silenced, id, on)
+	m.mu.Unlock()
+}
+
+func setFlag(f map[string]bool, id string, on bool) {
+	if on {
+		f[id] = true
+	} else {
+		delete(f, id)
+	}
+}
+
+// Codec is an output's codec: its RTP MIME subtype and payload type.
+type Codec struct {
+	MimeType    string
+	PayloadType uint8
+}
+
+// Output is one receiver's mix.
+type Output struct {
+	m     *Mixer
+	self  string
+	codec Codec
+	ticks uint32
+	w     Writer
+
+	// RTP state, used by the tick only.
+	ssrc  uint32
+	seq   uint16
+	ts    uint32
+	first bool
+}
+
+// Output adds a receiver: participant self ("" for one that is not a
+// participant, a recording or a broadcast) hears the mix without its own
+// voice, in codec c, one packet per 20 ms written to w.
+// audio.ErrUnsupported when the codec cannot be encoded here.
+func (m *Mixer) Output(self string, c Codec, w Writer) (*Output, error) {
+	if err := audio.Supported(c.MimeType); err != nil {
+		return nil, err
+	}
+	var b [10]byte
+	_, _ = rand.Read(b[:])
+	o := &Output{m: m, self: self, codec: c, ticks: audio.FrameTicks(c.MimeType), w: w,
+		ssrc: binary.BigEndian.Uint32(b[:4]), seq: binary.BigEndian.Uint16(b[4:6]), ts: binary.BigEndian.Uint32(b[6:]), first: true}
+	m.mu.Lock()
+	m.outputs[o] = struct{}{}
+	m.mu.Unlock()
+	return o, nil
+}
+
+// SSRC is the synchronisation source of the output's packets.
+func (o *Output) SSRC() uint32 { return o.ssrc }
+
+// Close removes the output.
+func (o *Output) Close() {
+	o.m.mu.Lock()
+	delete(o.m.outputs, o)
+	o.m.mu.Unlock()
+}
+
+// Start runs the mixer's clock: a Tick every 20 ms until Close.
+func (m *Mixer) Start() {
+	m.mu.Lock()
+	if m.stop != nil || m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.stop, m.done = make(chan struct{}), make(chan struct{})
+	stop, done := m.stop, m.done
+	m.mu.Unlock()
+	go func() {
+		defer close(done)
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				m.Tick()
+			}
+		}
+	}()
+}
+
+// Close stops the clock and frees every codec.
+func (m *Mixer) Close() {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.closed = true
+	stop, done := m.stop, m.done
+	m.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+	m.tickMu.Lock()
+	defer m.tickMu.Unlock()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, in := range m.inputs {
+		in.dec.Close()
+	}
+	for k, e := range m.encs {
+		e.enc.Close()
+		delete(m.encs, k)
+	}
+	m.inputs, m.outputs = map[string]*Input{}, map[*Output]struct{}{}
+}
+
+// String describes the mixer for logs.
+func (m *Mixer) String() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return fmt.Sprintf("mixer: %d inputs, %d outputs, %d encoders", len(m.inputs), len(m.outputs), len(m.encs))
+}
+
+// selectMixed returns the inputs mixed this tick (m.mu held).
+func (m *Mixer) selectMixed(ins []*Input) []*Input {
+	var mixed []*Input
+	for _, in := range ins {
+		if in.frame == nil || m.muted[in.id] || (m.members != nil && !m.members[in.id]) {
+			continue
+		}
+		mixed = append(mixed, in)
+	}
+	if n := m.sel.Loudest; n > 0 && len(mixed) > n {
+		sort.SliceStable(mixed, func(i, j int) bool { return mixed[i].level > mixed[j].level })
+		mixed = mixed[:n]
+	}
+	return mixed
+}
