@@ -16,6 +16,8 @@ import (
 
 // msg is a SIP message a raw peer received.
 type msg struct {
+	raw   string // as received
+	from  string // the sender's address
 	first string
 	hdrs  [][2]string
 	body  string
@@ -24,7 +26,7 @@ type msg struct {
 func parseMsg(b string) *msg {
 	head, body, _ := strings.Cut(b, "\r\n\r\n")
 	lines := strings.Split(head, "\r\n")
-	m := &msg{first: lines[0], body: body}
+	m := &msg{raw: b, first: lines[0], body: body}
 	for _, l := range lines[1:] {
 		k, v, ok := strings.Cut(l, ":")
 		if ok {
@@ -129,13 +131,15 @@ func newPeer(t *testing.T, confer string) *peer {
 	go func() {
 		buf := make([]byte, 16384)
 		for {
-			n, _, err := c.ReadFrom(buf)
+			n, from, err := c.ReadFrom(buf)
 			if err != nil {
 				close(p.in)
 				return
 			}
 			if n > 4 {
-				p.in <- parseMsg(string(buf[:n]))
+				m := parseMsg(string(buf[:n]))
+				m.from = from.String()
+				p.in <- m
 			}
 		}
 	}()

@@ -120,6 +120,7 @@ func New(cfg Config, deps Deps) (*UA, error) {
 		}
 		return nil, err
 	}
+	u.cli.TxRequester = &sizedRequester{tx: u.ua.TransactionLayer(), tp: u.ua.TransportLayer(), laddr: listenerAddr(u.udp)} // transport.go
 	u.ctx, u.cancel = context.WithCancel(context.Background())
 	u.routes()
 	return u, nil
