@@ -52,7 +52,10 @@ type Options struct {
 	MinFree  int64
 	Free     func(path string) (int64, error)
 	// KeyFrame asks the sources for a key frame: at the start, after a
-	// resume, and when frames were lost. May be nil.
+	// resume, and when frames were lost. It is called on the recording's
+	// own goroutine, never inside WriteRTP or with the recording's lock
+	// held (the SFU writes into the recording through a down track that
+	// KeyFrame reaches: docs/media.md "Lock discipline"). May be nil.
 	KeyFrame func()
 	// OnWrite reports bytes written (metrics); may be nil.
 	OnWrite func(n int64)
@@ -97,6 +100,7 @@ type Recorder struct {
 	reported int64     // bytes reported through OnWrite
 	stats    Stats
 	done     chan struct{}
+	keyReq   chan struct{} // a key frame request for keyFrames (1 pending at most)
 }
 
 // input is one track's depacketization.
@@ -143,7 +147,7 @@ func Start(o Options) (*Recorder, error) {
 		out.Close()
 		return nil, err
 	}
-	r := &Recorder{opt: o, mux: m, done: make(chan struct{})}
+	r := &Recorder{opt: o, mux: m, done: make(chan struct{}), keyReq: make(chan struct{}, 1)}
 	for i, t := range m.tracks {
 		rate := t.spec.ClockRate
 		if rate == 0 {
@@ -157,9 +161,33 @@ func Start(o Options) (*Recorder, error) {
 		r.in = append(r.in, in)
 	}
 	if o.KeyFrame != nil {
-		o.KeyFrame()
+		go r.keyFrames()
 	}
+	r.askKey()
 	return r, nil
+}
+
+// keyFrames calls Options.KeyFrame for each request until the recording
+// stops: requests are handed over here so that no lock is held while the
+// source is asked.
+func (r *Recorder) keyFrames() {
+	for {
+		select {
+		case <-r.keyReq:
+			r.opt.KeyFrame()
+		case <-r.done:
+			return
+		}
+	}
+}
+
+// askKey requests a key frame from the sources; it never blocks, and a
+// request already pending covers this one.
+func (r *Recorder) askKey() {
+	select {
+	case r.keyReq <- struct{}{}:
+	default:
+	}
 }
 
 // Writer returns the RTP writer of track i (sfu.RTPWriter).
@@ -262,7 +290,7 @@ func (in *input) askKeyFrame() {
 	now := in.r.opt.Clock.Now()
 	if in.r.opt.KeyFrame != nil && (in.lastPLI.IsZero() || now.Sub(in.lastPLI) >= 500*time.Millisecond) {
 		in.lastPLI = now
-		in.r.opt.KeyFrame()
+		in.r.askKey()
 	}
 }
 
@@ -395,9 +423,7 @@ func (r *Recorder) Resume() {
 		in.needKey = in.c.video
 		in.lastPLI = time.Time{}
 	}
-	if r.opt.KeyFrame != nil {
-		r.opt.KeyFrame()
-	}
+	r.askKey()
 }
 
 // Stop finalises the file and returns its figures; the error is why the

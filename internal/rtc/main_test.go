@@ -5,10 +5,14 @@ import (
 	"testing"
 
 	"github.com/confer-platform/confer/internal/recorder/rectest"
+	"github.com/confer-platform/confer/internal/watchdog"
 )
 
+// TestMain runs the tests under the watchdog: a deadlock or a stuck write
+// fails the run with every goroutine's stack (docs/media.md "Lock
+// discipline").
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := watchdog.Run(m)
 	rectest.Cleanup() // the media the tests made
 	os.Exit(code)
 }

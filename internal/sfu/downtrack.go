@@ -35,6 +35,12 @@ type downTrack struct {
 	packets      atomic.Uint64
 	bytes        atomic.Uint64
 
+	// Lock discipline (docs/media.md "Lock discipline"): mu guards the
+	// forwarding state and is never held across a call out of the track
+	// (a write into the sink, a key frame request to the source); wmu
+	// orders the writes into the sink, is taken before mu and only by
+	// writeRTP and close's barrier, and guards hdr.
+	wmu      sync.Mutex
 	mu       sync.Mutex
 	bound    bool
 	ssrc     uint32
@@ -211,15 +217,34 @@ func (d *downTrack) askTarget() {
 }
 
 // writeRTP forwards one packet of layer of r, if r is the current source.
+// The packet is rewritten under mu and written into the sink after mu is
+// released (under wmu, so packets leave in the order they were numbered);
+// a key frame wanted from the source is asked for after both.
 func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
-	var askKey = -1
-	d.mu.Lock()
-	defer func() {
-		d.mu.Unlock()
-		if askKey >= 0 {
-			r.requestKeyFrame(askKey)
+	d.wmu.Lock()
+	ws, askKey := d.prepare(p, layer, r)
+	if ws != nil {
+		if n, err := ws.WriteRTP(&d.hdr, p.Payload); err == nil {
+			d.packets.Add(1)
+			d.bytes.Add(uint64(n))
+			if d.sess != nil {
+				d.sess.sfu.forwarded.Add(1)
+			}
 		}
-	}()
+	}
+	d.wmu.Unlock()
+	if askKey >= 0 {
+		r.requestKeyFrame(askKey)
+	}
+}
+
+// prepare rewrites p into d.hdr and returns the sink to write it to (nil:
+// not forwarded) and the layer of r to ask a key frame of (-1: none);
+// caller holds d.wmu.
+func (d *downTrack) prepare(p *rtp.Packet, layer int, r *receiver) (ws RTPWriter, askKey int) {
+	askKey = -1
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if !d.bound || r != d.src {
 		return
 	}
@@ -261,8 +286,9 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 			d.baseSeq = d.highestIn - 1000
 		}
 	}
-	// The header and its extension are reused (written under d.mu, and
-	// WriteRTP marshals before returning): no allocation per packet.
+	// The header and its extension are reused (written under d.wmu and
+	// d.mu, and WriteRTP marshals before returning): no allocation per
+	// packet.
 	h, exts := &d.hdr, d.hdr.Extensions[:0]
 	*h = rtp.Header{
 		Version: 2, Marker: p.Marker, PayloadType: pt, SSRC: d.ssrc,
@@ -278,13 +304,14 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 		d.lastSeq, d.lastTS, d.lastWrite = h.SequenceNumber, h.Timestamp, time.Now()
 	}
 	d.started = true
-	if n, err := d.ws.WriteRTP(h, p.Payload); err == nil {
-		d.packets.Add(1)
-		d.bytes.Add(uint64(n))
-		if d.sess != nil {
-			d.sess.sfu.forwarded.Add(1)
-		}
-	}
+	return d.ws, askKey
+}
+
+// drain waits for a write in progress to end: after setSource(nil) and
+// drain, nothing more reaches the sink.
+func (d *downTrack) drain() {
+	d.wmu.Lock()
+	d.wmu.Unlock()
 }
 
 // rebase makes p follow the last packet written: the next sequence number,

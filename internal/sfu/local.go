@@ -35,6 +35,9 @@ const (
 // RTPWriter receives forwarded packets, rewritten like a WebRTC
 // subscriber's: one SSRC, sequence numbers and timestamps continuous across
 // source switches, the payload type of the codec in the accepted list.
+// WriteRTP is called with no lock of the SFU held, one packet at a time
+// per writer; it may call RequestKeyFrame, but must not end its own
+// endpoint (Close waits for the write in progress).
 type RTPWriter interface {
 	WriteRTP(h *rtp.Header, payload []byte) (int, error)
 }
@@ -75,8 +78,9 @@ type LocalOptions struct {
 	// codec is not forwarded to it.
 	AudioCodecs, VideoCodecs []LocalCodec
 
-	// OnKeyFrameRequest is called (at most every 300 ms) when a subscriber
-	// needs a key frame of the video the endpoint publishes.
+	// OnKeyFrameRequest is called (at most every 300 ms, on a goroutine
+	// of its own) when a subscriber needs a key frame of the video the
+	// endpoint publishes.
 	OnKeyFrameRequest func()
 
 	// ScreenOut receives the conference's dual stream in ScreenCodecs

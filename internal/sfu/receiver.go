@@ -132,12 +132,15 @@ func (r *receiver) requestKeyFrame(layer int) {
 	r.lastPLI[layer] = now
 	r.mu.Unlock()
 	if l := r.sess.local; l != nil {
+		// The owner's callback runs on its own goroutine: the caller may
+		// be inside a write into a sink or a rewire, and the callback may
+		// publish (docs/media.md "Lock discipline").
 		if r.screen && l.opts.OnScreenKeyFrameRequest != nil {
-			l.opts.OnScreenKeyFrameRequest()
+			go l.opts.OnScreenKeyFrameRequest()
 			return
 		}
 		if l.opts.OnKeyFrameRequest != nil {
-			l.opts.OnKeyFrameRequest()
+			go l.opts.OnKeyFrameRequest()
 		}
 		return
 	}

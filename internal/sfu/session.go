@@ -332,6 +332,7 @@ func (sess *session) close(why end) {
 		}
 		for _, d := range sess.downs {
 			d.setSource(nil)
+			d.drain() // a write in progress ends before Close returns
 		}
 		linked, dualEnded := rm.remove(sess)
 		for _, x := range linked {
