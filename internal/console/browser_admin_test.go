@@ -68,8 +68,8 @@ func TestConsoleTemplatesAndBooking(t *testing.T) {
 	}
 	screenshot(t, ctx, "booked")
 	run(t, ctx, "cancel it",
-		acceptDialogs(),
 		press(chromedp.CSS(`section[aria-label="Booked conferences"] button.danger`)),
+		press(chromedp.CSS(`dialog.ask .confirm-yes`)),
 		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Booked conferences"] p.empty`)),
 	)
 	if n := testserver.MustOK(t, api.Do("GET", "/api/v1/mc/booked_confs", nil))["total"]; n != float64(0) {

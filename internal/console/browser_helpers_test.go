@@ -69,11 +69,6 @@ func login(t *testing.T, ctx context.Context, env *testserver.Env) {
 	)
 }
 
-// acceptDialogs makes confirm() and prompt() answer yes in the page.
-func acceptDialogs() chromedp.Action[chromedp.Void] {
-	return js(`window.confirm = () => true; window.prompt = (q, d) => d || 'x'; true`)
-}
-
 // until waits for a script's condition to hold in the page.
 func until(cond string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {

@@ -30,6 +30,7 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 		chromedp.Navigate(env.URL+"/console/#/new"),
 		chromedp.WaitVisible(chromedp.ID("create")),
 		chromedp.SetValue(chromedp.ID("f-name"), "Console review"),
+		chromedp.SetValue(chromedp.ID("f-duration"), "120"),
 	)
 	screenshot(t, ctx, "create")
 	run(t, ctx, "submit the form",
@@ -201,8 +202,8 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	env.Advance(t, 3*time.Second)
 	run(t, ctx, "called again, it answers; drop it",
 		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="online"]`, second)),
-		acceptDialogs(),
 		press(css(`tr[data-mt="%s"] button[title="remove"]`, second)),
+		press(chromedp.CSS(`dialog.ask .confirm-yes`)),
 		chromedp.WaitNotPresent(css(`tr[data-mt="%s"]`, second)),
 	)
 	if n := len(testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mts", nil))["mts"].([]any)); n != 1 {
@@ -213,6 +214,7 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	run(t, ctx, "delay",
 		press(chromedp.CSS(`button[data-do="delay"]`)),
 		chromedp.WaitVisible(chromedp.ID("delay-min")),
+		until(`document.querySelector('dialog[open] h2').textContent.startsWith('Delay conference')`),
 		chromedp.SetValue(chromedp.ID("delay-min"), "30"),
 		press(chromedp.CSS(`dialog form button`)),
 		until(`document.querySelector('section.live .meta').textContent.includes('ends 2026-03-01 11:30')`),
@@ -221,10 +223,17 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 		t.Fatalf("end_time after the delay: %s", end)
 	}
 
-	// End it: the page goes back to the running list, which is empty.
-	run(t, ctx, "end the conference",
-		acceptDialogs(),
+	// End it, in the page's own dialog: "Keep it" keeps it, "End it" ends
+	// it and the page goes back to the running list, which is empty.
+	run(t, ctx, "keep the conference",
 		press(chromedp.CSS("#end-conf")),
+		press(chromedp.CSS(`dialog.ask .confirm-no`)),
+		chromedp.WaitNotPresent(chromedp.CSS(`dialog.ask`)),
+	)
+	testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id, nil))
+	run(t, ctx, "end the conference",
+		press(chromedp.CSS("#end-conf")),
+		press(chromedp.CSS(`dialog.ask .confirm-yes`)),
 		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Running conferences"] p.empty`)),
 	)
 	if r := api.Do("GET", "/api/v1/vc/confs/"+id, nil); r.Code() != 12103 {
@@ -245,9 +254,9 @@ func TestConsoleSessionExpiry(t *testing.T) {
 		press(chromedp.CSS(`a[href="#/booked"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`form.login`)),
 	)
-	text := value(t, ctx, "the message", chromedp.Text(chromedp.ID("messages")))
-	if !strings.Contains(text, "session has ended") {
-		t.Fatalf("message after expiry = %q, want it to say the session has ended", text)
+	text := value(t, ctx, "the message", chromedp.Text(chromedp.CSS(`form.login #login-status`)))
+	if !strings.Contains(text, "session has ended") || strings.Contains(text, "SSO_COOKIE_KEY") {
+		t.Fatalf("message after expiry = %q, want it to say in words that the session has ended", text)
 	}
 	// Logging in again works.
 	run(t, ctx, "log in again",

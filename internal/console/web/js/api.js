@@ -6,9 +6,10 @@
 // reply's object or throws an APIError carrying error_code and description.
 
 export class APIError extends Error {
-  constructor(code, description) {
+  constructor(code, description, extra = {}) {
     super(description || `error ${code}`);
     this.code = code;
+    this.extra = extra; // the reply's other fields (a locked login's unlocktime)
   }
   // The login or the token ended (seed 000 "Authentication"; A3 10002, 10102).
   get sessionEnded() { return this.code === 10002 || this.code === 10102; }
@@ -49,7 +50,7 @@ async function decode(r) {
     throw new APIError(0, `HTTP ${r.status}: the reply is not JSON`);
   }
   if (body.success !== 1) {
-    const err = new APIError(body.error_code || 0, body.description || 'request failed');
+    const err = new APIError(body.error_code || 0, body.description || 'request failed', body);
     if (err.sessionEnded) listeners.forEach((f) => f(err));
     throw err;
   }
@@ -149,16 +150,4 @@ export async function schema(method, path) {
   const props = {};
   for (const p of op.parameters || []) if (p.in === 'query') props[p.name] = { ...p.schema, description: p.description };
   return { properties: props, required: [], style: 'query' };
-}
-
-// choices turns a schema property into [{value, label}] from its enum and
-// its description ("call mode: 0 manual, 2 automatic, 3 chase call").
-export function choices(prop) {
-  if (!prop?.enum) return null;
-  const desc = prop.description || '';
-  const text = desc.includes(':') ? desc.slice(desc.indexOf(':') + 1).trim() : '';
-  return prop.enum.map((v) => {
-    const m = text.match(new RegExp(`(?:^|[,;]\\s*)${v} ([^,;(]+)`));
-    return { value: v, label: m ? `${v} ${m[1].trim()}` : String(v) };
-  });
 }

@@ -2,7 +2,7 @@
 // conference's controls, updated through push on the conference's
 // channels (/userdomains/{d}/confs/{conf_id}/**, docs/push.md).
 import * as api from './api.js';
-import { h, message, attempt } from './ui.js';
+import { h, message, attempt, ask } from './ui.js';
 import { endConf, delayConf, members as parseMembers } from './confs.js';
 import { compositionPanel } from './compose.js';
 import { mixPanel, pollPanel, recordPanel } from './features.js';
@@ -147,7 +147,7 @@ export async function livePage(ctx, id) {
         b(Number(m.dual) ? 'Stop content' : 'Content', 'dual stream from',
           () => act(null, () => (Number(m.dual) ? api.del(`${base}/dualstream`, P({ mt_id: m.mt_id }))
             : api.put(`${base}/dualstream`, P({ mt_id: m.mt_id }))))),
-        b('Drop', 'remove', () => confirm(`Remove ${name} from the conference?`) && act(`Removed ${name}.`, () => api.del(`${base}/mts`, one(m))), 'danger')));
+        b('Drop', 'remove', async () => await ask(`Remove ${name} from the conference?`, 'Remove') && act(`Removed ${name}.`, () => api.del(`${base}/mts`, one(m))), 'danger')));
     row.addEventListener('dragstart', (e) => {
       e.dataTransfer.setData('text/x-mt-id', m.mt_id);
       e.dataTransfer.setData('text/plain', m.mt_id);

@@ -3,7 +3,7 @@
 import * as api from './api.js';
 import { Push } from './push.js';
 import { h, message, clearMessages, attempt } from './ui.js';
-import { runningList, bookedList, createPage } from './confs.js';
+import { runningList, bookedList, bookedPage, createPage } from './confs.js';
 import { livePage } from './live.js';
 import { adminPage } from './admin.js';
 
@@ -46,34 +46,53 @@ function ended(why) {
   if (ending) return;
   ending = true;
   signedOut();
-  loginPage(`Your session has ended (${why}). Please log in again.`);
+  // The reason (an expired login, a refused push subscription) goes to the
+  // browser's console; the page says what to do.
+  console.info('session ended:', why);
+  loginPage('Your session has ended. Please log in again.');
   ending = false;
 }
 
 api.onSessionEnded((e) => ended(e.message));
 
+// loginError is what the login form says of a refused login. A wrong
+// password (10101) and an unknown user (19002) say the same, so that the
+// form does not tell which user names exist.
+function loginError(e) {
+  if (!(e instanceof api.APIError)) return e.message;
+  switch (e.code) {
+    case 10101: case 19002: case 19001: return 'Wrong user name or password.';
+    case 90423: return `Too many failed logins: this account is locked${e.extra?.unlocktime ? ` until ${new Date(e.extra.unlocktime).toLocaleTimeString()}` : ''}. An administrator can unlock it.`;
+    case 90403: return 'This account cannot log in: it is disabled. An administrator can enable it.';
+    default: return e.message;
+  }
+}
+
 function loginPage(note) {
   shown++;
   if (leave) { leave(); leave = null; }
   clearMessages();
-  if (note) message(note, 'error');
+  const status = h('p', { id: 'login-status', class: 'form-error', role: 'alert', hidden: !note }, note || '');
   const form = h('form', { class: 'login card', 'aria-label': 'log in' },
     h('h1', {}, 'Confer console'),
     h('div', { class: 'field' }, h('label', { for: 'username' }, 'User name'),
       h('input', { id: 'username', name: 'username', autocomplete: 'username', required: true })),
     h('div', { class: 'field' }, h('label', { for: 'password' }, 'Password'),
       h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true })),
+    status,
     h('button', { type: 'submit', id: 'login' }, 'Log in'));
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     clearMessages();
+    status.hidden = true;
     try {
       const user = await api.login(form.username.value, form.password.value);
       signedIn(user);
       if (!location.hash || location.hash === '#/login') location.hash = '#/confs';
       else route();
     } catch (e) {
-      message(e.message, 'error');
+      status.textContent = loginError(e);
+      status.hidden = false;
     }
   });
   view.replaceChildren(form);
@@ -91,7 +110,7 @@ async function route() {
   view.replaceChildren(h('p', { class: 'loading' }, 'Loading…'));
   let page;
   switch (section) {
-    case 'booked': page = bookedList(ctx); break;
+    case 'booked': page = id ? bookedPage(ctx, id) : bookedList(ctx); break;
     case 'new': page = createPage(ctx); break;
     case 'conf': page = livePage(ctx, id); break;
     case 'templates': case 'rooms': case 'accounts': case 'programs': case 'nms':

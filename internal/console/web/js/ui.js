@@ -1,5 +1,5 @@
 // Small DOM helpers: element building, messages, forms, paged lists.
-import { APIError, choices } from './api.js';
+import { APIError } from './api.js';
 
 // h builds an element: h('button', {onclick, class: 'x'}, 'text', child).
 export function h(tag, attrs = {}, ...children) {
@@ -46,24 +46,6 @@ export async function attempt(f, done) {
   }
 }
 
-// field renders one labelled input for a schema property: a select of the
-// reference's allowed values when it has an enum, else a text or number box.
-export function field(name, prop, value, opts = {}) {
-  const id = `f-${name}`;
-  let input;
-  const ch = choices(prop);
-  if (ch) {
-    input = h('select', { id, name }, ch.map((c) => h('option', { value: c.value, selected: c.value === value }, c.label)));
-  } else if (prop?.type === 'integer') {
-    input = h('input', { id, name, type: 'number', value: value ?? '', step: 1, ...opts });
-  } else {
-    input = h('input', { id, name, type: opts.type || 'text', value: value ?? '', ...opts });
-  }
-  input.dataset.kind = prop?.type || 'string';
-  const help = prop?.description ? h('small', {}, prop.description) : null;
-  return h('div', { class: 'field' }, h('label', { for: id }, opts.label || name), input, help);
-}
-
 // formValues reads the fields of a form: integers as numbers, empty text
 // left out.
 export function formValues(form) {
@@ -89,9 +71,9 @@ export function pager(start, count, total, go) {
 // table renders rows of objects with columns [{title, get(row)}].
 export function table(cols, rows, empty = 'nothing yet') {
   if (!rows.length) return h('p', { class: 'empty' }, empty);
-  return h('table', {},
+  return h('table', { class: 'list' },
     h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col' }, c.title)))),
-    h('tbody', {}, rows.map((r) => h('tr', {}, cols.map((c) => h('td', {}, c.get(r)))))));
+    h('tbody', {}, rows.map((r) => h('tr', {}, cols.map((c) => h('td', { 'data-label': c.title || undefined }, c.get(r)))))));
 }
 
 // dialog opens a modal <dialog> with content; it resolves when closed.
@@ -102,6 +84,23 @@ export function dialog(title, content) {
   d.addEventListener('close', () => d.remove());
   d.showModal();
   return d;
+}
+
+// ask asks a question in an in-page dialog (not the browser's confirm
+// box, which blocks the page and cannot be styled or read by a screen
+// reader as part of it); it resolves true when yes is chosen.
+export function ask(question, yes, no = 'Cancel') {
+  return new Promise((resolve) => {
+    let answer = false;
+    const d = h('dialog', { class: 'ask', 'aria-label': question, role: 'alertdialog' },
+      h('p', {}, question),
+      h('form', { method: 'dialog' },
+        h('button', { class: 'danger confirm-yes', onclick: () => { answer = true; } }, yes),
+        h('button', { class: 'confirm-no', autofocus: true }, no)));
+    document.body.append(d);
+    d.addEventListener('close', () => { d.remove(); resolve(answer); });
+    d.showModal();
+  });
 }
 
 export const yesNo = (v) => (Number(v) === 1 ? 'yes' : 'no');
