@@ -1,0 +1,250 @@
+// Package compose is the media plane's compositor (docs/media.md
+// "Composed pictures"): it decodes the video of a picture composition's
+// panes, scales each into its pane of the layout (reference A2), draws the
+// terminals' names when the composition shows them, shows a placeholder
+// for a pane without a picture, and encodes the picture once per distinct
+// output (codec, size, bitrate), whoever and however many receive it.
+// It knows nothing of the SFU: internal/rtc connects its inputs and
+// outputs to the conference's tracks.
+package compose
+
+import (
+	"image"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Scene is what the composition shows: a layout style of reference A2 and
+// its panes by channel index.
+type Scene struct {
+	Layout    int
+	Panes     []Pane
+	ShowNames bool // show_mt_name: each pane's name at its bottom left
+}
+
+// Pane is one pane: the input it shows ("" none) and the name drawn on it.
+type Pane struct {
+	Input string
+	Name  string
+}
+
+// Config configures a compositor.
+type Config struct {
+	FFmpeg string // path of ffmpeg; "" looks it up on the PATH
+	FPS    int    // composed pictures a second (30)
+	// Stale is how long a pane keeps an input's last picture when no new
+	// one comes; then it shows the placeholder (1 s).
+	Stale time.Duration
+}
+
+// Compositor composes one picture composition.
+type Compositor struct {
+	cfg    Config
+	ffmpeg string
+
+	mu      sync.Mutex
+	inputs  map[string]*Input
+	scene   Scene
+	version uint64 // scene changes
+	outputs map[OutputSpec]*Output
+
+	composed atomic.Uint64 // pictures composed
+	shown    atomic.Uint64 // the scene version the last picture showed
+	wake     chan struct{} // closed and replaced after each picture
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+// New returns a running compositor; ErrNoFFmpeg when ffmpeg is missing.
+func New(cfg Config) (*Compositor, error) {
+	ff, err := FindFFmpeg(cfg.FFmpeg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.FPS <= 0 {
+		cfg.FPS = 30
+	}
+	if cfg.Stale <= 0 {
+		cfg.Stale = time.Second
+	}
+	c := &Compositor{cfg: cfg, ffmpeg: ff, inputs: map[string]*Input{}, outputs: map[OutputSpec]*Output{},
+		wake: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
+	go c.run()
+	return c, nil
+}
+
+// Input returns the input named id, creating it for the payload types
+// pts (MIME types by payload type); keyFrame asks its source for a key
+// frame.
+func (c *Compositor) Input(id string, pts map[uint8]string, keyFrame func()) *Input {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	in := c.inputs[id]
+	if in == nil {
+		in = newInput(c.ffmpeg, pts, keyFrame)
+		c.inputs[id] = in
+	}
+	return in
+}
+
+// DropInput stops and forgets an input.
+func (c *Compositor) DropInput(id string) {
+	c.mu.Lock()
+	in := c.inputs[id]
+	delete(c.inputs, id)
+	c.mu.Unlock()
+	if in != nil {
+		in.Close()
+	}
+}
+
+// SetScene sets what the composition shows from the next picture on; it
+// returns the scene's version (Shown reports when a picture showed it).
+func (c *Compositor) SetScene(s Scene) uint64 {
+	s.Panes = slices.Clone(s.Panes)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.scene = s
+	c.version++
+	return c.version
+}
+
+// Shown is the version of the scene the last composed picture showed.
+func (c *Compositor) Shown() uint64 { return c.shown.Load() }
+
+// Composed is the number of pictures composed, and a channel closed when
+// the next one is.
+func (c *Compositor) Composed() (uint64, <-chan struct{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.composed.Load(), c.wake
+}
+
+// Output returns the output of spec, starting its encoder when no
+// receiver had it yet; sink receives its packets (the sink of the first
+// call for a spec is kept).
+func (c *Compositor) Output(spec OutputSpec, sink Sink) (*Output, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if o := c.outputs[spec]; o != nil {
+		return o, nil
+	}
+	o, err := newOutput(c.ffmpeg, c.cfg.FPS, spec, sink)
+	if err != nil {
+		return nil, err
+	}
+	c.outputs[spec] = o
+	return o, nil
+}
+
+// CloseOutput stops the output of spec.
+func (c *Compositor) CloseOutput(spec OutputSpec) {
+	c.mu.Lock()
+	o := c.outputs[spec]
+	delete(c.outputs, spec)
+	c.mu.Unlock()
+	if o != nil {
+		o.Close()
+	}
+}
+
+// Close stops the compositor, its inputs and its outputs.
+func (c *Compositor) Close() {
+	select {
+	case <-c.stop:
+		return
+	default:
+		close(c.stop)
+	}
+	<-c.done
+	c.mu.Lock()
+	ins, outs := c.inputs, c.outputs
+	c.inputs, c.outputs = map[string]*Input{}, map[OutputSpec]*Output{}
+	c.mu.Unlock()
+	for _, in := range ins {
+		in.Close()
+	}
+	for _, o := range outs {
+		o.Close()
+	}
+}
+
+// run composes a picture per output size every 1/FPS second.
+func (c *Compositor) run() {
+	defer close(c.done)
+	t := time.NewTicker(time.Second / time.Duration(c.cfg.FPS))
+	defer t.Stop()
+	canvases := map[image.Point]*Frame{}
+	for {
+		select {
+		case <-c.stop:
+			return
+		case <-t.C:
+		}
+		c.mu.Lock()
+		scene, version := c.scene, c.version
+		var outs []*Output
+		for _, o := range c.outputs {
+			outs = append(outs, o)
+		}
+		srcs := make([]*Input, len(scene.Panes))
+		for i, p := range scene.Panes {
+			srcs[i] = c.inputs[p.Input]
+		}
+		c.mu.Unlock()
+		now := time.Now()
+		used := map[image.Point]bool{}
+		for _, o := range outs {
+			size := image.Pt(o.spec.Width, o.spec.Height)
+			f := canvases[size]
+			if !used[size] {
+				if f == nil {
+					f = NewFrame(size.X, size.Y)
+					canvases[size] = f
+				}
+				c.draw(f, scene, srcs, now)
+				used[size] = true
+			}
+			o.push(f)
+		}
+		for size := range canvases {
+			if !used[size] {
+				delete(canvases, size)
+			}
+		}
+		c.shown.Store(version)
+		c.mu.Lock()
+		c.composed.Add(1)
+		close(c.wake)
+		c.wake = make(chan struct{})
+		c.mu.Unlock()
+	}
+}
+
+// Draw composes scene onto f from the inputs' latest pictures.
+func (c *Compositor) draw(f *Frame, scene Scene, srcs []*Input, now time.Time) {
+	f.Fill(image.Rect(0, 0, f.W, f.H), Black)
+	for i, r := range Panes(scene.Layout) {
+		px := r.Pixels(f.W, f.H)
+		var pane Pane
+		if i < len(scene.Panes) {
+			pane = scene.Panes[i]
+		}
+		var pic *Frame
+		if i < len(srcs) && srcs[i] != nil {
+			if p, at := srcs[i].Latest(); p != nil && now.Sub(at) < c.cfg.Stale {
+				pic = p
+			}
+		}
+		if pic != nil {
+			f.Draw(px, pic)
+		} else {
+			f.Fill(px, Placeholder)
+		}
+		if scene.ShowNames && pane.Name != "" {
+			f.Label(px, pane.Name)
+		}
+	}
+}

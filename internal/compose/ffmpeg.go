@@ -1,0 +1,129 @@
+package compose
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"sync"
+)
+
+// The codec route (docs/architecture.md "Composed pictures"): decoding
+// and encoding run in ffmpeg processes, one per pane source and one per
+// distinct output, talking raw I420 frames with the compositor over pipes;
+// the composition itself (scaling, placing, names, placeholders) is done
+// here on I420 frames, so that a change of the layout or of a pane shows
+// on the next frame without restarting anything.
+
+// ErrNoFFmpeg is returned where composition needs ffmpeg and the node has
+// none: composed pictures are refused, never sent black.
+var ErrNoFFmpeg = errors.New("compose: ffmpeg is not installed on this node (composed pictures need it)")
+
+// FindFFmpeg returns the path of the ffmpeg binary: path when set, else
+// "ffmpeg" on the PATH; ErrNoFFmpeg when it cannot be found.
+func FindFFmpeg(path string) (string, error) {
+	if path == "" {
+		path = "ffmpeg"
+	}
+	p, err := exec.LookPath(path)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNoFFmpeg, err)
+	}
+	return p, nil
+}
+
+// process is one ffmpeg process with its pipes.
+type process struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *bytes.Buffer
+	once   sync.Once
+	done   chan struct{}
+}
+
+// start runs ffmpeg with args (after -hide_banner -loglevel error).
+func start(ffmpeg string, args ...string) (*process, error) {
+	cmd := exec.Command(ffmpeg, append([]string{"-hide_banner", "-nostats", "-loglevel", "error"}, args...)...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &process{cmd: cmd, stdin: in, stdout: bufio.NewReaderSize(out, 1<<20), stderr: &bytes.Buffer{}, done: make(chan struct{})}
+	cmd.Stderr = &limited{b: p.stderr, n: 4096}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("compose: start ffmpeg: %w", err)
+	}
+	go func() {
+		_ = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// stop closes the input and kills the process.
+func (p *process) stop() {
+	p.once.Do(func() {
+		_ = p.stdin.Close()
+		_ = p.cmd.Process.Kill()
+	})
+	<-p.done
+}
+
+// limited keeps the first n bytes written (ffmpeg's error messages).
+type limited struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+	n  int
+}
+
+func (l *limited) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if room := l.n - l.b.Len(); room > 0 {
+		l.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// readY4M reads a YUV4MPEG2 stream's frames (ffmpeg -f yuv4mpegpipe
+// -pix_fmt yuv420p) and passes each to fn until the stream ends.
+func readY4M(r *bufio.Reader, fn func(*Frame)) error {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return err
+	}
+	w, h := 0, 0
+	for _, f := range bytes.Fields([]byte(line)) {
+		switch f[0] {
+		case 'W':
+			w, _ = strconv.Atoi(string(f[1:]))
+		case 'H':
+			h, _ = strconv.Atoi(string(f[1:]))
+		}
+	}
+	if w <= 0 || h <= 0 || w%2 != 0 || h%2 != 0 {
+		return fmt.Errorf("compose: y4m header %q", line)
+	}
+	for {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		if len(l) < 5 || l[:5] != "FRAME" {
+			return fmt.Errorf("compose: y4m frame header %q", l)
+		}
+		buf := make([]byte, w*h*3/2)
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return err
+		}
+		fn(&Frame{W: w, H: h, Y: buf[:w*h], U: buf[w*h : w*h*5/4], V: buf[w*h*5/4:]})
+	}
+}

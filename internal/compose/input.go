@@ -1,0 +1,276 @@
+package compose
+
+import (
+	"encoding/binary"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/rtp/codecs"
+)
+
+// Input is one pane source: the RTP video of one terminal (VP8 or H.264),
+// reassembled into frames and decoded by an ffmpeg process into I420
+// pictures, of which the compositor takes the latest. It implements the
+// SFU's RTPWriter. A lost packet drops the frame and asks the source for a
+// key frame (KeyFrame); nothing is decoded until one arrives, so a broken
+// picture is never shown.
+type Input struct {
+	ffmpeg   string
+	pts      map[uint8]string // payload type -> lower-case MIME type
+	keyFrame func()
+
+	mu       sync.Mutex // reassembly, in the writer's goroutine
+	mime     string
+	depack   rtp.Depacketizer
+	dec      *decoder
+	frame    []byte
+	seq      uint16
+	started  bool
+	needKey  bool
+	lastAsk  time.Time
+	frameLen int
+
+	latest atomic.Pointer[picture]
+	frames atomic.Uint64 // pictures decoded
+	closed atomic.Bool
+}
+
+// picture is a decoded frame and when it came.
+type picture struct {
+	f  *Frame
+	at time.Time
+}
+
+// newInput returns an input for payload types pts (MIME types such as
+// video/VP8, video/H264); keyFrame asks the source for a key frame.
+func newInput(ffmpeg string, pts map[uint8]string, keyFrame func()) *Input {
+	in := &Input{ffmpeg: ffmpeg, pts: map[uint8]string{}, keyFrame: keyFrame, needKey: true}
+	for pt, m := range pts {
+		in.pts[pt] = strings.ToLower(m)
+	}
+	return in
+}
+
+// Latest is the newest decoded picture and when it was decoded, nil
+// before the first.
+func (in *Input) Latest() (*Frame, time.Time) {
+	if p := in.latest.Load(); p != nil {
+		return p.f, p.at
+	}
+	return nil, time.Time{}
+}
+
+// Frames is the number of pictures decoded so far.
+func (in *Input) Frames() uint64 { return in.frames.Load() }
+
+// SetFrame shows f as the input's picture (a source that is already raw).
+func (in *Input) SetFrame(f *Frame) {
+	in.latest.Store(&picture{f: f, at: time.Now()})
+	in.frames.Add(1)
+}
+
+// WriteRTP takes one RTP packet of the source (sfu.RTPWriter).
+func (in *Input) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.closed.Load() {
+		return 0, nil
+	}
+	mime, ok := in.pts[h.PayloadType]
+	if !ok || len(payload) == 0 {
+		return len(payload), nil
+	}
+	if mime != in.mime {
+		in.stopDecoder()
+		in.mime, in.needKey, in.frame, in.depack = mime, true, in.frame[:0], nil
+	}
+	if in.started && h.SequenceNumber != in.seq+1 {
+		in.lost()
+	}
+	in.started, in.seq = true, h.SequenceNumber
+	if in.depack == nil {
+		switch mime {
+		case "video/vp8":
+			in.depack = &codecs.VP8Packet{}
+		case "video/h264":
+			in.depack = &codecs.H264Packet{} // keeps FU-A fragments between packets
+		default:
+			return len(payload), nil
+		}
+	}
+	if len(in.frame) > 0 && in.depack.IsPartitionHead(payload) && mime == "video/vp8" {
+		in.frame = in.frame[:0] // a new frame without the last one's marker
+	}
+	part, err := in.depack.Unmarshal(payload)
+	if err != nil {
+		in.lost()
+		return len(payload), nil
+	}
+	in.frame = append(in.frame, part...)
+	if h.Marker {
+		in.complete(in.frame)
+		in.frame = in.frame[:0]
+	}
+	return len(payload), nil
+}
+
+// lost drops the frame being assembled and waits for a key frame; caller
+// holds in.mu.
+func (in *Input) lost() {
+	in.frame = in.frame[:0]
+	in.needKey = true
+	if in.mime == "video/h264" {
+		in.depack = nil // drops a partial FU-A
+	}
+	in.askKey()
+}
+
+// askKey asks the source for a key frame, at most every 500 ms.
+func (in *Input) askKey() {
+	if now := time.Now(); in.keyFrame != nil && now.Sub(in.lastAsk) > 500*time.Millisecond {
+		in.lastAsk = now
+		go in.keyFrame()
+	}
+}
+
+// complete passes one whole frame to the decoder; caller holds in.mu.
+func (in *Input) complete(f []byte) {
+	key := in.mime == "video/vp8" && len(f) > 0 && f[0]&1 == 0 || in.mime == "video/h264" && h264IDR(f)
+	if in.needKey && !key {
+		in.askKey()
+		return
+	}
+	if in.dec == nil || in.dec.dead() {
+		in.stopDecoder()
+		d, err := startDecoder(in.ffmpeg, in.mime, in)
+		if err != nil {
+			return
+		}
+		in.dec = d
+	}
+	in.needKey = false
+	if !in.dec.push(f) {
+		in.needKey = true // the decoder is behind: start again at a key frame
+		in.askKey()
+	}
+}
+
+// Close stops the decoder.
+func (in *Input) Close() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.closed.Store(true)
+	in.stopDecoder()
+}
+
+func (in *Input) stopDecoder() {
+	if in.dec != nil {
+		go in.dec.stop()
+		in.dec = nil
+	}
+}
+
+// h264IDR tells whether an Annex-B access unit holds an IDR slice.
+func h264IDR(f []byte) bool {
+	for i := 0; i+3 < len(f); i++ {
+		if f[i] == 0 && f[i+1] == 0 && f[i+2] == 1 {
+			if f[i+3]&0x1f == 5 {
+				return true
+			}
+			i += 2
+		}
+	}
+	return false
+}
+
+// decoder is the ffmpeg process decoding one input.
+type decoder struct {
+	p     *process
+	queue chan []byte
+	n     uint64
+	gone  atomic.Bool
+	ivf   bool
+	once  sync.Once
+}
+
+// decoderQueue is how many frames may wait for the decoder before frames
+// are dropped (and a key frame asked for).
+const decoderQueue = 8
+
+// startDecoder runs ffmpeg reading VP8 in IVF or H.264 Annex-B on its
+// input and writing I420 in YUV4MPEG2 at the source's size; threads 1 and
+// low_delay keep it from holding frames back.
+func startDecoder(ffmpeg, mime string, in *Input) (*decoder, error) {
+	format := "h264"
+	if mime == "video/vp8" {
+		format = "ivf"
+	}
+	p, err := start(ffmpeg, "-threads", "1", "-fflags", "nobuffer", "-flags", "low_delay",
+		"-probesize", "32", "-analyzeduration", "0", "-f", format, "-i", "pipe:0",
+		"-an", "-fps_mode", "passthrough", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", "-flush_packets", "1", "pipe:1")
+	if err != nil {
+		return nil, err
+	}
+	d := &decoder{p: p, queue: make(chan []byte, decoderQueue)}
+	if format == "ivf" {
+		hdr := make([]byte, 32)
+		copy(hdr, "DKIF")
+		binary.LittleEndian.PutUint16(hdr[6:], 32)
+		copy(hdr[8:], "VP80")
+		binary.LittleEndian.PutUint16(hdr[12:], 640)
+		binary.LittleEndian.PutUint16(hdr[14:], 360)
+		binary.LittleEndian.PutUint32(hdr[16:], 30)
+		binary.LittleEndian.PutUint32(hdr[20:], 1)
+		d.queue <- hdr
+	}
+	ivf := format == "ivf"
+	go func() {
+		defer d.gone.Store(true)
+		for f := range d.queue {
+			if _, err := p.stdin.Write(f); err != nil {
+				return
+			}
+		}
+		_ = p.stdin.Close()
+	}()
+	go func() {
+		defer d.gone.Store(true)
+		_ = readY4M(p.stdout, func(f *Frame) {
+			in.latest.Store(&picture{f: f, at: time.Now()})
+			in.frames.Add(1)
+		})
+	}()
+	d.ivf = ivf
+	return d, nil
+}
+
+func (d *decoder) dead() bool { return d.gone.Load() }
+
+// push queues one frame; false when the queue is full (dropped).
+func (d *decoder) push(f []byte) bool {
+	var b []byte
+	if d.ivf {
+		b = make([]byte, 12+len(f))
+		binary.LittleEndian.PutUint32(b, uint32(len(f)))
+		binary.LittleEndian.PutUint64(b[4:], d.n)
+		copy(b[12:], f)
+	} else {
+		b = append([]byte(nil), f...)
+	}
+	select {
+	case d.queue <- b:
+		d.n++
+		return true
+	default:
+		return false
+	}
+}
+
+// stop ends the process; the input no longer pushes to it.
+func (d *decoder) stop() {
+	d.once.Do(func() { close(d.queue) })
+	d.p.stop()
+}

@@ -1,0 +1,321 @@
+package compose
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/rtp/codecs"
+)
+
+// OutputSpec is one distinct output of a composition: its codec, size and
+// bitrate. Receivers that want the same spec share one encoder.
+type OutputSpec struct {
+	MimeType      string // video/H264 or video/VP8
+	Width, Height int    // even
+	Bitrate       int    // bits per second
+	PayloadType   uint8
+}
+
+// Sink receives an output's RTP packets (the SFU's composed track).
+type Sink interface {
+	WriteVideo(p *rtp.Packet)
+}
+
+// mtu is the largest RTP payload an output sends.
+const mtu = 1200
+
+// Output encodes the composed pictures of one spec in an ffmpeg process
+// and packetizes them for its sink: one SSRC, sequence numbers and 90 kHz
+// timestamps continuous for the output's life. KeyFrame starts a second
+// encoder whose first frame is a key frame and switches to it once it
+// delivers, so a key frame comes without a gap in the stream.
+type Output struct {
+	spec   OutputSpec
+	ffmpeg string
+	fps    int
+	sink   Sink
+
+	mu       sync.Mutex
+	cur      *encoder
+	next     *encoder // started by KeyFrame, takes over at its first frame
+	lastKey  time.Time
+	keyGap   time.Duration // KeyFrame restarts at most once a keyGap
+	switches atomic.Uint64 // encoders replaced by KeyFrame
+	closed   bool
+	payload  rtp.Payloader
+	ssrc     uint32
+	seq      uint16
+	t0       time.Time
+	sent     atomic.Uint64 // frames sent
+	keys     atomic.Uint64 // key frames sent
+	dropped  atomic.Uint64 // composed pictures the encoder could not take
+	pushed   atomic.Uint64
+	lastSent atomic.Int64 // unix ns of the last frame sent
+}
+
+func newOutput(ffmpeg string, fps int, spec OutputSpec, sink Sink) (*Output, error) {
+	spec.MimeType = strings.ToLower(spec.MimeType)
+	if spec.MimeType != "video/h264" && spec.MimeType != "video/vp8" {
+		return nil, fmt.Errorf("compose: no encoder for %s", spec.MimeType)
+	}
+	if spec.Width <= 0 || spec.Height <= 0 || spec.Width%2 != 0 || spec.Height%2 != 0 {
+		return nil, fmt.Errorf("compose: output size %dx%d", spec.Width, spec.Height)
+	}
+	if spec.Bitrate <= 0 {
+		spec.Bitrate = 1_500_000
+	}
+	o := &Output{spec: spec, ffmpeg: ffmpeg, fps: fps, sink: sink, t0: time.Now(), keyGap: time.Second}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	o.ssrc, o.seq = binary.BigEndian.Uint32(b[:4]), binary.BigEndian.Uint16(b[4:])
+	if spec.MimeType == "video/h264" {
+		o.payload = &codecs.H264Payloader{}
+	} else {
+		o.payload = &codecs.VP8Payloader{EnablePictureID: true}
+	}
+	e, err := o.startEncoder()
+	if err != nil {
+		return nil, err
+	}
+	o.cur, o.lastKey = e, time.Now()
+	return o, nil
+}
+
+// Spec is the output's spec.
+func (o *Output) Spec() OutputSpec { return o.spec }
+
+// Stats are an output's counters: frames sent, key frames among them,
+// composed pictures dropped because the encoder was behind.
+func (o *Output) Stats() (sent, keys, dropped uint64) {
+	return o.sent.Load(), o.keys.Load(), o.dropped.Load()
+}
+
+// KeyFrame makes the output send a key frame soon (a receiver's PLI), at
+// most one a second.
+func (o *Output) KeyFrame() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed || o.next != nil || time.Since(o.lastKey) < o.keyGap {
+		return
+	}
+	e, err := o.startEncoder()
+	if err != nil {
+		return
+	}
+	o.next, o.lastKey = e, time.Now()
+}
+
+// push gives the encoders one composed picture.
+func (o *Output) push(f *Frame) {
+	o.mu.Lock()
+	cur, next := o.cur, o.next
+	o.mu.Unlock()
+	o.pushed.Add(1)
+	if cur != nil && !cur.offer(f) {
+		o.dropped.Add(1)
+	}
+	if next != nil {
+		next.offer(f)
+	}
+}
+
+// Close stops the encoders.
+func (o *Output) Close() {
+	o.mu.Lock()
+	o.closed = true
+	cur, next := o.cur, o.next
+	o.cur, o.next = nil, nil
+	o.mu.Unlock()
+	for _, e := range []*encoder{cur, next} {
+		if e != nil {
+			e.stop()
+		}
+	}
+}
+
+// deliver is called with each encoded frame of e: frames of the current
+// encoder are sent; the first of the next one makes it current.
+func (o *Output) deliver(e *encoder, frame []byte, key bool) {
+	o.mu.Lock()
+	var old *encoder
+	switch {
+	case e == o.next && key:
+		old, o.cur, o.next = o.cur, e, nil
+		o.switches.Add(1)
+	case e != o.cur:
+		o.mu.Unlock()
+		return
+	}
+	ts := uint32(time.Since(o.t0).Seconds() * 90000)
+	var pkts []*rtp.Packet
+	payloads := o.payload.Payload(mtu, frame)
+	for i, pl := range payloads {
+		pkts = append(pkts, &rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: o.spec.PayloadType, SSRC: o.ssrc,
+			SequenceNumber: o.seq, Timestamp: ts, Marker: i == len(payloads)-1}, Payload: pl})
+		o.seq++
+	}
+	o.mu.Unlock()
+	if old != nil {
+		go old.stop()
+	}
+	for _, p := range pkts {
+		o.sink.WriteVideo(p)
+	}
+	o.sent.Add(1)
+	if key {
+		o.keys.Add(1)
+	}
+	o.lastSent.Store(time.Now().UnixNano())
+}
+
+// encoder is one ffmpeg process encoding an output.
+type encoder struct {
+	p    *process
+	o    *Output
+	mu   sync.Mutex
+	cond *sync.Cond
+	buf  *Frame // the picture waiting to be written, nil none
+	free *Frame
+	done bool
+}
+
+// startEncoder runs ffmpeg reading raw I420 pictures and writing H.264
+// (Annex-B, an access unit delimiter before each picture, constrained
+// baseline as room systems take it) or VP8 (IVF), tuned for real time: no
+// look-ahead, no B-frames, a key frame at least every two seconds.
+func (o *Output) startEncoder() (*encoder, error) {
+	s := o.spec
+	size := strconv.Itoa(s.Width) + "x" + strconv.Itoa(s.Height)
+	br := strconv.Itoa(s.Bitrate)
+	gop := strconv.Itoa(2 * o.fps)
+	args := []string{"-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", size, "-r", strconv.Itoa(o.fps), "-i", "pipe:0", "-an"}
+	if s.MimeType == "video/h264" {
+		args = append(args, "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-profile:v", "baseline",
+			"-b:v", br, "-maxrate", br, "-bufsize", strconv.Itoa(s.Bitrate/2), "-g", gop,
+			"-x264-params", "aud=1:sliced-threads=0:threads=1", "-f", "h264")
+	} else {
+		args = append(args, "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-lag-in-frames", "0",
+			"-error-resilient", "1", "-auto-alt-ref", "0", "-threads", "1", "-b:v", br, "-g", gop, "-f", "ivf")
+	}
+	args = append(args, "-fps_mode", "passthrough", "-flush_packets", "1", "pipe:1")
+	p, err := start(o.ffmpeg, args...)
+	if err != nil {
+		return nil, err
+	}
+	e := &encoder{p: p, o: o, free: NewFrame(s.Width, s.Height)}
+	e.cond = sync.NewCond(&e.mu)
+	go e.writeLoop()
+	if s.MimeType == "video/h264" {
+		go e.readH264()
+	} else {
+		go e.readIVF()
+	}
+	return e, nil
+}
+
+// offer copies f for the encoder, unless it is still writing the last
+// picture (false: dropped).
+func (e *encoder) offer(f *Frame) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done || e.buf != nil || e.free == nil || f.W != e.free.W || f.H != e.free.H {
+		return false
+	}
+	copy(e.free.Bytes(), f.Bytes())
+	e.buf, e.free = e.free, nil
+	e.cond.Signal()
+	return true
+}
+
+func (e *encoder) writeLoop() {
+	for {
+		e.mu.Lock()
+		for e.buf == nil && !e.done {
+			e.cond.Wait()
+		}
+		if e.done {
+			e.mu.Unlock()
+			return
+		}
+		f := e.buf
+		e.mu.Unlock()
+		_, err := e.p.stdin.Write(f.Bytes())
+		e.mu.Lock()
+		e.buf, e.free = nil, f
+		e.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (e *encoder) stop() {
+	e.mu.Lock()
+	e.done = true
+	e.cond.Broadcast()
+	e.mu.Unlock()
+	e.p.stop()
+}
+
+// readH264 splits the Annex-B output at its access unit delimiters: an
+// access unit is complete when the next one's delimiter arrives.
+func (e *encoder) readH264() {
+	var au []byte
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := e.p.stdout.Read(buf)
+		au = append(au, buf[:n]...)
+		for {
+			i := audAt(au, 1)
+			if i < 0 {
+				break
+			}
+			e.o.deliver(e, au[:i], h264IDR(au[:i]))
+			au = append([]byte(nil), au[i:]...)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// audAt is the offset of the first access unit delimiter (a 4-byte start
+// code and NAL type 9) at or after from, -1 when none.
+func audAt(b []byte, from int) int {
+	if from > len(b) {
+		return -1
+	}
+	i := bytes.Index(b[from:], []byte{0, 0, 0, 1, 9})
+	if i < 0 {
+		return -1
+	}
+	return from + i
+}
+
+// readIVF reads the VP8 frames of an IVF stream.
+func (e *encoder) readIVF() {
+	r := e.p.stdout
+	if _, err := r.Discard(32); err != nil {
+		return
+	}
+	hdr := make([]byte, 12)
+	for {
+		if _, err := io.ReadFull(r, hdr); err != nil {
+			return
+		}
+		frame := make([]byte, binary.LittleEndian.Uint32(hdr))
+		if _, err := io.ReadFull(r, frame); err != nil {
+			return
+		}
+		e.o.deliver(e, frame, len(frame) > 0 && frame[0]&1 == 0)
+	}
+}
