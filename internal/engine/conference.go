@@ -20,6 +20,7 @@ func ConfOf(c Conference) Conf {
 		CallInterval: time.Duration(num(c.Doc["call_interval"])) * time.Second,
 		MaxJoinMt:    num(c.Doc["max_join_mt"]),
 		Bitrate:      num(c.Doc["bitrate"]),
+		Version:      c.Rec.Version,
 	}
 }
 

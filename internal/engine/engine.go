@@ -62,6 +62,10 @@ type Conf struct {
 	CallInterval time.Duration
 	MaxJoinMt    int // terminals allowed in the conference; 0 = no limit
 	Bitrate      int
+	// Version is the conference record's version this was read at
+	// (ConfOf): what the media plane was told is known only for that
+	// version, since every node drives the same media owner (events.go).
+	Version int64
 }
 
 // Engine owns the conferences: their records (Conferences) and their
@@ -78,6 +82,7 @@ type Engine struct {
 	mu      sync.Mutex          // guards dialing and told
 	dialing map[string]*outcome // calls being placed (placeCall to dialed), with an early report
 	told    map[string]told     // what the media plane was last told of each conference (events.go)
+	swept   time.Time           // when told was last swept of idle conferences
 	voice   map[string]voiced   // the loudest participant of each conference, since when (voice.go)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"time"
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
@@ -157,49 +158,94 @@ func (e *Engine) KeyFrameRequest(ctx context.Context, conf, mt string) error {
 // SetBroadcast tells the media plane what the conference's participants
 // see (conference control calls it on every change of speaker,
 // composition, poll position or forced broadcast, and at the ticks that
-// may move a composition or a poll): only a change is passed on.
+// may move a composition or a poll): what this engine already told the
+// media plane for the same version of the conference is not sent again.
 func (e *Engine) SetBroadcast(ctx context.Context, c Conf, b media.Broadcast) error {
-	if e.unchanged(c.ConfID, &b, nil) {
+	if e.toldAlready(c, &b, nil) {
 		return nil
 	}
-	return e.media.SetBroadcast(ctx, c.ConfID, b)
+	if err := e.media.SetBroadcast(ctx, c.ConfID, b); err != nil {
+		return err // not remembered: the next call sends it again
+	}
+	e.remember(c, &b, nil)
+	return nil
 }
 
 // SetMix tells the media plane what the conference's participants hear;
-// only a change is passed on.
+// as SetBroadcast, it is not sent again for the same version.
 func (e *Engine) SetMix(ctx context.Context, c Conf, m media.Mix) error {
-	if e.unchanged(c.ConfID, nil, &m) {
+	if e.toldAlready(c, nil, &m) {
 		return nil
 	}
-	return e.media.SetMix(ctx, c.ConfID, m)
+	if err := e.media.SetMix(ctx, c.ConfID, m); err != nil {
+		return err
+	}
+	e.remember(c, nil, &m)
+	return nil
 }
 
-// told is what this engine last told the media plane of a conference.
+// told is what this engine last told the media plane of a conference,
+// with the conference record's version each was computed from. Every node
+// drives the same media owner: once another node changed the conference
+// (a new version) what this node told may have been overwritten there,
+// so a value is taken as told only for the version it was sent at (node
+// A sets speaker 2, B sets 3, A sets 2 again: A's third request reads a
+// newer version and is sent, issue 35 item 6).
 type told struct {
 	broadcast *media.Broadcast
+	bVersion  int64
 	mix       *media.Mix
+	mVersion  int64
+	at        time.Time // last sent: idle entries are swept
 }
 
-// unchanged records b or m as told for conf and reports whether it was
-// told already.
-func (e *Engine) unchanged(conf string, b *media.Broadcast, m *media.Mix) bool {
+// toldIdle is how long an entry is kept after its last send; toldSweep
+// how often the entries are swept. A swept conference (ended elsewhere,
+// or unchanged for that long) costs at most one repeated send.
+const (
+	toldIdle  = 10 * time.Minute
+	toldSweep = time.Minute
+)
+
+// toldAlready reports whether b or m was sent for conference c at its
+// version.
+func (e *Engine) toldAlready(c Conf, b *media.Broadcast, m *media.Mix) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	t := e.told[conf]
+	t, ok := e.told[c.ConfID]
+	switch {
+	case !ok:
+		return false
+	case b != nil:
+		return t.broadcast != nil && t.bVersion == c.Version && reflect.DeepEqual(*t.broadcast, *b)
+	default:
+		return t.mix != nil && t.mVersion == c.Version && reflect.DeepEqual(*t.mix, *m)
+	}
+}
+
+// remember records b or m as sent for conference c at its version, after
+// the media plane took it; it sweeps idle entries now and then.
+func (e *Engine) remember(c Conf, b *media.Broadcast, m *media.Mix) {
+	now := e.clk.Now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t := e.told[c.ConfID]
 	if b != nil {
-		if t.broadcast != nil && reflect.DeepEqual(*t.broadcast, *b) {
-			return true
-		}
-		t.broadcast = b
+		t.broadcast, t.bVersion = b, c.Version
 	}
 	if m != nil {
-		if t.mix != nil && reflect.DeepEqual(*t.mix, *m) {
-			return true
-		}
-		t.mix = m
+		t.mix, t.mVersion = m, c.Version
 	}
-	e.told[conf] = t
-	return false
+	t.at = now
+	e.told[c.ConfID] = t
+	if now.Sub(e.swept) >= toldSweep {
+		e.swept = now
+		for id, x := range e.told {
+			if now.Sub(x.at) >= toldIdle {
+				delete(e.told, id)
+			}
+		}
+	}
 }
 
 // DualStarted passes a terminal's own dual stream (a screen share) to

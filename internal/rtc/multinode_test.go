@@ -1,6 +1,7 @@
 package rtc_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -103,4 +104,55 @@ func TestTwoNodesOneMediaOwner(t *testing.T) {
 	waitFor(t, "the hung-up publisher gone from A", func() bool { return !slices.Contains(a.Srv.SFU().Participants(conf), mt) })
 	testserver.MustOK(t, cb.Do("DELETE", "/api/v1/mc/confs/"+conf, nil))
 	waitFor(t, "A's sessions ended with the conference", func() bool { return a.Srv.SFU().Sessions() == 0 })
+}
+
+// TestTwoNodesSpeakerABA: node A sets speaker 2, node B sets 3, node A
+// sets 2 again; the media owner (A) shows 2 (issue 35 item 6: A took its
+// second 2 as already told and the owner kept B's 3).
+func TestTwoNodesSpeakerABA(t *testing.T) {
+	dsn := testdb.Postgres(t)
+	cfg := auth.DefaultConfig()
+	cfg.TokenTTL, cfg.SessionTTL = 48*time.Hour, 48*time.Hour
+	opt := testserver.Options{Auth: cfg, RTC: &sfu.Config{}}
+	a := testserver.StartNode(t, dsn, nil, opt)
+	b := testserver.StartNode(t, dsn, a.Clock, opt)
+	ca, cb := a.LoggedIn(t), b.LoggedIn(t)
+	conf := startConf(t, ca, "speaker A B A")
+	tok := rtcToken(t, ca, conf, map[string]any{"name": "viewer", "role": "both"})
+	if _, code := view(t, tok["whep_url"].(string), tok["token"].(string)); code != http.StatusCreated {
+		t.Fatalf("WHEP on A = %d", code)
+	}
+	var mts []string
+	for _, name := range []string{"first", "second"} {
+		pt := rtcToken(t, ca, conf, map[string]any{"name": name, "role": "publish"})
+		publish(t, pt["whip_url"].(string), pt["token"].(string))
+		var mt string
+		waitFor(t, name+" online", func() bool { id, on := terminal(t, ca, conf, name); mt = id; return on })
+		mts = append(mts, mt)
+	}
+	speakerOnA := func() string {
+		req, _ := http.NewRequest("GET", a.URL+"/rtc/state/"+conf, nil)
+		req.Header.Set("Authorization", "Bearer "+tok["token"].(string))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var st struct {
+			Speaker string `json:"speaker"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Speaker
+	}
+	for i, step := range []struct {
+		c  *testserver.Client
+		mt string
+	}{{ca, mts[0]}, {cb, mts[1]}, {ca, mts[0]}} {
+		testserver.MustOK(t, step.c.Do("PUT", "/api/v1/vc/confs/"+conf+"/speaker", testserver.Params(t, map[string]any{"mt_id": step.mt})))
+		if got := speakerOnA(); got != step.mt {
+			t.Fatalf("step %d: the owner shows speaker %q, want %q", i, got, step.mt)
+		}
+	}
 }
