@@ -16,8 +16,8 @@ func vcMediaPollEndpoints() []Endpoint {
 		{
 			Name: "vc.confs.poll.get", Module: VC, Method: "GET", Path: "/api/v1/vc/confs/{conf_id}/poll",
 			Summary: "Conference poll", MinLevel: 1, Since: release.Baseline, Style: Query,
-			Reply: vcMediaPollReply(Param{Name: "mode", Kind: Int, Enum: []int{1, 3, 6, 7, 8, 9},
-				Doc: "poll mode: 1 video, 3 audio and video, 6 video to the return channel only, " +
+			Reply: vcMediaPollReply(Param{Name: "mode", Kind: Int, Enum: []int{0, 1, 3, 6, 7, 8, 9},
+				Doc: "poll mode: 0 no poll runs, 1 video, 3 audio and video, 6 video to the return channel only, " +
 					"7 speaker to the return channel only, 8 video to the return channel and local broadcast, " +
 					"9 speaker to the return channel and local broadcast"}),
 		},
@@ -65,7 +65,7 @@ func vcMediaPollEndpoints() []Endpoint {
 		{
 			Name: "vc.confs.chairman_poll.get", Module: VC, Method: "GET", Path: "/api/v1/vc/confs/{conf_id}/chairman_poll",
 			Summary: "Chairman poll", MinLevel: 1, Since: release.R5_2_0_4_0, Style: Query,
-			Reply: vcMediaPollReply(Param{Name: "mode", Kind: Int, Enum: chairModes, Doc: chairModeDoc}),
+			Reply: vcMediaPollReply(Param{Name: "mode", Kind: Int, Enum: append([]int{0}, chairModes...), Doc: chairModeDoc + "; 0 no poll runs"}),
 		},
 		{
 			// Seed 001 and A1 (5.2.0.4.0, added): POST.

@@ -94,9 +94,16 @@ const vcMediaVMPModeDoc = "composition mode: 1 custom, 2 automatic, 3 automatic 
 	"4 custom with batch poll (3 and 4 from 5.2.0.2.0)"
 
 // vcMediaMemberTypeDoc describes the member type of vmps members.
-const vcMediaMemberTypeDoc = "member type: 1 chosen by the conference control, 2 follows the speaker, " +
+const vcMediaMemberTypeDoc = "member type: 0 an empty channel (before 6.0.0.3.0), 1 chosen by the conference control, 2 follows the speaker, " +
 	"3 follows the chairman, 4 follows the conference poll, 5 voice activation, 6 single-channel poll " +
 	"(from 5.2.0.2.0), 7 follows the content stream"
+
+// vcMediaVMPMemberTypes are the member types of the conference
+// composition's channels. 0 (an empty channel) is what the self
+// compositions still call it in reference 05; the conference composition
+// of 6.0.0.3.0 lists 1 to 7 only, so 0 is refused from then on
+// (internal/compat).
+var vcMediaVMPMemberTypes = []int{0, 1, 2, 3, 4, 5, 6, 7}
 
 // vcMediaVMPParams are the parameters of starting (update false) and
 // modifying (update true) a conference picture composition.
@@ -115,9 +122,9 @@ func vcMediaVMPParams(update bool) []Param {
 		vcMediaNameStyle(update),
 		{Name: "members", Kind: Array, Elem: Object, Required: true, Doc: "composition channels", Fields: []Param{
 			vcMediaInt("chn_idx", true, "composition channel index, from 0"),
-			{Name: "member_type", Kind: Int, Enum: []int{1, 2, 3, 4, 5, 6, 7},
+			{Name: "member_type", Kind: Int, Enum: vcMediaVMPMemberTypes,
 				Doc: vcMediaMemberTypeDoc + "; required (the reference marks it so; also accepted as members_type)"},
-			{Name: "members_type", Kind: Int, Enum: []int{1, 2, 3, 4, 5, 6, 7},
+			{Name: "members_type", Kind: Int, Enum: vcMediaVMPMemberTypes,
 				Doc: "seed 001's spelling of member_type, accepted as a synonym"},
 			vcMediaMtID(false, "terminal of the channel; needed when the member type is 1"),
 			vcMediaInt("mt_chn_idx", false, "terminal video channel, only for member type 1; 0 chooses automatically; default 0 (from 6.0.0.3.0)"),
@@ -148,7 +155,7 @@ func vcMediaVMPReply() []Param {
 		vcMediaNameStyle(false),
 		{Name: "members", Kind: Array, Elem: Object, Doc: "composition channels", Fields: []Param{
 			vcMediaInt("chn_idx", false, "composition channel index, from 0"),
-			{Name: "member_type", Kind: Int, Enum: []int{1, 2, 3, 4, 5, 6, 7}, Doc: vcMediaMemberTypeDoc},
+			{Name: "member_type", Kind: Int, Enum: vcMediaVMPMemberTypes, Doc: vcMediaMemberTypeDoc},
 			vcMediaStr("account", false, "member's call alias (from 6.0.0.3.0)"),
 			vcMediaMtID(false, "member's terminal id; empty when the member is not in the conference"),
 			vcMediaInt("mt_chn_idx", false, "terminal video channel, only for member type 1; 0 automatic (from 6.0.0.3.0)"),

@@ -46,9 +46,15 @@ const (
 	ValueRemoved
 	// CookieExpires: before Release, Set-Cookie carries an Expires date.
 	CookieExpires
+	// ErrorAnswered: before Release, the error code New of the endpoint
+	// was a success whose fields are Old (a JSON object), written in the
+	// shapes of the caller's release: a query of a feature that is not
+	// running answered mode or state 0. Path is error_code.
+	ErrorAnswered
 )
 
-var changeNames = [...]string{"added", "removed", "renamed", "value changed", "type changed", "value added", "value removed", "cookie Expires dropped"}
+var changeNames = [...]string{"added", "removed", "renamed", "value changed", "type changed", "value added", "value removed", "cookie Expires dropped",
+	"error answered as success"}
 
 func (c Change) String() string { return changeNames[c] }
 
@@ -170,6 +176,22 @@ func (r Rule) reply(eff release.Release, reply map[string]any, cookies []*http.C
 			}
 		}
 	}
+}
+
+// Answered returns the success fields that a caller who sees release eff
+// gets instead of error code from endpoint (an ErrorAnswered rule),
+// already in that release's shapes: no other reply rule reshapes them. ok
+// is false when the error stands.
+func Answered(endpoint string, eff release.Release, code int) (fields map[string]any, ok bool) {
+	for _, r := range replyRules[endpoint] {
+		if r.Change == ErrorAnswered && eff < r.Release && same(code, r.New) {
+			if err := json.Unmarshal([]byte(r.Old.(string)), &fields); err != nil {
+				panic(fmt.Sprintf("compat: rule %q: %v", r.Source, err)) // a rule of the table, checked by TestEachRule
+			}
+			return fields, true
+		}
+	}
+	return nil, false
 }
 
 // Problem is a request value that the caller's release does not allow.

@@ -25,7 +25,9 @@ func TestRuleDirections(t *testing.T) {
 			t.Errorf("%s: the history speaks of a reply (%q), the rule is %s", name, r.Source, r.Dir)
 		case strings.Contains(r.Source, "parameter") && r.Dir != ToRequest:
 			t.Errorf("%s: the history speaks of a parameter (%q), the rule is %s", name, r.Source, r.Dir)
-		case r.Change == Removed || r.Change == CookieExpires:
+		case r.Change == ErrorAnswered && r.Dir != ToReply:
+			t.Errorf("%s: an error answered as success is a reply's, not %s", name, r.Dir)
+		case r.Change == Removed || r.Change == CookieExpires || r.Change == ErrorAnswered:
 		case r.Dir&ToRequest != 0 && !inParams(r.Endpoint, r.Path):
 			t.Errorf("%s: applies to requests, which have no such parameter", name)
 		case r.Dir&ToReply != 0 && !inReply(r.Endpoint, r.Path):
@@ -96,7 +98,7 @@ func sampleDocs(r Rule) []map[string]any {
 func TestReplyRulesLeaveRequests(t *testing.T) {
 	checked := 0
 	for _, r := range Rules() {
-		if r.Dir != ToReply || r.Change == CookieExpires {
+		if r.Dir != ToReply || r.Change == CookieExpires || r.Change == ErrorAnswered {
 			continue
 		}
 		if !alone(r, requestRules) {

@@ -125,8 +125,12 @@ func Rules() []Rule {
 		"seed 001 5.1.0.1.0: removed from templates and creation; back at 6.0.0.3.0")))
 	add(ToRequest, added(confCreate, release.R5_1_0_1_0, "seed 001 5.1.0.1.0: conf_level added on conference creation", "conf_level"))
 	add(Both, added(vmpStart, release.R5_1_0_1_0, "seed 001 5.1.0.1.0: voice_hint and VMP mode added", "voice_hint", "mode"))
-	add(Both, added([]target{t("vc.confs.poll.start", ""), t("vc.confs.poll.state.update", ""), t("vc.confs.poll.get", "")}, release.R5_1_0_1_0,
-		"seed 001 5.1.0.1.0: poll mode added", "mode"))
+	// The poll's mode is a parameter from 5.1.0.1.0 (A1 names it in the
+	// poll object of templates and creation); the query's reply carried a
+	// mode before, 0 for a poll started without one (issue 42: the
+	// 5.0.0.4.1 platform's reply).
+	add(ToRequest, added([]target{t("vc.confs.poll.start", ""), t("vc.confs.poll.state.update", "")}, release.R5_1_0_1_0,
+		"seed 001 5.1.0.1.0: poll mode added as a parameter", "mode"))
 
 	// 5.1.0.2.0
 	add(ToReply, added(confInfo, release.R5_1_0_2_0, "seed 001 5.1.0.2.0: force_broadcast, conf_level, call_mode added to conference info",
@@ -205,6 +209,24 @@ func Rules() []Rule {
 	add(ToReply, added([]target{t("mc.booked_confs.get", "")}, release.R6_0_0_3_0, "seed 001 6.0.0.3.0: meeting_id added to the scheduled conference", "meeting_id"))
 	add(ToReply, added([]target{t("mc.booked_confs.list", "booked_confs[].")}, release.R6_0_0_3_0, "seed 001 6.0.0.3.0: meeting_id added to the scheduled conference", "meeting_id"))
 	add(ToReply, added(confCreate, release.R6_0_0_3_0, "seed 001 6.0.0.3.0: meeting_id added to the reply of conference creation", "meeting_id"))
+	// Member type 0 (an empty channel): reference 05 of 6.0.0.3.0 names it
+	// for the self compositions (mtvmps, hduvmps) but lists 1 to 7 for the
+	// conference composition, whose earlier releases accepted it.
+	for _, f := range []string{"members[].member_type", "members[].members_type"} {
+		add(ToRequest, on(vmpStart, release.R6_0_0_3_0, ValueRemoved, f, nil, 0,
+			"reference 05 6.0.0.3.0: the conference composition's member types are 1 to 7; 0 (empty channel) accepted before"))
+	}
+	// Queries of a feature that is not running: reference 05 (6.0.0.3.0)
+	// answers an error ("当未开启画面合成时返回错误"); the platform of
+	// 5.0.0.4.1 answered success with mode or state 0. A1 records no
+	// change in between: Confer dates it 6.0.0.3.0, the first release
+	// whose reference states the error (docs/compatibility.md).
+	notRunning := "reference 05 6.0.0.3.0: a query of a feature that is not running answers an error; the reply before was success with "
+	rs = append(rs,
+		answered("vc.confs.vmps.get", release.R6_0_0_3_0, 20823, `{"mode":0}`, notRunning+"mode 0"),
+		answered("vc.confs.mixs.get", release.R6_0_0_3_0, 20812, `{"mode":0,"members":[]}`, notRunning+"mode 0 and no members"),
+		answered("vc.confs.mtvmps.list", release.R6_0_0_3_0, 20823, `{"mts":[]}`, notRunning+"no terminals"),
+		answered("vc.confs.recorders.get", release.R6_0_0_3_0, 20802, `{"state":0}`, notRunning+"state 0 (not recording)"))
 
 	// 6.1.0.2.0
 	add(ToReply, added(confInfo, release.R6_1_0_2_0, "seed 001 6.1.0.2.0: vc conference fields added",
@@ -253,6 +275,12 @@ func adder(rs *[]Rule) func(d Dir, more ...[]Rule) {
 			}
 		}
 	}
+}
+
+// answered is an ErrorAnswered rule: before rel, error code of endpoint
+// was a success with the fields of the JSON object body.
+func answered(endpoint string, rel release.Release, code int, body, source string) Rule {
+	return Rule{Dir: ToReply, Release: rel, Endpoint: endpoint, Path: "error_code", Change: ErrorAnswered, Old: body, New: code, Source: source}
 }
 
 // until sets the release at which Removed fields come back.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/confer-platform/confer/internal/release"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // docAt builds a document holding leaf at path: "a[].b" gives
@@ -79,6 +80,16 @@ func TestEachRule(t *testing.T) {
 		}
 		// Replies.
 		switch onReply {
+		case ErrorAnswered:
+			if f, ok := Answered(r.Endpoint, prev, r.New.(int)); hasPrev && (!ok || len(f) == 0) {
+				t.Errorf("%s: error before the release not answered as success", name)
+			}
+			if _, ok := Answered(r.Endpoint, at, r.New.(int)); ok {
+				t.Errorf("%s: error at the release answered as success", name)
+			}
+			if _, ok := Answered(r.Endpoint, prev, wire.CodeSystemError); ok {
+				t.Errorf("%s: another error answered as success", name)
+			}
 		case Added:
 			if hasPrev {
 				d := docAt(r.Path, val)

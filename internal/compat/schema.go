@@ -40,8 +40,8 @@ func fieldSegs(path string) []string {
 // has at all (parameters, reply fields).
 func sides(d Dir, r Rule) Dir {
 	inReq, inRep := inParams, inReply
-	if r.Change == CookieExpires {
-		return d
+	if r.Change == CookieExpires || r.Change == ErrorAnswered {
+		return d // no field of a schema
 	}
 	if r.Change == Removed {
 		inReq = func(ep, _ string) bool { e, ok := catalog.Lookup(ep); return ok && len(e.Params) > 0 }

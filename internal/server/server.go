@@ -377,6 +377,9 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, erro
 		info.SetDomain(req.Principal.DomainName)
 	}
 	if err != nil {
+		if fields, ok := compat.Answered(rt.ep.Name, req.Effective, wire.AsError(err).Code); ok {
+			return fields, nil, nil, nil // an older release's success, in its shapes
+		}
 		return nil, nil, nil, err
 	}
 	if req.Debug && method != http.MethodGet {

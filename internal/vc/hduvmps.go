@@ -55,13 +55,27 @@ func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, 
 		if err := m.hduClaim(ctx, v, []string{id}, "hduvmps", "hdu_id"); err != nil {
 			return nil, nil, err
 		}
-		cfg, named, err := v.selfConfig(p, record.Int(p, "mode"))
+		cfg, named, err := v.selfConfig(p, hduvmpStartMode(p))
 		if err != nil {
 			return nil, nil, err
 		}
 		cfg["hdu_id"] = id
 		return append(walls, cfg), named, nil
 	})
+}
+
+// hduvmpStartMode is the mode of a wall's self composition at its start.
+// Before 6.0.0.3.0 the start has no mode (seed 001): as for the
+// conference composition, it is custom (1) when it names members and
+// automatic (2) when it names none.
+func hduvmpStartMode(p map[string]any) int {
+	if mode, ok := record.IntOK(p["mode"]); ok {
+		return mode
+	}
+	if len(mdObjs(p, "members")) > 0 {
+		return 1
+	}
+	return 2
 }
 
 // modifyHDUVMP replaces the settings of a wall's self composition.

@@ -158,7 +158,9 @@ func (m *Module) pollGet(k pollKind) api.Handler {
 			return nil, err
 		}
 		p := tlObj(c.Doc[k.key])
-		out := map[string]any{"state": pollStateStopped, "poll_index": 0, "cur_poll_mt": map[string]any{"mt_id": ""}, "members": []any{}}
+		// mode is 0 while no poll runs (issue 42: the 5.0.0.4.1 platform's
+		// reply); the settings of the last poll stay.
+		out := map[string]any{"mode": 0, "state": pollStateStopped, "poll_index": 0, "cur_poll_mt": map[string]any{"mt_id": ""}, "members": []any{}}
 		if p == nil {
 			return shape.Project(out, r.Endpoint.Reply), nil
 		}
@@ -170,11 +172,11 @@ func (m *Module) pollGet(k pollKind) api.Handler {
 			}
 			members = append(members, map[string]any{"account": mb["account"], "mt_id": id})
 		}
-		out["mode"], out["num"], out["keep_time"], out["members"] = p["mode"], p["num"], p["keep_time"], members
+		out["num"], out["keep_time"], out["members"] = p["num"], p["keep_time"], members
 		if state := tlInt(p["state"]); state != pollStateStopped {
 			pos, _ := pollPos(p, ts, m.clk.Now(), nil)
 			if !pos.Done {
-				out["state"] = state
+				out["state"], out["mode"] = state, p["mode"]
 				if !pos.None {
 					out["poll_index"] = pos.Index + 1
 					out["cur_poll_mt"] = map[string]any{"mt_id": tlStr(tlObjs(p["members"])[pos.Index]["mt_id"])}

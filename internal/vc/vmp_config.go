@@ -110,8 +110,8 @@ func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, er
 		if err != nil {
 			return nil, err
 		}
-		if typ < mtypeChosen || typ > mtypeDual {
-			return nil, wire.InvalidParam(path+".member_type", fmt.Sprintf("%d is not a member type (1 to 7)", typ))
+		if typ < mtypeEmpty || typ > mtypeDual {
+			return nil, wire.InvalidParam(path+".member_type", fmt.Sprintf("%d is not a member type (0 to 7)", typ))
 		}
 		count[typ]++
 		for t, code := range map[int]int{mtypeSpeaker: CodeVMPTwoSpeaker, mtypePoll: CodeVMPTwoPoll, mtypeDual: CodeVMPTwoDual} {

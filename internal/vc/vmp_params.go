@@ -15,7 +15,7 @@ import (
 // Member types of composition channels (reference 05 "开启会议画面合成"
 // members[].member_type; seed 001: 6 from 5.2.0.2.0).
 const (
-	mtypeEmpty    = 0 // self compositions: an empty channel
+	mtypeEmpty    = 0 // 空: an empty channel (self compositions; the conference composition before 6.0.0.3.0)
 	mtypeChosen   = 1 // 会控指定
 	mtypeSpeaker  = 2 // 发言人跟随
 	mtypeChairman = 3 // 主席跟随

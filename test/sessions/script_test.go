@@ -150,7 +150,7 @@ func (s *session) integrator() {
 		s.since(r6_1_0_4, "enable_rtc:i"))
 	// B was created with only the fields its release knows: the
 	// platform's defaults (automatic calls 20 s apart, docs/compatibility.md).
-	infoB := []check{equals("name", "session-b"), equals("call_interval", 20), equals("bitrate", 8128), has("call_times:i")}
+	infoB := []check{equals("name", "session-b"), equals("call_interval", 20), equals("bitrate", 8128), has("call_times:i"), equals(preoccupy, 0)}
 	if s.at(r5_1_0_2) {
 		infoB = append(infoB, equals("call_mode", 2))
 	}
@@ -224,6 +224,9 @@ func (s *session) integrator() {
 	s.call("mix", "POST", A+"/mixs", map[string]any{"mode": 1, "members": mts(mt1, mt2)["mts"]})
 	s.call("mix?", "GET", A+"/mixs/1", nil, equals("mode", 1), count("members", 2), s.since(r6_0_0_3, "members.account"))
 	s.call("mix off", "DELETE", A+"/mixs/1", nil)
+	// A query of a feature that is not running: success with mode or
+	// state 0 before 6.0.0.3.0, an error from it on (docs/compatibility.md).
+	s.stopped(20812, "mix? (none)", A+"/mixs/1", equals("mode", 0), count("members", 0))
 
 	// Composition (show_alias before 5.1.0.1.0; mode and voice_hint from it).
 	vmp := map[string]any{"layout": 2, "broadcast": 1, "members": []any{
@@ -237,11 +240,26 @@ func (s *session) integrator() {
 	s.call("composition?", "GET", A+"/vmps/1", nil, equals("layout", 2), count("members", 2),
 		s.before(r5_1_0_1, "show_alias:i"), s.since(r5_1_0_1, "show_mt_name:i", "mode:i", "voice_hint:i"), s.since(r6_1_0_2, "except_self:i"))
 	s.call("composition off", "DELETE", A+"/vmps/1", nil)
+	s.stopped(20823, "composition? (none)", A+"/vmps/1", equals("mode", 0))
+	// Member type 0, an empty channel, before 6.0.0.3.0 (whose reference
+	// lists 1 to 7 for the conference composition).
+	empty := map[string]any{"chn_idx": 1, "member_type": 0}
+	vmp["members"] = []any{map[string]any{"chn_idx": 0, "member_type": 1, "mt_id": mt1}, empty}
+	if s.at(r6_0_0_3) {
+		s.fail(90400, "composition with an empty channel (refused)", "POST", A+"/vmps", vmp)
+	} else {
+		s.call("composition with an empty channel", "POST", A+"/vmps", vmp)
+		s.call("composition?", "GET", A+"/vmps/1", nil, count("members", 2), item("members", 1, "member_type", 0), item("members", 0, "mt_id", mt1))
+		s.call("composition off", "DELETE", A+"/vmps/1", nil)
+	}
 
 	// A terminal's self composition (show_alias before 5.1.0.1.0,
 	// voice_hint from it; reference A1 5.1.0.1.0).
 	self := map[string]any{"mode": 1, "layout": 2, "mt_id": mt1, "members": []any{
 		map[string]any{"chn_idx": 0, "member_type": 1, "mt_id": mt1}, map[string]any{"chn_idx": 1, "member_type": 1, "mt_id": mt2}}}
+	// Member type 0 (空, an empty channel) in the self compositions at
+	// every release (reference 05 "开启终端自主画面合成").
+	selfEmpty := []any{map[string]any{"chn_idx": 0, "member_type": 1, "mt_id": mt2}, map[string]any{"chn_idx": 1, "member_type": 0, "mt_id": ""}}
 	if s.at(r5_1_0_1) {
 		self["voice_hint"], self["show_mt_name"] = 0, 1
 	} else {
@@ -252,6 +270,27 @@ func (s *session) integrator() {
 		s.before(r5_1_0_1, "show_alias:i"), s.since(r5_1_0_1, "show_mt_name:i", "voice_hint:i"))
 	s.call("self compositions", "GET", A+"/mtvmps", nil, count("mts", 1), s.before(r5_1_0_1, "mts.show_alias:i"), s.since(r5_1_0_1, "mts.show_mt_name:i"))
 	s.call("self composition off", "DELETE", A+"/mtvmps/"+mt1, nil)
+	s.stopped(20823, "self compositions (none)", A+"/mtvmps", count("mts", 0))
+	self["members"] = selfEmpty
+	s.call("self composition with an empty channel", "POST", A+"/mtvmps", self)
+	s.call("self composition?", "GET", A+"/mtvmps/"+mt1, nil, count("members", 2), item("members", 1, "member_type", 0), item("members", 0, "mt_id", mt2))
+	s.call("self composition off", "DELETE", A+"/mtvmps/"+mt1, nil)
+
+	// A TV wall's self composition with an empty channel (mode from
+	// 6.0.0.3.0; without it, members make it custom).
+	wall := map[string]any{"hdu_id": "2_0", "layout": 2, "members": selfEmpty}
+	if s.at(r5_1_0_1) {
+		wall["show_mt_name"] = 1
+	} else {
+		wall["show_alias"] = 1
+	}
+	if s.at(r6_0_0_3) {
+		wall["mode"] = 1
+	}
+	s.call("wall composition", "POST", A+"/hduvmps", wall)
+	s.call("wall composition?", "GET", A+"/hduvmps/2_0", nil, count("members", 2), item("members", 1, "member_type", 0), item("members", 0, "mt_id", mt2),
+		s.since(r6_0_0_3, "mode:i"))
+	s.call("wall composition off", "DELETE", A+"/hduvmps/2_0", nil)
 
 	// Poll. Before 5.1.0.1.0 there are no poll modes: the client's mode
 	// 0 is ignored (issue 21 item 4).
@@ -261,9 +300,13 @@ func (s *session) integrator() {
 		poll["mode"] = 0
 		delete(state, "mode")
 	}
+	// The query carries mode at every release: 0 while no poll runs.
+	s.call("poll? (none)", "GET", A+"/poll", nil, equals("mode", 0), equals("state", 0))
 	s.call("poll", "PUT", A+"/poll", poll)
-	s.call("poll?", "GET", A+"/poll", nil, equals("keep_time", 10), count("members", 2), s.since(r5_1_0_1, "mode:i"), s.since(r6_0_0_3, "poll_index:i"))
+	s.call("poll?", "GET", A+"/poll", nil, equals("keep_time", 10), count("members", 2), equals("mode", poll["mode"]), equals("state", 1),
+		s.since(r6_0_0_3, "poll_index:i"))
 	s.call("poll stop", "PUT", A+"/poll/state", state)
+	s.call("poll? (stopped)", "GET", A+"/poll", nil, equals("mode", 0), equals("state", 0))
 
 	// Monitors.
 	dst := map[string]any{"ip": "10.9.9.9", "port": 9000}
@@ -302,6 +345,7 @@ func (s *session) integrator() {
 	s.call("recording?", "GET", A+"/recorders/"+id, nil, has("current_progress:i", "state:i"))
 	s.call("recording pause", "PUT", A+"/recorders/"+id+"/state", map[string]any{"value": 1, "recorder_mode": 1})
 	s.call("recording stop", "DELETE", A+"/recorders/"+id, map[string]any{"recorder_mode": 1})
+	s.stopped(20802, "recording? (stopped)", A+"/recorders/"+id, equals("state", 0))
 
 	// Playback of the program (PUT from 5.0.0.4.1; rec_id in the reply
 	// from 5.1.0.2.0; vrs_id from 5.2.0.2.0).
@@ -331,6 +375,17 @@ func (s *session) integrator() {
 		s.call("end", "DELETE", "/api/v1/mc/confs/"+id, nil)
 	}
 	s.call("list", "GET", "/api/v1/vc/confs", nil, count("confs", 0))
+}
+
+// stopped queries a feature that is not running (reference 05 6.0.0.3.0:
+// an error; the releases before answered success, with mode or state 0).
+func (s *session) stopped(code int, name, path string, before ...check) {
+	s.t.Helper()
+	if s.at(r6_0_0_3) {
+		s.fail(code, name, "GET", path, nil)
+		return
+	}
+	s.call(name, "GET", path, nil, before...)
 }
 
 // recIDType is the type spec of rec_id: an integer before 5.1.0.2.1.

@@ -251,6 +251,22 @@ func jsonScalar(v any) string {
 	return fmt.Sprint(v)
 }
 
+// item expects field of element i of the list at path.
+func item(path string, i int, field string, want any) check {
+	return func(b map[string]any) string {
+		v, _ := lookup(b, path)
+		l, _ := v.([]any)
+		if i >= len(l) {
+			return fmt.Sprintf("%s has no element %d (%v)", path, i, v)
+		}
+		m, _ := l[i].(map[string]any)
+		if got, ok := m[field]; !ok || fmt.Sprint(got) != fmt.Sprint(want) {
+			return fmt.Sprintf("%s[%d].%s = %v, want %v", path, i, field, got, want)
+		}
+		return ""
+	}
+}
+
 // count expects a list field of n elements.
 func count(path string, n int) check {
 	return func(b map[string]any) string {
