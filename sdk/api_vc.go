@@ -1634,7 +1634,7 @@ type VCConfsVMPsGetReplyMtNameStyle struct {
 type VCConfsVMPsGetReplyMember struct {
 	// Composition channel index, from 0.
 	ChnIdx int `json:"chn_idx"`
-	// Member type: 1 chosen by the conference control, 2 follows the speaker, 3 follows the chairman, 4 follows the conference poll, 5 voice activation, 6 single-channel poll (from 5.2.0.2.0), 7 follows the content stream. One of 1, 2, 3, 4, 5, 6, 7.
+	// Member type: 0 an empty channel (before 6.0.0.3.0), 1 chosen by the conference control, 2 follows the speaker, 3 follows the chairman, 4 follows the conference poll, 5 voice activation, 6 single-channel poll (from 5.2.0.2.0), 7 follows the content stream. One of 0, 1, 2, 3, 4, 5, 6, 7.
 	MemberType int `json:"member_type"`
 	// Member's call alias (from 6.0.0.3.0).
 	Account string `json:"account"`
@@ -1731,9 +1731,9 @@ type VCConfsVMPsCreateRequestMtNameStyle struct {
 type VCConfsVMPsCreateRequestMember struct {
 	// Composition channel index, from 0. Required.
 	ChnIdx int `json:"chn_idx"`
-	// Member type: 1 chosen by the conference control, 2 follows the speaker, 3 follows the chairman, 4 follows the conference poll, 5 voice activation, 6 single-channel poll (from 5.2.0.2.0), 7 follows the content stream; required (the reference marks it so; also accepted as members_type). One of 1, 2, 3, 4, 5, 6, 7.
+	// Member type: 0 an empty channel (before 6.0.0.3.0), 1 chosen by the conference control, 2 follows the speaker, 3 follows the chairman, 4 follows the conference poll, 5 voice activation, 6 single-channel poll (from 5.2.0.2.0), 7 follows the content stream; required (the reference marks it so; also accepted as members_type). One of 0, 1, 2, 3, 4, 5, 6, 7.
 	MemberType *int `json:"member_type,omitempty"`
-	// Seed 001's spelling of member_type, accepted as a synonym. One of 1, 2, 3, 4, 5, 6, 7.
+	// Seed 001's spelling of member_type, accepted as a synonym. One of 0, 1, 2, 3, 4, 5, 6, 7.
 	MembersType *int `json:"members_type,omitempty"`
 	// Terminal of the channel; needed when the member type is 1, max 48 bytes.
 	MtID *string `json:"mt_id,omitempty"`
@@ -1824,9 +1824,9 @@ type VCConfsVMPsUpdateRequestMtNameStyle struct {
 type VCConfsVMPsUpdateRequestMember struct {
 	// Composition channel index, from 0. Required.
 	ChnIdx int `json:"chn_idx"`
-	// Member type: 1 chosen by the conference control, 2 follows the speaker, 3 follows the chairman, 4 follows the conference poll, 5 voice activation, 6 single-channel poll (from 5.2.0.2.0), 7 follows the content stream; required (the reference marks it so; also accepted as members_type). One of 1, 2, 3, 4, 5, 6, 7.
+	// Member type: 0 an empty channel (before 6.0.0.3.0), 1 chosen by the conference control, 2 follows the speaker, 3 follows the chairman, 4 follows the conference poll, 5 voice activation, 6 single-channel poll (from 5.2.0.2.0), 7 follows the content stream; required (the reference marks it so; also accepted as members_type). One of 0, 1, 2, 3, 4, 5, 6, 7.
 	MemberType *int `json:"member_type,omitempty"`
-	// Seed 001's spelling of member_type, accepted as a synonym. One of 1, 2, 3, 4, 5, 6, 7.
+	// Seed 001's spelling of member_type, accepted as a synonym. One of 0, 1, 2, 3, 4, 5, 6, 7.
 	MembersType *int `json:"members_type,omitempty"`
 	// Terminal of the channel; needed when the member type is 1, max 48 bytes.
 	MtID *string `json:"mt_id,omitempty"`
@@ -1917,9 +1917,9 @@ type VCConfsVMPsUpdatePutRequestMtNameStyle struct {
 type VCConfsVMPsUpdatePutRequestMember struct {
 	// Composition channel index, from 0. Required.
 	ChnIdx int `json:"chn_idx"`
-	// Member type: 1 chosen by the conference control, 2 follows the speaker, 3 follows the chairman, 4 follows the conference poll, 5 voice activation, 6 single-channel poll (from 5.2.0.2.0), 7 follows the content stream; required (the reference marks it so; also accepted as members_type). One of 1, 2, 3, 4, 5, 6, 7.
+	// Member type: 0 an empty channel (before 6.0.0.3.0), 1 chosen by the conference control, 2 follows the speaker, 3 follows the chairman, 4 follows the conference poll, 5 voice activation, 6 single-channel poll (from 5.2.0.2.0), 7 follows the content stream; required (the reference marks it so; also accepted as members_type). One of 0, 1, 2, 3, 4, 5, 6, 7.
 	MemberType *int `json:"member_type,omitempty"`
-	// Seed 001's spelling of member_type, accepted as a synonym. One of 1, 2, 3, 4, 5, 6, 7.
+	// Seed 001's spelling of member_type, accepted as a synonym. One of 0, 1, 2, 3, 4, 5, 6, 7.
 	MembersType *int `json:"members_type,omitempty"`
 	// Terminal of the channel; needed when the member type is 1, max 48 bytes.
 	MtID *string `json:"mt_id,omitempty"`
@@ -2867,7 +2867,7 @@ func (c *Client) VCConfsPollGet(ctx context.Context, confID string) (*VCConfsPol
 
 // VCConfsPollGetReply is the reply of VCConfsPollGet.
 type VCConfsPollGetReply struct {
-	// Poll mode: 1 video, 3 audio and video, 6 video to the return channel only, 7 speaker to the return channel only, 8 video to the return channel and local broadcast, 9 speaker to the return channel and local broadcast. One of 1, 3, 6, 7, 8, 9.
+	// Poll mode: 0 no poll runs, 1 video, 3 audio and video, 6 video to the return channel only, 7 speaker to the return channel only, 8 video to the return channel and local broadcast, 9 speaker to the return channel and local broadcast. One of 0, 1, 3, 6, 7, 8, 9.
 	Mode int `json:"mode"`
 	// Poll state: 0 not polling, 1 polling, 2 paused. One of 0, 1, 2.
 	State int `json:"state"`
@@ -3084,7 +3084,7 @@ func (c *Client) VCConfsChairmanPollGet(ctx context.Context, confID string) (*VC
 
 // VCConfsChairmanPollGetReply is the reply of VCConfsChairmanPollGet.
 type VCConfsChairmanPollGetReply struct {
-	// Poll mode: 10 chairman video poll, 11 chairman audio-and-video poll. One of 10, 11.
+	// Poll mode: 10 chairman video poll, 11 chairman audio-and-video poll; 0 no poll runs. One of 0, 10, 11.
 	Mode int `json:"mode"`
 	// Poll state: 0 not polling, 1 polling, 2 paused. One of 0, 1, 2.
 	State int `json:"state"`
