@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/store"
@@ -88,7 +89,14 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	// The engine of a server, features included: the approved conference
 	// starts as through the amc endpoint.
-	eng, _ := server.NewEngine(st, clock.Real{}, engine.Config{MaxConfs: *maxConfs, MaxPorts: *maxPorts}, nil, log)
+	// Its calls: the simulated terminals when CONFER_SIMULATED_TERMINALS
+	// says so (as the server's), else none is placed from this process:
+	// every number goes offline with no route (docs/sip.md).
+	dial := media.NoSimulation()
+	if envBool("CONFER_SIMULATED_TERMINALS") {
+		dial = media.Simulation(st, clock.Real{})
+	}
+	eng, _ := server.NewEngine(st, clock.Real{}, engine.Config{MaxConfs: *maxConfs, MaxPorts: *maxPorts}, dial, log)
 	svc := eng.Conferences()
 	if args[0] == "reject" {
 		if err := svc.Reject(ctx, domain, *confID); err != nil {

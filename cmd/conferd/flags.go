@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 )
 
@@ -20,6 +21,13 @@ func envOr(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// envBool is a boolean from the environment ("1", "true"; false when
+// unset or unreadable).
+func envBool(name string) bool {
+	b, _ := strconv.ParseBool(os.Getenv(name))
+	return b
 }
 
 func envDuration(name string, def time.Duration) time.Duration {

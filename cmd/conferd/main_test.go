@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("CONFER_SIP_ADDR") == "" {
 		os.Setenv("CONFER_SIP_ADDR", "127.0.0.1:0") // tests never take the SIP port 5060 (docs/sip.md)
 	}
+	if os.Getenv("CONFER_SIMULATED_TERMINALS") == "" {
+		os.Setenv("CONFER_SIMULATED_TERMINALS", "1") // the tests' numbers are the simulated directory's (docs/sip.md)
+	}
 	if os.Getenv("CONFER_SIP_TLS_ADDR") == "" {
 		os.Setenv("CONFER_SIP_TLS_ADDR", "127.0.0.1:0") // nor 5061 (SIP over TLS with --tls-cert)
 	}

@@ -36,6 +36,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	db := dbFlag(fs)
 	rtcF := addRTCFlags(fs) // rtc_flags.go
 	sipF := addSIPFlags(fs) // sip_flags.go
+	simulated := fs.Bool("simulated-terminals", envBool("CONFER_SIMULATED_TERMINALS"), "numbers no real endpoint takes are played by the simulated terminals and their directory; off, they go offline with a reason (env CONFER_SIMULATED_TERMINALS; docs/sip.md)")
 	rel := fs.String("release", envOr("CONFER_RELEASE", release.Latest.String()), "platform release to emulate (env CONFER_RELEASE)")
 	def := auth.DefaultConfig()
 	tokenTTL := fs.Duration("token-ttl", envDuration("CONFER_TOKEN_TTL", def.TokenTTL), "idle lifetime of an account_token (env CONFER_TOKEN_TTL)")
@@ -168,7 +169,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Limits:     lim,
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}},
-		RTC: rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL, Recording: recF.config(*filesDir), SIP: sipCfg,
+		SimulatedTerminals: *simulated,
+		RTC:                rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL, Recording: recF.config(*filesDir), SIP: sipCfg,
 		MonitorNets: monitorNets,
 	}
 	srv, err := server.New(scfg)

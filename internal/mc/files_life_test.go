@@ -150,7 +150,7 @@ func mfRestart(t *testing.T, dsn string, env *mfEnv) *mfEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv, err := server.New(server.Config{Store: st, Clock: env.Clock, Release: release.Latest, Auth: auth.DefaultConfig(),
+	srv, err := server.New(server.Config{Store: st, SimulatedTerminals: true, Clock: env.Clock, Release: release.Latest, Auth: auth.DefaultConfig(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), MC: mc.Config{FilesDir: env.Dir}})
 	if err != nil {
 		t.Fatal(err)

@@ -34,10 +34,17 @@ const (
 	Offline
 	Busy
 	NoAnswer
+	// NoRoute: no real endpoint takes the number (no SIP route, H.323)
+	// and the simulated terminals are off (Unrouted): the call was never
+	// placed.
+	NoRoute
 )
 
 func (o Outcome) String() string {
-	return [...]string{"answered", "offline", "busy", "no answer"}[o]
+	if o < 0 || o > NoRoute {
+		return "offline"
+	}
+	return [...]string{"answered", "offline", "busy", "no answer", "no route"}[o]
 }
 
 // Identity is what the platform learns of a terminal that it calls.

@@ -109,11 +109,11 @@ func (m *Module) failingTerminals(ctx context.Context) ([]alarm, error) {
 			return nil, err
 		}
 		attempts, outcome := record.Int(doc, "_attempts"), media.Outcome(record.Int(doc, "_outcome"))
-		if rec.State == engine.StateOnline || outcome == media.Answered || attempts < m.cfg.FailingCallAttempts {
+		// A number without a route (media.Unrouted) alarms at its first
+		// failure: nothing was called, and the alarm tells why.
+		enough := attempts >= m.cfg.FailingCallAttempts || (outcome == media.NoRoute && attempts > 0)
+		if rec.State == engine.StateOnline || outcome == media.Answered || !enough {
 			continue
-		}
-		if outcome > media.NoAnswer {
-			outcome = media.Offline
 		}
 		t := terminalOf(rec.DomainMoid, doc)
 		if seen[t.moid] {

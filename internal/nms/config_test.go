@@ -38,7 +38,7 @@ func TestConfiguredNode(t *testing.T) {
 	clk := clock.NewFake(now)
 	cfg := nms.Config{Config: node.Config{Name: "hall-a-1", MachineRoomMoid: "room-a", MachineRoomName: "Hall A",
 		Location: "Jiangsu", Port: 9090}}
-	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: release.Latest, Auth: auth.DefaultConfig(),
+	srv, err := server.New(server.Config{Store: st, SimulatedTerminals: true, Clock: clk, Release: release.Latest, Auth: auth.DefaultConfig(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), NMS: cfg})
 	if err != nil {
 		t.Fatal(err)

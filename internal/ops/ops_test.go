@@ -59,7 +59,7 @@ func start(t *testing.T) (*testserver.Env, *syncBuffer) {
 	t.Helper()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	buf := &syncBuffer{}
-	srv, err := server.New(server.Config{Store: env.Store, Clock: env.Clock, Release: release.Latest, Auth: auth.DefaultConfig(),
+	srv, err := server.New(server.Config{Store: env.Store, SimulatedTerminals: true, Clock: env.Clock, Release: release.Latest, Auth: auth.DefaultConfig(),
 		Logger: slog.New(slog.NewJSONHandler(buf, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -232,10 +232,14 @@ const (
 
 // callFailureCode is the error_code of a failed call: 20401 "指定终端不可
 // 及, 可能不在线" for an offline or unanswered terminal, 20410 "指定终端忙,
-// 可能在另一会议中" for a busy one.
+// 可能在另一会议中" for a busy one, 20406 "呼叫的终端没有可用的呼叫地址信息"
+// for a number no real endpoint takes (media.NoRoute, docs/sip.md).
 func callFailureCode(o media.Outcome) int {
-	if o == media.Busy {
+	switch o {
+	case media.Busy:
 		return 20410
+	case media.NoRoute:
+		return 20406
 	}
 	return 20401
 }

@@ -199,7 +199,7 @@ type conferd struct {
 
 func startConferd(t *testing.T, bin, db, addr string, extra ...string) *conferd {
 	t.Helper()
-	args := append([]string{"serve", "--addr", addr, "--db", db}, extra...)
+	args := append([]string{"serve", "--addr", addr, "--db", db, "--simulated-terminals"}, extra...) // the terminals the test adds are simulated (docs/sip.md)
 	cmd := exec.Command(bin, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &syncWriter{w: &out}, &syncWriter{w: &out}

@@ -28,8 +28,12 @@ func (s *Server) rtcTokens() rtc.Tokens {
 func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) {
 	s.rtcAuth = &rtc.Authorizer{Tokens: s.rtcTokens(), Auth: s.auth}
 	dialled := cfg.Media
-	if dialled == nil {
+	switch {
+	case dialled != nil:
+	case cfg.SimulatedTerminals:
 		dialled = media.Simulation(cfg.Store, cfg.Clock)
+	default:
+		dialled = media.NoSimulation() // an unroutable number is offline (docs/sip.md)
 	}
 	if cfg.NoRTC {
 		return dialled, nil
@@ -44,7 +48,7 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 	}
 	s.sfu = sf
 	if cfg.SIP != nil {
-		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log, Bridge: rtc.SIPBridge{SFU: sf},
+		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log, Simulated: cfg.SimulatedTerminals, Bridge: rtc.SIPBridge{SFU: sf},
 			Confs: rtc.SIPConferences{Engine: func() *engine.Engine { return s.engine }, Owners: s.owners}})
 		if err != nil {
 			_ = sf.Close()

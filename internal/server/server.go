@@ -54,11 +54,18 @@ type Config struct {
 
 	Conference engine.Config // zero: engine.DefaultConfig()
 	// Media makes the media backend from the engine's events (nil: the
-	// simulated backend over the store's terminal directory).
+	// simulated backend over the store's terminal directory with
+	// SimulatedTerminals, else media.Unrouted).
 	Media func(media.Events) media.Backend
-	MC    mc.Config
-	NMS   nms.Config   // this node (name, machine room, port) and the alarm thresholds (docs/nms.md)
-	Push  push.Options // zero: push defaults (docs/push.md)
+	// SimulatedTerminals: numbers that no real endpoint takes (no SIP
+	// route) are played by the simulated backend and its terminal
+	// directory; off, they go offline with the outcome media.NoRoute
+	// (conferd --simulated-terminals, docs/sip.md "Which numbers are
+	// called").
+	SimulatedTerminals bool
+	MC                 mc.Config
+	NMS                nms.Config   // this node (name, machine room, port) and the alarm thresholds (docs/nms.md)
+	Push               push.Options // zero: push defaults (docs/push.md)
 	// RTC configures the node's SFU (docs/media.md "Configuration"); the
 	// zero value works on one machine with ephemeral ports.
 	RTC sfu.Config

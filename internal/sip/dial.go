@@ -29,16 +29,18 @@ type route struct {
 }
 
 // Routes tells whether a callee is a real SIP terminal (docs/sip.md
-// "Which numbers are called"): protocol 1 and not in the simulated
-// directory, and an IP address (account_type 7), alias@ip (8), or an
-// E.164/telephone number that a terminal registered or the outbound
-// proxy takes.
+// "Which numbers are called"): protocol 1, not in the simulated
+// directory while the simulated terminals are on, and an IP address
+// (account_type 7), alias@ip (8), or an E.164/telephone number that a
+// terminal registered or the outbound proxy takes.
 func (u *UA) Routes(ctx context.Context, c media.Callee) bool {
 	if c.Protocol != 1 {
 		return false
 	}
-	if _, err := u.deps.Store.DirectoryEntry(ctx, c.Account); err == nil {
-		return false // a scripted terminal of the simulation
+	if u.deps.Simulated {
+		if _, err := u.deps.Store.DirectoryEntry(ctx, c.Account); err == nil {
+			return false // a scripted terminal of the simulation
+		}
 	}
 	_, ok := u.resolve(ctx, c)
 	return ok

@@ -45,6 +45,9 @@ type Deps struct {
 	Confs  Conferences
 	Bridge Bridge // the SFU (bridge.go); nil: signalling only, no media
 	Log    *slog.Logger
+	// Simulated: the simulated terminals are on, and the numbers of the
+	// terminal directory stay theirs (Routes).
+	Simulated bool
 }
 
 // UA is the node's SIP user agent.

@@ -67,6 +67,10 @@ type Options struct {
 	// SIP, when set (with RTC), runs the node's SIP user agent with this
 	// configuration (Addr "127.0.0.1:0" when empty: never :5060 in tests).
 	SIP *sip.Config
+	// NoSimulatedTerminals turns the simulated terminals off (conferd's
+	// default): a number no real endpoint takes goes offline. Tests run
+	// with them on, as conferd --simulated-terminals, unless set.
+	NoSimulatedTerminals bool
 }
 
 func (o Options) sip() *sip.Config {
@@ -123,7 +127,7 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	}
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media,
+		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media, SimulatedTerminals: !opt.NoSimulatedTerminals,
 		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip(), Limits: opt.Limits, Recording: opt.Recording})
 	if err != nil {
 		t.Fatal(err)

@@ -65,7 +65,7 @@ func TestStoreMetrics(t *testing.T) {
 		if err := auth.ImportLicense(ctx, st, "k", "s", now); err != nil {
 			t.Fatal(err)
 		}
-		srv, err := server.New(server.Config{Store: st, Clock: clock.NewFake(now), Release: release.Latest, Auth: auth.DefaultConfig(),
+		srv, err := server.New(server.Config{Store: st, SimulatedTerminals: true, Clock: clock.NewFake(now), Release: release.Latest, Auth: auth.DefaultConfig(),
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), MC: mc.Config{FilesDir: t.TempDir()}})
 		if err != nil {
 			t.Fatal(err)
