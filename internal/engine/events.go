@@ -107,9 +107,13 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 	if all >= e.confs.cfg.MaxPorts {
 		return "", media.ErrFull
 	}
+	account := p.Account
+	if account == "" {
+		account = p.Name
+	}
 	t, err := e.addOnline(ctx, c, map[string]any{
-		"account": p.Name, "account_type": 0, "protocol": 0, "type": 1, "alias": p.Name, "e164": "",
-		DocParticipant: p.Kind,
+		"account": account, "account_type": p.AccountType, "protocol": p.Protocol, "type": 1, "alias": p.Name,
+		"e164": p.E164, "ip": p.IP, DocParticipant: p.Kind,
 	})
 	if errors.Is(err, ErrFull) {
 		return "", media.ErrFull

@@ -152,6 +152,13 @@ type Call struct {
 type Participant struct {
 	Name string // shown as the terminal's alias
 	Kind string // "browser", "whip", ...
+	// A caller's identity (a SIP caller): its account (Name when ""),
+	// account_type, protocol (0 H.323, 1 SIP), address and E.164 number;
+	// zero for a browser.
+	Account     string
+	AccountType int
+	Protocol    int
+	IP, E164    string
 }
 
 // AudioLevel is a participant's audio level (RFC 6464: 0 loudest, 127

@@ -62,19 +62,28 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		respond(req, tx, 302, "Moved Temporarily", sip.NewHeader("Contact", "<sip:"+conf.ID+"@"+conf.Redirect+">"))
 		return
 	}
-	peer, err := parseSDP(req.Body())
-	if err != nil {
-		respond(req, tx, 488, "Not Acceptable Here")
-		return
+	// An INVITE without SDP (delayed offer, RFC 3261 section 13.2.1:
+	// trunks of PBXs) gets Confer's offer in the 200; the ACK answers.
+	delayed := len(req.Body()) == 0
+	var peer Media
+	want := allLines
+	if !delayed {
+		var err error
+		if peer, err = parseSDP(req.Body()); err != nil {
+			respond(req, tx, 488, "Not Acceptable Here")
+			return
+		}
+		want = linesOf(peer) // the offer's m-lines only
 	}
 	ip := u.ipFor(req.Source())
-	l, err := newLeg(ip, &u.cfg, &u.stats.rtpIn, &u.stats.rtpOut)
+	l, err := newLeg(ip, &u.cfg, want, &u.stats.rtpIn, &u.stats.rtpOut)
 	if err != nil {
 		respond(req, tx, 503, "Service Unavailable")
 		return
 	}
 	c := u.newCall(conf.ID, "", false)
 	c.leg, c.callID = l, req.CallID().Value()
+	c.caller = u.callerOf(ctx, req) // identity.go
 	ct := u.contact(ip, req.Transport())
 	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct, RewriteContact: true}
 	dss, err := dua.ReadInvite(req, tx)
@@ -84,7 +93,13 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		return
 	}
 	c.dss = dss
-	name := callerName(req)
+	name := c.caller.Name
+	if delayed {
+		u.offerIn200(c, req, conf)
+		released = true
+		return
+	}
+	c.negotiated(peer)
 	var ep Endpoint
 	if conf.Password == "" { // joins before the answer: a full conference gets 486
 		ep, err = c.join(ctx, name, peer)
@@ -170,7 +185,8 @@ func joinRefusal(err error) (int, string) {
 	return 500, "Server Internal Error"
 }
 
-// callerName is how a caller is listed: its display name, else its user.
+// callerName is how a caller is listed (alias): its display name, else
+// its user.
 func callerName(req *sip.Request) string {
 	f := req.From()
 	if f == nil {
@@ -185,16 +201,32 @@ func callerName(req *sip.Request) string {
 	return truncate(f.Address.Host, 64)
 }
 
-// onAck confirms an answered call.
+// onAck confirms an answered call; an ACK with SDP answers Confer's offer
+// (a delayed offer's, or that of a re-INVITE without SDP).
 func (u *UA) onAck(req *sip.Request, tx sip.ServerTransaction) {
 	if req.CallID() == nil {
 		return
 	}
-	if c := u.callByID(req.CallID().Value()); c != nil && c.dss != nil {
+	c := u.callByID(req.CallID().Value())
+	if c == nil {
+		return
+	}
+	if c.dss != nil {
 		_ = c.dss.ReadAck(req, tx)
 		c.mu.Lock()
 		c.acked = true
 		c.mu.Unlock()
+	}
+	c.mu.Lock()
+	d := c.delayed
+	c.delayed = nil
+	c.mu.Unlock()
+	switch {
+	case d != nil:
+		body := req.Body()
+		u.wg.Go(func() { u.answeredInAck(c, *d, body) })
+	case len(req.Body()) > 0:
+		c.reoffer(req.Body()) // applied as the terminal's new description (offer.go)
 	}
 }
 
@@ -222,9 +254,10 @@ func (u *UA) onBye(req *sip.Request, tx sip.ServerTransaction) {
 }
 
 // reinvite answers an INVITE inside a call: before the call's ACK 491
-// (RFC 3261 section 14.2), for no call 481; otherwise a session refresh
-// answered with the same SDP (a change of media is not renegotiated:
-// docs/sip.md "Limits"), but for the content m-line's port and direction.
+// (RFC 3261 section 14.2), for no call 481; otherwise its offer is
+// answered (offer.go: hold and resume, a new media address, the content
+// m-line; the codecs stay), and the session timer refreshed. One without
+// SDP gets Confer's description as the offer, answered in the ACK.
 func (u *UA) reinvite(req *sip.Request, tx sip.ServerTransaction) {
 	var c *call
 	if req.CallID() != nil {
@@ -243,7 +276,10 @@ func (u *UA) reinvite(req *sip.Request, tx sip.ServerTransaction) {
 		u.tooSmall(req, tx)
 		return
 	}
-	body := c.contentReinvite(req.Body(), c.localSDP()) // a changed content m-line (content.go)
+	body := c.localSDP() // a re-INVITE without SDP: Confer's description, answered in the ACK
+	if len(req.Body()) > 0 {
+		body = c.reoffer(req.Body()) // hold, a new address, content (offer.go)
+	}
 	res := sip.NewSDPResponseFromRequest(req, body)
 	for _, h := range hdrs {
 		res.AppendHeader(h)

@@ -43,11 +43,16 @@ type call struct {
 	ringing atomic.Bool // an outgoing call got 18x
 	content contentState
 
-	mu    sync.Mutex
-	ep    Endpoint // set once in the conference
-	acked bool     // an answered call got its ACK
-	ended bool
-	done  chan struct{}
+	caller media.Participant // a caller's identity (identity.go)
+
+	mu      sync.Mutex
+	delayed *Conference // a delayed offer's conference, until the ACK's answer (delayed.go)
+	media   Media       // as negotiated with the terminal (offer.go)
+	local   []byte      // Confer's session description since the terminal's last offer; nil: the INVITE's
+	ep      Endpoint    // set once in the conference
+	acked   bool        // an answered call got its ACK
+	ended   bool
+	done    chan struct{}
 
 	tm timers // RFC 4028 session timer (timer.go)
 }
@@ -174,7 +179,16 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 	if bridge == nil {
 		bridge = signalOnly{ev: func() media.Events { return c.u.events }}
 	}
-	o := BridgeOptions{MtID: c.mt, Name: name, Audio: peer.Audio, Video: peer.Video,
+	mt := c.mt
+	if !c.out { // a caller: a terminal of the conference with its identity (identity.go)
+		p := c.caller
+		p.Name = name
+		var err error
+		if mt, err = c.u.events.Joined(ctx, c.conf, p); err != nil {
+			return nil, err
+		}
+	}
+	o := BridgeOptions{MtID: mt, Name: name, Audio: peer.Audio, Video: peer.Video,
 		OnKeyFrameRequest: func() { c.leg.requestKeyFrame(0) }}
 	if peer.Audio != nil {
 		o.AudioOut = c.leg.audio
@@ -185,12 +199,19 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 	c.contentOptions(&o, peer)
 	ep, err := bridge.Open(ctx, c.conf, o)
 	if err != nil {
+		if !c.out { // registered above: it leaves again
+			_ = c.u.events.Left(context.WithoutCancel(ctx), c.conf, mt, false)
+		}
 		return nil, err
 	}
 	c.mu.Lock()
 	if c.ended {
 		c.mu.Unlock()
-		ep.Close()
+		if c.out {
+			ep.Close()
+		} else {
+			ep.Leave(false) // the caller hung up meanwhile: its record goes offline
+		}
 		return nil, context.Canceled
 	}
 	c.ep, c.mt = ep, ep.MtID()

@@ -32,7 +32,6 @@ type contentState struct {
 	presenting bool            // its content is the dual stream
 	starting   bool            // StartContent in progress
 	held       bool            // refused or taken away: waits for a pause
-	answer     []byte          // the answer to the last re-INVITE that changed it
 }
 
 // sends and receives tell what a direction lets the peer do.
@@ -43,11 +42,11 @@ func receives(dir string) bool { return dir == "sendrecv" || dir == "recvonly" }
 // nothing is sent on a line the terminal refused or does not receive.
 func (l *leg) setContentPeer(peer Media) {
 	if peer.Content == nil || peer.ContentPort == 0 {
-		l.content.hold.Store(true)
+		l.content.setHold(true)
 		return
 	}
 	l.content.setPeer(peer.IP, peer.ContentPort, peer.Content.PT)
-	l.content.hold.Store(!receives(peer.ContentDir))
+	l.content.setHold(!receives(peer.ContentDir))
 }
 
 func (l *leg) gotContent(p *rtp.Packet) {
@@ -190,47 +189,34 @@ func (c *call) watchContent() {
 	}
 }
 
-// contentReinvite answers a re-INVITE (offer) that changes the content
-// m-line: port 0, recvonly or inactive ends the terminal's share and
-// sendonly or inactive stops sending it the dual stream; the answer keeps
-// the negotiated codecs. Anything else gets body, the call's SDP.
-func (c *call) contentReinvite(offer, body []byte) []byte {
-	peer, err := parseSDP(offer)
+// contentOffer applies a new offer's content m-line (re-INVITE, UPDATE;
+// offer.go): port 0, recvonly or inactive ends the terminal's share, and
+// sendonly or inactive stops sending it the dual stream.
+func (c *call) contentOffer(peer Media) {
 	cs := &c.content
 	cs.mu.Lock()
-	if cs.answer != nil {
-		body = cs.answer
-	}
-	if err != nil || cs.ep == nil {
+	if cs.ep == nil {
 		cs.mu.Unlock()
-		return body
+		return
 	}
 	send := peer.Content != nil && sends(peer.ContentDir)
 	recv := peer.Content != nil && receives(peer.ContentDir)
-	if send == cs.send && recv == !c.leg.content.hold.Load() {
+	if peer.Content != nil {
+		c.leg.content.setPeer(peer.IP, peer.ContentPort, cs.peer.Content.PT)
+	}
+	if send == cs.send && recv == !c.leg.content.held() {
 		cs.mu.Unlock()
-		return body // a session refresh
+		return // a session refresh
 	}
 	stop := cs.presenting && !send
 	cs.send, cs.held = send, false
 	if !send {
 		cs.presenting = false
 	}
-	if peer.Content != nil {
-		c.leg.content.setPeer(peer.IP, peer.ContentPort, cs.peer.Content.PT)
-	}
-	c.leg.content.hold.Store(!recv)
-	a := cs.peer
-	a.lines, a.ContentDir = peer.lines, peer.ContentDir
-	if peer.Content == nil {
-		a.Content = nil
-	}
-	c.leg.sdpVer.Add(1)
-	cs.answer = answerSDP(c.leg, a)
-	body, ep := cs.answer, cs.ep
+	c.leg.content.setHold(!recv)
+	ep := cs.ep
 	cs.mu.Unlock()
 	if stop {
 		ep.StopContent()
 	}
-	return body
 }

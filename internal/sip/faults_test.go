@@ -72,10 +72,23 @@ Content-Length: 0
 `
 }
 
+// withBody is msg with a body of type ct (and Content-Encoding enc); its
+// Content-Length counts the CRLFs rawReply sends.
+func withBody(msg, ct, enc, body string) string {
+	h := "Content-Type: " + ct + "\n"
+	if enc != "" {
+		h += "Content-Encoding: " + enc + "\n"
+	}
+	msg = strings.Replace(msg, "Content-Length: 0\n", h+"Content-Length: "+strconv.Itoa(len(strings.ReplaceAll(body, "\n", "\r\n")))+"\n", 1)
+	return msg + body
+}
+
 // Bad input gets SIP's own answers and changes nothing (issue 26 "Bad
 // input and faults"): unknown methods 501, known unserved ones 405, a
-// re-INVITE, UPDATE (RFC 3311) or BYE of no call 481, an INVITE without SDP 488 (no
-// conference: 404 first), garbage is dropped and the agent still answers.
+// re-INVITE, UPDATE (RFC 3311) or BYE of no call 481, an INVITE without a
+// codec Confer bridges 488 (no conference: 404 first), an unsupported
+// Require 420, SIP/3.0 505, a compressed or multipart body 415; garbage is
+// dropped and the agent still answers.
 func TestBadInput(t *testing.T) {
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
@@ -91,7 +104,15 @@ func TestBadInput(t *testing.T) {
 		{"UPDATE of no call", request("UPDATE", "c13", "nosuch"), 481},
 		{"UPDATE outside a dialog", request("UPDATE", "c14", ""), 481},
 		{"INVITE to no conference", strings.Replace(request("INVITE", "c5", ""), "1110000@", "9999999@", 2), 404},
-		{"INVITE without SDP", strings.Replace(request("INVITE", "c6", ""), "1110000@", conf+"@", 2), 488},
+		{"INVITE without a codec Confer bridges", withBody(strings.Replace(request("INVITE", "c6", ""), "1110000@", conf+"@", 2),
+			"application/sdp", "", "v=0\no=x 1 1 IN IP4 127.0.0.1\ns=-\nc=IN IP4 127.0.0.1\nt=0 0\nm=audio 9 RTP/AVP 18\n"), 488},
+		// RFC 3261 sections 8.2.2.3, 8.2.3, 21.5.20 (issue 39 item 7).
+		{"Require: 100rel", strings.Replace(strings.Replace(request("INVITE", "c15", ""), "1110000@", conf+"@", 2), "Max-Forwards", "Require: 100rel\nMax-Forwards", 1), 420},
+		{"Require: an unknown extension", strings.Replace(request("OPTIONS", "c16", ""), "Max-Forwards", "Require: frobnication\nMax-Forwards", 1), 420},
+		{"SIP/3.0", strings.Replace(request("OPTIONS", "c17", ""), "SIP/2.0\n", "SIP/3.0\n", 1), 505},
+		{"a gzip body", withBody(strings.Replace(request("INVITE", "c18", ""), "1110000@", conf+"@", 2), "application/sdp", "gzip", "\x1f\x8b\x08\x00zzzz"), 415},
+		{"a multipart body", withBody(strings.Replace(request("INVITE", "c19", ""), "1110000@", conf+"@", 2), "multipart/mixed;boundary=b1", "",
+			"--b1\nContent-Type: application/sdp\n\nv=0\n--b1--\n"), 415},
 		{"REGISTER without To user", strings.Replace(request("REGISTER", "c7", ""), "<sip:1110000@127.0.0.1>", "<sip:127.0.0.1>", 2), 400},
 		{"REGISTER without credentials", request("REGISTER", "c8", ""), 401},
 		{"REGISTER with a forged nonce", strings.Replace(request("REGISTER", "c9", ""), "Max-Forwards", `Authorization: Digest username="1110000", realm="confer", nonce="00", uri="sip:127.0.0.1", response="00"`+"\nMax-Forwards", 1), 401},

@@ -23,6 +23,7 @@ type stream struct {
 	rtp, rtcp  *net.UDPConn
 	remote     atomic.Pointer[net.UDPAddr]
 	remoteRTCP atomic.Pointer[net.UDPAddr]
+	signalled  atomic.Pointer[net.UDPAddr] // the address of the peer's last SDP
 	latched    atomic.Bool
 	pt         atomic.Uint32 // the payload type sent to the peer
 	ssrc       uint32
@@ -57,19 +58,50 @@ func openStream(ip net.IP, min, max int) (*stream, error) {
 	return nil, errors.New("sip: no free RTP port pair")
 }
 
-func (s *stream) port() int { return s.rtp.LocalAddr().(*net.UDPAddr).Port }
+// A nil stream is an m-line the call has no socket pair for (newLeg):
+// its port is 0 (refused), and it sends and reads nothing.
+
+func (s *stream) port() int {
+	if s == nil {
+		return 0
+	}
+	return s.rtp.LocalAddr().(*net.UDPAddr).Port
+}
+
+// setHold stops (or resumes) sending to the peer: it takes nothing on the
+// m-line now (its direction, RFC 3264 section 8.4).
+func (s *stream) setHold(on bool) {
+	if s != nil {
+		s.hold.Store(on)
+	}
+}
+
+func (s *stream) held() bool { return s == nil || s.hold.Load() }
 
 // setPeer sets the peer's address from its SDP (until it sends).
 func (s *stream) setPeer(ip net.IP, port int, pt uint8) {
-	s.pt.Store(uint32(pt))
-	if s.latched.Load() || port == 0 {
+	if s == nil {
 		return
 	}
-	s.remote.Store(&net.UDPAddr{IP: ip, Port: port})
+	s.pt.Store(uint32(pt))
+	if port == 0 || ip == nil || ip.IsUnspecified() { // RFC 3264 section 8.4: c=0.0.0.0 holds, the address stays
+		return
+	}
+	a := &net.UDPAddr{IP: ip, Port: port}
+	if prev := s.signalled.Swap(a); prev != nil && addrEqual(prev, a) && s.latched.Load() {
+		return // unchanged: the source its packets come from stays
+	}
+	// A new address (a re-INVITE that moves the media, RFC 3264 section
+	// 8.3.1): sent there until packets come from elsewhere again.
+	s.latched.Store(false)
+	s.remote.Store(a)
 	s.remoteRTCP.Store(&net.UDPAddr{IP: ip, Port: port + 1})
 }
 
 func (s *stream) close() {
+	if s == nil {
+		return
+	}
 	s.rtp.Close()
 	s.rtcp.Close()
 }
@@ -77,6 +109,9 @@ func (s *stream) close() {
 // WriteRTP sends a packet to the peer with the negotiated payload type
 // (sfu.RTPWriter).
 func (s *stream) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
+	if s == nil {
+		return 0, nil
+	}
 	to := s.remote.Load()
 	if to == nil || s.hold.Load() {
 		return 0, nil
@@ -97,6 +132,9 @@ func (s *stream) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 
 // sendRTCP sends RTCP packets (a PLI asking the terminal for a key frame).
 func (s *stream) sendRTCP(pkts ...rtcp.Packet) {
+	if s == nil {
+		return
+	}
 	to := s.remoteRTCP.Load()
 	if to == nil {
 		return
@@ -109,6 +147,9 @@ func (s *stream) sendRTCP(pkts ...rtcp.Packet) {
 // readRTP reads packets until the socket closes, latching onto their
 // source, and hands each to f.
 func (s *stream) readRTP(last *atomic.Int64, f func(*rtp.Packet)) {
+	if s == nil {
+		return
+	}
 	buf := make([]byte, maxRTP)
 	for {
 		n, from, err := s.rtp.ReadFromUDP(buf)
@@ -135,6 +176,9 @@ func (s *stream) readRTP(last *atomic.Int64, f func(*rtp.Packet)) {
 
 // readRTCP reads RTCP until the socket closes; a PLI or FIR calls kf.
 func (s *stream) readRTCP(kf func()) {
+	if s == nil {
+		return
+	}
 	buf := make([]byte, maxRTP)
 	for {
 		n, from, err := s.rtcp.ReadFromUDP(buf)
@@ -185,10 +229,26 @@ type leg struct {
 	audioPT, videoPT uint8
 }
 
-// newLeg opens the audio, video and content sockets of a call.
-func newLeg(ip net.IP, cfg *Config, counter, sent *atomic.Uint64) (*leg, error) {
+// lines are the m-lines a call has socket pairs for.
+type lines struct{ audio, video, content bool }
+
+// allLines: Confer's own offer (calling out, a delayed offer).
+var allLines = lines{true, true, true}
+
+// linesOf are the m-lines of a peer's offer that Confer bridges: an
+// audio-only call takes one socket pair, not three (issue 39).
+func linesOf(peer Media) lines {
+	return lines{audio: peer.Audio != nil, video: peer.Video != nil, content: peer.Content != nil && peer.ContentPort != 0}
+}
+
+// newLeg opens the sockets of a call's m-lines (audio, video, content);
+// the others are nil streams.
+func newLeg(ip net.IP, cfg *Config, want lines, counter, sent *atomic.Uint64) (*leg, error) {
 	var ss [3]*stream
-	for i := range ss {
+	for i, on := range []bool{want.audio, want.video, want.content} {
+		if !on {
+			continue
+		}
 		s, err := openStream(ip, cfg.RTPPortMin, cfg.RTPPortMax)
 		if err != nil {
 			for _, o := range ss[:i] {
@@ -217,6 +277,7 @@ func (l *leg) start(peer Media) {
 	if peer.Video != nil {
 		l.video.setPeer(peer.IP, peer.VideoPort, peer.Video.PT)
 	}
+	l.setDirections(peer)
 	l.setContentPeer(peer)
 	go l.audio.readRTP(&l.last, l.gotAudio)
 	go l.video.readRTP(&l.last, l.gotVideo)
@@ -271,6 +332,14 @@ func (l *leg) keyFrameRequested() {
 // requestKeyFrame sends a PLI to the terminal's video.
 func (l *leg) requestKeyFrame(mediaSSRC uint32) {
 	l.video.sendRTCP(&rtcp.PictureLossIndication{SenderSSRC: l.video.ssrc, MediaSSRC: mediaSSRC})
+}
+
+// setDirections stops sending audio or video to a peer that takes none
+// (its direction sendonly or inactive, c=0.0.0.0: on hold, RFC 3264
+// section 8.4) and resumes once it takes them again.
+func (l *leg) setDirections(peer Media) {
+	l.audio.setHold(peer.Audio == nil || !receives(peer.AudioDir))
+	l.video.setHold(peer.Video == nil || !receives(peer.VideoDir))
 }
 
 // sinks sets where the terminal's packets go.

@@ -60,6 +60,10 @@ type Media struct {
 	Content      *Codec
 	ContentCands []Codec
 	ContentDir   string // the peer's direction: sendrecv, sendonly, recvonly or inactive
+	// AudioDir and VideoDir are the peer's directions of its audio and
+	// main video: sendonly or inactive hold the call (RFC 3264 section
+	// 8.4); c=0.0.0.0 counts as not receiving.
+	AudioDir, VideoDir string
 
 	lines []offered // the peer's m-lines in order: an answer mirrors them (RFC 3264 section 6)
 }
@@ -154,8 +158,10 @@ func answerSDP(l *leg, peer Media) []byte {
 			if peer.DTMF != nil {
 				m.codecs = append(m.codecs, *peer.DTMF)
 			}
+			m.dir = answerDir(peer.AudioDir)
 		case o.role == roleVideo && peer.Video != nil:
 			m.port, m.codecs = l.video.port(), []Codec{*peer.Video}
+			m.dir = answerDir(peer.VideoDir)
 		case o.role == roleContent && peer.Content != nil:
 			m.port, m.codecs, m.content = l.content.port(), []Codec{*peer.Content}, "slides"
 			m.dir = answerDir(peer.ContentDir)
@@ -177,6 +183,24 @@ func answerDir(peer string) string {
 		return "inactive"
 	}
 	return "sendrecv"
+}
+
+// held tells whether an m-line's connection address is 0.0.0.0, the
+// hold of RFC 2543 that RFC 3264 section 8.4 still asks to understand.
+func held(sd *sdp.SessionDescription, md *sdp.MediaDescription) bool {
+	ci := sd.ConnectionInformation
+	if md.ConnectionInformation != nil {
+		ci = md.ConnectionInformation
+	}
+	return ci != nil && ci.Address != nil && ci.Address.Address == "0.0.0.0"
+}
+
+// withoutReceive is a direction with its receiving part taken away.
+func withoutReceive(dir string) string {
+	if dir == "sendrecv" || dir == "sendonly" {
+		return "sendonly"
+	}
+	return "inactive"
 }
 
 var errNoCodec = errors.New("sip: no common codec")
@@ -263,9 +287,13 @@ func parseSDP(body []byte) (Media, error) {
 			}
 		}
 		cands := codecsOf(md)
+		dir := direction(&sd, md)
+		if held(&sd, md) {
+			dir = withoutReceive(dir)
+		}
 		switch o.role {
 		case roleAudio:
-			m.AudioPort, m.AudioCands = port, cands
+			m.AudioPort, m.AudioCands, m.AudioDir = port, cands, dir
 			for i, c := range cands {
 				if strings.EqualFold(c.Name, "telephone-event") && c.ClockRate == 8000 && m.DTMF == nil {
 					m.DTMF = &cands[i]
@@ -275,12 +303,12 @@ func parseSDP(body []byte) (Media, error) {
 				m.Audio = pick(cands, audioOffer)
 			}
 		case roleVideo:
-			m.VideoPort, m.VideoCands = port, cands
+			m.VideoPort, m.VideoCands, m.VideoDir = port, cands, dir
 			if port != 0 {
 				m.Video = pick(cands, videoOffer)
 			}
 		case roleContent:
-			m.ContentPort, m.ContentCands, m.ContentDir = port, cands, direction(&sd, md)
+			m.ContentPort, m.ContentCands, m.ContentDir = port, cands, dir
 			if port != 0 {
 				m.Content = pick(cands, videoOffer)
 			}

@@ -199,18 +199,20 @@ func (u *UA) Close() error {
 
 // routes registers the request handlers.
 func (u *UA) routes() {
-	u.srv.OnInvite(u.onInvite)
-	u.srv.OnAck(u.onAck)
-	u.srv.OnBye(u.onBye)
-	u.srv.OnCancel(func(req *sip.Request, tx sip.ServerTransaction) {
+	// Every request passes the version, Require and body checks first
+	// (conformance.go).
+	u.srv.OnInvite(checked(u.onInvite))
+	u.srv.OnAck(checked(u.onAck))
+	u.srv.OnBye(checked(u.onBye))
+	u.srv.OnCancel(checked(func(req *sip.Request, tx sip.ServerTransaction) {
 		// The transaction layer answers a CANCEL that matches a pending
 		// INVITE; one that matches nothing gets 481 (RFC 3261 section 9.2).
 		_ = tx.Respond(sip.NewResponseFromRequest(req, 481, "Call/Transaction Does Not Exist", nil))
-	})
-	u.srv.OnOptions(u.onOptions)
-	u.srv.OnRegister(u.onRegister)
-	u.srv.OnUpdate(u.onUpdate) // update.go
-	u.srv.OnNoRoute(u.onOther)
+	}))
+	u.srv.OnOptions(checked(u.onOptions))
+	u.srv.OnRegister(checked(u.onRegister))
+	u.srv.OnUpdate(checked(u.onUpdate)) // update.go
+	u.srv.OnNoRoute(checked(u.onOther))
 }
 
 // allowed are the methods the user agent serves (the Allow header).
@@ -221,6 +223,7 @@ func (u *UA) onOptions(req *sip.Request, tx sip.ServerTransaction) {
 	res := sip.NewResponseFromRequest(req, 200, "OK", nil)
 	res.AppendHeader(sip.NewHeader("Allow", allowed))
 	res.AppendHeader(sip.NewHeader("Accept", "application/sdp"))
+	res.AppendHeader(sip.NewHeader("Accept-Encoding", "identity"))
 	res.AppendHeader(sip.NewHeader("Supported", "timer"))
 	_ = tx.Respond(res)
 }

@@ -30,8 +30,8 @@ func (u *UA) onUpdate(req *sip.Request, tx sip.ServerTransaction) {
 		return
 	}
 	var res *sip.Response
-	if offer { // a changed content m-line is applied as in a re-INVITE (content.go)
-		res = sip.NewSDPResponseFromRequest(req, c.contentReinvite(req.Body(), c.localSDP()))
+	if offer { // answered as a re-INVITE's offer (offer.go)
+		res = sip.NewSDPResponseFromRequest(req, c.reoffer(req.Body()))
 	} else {
 		res = sip.NewResponseFromRequest(req, 200, "OK", nil)
 	}
@@ -86,17 +86,14 @@ func (c *call) refreshing() bool {
 }
 
 // localSDP is Confer's session description of the call: its answer to
-// the last re-INVITE that changed the content m-line, else its answer, or
-// its offer of a dialled call.
+// the last offer of the terminal's (offer.go), else its answer, or its
+// offer of a dialled call.
 func (c *call) localSDP() []byte {
-	c.content.mu.Lock()
-	a := c.content.answer
-	c.content.mu.Unlock()
-	if a != nil {
-		return a
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.local != nil {
+		return c.local
+	}
 	if c.dss != nil && c.dss.InviteResponse != nil {
 		return c.dss.InviteResponse.Body()
 	}
