@@ -19,6 +19,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/recorder/rectest"
+	"github.com/confer-platform/confer/internal/rtctest"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/shape"
@@ -42,6 +43,12 @@ type watcher struct {
 
 func watch(t *testing.T, u, token string) (*watcher, int) {
 	t.Helper()
+	return watchVia(t, u, token, nil)
+}
+
+// watchVia is watch through a lossy relay (nil: direct).
+func watchVia(t *testing.T, u, token string, relay *rtctest.Relay) (*watcher, int) {
+	t.Helper()
 	w := &watcher{pc: newPC(t)}
 	for _, k := range []webrtc.RTPCodecType{webrtc.RTPCodecTypeAudio, webrtc.RTPCodecTypeVideo} {
 		if _, err := w.pc.AddTransceiverFromKind(k, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
@@ -62,7 +69,7 @@ func watch(t *testing.T, u, token string) (*watcher, int) {
 			}
 		}
 	})
-	code, _, _ := offer(t, w.pc, u, token)
+	code, _, _ := offerVia(t, w.pc, u, token, relay)
 	return w, code
 }
 
@@ -392,8 +399,15 @@ func TestLiveHLS(t *testing.T) {
 
 // TestPlaybackOfARecording plays what Confer recorded: 4 s of a WHIP
 // publisher's VP8 and Opus recorded by a conference (internal/recorder's
-// WebM) are played into another conference and reach its WHEP viewer.
+// WebM) are played into another conference and reach its WHEP viewer;
+// directly, and with the publisher and the viewer on a lossy network.
 func TestPlaybackOfARecording(t *testing.T) {
+	for _, n := range networks {
+		t.Run(n.name, func(t *testing.T) { playbackOfARecording(t, n) })
+	}
+}
+
+func playbackOfARecording(t *testing.T, n netPath) {
 	dir := t.TempDir()
 	packets := rectest.Packets(t, dir, 4) // skips without ffmpeg
 	recDir := filepath.Join(dir, "recordings")
@@ -401,7 +415,7 @@ func TestPlaybackOfARecording(t *testing.T) {
 	c := env.LoggedIn(t)
 	studio := startConf(t, c, "studio")
 	tok := rtcToken(t, c, studio, map[string]any{"name": "camera", "role": "publish"})
-	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
+	pub := publishMediaVia(t, tok["whip_url"].(string), tok["token"].(string), packets, n.relay(t))
 	mt := onlineTerminal(t, c, studio, "camera")
 	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+studio+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
 	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
@@ -421,7 +435,7 @@ func TestPlaybackOfARecording(t *testing.T) {
 	testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+cinema+"/playback", testserver.Params(t, map[string]any{
 		"play_dual_stream": 0, "file_name": "take1", "file_id": gid, "vrs_id": vrsID})))
 	sub := rtcToken(t, c, cinema, map[string]any{"name": "viewer", "role": "subscribe"})
-	w, code := watch(t, sub["whep_url"].(string), sub["token"].(string))
+	w, code := watchVia(t, sub["whep_url"].(string), sub["token"].(string), n.relay(t))
 	if code != http.StatusCreated {
 		t.Fatalf("WHEP POST = %d", code)
 	}

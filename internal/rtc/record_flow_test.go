@@ -94,8 +94,14 @@ func growing(t *testing.T, env *testserver.Env, what string) {
 // a WHEP viewer joins and receives, the stop returns, and ffprobe decodes
 // the file.
 func TestRecordingResumeWhileMediaFlows(t *testing.T) {
+	for _, n := range networks {
+		t.Run(n.name, func(t *testing.T) { recordingResumeWhileMediaFlows(t, n) })
+	}
+}
+
+func recordingResumeWhileMediaFlows(t *testing.T, n netPath) {
 	recDir := t.TempDir()
-	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir})
+	env, c, conf, pub := recordingConfVia(t, server.RecordingConfig{Dir: recDir}, n.relay(t))
 	media := pub.stream(t)
 	rec := startRecording(t, c, conf)
 	growing(t, env, "the recording writing")
@@ -133,8 +139,14 @@ func TestRecordingResumeWhileMediaFlows(t *testing.T) {
 // lock that write held. The recording keeps growing, a viewer joins, the
 // stop returns and the file decodes.
 func TestRecordingLostPacket(t *testing.T) {
+	for _, n := range networks {
+		t.Run(n.name, func(t *testing.T) { recordingLostPacket(t, n) })
+	}
+}
+
+func recordingLostPacket(t *testing.T, n netPath) {
 	recDir := t.TempDir()
-	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir})
+	env, c, conf, pub := recordingConfVia(t, server.RecordingConfig{Dir: recDir}, n.relay(t))
 	media := pub.stream(t)
 	rec := startRecording(t, c, conf)
 	growing(t, env, "the recording writing")

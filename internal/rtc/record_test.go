@@ -17,6 +17,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/recorder"
 	"github.com/confer-platform/confer/internal/recorder/rectest"
+	"github.com/confer-platform/confer/internal/rtctest"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/store"
@@ -34,6 +35,12 @@ type mediaPublisher struct {
 }
 
 func publishMedia(t *testing.T, url, token string, packets []rectest.Packet) *mediaPublisher {
+	t.Helper()
+	return publishMediaVia(t, url, token, packets, nil)
+}
+
+// publishMediaVia is publishMedia through a lossy relay (nil: direct).
+func publishMediaVia(t *testing.T, url, token string, packets []rectest.Packet, relay *rtctest.Relay) *mediaPublisher {
 	t.Helper()
 	p := &mediaPublisher{pc: newPC(t), packets: packets}
 	var err error
@@ -56,7 +63,7 @@ func publishMedia(t *testing.T, url, token string, packets []rectest.Packet) *me
 			}
 		}()
 	}
-	if code, _, body := offer(t, p.pc, url, token); code != http.StatusCreated {
+	if code, _, body := offerVia(t, p.pc, url, token, relay); code != http.StatusCreated {
 		t.Fatalf("WHIP POST = %d %q", code, body)
 	}
 	waitFor(t, "the publisher connected", func() bool { return p.pc.ConnectionState() == webrtc.PeerConnectionStateConnected })
@@ -257,13 +264,20 @@ func metric(t *testing.T, env *testserver.Env, name string) string {
 // as its speaker, on a server recording into recDir with rc.
 func recordingConf(t *testing.T, rc server.RecordingConfig) (*testserver.Env, *testserver.Client, string, *mediaPublisher) {
 	t.Helper()
+	return recordingConfVia(t, rc, nil)
+}
+
+// recordingConfVia is recordingConf with the publisher through a lossy
+// relay (nil: direct).
+func recordingConfVia(t *testing.T, rc server.RecordingConfig, relay *rtctest.Relay) (*testserver.Env, *testserver.Client, string, *mediaPublisher) {
+	t.Helper()
 	dir := t.TempDir()
 	packets := rectest.Packets(t, dir, 10)
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: rc})
 	c := env.LoggedIn(t)
 	conf := startConf(t, c, "recorded")
 	tok := rtcToken(t, c, conf, map[string]any{"name": "camera", "role": "publish"})
-	pub := publishMedia(t, tok["whip_url"].(string), tok["token"].(string), packets)
+	pub := publishMediaVia(t, tok["whip_url"].(string), tok["token"].(string), packets, relay)
 	mt := onlineTerminal(t, c, conf, "camera")
 	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+conf+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
 	return env, c, conf, pub

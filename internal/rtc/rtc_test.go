@@ -41,8 +41,38 @@ func newPC(t *testing.T) *webrtc.PeerConnection { return rtctest.NewPC(t) }
 // session's Location and the body; a 201 sets the answer.
 func offer(t *testing.T, pc *webrtc.PeerConnection, url, token string) (int, string, string) {
 	t.Helper()
-	r := rtctest.Offer(t, pc, url, token, nil)
+	return offerVia(t, pc, url, token, nil)
+}
+
+// offerVia is offer with the media through a lossy relay (nil: direct).
+func offerVia(t *testing.T, pc *webrtc.PeerConnection, url, token string, relay *rtctest.Relay) (int, string, string) {
+	t.Helper()
+	r := rtctest.OfferThrough(t, pc, url, token, nil, relay)
 	return r.Status, r.Location, r.Body
+}
+
+// netPath is how the test clients reach the node: directly, or through
+// rtctest's lossy relay (3 % loss, 20 ms jitter; issue 35).
+type netPath struct {
+	name  string
+	lossy bool
+}
+
+var networks = []netPath{{"direct", false}, {"lossy", true}}
+
+// relay returns a new relay for one client on a lossy network, nil on a
+// direct one.
+func (n netPath) relay(t *testing.T) *rtctest.Relay {
+	if !n.lossy {
+		return nil
+	}
+	r := rtctest.NewRelay(t, rtctest.LossyNetwork)
+	t.Cleanup(func() { // the media went through it, and lost some
+		if sent, lost := r.Stats(); sent < 100 || lost == 0 {
+			t.Errorf("the lossy relay carried %d datagrams and lost %d", sent, lost)
+		}
+	})
+	return r
 }
 
 // publisher sends Opus packets every 10 ms until the test ends, with an

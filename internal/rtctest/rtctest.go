@@ -51,6 +51,14 @@ type Reply struct {
 // applies the answer of a 201.
 func Offer(t testing.TB, pc *webrtc.PeerConnection, url, token string, extra http.Header) Reply {
 	t.Helper()
+	return OfferThrough(t, pc, url, token, extra, nil)
+}
+
+// OfferThrough is Offer with the media through relay (nil: direct): the
+// offer goes without candidates, and the answer's are replaced by the
+// relay's address, the relay sending on to the node's.
+func OfferThrough(t testing.TB, pc *webrtc.PeerConnection, url, token string, extra http.Header, relay *Relay) Reply {
+	t.Helper()
 	o, err := pc.CreateOffer(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +68,11 @@ func Offer(t testing.TB, pc *webrtc.PeerConnection, url, token string, extra htt
 		t.Fatal(err)
 	}
 	<-gathered
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(pc.LocalDescription().SDP))
+	sdp := pc.LocalDescription().SDP
+	if relay != nil {
+		sdp = withoutCandidates(sdp)
+	}
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(sdp))
 	for k, v := range extra {
 		req.Header[k] = v
 	}
@@ -75,7 +87,13 @@ func Offer(t testing.TB, pc *webrtc.PeerConnection, url, token string, extra htt
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode == http.StatusCreated {
-		if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: string(b)}); err != nil {
+		answer := string(b)
+		if relay != nil {
+			if answer, err = relay.throughRelay(answer); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer}); err != nil {
 			t.Fatal(err)
 		}
 	}
