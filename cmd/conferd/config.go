@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -99,22 +102,58 @@ func newLogger(format string, w io.Writer, lines *ops.LineBuffer) (*slog.Logger,
 }
 
 // redirectHTTPS answers every plain HTTP request with a permanent redirect
-// (308, which keeps the method and body) to the same path on the HTTPS
-// listener at tlsAddr.
-func redirectHTTPS(tlsAddr net.Addr) http.Handler {
-	_, port, _ := net.SplitHostPort(tlsAddr.String())
+// (308, which keeps the method and body) to the same path at target, the
+// HTTPS listener's configured host and port: never the request's Host,
+// which a client chooses (issue 38 item 10).
+func redirectHTTPS(target string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := r.Host
-		if h, _, err := net.SplitHostPort(host); err == nil {
-			host = h
-		}
-		if strings.Contains(host, ":") { // IPv6 literal
-			host = "[" + host + "]"
-		}
-		if port != "443" && port != "" {
-			host += ":" + port
-		}
-		target := "https://" + host + r.URL.RequestURI()
-		http.Redirect(w, r, target, http.StatusPermanentRedirect)
+		http.Redirect(w, r, "https://"+target+r.URL.RequestURI(), http.StatusPermanentRedirect)
 	})
+}
+
+// redirectTarget is the host[:port] redirects go to: --public-host (with
+// the TLS listener's port unless it names one), else the TLS listener's
+// own address when it is a specific one, else the certificate's first
+// DNS name or IP address. "" when none is known.
+func redirectTarget(publicHost string, tlsAddr net.Addr, cert tls.Certificate) string {
+	host, port, _ := net.SplitHostPort(tlsAddr.String())
+	switch {
+	case publicHost != "":
+		if _, _, err := net.SplitHostPort(publicHost); err == nil {
+			return publicHost
+		}
+		host = strings.Trim(publicHost, "[]")
+	case host != "" && !net.ParseIP(host).IsUnspecified():
+	default:
+		host = ""
+		if leaf, err := x509.ParseCertificate(cert.Certificate[0]); err == nil {
+			if len(leaf.DNSNames) > 0 {
+				host = leaf.DNSNames[0]
+			} else if len(leaf.IPAddresses) > 0 {
+				host = leaf.IPAddresses[0].String()
+			}
+		}
+		if host == "" {
+			return ""
+		}
+	}
+	if port == "443" || port == "" {
+		if strings.Contains(host, ":") {
+			return "[" + host + "]"
+		}
+		return host
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// checkOrigins refuses an --allowed-origins entry that is not
+// scheme://host[:port] with scheme http or https.
+func checkOrigins(origins []string) error {
+	for _, o := range origins {
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.TrimSuffix(u.Path, "/") != "" || u.RawQuery != "" {
+			return fmt.Errorf("--allowed-origins: %q is not an origin (scheme://host[:port])", o)
+		}
+	}
+	return nil
 }

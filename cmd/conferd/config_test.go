@@ -187,6 +187,24 @@ func TestServeTLSRedirectJSONLogsConfig(t *testing.T) {
 	if want := "https://" + addr + "/api/v1/system/token?x=1"; resp.StatusCode != http.StatusPermanentRedirect || resp.Header.Get("Location") != want {
 		t.Fatalf("redirect = %d %q, want 308 %q", resp.StatusCode, resp.Header.Get("Location"), want)
 	}
+	// Issue 38 item 10: never to the host the request names.
+	req, _ := http.NewRequest("GET", "http://"+raddr+"/console/", nil)
+	req.Host = "evil.example"
+	if resp, err = noFollow.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if want := "https://" + addr + "/console/"; resp.Header.Get("Location") != want {
+		t.Fatalf("redirect of Host evil.example = %q, want %q", resp.Header.Get("Location"), want)
+	}
+	// HSTS under TLS.
+	if resp, err = client.Get("https://" + addr + "/api/vc/version"); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if h := resp.Header.Get("Strict-Transport-Security"); !strings.HasPrefix(h, "max-age=") {
+		t.Fatalf("Strict-Transport-Security = %q under TLS", h)
+	}
 	// An API request through TLS logs one JSON line.
 	resp, err = client.Get("https://" + addr + "/api/v1/vc/confs?account_token=sekrit-token")
 	if err != nil {

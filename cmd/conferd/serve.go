@@ -44,6 +44,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	maxFail := fs.Int("login-max-failures", def.MaxFailures, "failed logins before an account is locked")
 	lockFor := fs.Duration("login-lock", envDuration("CONFER_LOGIN_LOCK", def.LockFor), "how long a locked account stays locked (env CONFER_LOGIN_LOCK)")
 	verFor := fs.Duration("verified-for", envDuration("CONFER_VERIFIED_FOR", def.VerifiedFor), "how long a password or license secret that passed bcrypt is checked from memory (an HMAC, never the secret) for the same stored hash; 0: bcrypt every time (env CONFER_VERIFIED_FOR; docs/api.md)")
+	thrFree := fs.Int("login-throttle-free", def.ThrottleFree, "failed logins (HTTP and SIP) of one client address for one user name before each further one doubles the wait (docs/api.md)")
+	thrClientFree := fs.Int("login-throttle-client-free", def.ThrottleClientFree, "failed logins of one client address, any user names, before the same backoff")
+	thrMax := fs.Duration("login-throttle-max", def.ThrottleMax, "the longest wait of the login throttle's backoff")
 	verMax := fs.Int("verified-max", def.VerifiedMax, "most verified secrets kept in memory (one per license or account)")
 	cdef := engine.DefaultConfig()
 	numMin := fs.Int64("conf-number-min", cdef.NumberMin, "lowest conference number (conf_id)")
@@ -58,6 +61,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	tlsCert := fs.String("tls-cert", envOr("CONFER_TLS_CERT", ""), "PEM certificate (chain) file; with --tls-key, serve HTTPS (env CONFER_TLS_CERT)")
 	tlsKey := fs.String("tls-key", envOr("CONFER_TLS_KEY", ""), "PEM private key file of --tls-cert (env CONFER_TLS_KEY)")
 	redirectAddr := fs.String("http-redirect-addr", envOr("CONFER_HTTP_REDIRECT_ADDR", ""), "with TLS, also listen here for plain HTTP and redirect it to HTTPS (env CONFER_HTTP_REDIRECT_ADDR)")
+	publicHost := fs.String("public-host", envOr("CONFER_PUBLIC_HOST", ""), "with --http-redirect-addr, the host[:port] plain HTTP is redirected to (env CONFER_PUBLIC_HOST; default: the TLS listener's address, or the certificate's first name)")
+	allowedOrigins := fs.String("allowed-origins", envOr("CONFER_ALLOWED_ORIGINS", ""), "comma-separated origins (scheme://host[:port]) besides conferd's own whose pages may send cookie-carrying requests that change state (env CONFER_ALLOWED_ORIGINS; docs/api.md \"Browsers\")")
 	configFile := fs.String("config", envOr("CONFER_CONFIG", ""), "config file of \"flag = value\" lines; flags and environment take precedence (env CONFER_CONFIG; docs/operations.md)")
 	limits := addLimitFlags(fs) // limits.go
 	filesDir := fs.String("files-dir", envOr("CONFER_FILES_DIR", ""), "folder of meeting files (env CONFER_FILES_DIR; default: files/ beside a SQLite database, else confer-data/files)")
@@ -92,7 +97,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conferd: conference numbers, --max-confs and --max-ports must be positive ranges")
 		return exitUsage
 	}
-	if err := errors.Join(limits.check(), recF.check(), gcF.check()); err != nil {
+	if err := errors.Join(limits.check(), recF.check(), gcF.check(), checkOrigins(splitList(*allowedOrigins))); err != nil {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
@@ -115,8 +120,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
-	if *maxFail < 1 {
-		fmt.Fprintln(stderr, "conferd: --login-max-failures must be at least 1")
+	if *maxFail < 1 || *thrFree < 1 || *thrClientFree < 1 || *thrMax < time.Second {
+		fmt.Fprintln(stderr, "conferd: --login-max-failures and the --login-throttle-*-free counts must be at least 1, --login-throttle-max at least 1s")
 		return exitUsage
 	}
 	if *verFor < 0 || *verMax < 0 {
@@ -163,7 +168,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	scfg := server.Config{
 		Store: metered.Wrap(st, storeMetrics), Clock: clock.Real{}, Release: r, Logger: logger,
 		Auth: auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor,
-			VerifiedFor: *verFor, VerifiedMax: *verMax},
+			VerifiedFor: *verFor, VerifiedMax: *verMax,
+			ThrottleFree: *thrFree, ThrottleClientFree: *thrClientFree, ThrottleMax: *thrMax},
 		Conference: engine.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts, Quota: limits.quota()},
 		MC:         mc.Config{FilesDir: *filesDir, MaxFilesPerDomain: limits.filesQuota()},
 		Limits:     lim,
@@ -171,7 +177,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			Location: *location, Port: port, DiskPath: dataDir}},
 		SimulatedTerminals: *simulated,
 		RTC:                rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL, Recording: recF.config(*filesDir), SIP: sipCfg,
-		MonitorNets: monitorNets,
+		MonitorNets: monitorNets, AllowedOrigins: splitList(*allowedOrigins),
 	}
 	srv, err := server.New(scfg)
 	// A default port that is taken (another conferd on this laptop) falls
@@ -223,9 +229,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ln = srv.WrapListener(ln) // connection caps (docs/operations.md "Limits")
 	hs := srv.HTTPServer()
 	scheme := "http"
+	var tlsPair tls.Certificate
 	if *tlsCert != "" {
 		scheme = "https"
-		if _, err := tls.LoadX509KeyPair(*tlsCert, *tlsKey); err != nil {
+		if tlsPair, err = tls.LoadX509KeyPair(*tlsCert, *tlsKey); err != nil {
 			ln.Close()
 			fmt.Fprintf(stderr, "conferd: TLS: %v\n", err)
 			return exitUsage
@@ -239,7 +246,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "conferd: listen %s: %v\n", *redirectAddr, err)
 			return exitUsage
 		}
-		redirect = &http.Server{Handler: redirectHTTPS(ln.Addr()), ReadHeaderTimeout: 10 * time.Second}
+		target := redirectTarget(*publicHost, ln.Addr(), tlsPair)
+		if target == "" {
+			ln.Close()
+			rln.Close()
+			fmt.Fprintln(stderr, "conferd: --http-redirect-addr: set --public-host (the TLS listener's address is unspecified and the certificate names no host)")
+			return exitUsage
+		}
+		redirect = &http.Server{Handler: redirectHTTPS(target), ReadHeaderTimeout: 10 * time.Second}
 	}
 	background := srv.RunBackground(ctx) // push: event tailer and client expiry
 	// Time-driven work: stopped by ctx, waited for before the store closes.

@@ -23,6 +23,7 @@ type Request struct {
 	Args       *wire.Args
 	Cookie     string // SSO_COOKIE_KEY, "" when absent
 	BaseURL    string // scheme://host the request reached, for links in replies ("" over push)
+	Client     string // the client's IP address, for the credential throttle ("" over push)
 
 	Platform  release.Release // the emulated release (--release)
 	Effective release.Release // the release whose shapes this caller sees

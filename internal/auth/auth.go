@@ -25,14 +25,22 @@ type Config struct {
 	// bcrypt.
 	VerifiedFor time.Duration
 	VerifiedMax int
+	// The credential throttle (throttle.go): failures free per client
+	// address and account, and per client address, before each further
+	// one doubles the wait from one second up to ThrottleMax.
+	ThrottleFree       int
+	ThrottleClientFree int
+	ThrottleMax        time.Duration
 }
 
 // DefaultConfig is the platform's behaviour: 30 idle minutes, lock after 5
 // failures for 30 minutes; verified secrets kept 5 minutes, at most
-// 10,000 of them.
+// 10,000 of them; the throttle's backoff after 10 failures of one address
+// for one account or 30 of one address, up to 15 minutes.
 func DefaultConfig() Config {
 	return Config{TokenTTL: 30 * time.Minute, SessionTTL: 30 * time.Minute, MaxFailures: 5, LockFor: 30 * time.Minute,
-		VerifiedFor: 5 * time.Minute, VerifiedMax: 10000}
+		VerifiedFor: 5 * time.Minute, VerifiedMax: 10000,
+		ThrottleFree: 10, ThrottleClientFree: 30, ThrottleMax: 15 * time.Minute}
 }
 
 // Service checks licenses, tokens, passwords and sessions.
@@ -43,10 +51,21 @@ type Service struct {
 
 	recent   authCache      // Authenticate's recent outcomes (cache.go)
 	verified *verifiedCache // secrets that passed bcrypt (verified.go)
+	throttle throttle       // failed credentials per client (throttle.go)
 }
 
 // New returns a Service.
 func New(st store.Store, clk clock.Clock, cfg Config) *Service {
+	d := DefaultConfig()
+	if cfg.ThrottleFree == 0 {
+		cfg.ThrottleFree = d.ThrottleFree
+	}
+	if cfg.ThrottleClientFree == 0 {
+		cfg.ThrottleClientFree = d.ThrottleClientFree
+	}
+	if cfg.ThrottleMax == 0 {
+		cfg.ThrottleMax = d.ThrottleMax
+	}
 	return &Service{st: st, clk: clk, cfg: cfg, verified: newVerifiedCache(cfg.VerifiedFor, cfg.VerifiedMax)}
 }
 
@@ -162,45 +181,19 @@ func principalOf(a store.Account) *Principal {
 
 // Login checks the token and the account's password, counts failures and
 // locks the account after Config.MaxFailures of them, and returns a new
-// SSO_COOKIE_KEY value (reference 03 "登陆").
-func (s *Service) Login(ctx context.Context, token, username, password string) (string, *Principal, error) {
+// SSO_COOKIE_KEY value (reference 03 "登陆"). client is the caller's
+// address, for the throttle (throttle.go).
+func (s *Service) Login(ctx context.Context, token, username, password, client string) (string, *Principal, error) {
 	gen := s.recent.gen.Load()
 	tokExp, err := s.checkToken(ctx, token)
 	if err != nil {
 		return "", nil, err
 	}
-	acc, err := s.st.AccountByUsername(ctx, username)
-	if errors.Is(err, store.ErrNotFound) {
-		burnCompare(password)
-		return "", nil, wire.Errorf(wire.CodeWrongCredentials, "wrong user name or password")
-	}
+	acc, err := s.checkPassword(ctx, username, password, client, true)
 	if err != nil {
 		return "", nil, err
 	}
-	if acc.Disabled {
-		return "", nil, wire.Errorf(wire.CodeAccountDisabled, "account %s is disabled", acc.Username)
-	}
 	now := s.clk.Now()
-	if acc.LockedUntil.After(now) {
-		return "", nil, s.lockError(acc.FailedLogins, acc.LockedUntil)
-	}
-	if !s.verified.check("a:"+acc.Moid, acc.PasswordHash, password, now) {
-		att, err := s.st.FailLogin(ctx, acc.Moid, now, s.cfg.MaxFailures, s.cfg.LockFor)
-		if err != nil {
-			return "", nil, err
-		}
-		if !att.LockedUntil.IsZero() {
-			return "", nil, s.lockError(att.Failed, att.LockedUntil)
-		}
-		e := wire.Errorf(wire.CodeWrongPassword, "wrong password for %s: attempt %d of %d", acc.Username, att.Failed, s.cfg.MaxFailures)
-		e.Extra = s.lockFields(att.Failed, time.Time{})
-		return "", nil, e
-	}
-	if acc.FailedLogins != 0 || !acc.LockedUntil.IsZero() {
-		if err := s.st.ResetLogin(ctx, acc.Moid); err != nil {
-			return "", nil, err
-		}
-	}
 	cookie := NewCookie()
 	sessExp := now.Add(s.cfg.SessionTTL)
 	if err := s.st.CreateSession(ctx, store.Session{Hash: lookupHash(cookie), AccountMoid: acc.Moid, ExpiresAt: sessExp,
@@ -213,6 +206,59 @@ func (s *Service) Login(ctx context.Context, token, username, password string) (
 	// Authenticate would read them again within CacheFor.
 	s.recent.put(cacheKey(token, cookie), authEntry{p: principalOf(acc), tokenExp: tokExp, sessEx: sessExp, at: now, gen: gen})
 	return cookie, principalOf(acc), nil
+}
+
+// checkPassword checks an account's password for a login from client:
+// refused at once during the account's lock or the client's backoff
+// (throttle.go), before any bcrypt; a failure counts toward the throttle, and toward the
+// account's lock only when licensed (a login that showed an
+// account_token of an integrator's license).
+func (s *Service) checkPassword(ctx context.Context, username, password, client string, licensed bool) (store.Account, error) {
+	now := s.clk.Now()
+	acc, err := s.st.AccountByUsername(ctx, username)
+	if errors.Is(err, store.ErrNotFound) {
+		if err := s.throttle.check(s.cfg, client, username, now); err != nil {
+			return acc, err
+		}
+		burnCompare(password)
+		s.throttle.fail(client, username, now)
+		return acc, wire.Errorf(wire.CodeWrongCredentials, "wrong user name or password")
+	}
+	if err != nil {
+		return acc, err
+	}
+	if acc.Disabled {
+		return acc, wire.Errorf(wire.CodeAccountDisabled, "account %s is disabled", acc.Username)
+	}
+	if acc.LockedUntil.After(now) {
+		return acc, s.lockError(acc.FailedLogins, acc.LockedUntil)
+	}
+	if err := s.throttle.check(s.cfg, client, username, now); err != nil {
+		return acc, err
+	}
+	if !s.verified.check("a:"+acc.Moid, acc.PasswordHash, password, now) {
+		s.throttle.fail(client, username, now)
+		if !licensed {
+			return acc, wire.Errorf(wire.CodeWrongPassword, "wrong password for %s", acc.Username)
+		}
+		att, err := s.st.FailLogin(ctx, acc.Moid, now, s.cfg.MaxFailures, s.cfg.LockFor)
+		if err != nil {
+			return acc, err
+		}
+		if !att.LockedUntil.IsZero() {
+			return acc, s.lockError(att.Failed, att.LockedUntil)
+		}
+		e := wire.Errorf(wire.CodeWrongPassword, "wrong password for %s: attempt %d of %d", acc.Username, att.Failed, s.cfg.MaxFailures)
+		e.Extra = s.lockFields(att.Failed, time.Time{})
+		return acc, e
+	}
+	s.throttle.succeed(client, username)
+	if acc.FailedLogins != 0 || !acc.LockedUntil.IsZero() {
+		if err := s.st.ResetLogin(ctx, acc.Moid); err != nil {
+			return acc, err
+		}
+	}
+	return acc, nil
 }
 
 // lockFields are the lockout counters of a failed login, named as the

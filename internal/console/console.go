@@ -1,9 +1,10 @@
 // Package console serves the operator console, a browser application
 // embedded in the binary, at /console/ (docs/console.md). The console speaks
-// only the public API and push (CometD at /api/v1/publish); the one thing
-// it gets from this package besides its files is an account_token of the
-// node's own license (auth.NodeToken), so that no license secret reaches
-// the browser.
+// only the public API and push (CometD at /api/v1/publish); what it gets
+// from this package besides its files is its login, POST /console/login,
+// which answers the account_token of the node's own license made for that
+// login alone (auth.ConsoleLogin), so that no license secret reaches the
+// browser and no token is shared between browsers (issue 38 item 1).
 package console
 
 import (
@@ -11,10 +12,13 @@ import (
 	"embed"
 	"encoding/json"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
+
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Prefix is where the console is served.
@@ -24,36 +28,11 @@ const Prefix = "/console/"
 var files embed.FS
 
 // Node is what the console needs of the node's authentication
-// (auth.Service): tokens of its own license, and ending a session.
+// (auth.Service): its logins and their tokens, and ending a session.
 type Node interface {
-	NodeToken(ctx context.Context) (string, error)
-	CheckToken(ctx context.Context, token string) error
+	ConsoleLogin(ctx context.Context, username, password, client string) (token, cookie string, p *auth.Principal, err error)
+	ConsoleToken(ctx context.Context, cookie string) (string, error)
 	EndSession(ctx context.Context, cookie string) error
-}
-
-// tokens hands out one account_token of the node's license to every
-// browser while it stays valid (each hand-out renews it), so that requests
-// to /console/token, which need no credentials, cannot fill the token table.
-// The token is no secret: it opens only the login request, and what a
-// request may do is decided by its session.
-type tokens struct {
-	node Node
-	mu   sync.Mutex
-	tok  string
-}
-
-func (t *tokens) get(ctx context.Context) (string, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.tok != "" && t.node.CheckToken(ctx, t.tok) == nil {
-		return t.tok, nil
-	}
-	tok, err := t.node.NodeToken(ctx)
-	if err != nil {
-		return "", err
-	}
-	t.tok = tok
-	return tok, nil
 }
 
 // cookieName is the login session's cookie (seed 000 "Authentication" 4).
@@ -67,13 +46,14 @@ func Mount(next http.Handler, node Node) http.Handler {
 		panic(err) // the embedded tree is fixed at build time
 	}
 	static := http.StripPrefix(Prefix, http.FileServerFS(web))
-	toks := &tokens{node: node}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
 		case p == strings.TrimSuffix(Prefix, "/"):
 			http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
+		case p == Prefix+"login":
+			serveLogin(w, r, node)
 		case p == Prefix+"token":
-			serveToken(w, r, toks)
+			serveToken(w, r, node)
 		case p == Prefix+"logout":
 			serveLogout(w, r, node)
 		case strings.HasPrefix(p, Prefix):
@@ -94,30 +74,83 @@ func Mount(next http.Handler, node Node) http.Handler {
 	})
 }
 
-// serveToken answers POST /console/token with {"account_token": ...}. It
-// refuses other methods and requests from pages of another origin, which
-// could otherwise use the node's license (the reply is not readable
-// cross-origin anyway; this keeps the token table clean).
-func serveToken(w http.ResponseWriter, r *http.Request, toks *tokens) {
+// maxLoginBody bounds the form of POST /console/login.
+const maxLoginBody = 4096
+
+// serveLogin answers POST /console/login (form fields username and
+// password) as POST /api/v1/system/login answers, with the login's own
+// account_token besides, and sets the session cookie. A failure is the
+// API's envelope (19002, 10101, 90403, 90423, 90420).
+func serveLogin(w http.ResponseWriter, r *http.Request, node Node) {
 	if !postFromHere(w, r) {
 		return
 	}
-	tok, err := toks.get(r.Context())
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	if err != nil {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_ = json.NewEncoder(w).Encode(map[string]any{"success": 0, "description": "the node could not issue a token"})
+	r.Body = http.MaxBytesReader(w, r.Body, maxLoginBody)
+	if err := r.ParseForm(); err != nil {
+		wire.WriteError(w, wire.Errorf(wire.CodeIllegalBody, "the login form cannot be read: %v", err))
 		return
 	}
-	_ = json.NewEncoder(w).Encode(map[string]any{"success": 1, "account_token": tok})
+	user, pass := r.PostForm.Get("username"), r.PostForm.Get("password")
+	for name, v := range map[string]string{"username": user, "password": pass} {
+		if v == "" {
+			wire.WriteError(w, wire.InvalidParam(name, "is required"))
+			return
+		}
+	}
+	tok, cookie, p, err := node.ConsoleLogin(r.Context(), user, pass, clientAddr(r))
+	if err != nil {
+		wire.WriteError(w, err)
+		return
+	}
+	http.SetCookie(w, sessionCookie(r, cookie, 0))
+	w.Header().Set("Cache-Control", "no-store")
+	wire.WriteJSON(w, wire.Success(wire.Object{"account_token": tok, "username": p.Username,
+		"userdomainname": p.DomainName, "usermoid": p.AccountMoid, "userdomainmoid": p.DomainMoid}))
+}
+
+// serveToken answers POST /console/token with the account_token of the
+// request's console login (the join page's chairman controls, docs/media.md):
+// 10102 without one.
+func serveToken(w http.ResponseWriter, r *http.Request, node Node) {
+	if !postFromHere(w, r) {
+		return
+	}
+	cookie := ""
+	if c, err := r.Cookie(cookieName); err == nil {
+		cookie = c.Value
+	}
+	tok, err := node.ConsoleToken(r.Context(), cookie)
+	w.Header().Set("Cache-Control", "no-store")
+	if err != nil {
+		wire.WriteError(w, err)
+		return
+	}
+	wire.WriteJSON(w, wire.Success(wire.Object{"account_token": tok}))
+}
+
+// sessionCookie is the login cookie as the API sets it (internal/server
+// origin.go): HttpOnly, SameSite=Lax, Secure over TLS; maxAge < 0 drops it.
+func sessionCookie(r *http.Request, value string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: cookieName, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https"}
+}
+
+// clientAddr is the IP address of r's client.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // sameOrigin tells whether a request comes from a page of this host: its
 // Origin header, when present, names the host the request was sent to.
 func sameOrigin(r *http.Request) bool {
-	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
-		return false
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+	default:
+		return false // another site, or another port of this host (same-site)
 	}
 	o := r.Header.Get("Origin")
 	if o == "" {
@@ -140,7 +173,7 @@ func serveLogout(w http.ResponseWriter, r *http.Request, node Node) {
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true})
+	http.SetCookie(w, sessionCookie(r, "", -1))
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	_ = json.NewEncoder(w).Encode(map[string]any{"success": 1})
 }

@@ -58,13 +58,16 @@ func TestFiles(t *testing.T) {
 	}
 }
 
-// TestTokenAndLogout: /console/token gives an account_token of the node's
-// own license that logs in with an account's password (and nothing without
-// it); it refuses GET and other origins; /console/logout ends the session.
-func TestTokenAndLogout(t *testing.T) {
+// TestLoginTokenAndLogout: /console/login logs in and answers a token of
+// the node's own license made for that login (another login gets another
+// one); /console/token answers it again to the login's cookie and to
+// nobody else (issue 38 item 1: it handed one token to anyone); they refuse
+// GET and other origins; /console/logout ends the session.
+func TestLoginTokenAndLogout(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
-	post := func(path string, h map[string]string, cookie string) (*http.Response, string) {
-		req, _ := http.NewRequest("POST", env.URL+path, nil)
+	post := func(path string, h map[string]string, cookie string, form url.Values) (*http.Response, string) {
+		req, _ := http.NewRequest("POST", env.URL+path, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		for k, v := range h {
 			req.Header.Set(k, v)
 		}
@@ -79,50 +82,70 @@ func TestTokenAndLogout(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp, string(b)
 	}
-
-	if resp, err := http.Get(env.URL + "/console/token"); err != nil || resp.StatusCode != 405 {
-		t.Fatalf("GET /console/token: %v %v, want 405", resp.StatusCode, err)
+	field := func(body, name string) string {
+		i := strings.Index(body, `"`+name+`":"`)
+		if i < 0 {
+			return ""
+		}
+		v := body[i+len(name)+4:]
+		return v[:strings.IndexByte(v, '"')]
 	}
-	for _, h := range []map[string]string{{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}} {
-		if resp, _ := post("/console/token", h, ""); resp.StatusCode != 403 {
-			t.Errorf("token from another origin %v: HTTP %d, want 403", h, resp.StatusCode)
+	creds := url.Values{"username": {testserver.AdminUser}, "password": {testserver.AdminPassword}}
+
+	for _, p := range []string{"/console/token", "/console/login"} {
+		if resp, err := http.Get(env.URL + p); err != nil || resp.StatusCode != 405 {
+			t.Fatalf("GET %s: %v %v, want 405", p, resp.StatusCode, err)
+		}
+		for _, h := range []map[string]string{{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}} {
+			if resp, _ := post(p, h, "", creds); resp.StatusCode != 403 {
+				t.Errorf("%s from another origin %v: HTTP %d, want 403", p, h, resp.StatusCode)
+			}
 		}
 	}
-	resp, body := post("/console/token", map[string]string{"Origin": env.URL}, "")
-	if resp.StatusCode != 200 || !strings.Contains(body, `"account_token"`) {
-		t.Fatalf("token: HTTP %d %s", resp.StatusCode, body)
+	// No token without a login.
+	if _, body := post("/console/token", map[string]string{"Origin": env.URL}, "", nil); !strings.Contains(body, `"error_code":10102`) {
+		t.Fatalf("token without a login: %s, want 10102", body)
 	}
-	tok := body[strings.Index(body, `"account_token":"`)+len(`"account_token":"`):]
-	tok = tok[:strings.IndexByte(tok, '"')]
-	// Every browser gets the same token while it is valid; a new one after
-	// it expired (30 idle minutes).
-	if _, again := post("/console/token", nil, ""); !strings.Contains(again, tok) {
-		t.Errorf("a second token request: %s, want the same token %s", again, tok)
+	if _, body := post("/console/login", nil, "", url.Values{"username": {testserver.AdminUser}, "password": {"wrong"}}); !strings.Contains(body, `"error_code":10101`) {
+		t.Fatalf("login with a wrong password: %s, want 10101", body)
 	}
-	env.Advance(t, 31*time.Minute)
-	if _, later := post("/console/token", nil, ""); strings.Contains(later, tok) || !strings.Contains(later, `"account_token"`) {
-		t.Errorf("a token request after the token expired: %s, want a new token", later)
+	if _, body := post("/console/login", nil, "", url.Values{"username": {testserver.AdminUser}}); !strings.Contains(body, `"error_code":90400`) || !strings.Contains(body, "password") {
+		t.Fatalf("login without a password: %s, want 90400 naming password", body)
 	}
-	_, body = post("/console/token", nil, "")
-	tok = body[strings.Index(body, `"account_token":"`)+len(`"account_token":"`):]
-	tok = tok[:strings.IndexByte(tok, '"')]
+
+	resp, body := post("/console/login", map[string]string{"Origin": env.URL}, "", creds)
+	tok, cookie := field(body, "account_token"), ""
+	for _, ck := range resp.Cookies() {
+		if ck.Name == "SSO_COOKIE_KEY" {
+			cookie = ck.Value
+			if !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Secure {
+				t.Errorf("cookie %+v: want HttpOnly, SameSite=Lax, not Secure over plain HTTP", ck)
+			}
+		}
+	}
+	if tok == "" || cookie == "" || field(body, "username") != testserver.AdminUser {
+		t.Fatalf("console login: HTTP %d %s (cookie %q)", resp.StatusCode, body, cookie)
+	}
+	_, other := post("/console/login", nil, "", creds)
+	if t2 := field(other, "account_token"); t2 == "" || t2 == tok {
+		t.Errorf("a second login's token %q, want another than %q", t2, tok)
+	}
+	if _, again := post("/console/token", nil, cookie, nil); field(again, "account_token") != tok {
+		t.Errorf("the login's token again: %s, want %s", again, tok)
+	}
 
 	c := env.Client(t)
-	c.Token = tok
-	// The token alone opens nothing that needs a login.
-	if r := c.Do("GET", "/api/v1/vc/confs", nil); r.Code() != 10102 {
-		t.Fatalf("vc list with the node token and no login: %s, want 10102", r.Raw)
-	}
-	if r := c.Do("POST", "/api/v1/system/login", url.Values{"username": {testserver.AdminUser}, "password": {"wrong"}}); r.OK() {
-		t.Fatalf("login with a wrong password: %s", r.Raw)
-	}
-	if r := c.Login(testserver.AdminUser, testserver.AdminPassword); !r.OK() {
-		t.Fatalf("login with the node token: %s", r.Raw)
-	}
+	c.Token, c.Cookie = tok, cookie
 	testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs", nil))
+	// The token with another login (of a license) opens nothing.
+	lic := env.LoggedIn(t)
+	lic.Token = tok
+	if r := lic.Do("GET", "/api/v1/vc/confs", nil); r.Code() != 10102 {
+		t.Fatalf("the console token with another session: %s, want 10102", r.Raw)
+	}
 
 	// Log out: the cookie is cleared and the session ended.
-	resp, body = post("/console/logout", nil, c.Cookie)
+	resp, body = post("/console/logout", nil, c.Cookie, nil)
 	if resp.StatusCode != 200 || !strings.Contains(body, `"success":1`) {
 		t.Fatalf("logout: HTTP %d %s", resp.StatusCode, body)
 	}
@@ -137,7 +160,11 @@ func TestTokenAndLogout(t *testing.T) {
 	if r := c.Do("GET", "/api/v1/vc/confs", nil); r.Code() != 10102 {
 		t.Fatalf("vc list after logout: %s, want 10102", r.Raw)
 	}
-	if resp, _ := post("/console/logout", map[string]string{"Origin": "http://evil.example"}, c.Cookie); resp.StatusCode != 403 {
-		t.Errorf("logout from another origin: HTTP %d, want 403", resp.StatusCode)
+	if _, body := post("/console/token", nil, c.Cookie, nil); !strings.Contains(body, `"error_code":10102`) {
+		t.Errorf("token after logout: %s, want 10102", body)
+	}
+	// With a cookie, the server's origin check answers first (90401).
+	if resp, body := post("/console/logout", map[string]string{"Origin": "http://evil.example"}, c.Cookie, nil); resp.StatusCode != 403 && !strings.Contains(body, `"error_code":90401`) {
+		t.Errorf("logout from another origin: HTTP %d %s, want 403 or 90401", resp.StatusCode, body)
 	}
 }

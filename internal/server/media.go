@@ -48,7 +48,7 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 	}
 	s.sfu = sf
 	if cfg.SIP != nil {
-		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log, Simulated: cfg.SimulatedTerminals, Bridge: rtc.SIPBridge{SFU: sf},
+		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log, Simulated: cfg.SimulatedTerminals, Bridge: rtc.SIPBridge{SFU: sf}, Credentials: s.auth,
 			Confs: rtc.SIPConferences{Engine: func() *engine.Engine { return s.engine }, Owners: s.owners}})
 		if err != nil {
 			_ = sf.Close()

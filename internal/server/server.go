@@ -86,6 +86,10 @@ type Config struct {
 	// Recording is where recordings go (docs/recording.md).
 	Recording RecordingConfig
 	Limits    Limits // zero fields: DefaultLimits (limits.go, docs/operations.md "Limits")
+	// AllowedOrigins are the origins (scheme://host[:port]) besides this
+	// one whose pages may send cookie-carrying requests that change state
+	// (origin.go; conferd --allowed-origins).
+	AllowedOrigins []string
 }
 
 // Server serves the platform API.
@@ -184,6 +188,7 @@ func New(cfg Config) (*Server, error) {
 	s.handler = console.Mount(s.handler, s.auth) // the operator console at /console/ (docs/console.md)
 	s.handler = s.mountRTC(s.handler)            // WHIP, WHEP and the join page at /rtc/ (docs/media.md)
 	s.handler = s.mountWall(s.handler)           // the TV wall page at /wall/ (docs/live.md)
+	s.handler = s.guardBrowsers(s.handler)       // the origin check of cookie-carrying writes, HSTS (origin.go)
 	s.handler = s.deadlines(s.handler)           // per-request deadlines (deadlines.go)
 
 	eps := catalog.All()
@@ -325,6 +330,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 		return
 	}
 	for _, c := range cookies {
+		loginCookie(c, hr) // origin.go
 		http.SetCookie(w, c)
 	}
 	if b, ok := raw.([]byte); ok { // a reply the handler encoded itself (vc.confs.list)
@@ -378,6 +384,7 @@ func (s *Server) serve(hr *http.Request) (wire.Object, []*http.Cookie, any, erro
 		req.Cookie = c.Value
 	}
 	req.BaseURL = baseURL(hr)
+	req.Client = clientAddr(hr)
 	req.Debug = args.Query.Get("debug") == "1"
 	reply, err := s.run(hr.Context(), req, rt.h, func() (int, error) { return wire.HeaderAPILevel(hr.Header) })
 	if req.Principal != nil {

@@ -73,24 +73,27 @@ func (u *UA) Registered(ctx context.Context, e164 string) (Registration, bool) {
 // nonceTTL bounds how long a digest challenge may be answered.
 const nonceTTL = 5 * time.Minute
 
-// newNonce is a stateless nonce: its time and an HMAC of it under the
-// node's key.
-func (u *UA) newNonce(now time.Time) string {
+// newNonce is a stateless nonce: its time and an HMAC of it and of the
+// client's address under the node's key (nonces.go).
+func (u *UA) newNonce(now time.Time, client string) string {
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], uint64(now.Unix()))
 	m := hmac.New(sha256.New, u.nonce)
 	m.Write(b[:])
+	m.Write([]byte(client))
 	return hex.EncodeToString(b[:]) + hex.EncodeToString(m.Sum(nil)[:16])
 }
 
-// checkNonce tells whether a nonce is this node's and fresh.
-func (u *UA) checkNonce(n string, now time.Time) (valid, fresh bool) {
+// checkNonce tells whether a nonce is this node's for this client, and
+// fresh.
+func (u *UA) checkNonce(n string, client string, now time.Time) (valid, fresh bool) {
 	raw, err := hex.DecodeString(n)
 	if err != nil || len(raw) != 24 {
 		return false, false
 	}
 	m := hmac.New(sha256.New, u.nonce)
 	m.Write(raw[:8])
+	m.Write([]byte(client))
 	if !hmac.Equal(m.Sum(nil)[:16], raw[8:]) {
 		return false, false
 	}
@@ -100,7 +103,7 @@ func (u *UA) checkNonce(n string, now time.Time) (valid, fresh bool) {
 
 func (u *UA) challenge(req *sip.Request, tx sip.ServerTransaction, stale bool) {
 	res := sip.NewResponseFromRequest(req, 401, "Unauthorized", nil)
-	v := fmt.Sprintf(`Digest realm="%s", nonce="%s", algorithm=MD5, qop="auth"`, sipcred.Realm, u.newNonce(time.Now()))
+	v := fmt.Sprintf(`Digest realm="%s", nonce="%s", algorithm=MD5, qop="auth"`, sipcred.Realm, u.newNonce(time.Now(), sourceIP(req.Source())))
 	if stale {
 		v += ", stale=true"
 	}
@@ -136,15 +139,25 @@ func (u *UA) onRegister(req *sip.Request, tx sip.ServerTransaction) {
 		respond(req, tx, 400, "Bad Request")
 		return
 	}
-	valid, fresh := u.checkNonce(cr.Nonce, time.Now())
-	if !valid || !fresh {
-		u.challenge(req, tx, valid)
+	client, now := sourceIP(req.Source()), time.Now()
+	valid, fresh := u.checkNonce(cr.Nonce, client, now)
+	if !valid || !fresh || !u.nonceCounts.fresh(cr.Nonce, cr.Nc) {
+		u.challenge(req, tx, valid) // another address's nonce, or a replay
 		return
 	}
 	ctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
 	defer cancel()
 	cred, acct, err := sipcred.Lookup(ctx, u.deps.Store, cr.Username)
+	user := "sip:" + cr.Username // the throttle's name: the account's, when known
+	if err == nil {
+		user = acct.Username
+	}
+	if th := u.deps.Credentials; th != nil && th.Throttled(client, user) != nil {
+		respond(req, tx, 403, "Forbidden") // the address's backoff (docs/api.md "Logins")
+		return
+	}
 	if errors.Is(err, sipcred.ErrUnknown) || (err == nil && cr.Username != aor) {
+		u.failed(client, user)
 		respond(req, tx, 403, "Forbidden")
 		return
 	}
@@ -153,11 +166,29 @@ func (u *UA) onRegister(req *sip.Request, tx sip.ServerTransaction) {
 		respond(req, tx, 500, "Server Internal Error")
 		return
 	}
-	if !digestOK(cred.HA1, req.Method.String(), cr) {
+	if u.locked(acct, now) || !digestOK(cred.HA1, req.Method.String(), cr) {
+		u.failed(client, user)
 		respond(req, tx, 403, "Forbidden")
 		return
 	}
+	u.nonceCounts.accept(cr.Nonce, cr.Nc, now)
+	if th := u.deps.Credentials; th != nil {
+		th.Succeeded(client, user)
+	}
 	u.bind(ctx, req, tx, aor, acct)
+}
+
+func (u *UA) locked(a store.Account, now time.Time) bool {
+	if th := u.deps.Credentials; th != nil {
+		return th.Locked(a)
+	}
+	return a.LockedUntil.After(now)
+}
+
+func (u *UA) failed(client, user string) {
+	if th := u.deps.Credentials; th != nil {
+		th.Failed(client, user)
+	}
 }
 
 // digestOK checks a digest response (RFC 2617 section 3.2.2.1) from HA1.

@@ -48,6 +48,9 @@ type Deps struct {
 	// Simulated: the simulated terminals are on, and the numbers of the
 	// terminal directory stay theirs (Routes).
 	Simulated bool
+	// Credentials throttles failed digests with the HTTP logins
+	// (nonces.go); nil: no throttle.
+	Credentials Credentials
 }
 
 // UA is the node's SIP user agent.
@@ -67,12 +70,13 @@ type UA struct {
 	tls     net.Listener // SIP over TLS (tls.go); nil without Config.TLS
 	tlsPort int
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	slots  chan struct{} // one per call in progress (Config.MaxDialogs)
-	nonce  []byte        // key of the digest nonces
-	stats  counters
+	ctx         context.Context
+	cancel      context.CancelFunc
+	wg          sync.WaitGroup
+	slots       chan struct{} // one per call in progress (Config.MaxDialogs)
+	nonce       []byte        // key of the digest nonces
+	nonceCounts nonceCounts   // accepted nonce-counts (nonces.go)
+	stats       counters
 
 	mu     sync.Mutex
 	byMT   map[string]*call // "conf/mt" of the engine's calls

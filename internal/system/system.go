@@ -91,7 +91,7 @@ func (h *handlers) login(ctx context.Context, r *api.Request) (wire.Object, erro
 	if err != nil {
 		return nil, err
 	}
-	cookie, p, err := h.auth.Login(ctx, token, user, pass)
+	cookie, p, err := h.auth.Login(ctx, token, user, pass, r.Client)
 	if err != nil {
 		return nil, err
 	}

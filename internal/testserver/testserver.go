@@ -71,6 +71,9 @@ type Options struct {
 	// default): a number no real endpoint takes goes offline. Tests run
 	// with them on, as conferd --simulated-terminals, unless set.
 	NoSimulatedTerminals bool
+	// AllowedOrigins are other origins whose pages may write with the
+	// login cookie (server.Config.AllowedOrigins).
+	AllowedOrigins []string
 }
 
 func (o Options) sip() *sip.Config {
@@ -128,7 +131,8 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media, SimulatedTerminals: !opt.NoSimulatedTerminals,
-		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip(), Limits: opt.Limits, Recording: opt.Recording})
+		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip(), Limits: opt.Limits, Recording: opt.Recording,
+		AllowedOrigins: opt.AllowedOrigins})
 	if err != nil {
 		t.Fatal(err)
 	}

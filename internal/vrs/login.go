@@ -32,7 +32,7 @@ const (
 func (m *Module) login(ctx context.Context, r *api.Request) (wire.Object, error) {
 	user, _ := r.Args.Value("username")
 	psd, _ := r.Args.Value("psd")
-	cookie, p, err := m.auth.Login(ctx, r.Args.Token(), user, psd)
+	cookie, p, err := m.auth.Login(ctx, r.Args.Token(), user, psd, r.Client)
 	if err != nil {
 		return nil, m.loginError(err)
 	}

@@ -1,7 +1,7 @@
 // The public API as the console uses it (docs/console.md "How it talks to
-// conferd"): an account_token of the node's own license from
-// POST /console/token, the SSO_COOKIE_KEY session of
-// POST /api/v1/system/login (an HttpOnly cookie the browser keeps), and the
+// conferd"): POST /console/login, which logs in and answers the
+// account_token made for this login (of the node's own license) and sets
+// the SSO_COOKIE_KEY session (an HttpOnly cookie the browser keeps), and the
 // API-Level header that GET /api/vc/version names. Every call returns the
 // reply's object or throws an APIError carrying error_code and description.
 
@@ -88,13 +88,13 @@ export const post = (path, params) => call('POST', path, params);
 export const put = (path, params) => call('PUT', path, params);
 export const del = (path, params) => call('DELETE', path, params);
 
-// login gets a token of the node's license, then logs in.
+// login logs in through the console's own login, which answers the
+// login's account_token.
 export async function login(username, password) {
-  const r = await fetch('/console/token', { method: 'POST', credentials: 'same-origin' });
-  const t = await r.json();
-  if (t.success !== 1) throw new APIError(0, t.description || 'no token');
-  state.token = t.account_token;
-  const body = await post('/api/v1/system/login', { username, password });
+  const body = await decode(await fetch('/console/login', {
+    method: 'POST', credentials: 'same-origin', body: new URLSearchParams({ username, password }),
+  }));
+  state.token = body.account_token;
   state.user = { username: body.username, domain: body.userdomainname, domainMoid: body.userdomainmoid, moid: body.usermoid };
   sessionStorage.setItem('confer.token', state.token);
   sessionStorage.setItem('confer.user', JSON.stringify(state.user));

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// Participants that left (issue 38 item 8; docs/media.md "Participants
+// that left"): every call-in, WHIP or WHEP session is a terminal of its
+// own (Joined), which stays listed offline after it leaves, as the
+// platform lists terminals that hung up. Such records do not count toward
+// max_join_mt, or a flood of calls would fill the conference, and a
+// conference keeps at most offlineCap of them: the oldest go first.
+
+// defaultOfflineCap bounds the records of participants that left a
+// conference without max_join_mt.
+const defaultOfflineCap = 64
+
+// offlineCap is how many records of participants that left c keeps.
+func offlineCap(c Conf) int {
+	if c.MaxJoinMt > 0 {
+		return c.MaxJoinMt
+	}
+	return defaultOfflineCap
+}
+
+// leftParticipants returns c's records of participants that left, oldest
+// update first.
+func leftParticipants(list func(store.RecordQuery) ([]store.Record, error), c Conf) ([]store.Record, error) {
+	idle, err := list(store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID, States: []string{StateIdle}})
+	if err != nil {
+		return nil, err
+	}
+	out := idle[:0]
+	for _, r := range idle {
+		doc, err := shape.Decode(r.Data)
+		if err != nil {
+			return nil, err
+		}
+		if str(doc[DocParticipant]) != "" {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// countedTerminals is how many of c's terminals count toward
+// max_join_mt: all but the participants that left.
+func countedTerminals(tx store.Tx, c Conf) (int, error) {
+	all, err := tx.CountRecords(store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+	if err != nil {
+		return 0, err
+	}
+	gone, err := leftParticipants(tx.ListRecords, c)
+	return all - len(gone), err
+}
+
+// pruneLeft deletes the oldest records of participants that left c
+// beyond offlineCap. Another node pruning at once deletes the same ones.
+func (e *Engine) pruneLeft(ctx context.Context, c Conf) error {
+	gone, err := leftParticipants(func(q store.RecordQuery) ([]store.Record, error) {
+		recs, _, err := e.st.ListRecords(ctx, q)
+		return recs, err
+	}, c)
+	if err != nil {
+		return err
+	}
+	for _, r := range gone[:max(0, len(gone)-offlineCap(c))] {
+		if err := e.st.DeleteRecord(ctx, record.KindMT, c.DomainMoid, r.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
+}
