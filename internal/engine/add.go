@@ -30,7 +30,7 @@ func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal,
 	err := e.st.Atomic(ctx, func(tx store.Tx) error {
 		ts = ts[:0]
 		if c.MaxJoinMt > 0 {
-			n, err := tx.CountRecords(store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+			n, err := countedTerminals(tx, c) // participants that left do not count (participants.go)
 			if err != nil {
 				return err
 			}
@@ -249,8 +249,17 @@ func (e *Engine) saveAll(ctx context.Context, ts []Terminal, idx []int, write fu
 	return len(idx), nil
 }
 
-// Count returns the number of terminals of a conference (its own, not its
-// subordinates').
+// Count returns the number of terminals of a conference that count
+// toward max_join_mt (its own, not its subordinates'; participants that
+// left do not count, participants.go).
 func (e *Engine) Count(ctx context.Context, c Conf) (int, error) {
-	return e.st.CountRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+	all, err := e.st.CountRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+	if err != nil {
+		return 0, err
+	}
+	gone, err := leftParticipants(func(q store.RecordQuery) ([]store.Record, error) {
+		recs, _, err := e.st.ListRecords(ctx, q)
+		return recs, err
+	}, c)
+	return all - len(gone), err
 }

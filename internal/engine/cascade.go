@@ -231,7 +231,7 @@ func (e *Engine) addOnline(ctx context.Context, c Conf, fields map[string]any) (
 	var t Terminal
 	err := e.st.Atomic(ctx, func(tx store.Tx) error {
 		if c.MaxJoinMt > 0 {
-			n, err := tx.CountRecords(store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+			n, err := countedTerminals(tx, c) // participants that left do not count (participants.go)
 			if err != nil {
 				return err
 			}

@@ -100,7 +100,7 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 	if p.Name == "" {
 		return "", media.ErrRefused
 	}
-	all, err := e.st.CountRecords(ctx, store.RecordQuery{Kind: record.KindMT})
+	all, err := e.st.CountRecords(ctx, store.RecordQuery{Kind: record.KindMT, States: []string{StateOnline, StateCalling}})
 	if err != nil {
 		return "", err
 	}
@@ -149,6 +149,11 @@ func (e *Engine) Left(ctx context.Context, conf, mt string, lost bool) error {
 	}
 	if err := e.release(ctx, c, []Terminal{t}); err != nil {
 		return err
+	}
+	if str(t.Doc[DocParticipant]) != "" {
+		if err := e.pruneLeft(ctx, c); err != nil { // participants.go
+			return err
+		}
 	}
 	return e.left(ctx, c, []string{mt})
 }
