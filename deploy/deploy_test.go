@@ -100,7 +100,7 @@ func TestDockerfileBuildsAsTheScript(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"USER nonroot:nonroot", "VOLUME /var/lib/confer", "EXPOSE 8080", `ENTRYPOINT ["/usr/local/bin/conferd"]`} {
+	for _, want := range []string{"USER nonroot:nonroot", "VOLUME /var/lib/confer", "EXPOSE 8080 7882/udp 7881 5060/udp 5060/tcp 40000-40199/udp", `ENTRYPOINT ["/usr/local/bin/conferd"]`} {
 		if !contains(df, want) {
 			t.Errorf("Dockerfile lacks %q", want)
 		}
@@ -111,16 +111,27 @@ func TestDockerfileBuildsAsTheScript(t *testing.T) {
 
 	// The compose file runs that image on PostgreSQL with the same port and volume.
 	compose := read(t, "compose.yaml")
-	for _, want := range []string{"context: ..", "CONFER_DB: postgres://", `"8080:8080"`, ":/var/lib/confer", "condition: service_healthy"} {
+	if env["CONFER_SIP_RTP_PORTS"] != "40000-40199" {
+		t.Errorf("Dockerfile's CONFER_SIP_RTP_PORTS %q, want the range it exposes", env["CONFER_SIP_RTP_PORTS"])
+	}
+	for _, want := range []string{"context: ..", "CONFER_DB: postgres://", `"8080:8080"`, `"7882:7882/udp"`, `"7881:7881"`, `"5060:5060/udp"`,
+		`"5060:5060/tcp"`, `"40000-40199:40000-40199/udp"`, "CONFER_RTC_PUBLIC_IP:", "CONFER_SIP_PUBLIC_IP:", ":/var/lib/confer", "condition: service_healthy"} {
 		if !strings.Contains(compose, want) {
 			t.Errorf("deploy/compose.yaml lacks %q", want)
 		}
 	}
 
-	// README and docs/deployment.md show the image's build command.
+	// README and docs/deployment.md show the image's build command, and a
+	// run line that publishes the media and SIP ports and sets the public IP.
 	for _, doc := range []string{"../README.md", "../docs/deployment.md", "../Dockerfile"} {
-		if !strings.Contains(read(t, doc), "docker build -t confer --build-arg VERSION=v0.1.0 .") {
+		text := read(t, doc)
+		if !strings.Contains(text, "docker build -t confer --build-arg VERSION=v0.1.0 .") {
 			t.Errorf("%s does not show the image's build command", doc)
+		}
+		for _, want := range []string{"-p 7882:7882/udp", "-p 7881:7881", "-p 5060:5060/udp", "-p 40000-40199:40000-40199/udp", "CONFER_RTC_PUBLIC_IP="} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the docker run line lacks %q", doc, want)
+			}
 		}
 	}
 }
@@ -132,4 +143,28 @@ func contains(lines []string, want string) bool {
 		}
 	}
 	return false
+}
+
+// The systemd unit lets conferd write the folders its example
+// configuration names (ProtectSystem=strict makes the rest read-only).
+func TestUnitWritesTheConfiguredFolders(t *testing.T) {
+	unit := read(t, "conferd.service")
+	m := regexp.MustCompile(`(?m)^ReadWritePaths=(.*)$`).FindStringSubmatch(unit)
+	if m == nil {
+		t.Fatal("deploy/conferd.service has no ReadWritePaths")
+	}
+	writable := map[string]bool{}
+	for _, p := range strings.Fields(m[1]) {
+		writable[strings.TrimPrefix(p, "-")] = true
+	}
+	for _, key := range []string{"files-dir", "rec-dir"} {
+		v := regexp.MustCompile(`(?m)^` + key + ` = (\S+)$`).FindStringSubmatch(read(t, "conferd.conf"))
+		if v == nil {
+			t.Errorf("deploy/conferd.conf sets no %s", key)
+			continue
+		}
+		if !writable[v[1]] {
+			t.Errorf("deploy/conferd.conf's %s %s is not in the unit's ReadWritePaths (%s)", key, v[1], m[1])
+		}
+	}
 }

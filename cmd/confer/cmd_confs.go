@@ -62,7 +62,7 @@ func durationText(min int) string {
 
 func setupConfsCreate(fs *flag.FlagSet) runFunc {
 	name := fs.String("name", "", "conference `name` (required unless --template or --room)")
-	duration := fs.Int("duration", 60, "duration in `minutes`, 0 for a permanent conference")
+	duration := fs.Int("duration", 0, "duration in `minutes`; 0 (the default, as the API's) keeps the conference until it is ended")
 	bitrate := fs.Int("bitrate", 2048, "conference bitrate in `kbps`")
 	var mts multi
 	fs.Var(&mts, "mt", "invite a terminal (repeatable): an IP address, an E.164 number, alias@ip, or e164:/tel:/ip:/alias:/moid: `account`")

@@ -157,7 +157,7 @@ func TestConfsTableAndJSON(t *testing.T) {
 	out := c.ok("confs", "list")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "CONF_ID") || !strings.Contains(lines[0], "NAME") ||
-		!strings.HasPrefix(lines[1], conf) || !strings.Contains(lines[1], "Weekly sync") || !strings.Contains(lines[1], "60min") {
+		!strings.HasPrefix(lines[1], conf) || !strings.Contains(lines[1], "Weekly sync") || !strings.Contains(lines[1], "permanent") {
 		t.Errorf("confs list table:\n%s", out)
 	}
 

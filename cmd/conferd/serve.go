@@ -155,6 +155,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
 		return exitUsage
 	}
+	// A node whose API listens on loopback keeps its media ports there
+	// too (docs/media.md "Configuration").
+	rtcCfg.ListenIP = loopbackIP(*addr)
 	monitorNets, err := rtcF.monitorNetworks()
 	if err != nil {
 		fmt.Fprintf(stderr, "conferd: %v\n", err)
@@ -272,7 +275,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		go func() { errc <- redirect.Serve(rln) }()
 		logger.Info("conferd redirecting HTTP to HTTPS", "addr", rln.Addr().String())
 	}
-	logger.Info("conferd serving", "addr", ln.Addr().String(), "scheme", scheme, "release", r.String(), "api_level", r.Level())
+	logger.Info("conferd serving", "addr", ln.Addr().String(), "scheme", scheme, "release", r.String(), "api_level", r.Level(),
+		"console", consoleURL(scheme, ln.Addr())) // docs/console.md
 
 	select {
 	case err := <-errc:
@@ -351,4 +355,33 @@ func ticker(ctx context.Context, srv *server.Server, log *slog.Logger) {
 			}
 		}
 	}
+}
+
+// consoleURL is the address of the operator console on a listener: a
+// listener on every interface is shown as localhost.
+func consoleURL(scheme string, a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return scheme + "://" + a.String() + "/console/"
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return scheme + "://" + net.JoinHostPort(host, port) + "/console/"
+}
+
+// loopbackIP is the host of a listen address when it is an IPv4 loopback
+// one (127.0.0.1, localhost), else nil (the SFU's ports are IPv4).
+func loopbackIP(addr string) net.IP {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil
+	}
+	if host == "localhost" {
+		return net.IPv4(127, 0, 0, 1)
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() && ip.To4() != nil {
+		return ip
+	}
+	return nil
 }

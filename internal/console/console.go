@@ -48,6 +48,14 @@ func Mount(next http.Handler, node Node) http.Handler {
 	static := http.StripPrefix(Prefix, http.FileServerFS(web))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
+		case p == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+			// A person opening the node's address meets the console
+			// (docs/console.md); the API has nothing at /.
+			http.Redirect(w, r, Prefix, http.StatusFound)
+		case p == "/favicon.ico" && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+			// Browsers ask every page's host for its icon: the console's.
+			w.Header().Set("Cache-Control", "max-age=86400")
+			http.ServeFileFS(w, r, web, "favicon.ico")
 		case p == strings.TrimSuffix(Prefix, "/"):
 			http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
 		case p == Prefix+"login":

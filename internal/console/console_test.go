@@ -28,6 +28,10 @@ func TestFiles(t *testing.T) {
 		{"GET", "/console/app.css", 200, "text/css", ":root"},
 		{"HEAD", "/console/app.css", 200, "text/css", ""},
 		{"GET", "/console", 301, "", ""},
+		{"GET", "/", 302, "", ""}, // the node's address leads to the console
+		{"HEAD", "/", 302, "", ""},
+		{"GET", "/favicon.ico", 200, "image/", ""}, // a real icon, not a JSON error
+		{"GET", "/console/favicon.ico", 200, "image/", ""},
 		{"GET", "/console/nothing.js", 404, "", ""},
 		{"GET", "/console/../go.mod", 404, "", ""}, // no way out of the embedded tree
 		{"POST", "/console/app.css", 405, "", ""},
@@ -46,6 +50,12 @@ func TestFiles(t *testing.T) {
 		}
 		if ct := resp.Header.Get("Content-Type"); c.ctype != "" && !strings.HasPrefix(ct, c.ctype) {
 			t.Errorf("%s %s: Content-Type %q, want %s", c.method, c.path, ct, c.ctype)
+		}
+		if c.status == 302 && resp.Header.Get("Location") != "/console/" {
+			t.Errorf("%s %s: Location %q, want /console/", c.method, c.path, resp.Header.Get("Location"))
+		}
+		if strings.HasSuffix(c.path, ".ico") && (len(b) < 6 || string(b[:4]) != "\x00\x00\x01\x00") {
+			t.Errorf("%s %s: not an ICO file (%d bytes)", c.method, c.path, len(b))
 		}
 		if !strings.Contains(string(b), c.body) {
 			t.Errorf("%s %s: body lacks %q", c.method, c.path, c.body)

@@ -17,7 +17,7 @@ func TestUnknownPathAndMethod(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	c := env.Client(t)
 	wantCode(t, c.Do("GET", "/api/v1/nothing/here", nil), wire.CodeNoSuchEndpoint)
-	wantCode(t, c.Do("GET", "/", nil), wire.CodeNoSuchEndpoint)
+	wantCode(t, c.Do("POST", "/", nil), wire.CodeNoSuchEndpoint)
 	r := c.Do("GET", "/api/v1/system/login", nil)
 	wantCode(t, r, wire.CodeMethodNotAllow)
 	if !strings.Contains(r.Body["description"].(string), "POST") {

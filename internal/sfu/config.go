@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strconv"
 	"time"
 
 	"github.com/pion/ice/v4"
@@ -46,6 +47,11 @@ type Config struct {
 	ICEServers []webrtc.ICEServer
 	// Loopback includes 127.0.0.1 among the candidates (tests, one laptop).
 	Loopback bool
+	// ListenIP, when set, is the one address the ICE ports are bound to
+	// (conferd sets it to a loopback --addr, so that a node kept to this
+	// machine does not open its media ports on every interface); nil
+	// binds every interface.
+	ListenIP net.IP
 	// MaxSessions caps the node's WHIP+WHEP sessions (0: no cap); beyond it
 	// a new session gets 503.
 	MaxSessions int
@@ -118,8 +124,11 @@ type transport struct {
 func openTransport(cfg Config) (*transport, error) {
 	opts := []ice.UDPMuxFromPortOption{ice.UDPMuxFromPortWithNetworks(ice.NetworkTypeUDP4),
 		ice.UDPMuxFromPortWithReadBufferSize(cfg.SocketBuffer), ice.UDPMuxFromPortWithWriteBufferSize(cfg.SocketBuffer)}
-	if cfg.Loopback {
+	if cfg.Loopback || cfg.ListenIP.IsLoopback() {
 		opts = append(opts, ice.UDPMuxFromPortWithLoopback())
+	}
+	if cfg.ListenIP != nil {
+		opts = append(opts, ice.UDPMuxFromPortWithIPFilter(func(ip net.IP) bool { return ip.Equal(cfg.ListenIP) }))
 	}
 	var t transport
 	// One port on every interface (port 0: ephemeral, one per interface).
@@ -130,7 +139,11 @@ func openTransport(cfg Config) (*transport, error) {
 	t.udp = m
 	t.udpAddrs = m.GetListenAddresses()
 	if cfg.TCPPort >= 0 {
-		ln, err := net.Listen("tcp4", fmt.Sprintf(":%d", cfg.TCPPort))
+		host := ""
+		if cfg.ListenIP != nil {
+			host = cfg.ListenIP.String()
+		}
+		ln, err := net.Listen("tcp4", net.JoinHostPort(host, strconv.Itoa(cfg.TCPPort)))
 		if err != nil {
 			_ = t.udp.Close()
 			return nil, fmt.Errorf("sfu: ICE TCP port %d: %w", cfg.TCPPort, err)

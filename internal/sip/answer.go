@@ -76,7 +76,7 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		want = linesOf(peer) // the offer's m-lines only
 	}
 	ip := u.ipFor(req.Source())
-	l, err := newLeg(ip, &u.cfg, want, &u.stats.rtpIn, &u.stats.rtpOut)
+	l, err := newLeg(ip, u.bindIP(ip), &u.cfg, want, &u.stats.rtpIn, &u.stats.rtpOut)
 	if err != nil {
 		respond(req, tx, 503, "Service Unavailable")
 		return

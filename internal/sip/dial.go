@@ -138,7 +138,7 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 		}
 	}
 	ip := u.ipFor(r.uri.Host)
-	l, err := newLeg(ip, &u.cfg, allLines, &u.stats.rtpIn, &u.stats.rtpOut)
+	l, err := newLeg(ip, u.bindIP(ip), &u.cfg, allLines, &u.stats.rtpIn, &u.stats.rtpOut)
 	if err != nil {
 		u.log.Warn("sip: no RTP ports", "err", err)
 		fail(media.Offline)

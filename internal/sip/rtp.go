@@ -241,15 +241,16 @@ func linesOf(peer Media) lines {
 	return lines{audio: peer.Audio != nil, video: peer.Video != nil, content: peer.Content != nil && peer.ContentPort != 0}
 }
 
-// newLeg opens the sockets of a call's m-lines (audio, video, content);
-// the others are nil streams.
-func newLeg(ip net.IP, cfg *Config, want lines, counter, sent *atomic.Uint64) (*leg, error) {
+// newLeg opens the sockets of a call's m-lines (audio, video, content)
+// on bind (nil: every interface); the others are nil streams. Its SDP
+// advertises ip.
+func newLeg(ip, bind net.IP, cfg *Config, want lines, counter, sent *atomic.Uint64) (*leg, error) {
 	var ss [3]*stream
 	for i, on := range []bool{want.audio, want.video, want.content} {
 		if !on {
 			continue
 		}
-		s, err := openStream(ip, cfg.RTPPortMin, cfg.RTPPortMax)
+		s, err := openStream(bind, cfg.RTPPortMin, cfg.RTPPortMax)
 		if err != nil {
 			for _, o := range ss[:i] {
 				o.close()

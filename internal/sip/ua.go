@@ -281,8 +281,13 @@ func localIP(host string) string {
 	return "127.0.0.1"
 }
 
-// ipFor is the local address that reaches peer (for SDP and Contact).
+// ipFor is the local address that reaches peer (for SDP and Contact):
+// the listen address when it is a loopback one (a node kept to this
+// machine: docs/sip.md "Configuration").
 func (u *UA) ipFor(peer string) net.IP {
+	if ip := u.loopbackListen(); ip != nil {
+		return ip
+	}
 	if u.cfg.PublicIP != "" {
 		return net.ParseIP(u.cfg.PublicIP)
 	}
@@ -298,6 +303,25 @@ func (u *UA) ipFor(peer string) net.IP {
 		return c.LocalAddr().(*net.UDPAddr).IP
 	}
 	return net.ParseIP(localIP(""))
+}
+
+// loopbackListen is the listen address when it is a loopback one, else nil.
+func (u *UA) loopbackListen() net.IP {
+	host, _, _ := net.SplitHostPort(u.cfg.Addr)
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return ip
+	}
+	return nil
+}
+
+// bindIP is the address a call's RTP sockets are bound to, given the
+// address its SDP advertises: that one, except a public IP (a 1:1 NAT's
+// address is no local one), which binds every interface.
+func (u *UA) bindIP(advertised net.IP) net.IP {
+	if u.cfg.PublicIP != "" && u.loopbackListen() == nil {
+		return nil
+	}
+	return advertised
 }
 
 // contact is the Contact header of this node as seen from ip (over TLS
