@@ -92,7 +92,7 @@ func (e *Engine) RunDue(ctx context.Context) error {
 	if r, ok := e.media.(media.DueRunner); ok {
 		errs = append(errs, r.RunDue(ctx))
 	}
-	return errors.Join(append(errs, e.RunDueCalls(ctx, e.lookup))...)
+	return errors.Join(append(errs, e.RunDueCalls(ctx, e.lookup), e.runDueStale(ctx))...)
 }
 
 // lookup finds a running conference's call settings for RunDueCalls.

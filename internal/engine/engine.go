@@ -79,11 +79,13 @@ type Engine struct {
 	confs    *Conferences
 	calls    CallCounts
 
-	mu      sync.Mutex          // guards dialing and told
-	dialing map[string]*outcome // calls being placed (placeCall to dialed), with an early report
-	told    map[string]told     // what the media plane was last told of each conference (events.go)
-	swept   time.Time           // when told was last swept of idle conferences
-	voice   map[string]voiced   // the loudest participant of each conference, since when (voice.go)
+	mu      sync.Mutex             // guards dialing and told
+	dialing map[string]*outcome    // calls being placed (placeCall to dialed), with an early report
+	told    map[string]told        // what the media plane was last told of each conference (events.go)
+	swept   time.Time              // when told was last swept of idle conferences
+	stale   map[staleKey]time.Time // participants the media plane did not hold, since when (stale.go)
+	staleAt time.Time              // the last check of stale
+	voice   map[string]voiced      // the loudest participant of each conference, since when (voice.go)
 }
 
 // New returns an Engine with numbering and capacity cfg (zero fields take

@@ -216,3 +216,15 @@ type Events interface {
 type DueRunner interface {
 	RunDue(ctx context.Context) error
 }
+
+// A ParticipantHost is a backend that holds participants who joined on
+// their own (the SFU: the join page, WHIP, WHEP, playbacks). The engine
+// asks it which of a conference's participants it holds, and takes the
+// others offline: after a restart (kill -9 or SIGTERM) their terminals
+// would otherwise stay online with nothing behind them (issue 35 item 4).
+type ParticipantHost interface {
+	// Hosts returns the mt_ids of the participants of conference conf the
+	// backend holds now; ok is false when another node carries the
+	// conference's media (that node answers for it).
+	Hosts(ctx context.Context, conf string) (mts map[string]bool, ok bool, err error)
+}

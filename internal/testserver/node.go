@@ -73,7 +73,9 @@ func StartNode(t testing.TB, dsn string, clk *clock.Fake, opt Options) *Node {
 	hs := httptest.NewServer(srv)
 	// Each node's media plane is reached at its own listener: a
 	// conference's media lives on one node, the others redirect to it.
-	srv.SetMediaURL(hs.URL)
+	if !opt.OneNode {
+		srv.SetMediaURL(hs.URL)
+	}
 	bctx, cancel := context.WithCancel(context.Background())
 	done := srv.RunBackground(bctx)
 	n := &Node{Env: &Env{URL: hs.URL, Clock: clk, Store: st, Srv: srv, http: hs}}

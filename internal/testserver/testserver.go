@@ -74,6 +74,10 @@ type Options struct {
 	// AllowedOrigins are other origins whose pages may write with the
 	// login cookie (server.Config.AllowedOrigins).
 	AllowedOrigins []string
+	// OneNode makes StartNode's node serve every conference's media
+	// itself, as conferd without --media-url (a node restarted on the
+	// same database finds its conferences its own).
+	OneNode bool
 }
 
 func (o Options) sip() *sip.Config {
