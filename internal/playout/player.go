@@ -60,14 +60,16 @@ type Player struct {
 }
 
 type command struct {
-	op  int
-	pos time.Duration
+	op   int
+	pos  time.Duration
+	idle chan struct{} // opIdle: closed when the player next waits
 }
 
 const (
 	opPause = iota
 	opResume
 	opSeek
+	opIdle
 )
 
 // errSeek carries a seek out of a file read.
@@ -96,6 +98,18 @@ func (p *Player) Resume() { p.send(command{op: opResume}) }
 
 // Seek moves the stream to pos (a paused stream stays paused there).
 func (p *Player) Seek(pos time.Duration) { p.send(command{op: opSeek, pos: pos}) }
+
+// idle returns once the player has sent every frame due at its clock's
+// now and waits (for the clock, a command or its end): the event that
+// tests with a manual clock wait for instead of a wall-clock pause.
+func (p *Player) idle() {
+	c := command{op: opIdle, idle: make(chan struct{})}
+	p.send(c)
+	select {
+	case <-c.idle:
+	case <-p.done:
+	}
+}
 
 func (p *Player) send(c command) {
 	select {
@@ -133,6 +147,12 @@ func (p *Player) run(ctx context.Context) {
 	}
 	paused := p.o.Paused
 	target := p.o.Start
+	var idlers []chan struct{} // opIdle commands, answered when the player next waits
+	defer func() {
+		for _, c := range idlers {
+			close(c)
+		}
+	}()
 	for {
 		from, err := p.f.KeyBefore(ctx, target)
 		if err != nil {
@@ -158,6 +178,8 @@ func (p *Player) run(ctx context.Context) {
 					}
 				case opSeek:
 					return errSeek{c.pos}
+				case opIdle:
+					idlers = append(idlers, c.idle)
 				}
 				return nil
 			}
@@ -178,6 +200,10 @@ func (p *Player) run(ctx context.Context) {
 					}
 					wait = p.o.Clock.After(d)
 				}
+				for _, c := range idlers {
+					close(c)
+				}
+				idlers = idlers[:0]
 				select {
 				case <-ctx.Done():
 					return ctx.Err()
