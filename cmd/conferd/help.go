@@ -19,6 +19,10 @@ var commands = []struct{ name, synopsis, about string }{
 		"Create an account in a user domain (made if new); --admin makes it the domain's administrator."},
 	{"account logout", "conferd account logout --db D --username U",
 		"End every login session of an account (the platform API has no logout; docs/api.md)."},
+	{"account password", "conferd account password --db D --username U [--password-file F]",
+		"Give an account a new password (F's first line, or a random one printed once); its sessions end and a lock after failed logins is lifted."},
+	{"account unlock", "conferd account unlock --db D --username U",
+		"Lift the lock that failed logins put on an account; its password stays."},
 	{"terminal add", "conferd terminal add --db D --e164 N [--alias A] [--ip IP] [--behaviour answer|offline|busy|noanswer] [--answer-after 2s]",
 		"Add or replace a terminal of the simulated media backend's directory: how it answers calls (docs/vc.md)."},
 	{"terminal list", "conferd terminal list --db D", "List the terminal directory."},
@@ -147,8 +151,13 @@ func commandFunc(name string) func(ctx context.Context, args []string, stdout, s
 	case "license":
 		return licenseImport
 	case "account":
-		if sub == "logout" {
+		switch sub {
+		case "logout":
 			return accountLogout
+		case "password":
+			return accountPassword
+		case "unlock":
+			return accountUnlock
 		}
 		return accountCreate
 	case "terminal":

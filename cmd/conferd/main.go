@@ -54,6 +54,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "logout" {
 			return accountLogout(ctx, args[2:], stdout, stderr) // logout.go
 		}
+		if len(args) > 1 && args[1] == "password" {
+			return accountPassword(ctx, args[2:], stdout, stderr) // account_access.go
+		}
+		if len(args) > 1 && args[1] == "unlock" {
+			return accountUnlock(ctx, args[2:], stdout, stderr)
+		}
 	case "conference":
 		return conferenceCmd(ctx, args[1:], stdout, stderr)
 	case "terminal":

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/confer-platform/confer/internal/sipcred"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -63,4 +64,38 @@ func CreateAccount(ctx context.Context, st store.Store, domain, username, passwo
 	}
 	a := store.Account{Moid: NewMoid(), DomainMoid: d.Moid, DomainName: d.Name, Username: username, PasswordHash: h, Admin: admin, CreatedAt: now}
 	return a, st.CreateAccount(ctx, a)
+}
+
+// SetPassword gives the account named username a new password from the
+// command line (conferd account password): its sessions end, its failed
+// logins and lock are cleared, and its SIP credential follows, as an
+// administrator's reset through amc does (manage.go).
+func SetPassword(ctx context.Context, st store.Store, username, password string, now time.Time) (store.Account, error) {
+	if password == "" {
+		return store.Account{}, fmt.Errorf("password must not be empty")
+	}
+	a, err := st.AccountByUsername(ctx, username)
+	if err != nil {
+		return a, err
+	}
+	if a.PasswordHash, err = HashSecret(password); err != nil {
+		return a, err
+	}
+	if err := st.UpdateAccount(ctx, a, true); err != nil {
+		return a, err
+	}
+	if err := sipcred.Save(ctx, st, a, password, now); err != nil {
+		return a, err
+	}
+	return a, st.ResetLogin(ctx, a.Moid)
+}
+
+// Unlock clears the failed-login count and lock of the account named
+// username (conferd account unlock); its password stays.
+func Unlock(ctx context.Context, st store.Store, username string) (store.Account, error) {
+	a, err := st.AccountByUsername(ctx, username)
+	if err != nil {
+		return a, err
+	}
+	return a, st.ResetLogin(ctx, a.Moid)
 }
