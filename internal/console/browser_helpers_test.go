@@ -28,7 +28,7 @@ func browser(t *testing.T) context.Context {
 // the page's messages.
 func run(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	step, cancel := context.WithTimeout(ctx, 20*time.Second)
+	step, cancel := browsertest.Patient(t, ctx) // until go test's -timeout: the page's events, not a budget
 	defer cancel()
 	if err := chromedp.Do(step, actions...); err != nil {
 		t.Fatalf("%s: %v\npage: %s", what, err, pageText(ctx))
@@ -46,7 +46,7 @@ func pageText(ctx context.Context) string {
 // value runs an action that gives a value.
 func value[T any](t *testing.T, ctx context.Context, what string, a chromedp.Action[T]) T {
 	t.Helper()
-	step, cancel := context.WithTimeout(ctx, 20*time.Second)
+	step, cancel := browsertest.Patient(t, ctx)
 	defer cancel()
 	v, err := chromedp.Run(step, a)
 	if err != nil {

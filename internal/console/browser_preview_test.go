@@ -11,6 +11,7 @@ import (
 	"github.com/pion/webrtc/v4"
 	"github.com/pion/webrtc/v4/pkg/media"
 
+	"github.com/confer-platform/confer/internal/browsertest"
 	"github.com/confer-platform/confer/internal/mediaload"
 	"github.com/confer-platform/confer/internal/rtctest"
 	"github.com/confer-platform/confer/internal/sfu"
@@ -40,9 +41,8 @@ func TestConsolePreviewsTheBroadcast(t *testing.T) {
 	mtCount := func() int {
 		return len(testserver.MustOK(t, api.Do("GET", "/api/v1/vc/confs/"+id+"/mts", nil))["mts"].([]any))
 	}
-	deadline := time.Now().Add(15 * time.Second)
 	for mtCount() != 1 {
-		if time.Now().After(deadline) {
+		if browsertest.Expired(t) {
 			t.Fatal("the publisher never became a terminal")
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -55,7 +55,7 @@ func TestConsolePreviewsTheBroadcast(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-mt]`)),
 		press(chromedp.CSS("#preview-toggle")),
 	)
-	step, cancel := context.WithTimeout(ctx, 30*time.Second)
+	step, cancel := browsertest.Patient(t, ctx)
 	defer cancel()
 	if err := chromedp.Do(step, until(`(() => { const v = document.getElementById('preview-video'); return v.videoWidth > 0 && v.getVideoPlaybackQuality().totalVideoFrames > 10; })()`)); err != nil {
 		t.Fatalf("the preview never played: %v\npage: %s (state %s)", err, pageText(ctx),
@@ -81,9 +81,8 @@ func TestConsolePreviewsTheBroadcast(t *testing.T) {
 	// Stopping the preview ends its WHEP session.
 	run(t, ctx, "stop the preview", press(chromedp.CSS("#preview-toggle")),
 		chromedp.WaitVisible(chromedp.CSS(`#preview-toggle[aria-pressed="false"]`)))
-	deadline = time.Now().Add(10 * time.Second)
 	for env.Srv.SFU().Sessions() != 1 {
-		if time.Now().After(deadline) {
+		if browsertest.Expired(t) {
 			t.Fatalf("the preview's session still open after stop: %d sessions", env.Srv.SFU().Sessions())
 		}
 		time.Sleep(50 * time.Millisecond)

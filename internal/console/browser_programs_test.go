@@ -1,7 +1,6 @@
 package console_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"os/exec"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/confer-platform/confer/internal/browsertest"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -40,10 +40,9 @@ func TestConsolePlaysARecording(t *testing.T) {
 		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
 	// The recording needs media: wait until the file has grown past its
 	// header (the recording's bytes in the metrics), then stop it.
-	deadline := time.Now().Add(20 * time.Second)
 	for recordedBytes(t, env) < 300<<10 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the recording wrote %.0f bytes in 20 s", recordedBytes(t, env))
+		if browsertest.Expired(t) {
+			t.Fatalf("the recording wrote only %.0f bytes", recordedBytes(t, env))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -56,7 +55,7 @@ func TestConsolePlaysARecording(t *testing.T) {
 		press(chromedp.CSS(`button.play`)),
 		chromedp.WaitVisible(chromedp.CSS(`video.program`)),
 	)
-	step, cancel := context.WithTimeout(ctx, 30*time.Second)
+	step, cancel := browsertest.Patient(t, ctx)
 	defer cancel()
 	if err := chromedp.Do(step, until(`(() => { const v = document.querySelector('video.program'); return v.videoWidth > 0 && v.getVideoPlaybackQuality().totalVideoFrames > 5; })()`)); err != nil {
 		t.Fatalf("the recording never played in the page: %v\npage: %s", err, pageText(ctx))
@@ -65,6 +64,12 @@ func TestConsolePlaysARecording(t *testing.T) {
 		t.Errorf("played videoWidth = %d, want the publisher's 640", w)
 	}
 	screenshot(t, ctx, "programs")
+	// The video fits the page, also on a phone.
+	run(t, ctx, "a phone's width", chromedp.EmulateViewport(390, 844))
+	if right := value(t, ctx, "the video's right edge", chromedp.Evaluate[int](`Math.round(document.querySelector('video.program').getBoundingClientRect().right)`)); right > 390 {
+		t.Errorf("at 390 px the video ends at %d px: it overflows the page", right)
+	}
+	run(t, ctx, "back to a laptop", chromedp.EmulateViewport(1366, 900))
 
 	// The Download link fetches the file with the page's session.
 	href := value(t, ctx, "the download link", chromedp.Evaluate[string](`document.querySelector('a.download').href`))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -40,7 +39,7 @@ func TestJoinPageControls(t *testing.T) {
 
 	// Ada logs in (the console's login form) and joins from the plain link.
 	ada := openBrowser(t)
-	step, cancel := context.WithTimeout(ada, 60*time.Second)
+	step, cancel := browsertest.Patient(t, ada)
 	if err := chromedp.Do(step, chromedp.Navigate(env.URL+"/console/"), chromedp.WaitVisible(chromedp.ID("username")),
 		chromedp.SendKeys(chromedp.ID("username"), testserver.AdminUser),
 		chromedp.SendKeys(chromedp.ID("password"), testserver.AdminPassword),
@@ -113,14 +112,14 @@ func TestJoinPageControls(t *testing.T) {
 		d, _ := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/dualstream", nil))["mt_id"].(string)
 		return d
 	}
-	step, cancel = context.WithTimeout(grace, 30*time.Second)
+	step, cancel = browsertest.Patient(t, grace)
 	if err := chromedp.Do(step, chromedp.Click(chromedp.ID("share"))); err != nil { // a real click: getDisplayMedia wants a gesture
 		t.Fatal(err)
 	}
 	cancel()
 	waitFor(t, "Grace's share as vc's dual stream", func() bool { return dualOf() == graceID })
 	pageShows(t, ada, "Grace's screen on Ada's page", `!!document.querySelector('.tile[data-key="dual"]')`)
-	step, cancel = context.WithTimeout(grace, 30*time.Second)
+	step, cancel = browsertest.Patient(t, grace)
 	if err := chromedp.Do(step, chromedp.Click(chromedp.ID("share"))); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +136,7 @@ func TestJoinPageControls(t *testing.T) {
 
 	// An ICE restart of Ada's publication (PATCH, RFC 9725 section 4.4.2):
 	// a new ETag, and her video keeps reaching Grace's page.
-	step, cancel = context.WithTimeout(ada, 30*time.Second)
+	step, cancel = browsertest.Patient(t, ada)
 	defer cancel()
 	etags, err := chromedp.Run(step, chromedp.Evaluate[[]string](`(async () => [window.confer.etag(), await window.confer.restartIce()])()`, chromedp.EvalAwaitPromise))
 	if err != nil || len(etags) != 2 || etags[1] == "" || etags[0] == etags[1] {

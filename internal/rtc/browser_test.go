@@ -27,7 +27,7 @@ func openBrowser(t *testing.T) context.Context {
 
 func joinAs(t *testing.T, bctx context.Context, url, name string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(bctx, 60*time.Second)
+	ctx, cancel := browsertest.Patient(t, bctx) // until go test's -timeout
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#name")),
 		chromedp.SendKeys(chromedp.CSS("#name"), name), chromedp.Click(chromedp.CSS("#join")),
@@ -41,9 +41,9 @@ func joinAs(t *testing.T, bctx context.Context, url, name string) {
 
 func pageShows(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancel := browsertest.Patient(t, ctx)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil { // bounded by ctx only
 		t.Fatalf("the page never showed %s: %v", what, err)
 	}
 }

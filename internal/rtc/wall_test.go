@@ -1,13 +1,11 @@
 package rtc_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -105,7 +103,7 @@ func TestWallChannels(t *testing.T) {
 	// The page shows both channels, the first playing the movie.
 	browsertest.Chromium(t)
 	ctx, _ := browsertest.Start(t)
-	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	tctx, cancel := browsertest.Patient(t, ctx)
 	defer cancel()
 	if _, err := chromedp.Call(tctx, network.SetCookie, network.SetCookieParams{Name: "SSO_COOKIE_KEY", Value: c.Cookie, URL: env.URL}); err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ func browser(t *testing.T) context.Context {
 // joinPage opens the join page, types a name and joins.
 func joinPage(t *testing.T, ctx context.Context, url, name string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancel := browsertest.Patient(t, ctx) // until go test's -timeout
 	defer cancel()
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(url),
@@ -39,9 +39,9 @@ func joinPage(t *testing.T, ctx context.Context, url, name string) {
 // pageEval polls a JavaScript condition in the page until it is true.
 func pageEval(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancel := browsertest.Patient(t, ctx)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil { // bounded by ctx only
 		t.Fatalf("page never showed %s: %v", what, err)
 	}
 }
@@ -146,7 +146,7 @@ func TestBrowserPassword(t *testing.T) {
 	browsertest.Chromium(t) // skips before anything starts
 	rg := newRig(t, nil)
 	page := browser(t)
-	ctx, cancel := context.WithTimeout(page, 30*time.Second)
+	ctx, cancel := browsertest.Patient(t, page)
 	defer cancel()
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(rg.srv.URL+"/rtc/join/locked#token=both"),

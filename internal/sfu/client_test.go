@@ -13,6 +13,8 @@ import (
 	"github.com/pion/rtp"
 	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/browsertest"
 )
 
 // client is a pion peer of a test: a publisher or a subscriber.
@@ -362,12 +364,12 @@ func (rg *testRig) subscribe(conf, query, token string) *client {
 	return c
 }
 
-// waitFor polls cond until it holds (20 s at most).
+// waitFor polls cond until it holds, until go test's -timeout (not a
+// budget of its own, which a loaded machine overruns).
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
-		if time.Now().After(deadline) {
+		if browsertest.Expired(t) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
