@@ -80,6 +80,11 @@ func (g *gen) value(p catalog.Param, withOptional bool) any {
 		}
 		return "robust"
 	case catalog.Int:
+		// A composition member's type 0 (an empty channel) is a value
+		// of releases before 6.0.0.3.0 only (internal/compat): take 1.
+		if p.Name == "member_type" || p.Name == "members_type" {
+			return 1
+		}
 		if len(p.Enum) > 0 {
 			return p.Enum[0]
 		}
