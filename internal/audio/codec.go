@@ -52,7 +52,7 @@ func name(mime string) string {
 // not.
 func Supported(mime string) error {
 	switch name(mime) {
-	case "pcmu", "pcma":
+	case "pcmu", "pcma", "g722":
 		return nil
 	case "opus":
 		if err := opus.Available(); err != nil {

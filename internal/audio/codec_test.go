@@ -7,10 +7,10 @@ import (
 )
 
 // TestRoundTrips: a 440 Hz tone comes back from each codec at its level;
-// a 6 kHz tone, above G.711's band, is filtered out rather than aliased
-// (to 2 kHz at 8 kHz sampling).
+// an 11 kHz tone, above the band of G.711 and G.722, is filtered out
+// rather than aliased (to 3 kHz at 8 kHz, to 5 kHz at 16 kHz).
 func TestRoundTrips(t *testing.T) {
-	for _, mime := range []string{"opus", "PCMU", "audio/PCMA"} {
+	for _, mime := range []string{"opus", "PCMU", "audio/PCMA", "G722"} {
 		enc, err := NewEncoder(mime)
 		if err != nil {
 			t.Fatal(err)
@@ -22,7 +22,7 @@ func TestRoundTrips(t *testing.T) {
 		var out []int16
 		for i := 0; i < 25; i++ {
 			pcm := tone.Sine(440, 6000, Rate, i*Frame, Frame)
-			for j, s := range tone.Sine(6000, 6000, Rate, i*Frame, Frame) {
+			for j, s := range tone.Sine(11000, 6000, Rate, i*Frame, Frame) {
 				pcm[j] += s
 			}
 			p, err := enc.Encode(nil, pcm)
@@ -37,12 +37,12 @@ func TestRoundTrips(t *testing.T) {
 		if l := tone.Level(tail, 440, Rate); l < 5000 || l > 7000 {
 			t.Errorf("%s: 440 Hz at %.0f, want about 6000", mime, l)
 		}
-		if mime != "opus" {
-			if l := tone.Level(tail, 6000, Rate); l > 300 {
-				t.Errorf("%s: 6 kHz at %.0f, want it filtered out", mime, l)
+		if alias := map[string]float64{"PCMU": 3000, "audio/PCMA": 3000, "G722": 5000}[mime]; alias != 0 {
+			if l := tone.Level(tail, 11000, Rate); l > 300 {
+				t.Errorf("%s: 11 kHz at %.0f, want it filtered out", mime, l)
 			}
-			if l := tone.Level(tail, 2000, Rate); l > 300 {
-				t.Errorf("%s: 2 kHz alias at %.0f", mime, l)
+			if l := tone.Level(tail, alias, Rate); l > 300 {
+				t.Errorf("%s: %.0f Hz alias at %.0f", mime, alias, l)
 			}
 		}
 		enc.Close()

@@ -102,7 +102,9 @@ func (m *Mixer) Input(id, mime string) (*Input, error) {
 	m.inputs[id] = in
 	m.mu.Unlock()
 	if old != nil {
+		m.tickMu.Lock() // the tick may be decoding it
 		old.dec.Close()
+		m.tickMu.Unlock()
 	}
 	return in, nil
 }

@@ -135,7 +135,7 @@ func hears(t *testing.T, what string, l *listener, want440, want660, want880 boo
 // hears the two others and not itself; a receiver that is not a
 // participant hears all three. Both in Opus and in G.711.
 func TestNMinusOne(t *testing.T) {
-	for _, mime := range []string{"opus", "PCMU", "PCMA"} {
+	for _, mime := range []string{"opus", "PCMU", "PCMA", "G722"} {
 		t.Run(mime, func(t *testing.T) {
 			r := newRoom(t, mime)
 			b, tap := r.listen("b", mime), r.listen("", mime)
