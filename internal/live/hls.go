@@ -209,7 +209,7 @@ func (h *HLS) start(ctx context.Context, confID string) (_ *stream, err error) {
 		}
 		s.conns = append(s.conns, c)
 	}
-	s.local, err = h.tap.OpenLocal(ctx, confID, sfu.LocalOptions{Receive: sfu.SourceBroadcast,
+	s.local, err = h.tap.OpenLocal(ctx, confID, sfu.LocalOptions{Receive: sfu.SourceBroadcast, MixedAudio: true,
 		AudioOut: udpWriter{s.conns[0]}, VideoOut: udpWriter{s.conns[1]},
 		AudioCodecs: []sfu.LocalCodec{{MimeType: "audio/opus", ClockRate: 48000, Channels: 2, PayloadType: ptOpus}},
 		VideoCodecs: []sfu.LocalCodec{{MimeType: "video/VP8", ClockRate: 90000, PayloadType: ptVP8}}})

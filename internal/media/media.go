@@ -100,6 +100,9 @@ type Broadcast struct {
 type Mix struct {
 	All     bool
 	Members []string // mt_ids when not All
+	// Smart: a smart mix (mode 1), the loudest of the members at a time
+	// rather than all of them (a custom mix, mode 2).
+	Smart bool
 }
 
 // Backend is the media plane as the engine drives it. Every method names

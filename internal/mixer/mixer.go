@@ -57,8 +57,13 @@ type Mixer struct {
 	silenced map[string]bool
 	encs     map[encKey]*encoder
 
-	tickMu sync.Mutex // serialises Tick; guards ts
-	ts     tickState
+	// writeMu serialises Tick and guards ts; tickMu guards the codecs
+	// while a tick decodes and encodes, and is released before the tick
+	// writes, so a writer may close inputs and outputs (a SIP leg that
+	// hangs up on a write error) without deadlock.
+	writeMu sync.Mutex
+	tickMu  sync.Mutex
+	ts      tickState
 	stop   chan struct{}
 	done   chan struct{}
 	closed bool
@@ -233,7 +238,9 @@ func (m *Mixer) Start() {
 	}()
 }
 
-// Close stops the clock and frees every codec.
+// Close stops the clock and frees every codec. It waits for a running
+// tick: a Writer must not call it (nor may anyone holding a lock a Writer
+// takes).
 func (m *Mixer) Close() {
 	m.mu.Lock()
 	if m.closed {

@@ -241,3 +241,35 @@ func TestJitter(t *testing.T) {
 		t.Errorf("440 Hz at %.0f after reordering and a loss, want about 6000", lv[0])
 	}
 }
+
+// closer is a writer that closes its output and an input on its first
+// write, as an endpoint that ends on a write error does.
+type closer struct {
+	o  *Output
+	in *Input
+	n  int
+}
+
+func (c *closer) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
+	if c.n++; c.n == 1 {
+		c.o.Close()
+		c.in.Close()
+	}
+	return len(payload), nil
+}
+
+// TestCloseFromWriter: a writer may close outputs and inputs from within
+// its write without deadlock; the output receives nothing more.
+func TestCloseFromWriter(t *testing.T) {
+	r := newRoom(t, "PCMU")
+	c := &closer{in: r.talkers["a"].in}
+	o, err := r.m.Output("", Codec{MimeType: "PCMU"}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.o = o
+	r.run(5)
+	if c.n != 1 {
+		t.Errorf("%d writes, want 1 (the output closed itself)", c.n)
+	}
+}

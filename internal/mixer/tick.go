@@ -37,13 +37,15 @@ type encJob struct {
 // none), the selection is mixed, and each output receives its mix. Start
 // calls it every 20 ms; tests and benchmarks call it directly.
 func (m *Mixer) Tick() {
+	m.writeMu.Lock()
+	defer m.writeMu.Unlock()
 	m.tickMu.Lock()
-	defer m.tickMu.Unlock()
 	t := &m.ts
 	t.n++
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
+		m.tickMu.Unlock()
 		return
 	}
 	t.ins = t.ins[:0]
@@ -114,7 +116,8 @@ func (m *Mixer) Tick() {
 		j.e.frame, err = j.e.enc.Encode(j.e.frame[:0], t.pcm[:])
 		j.e.ok = err == nil
 	}
-	for _, j := range t.jobs { // writing, without the mixer's lock
+	m.tickMu.Unlock()
+	for _, j := range t.jobs { // writing, without the mixer's locks
 		if !j.e.ok {
 			continue
 		}

@@ -217,7 +217,7 @@ func (b *Backend) SetMix(ctx context.Context, conf string, m media.Mix) error {
 	}
 	mc, err := b.media(ctx, conf, true)
 	if err == nil {
-		err = mc.SetMix(conf, members)
+		err = mc.SetMix(conf, members, m.Smart)
 	}
 	return errors.Join(err, b.Dialled.SetMix(ctx, conf, m))
 }

@@ -145,7 +145,8 @@ type control struct {
 	On        bool          `json:"on,omitempty"`
 	Broadcast sfu.Broadcast `json:"broadcast"`
 	Mix       []string      `json:"mix"`
-	All       bool          `json:"all,omitempty"` // mix: everyone's audio
+	All       bool          `json:"all,omitempty"`   // mix: everyone's audio
+	Smart     bool          `json:"smart,omitempty"` // mix: a smart mix, its loudest members
 	// dial and sip_apply (owner_sip.go): the SIP user agent's work.
 	Callee  *media.Callee  `json:"callee,omitempty"`
 	Control *media.Control `json:"control,omitempty"`
@@ -162,7 +163,7 @@ type mediaControls interface {
 	SetSilence(conf, mt string, on bool) error
 	SetVideoOff(conf, mt string, on bool) error
 	SetBroadcast(conf string, b sfu.Broadcast) error
-	SetMix(conf string, members []string) error
+	SetMix(conf string, members []string, smart bool) error
 	SetDual(conf, mt string) error
 	EndConference(conf string) error
 }
@@ -226,8 +227,8 @@ func (r remote) SetVideoOff(conf, mt string, on bool) error {
 func (r remote) SetBroadcast(conf string, b sfu.Broadcast) error {
 	return r.send(conf, control{Op: "broadcast", Broadcast: b})
 }
-func (r remote) SetMix(conf string, members []string) error {
-	return r.send(conf, control{Op: "mix", Mix: members, All: members == nil})
+func (r remote) SetMix(conf string, members []string, smart bool) error {
+	return r.send(conf, control{Op: "mix", Mix: members, All: members == nil, Smart: smart})
 }
 func (r remote) SetDual(conf, mt string) error { return r.send(conf, control{Op: "dual", MtID: mt}) }
 func (r remote) EndConference(conf string) error {
@@ -290,7 +291,7 @@ func (o *Owners) Handler(sf *sfu.SFU, sp SIP) http.Handler {
 			} else if c.Mix == nil {
 				c.Mix = []string{}
 			}
-			err = sf.SetMix(conf, c.Mix)
+			err = sf.SetMix(conf, c.Mix, c.Smart)
 		case "dual":
 			err = sf.SetDual(conf, c.MtID)
 		case "end":

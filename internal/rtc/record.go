@@ -65,8 +65,11 @@ func (r *Recorder) Record(ctx context.Context, conf string, spec media.RecordSpe
 	if spec.Terminal != "" {
 		src = sfu.SourceTerminal
 	}
+	// A recording of the conference holds its mix (everyone who talks); one
+	// of a terminal holds that terminal's own sound.
 	main, err := r.SFU.OpenLocal(ctx, conf, sfu.LocalOptions{Receive: src, Terminal: spec.Terminal,
-		AudioOut: rec.rec.Writer(1), VideoOut: rec.rec.Writer(0), AudioCodecs: recAudio, VideoCodecs: recVideo})
+		MixedAudio: src == sfu.SourceBroadcast,
+		AudioOut:   rec.rec.Writer(1), VideoOut: rec.rec.Writer(0), AudioCodecs: recAudio, VideoCodecs: recVideo})
 	if err != nil {
 		rec.rec.Stop()
 		os.Remove(spec.Path)

@@ -70,9 +70,10 @@ func publishMediaVia(t *testing.T, url, token string, packets []rectest.Packet, 
 	return p
 }
 
-// speed is how much faster than real time the media is sent: the file's
-// timing comes from the RTP timestamps, so 10 s of media take 2.5 s.
-const speed = 4
+// speed is how much faster than real time the media is sent: real time,
+// since a recording's audio is the conference's mix, which the mixer
+// produces in real time (docs/media.md "Mixed audio").
+const speed = 1
 
 // send sends the packets whose media time is in [from, to), paced at
 // speed times real time.

@@ -13,8 +13,9 @@ import (
 
 // SIPBridge puts SIP calls into the SFU as local endpoints (sip.Bridge):
 // members that publish the terminal's RTP as it comes and receive the
-// broadcast (the speaker, else the most recently active publisher) in the
-// terminal's codec, without transcoding (docs/sip.md "Media").
+// conference's audio mix (everyone but themselves) and the broadcast's
+// video (the speaker, else the most recently active publisher) in the
+// terminal's codecs (docs/sip.md "Media", docs/media.md "Mixed audio").
 type SIPBridge struct{ SFU *sfu.SFU }
 
 var _ sip.Bridge = SIPBridge{}
@@ -27,7 +28,9 @@ func (b SIPBridge) Open(ctx context.Context, conf string, o sip.BridgeOptions) (
 		c := localCodec("audio", o.Audio)
 		lo.PublishAudio, lo.AudioCodecs = &c, []sfu.LocalCodec{c}
 		if o.AudioOut != nil {
-			lo.AudioOut = o.AudioOut
+			// The terminal hears the conference's mix without itself, in
+			// its codec (docs/media.md "Mixed audio").
+			lo.AudioOut, lo.MixedAudio = o.AudioOut, true
 		}
 	}
 	if o.Video != nil {

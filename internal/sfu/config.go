@@ -76,6 +76,10 @@ type Config struct {
 	// NoBandwidthLayers keeps simulcast layer choice to the rendered size,
 	// ignoring subscribers' bandwidth estimates.
 	NoBandwidthLayers bool
+	// MixTalkers is how many of the loudest talkers the mixed endpoints
+	// hear at once when no mix runs, and in a smart mix (default
+	// DefaultMixTalkers).
+	MixTalkers int
 	// Clock is read for audio levels and the active publisher (default real).
 	Clock clock.Clock
 }
@@ -104,6 +108,9 @@ func (c *Config) defaults() {
 	}
 	if c.ConnectTimeout <= 0 {
 		c.ConnectTimeout = 30 * time.Second
+	}
+	if c.MixTalkers <= 0 {
+		c.MixTalkers = DefaultMixTalkers
 	}
 	if c.LevelInterval <= 0 {
 		c.LevelInterval = 500 * time.Millisecond

@@ -43,8 +43,10 @@ func (s *SFU) SetBroadcast(confID string, b Broadcast) error {
 	return s.change(confID, func(rm *room) { rm.bc = b })
 }
 
-// SetMix forwards only the members' audio; nil forwards everyone's.
-func (s *SFU) SetMix(confID string, members []string) error {
+// SetMix forwards only the members' audio; nil forwards everyone's. The
+// mixed endpoints hear the members, or with smart the loudest
+// Config.MixTalkers of them (mix.go).
+func (s *SFU) SetMix(confID string, members []string, smart bool) error {
 	var mix map[string]bool
 	if members != nil {
 		mix = make(map[string]bool, len(members))
@@ -52,7 +54,7 @@ func (s *SFU) SetMix(confID string, members []string) error {
 			mix[m] = true
 		}
 	}
-	return s.change(confID, func(rm *room) { rm.mix = mix })
+	return s.change(confID, func(rm *room) { rm.mix, rm.mixSmart = mix, smart })
 }
 
 // SetDual makes mtID's screen share the dual stream ("" for none). One

@@ -61,10 +61,10 @@ func TestForwardingAndControls(t *testing.T) {
 	})
 
 	t.Run("mix", func(t *testing.T) {
-		_ = rg.sfu.SetMix("c1", []string{b.mtID})
+		_ = rg.sfu.SetMix("c1", []string{b.mtID}, false)
 		stopped(t, subA, "audio/65", subB, "audio/66")
 		subA.flowing(t, "video/65", 50) // the mix is audio only
-		_ = rg.sfu.SetMix("c1", nil)
+		_ = rg.sfu.SetMix("c1", nil, false)
 		subA.flowing(t, "audio/65", 50)
 	})
 

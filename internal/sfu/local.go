@@ -70,6 +70,12 @@ type LocalOptions struct {
 	// packets (0: none; SetAudioLevel reports levels measured otherwise).
 	AudioLevelExtID uint8
 
+	// MixedAudio makes the audio it receives the conference's mix in
+	// AudioCodecs[0] (a member hears everyone but itself) instead of one
+	// forwarded publisher (mix.go); OpenLocal fails when the mixer cannot
+	// encode that codec.
+	MixedAudio bool
+
 	// What it receives and where the packets go (nil: not received).
 	Receive            Source
 	Terminal           string
@@ -120,6 +126,10 @@ func (s *SFU) OpenLocal(ctx context.Context, confID string, o LocalOptions) (l *
 	if n := s.count.Add(1); s.cfg.MaxSessions > 0 && n > int64(s.cfg.MaxSessions) {
 		s.count.Add(-1)
 		return nil, &httpError{http.StatusServiceUnavailable, "media node is at its session limit", ErrUnavailable}
+	}
+	if err := checkMixable(o); err != nil {
+		s.count.Add(-1)
+		return nil, err
 	}
 	rm := s.room(confID, true)
 	if rm == nil {
@@ -178,8 +188,10 @@ func (s *SFU) OpenLocal(ctx context.Context, confID string, o LocalOptions) (l *
 	}
 	mode := map[Source]source{SourceBroadcast: srcBroadcast, SourceTerminal: srcFixed, SourceDual: srcDual}[o.Receive]
 	if o.Receive != SourceNone {
-		if d := newLocalDown(sess, webrtc.RTPCodecTypeAudio, mode, o.Terminal, o.AudioOut, o.AudioCodecs); d != nil {
-			sess.downs = append(sess.downs, d)
+		if !o.MixedAudio { // else the mixer's output (addMixOutput below)
+			if d := newLocalDown(sess, webrtc.RTPCodecTypeAudio, mode, o.Terminal, o.AudioOut, o.AudioCodecs); d != nil {
+				sess.downs = append(sess.downs, d)
+			}
 		}
 		if d := newLocalDown(sess, webrtc.RTPCodecTypeVideo, mode, o.Terminal, o.VideoOut, o.VideoCodecs); d != nil {
 			sess.downs = append(sess.downs, d)
@@ -207,6 +219,12 @@ func (s *SFU) OpenLocal(ctx context.Context, confID string, o LocalOptions) (l *
 	close(sess.ready)
 	for _, x := range replaced {
 		x.close(endEngine)
+	}
+	if o.MixedAudio && o.AudioOut != nil && len(o.AudioCodecs) > 0 {
+		if err := rm.addMixOutput(sess, o); err != nil { // checkMixable passed: a module that cannot start
+			sess.close(endEngine)
+			return nil, err
+		}
 	}
 	rm.rewire()
 	return l, nil

@@ -9,6 +9,8 @@ import (
 	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/mixer"
 )
 
 // receiver is one track a participant publishes (LiveKit's receiver): up to
@@ -33,6 +35,7 @@ type receiver struct {
 	lastPLI [numLayers]time.Time
 
 	downs atomic.Pointer[[]*downTrack] // copy on write
+	mixIn atomic.Pointer[mixer.Input]  // the room's mixer's input (mix.go), nil when none
 }
 
 func newReceiver(s *session, m *member, t *webrtc.TrackRemote, r *webrtc.RTPReceiver) *receiver {
@@ -176,6 +179,9 @@ func (r *receiver) forward(p *rtp.Packet, layer int) {
 		if ext := p.GetExtension(r.levelID); len(ext) > 0 {
 			r.sess.room.noteLevel(r.member, ext[0]&0x7f)
 		}
+	}
+	if in := r.mixIn.Load(); in != nil {
+		in.Push(p.SequenceNumber, p.Payload)
 	}
 	for _, d := range *r.downs.Load() {
 		d.writeRTP(p, layer, r)

@@ -58,6 +58,8 @@ type room struct {
 	pending   int // joins between the capacity check and Joined
 	bc        Broadcast
 	mix       map[string]bool // nil: everyone's audio
+	mixSmart  bool            // the mix is smart: its loudest members (mix.go)
+	mix_      roomMix         // the mixer of mixed endpoints (mix.go)
 	dual      string
 	active    string
 	version   uint64
@@ -164,6 +166,7 @@ func (rm *room) rewire() {
 	for _, mv := range moves {
 		mv.d.setSource(mv.r)
 	}
+	rm.syncMix()
 }
 
 // voicedLevel: RFC 6464 levels are -dBov; at or below it a packet is speech.

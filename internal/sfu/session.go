@@ -14,6 +14,8 @@ import (
 	"github.com/pion/interceptor/pkg/cc"
 	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/mixer"
 )
 
 // end says why a session ends, which decides what Events hears.
@@ -43,10 +45,11 @@ type session struct {
 	done      chan struct{}                     // closed when ended
 	connected atomic.Bool
 	once      sync.Once
-	iceMu     sync.Mutex // serialises PATCH
-	local     *Local     // an endpoint inside the node (local.go): no PeerConnection
-	watch     bool       // a WHEP viewer that is no participant (watch.go)
-	tag       string     // its Grant.Tag
+	iceMu     sync.Mutex    // serialises PATCH
+	local     *Local        // an endpoint inside the node (local.go): no PeerConnection
+	watch     bool          // a WHEP viewer that is no participant (watch.go)
+	tag       string        // its Grant.Tag
+	mixOut    *mixer.Output // a mixed local endpoint's audio (mix.go)
 }
 
 // offer is a validated WHIP or WHEP request.
@@ -334,6 +337,7 @@ func (sess *session) close(why end) {
 			d.setSource(nil)
 			d.drain() // a write in progress ends before Close returns
 		}
+		rm.dropMixOutput(sess)
 		linked, dualEnded := rm.remove(sess)
 		for _, x := range linked {
 			x.close(endEngine)

@@ -82,5 +82,5 @@ func (v *mdView) mix() media.Mix {
 	if mix == nil {
 		return media.Mix{All: true}
 	}
-	return media.Mix{Members: mdStrs(mix, "mt_ids")}
+	return media.Mix{Members: mdStrs(mix, "mt_ids"), Smart: record.Int(mix, "mode") == 1}
 }

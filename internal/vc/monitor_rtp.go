@@ -136,7 +136,8 @@ func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon map[s
 		o.Receive = sfu.SourceDual
 	}
 	if tlInt(mon["mode"]) == monModeAudio {
-		o.AudioOut, o.AudioCodecs = out, monitorAudioCodecs
+		// The conference's sound is its mix (docs/media.md "Mixed audio").
+		o.AudioOut, o.AudioCodecs, o.MixedAudio = out, monitorAudioCodecs, o.Receive == sfu.SourceBroadcast
 	} else {
 		o.VideoOut, o.VideoCodecs = out, monitorVideoCodecs
 	}

@@ -1,0 +1,154 @@
+package sfu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/audio"
+	"github.com/confer-platform/confer/internal/audio/tone"
+)
+
+// ear decodes what a mixed endpoint receives.
+type ear struct {
+	mu  sync.Mutex
+	dec audio.Decoder
+	pcm []int16
+}
+
+func newEar(t *testing.T, mime string) *ear {
+	d, err := audio.NewDecoder(mime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	return &ear{dec: d}
+}
+
+func (e *ear) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.pcm, _ = e.dec.Decode(e.pcm, payload)
+	if len(e.pcm) > 4*audio.Rate {
+		e.pcm = append(e.pcm[:0], e.pcm[len(e.pcm)-audio.Rate:]...)
+	}
+	return len(payload), nil
+}
+
+// hears reports whether the last half second holds each tone (level
+// above 1500) and lacks the others (below 300); undecided otherwise.
+func (e *ear) hears(want map[float64]bool) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.pcm) < audio.Rate/2 {
+		return false
+	}
+	tail := e.pcm[len(e.pcm)-audio.Rate/2:]
+	for f, in := range want {
+		l := tone.Level(tail, f, audio.Rate)
+		if in && l < 1500 || !in && l > 300 {
+			return false
+		}
+	}
+	return true
+}
+
+// speak publishes a tone from l, one 20 ms packet per tick, until the test
+// ends.
+func speak(t *testing.T, l *Local, mime string, freq float64) {
+	enc, err := audio.NewEncoder(mime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	t.Cleanup(func() { close(stop); <-done; enc.Close() })
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(20 * time.Millisecond)
+		defer tk.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+			}
+			p, _ := enc.Encode(nil, tone.Sine(freq, 6000, audio.Rate, i*audio.Frame, audio.Frame))
+			l.WriteAudio(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: uint16(i),
+				Timestamp: uint32(i) * audio.FrameTicks(mime)}, Payload: p})
+		}
+	}()
+}
+
+// TestMixedEndpoints: three Opus publishers and a G.711 terminal talk at
+// once with distinct tones. The terminal hears the three and not itself
+// (N−1); a tap (a recording) hears all four; mute takes a tone out, and a
+// custom mix of two members only those two.
+func TestMixedEndpoints(t *testing.T) {
+	rg := newRig(t, nil)
+	ctx := context.Background()
+	pcmu := LocalCodec{MimeType: webrtc.MimeTypePCMU, ClockRate: 8000, Channels: 1, PayloadType: 0}
+	ids := map[float64]string{}
+	for i, f := range []float64{440, 660, 880} {
+		l, err := rg.sfu.OpenLocal(ctx, "c1", LocalOptions{Member: true, MtID: fmt.Sprint(i + 1), Name: "pub", Kind: KindPlayback,
+			PublishAudio: &opusLocal})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[f] = l.MtID()
+		speak(t, l, "opus", f)
+	}
+	phoneEar, tapEar := newEar(t, "PCMU"), newEar(t, "opus")
+	phone, err := rg.sfu.OpenLocal(ctx, "c1", LocalOptions{Member: true, MtID: "9", Name: "phone", Kind: KindSIP,
+		PublishAudio: &pcmu, Receive: SourceBroadcast, MixedAudio: true, AudioOut: phoneEar, AudioCodecs: []LocalCodec{pcmu}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	speak(t, phone, "PCMU", 330)
+	if _, err := rg.sfu.OpenLocal(ctx, "c1", LocalOptions{Receive: SourceBroadcast, MixedAudio: true, AudioOut: tapEar,
+		AudioCodecs: []LocalCodec{opusLocal}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the terminal hearing 440, 660 and 880 Hz and not its own 330 Hz", func() bool {
+		return phoneEar.hears(map[float64]bool{440: true, 660: true, 880: true, 330: false})
+	})
+	waitFor(t, "the tap hearing all four tones", func() bool {
+		return tapEar.hears(map[float64]bool{440: true, 660: true, 880: true, 330: true})
+	})
+
+	if err := rg.sfu.SetMute("c1", ids[660], true); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the terminal no longer hearing the muted 660 Hz", func() bool {
+		return phoneEar.hears(map[float64]bool{440: true, 660: false, 880: true, 330: false})
+	})
+	if err := rg.sfu.SetMute("c1", ids[660], false); err != nil {
+		t.Fatal(err)
+	}
+	if err := rg.sfu.SetMix("c1", []string{ids[440], ids[880]}, false); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the tap hearing the custom mix of 440 and 880 Hz only", func() bool {
+		return tapEar.hears(map[float64]bool{440: true, 660: false, 880: true, 330: false})
+	})
+	waitFor(t, "the terminal hearing the custom mix of 440 and 880 Hz only", func() bool {
+		return phoneEar.hears(map[float64]bool{440: true, 660: false, 880: true, 330: false})
+	})
+}
+
+// TestMixedEndpointRefused: a mixed endpoint in a codec the mixer cannot
+// encode is refused with audio.ErrUnsupported, not given silence.
+func TestMixedEndpointRefused(t *testing.T) {
+	rg := newRig(t, nil)
+	_, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Receive: SourceBroadcast, MixedAudio: true,
+		AudioOut: newSink(), AudioCodecs: []LocalCodec{{MimeType: "audio/AMR", ClockRate: 8000, PayloadType: 97}}})
+	if !errors.Is(err, audio.ErrUnsupported) {
+		t.Fatalf("OpenLocal in AMR: %v, want audio.ErrUnsupported", err)
+	}
+}
