@@ -64,9 +64,9 @@ type Mixer struct {
 	writeMu sync.Mutex
 	tickMu  sync.Mutex
 	ts      tickState
-	stop   chan struct{}
-	done   chan struct{}
-	closed bool
+	stop    chan struct{}
+	done    chan struct{}
+	closed  bool
 }
 
 // encKey is one distinct output: its codec and whose voice it lacks (""
