@@ -213,6 +213,11 @@ func (o *Output) Close() {
 	o.m.mu.Unlock()
 }
 
+const (
+	frameTime  = 20 * time.Millisecond
+	maxCatchUp = 10 // frames
+)
+
 // Start runs the mixer's clock: a Tick every 20 ms until Close.
 func (m *Mixer) Start() {
 	m.mu.Lock()
@@ -225,13 +230,23 @@ func (m *Mixer) Start() {
 	m.mu.Unlock()
 	go func() {
 		defer close(done)
-		t := time.NewTicker(20 * time.Millisecond)
+		t := time.NewTicker(frameTime)
 		defer t.Stop()
+		start, n := time.Now(), int64(0)
 		for {
 			select {
 			case <-stop:
 				return
 			case <-t.C:
+			}
+			// A ticker drops the ticks of a late receiver: catch up with the
+			// frames due (a busy machine), at most maxCatchUp at once, so
+			// that the outputs keep real time.
+			due := int64(time.Since(start) / frameTime)
+			if due-n > maxCatchUp {
+				n = due - maxCatchUp
+			}
+			for ; n < due; n++ {
 				m.Tick()
 			}
 		}

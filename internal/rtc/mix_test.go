@@ -1,0 +1,111 @@
+package rtc_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/audio"
+	"github.com/confer-platform/confer/internal/audio/tone"
+	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/testdb"
+	"github.com/confer-platform/confer/internal/testserver"
+)
+
+// publishTone publishes an Opus tone through WHIP until the test ends.
+func publishTone(t *testing.T, c *testserver.Client, conf, name string, freq float64) {
+	tok := rtcToken(t, c, conf, map[string]any{"name": name, "role": "publish"})
+	pc := newPC(t)
+	tr, err := webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2}, "audio", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pc.AddTrack(tr); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, body := offer(t, pc, tok["whip_url"].(string), tok["token"].(string)); code != http.StatusCreated {
+		t.Fatalf("WHIP POST = %d %q", code, body)
+	}
+	enc, err := audio.NewEncoder("opus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(stop); <-done; enc.Close() })
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(20 * time.Millisecond)
+		defer tk.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+			}
+			p, _ := enc.Encode(nil, tone.Sine(freq, 6000, audio.Rate, i*audio.Frame, audio.Frame))
+			_ = tr.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: uint16(i), Timestamp: uint32(i) * 960}, Payload: p})
+		}
+	}()
+}
+
+// TestRecordingHoldsTheMix: three publishers talk at once (440, 660 and
+// 880 Hz); the conference's recording holds all three tones from start to
+// end (ffmpeg decodes the file's Opus, the Goertzel filter measures each
+// half second), not only the speaker's.
+func TestRecordingHoldsTheMix(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("ffmpeg is not installed: the recording's audio cannot be decoded")
+	}
+	recDir := filepath.Join(t.TempDir(), "recordings")
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "mixed")
+	vcPath := "/api/v1/vc/confs/" + conf
+	var speaker string
+	for i, f := range []float64{440, 660, 880} {
+		name := "pub" + strconv.Itoa(i)
+		publishTone(t, c, conf, name, f)
+		mt := onlineTerminal(t, c, conf, name)
+		if i == 0 {
+			speaker = mt
+		}
+	}
+	testserver.MustOK(t, c.Do("PUT", vcPath+"/speaker", testserver.Params(t, map[string]any{"mt_id": speaker})))
+	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
+	rec := testserver.MustOK(t, c.Do("POST", vcPath+"/recorders", testserver.Params(t, map[string]any{
+		"video_name": "mix", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0, "recorder_mode": 1,
+		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
+	time.Sleep(3 * time.Second) // three seconds of conference to record
+	testserver.MustOK(t, c.Do("DELETE", vcPath+"/recorders/"+rec, testserver.Params(t, map[string]any{"recorder_mode": 1})))
+
+	files, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm"))
+	if len(files) != 1 {
+		t.Fatalf("recording files %v", files)
+	}
+	out, err := exec.Command("ffmpeg", "-v", "error", "-i", files[0], "-vn", "-ac", "1", "-ar", "48000", "-f", "s16le", "-").Output()
+	if err != nil {
+		t.Fatalf("ffmpeg: %v", err)
+	}
+	pcm := make([]int16, len(out)/2)
+	binary.Read(bytes.NewReader(out), binary.LittleEndian, pcm)
+	const win = audio.Rate / 2
+	if len(pcm) < 4*win {
+		t.Fatalf("%d samples of audio, want about 3 s", len(pcm))
+	}
+	for at := 0; at+win <= len(pcm); at += win {
+		for _, f := range []float64{440, 660, 880} {
+			if l := tone.Level(pcm[at:at+win], f, audio.Rate); l < 1500 {
+				t.Errorf("%.1f s: %.0f Hz at %.0f, want about 6000", float64(at)/audio.Rate, f, l)
+			}
+		}
+	}
+}
