@@ -249,8 +249,12 @@ func (s *Server) Push() *push.Server { return s.push }
 // conferd calls it before serving; testserver calls it for every Env.
 func (s *Server) RunBackground(ctx context.Context) <-chan struct{} {
 	done := make(chan struct{})
-	// Programs and recording files are compared once, before anything
+	// Recordings this node's stop interrupted become programs, then
+	// programs and recording files are compared once, before anything
 	// else runs (docs/recording.md "The recording system's files").
+	if _, err := s.vc.RecoverRecordings(ctx); err != nil {
+		s.log.Error("recordings: ending the recordings interrupted by the last stop failed", "err", err)
+	}
 	if _, err := s.ReconcileRecordings(ctx); err != nil {
 		s.log.Error("recordings: reconciling programs and files failed", "err", err)
 	}

@@ -1,0 +1,106 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/playout"
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/recorder"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// Recordings that a stop of the node interrupted (issue 35 item 4). A
+// node that stops (SIGTERM finalises the files, kill -9 leaves them cut
+// short) leaves its recordings listed as running with nothing recording.
+// At its next start, before it serves, RecoverRecordings ends each
+// recording of a running conference that has a file in this node's
+// recordings folder and runs nowhere here (a node that just started runs
+// none): its program is stored with the file's real figures, read from
+// the file (a file cut short has no duration in its header: its frames
+// are read for it), and it leaves the list as a recording that stopped
+// by itself. A node's recordings folder is its own: a recording another
+// node runs has its file elsewhere and is left alone.
+
+// RecoverRecordings ends the recordings interrupted by the node's stop;
+// it returns how many became programs.
+func (m *Module) RecoverRecordings(ctx context.Context) (int, error) {
+	if m.rec == nil || m.rec.cfg.Recorder == nil || m.rec.cfg.Dir == "" {
+		return 0, nil
+	}
+	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, States: []string{engine.StateRunning}})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var errs []error
+	for _, rec := range recs {
+		c, err := m.confs.Get(ctx, rec.DomainMoid, rec.ID, engine.StateRunning)
+		if err != nil {
+			continue // ended meanwhile
+		}
+		for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
+			recID := tlStr(rc["rec_id"])
+			if tlInt(rc["recorder_mode"]) == recLive || m.recLive(recID) != nil {
+				continue
+			}
+			info, ok := m.recFileInfo(c.Rec.DomainMoid, recID)
+			if !ok {
+				continue
+			}
+			lr := &liveRec{domain: c.Rec.DomainMoid, conf: c.ID(), recID: recID, rel: info.Path}
+			if _, err := m.recEndedByMedia(ctx, lr, &info, 0); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			m.rec.cfg.Log.Info("recording: interrupted by the node's stop, stored as a program", "conf_id", c.ID(), "rec_id", recID,
+				"file", info.Path, "duration", info.Duration, "bytes", info.Bytes)
+			n++
+		}
+	}
+	return n, errors.Join(errs...)
+}
+
+// recFileInfo reads the figures of a recording's file in this node's
+// folder (Path relative to it); ok is false when there is none, or it
+// holds no playable media.
+func (m *Module) recFileInfo(domain, recID string) (media.RecordInfo, bool) {
+	for _, ext := range []string{".webm", ".mkv"} {
+		rel := filepath.Join(domain, recID+ext)
+		path := filepath.Join(m.rec.cfg.Dir, rel)
+		fi, err := os.Stat(path)
+		if err != nil {
+			continue
+		}
+		h, err := recorder.ProbeHeader(path)
+		if err != nil {
+			return media.RecordInfo{}, false
+		}
+		info := media.RecordInfo{Path: filepath.ToSlash(rel), Bytes: fi.Size(), Duration: h.Duration, Width: h.Width, Height: h.Height,
+			VideoCodec: h.VideoCodec, AudioCodec: h.AudioCodec, Container: h.Container}
+		if info.Duration == 0 { // cut short: the frames tell
+			f, err := playout.Open(path)
+			if err != nil {
+				return media.RecordInfo{}, false
+			}
+			var first, last time.Duration = -1, 0
+			_ = f.Frames(context.Background(), 0, func(fr playout.Frame) error {
+				if first < 0 {
+					first = fr.Time
+				}
+				last = max(last, fr.Time)
+				return nil
+			})
+			if first >= 0 {
+				info.Duration = last - first
+			}
+		}
+		return info, true
+	}
+	return media.RecordInfo{}, false
+}
