@@ -10,6 +10,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/mc"
+	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/server"
 )
 
@@ -17,7 +18,7 @@ import (
 // account or one user domain may take from the server.
 type limitFlags struct {
 	confsPerAccount, confsPerDomain, filesPerDomain *int
-	maxConns, maxConnsPerIP                         *int
+	maxConns, maxConnsPerIP, rtcTokensPerConf       *int
 	bodyMemoryMB, bodyMemoryPerIPKB                 *int64
 	headerTimeout, readTimeout, uploadTimeout       *time.Duration
 	writeTimeout, idleTimeout                       *time.Duration
@@ -30,6 +31,7 @@ func addLimitFlags(fs *flag.FlagSet) *limitFlags {
 		confsPerDomain:    fs.Int("max-confs-per-domain", q.PerDomain, "booked, running and pending conferences one user domain may hold; 0: no quota"),
 		filesPerDomain:    fs.Int("max-files-per-domain", mc.DefaultMaxFilesPerDomain, "meeting files one user domain may keep; 0: no quota"),
 		maxConns:          fs.Int("max-conns", 0, "open connections in total (0: 4096, lowered to the open-file limit less 128)"),
+		rtcTokensPerConf:  fs.Int("max-rtc-tokens-per-conf", rtc.DefaultPerConf, "media tokens (rtc_tokens) one conference may hold at once; beyond, 90429; 0: no cap"),
 		maxConnsPerIP:     fs.Int("max-conns-per-ip", d.MaxConnsPerIP, "open connections from one client address; 0: no cap"),
 		bodyMemoryMB:      fs.Int64("body-memory-mb", d.BodyMemory>>20, "MiB of request bodies held in memory at once, the whole server; beyond, 90503"),
 		bodyMemoryPerIPKB: fs.Int64("body-memory-per-ip-kb", d.BodyMemoryPerIP>>10, "KiB of that budget the request bodies of one client address may hold at once; beyond, 90503 for that address; 0: no share"),
@@ -46,7 +48,7 @@ func (f *limitFlags) check() error {
 	if *f.bodyMemoryPerIPKB < 0 {
 		return fmt.Errorf("--body-memory-per-ip-kb must not be negative")
 	}
-	for _, v := range []int{*f.confsPerAccount, *f.confsPerDomain, *f.filesPerDomain, *f.maxConns, *f.maxConnsPerIP} {
+	for _, v := range []int{*f.confsPerAccount, *f.confsPerDomain, *f.filesPerDomain, *f.maxConns, *f.maxConnsPerIP, *f.rtcTokensPerConf} {
 		if v < 0 {
 			return fmt.Errorf("quotas and connection caps must not be negative")
 		}
@@ -95,7 +97,10 @@ func (f *limitFlags) server(filesDir string, log *slog.Logger) (server.Limits, e
 		BodyMemory: *f.bodyMemoryMB << 20, BodyMemoryPerIP: *f.bodyMemoryPerIPKB << 10, UploadDir: upload,
 		HeaderTimeout: *f.headerTimeout, ReadTimeout: *f.readTimeout, UploadTimeout: *f.uploadTimeout,
 		WriteTimeout: *f.writeTimeout, IdleTimeout: *f.idleTimeout,
-		MaxConns: *f.maxConns, MaxConnsPerIP: *f.maxConnsPerIP,
+		MaxConns: *f.maxConns, MaxConnsPerIP: *f.maxConnsPerIP, RTCTokensPerConf: *f.rtcTokensPerConf,
+	}
+	if l.RTCTokensPerConf == 0 {
+		l.RTCTokensPerConf = -1
 	}
 	if l.BodyMemoryPerIP == 0 {
 		l.BodyMemoryPerIP = -1

@@ -2,6 +2,7 @@ package rtc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"time"
@@ -22,6 +23,10 @@ type Module struct {
 func (m *Module) Routes() api.Routes {
 	return api.Routes{"vc.confs.rtc_tokens.create": m.createToken}
 }
+
+// CodeTokenQuota answers a token of a conference that holds its cap of
+// them (Tokens.PerConf; docs/media.md "The contract"): Confer's quota code.
+const CodeTokenQuota = 90429
 
 // maxNameBytes bounds a participant's name, as the platform bounds a
 // terminal's alias.
@@ -60,6 +65,9 @@ func (m *Module) createToken(ctx context.Context, r *api.Request) (wire.Object, 
 	exp := m.Tokens.Clock.Now().Add(ttl)
 	tok, err := m.Tokens.Issue(ctx, Token{ConfID: conf.ID(), MeetingID: record.Str(conf.Doc, "meeting_id"),
 		DomainMoid: r.Principal.DomainMoid, Role: role, Name: name, Expires: exp})
+	if errors.Is(err, ErrTooMany) {
+		return nil, wire.Errorf(CodeTokenQuota, "conference %s holds %d media tokens, its cap; expired ones are removed within five minutes", conf.ID(), m.Tokens.perConf())
+	}
 	if err != nil {
 		return nil, err
 	}

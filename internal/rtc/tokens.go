@@ -50,7 +50,18 @@ var ErrNoToken = errors.New("rtc: unknown or expired token")
 type Tokens struct {
 	Store store.Store
 	Clock clock.Clock
+	// PerConf bounds the tokens a conference holds at once (issue 38
+	// item 12; 0: DefaultPerConf, < 0: no cap); beyond, ErrTooMany.
+	PerConf int
 }
+
+// DefaultPerConf is the cap of tokens per conference: room for a large
+// event's participants, far below what fills a store.
+const DefaultPerConf = 1000
+
+// ErrTooMany is returned by Issue when the conference holds PerConf
+// tokens that have not been swept.
+var ErrTooMany = errors.New("rtc: the conference holds its cap of media tokens")
 
 func hashToken(tok string) string {
 	h := sha256.Sum256([]byte(tok))
@@ -60,6 +71,15 @@ func hashToken(tok string) string {
 // Issue stores a new token granting t and returns it: 32 random bytes,
 // unguessable.
 func (ts Tokens) Issue(ctx context.Context, t Token) (string, error) {
+	if limit := ts.perConf(); limit > 0 {
+		n, err := ts.Store.CountRecords(ctx, store.RecordQuery{Kind: KindToken, DomainMoid: "", OwnerMoid: t.ConfID})
+		if err != nil {
+			return "", err
+		}
+		if n >= limit {
+			return "", ErrTooMany
+		}
+	}
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
@@ -70,9 +90,16 @@ func (ts Tokens) Issue(ctx context.Context, t Token) (string, error) {
 		return "", err
 	}
 	now := ts.Clock.Now()
-	err = ts.Store.CreateRecord(ctx, store.Record{Kind: KindToken, ID: hashToken(tok), DomainMoid: "",
+	err = ts.Store.CreateRecord(ctx, store.Record{Kind: KindToken, ID: hashToken(tok), DomainMoid: "", OwnerMoid: t.ConfID,
 		State: "issued", DueAt: t.Expires, Data: data, CreatedAt: now, UpdatedAt: now})
 	return tok, err
+}
+
+func (ts Tokens) perConf() int {
+	if ts.PerConf == 0 {
+		return DefaultPerConf
+	}
+	return ts.PerConf
 }
 
 // Check returns what tok grants in conference confID: ErrNoToken when it

@@ -30,6 +30,10 @@ type Limits struct {
 
 	MaxConns      int // open connections in total
 	MaxConnsPerIP int // open connections from one client address
+
+	// RTCTokensPerConf bounds the media tokens (rtc_tokens) one
+	// conference holds at once (0: rtc.DefaultPerConf, < 0: no cap).
+	RTCTokensPerConf int
 }
 
 // DefaultLimits fit the API: its bodies are small (1 MiB at most, 21 MiB

@@ -21,7 +21,7 @@ import (
 
 // rtcTokens are the media tokens of vc's rtc_tokens extension.
 func (s *Server) rtcTokens() rtc.Tokens {
-	return rtc.Tokens{Store: s.cfg.Store, Clock: s.cfg.Clock}
+	return rtc.Tokens{Store: s.cfg.Store, Clock: s.cfg.Clock, PerConf: s.limits.RTCTokensPerConf}
 }
 
 // newMedia opens the SFU and returns the engine's media backend maker.

@@ -26,12 +26,21 @@ const hstsMaxAge = "max-age=31536000"
 // guardBrowsers wraps next with the origin check and HSTS.
 func (s *Server) guardBrowsers(next http.Handler) http.Handler {
 	allowed := map[string]bool{}
+	ancestors := "frame-ancestors 'self'"
 	for _, o := range s.cfg.AllowedOrigins {
-		allowed[strings.ToLower(strings.TrimSuffix(o, "/"))] = true
+		o = strings.ToLower(strings.TrimSuffix(o, "/"))
+		allowed[o] = true
+		ancestors += " " + o
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.TLS != nil {
 			w.Header().Set("Strict-Transport-Security", hstsMaxAge)
+		}
+		if strings.HasPrefix(r.URL.Path, "/rtc/join/") {
+			// The join page may be framed by this origin and the allowed
+			// ones only (issue 38 item 13): a second policy, which the
+			// browser enforces beside the page's own.
+			w = &addPolicy{ResponseWriter: w, policy: ancestors}
 		}
 		if changesState(r.Method) && carriesLogin(r) && !fromHere(r, allowed) {
 			wire.WriteError(w, wire.Errorf(CodeCrossOrigin, "cross-origin request refused: a request carrying the login cookie comes from a page of another origin (Origin %q, Sec-Fetch-Site %q)",
@@ -87,3 +96,29 @@ func loginCookie(c *http.Cookie, r *http.Request) {
 	c.SameSite = http.SameSiteLaxMode
 	c.Secure = r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https"
 }
+
+// addPolicy adds a Content-Security-Policy to a reply when its header is
+// written, after whatever policy the handler set.
+type addPolicy struct {
+	http.ResponseWriter
+	policy string
+	done   bool
+}
+
+func (a *addPolicy) WriteHeader(code int) {
+	if !a.done {
+		a.done = true
+		a.Header().Add("Content-Security-Policy", a.policy)
+	}
+	a.ResponseWriter.WriteHeader(code)
+}
+
+func (a *addPolicy) Write(b []byte) (int, error) {
+	if !a.done {
+		a.WriteHeader(http.StatusOK)
+	}
+	return a.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (a *addPolicy) Unwrap() http.ResponseWriter { return a.ResponseWriter }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/confer-platform/confer/internal/server"
+	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 )
@@ -73,4 +74,25 @@ func TestLoginCookieAndOriginCheck(t *testing.T) {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", "http://evil.example")
 	wantCode(t, anon.Send(req), 10001)
+}
+
+// Issue 38 item 13: the join page had no frame-ancestors; any site could
+// frame it. Now this origin and the allowed ones only.
+func TestJoinPageFrameAncestors(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, AllowedOrigins: []string{"https://portal.example"}})
+	resp, err := http.Get(env.URL + "/rtc/join/1110000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("join page: HTTP %d", resp.StatusCode)
+	}
+	found := false
+	for _, p := range resp.Header.Values("Content-Security-Policy") {
+		found = found || p == "frame-ancestors 'self' https://portal.example"
+	}
+	if !found {
+		t.Fatalf("join page policies %q, want frame-ancestors 'self' https://portal.example", resp.Header.Values("Content-Security-Policy"))
+	}
 }
