@@ -217,10 +217,18 @@ func (s *Service) checkPassword(ctx context.Context, username, password, client 
 	now := s.clk.Now()
 	acc, err := s.st.AccountByUsername(ctx, username)
 	if errors.Is(err, store.ErrNotFound) {
-		if err := s.throttle.check(s.cfg, client, username, now); err != nil {
+		var throttled error
+		if err := s.throttle.burn(ctx, client, func() {
+			// Checked in the slot: the waits may have brought the backoff.
+			if throttled = s.throttle.check(s.cfg, client, username, s.clk.Now()); throttled == nil {
+				burnCompare(password)
+			}
+		}); err != nil {
 			return acc, err
 		}
-		burnCompare(password)
+		if throttled != nil {
+			return acc, throttled
+		}
 		s.throttle.fail(client, username, now)
 		return acc, wire.Errorf(wire.CodeWrongCredentials, "wrong user name or password")
 	}

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -45,6 +46,47 @@ type throttle struct {
 	mu     sync.Mutex
 	pair   map[string]*attempts // client address + "\x00" + user name
 	client map[string]*attempts // client address
+	burns  map[string]*burnSlot // bcrypts of unknown user names in progress, per client address
+}
+
+// burnSlot lets one bcrypt of an unknown user name run at a time per
+// client address (issue 38 item 6): the others of that address wait, so
+// one address takes at most one core with them, however many it sends at
+// once, until its failures bring the backoff. Known accounts' checks do
+// not wait.
+type burnSlot struct {
+	ch    chan struct{}
+	users int
+}
+
+// burn runs f in client's slot, waiting for it until ctx ends.
+func (t *throttle) burn(ctx context.Context, client string, f func()) error {
+	t.mu.Lock()
+	if t.burns == nil {
+		t.burns = map[string]*burnSlot{}
+	}
+	s := t.burns[client]
+	if s == nil {
+		s = &burnSlot{ch: make(chan struct{}, 1)}
+		t.burns[client] = s
+	}
+	s.users++
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		if s.users--; s.users == 0 {
+			delete(t.burns, client)
+		}
+		t.mu.Unlock()
+	}()
+	select {
+	case s.ch <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.ch }()
+	f()
+	return nil
 }
 
 func pairKey(client, user string) string { return client + "\x00" + user }

@@ -1,4 +1,5 @@
-// Command attack repeats the resource attacks of issue 20 against a
+// Command attack repeats the resource attacks of issue 20 (and those of
+// issue 38, issue38.go) against a
 // running conferd and prints what the server took: resident memory (from
 // /proc/PID/status, so run it on the server's host), open descriptors, the
 // time /healthz took meanwhile, and whether quotas held. docs/operations.md
@@ -50,8 +51,20 @@ func main() {
 		slow()
 	case "quota":
 		quota()
+	case "slowbodies":
+		slowBodies()
+	case "csrf":
+		csrf()
+	case "lock":
+		lock()
+	case "unknownusers":
+		unknownUsers()
+	case "sipguess":
+		sipGuess()
+	case "redirect":
+		redirect()
 	default:
-		fmt.Fprintln(os.Stderr, "usage: attack [flags] memory|slow|quota")
+		fmt.Fprintln(os.Stderr, "usage: attack [flags] memory|slow|quota|slowbodies|csrf|lock|unknownusers|sipguess|redirect (issue 38: scripts/attack/issue38.go)")
 		os.Exit(2)
 	}
 }
