@@ -214,6 +214,37 @@ type Events interface {
 	SelfMuted(ctx context.Context, conf, mt string, on bool) error
 }
 
+// ChannelKind is what a terminal's media channel carries.
+type ChannelKind int
+
+const (
+	ChannelAudio   ChannelKind = iota
+	ChannelVideo               // the main video
+	ChannelContent             // the dual stream (content sharing)
+)
+
+// Channel is one media channel of a terminal as the media plane carries
+// it: one the terminal sends (Send) or one it receives.
+type Channel struct {
+	Kind     ChannelKind
+	Send     bool
+	MimeType string // codec, e.g. "video/H264"; "" while nothing flows on a receiving channel
+	Fmtp     string // the codec's SDP fmtp parameters (H.264 profile-level-id), when known
+	Width    int    // picture size of the last key frame; 0 unknown
+	Height   int
+	Bitrate  int // kbit/s as measured
+}
+
+// ChannelReader is a Backend that knows the channels of the terminals
+// whose media it carries (the SFU's participants and SIP calls). The
+// engine reports them in a terminal's details.
+type ChannelReader interface {
+	// Channels returns terminal mt's channels; ok is false when the
+	// backend carries no media of it here (a simulated call, a
+	// conference whose media another node carries).
+	Channels(ctx context.Context, conf, mt string) (chs []Channel, ok bool)
+}
+
 // DueRunner is a backend with time-driven work of its own (the
 // simulation's scripted answers): the engine runs it at every tick.
 type DueRunner interface {

@@ -75,6 +75,36 @@ func (b *Backend) dialSIP(ctx context.Context, conf, mt string, c media.Callee) 
 	return b.SIP.Dial(ctx, conf, mt, c)
 }
 
+var _ media.ChannelReader = (*Backend)(nil)
+
+// Channels returns the channels of a participant or SIP call whose media
+// this node's SFU carries (a SIP call is a local participant of the SFU);
+// a terminal of the dialled plane or of a conference another node owns
+// has none here.
+func (b *Backend) Channels(ctx context.Context, conf, mt string) ([]media.Channel, bool) {
+	m, err := b.media(ctx, conf, false)
+	if err != nil {
+		return nil, false
+	}
+	if _, ok := m.(remote); ok {
+		return nil, false
+	}
+	chs, ok := b.SFU.Channels(conf, mt)
+	if !ok {
+		return nil, false
+	}
+	out := make([]media.Channel, len(chs))
+	for i, c := range chs {
+		out[i] = media.Channel{Kind: channelKinds[c.Kind], Send: c.Send, MimeType: c.MimeType, Fmtp: c.Fmtp,
+			Width: c.Width, Height: c.Height, Bitrate: c.Bitrate}
+	}
+	return out, true
+}
+
+var channelKinds = map[sfu.ChannelKind]media.ChannelKind{
+	sfu.ChannelAudio: media.ChannelAudio, sfu.ChannelVideo: media.ChannelVideo, sfu.ChannelScreen: media.ChannelContent,
+}
+
 var _ media.BatchDialer = (*Backend)(nil)
 
 // DialBatch calls a batch's numbers as Dial does, in order: SIP terminals

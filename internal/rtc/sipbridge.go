@@ -82,5 +82,5 @@ func (e sipContent) RequestContentKeyFrame()    { e.RequestScreenKeyFrame() }
 
 // localCodec is a SIP codec as the SFU names it (webrtc.MimeType*).
 func localCodec(kind string, c *sip.Codec) sfu.LocalCodec {
-	return sfu.LocalCodec{MimeType: kind + "/" + c.Name, ClockRate: c.ClockRate, Channels: c.Channels, PayloadType: c.PT}
+	return sfu.LocalCodec{MimeType: kind + "/" + c.Name, ClockRate: c.ClockRate, Channels: c.Channels, PayloadType: c.PT, Fmtp: c.Fmtp}
 }

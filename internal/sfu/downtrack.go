@@ -34,6 +34,7 @@ type downTrack struct {
 	fixed        string // mt_id of srcFixed
 	packets      atomic.Uint64
 	bytes        atomic.Uint64
+	meter        rateMeter // the bitrate the terminal's channel reports (channels.go)
 
 	// Lock discipline (docs/media.md "Lock discipline"): mu guards the
 	// forwarding state and is never held across a call out of the track
@@ -71,6 +72,7 @@ func newDownTrack(s *session, kind webrtc.RTPCodecType, mime string, mode source
 	return &downTrack{
 		id: kind.String(), streamID: "confer-" + s.id, kind: kind, mime: mime,
 		sess: s, mode: mode, fixed: fixed, maxLayer: layerHigh, bwLayer: layerHigh, needSync: true,
+		meter: newRateMeter(),
 	}
 }
 

@@ -48,6 +48,7 @@ type LocalCodec struct {
 	ClockRate   uint32
 	Channels    uint16
 	PayloadType uint8
+	Fmtp        string // SDP fmtp parameters (H.264 profile-level-id); reported in the terminal's channels
 }
 
 // LocalOptions describe a local endpoint.
@@ -235,7 +236,7 @@ func newLocalReceiver(sess *session, m *member, kind webrtc.RTPCodecType, c *Loc
 		return nil
 	}
 	r := &receiver{sess: sess, member: m, kind: kind, mime: c.MimeType, lmime: strings.ToLower(c.MimeType),
-		clockRate: c.ClockRate, screen: screen}
+		clockRate: c.ClockRate, screen: screen, fmtp: c.Fmtp, meter: newRateMeter()}
 	r.downs.Store(&[]*downTrack{})
 	r.addLayer(layerLow, 0) // one layer, as a WebRTC track without simulcast
 	return r

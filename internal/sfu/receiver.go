@@ -25,6 +25,14 @@ type receiver struct {
 	clockRate uint32
 	screen    bool
 	levelID   uint8 // publisher's RFC 6464 extension id, 0 if none
+	fmtp      string
+
+	// What the terminal's channel reports (channels.go): payload bytes
+	// received, and the picture size of each layer's last key frame
+	// (width<<16 | height).
+	bytes atomic.Uint64
+	size  [numLayers]atomic.Uint32
+	meter rateMeter
 
 	mu   sync.Mutex
 	ssrc [numLayers]uint32
@@ -41,7 +49,7 @@ type receiver struct {
 func newReceiver(s *session, m *member, t *webrtc.TrackRemote, r *webrtc.RTPReceiver) *receiver {
 	c := t.Codec()
 	rc := &receiver{sess: s, member: m, kind: t.Kind(), mime: c.MimeType, lmime: strings.ToLower(c.MimeType),
-		clockRate: c.ClockRate, screen: s.dual}
+		clockRate: c.ClockRate, screen: s.dual, fmtp: c.SDPFmtpLine, meter: newRateMeter()}
 	for _, h := range r.GetParameters().HeaderExtensions {
 		if h.URI == AudioLevelURI {
 			rc.levelID = uint8(h.ID)
@@ -172,8 +180,12 @@ func (r *receiver) forward(p *rtp.Packet, layer int) {
 	if r == nil {
 		return
 	}
+	r.bytes.Add(uint64(len(p.Payload)))
 	if r.kind == webrtc.RTPCodecTypeVideo {
 		r.seen[layer].Store(time.Now().UnixNano())
+		if w, h, ok := frameSize(r.lmime, p.Payload); ok {
+			r.size[layer].Store(uint32(w)<<16 | uint32(h))
+		}
 	}
 	if r.levelID != 0 {
 		if ext := p.GetExtension(r.levelID); len(ext) > 0 {

@@ -79,7 +79,7 @@ func (m *Module) getMt(ctx context.Context, r *api.Request) (wire.Object, error)
 	if err != nil {
 		return nil, err
 	}
-	t, err := m.engine.Get(ctx, ec, r.Path("mt_id"))
+	t, err := m.engine.Detail(ctx, ec, r.Path("mt_id")) // with its media session's channels
 	if err != nil {
 		return nil, mtErr(err, c.ID(), r.Path("mt_id"))
 	}
