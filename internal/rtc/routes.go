@@ -56,8 +56,10 @@ func (m *Module) createToken(ctx context.Context, r *api.Request) (wire.Object, 
 	}
 	ttl := DefaultTTL
 	if v, ok := p["ttl"]; ok {
-		n, ok := v.(float64)
-		if !ok || n != float64(int64(n)) || time.Duration(n)*time.Second < MinTTL || time.Duration(n)*time.Second > MaxTTL {
+		// The API decodes numbers as json.Number (issue 35 item 7: only a
+		// float64 was taken, so every ttl was refused).
+		n, ok := record.IntOK(v)
+		if !ok || time.Duration(n)*time.Second < MinTTL || time.Duration(n)*time.Second > MaxTTL {
 			return nil, wire.InvalidParam("ttl", fmt.Sprintf("must be whole seconds from %d to %d", int(MinTTL.Seconds()), int(MaxTTL.Seconds())))
 		}
 		ttl = time.Duration(n) * time.Second

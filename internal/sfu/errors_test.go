@@ -35,6 +35,8 @@ func TestRefusedOffers(t *testing.T) {
 	rg := newRig(t, func(c *Config) { c.MaxSessions = 3 })
 	good := clientOffer(t)
 	noFP := strings.Join(filterLines(good, "a=fingerprint:"), "\r\n")
+	recvOnly := strings.ReplaceAll(good, "a=sendrecv", "a=recvonly")
+	inactive := strings.ReplaceAll(good, "a=sendrecv", "a=inactive")
 	// The small conference (limit 1) gets its one participant first.
 	occupant := rg.subscribe("small", "", "sub")
 	_ = occupant
@@ -45,6 +47,8 @@ func TestRefusedOffers(t *testing.T) {
 		{"garbage SDP", "/rtc/whip/c1", "pub", "hello", http.StatusBadRequest},
 		{"no media", "/rtc/whip/c1", "pub", "v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\n", http.StatusBadRequest},
 		{"no fingerprint", "/rtc/whip/c1", "pub", noFP, http.StatusBadRequest},
+		{"WHIP sending nothing", "/rtc/whip/c1", "pub", recvOnly, http.StatusUnprocessableEntity},
+		{"WHIP all inactive", "/rtc/whip/c1", "pub", inactive, http.StatusUnprocessableEntity},
 		{"no token", "/rtc/whip/c1", "", good, http.StatusUnauthorized},
 		{"bad token", "/rtc/whip/c1", "nope", good, http.StatusUnauthorized},
 		{"subscriber on WHIP", "/rtc/whip/c1", "sub", good, http.StatusForbidden},

@@ -73,8 +73,11 @@ func newID() string {
 }
 
 // parseOffer checks an SDP offer before anything is created: it must parse,
-// carry a DTLS fingerprint (RFC 8842 section 5.1) and have media.
-func parseOffer(raw string) error {
+// carry a DTLS fingerprint (RFC 8842 section 5.1) and have media; a WHIP
+// offer (publish) must send some audio or video: one with nothing to send
+// is answered 422 (RFC 9725 section 4.2 answers an offer the endpoint
+// cannot accept with a 4xx; RFC 9110 section 15.5.21).
+func parseOffer(raw string, publish bool) error {
 	var d sdp.SessionDescription
 	if err := d.UnmarshalString(raw); err != nil {
 		return &httpError{http.StatusBadRequest, "malformed SDP offer", err}
@@ -85,14 +88,42 @@ func parseOffer(raw string) error {
 	if !hasFingerprint(&d) {
 		return &httpError{http.StatusBadRequest, "SDP offer has no DTLS fingerprint", ErrBadOffer}
 	}
+	if publish && !sends(&d) {
+		return &httpError{http.StatusUnprocessableEntity, "WHIP offer sends no audio or video", ErrBadOffer}
+	}
 	return nil
+}
+
+// sends tells whether an offer sends audio or video: an m-line that is not
+// rejected (port 0) whose direction (its own, else the session's, else
+// sendrecv: RFC 8866 section 6.7) is sendrecv or sendonly.
+func sends(d *sdp.SessionDescription) bool {
+	dir := func(attrs []sdp.Attribute, def string) string {
+		for _, a := range attrs {
+			switch a.Key {
+			case "sendrecv", "sendonly", "recvonly", "inactive":
+				return a.Key
+			}
+		}
+		return def
+	}
+	session := dir(d.Attributes, "sendrecv")
+	for _, m := range d.MediaDescriptions {
+		if (m.MediaName.Media != "audio" && m.MediaName.Media != "video") || m.MediaName.Port.Value == 0 {
+			continue
+		}
+		if x := dir(m.Attributes, session); x == "sendrecv" || x == "sendonly" {
+			return true
+		}
+	}
+	return false
 }
 
 // open creates a session for a validated offer and returns it with its SDP
 // answer. A refused offer leaves nothing behind: no PeerConnection, no
 // participant, no reserved slot.
 func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, err error) {
-	if err := parseOffer(o.sdp); err != nil {
+	if err := parseOffer(o.sdp, !o.whep); err != nil {
 		return nil, "", err
 	}
 	if n := s.count.Add(1); s.cfg.MaxSessions > 0 && n > int64(s.cfg.MaxSessions) {
