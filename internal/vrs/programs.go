@@ -209,10 +209,12 @@ func (m *Module) deleteProgram(ctx context.Context, domain string, gid int) erro
 }
 
 // programDelete deletes programs one by one; each answers its delerrno
-// (0, or the A5 code that kept it).
+// (0, or the A5 code that kept it). An administrator of the domain
+// deletes any of its programs, another account those it recorded (issue
+// 38 item 11; 9 for the others).
 func (m *Module) programDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
-	if err := adminOnly(r); err != nil {
-		return nil, err
+	if r.Principal == nil {
+		return nil, adminOnly(r)
 	}
 	domain := r.Principal.DomainMoid
 	var out []any
@@ -224,6 +226,9 @@ func (m *Module) programDelete(ctx context.Context, r *api.Request) (wire.Object
 				return wire.E(CodeNoProgram)
 			} else if err != nil {
 				return err
+			}
+			if !r.Principal.Admin && (p.Rec.OwnerMoid == "" || p.Rec.OwnerMoid != r.Principal.AccountMoid) {
+				return wire.Errorf(CodeNoPermission, "program %d was recorded by another account: only an administrator of the user domain may delete it", gid)
 			}
 			if err := m.deletable(ctx, domain, p, paramInt(it, "enforcedel") == 1); err != nil {
 				return err

@@ -1,12 +1,14 @@
 package vrs_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
+	"github.com/confer-platform/confer/internal/vrs/program"
 )
 
 // Folders hold programs; the built-in ALL and UnGroup count them; names
@@ -152,9 +154,26 @@ func TestPrograms(t *testing.T) {
 		v.ok("DELETE", "/program", map[string]any{"prgdelpckinfo": []any{map[string]any{"prggid": a1, "enforcedel": 1}}})
 		eq(t, "remaining", gids(v.programs(nil)), []int{recording, b1})
 
-		// Only administrators; other domains' programs do not exist.
+		// Administrators delete any program, other accounts those they
+		// recorded (issue 38 item 11); other domains' programs do not exist.
 		user := newVR(t, env, env.Account(t, "default", "frank", false))
-		user.fail(9, "DELETE", "/program", map[string]any{"prgdelpckinfo": []any{map[string]any{"prggid": b1, "enforcedel": 1}}})
+		eq(t, "a user deletes the administrator's", user.ok("DELETE", "/program", map[string]any{"prgdelpckinfo": []any{
+			map[string]any{"prggid": b1, "enforcedel": 1}}})["prgdelpckinfo"], []any{map[string]any{"prggid": b1, "delerrno": 9}})
+		eq(t, "a user reads", len(user.programs(nil)), 2)
+		frank, err := env.Store.AccountByUsername(context.Background(), "frank")
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, err := program.Start(context.Background(), env.Store, env.Clock.Now(), program.Spec{DomainMoid: frank.DomainMoid, OwnerMoid: frank.Moid, Alias: "frank's", Source: "vc"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		program.Finish(&own, env.Clock.Now())
+		if err := program.Save(context.Background(), env.Store, env.Clock.Now(), &own); err != nil {
+			t.Fatal(err)
+		}
+		eq(t, "a user deletes the program it recorded", user.ok("DELETE", "/program", map[string]any{"prgdelpckinfo": []any{
+			map[string]any{"prggid": own.GID(), "enforcedel": 0}}})["prgdelpckinfo"], []any{map[string]any{"prggid": own.GID(), "delerrno": 0}})
 		eq(t, "a user reads", len(user.programs(nil)), 2)
 		bob := newVR(t, env, env.Account(t, "other", "bob", true))
 		eq(t, "another domain", len(bob.programs(nil)), 0)
