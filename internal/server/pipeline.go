@@ -41,6 +41,8 @@ func (s *Server) run(ctx context.Context, req *api.Request, h api.Handler, level
 		}
 		req.Principal = p
 	}
+	// An operator's change, done or refused, is audited (audit.go).
+	defer func() { s.audit(ctx, req, err) }()
 	if err := s.readFiles(ctx, req.Endpoint, req.Args); err != nil { // only now, authenticated (bodies.go)
 		return nil, err
 	}

@@ -55,6 +55,9 @@ type Options struct {
 	Conference engine.Config // engine.DefaultConfig() when zero
 	MC         mc.Config     // FilesDir defaults to a temporary folder
 	Push       push.Options  // push defaults when zero
+	// Log, when set, receives the server's log lines (text); they are
+	// discarded otherwise.
+	Log io.Writer
 	// Media makes the media backend (nil: the simulation), for tests that
 	// watch what the engine asks of the media plane.
 	Media  func(media.Events) media.Backend
@@ -132,8 +135,12 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	if opt.Recording.Dir == "" {
 		opt.Recording.Dir = t.TempDir()
 	}
+	logTo := opt.Log
+	if logTo == nil {
+		logTo = io.Discard
+	}
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
-		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:     slog.New(slog.NewTextHandler(logTo, nil)),
 		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media, SimulatedTerminals: !opt.NoSimulatedTerminals,
 		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip(), Limits: opt.Limits, Recording: opt.Recording,
 		AllowedOrigins: opt.AllowedOrigins})
