@@ -343,3 +343,49 @@ func TestConsoleBookedChange(t *testing.T) {
 		t.Errorf("booked after a copy: %v, want 2", n)
 	}
 }
+
+// TestConsoleCapacity: the Capacity page shows the platform's ports in
+// use out of its total and the conferences of each size that could start,
+// as the API gives them, and follows a conference started elsewhere.
+func TestConsoleCapacity(t *testing.T) {
+	ctx := browser(t)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	api := env.LoggedIn(t)
+	start := func(name string, size int) {
+		p := map[string]any{"create_type": 1, "name": name, "max_join_mt": size, "duration": 0}
+		testserver.MustOK(t, api.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))
+	}
+	start("Big", 32)
+	login(t, ctx, env)
+	run(t, ctx, "the capacity page",
+		press(chromedp.CSS(`a[href="#/capacity"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`section.capacity #ports`)),
+		until(`document.getElementById('running').textContent.startsWith('1 running conference')`),
+	)
+	portsOf := func() (used, total float64) {
+		var platform string
+		for _, d := range testserver.MustOK(t, api.Do("GET", "/api/v1/nms/domains", nil))["domains"].([]any) {
+			m := d.(map[string]any)
+			if r := api.Do("GET", "/api/v1/nms/platform_domains/"+m["moid"].(string)+"/mediaresources", nil); r.OK() {
+				platform = m["moid"].(string)
+				return r.Body["used_port"].(float64), r.Body["total_port"].(float64)
+			}
+		}
+		t.Fatalf("no platform domain answers its media resources (%s)", platform)
+		return 0, 0
+	}
+	used, total := portsOf()
+	if used != 32 {
+		t.Fatalf("ports in use through the API: %v, want 32", used)
+	}
+	want := fmt.Sprintf("%.0f of %.0f", used, total)
+	if got := value(t, ctx, "the ports", chromedp.Text(chromedp.CSS(`#ports .gauge-figure`))); !strings.HasPrefix(got, want) {
+		t.Errorf("the page shows %q ports, want %s", got, want)
+	}
+	if n := value(t, ctx, "the size rows", chromedp.Evaluate[int](`document.querySelectorAll('section.capacity tbody tr').length`)); n != 4 {
+		t.Errorf("%d conference sizes shown, want 4 (8, 32, 64, 192)", n)
+	}
+	start("Small", 8)
+	run(t, ctx, "a conference started elsewhere", until(`document.querySelector('#ports .gauge-figure').textContent.startsWith('40 of')`))
+	screenshot(t, ctx, "capacity")
+}

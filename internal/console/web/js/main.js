@@ -6,6 +6,7 @@ import { h, message, clearMessages, attempt } from './ui.js';
 import { runningList, bookedList, bookedPage, createPage } from './confs.js';
 import { livePage } from './live.js';
 import { adminPage } from './admin.js';
+import { capacityPage } from './capacity.js';
 
 const view = document.getElementById('view');
 let push;
@@ -113,6 +114,7 @@ async function route() {
     case 'booked': page = id ? bookedPage(ctx, id) : bookedList(ctx); break;
     case 'new': page = createPage(ctx); break;
     case 'conf': page = livePage(ctx, id); break;
+    case 'capacity': page = capacityPage(ctx); break;
     case 'templates': case 'rooms': case 'accounts': case 'programs': case 'nms':
       page = adminPage(ctx, section, id); break;
     default: page = runningList(ctx);
