@@ -198,8 +198,9 @@ func TestRecordingThroughSFU(t *testing.T) {
 	}
 	req, _ = http.NewRequest("GET", dl, nil)
 	resp, body = get(t, c, req)
-	if resp.StatusCode != http.StatusOK || string(body) != string(whole) || resp.Header.Get("Content-Type") != "video/webm" {
-		t.Errorf("download: %d %s, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+	if resp.StatusCode != http.StatusOK || string(body) != string(whole) || resp.Header.Get("Content-Type") != "video/webm" ||
+		!strings.HasPrefix(resp.Header.Get("Content-Disposition"), `attachment; filename="desk.webm"`) {
+		t.Errorf("download: %d %s %q, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Content-Disposition"), len(body))
 	}
 	// Without a token or without the session: refused.
 	req, _ = http.NewRequest("GET", env.URL+"/api/v1/vrs/programs/"+gid+"/file", nil)

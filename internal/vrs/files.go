@@ -110,7 +110,7 @@ func (m *Module) ServeDownload(w http.ResponseWriter, r *http.Request) {
 		ctype = "video/x-matroska"
 	}
 	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", `attachment; filename="`+strconv.Itoa(gid)+ext+`"`)
+	w.Header().Set("Content-Disposition", contentDisposition(downloadName(prg.Alias(), gid, ext)))
 	http.ServeContent(w, r, "", fi.ModTime(), f)
 }
 
