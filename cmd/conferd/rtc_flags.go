@@ -22,6 +22,7 @@ import (
 type rtcFlags struct {
 	fs                        *flag.FlagSet
 	udpPort, tcpPort, maxSess *int
+	mixTalkers                *int
 	publicIPs, stun, turn     *string
 	turnUser, turnCred        *string
 	noRTC                     *bool
@@ -40,6 +41,7 @@ func addRTCFlags(fs *flag.FlagSet) *rtcFlags {
 		turnUser:    fs.String("rtc-turn-username", envOr("CONFER_RTC_TURN_USERNAME", ""), "TURN username (env CONFER_RTC_TURN_USERNAME)"),
 		turnCred:    fs.String("rtc-turn-credential", envOr("CONFER_RTC_TURN_CREDENTIAL", ""), "TURN credential (env CONFER_RTC_TURN_CREDENTIAL)"),
 		maxSess:     fs.Int("rtc-max-sessions", 1000, "WHIP and WHEP sessions this node serves at once; 503 beyond"),
+		mixTalkers:  fs.Int("mix-talkers", envInt("CONFER_MIX_TALKERS", sfu.DefaultMixTalkers), "how many of the loudest talkers the audio mix of SIP terminals, recordings and broadcasts holds at once without a mix and in a smart mix (env CONFER_MIX_TALKERS)"),
 		noRTC:       fs.Bool("no-rtc", false, "run without real media: no SFU, WHIP, WHEP or join page"),
 		monitorNets: fs.String("monitor-rtp-nets", envOr("CONFER_MONITOR_RTP_NETS", "private"), "networks (CIDR, comma-separated) monitors may send RTP to; \"private\": loopback, private and link-local addresses; \"none\": no monitor media (env CONFER_MONITOR_RTP_NETS)"),
 		mediaURL:    fs.String("media-url", envOr("CONFER_MEDIA_URL", ""), "with several nodes on one database: the base URL (scheme://host:port) at which clients and the other nodes reach this node's media plane; a conference's media lives on one node, the others redirect to it (env CONFER_MEDIA_URL)"),
@@ -58,9 +60,12 @@ func splitList(s string) []string {
 
 // config is the SFU configuration the flags describe.
 func (f *rtcFlags) config() (sfu.Config, error) {
-	c := sfu.Config{UDPPort: *f.udpPort, TCPPort: *f.tcpPort, MaxSessions: *f.maxSess, Loopback: true}
+	c := sfu.Config{UDPPort: *f.udpPort, TCPPort: *f.tcpPort, MaxSessions: *f.maxSess, MixTalkers: *f.mixTalkers, Loopback: true}
 	if c.UDPPort < 0 || c.UDPPort > 65535 || c.TCPPort > 65535 {
 		return c, fmt.Errorf("--rtc-udp-port and --rtc-tcp-port must be ports")
+	}
+	if c.MixTalkers < 1 || c.MixTalkers > 64 {
+		return c, fmt.Errorf("--mix-talkers: %d is not between 1 and 64", c.MixTalkers)
 	}
 	if u := *f.mediaURL; u != "" {
 		p, err := url.Parse(u)

@@ -55,13 +55,16 @@ func BenchmarkRoom(b *testing.B) {
 				}
 			}
 			b.ResetTimer()
+			cpu := cpuNanos()
 			for k := 0; k < b.N; k++ {
 				for i, in := range ins {
 					in.Push(uint16(k), packets[i][k%frames])
 				}
 				m.Tick()
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.n)/20e6*100, "%core/participant")
+			if cpu > 0 { // CPU time, not wall time: the machine may be shared
+				b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N)/float64(c.n)/20e6*100, "%core/participant")
+			}
 		})
 	}
 }

@@ -1,6 +1,8 @@
 package opus
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/confer-platform/confer/internal/audio/tone"
@@ -64,23 +66,41 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// BenchmarkEncode20ms encodes 20 ms frames of a tone, 48 kHz mono, 32
+// kbit/s, at complexity 10 (libopus's default) and 5 (the mixer's);
+// scripts/opus-wasm/bench-native.c does the same with native libopus.
 func BenchmarkEncode20ms(b *testing.B) {
-	enc, err := NewEncoder(48000, 1, AppVoIP)
-	if err != nil {
-		b.Fatal(err)
+	for _, cx := range []int{10, 5} {
+		b.Run(fmt.Sprintf("complexity%d", cx), func(b *testing.B) {
+			enc, err := NewEncoder(48000, 1, AppVoIP)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer enc.Close()
+			if err := errors.Join(enc.SetBitrate(32000), enc.SetComplexity(cx)); err != nil {
+				b.Fatal(err)
+			}
+			frames := make([][]int16, 50)
+			for i := range frames {
+				frames[i] = tone.Sine(440, 8000, 48000, i*960, 960)
+			}
+			pkt := make([]byte, 1500)
+			b.ResetTimer()
+			cpu := cpuNanos()
+			for i := 0; i < b.N; i++ {
+				if _, err := enc.Encode(frames[i%len(frames)], pkt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+		})
 	}
-	defer enc.Close()
-	enc.SetBitrate(32000)
-	frames := make([][]int16, 50)
-	for i := range frames {
-		frames[i] = tone.Sine(440, 8000, 48000, i*960, 960)
-	}
-	pkt := make([]byte, 1500)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := enc.Encode(frames[i%len(frames)], pkt); err != nil {
-			b.Fatal(err)
-		}
+}
+
+// reportCPU reports the CPU time per operation since cpu (cpuNanos).
+func reportCPU(b *testing.B, cpu int64) {
+	if cpu > 0 {
+		b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N), "cpu-ns/op")
 	}
 }
 
@@ -101,11 +121,13 @@ func BenchmarkDecode20ms(b *testing.B) {
 	defer dec.Close()
 	pcm := make([]int16, 960)
 	b.ResetTimer()
+	cpu := cpuNanos()
 	for i := 0; i < b.N; i++ {
 		if _, err := dec.Decode(pkts[i%len(pkts)], pcm); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
 }
 
 // BenchmarkInstance measures one codec's setup: a module instance and its
