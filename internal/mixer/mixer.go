@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pion/rtp"
@@ -177,6 +178,7 @@ type Output struct {
 	codec Codec
 	ticks uint32
 	w     Writer
+	bytes atomic.Uint64 // payload bytes written
 
 	// RTP state, used by the tick only.
 	ssrc  uint32
@@ -202,6 +204,12 @@ func (m *Mixer) Output(self string, c Codec, w Writer) (*Output, error) {
 	m.mu.Unlock()
 	return o, nil
 }
+
+// Codec is the output's codec.
+func (o *Output) Codec() Codec { return o.codec }
+
+// Bytes is the payload bytes written to the output so far.
+func (o *Output) Bytes() uint64 { return o.bytes.Load() }
 
 // SSRC is the synchronisation source of the output's packets.
 func (o *Output) SSRC() uint32 { return o.ssrc }

@@ -128,5 +128,6 @@ func (m *Mixer) Tick() {
 		o.seq++
 		o.ts += o.ticks
 		_, _ = o.w.WriteRTP(&h, j.e.frame)
+		o.bytes.Add(uint64(len(j.e.frame)))
 	}
 }

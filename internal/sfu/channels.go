@@ -55,8 +55,12 @@ func (s *SFU) Channels(confID, mtID string) (chs []Channel, ok bool) {
 		}
 	}
 	var downs []*downTrack
+	var mixed []*session
 	for sess := range m.sessions {
 		downs = append(downs, sess.downs...)
+		if sess.mixOut != nil {
+			mixed = append(mixed, sess)
+		}
 	}
 	rm.mu.Unlock()
 	now := time.Now()
@@ -65,6 +69,10 @@ func (s *SFU) Channels(confID, mtID string) (chs []Channel, ok bool) {
 	}
 	for _, d := range downs {
 		chs = append(chs, d.channel(now))
+	}
+	for _, sess := range mixed { // the audio mix it hears (mix.go)
+		chs = append(chs, Channel{Kind: ChannelAudio, MimeType: sess.mixOut.Codec().MimeType,
+			Bitrate: sess.mixMeter.kbps(now, sess.mixOut.Bytes())})
 	}
 	return chs, true
 }

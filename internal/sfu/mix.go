@@ -62,7 +62,9 @@ func (rm *room) addMixOutput(sess *session, o LocalOptions) error {
 		return err
 	}
 	rm.mix_.outputs++
-	sess.mixOut = out
+	rm.mu.Lock() // Channels reads it
+	sess.mixOut, sess.mixMeter = out, newRateMeter()
+	rm.mu.Unlock()
 	return nil
 }
 

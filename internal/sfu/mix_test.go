@@ -27,13 +27,22 @@ func newEar(t *testing.T, mime string) *ear {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(d.Close)
-	return &ear{dec: d}
+	e := &ear{dec: d}
+	t.Cleanup(func() { // the mixer may still be writing: it stops after the test
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		d.Close()
+		e.dec = nil
+	})
+	return e
 }
 
 func (e *ear) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.dec == nil {
+		return 0, errors.New("closed")
+	}
 	e.pcm, _ = e.dec.Decode(e.pcm, payload)
 	if len(e.pcm) > 4*audio.Rate {
 		e.pcm = append(e.pcm[:0], e.pcm[len(e.pcm)-audio.Rate:]...)
@@ -121,6 +130,18 @@ func TestMixedEndpoints(t *testing.T) {
 	waitFor(t, "the tap hearing all four tones", func() bool {
 		return tapEar.hears(map[float64]bool{440: true, 660: true, 880: true, 330: true})
 	})
+	// The terminal's details show the mix it hears as its audio receive
+	// channel, in its codec.
+	chs, _ := rg.sfu.Channels("c1", phone.MtID())
+	recv := 0
+	for _, c := range chs {
+		if c.Kind == ChannelAudio && !c.Send && c.MimeType == webrtc.MimeTypePCMU {
+			recv++
+		}
+	}
+	if recv != 1 {
+		t.Errorf("the terminal's channels %+v, want one PCMU audio receive channel", chs)
+	}
 
 	if err := rg.sfu.SetMute("c1", ids[660], true); err != nil {
 		t.Fatal(err)

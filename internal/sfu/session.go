@@ -50,6 +50,7 @@ type session struct {
 	watch     bool          // a WHEP viewer that is no participant (watch.go)
 	tag       string        // its Grant.Tag
 	mixOut    *mixer.Output // a mixed local endpoint's audio (mix.go)
+	mixMeter  rateMeter     // its bitrate (channels.go)
 }
 
 // offer is a validated WHIP or WHEP request.
