@@ -42,6 +42,9 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 	s.owners = &rtc.Owners{Store: cfg.Store, Clock: cfg.Clock}
 	s.owners.SetSelf(cfg.MediaURL)
 	cfg.RTC.Locate = s.owners.Locate
+	if cfg.RTC.Log == nil {
+		cfg.RTC.Log = s.log // WHIP, WHEP and join requests, participants' drops
+	}
 	sf, err := sfu.New(cfg.RTC, s.rtcAuth, ev)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package sfu
 
 import (
+	"log/slog"
 	"context"
 	"fmt"
 	"net"
@@ -27,6 +28,10 @@ const (
 // Config configures an SFU. The zero value works on one machine: ephemeral
 // ports, host candidates only.
 type Config struct {
+	// Log receives the WHIP, WHEP and join page requests and the
+	// participants' ends, with conf_id and mt_id (nil: nothing is logged;
+	// conferd passes its log).
+	Log *slog.Logger
 	// UDPPort is the one UDP port of all ICE traffic (ICE UDP mux); 0 picks
 	// an ephemeral port (tests), conferd passes DefaultUDPPort.
 	UDPPort int
@@ -117,6 +122,9 @@ func (c *Config) defaults() {
 	}
 	if c.Clock == nil {
 		c.Clock = clock.Real{}
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
 	}
 }
 

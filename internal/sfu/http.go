@@ -176,9 +176,18 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 	defer cancel()
 	sess, answer, err := s.open(ctx, o)
 	if err != nil {
+		code, msg := statusOf(err)
+		s.cfg.Log.Info("rtc: offer refused", "method", protoName(whep), "conf_id", confID, "kind", o.kind, "status", code,
+			"reason", msg, "remote", r.RemoteAddr)
 		fail(w, err)
 		return
 	}
+	mt := ""
+	if sess.member != nil {
+		mt = sess.member.mtID
+	}
+	s.cfg.Log.Info("rtc: session opened", "method", protoName(whep), "conf_id", confID, "mt_id", mt, "kind", o.kind,
+		"session", sess.id, "viewer", o.viewer, "dual", o.dual, "remote", r.RemoteAddr)
 	w.Header().Set("Content-Type", "application/sdp")
 	w.Header().Set("Location", PathSession+sess.id)
 	w.Header().Set("ETag", sess.etag())
@@ -190,6 +199,14 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 	}
 	w.WriteHeader(http.StatusCreated)
 	_, _ = io.WriteString(w, answer)
+}
+
+// protoName names the protocol of an offer in the log.
+func protoName(whep bool) string {
+	if whep {
+		return "WHEP"
+	}
+	return "WHIP"
 }
 
 func atoi(s string) int {

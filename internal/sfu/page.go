@@ -22,6 +22,7 @@ func (s *SFU) serveJoin(w http.ResponseWriter, r *http.Request) {
 	if s.redirected(w, r, r.PathValue("conf_id"), false) {
 		return // the fragment (#token=) stays with the browser across the redirect
 	}
+	s.cfg.Log.Info("rtc: join page", "conf_id", r.PathValue("conf_id"), "remote", r.RemoteAddr)
 	b, err := pageFiles.ReadFile("page/join.html")
 	if err != nil {
 		http.Error(w, "join page missing", http.StatusNotFound)

@@ -375,6 +375,7 @@ func (sess *session) close(why end) {
 			x.close(endEngine)
 		}
 		rm.rewire()
+		sess.logEnd(why)
 		if ds, ok := s.ev.(DualStopper); ok && dualEnded && why != endEngine {
 			ds.DualStopped(rm.id, sess.member.mtID)
 		}
@@ -515,4 +516,24 @@ func (rm *room) videoMime(mode source, fixed string) string {
 		return r.mime
 	}
 	return webrtc.MimeTypeVP8
+}
+
+// logEnd logs a session's end: a lost connection (a participant dropped)
+// as a warning, a DELETE and the engine's ends as information.
+func (sess *session) logEnd(why end) {
+	mt := ""
+	if sess.member != nil {
+		mt = sess.member.mtID
+	}
+	args := []any{"conf_id", sess.room.id, "mt_id", mt, "session", sess.id, "whep", sess.whep, "dual", sess.dual}
+	switch {
+	case sess.local != nil && why == endEngine:
+		return // a recorder's or monitor's tap closed by its owner: logged there
+	case why == endLost:
+		sess.sfu.cfg.Log.Warn("rtc: participant dropped (connection lost)", args...)
+	case why == endDelete:
+		sess.sfu.cfg.Log.Info("rtc: session ended by its DELETE", args...)
+	default:
+		sess.sfu.cfg.Log.Info("rtc: session ended by the platform", args...)
+	}
 }
