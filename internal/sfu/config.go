@@ -1,9 +1,9 @@
 package sfu
 
 import (
-	"log/slog"
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
 	"time"
