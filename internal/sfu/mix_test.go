@@ -70,7 +70,10 @@ func (e *ear) hears(want map[float64]bool) bool {
 
 // speak publishes a tone from l, one 20 ms packet per tick, until the test
 // ends.
-func speak(t *testing.T, l *Local, mime string, freq float64) {
+func speak(t *testing.T, l *Local, mime string, freq float64) { speakAt(t, l, mime, freq, 6000) }
+
+// speakAt is speak with the tone's amplitude.
+func speakAt(t *testing.T, l *Local, mime string, freq, amp float64) {
 	enc, err := audio.NewEncoder(mime)
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +91,7 @@ func speak(t *testing.T, l *Local, mime string, freq float64) {
 				return
 			case <-tk.C:
 			}
-			p, _ := enc.Encode(nil, tone.Sine(freq, 6000, audio.Rate, i*audio.Frame, audio.Frame))
+			p, _ := enc.Encode(nil, tone.Sine(freq, amp, audio.Rate, i*audio.Frame, audio.Frame))
 			l.WriteAudio(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: uint16(i),
 				Timestamp: uint32(i) * audio.FrameTicks(mime)}, Payload: p})
 		}
@@ -172,4 +175,39 @@ func TestMixedEndpointRefused(t *testing.T) {
 	if !errors.Is(err, audio.ErrUnsupported) {
 		t.Fatalf("OpenLocal in AMR: %v, want audio.ErrUnsupported", err)
 	}
+}
+
+// TestSmartMix: a smart mix of three members with Config.MixTalkers 2
+// mixes the two loudest (660 and 880 Hz, louder than 440).
+func TestSmartMix(t *testing.T) {
+	rg := newRig(t, func(c *Config) { c.MixTalkers = 2 })
+	ctx := context.Background()
+	var ids []string
+	for i, k := range []struct{ freq, amp float64 }{{440, 3000}, {660, 6000}, {880, 8000}} {
+		l, err := rg.sfu.OpenLocal(ctx, "c1", LocalOptions{Member: true, MtID: fmt.Sprint(i + 1), Name: "pub", Kind: KindPlayback,
+			PublishAudio: &opusLocal})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, l.MtID())
+		speakAt(t, l, "opus", k.freq, k.amp)
+	}
+	tapEar := newEar(t, "opus")
+	if _, err := rg.sfu.OpenLocal(ctx, "c1", LocalOptions{Receive: SourceBroadcast, MixedAudio: true, AudioOut: tapEar,
+		AudioCodecs: []LocalCodec{opusLocal}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rg.sfu.SetMix("c1", ids, true); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the tap hearing the two loudest, 660 and 880 Hz, and not 440 Hz", func() bool {
+		return tapEar.hears(map[float64]bool{440: false, 660: true, 880: true})
+	})
+	// A custom mix of the same members: all three.
+	if err := rg.sfu.SetMix("c1", ids, false); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the tap hearing all three members of the custom mix", func() bool {
+		return tapEar.hears(map[float64]bool{440: true, 660: true, 880: true})
+	})
 }
