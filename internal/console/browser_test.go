@@ -70,6 +70,9 @@ func TestConsoleRunsAMeeting(t *testing.T) {
 	}
 	mt := mts[0].(map[string]any)
 	mtID := mt["mt_id"].(string)
+	if p := mt["protocol"]; p != float64(1) {
+		t.Errorf("the terminal added from the page is called with protocol %v, want 1 (SIP, the form's default)", p)
+	}
 	env.Advance(t, 3*time.Second)
 	run(t, ctx, "the terminal comes online through push (no reload)",
 		chromedp.WaitVisible(css(`tr[data-mt="%s"] [data-state="online"]`, mtID)),

@@ -91,15 +91,18 @@ export async function livePage(ctx, id) {
       }
     }, () => book.remove());
     book.addEventListener('change', () => { if (book.value) input.value = book.value; });
+    // The protocol the terminal is called with: SIP by default, as on the
+    // New conference form (H.323 is simulated only: docs/sip.md).
+    const proto = h('select', { id: 'add-protocol', 'aria-label': 'call over' }, h('option', { value: 1 }, 'SIP'), h('option', { value: 0 }, 'H.323'));
     return h('form', {
       class: 'add', 'aria-label': 'add terminals',
       onsubmit: async (e) => {
         e.preventDefault();
-        const mts = parseMembers(input.value).map((m) => ({ account: m.account, account_type: m.account_type, bitrate: st.conf.bitrate || 2048, protocol: 0 }));
+        const mts = parseMembers(input.value, Number(proto.value)).map((m) => ({ account: m.account, account_type: m.account_type, bitrate: st.conf.bitrate || 2048, protocol: m.protocol }));
         if (!mts.length) return;
         if (await act(`Calling ${input.value}.`, () => api.post(`${base}/mts`, P({ mts }))) !== undefined) input.value = '';
       },
-    }, input, book, h('button', { id: 'add-button' }, 'Add and call'));
+    }, input, proto, book, h('button', { id: 'add-button' }, 'Add and call'));
   }
 
   const one = (m) => P({ mts: [{ mt_id: m.mt_id }] });
