@@ -252,7 +252,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 			"mode": mode,
 			"src": map[string]any{"type": srcType, "mt_id": mtID, "mt_chn_idx": chn,
 				"encrypt":         map[string]any{"mode": 0, "key": ""},
-				"payload_formats": map[string]any{"real_payload": "96", "active_payload": "106"},
+				"payload_formats": monitorPayloads(mode),
 				"media_formats":   formats,
 				"rtcp":            map[string]any{"ip": "127.0.0.1", "port": port + 1}},
 			"dst":          map[string]any{"ip": ip, "port": port},
@@ -366,4 +366,16 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Obje
 		}
 	}
 	return nil, wire.Errorf(CodeKeyFrame, "conference %s has no live monitor sending to %s", c.ID(), monitorDst(ip, port))
+}
+
+// monitorPayloads are the payload types a monitor's reply shows: for
+// video the reference's (05 "监控操作": real 96, active 106, the H.264
+// payload type the RTP sender uses); for audio the Opus payload type the
+// sender uses (monitorAudioCodecs), not the video's (issue 35 item 7).
+func monitorPayloads(mode int) map[string]any {
+	if mode == monModeAudio {
+		pt := strconv.Itoa(int(monitorAudioCodecs[0].PayloadType))
+		return map[string]any{"real_payload": pt, "active_payload": pt}
+	}
+	return map[string]any{"real_payload": "96", "active_payload": "106"}
 }

@@ -64,8 +64,10 @@ func TestMonitors(t *testing.T) {
 			"dst": map[string]any{"ip": "10.9.9.9", "port": 6000}, "whep_url": ""} // no media here: no link
 		tlEq(t, "monitor info", k.ok(t, "GET", "/monitors/10.9.9.9/6000", nil), want)
 		mixer := k.ok(t, "GET", "/monitors/10.9.9.10/7000", nil)
-		tlEq(t, "mixer monitor", []any{mixer["src"].(map[string]any)["type"], mixer["src"].(map[string]any)["media_formats"]},
-			[]any{3, map[string]any{"sampling": 9, "chn_num": 2, "bitrate": 0, "max_frame": 0}})
+		tlEq(t, "mixer monitor", []any{mixer["src"].(map[string]any)["type"], mixer["src"].(map[string]any)["media_formats"],
+			mixer["src"].(map[string]any)["payload_formats"]},
+			[]any{3, map[string]any{"sampling": 9, "chn_num": 2, "bitrate": 0, "max_frame": 0},
+				map[string]any{"real_payload": "111", "active_payload": "111"}}) // Opus, as sent
 		if l := k.ok(t, "GET", "/monitors", nil)["monitors"].([]any); len(l) != 3 {
 			t.Fatalf("monitors = %v", l)
 		}
