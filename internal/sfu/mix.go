@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/pion/webrtc/v4"
+
 	"github.com/confer-platform/confer/internal/audio"
 	"github.com/confer-platform/confer/internal/mixer"
 )
@@ -31,13 +33,16 @@ type roomMix struct {
 }
 
 // checkMixable refuses a mixed endpoint whose codec the mixer cannot
-// encode (audio.ErrUnsupported): never silence instead of a mix.
+// encode, or when Opus, the browsers' codec, cannot be decoded here
+// (audio.ErrUnsupported): never silence instead of a mix.
 func checkMixable(o LocalOptions) error {
 	if !o.MixedAudio || o.AudioOut == nil || len(o.AudioCodecs) == 0 {
 		return nil
 	}
-	if err := audio.Supported(o.AudioCodecs[0].MimeType); err != nil {
-		return fmt.Errorf("sfu: mixed audio in %s: %w", o.AudioCodecs[0].MimeType, err)
+	for _, mime := range []string{o.AudioCodecs[0].MimeType, webrtc.MimeTypeOpus} {
+		if err := audio.Supported(mime); err != nil {
+			return fmt.Errorf("sfu: mixed audio in %s: %w", o.AudioCodecs[0].MimeType, err)
+		}
 	}
 	return nil
 }
