@@ -389,3 +389,29 @@ func TestConsoleCapacity(t *testing.T) {
 	run(t, ctx, "a conference started elsewhere", until(`document.querySelector('#ports .gauge-figure').textContent.startsWith('40 of')`))
 	screenshot(t, ctx, "capacity")
 }
+
+// TestConsoleTemplateEditKeepsTheRest: saving a template from its page
+// changes what the form shows and keeps what it does not (its mixing).
+func TestConsoleTemplateEditKeepsTheRest(t *testing.T) {
+	ctx := browser(t)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	api := env.LoggedIn(t)
+	tpl := testserver.Template("Mixed")
+	tpl["mix"] = map[string]any{"mode": 1}
+	id := testserver.MustOK(t, api.Do("POST", "/api/v1/mc/personal_templates", testserver.Params(t, tpl)))["template_id"].(string)
+	login(t, ctx, env)
+	run(t, ctx, "rename it on its page",
+		chromedp.Navigate(env.URL+"/console/#/templates/personal_templates:"+id),
+		chromedp.WaitVisible(chromedp.CSS(`form.edit #f-name`)),
+		until(`document.getElementById('f-name').value === 'Mixed'`),
+		chromedp.SetValue(chromedp.CSS(`form.edit #f-name`), "Mixed again"),
+		chromedp.SetValue(chromedp.ID("f-bitrate"), "768"),
+		press(chromedp.CSS(`form.edit button`)),
+		chromedp.WaitVisible(chromedp.CSS(`section[aria-label="Personal templates"] td a`)),
+	)
+	got := testserver.MustOK(t, api.Do("GET", "/api/v1/mc/personal_templates/"+id, nil))
+	mix, _ := got["mix"].(map[string]any)
+	if got["name"] != "Mixed again" || got["bitrate"] != float64(768) || mix == nil || mix["mode"] != float64(1) {
+		t.Errorf("the template after saving: name %v bitrate %v mix %v; want the new name and bit rate, the mixing kept", got["name"], got["bitrate"], got["mix"])
+	}
+}

@@ -158,8 +158,10 @@ async function detail(ctx, section, r, id) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const p = {};
-    // Kept as the record had them: the fields of the schema this form does not show.
-    for (const n of Object.keys(props)) if (rec[n] !== undefined && typeof rec[n] === 'object') p[n] = rec[n];
+    // Kept as the record had them: the fields of the schema this form does
+    // not show (a room's state, a template's composition), so that saving
+    // changes only what the form shows.
+    for (const n of Object.keys(props)) if (rec[n] !== undefined && rec[n] !== null) p[n] = rec[n];
     Object.assign(p, forms.values(settingsBox), { name: form.elements.name.value });
     if (props.encrypted_key && p.encrypted_key === undefined) p.encrypted_key = '';
     if (invite) {
