@@ -21,5 +21,7 @@ func sipCollectors(ua *sip.UA) []prometheus.Collector {
 		counter("confer_sip_callers_joined_total", "SIP callers that joined a conference.", func(s sip.Stats) uint64 { return s.Joined }),
 		counter("confer_sip_rtp_received_total", "RTP packets received from SIP terminals.", func(s sip.Stats) uint64 { return s.RTPReceived }),
 		counter("confer_sip_rtp_sent_total", "RTP packets sent to SIP terminals.", func(s sip.Stats) uint64 { return s.RTPSent }),
+		counter("confer_sip_dropped_total", "SIP datagrams dropped over their address's rate.", func(s sip.Stats) uint64 { return s.Dropped }),
+		counter("confer_sip_refused_connections_total", "SIP TCP/TLS connections closed over their address's limit.", func(s sip.Stats) uint64 { return s.Refused }),
 	}
 }

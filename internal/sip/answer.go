@@ -46,34 +46,40 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 	u.stats.callsIn.Add(1)
 	ctx, cancel := context.WithTimeout(u.ctx, reportTimeout)
 	defer cancel()
+	// The offer is read before the number is looked up: a caller learns
+	// nothing of the conferences from a 488 (issue 38). An INVITE without
+	// SDP (delayed offer, RFC 3261 section 13.2.1: trunks of PBXs) gets
+	// Confer's offer in the 200; the ACK answers.
+	delayed := len(req.Body()) == 0
+	var peer Media
+	want := allLines
+	if !delayed {
+		var err error
+		if peer, err = u.readSDP(req.Body()); err != nil { // the SRTP policy too (srtp.go)
+			respond(req, tx, 488, "Not Acceptable Here")
+			return
+		}
+		want = linesOf(peer) // the offer's m-lines only
+	}
+	caller := u.callerOf(ctx, req) // identity.go
 	conf, err := u.deps.Confs.Lookup(ctx, req.Recipient.User)
 	switch {
 	case errors.Is(err, ErrNoConference):
-		respond(req, tx, 404, "Not Found")
+		u.refuse(req, tx, caller, 404, "Not Found")
 		return
 	case err != nil:
 		u.log.Warn("sip: looking up a conference", "err", err)
 		respond(req, tx, 500, "Server Internal Error")
 		return
 	case conf.Closed: // closed_conf: no one calls in (issue 26)
-		respond(req, tx, 403, "Forbidden")
+		u.refuse(req, tx, caller, 403, "Forbidden")
+		return
+	case !u.mayCallIn(caller, conf): // --sip-call-in (callin.go)
+		u.refuse(req, tx, caller, 403, "Forbidden")
 		return
 	case conf.Redirect != "": // the conference's media is on another node (RFC 3261 section 21.3.3)
 		respond(req, tx, 302, "Moved Temporarily", sip.NewHeader("Contact", "<sip:"+conf.ID+"@"+conf.Redirect+">"))
 		return
-	}
-	// An INVITE without SDP (delayed offer, RFC 3261 section 13.2.1:
-	// trunks of PBXs) gets Confer's offer in the 200; the ACK answers.
-	delayed := len(req.Body()) == 0
-	var peer Media
-	want := allLines
-	if !delayed {
-		var err error
-		if peer, err = parseSDP(req.Body()); err != nil {
-			respond(req, tx, 488, "Not Acceptable Here")
-			return
-		}
-		want = linesOf(peer) // the offer's m-lines only
 	}
 	ip := u.ipFor(req.Source())
 	l, err := newLeg(ip, u.bindIP(ip), &u.cfg, want, &u.stats.rtpIn, &u.stats.rtpOut)
@@ -83,7 +89,7 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 	}
 	c := u.newCall(conf.ID, "", false)
 	c.leg, c.callID = l, req.CallID().Value()
-	c.caller = u.callerOf(ctx, req) // identity.go
+	c.caller = caller
 	ct := u.contact(ip, req.Transport())
 	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct, RewriteContact: true}
 	dss, err := dua.ReadInvite(req, tx)
@@ -105,6 +111,7 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		ep, err = c.join(ctx, name, peer)
 		if err != nil {
 			code, reason := joinRefusal(err)
+			code, reason = refusal(caller, code, reason) // callin.go
 			_ = dss.Respond(code, reason, nil)
 			c.cleanup(nil, dss, l)
 			return

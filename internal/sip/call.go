@@ -88,6 +88,15 @@ func (u *UA) untrack(c *call) {
 	}
 }
 
+// forget drops an earlier Call-ID of c.
+func (u *UA) forget(id string, c *call) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.byID[id] == c {
+		delete(u.byID, id)
+	}
+}
+
 func (u *UA) callByID(id string) *call {
 	u.mu.Lock()
 	defer u.mu.Unlock()

@@ -30,6 +30,9 @@ type Config struct {
 	// OutboundProxy, when set ("host[:port]"), receives the INVITE of an
 	// E.164 or telephone number that no terminal registered.
 	OutboundProxy string
+	// OutboundUser and OutboundPassword answer the outbound proxy's
+	// digest challenge (401, 407) to an INVITE sent through it.
+	OutboundUser, OutboundPassword string
 	// CallTimeout bounds how long an outgoing call rings (no answer).
 	CallTimeout time.Duration
 	// KeepAlive is the interval of the in-dialog OPTIONS that find a
@@ -59,6 +62,19 @@ type Config struct {
 	RegisterMin, RegisterMax time.Duration
 	// RTPPortMin and RTPPortMax bound the UDP ports of RTP and RTCP.
 	RTPPortMin, RTPPortMax int
+	// SRTP is the SDES-SRTP policy (srtp.go): SRTPOptional (""),
+	// SRTPRequired or SRTPOff.
+	SRTP string
+	// Limits per source address (limits.go): messages a second [100,
+	// bursts of twice that], open TCP/TLS connections [32], and how long
+	// a connection that spoke may stay silent [65 min].
+	RatePerAddress, TCPPerAddress int
+	TCPIdle                       time.Duration
+	// TCPSilent is how long a new connection may stay silent [30 s].
+	TCPSilent time.Duration
+	// CallIn is who may call a conference in (callin.go): CallInOpen
+	// (""), CallInPassword or CallInRegistered.
+	CallIn string
 }
 
 func (c *Config) defaults() {
@@ -92,6 +108,24 @@ func (c *Config) defaults() {
 	}
 	if c.RegisterMax <= 0 {
 		c.RegisterMax = time.Hour
+	}
+	if c.RatePerAddress <= 0 {
+		c.RatePerAddress = 100
+	}
+	if c.TCPPerAddress <= 0 {
+		c.TCPPerAddress = 32
+	}
+	if c.TCPIdle <= 0 {
+		c.TCPIdle = c.RegisterMax + 5*time.Minute // a registration's refresh comes first
+	}
+	if c.TCPSilent <= 0 {
+		c.TCPSilent = 30 * time.Second
+	}
+	if c.CallIn == "" {
+		c.CallIn = CallInOpen
+	}
+	if c.SRTP == "" {
+		c.SRTP = SRTPOptional
 	}
 	if c.RTPPortMin <= 0 || c.RTPPortMax < c.RTPPortMin+1 {
 		c.RTPPortMin, c.RTPPortMax = 40000, 49999

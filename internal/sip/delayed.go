@@ -23,7 +23,7 @@ func (u *UA) offerIn200(c *call, req *sip.Request, conf Conference) {
 	u.track(c) // onAck finds the call
 	hdrs, _ := c.negotiate(req)
 	hdrs = append(hdrs, sip.NewHeader("Content-Type", "application/sdp"), sip.NewHeader("Allow", allowed))
-	if err := c.dss.Respond(200, "OK", offerSDP(c.leg), hdrs...); err != nil {
+	if err := c.dss.Respond(200, "OK", offerSDP(c.leg, u.cfg.SRTP == SRTPRequired), hdrs...); err != nil {
 		c.hangup(endEngine) // no ACK
 	}
 }
@@ -31,7 +31,7 @@ func (u *UA) offerIn200(c *call, req *sip.Request, conf Conference) {
 // answeredInAck applies the ACK's answer to a delayed offer and joins the
 // caller (or asks for the password).
 func (u *UA) answeredInAck(c *call, conf Conference, body []byte) {
-	peer, err := parseSDP(body)
+	peer, err := u.readSDP(body)
 	if err != nil {
 		u.log.Info("sip: a delayed offer's ACK without a usable answer", "conf", conf.ID, "err", err)
 		c.hangup(endEngine)

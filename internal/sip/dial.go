@@ -24,8 +24,9 @@ const (
 
 // route is where a call to a callee goes, and what that teaches of it.
 type route struct {
-	uri sip.Uri
-	id  media.Identity
+	uri   sip.Uri
+	id    media.Identity
+	proxy bool // through Config.OutboundProxy (its credentials answer a challenge)
 }
 
 // Routes tells whether a callee is a real SIP terminal (docs/sip.md
@@ -83,7 +84,7 @@ func (u *UA) resolve(ctx context.Context, c media.Callee) (r route, ok bool) {
 		}
 		if u.cfg.OutboundProxy != "" {
 			host, port := splitHostPort(u.cfg.OutboundProxy)
-			return route{uri: sip.Uri{Scheme: "sip", User: acc, Host: host, Port: port}, id: id}, true
+			return route{uri: sip.Uri{Scheme: "sip", User: acc, Host: host, Port: port}, id: id, proxy: true}, true
 		}
 	}
 	return route{}, false
@@ -148,25 +149,19 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 		l.close()
 		return
 	}
-	offer := offerSDP(l) // audio, video and content (a=content:slides)
-	req := sip.NewRequest(sip.INVITE, r.uri)
-	req.SetBody(offer)
-	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
-	req.AppendHeader(sip.NewHeader("Allow", allowed))
-	u.offerTimer(req, secs(u.cfg.SessionExpires)) // timer.go
-	from := sip.FromHeader{Address: sip.Uri{Scheme: "sip", User: c.conf, Host: ip.String(), Port: u.port}, Params: sip.NewParams()}
-	from.Params.Add("tag", sip.GenerateTagN(16))
-	req.AppendHeader(&from)
-	ct := u.contact(ip, uriTransport(r.uri)) // tls.go
-	req.AppendHeader(&ct)
-	// Over TCP or TLS the dialog's requests (ACK, BYE, refreshes) reuse
-	// the connection of the answer, which reaches a terminal behind NAT
-	// (tls.go).
-	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct, RewriteContact: uriTransport(r.uri) != "UDP"}
-	dcs, err := u.invite(ctx, c, dua, req, sipgo.AnswerOptions{OnResponse: func(res *sip.Response) error {
-		c.ringing.Store(res.IsProvisional() && res.StatusCode > 100)
-		return nil
-	}})
+	offer := offerSDP(l, u.cfg.SRTP == SRTPRequired) // audio, video and content (a=content:slides)
+	var dcs *sipgo.DialogClientSession
+	for hops := 0; ; hops++ {
+		dcs, err = u.inviteTo(ctx, c, r, ip, offer)
+		// A redirect (3xx with a Contact) is followed, up to maxRedirects
+		// times, with a new INVITE (RFC 3261 section 8.1.3.4).
+		next, ok := redirected(err)
+		if !ok || hops >= maxRedirects {
+			break
+		}
+		u.log.Info("sip: a call redirected", "conf", c.conf, "mt", c.mt, "code", next.code)
+		r.uri, r.proxy = next.uri, false
+	}
 	if errors.Is(err, errEnded) {
 		return
 	}
@@ -193,7 +188,7 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 		return
 	}
 	c.answered(dcs.InviteResponse) // the session timer it names (timer.go)
-	peer, err := parseSDP(dcs.InviteResponse.Body())
+	peer, err := u.readSDP(dcs.InviteResponse.Body())
 	if err != nil {
 		u.log.Info("sip: an answer without usable SDP", "conf", c.conf, "mt", c.mt, "err", err)
 		fail(media.Offline)
@@ -224,6 +219,58 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 		return
 	}
 	c.watch(ep)
+}
+
+// maxRedirects bounds the redirects a call follows.
+const maxRedirects = 3
+
+// inviteTo sends the call's INVITE to r with offer and waits for the
+// answer; a challenge of the outbound proxy (401, 407) is answered with
+// its credentials (Config.OutboundUser, OutboundPassword).
+func (u *UA) inviteTo(ctx context.Context, c *call, r route, ip net.IP, offer []byte) (*sipgo.DialogClientSession, error) {
+	req := sip.NewRequest(sip.INVITE, r.uri)
+	req.SetBody(offer)
+	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
+	req.AppendHeader(sip.NewHeader("Allow", allowed))
+	u.offerTimer(req, secs(u.cfg.SessionExpires)) // timer.go
+	from := sip.FromHeader{Address: sip.Uri{Scheme: "sip", User: c.conf, Host: ip.String(), Port: u.port}, Params: sip.NewParams()}
+	from.Params.Add("tag", sip.GenerateTagN(16))
+	req.AppendHeader(&from)
+	ct := u.contact(ip, uriTransport(r.uri)) // tls.go
+	req.AppendHeader(&ct)
+	// Over TCP or TLS the dialog's requests (ACK, BYE, refreshes) reuse
+	// the connection of the answer, which reaches a terminal behind NAT
+	// (tls.go).
+	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct, RewriteContact: uriTransport(r.uri) != "UDP"}
+	opts := sipgo.AnswerOptions{OnResponse: func(res *sip.Response) error {
+		c.ringing.Store(res.IsProvisional() && res.StatusCode > 100)
+		return nil
+	}}
+	if r.proxy {
+		opts.Username, opts.Password = u.cfg.OutboundUser, u.cfg.OutboundPassword
+	}
+	return u.invite(ctx, c, dua, req, opts)
+}
+
+// redirect is where a 3xx sends a call.
+type redirect struct {
+	code int
+	uri  sip.Uri
+}
+
+// redirected reads a 3xx answer's first Contact.
+func redirected(err error) (redirect, bool) {
+	var de *sipgo.ErrDialogResponse
+	if !errors.As(err, &de) || de.Res.StatusCode < 300 || de.Res.StatusCode > 399 {
+		return redirect{}, false
+	}
+	ct := de.Res.Contact()
+	if ct == nil || ct.Address.Host == "" {
+		return redirect{}, false
+	}
+	uri := *ct.Address.Clone()
+	uri.Headers = nil
+	return redirect{code: de.Res.StatusCode, uri: uri}, true
 }
 
 // outcomeOf maps a final response onto a call outcome (issue 26): 486

@@ -25,6 +25,7 @@ func (c *call) reoffer(body []byte) []byte {
 	if err != nil {
 		return cur
 	}
+	peer.applySRTP(c.u.cfg.SRTP)
 	c.mu.Lock()
 	a := c.media
 	c.mu.Unlock()
@@ -32,6 +33,7 @@ func (c *call) reoffer(body []byte) []byte {
 	a.AudioPort, a.AudioDir = peer.AudioPort, peer.AudioDir
 	a.VideoPort, a.VideoDir = peer.VideoPort, peer.VideoDir
 	a.ContentPort, a.ContentDir = peer.ContentPort, peer.ContentDir
+	a.AudioSec, a.VideoSec, a.ContentSec, a.savp = peer.AudioSec, peer.VideoSec, peer.ContentSec, peer.savp
 	if peer.Audio == nil {
 		a.Audio, a.DTMF = nil, nil
 	}
@@ -49,6 +51,7 @@ func (c *call) reoffer(body []byte) []byte {
 		l.video.setPeer(a.IP, a.VideoPort, a.Video.PT)
 	}
 	l.setDirections(a)
+	l.setCrypto(a) // a new key (RFC 4568 section 7.1.4), or the same
 	c.contentOffer(peer)
 	answer := answerSDP(l, a)
 	if !bytes.Equal(answer, cur) { // a changed description has the next version (RFC 3264 section 8)

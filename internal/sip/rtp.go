@@ -28,8 +28,10 @@ type stream struct {
 	pt         atomic.Uint32 // the payload type sent to the peer
 	ssrc       uint32
 	received   atomic.Uint64
-	sent       *atomic.Uint64 // the user agent's packets sent
-	hold       atomic.Bool    // the peer takes nothing on this m-line now (content: its direction)
+	sent       *atomic.Uint64              // the user agent's packets sent
+	hold       atomic.Bool                 // the peer takes nothing on this m-line now (content: its direction)
+	key        []byte                      // Confer's SRTP master key and salt of this m-line (srtp.go)
+	sec        atomic.Pointer[srtpSession] // nil: plain RTP
 }
 
 // openStream opens an even RTP port and the RTCP port after it within
@@ -53,7 +55,7 @@ func openStream(ip net.IP, min, max int) (*stream, error) {
 			a.Close()
 			continue
 		}
-		return &stream{rtp: a, rtcp: b, ssrc: rand.Uint32()}, nil
+		return &stream{rtp: a, rtcp: b, ssrc: rand.Uint32(), key: newKey()}, nil
 	}
 	return nil, errors.New("sip: no free RTP port pair")
 }
@@ -124,6 +126,11 @@ func (s *stream) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if sec := s.sec.Load(); sec != nil {
+		if buf, err = sec.encryptRTP(buf); err != nil {
+			return 0, err
+		}
+	}
 	if s.sent != nil {
 		s.sent.Add(1)
 	}
@@ -139,9 +146,16 @@ func (s *stream) sendRTCP(pkts ...rtcp.Packet) {
 	if to == nil {
 		return
 	}
-	if buf, err := rtcp.Marshal(pkts); err == nil {
-		_, _ = s.rtcp.WriteToUDP(buf, to)
+	buf, err := rtcp.Marshal(pkts)
+	if err != nil {
+		return
 	}
+	if sec := s.sec.Load(); sec != nil {
+		if buf, err = sec.encryptRTCP(buf); err != nil {
+			return
+		}
+	}
+	_, _ = s.rtcp.WriteToUDP(buf, to)
 }
 
 // readRTP reads packets until the socket closes, latching onto their
@@ -156,8 +170,14 @@ func (s *stream) readRTP(last *atomic.Int64, f func(*rtp.Packet)) {
 		if err != nil {
 			return
 		}
+		b := buf[:n]
+		if sec := s.sec.Load(); sec != nil {
+			if b, err = sec.decryptRTP(b); err != nil {
+				continue // not authenticated: dropped (RFC 3711 section 3.3)
+			}
+		}
 		var p rtp.Packet
-		if p.Unmarshal(buf[:n]) != nil || p.Version != 2 {
+		if p.Unmarshal(b) != nil || p.Version != 2 {
 			continue
 		}
 		if !s.latched.Load() || !addrEqual(s.remote.Load(), from) {
@@ -185,8 +205,14 @@ func (s *stream) readRTCP(kf func()) {
 		if err != nil {
 			return
 		}
+		b := buf[:n]
+		if sec := s.sec.Load(); sec != nil {
+			if b, err = sec.decryptRTCP(b); err != nil {
+				continue
+			}
+		}
 		s.remoteRTCP.Store(from) // symmetric RTCP
-		pkts, err := rtcp.Unmarshal(buf[:n])
+		pkts, err := rtcp.Unmarshal(b)
 		if err != nil {
 			continue
 		}
@@ -279,6 +305,7 @@ func (l *leg) start(peer Media) {
 		l.video.setPeer(peer.IP, peer.VideoPort, peer.Video.PT)
 	}
 	l.setDirections(peer)
+	l.setCrypto(peer) // SRTP keys (srtp.go)
 	l.setContentPeer(peer)
 	go l.audio.readRTP(&l.last, l.gotAudio)
 	go l.video.readRTP(&l.last, l.gotVideo)

@@ -64,6 +64,11 @@ type Media struct {
 	// main video: sendonly or inactive hold the call (RFC 3264 section
 	// 8.4); c=0.0.0.0 counts as not receiving.
 	AudioDir, VideoDir string
+	// SRTP (srtp.go): the peer's crypto line Confer picked on each m-line
+	// whose profile is RTP/SAVP(F) (nil: none it can use), and which of
+	// the m-lines are SRTP.
+	AudioSec, VideoSec, ContentSec *sdes
+	savp                           lines
 
 	lines []offered // the peer's m-lines in order: an answer mirrors them (RFC 3264 section 6)
 }
@@ -89,9 +94,10 @@ type mline struct {
 	media         string // audio, video
 	port          int
 	codecs        []Codec
-	proto, format string // a refused line
+	proto, format string // the profile ("" RTP/AVP); a refused line's first format
 	dir           string // "" is sendrecv
 	content       string // RFC 4796 a=content, "" none
+	crypto        string // RFC 4568 a=crypto of an SRTP line, "" none
 }
 
 // writeSDP writes Confer's offer (an outgoing call) or answer (to an
@@ -113,7 +119,10 @@ func writeSDP(ip net.IP, id, ver uint64, lines []mline) []byte {
 		for _, c := range m.codecs {
 			pts = append(pts, strconv.Itoa(int(c.PT)))
 		}
-		fmt.Fprintf(&b, "m=%s %d RTP/AVP %s\r\n", m.media, m.port, strings.Join(pts, " "))
+		fmt.Fprintf(&b, "m=%s %d %s %s\r\n", m.media, m.port, cmp.Or(m.proto, "RTP/AVP"), strings.Join(pts, " "))
+		if m.crypto != "" {
+			fmt.Fprintf(&b, "a=crypto:%s\r\n", m.crypto)
+		}
 		for _, c := range m.codecs {
 			if c.Channels > 1 {
 				fmt.Fprintf(&b, "a=rtpmap:%d %s/%d/%d\r\n", c.PT, c.Name, c.ClockRate, c.Channels)
@@ -136,14 +145,21 @@ func writeSDP(ip net.IP, id, ver uint64, lines []mline) []byte {
 }
 
 // offerSDP is Confer's offer: audio, video (a=content:main) and the
-// content m-line (a=content:slides, RFC 4796), on the leg's ports.
-func offerSDP(l *leg) []byte {
+// content m-line (a=content:slides, RFC 4796), on the leg's ports; with
+// savp SRTP (RTP/SAVP and a key of each line's, srtp.go).
+func offerSDP(l *leg, savp bool) []byte {
 	audio := append(append([]Codec{}, audioOffer...), dtmfCodec)
-	return writeSDP(l.ip, l.sdpID, l.sdpVer.Load(), []mline{
+	lines := []mline{
 		{media: "audio", port: l.audio.port(), codecs: audio},
 		{media: "video", port: l.video.port(), codecs: videoOffer, content: "main"},
 		{media: "video", port: l.content.port(), codecs: videoOffer, content: "slides"},
-	})
+	}
+	if savp {
+		for i, s := range []*stream{l.audio, l.video, l.content} {
+			lines[i].proto, lines[i].crypto = "RTP/SAVP", s.offerCrypto()
+		}
+	}
+	return writeSDP(l.ip, l.sdpID, l.sdpVer.Load(), lines)
 }
 
 // answerSDP answers the peer's offer on the leg's ports: its m-lines in
@@ -158,13 +174,13 @@ func answerSDP(l *leg, peer Media) []byte {
 			if peer.DTMF != nil {
 				m.codecs = append(m.codecs, *peer.DTMF)
 			}
-			m.dir = answerDir(peer.AudioDir)
+			m.dir, m.crypto = answerDir(peer.AudioDir), l.audio.cryptoAttr(peer.AudioSec)
 		case o.role == roleVideo && peer.Video != nil:
 			m.port, m.codecs = l.video.port(), []Codec{*peer.Video}
-			m.dir = answerDir(peer.VideoDir)
+			m.dir, m.crypto = answerDir(peer.VideoDir), l.video.cryptoAttr(peer.VideoSec)
 		case o.role == roleContent && peer.Content != nil:
 			m.port, m.codecs, m.content = l.content.port(), []Codec{*peer.Content}, "slides"
-			m.dir = answerDir(peer.ContentDir)
+			m.dir, m.crypto = answerDir(peer.ContentDir), l.content.cryptoAttr(peer.ContentSec)
 		}
 		lines = append(lines, m)
 	}
@@ -287,6 +303,11 @@ func parseSDP(body []byte) (Media, error) {
 			}
 		}
 		cands := codecsOf(md)
+		var sec *sdes
+		savp := secure(o.proto)
+		if savp {
+			sec = pickCrypto(md) // srtp.go
+		}
 		dir := direction(&sd, md)
 		if held(&sd, md) {
 			dir = withoutReceive(dir)
@@ -294,6 +315,7 @@ func parseSDP(body []byte) (Media, error) {
 		switch o.role {
 		case roleAudio:
 			m.AudioPort, m.AudioCands, m.AudioDir = port, cands, dir
+			m.AudioSec, m.savp.audio = sec, savp
 			for i, c := range cands {
 				if strings.EqualFold(c.Name, "telephone-event") && c.ClockRate == 8000 && m.DTMF == nil {
 					m.DTMF = &cands[i]
@@ -304,11 +326,13 @@ func parseSDP(body []byte) (Media, error) {
 			}
 		case roleVideo:
 			m.VideoPort, m.VideoCands, m.VideoDir = port, cands, dir
+			m.VideoSec, m.savp.video = sec, savp
 			if port != 0 {
 				m.Video = pick(cands, videoOffer)
 			}
 		case roleContent:
 			m.ContentPort, m.ContentCands, m.ContentDir = port, cands, dir
+			m.ContentSec, m.savp.content = sec, savp
 			if port != 0 {
 				m.Content = pick(cands, videoOffer)
 			}

@@ -121,9 +121,13 @@ func (u *UA) invite(ctx context.Context, c *call, dua *sipgo.DialogUA, req *sip.
 		if err != nil {
 			return nil, notSent{err}
 		}
-		if !c.set(func() { c.dcs, c.callID = dcs, req.CallID().Value() }) {
+		prevID := ""
+		if !c.set(func() { prevID, c.dcs, c.callID = c.callID, dcs, req.CallID().Value() }) {
 			c.cleanup(dcs, nil, nil)
 			return nil, errEnded
+		}
+		if prevID != "" && prevID != c.callID { // a redirected call's earlier INVITE (dial.go)
+			u.forget(prevID, c)
 		}
 		u.track(c)
 		err = dcs.WaitAnswer(ctx, opts)

@@ -27,7 +27,7 @@ func (u *UA) listenTLS() error {
 	if cfg.MinVersion == 0 {
 		cfg.MinVersion = tls.VersionTLS12
 	}
-	u.tls = tls.NewListener(ln, cfg)
+	u.tls = tls.NewListener(newLimitedListener(ln, u.limit, &u.cfg, &u.stats.refused), cfg) // limits.go
 	u.tlsPort = ln.Addr().(*net.TCPAddr).Port
 	return nil
 }

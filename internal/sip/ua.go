@@ -74,6 +74,7 @@ type UA struct {
 	cancel      context.CancelFunc
 	wg          sync.WaitGroup
 	slots       chan struct{} // one per call in progress (Config.MaxDialogs)
+	limit       *addrLimiter  // messages per source address (limits.go)
 	nonce       []byte        // key of the digest nonces
 	nonceCounts nonceCounts   // accepted nonce-counts (nonces.go)
 	stats       counters
@@ -88,11 +89,17 @@ type UA struct {
 // agent; SetEvents must be called before Serve.
 func New(cfg Config, deps Deps) (*UA, error) {
 	cfg.defaults()
+	if cfg.SRTP != SRTPOptional && cfg.SRTP != SRTPRequired && cfg.SRTP != SRTPOff {
+		return nil, fmt.Errorf("%w: %q", ErrSRTPPolicy, cfg.SRTP)
+	}
+	if cfg.CallIn != CallInOpen && cfg.CallIn != CallInPassword && cfg.CallIn != CallInRegistered {
+		return nil, fmt.Errorf("%w: %q", ErrCallInPolicy, cfg.CallIn)
+	}
 	if deps.Log == nil {
 		deps.Log = slog.Default()
 	}
 	u := &UA{cfg: cfg, deps: deps, log: deps.Log, byMT: map[string]*call{}, byID: map[string]*call{},
-		slots: make(chan struct{}, cfg.MaxDialogs), nonce: make([]byte, 32)}
+		slots: make(chan struct{}, cfg.MaxDialogs), nonce: make([]byte, 32), limit: newAddrLimiter(cfg.RatePerAddress)}
 	if _, err := rand.Read(u.nonce); err != nil {
 		return nil, err
 	}
@@ -112,12 +119,15 @@ func New(cfg Config, deps Deps) (*UA, error) {
 		hostname = localIP(host)
 	}
 	var err error
-	u.ua, err = sipgo.NewUA(sipgo.WithUserAgent("Confer"), sipgo.WithUserAgentHostname(hostname), sipgo.WithUserAgenTLSConfig(cfg.clientTLS()))
+	stackLog := newSIPLogger(u.log) // redacted, rate-limited (siplog.go)
+	u.ua, err = sipgo.NewUA(sipgo.WithUserAgent("Confer"), sipgo.WithUserAgentHostname(hostname), sipgo.WithUserAgenTLSConfig(cfg.clientTLS()),
+		sipgo.WithUserAgentTransportLayerOptions(sip.WithTransportLayerLogger(stackLog)),
+		sipgo.WithUserAgentTransactionLayerOptions(sip.WithTransactionLayerLogger(stackLog)))
 	if err == nil {
-		u.srv, err = sipgo.NewServer(u.ua)
+		u.srv, err = sipgo.NewServer(u.ua, sipgo.WithServerLogger(stackLog))
 	}
 	if err == nil {
-		u.cli, err = sipgo.NewClient(u.ua, sipgo.WithClientHostname(hostname), sipgo.WithClientPort(u.port))
+		u.cli, err = sipgo.NewClient(u.ua, sipgo.WithClientHostname(hostname), sipgo.WithClientPort(u.port), sipgo.WithClientLogger(stackLog))
 	}
 	if err != nil {
 		u.udp.Close()
@@ -164,8 +174,11 @@ func (u *UA) SetEvents(ev media.Events) { u.events = ev }
 
 // Serve serves the listeners until Close.
 func (u *UA) Serve() {
-	u.wg.Go(func() { _ = u.srv.ServeUDP(u.udp) })
-	u.wg.Go(func() { _ = u.srv.ServeTCP(u.tcp) })
+	// Limits per source address before anything is parsed (limits.go).
+	udp := &limitedPacketConn{PacketConn: u.udp, lim: u.limit, dropped: &u.stats.dropped}
+	tcp := newLimitedListener(u.tcp, u.limit, &u.cfg, &u.stats.refused)
+	u.wg.Go(func() { _ = u.srv.ServeUDP(udp) })
+	u.wg.Go(func() { _ = u.srv.ServeTCP(tcp) })
 	if u.tls != nil {
 		u.wg.Go(func() { _ = u.srv.ServeTLS(u.tls) })
 	}
