@@ -29,6 +29,7 @@ func TestSIPFigures(t *testing.T) {
 	cfg := sipConfig()
 	cfg.RTPPortMax = cfg.RTPPortMin + 8*calls
 	cfg.MaxDialogs = 2 * calls
+	cfg.RatePerAddress = 100 * rate // every call comes from SIPp's one address (docs/sip.md "Limits per address")
 	ec := engine.DefaultConfig()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{MaxSessions: 4 * calls}, SIP: &cfg, Conference: ec})
 	e := &sipEnv{env: env, api: env.LoggedIn(t), ua: env.Srv.SIP()}
