@@ -84,8 +84,8 @@ func (f *sipFlags) config(noRTC bool, certFile, keyFile string) (*sip.Config, er
 	lo, hi, ok := strings.Cut(*f.rtpPorts, "-")
 	a, err1 := strconv.Atoi(strings.TrimSpace(lo))
 	b, err2 := strconv.Atoi(strings.TrimSpace(hi))
-	if !ok || err1 != nil || err2 != nil || a < 1024 || b > 65535 || b-a < 3 {
-		return nil, fmt.Errorf("--sip-rtp-ports: want a range like 40000-49999 of at least 4 ports above 1023")
+	if !ok || err1 != nil || err2 != nil || a < 1024 || b > 65535 || b-a < 5 { // one call out takes three pairs
+		return nil, fmt.Errorf("--sip-rtp-ports: want a range like 40000-49999 of at least 6 ports above 1023")
 	}
 	c.RTPPortMin, c.RTPPortMax = a, b
 	if c.MaxDialogs < 1 {

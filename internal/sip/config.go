@@ -127,7 +127,7 @@ func (c *Config) defaults() {
 	if c.SRTP == "" {
 		c.SRTP = SRTPOptional
 	}
-	if c.RTPPortMin <= 0 || c.RTPPortMax < c.RTPPortMin+1 {
+	if c.RTPPortMin <= 0 || c.RTPPortMax < c.RTPPortMin+5 {
 		c.RTPPortMin, c.RTPPortMax = 40000, 49999
 	}
 }

@@ -37,7 +37,7 @@ type stream struct {
 // openStream opens an even RTP port and the RTCP port after it within
 // [min, max].
 func openStream(ip net.IP, min, max int) (*stream, error) {
-	span := (max - min) / 2
+	span := (max - min + 1) / 2 // the top pair included (issue 38)
 	for range 64 {
 		p := min + 2*rand.IntN(span)
 		if p%2 == 1 {
