@@ -14,8 +14,9 @@ import (
 )
 
 // Janus is a Janus gateway started with a generated configuration: the
-// VideoRoom plugin and the HTTP transport on loopback only, ICE on the
-// loopback interface, no event handlers, loggers or other plugins.
+// VideoRoom and AudioBridge plugins and the HTTP transport on loopback
+// only, ICE on the loopback interface, no event handlers, loggers or other
+// plugins.
 type Janus struct {
 	URL  string // the HTTP API, http://127.0.0.1:PORT/janus
 	Dir  string // configuration and log
@@ -62,8 +63,9 @@ func StartJanus(ctx context.Context, dir string, o JanusOptions) (*Janus, error)
 		}
 	}
 	links := map[string]string{
-		"plugins/libjanus_videoroom.so": "plugins/libjanus_videoroom.so",
-		"transports/libjanus_http.so":   "transports/libjanus_http.so",
+		"plugins/libjanus_videoroom.so":   "plugins/libjanus_videoroom.so",
+		"plugins/libjanus_audiobridge.so": "plugins/libjanus_audiobridge.so",
+		"transports/libjanus_http.so":     "transports/libjanus_http.so",
 	}
 	for link, target := range links {
 		os.Remove(filepath.Join(dir, link))
@@ -117,7 +119,8 @@ admin: {
 	admin_https = false
 }
 `, o.Port),
-		"janus.plugin.videoroom.jcfg": "general: {\n}\n",
+		"janus.plugin.videoroom.jcfg":   "general: {\n}\n",
+		"janus.plugin.audiobridge.jcfg": "general: {\n}\n",
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, "conf", name), []byte(body), 0o644); err != nil {

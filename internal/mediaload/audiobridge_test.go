@@ -1,0 +1,158 @@
+package mediaload
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/audio"
+	"github.com/confer-platform/confer/internal/audio/tone"
+	"github.com/confer-platform/confer/internal/rtctest"
+)
+
+// TestAudioBridgeFigures measures Janus's AudioBridge on the workload of
+// internal/mixer's BenchmarkRoom/50x4: one room of 50 Opus participants,
+// 4 of them talking (the others send encoded silence), each receiving its
+// mix. It reports Janus's CPU per mixed participant (docs/benchmarks.md
+// "Mixed audio"). Run with CONFER_MIX_BENCH=1 (and Debian's janus).
+func TestAudioBridgeFigures(t *testing.T) {
+	if os.Getenv("CONFER_MIX_BENCH") == "" {
+		t.Skip("a figure, not a test: CONFER_MIX_BENCH=1 runs it")
+	}
+	const n, talkers = 50, 4
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	jp, err := StartJanus(ctx, t.TempDir(), JanusOptions{})
+	if err != nil {
+		t.Skip(err)
+	}
+	defer jp.Stop()
+	j := &janus{base: jp.URL, client: &http.Client{}}
+	admin, err := attachPlugin(ctx, j, "janus.plugin.audiobridge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.close()
+	const room = 4242
+	if _, err := admin.request(ctx, map[string]any{"request": "create", "room": room, "sampling_rate": 48000}, nil); err != nil {
+		t.Fatal(err)
+	}
+	enc, err := audio.NewEncoder("opus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	const frames = 50
+	var talk [talkers][][]byte
+	for i := range talk {
+		for f := 0; f < frames; f++ {
+			p, _ := enc.Encode(nil, tone.Sine(300+float64(i)*110, 6000, audio.Rate, f*audio.Frame, audio.Frame))
+			talk[i] = append(talk[i], p)
+		}
+	}
+	silence, _ := enc.Encode(nil, make([]int16, audio.Frame))
+	tracks := make([]*webrtc.TrackLocalStaticRTP, n)
+	for i := range tracks {
+		pc := rtctest.NewPC(t)
+		tr, err := webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2}, "audio", fmt.Sprint("p", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pc.AddTrack(tr); err != nil {
+			t.Fatal(err)
+		}
+		pc.OnTrack(func(r *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
+			for {
+				if _, _, err := r.ReadRTP(); err != nil {
+					return
+				}
+			}
+		})
+		h, err := attachPlugin(ctx, j, "janus.plugin.audiobridge")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.close()
+		offer, err := pc.CreateOffer(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sdp, err := gather(ctx, pc, offer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := h.request(ctx, map[string]any{"request": "join", "room": room, "display": fmt.Sprint("p", i)},
+			&webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: sdp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Jsep == nil {
+			t.Fatalf("join %d: no answer in %s", i, m.PluginData.Data)
+		}
+		if err := pc.SetRemoteDescription(*m.Jsep); err != nil {
+			t.Fatal(err)
+		}
+		tracks[i] = tr
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(20 * time.Millisecond)
+		defer tk.Stop()
+		for k := 0; ; k++ {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+			}
+			for i, tr := range tracks {
+				p := silence
+				if i < talkers {
+					p = talk[i][k%frames]
+				}
+				_ = tr.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: uint16(k), Timestamp: uint32(k) * 960}, Payload: p})
+			}
+		}
+	}()
+	time.Sleep(5 * time.Second) // every participant connected and mixed
+	c0, err := ProcCPU(jp.PID(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const span = 20 * time.Second
+	time.Sleep(span)
+	c1, _ := ProcCPU(jp.PID(), false)
+	close(stop)
+	<-done
+	lst, _ := admin.request(ctx, map[string]any{"request": "listparticipants", "room": room}, nil)
+	var parts struct{ Participants []json.RawMessage }
+	if lst != nil {
+		json.Unmarshal(lst.PluginData.Data, &parts)
+	}
+	t.Logf("Janus AudioBridge, %d participants (%d listed), %d talking: %.1f %% of a core, %.3f %% per mixed participant (load %s)",
+		n, len(parts.Participants), talkers, float64(c1-c0)/float64(span)*100, float64(c1-c0)/float64(span)*100/n, LoadAvg())
+}
+
+// attachPlugin creates a session and a handle of plugin (attach is the
+// VideoRoom's).
+func attachPlugin(ctx context.Context, j *janus, plugin string) (*janusHandle, error) {
+	m, err := j.post(ctx, "", map[string]any{"janus": "create"})
+	if err != nil {
+		return nil, err
+	}
+	h := &janusHandle{j: j, session: m.Data.ID, stop: make(chan struct{})}
+	if m, err = j.post(ctx, h.sessionPath(), map[string]any{"janus": "attach", "plugin": plugin}); err != nil {
+		h.close()
+		return nil, err
+	}
+	h.handle = m.Data.ID
+	return h, nil
+}
