@@ -56,9 +56,19 @@ confer call POST /api/v1/mc/meeting_files/<meeting_id> file=@agenda.pdf`,
 	}
 }
 
-// runVersion queries the version endpoint of every module (no login).
+// runVersion prints confer's version, then queries the version endpoint
+// of every module of the platform (no login needed). Without a platform
+// (no profile, no --url) it prints confer's version only; a platform
+// that cannot be reached is an error after confer's version.
 func runVersion(a *app, _ []string) error {
 	c, err := a.connect()
+	if errors.Is(err, errNoProfile) {
+		if a.g.json {
+			return a.printValue(map[string]any{"confer": cliVersion()})
+		}
+		fmt.Fprintf(a.out, "confer %s (no platform: run 'confer login' or give --url for its version)\n", cliVersion())
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -94,6 +104,9 @@ func runVersion(a *app, _ []string) error {
 		mods = append(mods, md)
 	}
 	if firstErr != nil && len(mods) > 0 && mods[0].Version == "" {
+		if !a.g.json {
+			fmt.Fprintf(a.out, "confer %s\n", cliVersion())
+		}
 		return firstErr // the platform cannot be reached
 	}
 	if a.g.json {

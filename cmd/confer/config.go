@@ -161,6 +161,10 @@ func writeSession(dir, name string, s *cachedSession) error {
 
 // connect makes the command's client from its profile, cached session,
 // and the secrets of the environment or the profile's files.
+// errNoProfile is connect's error when no platform is named: no profile,
+// no --url, no CONFER_URL.
+var errNoProfile = usagef("no profile yet: run 'confer login' first (or give --url)")
+
 func (a *app) connect() (*sdk.Client, error) {
 	if a.client != nil {
 		return a.client, nil
@@ -174,7 +178,7 @@ func (a *app) connect() (*sdk.Client, error) {
 	if p == nil {
 		if a.g.url == "" && a.getenv("CONFER_URL") == "" {
 			if len(cfg.Profiles) == 0 {
-				return nil, usagef("no profile yet: run 'confer login' first (or give --url)")
+				return nil, errNoProfile
 			}
 			return nil, usagef("no profile %q: run 'confer login --profile %s' first", name, name)
 		}

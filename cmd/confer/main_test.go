@@ -236,6 +236,13 @@ func TestFailures(t *testing.T) {
 		{"bad flag", []string{"confs", "list", "--nope"}, 2, "flag provided but not defined: -nope"},
 		{"unreachable", []string{"version", "--url", "http://127.0.0.1:1"}, 3, "connect"},
 	}
+	// Without a platform, version prints confer's own (issue 41).
+	if r := c.run("version"); r.code != 0 || !strings.HasPrefix(r.out, "confer "+cliVersion()+" (no platform") {
+		t.Errorf("version without a profile: %+v", r)
+	}
+	if r := c.run("version", "--url", "http://127.0.0.1:1"); !strings.HasPrefix(r.out, "confer "+cliVersion()+"\n") {
+		t.Errorf("version of an unreachable platform does not print confer's: %+v", r)
+	}
 	for _, tt := range tests {
 		r := c.run(tt.args...)
 		if r.code != tt.code || !strings.Contains(r.err, tt.err) {
@@ -293,6 +300,11 @@ func TestSessionRenewal(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	// An unstamped build is "dev", as conferd's (issue 41: it was the
+	// SDK's 0.1.0).
+	if v := cliVersion(); !strings.HasPrefix(v, "dev") {
+		t.Errorf("unstamped confer calls itself %q", v)
+	}
 	c := newCLI(t)
 	out := c.ok("version", "--url", c.env.URL)
 	for _, m := range []string{"system", "mc", "vc", "amc", "vrs", "upu", "krtc", "nms"} {

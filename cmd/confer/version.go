@@ -1,17 +1,13 @@
 package main
 
-import (
-	"runtime/debug"
-
-	"github.com/confer-platform/confer/sdk"
-)
+import "runtime/debug"
 
 // version is the build's version, stamped by scripts/build.sh:
 //
 //	go build -ldflags "-X main.version=v1.2.3" ./cmd/confer
 //
 // Unstamped builds report the module version `go install` records, else
-// the SDK's version.
+// "dev" and the VCS revision, as conferd does (cmd/conferd/version.go).
 var version = ""
 
 // cliVersion is the version `confer version` prints.
@@ -19,8 +15,21 @@ func cliVersion() string {
 	if version != "" {
 		return version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
 	}
-	return sdk.Version
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	v := "dev"
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += "+" + s.Value[:12]
+		}
+		if s.Key == "vcs.modified" && s.Value == "true" {
+			v += "-dirty"
+		}
+	}
+	return v
 }

@@ -33,6 +33,11 @@ func TestHelpForEveryCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "conferd migrate") || !strings.Contains(out, "-addr") {
 		t.Errorf("conferd --help: exit %d, %q", code, out)
 	}
+	// Backquotes in a flag's usage name its argument (package flag): the
+	// profile flag takes a file, not "go tool pprof" (issue 41).
+	if !strings.Contains(out, "-cpu-profile file\n") || strings.Contains(out, "-cpu-profile go") {
+		t.Errorf("conferd --help names the profile's argument wrongly:\n%s", out)
+	}
 	// Flags before --help are serve's (the default command).
 	if code, out, _ := runCmd(t, "--addr", ":1", "--help"); code != 0 || !strings.Contains(out, "usage: conferd [serve]") {
 		t.Errorf("conferd --addr :1 --help: exit %d, %q", code, out)

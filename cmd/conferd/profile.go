@@ -12,7 +12,7 @@ import (
 // docs/benchmarks.md are taken from a server under confer-load this way
 // (`go tool pprof -top conferd FILE`).
 func addProfileFlag(fs *flag.FlagSet) *string {
-	return fs.String("cpu-profile", "", "write a CPU profile of this run to the file, until shutdown (for `go tool pprof`)")
+	return fs.String("cpu-profile", "", "write a CPU profile of this run to `file`, until shutdown (read it with go tool pprof)")
 }
 
 // startProfile starts the profile when path is set; stop ends it.
