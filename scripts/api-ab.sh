@@ -73,7 +73,7 @@ start() { # name bin port
 		db="$PG/$name?sslmode=disable"
 	fi
 	# shellcheck disable=SC2086 # CONFERD_FLAGS is a list of flags
-	CONFER_SIMULATED_TERMINALS=1 "$2" serve --addr "127.0.0.1:$3" --db "$db" --files-dir "$work/$1/files" --max-ports 64000 --max-confs 1000 ${CONFERD_FLAGS:-} >"$work/$1/log" 2>&1 &
+	CONFER_SIMULATED_TERMINALS=1 "$2" serve --addr "127.0.0.1:$3" --db "$db" --create --files-dir "$work/$1/files" --max-ports 64000 --max-confs 1000 ${CONFERD_FLAGS:-} >"$work/$1/log" 2>&1 &
 	pids+=($!)
 	for _ in $(seq 200); do
 		curl -fsS "http://127.0.0.1:$3/readyz" >/dev/null 2>&1 && return 0

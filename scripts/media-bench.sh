@@ -75,7 +75,7 @@ port=$((18500 + RANDOM % 1000))
 confer_start() {
 	local n=$1 d="$work/confer.$RANDOM" cport=$((port + 1)) i tok id
 	mkdir -p "$d"
-	"$work/conferd" license import --db "$d/c.db" --key bench-key --secret bench-secret-0123456789 >/dev/null
+	"$work/conferd" license import --db "$d/c.db" --create --key bench-key --secret bench-secret-0123456789 >/dev/null
 	"$work/conferd" account create --db "$d/c.db" --username bench --password 'Bench-pass-2026' --admin >/dev/null
 	"$work/conferd" --addr "127.0.0.1:$cport" --db "$d/c.db" --max-ports 10000 --log-format json 2>"$d/log" &
 	confer_pid=$!

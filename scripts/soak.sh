@@ -53,7 +53,7 @@ URL=http://127.0.0.1:$PORT
 go build -o "$work/conferd" ./cmd/conferd
 go build -o "$work/confer-load" ./cmd/confer-load
 
-CONFER_SIMULATED_TERMINALS=1 "$work/conferd" serve --addr "127.0.0.1:$PORT" --db "$DB" --files-dir "$work/files" --max-ports 20000 >"$work/conferd.log" 2>&1 &
+CONFER_SIMULATED_TERMINALS=1 "$work/conferd" serve --addr "127.0.0.1:$PORT" --db "$DB" --create --files-dir "$work/files" --max-ports 20000 >"$work/conferd.log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do
 	curl -fsS "$URL/readyz" >/dev/null 2>&1 && break

@@ -39,7 +39,7 @@ func accountPassword(ctx context.Context, args []string, stdout, stderr io.Write
 		pw, _, _ = strings.Cut(string(b), "\n")
 		pw, random = strings.TrimRight(pw, "\r"), false
 	}
-	st, ok := openStore(ctx, *db, stderr)
+	st, ok := db.open(ctx, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -75,7 +75,7 @@ func accountUnlock(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, "conferd: account unlock needs --username")
 		return exitUsage
 	}
-	st, ok := openStore(ctx, *db, stderr)
+	st, ok := db.open(ctx, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -19,7 +19,7 @@ import (
 func TestAccountUnlockAndPassword(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "c.db")
-	if code, _, errs := runCmd(t, "account", "create", "--db", db, "--username", "dana", "--password", "pw"); code != 0 {
+	if code, _, errs := runCmd(t, "account", "create", "--db", db, "--create", "--username", "dana", "--password", "pw"); code != 0 {
 		t.Fatalf("account create: %q", errs)
 	}
 	account := func() store.Account {

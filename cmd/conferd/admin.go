@@ -36,7 +36,7 @@ func licenseImport(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, "conferd: license import needs --key and --secret")
 		return exitUsage
 	}
-	st, ok := openStore(ctx, *db, stderr)
+	st, ok := db.open(ctx, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -63,7 +63,7 @@ func accountCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, "conferd: account create needs --username and --password")
 		return exitUsage
 	}
-	st, ok := openStore(ctx, *db, stderr)
+	st, ok := db.open(ctx, stderr)
 	if !ok {
 		return exitUsage
 	}

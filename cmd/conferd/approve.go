@@ -52,7 +52,7 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "conferd: unknown conference command %q\n%s", args[0], conferenceUsage)
 		return exitUsage
 	}
-	st, ok := openStore(ctx, *db, stderr)
+	st, ok := db.open(ctx, stderr)
 	if !ok {
 		return exitUsage
 	}

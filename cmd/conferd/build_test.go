@@ -59,7 +59,7 @@ func TestBuildScriptStampsVersion(t *testing.T) {
 	}
 
 	addr := freeAddr(t)
-	srv := exec.Command(conferd, "serve", "--addr", addr, "--db", filepath.Join(t.TempDir(), "c.db"))
+	srv := exec.Command(conferd, "serve", "--addr", addr, "--db", filepath.Join(t.TempDir(), "c.db"), "--create")
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -158,7 +158,7 @@ func TestServeTLSRedirectJSONLogsConfig(t *testing.T) {
 	addr, raddr := freeAddr(t), freeAddr(t)
 	cfg := writeFile(t, filepath.Join(t.TempDir(), "conferd.conf"),
 		"addr = "+addr+"\nlog-format = json\ntls-cert = "+cert+"\ntls-key = "+key+"\n")
-	logs := startServe(t, "--config", cfg, "--db", filepath.Join(t.TempDir(), "c.db"), "--http-redirect-addr", raddr)
+	logs := startServe(t, "--config", cfg, "--db", filepath.Join(t.TempDir(), "c.db"), "--create", "--http-redirect-addr", raddr)
 
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
 	resp, err := client.Get("https://" + addr + "/healthz")

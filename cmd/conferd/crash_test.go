@@ -45,7 +45,7 @@ func crashRun(t *testing.T, db string) {
 	const cycles = 10
 	began := time.Now()
 	budget := began.Add(90 * time.Second)
-	if code, _, errs := runCmd(t, "license", "import", "--db", db, "--key", "crash-key", "--secret", "crash-secret"); code != 0 {
+	if code, _, errs := runCmd(t, "license", "import", "--db", db, "--create", "--key", "crash-key", "--secret", "crash-secret"); code != 0 {
 		t.Fatalf("license import: %s", errs)
 	}
 	if code, _, errs := runCmd(t, "account", "create", "--db", db, "--username", "crash", "--password", "crash-pw", "--admin"); code != 0 {

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/confer-platform/confer/internal/store/sqlstore"
 )
 
 // Defaults of the serve flags; each flag may also come from the
@@ -49,6 +54,36 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-func dbFlag(fs *flag.FlagSet) *string {
-	return fs.String("db", envOr("CONFER_DB", defaultDB), "SQLite file path or postgres:// URL (env CONFER_DB)")
+// dbFlags are --db and --create, the database a command opens.
+type dbFlags struct {
+	dsn    string
+	create bool
+}
+
+func dbFlag(fs *flag.FlagSet) *dbFlags {
+	d := &dbFlags{}
+	fs.StringVar(&d.dsn, "db", envOr("CONFER_DB", defaultDB), "SQLite file path or postgres:// URL (env CONFER_DB)")
+	fs.BoolVar(&d.create, "create", envBool("CONFER_CREATE"),
+		"create the SQLite file --db names when it does not exist (env CONFER_CREATE); the default path and CONFER_DB's are created without it")
+	return d
+}
+
+// open opens the database. A SQLite file that does not exist is created
+// only at the default path, at the path CONFER_DB names (a deployment's
+// own) or with --create: a mistyped --db is refused rather than answered
+// with a new, empty database.
+func (d *dbFlags) open(ctx context.Context, stderr io.Writer) (*sqlstore.DB, bool) {
+	if !sqlstore.IsPostgres(d.dsn) && !d.create && !d.usual() {
+		if _, err := os.Stat(d.dsn); errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(stderr, "conferd: database: %s does not exist; --create makes a new database there\n", d.dsn)
+			return nil, false
+		}
+	}
+	return openStore(ctx, d.dsn, stderr)
+}
+
+// usual tells whether --db names the default path or CONFER_DB's.
+func (d *dbFlags) usual() bool {
+	p := filepath.Clean(d.dsn)
+	return p == filepath.Clean(defaultDB) || (os.Getenv("CONFER_DB") != "" && p == filepath.Clean(os.Getenv("CONFER_DB")))
 }

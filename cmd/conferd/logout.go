@@ -25,7 +25,7 @@ func accountLogout(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, "conferd: account logout needs --username")
 		return exitUsage
 	}
-	st, ok := openStore(ctx, *db, stderr)
+	st, ok := db.open(ctx, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -15,7 +15,7 @@ import (
 func TestAccountLogout(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "c.db")
 	for _, u := range []string{"bob", "carl"} {
-		if code, _, errs := runCmd(t, "account", "create", "--db", db, "--username", u, "--password", "pw"); code != 0 {
+		if code, _, errs := runCmd(t, "account", "create", "--db", db, "--create", "--username", u, "--password", "pw"); code != 0 {
 			t.Fatalf("account create: %q", errs)
 		}
 	}

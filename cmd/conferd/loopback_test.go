@@ -12,7 +12,7 @@ import (
 // (docs/media.md "Configuration", docs/console.md).
 func TestServeLoopbackKeepsMedia(t *testing.T) {
 	addr := freeAddr(t)
-	logs := startServe(t, "--addr", addr, "--db", filepath.Join(t.TempDir(), "c.db"), "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
+	logs := startServe(t, "--addr", addr, "--db", filepath.Join(t.TempDir(), "c.db"), "--create", "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
 		"--sip-addr", "127.0.0.1:0")
 	out := logs.String()
 	m := regexp.MustCompile(`ice_udp="?\[([^\]]*)\]`).FindStringSubmatch(out)

@@ -72,7 +72,7 @@ func TestExitTwoOnBadReleaseOrDatabase(t *testing.T) {
 
 func TestLicenseAndAccountCommands(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "sub", "c.db") // the folder is created
-	if code, out, errs := runCmd(t, "license", "import", "--db", db, "--key", "k1", "--secret", "s1"); code != 0 || !strings.Contains(out, "k1") {
+	if code, out, errs := runCmd(t, "license", "import", "--db", db, "--create", "--key", "k1", "--secret", "s1"); code != 0 || !strings.Contains(out, "k1") {
 		t.Fatalf("license import: %d %q %q", code, out, errs)
 	}
 	if code, _, _ := runCmd(t, "license", "import", "--db", db, "--key", "k1"); code != 2 {
@@ -95,7 +95,7 @@ func TestFirstStartAndSignal(t *testing.T) {
 	start := func() (*exec.Cmd, *bufio.Reader, string) {
 		addr := freeAddr(t)
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "CONFERD_TEST_MAIN=1", "CONFERD_TEST_ARGS=serve --addr "+addr+" --db "+db)
+		cmd.Env = append(os.Environ(), "CONFERD_TEST_MAIN=1", "CONFERD_TEST_ARGS=serve --addr "+addr+" --create --db "+db)
 		stdout, _ := cmd.StdoutPipe()
 		cmd.Stderr = io.Discard
 		if err := cmd.Start(); err != nil {
@@ -188,7 +188,7 @@ func postForm(t *testing.T, addr, path, body string) string {
 
 func TestTerminalDirectoryCommands(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "c.db")
-	if code, out, errs := runCmd(t, "terminal", "add", "--db", db, "--e164", "222123", "--alias", "mt_shanghai", "--behaviour", "busy"); code != 0 || !strings.Contains(out, "222123: busy") {
+	if code, out, errs := runCmd(t, "terminal", "add", "--db", db, "--create", "--e164", "222123", "--alias", "mt_shanghai", "--behaviour", "busy"); code != 0 || !strings.Contains(out, "222123: busy") {
 		t.Fatalf("terminal add: %d %q %q", code, out, errs)
 	}
 	if code, _, _ := runCmd(t, "terminal", "add", "--db", db, "--e164", "1", "--behaviour", "asleep"); code != 2 {
@@ -202,5 +202,31 @@ func TestTerminalDirectoryCommands(t *testing.T) {
 	}
 	if code, _, _ := runCmd(t, "terminal", "remove", "--db", db, "--account", "222123"); code != 1 {
 		t.Fatalf("second remove: exit %d", code)
+	}
+}
+
+// A SQLite file that does not exist is refused (a mistyped --db made a new,
+// empty database: issue 41) unless --create says so or it is CONFER_DB's
+// path; nothing is created meanwhile.
+func TestMissingDatabaseRefused(t *testing.T) {
+	dir := t.TempDir()
+	typo := filepath.Join(dir, "conefr.db")
+	code, _, errs := runCmd(t, "account", "create", "--db", typo, "--username", "u", "--password", "pw")
+	if code != exitUsage || !strings.Contains(errs, "does not exist") || !strings.Contains(errs, "--create") {
+		t.Errorf("a missing --db: exit %d, %q", code, errs)
+	}
+	if _, err := os.Stat(typo); !os.IsNotExist(err) {
+		t.Errorf("the refused --db was created: %v", err)
+	}
+	if code, _, errs := runCmd(t, "account", "create", "--db", typo, "--create", "--username", "u", "--password", "pw"); code != 0 {
+		t.Fatalf("--create: exit %d, %q", code, errs)
+	}
+	if code, out, errs := runCmd(t, "terminal", "list", "--db", typo); code != 0 {
+		t.Errorf("the created database: exit %d, %q %q", code, out, errs)
+	}
+	deployed := filepath.Join(dir, "deployed.db")
+	t.Setenv("CONFER_DB", deployed)
+	if code, _, errs := runCmd(t, "terminal", "list"); code != 0 {
+		t.Errorf("CONFER_DB's path: exit %d, %q", code, errs)
 	}
 }

@@ -33,7 +33,7 @@ func TestMonitorNets(t *testing.T) {
 			t.Errorf("--monitor-rtp-nets %q = %v, %v; want %v", c.arg, got, err, c.want)
 		}
 	}
-	code, _, errs := runCmd(t, "serve", "--db", filepath.Join(t.TempDir(), "c.db"), "--monitor-rtp-nets", "10.0.0.0/33")
+	code, _, errs := runCmd(t, "serve", "--db", filepath.Join(t.TempDir(), "c.db"), "--create", "--monitor-rtp-nets", "10.0.0.0/33")
 	if code != exitUsage || !strings.Contains(errs, "--monitor-rtp-nets") {
 		t.Errorf("a bad network: exit %d, %q", code, errs)
 	}

@@ -103,8 +103,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *filesDir == "" {
 		*filesDir = filepath.Join("confer-data", "files")
-		if !sqlstore.IsPostgres(*db) {
-			*filesDir = filepath.Join(filepath.Dir(*db), "files")
+		if !sqlstore.IsPostgres(db.dsn) {
+			*filesDir = filepath.Join(filepath.Dir(db.dsn), "files")
 		}
 	}
 	port := 0
@@ -112,8 +112,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		port, _ = strconv.Atoi(p)
 	}
 	dataDir := "."
-	if !sqlstore.IsPostgres(*db) {
-		dataDir = filepath.Dir(*db)
+	if !sqlstore.IsPostgres(db.dsn) {
+		dataDir = filepath.Dir(db.dsn)
 	}
 	r, err := release.Parse(*rel)
 	if err != nil {
@@ -128,7 +128,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conferd: --verified-for and --verified-max must not be negative")
 		return exitUsage
 	}
-	st, ok := openStore(ctx, *db, stderr)
+	st, ok := db.open(ctx, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -14,7 +14,7 @@ import (
 // conferd runs the SIP user agent on --sip-addr, UDP and TCP: it answers
 // OPTIONS on both (docs/sip.md "Configuration").
 func TestServeSIP(t *testing.T) {
-	logs := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
+	logs := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--create", "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
 		"--sip-addr", "127.0.0.1:0")
 	m := regexp.MustCompile(`sip: user agent listening.*addr=(127\.0\.0\.1:\d+)`).FindStringSubmatch(logs.String())
 	if m == nil {
@@ -42,7 +42,7 @@ func TestServeSIP(t *testing.T) {
 // Bad SIP flags stop the start with a usage error.
 func TestServeSIPBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"--sip-rtp-ports", "9-5"}, {"--sip-addr", "nope"}, {"--sip-public-ip", "x"}, {"--sip-max-calls", "0"}} {
-		code, _, errs := runCmd(t, append([]string{"serve", "--db", filepath.Join(t.TempDir(), "c.db")}, args...)...)
+		code, _, errs := runCmd(t, append([]string{"serve", "--db", filepath.Join(t.TempDir(), "c.db"), "--create"}, args...)...)
 		if code != exitUsage || !strings.Contains(errs, args[0]) {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
@@ -58,7 +58,7 @@ func TestServeDefaultRTCPortTaken(t *testing.T) {
 		t.Skipf("UDP 7882 is in use here already (%v): the test needs to hold it itself", err)
 	}
 	defer held.Close()
-	logs := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--sip-addr", "127.0.0.1:0")
+	logs := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--create", "--sip-addr", "127.0.0.1:0")
 	out := logs.String()
 	if !strings.Contains(out, "the SFU's default ports are taken") || strings.Contains(out, "SIP port 5060") {
 		t.Fatalf("warnings of a taken SFU port: %s", out)
@@ -73,7 +73,7 @@ func TestServeDefaultRTCPortTaken(t *testing.T) {
 // --sip-tls-addr "" turns it off (docs/sip.md "TLS").
 func TestServeSIPTLS(t *testing.T) {
 	cert, key, pool := selfSigned(t)
-	logs := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
+	logs := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--create", "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
 		"--sip-addr", "127.0.0.1:0", "--sip-tls-addr", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key)
 	m := regexp.MustCompile(`sip: user agent listening, TLS.*addr=(127\.0\.0\.1:\d+)`).FindStringSubmatch(logs.String())
 	if m == nil {
@@ -95,12 +95,12 @@ func TestServeSIPTLS(t *testing.T) {
 		t.Fatalf("OPTIONS over TLS: %q %v", line, err)
 	}
 
-	off := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
+	off := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--create", "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
 		"--sip-addr", "127.0.0.1:0", "--sip-tls-addr", "", "--tls-cert", cert, "--tls-key", key)
 	if strings.Contains(off.String(), "listening, TLS") {
 		t.Fatalf("SIP over TLS with --sip-tls-addr \"\": %s", off)
 	}
-	if code, _, errs := runCmd(t, "serve", "--db", filepath.Join(t.TempDir(), "c.db"), "--sip-tls-addr", "nope", "--tls-cert", cert, "--tls-key", key); code != exitUsage || !strings.Contains(errs, "--sip-tls-addr") {
+	if code, _, errs := runCmd(t, "serve", "--db", filepath.Join(t.TempDir(), "c.db"), "--create", "--sip-tls-addr", "nope", "--tls-cert", cert, "--tls-key", key); code != exitUsage || !strings.Contains(errs, "--sip-tls-addr") {
 		t.Fatalf("bad --sip-tls-addr: exit %d, %q", code, errs)
 	}
 }
@@ -115,7 +115,7 @@ func TestServeDefaultSIPTLSPortTaken(t *testing.T) {
 	defer held.Close()
 	t.Setenv("CONFER_SIP_TLS_ADDR", "") // the default, :5061
 	cert, key, _ := selfSigned(t)
-	logs := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
+	logs := startServe(t, "--addr", freeAddr(t), "--db", filepath.Join(t.TempDir(), "c.db"), "--create", "--rtc-udp-port", "0", "--rtc-tcp-port", "0",
 		"--sip-addr", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key)
 	out := logs.String()
 	if !strings.Contains(out, "SIP over TLS port 5061 is taken") || !regexp.MustCompile(`listening, TLS.*addr=\S+:\d+`).MatchString(out) ||

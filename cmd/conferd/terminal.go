@@ -33,7 +33,7 @@ func terminalCmd(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if fs.Parse(args[1:]) != nil {
 		return exitUsage
 	}
-	st, ok := openStore(ctx, *db, stderr)
+	st, ok := db.open(ctx, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -39,7 +39,7 @@ func terminalApply(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, "conferd: terminal apply needs --conf, --mt and --for chairman, speaker or mix")
 		return exitUsage
 	}
-	st, ok := openStore(ctx, *db, stderr)
+	st, ok := db.open(ctx, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -86,7 +86,7 @@ func TestNodeCometDAck(t *testing.T) {
 func startConferdWithAccount(t *testing.T, bin, db, addr string) *conferd {
 	t.Helper()
 	for _, args := range [][]string{
-		{"license", "import", "--db", db, "--key", "node-key", "--secret", "node-secret"},
+		{"license", "import", "--db", db, "--create", "--key", "node-key", "--secret", "node-secret"},
 		{"account", "create", "--db", db, "--username", "alice", "--password", "alice-pw", "--admin"},
 	} {
 		if out, err := execCombined(bin, args...); err != nil {

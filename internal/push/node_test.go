@@ -33,7 +33,7 @@ func TestNodeCometD(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "confer.db")
 	for _, args := range [][]string{
-		{"license", "import", "--db", db, "--key", "node-key", "--secret", "node-secret"},
+		{"license", "import", "--db", db, "--create", "--key", "node-key", "--secret", "node-secret"},
 		{"account", "create", "--db", db, "--username", "alice", "--password", "alice-pw", "--admin"},
 	} {
 		if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
