@@ -217,6 +217,15 @@ func TestConsoleLoginMessages(t *testing.T) {
 	if strings.Contains(wrong, testserver.AdminUser) {
 		t.Errorf("the message names the user: %q", wrong)
 	}
+	// A locked account (five wrong passwords through the API) is told how
+	// an administrator lifts the lock.
+	env.Account(t, "", "lockme", false)
+	for range 5 {
+		env.Client(t).Login("lockme", "wrong")
+	}
+	if locked := try("lockme", "pw"); !strings.Contains(locked, "locked") || !strings.Contains(locked, "conferd account unlock") {
+		t.Errorf("a locked account's message: %q", locked)
+	}
 }
 
 // TestConsoleRecordingsReadable: the Recordings page names its columns,

@@ -63,7 +63,7 @@ function loginError(e) {
   if (!(e instanceof api.APIError)) return e.message;
   switch (e.code) {
     case 10101: case 19002: case 19001: return 'Wrong user name or password.';
-    case 90423: return `Too many failed logins: this account is locked${e.extra?.unlocktime ? ` until ${new Date(e.extra.unlocktime).toLocaleTimeString()}` : ''}. An administrator can unlock it.`;
+    case 90423: return `Too many failed logins: this account is locked${e.extra?.unlocktime ? ` until ${new Date(e.extra.unlocktime).toLocaleTimeString()}` : ''}. An administrator can unlock it: a new password on its account page, or conferd account unlock.`;
     case 90403: return 'This account cannot log in: it is disabled. An administrator can enable it.';
     default: return e.message;
   }
