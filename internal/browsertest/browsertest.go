@@ -69,3 +69,11 @@ func Start(t testing.TB, extra ...chromedp.ExecAllocatorOption) (context.Context
 	}
 	return ctx, cancel
 }
+
+// Run evaluates a script for its effect, as a step of chromedp.Do.
+func Run(script string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Evaluate[any](script)(ctx, t)
+		return err
+	})
+}

@@ -82,5 +82,5 @@ func (a Authorizer) Authorize(ctx context.Context, confID, bearer string) (sfu.G
 			return sfu.Grant{}, sfu.ErrPasswordRequired
 		}
 	}
-	return sfu.Grant{ConfID: confID, Role: sfu.Role(role), Name: name, Preview: preview}, nil
+	return sfu.Grant{ConfID: confID, Role: sfu.Role(role), Name: name, Title: record.Str(conf.Doc, "name"), Preview: preview}, nil
 }

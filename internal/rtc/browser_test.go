@@ -29,7 +29,8 @@ func joinAs(t *testing.T, bctx context.Context, url, name string) {
 	t.Helper()
 	ctx, cancel := browsertest.Patient(t, bctx) // until go test's -timeout
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#name")),
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#join-form[data-ready]")),
+		browsertest.Run(`document.getElementById("name").value = ""`), // not the token's name the lobby offers
 		chromedp.SendKeys(chromedp.CSS("#name"), name), chromedp.Click(chromedp.CSS("#join")),
 		chromedp.WaitVisible(chromedp.CSS("#room"))); err != nil {
 		sctx, scancel := context.WithTimeout(bctx, 5*time.Second)

@@ -26,7 +26,8 @@ func joinPage(t *testing.T, ctx context.Context, url, name string) {
 	defer cancel()
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(url),
-		chromedp.WaitVisible(chromedp.CSS("#name")),
+		chromedp.WaitVisible(chromedp.CSS("#join-form[data-ready]")),
+		browsertest.Run(`document.getElementById("name").value = ""`), // not the token's name the lobby offers
 		chromedp.SendKeys(chromedp.CSS("#name"), name),
 		chromedp.Click(chromedp.CSS("#join")),
 		chromedp.WaitVisible(chromedp.CSS("#room")),
@@ -151,6 +152,8 @@ func TestBrowserPassword(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(rg.srv.URL+"/rtc/join/locked#token=both"),
 		chromedp.WaitVisible(chromedp.CSS("#password")),
+		chromedp.WaitVisible(chromedp.CSS("#join-form[data-ready]")),
+		browsertest.Run(`document.getElementById("name").value = ""`),
 		chromedp.SendKeys(chromedp.CSS("#name"), "Lin"),
 		chromedp.SendKeys(chromedp.CSS("#password"), "pw"),
 		chromedp.Click(chromedp.CSS("#join")),

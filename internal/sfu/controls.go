@@ -89,6 +89,9 @@ func (s *SFU) Hangup(confID, mtID string) error {
 	}
 	rm.mu.Lock()
 	m := rm.members[mtID]
+	if m != nil {
+		rm.removed[mtID] = true // its page says the chair removed it
+	}
 	rm.mu.Unlock()
 	if m == nil {
 		return ErrNotFound

@@ -3,6 +3,7 @@ package sfu
 import (
 	"errors"
 	"net/http"
+	"strings"
 )
 
 // Sentinel errors shared by the SFU, its Authorizer and its Events. Each maps
@@ -61,4 +62,15 @@ func statusOf(err error) (int, string) {
 	default:
 		return http.StatusServiceUnavailable, "media node unavailable"
 	}
+}
+
+// reason is an error's own words without the sentinel it wraps
+// ("media: the participant is refused: only the speaker may share" gives
+// "only the speaker may share"), for a person to read.
+func reason(err error) string {
+	msg := err.Error()
+	if u := errors.Unwrap(err); u != nil {
+		msg = strings.TrimPrefix(msg, u.Error()+": ")
+	}
+	return msg
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,7 +42,7 @@ func (a *testAuth) Authorize(ctx context.Context, confID, token string) (Grant, 
 	case !ok:
 		return Grant{}, ErrNotFound
 	}
-	return Grant{ConfID: confID, Role: role, Name: "user-" + token, MaxParticipants: limit}, nil
+	return Grant{ConfID: confID, Role: role, Name: "user-" + token, Title: "Conference " + confID, MaxParticipants: limit}, nil
 }
 
 type leftEvent struct {
@@ -122,12 +123,14 @@ func (e *testEvents) snapshot() (joined int, left []leftEvent, levels map[string
 }
 
 type testRig struct {
-	h264 bool // publishers send H.264 instead of VP8
-	t    *testing.T
-	sfu  *SFU
-	srv  *httptest.Server
-	auth *testAuth
-	ev   *testEvents
+	h264    bool // publishers send H.264 instead of VP8
+	t       *testing.T
+	sfu     *SFU
+	srv     *httptest.Server
+	auth    *testAuth
+	ev      *testEvents
+	cfg     Config
+	handler atomic.Pointer[http.Handler] // the SFU's, replaced by restart
 }
 
 func newRig(t *testing.T, mutate func(*Config)) *testRig {
@@ -142,12 +145,33 @@ func newRig(t *testing.T, mutate func(*Config)) *testRig {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	srv := httptest.NewServer(s.Handler())
+	rg := &testRig{t: t, sfu: s, auth: auth, ev: ev, cfg: cfg}
+	h := s.Handler()
+	rg.handler.Store(&h)
+	rg.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		(*rg.handler.Load()).ServeHTTP(w, r)
+	}))
 	t.Cleanup(func() {
-		srv.Close()
-		_ = s.Close()
+		rg.srv.Close()
+		_ = rg.sfu.Close()
 	})
-	return &testRig{t: t, sfu: s, srv: srv, auth: auth, ev: ev}
+	return rg
+}
+
+// restart replaces the SFU behind the rig's URL with a new one, as a
+// conferd restart does: every session and room is gone, the engine (the
+// rig's events) stays.
+func (rg *testRig) restart() {
+	rg.t.Helper()
+	s, err := New(rg.cfg, rg.auth, rg.ev)
+	if err != nil {
+		rg.t.Fatalf("New: %v", err)
+	}
+	old := rg.sfu
+	h := s.Handler()
+	rg.handler.Store(&h)
+	rg.sfu = s
+	_ = old.Close()
 }
 
 // clientAPI is a pion client like a browser: default codecs and

@@ -38,6 +38,8 @@ func (s *SFU) Handler() http.Handler {
 	mux.HandleFunc("DELETE /rtc/session/{id}", s.serveDelete)
 	mux.HandleFunc("POST /rtc/session/{id}/layer", s.serveLayer)
 	mux.HandleFunc("POST /rtc/session/{id}/mute", s.serveSelfMute)
+	mux.HandleFunc("POST /rtc/session/{id}/chat", s.serveChat)
+	mux.HandleFunc("POST /rtc/session/{id}/hand", s.serveHand)
 	mux.HandleFunc("GET /rtc/state/{conf_id}", s.serveState)
 	mux.HandleFunc("GET /rtc/join/{conf_id}", s.serveJoin)
 	mux.Handle("GET /rtc/assets/", http.StripPrefix(PathAssets, assetHandler()))
@@ -279,7 +281,8 @@ func (s *SFU) serveLayer(w http.ResponseWriter, r *http.Request) {
 // s). ?session= names the caller's session, echoed as "you".
 func (s *SFU) serveState(w http.ResponseWriter, r *http.Request) {
 	confID := r.PathValue("conf_id")
-	if _, err := s.auth.Authorize(withRequest(r), confID, bearer(r)); err != nil {
+	g, err := s.auth.Authorize(withRequest(r), confID, bearer(r))
+	if err != nil {
 		fail(w, err)
 		return
 	}
@@ -306,6 +309,7 @@ func (s *SFU) serveState(w http.ResponseWriter, r *http.Request) {
 	if s.room(confID, false) != rm {
 		st.Ended = true
 	}
+	st.Conference, st.Name = g.Title, g.Name
 	if id := r.URL.Query().Get("session"); id != "" {
 		s.mu.Lock()
 		if x := s.sessions[id]; x != nil && x.room == rm && x.member != nil {

@@ -40,6 +40,7 @@ type member struct {
 	audio, video        *receiver
 	screen, screenAudio *receiver
 	camOff              bool          // its own camera button (selfmute.go); guarded by room.mu
+	hand                bool          // its raised hand (chat.go); guarded by room.mu
 	levelMin            atomic.Uint32 // loudest RFC 6464 level since the last report
 	lastVoice           atomic.Int64  // unix ns of the last voiced packet
 }
@@ -66,11 +67,17 @@ type room struct {
 	changed   chan struct{}
 	lastLevel atomic.Int64
 	reporting atomic.Bool
+	// The join pages' chat and reactions (chat.go), the latest
+	// maxMessages, and the terminals the engine hung up, so their pages
+	// say so.
+	messages []message
+	seq      uint64
+	removed  map[string]bool
 }
 
 func newRoom(s *SFU, id string) *room {
 	return &room{id: id, sfu: s, members: map[string]*member{}, flags: map[string]*flags{},
-		sessions: map[*session]struct{}{}, changed: make(chan struct{})}
+		sessions: map[*session]struct{}{}, changed: make(chan struct{}), removed: map[string]bool{}}
 }
 
 func (rm *room) flagsOf(mtID string) *flags {
@@ -237,11 +244,16 @@ type memberState struct {
 	Audio    bool   `json:"audio"`
 	Video    bool   `json:"video"`
 	Screen   bool   `json:"screen"`
+	Hand     bool   `json:"hand"`
 }
 
 // roomState is the JSON of GET /rtc/state/{conf_id}.
 type roomState struct {
-	Version      uint64        `json:"version"`
+	Version uint64 `json:"version"`
+	// Conference is the conference's name and Name the participant's
+	// name the request's token or login carries (the lobby's default).
+	Conference   string        `json:"conference"`
+	Name         string        `json:"name"`
 	You          string        `json:"you,omitempty"`
 	Participants []memberState `json:"participants"`
 	Speaker      string        `json:"speaker"`
@@ -252,6 +264,10 @@ type roomState struct {
 	Mix          []string      `json:"mix"`
 	Dual         string        `json:"dual"`
 	Ended        bool          `json:"ended,omitempty"`
+	// Messages are the latest chat lines and reactions; Removed the
+	// terminals hung up by the chair or the API.
+	Messages []message `json:"messages"`
+	Removed  []string  `json:"removed"`
 	// ICEServers are the STUN/TURN servers the page's connections use.
 	ICEServers []webrtc.ICEServer `json:"ice_servers"`
 }
@@ -261,7 +277,14 @@ func (rm *room) state() (roomState, <-chan struct{}) {
 	defer rm.mu.Unlock()
 	st := roomState{Version: rm.version, Speaker: rm.bc.Speaker, Chairman: rm.bc.Chairman, Active: rm.active, Layout: rm.bc.Layout,
 		Panes: slices.Clone(rm.bc.Panes), Dual: rm.dual, Participants: []memberState{},
-		ICEServers: rm.sfu.cfg.ICEServers}
+		ICEServers: rm.sfu.cfg.ICEServers, Messages: slices.Clone(rm.messages), Removed: []string{}}
+	if st.Messages == nil {
+		st.Messages = []message{}
+	}
+	for id := range rm.removed {
+		st.Removed = append(st.Removed, id)
+	}
+	slices.SortFunc(st.Removed, cmpMtID)
 	if st.ICEServers == nil {
 		st.ICEServers = []webrtc.ICEServer{}
 	}
@@ -273,10 +296,13 @@ func (rm *room) state() (roomState, <-chan struct{}) {
 	}
 	slices.Sort(st.Mix)
 	for _, m := range rm.members {
+		if m.kind == KindWHEP {
+			continue // a viewer watches; it is no one the others see (issue 35)
+		}
 		f := rm.flagsOf(m.mtID)
 		st.Participants = append(st.Participants, memberState{MtID: m.mtID, Name: m.name, Kind: m.kind,
 			Muted: f.muted, Silenced: f.silenced, VideoOff: f.videoOff || m.camOff,
-			Audio: m.audio != nil, Video: m.video != nil, Screen: m.screen != nil})
+			Audio: m.audio != nil, Video: m.video != nil, Screen: m.screen != nil, Hand: m.hand})
 	}
 	slices.SortFunc(st.Participants, func(a, b memberState) int { return cmpMtID(a.MtID, b.MtID) })
 	return st, rm.changed

@@ -186,7 +186,7 @@ func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, 
 			if sess.owner {
 				s.ev.Left(o.confID, viewer.mtID, false)
 			}
-			return nil, "", &httpError{http.StatusForbidden, "dual stream not allowed", err}
+			return nil, "", &httpError{http.StatusForbidden, "screen share refused: " + reason(err), err}
 		}
 	}
 	for _, d := range sess.downs {

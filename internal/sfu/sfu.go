@@ -45,6 +45,8 @@ type Grant struct {
 	// Name is the participant's display name (the request may override it
 	// with ?name=).
 	Name string
+	// Title is the conference's name, shown by the join page.
+	Title string
 	// MaxParticipants caps the conference's participants (0: no cap).
 	MaxParticipants int
 	// Preview allows a WHEP preview (?preview=1): a viewer that is no

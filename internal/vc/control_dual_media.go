@@ -34,6 +34,15 @@ func mayShare(c engine.Conference, mt string) bool {
 	}
 }
 
+// whoMayShare says, for the person refused, who may share under the
+// conference's dual_mode (the seeds' 0 speaker, 1 anyone, 2 chairman).
+func whoMayShare(c engine.Conference) string {
+	if record.Int(c.Doc, "dual_mode") == 2 {
+		return "only the chairman or the terminal the chair names may share a screen in this conference"
+	}
+	return "only the speaker may share a screen in this conference"
+}
+
 // mediaDualStarted makes mt, whose share started, the dual stream source.
 func (m *Module) mediaDualStarted(ctx context.Context, ec engine.Conf, mt string) error {
 	for {
@@ -42,7 +51,7 @@ func (m *Module) mediaDualStarted(ctx context.Context, ec engine.Conf, mt string
 			return fmt.Errorf("%w: %v", media.ErrEnded, err)
 		}
 		if !mayShare(c, mt) {
-			return fmt.Errorf("%w: dual_mode %d does not let terminal %s send the dual stream", media.ErrRefused, record.Int(c.Doc, "dual_mode"), mt)
+			return fmt.Errorf("%w: %s (dual_mode %d)", media.ErrRefused, whoMayShare(c), record.Int(c.Doc, "dual_mode"))
 		}
 		if err := m.ctlIsOnline(ctx, c, mt); err != nil {
 			return fmt.Errorf("%w: terminal %s is not online", media.ErrRefused, mt)
