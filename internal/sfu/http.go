@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"mime"
+	"slices"
 	"net/http"
 	"strconv"
 	"strings"
@@ -310,6 +311,8 @@ func (s *SFU) serveState(w http.ResponseWriter, r *http.Request) {
 		st.Ended = true
 	}
 	st.Conference, st.Name = g.Title, g.Name
+	// A WHEP viewer watches: the pages do not list it (issue 35).
+	st.Participants = slices.DeleteFunc(st.Participants, func(p memberState) bool { return p.Kind == KindWHEP })
 	if id := r.URL.Query().Get("session"); id != "" {
 		s.mu.Lock()
 		if x := s.sessions[id]; x != nil && x.room == rm && x.member != nil {

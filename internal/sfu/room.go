@@ -296,9 +296,6 @@ func (rm *room) state() (roomState, <-chan struct{}) {
 	}
 	slices.Sort(st.Mix)
 	for _, m := range rm.members {
-		if m.kind == KindWHEP {
-			continue // a viewer watches; it is no one the others see (issue 35)
-		}
 		f := rm.flagsOf(m.mtID)
 		st.Participants = append(st.Participants, memberState{MtID: m.mtID, Name: m.name, Kind: m.kind,
 			Muted: f.muted, Silenced: f.silenced, VideoOff: f.videoOff || m.camOff,
