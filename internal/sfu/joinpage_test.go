@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/confer-platform/confer/internal/browsertest"
@@ -21,7 +20,7 @@ import (
 func sized(t *testing.T, w, h int64, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	ctx, _ := browsertest.Start(t, extra...)
-	step, cancel := context.WithTimeout(ctx, time.Minute)
+	step, cancel := browsertest.Patient(t, ctx)
 	defer cancel()
 	if err := chromedp.Do(step, chromedp.EmulateViewport(w, h)); err != nil {
 		t.Fatalf("viewport %dx%d: %v", w, h, err)
@@ -32,7 +31,7 @@ func sized(t *testing.T, w, h int64, extra ...chromedp.ExecAllocatorOption) cont
 // pageValue evaluates an expression once.
 func pageValue[T any](t *testing.T, ctx context.Context, expr string) T {
 	t.Helper()
-	step, cancel := context.WithTimeout(ctx, time.Minute)
+	step, cancel := browsertest.Patient(t, ctx)
 	defer cancel()
 	v, err := chromedp.Run(step, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -65,7 +64,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	if dir == "" {
 		return
 	}
-	step, cancel := context.WithTimeout(ctx, time.Minute)
+	step, cancel := browsertest.Patient(t, ctx)
 	defer cancel()
 	png, err := chromedp.Run(step, chromedp.CaptureScreenshot())
 	if err != nil {
@@ -119,7 +118,7 @@ func TestJoinPageLayout(t *testing.T) {
 	rg := newRig(t, nil)
 	// Two fake cameras on the laptop (Chromium's device-count option).
 	laptop := sized(t, 1920, 1080, chromedp.Flag("use-fake-device-for-media-stream", "device-count=2"))
-	step, cancel := context.WithTimeout(laptop, time.Minute)
+	step, cancel := browsertest.Patient(t, laptop)
 	if err := chromedp.Do(step, chromedp.Navigate(rg.srv.URL+"/rtc/join/c1#token=both"),
 		chromedp.WaitVisible(chromedp.CSS("#join-form[data-ready]"))); err != nil {
 		t.Fatal(err)
@@ -224,7 +223,7 @@ func TestJoinPageTalk(t *testing.T) {
 	pageEval(t, ada, "Grace on Ada's page", `!!document.querySelector('#participants li[data-mt="`+graceID+`"]')`)
 
 	// Chat, both ways.
-	step, cancel := context.WithTimeout(ada, time.Minute)
+	step, cancel := browsertest.Patient(t, ada)
 	if err := chromedp.Do(step, chromedp.SendKeys(chromedp.ID("chat-text"), "Hello <b>all</b>"), chromedp.Click(chromedp.ID("chat-send"))); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +259,7 @@ func TestJoinPageTalk(t *testing.T) {
 	rg.ev.mu.Lock()
 	rg.ev.refuseDual = true
 	rg.ev.mu.Unlock()
-	step, cancel = context.WithTimeout(grace, time.Minute)
+	step, cancel = browsertest.Patient(t, grace)
 	if err := chromedp.Do(step, chromedp.Click(chromedp.ID("share"))); err != nil { // a real click: getDisplayMedia wants a gesture
 		t.Fatal(err)
 	}
