@@ -86,7 +86,7 @@ func TestJoinPageControls(t *testing.T) {
 	// Her camera button shows on Ada's page.
 	click(t, grace, "Grace's camera button", "#camera")
 	pageShows(t, ada, "Grace's camera off on Ada's page",
-		`document.querySelector('#participants li[data-mt="`+graceID+`"] .flags').textContent.includes('camera off')`)
+		`!!document.querySelector('#participants li[data-mt="`+graceID+`"] .flags')?.textContent.includes('camera off')`)
 
 	// Ada becomes chairman: her page (logged in) offers the controls;
 	// Grace's (token) does not.

@@ -224,22 +224,25 @@ function connectedWithin(pc, ms) {
 
 // heal keeps one connection up. When ICE drops (a network change, a NAT
 // rebinding) it restarts ICE on the same session, before the server gives
-// the session up (DisconnectedTimeout + FailedTimeout, 8 s by default).
-// When the server no longer knows the session (404: a conferd restart, or
-// the session ended), or ICE does not come back within 10 s, lost() is
-// called: the page publishes again (rejoin) or subscribes again.
+// the session up (DisconnectedTimeout + FailedTimeout, 8 s by default),
+// and again every 10 s while ICE stays down (a slow machine is not a lost
+// session). When the server no longer knows the session (404: a conferd
+// restart, or the session ended) or closes it, lost() is called: the page
+// publishes again (rejoin) or subscribes again.
 function heal(entry, lost) {
   let busy = false;
+  const down = () => entry.pc.iceConnectionState === "disconnected" || entry.pc.iceConnectionState === "failed" ||
+    entry.pc.connectionState === "failed";
   const check = async () => {
-    const pc = entry.pc;
-    const down = pc.iceConnectionState === "disconnected" || pc.iceConnectionState === "failed" || pc.connectionState === "failed";
-    if (!down || busy || me.left || entry.closed || !entry.location) return;
+    if (busy) return;
     busy = true;
     try {
-      await restartIce(entry);
-      if (!(await connectedWithin(pc, 10000)) && !entry.closed) lost("no connection after an ICE restart");
+      while (down() && !me.left && !entry.closed && entry.location) {
+        await restartIce(entry);
+        await connectedWithin(entry.pc, 10000);
+      }
     } catch (e) {
-      if (!entry.closed) lost(e.status === 404 ? "the server ended the session" : e.message);
+      if (!entry.closed && !me.left) lost(e.status === 404 ? "the server ended the session" : e.message);
     } finally {
       busy = false;
     }
@@ -334,6 +337,10 @@ function rejoin(why) {
   if (me.rejoining || me.left) return me.rejoining;
   me.rejoining = (async () => {
     console.info("rejoining:", why);
+    // A hang-up or the conference's end also closes the connection: the
+    // room says which, and then the page does not join again.
+    const gone = await goneWhy();
+    if (gone) { leave(gone); return; }
     quality("lost", "Reconnecting…");
     status("room-status", "Connection lost. Reconnecting…");
     const old = me.pub;
@@ -343,7 +350,7 @@ function rejoin(why) {
       fetch(old.location, { method: "DELETE", headers: auth() }).catch(() => {});
     }
     stopShare();
-    for (const key of [...subs.keys()]) unwatch(key);
+    for (const key of [...subs.keys()]) unwatch(key, true);
     refused.clear();
     for (let pause = 500; !me.left; pause = Math.min(pause * 2, 5000)) {
       try {
@@ -363,6 +370,22 @@ function rejoin(why) {
     if (me.pollAbort) me.pollAbort.abort(); // the next poll reads the new session's room
   })().finally(() => { me.rejoining = null; });
   return me.rejoining;
+}
+
+// goneWhy asks the room whether the page's participant was removed or
+// the conference ended: the message to leave with, else "" (also when the
+// node cannot be reached: the rejoin retries).
+async function goneWhy() {
+  try {
+    const resp = await fetch("/rtc/state/" + encodeURIComponent(confID), { headers: auth() });
+    if (resp.status === 404) return "The conference has ended.";
+    if (resp.status === 401) return "This link no longer admits you to the conference.";
+    if (resp.status !== 200) return "";
+    const st = await resp.json();
+    if (st.ended) return "The conference has ended.";
+    if ((st.removed || []).includes(me.mtID)) return "The chair removed you from the conference.";
+  } catch (e) { /* unreachable: rejoin */ }
+  return "";
 }
 
 // ---- Tiles ----
@@ -474,7 +497,7 @@ async function watch(key, query, label) {
     entry.etag = r.etag;
     // A subscription the server ended or that cannot reconnect is
     // dropped; the next state subscribes again while its source is there.
-    heal(entry, () => { unwatch(key); refused.set(key, Date.now() + 1000); });
+    heal(entry, () => { unwatch(key, true); refused.set(key, Date.now() + 1000); });
     entry.resize = new ResizeObserver(() => {
       if (!entry.location || entry.closed) return;
       fetch(entry.location + "/layer", {
@@ -486,12 +509,15 @@ async function watch(key, query, label) {
   } catch (e) {
     // Not retried at once: a 404 (the source or the page's own session is
     // gone) waits for the next state or the rejoin.
-    unwatch(key);
+    unwatch(key, true);
     refused.set(key, Date.now() + (e.status === 404 ? 3000 : 1000));
   }
 }
 
-function unwatch(key) {
+// unwatch ends a subscription; keep leaves its tile in place, marked
+// interrupted, for the subscription that replaces it (the tile goes when
+// its participant leaves the state).
+function unwatch(key, keep) {
   const entry = subs.get(key);
   if (!entry) return;
   subs.delete(key);
@@ -499,7 +525,9 @@ function unwatch(key) {
   entry.pc.close();
   if (entry.resize) entry.resize.disconnect();
   if (entry.location) fetch(entry.location, { method: "DELETE", headers: auth() }).catch(() => {});
-  if (entry.tile) entry.tile.remove();
+  if (!entry.tile) return;
+  if (keep) entry.tile.classList.add("stalled");
+  else entry.tile.remove();
 }
 
 // ---- The room ----
@@ -587,6 +615,10 @@ function renderTiles() {
   for (const key of [...subs.keys()]) {
     if (key.startsWith("mt:") && !byID.get(key.slice(3))) unwatch(key);
   }
+  for (const t of document.querySelectorAll('.tile[data-key^="mt:"]')) {
+    const p = byID.get(t.dataset.key.slice(3));
+    if (!p || !(p.audio || p.video)) { unwatch(t.dataset.key); t.remove(); }
+  }
   const m = mine();
   const own = document.querySelector('.tile[data-key="me"]');
   if (own) {
@@ -595,7 +627,11 @@ function renderTiles() {
   }
   const dual = byID.get(state.dual);
   if (dual && dual.screen && state.dual !== me.mtID) watch("dual", "dual=1", nameOf(dual) + " (screen)");
-  else unwatch("dual");
+  else {
+    unwatch("dual");
+    const kept = document.querySelector('.tile[data-key="dual"]');
+    if (kept) kept.remove();
+  }
 
   // Layout: the composition's panes in order (a grid of as many panes,
   // the others off stage, their sound still playing), else the speaker
