@@ -3232,6 +3232,8 @@ type VCConfsRecordersCreateRequest struct {
 	VRSID string `json:"vrs_id"`
 	// Terminals to record, only for terminal recording.
 	Members []VCConfsRecordersCreateRequestMember `json:"members,omitempty"`
+	// Confer extension: push the live broadcast (recorder_mode 2 or 3) to this rtmp:// or rtmps:// URL while it runs.
+	XConferRtmpURL *string `json:"x_confer_rtmp_url,omitempty"`
 }
 
 // VCConfsRecordersCreateRequestMember is an element of the list members of VCConfsRecordersCreateRequest.

@@ -31,6 +31,10 @@ func vcMediaRecordEndpoints() []Endpoint {
 				vcMediaFlag("dual_stream", true, "record the content stream (content sharing): 0 no, 1 yes (from 5.2.0.2.0)"),
 				vcMediaStr("vrs_id", true, "id of the recording server (vrs) to record on (from 5.2.0.2.0)"),
 				vcMediaMtArray("members", false, false, "terminals to record, only for terminal recording"),
+				// Confer's extension (docs/live.md "RTMP push"): the
+				// platform has no field for it.
+				{Name: "x_confer_rtmp_url", Kind: String, Extension: true,
+					Doc: "Confer extension: push the live broadcast (recorder_mode 2 or 3) to this rtmp:// or rtmps:// URL while it runs"},
 			},
 			Reply: []Param{
 				vcMediaStr("rec_id", false, "recorder id, max 48 bytes (a string since 5.1.0.2.1, an integer before)"),

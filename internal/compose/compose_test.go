@@ -37,7 +37,7 @@ func (r receiver) WriteVideo(p *rtp.Packet) { _, _ = r.in.WriteRTP(&p.Header, p.
 
 func newReceiver(t *testing.T, mime string, pt uint8) *Input {
 	ff, _ := FindFFmpeg("")
-	in := newInput(ff, map[uint8]string{pt: mime}, nil)
+	in := NewInput(ff, map[uint8]string{pt: mime}, nil)
 	t.Cleanup(in.Close)
 	return in
 }

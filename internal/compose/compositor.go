@@ -83,7 +83,7 @@ func (c *Compositor) Input(id string, pts map[uint8]string, keyFrame func()) *In
 	defer c.mu.Unlock()
 	in := c.inputs[id]
 	if in == nil {
-		in = newInput(c.ffmpeg, pts, keyFrame)
+		in = NewInput(c.ffmpeg, pts, keyFrame)
 		c.inputs[id] = in
 	}
 	return in

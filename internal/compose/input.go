@@ -44,9 +44,11 @@ type picture struct {
 	at time.Time
 }
 
-// newInput returns an input for payload types pts (MIME types such as
-// video/VP8, video/H264); keyFrame asks the source for a key frame.
-func newInput(ffmpeg string, pts map[uint8]string, keyFrame func()) *Input {
+// NewInput returns an input for payload types pts (MIME types such as
+// video/VP8, video/H264) decoded by ffmpeg (FindFFmpeg's path); keyFrame
+// asks the source for a key frame. A compositor makes its own (Input);
+// on its own it decodes a composed picture as a receiver would.
+func NewInput(ffmpeg string, pts map[uint8]string, keyFrame func()) *Input {
 	in := &Input{ffmpeg: ffmpeg, pts: map[uint8]string{}, keyFrame: keyFrame, needKey: true}
 	for pt, m := range pts {
 		in.pts[pt] = strings.ToLower(m)

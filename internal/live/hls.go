@@ -85,6 +85,7 @@ func NewHLS(cfg HLSConfig, tap Tap) *HLS {
 }
 
 type stream struct {
+	audio  *silenceFiller
 	dir    string
 	local  *sfu.Local
 	cmd    *exec.Cmd
@@ -191,9 +192,9 @@ func (h *HLS) start(ctx context.Context, confID string) (_ *stream, err error) {
 		return nil, err
 	}
 	s.cmd = exec.Command(h.cfg.FFmpeg, "-hide_banner", "-loglevel", "error", "-nostdin",
-		"-protocol_whitelist", "file,udp,rtp", "-fflags", "+genpts", "-analyzeduration", "2000000", "-i", sdpPath,
+		"-protocol_whitelist", "file,udp,rtp", "-fflags", "+genpts", "-analyzeduration", "15000000", "-i", sdpPath,
 		"-map", "0:v?", "-map", "0:a?", "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency",
-		"-pix_fmt", "yuv420p", "-g", "30", "-sc_threshold", "0", "-c:a", "aac", "-b:a", "64k",
+		"-pix_fmt", "yuv420p", "-r", "30", "-g", "30", "-sc_threshold", "0", "-c:a", "aac", "-b:a", "64k",
 		"-f", "hls", "-hls_time", fmt.Sprint(segmentSeconds), "-hls_list_size", fmt.Sprint(windowSegments),
 		"-hls_flags", "delete_segments+omit_endlist+independent_segments",
 		"-hls_segment_filename", filepath.Join(dir, "seg%06d.ts"), filepath.Join(dir, "index.m3u8"))
@@ -209,8 +210,11 @@ func (h *HLS) start(ctx context.Context, confID string) (_ *stream, err error) {
 		}
 		s.conns = append(s.conns, c)
 	}
-	s.local, err = h.tap.OpenLocal(ctx, confID, sfu.LocalOptions{Receive: sfu.SourceBroadcast, MixedAudio: true,
-		AudioOut: udpWriter{s.conns[0]}, VideoOut: udpWriter{s.conns[1]},
+	// Silence fills the sound's gaps: ffmpeg writes no segment before
+	// every stream brought a frame (rtmp.go).
+	s.audio = newSilenceFiller(s.conns[0])
+	s.local, err = h.tap.OpenLocal(ctx, confID, sfu.LocalOptions{Receive: sfu.SourceBroadcast, MixedAudio: true, Composed: true,
+		AudioOut: s.audio, VideoOut: s.audio.video(udpWriter{s.conns[1]}),
 		AudioCodecs: []sfu.LocalCodec{{MimeType: "audio/opus", ClockRate: 48000, Channels: 2, PayloadType: ptOpus}},
 		VideoCodecs: []sfu.LocalCodec{{MimeType: "video/VP8", ClockRate: 90000, PayloadType: ptVP8}}})
 	if err != nil {
@@ -232,6 +236,9 @@ func (h *HLS) start(ctx context.Context, confID string) (_ *stream, err error) {
 func (s *stream) close() {
 	if s.local != nil {
 		s.local.Close()
+	}
+	if s.audio != nil {
+		s.audio.stop()
 	}
 	if s.cmd != nil && s.cmd.Process != nil {
 		_ = s.cmd.Process.Kill()

@@ -93,6 +93,9 @@ type Broadcast struct {
 	// Chairman is the chairman's mt_id ("" none): the join page offers
 	// the conference's controls on the chairman's page.
 	Chairman string
+	// ShowNames draws the terminals' names on the composed picture (the
+	// composition's show_mt_name).
+	ShowNames bool
 }
 
 // Mix is what a conference hears: everyone (All), or only Members while a

@@ -219,7 +219,7 @@ func (b *Backend) remoteSIPApply(ctx context.Context, conf, mt string, c media.C
 // SetBroadcast tells the SFU whom everyone sees: the speaker, else the
 // member the conference poll shows, and the composition's panes.
 func (b *Backend) SetBroadcast(ctx context.Context, conf string, bc media.Broadcast) error {
-	s := sfu.Broadcast{Speaker: bc.Speaker, Layout: bc.Layout, Chairman: bc.Chairman}
+	s := sfu.Broadcast{Speaker: bc.Speaker, Layout: bc.Layout, Chairman: bc.Chairman, ShowNames: bc.ShowNames}
 	if s.Speaker == "" {
 		s.Speaker = bc.Poll
 	}

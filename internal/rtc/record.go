@@ -65,11 +65,12 @@ func (r *Recorder) Record(ctx context.Context, conf string, spec media.RecordSpe
 	if spec.Terminal != "" {
 		src = sfu.SourceTerminal
 	}
-	// A recording of the conference holds its mix (everyone who talks); one
-	// of a terminal holds that terminal's own sound.
+	// A recording of the conference holds its mix (everyone who talks) and
+	// the composed picture while a composition runs; one of a terminal
+	// holds that terminal's own sound and picture.
 	main, err := r.SFU.OpenLocal(ctx, conf, sfu.LocalOptions{Receive: src, Terminal: spec.Terminal,
-		MixedAudio: src == sfu.SourceBroadcast,
-		AudioOut:   rec.rec.Writer(1), VideoOut: rec.rec.Writer(0), AudioCodecs: recAudio, VideoCodecs: recVideo})
+		MixedAudio: src == sfu.SourceBroadcast, Composed: src == sfu.SourceBroadcast,
+		AudioOut: rec.rec.Writer(1), VideoOut: rec.rec.Writer(0), AudioCodecs: recAudio, VideoCodecs: recVideo})
 	if err != nil {
 		rec.rec.Stop()
 		os.Remove(spec.Path)

@@ -13,17 +13,21 @@ import (
 
 // SIPBridge puts SIP calls into the SFU as local endpoints (sip.Bridge):
 // members that publish the terminal's RTP as it comes and receive the
-// conference's audio mix (everyone but themselves) and the broadcast's
-// video (the speaker, else the most recently active publisher) in the
-// terminal's codecs (docs/sip.md "Media", docs/media.md "Mixed audio").
+// conference's audio mix (everyone but themselves) and the composed
+// picture while a composition runs, otherwise the broadcast's video (the
+// speaker, else the most recently active publisher) in the terminal's
+// codecs (docs/sip.md "Media", docs/media.md "Mixed audio" and "Composed
+// pictures").
 type SIPBridge struct{ SFU *sfu.SFU }
 
 var _ sip.Bridge = SIPBridge{}
 
 // Open implements sip.Bridge.
 func (b SIPBridge) Open(ctx context.Context, conf string, o sip.BridgeOptions) (sip.Endpoint, error) {
+	// A SIP terminal takes one picture: the composition while one runs
+	// (docs/media.md "Composed pictures").
 	lo := sfu.LocalOptions{Member: true, MtID: o.MtID, Name: o.Name, Kind: sfu.KindSIP, Receive: sfu.SourceBroadcast,
-		OnKeyFrameRequest: o.OnKeyFrameRequest}
+		Composed: true, OnKeyFrameRequest: o.OnKeyFrameRequest}
 	if o.Audio != nil {
 		c := localCodec("audio", o.Audio)
 		lo.PublishAudio, lo.AudioCodecs = &c, []sfu.LocalCodec{c}

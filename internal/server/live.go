@@ -24,7 +24,11 @@ func (s *Server) setupLive(cfg RecordingConfig, monitorNets []netip.Prefix) {
 	if s.sfu == nil {
 		return
 	}
-	s.vc.SetLive(vc.LiveConfig{Media: s.sfu, Dir: cfg.Dir, MonitorNets: monitorNets, PassMonitor: s.owners.PassMonitor})
+	lc := vc.LiveConfig{Media: s.sfu, Dir: cfg.Dir, MonitorNets: monitorNets, PassMonitor: s.owners.PassMonitor}
+	if s.rtmp = live.NewRTMP(live.RTMPConfig{Log: s.log}, s.sfu); s.rtmp != nil { // nil without ffmpeg
+		lc.Push = s.rtmp
+	}
+	s.vc.SetLive(lc)
 	// A monitor passed here by another node: this node owns the media.
 	s.owners.SetMonitorHook(func(ctx context.Context, domain, confID, key string, keyFrame bool) error {
 		if err := s.vc.MonitorHere(ctx, domain, confID, key, keyFrame); !errors.Is(err, vc.ErrNoMonitor) {
@@ -52,6 +56,9 @@ func (s *Server) mountWall(next http.Handler) http.Handler {
 func (s *Server) closeLive() {
 	if s.hls != nil {
 		s.hls.Close()
+	}
+	if s.rtmp != nil {
+		s.rtmp.Close()
 	}
 }
 

@@ -50,6 +50,15 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 		return nil, err
 	}
 	s.sfu = sf
+	// The compositor (docs/media.md "Composed pictures"): without ffmpeg
+	// the composed picture is refused and single-picture receivers get
+	// the speaker.
+	if comp, err := rtc.NewComposer(sf, s.log, rtc.ComposerConfig{}); err != nil {
+		s.log.Warn("pictures are not composed on this node", "err", err)
+	} else {
+		s.composer = comp
+		sf.SetComposer(comp)
+	}
 	if cfg.SIP != nil {
 		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log, Simulated: cfg.SimulatedTerminals, Bridge: rtc.SIPBridge{SFU: sf}, Credentials: s.auth,
 			Confs: rtc.SIPConferences{Engine: func() *engine.Engine { return s.engine }, Owners: s.owners}})
@@ -105,6 +114,9 @@ func (s *Server) closeRTC() {
 		_ = s.sip.Close()
 	}
 	s.closeLive()
+	if s.composer != nil {
+		s.composer.Close()
+	}
 	if s.sfu != nil {
 		_ = s.sfu.Close()
 	}

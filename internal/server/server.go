@@ -96,10 +96,12 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	sfu      *sfu.SFU        // nil with NoRTC
+	composer *rtc.Composer   // nil without ffmpeg or RTC
 	sip      *sip.UA         // nil without Config.SIP
 	rtcAuth  *rtc.Authorizer // admits WHIP, WHEP and join page requests
 	owners   *rtc.Owners     // which node serves a conference's media
 	hls      *live.HLS       // broadcasts' HLS (live.go); nil without ffmpeg or media
+	rtmp     *live.RTMP      // broadcasts' RTMP pushes (live.go); nil without ffmpeg or media
 	auth     *auth.Service
 	handlers api.Registry
 	routes   router.Router[*route]

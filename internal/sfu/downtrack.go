@@ -32,6 +32,7 @@ type downTrack struct {
 	sess         *session
 	mode         source
 	fixed        string // mt_id of srcFixed
+	composed     bool   // srcBroadcast: the composed picture while a composition runs
 	packets      atomic.Uint64
 	bytes        atomic.Uint64
 	meter        rateMeter // the bitrate the terminal's channel reports (channels.go)

@@ -158,6 +158,22 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 		// its DELETE.
 		o.grant.Watch, o.grant.Tag = true, "preview"
 	}
+	if q.Get("composed") == "1" {
+		// The composed picture (composed.go): a WHEP viewer of the
+		// broadcast only, on a node that composes.
+		s.mu.Lock()
+		can := s.composer != nil
+		s.mu.Unlock()
+		switch {
+		case !whep || o.dual || o.fixed != "":
+			http.Error(w, "composed=1 is for a WHEP viewer of the broadcast (no mt_id, no dual)", http.StatusBadRequest)
+			return
+		case !can:
+			http.Error(w, ErrNoComposer.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		o.composed = true
+	}
 	if n := strings.TrimSpace(q.Get("name")); n != "" && len(n) <= 64 {
 		o.name = n
 	}

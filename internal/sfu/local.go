@@ -78,7 +78,10 @@ type LocalOptions struct {
 	MixedAudio bool
 
 	// What it receives and where the packets go (nil: not received).
-	Receive            Source
+	Receive Source
+	// Composed makes a SourceBroadcast receiver take the composed picture
+	// while a composition runs (composed.go), the speaker otherwise.
+	Composed           bool
 	Terminal           string
 	AudioOut, VideoOut RTPWriter
 	// The codecs it accepts, the first preferred; a source in another
@@ -195,6 +198,7 @@ func (s *SFU) OpenLocal(ctx context.Context, confID string, o LocalOptions) (l *
 			}
 		}
 		if d := newLocalDown(sess, webrtc.RTPCodecTypeVideo, mode, o.Terminal, o.VideoOut, o.VideoCodecs); d != nil {
+			d.composed = o.Composed && mode == srcBroadcast
 			sess.downs = append(sess.downs, d)
 		}
 	}

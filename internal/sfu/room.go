@@ -19,6 +19,9 @@ type Broadcast struct {
 	// Chairman is shown to the pages: the chairman's page offers the
 	// conference's controls.
 	Chairman string
+	// ShowNames draws the terminals' names on the composed picture
+	// (show_mt_name).
+	ShowNames bool
 }
 
 // flags are the engine's per-terminal controls; they outlive a member so a
@@ -66,6 +69,7 @@ type room struct {
 	version   uint64
 	changed   chan struct{}
 	lastLevel atomic.Int64
+	composed  map[string]*receiver // the composition's outputs by codec (composed.go)
 	reporting atomic.Bool
 	// The join pages' chat and reactions (chat.go), the latest
 	// maxMessages, and the terminals the engine hung up, so their pages
@@ -127,6 +131,9 @@ func (rm *room) sourceFor(d *downTrack) *receiver {
 	case srcFixed:
 		m = rm.members[d.fixed]
 	case srcBroadcast:
+		if r := rm.composedFor(d); r != nil {
+			return r // the composition, for a receiver of one picture
+		}
 		m = rm.broadcastMember()
 	case srcDual:
 		if m = rm.members[rm.dual]; m == nil || m == sub && d.sess.local != nil {
@@ -164,9 +171,11 @@ func (rm *room) rewire() {
 		r *receiver
 	}
 	var moves []move
+	composed := false
 	for s := range rm.sessions {
 		for _, d := range s.downs {
 			moves = append(moves, move{d, rm.sourceFor(d)})
+			composed = composed || d.composed
 		}
 	}
 	rm.mu.Unlock()
@@ -174,6 +183,11 @@ func (rm *room) rewire() {
 		mv.d.setSource(mv.r)
 	}
 	rm.syncMix()
+	if composed {
+		// A receiver of the composed picture: the compositor follows
+		// the change (composed.go).
+		rm.sfu.wakeComposer(rm.id)
+	}
 }
 
 // voicedLevel: RFC 6464 levels are -dBov; at or below it a packet is speech.

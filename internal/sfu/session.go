@@ -64,6 +64,7 @@ type offer struct {
 	viewer        string // session id whose member this session serves
 	fixed         string // WHEP ?mt_id
 	dual          bool
+	composed      bool // ?composed=1: the composed picture (composed.go)
 	layer         int
 }
 
@@ -254,6 +255,7 @@ func (sess *session) negotiate(o offer) error {
 			newDownTrack(sess, webrtc.RTPCodecTypeAudio, webrtc.MimeTypeOpus, mode, o.fixed),
 			newDownTrack(sess, webrtc.RTPCodecTypeVideo, sess.room.videoMime(mode, o.fixed), mode, o.fixed),
 		} {
+			d.composed = o.composed && d.kind == webrtc.RTPCodecTypeVideo
 			snd, err := pc.AddTrack(d)
 			if err != nil {
 				return err

@@ -131,6 +131,7 @@ type SFU struct {
 	rooms    map[string]*room
 	sessions map[string]*session
 	closed   bool
+	composer Composer // SetComposer; guarded by mu
 }
 
 // New opens the ICE ports and returns an SFU.

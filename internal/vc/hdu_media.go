@@ -72,8 +72,8 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 		case mdObj(h, "specific") != nil:
 			sp := mdObj(h, "specific")
 			switch record.Str(sp, "member_type") {
-			case "6": // the composition: what the broadcast shows
-				add(0, "", url.Values{})
+			case "6": // the composition: the composed picture (docs/media.md "Composed pictures")
+				add(0, "", url.Values{"composed": {"1"}})
 			case "10":
 				add(0, record.Str(sp, "mt_id"), url.Values{"dual": {"1"}})
 			default:

@@ -41,6 +41,9 @@ type LiveConfig struct {
 	// owner when another node owns it (rtc.Owners.PassMonitor; passed
 	// false: it belongs here); nil: every sender is this node's.
 	PassMonitor func(ctx context.Context, domain, confID, key string, keyFrame bool) (passed bool, err error)
+	// Push pushes live broadcasts to RTMP URLs (live.RTMP, rec_rtmp.go);
+	// nil: the node cannot (no ffmpeg).
+	Push Pusher
 }
 
 // liveState is the node's running playbacks.

@@ -189,6 +189,9 @@ func (m *Module) RunDueLive(ctx context.Context) error {
 				continue
 			}
 			m.live.cfg.Media.CloseWatchers(confID, tag)
+			if recID, ok := strings.CutPrefix(tag, "live:"); ok {
+				m.rtmpStop(confID, recID) // the broadcast or the conference ended
+			}
 			m.live.mu.Lock()
 			if cur := m.live.watched[confID]; cur != nil {
 				delete(cur.tags, tag)

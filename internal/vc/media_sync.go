@@ -60,6 +60,7 @@ func (v *mdView) broadcast() media.Broadcast {
 		Chairman: record.Str(doc, docChairman)}
 	if cfg := mdObj(doc, docVMP); cfg != nil {
 		b.Layout = record.Int(cfg, "layout")
+		b.ShowNames = record.Int(cfg, "show_mt_name") == 1
 		b.Panes = []media.Pane{}
 		for _, p := range v.vmpOf(cfg) {
 			b.Panes = append(b.Panes, media.Pane{Index: p.chn, MtID: p.mtID})

@@ -63,6 +63,8 @@ func (m *Module) monitorReply(r *api.Request, c engine.Conference, mon map[strin
 		q.Set("mt_id", tlStr(src["mt_id"]))
 	case monSrcContent:
 		q.Set("dual", "1")
+	default: // the composition (and the mixer): the composed picture
+		q.Set("composed", "1")
 	}
 	out["whep_url"] = whepURL(r.BaseURL, c.ID(), q)
 	return out

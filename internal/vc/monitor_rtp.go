@@ -127,7 +127,9 @@ func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon map[s
 		return err
 	}
 	out := &udpRTP{conn: conn}
-	o := sfu.LocalOptions{Kind: sfu.KindTap, Name: "monitor " + dst, Receive: sfu.SourceBroadcast}
+	// A monitor of the composition (or the mixer) receives the broadcast:
+	// the composed picture while a composition runs.
+	o := sfu.LocalOptions{Kind: sfu.KindTap, Name: "monitor " + dst, Receive: sfu.SourceBroadcast, Composed: true}
 	src := tlObj(mon["src"])
 	switch tlInt(src["type"]) {
 	case monSrcTerminal:

@@ -121,6 +121,10 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 			return nil, wire.InvalidParam("members", "a terminal recording names the terminals to record")
 		}
 	}
+	rtmpURL, err := m.rtmpParam(ps)
+	if err != nil {
+		return nil, err
+	}
 	if err := m.programNameFree(ctx, r.Principal.DomainMoid, name); err != nil {
 		return nil, err
 	}
@@ -167,6 +171,9 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 			v, _ := tlParam(ps, f)
 			rc[f] = v
 		}
+		if rtmpURL != "" {
+			rc[rtmpKey] = rtmpURL
+		}
 		c.Doc[tlKeyRecorders] = append(tlAnys(rs), rc)
 		started = rc
 		return true, nil
@@ -186,6 +193,9 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 			return true, nil
 		})
 		return nil, errors.Join(err, uerr)
+	}
+	if rtmpURL != "" {
+		m.rtmpStart(c, recID, rtmpURL)
 	}
 	for _, id := range ids {
 		if err := m.tlSetFlag(ctx, c, id, "rec", 1); err != nil {
@@ -266,6 +276,7 @@ func (m *Module) recStop(ctx context.Context, r *api.Request) (wire.Object, erro
 	if i < 0 {
 		return nil, recUnknown(c, recID)
 	}
+	m.rtmpStop(c.ID(), recID)
 	info := m.recMediaStop(recID) // the file is final before its program is stored
 	if err := m.programSave(ctx, c, rs[i], m.clk.Now(), info); err != nil {
 		return nil, err

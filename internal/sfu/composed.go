@@ -1,0 +1,216 @@
+package sfu
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+)
+
+// Composed pictures (docs/media.md "Composed pictures"): while a picture
+// composition runs, receivers that take one picture (SIP terminals,
+// recordings, live streams, monitors, TV walls, a WHEP viewer with
+// ?composed=1) receive the composition encoded by the node's compositor
+// (internal/compose, connected by internal/rtc) instead of the speaker.
+// The compositor reads what to compose with Composition and publishes
+// each distinct output with PublishComposed; browsers keep drawing the
+// panes from forwarded streams.
+
+// Composer is told when a conference that has receivers of the composed
+// picture changed (after every rewire: its broadcast, members, tracks or
+// receivers). Wake is called without the room's lock held and must not
+// block.
+type Composer interface {
+	Wake(confID string)
+}
+
+// ErrNoComposer refuses a receiver that asks for the composed picture on
+// a node that cannot compose (no ffmpeg).
+var ErrNoComposer = errors.New("sfu: this media node cannot compose pictures (ffmpeg is not installed)")
+
+// SetComposer sets the node's compositor; nil: pictures are not composed
+// (?composed=1 is refused, single-picture receivers get the speaker).
+func (s *SFU) SetComposer(c Composer) {
+	s.mu.Lock()
+	s.composer = c
+	s.mu.Unlock()
+}
+
+func (s *SFU) wakeComposer(confID string) {
+	s.mu.Lock()
+	c := s.composer
+	s.mu.Unlock()
+	if c != nil {
+		c.Wake(confID)
+	}
+}
+
+// Composition is what a conference's compositor composes now.
+type Composition struct {
+	Layout    int      // reference A2 style; 0: no composition runs
+	Panes     []string // mt_ids by channel index, "" an empty pane
+	ShowNames bool
+	Names     map[string]string // the participants' names by mt_id
+	// Speaker is the member the broadcast shows, when no composition
+	// runs and a receiver of one picture cannot take its codec: the
+	// compositor transcodes it (one pane); "" otherwise.
+	Speaker string
+	// Codecs are the video codecs (lower-case MIME types) the composed
+	// picture must be encoded in for its receivers: as few as cover
+	// them all, none when no receiver wants it.
+	Codecs []string
+}
+
+// Composition returns the conference's composition and a channel closed
+// at its next change; ok is false once the conference has no room.
+func (s *SFU) Composition(confID string) (c Composition, changed <-chan struct{}, ok bool) {
+	rm := s.room(confID, false)
+	if rm == nil {
+		return Composition{}, nil, false
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	c = Composition{Layout: rm.bc.Layout, Panes: slices.Clone(rm.bc.Panes), ShowNames: rm.bc.ShowNames,
+		Names: map[string]string{}}
+	for id, m := range rm.members {
+		c.Names[id] = m.name
+	}
+	var wants [][]string // each composed receiver's codecs, its preferred first
+	for x := range rm.sessions {
+		for _, d := range x.downs {
+			if d.composed && d.kind == webrtc.RTPCodecTypeVideo && rm.needsComposed(d) {
+				wants = append(wants, d.videoCodecs())
+			}
+		}
+	}
+	c.Codecs = coverCodecs(wants)
+	if c.Layout == 0 && len(c.Codecs) > 0 {
+		c.Speaker = rm.broadcastMember().mtID // needsComposed found its video
+	}
+	return c, rm.changed, true
+}
+
+// needsComposed tells whether receiver d needs the compositor: a
+// composition runs, or the speaker's video is in a codec d does not take
+// (transcoding: a VP8 browser seen by an H.264 room system). Caller holds
+// rm.mu.
+func (rm *room) needsComposed(d *downTrack) bool {
+	if rm.bc.Layout > 0 {
+		return true
+	}
+	m := rm.broadcastMember()
+	if m == nil || m.video == nil {
+		return false
+	}
+	if f := rm.flagsOf(m.mtID); f.videoOff || m.camOff {
+		return false
+	}
+	return !slices.Contains(d.videoCodecs(), m.video.lmime)
+}
+
+// videoCodecs are the composable codecs d takes, its preferred first.
+func (d *downTrack) videoCodecs() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []string
+	if m := strings.ToLower(d.mime); composable(m) {
+		out = append(out, m)
+	}
+	for m := range d.pts {
+		if composable(m) && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	slices.Sort(out[min(1, len(out)):])
+	return out
+}
+
+func composable(mime string) bool { return mime == "video/vp8" || mime == "video/h264" }
+
+// coverCodecs picks as few codecs as serve every receiver: those some
+// receiver takes alone, then each remaining receiver's preferred one.
+func coverCodecs(wants [][]string) []string {
+	var out []string
+	for _, w := range wants {
+		if len(w) == 1 && !slices.Contains(out, w[0]) {
+			out = append(out, w[0])
+		}
+	}
+	for _, w := range wants {
+		if len(w) > 0 && !slices.ContainsFunc(w, func(m string) bool { return slices.Contains(out, m) }) {
+			out = append(out, w[0])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ComposedTrack is one encoded output of a conference's composition, a
+// source the SFU forwards like a publisher's video.
+type ComposedTrack struct {
+	rm     *room
+	r      *receiver
+	closed atomic.Bool
+}
+
+// PublishComposed makes packets of codec c the conference's composed
+// picture in that codec (replacing an earlier track of the codec);
+// onKeyFrame is called (on a goroutine of its own, at most every 300 ms)
+// when a receiver needs a key frame.
+func (s *SFU) PublishComposed(confID string, c LocalCodec, onKeyFrame func()) (*ComposedTrack, error) {
+	rm := s.room(confID, false)
+	if rm == nil {
+		return nil, &httpError{http.StatusNotFound, "no such conference", ErrNotFound}
+	}
+	sess := &session{id: newID(), sfu: s, room: rm, ready: make(chan struct{}), done: make(chan struct{})}
+	sess.local = &Local{sess: sess, opts: LocalOptions{OnKeyFrameRequest: onKeyFrame}}
+	r := newLocalReceiver(sess, nil, webrtc.RTPCodecTypeVideo, &c, false)
+	t := &ComposedTrack{rm: rm, r: r}
+	rm.mu.Lock()
+	if rm.composed == nil {
+		rm.composed = map[string]*receiver{}
+	}
+	rm.composed[r.lmime] = r
+	rm.mu.Unlock()
+	rm.rewire()
+	return t, nil
+}
+
+// WriteVideo forwards one packet of the composed picture.
+func (t *ComposedTrack) WriteVideo(p *rtp.Packet) {
+	if !t.closed.Load() {
+		t.r.forward(p, layerLow)
+	}
+}
+
+// Close withdraws the track: its receivers go back to the speaker.
+func (t *ComposedTrack) Close() {
+	if t.closed.Swap(true) {
+		return
+	}
+	t.rm.mu.Lock()
+	if t.rm.composed[t.r.lmime] == t.r {
+		delete(t.rm.composed, t.r.lmime)
+	}
+	t.rm.mu.Unlock()
+	t.rm.rewire()
+}
+
+// composedFor is the composed picture d receives while a composition
+// runs (or the speaker transcoded when d cannot take its codec): in d's
+// codec, else another it negotiated; nil for none. Caller holds rm.mu.
+func (rm *room) composedFor(d *downTrack) *receiver {
+	if !d.composed || d.kind != webrtc.RTPCodecTypeVideo || !rm.needsComposed(d) {
+		return nil
+	}
+	for _, m := range d.videoCodecs() {
+		if r := rm.composed[m]; r != nil {
+			return r
+		}
+	}
+	return nil
+}
