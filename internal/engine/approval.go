@@ -182,7 +182,7 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.admit(ctx, Ports(c.Doc)); err != nil {
+	if err := s.admit(ctx, Reserved(c.Doc)); err != nil {
 		return Conference{}, err
 	}
 	pending := rec

@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"strings"
 
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -18,25 +21,75 @@ const (
 // is the platform's.
 type Usage struct {
 	Confs  int         // running conferences
-	Ports  int         // terminal ports they take (max_join_mt each)
+	Ports  int         // terminal ports they take (see Usage)
 	BySize map[int]int // running conferences by max_join_mt
 }
 
-// Usage counts the running conferences.
-// Each conference's ports are kept by record version (memo.go), so a
-// count reads the documents of changed conferences only.
+// confPorts is what Usage keeps of a running conference: its size and
+// whether it takes its ports from the start.
+type confPorts struct {
+	size      int
+	preoccupy bool
+}
+
+// Usage counts the running conferences and their terminal ports (issue 38
+// item 7; reference 04 preoccupy_resource): a conference with
+// preoccupy_resource 1 takes its max_join_mt ports from the start, or as
+// many as it has terminals in a call when more; any other takes a port
+// per terminal in a call (calling or online), as they join. Each
+// conference's size is kept by record version (memo.go), so a count reads
+// the documents of changed conferences only, and the terminals' keys.
 func (s *Conferences) Usage(ctx context.Context) (Usage, error) {
-	ports, err := Scan(ctx, s.st, &s.ports, StateRunning, func(c Conference) int { return Ports(c.Doc) })
+	confs, err := Scan(ctx, s.st, &s.ports, StateRunning, func(c Conference) confPorts {
+		return confPorts{size: Ports(c.Doc), preoccupy: record.Int(c.Doc, "preoccupy_resource") == 1}
+	})
+	if err != nil {
+		return Usage{}, err
+	}
+	inCall, err := s.inCall(ctx)
 	if err != nil {
 		return Usage{}, err
 	}
 	u := Usage{BySize: map[int]int{}}
-	for _, p := range ports {
+	for _, p := range confs {
 		u.Confs++
-		u.Ports += p.Val
-		u.BySize[p.Val]++
+		n := inCall[p.Key.ID]
+		if p.Val.preoccupy {
+			n = max(n, p.Val.size)
+		}
+		u.Ports += n
+		u.BySize[p.Val.size]++
 	}
 	return u, nil
+}
+
+// inCall counts the terminals in a call (calling or online) by
+// conference number, from their record keys (conf_id/mt_id) where the
+// store lists keys.
+func (s *Conferences) inCall(ctx context.Context) (map[string]int, error) {
+	out := map[string]int{}
+	states := []string{StateOnline, StateCalling}
+	if kl, ok := s.st.(store.KeyLister); ok {
+		for _, state := range states {
+			keys, err := kl.RecordKeys(ctx, record.KindMT, state)
+			if err != nil {
+				return nil, err
+			}
+			for _, k := range keys {
+				conf, _, _ := strings.Cut(k.ID, "/")
+				out[conf]++
+			}
+		}
+		return out, nil
+	}
+	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, States: states})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		out[r.OwnerMoid]++
+	}
+	return out, nil
 }
 
 // Free returns how many more conferences of size ports could start now.

@@ -69,9 +69,9 @@ type Conferences struct {
 	cfg Config
 	eng *Engine
 
-	mu    sync.Mutex // serialises capacity checks with the changes they admit
-	ports Memo[int]  // each running conference's ports, by version (Usage)
-	docs  docCache   // decoded documents by their stored bytes (doccache.go)
+	mu    sync.Mutex      // serialises capacity checks with the changes they admit
+	ports Memo[confPorts] // each running conference's size, by version (Usage)
+	docs  docCache        // decoded documents by their stored bytes (doccache.go)
 }
 
 // newConferences returns the records' half of eng.

@@ -54,7 +54,7 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 
 	rec.DueAt = s.markStart(doc, end, now) // start_pending.go
 
-	c, err := s.admitInsert(ctx, ports, rec, doc, sp.Number)
+	c, err := s.admitInsert(ctx, Reserved(doc), rec, doc, sp.Number)
 	if err != nil {
 		return Conference{}, err
 	}
@@ -71,7 +71,7 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 func (s *Conferences) admitInsert(ctx context.Context, ports int, rec store.Record, doc map[string]any, number string) (Conference, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.admit(ctx, ports); err != nil {
+	if err := s.admit(ctx, ports); err != nil { // the ports it reserves (Reserved)
 		return Conference{}, err
 	}
 	c, err := s.insert(ctx, rec, doc, number)

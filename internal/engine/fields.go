@@ -34,7 +34,17 @@ func EndTime(start time.Time, duration int) time.Time {
 	return start.Add(time.Duration(duration) * time.Minute)
 }
 
-// Ports returns the terminal ports a conference takes: its max_join_mt,
+// Reserved is the ports a conference takes when it starts: its
+// max_join_mt with preoccupy_resource 1, else none (its terminals take
+// theirs as they join; capacity.go Usage).
+func Reserved(doc map[string]any) int {
+	if record.Int(doc, "preoccupy_resource") == 1 {
+		return Ports(doc)
+	}
+	return 0
+}
+
+// Ports returns a conference's size in terminal ports: its max_join_mt,
 // DefaultMaxJoinMt when it has none.
 func Ports(doc map[string]any) int {
 	if n := record.Int(doc, "max_join_mt"); n > 0 {

@@ -137,7 +137,7 @@ func (s *Conferences) start(ctx context.Context, rec store.Record, now time.Time
 func (s *Conferences) admitStart(ctx context.Context, c *Conference, end, now time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.admit(ctx, Ports(c.Doc)); err != nil {
+	if err := s.admit(ctx, Reserved(c.Doc)); err != nil {
 		return false, nil // full: stays booked, tried again at the next tick
 	}
 	rec, booked := c.Rec, c.Rec

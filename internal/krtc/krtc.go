@@ -329,6 +329,7 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 		"create_type": engine.CreateInstant, "enable_rtc": 1, "duration": 0, "auto_end": 0, "call_mode": 0,
 		"invite_members": []any{}, "invited_mt_num": 0, "need_password": 0, "vmp_enable": 0, "mix_enable": 0,
 		"poll_enable": 0, "public_conf": 0, "platform_id": engine.PlatformID, "krtc_room_id": id,
+		"preoccupy_resource": 1, // a room holds its ports (docs/krtc.md)
 		"creator": map[string]any{"name": r.Principal.Username, "account": r.Principal.AccountMoid,
 			"account_type": 1, "telephone": "", "mobile": ""},
 		"user_domain_moid": r.Principal.DomainMoid, "user_domain_name": r.Principal.DomainName,

@@ -288,9 +288,10 @@ func TestConfCapacity(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{
 		Conference: engine.Config{MaxConfs: 2, MaxPorts: 100}})
 	c := env.LoggedIn(t)
-	cfCreate(t, c, cfInstant("a", map[string]any{"max_join_mt": 64}))
-	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("b", map[string]any{"max_join_mt": 64}))), wire.CodeNoConfResource)
-	cfCreate(t, c, cfInstant("c", map[string]any{"max_join_mt": 32}))
+	// Ports reserved at once: preoccupy_resource 1 (issue 38 item 7).
+	cfCreate(t, c, cfInstant("a", map[string]any{"max_join_mt": 64, "preoccupy_resource": 1}))
+	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("b", map[string]any{"max_join_mt": 64, "preoccupy_resource": 1}))), wire.CodeNoConfResource)
+	cfCreate(t, c, cfInstant("c", map[string]any{"max_join_mt": 32, "preoccupy_resource": 1}))
 	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("d", map[string]any{"max_join_mt": 8}))), engine.CodeMaxConfs)
 	// A conference larger than the platform cannot even be booked.
 	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("e", map[string]any{"max_join_mt": 192,

@@ -59,6 +59,11 @@ func UploadFile(args *wire.Args) (*wire.File, string, string, *wire.Error) {
 	case len(fhs) > 1:
 		return nil, "", "", wire.InvalidParam("file", "one file per upload")
 	}
+	for name, other := range args.Files {
+		if name != "file" && len(other) > 0 { // issue 38 item 13: one file part in all
+			return nil, "", "", wire.InvalidParam("file", fmt.Sprintf("one file per upload: the body also has a file part named %q", name))
+		}
+	}
 	fh := fhs[0]
 	name := fileBaseName(fh.Filename)
 	ext := strings.ToLower(strings.TrimPrefix(path.Ext(name), "."))

@@ -70,12 +70,21 @@ func mfConf(t *testing.T, env *testserver.Env, domain, id, meetingID string) {
 // mime/multipart.Writer does.
 func mfUpload(t *testing.T, env *testserver.Env, c *testserver.Client, meetingID, field, filename string, content []byte) testserver.Reply {
 	t.Helper()
+	return mfUploadParts(t, env, c, meetingID, []string{field}, filename, content)
+}
+
+// mfUploadParts is mfUpload with the same file in a part of each name.
+func mfUploadParts(t *testing.T, env *testserver.Env, c *testserver.Client, meetingID string, fields []string, filename string, content []byte) testserver.Reply {
+	t.Helper()
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	if err := w.WriteField("account_token", c.Token); err != nil {
 		t.Fatal(err)
 	}
-	if field != "" {
+	for _, field := range fields {
+		if field == "" {
+			continue
+		}
 		h := textproto.MIMEHeader{}
 		esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(filename)
 		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="%s"; filename="%s"`, field, esc))
@@ -206,6 +215,11 @@ func TestMeetingFileErrors(t *testing.T) {
 			t.Errorf("description %q does not name file", d)
 		}
 		testserver.MustFail(t, mfUpload(t, env.Env, c, "mtg-1", "document", "a.txt", []byte("x")), wire.CodeInvalidParam)
+		// Issue 38 item 13: a second file part under another name.
+		d = testserver.MustFail(t, mfUploadParts(t, env.Env, c, "mtg-1", []string{"file", "attachment"}, "a.txt", []byte("x")), wire.CodeInvalidParam)
+		if !strings.Contains(d, "attachment") {
+			t.Errorf("two file parts: description %q does not name the second", d)
+		}
 		// A form-encoded body has no file.
 		testserver.MustFail(t, c.Do("POST", mfPath+"mtg-1", nil), wire.CodeInvalidParam)
 		// Types outside the reference's list, no extension, empty files.

@@ -28,7 +28,7 @@ func TestResources(t *testing.T) {
 		env := testserver.Start(t, dsn, testserver.Options{Conference: engine.Config{MaxConfs: 3, MaxPorts: 200}})
 		c := env.LoggedIn(t)
 		cfEqual(t, "idle", cfResources(t, c), map[int][2]int{8: {0, 3}, 32: {0, 3}, 64: {0, 3}, 192: {0, 1}})
-		id := cfCreate(t, c, cfInstant("big", map[string]any{"max_join_mt": 64}))
+		id := cfCreate(t, c, cfInstant("big", map[string]any{"max_join_mt": 64, "preoccupy_resource": 1}))
 		// 64 of 200 ports and 1 of 3 conferences in use: 136 ports, 2 conferences left.
 		cfEqual(t, "one 64-party conference", cfResources(t, c),
 			map[int][2]int{8: {0, 2}, 32: {0, 2}, 64: {1, 3}, 192: {0, 0}})

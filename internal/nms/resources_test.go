@@ -14,7 +14,7 @@ import (
 // create makes a running conference of max_join_mt 8 and returns its id.
 func create(t *testing.T, c *testserver.Client, name string, members ...any) string {
 	t.Helper()
-	p := map[string]any{"create_type": 1, "name": name, "bitrate": 1024, "max_join_mt": 8, "duration": 0,
+	p := map[string]any{"create_type": 1, "name": name, "bitrate": 1024, "max_join_mt": 8, "duration": 0, "preoccupy_resource": 1,
 		"call_mode": 2, "call_times": 3, "call_interval": 10, "invite_members": members,
 		"video_formats": []any{map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}}}
 	return testserver.MustOK(t, c.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))["conf_id"].(string)

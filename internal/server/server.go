@@ -328,6 +328,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	reply, cookies, raw, err := s.serve(hr)
 	if err != nil {
 		we := wire.AsError(err)
+		if we.Code == wire.CodeSystemError && store.Unavailable(err) {
+			// The database is out of reach (a restart): the client may
+			// retry as it would a busy node (issue 38 item 13).
+			s.log.Warn("request failed: the database is unavailable", "method", hr.Method, "path", redact(hr.URL.Path), "err", err)
+			we = wire.Errorf(CodeBusy, "the database is unavailable for now; retry later")
+		}
 		info.SetCode(we.Code)
 		if we.Code == wire.CodeSystemError {
 			s.log.Error("request failed", "method", hr.Method, "path", redact(hr.URL.Path), "err", err)
