@@ -243,11 +243,16 @@ func TestContentDualStream(t *testing.T) {
 
 	ct.sending.Store(true)
 	waitFor(t, "the terminal's content as the dual stream", func() bool { return e.dual(t, conf) == mt })
-	for _, m := range e.mts(t, conf) {
-		if fmt.Sprint(m["mt_id"]) == mt && fmt.Sprint(m["dual"]) != "1" {
-			t.Errorf("the presenting terminal's dual = %v", m["dual"])
+	// The terminal's dual flag is written after the conference's source
+	// (vc's mediaDualStarted): waited for, not read at once.
+	waitFor(t, "the presenting terminal's dual 1", func() bool {
+		for _, m := range e.mts(t, conf) {
+			if fmt.Sprint(m["mt_id"]) == mt {
+				return fmt.Sprint(m["dual"]) == "1"
+			}
 		}
-	}
+		return false
+	})
 	tok := testserver.MustOK(t, e.api.Do("POST", "/api/v1/vc/confs/"+conf+"/rtc_tokens",
 		testserver.Params(t, map[string]any{"name": "viewer", "role": "subscribe"})))
 	viewer, mime, vpt := h264Viewer(t, tok["whep_url"].(string)+"?dual=1", tok["token"].(string), ct.stream)
