@@ -382,6 +382,17 @@ func TestRTMPPushOfTheComposition(t *testing.T) {
 	if err := sf.SetBroadcast(conf, sfu.Broadcast{Speaker: "1", Layout: 2, Panes: []string{"1", "2"}}); err != nil {
 		t.Fatal(err)
 	}
+	// A room system already receives the composition: the pushed stream
+	// starts with the panes' pictures, not their placeholders.
+	rx := compose.NewInput(ff, map[uint8]string{102: webrtc.MimeTypeH264}, nil)
+	defer rx.Close()
+	room, err := sf.OpenLocal(ctx, conf, sfu.LocalOptions{Receive: sfu.SourceBroadcast, Composed: true, VideoOut: rx,
+		VideoCodecs: []sfu.LocalCodec{{MimeType: webrtc.MimeTypeH264, ClockRate: 90000, PayloadType: 102}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer room.Close()
+	waitComposed(t, rx, showsPanes(2, red, green))
 
 	// ffmpeg as the streaming service: it takes one publisher and keeps
 	// 3 s of what it receives.
