@@ -2,6 +2,7 @@ package push
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,15 +54,15 @@ func (s *Server) process(ctx context.Context, msgs []inMessage, cn conn) ([]json
 				out = append(out, mustJSON(r))
 			}
 		case chSubscribe:
-			out = append(out, mustJSON(s.subscribeMsg(m, true)))
+			out = append(out, mustJSON(s.subscribeMsg(m, cn, true)))
 		case chUnsubscribe:
-			out = append(out, mustJSON(s.subscribeMsg(m, false)))
+			out = append(out, mustJSON(s.subscribeMsg(m, cn, false)))
 		case chDisconnect:
-			out = append(out, mustJSON(s.disconnect(m)))
+			out = append(out, mustJSON(s.disconnect(m, cn)))
 		case "":
 			out = append(out, mustJSON(reply{Channel: "", ID: m.ID, Error: "400::message without a channel"}))
 		default:
-			out = append(out, mustJSON(s.publishMsg(m)))
+			out = append(out, mustJSON(s.publishMsg(m, cn)))
 		}
 	}
 	return out, h
@@ -82,6 +83,18 @@ func (s *Server) advice(reconnect string) *advice {
 func unknownClient(m *inMessage) reply {
 	return reply{Channel: m.Channel, ID: m.ID, ClientID: m.ClientID, Subscription: m.Subscription,
 		Error: "402::unknown client", Advice: &advice{Reconnect: "handshake"}}
+}
+
+// clientOf is the client a message names, when the message comes with
+// the login cookie that client handshook with: a clientId alone, taken
+// from another client, opens nothing (issue 38 item 13; "unknown
+// client" as for a clientId that never was).
+func (s *Server) clientOf(m *inMessage, cn conn) *client {
+	c := s.lookup(m.ClientID)
+	if c == nil || subtle.ConstantTimeCompare([]byte(c.cookie), []byte(cn.cookie)) != 1 {
+		return nil
+	}
+	return c
 }
 
 // handshake authenticates with the login's cookie (reference 02 "握手")
@@ -147,7 +160,7 @@ func commonType(types []string) bool {
 // connect is the client's poll: it is held until there is something to
 // deliver or the timeout passes.
 func (s *Server) connect(ctx context.Context, m *inMessage, cn conn) (reply, *held) {
-	c := s.lookup(m.ClientID)
+	c := s.clientOf(m, cn)
 	if c == nil {
 		return unknownClient(m), nil
 	}
@@ -226,8 +239,8 @@ func (s *Server) connectReply(h *held) json.RawMessage {
 // the client's own user domain may be subscribed:
 // /userdomains/{user_domain_moid}/..., wildcards allowed in the last
 // segment. A batch of channels is all or nothing.
-func (s *Server) subscribeMsg(m *inMessage, sub bool) reply {
-	c := s.lookup(m.ClientID)
+func (s *Server) subscribeMsg(m *inMessage, cn conn, sub bool) reply {
+	c := s.clientOf(m, cn)
 	if c == nil {
 		return unknownClient(m)
 	}
@@ -261,8 +274,8 @@ func (s *Server) subscribeMsg(m *inMessage, sub bool) reply {
 }
 
 // disconnect ends a client.
-func (s *Server) disconnect(m *inMessage) reply {
-	c := s.lookup(m.ClientID)
+func (s *Server) disconnect(m *inMessage, cn conn) reply {
+	c := s.clientOf(m, cn)
 	if c == nil {
 		return unknownClient(m)
 	}
@@ -271,13 +284,13 @@ func (s *Server) disconnect(m *inMessage) reply {
 }
 
 // publishMsg refuses a client's publication: only the platform publishes.
-func (s *Server) publishMsg(m *inMessage) reply {
+func (s *Server) publishMsg(m *inMessage, cn conn) reply {
 	r := reply{Channel: m.Channel, ID: m.ID, ClientID: m.ClientID}
 	if strings.HasPrefix(m.Channel, "/meta/") {
 		r.Error = fmt.Sprintf("400:%s:unknown meta channel", m.Channel)
 		return r
 	}
-	c := s.lookup(m.ClientID)
+	c := s.clientOf(m, cn)
 	if c == nil {
 		return unknownClient(m)
 	}
