@@ -361,7 +361,9 @@ func TestConsoleCapacity(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	api := env.LoggedIn(t)
 	start := func(name string, size int) {
-		p := map[string]any{"create_type": 1, "name": name, "max_join_mt": size, "duration": 0}
+		// preoccupy_resource 1: the conference takes its ports at once
+		// (otherwise as terminals join, issue 38 item 7).
+		p := map[string]any{"create_type": 1, "name": name, "max_join_mt": size, "duration": 0, "preoccupy_resource": 1}
 		testserver.MustOK(t, api.Do("POST", "/api/v1/mc/confs", testserver.Params(t, p)))
 	}
 	start("Big", 32)
