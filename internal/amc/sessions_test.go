@@ -31,6 +31,11 @@ func TestDisableEndsSessions(t *testing.T) {
 		testserver.MustFail(t, heartbeat(user), wire.CodeNotLoggedIn)
 		testserver.MustFail(t, heartbeat(second), wire.CodeNotLoggedIn)
 		testserver.MustFail(t, env.Client(t).Login("carl", "pw_carl"), wire.CodeAccountDisabled)
+		// A wrong password is answered as for an enabled account: the
+		// disabled state is told only to who knows the password.
+		if r := env.Client(t).Login("carl", "not_carls"); r.OK() || r.Code() == wire.CodeAccountDisabled {
+			t.Fatalf("a disabled account with a wrong password = %v, want the wrong-password answer", r.Body)
+		}
 		if d := ok(t, admin, "GET", acctPath+"/"+moid, nil); num(d["enable"]) != 0 || d["e164"] != "4440001" {
 			t.Fatalf("disabled account = %v", d)
 		}

@@ -235,9 +235,6 @@ func (s *Service) checkPassword(ctx context.Context, username, password, client 
 	if err != nil {
 		return acc, err
 	}
-	if acc.Disabled {
-		return acc, wire.Errorf(wire.CodeAccountDisabled, "account %s is disabled", acc.Username)
-	}
 	if acc.LockedUntil.After(now) {
 		return acc, s.lockError(acc.FailedLogins, acc.LockedUntil)
 	}
@@ -259,6 +256,11 @@ func (s *Service) checkPassword(ctx context.Context, username, password, client 
 		e := wire.Errorf(wire.CodeWrongPassword, "wrong password for %s: attempt %d of %d", acc.Username, att.Failed, s.cfg.MaxFailures)
 		e.Extra = s.lockFields(att.Failed, time.Time{})
 		return acc, e
+	}
+	// Disabled is told only to a caller who knows the password: before
+	// the check it would tell an account's existence to anyone.
+	if acc.Disabled {
+		return acc, wire.Errorf(wire.CodeAccountDisabled, "account %s is disabled", acc.Username)
 	}
 	s.throttle.succeed(client, username)
 	if acc.FailedLogins != 0 || !acc.LockedUntil.IsZero() {

@@ -9,8 +9,8 @@ import (
 	"github.com/confer-platform/confer/internal/store"
 )
 
-// Participants that left (issue 38 item 8; docs/media.md "Participants
-// that left"): every call-in, WHIP or WHEP session is a terminal of its
+// Participants that left (issue 38 item 8; docs/operations.md "Limits"):
+// every call-in, WHIP or WHEP session is a terminal of its
 // own (Joined), which stays listed offline after it leaves, as the
 // platform lists terminals that hung up. Such records do not count toward
 // max_join_mt, or a flood of calls would fill the conference, and a
