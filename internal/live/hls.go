@@ -220,12 +220,16 @@ func (h *HLS) start(ctx context.Context, confID string) (_ *stream, err error) {
 	if err != nil {
 		return nil, err
 	}
-	go func() { // key frames until ffmpeg has started its first segment
-		for i := 0; i < 10; i++ {
+	go func() { // key frames until ffmpeg has written its first playlist, however long it takes to start
+		playlist := filepath.Join(s.dir, "index.m3u8")
+		for {
 			select {
 			case <-s.exited:
 				return
 			case <-time.After(500 * time.Millisecond):
+			}
+			if _, err := os.Stat(playlist); err == nil {
+				return
 			}
 			s.local.RequestKeyFrame()
 		}

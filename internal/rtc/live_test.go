@@ -17,6 +17,7 @@ import (
 
 	"github.com/pion/webrtc/v4"
 
+	"github.com/confer-platform/confer/internal/browsertest"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/recorder/rectest"
 	"github.com/confer-platform/confer/internal/rtctest"
@@ -359,12 +360,21 @@ func TestLiveHLS(t *testing.T) {
 	if code != http.StatusOK || desc["hls_url"] == "" || room["roomidstr"] != rec {
 		t.Fatalf("descriptor = %d %v", code, desc)
 	}
-	resp, err := http.Get(desc["hls_url"])
-	if err != nil {
-		t.Fatal(err)
+	// An HLS player asks again while the stream starts (503): on a loaded
+	// machine ffmpeg's first segment may take longer than one request waits.
+	var resp *http.Response
+	var playlist []byte
+	for {
+		var err error
+		if resp, err = http.Get(desc["hls_url"]); err != nil {
+			t.Fatal(err)
+		}
+		playlist, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || browsertest.Expired(t) {
+			break
+		}
 	}
-	playlist, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(playlist), "#EXTM3U") {
 		t.Fatalf("playlist = %d %q", resp.StatusCode, playlist)
 	}
@@ -378,7 +388,7 @@ func TestLiveHLS(t *testing.T) {
 		t.Fatalf("no segment in %q", playlist)
 	}
 	u := desc["hls_url"][:strings.LastIndex(desc["hls_url"], "/")+1] + seg
-	resp, err = http.Get(u)
+	resp, err := http.Get(u)
 	if err != nil {
 		t.Fatal(err)
 	}
