@@ -66,7 +66,7 @@ func setupConfsCreate(fs *flag.FlagSet) runFunc {
 	bitrate := fs.Int("bitrate", 2048, "conference bitrate in `kbps`")
 	var mts multi
 	fs.Var(&mts, "mt", "invite a terminal (repeatable): an IP address, an E.164 number, alias@ip, or e164:/tel:/ip:/alias:/moid: `account`")
-	protocol := fs.String("protocol", "h323", "call `protocol` of the invited terminals: h323 or sip")
+	protocol := fs.String("protocol", "sip", "call `protocol` of the invited terminals: sip or h323 (H.323 is answered by simulated terminals only)")
 	manual := fs.Bool("manual", false, "do not call the terminals automatically")
 	maxJoin := fs.Int("max-join-mt", 0, "maximum joining terminals: 8, 32, 64 or 192 (default the platform's)")
 	password := fs.String("password", "", "conference `password`")

@@ -76,7 +76,7 @@ func mtsCommands() []*command {
 
 func setupMtsAdd(fs *flag.FlagSet) runFunc {
 	bitrate := fs.Int("bitrate", 2048, "call bitrate in `kbps`")
-	protocol := fs.String("protocol", "h323", "call `protocol`: h323 or sip")
+	protocol := fs.String("protocol", "sip", "call `protocol`: sip or h323 (H.323 is answered by simulated terminals only)")
 	build := func(args []string) (*sdk.VCConfsMtsAddRequest, error) {
 		proto, err := protocolValue(*protocol)
 		if err != nil {
