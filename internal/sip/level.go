@@ -3,6 +3,8 @@ package sip
 import (
 	"math"
 	"strings"
+
+	"github.com/confer-platform/confer/internal/audio/g711"
 )
 
 // G.711 terminals send no RFC 6464 level; the bridge measures it from the
@@ -14,40 +16,9 @@ var ulawTable, alawTable [256]int16
 
 func init() {
 	for i := range 256 {
-		ulawTable[i] = ulaw(byte(i))
-		alawTable[i] = alaw(byte(i))
+		ulawTable[i] = g711.UlawToLinear(byte(i))
+		alawTable[i] = g711.AlawToLinear(byte(i))
 	}
-}
-
-// ulaw decodes a µ-law byte (ITU-T G.711).
-func ulaw(b byte) int16 {
-	b = ^b
-	t := (int(b&0x0f) << 3) + 0x84
-	t <<= (b & 0x70) >> 4
-	if b&0x80 != 0 {
-		return int16(0x84 - t)
-	}
-	return int16(t - 0x84)
-}
-
-// alaw decodes an A-law byte (ITU-T G.711).
-func alaw(b byte) int16 {
-	b ^= 0x55
-	t := int(b&0x0f) << 4
-	seg := (b & 0x70) >> 4
-	switch seg {
-	case 0:
-		t += 8
-	case 1:
-		t += 0x108
-	default:
-		t += 0x108
-		t <<= seg - 1
-	}
-	if b&0x80 != 0 {
-		return int16(t)
-	}
-	return int16(-t)
 }
 
 // g711Level is the RFC 6464 level (0 loudest, 127 silence: -dBov) of a
