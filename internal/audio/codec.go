@@ -131,8 +131,10 @@ func (d *g711Decoder) Decode(dst []int16, p []byte) ([]int16, error) {
 	return d.up.process(dst, d.tmp), nil
 }
 
-// Conceal repeats nothing: silence for 20 ms (G.711 has no concealment
-// of its own; Appendix I's is not implemented).
+// Conceal gives 20 ms of silence for a lost packet: G.711 has no
+// concealment of its own, and Confer does not do the optional one of
+// G.711 Appendix I (docs/media.md: lost G.711 and G.722 packets are heard
+// as silence).
 func (d *g711Decoder) Conceal(dst []int16) []int16 {
 	d.tmp = append(d.tmp[:0], make([]int16, 160)...)
 	return d.up.process(dst, d.tmp)
