@@ -19,7 +19,7 @@ type groupStats struct {
 
 // start counts a batch of n writes as it begins and returns the time
 // for done, which adds the time spent when it ends:
-// defer g.done(g.start(n)).
+// g.done(g.start(n)) before the batch is answered.
 func (g *groupStats) start(n int) time.Time {
 	g.batches.Add(1)
 	g.writes.Add(int64(n))

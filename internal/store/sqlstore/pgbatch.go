@@ -120,8 +120,9 @@ func (b *pgBatcher) run() {
 }
 
 // commit runs the batch until it commits, dropping the jobs that fail.
+// The busy time is counted before any job is answered.
 func (b *pgBatcher) commit(batch []*pgJob) {
-	defer b.stats.done(b.stats.start(len(batch)))
+	start := b.stats.start(len(batch))
 	live := make([]*pgJob, 0, len(batch))
 	for _, j := range batch {
 		if j.err = j.ctx.Err(); j.err == nil {
@@ -145,6 +146,7 @@ func (b *pgBatcher) commit(batch []*pgJob) {
 			live = live[:0]
 		}
 	}
+	b.stats.done(start)
 	for _, j := range batch {
 		j.done <- j.err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Group commit on SQLite (issue 11, docs/benchmarks.md "Write
@@ -101,22 +102,25 @@ func (w *writer) run() {
 }
 
 // commit runs a batch in one transaction and answers its jobs.
+// The busy time is counted before any job is answered, so a caller
+// that reads /metrics after its write sees it.
 func (w *writer) commit(batch []*writeJob) {
-	defer w.stats.done(w.stats.start(len(batch)))
+	start := w.stats.start(len(batch))
 	errs := make([]error, len(batch))
 	if len(batch) == 1 { // nothing to share: no savepoint needed
 		j := batch[0]
 		if errs[0] = j.ctx.Err(); errs[0] == nil {
 			errs[0] = w.db.plainTx(j.ctx, j.f)
 		}
-		w.answer(batch, errs)
+		w.answer(batch, errs, start)
 		return
 	}
 	tx, err := w.db.wdb.BeginTx(context.Background(), nil)
 	if err != nil {
-		for _, j := range batch {
-			j.done <- err
+		for i := range errs {
+			errs[i] = err
 		}
+		w.answer(batch, errs, start)
 		return
 	}
 	var broken error // the transaction itself is lost
@@ -146,12 +150,14 @@ func (w *writer) commit(batch []*writeJob) {
 			}
 		}
 	}
-	w.answer(batch, errs)
+	w.answer(batch, errs, start)
 }
 
-// answer settles the jobs' own records, the tailer may be reading the
-// events already, then gives the jobs their outcomes.
-func (w *writer) answer(batch []*writeJob, errs []error) {
+// answer counts the batch's time from start, settles the jobs' own
+// records, the tailer may be reading the events already, then gives the
+// jobs their outcomes.
+func (w *writer) answer(batch []*writeJob, errs []error, start time.Time) {
+	w.stats.done(start)
 	w.db.own.committed()
 	for i, j := range batch {
 		j.own.end(w.db, errs[i])
