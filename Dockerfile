@@ -24,12 +24,17 @@ ARG VERSION=dev
 # no local paths, the version stamped in.
 RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/conferd ./cmd/conferd
 RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/confer ./cmd/confer
-# The data folder, owned by the runtime's non-root user (the runtime image
-# has no shell to make it).
+# The data folder, owned by the runtime's non-root user.
 RUN mkdir -p /out/data && chown 65532:65532 /out/data
 
-# No shell, no package manager; user nonroot (65532).
-FROM gcr.io/distroless/static-debian12:nonroot
+# Debian with ffmpeg: composed pictures, transcoding, HLS and RTMP
+# pushes run ffmpeg processes (docs/media.md "Composed pictures"); a node
+# without it composes nothing and says so at start. User nonroot (65532).
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg ca-certificates tzdata \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd -g 65532 nonroot && useradd -u 65532 -g 65532 -M -d /var/lib/confer -s /usr/sbin/nologin nonroot
 COPY --from=build /out/conferd /out/confer /usr/local/bin/
 COPY --from=build --chown=65532:65532 /out/data /var/lib/confer
 USER nonroot:nonroot

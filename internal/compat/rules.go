@@ -226,6 +226,8 @@ func Rules() []Rule {
 		answered("vc.confs.vmps.get", release.R6_0_0_3_0, 20823, `{"mode":0}`, notRunning+"mode 0"),
 		answered("vc.confs.mixs.get", release.R6_0_0_3_0, 20812, `{"mode":0,"members":[]}`, notRunning+"mode 0 and no members"),
 		answered("vc.confs.mtvmps.list", release.R6_0_0_3_0, 20823, `{"mts":[]}`, notRunning+"no terminals"),
+		answered("vc.confs.mtvmps.get", release.R6_0_0_3_0, 20823, `{"mode":0,"members":[]}`, notRunning+"mode 0 and no members"),
+		answered("vc.confs.hduvmps.get", release.R6_0_0_3_0, 20823, `{"layout":0,"members":[]}`, notRunning+"layout 0 and no members (the wall's composition has no mode before 6.0.0.3.0)"),
 		answered("vc.confs.recorders.get", release.R6_0_0_3_0, 20802, `{"state":0}`, notRunning+"state 0 (not recording)"))
 
 	// 6.1.0.2.0

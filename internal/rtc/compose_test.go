@@ -2,6 +2,7 @@ package rtc_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"io"
@@ -539,5 +540,34 @@ func TestLiveHLSOfAnH264Source(t *testing.T) {
 			t.Fatalf("playlist = %d %q", resp.StatusCode, playlist)
 		}
 		t.Logf("try %d: playlist = %d %q", try, resp.StatusCode, playlist)
+	}
+}
+
+// TestWithoutFFmpegTheComposedPictureIsRefused: a node whose PATH has no
+// ffmpeg composes nothing and says why: the composer is refused with
+// compose.ErrNoFFmpeg, and a WHEP viewer asking for the composed picture
+// gets 503 naming the reason, never a black picture.
+func TestWithoutFFmpegTheComposedPictureIsRefused(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	sf, err := sfu.New(sfu.Config{}, quietEvents{}, quietEvents{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sf.Close()
+	if _, err := rtc.NewComposer(sf, nil, rtc.ComposerConfig{}); !errors.Is(err, compose.ErrNoFFmpeg) || !strings.Contains(err.Error(), "ffmpeg is not installed") {
+		t.Fatalf("NewComposer without ffmpeg: %v, want compose.ErrNoFFmpeg", err)
+	}
+
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "no ffmpeg")
+	tok := rtcToken(t, c, conf, map[string]any{"name": "room", "role": "subscribe"})
+	pc := newPC(t)
+	if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeVideo, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
+		t.Fatal(err)
+	}
+	code, _, body := offer(t, pc, tok["whep_url"].(string)+"?composed=1", tok["token"].(string))
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "ffmpeg is not installed") {
+		t.Fatalf("WHEP ?composed=1 without ffmpeg = %d %q, want 503 naming the missing ffmpeg", code, body)
 	}
 }

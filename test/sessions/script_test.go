@@ -275,6 +275,7 @@ func (s *session) integrator() {
 	s.call("self composition with an empty channel", "POST", A+"/mtvmps", self)
 	s.call("self composition?", "GET", A+"/mtvmps/"+mt1, nil, count("members", 2), item("members", 1, "member_type", 0), item("members", 0, "mt_id", mt2))
 	s.call("self composition off", "DELETE", A+"/mtvmps/"+mt1, nil)
+	s.stopped(20823, "self composition? (none)", A+"/mtvmps/"+mt1, equals("mode", 0), count("members", 0))
 
 	// A TV wall's self composition with an empty channel (mode from
 	// 6.0.0.3.0; without it, members make it custom).
@@ -291,6 +292,7 @@ func (s *session) integrator() {
 	s.call("wall composition?", "GET", A+"/hduvmps/2_0", nil, count("members", 2), item("members", 1, "member_type", 0), item("members", 0, "mt_id", mt2),
 		s.since(r6_0_0_3, "mode:i"))
 	s.call("wall composition off", "DELETE", A+"/hduvmps/2_0", nil)
+	s.stopped(20823, "wall composition? (none)", A+"/hduvmps/2_0", equals("layout", 0), count("members", 0))
 
 	// Poll. Before 5.1.0.1.0 there are no poll modes: the client's mode
 	// 0 is ignored (issue 21 item 4).
