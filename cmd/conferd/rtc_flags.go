@@ -11,9 +11,11 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/pion/webrtc/v4"
 
+	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/vc"
 )
@@ -27,6 +29,7 @@ type rtcFlags struct {
 	turnUser, turnCred        *string
 	noRTC                     *bool
 	mediaURL                  *string
+	mediaLease                *time.Duration
 	monitorNets               *string
 }
 
@@ -44,6 +47,7 @@ func addRTCFlags(fs *flag.FlagSet) *rtcFlags {
 		mixTalkers:  fs.Int("mix-talkers", envInt("CONFER_MIX_TALKERS", sfu.DefaultMixTalkers), "how many of the loudest talkers the audio mix of SIP terminals, recordings and broadcasts holds at once without a mix and in a smart mix (env CONFER_MIX_TALKERS)"),
 		noRTC:       fs.Bool("no-rtc", false, "run without real media: no SFU, WHIP, WHEP or join page"),
 		monitorNets: fs.String("monitor-rtp-nets", envOr("CONFER_MONITOR_RTP_NETS", "private"), "networks (CIDR, comma-separated) monitors may send RTP to; \"private\": loopback, private and link-local addresses; \"none\": no monitor media (env CONFER_MONITOR_RTP_NETS)"),
+		mediaLease:  fs.Duration("media-lease", envDuration("CONFER_MEDIA_LEASE", rtc.DefaultLease), "with several nodes: how long this node's ownership of a conference's media holds without renewal; when the owner stops, another node takes its conferences over once it lapses (env CONFER_MEDIA_LEASE)"),
 		mediaURL:    fs.String("media-url", envOr("CONFER_MEDIA_URL", ""), "with several nodes on one database: the base URL (scheme://host:port) at which clients and the other nodes reach this node's media plane; a conference's media lives on one node, the others redirect to it (env CONFER_MEDIA_URL)"),
 	}
 }
@@ -66,6 +70,9 @@ func (f *rtcFlags) config() (sfu.Config, error) {
 	}
 	if c.MixTalkers < 1 || c.MixTalkers > 64 {
 		return c, fmt.Errorf("--mix-talkers: %d is not between 1 and 64", c.MixTalkers)
+	}
+	if *f.mediaLease < time.Second || *f.mediaLease > 5*time.Minute {
+		return c, fmt.Errorf("--media-lease: %v is not between 1s and 5m", *f.mediaLease)
 	}
 	if u := *f.mediaURL; u != "" {
 		p, err := url.Parse(u)

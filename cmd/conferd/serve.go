@@ -179,7 +179,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}},
 		SimulatedTerminals: *simulated,
-		RTC:                rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL, Recording: recF.config(*filesDir), SIP: sipCfg,
+		RTC:                rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL, MediaLease: *rtcF.mediaLease, Recording: recF.config(*filesDir), SIP: sipCfg,
 		MonitorNets: monitorNets, AllowedOrigins: splitList(*allowedOrigins),
 	}
 	srv, err := server.New(scfg)

@@ -285,3 +285,13 @@ func (e *Engine) DualStopped(ctx context.Context, conf, mt string) error {
 func (e *Engine) SetDual(ctx context.Context, c Conf, mtID string) error {
 	return e.media.SetDual(ctx, c.ConfID, mtID)
 }
+
+// MediaMoved forgets what this engine told the media plane of a
+// conference whose media another node's lease gave to this one (docs/media.md
+// "Failover"): the new owner's SFU was told nothing, so the next
+// SetBroadcast and SetMix are sent whatever the version.
+func (e *Engine) MediaMoved(confID string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.told, confID)
+}

@@ -186,6 +186,12 @@ var (
 // is out of scope, docs/sip.md).
 var ErrUnsupported = errors.New("media: the terminal's media does not support the control")
 
+// ErrMoving is returned by a control while the node that owns the
+// conference's media is out of reach and its lease has not lapsed yet
+// (a failover under way, docs/media.md "Several nodes"): the control may
+// be retried as it is; the API answers it 90503 (docs/errors.md).
+var ErrMoving = errors.New("media: the conference's media node is out of reach for now; retry")
+
 // Events is the engine as the media plane reports to it.
 type Events interface {
 	// CallOutcome reports how the call of terminal mt ended up, with

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -30,6 +31,10 @@ import (
 // the owner's URL and pass the engine's controls to the owner's SFU
 // (POST /rtc/owner/{conf_id}, authenticated with the key, which only
 // readers of the store know). The record goes when the conference ends.
+//
+// Ownership is a lease (owner_lease.go): the record holds its end
+// (until, and the record's due time), the owner renews it, and once it
+// lapses another node takes the conference over (issue 35 item 5).
 
 // KindOwner is the record kind of a conference's media owner.
 const KindOwner = "rtc_owner"
@@ -37,11 +42,20 @@ const KindOwner = "rtc_owner"
 // PathOwner is where an owner takes the controls other nodes pass on.
 const PathOwner = "/rtc/owner/"
 
+// stateOwned is the owner record's state.
+const stateOwned = "owned"
+
 type ownerDoc struct {
 	URL string `json:"url"`
 	Key string `json:"key"`
 	SIP string `json:"sip,omitempty"` // its SIP user agent's host:port (owner_sip.go)
+	// Until is the lease's end (UNIX ms); a record without one (written
+	// before leases) counts as lapsed.
+	Until int64 `json:"until,omitempty"`
 }
+
+// lapsed tells whether the owner's lease has ended at now.
+func (d ownerDoc) lapsed(now time.Time) bool { return d.Until == 0 || now.UnixMilli() >= d.Until }
 
 // Owners decides and finds the node that owns a conference's media.
 type Owners struct {
@@ -49,12 +63,27 @@ type Owners struct {
 	Clock clock.Clock
 	// Client carries controls to the owner (bounded by ownerTimeout).
 	Client *http.Client
+	// Lease is how long an owner's record holds without renewal
+	// (DefaultLease when 0): another node takes the conference over when
+	// it lapses (conferd --media-lease).
+	Lease time.Duration
+	// Log receives takeovers and losses (slog.Default when nil).
+	Log *slog.Logger
+	// TookOver, when set, is called (in its own goroutine) for a
+	// conference this node took over from a node whose lease lapsed: what
+	// the conference shows and hears is told to this node's SFU again.
+	TookOver func(ctx context.Context, confID string)
+	// Lost, when set, is called for a conference this node owned and
+	// another node now owns (this node could not renew in time): its
+	// sessions here end, and their clients come back through the new owner.
+	Lost func(confID string)
 
 	mu      sync.Mutex
 	self    string // this node's media URL; "" serves every conference here
 	key     string
-	sipAddr string      // this node's SIP address for callers sent here (SetSIP)
-	monitor MonitorHook // monitors' senders passed here (owner_monitor.go)
+	sipAddr string          // this node's SIP address for callers sent here (SetSIP)
+	monitor MonitorHook     // monitors' senders passed here (owner_monitor.go)
+	held    map[string]bool // conferences this node owns, renewed by RunLeases
 }
 
 // ownerTimeout bounds one control passed to the owner.
@@ -82,21 +111,40 @@ func (o *Owners) me() (string, string) {
 	return o.self, o.key
 }
 
+// ownerTries bounds Owner's reads when other nodes race it for a lapsed
+// lease; past it the caller is told to retry (media.ErrMoving).
+const ownerTries = 3
+
 // Owner returns the owner of confID's media: self when it is this node
-// (or ownership is off). With claim, a conference that no node owns
-// becomes this node's.
+// (or ownership is off). With claim, a conference that no node owns, or
+// whose owner's lease lapsed, becomes this node's. Without claim, a
+// conference whose owner's lease lapsed is answered as no node's (self,
+// an empty doc): nothing holds its participants.
 func (o *Owners) Owner(ctx context.Context, confID string, claim bool) (d ownerDoc, self bool, err error) {
 	me, key := o.me()
 	if me == "" {
 		return ownerDoc{}, true, nil
 	}
-	for {
+	for try := 0; try < ownerTries; try++ {
 		rec, err := o.Store.GetRecord(ctx, KindOwner, "", confID)
 		if err == nil {
 			if err := json.Unmarshal(rec.Data, &d); err != nil {
 				return d, false, err
 			}
-			return d, d.URL == me, nil
+			now := o.Clock.Now()
+			switch {
+			case d.URL == me:
+				o.hold(confID)
+				return d, true, nil
+			case !d.lapsed(now):
+				return d, false, nil
+			case !claim:
+				return ownerDoc{}, true, nil
+			}
+			if d, won, err := o.takeOver(ctx, rec, now); err != nil || won {
+				return d, won, err
+			}
+			continue // another node took it, or is taking it: read again
 		}
 		if !errors.Is(err, store.ErrNotFound) {
 			return d, false, err
@@ -104,16 +152,20 @@ func (o *Owners) Owner(ctx context.Context, confID string, claim bool) (d ownerD
 		if !claim {
 			return ownerDoc{}, true, nil
 		}
-		d = ownerDoc{URL: me, Key: key, SIP: o.sip()}
-		data, _ := json.Marshal(d)
 		now := o.Clock.Now()
-		err = o.Store.CreateRecord(ctx, store.Record{Kind: KindOwner, ID: confID, State: "owned", Data: data,
-			CreatedAt: now, UpdatedAt: now})
+		d = ownerDoc{URL: me, Key: key, SIP: o.sip(), Until: now.Add(o.lease()).UnixMilli()}
+		data, _ := json.Marshal(d)
+		err = o.Store.CreateRecord(ctx, store.Record{Kind: KindOwner, ID: confID, State: stateOwned, Data: data,
+			DueAt: time.UnixMilli(d.Until), CreatedAt: now, UpdatedAt: now})
 		if errors.Is(err, store.ErrDuplicate) {
 			continue // another node came first: it owns the conference
 		}
+		if err == nil {
+			o.hold(confID)
+		}
 		return d, err == nil, err
 	}
+	return ownerDoc{}, false, media.ErrMoving
 }
 
 // Release forgets the owner of an ended conference.
@@ -121,6 +173,7 @@ func (o *Owners) Release(ctx context.Context, confID string) error {
 	if me, _ := o.me(); me == "" {
 		return nil
 	}
+	o.drop(confID)
 	err := o.Store.DeleteRecord(ctx, KindOwner, "", confID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -197,7 +250,9 @@ func (r remote) do(conf string, c control) ([]byte, error) {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("rtc: passing %s to the owner %s: %w", c.Op, r.owner.URL, err)
+		// The owner is out of reach: it may have stopped, and another
+		// node takes its conferences over once its lease lapses.
+		return nil, fmt.Errorf("rtc: passing %s to the owner %s: %w: %w", c.Op, r.owner.URL, media.ErrMoving, err)
 	}
 	defer resp.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(resp.Body, maxControl))
@@ -210,6 +265,10 @@ func (r remote) do(conf string, c control) ([]byte, error) {
 		return nil, media.ErrUnsupported
 	case http.StatusGone:
 		return nil, ErrNoMonitor // owner_monitor.go
+	case http.StatusForbidden:
+		// No longer the owner: another node took the conference over
+		// since the record was read (or the key changed with a restart).
+		return nil, fmt.Errorf("rtc: %s refused by %s, no longer the owner: %w", c.Op, r.owner.URL, media.ErrMoving)
 	}
 	return nil, fmt.Errorf("rtc: the owner %s refused %s: %d %s", r.owner.URL, c.Op, resp.StatusCode, strings.TrimSpace(string(msg)))
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/url"
@@ -39,7 +40,8 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 		return dialled, nil
 	}
 	ev := &rtc.Events{Log: s.log}
-	s.owners = &rtc.Owners{Store: cfg.Store, Clock: cfg.Clock}
+	s.owners = &rtc.Owners{Store: cfg.Store, Clock: cfg.Clock, Lease: cfg.MediaLease, Log: s.log,
+		TookOver: s.mediaTookOver, Lost: s.mediaLost}
 	s.owners.SetSelf(cfg.MediaURL)
 	cfg.RTC.Locate = s.owners.Locate
 	if cfg.RTC.Log == nil {
@@ -79,6 +81,30 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 		}
 		return b
 	}, nil
+}
+
+// mediaTookOver tells this node's SFU, which just took a conference over
+// from a node whose lease lapsed, what the conference shows and hears
+// (docs/media.md "Failover").
+func (s *Server) mediaTookOver(ctx context.Context, confID string) {
+	if s.vc == nil {
+		return
+	}
+	if err := s.vc.MediaMoved(ctx, confID); err != nil {
+		s.log.Warn("rtc: telling the media plane of a conference taken over", "conf_id", confID, "err", err)
+	}
+}
+
+// mediaLost ends this node's sessions and SIP calls of a conference
+// another node took over (this node's lease lapsed): their clients come
+// back through the new owner.
+func (s *Server) mediaLost(confID string) {
+	if s.sip != nil {
+		s.sip.EndConference(confID)
+	}
+	if s.sfu != nil {
+		_ = s.sfu.EndConference(confID)
+	}
 }
 
 // SIP returns the node's SIP user agent, nil when it runs none.

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/confer-platform/confer/internal/amc"
 	"github.com/confer-platform/confer/internal/api"
@@ -80,6 +81,11 @@ type Config struct {
 	// others redirect to it (docs/media.md "Several nodes"); "" (one node)
 	// serves every conference here.
 	MediaURL string
+	// MediaLease is how long a node's ownership of a conference's media
+	// holds without renewal (conferd --media-lease; rtc.DefaultLease when
+	// 0): once it lapses another node takes the conference over
+	// (docs/media.md "Failover").
+	MediaLease time.Duration
 	// MonitorNets are the destinations of monitors' RTP (docs/live.md
 	// "Monitors"); nil: vc.DefaultMonitorNets, empty: no destination.
 	MonitorNets []netip.Prefix
@@ -260,8 +266,16 @@ func (s *Server) RunBackground(ctx context.Context) <-chan struct{} {
 	if _, err := s.ReconcileRecordings(ctx); err != nil {
 		s.log.Error("recordings: reconciling programs and files failed", "err", err)
 	}
+	leases := make(chan struct{})
+	go func() {
+		defer close(leases)
+		if s.owners != nil {
+			s.owners.RunLeases(ctx) // media owners' leases (docs/media.md "Failover")
+		}
+	}()
 	go func() {
 		defer close(done)
+		defer func() { <-leases }()
 		if s.push != nil {
 			s.push.Run(ctx)
 		} else {
@@ -328,11 +342,18 @@ func (s *Server) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	reply, cookies, raw, err := s.serve(hr)
 	if err != nil {
 		we := wire.AsError(err)
-		if we.Code == wire.CodeSystemError && store.Unavailable(err) {
+		switch {
+		case we.Code == wire.CodeSystemError && store.Unavailable(err):
 			// The database is out of reach (a restart): the client may
 			// retry as it would a busy node (issue 38 item 13).
 			s.log.Warn("request failed: the database is unavailable", "method", hr.Method, "path", redact(hr.URL.Path), "err", err)
 			we = wire.Errorf(CodeBusy, "the database is unavailable for now; retry later")
+		case we.Code == wire.CodeSystemError && errors.Is(err, media.ErrMoving):
+			// The conference's media owner is out of reach while its
+			// lease runs: another node takes the media over when it
+			// lapses (issue 35 item 5, docs/media.md "Failover").
+			s.log.Warn("request failed: the conference's media node is out of reach", "method", hr.Method, "path", redact(hr.URL.Path), "err", err)
+			we = wire.Errorf(CodeBusy, "the conference's media is moving to another node; retry in a few seconds")
 		}
 		info.SetCode(we.Code)
 		if we.Code == wire.CodeSystemError {

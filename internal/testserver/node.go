@@ -65,7 +65,7 @@ func StartNode(t testing.TB, dsn string, clk *clock.Fake, opt Options) *Node {
 	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media, SimulatedTerminals: !opt.NoSimulatedTerminals,
-		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip(), Recording: opt.Recording})
+		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip(), Recording: opt.Recording, MediaLease: opt.MediaLease})
 	if err != nil {
 		st.Close()
 		t.Fatal(err)

@@ -81,6 +81,9 @@ type Options struct {
 	// itself, as conferd without --media-url (a node restarted on the
 	// same database finds its conferences its own).
 	OneNode bool
+	// MediaLease is the nodes' media owner lease (server.Config.MediaLease;
+	// rtc.DefaultLease when 0), driven by the fake clock.
+	MediaLease time.Duration
 }
 
 func (o Options) sip() *sip.Config {

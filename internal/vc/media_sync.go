@@ -7,6 +7,7 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // What the media plane is told (issue 19 "Every vc control acts on
@@ -84,4 +85,23 @@ func (v *mdView) mix() media.Mix {
 		return media.Mix{All: true}
 	}
 	return media.Mix{Members: mdStrs(mix, "mt_ids"), Smart: record.Int(mix, "mode") == 1}
+}
+
+// MediaMoved tells this node's media plane, which just took a running
+// conference over from a node whose lease lapsed (docs/media.md
+// "Failover"), what the conference's participants see and hear.
+func (m *Module) MediaMoved(ctx context.Context, confID string) error {
+	m.engine.MediaMoved(confID)
+	ec, ok, err := m.engine.Running(ctx, confID)
+	if err != nil || !ok {
+		return err
+	}
+	c, err := m.confs.Get(ctx, ec.DomainMoid, confID, engine.StateRunning)
+	if err != nil {
+		if wire.AsError(err).Code == wire.CodeConfNotFound {
+			return nil // ended meanwhile
+		}
+		return err
+	}
+	return m.mediaSync(ctx, c)
 }
