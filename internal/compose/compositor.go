@@ -225,22 +225,26 @@ func (c *Compositor) run() {
 
 // Draw composes scene onto f from the inputs' latest pictures.
 func (c *Compositor) draw(f *Frame, scene Scene, srcs []*Input, now time.Time) {
-	f.Fill(image.Rect(0, 0, f.W, f.H), Black)
+	if !covers(scene.Layout, f.W, f.H) {
+		f.Fill(image.Rect(0, 0, f.W, f.H), Black)
+	}
 	for i, r := range Panes(scene.Layout) {
 		px := r.Pixels(f.W, f.H)
 		var pane Pane
 		if i < len(scene.Panes) {
 			pane = scene.Panes[i]
 		}
-		var pic *Frame
+		drawn := false
 		if i < len(srcs) && srcs[i] != nil {
-			if p, at := srcs[i].Latest(); p != nil && now.Sub(at) < c.cfg.Stale {
-				pic = p
+			if p := srcs[i].pics.acquire(); p != nil {
+				if now.Sub(p.at) < c.cfg.Stale {
+					f.Draw(px, p.f)
+					drawn = true
+				}
+				srcs[i].pics.release(p)
 			}
 		}
-		if pic != nil {
-			f.Draw(px, pic)
-		} else {
+		if !drawn {
 			f.Fill(px, Placeholder)
 		}
 		if scene.ShowNames && pane.Name != "" {

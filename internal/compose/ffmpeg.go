@@ -56,7 +56,7 @@ func start(ffmpeg string, args ...string) (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &process{cmd: cmd, stdin: in, stdout: bufio.NewReaderSize(out, 1<<20), stderr: &bytes.Buffer{}, done: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: in, stdout: bufio.NewReaderSize(out, 64<<10), stderr: &bytes.Buffer{}, done: make(chan struct{})}
 	cmd.Stderr = &limited{b: p.stderr, n: 4096}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("compose: start ffmpeg: %w", err)
@@ -94,8 +94,9 @@ func (l *limited) Write(p []byte) (int, error) {
 }
 
 // readY4M reads a YUV4MPEG2 stream's frames (ffmpeg -f yuv4mpegpipe
-// -pix_fmt yuv420p) and passes each to fn until the stream ends.
-func readY4M(r *bufio.Reader, fn func(*Frame)) error {
+// -pix_fmt yuv420p) into frames of buffer and passes each to fn until the
+// stream ends.
+func readY4M(r *bufio.Reader, buffer func(w, h int) *Frame, fn func(*Frame)) error {
 	line, err := r.ReadString('\n')
 	if err != nil {
 		return err
@@ -120,10 +121,10 @@ func readY4M(r *bufio.Reader, fn func(*Frame)) error {
 		if len(l) < 5 || l[:5] != "FRAME" {
 			return fmt.Errorf("compose: y4m frame header %q", l)
 		}
-		buf := make([]byte, w*h*3/2)
-		if _, err := io.ReadFull(r, buf); err != nil {
+		f := buffer(w, h)
+		if _, err := io.ReadFull(r, f.Bytes()); err != nil {
 			return err
 		}
-		fn(&Frame{W: w, H: h, Y: buf[:w*h], U: buf[w*h : w*h*5/4], V: buf[w*h*5/4:]})
+		fn(f)
 	}
 }

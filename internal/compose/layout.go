@@ -105,3 +105,20 @@ func (r Rect) Pixels(w, h int) image.Rectangle {
 	even := func(v float64) int { return int(v/2+0.5) * 2 }
 	return image.Rect(even(r.X*float64(w)), even(r.Y*float64(h)), even((r.X+r.W)*float64(w)), even((r.Y+r.H)*float64(h)))
 }
+
+// covers tells whether the panes of a layout tile a w×h picture exactly
+// (no gap, no overlap): then nothing needs the black background.
+func covers(style, w, h int) bool {
+	area := 0
+	panes := Panes(style)
+	for i, r := range panes {
+		px := r.Pixels(w, h)
+		area += px.Dx() * px.Dy()
+		for _, o := range panes[:i] {
+			if px.Overlaps(o.Pixels(w, h)) {
+				return false
+			}
+		}
+	}
+	return len(panes) > 0 && area == w*h
+}

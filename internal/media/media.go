@@ -96,6 +96,20 @@ type Broadcast struct {
 	// ShowNames draws the terminals' names on the composed picture (the
 	// composition's show_mt_name).
 	ShowNames bool
+	// Selves are the self compositions running (mtvmps, hduvmps): each
+	// a picture of its own composed for one terminal or one TV wall.
+	Selves []SelfComposition
+}
+
+// SelfComposition is a picture composed for one receiver only (reference
+// 05 items 57 to 66): a terminal's own composition (mtvmps: MtID, the
+// terminal that receives it) or a TV wall's (hduvmps: Wall, its hdu_id).
+type SelfComposition struct {
+	MtID      string
+	Wall      string
+	Layout    int
+	Panes     []Pane
+	ShowNames bool
 }
 
 // Mix is what a conference hears: everyone (All), or only Members while a

@@ -223,19 +223,31 @@ func (b *Backend) SetBroadcast(ctx context.Context, conf string, bc media.Broadc
 	if s.Speaker == "" {
 		s.Speaker = bc.Poll
 	}
-	for _, p := range bc.Panes {
-		for len(s.Panes) <= p.Index {
-			s.Panes = append(s.Panes, "")
-		}
-		if p.Index >= 0 {
-			s.Panes[p.Index] = p.MtID
-		}
+	s.Panes = panesByIndex(bc.Panes)
+	for _, sc := range bc.Selves {
+		s.Selves = append(s.Selves, sfu.SelfComposition{MtID: sc.MtID, Wall: sc.Wall, Layout: sc.Layout,
+			Panes: panesByIndex(sc.Panes), ShowNames: sc.ShowNames})
 	}
 	m, err := b.media(ctx, conf, true)
 	if err == nil {
 		err = m.SetBroadcast(conf, s)
 	}
 	return errors.Join(err, b.Dialled.SetBroadcast(ctx, conf, bc))
+}
+
+// panesByIndex are a composition's panes as mt_ids by channel index (""
+// an empty pane); nil for none.
+func panesByIndex(panes []media.Pane) []string {
+	var out []string
+	for _, p := range panes {
+		for len(out) <= p.Index {
+			out = append(out, "")
+		}
+		if p.Index >= 0 {
+			out[p.Index] = p.MtID
+		}
+	}
+	return out
 }
 
 // SetMix forwards only the mix members' audio while a mix with chosen

@@ -102,24 +102,46 @@ func (c *Composer) Running() int {
 	return len(c.running)
 }
 
-// follow converges the conference's compositor on its composition at
-// every change, until the conference ends in the SFU or nothing needs
-// composing.
+// follow converges the conference's compositors on its compositions
+// (the conference's, and the self compositions of its terminals and TV
+// walls that have receivers) at every change, until the conference ends
+// in the SFU or nothing needs composing.
 func (c *Composer) follow(confID string) {
 	defer c.wg.Done()
-	r := &composition{c: c, conf: confID, taps: map[string]*paneTap{}, outs: map[string]*composedOut{}}
-	defer r.close()
-	for {
-		st, changed, ok := c.sfu.Composition(confID)
-		if ok && composes(st) {
-			r.apply(st)
-		} else {
+	comps := map[string]*composition{}
+	closeAll := func() {
+		for k, r := range comps {
 			r.close()
+			delete(comps, k)
+		}
+	}
+	defer closeAll()
+	for {
+		list, changed, ok := c.sfu.Compositions(confID)
+		if live := composing(list); ok && len(live) > 0 {
+			seen := map[string]bool{}
+			for _, st := range live {
+				r := comps[st.Key]
+				if r == nil {
+					r = &composition{c: c, conf: confID, key: st.Key, taps: map[string]*paneTap{}, outs: map[string]*composedOut{}}
+					comps[st.Key] = r
+				}
+				r.apply(st)
+				seen[st.Key] = true
+			}
+			for k, r := range comps {
+				if !seen[k] {
+					r.close()
+					delete(comps, k)
+				}
+			}
+		} else {
+			closeAll()
 			c.mu.Lock()
 			// A Wake after this reading finds the conference not running
 			// and starts again.
-			st2, _, ok2 := c.sfu.Composition(confID)
-			if !ok2 || !composes(st2) {
+			list2, _, ok2 := c.sfu.Compositions(confID)
+			if !ok2 || len(composing(list2)) == 0 {
 				delete(c.running, confID)
 				c.mu.Unlock()
 				return
@@ -138,17 +160,25 @@ func (c *Composer) follow(confID string) {
 	}
 }
 
-// composes tells whether a conference needs its compositor: receivers
-// of the composed picture while a composition runs, or of the speaker
-// in a codec it does not send.
-func composes(st sfu.Composition) bool {
-	return len(st.Codecs) > 0 && (st.Layout > 0 || st.Speaker != "")
+// composing are the compositions that need a compositor: receivers of
+// the composed picture while a composition runs, or of the speaker in a
+// codec it does not send.
+func composing(list []sfu.Composition) []sfu.Composition {
+	var out []sfu.Composition
+	for _, st := range list {
+		if len(st.Codecs) > 0 && (st.Layout > 0 || st.Speaker != "") {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
-// composition is one conference's compositor with its taps and outputs.
+// composition is the compositor of one picture of a conference
+// (sfu.Composition.Key) with its taps and outputs.
 type composition struct {
 	c      *Composer
 	conf   string
+	key    string
 	comp   *compose.Compositor
 	failed bool // compose.New failed: logged once
 	taps   map[string]*paneTap
@@ -256,7 +286,7 @@ func (r *composition) openOutput(mime string) *composedOut {
 		PayloadType: composedPT[mime]}
 	var out atomic.Pointer[compose.Output]
 	codec := sfu.LocalCodec{MimeType: canonicalMime(mime), ClockRate: 90000, PayloadType: spec.PayloadType}
-	track, err := r.c.sfu.PublishComposed(r.conf, codec, func() {
+	track, err := r.c.sfu.PublishComposed(r.conf, r.key, codec, func() {
 		if o := out.Load(); o != nil {
 			o.KeyFrame()
 		}

@@ -1,10 +1,12 @@
 package rtc_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"image"
+	"image/png"
 	"io"
 	"net"
 	"net/http"
@@ -15,10 +17,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
 	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 
+	"github.com/confer-platform/confer/internal/browsertest"
 	"github.com/confer-platform/confer/internal/compose"
 	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/media"
@@ -570,4 +575,91 @@ func TestWithoutFFmpegTheComposedPictureIsRefused(t *testing.T) {
 	if code != http.StatusServiceUnavailable || !strings.Contains(body, "ffmpeg is not installed") {
 		t.Fatalf("WHEP ?composed=1 without ffmpeg = %d %q, want 503 naming the missing ffmpeg", code, body)
 	}
+}
+
+// TestWallShowsItsOwnComposition (issue 37): a TV wall running its own
+// composition (hduvmps) shows it on the wall page: its state is one
+// channel of the wall's composed picture, and a Chromium screenshot of
+// the page has each camera's colour in its pane, the panes swapped
+// against the conference's composition.
+func TestWallShowsItsOwnComposition(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("ffmpeg is not installed: composition cannot be tested")
+	}
+	browsertest.Chromium(t)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "wall composition")
+	ada, grace := colourCamera(t, c, conf, "Ada", webrtc.MimeTypeVP8, red), colourCamera(t, c, conf, "Grace", webrtc.MimeTypeVP8, green)
+	members := func(first, second string) []any {
+		return []any{map[string]any{"chn_idx": 0, "member_type": 1, "mt_id": first}, map[string]any{"chn_idx": 1, "member_type": 1, "mt_id": second}}
+	}
+	vcPath := "/api/v1/vc/confs/" + conf
+	testserver.MustOK(t, c.Do("POST", vcPath+"/vmps", testserver.Params(t, map[string]any{"mode": 1, "layout": 2, "broadcast": 1,
+		"voice_hint": 0, "show_mt_name": 0, "members": members(ada, grace)})))
+	testserver.MustOK(t, c.Do("POST", vcPath+"/hduvmps", testserver.Params(t, map[string]any{"hdu_id": "1_0", "mode": 1, "layout": 2,
+		"voice_hint": 0, "show_mt_name": 0, "members": members(grace, ada)})))
+	code, v := wallState(t, env, c, "1_0")
+	if code != http.StatusOK || !v.SelfComposition || len(v.Channels) != 1 || !strings.Contains(v.Channels[0].WHEP, "composed=1") {
+		t.Fatalf("wall state = %d %+v, want one channel of the wall's composed picture", code, v)
+	}
+
+	ctx, _ := browsertest.Start(t, chromedp.WindowSize(1280, 800))
+	tctx, cancel := browsertest.Patient(t, ctx)
+	defer cancel()
+	if _, err := chromedp.Call(tctx, network.SetCookie, network.SetCookieParams{Name: "SSO_COOKIE_KEY", Value: c.Cookie, URL: env.URL}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tctx, chromedp.Navigate(env.URL+"/wall/1_0")); err != nil {
+		t.Fatal(err)
+	}
+	pageShows(t, ctx, "the wall's composed picture playing", `(() => { const v = document.querySelector('.chn[data-chn="0"] video');
+		return v && v.videoWidth > 0 && v.currentTime > 0.5; })()`)
+	// The screenshot, until it shows the wall's panes (the first pictures
+	// may still be the placeholders of panes whose decoders start).
+	var last error
+	for {
+		if browsertest.Expired(t) {
+			t.Fatalf("the wall page never showed its composition: %v", last)
+		}
+		box, err := chromedp.Run(tctx, chromedp.Evaluate[[]float64](`(() => { const v = document.querySelector('.chn[data-chn="0"] video');
+			const r = v.getBoundingClientRect(); return [r.x, r.y, r.width, r.height, v.videoWidth, v.videoHeight, window.devicePixelRatio]; })()`))
+		if err != nil {
+			t.Fatalf("%v (last screenshot: %v)", err, last)
+		}
+		shot, err := chromedp.Run(tctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatalf("%v (last screenshot: %v)", err, last)
+		}
+		img, err := png.Decode(bytes.NewReader(shot))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last = screenPanes(img, box, 2, 'G', 'R'); last == nil {
+			return
+		}
+	}
+}
+
+// screenPanes checks, on a screenshot, the dominant colour ('R', 'G' or
+// 'B': the browser's YUV to RGB conversion is its own) at the centre of
+// each pane of layout drawn by a video element (box: its rectangle, the
+// picture's size and the device pixel ratio; object-fit contain).
+func screenPanes(img image.Image, box []float64, layout int, want ...byte) error {
+	x, y, w, h, vw, vh, dpr := box[0], box[1], box[2], box[3], box[4], box[5], box[6]
+	scale := min(w/vw, h/vh)
+	cw, ch := vw*scale, vh*scale
+	cx, cy := x+(w-cw)/2, y+(h-ch)/2
+	for i, r := range compose.Panes(layout) {
+		px, py := int((cx+(r.X+r.W/2)*cw)*dpr), int((cy+(r.Y+r.H/2)*ch)*dpr)
+		r8, g8, b8, _ := img.At(px, py).RGBA()
+		c := [3]int{int(r8 >> 8), int(g8 >> 8), int(b8 >> 8)}
+		k := strings.IndexByte("RGB", want[i])
+		for j := range c {
+			if j != k && c[k] < c[j]+80 {
+				return fmt.Errorf("pane %d at (%d, %d) of the screenshot is RGB %v, want %c dominant", i, px, py, c, want[i])
+			}
+		}
+	}
+	return nil
 }

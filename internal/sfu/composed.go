@@ -49,8 +49,12 @@ func (s *SFU) wakeComposer(confID string) {
 	}
 }
 
-// Composition is what a conference's compositor composes now.
+// Composition is one picture a conference's compositor composes now.
 type Composition struct {
+	// Key names the picture: "" the conference's composition (or its
+	// speaker transcoded), "mt:<mt_id>" a terminal's own composition
+	// (mtvmps), "wall:<hdu_id>" a TV wall's (hduvmps).
+	Key       string
 	Layout    int      // reference A2 style; 0: no composition runs
 	Panes     []string // mt_ids by channel index, "" an empty pane
 	ShowNames bool
@@ -65,39 +69,90 @@ type Composition struct {
 	Codecs []string
 }
 
-// Composition returns the conference's composition and a channel closed
-// at its next change; ok is false once the conference has no room.
-func (s *SFU) Composition(confID string) (c Composition, changed <-chan struct{}, ok bool) {
+// composedKey names one output: a composition (Composition.Key) and a
+// codec.
+type composedKey struct {
+	comp, mime string
+}
+
+// Compositions returns the pictures the conference's compositor must
+// compose now (those with receivers: the conference's composition first,
+// then the self compositions by key) and a channel closed at their next
+// change; ok is false once the conference has no room.
+func (s *SFU) Compositions(confID string) (cs []Composition, changed <-chan struct{}, ok bool) {
 	rm := s.room(confID, false)
 	if rm == nil {
-		return Composition{}, nil, false
+		return nil, nil, false
 	}
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
-	c = Composition{Layout: rm.bc.Layout, Panes: slices.Clone(rm.bc.Panes), ShowNames: rm.bc.ShowNames,
-		Names: map[string]string{}}
+	names := map[string]string{}
 	for id, m := range rm.members {
-		c.Names[id] = m.name
+		names[id] = m.name
 	}
-	var wants [][]string // each composed receiver's codecs, its preferred first
+	wants := map[string][][]string{} // each receiver's codecs, its preferred first, by composition
 	for x := range rm.sessions {
 		for _, d := range x.downs {
-			if d.composed && d.kind == webrtc.RTPCodecTypeVideo && rm.needsComposed(d) {
-				wants = append(wants, d.videoCodecs())
+			if !d.composed || d.kind != webrtc.RTPCodecTypeVideo {
+				continue
+			}
+			if key, self := rm.selfFor(d); self != nil {
+				wants[key] = append(wants[key], d.videoCodecs())
+			} else if rm.needsComposed(d) {
+				wants[""] = append(wants[""], d.videoCodecs())
 			}
 		}
 	}
-	c.Codecs = coverCodecs(wants)
-	if c.Layout == 0 && len(c.Codecs) > 0 {
-		c.Speaker = rm.broadcastMember().mtID // needsComposed found its video
+	if w := wants[""]; len(w) > 0 {
+		c := Composition{Layout: rm.bc.Layout, Panes: slices.Clone(rm.bc.Panes), ShowNames: rm.bc.ShowNames,
+			Names: names, Codecs: coverCodecs(w)}
+		if c.Layout == 0 && len(c.Codecs) > 0 {
+			c.Speaker = rm.broadcastMember().mtID // needsComposed found its video
+		}
+		cs = append(cs, c)
 	}
-	return c, rm.changed, true
+	for _, sc := range rm.bc.Selves {
+		key := sc.key()
+		if w := wants[key]; len(w) > 0 {
+			cs = append(cs, Composition{Key: key, Layout: sc.Layout, Panes: slices.Clone(sc.Panes), ShowNames: sc.ShowNames,
+				Names: names, Codecs: coverCodecs(w)})
+			delete(wants, key) // a second entry of the same key is not composed twice
+		}
+	}
+	return cs, rm.changed, true
 }
 
-// needsComposed tells whether receiver d needs the compositor: a
-// composition runs, or the speaker's video is in a codec d does not take
-// (transcoding: a VP8 browser seen by an H.264 room system). Caller holds
-// rm.mu.
+// key is the self composition's Composition.Key.
+func (sc *SelfComposition) key() string {
+	if sc.Wall != "" {
+		return "wall:" + sc.Wall
+	}
+	return "mt:" + sc.MtID
+}
+
+// selfFor is the self composition receiver d of the composed picture is
+// shown instead of the conference's: its TV wall's (a wall viewer's
+// ?wall=), or its own terminal's; nil for none. Caller holds rm.mu.
+func (rm *room) selfFor(d *downTrack) (string, *SelfComposition) {
+	if !d.composed || d.kind != webrtc.RTPCodecTypeVideo || d.mode != srcBroadcast {
+		return "", nil
+	}
+	for i := range rm.bc.Selves {
+		sc := &rm.bc.Selves[i]
+		switch {
+		case sc.Wall != "" && sc.Wall == d.sess.wall && sc.Layout > 0:
+			return sc.key(), sc
+		case sc.Wall == "" && d.sess.wall == "" && d.sess.member != nil && sc.MtID == d.sess.member.mtID && sc.Layout > 0:
+			return sc.key(), sc
+		}
+	}
+	return "", nil
+}
+
+// needsComposed tells whether receiver d needs the conference's
+// composition: one runs, or the speaker's video is in a codec d does not
+// take (transcoding: a VP8 browser seen by an H.264 room system). Caller
+// holds rm.mu.
 func (rm *room) needsComposed(d *downTrack) bool {
 	if rm.bc.Layout > 0 {
 		return true
@@ -154,14 +209,15 @@ func coverCodecs(wants [][]string) []string {
 type ComposedTrack struct {
 	rm     *room
 	r      *receiver
+	key    composedKey
 	closed atomic.Bool
 }
 
-// PublishComposed makes packets of codec c the conference's composed
-// picture in that codec (replacing an earlier track of the codec);
-// onKeyFrame is called (on a goroutine of its own, at most every 300 ms)
-// when a receiver needs a key frame.
-func (s *SFU) PublishComposed(confID string, c LocalCodec, onKeyFrame func()) (*ComposedTrack, error) {
+// PublishComposed makes packets of codec c the composition comp's picture
+// (Composition.Key) in that codec (replacing an earlier track of the
+// same); onKeyFrame is called (on a goroutine of its own, at most every
+// 300 ms) when a receiver needs a key frame.
+func (s *SFU) PublishComposed(confID, comp string, c LocalCodec, onKeyFrame func()) (*ComposedTrack, error) {
 	rm := s.room(confID, false)
 	if rm == nil {
 		return nil, &httpError{http.StatusNotFound, "no such conference", ErrNotFound}
@@ -169,12 +225,12 @@ func (s *SFU) PublishComposed(confID string, c LocalCodec, onKeyFrame func()) (*
 	sess := &session{id: newID(), sfu: s, room: rm, ready: make(chan struct{}), done: make(chan struct{})}
 	sess.local = &Local{sess: sess, opts: LocalOptions{OnKeyFrameRequest: onKeyFrame}}
 	r := newLocalReceiver(sess, nil, webrtc.RTPCodecTypeVideo, &c, false)
-	t := &ComposedTrack{rm: rm, r: r}
+	t := &ComposedTrack{rm: rm, r: r, key: composedKey{comp, r.lmime}}
 	rm.mu.Lock()
 	if rm.composed == nil {
-		rm.composed = map[string]*receiver{}
+		rm.composed = map[composedKey]*receiver{}
 	}
-	rm.composed[r.lmime] = r
+	rm.composed[t.key] = r
 	rm.mu.Unlock()
 	rm.rewire()
 	return t, nil
@@ -193,22 +249,30 @@ func (t *ComposedTrack) Close() {
 		return
 	}
 	t.rm.mu.Lock()
-	if t.rm.composed[t.r.lmime] == t.r {
-		delete(t.rm.composed, t.r.lmime)
+	if t.rm.composed[t.key] == t.r {
+		delete(t.rm.composed, t.key)
 	}
 	t.rm.mu.Unlock()
 	t.rm.rewire()
 }
 
-// composedFor is the composed picture d receives while a composition
-// runs (or the speaker transcoded when d cannot take its codec): in d's
-// codec, else another it negotiated; nil for none. Caller holds rm.mu.
+// composedFor is the composed picture d receives: its own terminal's or
+// TV wall's composition when one runs and is encoded; else, while the
+// conference's composition runs (or the speaker is transcoded for d),
+// that; in d's codec, else another it negotiated; nil for none. Caller
+// holds rm.mu.
 func (rm *room) composedFor(d *downTrack) *receiver {
-	if !d.composed || d.kind != webrtc.RTPCodecTypeVideo || !rm.needsComposed(d) {
+	if !d.composed || d.kind != webrtc.RTPCodecTypeVideo {
+		return nil
+	}
+	key := ""
+	if k, self := rm.selfFor(d); self != nil {
+		key = k
+	} else if !rm.needsComposed(d) {
 		return nil
 	}
 	for _, m := range d.videoCodecs() {
-		if r := rm.composed[m]; r != nil {
+		if r := rm.composed[composedKey{key, m}]; r != nil {
 			return r
 		}
 	}

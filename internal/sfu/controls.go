@@ -1,5 +1,7 @@
 package sfu
 
+import "slices"
+
 // Engine -> media controls. Each acts at once on what is forwarded; a
 // control for a conference without participants yet is kept for them.
 
@@ -40,6 +42,10 @@ func (s *SFU) SetVideoOff(confID, mtID string, on bool) error {
 // SetBroadcast sets the speaker and the composition the pages render.
 func (s *SFU) SetBroadcast(confID string, b Broadcast) error {
 	b.Panes = append([]string(nil), b.Panes...)
+	b.Selves = slices.Clone(b.Selves)
+	for i := range b.Selves {
+		b.Selves[i].Panes = slices.Clone(b.Selves[i].Panes)
+	}
 	return s.change(confID, func(rm *room) { rm.bc = b })
 }
 

@@ -173,6 +173,7 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 			return
 		}
 		o.composed = true
+		o.wall = q.Get("wall")
 	}
 	if n := strings.TrimSpace(q.Get("name")); n != "" && len(n) <= 64 {
 		o.name = n

@@ -22,6 +22,20 @@ type Broadcast struct {
 	// ShowNames draws the terminals' names on the composed picture
 	// (show_mt_name).
 	ShowNames bool
+	// Selves are the self compositions (mtvmps, hduvmps): pictures
+	// composed for one terminal or one TV wall (composed.go).
+	Selves []SelfComposition
+}
+
+// SelfComposition is a picture composed for one receiver: the terminal
+// MtID (its own composition, mtvmps) or the watching viewers of TV wall
+// Wall (hduvmps); its panes are mt_ids by channel index.
+type SelfComposition struct {
+	MtID      string
+	Wall      string
+	Layout    int
+	Panes     []string
+	ShowNames bool
 }
 
 // flags are the engine's per-terminal controls; they outlive a member so a
@@ -69,7 +83,7 @@ type room struct {
 	version   uint64
 	changed   chan struct{}
 	lastLevel atomic.Int64
-	composed  map[string]*receiver // the composition's outputs by codec (composed.go)
+	composed  map[composedKey]*receiver // the compositions' outputs by composition and codec (composed.go)
 	reporting atomic.Bool
 	// The join pages' chat and reactions (chat.go), the latest
 	// maxMessages, and the terminals the engine hung up, so their pages

@@ -49,6 +49,7 @@ type session struct {
 	local     *Local        // an endpoint inside the node (local.go): no PeerConnection
 	watch     bool          // a WHEP viewer that is no participant (watch.go)
 	tag       string        // its Grant.Tag
+	wall      string        // the TV wall whose composition it shows (offer.wall)
 	mixOut    *mixer.Output // a mixed local endpoint's audio (mix.go)
 	mixMeter  rateMeter     // its bitrate (channels.go)
 }
@@ -64,7 +65,8 @@ type offer struct {
 	viewer        string // session id whose member this session serves
 	fixed         string // WHEP ?mt_id
 	dual          bool
-	composed      bool // ?composed=1: the composed picture (composed.go)
+	composed      bool   // ?composed=1: the composed picture (composed.go)
+	wall          string // ?wall= with ?composed=1: the TV wall's own composition when it runs one
 	layer         int
 }
 
@@ -137,7 +139,7 @@ func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, 
 		s.count.Add(-1)
 		return nil, "", ErrClosed
 	}
-	sess = &session{id: newID(), sfu: s, room: rm, whep: o.whep, dual: o.dual, tokenHash: sha256.Sum256([]byte(o.token)),
+	sess = &session{id: newID(), sfu: s, room: rm, whep: o.whep, dual: o.dual, wall: o.wall, tokenHash: sha256.Sum256([]byte(o.token)),
 		recvs: map[*webrtc.RTPReceiver]*receiver{}, ready: make(chan struct{}), done: make(chan struct{})}
 	var viewer *member
 	if o.whep && o.grant.Watch {

@@ -14,7 +14,8 @@ import (
 // view follows the wall's mode: 1 one channel (a terminal, the speaker,
 // the chairman, the conference poll's terminal, the composition as the
 // broadcast, the dual stream), 2 the four channels of the split screen,
-// 3 the single-channel poll's current terminal.
+// 3 the single-channel poll's current terminal. A wall running its own
+// composition (hduvmps) shows that composed picture, one channel.
 
 // WallChannel is one picture of a wall.
 type WallChannel struct {
@@ -26,12 +27,15 @@ type WallChannel struct {
 
 // WallView is what a wall shows now.
 type WallView struct {
-	HduID    string        `json:"hdu_id"`
-	ConfID   string        `json:"conf_id"`
-	ConfName string        `json:"conf_name"`
-	Mode     int           `json:"mode"`
-	ShowName bool          `json:"show_mt_name"`
-	Channels []WallChannel `json:"channels"`
+	HduID    string `json:"hdu_id"`
+	ConfID   string `json:"conf_id"`
+	ConfName string `json:"conf_name"`
+	Mode     int    `json:"mode"`
+	ShowName bool   `json:"show_mt_name"`
+	// SelfComposition: the wall shows its own composition (hduvmps), one
+	// composed picture.
+	SelfComposition bool          `json:"self_composition"`
+	Channels        []WallChannel `json:"channels"`
 }
 
 // WallView returns what wall hduID of the domain shows now; ok is false
@@ -44,6 +48,13 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 	for _, c := range confs {
 		i := hduFind(c.Doc, hduID)
 		if i < 0 {
+			if hduvmpFind(c.Doc, hduID) >= 0 {
+				// The wall's self composition (hduvmps): one picture, the
+				// wall's composed picture (names drawn into it).
+				q := url.Values{"composed": {"1"}, "wall": {hduID}}
+				return WallView{HduID: hduID, ConfID: c.ID(), ConfName: record.Str(c.Doc, "name"), Mode: 1, SelfComposition: true,
+					Channels: []WallChannel{{Index: 0, WHEP: whepURL(base, c.ID(), q)}}}, true, nil
+			}
 			continue
 		}
 		v, err := m.mdLoad(ctx, c)

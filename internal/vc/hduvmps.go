@@ -2,6 +2,7 @@ package vc
 
 import (
 	"context"
+	"errors"
 	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -135,7 +136,8 @@ func (m *Module) writeHDUVMP(ctx context.Context, r *api.Request,
 	if err != nil {
 		return nil, err
 	}
-	return nil, m.mediaStillOnline(ctx, c, named)
+	// The wall's composed picture follows (media_sync.go).
+	return nil, errors.Join(m.mediaStillOnline(ctx, c, named), m.mediaSync(ctx, c))
 }
 
 // getHDUVMP shows a wall's self composition as it is now.

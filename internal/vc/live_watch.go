@@ -79,7 +79,7 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 		if !authed {
 			return sfu.Grant{}, errWatchAuth
 		}
-		if hduFind(c.Doc, q.Get("wall")) < 0 {
+		if hduFind(c.Doc, q.Get("wall")) < 0 && hduvmpFind(c.Doc, q.Get("wall")) < 0 {
 			return sfu.Grant{}, errWatchGone
 		}
 		g.Tag = tagWall(q.Get("wall"))
@@ -133,7 +133,7 @@ func watchTags(doc map[string]any, now time.Time) map[string]bool {
 			ok[tagLive(tlStr(rc["rec_id"]))] = true
 		}
 	}
-	for _, h := range mdObjs(doc, docHDUs) {
+	for _, h := range append(mdObjs(doc, docHDUs), mdObjs(doc, docHDUVMPs)...) {
 		ok[tagWall(record.Str(h, "hdu_id"))] = true
 	}
 	return ok

@@ -41,7 +41,7 @@ func (m *Module) mediaSync(ctx context.Context, c engine.Conference) error {
 // mdNeedsTerminals tells whether broadcast reads the terminals: the panes
 // of a composition and the position of a poll that is not stopped do.
 func mdNeedsTerminals(doc map[string]any) bool {
-	if mdObj(doc, docVMP) != nil {
+	if mdObj(doc, docVMP) != nil || len(mdObjs(doc, docSelfVMPs)) > 0 || len(mdObjs(doc, docHDUVMPs)) > 0 {
 		return true
 	}
 	p := tlObj(doc[tlKeyPoll])
@@ -67,6 +67,7 @@ func (v *mdView) broadcast() media.Broadcast {
 			b.Panes = append(b.Panes, media.Pane{Index: p.chn, MtID: p.mtID})
 		}
 	}
+	b.Selves = v.selves()
 	if p := tlObj(doc[tlKeyPoll]); p != nil && tlInt(p["state"]) != pollStateStopped {
 		if pos, _ := pollPos(p, v.byID, v.now, nil); !pos.None && !pos.Done {
 			if members := tlObjs(p["members"]); pos.Index < len(members) {
@@ -104,4 +105,33 @@ func (m *Module) MediaMoved(ctx context.Context, confID string) error {
 		return err
 	}
 	return m.mediaSync(ctx, c)
+}
+
+// selves are the self compositions as they show now: a terminal's on its
+// lowest video channel (a terminal of one picture has one), and each TV
+// wall's.
+func (v *mdView) selves() []media.SelfComposition {
+	var out []media.SelfComposition
+	add := func(s media.SelfComposition, cfg map[string]any) {
+		s.Layout, s.ShowNames = record.Int(cfg, "layout"), record.Int(cfg, "show_mt_name") == 1
+		auto := 0
+		if record.Int(cfg, "mode") == 2 {
+			auto = 2
+		}
+		s.Panes = []media.Pane{}
+		for _, p := range v.compose(s.Layout, mdObjs(cfg, "members"), auto, nil) {
+			s.Panes = append(s.Panes, media.Pane{Index: p.chn, MtID: p.mtID})
+		}
+		out = append(out, s)
+	}
+	selfs := mdObjs(v.conf.Doc, docSelfVMPs)
+	for i, s := range selfs {
+		if id := record.Str(s, "mt_id"); selfFind(selfs, id, -1) == i {
+			add(media.SelfComposition{MtID: id}, s)
+		}
+	}
+	for _, h := range mdObjs(v.conf.Doc, docHDUVMPs) {
+		add(media.SelfComposition{Wall: record.Str(h, "hdu_id")}, h)
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package vc
 
 import (
 	"context"
+	"errors"
 	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -155,7 +156,8 @@ func (m *Module) writeSelf(ctx context.Context, r *api.Request, owner string,
 	if err != nil {
 		return nil, err
 	}
-	return nil, m.mediaStillOnline(ctx, c, named)
+	// The terminal's composed picture follows (media_sync.go).
+	return nil, errors.Join(m.mediaStillOnline(ctx, c, named), m.mediaSync(ctx, c))
 }
 
 // getSelfVMP shows a self composition as it is now.
