@@ -17,13 +17,15 @@
 #   scripts/media-bench.sh
 #   SUBS="100 500" DURATION=30s scripts/media-bench.sh
 #   TARGETS="bare confer janus" scripts/media-bench.sh
+#   TARGETS="bare confer confer-plain" scripts/media-bench.sh
 #   CONFER_URL=http://127.0.0.1:8080 CONFER_PID=$(pidof conferd) CONFER_TOKENS=t1,...,t10 \
 #     CONFER_ROOMS=id1,...,id10 scripts/media-bench.sh
 #
 # Confer: with "confer" in TARGETS and no CONFER_URL, every row starts a
 # fresh conferd of this tree (SQLite in the temporary folder), logs in,
 # creates the rooms as conferences (max_join_mt 192) and asks an rtc token
-# (role both) of each; with CONFER_URL, the running server, its rooms
+# (role both) of each; "confer-plain" is the same conferd with
+# --rtc-batch-io=false (pion's one system call a datagram, issue 43); with CONFER_URL, the running server, its rooms
 # CONFER_ROOMS and their tokens CONFER_TOKENS (one per room, in order).
 #
 # Environment (defaults): SUBS ("50 100 200 500"), FANIN_SUBS ("50 100";
@@ -60,7 +62,7 @@ trap cleanup EXIT
 
 go build -o "$work/confer-mediaload" ./cmd/confer-mediaload
 (cd bench && go build -o "$work/bare-forwarder" ./cmd/bare-forwarder)
-case " $TARGETS " in *" confer "*) [ -n "${CONFER_URL:-}" ] || go build -o "$work/conferd" ./cmd/conferd ;; esac
+case " $TARGETS " in *" confer "* | *" confer-plain "*) [ -n "${CONFER_URL:-}" ] || go build -o "$work/conferd" ./cmd/conferd ;; esac
 command -v ffmpeg >/dev/null || { echo "ffmpeg is needed (Debian package ffmpeg)"; exit 1; }
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i sine=frequency=440:duration=10:sample_rate=48000 \
 	-c:a libopus -b:a 32k -frame_duration 20 -page_duration 20000 "$work/audio.ogg"
@@ -70,14 +72,15 @@ if [ -n "$VIDEO_SUBS" ]; then
 fi
 port=$((18500 + RANDOM % 1000))
 
-# confer_start N: a fresh conferd with N rooms; sets confer_url, confer_pid,
-# confer_rooms and confer_tokens.
+# confer_start N [FLAG...]: a fresh conferd with N rooms; sets confer_url,
+# confer_pid, confer_rooms and confer_tokens.
 confer_start() {
 	local n=$1 d="$work/confer.$RANDOM" cport=$((port + 1)) i tok id
+	shift
 	mkdir -p "$d"
 	"$work/conferd" license import --db "$d/c.db" --create --key bench-key --secret bench-secret-0123456789 >/dev/null
 	"$work/conferd" account create --db "$d/c.db" --username bench --password 'Bench-pass-2026' --admin >/dev/null
-	"$work/conferd" --addr "127.0.0.1:$cport" --db "$d/c.db" --max-ports 10000 --log-format json 2>"$d/log" &
+	"$work/conferd" --addr "127.0.0.1:$cport" --db "$d/c.db" --max-ports 10000 --log-format json "$@" 2>"$d/log" &
 	confer_pid=$!
 	confer_url="http://127.0.0.1:$cport"
 	for _ in $(seq 1 100); do curl -s -o /dev/null "$confer_url/api/vc/version" && break; sleep 0.1; done
@@ -112,17 +115,18 @@ one() {
 		args+=(--label bare --target whip --url "http://127.0.0.1:$port" --server-pid "$bare_pid") ;;
 	janus)
 		args+=(--label janus --start-janus --janus-event-loops "$JANUS_LOOPS") ;;
-	confer)
-		local nrooms=$pubs
+	confer | confer-plain)
+		local nrooms=$pubs flags=()
+		[ "$target" = confer-plain ] && flags=(--rtc-batch-io=false)
 		[ "${1:-}" = --room-count ] && nrooms=1
 		if [ -n "${CONFER_URL:-}" ]; then
 			confer_url=$CONFER_URL confer_rooms=$CONFER_ROOMS confer_tokens=$CONFER_TOKENS
 		else
-			confer_start "$nrooms" || return 0
+			confer_start "$nrooms" "${flags[@]}" || return 0
 		fi
 		local rooms=$confer_rooms toks=$confer_tokens
 		[ "${1:-}" = --room-count ] && rooms=${rooms%%,*} toks=${toks%%,*}
-		args+=(--label confer --target whip --url "$confer_url" --server-pid "${CONFER_PID:-$confer_pid}"
+		args+=(--label "$target" --target whip --url "$confer_url" --server-pid "${CONFER_PID:-$confer_pid}"
 			--rooms "$rooms" --room-tokens "$toks") ;;
 	esac
 	echo "== $target: $pubs publishers, $subs subscribers $*" >&2
@@ -133,7 +137,7 @@ one() {
 		echo "failed: $(tail -n 3 "$work/err")" >&2
 	fi
 	if [ "$target" = bare ]; then kill "$bare_pid"; wait "$bare_pid" 2>/dev/null || true; bare_pid=; fi
-	if [ "$target" = confer ] && [ -n "$confer_pid" ]; then kill "$confer_pid"; wait "$confer_pid" 2>/dev/null || true; confer_pid=; fi
+	if [ "${target#confer}" != "$target" ] && [ -n "$confer_pid" ]; then kill "$confer_pid"; wait "$confer_pid" 2>/dev/null || true; confer_pid=; fi
 }
 
 : >"$work/results"
@@ -144,7 +148,7 @@ done
 # one video track, docs/media.md), not every publisher: the one-room layout
 # is not its workload.
 for n in $FANIN_SUBS; do
-	for t in $TARGETS; do [ "$t" = confer ] || one "$t" "$PUBS" "$n" --room-count 1; done
+	for t in $TARGETS; do [ "${t#confer}" != "$t" ] || one "$t" "$PUBS" "$n" --room-count 1; done
 done
 if [ -n "$VIDEO_SUBS" ]; then
 	for t in $TARGETS; do one "$t" "$VIDEO_PUBS" "$VIDEO_SUBS" --video; done

@@ -186,6 +186,9 @@ func New(cfg Config) (*Server, error) {
 	if s.sip != nil {
 		s.metrics.Registry().MustRegister(sipCollectors(s.sip)...) // docs/sip.md "Metrics"
 	}
+	if s.sfu != nil {
+		s.metrics.Registry().MustRegister(rtcCollectors(s.sfu)...) // docs/media.md "Metrics"
+	}
 	var probe ops.Store
 	if p, ok := cfg.Store.(ops.Store); ok {
 		probe = p

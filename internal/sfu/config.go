@@ -14,9 +14,11 @@ import (
 	"github.com/pion/interceptor/pkg/gcc"
 	"github.com/pion/interceptor/pkg/twcc"
 	"github.com/pion/sdp/v3"
+	"github.com/pion/transport/v5/stdnet"
 	"github.com/pion/webrtc/v4"
 
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/udpbatch"
 )
 
 // Default ports of conferd's media flags (docs/media.md, "Configuration").
@@ -40,6 +42,10 @@ type Config struct {
 	// wmem_max). Every participant's packets share this one socket: a
 	// small buffer drops them while the node is busy (docs/media.md).
 	SocketBuffer int
+	// PlainUDP turns batched I/O on the ICE UDP port off: pion's own path
+	// of one recvfrom and one sendto a datagram (docs/media.md "Batched
+	// UDP I/O"). Elsewhere than Linux the port is always plain.
+	PlainUDP bool
 	// TCPPort is the ICE-TCP fallback port; 0 picks an ephemeral port, a
 	// negative value disables ICE-TCP.
 	TCPPort int
@@ -134,6 +140,7 @@ type transport struct {
 	tcp      ice.TCPMux
 	tcpLn    net.Listener
 	udpAddrs []net.Addr
+	batch    *batchNet // the UDP port's batched sockets; nil with PlainUDP
 }
 
 func openTransport(cfg Config) (*transport, error) {
@@ -146,6 +153,14 @@ func openTransport(cfg Config) (*transport, error) {
 		opts = append(opts, ice.UDPMuxFromPortWithIPFilter(func(ip net.IP) bool { return ip.Equal(cfg.ListenIP) }))
 	}
 	var t transport
+	if !cfg.PlainUDP && udpbatch.Supported {
+		n, err := stdnet.NewNet()
+		if err != nil {
+			return nil, fmt.Errorf("sfu: network: %w", err)
+		}
+		t.batch = &batchNet{Net: n}
+		opts = append(opts, ice.UDPMuxFromPortWithNet(t.batch))
+	}
 	// One port on every interface (port 0: ephemeral, one per interface).
 	m, err := ice.NewMultiUDPMuxFromPort(cfg.UDPPort, opts...)
 	if err != nil {
@@ -205,7 +220,7 @@ func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator), whep bool) (*webrtc.API,
 			return nil, err
 		}
 		f.OnNewPeerConnection(func(_ string, e cc.BandwidthEstimator) { onBWE(e) })
-		reg.Add(f)
+		reg.Add(twccOnlyFactory{f}) // video only: twcconly.go
 	}
 	// pion's default interceptors but its stats interceptor (the SFU reads
 	// no statistics of its connections; it costs on every packet).

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 
 	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/udpbatch"
 )
 
 // Role is what a token allows.
@@ -204,12 +206,15 @@ type Stats struct {
 	Conferences  int    // conferences with media state
 	Participants int    // participants present
 	Forwarded    uint64 // RTP packets written to subscribers since New
+	// UDP is the ICE UDP port's system calls and datagrams (zero with
+	// PlainUDP): datagrams per call is what batching saves.
+	UDP udpbatch.Stats
 }
 
 // Stats returns the node's media figures.
 func (s *SFU) Stats() Stats {
 	s.mu.Lock()
-	st := Stats{Sessions: len(s.sessions), Conferences: len(s.rooms), Forwarded: s.forwarded.Load()}
+	st := Stats{Sessions: len(s.sessions), Conferences: len(s.rooms), Forwarded: s.forwarded.Load(), UDP: s.tr.batch.stats()}
 	rooms := make([]*room, 0, len(s.rooms))
 	for _, rm := range s.rooms {
 		rooms = append(rooms, rm)

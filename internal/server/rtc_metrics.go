@@ -1,0 +1,26 @@
+package server
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/confer-platform/confer/internal/sfu"
+)
+
+// rtcCollectors are the SFU's figures at /metrics (docs/media.md
+// "Metrics"): its sessions and forwarded packets, and the system calls of
+// its ICE UDP port (docs/media.md "Batched UDP I/O").
+func rtcCollectors(sf *sfu.SFU) []prometheus.Collector {
+	counter := func(name, help string, f func(sfu.Stats) uint64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(f(sf.Stats())) })
+	}
+	return []prometheus.Collector{
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "confer_rtc_sessions", Help: "WHIP and WHEP sessions open on this node."},
+			func() float64 { return float64(sf.Stats().Sessions) }),
+		counter("confer_rtc_forwarded_packets_total", "RTP packets written to subscribers.", func(s sfu.Stats) uint64 { return s.Forwarded }),
+		counter("confer_rtc_udp_read_calls_total", "recvmmsg calls on the ICE UDP port (0 with --rtc-batch-io=false).", func(s sfu.Stats) uint64 { return s.UDP.ReadCalls }),
+		counter("confer_rtc_udp_received_total", "Datagrams received by those calls.", func(s sfu.Stats) uint64 { return s.UDP.Read }),
+		counter("confer_rtc_udp_write_calls_total", "sendmmsg calls on the ICE UDP port.", func(s sfu.Stats) uint64 { return s.UDP.WriteCalls }),
+		counter("confer_rtc_udp_sent_total", "Datagrams sent by those calls.", func(s sfu.Stats) uint64 { return s.UDP.Wrote }),
+		counter("confer_rtc_udp_dropped_total", "Datagrams the kernel refused to send.", func(s sfu.Stats) uint64 { return s.UDP.Dropped }),
+	}
+}

@@ -1,0 +1,54 @@
+package sfu
+
+import (
+	"net"
+	"sync"
+
+	ptransport "github.com/pion/transport/v5"
+
+	"github.com/confer-platform/confer/internal/udpbatch"
+)
+
+// batchNet opens the ICE UDP port's sockets as batched connections
+// (internal/udpbatch: recvmmsg and sendmmsg, issue 43); pion's UDP mux
+// reads and writes them as it does a *net.UDPConn.
+type batchNet struct {
+	ptransport.Net
+	mu    sync.Mutex
+	conns []*udpbatch.Conn
+}
+
+func (n *batchNet) ListenUDP(network string, laddr *net.UDPAddr) (ptransport.UDPConn, error) {
+	c, err := net.ListenUDP(network, laddr)
+	if err != nil {
+		return nil, err
+	}
+	b, err := udpbatch.New(c)
+	if err != nil {
+		_ = c.Close()
+		return nil, err
+	}
+	n.mu.Lock()
+	n.conns = append(n.conns, b)
+	n.mu.Unlock()
+	return b, nil
+}
+
+// stats adds up the sockets' counts (zero without batched I/O).
+func (n *batchNet) stats() udpbatch.Stats {
+	var sum udpbatch.Stats
+	if n == nil {
+		return sum
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, c := range n.conns {
+		st := c.Stats()
+		sum.ReadCalls += st.ReadCalls
+		sum.Read += st.Read
+		sum.WriteCalls += st.WriteCalls
+		sum.Wrote += st.Wrote
+		sum.Dropped += st.Dropped
+	}
+	return sum
+}

@@ -1,0 +1,26 @@
+//go:build !linux
+
+package udpbatch
+
+import (
+	"errors"
+	"net"
+)
+
+// Supported says whether this system has batched I/O.
+const Supported = false
+
+var errUnsupported = errors.New("udpbatch: batched UDP I/O needs Linux")
+
+// Conn is not available here: New and Listen fail, and the caller keeps
+// its plain socket.
+type Conn struct{ *net.UDPConn }
+
+// New fails on this system.
+func New(*net.UDPConn) (*Conn, error) { return nil, errUnsupported }
+
+// Listen fails on this system.
+func Listen(string, *net.UDPAddr) (*Conn, error) { return nil, errUnsupported }
+
+// Stats is zero.
+func (c *Conn) Stats() Stats { return Stats{} }

@@ -1,0 +1,177 @@
+//go:build linux
+
+package udpbatch
+
+import (
+	"errors"
+	"net"
+	"net/netip"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+var errAddr = errors.New("udpbatch: not a UDP address of the socket's family")
+
+// WriteToAddrPort queues b for to and returns: the writer goroutine sends
+// it with the others queued meanwhile (see the package comment).
+func (c *Conn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
+	if c.family == unix.AF_INET {
+		if to = netip.AddrPortFrom(to.Addr().Unmap(), to.Port()); !to.Addr().Is4() {
+			return 0, c.opError("write", errAddr)
+		}
+	}
+	if len(b) > MaxDatagram*8 {
+		return 0, c.opError("write", unix.EMSGSIZE)
+	}
+	w := &c.w
+	w.mu.Lock()
+	for len(w.queue) >= MaxQueued && !c.closed.Load() {
+		w.room.Wait()
+	}
+	if c.closed.Load() {
+		w.mu.Unlock()
+		return 0, c.opError("write", net.ErrClosed)
+	}
+	w.queue = append(w.queue, packet{buf: append(w.buffer(len(b)), b...), to: to})
+	wake := !w.awake
+	w.awake = true
+	w.mu.Unlock()
+	if wake {
+		select {
+		case w.kick <- struct{}{}:
+		default:
+		}
+	}
+	return len(b), nil
+}
+
+// slabBuffers is how many send buffers are allocated at once: the queue
+// grows to its deepest in a few allocations, and then takes none.
+const slabBuffers = 64
+
+// buffer returns an empty send buffer of at least n bytes; caller holds
+// w.mu.
+func (w *writer) buffer(n int) []byte {
+	if k := len(w.free); k > 0 && cap(w.free[k-1]) >= n {
+		b := w.free[k-1][:0]
+		w.free = w.free[:k-1]
+		return b
+	}
+	if n > bufferSize {
+		return make([]byte, 0, n)
+	}
+	slab := make([]byte, slabBuffers*bufferSize)
+	for i := 1; i < slabBuffers; i++ {
+		w.free = append(w.free, slab[i*bufferSize:i*bufferSize:(i+1)*bufferSize])
+	}
+	return slab[:0:bufferSize]
+}
+
+// WriteTo implements net.PacketConn.
+func (c *Conn) WriteTo(b []byte, addr net.Addr) (int, error) {
+	ua, ok := addr.(*net.UDPAddr)
+	if !ok {
+		return 0, c.opError("write", errAddr)
+	}
+	return c.WriteToAddrPort(b, ua.AddrPort())
+}
+
+// WriteToUDP queues through the batch too.
+func (c *Conn) WriteToUDP(b []byte, addr *net.UDPAddr) (int, error) {
+	return c.WriteToAddrPort(b, addr.AddrPort())
+}
+
+// WriteToUDPAddrPort is WriteToAddrPort.
+func (c *Conn) WriteToUDPAddrPort(b []byte, to netip.AddrPort) (int, error) {
+	return c.WriteToAddrPort(b, to)
+}
+
+// writeLoop sends what is queued, batch after batch, until Close.
+func (c *Conn) writeLoop() {
+	defer close(c.done)
+	w := &c.w
+	for {
+		select {
+		case <-w.kick:
+		case <-c.quit:
+			return
+		}
+		for {
+			w.mu.Lock()
+			if len(w.queue) == 0 || c.closed.Load() {
+				w.awake = false
+				w.mu.Unlock()
+				break
+			}
+			batch := w.queue
+			w.queue = w.spare[:0]
+			w.room.Broadcast()
+			w.mu.Unlock()
+			c.send(batch)
+			w.mu.Lock()
+			for i := range batch {
+				if len(w.free) < 2*MaxQueued {
+					w.free = append(w.free, batch[i].buf)
+				}
+				batch[i] = packet{}
+			}
+			w.spare = batch[:0]
+			w.mu.Unlock()
+		}
+	}
+}
+
+// send writes batch with as few sendmmsg calls as the kernel takes; a
+// datagram it refuses is dropped and counted.
+func (c *Conn) send(batch []packet) {
+	w := &c.w
+	for len(batch) > 0 {
+		k := min(len(batch), WriteBatch)
+		for i := range k {
+			p := &batch[i]
+			w.iov[i].Base = &p.buf[0]
+			w.iov[i].SetLen(len(p.buf))
+			w.hdrs[i].Hdr.Namelen = c.encode(&w.names[i], p.to)
+			w.hdrs[i].Len = 0
+		}
+		for w.from, w.to = 0, k; w.from < k; {
+			w.n, w.errno = 0, 0
+			err := c.raw.Write(w.call)
+			switch {
+			case err != nil: // closed, or a write deadline
+				c.dropped.Add(uint64(k - w.from))
+				w.from = k
+			case w.errno != 0: // the first datagram was refused
+				c.dropped.Add(1)
+				w.from++
+			default:
+				c.writeCalls.Add(1)
+				c.wrote.Add(uint64(w.n))
+				w.from += w.n
+			}
+		}
+		batch = batch[k:]
+	}
+}
+
+// xmit is the writer's call of sendmmsg (w.call, bound once).
+func (w *writer) xmit(fd uintptr) bool {
+	for w.errno = unix.EINTR; w.errno == unix.EINTR; {
+		w.n, w.errno = mmsg(unix.SYS_SENDMMSG, fd, w.hdrs[w.from:w.to])
+	}
+	return w.errno != unix.EAGAIN // the socket's buffer is full: the poller waits
+}
+
+// encode writes to into sa in the socket's family and returns its length.
+func (c *Conn) encode(sa *unix.RawSockaddrInet6, to netip.AddrPort) uint32 {
+	if c.family == unix.AF_INET {
+		s4 := (*unix.RawSockaddrInet4)(unsafe.Pointer(sa))
+		*s4 = unix.RawSockaddrInet4{Family: unix.AF_INET, Addr: to.Addr().As4()}
+		setPort(&s4.Port, to.Port())
+		return unix.SizeofSockaddrInet4
+	}
+	*sa = unix.RawSockaddrInet6{Family: unix.AF_INET6, Addr: to.Addr().As16()}
+	setPort(&sa.Port, to.Port())
+	return unix.SizeofSockaddrInet6
+}
