@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/confer-platform/confer/internal/auth"
@@ -258,11 +257,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		redirect = &http.Server{Handler: redirectHTTPS(target), ReadHeaderTimeout: 10 * time.Second}
 	}
-	background := srv.RunBackground(ctx) // push: event tailer and client expiry
-	// Time-driven work: stopped by ctx, waited for before the store closes.
-	var timed sync.WaitGroup
-	timed.Go(func() { janitor(ctx, st, srv, logger) })
-	timed.Go(func() { ticker(ctx, srv, logger) })
+	// The node's background work (recordings' recovery, SIP, push) and
+	// the time-driven work run in the server's goroutine group: its Stop
+	// waits for them before the deferred Close closes the store
+	// (docs/architecture.md "One lifecycle").
+	if err := srv.Start(ctx); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "conferd: %v\n", err)
+		return 1
+	}
+	srv.Go(func(ctx context.Context) { janitor(ctx, st, srv, logger) })
+	srv.Go(func(ctx context.Context) { ticker(ctx, srv, logger) })
 	errc := make(chan error, 2)
 	go func() {
 		if scheme == "https" {
@@ -284,33 +288,25 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	case <-ctx.Done():
 	}
-	// SIGINT/SIGTERM: stop accepting, finish in-flight requests, then the
-	// deferred Close closes the store.
+	// SIGINT/SIGTERM: the server stops (held push connects are answered,
+	// recordings' files finalised, media closed; a tick in progress sees
+	// its context end and returns between two of its conditional writes,
+	// what it leaves is due again on any node), then HTTP stops accepting
+	// and finishes in-flight requests, then the deferred Close closes the
+	// store.
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	<-background // held push connects are answered, websockets closed
+	if err := srv.Stop(sctx); err != nil {
+		logger.Error("shutdown: background work still running", "err", err)
+	}
 	if redirect != nil {
 		redirect.Shutdown(sctx)
 	}
 	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Error("shutdown", "err", err)
 	}
-	// A tick in progress sees ctx cancelled and returns between two of its
-	// conditional writes (what it leaves is due again on any node); the
-	// store closes only after it has.
-	waitFor(sctx, &timed)
 	logger.Info("conferd stopped")
 	return 0
-}
-
-// waitFor waits for wg, at most until ctx ends.
-func waitFor(ctx context.Context, wg *sync.WaitGroup) {
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-	}
 }
 
 // janitor removes expired tokens and sessions, meeting files that no

@@ -79,9 +79,7 @@ func NewHLS(cfg HLSConfig, tap Tap) *HLS {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	h := &HLS{cfg: cfg, tap: tap, streams: map[string]*stream{}}
-	go h.reap()
-	return h
+	return &HLS{cfg: cfg, tap: tap, streams: map[string]*stream{}}
 }
 
 type stream struct {
@@ -268,11 +266,18 @@ func (h *HLS) Stop(confID, recID string) {
 	}
 }
 
-// reap stops the streams nobody requested for Idle.
-func (h *HLS) reap() {
+// Run stops the streams nobody requested for Idle until ctx ends (the
+// server runs it in its goroutine group, docs/architecture.md "One
+// lifecycle").
+func (h *HLS) Run(ctx context.Context) {
 	t := time.NewTicker(h.cfg.Idle / 3)
 	defer t.Stop()
-	for range t.C {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 		h.mu.Lock()
 		if h.closed {
 			h.mu.Unlock()

@@ -75,8 +75,7 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 		ev.Engine = events
 		b := &rtc.Backend{SFU: sf, Dialled: dialled(events), Owners: s.owners}
 		if s.sip != nil {
-			s.sip.SetEvents(events)
-			s.sip.Serve()
+			s.sip.SetEvents(events) // it serves from Start on
 			b.SIP = s.sip
 		}
 		return b

@@ -34,7 +34,7 @@ func (s *Server) setupRecording(cfg RecordingConfig) {
 		rec = &rtc.Recorder{SFU: s.sfu}
 	}
 	s.vc.SetRecording(vc.RecordingConfig{Recorder: rec, Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree,
-		MaxRunning: cfg.MaxRunning, Log: s.log})
+		MaxRunning: cfg.MaxRunning, Log: s.log, Group: s.group})
 	s.vrs.SetRecordings(cfg.Dir, s.log)
 	s.metrics.Registry().MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "confer_recording_bytes_written_total",
@@ -45,7 +45,7 @@ func (s *Server) setupRecording(cfg RecordingConfig) {
 }
 
 // ReconcileRecordings compares the programs with the recordings' files
-// (vrs.Module.Reconcile): RunBackground runs it once at the start.
+// (vrs.Module.Reconcile): Start runs it once.
 func (s *Server) ReconcileRecordings(ctx context.Context) (vrs.Report, error) {
 	return s.vrs.Reconcile(ctx)
 }

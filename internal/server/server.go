@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/confer-platform/confer/internal/amc"
@@ -24,6 +25,7 @@ import (
 	"github.com/confer-platform/confer/internal/console"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/krtc"
+	"github.com/confer-platform/confer/internal/lifecycle"
 	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/mc"
 	"github.com/confer-platform/confer/internal/media"
@@ -123,6 +125,8 @@ type Server struct {
 	handler  http.Handler // ops.Handler around serveHTTP: probes, metrics, request log
 	limits   Limits
 	bodies   bodyBudget
+	group    *lifecycle.Group // every background goroutine of the node (Start, Go, Stop)
+	stopOnce sync.Once
 }
 
 type route struct {
@@ -142,7 +146,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, handlers: api.Registry{}, log: cfg.Logger, limits: cfg.Limits.withDefaults()}
+	s := &Server{cfg: cfg, handlers: api.Registry{}, log: cfg.Logger, limits: cfg.Limits.withDefaults(), group: lifecycle.NewGroup()}
 	s.bodies.limit, s.bodies.perAddr = s.limits.BodyMemory, s.limits.BodyMemoryPerIP
 	s.auth = auth.New(cfg.Store, cfg.Clock, cfg.Auth)
 	if cfg.Conference == (engine.Config{}) {
@@ -253,41 +257,58 @@ func (s *Server) Sweep(ctx context.Context) error { return s.mc.SweepOrphanFiles
 // store keeps no event log.
 func (s *Server) Push() *push.Server { return s.push }
 
-// RunBackground reconciles the recordings' files with their programs,
-// then starts the server's background work, the push service's event
-// tailer and client expiry, until ctx ends; the returned channel is
-// closed once it has stopped (held push connects are released first).
-// conferd calls it before serving; testserver calls it for every Env.
-func (s *Server) RunBackground(ctx context.Context) <-chan struct{} {
-	done := make(chan struct{})
-	// Recordings this node's stop interrupted become programs, then
-	// programs and recording files are compared once, before anything
-	// else runs (docs/recording.md "The recording system's files").
+// Start runs the node, once, after New (which starts nothing): the
+// recordings this node's last stop interrupted become programs and the
+// programs are compared with the recording files, before anything else
+// runs (docs/recording.md "The recording system's files"); then the SIP
+// user agent serves, and in the server's goroutine group the push service
+// tails the event log and expires its clients and idle HLS streams stop.
+// Stop ends all of it.
+// conferd calls Start before serving; testserver for every Env.
+func (s *Server) Start(ctx context.Context) error {
 	if _, err := s.vc.RecoverRecordings(ctx); err != nil {
 		s.log.Error("recordings: ending the recordings interrupted by the last stop failed", "err", err)
 	}
 	if _, err := s.ReconcileRecordings(ctx); err != nil {
 		s.log.Error("recordings: reconciling programs and files failed", "err", err)
 	}
-	leases := make(chan struct{})
-	go func() {
-		defer close(leases)
-		if s.owners != nil {
-			s.owners.RunLeases(ctx) // media owners' leases (docs/media.md "Failover")
-		}
-	}()
-	go func() {
-		defer close(done)
-		defer func() { <-leases }()
-		if s.push != nil {
-			s.push.Run(ctx)
-		} else {
-			<-ctx.Done()
-		}
+	if s.sip != nil {
+		s.sip.Serve() // its goroutines are the user agent's, ended by its Close
+	}
+	if s.owners != nil {
+		s.group.Go(s.owners.RunLeases) // media owners' leases (docs/media.md "Failover")
+	}
+	if s.push != nil {
+		s.group.Go(s.push.Run)
+	}
+	if s.hls != nil {
+		s.group.Go(s.hls.Run) // idle HLS streams stop
+	}
+	return ctx.Err()
+}
+
+// Go runs f in the server's goroutine group (conferd's tick and janitor):
+// Stop cancels its context and waits for it before the store may close.
+// Once Stop began it runs nothing and returns false.
+func (s *Server) Go(f func(ctx context.Context)) bool { return s.group.Go(f) }
+
+// Stop stops the node in order (docs/architecture.md "One lifecycle"):
+// the goroutine group takes no new goroutine and its context ends (the
+// tick and janitor return, push answers its held connects and closes its
+// websockets); the running recordings' files are finalised and the
+// playbacks' streams stopped; the media plane closes (SIP calls, HLS and
+// RTMP, the compositor, the SFU); then Stop waits for every goroutine of
+// the group (recording and playback watchers finishing a write) at most
+// until ctx ends. Once it returns nothing of the server writes to the
+// store, which the caller may close. Stop is idempotent.
+func (s *Server) Stop(ctx context.Context) error {
+	s.stopOnce.Do(func() {
+		s.group.Close()
 		s.vc.CloseRecordings() // files final before the SFU's taps close
+		s.vc.ClosePlaybacks()
 		s.closeRTC()
-	}()
-	return done
+	})
+	return s.group.Wait(ctx)
 }
 
 func (s *Server) wakePush() {

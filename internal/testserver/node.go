@@ -76,12 +76,14 @@ func StartNode(t testing.TB, dsn string, clk *clock.Fake, opt Options) *Node {
 	if !opt.OneNode {
 		srv.SetMediaURL(hs.URL)
 	}
-	bctx, cancel := context.WithCancel(context.Background())
-	done := srv.RunBackground(bctx)
+	if err := srv.Start(ctx); err != nil {
+		hs.Close()
+		st.Close()
+		t.Fatal(err)
+	}
 	n := &Node{Env: &Env{URL: hs.URL, Clock: clk, Store: st, Srv: srv, http: hs}}
 	n.stop = func() {
-		cancel()
-		<-done // held push connects are released first
+		_ = srv.Stop(context.Background()) // held push connects are released first
 		hs.CloseClientConnections()
 		hs.Close()
 		st.Close()

@@ -84,6 +84,18 @@ type Options struct {
 	// MediaLease is the nodes' media owner lease (server.Config.MediaLease;
 	// rtc.DefaultLease when 0), driven by the fake clock.
 	MediaLease time.Duration
+	// WrapStore, when set, wraps the store the server uses (Env.Store
+	// stays the bare one), for tests that watch the server's store
+	// operations (metered.Wrap).
+	WrapStore func(*sqlstore.DB) store.Store
+}
+
+// serverStore is the store the server runs over.
+func (o Options) serverStore(st *sqlstore.DB) store.Store {
+	if o.WrapStore != nil {
+		return o.WrapStore(st)
+	}
+	return st
 }
 
 func (o Options) sip() *sip.Config {
@@ -142,7 +154,7 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	if logTo == nil {
 		logTo = io.Discard
 	}
-	srv, err := server.New(server.Config{Store: st, Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
+	srv, err := server.New(server.Config{Store: opt.serverStore(st), Clock: clk, Release: rel, Auth: cfg, MaxBody: opt.MaxBody,
 		Logger:     slog.New(slog.NewTextHandler(logTo, nil)),
 		Conference: opt.Conference, MC: opt.MC, Push: opt.Push, Media: opt.Media, SimulatedTerminals: !opt.NoSimulatedTerminals,
 		RTC: opt.rtc(), NoRTC: opt.RTC == nil, SIP: opt.sip(), Limits: opt.Limits, Recording: opt.Recording,
@@ -157,11 +169,14 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 	hs.Listener = srv.WrapListener(hs.Listener)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	// Background work (the push service's event tailer); stopped first at
-	// cleanup, which also releases held push connects before hs.Close.
-	bctx, stop := context.WithCancel(context.Background())
-	done := srv.RunBackground(bctx)
-	t.Cleanup(func() { stop(); <-done })
+	// Background work (the push service's event tailer, SIP); the server
+	// stops first at cleanup, which also releases held push connects
+	// before hs.Close, and waits for its goroutines before the store
+	// closes.
+	if err := srv.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Stop(context.Background()) })
 	return &Env{URL: hs.URL, Clock: clk, Store: st, Srv: srv, http: hs}
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"sync"
 
+	"github.com/confer-platform/confer/internal/lifecycle"
 	"github.com/confer-platform/confer/internal/playout"
 	"github.com/confer-platform/confer/internal/sfu"
 )
@@ -44,6 +45,10 @@ type LiveConfig struct {
 	// Push pushes live broadcasts to RTMP URLs (live.RTMP, rec_rtmp.go);
 	// nil: the node cannot (no ffmpeg).
 	Push Pusher
+	// Group is the server's goroutine group: the watchers of running
+	// playbacks run in it (docs/architecture.md "One lifecycle"); nil:
+	// playbacks with media are refused.
+	Group *lifecycle.Group
 }
 
 // liveState is the node's running playbacks.

@@ -75,22 +75,31 @@ func (m *Module) playbackOpen(ctx context.Context, confID, name string, f *playo
 		return nil, wire.Errorf(CodeRecVRSFault, "the playback cannot join conference %s: %v", confID, err)
 	}
 	run := &playRun{local: l, ready: make(chan struct{})}
+	g := m.live.cfg.Group
 	run.player = playout.Play(f, l, playout.Options{AudioPT: playPTAudio, VideoPT: playPTVideo, Clock: m.live.cfg.Clock,
 		Paused: true, OnEnd: func(error) {
-			go func() {
+			// The participant's leave is reported to the engine (a store
+			// write): in the group, so that the server's Stop waits for it.
+			g.Go(func(context.Context) {
 				<-run.ready
 				m.playbackEnded(confID, run)
-			}()
+			})
 		}})
 	close(run.ready)
-	go func() { // hung up, or the conference ended
+	watching := g.Go(func(ctx context.Context) { // hung up, or the conference ended
 		select {
 		case <-l.Done():
 			run.player.Stop()
 			m.playbackEnded(confID, run)
 		case <-run.player.Done():
+		case <-ctx.Done(): // the node stops: ClosePlaybacks ends the stream
 		}
-	}()
+	})
+	if !watching {
+		run.player.Stop()
+		l.Leave(false)
+		return nil, wire.Errorf(CodeRecVRSFault, "the node is stopping: the playback cannot start")
+	}
 	return run, nil
 }
 
@@ -148,5 +157,24 @@ func (m *Module) playbackMedia(confID string, value int, seek time.Duration) {
 		run.player.Pause()
 	case playPlaying:
 		run.player.Resume()
+	}
+}
+
+// ClosePlaybacks stops the streams of the node's playbacks when the node
+// shuts down (before its SFU closes, which ends their participants
+// without reports): their records stay as they are, as for any media the
+// node's stop ends (docs/live.md "Playback").
+func (m *Module) ClosePlaybacks() {
+	if !m.liveOn() {
+		return
+	}
+	m.live.mu.Lock()
+	runs := make([]*playRun, 0, len(m.live.plays))
+	for _, run := range m.live.plays {
+		runs = append(runs, run)
+	}
+	m.live.mu.Unlock()
+	for _, run := range runs {
+		run.player.Stop()
 	}
 }

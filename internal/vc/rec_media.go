@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/lifecycle"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -41,6 +42,11 @@ type RecordingConfig struct {
 	// once (DefaultMaxRunning when 0); one more is refused with 24102.
 	MaxRunning int
 	Log        *slog.Logger
+	// Group is the server's goroutine group: the watcher of each running
+	// recording runs in it, so that the server's Stop waits for its last
+	// write before the store closes (docs/architecture.md "One
+	// lifecycle"); nil: recordings with media are refused.
+	Group *lifecycle.Group
 }
 
 // DefaultMaxRunning is the default bound of recordings at once on a node
@@ -137,8 +143,14 @@ func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[
 	m.rec.mu.Lock()
 	m.rec.live[recID] = lr
 	m.rec.mu.Unlock()
+	if !m.rec.cfg.Group.Go(func(ctx context.Context) { m.recWatch(ctx, lr) }) {
+		m.rec.mu.Lock()
+		delete(m.rec.live, recID)
+		m.rec.mu.Unlock()
+		_, _ = lr.stop()
+		return wire.Errorf(CodeRecNoResource, "the node is stopping: the recording cannot start")
+	}
 	started = true // counted in running until recForget
-	go m.recWatch(lr)
 	return nil
 }
 
@@ -199,15 +211,23 @@ func (m *Module) recRel(lr *liveRec, path string) string {
 
 // recWatch waits for a recording to stop. One that stopped by itself (a
 // full disk, a write error, the conference ending in the media plane)
-// leaves the list with its program, and a failure is notified.
-func (m *Module) recWatch(lr *liveRec) {
-	<-lr.rec.Done()
+// leaves the list with its program, and a failure is notified. The
+// node's stop (ctx) ends the watch: CloseRecordings finalises the file and
+// the next start's reconciliation reports it.
+func (m *Module) recWatch(ctx context.Context, lr *liveRec) {
+	select {
+	case <-lr.rec.Done():
+	case <-ctx.Done():
+		return
+	}
 	if m.recLive(lr.recID) != lr {
 		return // stopped through the API or by the conference's end
 	}
 	info, err := lr.stop()
 	info.Path = m.recRel(lr, info.Path)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// The write outlives the stop's cancel (Stop waits for it, the store
+	// is still open), bounded on its own.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	code := 0
 	switch {
