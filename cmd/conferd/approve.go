@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/confer-platform/confer/internal/api"
 	"io"
 	"log/slog"
 
@@ -118,7 +119,7 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 // describe writes an API error as its description and code.
 func describe(err error) string {
 	var we *wire.Error
-	if errors.As(err, &we) {
+	if errors.As(api.Failure(err), &we) {
 		return we.Error()
 	}
 	return err.Error()

@@ -2,6 +2,7 @@ package amc_test
 
 import (
 	"context"
+	"github.com/confer-platform/confer/internal/api"
 	"testing"
 	"time"
 
@@ -205,7 +206,7 @@ func TestApproveNeedsCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	running := ok(t, admin, "POST", confPath, confBody("first", nil))["conf_id"].(string)
-	fail(t, admin, engine.CodeMaxConfs, "POST", pendPath+"/"+c.ID()+"/approve", nil)
+	fail(t, admin, api.CodeMaxConfs, "POST", pendPath+"/"+c.ID()+"/approve", nil)
 	if ids := pendingIDs(t, admin); len(ids) != 1 || vcTotal(t, admin) != 1 {
 		t.Fatalf("after a refused approval: pending %v, running %d", ids, vcTotal(t, admin))
 	}

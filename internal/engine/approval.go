@@ -8,7 +8,6 @@ import (
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Conference approval (amc "approval_infos", docs/amc.md). A user domain
@@ -106,7 +105,7 @@ func (s *Conferences) CreateOrHold(ctx context.Context, sp Spec) (Conference, er
 	doc := sp.Doc
 	ports := Ports(doc)
 	if ports > s.cfg.MaxPorts { // could never run
-		return Conference{}, wire.Errorf(CodeNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
+		return Conference{}, failf(ErrNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
 	}
 	start := now
 	var booked time.Time // the requested start of a booked conference, kept as the pending record's due time
@@ -171,7 +170,7 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 			if _, err := s.drop(ctx, rec); err != nil {
 				return Conference{}, err
 			}
-			return Conference{}, wire.Errorf(wire.CodeConfNotFound, "conference %s: its booked time ended while it awaited approval; it is dropped", confID)
+			return Conference{}, failf(ErrConfNotFound, "conference %s: its booked time ended while it awaited approval; it is dropped", confID)
 		}
 	}
 	due := s.markStart(c.Doc, end, now) // start_pending.go

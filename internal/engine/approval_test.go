@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"github.com/confer-platform/confer/internal/api"
 	"sync"
 	"testing"
 	"time"
@@ -16,9 +17,10 @@ import (
 	"github.com/confer-platform/confer/internal/wire"
 )
 
+// apprCode is the platform's code of err, as the API edge answers it.
 func apprCode(err error) int {
 	var we *wire.Error
-	if errors.As(err, &we) {
+	if errors.As(api.Failure(err), &we) {
 		return we.Code
 	}
 	return 0
@@ -139,7 +141,7 @@ func TestApproval(t *testing.T) {
 		// Too large for the platform: refused at once.
 		big := spec("usr", time.Time{}, 0)
 		big.Doc["max_join_mt"] = 5000
-		if _, err := svc.CreateOrHold(ctx, big); apprCode(err) != engine.CodeNoResource {
+		if _, err := svc.CreateOrHold(ctx, big); apprCode(err) != api.CodeNoResource {
 			t.Fatalf("hold beyond the platform = %v", err)
 		}
 	})

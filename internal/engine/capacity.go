@@ -6,15 +6,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
-)
-
-// Capacity codes of reference A3: 27505 the maximum number of conferences
-// is reached, 27506 no idle conference resource (seed 000 "Errors").
-const (
-	CodeMaxConfs   = 27505
-	CodeNoResource = wire.CodeNoConfResource
-	CodeNumberUsed = 20106 // 会议号重复: the number a template or room binds is in use
 )
 
 // Usage is what running conferences take, across every domain: capacity
@@ -111,10 +102,10 @@ func (s *Conferences) admit(ctx context.Context, ports int) error {
 // over answers the capacity code when confs or ports exceed the limits.
 func (s *Conferences) over(confs, ports int) error {
 	if confs > s.cfg.MaxConfs {
-		return wire.Errorf(CodeMaxConfs, "the maximum number of conferences (%d) is reached", s.cfg.MaxConfs)
+		return failf(ErrMaxConfs, "the maximum number of conferences (%d) is reached", s.cfg.MaxConfs)
 	}
 	if ports > s.cfg.MaxPorts {
-		return wire.Errorf(CodeNoResource, "no idle conference resource: %d of %d terminal ports would be in use", ports, s.cfg.MaxPorts)
+		return failf(ErrNoResource, "no idle conference resource: %d of %d terminal ports would be in use", ports, s.cfg.MaxPorts)
 	}
 	return nil
 }

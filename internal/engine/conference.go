@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // ConfOf reads the call settings of a conference document (reference 04:
@@ -98,8 +97,7 @@ func (e *Engine) RunDue(ctx context.Context) error {
 // lookup finds a running conference's call settings for RunDueCalls.
 func (e *Engine) lookup(ctx context.Context, domainMoid, confID string) (Conf, bool, error) {
 	c, err := e.confs.Get(ctx, domainMoid, confID, StateRunning)
-	var we *wire.Error
-	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+	if errors.Is(err, ErrConfNotFound) {
 		return Conf{}, false, nil
 	}
 	if err != nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Conference states (store.Record.State of KindConf). A conference record
@@ -94,7 +93,7 @@ func (s *Conferences) Config() Config { return s.cfg }
 
 // notFound is the reference's "conference does not exist" (A3 12103).
 func notFound(id string) error {
-	return wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", id)
+	return ConfNotFound(id)
 }
 
 // Get returns a conference of the domain that is in one of states (booked

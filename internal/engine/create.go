@@ -11,7 +11,6 @@ import (
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Spec is a conference to create.
@@ -32,7 +31,7 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 	doc := sp.Doc
 	ports := Ports(doc)
 	if ports > s.cfg.MaxPorts {
-		return Conference{}, wire.Errorf(CodeNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
+		return Conference{}, failf(ErrNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
 	}
 	start, booked := now, false
 	if !sp.Start.IsZero() && sp.Start.After(now) {
@@ -105,7 +104,7 @@ func (s *Conferences) insert(ctx context.Context, rec store.Record, doc map[stri
 	if number != "" {
 		c, err := put(number)
 		if errors.Is(err, store.ErrDuplicate) {
-			return Conference{}, wire.Errorf(CodeNumberUsed, "conference number %s is in use", number)
+			return Conference{}, failf(ErrNumberUsed, "conference number %s is in use", number)
 		}
 		return c, err
 	}
@@ -121,7 +120,7 @@ func (s *Conferences) insert(ctx context.Context, rec store.Record, doc map[stri
 		}
 		return c, err
 	}
-	return Conference{}, wire.Errorf(CodeMaxConfs, "the maximum number of conferences is reached: every number from %d to %d is in use", s.cfg.NumberMin, s.cfg.NumberMax)
+	return Conference{}, failf(ErrMaxConfs, "the maximum number of conferences is reached: every number from %d to %d is in use", s.cfg.NumberMin, s.cfg.NumberMax)
 }
 
 // newMeetingID returns a unique meeting id: 128 random bits as 32 hex

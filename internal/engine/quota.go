@@ -6,7 +6,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Quotas (issue 20 item 3; docs/operations.md "Limits"): conferences that
@@ -16,10 +15,6 @@ import (
 // transaction behind a per-domain lock (a store counter row, held to the
 // commit on PostgreSQL; SQLite has one writer), so creations at once
 // cannot pass a quota together.
-
-// CodeQuota is reference A3's 20164 (已达到会议数上限, 无法创建其他会议:
-// the conference limit is reached, no other conference can be created).
-const CodeQuota = 20164
 
 // Quota bounds the live conferences of an account and of a user domain;
 // 0 is no bound.
@@ -63,7 +58,7 @@ func (s *Conferences) createWithinQuota(ctx context.Context, rec store.Record) e
 				return err
 			}
 			if n >= q.PerDomain {
-				return wire.Errorf(CodeQuota, "the conference limit is reached: the user domain holds %d booked, running or pending conferences, its quota (--max-confs-per-domain)", n)
+				return failf(ErrQuota, "the conference limit is reached: the user domain holds %d booked, running or pending conferences, its quota (--max-confs-per-domain)", n)
 			}
 		}
 		if perAccount > 0 && rec.OwnerMoid != "" {
@@ -72,7 +67,7 @@ func (s *Conferences) createWithinQuota(ctx context.Context, rec store.Record) e
 				return err
 			}
 			if n >= perAccount {
-				return wire.Errorf(CodeQuota, "the conference limit is reached: the account holds %d booked, running or pending conferences, its quota (--max-confs-per-account)", n)
+				return failf(ErrQuota, "the conference limit is reached: the account holds %d booked, running or pending conferences, its quota (--max-confs-per-account)", n)
 			}
 		}
 		return tx.CreateRecord(rec)

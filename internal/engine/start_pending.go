@@ -8,7 +8,6 @@ import (
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // A conference start is a write (the record becomes running) followed by
@@ -76,8 +75,7 @@ func (s *Conferences) StartDone(ctx context.Context, c Conference) error {
 	}
 	for {
 		cur, err := s.Get(ctx, c.Rec.DomainMoid, c.ID(), StateRunning)
-		var we *wire.Error
-		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		if errors.Is(err, ErrConfNotFound) {
 			return nil
 		}
 		if err != nil {

@@ -147,8 +147,7 @@ func (m *Module) nameTaken(ctx context.Context, domainMoid, self, name string) (
 // running tells whether a room's conference still runs.
 func (m *Module) running(ctx context.Context, rm room) (engine.Conference, bool, error) {
 	c, err := m.confs.Get(ctx, rm.rec.DomainMoid, record.Str(rm.doc, "conf_id"), engine.StateRunning)
-	var we *wire.Error
-	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+	if errors.Is(err, engine.ErrConfNotFound) {
 		return c, false, nil
 	}
 	return c, err == nil, err
@@ -337,7 +336,7 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 	confFields(cdoc, doc)
 	c, err := m.confs.Create(ctx, engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Doc: cdoc})
 	var we *wire.Error
-	if errors.As(err, &we) && (we.Code == engine.CodeMaxConfs || we.Code == engine.CodeNoResource) {
+	if errors.Is(err, engine.ErrMaxConfs) || errors.Is(err, engine.ErrNoResource) {
 		return nil, wire.Errorf(wire.CodeNoConfResource, "no idle conference resource for the room: %s", we.Desc)
 	}
 	if err != nil {
@@ -453,8 +452,7 @@ func (m *Module) delete(ctx context.Context, r *api.Request) (wire.Object, error
 		return nil, err
 	}
 	err = m.confs.End(ctx, r.Principal.DomainMoid, c.ID())
-	var we *wire.Error
-	if err != nil && !(errors.As(err, &we) && we.Code == wire.CodeConfNotFound) {
+	if err != nil && !errors.Is(err, engine.ErrConfNotFound) {
 		return nil, err
 	}
 	if err := m.forget(ctx, rm); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/confer-platform/confer/internal/api"
 	"net/url"
 	"regexp"
 	"strings"
@@ -274,7 +275,7 @@ func TestConfNumbering(t *testing.T) {
 		ids = append(ids, cfCreate(t, c, cfInstant("n", nil)))
 	}
 	cfEqual(t, "numbers", ids, []string{"5550000", "5550001", "5550002"})
-	d := testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("n", nil))), engine.CodeMaxConfs)
+	d := testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("n", nil))), api.CodeMaxConfs)
 	if !strings.Contains(d, "5550000") {
 		t.Errorf("description %q does not name the range", d)
 	}
@@ -292,7 +293,7 @@ func TestConfCapacity(t *testing.T) {
 	cfCreate(t, c, cfInstant("a", map[string]any{"max_join_mt": 64, "preoccupy_resource": 1}))
 	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("b", map[string]any{"max_join_mt": 64, "preoccupy_resource": 1}))), wire.CodeNoConfResource)
 	cfCreate(t, c, cfInstant("c", map[string]any{"max_join_mt": 32, "preoccupy_resource": 1}))
-	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("d", map[string]any{"max_join_mt": 8}))), engine.CodeMaxConfs)
+	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("d", map[string]any{"max_join_mt": 8}))), api.CodeMaxConfs)
 	// A conference larger than the platform cannot even be booked.
 	testserver.MustFail(t, c.Do("POST", cfPath, testserver.Params(t, cfInstant("e", map[string]any{"max_join_mt": 192,
 		"x_confer_start_time": "2026-03-02T09:00:00+00:00"}))), wire.CodeNoConfResource)

@@ -2,6 +2,7 @@ package mc_test
 
 import (
 	"fmt"
+	"github.com/confer-platform/confer/internal/api"
 	"sync"
 	"testing"
 
@@ -29,8 +30,8 @@ func TestConfQuotaProtectsOtherDomains(t *testing.T) {
 		for i := range 50 {
 			r := book(alice, i)
 			if !r.OK() {
-				if r.Code() != engine.CodeQuota {
-					t.Fatalf("booking %d: %s, want %d", i, r.Raw, engine.CodeQuota)
+				if r.Code() != api.CodeQuota {
+					t.Fatalf("booking %d: %s, want %d", i, r.Raw, api.CodeQuota)
 				}
 				break
 			}
@@ -53,7 +54,7 @@ func TestConfQuotaProtectsOtherDomains(t *testing.T) {
 			switch code {
 			case -1:
 				n++
-			case engine.CodeQuota:
+			case api.CodeQuota:
 			default:
 				t.Errorf("concurrent booking answered %d", code)
 			}
@@ -79,8 +80,8 @@ func TestConfQuotaPerDomain(t *testing.T) {
 			testserver.MustOK(t, admin.Do("POST", cfPath, testserver.Params(t, cfInstant(fmt.Sprint("a", i), nil))))
 		}
 		r := admin.Do("POST", cfPath, testserver.Params(t, cfInstant("a3", nil)))
-		if r.Code() != engine.CodeQuota {
-			t.Fatalf("fourth conference of the domain: %s, want %d", r.Raw, engine.CodeQuota)
+		if r.Code() != api.CodeQuota {
+			t.Fatalf("fourth conference of the domain: %s, want %d", r.Raw, api.CodeQuota)
 		}
 		other := env.Account(t, "other", "dave", false)
 		testserver.MustOK(t, other.Do("POST", cfPath, testserver.Params(t, cfInstant("d", nil))))

@@ -10,7 +10,6 @@ import (
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/system"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Authorizer admits WHIP, WHEP and join page requests (sfu.Authorizer).
@@ -64,7 +63,7 @@ func (a Authorizer) Authorize(ctx context.Context, confID, bearer string) (sfu.G
 		checkPassword = req.URL.Query().Get("preview") != "1"
 	}
 	conf, err := a.Confs.Get(ctx, domain, confID, engine.StateRunning)
-	if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+	if errors.Is(err, engine.ErrConfNotFound) {
 		return sfu.Grant{}, sfu.ErrNotFound // ended: its tokens die with it
 	}
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/sip"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // SIPConferences finds the conference a SIP caller dials (sip.Conferences):
@@ -34,7 +33,7 @@ func (s SIPConferences) Lookup(ctx context.Context, number string) (sip.Conferen
 		return sip.Conference{}, sip.ErrNoConference
 	}
 	conf, err := e.Conferences().Get(ctx, c.DomainMoid, number, engine.StateRunning)
-	if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+	if errors.Is(err, engine.ErrConfNotFound) {
 		return sip.Conference{}, sip.ErrNoConference
 	}
 	if err != nil {

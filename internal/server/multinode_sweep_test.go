@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"github.com/confer-platform/confer/internal/api"
 	"testing"
 	"time"
 
@@ -44,7 +45,7 @@ func TestNodesScansSeeOtherNode(t *testing.T) {
 	}
 
 	testserver.MustOK(t, cb.Do("POST", "/api/v1/mc/confs", testserver.Params(t, confParams("second", "10.6.0.2"))))
-	testserver.MustFail(t, ca.Do("POST", "/api/v1/mc/confs", testserver.Params(t, confParams("third", "10.6.0.3"))), engine.CodeMaxConfs)
+	testserver.MustFail(t, ca.Do("POST", "/api/v1/mc/confs", testserver.Params(t, confParams("third", "10.6.0.3"))), api.CodeMaxConfs)
 }
 
 // monitorsStored counts the monitors in the stored document of conference

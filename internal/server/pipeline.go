@@ -68,7 +68,7 @@ func (s *Server) run(ctx context.Context, req *api.Request, h api.Handler, level
 	}()
 	reply, err = h(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, api.Failure(err) // errors by meaning to platform codes (api/errors.go)
 	}
 	if reply == nil {
 		reply = wire.Object{}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // autoEndLeave ends a conference created with auto_end 1 (reference 04
@@ -14,8 +13,7 @@ import (
 // call: no terminal is online or ringing any more.
 func (m *Module) autoEndLeave(ctx context.Context, ec engine.Conf, _ []string) error {
 	c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
-	var we *wire.Error
-	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+	if errors.Is(err, engine.ErrConfNotFound) {
 		return nil // already ended
 	}
 	if err != nil || record.Int(c.Doc, "auto_end") != 1 {
@@ -31,7 +29,7 @@ func (m *Module) autoEndLeave(ctx context.Context, ec engine.Conf, _ []string) e
 		}
 	}
 	err = m.confs.End(ctx, ec.DomainMoid, ec.ConfID)
-	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+	if errors.Is(err, engine.ErrConfNotFound) {
 		return nil // another request ended it first
 	}
 	return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/confer-platform/confer/internal/api"
 	"strings"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -75,8 +76,7 @@ func (p peers) Conf(ctx context.Context, domainMoid, confID string) (engine.Conf
 }
 
 func isConfNotFound(err error) bool {
-	var we *wire.Error
-	return errors.As(err, &we) && we.Code == wire.CodeConfNotFound
+	return errors.Is(err, engine.ErrConfNotFound)
 }
 
 func isNumber(s string) bool {
@@ -142,7 +142,7 @@ func (m *Module) cascadeCheck(ctx context.Context, c engine.Conference, members 
 		field := fmt.Sprintf("mts[%d].account", i)
 		if err := m.linkAllowed(ctx, c.Rec.DomainMoid, c.ID(), "", p.Conf.ConfID); err != nil {
 			var we *wire.Error
-			if !errors.As(err, &we) {
+			if !errors.As(api.Failure(err), &we) {
 				return err
 			}
 			return wire.Errorf(we.Code, "%s: %s", field, we.Desc)

@@ -2,6 +2,7 @@ package vc
 
 import (
 	"context"
+	"errors"
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -36,7 +37,7 @@ func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) (
 		b, ok := lc.items.Get(r, k.ID, k.Version)
 		if !ok {
 			c, err := m.confs.Get(ctx, r.Principal.DomainMoid, k.ID, engine.StateRunning)
-			if err != nil && wire.AsError(err).Code == wire.CodeConfNotFound {
+			if err != nil && errors.Is(err, engine.ErrConfNotFound) {
 				continue // ended between the page and this read
 			}
 			if err != nil {

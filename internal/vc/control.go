@@ -65,7 +65,7 @@ func (m *Module) ctlUpdate(ctx context.Context, r *api.Request, change func(c *e
 		case errors.Is(err, store.ErrConflict):
 			continue
 		case errors.Is(err, store.ErrNotFound):
-			return c, wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", c.ID())
+			return c, engine.ConfNotFound(c.ID())
 		}
 		return c, err
 	}

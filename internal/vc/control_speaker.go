@@ -156,7 +156,7 @@ func (m *Module) ctlUpdateGuarded(ctx context.Context, r *api.Request, mtID stri
 		case errors.Is(err, store.ErrNotFound) && tried:
 			continue
 		case errors.Is(err, store.ErrNotFound):
-			return c, true, wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", c.ID())
+			return c, true, engine.ConfNotFound(c.ID())
 		}
 		return c, true, err
 	}

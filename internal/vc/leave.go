@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Consistency when terminals leave the call (issue 5; issue 6 "Semantics
@@ -54,8 +53,7 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 	}
 	for {
 		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
-		var we *wire.Error
-		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		if errors.Is(err, engine.ErrConfNotFound) {
 			return nil
 		}
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/sfu"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Watching viewers (docs/live.md): a WHEP request whose query names what
@@ -48,7 +47,7 @@ type watchedConf struct {
 // session cookie of that domain.
 func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values, authed bool) (sfu.Grant, error) {
 	c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
-	if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+	if errors.Is(err, engine.ErrConfNotFound) {
 		return sfu.Grant{}, errWatchGone
 	}
 	if err != nil {
@@ -178,7 +177,7 @@ func (m *Module) RunDueLive(ctx context.Context) error {
 	for confID, w := range all {
 		ok := map[string]bool{}
 		c, err := m.confs.Get(ctx, w.domain, confID, engine.StateRunning)
-		if we := (*wire.Error)(nil); err != nil && !(errors.As(err, &we) && we.Code == wire.CodeConfNotFound) {
+		if err != nil && !errors.Is(err, engine.ErrConfNotFound) {
 			return err
 		}
 		if err == nil {

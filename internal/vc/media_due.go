@@ -2,10 +2,10 @@ package vc
 
 import (
 	"context"
+	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // RunDueMedia keeps the vmp flags of terminals in step with compositions
@@ -36,7 +36,7 @@ func (m *Module) RunDueMedia(ctx context.Context) error {
 			continue
 		}
 		c, err := m.confs.Get(ctx, sc.Key.DomainMoid, sc.Key.ID, engine.StateRunning)
-		if err != nil && wire.AsError(err).Code == wire.CodeConfNotFound {
+		if err != nil && errors.Is(err, engine.ErrConfNotFound) {
 			continue // ended meanwhile
 		}
 		if err != nil {

@@ -195,7 +195,7 @@ func (m *Module) MonitorHere(ctx context.Context, domain, confID, key string, ke
 		return ErrNoMonitor
 	}
 	c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
-	if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+	if errors.Is(err, engine.ErrConfNotFound) {
 		return ErrNoMonitor
 	} else if err != nil {
 		return err
@@ -266,7 +266,7 @@ func (m *Module) runDueSenders(ctx context.Context) error {
 		doc, read := docs[ck]
 		if !read {
 			c, err := m.confs.Get(ctx, s.domain, s.confID, engine.StateRunning)
-			if we := (*wire.Error)(nil); err != nil && !(errors.As(err, &we) && we.Code == wire.CodeConfNotFound) {
+			if err != nil && !errors.Is(err, engine.ErrConfNotFound) {
 				return err
 			}
 			if err == nil {

@@ -66,7 +66,7 @@ func (m *Module) tlUpdate(ctx context.Context, domain, confID string, change fun
 		case errors.Is(err, store.ErrConflict):
 			continue
 		case errors.Is(err, store.ErrNotFound):
-			return c, wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", confID)
+			return c, engine.ConfNotFound(confID)
 		}
 		return c, err
 	}
@@ -229,8 +229,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		ch, viewers = inspectLeave(c.Doc, gone)
 		return changed || ch, nil
 	})
-	var we *wire.Error
-	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+	if errors.Is(err, engine.ErrConfNotFound) {
 		return nil // the conference has ended: nothing is left to keep consistent
 	}
 	if err != nil {
@@ -312,8 +311,7 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 			}
 			return changed, nil
 		})
-		var we *wire.Error
-		if err != nil && !(errors.As(err, &we) && we.Code == wire.CodeConfNotFound) {
+		if err != nil && !errors.Is(err, engine.ErrConfNotFound) {
 			errs = append(errs, err)
 		}
 	}

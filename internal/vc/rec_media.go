@@ -281,8 +281,7 @@ func (m *Module) recEndedByMedia(ctx context.Context, lr *liveRec, info *media.R
 		}
 		return true, nil
 	})
-	var we *wire.Error
-	if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+	if errors.Is(err, engine.ErrConfNotFound) {
 		return true, nil
 	}
 	if err != nil {

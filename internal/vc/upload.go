@@ -60,7 +60,7 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, er
 			continue
 		}
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, wire.Errorf(wire.CodeConfNotFound, "conference %s does not exist", c.ID())
+			return nil, engine.ConfNotFound(c.ID())
 		}
 		if err != nil {
 			return nil, err
@@ -100,8 +100,7 @@ func (m *Module) uploadLeave(ctx context.Context, ec engine.Conf, mtIDs []string
 	}
 	for {
 		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
-		var we *wire.Error
-		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		if errors.Is(err, engine.ErrConfNotFound) {
 			return nil
 		}
 		if err != nil {

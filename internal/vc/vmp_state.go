@@ -139,8 +139,7 @@ func (v *mdView) channel(path, id string, idx int, kind string) error {
 func (m *Module) mdUpdate(ctx context.Context, domain, confID string, change func(c *engine.Conference) (bool, error)) (engine.Conference, error) {
 	for {
 		c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
-		var we *wire.Error
-		if errors.As(err, &we) && we.Code == wire.CodeConfNotFound {
+		if errors.Is(err, engine.ErrConfNotFound) {
 			return c, nil
 		}
 		if err != nil {

@@ -255,7 +255,7 @@ func itemCode(err error) (int, error) {
 	switch {
 	case err == nil:
 		return 0, nil
-	case errors.As(err, &we) && we.Code != wire.CodeSystemError:
+	case errors.As(api.Failure(err), &we) && we.Code != wire.CodeSystemError:
 		return we.Code, nil
 	}
 	return 0, err
