@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // What the media plane is told (issue 19 "Every vc control acts on
@@ -99,7 +98,7 @@ func (m *Module) MediaMoved(ctx context.Context, confID string) error {
 	}
 	c, err := m.confs.Get(ctx, ec.DomainMoid, confID, engine.StateRunning)
 	if err != nil {
-		if wire.AsError(err).Code == wire.CodeConfNotFound {
+		if errors.Is(err, engine.ErrConfNotFound) {
 			return nil // ended meanwhile
 		}
 		return err
