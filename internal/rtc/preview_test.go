@@ -1,7 +1,9 @@
 package rtc_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pion/webrtc/v4"
@@ -61,10 +63,11 @@ func TestPreviewIsNoTerminal(t *testing.T) {
 	publish(t, pubTok["whip_url"].(string), pubTok["token"].(string))
 	waitFor(t, "the publisher online", func() bool { _, on := terminal(t, c, conf, "stage"); return on })
 
-	// The conference is full: a WHEP viewer with a token is refused.
+	// The conference is full: a join page that watches (a participant)
+	// is refused.
 	sub := rtcToken(t, c, conf, map[string]any{"role": "subscribe"})
-	if _, code := view(t, sub["whep_url"].(string), sub["token"].(string)); code != http.StatusConflict {
-		t.Fatalf("WHEP viewer of a full conference = %d, want 409", code)
+	if _, code := view(t, sub["whep_url"].(string)+"?kind=browser", sub["token"].(string)); code != http.StatusConflict {
+		t.Fatalf("a watching join page in a full conference = %d, want 409", code)
 	}
 	// A token cannot open a preview; nor can nobody.
 	if _, code, _ := previewOffer(t, sub["whep_url"].(string), "", sub["token"].(string)); code != http.StatusForbidden {
@@ -99,4 +102,80 @@ func TestPreviewIsNoTerminal(t *testing.T) {
 		t.Errorf("DELETE of the preview = %d", resp.StatusCode)
 	}
 	waitFor(t, "the preview's session closed", func() bool { return env.Srv.SFU().Sessions() == 1 })
+}
+
+// A WHEP viewer (a player) receives and is no terminal (issue 35): vc's
+// terminal lists, the join page's state and the SFU's participants leave
+// it out, a full conference still admits it, and its DELETE leaves no
+// offline terminal behind.
+func TestWHEPViewerIsNoTerminal(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{ConferenceLimit: func(string) int { return 1 }}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "viewers")
+	pubTok := rtcToken(t, c, conf, map[string]any{"name": "stage", "role": "publish"})
+	publish(t, pubTok["whip_url"].(string), pubTok["token"].(string))
+	onlineTerminal(t, c, conf, "stage")
+
+	sub := rtcToken(t, c, conf, map[string]any{"name": "player", "role": "subscribe"})
+	pc := newPC(t)
+	var audio atomic.Int64
+	for _, k := range []webrtc.RTPCodecType{webrtc.RTPCodecTypeAudio, webrtc.RTPCodecTypeVideo} {
+		if _, err := pc.AddTransceiverFromKind(k, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
+		for {
+			if _, _, err := tr.ReadRTP(); err != nil {
+				return
+			}
+			if tr.Kind() == webrtc.RTPCodecTypeAudio {
+				audio.Add(1)
+			}
+		}
+	})
+	r := rtctest.Offer(t, pc, sub["whep_url"].(string), sub["token"].(string), nil)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("WHEP viewer of a conference holding its one participant = %d %q, want 201", r.Status, r.Body)
+	}
+	if mt := r.Header.Get("X-Confer-Mt-Id"); mt != "" {
+		t.Errorf("the WHEP viewer was given mt_id %s", mt)
+	}
+	waitFor(t, "the broadcast's audio at the viewer", func() bool { return audio.Load() >= 20 })
+
+	mts := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/mts", nil))["mts"].([]any)
+	if len(mts) != 1 || mts[0].(map[string]any)["alias"] != "stage" {
+		t.Errorf("vc lists %v, want only the publisher", mts)
+	}
+	if ps := env.Srv.SFU().Participants(conf); len(ps) != 1 {
+		t.Errorf("SFU participants %v, want only the publisher", ps)
+	}
+	req, _ := http.NewRequest("GET", env.URL+"/rtc/state/"+conf, nil)
+	req.Header.Set("Authorization", "Bearer "+sub["token"].(string))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Participants []struct {
+			Name string `json:"name"`
+		} `json:"participants"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&st)
+	resp.Body.Close()
+	if err != nil || len(st.Participants) != 1 || st.Participants[0].Name != "stage" {
+		t.Errorf("the join page's state lists %+v (%v), want only the publisher", st.Participants, err)
+	}
+
+	del, _ := http.NewRequest("DELETE", env.URL+r.Location, nil)
+	del.Header.Set("Authorization", "Bearer "+sub["token"].(string))
+	resp, err = http.DefaultClient.Do(del)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	waitFor(t, "the viewer's session closed", func() bool { return env.Srv.SFU().Sessions() == 1 })
+	if mts := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/mts", nil))["mts"].([]any); len(mts) != 1 {
+		t.Errorf("after the viewer left vc lists %d terminals, want 1", len(mts))
+	}
 }

@@ -333,7 +333,25 @@ func (c *client) run(id byte, o *sendOpts) {
 }
 
 // subscribe connects a WHEP subscriber counting what it receives.
+// subscribe receives as a participant that only watches (a join page
+// without camera: kind=browser), a terminal the controls reach.
 func (rg *testRig) subscribe(conf, query, token string) *client {
+	rg.t.Helper()
+	if query == "" {
+		query = "?kind=browser"
+	} else if !strings.Contains(query, "kind=") && !strings.Contains(query, "viewer=") && !strings.Contains(query, "preview=") {
+		query += "&kind=browser"
+	}
+	return rg.receive(conf, query, token, true)
+}
+
+// viewer receives as a plain WHEP viewer (a player): no participant.
+func (rg *testRig) viewer(conf, query, token string) *client {
+	rg.t.Helper()
+	return rg.receive(conf, query, token, false)
+}
+
+func (rg *testRig) receive(conf, query, token string, participant bool) *client {
 	rg.t.Helper()
 	c := rg.newClient(token)
 	for _, k := range []webrtc.RTPCodecType{webrtc.RTPCodecTypeAudio, webrtc.RTPCodecTypeVideo} {
@@ -360,7 +378,9 @@ func (rg *testRig) subscribe(conf, query, token string) *client {
 		}
 	})
 	c.connect(fmt.Sprintf("/rtc/whep/%s%s", conf, query), http.StatusCreated)
-	c.mtID = rg.lastMt()
+	if participant {
+		c.mtID = rg.lastMt()
+	}
 	return c
 }
 

@@ -8,7 +8,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -158,6 +157,12 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 		// its DELETE.
 		o.grant.Watch, o.grant.Tag = true, "preview"
 	}
+	if whep && !o.grant.Watch && o.viewer == "" && q.Get("kind") != string(KindBrowser) {
+		// A WHEP viewer (a player, not a join page) receives only: it is
+		// no terminal of the conference (issue 35), so it watches as a
+		// preview does, tagged TagViewer.
+		o.grant.Watch, o.grant.Tag = true, TagViewer
+	}
 	if q.Get("composed") == "1" {
 		// The composed picture (composed.go): a WHEP viewer of the
 		// broadcast only, on a node that composes.
@@ -174,6 +179,13 @@ func (s *SFU) serveOffer(w http.ResponseWriter, r *http.Request, whep bool) {
 		}
 		o.composed = true
 		o.wall = q.Get("wall")
+	}
+	if c := q.Get("client"); c != "" {
+		if !validClient(c) {
+			http.Error(w, "client must be 16 to 128 letters, digits, '-' or '_'", http.StatusBadRequest)
+			return
+		}
+		o.rejoin = rejoinKey(token, c)
 	}
 	if n := strings.TrimSpace(q.Get("name")); n != "" && len(n) <= 64 {
 		o.name = n
@@ -328,8 +340,6 @@ func (s *SFU) serveState(w http.ResponseWriter, r *http.Request) {
 		st.Ended = true
 	}
 	st.Conference, st.Name = g.Title, g.Name
-	// A WHEP viewer watches: the pages do not list it (issue 35).
-	st.Participants = slices.DeleteFunc(st.Participants, func(p memberState) bool { return p.Kind == KindWHEP })
 	if id := r.URL.Query().Get("session"); id != "" {
 		s.mu.Lock()
 		if x := s.sessions[id]; x != nil && x.room == rm && x.member != nil {

@@ -12,6 +12,10 @@ import (
 // WHEP subscriber. Live broadcast viewers, monitors and TV wall channels
 // watch; the engine counts and closes them by their Grant.Tag.
 
+// TagViewer tags the WHEP viewers that are not join pages (a player, OBS,
+// ffmpeg): they watch, and no page or vc list shows them (issue 35).
+const TagViewer = "whep"
+
 // openWatch completes open for a watching viewer: the PeerConnection, no
 // member.
 func (s *SFU) openWatch(o offer, sess *session, rm *room) (_ *session, _ string, err error) {
