@@ -111,10 +111,24 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 	if account == "" {
 		account = p.Name
 	}
-	t, err := e.addOnline(ctx, c, map[string]any{
+	fields := map[string]any{
 		"account": account, "account_type": p.AccountType, "protocol": p.Protocol, "type": 1, "alias": p.Name,
 		"e164": p.E164, "ip": p.IP, DocParticipant: p.Kind,
-	})
+	}
+	if p.Rejoin != "" {
+		fields[DocRejoin] = p.Rejoin
+		t, ok, err := e.rejoin(ctx, c, p.Rejoin, fields) // rejoin.go
+		if err != nil || ok {
+			if errors.Is(err, ErrFull) {
+				return "", media.ErrFull
+			}
+			if err != nil {
+				return "", err
+			}
+			return t.MtID(), e.features.Joined(ctx, c, t)
+		}
+	}
+	t, err := e.addOnline(ctx, c, fields)
 	if errors.Is(err, ErrFull) {
 		return "", media.ErrFull
 	}
@@ -128,12 +142,24 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 // offline, its occupancy freed, and dropped from the roles and features
 // (Features.Left). lost marks a connection lost rather than closed.
 func (e *Engine) Left(ctx context.Context, conf, mt string, lost bool) error {
+	return e.leave(ctx, conf, mt, lost, nil)
+}
+
+// errStays ends a leave that keep refused.
+var errStays = errors.New("engine: the terminal stays")
+
+// leave is Left; keep (nil: none) may refuse it for the terminal as
+// stored.
+func (e *Engine) leave(ctx context.Context, conf, mt string, lost bool, keep func(Terminal) bool) error {
 	c, ok, err := e.running(ctx, conf)
 	if err != nil || !ok {
 		return err
 	}
 	wasOnline := false
 	t, err := e.Update(ctx, c, mt, func(t *Terminal) error {
+		if keep != nil && keep(*t) {
+			return errStays
+		}
 		wasOnline = t.Rec.State == StateOnline
 		leaveCall(t)
 		if lost {
@@ -141,7 +167,7 @@ func (e *Engine) Left(ctx context.Context, conf, mt string, lost bool) error {
 		}
 		return nil
 	})
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, ErrNotFound) || errors.Is(err, errStays) {
 		return nil
 	}
 	if err != nil || !wasOnline {

@@ -98,7 +98,10 @@ func (e *Engine) runDueStale(ctx context.Context) error {
 	var errs []error
 	for _, k := range lost {
 		e.log.Info("media: a participant the media plane no longer holds goes offline", "conf_id", k.conf, "mt_id", k.mt)
-		if err := e.Left(ctx, k.conf, k.mt, true); err != nil && !errors.Is(err, ErrNotFound) {
+		// A terminal updated within staleGrace (a client that rejoined
+		// as it, engine.rejoin, while the media plane was asked) stays.
+		fresh := func(t Terminal) bool { return e.clk.Now().Sub(t.Rec.UpdatedAt) < staleGrace }
+		if err := e.leave(ctx, k.conf, k.mt, true, fresh); err != nil && !errors.Is(err, ErrNotFound) {
 			errs = append(errs, err)
 		}
 	}

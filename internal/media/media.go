@@ -179,6 +179,11 @@ type Participant struct {
 	AccountType int
 	Protocol    int
 	IP, E164    string
+	// Rejoin identifies the client that joins (a join page, a WHIP
+	// client naming itself): a participant that joins again with the
+	// same key is the terminal it was, online again with its mt_id.
+	// "" for none.
+	Rejoin string
 }
 
 // AudioLevel is a participant's audio level (RFC 6464: 0 loudest, 127

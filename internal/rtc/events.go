@@ -29,7 +29,7 @@ func (e *Events) ctx() (context.Context, context.CancelFunc) {
 
 // Joined makes the participant a terminal of the conference.
 func (e *Events) Joined(ctx context.Context, confID string, p sfu.Participant) (string, error) {
-	mt, err := e.Engine.Joined(ctx, confID, media.Participant{Name: p.Name, Kind: string(p.Kind)})
+	mt, err := e.Engine.Joined(ctx, confID, media.Participant{Name: p.Name, Kind: string(p.Kind), Rejoin: p.Rejoin})
 	switch {
 	case errors.Is(err, media.ErrFull):
 		return "", sfu.ErrFull

@@ -50,11 +50,15 @@ type leftEvent struct {
 	lost bool
 }
 
-// testEvents numbers participants 1, 2, ... and records what it hears.
+// testEvents numbers participants 1, 2, ... and records what it hears; a
+// participant that joins again with the same Rejoin key gets its number
+// back, as the engine gives a rejoining client its terminal.
 type testEvents struct {
 	mu      sync.Mutex
 	next    int
 	joined  []Participant
+	mts     []string          // the mt_id given to each of joined
+	byKey   map[string]string // Rejoin key -> mt_id
 	left    []leftEvent
 	levels  map[string]uint8
 	changed chan struct{}
@@ -71,9 +75,20 @@ func newTestEvents() *testEvents {
 func (e *testEvents) Joined(_ context.Context, _ string, p Participant) (string, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.next++
+	mt := e.byKey[p.Rejoin]
+	if mt == "" {
+		e.next++
+		mt = strconv.Itoa(e.next)
+	}
+	if p.Rejoin != "" {
+		if e.byKey == nil {
+			e.byKey = map[string]string{}
+		}
+		e.byKey[p.Rejoin] = mt
+	}
 	e.joined = append(e.joined, p)
-	return strconv.Itoa(e.next), nil
+	e.mts = append(e.mts, mt)
+	return mt, nil
 }
 
 func (e *testEvents) Left(_, mtID string, lost bool) {

@@ -84,7 +84,7 @@ func (rg *testRig) joinedAs(t *testing.T, name string, after int) string {
 		defer rg.ev.mu.Unlock()
 		for i := after; i < len(rg.ev.joined); i++ {
 			if rg.ev.joined[i].Name == name {
-				id = strconv.Itoa(i + 1)
+				id = rg.ev.mts[i]
 				return true
 			}
 		}
@@ -331,11 +331,14 @@ func TestJoinPageHeals(t *testing.T) {
 	}
 
 	// The server drops Grace as lost (ICE gone for good): her page
-	// publishes again, and Ada's page shows her new session's video.
+	// publishes again, as the same participant (its client id), and
+	// Ada's page shows her new session's video.
 	n := pageValue[int](t, grace, `window.confer.rejoins()`)
 	rg.ownerOf(t, graceID).close(endLost)
 	joined, _, _ := rg.ev.snapshot()
-	graceID = rg.joinedAs(t, "Grace", joined)
+	if id := rg.joinedAs(t, "Grace", joined); id != graceID {
+		t.Errorf("Grace rejoined as %s, want her terminal %s", id, graceID)
+	}
 	pageEval(t, grace, "Grace's rejoin", `window.confer.rejoins() > `+strconv.Itoa(n)+` && window.confer.mtID() === "`+graceID+`"`)
 	advancing(t, ada, "Grace's video on Ada's page after her rejoin", "mt:"+graceID)
 
@@ -350,7 +353,9 @@ func TestJoinPageHeals(t *testing.T) {
 	// the new one and see each other again.
 	joined, _, _ = rg.ev.snapshot()
 	rg.restart()
-	adaID, graceID = rg.joinedAs(t, "Ada", joined), rg.joinedAs(t, "Grace", joined)
+	if a, g := rg.joinedAs(t, "Ada", joined), rg.joinedAs(t, "Grace", joined); a != adaID || g != graceID {
+		t.Errorf("after the restart Ada and Grace rejoined as %s and %s, want %s and %s", a, g, adaID, graceID)
+	}
 	advancing(t, ada, "Grace's video on Ada's page after the restart", "mt:"+graceID)
 	advancing(t, grace, "Ada's video on Grace's page after the restart", "mt:"+adaID)
 	for _, p := range []context.Context{ada, grace} {

@@ -53,6 +53,7 @@ type member struct {
 	owner      *session
 	sessions   map[*session]struct{}
 	joined     time.Time
+	rejoin     string // the client's rejoin key (rejoin.go)
 
 	audio, video        *receiver
 	screen, screenAudio *receiver

@@ -64,6 +64,7 @@ type offer struct {
 	kind          Kind
 	viewer        string // session id whose member this session serves
 	fixed         string // WHEP ?mt_id
+	rejoin        string // the client's rejoin key (rejoin.go), "" none
 	dual          bool
 	composed      bool   // ?composed=1: the composed picture (composed.go)
 	wall          string // ?wall= with ?composed=1: the TV wall's own composition when it runs one
@@ -175,13 +176,18 @@ func (s *SFU) open(ctx context.Context, o offer) (sess *session, answer string, 
 		return nil, "", err
 	}
 	if viewer == nil {
-		mtID, err := s.ev.Joined(ctx, o.confID, Participant{Name: o.name, Kind: o.kind})
+		// The same client back (a rejoin): its previous session ends
+		// first, without a leave, so that the engine finds the terminal
+		// as it was (rejoin.go).
+		rm.endRejoined(o.rejoin)
+		mtID, err := s.ev.Joined(ctx, o.confID, Participant{Name: o.name, Kind: o.kind, Rejoin: o.rejoin})
 		if err != nil {
 			return nil, "", err
 		}
+		rm.endMember(mtID)
 		sess.owner = true
 		viewer = &member{mtID: mtID, name: o.name, kind: o.kind, owner: sess, sessions: map[*session]struct{}{},
-			joined: time.Now()}
+			joined: time.Now(), rejoin: o.rejoin}
 		viewer.levelMin.Store(127)
 	}
 	if o.dual && !o.whep {

@@ -68,6 +68,10 @@ type Grant struct {
 type Participant struct {
 	Name string
 	Kind Kind
+	// Rejoin is the key of the client that joins (rejoin.go): a client
+	// that joins again with the same key is the same terminal. "" for
+	// none.
+	Rejoin string
 }
 
 // Authorizer checks a bearer token for a conference. It returns

@@ -13,6 +13,10 @@ const me = {
   stream: null, pub: null, screen: null, session: "", mtID: "", name: "", left: false,
   selfMuted: false, camOff: false, hand: false, rejoining: null, rejoins: 0, joinedAt: 0,
   pollAbort: null, polling: false, audio: null, timer: 0,
+  // This page's client id (?client=): a rejoin with it is the same
+  // terminal. Kept in memory only: a reload, or a duplicated tab, is a
+  // new participant.
+  client: [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join(""),
 };
 const subs = new Map(); // key ("mt:N" or "dual") -> {pc, location, etag, tile, stream, frames, stall, retry}
 const refused = new Map(); // key -> time before which a failed subscription is not retried
@@ -284,7 +288,7 @@ async function publish() {
     path = "/rtc/whep/";
   }
   try {
-    const r = await negotiate(pc, path + encodeURIComponent(confID) + "?kind=browser&name=" + encodeURIComponent(me.name));
+    const r = await negotiate(pc, path + encodeURIComponent(confID) + "?kind=browser&client=" + me.client + "&name=" + encodeURIComponent(me.name));
     const entry = { pc, location: r.location, etag: r.etag, closed: false };
     me.pub = entry;
     me.session = r.location.split("/").pop();

@@ -1,0 +1,103 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// DocRejoin holds the key of the client that joined as the terminal
+// (media.Participant.Rejoin): the same client joining again is this
+// terminal (issue 35; docs/media.md "Reconnection").
+const DocRejoin = "_rejoin"
+
+// rejoin gives a client that joins again its terminal back: the terminal
+// of c whose DocRejoin is key, online again with fields (its name, kind)
+// and its mt_id, whatever it was (offline after a leave or a lost
+// connection, or still online: a restart's participant not yet taken
+// offline, a session the client replaces). Its controls (mute, silence)
+// stay as they were. ok is false when c has no such terminal. Coming
+// back from offline counts against max_join_mt (ErrFull) as a new
+// terminal would.
+func (e *Engine) rejoin(ctx context.Context, c Conf, key string, fields map[string]any) (t Terminal, ok bool, err error) {
+	id, err := e.rejoinFind(ctx, c, key)
+	if err != nil || id == "" {
+		return Terminal{}, false, err
+	}
+	for try := 0; ; try++ {
+		err = e.st.Atomic(ctx, func(tx store.Tx) error {
+			rec, err := tx.GetRecord(record.KindMT, c.DomainMoid, id)
+			if err != nil {
+				return err
+			}
+			doc, err := shape.Decode(rec.Data)
+			if err != nil {
+				return err
+			}
+			if str(doc[DocRejoin]) != key {
+				return store.ErrNotFound // replaced meanwhile
+			}
+			if rec.State != StateOnline && c.MaxJoinMt > 0 {
+				n, err := countedTerminals(tx, c) // it does not count while offline
+				if err != nil {
+					return err
+				}
+				if n >= c.MaxJoinMt {
+					return ErrFull
+				}
+			}
+			for k, v := range fields {
+				doc[k] = v
+			}
+			delete(doc, DocLost)
+			doc["online"], doc["_chase"] = 1, false
+			setChannels(doc, c.Bitrate)
+			if rec.Data, err = shape.Encode(doc); err != nil {
+				return err
+			}
+			rec.State, rec.UpdatedAt = StateOnline, e.clk.Now()
+			if err := tx.SwapRecord(rec); err != nil {
+				return err
+			}
+			rec.Version++
+			t = Terminal{Rec: rec, Doc: doc}
+			return nil
+		})
+		switch {
+		case err == nil:
+			return t, true, nil
+		case errors.Is(err, store.ErrNotFound):
+			return Terminal{}, false, nil // deleted meanwhile: a new terminal
+		case errors.Is(err, store.ErrConflict) && try < 5:
+			continue
+		}
+		return Terminal{}, false, err
+	}
+}
+
+// rejoinFind returns the record id of c's terminal whose DocRejoin is
+// key, "" for none.
+func (e *Engine) rejoinFind(ctx context.Context, c Conf, key string) (string, error) {
+	recs, _, err := e.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+	if err != nil {
+		return "", err
+	}
+	mark := []byte(key)
+	for _, r := range recs {
+		if !bytes.Contains(r.Data, mark) {
+			continue
+		}
+		doc, err := shape.Decode(r.Data)
+		if err != nil {
+			return "", err
+		}
+		if str(doc[DocRejoin]) == key {
+			return r.ID, nil
+		}
+	}
+	return "", nil
+}
