@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/confer-platform/confer/internal/browsertest"
 )
 
 // TestMain lets the tests run the real main() in a child process.
@@ -145,9 +147,11 @@ func TestFirstStartAndSignal(t *testing.T) {
 	}
 }
 
+// waitUp waits until the server accepts connections, bounded by go
+// test's -timeout only (a loaded machine starts it late).
 func waitUp(t *testing.T, addr string) {
 	t.Helper()
-	for i := 0; i < 200; i++ {
+	for !browsertest.Expired(t) {
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
 			return
@@ -169,7 +173,7 @@ func stop(t *testing.T, cmd *exec.Cmd) {
 		if err != nil {
 			t.Fatalf("conferd after SIGTERM: %v, want exit status 0", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-browsertest.Expiry(t):
 		cmd.Process.Kill()
 		t.Fatal("conferd did not stop after SIGTERM")
 	}

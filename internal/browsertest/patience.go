@@ -40,3 +40,13 @@ func Expired(t testing.TB) bool {
 	at := Deadline(t)
 	return !at.IsZero() && time.Now().After(at)
 }
+
+// Expiry returns a channel that fires at Deadline(t) (never without a
+// deadline): a select's bound that only go test's -timeout sets.
+func Expiry(t testing.TB) <-chan time.Time {
+	at := Deadline(t)
+	if at.IsZero() {
+		return nil
+	}
+	return time.After(time.Until(at))
+}
