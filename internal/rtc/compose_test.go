@@ -409,16 +409,7 @@ func TestRTMPPushOfTheComposition(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	out := filepath.Join(t.TempDir(), "received.flv")
-	server := exec.Command(ff, "-hide_banner", "-loglevel", "error", "-listen", "1", "-i",
-		fmt.Sprintf("rtmp://127.0.0.1:%d/live/x", port), "-c", "copy", "-t", "3", "-y", out)
-	var serr strings.Builder
-	server.Stderr = &serr
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- server.Wait() }()
-	defer func() { _ = server.Process.Kill() }()
+	served := rtmpServer(t, ff, port, out)
 
 	pusher := live.NewRTMP(live.RTMPConfig{RetryEvery: 200 * time.Millisecond}, sf)
 	defer pusher.Close()
@@ -426,7 +417,7 @@ func TestRTMPPushOfTheComposition(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := <-served; err != nil {
-		t.Fatalf("the RTMP server: %v: %s", err, serr.String())
+		t.Fatalf("the RTMP server: %v", err)
 	}
 	pusher.Stop(conf, "7")
 
@@ -480,21 +471,12 @@ func TestRTMPPushThroughTheAPI(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	out := filepath.Join(t.TempDir(), "received.flv")
-	server := exec.Command(ff, "-hide_banner", "-loglevel", "error", "-listen", "1", "-i",
-		fmt.Sprintf("rtmp://127.0.0.1:%d/live/x", port), "-c", "copy", "-t", "3", "-y", out)
-	var serr strings.Builder
-	server.Stderr = &serr
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- server.Wait() }()
-	defer func() { _ = server.Process.Kill() }()
+	served := rtmpServer(t, ff, port, out)
 
 	recID := testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/recorders",
 		testserver.Params(t, rec(fmt.Sprintf("rtmp://127.0.0.1:%d/live/x", port)))))["rec_id"]
 	if err := <-served; err != nil {
-		t.Fatalf("the RTMP server: %v: %s", err, serr.String())
+		t.Fatalf("the RTMP server: %v", err)
 	}
 	testserver.MustOK(t, c.Do("DELETE", fmt.Sprintf("/api/v1/vc/confs/%s/recorders/%v", conf, recID),
 		testserver.Params(t, map[string]any{"recorder_mode": 2})))
@@ -506,6 +488,45 @@ func TestRTMPPushThroughTheAPI(t *testing.T) {
 	if !slices.Contains(got, "h264,video") || !slices.Contains(got, "aac,audio") {
 		t.Fatalf("ffprobe of the pushed stream: %q, want H.264 video and AAC audio", got)
 	}
+}
+
+// rtmpServer listens for one RTMP push on port and copies 3 s of it to
+// out, as a live platform's ingest does: a push that fails (ffmpeg's
+// one-shot listener exits with it) is listened for again, and the
+// pusher's retry (live.RTMPConfig.RetryEvery) reaches the next listener.
+// The channel gets nil once a push was copied, or the last error.
+func rtmpServer(t *testing.T, ff string, port int, out string) <-chan error {
+	t.Helper()
+	served := make(chan error, 1)
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() {
+		var err error
+		for try := 0; try < 5; try++ {
+			server := exec.Command(ff, "-hide_banner", "-loglevel", "error", "-listen", "1", "-i",
+				fmt.Sprintf("rtmp://127.0.0.1:%d/live/x", port), "-c", "copy", "-t", "3", "-y", out)
+			var serr strings.Builder
+			server.Stderr = &serr
+			if err = server.Start(); err != nil {
+				break
+			}
+			done := make(chan error, 1)
+			go func() { done <- server.Wait() }()
+			select {
+			case err = <-done:
+			case <-stop:
+				_ = server.Process.Kill()
+				return
+			}
+			if err == nil {
+				break
+			}
+			err = fmt.Errorf("%v: %s", err, serr.String())
+			t.Logf("RTMP push %d failed (listening again): %v", try+1, err)
+		}
+		served <- err
+	}()
+	return served
 }
 
 // TestLiveHLSOfAnH264Source: the HLS of a broadcast whose speaker sends
