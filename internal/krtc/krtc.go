@@ -335,9 +335,8 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 	}
 	confFields(cdoc, doc)
 	c, err := m.confs.Create(ctx, engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Doc: cdoc})
-	var we *wire.Error
 	if errors.Is(err, engine.ErrMaxConfs) || errors.Is(err, engine.ErrNoResource) {
-		return nil, wire.Errorf(wire.CodeNoConfResource, "no idle conference resource for the room: %s", we.Desc)
+		return nil, wire.Errorf(wire.CodeNoConfResource, "no idle conference resource for the room: %s", err)
 	}
 	if err != nil {
 		return nil, err
