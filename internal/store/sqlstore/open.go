@@ -34,6 +34,7 @@ type DB struct {
 	pages     pageCache    // ConfsByStart's pages (confpage.go)
 	shm       *walIndex    // SQLite's wal-index header, mapped (walstamp.go); nil: read the counter
 	pin       *sql.Conn    // a read connection held open while shm is mapped
+	shmFile   *walIndex    // holds the "-shm" file open until the pools close (walstamp_unix.go)
 	counted   stampedCount // the event counter with the header read before it
 	countGate countGate    // coalesced reads of the counter by query (countgate.go)
 	claims    atomic.Int64 // Claim's count: one in pruneEvery prunes (claims.go)
@@ -173,6 +174,9 @@ func (db *DB) Close() error {
 		if e := db.rdb.Close(); err == nil {
 			err = e
 		}
+	}
+	if db.shmFile != nil {
+		db.shmFile.release() // after SQLite's connections: it drops their locks
 	}
 	return err
 }

@@ -92,6 +92,7 @@ func (db *DB) mapWAL(ctx context.Context, path string) {
 		return
 	}
 	shm, err := mapWALIndex(path)
+	db.shmFile = shm // released after the pools close, error or not
 	if err != nil {
 		c.Close()
 		return

@@ -15,3 +15,5 @@ func mapWALIndex(string) (*walIndex, error) {
 func (w *walIndex) stamp() (walStamp, bool) { return walStamp{}, false }
 
 func (w *walIndex) close() {}
+
+func (w *walIndex) release() {}

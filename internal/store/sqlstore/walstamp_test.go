@@ -23,6 +23,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(helperDB); path != "" {
 		os.Exit(writeOnce(path, os.Getenv("CONFER_SQLSTORE_WRITE_ID")))
 	}
+	if path := os.Getenv(helperShmLock); path != "" {
+		os.Exit(shmLocked(path)) // walstamp_lock_*_test.go
+	}
 	os.Exit(m.Run())
 }
 
