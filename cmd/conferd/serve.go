@@ -55,6 +55,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	nodeName := fs.String("node-name", envOr("CONFER_NODE_NAME", ""), "name of this node in network management (env CONFER_NODE_NAME; default: the host name)")
 	roomMoid := fs.String("machine-room-moid", envOr("CONFER_MACHINE_ROOM_MOID", ""), "moid of this node's machine room (env CONFER_MACHINE_ROOM_MOID)")
 	roomName := fs.String("machine-room-name", envOr("CONFER_MACHINE_ROOM_NAME", ""), "name of this node's machine room (env CONFER_MACHINE_ROOM_NAME)")
+	platformDomain := fs.String("platform-domain", envOr("CONFER_PLATFORM_DOMAIN", auth.DefaultDomain), "user domain whose administrators administer the platform: only they see the servers, their addresses and load, and the platform's ports in nms; others get 20005 (env CONFER_PLATFORM_DOMAIN; docs/nms.md)")
 	location := fs.String("location", envOr("CONFER_LOCATION", ""), "where this node is, e.g. a province (env CONFER_LOCATION)")
 	logFormat := fs.String("log-format", envOr("CONFER_LOG_FORMAT", "text"), "log format, text or json (env CONFER_LOG_FORMAT)")
 	tlsCert := fs.String("tls-cert", envOr("CONFER_TLS_CERT", ""), "PEM certificate (chain) file; with --tls-key, serve HTTPS (env CONFER_TLS_CERT)")
@@ -176,7 +177,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		MC:         mc.Config{FilesDir: *filesDir, MaxFilesPerDomain: limits.filesQuota()},
 		Limits:     lim,
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
-			Location: *location, Port: port, DiskPath: dataDir}},
+			Location: *location, Port: port, DiskPath: dataDir}, PlatformDomain: *platformDomain},
 		SimulatedTerminals: *simulated,
 		RTC:                rtcCfg, NoRTC: *rtcF.noRTC, MediaURL: *rtcF.mediaURL, MediaLease: *rtcF.mediaLease, Recording: recF.config(*filesDir), SIP: sipCfg,
 		MonitorNets: monitorNets, AllowedOrigins: splitList(*allowedOrigins),

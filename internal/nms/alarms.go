@@ -229,6 +229,9 @@ func (m *Module) storedAlarms(ctx context.Context) ([]map[string]any, error) {
 // services for a physical server's moid, of the service for a logical
 // server's (22008 for any other moid).
 func (m *Module) serverWarnings(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := m.platformAdmin(r); err != nil {
+		return nil, err
+	}
 	ns, err := m.node.Nodes(ctx)
 	if err != nil {
 		return nil, err

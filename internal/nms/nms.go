@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/nms/node"
@@ -32,6 +33,11 @@ type Config struct {
 	// FailingCallAttempts raises a terminal's alarm when this many calls
 	// in a row failed (default 3).
 	FailingCallAttempts int
+	// PlatformDomain is the user domain whose administrators administer
+	// the platform (conferd --platform-domain; auth.DefaultDomain when
+	// ""): only they see the platform's servers, their addresses, load
+	// and alarms, and its media resources (issue 38 item 13).
+	PlatformDomain string
 }
 
 // Defaults of Config, and how long nodes and samples are kept.
@@ -72,6 +78,9 @@ func New(st store.Store, clk clock.Clock, confs *engine.Conferences, version str
 	}
 	if cfg.Version == "" {
 		cfg.Version = version
+	}
+	if cfg.PlatformDomain == "" {
+		cfg.PlatformDomain = auth.DefaultDomain
 	}
 	reg, _ := st.(node.Registry)
 	return &Module{st: st, reg: reg, clk: clk, confs: confs, cfg: cfg, node: node.NewReporter(reg, clk, cfg.Config)}
@@ -144,6 +153,17 @@ func platformDomain(r *api.Request) error {
 		return wire.InvalidParam("domain_moid", "is not a platform domain (the platform domain is "+PlatformMoid+")")
 	}
 	return nil
+}
+
+// platformAdmin answers 20005 unless the caller administers the platform
+// (Config.PlatformDomain): the servers' addresses, load and alarms and
+// the platform's ports in use are not a tenant's to see (issue 38 item
+// 13; docs/nms.md "Who sees what").
+func (m *Module) platformAdmin(r *api.Request) error {
+	if p := r.Principal; p != nil && p.Admin && p.DomainName == m.cfg.PlatformDomain {
+		return nil
+	}
+	return wire.Errorf(wire.CodeNoPermission, "only an administrator of the platform's user domain %q sees the platform's servers and media resources", m.cfg.PlatformDomain)
 }
 
 // serviceDomain answers 52010 unless the path names the service domain.

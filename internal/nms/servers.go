@@ -100,6 +100,9 @@ func (m *Module) nodeOf(ctx context.Context, moid string) (node.Node, map[string
 }
 
 func (m *Module) physicals(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := m.platformAdmin(r); err != nil {
+		return nil, err
+	}
 	if err := platformDomain(r); err != nil {
 		return nil, err
 	}
@@ -115,6 +118,9 @@ func (m *Module) physicals(ctx context.Context, r *api.Request) (wire.Object, er
 }
 
 func (m *Module) physicalDetail(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := m.platformAdmin(r); err != nil {
+		return nil, err
+	}
 	n, levels, err := m.nodeOf(ctx, r.Path("p_server_moid"))
 	if err != nil {
 		return nil, err
@@ -123,6 +129,9 @@ func (m *Module) physicalDetail(ctx context.Context, r *api.Request) (wire.Objec
 }
 
 func (m *Module) logicalsOf(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := m.platformAdmin(r); err != nil {
+		return nil, err
+	}
 	n, levels, err := m.nodeOf(ctx, r.Path("p_server_moid"))
 	if err != nil {
 		return nil, err
@@ -135,6 +144,9 @@ func (m *Module) logicalsOf(ctx context.Context, r *api.Request) (wire.Object, e
 }
 
 func (m *Module) logicals(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := m.platformAdmin(r); err != nil {
+		return nil, err
+	}
 	if err := platformDomain(r); err != nil {
 		return nil, err
 	}
@@ -162,6 +174,9 @@ func (m *Module) ports(ctx context.Context) (total, used int, err error) {
 
 // portInfo answers the ports of a node's media service.
 func (m *Module) portInfo(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := m.platformAdmin(r); err != nil {
+		return nil, err
+	}
 	ns, err := m.node.Nodes(ctx)
 	if err != nil {
 		return nil, err
@@ -180,6 +195,9 @@ func (m *Module) portInfo(ctx context.Context, r *api.Request) (wire.Object, err
 }
 
 func (m *Module) mediaResources(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := m.platformAdmin(r); err != nil {
+		return nil, err
+	}
 	if err := platformDomain(r); err != nil {
 		return nil, err
 	}

@@ -77,7 +77,7 @@ func TestIsolation(t *testing.T) {
 		bob := env.Account(t, "domain-b", "bob", true)
 		bob.Level = "3"
 		a := build(t, env, alice, "alice", "alpha", 1)
-		a.platformIDs(t, alice)
+		a.platformIDs(t, env.LoggedIn(t)) // the platform's administrator (docs/nms.md)
 		cb, ca := newCaller(env, bob), newCaller(env, alice)
 		gb := &gen{w: a, token: bob.Token} // B's requests carrying A's ids
 
