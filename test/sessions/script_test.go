@@ -250,6 +250,13 @@ func (s *session) integrator() {
 	} else {
 		s.call("composition with an empty channel", "POST", A+"/vmps", vmp)
 		s.call("composition?", "GET", A+"/vmps/1", nil, count("members", 2), item("members", 1, "member_type", 0), item("members", 0, "mt_id", mt1))
+		// The change takes it too: the empty channel moves to the front.
+		vmp["members"] = []any{map[string]any{"chn_idx": 0, "member_type": 0}, map[string]any{"chn_idx": 1, "member_type": 1, "mt_id": mt2}}
+		if s.at(r5_2_0_2) { // required in a change from 5.2.0.2.0 (reference 05 "修改画面合成")
+			vmp["mt_name_style"] = map[string]any{"font_size": 1, "font_color": "#FFFFFF", "position": 1}
+		}
+		s.call("composition change with an empty channel", "PUT", A+"/vmps/1", vmp)
+		s.call("composition?", "GET", A+"/vmps/1", nil, count("members", 2), item("members", 0, "member_type", 0), item("members", 1, "mt_id", mt2))
 		s.call("composition off", "DELETE", A+"/vmps/1", nil)
 	}
 

@@ -42,7 +42,13 @@ var terminals = []string{"5550001", "5550002", "5550003", "5550004"}
 // API-Level header level ("" for none) and speaks the shapes of the
 // release it sees.
 func start(t *testing.T, dsn, plat, level string) *session {
-	env := testserver.Start(t, dsn, testserver.Options{Release: plat})
+	return startWith(t, dsn, plat, level, testserver.Options{})
+}
+
+// startWith is start with the server's options (its Release is plat).
+func startWith(t *testing.T, dsn, plat, level string, opts testserver.Options) *session {
+	opts.Release = plat
+	env := testserver.Start(t, dsn, opts)
 	for _, n := range terminals {
 		e := store.DirectoryEntry{Account: n, E164: n, Alias: "room-" + n, AccountType: 5, MtType: 1, Behaviour: "answer", AnswerAfter: 2 * time.Second}
 		if err := env.Store.PutDirectoryEntry(context.Background(), e); err != nil {
