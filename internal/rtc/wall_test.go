@@ -116,4 +116,9 @@ func TestWallChannels(t *testing.T) {
 		return v && v.videoWidth === 160 && v.currentTime > 0.5; })()`)
 	pageShows(t, ctx, "channel 1 with the desk's stream", `(() => { const v = document.querySelector('.chn[data-chn="1"] video');
 		return v && !!v.srcObject && v.srcObject.getAudioTracks().length === 1; })()`)
+	// Each channel's audio is the conference's mix: the first channel
+	// plays it, the second stays muted.
+	pageShows(t, ctx, "channel 0 playing the sound, channel 1 muted", `(() => {
+		const a = document.querySelector('.chn[data-chn="0"] video'), b = document.querySelector('.chn[data-chn="1"] video');
+		return a && b && !a.muted && b.muted; })()`)
 }

@@ -28,7 +28,7 @@ func (a *testAuth) Authorize(ctx context.Context, confID, token string) (Grant, 
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	limit, ok := a.confs[confID]
-	role := map[string]Role{"pub": RolePublish, "sub": RoleSubscribe, "both": RoleBoth}[token]
+	role := map[string]Role{"pub": RolePublish, "sub": RoleSubscribe, "both": RoleBoth, "wall": RoleSubscribe}[token]
 	r := RequestFromContext(ctx)
 	if c, err := r.Cookie("confer_session"); token == "" && err == nil && c.Value == "ok" {
 		role = RoleBoth // a logged-in user
@@ -41,6 +41,9 @@ func (a *testAuth) Authorize(ctx context.Context, confID, token string) (Grant, 
 		return Grant{}, ErrUnauthorized
 	case !ok:
 		return Grant{}, ErrNotFound
+	}
+	if token == "wall" { // a TV wall channel (vc's Watch): watches and hears the mix
+		return Grant{ConfID: confID, Role: RoleSubscribe, Name: "viewer", Watch: true, Tag: "wall:1", MixedAudio: true}, nil
 	}
 	return Grant{ConfID: confID, Role: role, Name: "user-" + token, Title: "Conference " + confID, MaxParticipants: limit}, nil
 }

@@ -1,9 +1,12 @@
 package sfu
 
 import (
+	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 
+	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 
 	"github.com/confer-platform/confer/internal/audio"
@@ -29,7 +32,30 @@ type roomMix struct {
 	mu      sync.Mutex
 	mx      *mixer.Mixer
 	inputs  map[*receiver]*mixer.Input
-	outputs int
+	outputs int // mixed local endpoints and mixed viewers: the mixer runs while > 0
+
+	// The full mix in Opus for the watching viewers that hear it (TV wall
+	// channels, Grant.MixedAudio): one output, forwarded by a receiver of
+	// its own to every such viewer's audio track; room.mixFull is it.
+	full    *receiver
+	fullOut *mixer.Output
+	viewers int
+}
+
+// ErrNoMixer refuses a receiver of the mix on a node where the mixer's
+// codec cannot run: never silence instead of a mix.
+var ErrNoMixer = errors.New("sfu: this media node cannot mix audio")
+
+// opusLocalCodec is the full mix's codec for WebRTC viewers.
+var opusLocalCodec = LocalCodec{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, PayloadType: 111}
+
+// startMixer starts the room's mixer if it is not running; x.mu held.
+func (x *roomMix) startMixer() {
+	if x.mx == nil {
+		x.mx = mixer.New(mixer.Config{})
+		x.inputs = map[*receiver]*mixer.Input{}
+		x.mx.Start()
+	}
 }
 
 // checkMixable refuses a mixed endpoint whose codec the mixer cannot
@@ -57,11 +83,7 @@ func (rm *room) addMixOutput(sess *session, o LocalOptions) error {
 	}
 	rm.mix_.mu.Lock()
 	defer rm.mix_.mu.Unlock()
-	if rm.mix_.mx == nil {
-		rm.mix_.mx = mixer.New(mixer.Config{})
-		rm.mix_.inputs = map[*receiver]*mixer.Input{}
-		rm.mix_.mx.Start()
-	}
+	rm.mix_.startMixer()
 	out, err := rm.mix_.mx.Output(self, mixer.Codec{MimeType: c.MimeType, PayloadType: c.PayloadType}, o.AudioOut)
 	if err != nil {
 		return err
@@ -73,16 +95,65 @@ func (rm *room) addMixOutput(sess *session, o LocalOptions) error {
 	return nil
 }
 
-// dropMixOutput removes a closing session's output; syncMix stops the
-// mixer after the last.
-func (rm *room) dropMixOutput(sess *session) {
-	if sess.mixOut == nil {
-		return
+// addMixViewer makes a watching viewer hear the full mix in Opus
+// (Grant.MixedAudio: a TV wall channel), starting the room's mixer and
+// the full mix's output if it is the first. ErrNoMixer (503) when Opus
+// cannot run here.
+func (rm *room) addMixViewer(sess *session) error {
+	if err := audio.Supported(webrtc.MimeTypeOpus); err != nil {
+		return &httpError{http.StatusServiceUnavailable, ErrNoMixer.Error() + ": " + err.Error(), fmt.Errorf("%w: %w", ErrNoMixer, err)}
 	}
-	sess.mixOut.Close()
-	rm.mix_.mu.Lock()
-	rm.mix_.outputs--
-	rm.mix_.mu.Unlock()
+	x := &rm.mix_
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.startMixer()
+	if x.full == nil {
+		r := newLocalReceiver(nil, nil, webrtc.RTPCodecTypeAudio, &opusLocalCodec, false)
+		out, err := x.mx.Output("", mixer.Codec{MimeType: opusLocalCodec.MimeType, PayloadType: opusLocalCodec.PayloadType}, mixForwarder{r})
+		if err != nil {
+			return &httpError{http.StatusServiceUnavailable, ErrNoMixer.Error() + ": " + err.Error(), fmt.Errorf("%w: %w", ErrNoMixer, err)}
+		}
+		x.full, x.fullOut = r, out
+		rm.mu.Lock() // sourceFor reads it
+		rm.mixFull = r
+		rm.mu.Unlock()
+	}
+	x.viewers++
+	x.outputs++
+	sess.mixView = true
+	return nil
+}
+
+// mixForwarder forwards the full mix's packets to its viewers' tracks.
+type mixForwarder struct{ r *receiver }
+
+func (f mixForwarder) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
+	f.r.forward(&rtp.Packet{Header: *h, Payload: payload}, layerLow)
+	return len(payload), nil
+}
+
+// dropMixOutput removes a closing session's output or its hearing of the
+// full mix; syncMix stops the mixer after the last.
+func (rm *room) dropMixOutput(sess *session) {
+	x := &rm.mix_
+	switch {
+	case sess.mixOut != nil:
+		sess.mixOut.Close()
+		x.mu.Lock()
+		x.outputs--
+		x.mu.Unlock()
+	case sess.mixView:
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		x.outputs--
+		if x.viewers--; x.viewers == 0 && x.fullOut != nil {
+			x.fullOut.Close()
+			x.full, x.fullOut = nil, nil
+			rm.mu.Lock()
+			rm.mixFull = nil
+			rm.mu.Unlock()
+		}
+	}
 }
 
 // syncMix brings the mixer in line with the room (rewire calls it after
@@ -103,6 +174,7 @@ func (rm *room) syncMix() {
 		// own tick (an endpoint that closes on a write error).
 		go x.mx.Close()
 		x.mx, x.inputs = nil, nil
+		x.full, x.fullOut, x.viewers = nil, nil, 0
 		return
 	}
 	want := map[*receiver]string{}

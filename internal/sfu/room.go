@@ -79,6 +79,7 @@ type room struct {
 	mix       map[string]bool // nil: everyone's audio
 	mixSmart  bool            // the mix is smart: its loudest members (mix.go)
 	mix_      roomMix         // the mixer of mixed endpoints (mix.go)
+	mixFull   *receiver       // the full mix in Opus for viewers that hear it (mix.go); nil when none
 	dual      string
 	active    string
 	version   uint64
@@ -137,6 +138,9 @@ func (rm *room) broadcastMember() *member {
 // caller holds rm.mu. Mute gates a source's audio, video off its video, a
 // mix with members everyone else's audio, silence everything a member gets.
 func (rm *room) sourceFor(d *downTrack) *receiver {
+	if d.kind == webrtc.RTPCodecTypeAudio && d.sess.mixView {
+		return rm.mixFull // a TV wall channel hears the mix (mix.go)
+	}
 	sub := d.sess.member
 	if sub == nil && d.sess.local == nil && !d.sess.watch || sub != nil && rm.flagsOf(sub.mtID).silenced {
 		return nil // a local tap (a recorder) and a watching viewer (a preview) have no member and hear all

@@ -52,6 +52,7 @@ type session struct {
 	wall      string        // the TV wall whose composition it shows (offer.wall)
 	mixOut    *mixer.Output // a mixed local endpoint's audio (mix.go)
 	mixMeter  rateMeter     // its bitrate (channels.go)
+	mixView   bool          // a watching viewer that hears the full mix (Grant.MixedAudio, mix.go)
 }
 
 // offer is a validated WHIP or WHEP request.

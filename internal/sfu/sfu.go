@@ -62,6 +62,10 @@ type Grant struct {
 	// Tag groups watching sessions the engine counts and closes together
 	// (Watchers, CloseWatchers): "live:<rec_id>", "monitor:<key>", ...
 	Tag string
+	// MixedAudio gives a watching viewer the conference's full audio mix
+	// in Opus instead of forwarded audio (mix.go): a TV wall channel,
+	// which hears the conference as a room system does (issue 36).
+	MixedAudio bool
 }
 
 // Participant is a newcomer as reported to Events.Joined.

@@ -31,6 +31,11 @@ func (s *SFU) openWatch(o offer, sess *session, rm *room) (_ *session, _ string,
 	if err := sess.negotiate(o); err != nil {
 		return nil, "", err
 	}
+	if o.grant.MixedAudio {
+		if err := rm.addMixViewer(sess); err != nil {
+			return nil, "", err
+		}
+	}
 	for _, d := range sess.downs {
 		d.setMaxLayer(o.layer)
 	}

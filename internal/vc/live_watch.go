@@ -82,6 +82,7 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 			return sfu.Grant{}, errWatchGone
 		}
 		g.Tag = tagWall(q.Get("wall"))
+		g.MixedAudio = true // a wall hears the conference's mix (docs/media.md "Mixed audio")
 	default:
 		return sfu.Grant{}, sfu.ErrForbidden
 	}

@@ -14,7 +14,9 @@ package opus
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
@@ -35,11 +37,18 @@ var engine struct {
 }
 
 // Available reports nil when Opus can run here, or why it cannot (the
-// embedded module failed to compile on this platform).
+// embedded module failed to compile on this platform, or CONFER_OPUS=off
+// makes the node behave as one where it cannot: docs/media.md "Mixed
+// audio").
 func Available() error {
+	if os.Getenv("CONFER_OPUS") == "off" {
+		return errOff
+	}
 	load()
 	return engine.err
 }
+
+var errOff = errors.New("opus: turned off (CONFER_OPUS=off)")
 
 func load() {
 	engine.once.Do(func() {
@@ -72,9 +81,8 @@ const (
 )
 
 func newInstance() (*instance, error) {
-	load()
-	if engine.err != nil {
-		return nil, engine.err
+	if err := Available(); err != nil {
+		return nil, err
 	}
 	ctx := context.Background()
 	// Anonymous instances (no name) may be many at once; _initialize is the

@@ -2,13 +2,34 @@
 // from /wall/{hdu_id}/state every 3 s and keeps one WHEP connection per
 // channel, replaced when the channel's stream changes. The session cookie
 // authenticates both the state and the WHEP requests (same origin).
+// Every channel's audio is the conference's mix; the lowest channel plays
+// it, the others stay muted.
 "use strict";
 const hduID = decodeURIComponent(location.pathname.split("/")[2] || "");
 const wall = document.getElementById("wall");
 const statusEl = document.getElementById("status");
 const channels = new Map(); // chn_idx -> {url, pc, box, video, location}
 
-function setStatus(s) { statusEl.textContent = s; }
+let soundBlocked = false; // the browser refused sound before a click
+
+function setStatus(s) { statusEl.textContent = s || (soundBlocked ? "click to hear the conference" : ""); }
+
+// pickSound unmutes the lowest channel with a stream (the mix) and mutes
+// the others.
+function pickSound() {
+  const idxs = [...channels.keys()].filter((i) => channels.get(i).pc).sort((a, b) => a - b);
+  for (const [idx, ch] of channels) {
+    const on = idx === idxs[0] && !soundBlocked;
+    if (ch.video.muted === !on) continue;
+    ch.video.muted = !on;
+    if (on) {
+      ch.video.play().catch(() => {
+        soundBlocked = true; ch.video.muted = true; ch.video.play().catch(() => {}); setStatus("");
+      });
+    }
+  }
+}
+document.addEventListener("click", () => { if (soundBlocked) { soundBlocked = false; setStatus(""); pickSound(); } });
 
 async function whep(url, video) {
   const pc = new RTCPeerConnection();
@@ -79,6 +100,7 @@ async function render(st) {
   for (const [idx, ch] of channels) {
     if (!want.has(idx)) { close(ch); ch.box.remove(); channels.delete(idx); }
   }
+  pickSound();
 }
 
 async function tick() {
