@@ -21,6 +21,8 @@ type Input struct {
 	id  string
 	dec audio.Decoder
 
+	prefill int
+
 	mu      sync.Mutex // guards queue, next and started (Push and the tick)
 	queue   []packet   // by sequence number, oldest first
 	next    uint16     // the sequence number to play next
@@ -69,6 +71,32 @@ func (in *Input) Push(seq uint16, payload []byte) {
 			in.next = in.queue[0].seq
 		}
 	}
+	select { // the clock mixes as soon as every input is ready (clock.go)
+	case in.m.kick <- struct{}{}:
+	default:
+	}
+}
+
+// readiness tells whether the input takes part in the next frame
+// (expected: it is playing, or has enough queued to start) and whether
+// that frame's audio is here (ready: decoded samples left, or the next
+// packet queued). Called by the clock with tickMu held.
+func (in *Input) readiness() (expected, ready bool) {
+	if len(in.pcm) >= audio.Frame {
+		return true, true
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if !in.started {
+		return len(in.queue) >= in.prefill, len(in.queue) >= in.prefill
+	}
+	for _, p := range in.queue {
+		if !before(p.seq, in.next) {
+			gap := p.seq - in.next
+			return true, gap == 0 || gap > maxGap
+		}
+	}
+	return true, false
 }
 
 // Close removes the input from its mixer.
@@ -116,26 +144,31 @@ func (in *Input) step(prefill int) (p packet, conceal, ok bool) {
 }
 
 // pull decodes this tick's frame into in.frame (nil without audio) and
-// updates the level.
-func (in *Input) pull(prefill int) {
+// updates the level; it returns the frames it concealed and whether it
+// underran (it was playing and had no audio).
+func (in *Input) pull(prefill int) (concealed uint64, underrun bool) {
+	playing := in.isPlaying() || len(in.pcm) > 0
 	for len(in.pcm) < audio.Frame {
 		p, conceal, ok := in.step(prefill)
 		if !ok {
+			underrun = playing
 			break
 		}
 		if conceal {
 			in.pcm = in.dec.Conceal(in.pcm)
+			concealed++
 			continue
 		}
 		var err error
 		if in.pcm, err = in.dec.Decode(in.pcm, p.payload); err != nil {
 			in.pcm = in.dec.Conceal(in.pcm) // a malformed packet is as good as lost
+			concealed++
 		}
 	}
 	if len(in.pcm) == 0 {
 		in.frame = nil
 		in.level *= 0.9
-		return
+		return concealed, underrun
 	}
 	if cap(in.frame) < audio.Frame {
 		in.frame = make([]int16, audio.Frame)
@@ -154,4 +187,11 @@ func (in *Input) pull(prefill int) {
 	} else {
 		in.level = 0.9*in.level + 0.1*rms
 	}
+	return concealed, underrun
+}
+
+func (in *Input) isPlaying() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.started
 }

@@ -41,8 +41,14 @@ type Selection struct {
 // Config tunes a mixer.
 type Config struct {
 	// Prefill is the packets an input's jitter buffer holds before it
-	// plays (default 2: 20 to 40 ms of delay).
+	// plays (default 1: the clock waits for late packets instead, see
+	// Slack).
 	Prefill int
+	// Slack is how long past its time a frame waits for an input's late
+	// or reordered packet before it is mixed without it (default 30 ms):
+	// the jitter the mix absorbs without a gap. It costs nothing while
+	// packets come on time (clock.go).
+	Slack time.Duration
 }
 
 // Mixer mixes one conference.
@@ -67,7 +73,9 @@ type Mixer struct {
 	ts      tickState
 	stop    chan struct{}
 	done    chan struct{}
+	kick    chan struct{} // a packet arrived (clock.go)
 	closed  bool
+	count   counters // stats.go
 }
 
 // encKey is one distinct output: its codec and whose voice it lacks (""
@@ -88,9 +96,12 @@ type encoder struct {
 // New returns a mixer; Start runs its clock.
 func New(cfg Config) *Mixer {
 	if cfg.Prefill <= 0 {
-		cfg.Prefill = 2
+		cfg.Prefill = 1
 	}
-	return &Mixer{cfg: cfg, inputs: map[string]*Input{}, outputs: map[*Output]struct{}{},
+	if cfg.Slack <= 0 {
+		cfg.Slack = defaultSlack
+	}
+	return &Mixer{cfg: cfg, kick: make(chan struct{}, 1), inputs: map[string]*Input{}, outputs: map[*Output]struct{}{},
 		muted: map[string]bool{}, silenced: map[string]bool{}, encs: map[encKey]*encoder{}}
 }
 
@@ -102,7 +113,7 @@ func (m *Mixer) Input(id, mime string) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Input{m: m, id: id, dec: dec}
+	in := &Input{m: m, id: id, dec: dec, prefill: m.cfg.Prefill}
 	m.mu.Lock()
 	old := m.inputs[id]
 	m.inputs[id] = in
@@ -221,46 +232,6 @@ func (o *Output) Close() {
 	o.m.mu.Unlock()
 }
 
-const (
-	frameTime  = 20 * time.Millisecond
-	maxCatchUp = 10 // frames
-)
-
-// Start runs the mixer's clock: a Tick every 20 ms until Close.
-func (m *Mixer) Start() {
-	m.mu.Lock()
-	if m.stop != nil || m.closed {
-		m.mu.Unlock()
-		return
-	}
-	m.stop, m.done = make(chan struct{}), make(chan struct{})
-	stop, done := m.stop, m.done
-	m.mu.Unlock()
-	go func() {
-		defer close(done)
-		t := time.NewTicker(frameTime)
-		defer t.Stop()
-		start, n := time.Now(), int64(0)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-			// A ticker drops the ticks of a late receiver: catch up with the
-			// frames due (a busy machine), at most maxCatchUp at once, so
-			// that the outputs keep real time.
-			due := int64(time.Since(start) / frameTime)
-			if due-n > maxCatchUp {
-				n = due - maxCatchUp
-			}
-			for ; n < due; n++ {
-				m.Tick()
-			}
-		}
-	}()
-}
-
 // Close stops the clock and frees every codec. It waits for a running
 // tick: a Writer must not call it (nor may anyone holding a lock a Writer
 // takes).
@@ -276,6 +247,7 @@ func (m *Mixer) Close() {
 	if stop != nil {
 		close(stop)
 		<-done
+		running.Add(-1)
 	}
 	m.tickMu.Lock()
 	defer m.tickMu.Unlock()

@@ -2,6 +2,7 @@ package mixer
 
 import (
 	"strings"
+	"time"
 
 	"github.com/pion/rtp"
 
@@ -55,9 +56,16 @@ func (m *Mixer) Tick() {
 	prefill := m.cfg.Prefill
 	m.mu.Unlock()
 
+	t0 := time.Now()
+	var concealed, underruns uint64
 	for _, in := range t.ins { // decoding, without the mixer's lock
-		in.pull(prefill)
+		c, u := in.pull(prefill)
+		concealed += c
+		if u {
+			underruns++
+		}
 	}
+	t1 := time.Now()
 
 	m.mu.Lock()
 	mixed := m.selectMixed(t.ins)
@@ -116,6 +124,7 @@ func (m *Mixer) Tick() {
 		j.e.frame, err = j.e.enc.Encode(j.e.frame[:0], t.pcm[:])
 		j.e.ok = err == nil
 	}
+	m.add(1, underruns, concealed, t1.Sub(t0), time.Since(t1))
 	m.tickMu.Unlock()
 	for _, j := range t.jobs { // writing, without the mixer's locks
 		if !j.e.ok {
