@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -100,6 +101,12 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 // run runs one command line and returns the exit status.
 func (a *app) run(ctx context.Context, args []string) int {
 	cmd, rest, words := lookup(args)
+	if cmd == nil && len(words) == 0 && (slices.Contains(args, "--version") || slices.Contains(args, "-version")) {
+		// confer's own version, without asking the platform (confer
+		// version asks it too).
+		fmt.Fprintf(a.out, "confer %s\n", cliVersion())
+		return exitOK
+	}
 	if cmd == nil {
 		return a.groupHelp(words, args)
 	}

@@ -306,6 +306,11 @@ func TestVersion(t *testing.T) {
 		t.Errorf("unstamped confer calls itself %q", v)
 	}
 	c := newCLI(t)
+	// --version prints confer's own version and asks no platform (issue
+	// 41: it printed the help).
+	if out := c.ok("--version"); out != "confer "+cliVersion()+"\n" {
+		t.Errorf("confer --version = %q", out)
+	}
 	out := c.ok("version", "--url", c.env.URL)
 	for _, m := range []string{"system", "mc", "vc", "amc", "vrs", "upu", "krtc", "nms"} {
 		if !strings.Contains(out, "\n"+m+" ") {

@@ -58,20 +58,23 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 type dbFlags struct {
 	dsn    string
 	create bool
+	// configured is the database the config file (--config) names: the
+	// deployment's own, as CONFER_DB's.
+	configured string
 }
 
 func dbFlag(fs *flag.FlagSet) *dbFlags {
 	d := &dbFlags{}
 	fs.StringVar(&d.dsn, "db", envOr("CONFER_DB", defaultDB), "SQLite file path or postgres:// URL (env CONFER_DB)")
 	fs.BoolVar(&d.create, "create", envBool("CONFER_CREATE"),
-		"create the SQLite file --db names when it does not exist (env CONFER_CREATE); the default path and CONFER_DB's are created without it")
+		"create the SQLite file --db names when it does not exist (env CONFER_CREATE); the default path, CONFER_DB's and the config file's are created without it")
 	return d
 }
 
 // open opens the database. A SQLite file that does not exist is created
-// only at the default path, at the path CONFER_DB names (a deployment's
-// own) or with --create: a mistyped --db is refused rather than answered
-// with a new, empty database.
+// only at the default path, at the path CONFER_DB or the config file
+// names (a deployment's own) or with --create: a mistyped --db is refused
+// rather than answered with a new, empty database.
 func (d *dbFlags) open(ctx context.Context, stderr io.Writer) (*sqlstore.DB, bool) {
 	if !sqlstore.IsPostgres(d.dsn) && !d.create && !d.usual() {
 		if _, err := os.Stat(d.dsn); errors.Is(err, os.ErrNotExist) {
@@ -82,8 +85,14 @@ func (d *dbFlags) open(ctx context.Context, stderr io.Writer) (*sqlstore.DB, boo
 	return openStore(ctx, d.dsn, stderr)
 }
 
-// usual tells whether --db names the default path or CONFER_DB's.
+// usual tells whether --db names the default path, CONFER_DB's or the
+// config file's.
 func (d *dbFlags) usual() bool {
 	p := filepath.Clean(d.dsn)
-	return p == filepath.Clean(defaultDB) || (os.Getenv("CONFER_DB") != "" && p == filepath.Clean(os.Getenv("CONFER_DB")))
+	for _, own := range []string{defaultDB, os.Getenv("CONFER_DB"), d.configured} {
+		if own != "" && p == filepath.Clean(own) {
+			return true
+		}
+	}
+	return false
 }

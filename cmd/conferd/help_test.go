@@ -62,6 +62,11 @@ func TestVersion(t *testing.T) {
 			t.Errorf("version does not name release %s: %q", r.Name, out)
 		}
 	}
+	// --version is the same (issue 41: it was "flag provided but not
+	// defined").
+	if code, flagOut, errs := runCmd(t, "--version"); code != 0 || flagOut != out {
+		t.Errorf("--version: exit %d, %q %q, want %q", code, flagOut, errs, out)
+	}
 }
 
 // README.md's "Commands and flags" names every subcommand and every serve

@@ -37,6 +37,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if wantsHelp(args) { // help.go
 		return help(ctx, args, stdout, stderr)
 	}
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") { // as `conferd version`
+		return printVersion(stdout)
+	}
 	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
 		return serve(ctx, args, stdout, stderr)
 	}

@@ -228,6 +228,15 @@ func TestMissingDatabaseRefused(t *testing.T) {
 	if code, out, errs := runCmd(t, "terminal", "list", "--db", typo); code != 0 {
 		t.Errorf("the created database: exit %d, %q %q", code, out, errs)
 	}
+	// A config file's db is the deployment's own too (the systemd unit's
+	// first start): serve creates it.
+	configured := filepath.Join(dir, "configured.db")
+	cfg := writeFile(t, filepath.Join(dir, "conferd.conf"), "db = "+configured+"\n")
+	startServe(t, "--config", cfg, "--addr", freeAddr(t), "--rtc-udp-port", "0", "--rtc-tcp-port", "-1",
+		"--sip-addr", "127.0.0.1:0", "--sip-tls-addr", "")
+	if _, err := os.Stat(configured); err != nil {
+		t.Errorf("the config file's database was not created: %v", err)
+	}
 	deployed := filepath.Join(dir, "deployed.db")
 	t.Setenv("CONFER_DB", deployed)
 	if code, _, errs := runCmd(t, "terminal", "list"); code != 0 {

@@ -73,9 +73,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *configFile != "" {
+		given := db.dsn
 		if err := applyConfig(fs, *configFile); err != nil {
 			fmt.Fprintf(stderr, "conferd: %v\n", err)
 			return exitUsage
+		}
+		if db.dsn != given { // the config file named it
+			db.configured = db.dsn
 		}
 	}
 	// Log lines are written together every few milliseconds, warnings
