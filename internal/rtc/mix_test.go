@@ -90,6 +90,20 @@ func TestRecordingHoldsTheMix(t *testing.T) {
 		"video_name": "mix", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0, "recorder_mode": 1,
 		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
 	time.Sleep(3 * time.Second) // three seconds of conference to record
+	// /metrics shows the recording's mix running and its frames.
+	if v := metric(t, env, "confer_mixer_running"); v == "" || v == "0" {
+		t.Errorf("confer_mixer_running = %q while a recording mixes, want at least 1", v)
+	}
+	for _, name := range []string{"confer_mixer_frames_total", "confer_mixer_decode_seconds_total", "confer_mixer_encode_seconds_total"} {
+		if v, err := strconv.ParseFloat(metric(t, env, name), 64); err != nil || v <= 0 {
+			t.Errorf("%s = %v (%v), want above 0", name, v, err)
+		}
+	}
+	for _, name := range []string{"confer_mixer_underruns_total", "confer_mixer_concealed_frames_total"} {
+		if _, err := strconv.ParseFloat(metric(t, env, name), 64); err != nil {
+			t.Errorf("%s missing from /metrics: %v", name, err)
+		}
+	}
 	testserver.MustOK(t, c.Do("DELETE", vcPath+"/recorders/"+rec, testserver.Params(t, map[string]any{"recorder_mode": 1})))
 
 	files, _ := filepath.Glob(filepath.Join(recDir, "*", rec+".webm"))

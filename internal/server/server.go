@@ -192,6 +192,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.sfu != nil {
 		s.metrics.Registry().MustRegister(rtcCollectors(s.sfu)...) // docs/media.md "Metrics"
+		s.metrics.Registry().MustRegister(mixerCollectors()...)    // docs/operations.md "Metrics"
 	}
 	var probe ops.Store
 	if p, ok := cfg.Store.(ops.Store); ok {
