@@ -12,10 +12,13 @@ import "time"
 // 20 ms. A busy machine that falls behind mixes the frames due at once,
 // at most maxCatchUp of them.
 
+// DefaultSlack is Config.Slack's default.
+const DefaultSlack = 30 * time.Millisecond
+
 const (
 	frameTime    = 20 * time.Millisecond
 	early        = 10 * time.Millisecond
-	defaultSlack = 30 * time.Millisecond
+	defaultSlack = DefaultSlack
 	maxCatchUp   = 10 // frames
 )
 
