@@ -223,3 +223,21 @@ func flag(b bool) int {
 	}
 	return 0
 }
+
+// Reapply tells the media plane again the controls a terminal holds in
+// its document (mute and silence that are on): a node that took the
+// conference's media over knows none of them, and a client that rejoins
+// as the terminal there must come back muted as the chair left it
+// (issue 35; docs/media.md "Failover"). The document is not changed.
+func (e *Engine) Reapply(ctx context.Context, conf string, t Terminal) error {
+	var errs []error
+	for _, c := range []struct {
+		field string
+		kind  string
+	}{{"mute", media.ControlMute}, {"silence", media.ControlSilence}} {
+		if record.Int(t.Doc, c.field) == 1 {
+			errs = append(errs, e.media.Apply(ctx, conf, t.MtID(), media.Control{Kind: c.kind, Value: 1}))
+		}
+	}
+	return errors.Join(errs...)
+}

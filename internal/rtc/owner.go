@@ -83,6 +83,7 @@ type Owners struct {
 	key     string
 	sipAddr string          // this node's SIP address for callers sent here (SetSIP)
 	monitor MonitorHook     // monitors' senders passed here (owner_monitor.go)
+	hosted  HostedHook      // recordings passed here (owner_hosted.go)
 	held    map[string]bool // conferences this node owns, renewed by RunLeases
 }
 
@@ -193,7 +194,7 @@ func (o *Owners) Locate(ctx context.Context, confID string, claim bool) (string,
 
 // control is one engine -> media control passed to the owner.
 type control struct {
-	Op        string        `json:"op"` // hangup, mute, silence, video_off, broadcast, mix, dual, end, dial, sip_apply, monitor
+	Op        string        `json:"op"` // hangup, mute, silence, video_off, broadcast, mix, dual, end, dial, sip_apply, monitor, hosted
 	MtID      string        `json:"mt_id,omitempty"`
 	On        bool          `json:"on,omitempty"`
 	Broadcast sfu.Broadcast `json:"broadcast"`
@@ -207,6 +208,8 @@ type control struct {
 	Domain   string `json:"domain,omitempty"`
 	Key      string `json:"key,omitempty"`
 	KeyFrame bool   `json:"key_frame,omitempty"`
+	// hosted (owner_hosted.go): a recording's action.
+	Hosted *Hosted `json:"hosted,omitempty"`
 }
 
 // mediaControls are the SFU's controls, local or passed to the owner.
@@ -265,6 +268,11 @@ func (r remote) do(conf string, c control) ([]byte, error) {
 		return nil, media.ErrUnsupported
 	case http.StatusGone:
 		return nil, ErrNoMonitor // owner_monitor.go
+	case http.StatusConflict:
+		pe := &platformError{}
+		if json.Unmarshal(msg, pe) == nil && pe.Code != 0 {
+			return nil, pe // owner_hosted.go
+		}
 	case http.StatusForbidden:
 		// No longer the owner: another node took the conference over
 		// since the record was read (or the key changed with a restart).
@@ -330,6 +338,9 @@ func (o *Owners) Handler(sf *sfu.SFU, sp SIP) http.Handler {
 			return
 		case "monitor":
 			o.monitorControl(w, r, conf, c)
+			return
+		case "hosted":
+			o.hostedControl(w, r, conf, c)
 			return
 		case "hangup":
 			if sp != nil && sp.Hangup(conf, c.MtID) {

@@ -98,6 +98,9 @@ func (s *Server) mediaTookOver(ctx context.Context, confID string) {
 // another node took over (this node's lease lapsed): their clients come
 // back through the new owner.
 func (s *Server) mediaLost(confID string) {
+	if s.vc != nil {
+		s.vc.MediaLost(confID) // this node's recording parts end quietly: the new owner records the next
+	}
 	if s.sip != nil {
 		s.sip.EndConference(confID)
 	}

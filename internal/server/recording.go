@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/confer-platform/confer/internal/media"
@@ -33,8 +34,23 @@ func (s *Server) setupRecording(cfg RecordingConfig) {
 	if s.sfu != nil && cfg.Dir != "" {
 		rec = &rtc.Recorder{SFU: s.sfu}
 	}
-	s.vc.SetRecording(vc.RecordingConfig{Recorder: rec, Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree,
-		MaxRunning: cfg.MaxRunning, Log: s.log, Group: s.group})
+	rc := vc.RecordingConfig{Recorder: rec, Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree,
+		MaxRunning: cfg.MaxRunning, Log: s.log, Group: s.group}
+	if rec != nil && s.owners != nil {
+		// Recordings follow the conference's media owner (docs/recording.md
+		// "Several nodes").
+		rc.Node = s.owners.Self
+		rc.Pass = func(ctx context.Context, domain, confID, recID, action string) (bool, []byte, error) {
+			return s.owners.PassHosted(ctx, confID, rtc.Hosted{Kind: "recording", Domain: domain, ID: recID, Action: action})
+		}
+		s.owners.SetHostedHook(func(ctx context.Context, confID string, h rtc.Hosted) ([]byte, error) {
+			if h.Kind != "recording" {
+				return nil, fmt.Errorf("unknown hosted media %q", h.Kind)
+			}
+			return s.vc.HostedHere(ctx, h.Domain, confID, h.ID, h.Action)
+		})
+	}
+	s.vc.SetRecording(rc)
 	s.vrs.SetRecordings(cfg.Dir, s.log)
 	s.metrics.Registry().MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "confer_recording_bytes_written_total",

@@ -64,7 +64,10 @@ func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) 
 			return err
 		}
 	}
-	return nil
+	// A terminal that comes back (a client rejoining as it, docs/media.md
+	// "Reconnection") with its mute or silence: the media plane it joins
+	// may not know them (a node that took the media over, or restarted).
+	return m.engine.Reapply(ctx, ec.ConfID, t)
 }
 
 // joinRoles gives the joining terminal id (called as acct) the roles the

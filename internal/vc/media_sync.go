@@ -89,7 +89,8 @@ func (v *mdView) mix() media.Mix {
 
 // MediaMoved tells this node's media plane, which just took a running
 // conference over from a node whose lease lapsed (docs/media.md
-// "Failover"), what the conference's participants see and hear.
+// "Failover"), what the conference's participants see and hear, and
+// continues its recordings into new parts (rec_parts.go).
 func (m *Module) MediaMoved(ctx context.Context, confID string) error {
 	m.engine.MediaMoved(confID)
 	ec, ok, err := m.engine.Running(ctx, confID)
@@ -103,7 +104,24 @@ func (m *Module) MediaMoved(ctx context.Context, confID string) error {
 		}
 		return err
 	}
-	return m.mediaSync(ctx, c)
+	return errors.Join(m.mediaSync(ctx, c), m.mediaReapply(ctx, c), m.recMoved(ctx, c))
+}
+
+// mediaReapply tells this node's media plane, which just took the
+// conference over, the mute and silence its terminals hold: the media
+// plane keeps them for a participant that joins later under the mt_id,
+// so a terminal the chair muted comes back muted through the new owner
+// (issue 35; docs/media.md "Failover").
+func (m *Module) mediaReapply(ctx context.Context, c engine.Conference) error {
+	ts, err := m.engine.List(ctx, engine.ConfOf(c))
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, t := range ts {
+		errs = append(errs, m.engine.Reapply(ctx, c.ID(), t))
+	}
+	return errors.Join(errs...)
 }
 
 // selves are the self compositions as they show now: a terminal's on its

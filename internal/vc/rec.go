@@ -258,8 +258,8 @@ func (m *Module) recState(ctx context.Context, r *api.Request) (wire.Object, err
 		c.Doc[tlKeyRecorders] = tlAnys(rs)
 		return true, nil
 	})
-	if err == nil {
-		m.recMediaState(recID, value == recValuePause) // after the stored change: a stop meanwhile wins
+	if err == nil { // after the stored change: a stop meanwhile wins
+		err = m.recMediaState(ctx, r.Principal.DomainMoid, r.Path("conf_id"), recID, value == recValuePause)
 	}
 	return nil, err
 }
@@ -277,8 +277,11 @@ func (m *Module) recStop(ctx context.Context, r *api.Request) (wire.Object, erro
 		return nil, recUnknown(c, recID)
 	}
 	m.rtmpStop(c.ID(), recID)
-	info := m.recMediaStop(recID) // the file is final before its program is stored
-	if err := m.programSave(ctx, c, rs[i], m.clk.Now(), info); err != nil {
+	parts, err := m.recMediaStop(ctx, c.Rec.DomainMoid, c.ID(), rs[i]) // the file is final before its program is stored
+	if err != nil {
+		return nil, err
+	}
+	if err := m.programSave(ctx, c, rs[i], m.clk.Now(), parts); err != nil {
 		return nil, err
 	}
 	var members []string

@@ -2,6 +2,7 @@ package vc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"os"
@@ -29,8 +30,11 @@ import (
 // 24028 for another write error). Without a Recorder (--no-rtc) a
 // recording is bookkeeping only and its program has no file.
 //
-// The running recorders are the node's: a recording is stopped, paused
-// and resumed with media by the node that started it.
+// The running recorders are the media owner's (rec_parts.go): a node
+// that serves a recording's start, pause, resume or stop for a
+// conference another node owns passes it to the owner (Pass), and a node
+// that takes a conference's media over continues its recordings into
+// new parts of the same programs.
 
 // RecordingConfig is how the node records.
 type RecordingConfig struct {
@@ -47,6 +51,14 @@ type RecordingConfig struct {
 	// write before the store closes (docs/architecture.md "One
 	// lifecycle"); nil: recordings with media are refused.
 	Group *lifecycle.Group
+	// Pass passes a recording's action ("start", "pause", "resume",
+	// "stop") to the conference's media owner when another node owns it
+	// (rtc.Owners.PassHosted): passed is false when it belongs here, and
+	// reply is a stop's figures; nil: every recording is this node's.
+	Pass func(ctx context.Context, domain, confID, recID, action string) (passed bool, reply []byte, err error)
+	// Node is this node's media URL (rtc.Owners.Self), stored with each
+	// part it records; nil or "": one node.
+	Node func() string
 }
 
 // DefaultMaxRunning is the default bound of recordings at once on a node
@@ -107,11 +119,23 @@ func (m *Module) RecordingsRunning() int {
 	return int(m.rec.running.Load())
 }
 
-// recMediaStart starts the file of a recording that was just stored.
+// recMediaStart starts the file of a recording that was just stored, on
+// the conference's media owner.
 func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[string]any) error {
 	if m.rec == nil || m.rec.cfg.Recorder == nil || tlInt(rc["recorder_mode"]) == recLive {
 		return nil
 	}
+	if passed, _, err := m.recPass(ctx, c.Rec.DomainMoid, c.ID(), tlStr(rc["rec_id"]), recActStart); passed || err != nil {
+		return err
+	}
+	return m.recStartHere(ctx, c, rc)
+}
+
+// recStartHere starts a part of a recording on this node: the first
+// (<rec_id>.webm) when it starts, the next (<rec_id>-<n>.webm) when this
+// node took the conference's media over (rec_parts.go). The part is
+// stored with the recording once its file exists.
+func (m *Module) recStartHere(ctx context.Context, c engine.Conference, rc map[string]any) error {
 	recID := tlStr(rc["rec_id"])
 	if n := m.rec.running.Add(1); n > int64(m.rec.cfg.MaxRunning) {
 		m.rec.running.Add(-1)
@@ -123,7 +147,7 @@ func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[
 			m.rec.running.Add(-1)
 		}
 	}()
-	rel := filepath.Join(c.Rec.DomainMoid, recID+".webm")
+	rel := m.recPartFile(c.Rec.DomainMoid, recID, len(recParts(rc))+1)
 	path := filepath.Join(m.rec.cfg.Dir, rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return wire.Errorf(CodeRecWriteError, "the recordings folder cannot be made: %v", err)
@@ -139,7 +163,7 @@ func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[
 	if err != nil {
 		return wire.Errorf(CodeRecWriteError, "the recording cannot start: %v", err)
 	}
-	lr := &liveRec{domain: c.Rec.DomainMoid, conf: c.ID(), recID: recID, rec: rec, rel: rel}
+	lr := &liveRec{domain: c.Rec.DomainMoid, conf: c.ID(), recID: recID, rec: rec, rel: filepath.ToSlash(rel)}
 	m.rec.mu.Lock()
 	m.rec.live[recID] = lr
 	m.rec.mu.Unlock()
@@ -151,6 +175,11 @@ func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[
 		return wire.Errorf(CodeRecNoResource, "the node is stopping: the recording cannot start")
 	}
 	started = true // counted in running until recForget
+	if err := m.recAddPart(ctx, lr); err != nil {
+		m.recForget(lr)
+		_, _ = lr.stop()
+		return err
+	}
 	return nil
 }
 
@@ -175,8 +204,22 @@ func (m *Module) recForget(lr *liveRec) {
 	}
 }
 
-// recMediaState pauses or resumes a recording's file.
-func (m *Module) recMediaState(recID string, pause bool) {
+// recMediaState pauses or resumes a recording's file, on the
+// conference's media owner.
+func (m *Module) recMediaState(ctx context.Context, domain, confID, recID string, pause bool) error {
+	act := recActResume
+	if pause {
+		act = recActPause
+	}
+	if passed, _, err := m.recPass(ctx, domain, confID, recID, act); passed || err != nil {
+		return err
+	}
+	m.recStateHere(recID, pause)
+	return nil
+}
+
+// recStateHere pauses or resumes a recording's file on this node.
+func (m *Module) recStateHere(recID string, pause bool) {
 	if lr := m.recLive(recID); lr != nil {
 		if pause {
 			lr.rec.Pause()
@@ -186,8 +229,31 @@ func (m *Module) recMediaState(recID string, pause bool) {
 	}
 }
 
-// recMediaStop finalises a recording's file (nil info when it has none).
-func (m *Module) recMediaStop(recID string) *media.RecordInfo {
+// recMediaStop finalises a recording's file on the conference's media
+// owner and returns the figures of its parts (nil when it has no file).
+func (m *Module) recMediaStop(ctx context.Context, domain, confID string, rc map[string]any) ([]media.RecordInfo, error) {
+	if m.rec == nil || m.rec.cfg.Recorder == nil {
+		return nil, nil
+	}
+	recID := tlStr(rc["rec_id"])
+	passed, reply, err := m.recPass(ctx, domain, confID, recID, recActStop)
+	if err != nil {
+		return nil, err
+	}
+	var cur *media.RecordInfo
+	if passed {
+		if err := json.Unmarshal(reply, &cur); err != nil {
+			return nil, err
+		}
+	} else {
+		cur = m.recStopHere(recID)
+	}
+	return m.recPartsInfo(rc, cur, m.clk.Now()), nil
+}
+
+// recStopHere finalises the file of the recording's part that this node
+// records (nil when it records none).
+func (m *Module) recStopHere(recID string) *media.RecordInfo {
 	lr := m.recLive(recID)
 	if lr == nil {
 		return nil
@@ -266,7 +332,7 @@ func (m *Module) recEndedByMedia(ctx context.Context, lr *liveRec, info *media.R
 			return false, nil // stopped meanwhile
 		}
 		now := m.clk.Now()
-		if err := m.programSave(ctx, *c, rs[i], now, info); err != nil {
+		if err := m.programSave(ctx, *c, rs[i], now, m.recPartsInfo(rs[i], info, now)); err != nil {
 			return false, err
 		}
 		members = tlMtIDs(rs[i]["members"])

@@ -45,14 +45,11 @@ const recLive = 2
 
 // programSave stores the program a recording leaves when it stops at now.
 // A program saved already (a stop retried, or two nodes) stays as it is.
-func (m *Module) programSave(ctx context.Context, c engine.Conference, rc map[string]any, now time.Time, info *media.RecordInfo) error {
+func (m *Module) programSave(ctx context.Context, c engine.Conference, rc map[string]any, now time.Time, parts []media.RecordInfo) error {
 	if tlInt(rc["recorder_mode"]) == recLive {
 		return nil
 	}
 	secs := int(recLength(rc, now) / time.Second)
-	if info != nil {
-		secs = int((info.Duration + time.Second/2) / time.Second)
-	}
 	bitrate := record.Int(c.Doc, "bitrate")
 	doc := map[string]any{
 		"id": tlInt(rc["rec_id"]), "name": rc["video_name"], "duration": secs,
@@ -64,9 +61,13 @@ func (m *Module) programSave(ctx context.Context, c engine.Conference, rc map[st
 	for _, f := range []string{"recorder_type", "recorder_mode", "main_stream", "dual_stream", "publish_mode", "watermark", "anonymous"} {
 		doc[f] = rc[f]
 	}
-	if info != nil {
-		program.SetFile(doc, tlInt(rc["rec_id"]), program.FileInfo{Rel: info.Path, Bytes: info.Bytes, Duration: info.Duration,
-			Width: info.Width, Height: info.Height, VideoCodec: info.VideoCodec, AudioCodec: info.AudioCodec, Container: info.Container})
+	if len(parts) > 0 {
+		files := make([]program.FileInfo, len(parts))
+		for i, info := range parts {
+			files[i] = program.FileInfo{Rel: info.Path, Bytes: info.Bytes, Duration: info.Duration,
+				Width: info.Width, Height: info.Height, VideoCodec: info.VideoCodec, AudioCodec: info.AudioCodec, Container: info.Container}
+		}
+		program.SetParts(doc, tlInt(rc["rec_id"]), files)
 	}
 	data, err := shape.Encode(doc)
 	if err != nil {
@@ -119,8 +120,12 @@ func (m *Module) TimelineEnded(ctx context.Context, c engine.Conference) error {
 	now := m.clk.Now()
 	var errs []error
 	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
-		info := m.recMediaStop(tlStr(rc["rec_id"]))
-		errs = append(errs, m.programSave(ctx, c, rc, now, info))
+		parts, err := m.recMediaStop(ctx, c.Rec.DomainMoid, c.ID(), rc)
+		if err != nil { // the media owner is out of reach: the parts on disk
+			errs = append(errs, err)
+			parts = m.recPartsInfo(rc, nil, now)
+		}
+		errs = append(errs, m.programSave(ctx, c, rc, now, parts))
 	}
 	return errors.Join(errs...)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -24,8 +25,8 @@ import (
 // none): its program is stored with the file's real figures, read from
 // the file (a file cut short has no duration in its header: its frames
 // are read for it), and it leaves the list as a recording that stopped
-// by itself. A node's recordings folder is its own: a recording another
-// node runs has its file elsewhere and is left alone.
+// by itself. A recording whose last part another node records (it took
+// the conference's media over, rec_parts.go) is left alone.
 
 // RecoverRecordings ends the recordings interrupted by the node's stop;
 // it returns how many became programs.
@@ -49,7 +50,18 @@ func (m *Module) RecoverRecordings(ctx context.Context) (int, error) {
 			if tlInt(rc["recorder_mode"]) == recLive || m.recLive(recID) != nil {
 				continue
 			}
-			info, ok := m.recFileInfo(c.Rec.DomainMoid, recID)
+			// The part this node recorded last; a recording that another
+			// node continued (it took the conference's media over) is
+			// that node's (rec_parts.go).
+			file := filepath.Join(c.Rec.DomainMoid, recID)
+			if parts := recParts(rc); len(parts) > 0 {
+				last := parts[len(parts)-1]
+				if last.Node != m.recNode() {
+					continue
+				}
+				file = strings.TrimSuffix(last.File, ".webm")
+			}
+			info, ok := m.recFileInfo(file)
 			if !ok {
 				continue
 			}
@@ -67,11 +79,12 @@ func (m *Module) RecoverRecordings(ctx context.Context) (int, error) {
 }
 
 // recFileInfo reads the figures of a recording's file in this node's
-// folder (Path relative to it); ok is false when there is none, or it
-// holds no playable media.
-func (m *Module) recFileInfo(domain, recID string) (media.RecordInfo, bool) {
+// folder: base is its path relative to the folder without the suffix
+// (.webm or .mkv), as is the answer's Path; ok is false when there is
+// none, or it holds no playable media.
+func (m *Module) recFileInfo(base string) (media.RecordInfo, bool) {
 	for _, ext := range []string{".webm", ".mkv"} {
-		rel := filepath.Join(domain, recID+ext)
+		rel := filepath.FromSlash(base) + ext
 		path := filepath.Join(m.rec.cfg.Dir, rel)
 		fi, err := os.Stat(path)
 		if err != nil {

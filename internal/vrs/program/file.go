@@ -78,3 +78,42 @@ func (p Program) FilePath(dir string) (string, error) {
 	}
 	return filepath.Join(dir, filepath.FromSlash(rel)), nil
 }
+
+// SetParts writes the figures of a program recorded in parts (a failover
+// moved the recording to another node: docs/recording.md "Several
+// nodes"). One part is SetFile. With several, the first part with a file
+// is the program's file (the download), duration and size are the
+// parts' sums, and parts lists each part in order: {"file", "size",
+// "duration_ms", "gap"} (gap: its file could not be read when the
+// recording stopped; its length is the time it ran).
+func SetParts(doc map[string]any, gid int, parts []FileInfo) {
+	if len(parts) == 0 {
+		return
+	}
+	if len(parts) == 1 {
+		SetFile(doc, gid, parts[0])
+		return
+	}
+	var total time.Duration
+	var bytes int64
+	list := make([]any, 0, len(parts))
+	first := -1
+	for i, p := range parts {
+		gap := p.Bytes == 0
+		if !gap && first < 0 {
+			first = i
+		}
+		total += p.Duration
+		bytes += p.Bytes
+		list = append(list, map[string]any{"file": p.Rel, "size": p.Bytes, "duration_ms": p.Duration.Milliseconds(), "gap": gap})
+	}
+	if first < 0 {
+		first = 0
+	}
+	SetFile(doc, gid, parts[first])
+	secs := int((total + time.Second/2) / time.Second)
+	doc["size"], doc["duration"], doc["duration_ms"], doc["parts"] = bytes, secs, total.Milliseconds(), list
+	if _, ok := doc["prgallduration"]; ok {
+		doc["prgallduration"], doc["prgallsize"] = secs, bytes
+	}
+}

@@ -1,0 +1,254 @@
+package vc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// Recordings follow the conference's media owner (issue 35 item 5;
+// docs/recording.md "Several nodes"). A recording records on the node
+// that owns the conference's media: another node that serves its start,
+// pause, resume or stop passes the action to the owner (RecordingConfig.
+// Pass, the control "hosted" of rtc.Owners), which reads the recording
+// from the stored conference and acts with its own SFU (HostedHere).
+//
+// A recording is recorded in parts. Each node that records it writes a
+// part of its own, stored with the recording in the conference document
+// (recParts): the first is <rec_id>.webm, the next ones, started by a
+// node that took the conference's media over from a node whose lease
+// lapsed (MediaMoved), <rec_id>-2.webm and so on. The old owner's part
+// ends with it (its stop finalises the file; kill -9 leaves it cut short,
+// playable up to its last whole frame). When the recording stops, its
+// program gets every part's figures (program.SetParts): a part whose file
+// this node cannot read (another node's disk, lost) is a gap of the time
+// it ran.
+
+// Actions on a recording passed to the media owner.
+const (
+	recActStart  = "start"
+	recActPause  = "pause"
+	recActResume = "resume"
+	recActStop   = "stop"
+)
+
+// recPartsKey is where a recording's parts are stored (never shown in
+// the platform's replies): [{"file", "node", "started_at"}].
+const recPartsKey = "x_confer_parts"
+
+// recPart is one part of a recording as stored.
+type recPart struct {
+	File      string // relative to the recordings folder, as created (.webm)
+	Node      string // the media URL of the node that records it ("" one node)
+	StartedAt int64  // UNIX ms
+}
+
+// recParts reads a recording's stored parts.
+func recParts(rc map[string]any) []recPart {
+	var out []recPart
+	for _, p := range tlObjs(rc[recPartsKey]) {
+		out = append(out, recPart{File: tlStr(p["file"]), Node: tlStr(p["node"]), StartedAt: tlInt64(p["started_at"])})
+	}
+	return out
+}
+
+// recNode is this node's media URL ("" one node).
+func (m *Module) recNode() string {
+	if m.rec == nil || m.rec.cfg.Node == nil {
+		return ""
+	}
+	return m.rec.cfg.Node()
+}
+
+// recPartFile is the file of a recording's n-th part (from 1), relative
+// to the recordings folder: the first free name from n on.
+func (m *Module) recPartFile(domain, recID string, n int) string {
+	for ; ; n++ {
+		name := recID
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d", recID, n)
+		}
+		rel := filepath.Join(domain, name+".webm")
+		if n > 1000 {
+			return rel // the recorder refuses an existing file
+		}
+		base := filepath.Join(m.rec.cfg.Dir, domain, name)
+		if !exists(base+".webm") && !exists(base+".mkv") {
+			return rel
+		}
+	}
+}
+
+func exists(path string) bool { _, err := os.Stat(path); return err == nil }
+
+// recPass passes a recording's action to the media owner when another
+// node owns the conference; an owner out of reach is media.ErrMoving
+// (90503), any other failure to pass 24028.
+func (m *Module) recPass(ctx context.Context, domain, confID, recID, action string) (passed bool, reply []byte, err error) {
+	if m.rec == nil || m.rec.cfg.Pass == nil {
+		return false, nil, nil
+	}
+	passed, reply, err = m.rec.cfg.Pass(ctx, domain, confID, recID, action)
+	var we *wire.Error
+	if err == nil || errors.As(err, &we) || errors.Is(err, media.ErrMoving) {
+		return passed, reply, err
+	}
+	return passed, nil, wire.Errorf(CodeRecWriteError, "the recording's %s on the conference's media node failed: %v", action, err)
+}
+
+// recAddPart stores the part lr records with its recording; a recording
+// that left the list meanwhile (stopped) is an error.
+func (m *Module) recAddPart(ctx context.Context, lr *liveRec) error {
+	part := map[string]any{"file": lr.rel, "node": m.recNode(), "started_at": tlMs(m.clk.Now())}
+	paused := false
+	_, err := m.tlUpdate(ctx, lr.domain, lr.conf, func(c *engine.Conference) (bool, error) {
+		i, rs := recFind(c.Doc, lr.recID)
+		if i < 0 {
+			return false, recUnknown(*c, lr.recID)
+		}
+		rs[i][recPartsKey] = append(tlAnys(tlObjs(rs[i][recPartsKey])), part)
+		paused = tlInt(rs[i]["state"]) == recPaused
+		c.Doc[tlKeyRecorders] = tlAnys(rs)
+		return true, nil
+	})
+	if err == nil && paused {
+		lr.rec.Pause() // a paused recording continued by a new owner
+	}
+	return err
+}
+
+// recPartsInfo returns the figures of a recording's parts at its stop:
+// cur is the part this node (or the owner) just finalised; the others
+// are read from the recordings folder, and one that cannot be read is a
+// gap (no size, the time it ran as its length). Nil when no part has a
+// file.
+func (m *Module) recPartsInfo(rc map[string]any, cur *media.RecordInfo, now time.Time) []media.RecordInfo {
+	parts := recParts(rc)
+	if len(parts) == 0 {
+		if cur == nil {
+			return nil
+		}
+		return []media.RecordInfo{*cur}
+	}
+	base := func(p string) string {
+		return strings.TrimSuffix(strings.TrimSuffix(filepath.ToSlash(p), ".webm"), ".mkv")
+	}
+	var out []media.RecordInfo
+	files, matched := 0, false
+	for i, p := range parts {
+		if cur != nil && base(cur.Path) == base(p.File) {
+			out, matched = append(out, *cur), true
+			files++
+			continue
+		}
+		if info, ok := m.recFileInfo(base(p.File)); ok {
+			out = append(out, info)
+			files++
+			continue
+		}
+		end := now.UnixMilli()
+		if i+1 < len(parts) {
+			end = parts[i+1].StartedAt
+		}
+		out = append(out, media.RecordInfo{Path: p.File, Duration: time.Duration(max(end-p.StartedAt, 0)) * time.Millisecond})
+	}
+	if cur != nil && !matched {
+		out = append(out, *cur)
+		files++
+	}
+	if files == 0 {
+		return nil
+	}
+	return out
+}
+
+// HostedHere applies, on this node (the conference's media owner), a
+// recording's action another node passed here (rtc.HostedHook): start
+// records the stored recording here, pause and resume act on its file, and
+// stop finalises it and answers its figures (JSON media.RecordInfo, null
+// when this node records none of it).
+func (m *Module) HostedHere(ctx context.Context, domain, confID, recID, action string) ([]byte, error) {
+	if m.rec == nil || m.rec.cfg.Recorder == nil {
+		return nil, wire.Errorf(CodeRecWriteError, "the conference's media node records nothing")
+	}
+	if lr := m.recLive(recID); lr != nil && (lr.domain != domain || lr.conf != confID) {
+		return nil, wire.Errorf(CodeRecNotRecording, "recording %s is not of conference %s", recID, confID)
+	}
+	switch action {
+	case recActStart:
+		if m.recLive(recID) != nil {
+			return nil, nil
+		}
+		c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
+		if err != nil {
+			return nil, err
+		}
+		i, rs := recFind(c.Doc, recID)
+		if i < 0 {
+			return nil, recUnknown(c, recID)
+		}
+		return nil, m.recStartHere(ctx, c, rs[i])
+	case recActPause, recActResume:
+		m.recStateHere(recID, action == recActPause)
+		return nil, nil
+	case recActStop:
+		return json.Marshal(m.recStopHere(recID))
+	}
+	return nil, wire.InvalidParam("action", "unknown recording action "+action)
+}
+
+// recMoved continues, on this node, which just took the conference's
+// media over from a node whose lease lapsed, the conference's running
+// recordings that keep a file: each into a new part (MediaMoved).
+func (m *Module) recMoved(ctx context.Context, c engine.Conference) error {
+	if m.rec == nil || m.rec.cfg.Recorder == nil {
+		return nil
+	}
+	var errs []error
+	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
+		recID := tlStr(rc["rec_id"])
+		if tlInt(rc["recorder_mode"]) == recLive || m.recLive(recID) != nil {
+			continue
+		}
+		if err := m.recStartHere(ctx, c, rc); err != nil {
+			errs = append(errs, fmt.Errorf("recording %s: %w", recID, err))
+			continue
+		}
+		m.rec.cfg.Log.Info("recording: continued into a new part on the conference's new media owner", "conf_id", c.ID(),
+			"rec_id", recID, "part", len(recParts(rc))+1)
+	}
+	return errors.Join(errs...)
+}
+
+// MediaLost ends, without storing anything, this node's parts of the
+// recordings of a conference another node took over (this node's lease
+// lapsed): their files are finalised, and the new owner records the next
+// parts.
+func (m *Module) MediaLost(confID string) {
+	if m.rec == nil {
+		return
+	}
+	m.rec.mu.Lock()
+	var lost []*liveRec
+	for _, lr := range m.rec.live {
+		if lr.conf == confID {
+			lost = append(lost, lr)
+		}
+	}
+	m.rec.mu.Unlock()
+	for _, lr := range lost {
+		m.recForget(lr) // first: its watcher stores nothing
+		if _, err := lr.stop(); err != nil {
+			m.rec.cfg.Log.Warn("recording: this node's part cut short", "rec_id", lr.recID, "err", err)
+		}
+	}
+}
