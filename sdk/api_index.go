@@ -55,6 +55,8 @@ var endpoints = []struct {
 	{epMCMeetingFilesUpload, "MCMeetingFilesUpload"},
 	{epMCMeetingFilesDelete, "MCMeetingFilesDelete"},
 	{epMCMeetingFilesList, "MCMeetingFilesList"},
+	{epMCHistoryList, "MCHistoryList"},
+	{epMCHistoryGet, "MCHistoryGet"},
 	{epVCConfsList, "VCConfsList"},
 	{epVCConfsGet, "VCConfsGet"},
 	{epVCConfsCascadesList, "VCConfsCascadesList"},

@@ -3582,3 +3582,145 @@ type MCMeetingFilesListReplyMeetingFile struct {
 	// Upload time.
 	CreateTime string `json:"create_time"`
 }
+
+var epMCHistoryList = &Endpoint{Name: "mc.history.list", Method: "GET", Path: "/api/v1/mc/history", Style: StyleQuery, MinLevel: 1}
+
+// MCHistoryList calls mc.history.list: ended conferences, newest first (administrators see the domain's, others their own).
+//
+//	GET /api/v1/mc/history
+//
+// Minimum API-Level 1; platform release 5.0.0.4.1 and later.
+// It is Confer's own addition to the platform's API.
+func (c *Client) MCHistoryList(ctx context.Context, req *MCHistoryListRequest) (*MCHistoryListReply, error) {
+	out := new(MCHistoryListReply)
+	if err := c.Call(ctx, epMCHistoryList, nil, req, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// MCHistoryListRequest is the request of MCHistoryList (query parameters).
+type MCHistoryListRequest struct {
+	// First row, 0-based; default 0.
+	Start *int `json:"start,omitempty"`
+	// Number of rows from start; default 10, 0 for all.
+	Count *int `json:"count,omitempty"`
+	// Part of the conference's name or number.
+	Keyword *string `json:"keyword,omitempty"`
+	// Ended at or after this time (ISO 8601 or YYYY-MM-DD HH:MM:SS).
+	StartTime *string `json:"start_time,omitempty"`
+	// Ended before this time.
+	EndTime *string `json:"end_time,omitempty"`
+}
+
+// MCHistoryListReply is the reply of MCHistoryList.
+type MCHistoryListReply struct {
+	// Ended conferences that match.
+	Total int `json:"total"`
+	// Ended conferences.
+	Confs []MCHistoryListReplyConf `json:"confs"`
+}
+
+// MCHistoryListReplyConf is an element of the list confs of MCHistoryListReply.
+type MCHistoryListReplyConf struct {
+	// The ended conference's id in the history.
+	HistoryID string `json:"history_id"`
+	// Conference number it had.
+	ConfID string `json:"conf_id"`
+	// Conference name.
+	Name string `json:"name"`
+	// The creating account.
+	Creator *MCHistoryListReplyConfCreator `json:"creator,omitempty"`
+	// Start, ISO 8601 with offset.
+	StartTime string `json:"start_time"`
+	// End, ISO 8601 with offset.
+	EndTime string `json:"end_time"`
+	// Minutes from start to end.
+	Duration int `json:"duration"`
+	// Distinct terminals that took part.
+	Participants int `json:"participants"`
+	// Calls (a terminal that rejoined has one per join).
+	CallsCount int `json:"calls_count"`
+}
+
+// MCHistoryListReplyConfCreator is the member creator of MCHistoryListReplyConf.
+type MCHistoryListReplyConfCreator struct {
+	// User name.
+	Name string `json:"name"`
+	// Account moid.
+	Account string `json:"account"`
+}
+
+var epMCHistoryGet = &Endpoint{Name: "mc.history.get", Method: "GET", Path: "/api/v1/mc/history/{history_id}", Style: StyleQuery, MinLevel: 1}
+
+// MCHistoryGet calls mc.history.get: an ended conference with its call records.
+//
+//	GET /api/v1/mc/history/{history_id}
+//
+// Minimum API-Level 1; platform release 5.0.0.4.1 and later.
+// It is Confer's own addition to the platform's API.
+func (c *Client) MCHistoryGet(ctx context.Context, historyID string) (*MCHistoryGetReply, error) {
+	out := new(MCHistoryGetReply)
+	if err := c.Call(ctx, epMCHistoryGet, []string{historyID}, nil, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// MCHistoryGetReply is the reply of MCHistoryGet.
+type MCHistoryGetReply struct {
+	// The ended conference's id in the history.
+	HistoryID string `json:"history_id"`
+	// Conference number it had.
+	ConfID string `json:"conf_id"`
+	// Conference name.
+	Name string `json:"name"`
+	// The creating account.
+	Creator *MCHistoryGetReplyCreator `json:"creator,omitempty"`
+	// Start, ISO 8601 with offset.
+	StartTime string `json:"start_time"`
+	// End, ISO 8601 with offset.
+	EndTime string `json:"end_time"`
+	// Minutes from start to end.
+	Duration int `json:"duration"`
+	// Distinct terminals that took part.
+	Participants int `json:"participants"`
+	// Calls (a terminal that rejoined has one per join).
+	CallsCount int `json:"calls_count"`
+	// Call records, in the order they began.
+	Calls []MCHistoryGetReplyCall `json:"calls"`
+}
+
+// MCHistoryGetReplyCreator is the member creator of MCHistoryGetReply.
+type MCHistoryGetReplyCreator struct {
+	// User name.
+	Name string `json:"name"`
+	// Account moid.
+	Account string `json:"account"`
+}
+
+// MCHistoryGetReplyCall is an element of the list calls of MCHistoryGetReply.
+type MCHistoryGetReplyCall struct {
+	// Terminal number in the conference.
+	MtID string `json:"mt_id"`
+	// Terminal or participant name.
+	Alias string `json:"alias"`
+	// What it was called or joined as: E.164, alias, IP or participant name.
+	Account string `json:"account"`
+	// 0 H.323, 1 SIP, 2 WebRTC (as in a terminal's details).
+	Protocol int `json:"protocol"`
+	// E.164 number, when known.
+	E164 string `json:"e164"`
+	// Address, when known.
+	IP string `json:"ip"`
+	// How it came: "called" (the conference called it), "browser", "whip", "whep", "sip" ...
+	JoinType string `json:"join_type"`
+	// Joined, ISO 8601 with offset.
+	JoinTime string `json:"join_time"`
+	// Left, ISO 8601 with offset.
+	LeaveTime string `json:"leave_time"`
+	// Seconds in the call.
+	Duration int `json:"duration"`
+	// 1: its connection was lost; 0: it hung up or was hung up.
+	Lost int `json:"lost"`
+}

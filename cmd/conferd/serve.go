@@ -52,6 +52,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	numMax := fs.Int64("conf-number-max", cdef.NumberMax, "highest conference number (conf_id)")
 	maxConfs := fs.Int("max-confs", cdef.MaxConfs, "concurrent running conferences the platform can hold")
 	maxPorts := fs.Int("max-ports", cdef.MaxPorts, "terminal ports across running conferences")
+	historyDays := fs.Int("history-days", envInt("CONFER_HISTORY_DAYS", int(engine.DefaultHistoryRetention/(24*time.Hour))), "days an ended conference's history and call records are kept; 0 keeps none (env CONFER_HISTORY_DAYS; docs/conferences.md \"History\")")
 	nodeName := fs.String("node-name", envOr("CONFER_NODE_NAME", ""), "name of this node in network management (env CONFER_NODE_NAME; default: the host name)")
 	roomMoid := fs.String("machine-room-moid", envOr("CONFER_MACHINE_ROOM_MOID", ""), "moid of this node's machine room (env CONFER_MACHINE_ROOM_MOID)")
 	roomName := fs.String("machine-room-name", envOr("CONFER_MACHINE_ROOM_NAME", ""), "name of this node's machine room (env CONFER_MACHINE_ROOM_NAME)")
@@ -177,9 +178,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Auth: auth.Config{TokenTTL: *tokenTTL, SessionTTL: *sessionTTL, MaxFailures: *maxFail, LockFor: *lockFor,
 			VerifiedFor: *verFor, VerifiedMax: *verMax,
 			ThrottleFree: *thrFree, ThrottleClientFree: *thrClientFree, ThrottleMax: *thrMax},
-		Conference: engine.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts, Quota: limits.quota()},
-		MC:         mc.Config{FilesDir: *filesDir, MaxFilesPerDomain: limits.filesQuota()},
-		Limits:     lim,
+		Conference: engine.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts, Quota: limits.quota(),
+			HistoryRetention: historyRetention(*historyDays)},
+		MC:     mc.Config{FilesDir: *filesDir, MaxFilesPerDomain: limits.filesQuota()},
+		Limits: lim,
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}, PlatformDomain: *platformDomain},
 		SimulatedTerminals: *simulated,
@@ -385,4 +387,13 @@ func loopbackIP(addr string) net.IP {
 		return ip
 	}
 	return nil
+}
+
+// historyRetention is --history-days as the engine's retention: 0 keeps
+// none (engine.Config.HistoryRetention negative).
+func historyRetention(days int) time.Duration {
+	if days <= 0 {
+		return -1
+	}
+	return time.Duration(days) * 24 * time.Hour
 }

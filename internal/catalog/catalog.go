@@ -11,7 +11,7 @@ var (
 func build() {
 	for _, part := range [][]Endpoint{
 		systemEndpoints, versionEndpoints(),
-		mcEndpoints, vcConfEndpoints, vcMediaEndpoints, vcRTCEndpoints,
+		mcEndpoints, mcHistoryEndpoints, vcConfEndpoints, vcMediaEndpoints, vcRTCEndpoints,
 		amcEndpoints, vrsEndpoints, krtcEndpoints, nmsEndpoints, upuEndpoints,
 	} {
 		table = append(table, part...)

@@ -245,7 +245,7 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 		} else if err != nil {
 			return t, err
 		}
-		return t, e.features.Joined(ctx, c, t)
+		return t, e.joined(ctx, c, t)
 	}
 	t.Doc["online"] = 0
 	t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
@@ -312,7 +312,7 @@ func (e *Engine) hangupLocal(ctx context.Context, c Conf, mtIDs []string) error 
 	if err := e.release(ctx, c, left); err != nil {
 		return err
 	}
-	return e.left(ctx, c, mtIDs)
+	return e.left(ctx, c, mtIDs, false)
 }
 
 // leaveCall takes a terminal out of the call: idle, offline, without
@@ -324,10 +324,11 @@ func leaveCall(t *Terminal) {
 	clearChannels(t.Doc)
 }
 
-func (e *Engine) left(ctx context.Context, c Conf, mtIDs []string) error {
+func (e *Engine) left(ctx context.Context, c Conf, mtIDs []string, lost bool) error {
 	if len(mtIDs) == 0 {
 		return nil
 	}
+	e.closeCalls(ctx, c, mtIDs, lost) // history.go
 	return e.features.Left(ctx, c, mtIDs)
 }
 
@@ -358,7 +359,7 @@ func (e *Engine) removeLocal(ctx context.Context, c Conf, mtIDs []string) error 
 	if err := e.release(ctx, c, left); err != nil {
 		return err
 	}
-	return e.left(ctx, c, mtIDs)
+	return e.left(ctx, c, mtIDs, false)
 }
 
 // RemoveAll deletes every terminal of an ended conference (the

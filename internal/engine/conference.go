@@ -71,6 +71,7 @@ func (e *Engine) ended(ctx context.Context, c Conference) {
 	if err := e.RemoveAll(ctx, ConfOf(c)); err != nil {
 		e.log.Error("removing terminals of an ended conference", "conf_id", c.ID(), "err", err)
 	}
+	e.keepHistory(ctx, c) // history.go
 	if err := e.features.Ended(ctx, c); err != nil {
 		e.log.Error("closing the features of an ended conference", "conf_id", c.ID(), "err", err)
 	}
@@ -91,7 +92,7 @@ func (e *Engine) RunDue(ctx context.Context) error {
 	if r, ok := e.media.(media.DueRunner); ok {
 		errs = append(errs, r.RunDue(ctx))
 	}
-	return errors.Join(append(errs, e.RunDueCalls(ctx, e.lookup), e.runDueStale(ctx))...)
+	return errors.Join(append(errs, e.RunDueCalls(ctx, e.lookup), e.runDueStale(ctx), e.runDueHistory(ctx))...)
 }
 
 // lookup finds a running conference's call settings for RunDueCalls.

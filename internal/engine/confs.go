@@ -39,6 +39,10 @@ type Config struct {
 	MaxConfs             int   // concurrent running conferences
 	MaxPorts             int   // terminal ports across running conferences
 	Quota                Quota // live conferences per account and per domain (quota.go); zero: none
+	// HistoryRetention is how long an ended conference's history and
+	// call records are kept (history.go): zero DefaultHistoryRetention,
+	// negative none.
+	HistoryRetention time.Duration
 }
 
 // DefaultConfig: conference numbers 1110000 to 1119999, 100 conferences,

@@ -125,7 +125,7 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 			if err != nil {
 				return "", err
 			}
-			return t.MtID(), e.features.Joined(ctx, c, t)
+			return t.MtID(), e.joined(ctx, c, t)
 		}
 	}
 	t, err := e.addOnline(ctx, c, fields)
@@ -135,7 +135,7 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 	if err != nil {
 		return "", err
 	}
-	return t.MtID(), e.features.Joined(ctx, c, t)
+	return t.MtID(), e.joined(ctx, c, t)
 }
 
 // Left takes a terminal out of the call when the media plane saw it go:
@@ -181,7 +181,7 @@ func (e *Engine) leave(ctx context.Context, conf, mt string, lost bool, keep fun
 			return err
 		}
 	}
-	return e.left(ctx, c, []string{mt})
+	return e.left(ctx, c, []string{mt}, lost)
 }
 
 // KeyFrameRequest asks terminal mt for a key frame through the backend

@@ -21,6 +21,9 @@ func (m *Module) Routes() api.Routes {
 		"mc.meeting_files.upload": m.fileUpload,
 		"mc.meeting_files.list":   m.fileList,
 		"mc.meeting_files.delete": m.fileDelete,
+		// history.go
+		"mc.history.list": m.listHistory,
+		"mc.history.get":  m.getHistory,
 		// resources.go
 		"mc.resources.list": m.listResources,
 		"mc.platforms.list": m.listPlatforms,

@@ -26,6 +26,12 @@ const (
 	// KindMT is a conference's terminal (internal/engine). Its id is
 	// "<conf_id>/<mt_id>"; OwnerMoid holds the conf_id.
 	KindMT = "mt"
+
+	// KindCallRecord is a terminal's call in a running conference, and
+	// KindHistory an ended conference with its calls (internal/engine
+	// history.go): Confer's call records, not the platform's.
+	KindCallRecord = "call_record"
+	KindHistory    = "conf_history"
 )
 
 // TimeLayout is ISO 8601 with a numeric UTC offset, as seed 000

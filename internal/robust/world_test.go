@@ -72,6 +72,11 @@ func build(t *testing.T, env *testserver.Env, c *testserver.Client, user, prefix
 	w.ids["meeting"] = fmt.Sprint(get("/api/v1/vc/confs/"+cid, nil)["meeting_id"])
 	cp := "/api/v1/vc/confs/" + cid
 
+	// An ended conference in the history (Confer's extension).
+	ended := post("POST", "/api/v1/mc/confs", map[string]any{"create_type": 1, "name": name("ended"), "duration": 0})["conf_id"].(string)
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/mc/confs/"+ended, nil))
+	w.ids["history"] = findString(get("/api/v1/mc/history", nil), "history_id")
+
 	// Recording: one finished recording (a program), one running.
 	vrsID := findString(get("/api/v1/vc/vrs", nil), "vrs_id")
 	w.ids["vrs"] = vrsID
@@ -176,6 +181,8 @@ func (w *world) pathValue(ep *catalog.Endpoint, param, token string) string {
 		return w.ids["vmp"]
 	case "rec_id":
 		return w.ids["rec"]
+	case "history_id":
+		return w.ids["history"]
 	case "hdu_id":
 		return w.ids["hdu"]
 	case "dst_ip":
