@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -145,4 +146,76 @@ func medianLevel(pcm []int16, freq float64) float64 {
 	}
 	sort.Float64s(ls)
 	return ls[len(ls)/2]
+}
+
+// TestWallHearsEveryone: three publishers talk at once (440, 660 and 880
+// Hz); a TV wall started on the first one receives on its channel that
+// terminal's picture and the conference's mix, all three tones (vc gives
+// the wall's viewers sfu.Grant.MixedAudio), not the one terminal's sound.
+func TestWallHearsEveryone(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
+	c := env.LoggedIn(t)
+	conf := startConf(t, c, "wall mix")
+	var first string
+	for i, f := range []float64{440, 660, 880} {
+		name := "pub" + strconv.Itoa(i)
+		publishTone(t, c, conf, name, f)
+		if mt := onlineTerminal(t, c, conf, name); i == 0 {
+			first = mt
+		}
+	}
+	testserver.MustOK(t, c.Do("POST", "/api/v1/vc/confs/"+conf+"/hdus", testserver.Params(t, map[string]any{"hdu_id": "1_0", "mode": 2,
+		"show_mt_name": 0, "spilt": map[string]any{"members": []any{map[string]any{"chn_idx": 0, "mt_id": first}}}})))
+	_, v := wallState(t, env, c, "1_0")
+	if len(v.Channels) != 1 || v.Channels[0].WHEP == "" {
+		t.Fatalf("wall state %+v", v)
+	}
+	dec, err := audio.NewDecoder("opus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var pcm []int16
+	t.Cleanup(func() { mu.Lock(); dec.Close(); dec = nil; mu.Unlock() })
+	pc := newPC(t)
+	if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeAudio, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
+		t.Fatal(err)
+	}
+	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
+		for {
+			p, _, err := tr.ReadRTP()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			if dec != nil {
+				pcm, _ = dec.Decode(pcm, p.Payload)
+				if len(pcm) > 4*audio.Rate {
+					pcm = append(pcm[:0], pcm[len(pcm)-audio.Rate:]...)
+				}
+			}
+			mu.Unlock()
+		}
+	})
+	prev := http.DefaultClient.Jar
+	http.DefaultClient.Jar = cookieJar{c.Cookie}
+	code, _, body := offer(t, pc, env.URL+v.Channels[0].WHEP, "")
+	http.DefaultClient.Jar = prev
+	if code != http.StatusCreated {
+		t.Fatalf("wall channel = %d %q", code, body)
+	}
+	waitFor(t, "the wall hearing 440, 660 and 880 Hz", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(pcm) < audio.Rate/2 {
+			return false
+		}
+		tail := pcm[len(pcm)-audio.Rate/2:]
+		for _, f := range []float64{440, 660, 880} {
+			if tone.Level(tail, f, audio.Rate) < 1500 {
+				return false
+			}
+		}
+		return true
+	})
 }
