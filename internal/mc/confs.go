@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
@@ -93,7 +94,7 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 	if ctype != engine.CreateInstant {
 		doc["template_id"] = tid
 	}
-	if err := completeConf(doc, r); err != nil {
+	if err := completeConf(doc, r.Principal); err != nil {
 		return nil, err
 	}
 	spec.Doc = doc
@@ -207,7 +208,7 @@ var confDefaults = map[string]any{"call_mode": 2, "call_interval": 20, "call_tim
 
 // completeConf fills the defaults and the server's fields of a
 // conference document.
-func completeConf(doc map[string]any, r *api.Request) error {
+func completeConf(doc map[string]any, p *auth.Principal) error {
 	if record.Int(doc, "max_join_mt") == 0 {
 		doc["max_join_mt"] = engine.DefaultMaxJoinMt
 	}
@@ -267,10 +268,10 @@ func completeConf(doc map[string]any, r *api.Request) error {
 	if _, ok := doc["meeting_room_name"]; !ok {
 		doc["meeting_room_name"] = ""
 	}
-	doc["creator"] = map[string]any{"name": r.Principal.Username, "account": r.Principal.AccountMoid,
+	doc["creator"] = map[string]any{"name": p.Username, "account": p.AccountMoid,
 		"account_type": 1, "telephone": "", "mobile": ""}
-	doc["user_domain_moid"] = r.Principal.DomainMoid
-	doc["user_domain_name"] = r.Principal.DomainName
+	doc["user_domain_moid"] = p.DomainMoid
+	doc["user_domain_name"] = p.DomainName
 	return nil
 }
 

@@ -17,6 +17,18 @@ type SIPConferences struct {
 	// conference's media (owner_sip.go); a conference no node owns
 	// becomes this node's.
 	Owners *Owners
+	// Rooms, when set, starts the conference of the virtual meeting
+	// room a caller dialled while none of it runs (mc.Module.StartRoom;
+	// docs/sip.md "Calling in").
+	Rooms func(ctx context.Context, number string, may func(password string) bool) (bool, error)
+}
+
+// StartRoom implements sip.Conferences.
+func (s SIPConferences) StartRoom(ctx context.Context, number string, may func(password string) bool) (bool, error) {
+	if s.Rooms == nil || s.Engine() == nil {
+		return false, nil
+	}
+	return s.Rooms(ctx, number, may)
 }
 
 // Lookup implements sip.Conferences.

@@ -63,7 +63,10 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 	}
 	if cfg.SIP != nil {
 		ua, err := sip.New(*cfg.SIP, sip.Deps{Store: cfg.Store, Log: s.log, Simulated: cfg.SimulatedTerminals, Bridge: rtc.SIPBridge{SFU: sf}, Credentials: s.auth,
-			Confs: rtc.SIPConferences{Engine: func() *engine.Engine { return s.engine }, Owners: s.owners}})
+			Confs: rtc.SIPConferences{Engine: func() *engine.Engine { return s.engine }, Owners: s.owners,
+				Rooms: func(ctx context.Context, number string, may func(string) bool) (bool, error) {
+					return s.mc.StartRoom(ctx, number, may)
+				}}})
 		if err != nil {
 			_ = sf.Close()
 			return nil, err

@@ -1,6 +1,7 @@
 package sip
 
 import (
+	"context"
 	"errors"
 
 	"github.com/emiago/sipgo/sip"
@@ -61,4 +62,24 @@ func refusal(caller media.Participant, code int, reason string) (int, string) {
 func (u *UA) refuse(req *sip.Request, tx sip.ServerTransaction, caller media.Participant, code int, reason string) {
 	code, reason = refusal(caller, code, reason)
 	respond(req, tx, code, reason)
+}
+
+// lookupOrStart finds the running conference a caller dialled; a virtual
+// meeting room's number with no conference running starts the room's
+// conference first when the call-in policy would let the caller in
+// (meeting-room behaviour, docs/sip.md "Calling in").
+func (u *UA) lookupOrStart(ctx context.Context, number string, caller media.Participant) (Conference, error) {
+	conf, err := u.deps.Confs.Lookup(ctx, number)
+	if !errors.Is(err, ErrNoConference) || number == "" {
+		return conf, err
+	}
+	may := func(password string) bool { return u.mayCallIn(caller, Conference{Password: password}) }
+	started, serr := u.deps.Confs.StartRoom(ctx, number, may)
+	if serr != nil {
+		return conf, serr
+	}
+	if !started {
+		return conf, err
+	}
+	return u.deps.Confs.Lookup(ctx, number)
 }

@@ -114,8 +114,8 @@ a=sendrecv
 	sdp = strings.ReplaceAll(sdp, "\n", "\r\n")
 	return `INVITE sip:` + conf + `@127.0.0.1 SIP/2.0
 Via: SIP/2.0/UDP ` + local + `;branch=z9hG4bKproxy0001;rport
-Via: SIP/2.0/TLS 192.0.2.10:5061;received=192.0.2.10;rport=50423;branch=z9hG4bK7c9a3a1f0e2d4b6f9a8c7e6d5b4a3f2e1
-Record-Route: <sip:` + local + `;transport=udp;lr>
+Via: SIP/2.0/TLS 192.0.2.10:5061;received=192.0.2.10;rport=50423;branch=z9hG4bK7c9a3a1f0e2d4b6f9a8c7e6d5b4a3f2e1;x-route-tag="tgrp:partner-room-systems;trunk-context=partner.example.com"
+Record-Route: <sip:` + local + `;transport=udp;lr;ftag=8a7f6e5d4c3b2a19;x-proxy-session=0f1e2d3c4b5a6978>
 From: "Room 4.2 Boardroom" <sip:room42@partner.example.com>;tag=8a7f6e5d4c3b2a19
 To: <sip:` + conf + `@127.0.0.1>
 Call-ID: 0f1e2d3c4b5a69788796a5b4c3d2e1f0@192.0.2.10

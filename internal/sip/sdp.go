@@ -36,10 +36,15 @@ var (
 		{PT: 8, Name: "PCMA", ClockRate: 8000, Channels: 1},
 		{PT: 9, Name: "G722", ClockRate: 8000, Channels: 1},
 	}
-	dtmfCodec  = Codec{PT: 101, Name: "telephone-event", ClockRate: 8000, Fmtp: "0-15"}
+	dtmfCodec = Codec{PT: 101, Name: "telephone-event", ClockRate: 8000, Fmtp: "0-15"}
+	// H.264 first (what room systems send; h264.go), then VP8 (what
+	// browsers send, and a few terminals: issue 39).
 	videoOffer = []Codec{
 		{PT: 96, Name: "H264", ClockRate: 90000, Fmtp: "profile-level-id=42e01f;packetization-mode=1"},
+		{PT: 97, Name: "VP8", ClockRate: 90000},
 	}
+	// The content m-line is H.264 only (docs/sip.md "Content").
+	contentOffer = videoOffer[:1]
 )
 
 // Media is what one side of a call sends and receives.
@@ -152,7 +157,7 @@ func offerSDP(l *leg, savp bool) []byte {
 	lines := []mline{
 		{media: "audio", port: l.audio.port(), codecs: audio},
 		{media: "video", port: l.video.port(), codecs: videoOffer, content: "main"},
-		{media: "video", port: l.content.port(), codecs: videoOffer, content: "slides"},
+		{media: "video", port: l.content.port(), codecs: contentOffer, content: "slides"},
 	}
 	if savp {
 		for i, s := range []*stream{l.audio, l.video, l.content} {
@@ -334,7 +339,7 @@ func parseSDP(body []byte) (Media, error) {
 			m.ContentPort, m.ContentCands, m.ContentDir = port, cands, dir
 			m.ContentSec, m.savp.content = sec, savp
 			if port != 0 {
-				m.Content = pick(cands, videoOffer)
+				m.Content = pick(cands, contentOffer)
 			}
 		}
 	}
@@ -402,13 +407,19 @@ func codecsOf(md *sdp.MediaDescription) []Codec {
 // payload type.
 func pick(peer, ours []Codec) *Codec {
 	for _, o := range ours {
+		if o.Name == "H264" {
+			if c := pickH264(peer); c != nil {
+				return c
+			}
+			continue
+		}
 		for _, p := range peer {
 			if strings.EqualFold(p.Name, o.Name) && p.ClockRate == o.ClockRate {
-				if o.Name == "H264" && strings.Contains(p.Fmtp, "packetization-mode=0") {
-					continue // the SFU forwards FU-A (packetization mode 1) only
-				}
 				c := p
 				c.Name = o.Name
+				if o.Name == "VP8" {
+					c.Fmtp = "" // max-fr, max-fs: the terminal's, not Confer's
+				}
 				return &c
 			}
 		}

@@ -36,6 +36,11 @@ var ErrNoConference = errors.New("sip: no conference has the number")
 // "idle"; "" none).
 type Conferences interface {
 	Lookup(ctx context.Context, number string) (Conference, error)
+	// StartRoom starts the conference of the virtual meeting room whose
+	// number a caller dialled while none runs, when may accepts the
+	// room's password (the call-in policy); false: no such room, or not
+	// started.
+	StartRoom(ctx context.Context, number string, may func(password string) bool) (bool, error)
 	State(ctx context.Context, conf, mt string) (string, error)
 }
 
