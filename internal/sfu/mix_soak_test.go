@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -320,9 +321,10 @@ func (g *gapCheck) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 }
 
 // memory is the process's resident memory (Linux /proc/self/statm; 0
-// elsewhere) and the Go heap in use, after a collection.
+// elsewhere) and the Go heap in use, after a collection that returns the
+// free memory to the system (what stays resident is in use).
 func memory() (rss, heap uint64) {
-	runtime.GC()
+	debug.FreeOSMemory()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	if b, err := os.ReadFile("/proc/self/statm"); err == nil {
