@@ -19,10 +19,15 @@ type recFlags struct {
 	maxBytes *int64
 	minFree  *int64
 	running  *int
+	domain   *int64
 }
 
 // defaultRecMinFree is the free disk space under which recordings stop.
 const defaultRecMinFree = 256 << 20
+
+// defaultRecDomainQuota is what one user domain's recording files may
+// hold while the platform has several (50 GiB).
+const defaultRecDomainQuota = 50 << 30
 
 func addRecFlags(fs *flag.FlagSet) recFlags {
 	return recFlags{
@@ -34,6 +39,8 @@ func addRecFlags(fs *flag.FlagSet) recFlags {
 			"recordings stop with error 24014 when the disk has fewer free bytes (env CONFER_REC_MIN_FREE)"),
 		running: fs.Int("rec-max-running", envInt("CONFER_REC_MAX_RUNNING", vc.DefaultMaxRunning),
 			"recordings writing files on this node at once; one more is refused with 24102 (env CONFER_REC_MAX_RUNNING)"),
+		domain: fs.Int64("rec-domain-quota", envInt64("CONFER_REC_DOMAIN_QUOTA", defaultRecDomainQuota),
+			"bytes the recording files of one user domain may hold while the platform has several; beyond, a recording is refused or stops with 24014 (env CONFER_REC_DOMAIN_QUOTA; 0: none)"),
 	}
 }
 
@@ -42,7 +49,7 @@ func (f recFlags) config(filesDir string) server.RecordingConfig {
 	if dir == "" {
 		dir = filepath.Join(filepath.Dir(filepath.Clean(filesDir)), "recordings")
 	}
-	return server.RecordingConfig{Dir: dir, MaxBytes: *f.maxBytes, MinFree: *f.minFree, MaxRunning: *f.running}
+	return server.RecordingConfig{Dir: dir, MaxBytes: *f.maxBytes, MinFree: *f.minFree, MaxRunning: *f.running, DomainQuota: *f.domain}
 }
 
 func envInt64(name string, def int64) int64 {
@@ -54,6 +61,10 @@ func envInt64(name string, def int64) int64 {
 	return def
 }
 
+// recMinStart is the least a recording of a domain starts with
+// (vc/rec_quota.go).
+const recMinStart = 1 << 20
+
 // check refuses a quota too small for a file's header.
 func (f recFlags) check() error {
 	if *f.maxBytes != 0 && *f.maxBytes < recorder.MinQuota {
@@ -61,6 +72,9 @@ func (f recFlags) check() error {
 	}
 	if *f.running < 1 {
 		return errors.New("--rec-max-running must be at least 1")
+	}
+	if *f.domain != 0 && *f.domain < recMinStart {
+		return fmt.Errorf("--rec-domain-quota must be 0 or at least %d", recMinStart)
 	}
 	if *f.minFree < 0 {
 		return errors.New("--rec-min-free must not be negative")

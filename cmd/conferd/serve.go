@@ -53,6 +53,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	maxConfs := fs.Int("max-confs", cdef.MaxConfs, "concurrent running conferences the platform can hold")
 	maxPorts := fs.Int("max-ports", cdef.MaxPorts, "terminal ports across running conferences")
 	historyDays := fs.Int("history-days", envInt("CONFER_HISTORY_DAYS", int(engine.DefaultHistoryRetention/(24*time.Hour))), "days an ended conference's history and call records are kept; 0 keeps none (env CONFER_HISTORY_DAYS; docs/conferences.md \"History\")")
+	domainShare := fs.Int("domain-share", cdef.DomainShare, "percent of --max-confs and --max-ports one user domain may take while the platform has several (beyond: 27505, 27506, 20301); 0 or 100: no share (docs/operations.md \"Limits\")")
 	nodeName := fs.String("node-name", envOr("CONFER_NODE_NAME", ""), "name of this node in network management (env CONFER_NODE_NAME; default: the host name)")
 	roomMoid := fs.String("machine-room-moid", envOr("CONFER_MACHINE_ROOM_MOID", ""), "moid of this node's machine room (env CONFER_MACHINE_ROOM_MOID)")
 	roomName := fs.String("machine-room-name", envOr("CONFER_MACHINE_ROOM_NAME", ""), "name of this node's machine room (env CONFER_MACHINE_ROOM_NAME)")
@@ -100,6 +101,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *numMin < 1 || *numMax < *numMin || *maxConfs < 1 || *maxPorts < 1 {
 		fmt.Fprintln(stderr, "conferd: conference numbers, --max-confs and --max-ports must be positive ranges")
+		return exitUsage
+	}
+	if *domainShare < 0 || *domainShare > 100 {
+		fmt.Fprintln(stderr, "conferd: --domain-share is a percentage, 0 to 100")
 		return exitUsage
 	}
 	if err := errors.Join(limits.check(), recF.check(), gcF.check(), checkOrigins(splitList(*allowedOrigins))); err != nil {
@@ -179,7 +184,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			VerifiedFor: *verFor, VerifiedMax: *verMax,
 			ThrottleFree: *thrFree, ThrottleClientFree: *thrClientFree, ThrottleMax: *thrMax},
 		Conference: engine.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts, Quota: limits.quota(),
-			HistoryRetention: historyRetention(*historyDays)},
+			HistoryRetention: historyRetention(*historyDays), DomainShare: *domainShare},
 		MC:     mc.Config{FilesDir: *filesDir, MaxFilesPerDomain: limits.filesQuota()},
 		Limits: lim,
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,

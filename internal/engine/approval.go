@@ -181,7 +181,7 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.admit(ctx, Reserved(c.Doc)); err != nil {
+	if err := s.admit(ctx, rec.DomainMoid, Reserved(c.Doc)); err != nil {
 		return Conference{}, err
 	}
 	pending := rec
@@ -192,7 +192,7 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 		return Conference{}, err
 	}
 	rec.Version++
-	if err := s.recheck(ctx); err != nil {
+	if err := s.recheck(ctx, rec.DomainMoid); err != nil {
 		pending.UpdatedAt = now
 		if uerr := s.st.UpdateRecord(ctx, pending, StateRunning); uerr != nil && !errors.Is(uerr, store.ErrNotFound) {
 			return Conference{}, errors.Join(err, uerr)

@@ -11,9 +11,15 @@ import (
 // Usage is what running conferences take, across every domain: capacity
 // is the platform's.
 type Usage struct {
-	Confs  int         // running conferences
-	Ports  int         // terminal ports they take (see Usage)
-	BySize map[int]int // running conferences by max_join_mt
+	Confs    int                  // running conferences
+	Ports    int                  // terminal ports they take (see Usage)
+	BySize   map[int]int          // running conferences by max_join_mt
+	ByDomain map[string]DomainUse // the same by user domain moid
+}
+
+// DomainUse is what one user domain's running conferences take.
+type DomainUse struct {
+	Confs, Ports int
 }
 
 // confPorts is what Usage keeps of a running conference: its size and
@@ -41,7 +47,7 @@ func (s *Conferences) Usage(ctx context.Context) (Usage, error) {
 	if err != nil {
 		return Usage{}, err
 	}
-	u := Usage{BySize: map[int]int{}}
+	u := Usage{BySize: map[int]int{}, ByDomain: map[string]DomainUse{}}
 	for _, p := range confs {
 		u.Confs++
 		n := inCall[p.Key.ID]
@@ -50,6 +56,10 @@ func (s *Conferences) Usage(ctx context.Context) (Usage, error) {
 		}
 		u.Ports += n
 		u.BySize[p.Val.size]++
+		d := u.ByDomain[p.Key.DomainMoid]
+		d.Confs++
+		d.Ports += n
+		u.ByDomain[p.Key.DomainMoid] = d
 	}
 	return u, nil
 }
@@ -90,13 +100,18 @@ func (s *Conferences) Free(u Usage, ports int) int {
 	return max(0, min(byConfs, byPorts))
 }
 
-// admit checks that one more conference of size ports fits.
-func (s *Conferences) admit(ctx context.Context, ports int) error {
+// admit checks that one more conference of domain, taking ports from
+// the start, fits: in the platform, and in the domain's share of it.
+func (s *Conferences) admit(ctx context.Context, domain string, ports int) error {
 	u, err := s.Usage(ctx)
 	if err != nil {
 		return err
 	}
-	return s.over(u.Confs+1, u.Ports+ports)
+	if err := s.over(u.Confs+1, u.Ports+ports); err != nil {
+		return err
+	}
+	d := u.ByDomain[domain]
+	return s.overShare(ctx, d.Confs+1, d.Ports+ports)
 }
 
 // over answers the capacity code when confs or ports exceed the limits.
@@ -114,10 +129,14 @@ func (s *Conferences) over(confs, ports int) error {
 // admitted conferences at once, the running set may exceed the limits,
 // and the change just made must be undone. Whichever of two racing
 // changes counts last sees both, so the limits never stay exceeded.
-func (s *Conferences) recheck(ctx context.Context) error {
+func (s *Conferences) recheck(ctx context.Context, domain string) error {
 	u, err := s.Usage(ctx)
 	if err != nil {
 		return err
 	}
-	return s.over(u.Confs, u.Ports)
+	if err := s.over(u.Confs, u.Ports); err != nil {
+		return err
+	}
+	d := u.ByDomain[domain]
+	return s.overShare(ctx, d.Confs, d.Ports)
 }

@@ -43,12 +43,16 @@ type Config struct {
 	// call records are kept (history.go): zero DefaultHistoryRetention,
 	// negative none.
 	HistoryRetention time.Duration
+	// DomainShare is the percentage of MaxConfs and MaxPorts one user
+	// domain may take while the platform has several (share.go); 0 or
+	// 100: no share.
+	DomainShare int
 }
 
 // DefaultConfig: conference numbers 1110000 to 1119999, 100 conferences,
-// 1000 terminal ports, DefaultQuota.
+// 1000 terminal ports, DefaultQuota, DefaultDomainShare.
 func DefaultConfig() Config {
-	return Config{NumberMin: 1110000, NumberMax: 1119999, MaxConfs: 100, MaxPorts: 1000, Quota: DefaultQuota()}
+	return Config{NumberMin: 1110000, NumberMax: 1119999, MaxConfs: 100, MaxPorts: 1000, Quota: DefaultQuota(), DomainShare: DefaultDomainShare}
 }
 
 // Conference is a conference record with its decoded document (the

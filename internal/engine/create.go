@@ -70,14 +70,14 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 func (s *Conferences) admitInsert(ctx context.Context, ports int, rec store.Record, doc map[string]any, number string) (Conference, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.admit(ctx, ports); err != nil { // the ports it reserves (Reserved)
+	if err := s.admit(ctx, rec.DomainMoid, ports); err != nil { // the ports it reserves (Reserved)
 		return Conference{}, err
 	}
 	c, err := s.insert(ctx, rec, doc, number)
 	if err != nil {
 		return Conference{}, err
 	}
-	if err := s.recheck(ctx); err != nil {
+	if err := s.recheck(ctx, rec.DomainMoid); err != nil {
 		if derr := s.st.DeleteRecord(ctx, record.KindConf, c.Rec.DomainMoid, c.ID()); derr != nil && !errors.Is(derr, store.ErrNotFound) {
 			return Conference{}, errors.Join(err, derr)
 		}

@@ -107,6 +107,11 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 	if all >= e.confs.cfg.MaxPorts {
 		return "", media.ErrFull
 	}
+	if left, shared, err := e.confs.DomainPortsLeft(ctx, c.DomainMoid, c.ConfID); err != nil { // share.go
+		return "", err
+	} else if shared && left == 0 {
+		return "", media.ErrFull
+	}
 	account := p.Account
 	if account == "" {
 		account = p.Name

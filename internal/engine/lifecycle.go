@@ -137,7 +137,7 @@ func (s *Conferences) start(ctx context.Context, rec store.Record, now time.Time
 func (s *Conferences) admitStart(ctx context.Context, c *Conference, end, now time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.admit(ctx, Reserved(c.Doc)); err != nil {
+	if err := s.admit(ctx, c.Rec.DomainMoid, Reserved(c.Doc)); err != nil {
 		return false, nil // full: stays booked, tried again at the next tick
 	}
 	rec, booked := c.Rec, c.Rec
@@ -152,7 +152,7 @@ func (s *Conferences) admitStart(ctx context.Context, c *Conference, end, now ti
 		return false, err
 	}
 	rec.Version++
-	if err := s.recheck(ctx); err != nil {
+	if err := s.recheck(ctx, rec.DomainMoid); err != nil {
 		booked.UpdatedAt = now
 		if err := s.st.UpdateRecord(ctx, booked, StateRunning); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return false, err

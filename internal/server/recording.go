@@ -22,6 +22,9 @@ type RecordingConfig struct {
 	Dir      string // the recordings folder; "" keeps no files
 	MaxBytes int64  // the most bytes of one recording file (0: no quota)
 	MinFree  int64  // recordings stop when the disk has less free space (0: only a failed write stops them)
+	// DomainQuota bounds the bytes of one user domain's recording files
+	// (0: none; vc/rec_quota.go).
+	DomainQuota int64
 	// MaxRunning bounds the recordings writing files on the node at once
 	// (vc.DefaultMaxRunning when 0).
 	MaxRunning int
@@ -34,7 +37,7 @@ func (s *Server) setupRecording(cfg RecordingConfig) {
 	if s.sfu != nil && cfg.Dir != "" {
 		rec = &rtc.Recorder{SFU: s.sfu}
 	}
-	rc := vc.RecordingConfig{Recorder: rec, Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree,
+	rc := vc.RecordingConfig{Recorder: rec, Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree, DomainQuota: cfg.DomainQuota,
 		MaxRunning: cfg.MaxRunning, Log: s.log, Group: s.group}
 	if rec != nil && s.owners != nil {
 		// Recordings follow the conference's media owner (docs/recording.md

@@ -47,3 +47,10 @@ type GuardedWriter interface {
 	// not in state: read both again.
 	SwapRecordWhile(ctx context.Context, r Record, kind, id, state string) error
 }
+
+// DomainCounter counts the user domains (sqlstore implements it): the
+// engine's per-domain shares of capacity apply only on a platform of more
+// than one (engine.Config.DomainShare).
+type DomainCounter interface {
+	CountDomains(ctx context.Context) (int, error)
+}

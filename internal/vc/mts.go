@@ -164,6 +164,12 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([
 		return nil, wire.Errorf(CodeMtsOverMCU, "the platform's %d terminal ports hold %d terminals; %d more do not fit",
 			ports, all, len(members))
 	}
+	if left, shared, err := m.confs.DomainPortsLeft(ctx, c.Rec.DomainMoid, c.ID()); err != nil {
+		return nil, err
+	} else if shared && len(members) > left { // engine/share.go, --domain-share
+		return nil, wire.Errorf(CodeMtsOverMCU, "the user domain's share of the platform's terminal ports (--domain-share) leaves room for %d more terminals; %d do not fit",
+			left, len(members))
+	}
 	ts, err := m.engine.Add(ctx, ec, members)
 	if err != nil {
 		return nil, mtErr(err, c.ID(), "")

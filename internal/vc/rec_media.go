@@ -42,6 +42,9 @@ type RecordingConfig struct {
 	Dir      string         // the recordings' folder (the vrs programs' files)
 	MaxBytes int64          // the most bytes of one recording file (0: no quota)
 	MinFree  int64          // recordings stop when the disk has less free space
+	// DomainQuota bounds the bytes of one user domain's recording files
+	// (0: none; rec_quota.go).
+	DomainQuota int64
 	// MaxRunning bounds the recordings writing files on this node at
 	// once (DefaultMaxRunning when 0); one more is refused with 24102.
 	MaxRunning int
@@ -147,12 +150,24 @@ func (m *Module) recStartHere(ctx context.Context, c engine.Conference, rc map[s
 			m.rec.running.Add(-1)
 		}
 	}()
+	allow, used, ok, err := m.recAllowance(ctx, c.Rec.DomainMoid) // rec_quota.go
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return wire.Errorf(CodeRecDiskFull, "the user domain's recordings hold %d bytes of its quota of %d (--rec-domain-quota): delete programs to record again",
+			used, m.rec.cfg.DomainQuota)
+	}
+	maxBytes := m.rec.cfg.MaxBytes
+	if allow > 0 && (maxBytes <= 0 || allow < maxBytes) {
+		maxBytes = allow
+	}
 	rel := m.recPartFile(c.Rec.DomainMoid, recID, len(recParts(rc))+1)
 	path := filepath.Join(m.rec.cfg.Dir, rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return wire.Errorf(CodeRecWriteError, "the recordings folder cannot be made: %v", err)
 	}
-	spec := media.RecordSpec{Path: path, Dual: tlInt(rc["dual_stream"]) == 1, MaxBytes: m.rec.cfg.MaxBytes,
+	spec := media.RecordSpec{Path: path, Dual: tlInt(rc["dual_stream"]) == 1, MaxBytes: maxBytes,
 		MinFree: m.rec.cfg.MinFree, OnWrite: func(n int64) { m.rec.bytes.Add(n) }}
 	if tlInt(rc["recorder_type"]) == recTypeTerminal {
 		if ids := tlMtIDs(rc["members"]); len(ids) > 0 {

@@ -63,8 +63,12 @@ func main() {
 		sipGuess()
 	case "redirect":
 		redirect()
+	case "ports":
+		ports()
+	case "nms":
+		nmsLeak()
 	default:
-		fmt.Fprintln(os.Stderr, "usage: attack [flags] memory|slow|quota|slowbodies|csrf|lock|unknownusers|sipguess|redirect (issue 38: scripts/attack/issue38.go)")
+		fmt.Fprintln(os.Stderr, "usage: attack [flags] memory|slow|quota|slowbodies|csrf|lock|unknownusers|sipguess|redirect|ports|nms (issue 38: scripts/attack/issue38.go, shares.go)")
 		os.Exit(2)
 	}
 }

@@ -26,6 +26,7 @@ type Full interface {
 	store.EventWaker
 	store.ConfPager
 	store.KeyLister
+	store.DomainCounter
 	store.GuardedWriter
 	store.BatchReader
 	store.Claimer

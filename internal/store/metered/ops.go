@@ -218,6 +218,10 @@ func (s *Store) RecordKeys(ctx context.Context, kind, state string) ([]store.Rec
 	return val(s, "RecordKeys", func() ([]store.RecordKey, error) { return s.Full.RecordKeys(ctx, kind, state) })
 }
 
+func (s *Store) CountDomains(ctx context.Context) (int, error) {
+	return val(s, "CountDomains", func() (int, error) { return s.Full.CountDomains(ctx) })
+}
+
 func (s *Store) GetRecordAndState(ctx context.Context, kind, domainMoid, id, kind2, id2 string) (store.Record, string, error) {
 	var state string
 	rec, err := val(s, "GetRecordAndState", func() (store.Record, error) {

@@ -188,6 +188,13 @@ func (db *DB) AccountByMoid(ctx context.Context, moid string) (store.Account, er
 	return db.accountWhere(ctx, "a.moid = ?", moid)
 }
 
+// CountDomains counts the user domains (store.DomainCounter).
+func (db *DB) CountDomains(ctx context.Context) (int, error) {
+	var n int
+	err := db.rdb.QueryRowContext(ctx, "SELECT COUNT(*) FROM user_domains").Scan(&n)
+	return n, err
+}
+
 // CountAccounts counts accounts of every domain.
 func (db *DB) CountAccounts(ctx context.Context) (int, error) {
 	var n int
