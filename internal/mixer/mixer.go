@@ -1,7 +1,8 @@
 // Package mixer mixes a conference's audio for the endpoints that take
-// one audio stream (SIP legs, recordings, live broadcasts, monitors): per
-// participant a jitter buffer and a decoder (Input), a mix of the selected
-// participants every 20 ms at 48 kHz, and per receiver (Output) the mix
+// one audio stream (SIP legs, recordings, live broadcasts, monitors, TV
+// walls): per participant a jitter buffer and a decoder (Input), a mix of
+// the selected participants in 20 ms frames at 48 kHz, each mixed as soon
+// as its packets are there (clock.go), and per receiver (Output) the mix
 // without its own voice (N−1), encoded in its codec.
 //
 // The design is that of Janus's AudioBridge and of the classic N−1

@@ -35,8 +35,10 @@ type encJob struct {
 }
 
 // Tick mixes and sends one 20 ms frame: every input gives a frame (or
-// none), the selection is mixed, and each output receives its mix. Start
-// calls it every 20 ms; tests and benchmarks call it directly.
+// none), the selection is mixed, and each output receives its mix.
+// Start's clock calls it once per frame when the frame's packets are
+// there or its deadline passed (clock.go); tests and benchmarks call it
+// directly.
 func (m *Mixer) Tick() {
 	m.writeMu.Lock()
 	defer m.writeMu.Unlock()
