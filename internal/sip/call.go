@@ -239,6 +239,8 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 		}
 	}
 	c.leg.sinks(audio, func(p *rtp.Packet) { ep.WriteVideo(p) }, ep.RequestKeyFrame)
+	c.leg.setTMMBR(func() { c.capVideo() })
+	c.capVideo() // b=TIAS, b=AS (bandwidth.go)
 	c.contentJoined(ep, peer)
 	return ep, nil
 }

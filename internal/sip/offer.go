@@ -31,7 +31,7 @@ func (c *call) reoffer(body []byte) []byte {
 	c.mu.Unlock()
 	a.lines, a.IP = peer.lines, peer.IP
 	a.AudioPort, a.AudioDir = peer.AudioPort, peer.AudioDir
-	a.VideoPort, a.VideoDir = peer.VideoPort, peer.VideoDir
+	a.VideoPort, a.VideoDir, a.VideoBitrate = peer.VideoPort, peer.VideoDir, peer.VideoBitrate
 	a.ContentPort, a.ContentDir = peer.ContentPort, peer.ContentDir
 	a.AudioSec, a.VideoSec, a.ContentSec, a.savp = peer.AudioSec, peer.VideoSec, peer.ContentSec, peer.savp
 	if peer.Audio == nil {
@@ -61,5 +61,6 @@ func (c *call) reoffer(body []byte) []byte {
 	c.mu.Lock()
 	c.media, c.local = a, answer
 	c.mu.Unlock()
+	c.capVideo() // a new b=TIAS or b=AS (bandwidth.go)
 	return answer
 }

@@ -194,8 +194,9 @@ func (s *stream) readRTP(last *atomic.Int64, f func(*rtp.Packet)) {
 	}
 }
 
-// readRTCP reads RTCP until the socket closes; a PLI or FIR calls kf.
-func (s *stream) readRTCP(kf func()) {
+// readRTCP reads RTCP until the socket closes; a PLI or FIR calls kf, a
+// TMMBR tm (nil: not read).
+func (s *stream) readRTCP(kf func(), tm func([]tmmbr)) {
 	if s == nil {
 		return
 	}
@@ -212,6 +213,11 @@ func (s *stream) readRTCP(kf func()) {
 			}
 		}
 		s.remoteRTCP.Store(from) // symmetric RTCP
+		if tm != nil {
+			if rs := tmmbrs(b); len(rs) > 0 {
+				tm(rs)
+			}
+		}
 		pkts, err := rtcp.Unmarshal(b)
 		if err != nil {
 			continue
@@ -253,6 +259,30 @@ type leg struct {
 	closeOnce        sync.Once
 	digits           chan byte
 	audioPT, videoPT uint8
+	// tmmbr is the terminal's last TMMBR on its video, bits a second (0:
+	// none); onTMMBR applies it (bandwidth.go).
+	tmmbr   atomic.Int64
+	onTMMBR func()
+}
+
+func (l *leg) setTMMBR(f func()) {
+	l.mu.Lock()
+	l.onTMMBR = f
+	l.mu.Unlock()
+}
+
+// gotTMMBR applies a terminal's TMMBR and answers it with TMMBN (RFC
+// 5104 section 4.2.2).
+func (l *leg) gotTMMBR(rs []tmmbr) {
+	r := rs[len(rs)-1]
+	l.video.sendRTCP(tmmbn(l.video.ssrc, r))
+	l.tmmbr.Store(int64(r.bps))
+	l.mu.Lock()
+	f := l.onTMMBR
+	l.mu.Unlock()
+	if f != nil {
+		f()
+	}
 }
 
 // lines are the m-lines a call has socket pairs for.
@@ -310,9 +340,9 @@ func (l *leg) start(peer Media) {
 	go l.audio.readRTP(&l.last, l.gotAudio)
 	go l.video.readRTP(&l.last, l.gotVideo)
 	go l.content.readRTP(&l.contentLast, l.gotContent)
-	go l.audio.readRTCP(nil)
-	go l.video.readRTCP(l.keyFrameRequested)
-	go l.content.readRTCP(l.contentKeyFrameRequested)
+	go l.audio.readRTCP(nil, nil)
+	go l.video.readRTCP(l.keyFrameRequested, l.gotTMMBR)
+	go l.content.readRTCP(l.contentKeyFrameRequested, nil)
 }
 
 func (l *leg) gotAudio(p *rtp.Packet) {

@@ -57,6 +57,9 @@ type Media struct {
 	Video      *Codec // nil: no video
 	AudioCands []Codec
 	VideoCands []Codec
+	// VideoBitrate is what the peer takes on its main video, bits a
+	// second (b=TIAS, b=AS; bandwidth.go); 0 no limit.
+	VideoBitrate int
 	// The content m-line: the video m-line with a=content:slides (RFC
 	// 4796), else the second video m-line; a dual stream without BFCP
 	// (docs/sip.md "Content"). Content is nil when there is none, it is
@@ -139,6 +142,9 @@ func writeSDP(ip net.IP, id, ver uint64, lines []mline) []byte {
 			}
 			if m.media == "video" {
 				fmt.Fprintf(&b, "a=rtcp-fb:%d nack pli\r\na=rtcp-fb:%d ccm fir\r\n", c.PT, c.PT)
+				if m.content == "" || m.content == "main" {
+					fmt.Fprintf(&b, "a=rtcp-fb:%d ccm tmmbr\r\n", c.PT) // RFC 5104 section 7.1 (bandwidth.go)
+				}
 			}
 		}
 		if m.content != "" {
@@ -332,6 +338,7 @@ func parseSDP(body []byte) (Media, error) {
 		case roleVideo:
 			m.VideoPort, m.VideoCands, m.VideoDir = port, cands, dir
 			m.VideoSec, m.savp.video = sec, savp
+			m.VideoBitrate = bandwidthOf(&sd, md)
 			if port != 0 {
 				m.Video = pick(cands, videoOffer)
 			}

@@ -187,3 +187,69 @@ func TestH264ProfileAnswered(t *testing.T) {
 	}
 	p2.do("BYE", "", "")
 }
+
+// A terminal's TMMBR on its video (RFC 5104) is answered with TMMBN
+// naming the request, and the answer offers ccm tmmbr on the main video
+// (issue 39 item 8; what it caps: sfu TestLocalVideoCap).
+func TestTMMBRAnswered(t *testing.T) {
+	e := startEnv(t, sipConfig())
+	conf := e.conf(t, nil)
+	p, aMedia := newPeer(t, e.addr()), listenUDP(t)
+	vRTP, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vRTP.Close()
+	res := p.callWith(conf, videoSDP(port(aMedia), port(vRTP),
+		"97\nb=TIAS:512000\na=rtpmap:97 H264/90000\na=fmtp:97 profile-level-id=42e01f;packetization-mode=1\na=rtcp-fb:97 ccm tmmbr\n"))
+	m := videoLine.FindStringSubmatch(res.body)
+	if res.code() != 200 || m == nil || !strings.Contains(m[3], "a=rtcp-fb:97 ccm tmmbr") {
+		t.Fatalf("INVITE: %s\n%s", res.first, res.body)
+	}
+	conferVideo, _ := strconv.Atoi(m[1])
+	e.callerMt(t, conf, "peer")
+	// The terminal's RTCP from its RTP port + 1; Confer answers there.
+	vRTCP, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port(vRTP) + 1})
+	if err != nil {
+		t.Skipf("the RTCP port after the test's RTP port is taken: %v", err)
+	}
+	defer vRTCP.Close()
+	v := uint32(2)<<26 | uint32(75000)<<9 | 40 // 300 kb/s
+	tmmbr := []byte{0x80 | 3, 205, 0, 4, 0, 0, 0x7b, 0x8, 0, 0, 0, 0, 0, 0, 0x7b, 0x8,
+		byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}
+	to := &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: conferVideo + 1}
+	got := make(chan []byte, 16)
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			n, err := vRTCP.Read(buf)
+			if err != nil {
+				return
+			}
+			got <- append([]byte(nil), buf[:n]...)
+		}
+	}()
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case b := <-got:
+			for len(b) >= 4 {
+				n := (int(b[2])<<8|int(b[3]))*4 + 4
+				if n > len(b) {
+					break
+				}
+				if b[1] == 205 && b[0]&0x1f == 4 && n == 20 && string(b[12:20]) == string(tmmbr[12:20]) {
+					p.do("BYE", "", "")
+					return
+				}
+				b = b[n:]
+			}
+		case <-tick.C:
+			_, _ = vRTCP.WriteToUDP(tmmbr, to) // RTCP is unreliable: sent until answered
+		case <-deadline:
+			t.Fatal("no TMMBN answered the TMMBR")
+		}
+	}
+}
