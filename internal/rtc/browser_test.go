@@ -81,6 +81,10 @@ func TestBrowserJoinsThroughTheAPI(t *testing.T) {
 	})
 	pageShows(t, first, "Grace in Ada's participant list",
 		`[...document.querySelectorAll('#participants li')].some(li => li.textContent.includes('Grace'))`)
+	// The page's icon is the node's (the console's), an image, not an error.
+	pageShows(t, first, "the page's icon an image", `(() => { if (!window.iconType) { window.iconType = "?";
+		fetch(document.querySelector('link[rel="icon"]').href).then((r) => { window.iconType = r.status + " " + r.headers.get("content-type"); }); }
+		return window.iconType.startsWith("200 image/"); })()`)
 
 	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+conf+"/mts/"+grace+"/mute", testserver.Params(t, map[string]any{"value": 1})))
 	pageShows(t, first, "Grace muted in Ada's list", `!!document.querySelector('#participants li[data-mt="`+grace+`"].muted')`)

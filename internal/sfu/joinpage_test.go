@@ -53,6 +53,12 @@ const fits = `(() => {
 				r.left >= stage.left - 0.5 && r.right <= stage.right + 0.5 && r.top >= stage.top - 0.5 && r.bottom <= stage.bottom + 0.5; });
 })()`
 
+// pictures is true when every tile on stage shows a picture (no
+// placeholder: camera off, interrupted) and the page is connected.
+const pictures = `document.getElementById('quality').dataset.level !== 'lost' &&
+	[...document.querySelectorAll('#tiles .tile:not(.offstage)')].every((t) =>
+		!t.classList.contains('video-off') && !t.classList.contains('stalled') && t.querySelector('video').videoWidth > 0)`
+
 // tileCount is the number of tiles on stage.
 const tileCount = `document.querySelectorAll('#tiles .tile:not(.offstage)').length`
 
@@ -132,6 +138,7 @@ func TestJoinPageLayout(t *testing.T) {
 	}
 	pageEval(t, laptop, "two cameras and a microphone to choose from",
 		`document.getElementById('camera-select').options.length === 2 && document.getElementById('mic-select').options.length >= 1`)
+	pageEval(t, laptop, "the lobby's preview showing the camera", `document.getElementById('preview').videoWidth > 0`)
 	screenshot(t, laptop, "lobby-1920")
 	joinPage(t, laptop, rg.srv.URL+"/rtc/join/c1#token=both", "Ada")
 	ada := rg.joinedAs(t, "Ada", 0)
@@ -139,9 +146,11 @@ func TestJoinPageLayout(t *testing.T) {
 	phone := sized(t, 390, 844)
 	joinPage(t, phone, rg.srv.URL+"/rtc/join/c1#token=both", "Grace")
 	grace := rg.joinedAs(t, "Grace", 0)
-	// A third participant (a WHIP publisher) and a WHEP viewer.
-	hedy := rg.publish("c1", 3, false, "?name=Hedy")
-	hedy.run(3, &sendOpts{})
+	// A third participant on a small laptop (1280×720, where tiles were
+	// once portrait crops of a third of the picture) and a WHEP viewer.
+	small := sized(t, 1280, 720)
+	joinPage(t, small, rg.srv.URL+"/rtc/join/c1#token=both", "Hedy")
+	hedy := rg.joinedAs(t, "Hedy", 0)
 	viewer := rg.viewer("c1", "?mt_id="+ada+"&name=Viewer", "sub")
 	_ = viewer // it watches Ada (TestWHEPViewerWatches checks what a viewer receives)
 	rg.ev.mu.Lock()
@@ -155,7 +164,7 @@ func TestJoinPageLayout(t *testing.T) {
 	for _, p := range []struct {
 		name string
 		ctx  context.Context
-	}{{"laptop", laptop}, {"phone", phone}} {
+	}{{"laptop", laptop}, {"phone", phone}, {"small laptop", small}} {
 		pageEval(t, p.ctx, "three tiles on the "+p.name, tileCount+` === 3`)
 		pageEval(t, p.ctx, "the "+p.name+"'s controls on screen and 16:9 tiles", fits)
 		pageEval(t, p.ctx, "three participants and no viewer on the "+p.name, `(() => {
@@ -166,22 +175,31 @@ func TestJoinPageLayout(t *testing.T) {
 	}
 	advancing(t, laptop, "Grace's tile on the laptop", "mt:"+grace)
 	advancing(t, phone, "Ada's tile on the phone", "mt:"+ada)
+	advancing(t, small, "Grace's tile on the small laptop", "mt:"+grace)
+	advancing(t, laptop, "Hedy's tile on the laptop", "mt:"+hedy)
 	// Chromium's fake microphone beeps: the meters move.
 	// (Queries may find no tile while a subscription heals: "?.".)
 	pageEval(t, laptop, "Grace's level on the laptop", `!['0%', '', undefined].includes(document.querySelector('.tile[data-key="mt:`+grace+`"] .meter i')?.style.width)`)
 	pageEval(t, laptop, "the laptop's own level", `!['0%', '', undefined].includes(document.querySelector('.tile[data-key="me"] .meter i')?.style.width)`)
-	screenshot(t, laptop, "grid-1920")
-	screenshot(t, phone, "grid-390")
+	for _, p := range []struct {
+		name string
+		ctx  context.Context
+	}{{"grid-1920", laptop}, {"grid-390", phone}, {"grid-1280", small}} {
+		pageEval(t, p.ctx, "every picture in "+p.name, pictures)
+		screenshot(t, p.ctx, p.name)
+	}
 
 	// A speaker: large over a strip, still 16:9 and on screen.
 	if err := rg.sfu.SetBroadcast("c1", Broadcast{Speaker: grace}); err != nil {
 		t.Fatal(err)
 	}
-	for _, ctx := range []context.Context{laptop, phone} {
+	for _, ctx := range []context.Context{laptop, phone, small} {
 		pageEval(t, ctx, "the speaker large", `document.getElementById('tiles').className === 'layout-speaker' && !!document.querySelector('.tile.large')`)
 		pageEval(t, ctx, "the speaker layout on screen and 16:9", fits)
 	}
+	pageEval(t, laptop, "every picture with a speaker on the laptop", pictures)
 	screenshot(t, laptop, "speaker-1920")
+	pageEval(t, phone, "every picture with a speaker on the phone", pictures)
 	screenshot(t, phone, "speaker-390")
 
 	// Grace's camera off: her tile shows her name, not a frozen frame.
@@ -209,6 +227,14 @@ func TestJoinPageLayout(t *testing.T) {
 	if after := pageValue[string](t, laptop, `window.confer.session()`); after != before {
 		t.Errorf("the camera change opened session %s after %s; want the same session", after, before)
 	}
+
+	// The speaker (Chromium offers its fake output where setSinkId
+	// exists): every other participant's tile plays through it.
+	pageEval(t, laptop, "a speaker to choose", `!document.getElementById('speaker-row').hidden && document.getElementById('speaker-select').options.length >= 1`)
+	sink := pageValue[string](t, laptop, `(() => { const s = document.getElementById('speaker-select');
+		s.value = s.options[s.options.length - 1].value; s.dispatchEvent(new Event('change')); return s.value; })()`)
+	pageEval(t, laptop, "the others' tiles on the chosen speaker", `(() => { const v = [...document.querySelectorAll('.tile:not([data-key="me"]) video')];
+		return v.length === 2 && v.every((x) => x.sinkId === `+fmt.Sprintf("%q", sink)+`); })()`)
 }
 
 // click presses a button once it is there and enabled.

@@ -432,6 +432,7 @@ function addTile(key, label, stream, mirrored) {
     $("tiles").append(tile);
   }
   tile.querySelector(".label .name").textContent = label;
+  tile.dataset.name = label;
   tile.querySelector(".avatar b").textContent = initials(label);
   if (stream) tile.querySelector("video").srcObject = stream;
   return tile;
@@ -530,7 +531,7 @@ function unwatch(key, keep) {
   if (entry.resize) entry.resize.disconnect();
   if (entry.location) fetch(entry.location, { method: "DELETE", headers: auth() }).catch(() => {});
   if (!entry.tile) return;
-  if (keep) entry.tile.classList.add("stalled");
+  if (keep) showVideo(entry.tile, entry.tile.dataset.name, entry.tile.classList.contains("video-off"), true);
   else entry.tile.remove();
 }
 
