@@ -27,6 +27,38 @@ func (s *Conferences) shareOf(limit int) int {
 	return max(1, limit*s.cfg.DomainShare/100)
 }
 
+// Sharing tells whether the domain share applies now: DomainShare is
+// between 0 and 100 and the platform has more than one user domain.
+func (s *Conferences) Sharing(ctx context.Context) (bool, error) { return s.sharing(ctx) }
+
+// ShareOf is a user domain's share of limit (at least 1).
+func (s *Conferences) ShareOf(limit int) int { return s.shareOf(limit) }
+
+// RunningIDs returns the numbers of a user domain's running conferences.
+func (s *Conferences) RunningIDs(ctx context.Context, domain string) ([]string, error) {
+	var out []string
+	if kl, ok := s.st.(store.KeyLister); ok {
+		keys, err := kl.RecordKeys(ctx, record.KindConf, StateRunning)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			if k.DomainMoid == domain {
+				out = append(out, k.ID)
+			}
+		}
+		return out, nil
+	}
+	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, DomainMoid: domain, States: []string{StateRunning}})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		out = append(out, r.ID)
+	}
+	return out, nil
+}
+
 // sharing tells whether the domain share applies now.
 func (s *Conferences) sharing(ctx context.Context) (bool, error) {
 	if s.cfg.DomainShare <= 0 || s.cfg.DomainShare >= 100 {

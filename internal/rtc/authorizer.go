@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
+	"net/http"
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/engine"
@@ -24,6 +26,34 @@ type Authorizer struct {
 	Auth   *auth.Service
 	// Watch admits watching viewers (watch.go); nil: none.
 	Watch Watcher
+	// Sessions counts a conference's open media sessions on this node
+	// and MaxSessions is the node's cap (--rtc-max-sessions): while the
+	// platform has several user domains, one domain's sessions take at
+	// most its share of the cap (--domain-share), beyond it an offer is
+	// answered 503 (issue 38 item 12). nil or 0: no share.
+	Sessions    func(confID string) int
+	MaxSessions int
+}
+
+// overShare tells whether the domain's media sessions on this node hold
+// its share of MaxSessions; only offers (POST) are counted against it.
+func (a Authorizer) overShare(ctx context.Context, domain string) (bool, error) {
+	req := sfu.RequestFromContext(ctx)
+	if a.Sessions == nil || a.MaxSessions <= 0 || a.Confs == nil || req == nil || req.Method != http.MethodPost {
+		return false, nil
+	}
+	if on, err := a.Confs.Sharing(ctx); err != nil || !on {
+		return false, err
+	}
+	ids, err := a.Confs.RunningIDs(ctx, domain)
+	if err != nil {
+		return false, err
+	}
+	n := 0
+	for _, id := range ids {
+		n += a.Sessions(id)
+	}
+	return n >= a.Confs.ShareOf(a.MaxSessions), nil
 }
 
 // Authorize implements sfu.Authorizer.
@@ -80,6 +110,11 @@ func (a Authorizer) Authorize(ctx context.Context, confID, bearer string) (sfu.G
 		if subtle.ConstantTimeCompare([]byte(got), []byte(pw)) != 1 {
 			return sfu.Grant{}, sfu.ErrPasswordRequired
 		}
+	}
+	if over, err := a.overShare(ctx, domain); err != nil {
+		return sfu.Grant{}, err
+	} else if over {
+		return sfu.Grant{}, fmt.Errorf("%w: the user domain holds its share of the node's media sessions (--domain-share of --rtc-max-sessions)", sfu.ErrUnavailable)
 	}
 	return sfu.Grant{ConfID: confID, Role: sfu.Role(role), Name: name, Title: record.Str(conf.Doc, "name"), Preview: preview}, nil
 }

@@ -52,6 +52,7 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 		return nil, err
 	}
 	s.sfu = sf
+	s.rtcAuth.Sessions, s.rtcAuth.MaxSessions = sf.ConfSessions, cfg.RTC.MaxSessions // the domain's share (rtc.Authorizer)
 	// The compositor (docs/media.md "Composed pictures"): without ffmpeg
 	// the composed picture is refused and single-picture receivers get
 	// the speaker.

@@ -243,6 +243,21 @@ func (s *SFU) Sessions() int {
 	return len(s.sessions)
 }
 
+// ConfSessions returns the number of open sessions of a conference on
+// the node (WHIP, WHEP, previews and watchers): the per-domain share of
+// MaxSessions counts them (rtc.Authorizer, issue 38 item 12).
+func (s *SFU) ConfSessions(confID string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, x := range s.sessions {
+		if x.room != nil && x.room.id == confID {
+			n++
+		}
+	}
+	return n
+}
+
 // Participants returns the mt_ids present in a conference.
 func (s *SFU) Participants(confID string) []string {
 	rm := s.room(confID, false)
