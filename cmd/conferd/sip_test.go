@@ -41,7 +41,7 @@ func TestServeSIP(t *testing.T) {
 
 // Bad SIP flags stop the start with a usage error.
 func TestServeSIPBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"--sip-rtp-ports", "9-5"}, {"--sip-addr", "nope"}, {"--sip-public-ip", "x"}, {"--sip-max-calls", "0"}} {
+	for _, args := range [][]string{{"--sip-rtp-ports", "9-5"}, {"--sip-addr", "nope"}, {"--sip-public-ip", "x"}, {"--sip-max-calls", "0"}, {"--sip-register-to", "127.0.0.1:5070"}} {
 		code, _, errs := runCmd(t, append([]string{"serve", "--db", filepath.Join(t.TempDir(), "c.db"), "--create"}, args...)...)
 		if code != exitUsage || !strings.Contains(errs, args[0]) {
 			t.Errorf("%v: exit %d, %q", args, code, errs)

@@ -33,6 +33,11 @@ type Config struct {
 	// OutboundUser and OutboundPassword answer the outbound proxy's
 	// digest challenge (401, 407) to an INVITE sent through it.
 	OutboundUser, OutboundPassword string
+	// RegisterTo, when set ("host[:port]"), is a PBX's or trunk's
+	// registrar that Confer registers OutboundUser at (trunk.go), asking
+	// for RegisterExpires [1 h].
+	RegisterTo      string
+	RegisterExpires time.Duration
 	// CallTimeout bounds how long an outgoing call rings (no answer).
 	CallTimeout time.Duration
 	// KeepAlive is the interval of the in-dialog OPTIONS that find a
@@ -120,6 +125,9 @@ func (c *Config) defaults() {
 	}
 	if c.TCPSilent <= 0 {
 		c.TCPSilent = 30 * time.Second
+	}
+	if c.RegisterExpires <= 0 {
+		c.RegisterExpires = time.Hour
 	}
 	if c.CallIn == "" {
 		c.CallIn = CallInOpen

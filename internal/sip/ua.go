@@ -82,6 +82,7 @@ type UA struct {
 	limit       *addrLimiter  // messages per source address (limits.go)
 	nonce       []byte        // key of the digest nonces
 	nonceCounts nonceCounts   // accepted nonce-counts (nonces.go)
+	trunk       trunk         // the registration to a PBX (trunk.go)
 	stats       counters
 
 	mu     sync.Mutex
@@ -187,6 +188,9 @@ func (u *UA) Serve() {
 	if u.tls != nil {
 		u.wg.Go(func() { _ = u.srv.ServeTLS(u.tls) })
 	}
+	if u.cfg.RegisterTo != "" {
+		u.wg.Go(u.registerLoop)
+	}
 }
 
 // Addr returns the UDP (and TCP) address the user agent listens on.
@@ -208,6 +212,7 @@ func (u *UA) Close() error {
 	for _, c := range all {
 		c.hangup(endEngine)
 	}
+	u.unregister() // trunk.go
 	u.cancel()
 	u.udp.Close()
 	u.tcp.Close()

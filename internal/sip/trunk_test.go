@@ -1,0 +1,29 @@
+package sip_test
+
+import (
+	"testing"
+	"time"
+)
+
+// Confer registers to a PBX (issue 39 item 8): SIPp as the registrar
+// challenges the REGISTER with 401, verifies the digest of the one sent
+// again and grants 60 s; Confer shows itself registered for 60 s and,
+// when it stops, removes the binding with Expires: 0.
+func TestRegisterToPBX(t *testing.T) {
+	needSIPp(t)
+	port := freePort(t)
+	s := startSIPpOn(t, port, scenario(t, "uas_registrar.xml", map[string]string{"USER": "confer-trunk", "PASSWORD": "pbx.secret"}), "")
+	waitBound(t, s)
+	cfg := sipConfig()
+	cfg.RegisterTo = "127.0.0.1:" + itoa(port)
+	cfg.OutboundUser, cfg.OutboundPassword = "confer-trunk", "pbx.secret"
+	e := startEnv(t, cfg)
+	waitFor(t, "Confer registered to the PBX", func() bool {
+		st := e.ua.Trunk()
+		return st.Registered && st.Expires == 60*time.Second
+	})
+	if err := e.ua.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s.wait(t) // the binding removed
+}
