@@ -101,6 +101,15 @@ func TestJoinPageControls(t *testing.T) {
 	if v := mtField(t, c, conf, graceID, "mute"); v != float64(1) {
 		t.Fatalf("Grace lifted the chair's mute: mute %v", v)
 	}
+	// Grace, not the speaker, may not share (dual_mode 0): her page says
+	// why, in vc's words.
+	step, cancel = browsertest.Patient(t, grace)
+	if err := chromedp.Do(step, chromedp.Click(chromedp.ID("share"))); err != nil { // a real click: getDisplayMedia wants a gesture
+		t.Fatal(err)
+	}
+	cancel()
+	pageShows(t, grace, "the refused share's reason on Grace's page",
+		`document.getElementById('room-status').textContent === 'You cannot share your screen: only the speaker may share a screen in this conference (dual_mode 0).'`)
 	click(t, ada, "Ada makes Grace speaker", `#participants li[data-mt="`+graceID+`"] button[data-action="speaker"]`)
 	waitFor(t, "Grace the speaker", func() bool {
 		s, _ := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/speaker", nil))["mt_id"].(string)
