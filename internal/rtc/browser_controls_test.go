@@ -160,4 +160,11 @@ func TestJoinPageControls(t *testing.T) {
 	if _, on := terminal(t, c, conf, "Ada"); !on {
 		t.Error("Ada offline after the ICE restart")
 	}
+
+	// The chair hangs Grace up through the API: her page says so and lets
+	// her camera and microphone go.
+	testserver.MustOK(t, c.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts", testserver.Params(t, map[string]any{
+		"mts": []any{map[string]any{"mt_id": graceID}}})))
+	pageShows(t, grace, "the removal on Grace's page", `!document.getElementById('left').hidden && document.getElementById('left-title').textContent === 'The chair removed you from the conference.'`)
+	pageShows(t, grace, "Grace's camera and microphone released", `window.confer.liveTracks() === 0 && !window.confer.polling()`)
 }

@@ -180,6 +180,8 @@ func TestJoinPageLayout(t *testing.T) {
 	// Chromium's fake microphone beeps: the meters move.
 	// (Queries may find no tile while a subscription heals: "?.".)
 	pageEval(t, laptop, "Grace's level on the laptop", `!['0%', '', undefined].includes(document.querySelector('.tile[data-key="mt:`+grace+`"] .meter i')?.style.width)`)
+	pageEval(t, laptop, "Grace's tile outlined as speaking on the laptop", `!!document.querySelector('.tile[data-key="mt:`+grace+`"]')?.classList.contains('speaking')`)
+	pageEval(t, laptop, "a connection quality on each tile of the laptop", `[...document.querySelectorAll('.tile[data-key^="mt:"] .dot')].every((d) => ['good', 'fair', 'poor'].includes(d.dataset.level))`)
 	pageEval(t, laptop, "the laptop's own level", `!['0%', '', undefined].includes(document.querySelector('.tile[data-key="me"] .meter i')?.style.width)`)
 	for _, p := range []struct {
 		name string
