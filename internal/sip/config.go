@@ -38,6 +38,10 @@ type Config struct {
 	// for RegisterExpires [1 h].
 	RegisterTo      string
 	RegisterExpires time.Duration
+	// DNSServer is the DNS server ("host:port") that locates the SIP
+	// server of an alias@domain account (dns.go, RFC 3263); "": the
+	// system's first nameserver.
+	DNSServer string
 	// CallTimeout bounds how long an outgoing call rings (no answer).
 	CallTimeout time.Duration
 	// KeepAlive is the interval of the in-dialog OPTIONS that find a

@@ -27,6 +27,18 @@ type route struct {
 	uri   sip.Uri
 	id    media.Identity
 	proxy bool // through Config.OutboundProxy (its credentials answer a challenge)
+	// dest is where the request goes ("ip:port") when the URI names a
+	// domain: its SIP server located through DNS (dns.go); "" the URI's
+	// host.
+	dest string
+}
+
+// peerHost is the address the call's requests go to.
+func (r route) peerHost() string {
+	if r.dest != "" {
+		return r.dest
+	}
+	return r.uri.Host
 }
 
 // Routes tells whether a callee is a real SIP terminal (docs/sip.md
@@ -65,10 +77,23 @@ func (u *UA) resolve(ctx context.Context, c media.Callee) (r route, ok bool) {
 	case accountAliasIP:
 		alias, hp, ok := strings.Cut(acc, "@")
 		host, port := splitHostPort(hp)
-		if !ok || alias == "" || net.ParseIP(host) == nil {
+		if !ok || alias == "" || host == "" {
 			return route{}, false
 		}
-		return route{uri: sip.Uri{Scheme: "sip", User: alias, Host: host, Port: port}, id: media.Identity{Alias: alias, IP: host, MtType: 1}}, true
+		uri := sip.Uri{Scheme: "sip", User: alias, Host: host, Port: port}
+		if net.ParseIP(host) == nil { // a domain: RFC 3263 (dns.go)
+			t, err := u.locateAccount(ctx, host, port, secure)
+			if err != nil {
+				return route{}, false
+			}
+			if t.transport != "UDP" && !secure {
+				uri.UriParams = sip.NewParams()
+				uri.UriParams.Add("transport", transportParam(t.transport))
+			}
+			return route{uri: uri, id: media.Identity{Alias: alias, IP: t.ip.String(), MtType: 1},
+				dest: net.JoinHostPort(t.ip.String(), strconv.Itoa(t.port))}, true
+		}
+		return route{uri: uri, id: media.Identity{Alias: alias, IP: host, MtType: 1}}, true
 	case accountE164, accountTelephone:
 		if acc == "" || strings.Trim(acc, "0123456789+*#") != "" {
 			return route{}, false
@@ -138,7 +163,7 @@ func (u *UA) place(ctx context.Context, c *call, r route) {
 			report(o)
 		}
 	}
-	ip := u.ipFor(r.uri.Host)
+	ip := u.ipFor(r.peerHost())
 	l, err := newLeg(ip, u.bindIP(ip), &u.cfg, allLines, &u.stats.rtpIn, &u.stats.rtpOut)
 	if err != nil {
 		u.log.Warn("sip: no RTP ports", "err", err)
@@ -241,6 +266,9 @@ func (u *UA) inviteTo(ctx context.Context, c *call, r route, ip net.IP, offer []
 	// Over TCP or TLS the dialog's requests (ACK, BYE, refreshes) reuse
 	// the connection of the answer, which reaches a terminal behind NAT
 	// (tls.go).
+	if r.dest != "" {
+		req.SetDestination(r.dest) // the domain's SIP server (dns.go)
+	}
 	dua := &sipgo.DialogUA{Client: u.cli, ContactHDR: ct, RewriteContact: uriTransport(r.uri) != "UDP"}
 	opts := sipgo.AnswerOptions{OnResponse: func(res *sip.Response) error {
 		c.ringing.Store(res.IsProvisional() && res.StatusCode > 100)

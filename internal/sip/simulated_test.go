@@ -12,11 +12,12 @@ import (
 
 // Without simulated terminals (conferd's default), a number no real
 // endpoint takes is never shown online: an unregistered E.164 without an
-// outbound proxy, an alias at a host name (only IP literals are routed)
-// and an H.323 number go offline at once with the outcome NoRoute (push
+// outbound proxy, an alias at a domain whose DNS names no SIP server
+// (RFC 3263, dns.go) and an H.323 number go offline at once with the outcome NoRoute (push
 // 20406), and stay offline (issue 39 item 2).
 func TestUnroutableNumbersOffline(t *testing.T) {
 	cfg := sipConfig()
+	cfg.DNSServer = newDNSServer(t).addr() // knows no name
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, SIP: &cfg, NoSimulatedTerminals: true})
 	e := &sipEnv{env: env, api: env.LoggedIn(t), ua: env.Srv.SIP()}
 	conf := e.conf(t, nil)
