@@ -144,6 +144,15 @@ func TestJoinPageLayout(t *testing.T) {
 	ada := rg.joinedAs(t, "Ada", 0)
 
 	phone := sized(t, 390, 844)
+	step, cancel = browsertest.Patient(t, phone)
+	if err := chromedp.Do(step, chromedp.Navigate(rg.srv.URL+"/rtc/join/c1#token=both"),
+		chromedp.WaitVisible(chromedp.CSS("#join-form[data-ready]"))); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	pageEval(t, phone, "the phone's lobby on screen", `(() => { const r = (id) => document.getElementById(id).getBoundingClientRect();
+		return document.getElementById('preview').videoWidth > 0 && ['preview', 'name', 'join', 'camera-select', 'mic-select'].every((id) => r(id).left >= 0 && r(id).right <= innerWidth + 0.5 && r(id).width > 0); })()`)
+	screenshot(t, phone, "lobby-390")
 	joinPage(t, phone, rg.srv.URL+"/rtc/join/c1#token=both", "Grace")
 	grace := rg.joinedAs(t, "Grace", 0)
 	// A third participant on a small laptop (1280×720, where tiles were
@@ -203,6 +212,15 @@ func TestJoinPageLayout(t *testing.T) {
 	screenshot(t, laptop, "speaker-1920")
 	pageEval(t, phone, "every picture with a speaker on the phone", pictures)
 	screenshot(t, phone, "speaker-390")
+
+	// The phone turned to landscape (844×390): still on screen and 16:9.
+	step, cancel = browsertest.Patient(t, phone)
+	if err := chromedp.Do(step, chromedp.EmulateViewport(844, 390)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	pageEval(t, phone, "the landscape phone's controls on screen and 16:9 tiles", `innerWidth === 844 && `+fits)
+	screenshot(t, phone, "speaker-844x390")
 
 	// Grace's camera off: her tile shows her name, not a frozen frame.
 	click(t, phone, "#camera")
