@@ -71,8 +71,18 @@ func TestBrowserJoinsThroughTheAPI(t *testing.T) {
 	}
 	waitFor(t, "Ada's video at the WHEP viewer", func() bool { return v.video.Load() >= 30 })
 
+	pageShows(t, first, "the conference's name on Ada's page", `document.getElementById('room-title').textContent === 'browsers' && document.title === 'browsers · Confer'`)
+
+	// The lobby offers the name the token carries.
 	second := openBrowser(t)
-	joinAs(t, second, rtcToken(t, c, conf, map[string]any{})["join_url"].(string), "Grace")
+	graceURL := rtcToken(t, c, conf, map[string]any{"name": "Grace Hopper"})["join_url"].(string)
+	step, cancel := browsertest.Patient(t, second)
+	if err := chromedp.Do(step, chromedp.Navigate(graceURL), chromedp.WaitVisible(chromedp.CSS("#join-form[data-ready]"))); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	pageShows(t, second, "the token's name and the conference's in Grace's lobby", `document.getElementById('name').value === 'Grace Hopper' && document.getElementById('lobby-title').textContent === 'Join browsers'`)
+	joinAs(t, second, graceURL, "Grace")
 	var grace string
 	waitFor(t, "Grace online in vc's terminal list", func() bool {
 		id, online := terminal(t, c, conf, "Grace")
