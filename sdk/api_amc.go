@@ -777,3 +777,69 @@ type AMCPublicGroupsUsersListReplyUser struct {
 	// Address of the 128-pixel portrait.
 	Portrait128 string `json:"portrait128"`
 }
+
+var epAMCAuditList = &Endpoint{Name: "amc.audit.list", Method: "GET", Path: "/api/v1/amc/audit", Style: StyleQuery, MinLevel: 1}
+
+// AMCAuditList calls amc.audit.list: the audit trail of the user domain: who changed what, from where, with what outcome, newest first (administrators only).
+//
+//	GET /api/v1/amc/audit
+//
+// Minimum API-Level 1; platform release 5.0.0.4.1 and later.
+// It is Confer's own addition to the platform's API.
+func (c *Client) AMCAuditList(ctx context.Context, req *AMCAuditListRequest) (*AMCAuditListReply, error) {
+	out := new(AMCAuditListReply)
+	if err := c.Call(ctx, epAMCAuditList, nil, req, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AMCAuditListRequest is the request of AMCAuditList (query parameters).
+type AMCAuditListRequest struct {
+	// First row, 0-based; default 0.
+	Start *int `json:"start,omitempty"`
+	// Number of rows from start; default 10, 0 for all.
+	Count *int `json:"count,omitempty"`
+	// Only the actions of this user name.
+	Account *string `json:"account,omitempty"`
+	// Part of the action's name, e.g. mute or mc.confs.
+	Action *string `json:"action,omitempty"`
+	// Only the actions on this conference.
+	ConfID *string `json:"conf_id,omitempty"`
+	// 1: only refused actions. One of 0, 1.
+	Failed *int `json:"failed,omitempty"`
+	// At or after this time (ISO 8601 or YYYY-MM-DD HH:MM:SS).
+	StartTime *string `json:"start_time,omitempty"`
+	// Before this time.
+	EndTime *string `json:"end_time,omitempty"`
+}
+
+// AMCAuditListReply is the reply of AMCAuditList.
+type AMCAuditListReply struct {
+	// Entries that match.
+	Total int `json:"total"`
+	// Audit entries.
+	Entries []AMCAuditListReplyEntry `json:"entries"`
+}
+
+// AMCAuditListReplyEntry is an element of the list entries of AMCAuditListReply.
+type AMCAuditListReplyEntry struct {
+	// When, ISO 8601 with offset (milliseconds).
+	Time string `json:"time"`
+	// Who: the account's user name.
+	Account string `json:"account"`
+	// The account's moid.
+	AccountMoid string `json:"account_moid"`
+	// What: the API endpoint's name (vc.confs.mts.mute.update, mc.confs.delete, ...).
+	Action string `json:"action"`
+	// The conference acted on, when any.
+	ConfID string `json:"conf_id"`
+	// The terminal acted on, when any.
+	MtID string `json:"mt_id"`
+	// Every path parameter of the request, name=value separated by spaces.
+	Target string `json:"target"`
+	// From where: the connection's peer address.
+	Client string `json:"client"`
+	// The outcome: 0 done, else the code of the refusal.
+	ErrorCode int `json:"error_code"`
+}

@@ -186,6 +186,7 @@ var endpoints = []struct {
 	{epAMCPublicGroupsList, "AMCPublicGroupsList"},
 	{epAMCPublicGroupsGet, "AMCPublicGroupsGet"},
 	{epAMCPublicGroupsUsersList, "AMCPublicGroupsUsersList"},
+	{epAMCAuditList, "AMCAuditList"},
 	{epVRSLogin, "VRSLogin"},
 	{epVRSLoginGet, "VRSLoginGet"},
 	{epVRSProgramFolderList, "VRSProgramFolderList"},

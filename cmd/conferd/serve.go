@@ -54,6 +54,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	maxPorts := fs.Int("max-ports", cdef.MaxPorts, "terminal ports across running conferences")
 	historyDays := fs.Int("history-days", envInt("CONFER_HISTORY_DAYS", int(engine.DefaultHistoryRetention/(24*time.Hour))), "days an ended conference's history and call records are kept; 0 keeps none (env CONFER_HISTORY_DAYS; docs/conferences.md \"History\")")
 	domainShare := fs.Int("domain-share", cdef.DomainShare, "percent of --max-confs and --max-ports one user domain may take while the platform has several (beyond: 27505, 27506, 20301); 0 or 100: no share (docs/operations.md \"Limits\")")
+	auditDays := fs.Int("audit-days", envInt("CONFER_AUDIT_DAYS", int(server.DefaultAuditRetention/(24*time.Hour))), "days the stored audit trail keeps an operator's action; 0 keeps none (the log lines are written regardless; env CONFER_AUDIT_DAYS; docs/operations.md \"Audit trail\")")
 	nodeName := fs.String("node-name", envOr("CONFER_NODE_NAME", ""), "name of this node in network management (env CONFER_NODE_NAME; default: the host name)")
 	roomMoid := fs.String("machine-room-moid", envOr("CONFER_MACHINE_ROOM_MOID", ""), "moid of this node's machine room (env CONFER_MACHINE_ROOM_MOID)")
 	roomName := fs.String("machine-room-name", envOr("CONFER_MACHINE_ROOM_NAME", ""), "name of this node's machine room (env CONFER_MACHINE_ROOM_NAME)")
@@ -185,8 +186,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			ThrottleFree: *thrFree, ThrottleClientFree: *thrClientFree, ThrottleMax: *thrMax},
 		Conference: engine.Config{NumberMin: *numMin, NumberMax: *numMax, MaxConfs: *maxConfs, MaxPorts: *maxPorts, Quota: limits.quota(),
 			HistoryRetention: historyRetention(*historyDays), DomainShare: *domainShare},
-		MC:     mc.Config{FilesDir: *filesDir, MaxFilesPerDomain: limits.filesQuota()},
-		Limits: lim,
+		AuditRetention: historyRetention(*auditDays),
+		MC:             mc.Config{FilesDir: *filesDir, MaxFilesPerDomain: limits.filesQuota()},
+		Limits:         lim,
 		NMS: nms.Config{Config: node.Config{Name: *nodeName, MachineRoomMoid: *roomMoid, MachineRoomName: *roomName,
 			Location: *location, Port: port, DiskPath: dataDir}, PlatformDomain: *platformDomain},
 		SimulatedTerminals: *simulated,

@@ -20,6 +20,8 @@ func (m *Module) Routes() api.Routes {
 		"amc.pending_confs.list":    m.listPending,
 		"amc.pending_confs.approve": m.approve,
 		"amc.pending_confs.delete":  m.rejectPending,
+		// audit.go
+		"amc.audit.list": m.listAudit,
 		// departments.go
 		"amc.departments.create":        m.createDepartment,
 		"amc.departments.update":        m.renameDepartment,

@@ -12,7 +12,7 @@ func build() {
 	for _, part := range [][]Endpoint{
 		systemEndpoints, versionEndpoints(),
 		mcEndpoints, mcHistoryEndpoints, vcConfEndpoints, vcMediaEndpoints, vcRTCEndpoints,
-		amcEndpoints, vrsEndpoints, krtcEndpoints, nmsEndpoints, upuEndpoints,
+		amcEndpoints, amcAuditEndpoints, vrsEndpoints, krtcEndpoints, nmsEndpoints, upuEndpoints,
 	} {
 		table = append(table, part...)
 	}

@@ -32,6 +32,10 @@ const (
 	// history.go): Confer's call records, not the platform's.
 	KindCallRecord = "call_record"
 	KindHistory    = "conf_history"
+
+	// KindAudit is an entry of the stored audit trail (internal/server
+	// audit_trail.go), in the acting account's domain.
+	KindAudit = "audit"
 )
 
 // TimeLayout is ISO 8601 with a numeric UTC offset, as seed 000

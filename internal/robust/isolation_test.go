@@ -28,6 +28,13 @@ var platformWide = map[string]string{
 	"nms.service_domains.meetings.list":                 "the one service domain holds every user domain; the meetings are the caller's domain's (docs/nms.md)",
 }
 
+// ownActions are the lists that show the caller's domain's own requests,
+// whose parameters B chose: B's attempts on A's ids are B's actions. Their
+// entries must all be B's (checked by account), not free of A's ids.
+var ownActions = map[string]bool{
+	"amc.audit.list": true, // the stored audit trail (docs/operations.md "Audit trail")
+}
+
 // notFound are the codes that say "does not exist" or "no permission"
 // (docs/errors.md; vrs codes from reference A5).
 var notFound = map[int]bool{
@@ -164,6 +171,13 @@ func TestIsolation(t *testing.T) {
 				rep := cb.send(r.method, r.path, r.query, r.body, r.ctype, nil)
 				if msg := envelopeProblem(rep); msg != "" {
 					t.Errorf("%s as B: %s", ep.Name, msg)
+				} else if ownActions[ep.Name] {
+					entries, _ := rep.body["entries"].([]any)
+					for _, e := range entries {
+						if acct := e.(map[string]any)["account"]; acct != "bob" {
+							t.Errorf("%s as B shows an action of %v: %v", ep.Name, acct, e)
+						}
+					}
 				} else if m := leak(r, rep); m != "" {
 					t.Errorf("%s as B shows A's %q: %.300s", ep.Name, m, rep.raw)
 				}

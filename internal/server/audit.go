@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/audit"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -26,6 +27,11 @@ func (s *Server) audit(ctx context.Context, req *api.Request, err error) {
 		slog.String("account", p.Username), slog.String("domain", p.DomainName),
 		slog.String("action", req.Endpoint.Name), slog.String("client", req.Client),
 	}
+	entry := audit.Entry{Time: s.cfg.Clock.Now(), Account: p.Username, AccountMoid: p.AccountMoid,
+		Action: req.Endpoint.Name, Client: req.Client}
+	if len(req.PathParams) > 0 {
+		entry.Params = make(map[string]string, len(req.PathParams))
+	}
 	names := make([]string, 0, len(req.PathParams))
 	for k := range req.PathParams {
 		names = append(names, k)
@@ -33,6 +39,9 @@ func (s *Server) audit(ctx context.Context, req *api.Request, err error) {
 	sort.Strings(names)
 	for _, k := range names {
 		attrs = append(attrs, slog.String(k, req.PathParams[k]))
+		if k != "account_token" { // the token heartbeat's path names a token: never kept
+			entry.Params[k] = req.PathParams[k]
+		}
 	}
 	code := 0
 	if err != nil {
@@ -40,4 +49,6 @@ func (s *Server) audit(ctx context.Context, req *api.Request, err error) {
 	}
 	attrs = append(attrs, slog.Int("error_code", code))
 	s.log.LogAttrs(ctx, slog.LevelInfo, "audit", attrs...)
+	entry.ErrorCode = code
+	s.trail.add(p.DomainMoid, entry) // audit_trail.go
 }

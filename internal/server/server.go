@@ -56,6 +56,9 @@ type Config struct {
 	Logger  *slog.Logger
 
 	Conference engine.Config // zero: engine.DefaultConfig()
+	// AuditRetention is how long the stored audit trail keeps an entry
+	// (audit_trail.go): zero DefaultAuditRetention, negative none.
+	AuditRetention time.Duration
 	// Media makes the media backend from the engine's events (nil: the
 	// simulated backend over the store's terminal directory with
 	// SimulatedTerminals, else media.Unrouted).
@@ -125,6 +128,7 @@ type Server struct {
 	handler  http.Handler // ops.Handler around serveHTTP: probes, metrics, request log
 	limits   Limits
 	bodies   bodyBudget
+	trail    *auditTrail      // the stored audit trail (audit_trail.go)
 	group    *lifecycle.Group // every background goroutine of the node (Start, Go, Stop)
 	stopOnce sync.Once
 }
@@ -149,6 +153,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, handlers: api.Registry{}, log: cfg.Logger, limits: cfg.Limits.withDefaults(), group: lifecycle.NewGroup()}
 	s.bodies.limit, s.bodies.perAddr = s.limits.BodyMemory, s.limits.BodyMemoryPerIP
 	s.auth = auth.New(cfg.Store, cfg.Clock, cfg.Auth)
+	s.trail = newAuditTrail(cfg.Store, cfg.Clock, s.log, cfg.AuditRetention)
 	if cfg.Conference == (engine.Config{}) {
 		cfg.Conference = engine.DefaultConfig()
 	}
@@ -184,6 +189,7 @@ func New(cfg Config) (*Server, error) {
 	}
 
 	s.metrics = ops.NewMetrics(s.gauges())
+	s.metrics.Registry().MustRegister(s.trail.collectors()...) // docs/operations.md "Audit trail"
 	if s.push != nil {
 		s.metrics.Registry().MustRegister(s.push.Collectors()...) // docs/push.md "Metrics"
 	}
@@ -247,6 +253,7 @@ func (s *Server) Tick(ctx context.Context) error {
 		s.nms.RunDue(ctx),        // this node's report, terminal statistics, alarms
 		s.vrs.RunDue(ctx),        // transcoding tasks
 		s.mc.ExpireFiles(ctx),
+		s.trail.runDue(ctx), // audit entries past their retention
 	)
 }
 
@@ -276,6 +283,7 @@ func (s *Server) Start(ctx context.Context) error {
 	if s.sip != nil {
 		s.sip.Serve() // its goroutines are the user agent's, ended by its Close
 	}
+	s.group.Go(s.trail.run) // the stored audit trail (audit_trail.go)
 	if s.owners != nil {
 		s.group.Go(s.owners.RunLeases) // media owners' leases (docs/media.md "Failover")
 	}

@@ -68,7 +68,7 @@ export async function historyList() {
         { title: 'Participants', get: (c) => String(c.participants) },
         { title: 'Created by', get: (c) => c.creator?.name || '' },
       ], r.confs || [], 'No ended conference matches.'),
-      total > pageSize ? pager(start, pageSize, total, (n) => { start = n; load(); }) : null);
+      ...(total > pageSize ? [pager(start, pageSize, total, (n) => { start = n; load(); })] : []));
   }
   form.addEventListener('submit', (ev) => { ev.preventDefault(); start = 0; load(); });
   const el = h('section', { class: 'page history', 'aria-label': 'history' },

@@ -8,6 +8,7 @@ import { livePage } from './live.js';
 import { adminPage } from './admin.js';
 import { capacityPage } from './capacity.js';
 import { historyList, historyPage } from './history.js';
+import { auditPage } from './audit.js';
 
 const view = document.getElementById('view');
 let push;
@@ -116,6 +117,7 @@ async function route() {
     case 'new': page = createPage(ctx); break;
     case 'conf': page = livePage(ctx, id); break;
     case 'capacity': page = capacityPage(ctx); break;
+    case 'audit': page = auditPage(ctx); break;
     case 'history': page = id ? historyPage(ctx, decodeURIComponent(id)) : historyList(ctx); break;
     case 'templates': case 'rooms': case 'accounts': case 'programs': case 'nms':
       page = adminPage(ctx, section, id); break;

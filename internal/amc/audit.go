@@ -1,0 +1,85 @@
+package amc
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/audit"
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// listAudit answers amc.audit.list: the stored audit trail of the
+// caller's user domain (docs/operations.md "Audit trail"), to its
+// administrators only (20005 for anyone else), newest first.
+func (m *Module) listAudit(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if err := adminOnly(r, "read the audit trail"); err != nil {
+		return nil, err
+	}
+	q := r.Args.Query
+	var from, to time.Time
+	for _, f := range []struct {
+		name string
+		t    *time.Time
+	}{{"start_time", &from}, {"end_time", &to}} {
+		if s := q.Get(f.name); s != "" {
+			t, err := record.ParseTime(s)
+			if err != nil {
+				return nil, wire.InvalidParam(f.name, "must be a time such as 2026-03-01T10:00:00+08:00 or 2026-03-01 10:00:00")
+			}
+			*f.t = t
+		}
+	}
+	account, action, conf := q.Get("account"), strings.ToLower(q.Get("action")), q.Get("conf_id")
+	failed := q.Get("failed") == "1"
+	filter := account != "" || action != "" || conf != "" || failed || !from.IsZero() || !to.IsZero()
+	start, count := paging(r)
+	sq := store.RecordQuery{Kind: record.KindAudit, DomainMoid: r.Principal.DomainMoid, Desc: true}
+	if !filter {
+		sq.Start, sq.Count = start, count
+	}
+	recs, total, err := m.st.ListRecords(ctx, sq)
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for _, rec := range recs {
+		e, err := audit.Decode(rec)
+		if err != nil {
+			continue
+		}
+		if (account != "" && e.Account != account) || (action != "" && !strings.Contains(strings.ToLower(e.Action), action)) ||
+			(conf != "" && e.Params["conf_id"] != conf) || (failed && e.ErrorCode == 0) ||
+			(!from.IsZero() && e.Time.Before(from)) || (!to.IsZero() && !e.Time.Before(to)) {
+			continue
+		}
+		out = append(out, auditDoc(e))
+	}
+	if filter {
+		total = len(out)
+		out = page(out, start, count)
+	}
+	return wire.Object{"total": total, "entries": projectList(r, "entries", out)}, nil
+}
+
+// auditDoc is e as the catalogue's reply fields name it.
+func auditDoc(e audit.Entry) map[string]any {
+	names := make([]string, 0, len(e.Params))
+	for k := range e.Params {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	target := make([]string, 0, len(names))
+	for _, k := range names {
+		target = append(target, k+"="+e.Params[k])
+	}
+	return map[string]any{
+		"time": e.Time.Format("2006-01-02T15:04:05.000-07:00"), "account": e.Account, "account_moid": e.AccountMoid,
+		"action": e.Action, "conf_id": e.Params["conf_id"], "mt_id": e.Params["mt_id"], "target": strings.Join(target, " "),
+		"client": e.Client, "error_code": e.ErrorCode,
+	}
+}
