@@ -76,7 +76,7 @@ async function listDevices() {
       return o;
     }));
     if (current && list.some((d) => d.deviceId === current)) sel.value = current;
-    sel.disabled = list.length < 2;
+    sel.disabled = list.length === 0; // one device is shown, as chosen
   };
   const track = (kind) => me.stream && me.stream.getTracks().find((t) => t.kind === kind);
   const settingOf = (kind) => { const t = track(kind); return t ? t.getSettings().deviceId : ""; };
