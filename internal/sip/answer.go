@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/emiago/sipgo"
@@ -137,12 +138,18 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 	u.wg.Go(func() { u.askPassword(c, conf, name, peer) })
 }
 
-// askPassword collects the conference's password as RFC 4733 digits
-// ending with '#' (no prompt is played: docs/sip.md), up to
+// askPassword plays the spoken prompt and collects the conference's
+// password as RFC 4733 digits ending with '#', up to
 // maxPasswordTries times within Config.PasswordTimeout, then joins.
 func (u *UA) askPassword(c *call, conf Conference, name string, peer Media) {
 	deadline := time.NewTimer(u.cfg.PasswordTimeout)
 	defer deadline.Stop()
+	// The spoken prompt (prompt.go) until the first digit.
+	quiet := make(chan struct{})
+	var once sync.Once
+	hush := func() { once.Do(func() { close(quiet) }) }
+	defer hush()
+	u.wg.Go(func() { c.playPrompt(passwordPrompt, quiet) })
 	var got []byte
 	tries := 0
 	for {
@@ -153,6 +160,7 @@ func (u *UA) askPassword(c *call, conf Conference, name string, peer Media) {
 			c.hangup(endEngine)
 			return
 		case d := <-c.leg.digits:
+			hush()
 			if d != '#' {
 				if len(got) < 64 {
 					got = append(got, d)
