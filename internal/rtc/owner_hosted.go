@@ -9,8 +9,8 @@ import (
 	"github.com/confer-platform/confer/internal/wire"
 )
 
-// Media that runs inside the owner's SFU (sfu.OpenLocal: recordings,
-// playbacks, live broadcasts) follows the conference's media owner
+// Media that runs inside the owner's SFU (sfu.OpenLocal: recordings and
+// playbacks) follows the conference's media owner
 // (docs/media.md "Several nodes", docs/recording.md "Several nodes"): a
 // node that serves a recording's start, pause, resume or stop for a
 // conference another node owns passes it on as the control {"op":
@@ -23,14 +23,17 @@ import (
 
 // Hosted is one action on media hosted by the owner.
 type Hosted struct {
-	Kind   string `json:"kind"` // "recording"
+	Kind   string `json:"kind"` // "recording", "playback"
 	Domain string `json:"domain"`
 	ID     string `json:"id"`
-	Action string `json:"action"` // "start", "pause", "resume", "stop"
+	Action string `json:"action"`  // a recording's "start", "pause", "resume", "stop"; a playback's "start", "apply"
+	Value  int    `json:"value"`   // a playback's state (apply)
+	SeekMs int64  `json:"seek_ms"` // a playback's position to move to, -1 none (apply)
 }
 
 // HostedHook applies a hosted action on this node, the conference's
 // media owner (vc.Module.HostedHere); the result is the reply's body.
+// A playback's actions are as docs/live.md "Playback" describes.
 type HostedHook func(ctx context.Context, confID string, h Hosted) ([]byte, error)
 
 // SetHostedHook gives the owner handler vc's hosted media.

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 
 	"github.com/confer-platform/confer/internal/media"
@@ -39,18 +38,17 @@ func (s *Server) setupRecording(cfg RecordingConfig) {
 	}
 	rc := vc.RecordingConfig{Recorder: rec, Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree, DomainQuota: cfg.DomainQuota,
 		MaxRunning: cfg.MaxRunning, Log: s.log, Group: s.group}
-	if rec != nil && s.owners != nil {
-		// Recordings follow the conference's media owner (docs/recording.md
-		// "Several nodes").
+	if s.owners != nil {
+		// Recordings and playbacks follow the conference's media owner
+		// (docs/recording.md "Several nodes", docs/live.md "Playback").
 		rc.Node = s.owners.Self
-		rc.Pass = func(ctx context.Context, domain, confID, recID, action string) (bool, []byte, error) {
-			return s.owners.PassHosted(ctx, confID, rtc.Hosted{Kind: "recording", Domain: domain, ID: recID, Action: action})
+		rc.Pass = func(ctx context.Context, confID string, h vc.Hosted) (bool, []byte, error) {
+			return s.owners.PassHosted(ctx, confID, rtc.Hosted{Kind: h.Kind, Domain: h.Domain, ID: h.ID, Action: h.Action,
+				Value: h.Value, SeekMs: h.SeekMs})
 		}
 		s.owners.SetHostedHook(func(ctx context.Context, confID string, h rtc.Hosted) ([]byte, error) {
-			if h.Kind != "recording" {
-				return nil, fmt.Errorf("unknown hosted media %q", h.Kind)
-			}
-			return s.vc.HostedHere(ctx, h.Domain, confID, h.ID, h.Action)
+			return s.vc.HostedHere(ctx, confID, vc.Hosted{Kind: h.Kind, Domain: h.Domain, ID: h.ID, Action: h.Action,
+				Value: h.Value, SeekMs: h.SeekMs})
 		})
 	}
 	s.vc.SetRecording(rc)

@@ -19,8 +19,10 @@ import (
 // program's file into the conference. The position advances with the clock while playing, can be
 // paused, resumed and moved (current_progress), and the playback stops by
 // itself at the program's length. Starting a playback replaces the one
-// running, if any. The preparing (3) and calling (4) states of a real
-// recorder are not simulated.
+// running, if any. With media the start is asynchronous (reference 05
+// "开始放像，异步操作"): the playback is 4 (calling: its participant
+// joins) and then 3 (preparing: until its stream flows) before 2, and a
+// failure stops it with the notification 24104 (playback_owner.go).
 //
 // Stored under vc_playback of the conference document: file_id,
 // file_name, vrs_id, play_dual_stream, rec_id (the playing recorder's id,
@@ -29,11 +31,14 @@ import (
 // anchor_at, UNIX ms) and paused_at (UNIX ms, 0 unless paused). A stopped
 // playback keeps its file and the position it stopped at.
 
-// The playback states.
+// The playback states (reference 05 "获取会议放像状态": 0 not playing,
+// 1 paused, 2 playing, 3 preparing, 4 calling the entity).
 const (
-	playStopped = 0
-	playPaused  = 1
-	playPlaying = 2
+	playStopped   = 0
+	playPaused    = 1
+	playPlaying   = 2
+	playPreparing = 3
+	playCalling   = 4
 )
 
 // playbackPos is the position of a playback at now, and whether it has
@@ -42,7 +47,7 @@ func playbackPos(p map[string]any, now time.Time) (time.Duration, bool) {
 	ms := time.Millisecond
 	pos, total := time.Duration(tlInt64(p["pos_ms"]))*ms, time.Duration(tlInt64(p["total_ms"]))*ms
 	switch tlInt(p["state"]) {
-	case playStopped:
+	case playStopped, playPreparing, playCalling: // not moving yet
 		return pos, false
 	case playPaused:
 		now = tlAt(p["paused_at"])
@@ -103,46 +108,36 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 	if !ok {
 		return nil, wire.Errorf(CodePlaybackNoFile, "file_id %d is not a program of the user domain", fileID)
 	}
-	var run *playRun // with media: the participant playing the file (playback_media.go)
 	if m.liveOn() {
-		f, err := m.programFile(fileID, prg)
-		if err != nil {
-			return nil, err
-		}
-		name := tlStr(ps["file_name"])
-		if name == "" {
-			name = tlStr(prg["name"])
-		}
-		if run, err = m.playbackOpen(ctx, r.Path("conf_id"), name, f); err != nil {
+		// The file must be there (24106 at once); the conference's media
+		// owner plays it (playback_owner.go).
+		if _, err := m.programFile(fileID, prg); err != nil {
 			return nil, err
 		}
 	}
 	n, err := m.st.NextNumber(ctx, recCounter, 1, 1<<31-1)
 	if err != nil {
-		if run != nil {
-			run.stop()
-		}
 		return nil, err
 	}
 	recID := strconv.FormatInt(n, 10)
+	state := playPlaying
+	if m.liveOn() {
+		state = playCalling // the player joins, then prepares, then plays
+	}
 	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		dual, _ := tlParam(ps, "play_dual_stream")
 		c.Doc[tlKeyPlayback] = map[string]any{
 			"file_id": fileID, "file_name": tlStr(ps["file_name"]), "vrs_id": prg["vrs_id"], "play_dual_stream": dual,
-			"rec_id": recID, "total_ms": int64(tlInt(prg["duration"])) * 1000, "state": playPlaying,
+			"rec_id": recID, "total_ms": int64(tlInt(prg["duration"])) * 1000, "state": state,
 			"pos_ms": 0, "anchor_at": tlMs(m.clk.Now()), "paused_at": 0,
 		}
 		return true, nil
 	})
 	if err != nil {
-		if run != nil {
-			run.stop()
-		}
 		return nil, err
 	}
-	if run != nil {
-		m.playbackSwap(r.Path("conf_id"), run)
-		run.player.Resume()
+	if m.liveOn() {
+		m.playbackBegin(domain, r.Path("conf_id"), recID)
 	}
 	return wire.Object{"rec_id": recID}, nil
 }
@@ -201,7 +196,7 @@ func (m *Module) playbackState(ctx context.Context, r *api.Request) (wire.Object
 		return true, nil
 	})
 	if err == nil {
-		m.playbackMedia(r.Path("conf_id"), value, -1)
+		err = m.playbackMedia(ctx, r.Principal.DomainMoid, r.Path("conf_id"), value, -1)
 	}
 	return nil, err
 }
@@ -223,7 +218,7 @@ func (m *Module) playbackSeek(ctx context.Context, r *api.Request) (wire.Object,
 		return true, nil
 	})
 	if err == nil {
-		m.playbackMedia(r.Path("conf_id"), state, time.Duration(secs)*time.Second)
+		err = m.playbackMedia(ctx, r.Principal.DomainMoid, r.Path("conf_id"), state, time.Duration(secs)*time.Second)
 	}
 	return nil, err
 }

@@ -7,7 +7,10 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/pion/rtp"
 
 	"github.com/confer-platform/confer/internal/playout"
 	"github.com/confer-platform/confer/internal/sfu"
@@ -20,8 +23,8 @@ import (
 // and Opus audio paced in real time. Pause, resume, seek and stop act on
 // the stream; the participant leaves at the end of the file, when the
 // playback stops or is replaced, and the playback stops when its terminal
-// is hung up. Playbacks are the node's: a restart ends their media, not
-// their records.
+// is hung up. Playbacks play on the conference's media owner
+// (playback_owner.go): a restart ends their media, not their records.
 
 // Payload types the playback publishes with (the SFU rewrites them per
 // subscriber).
@@ -62,7 +65,7 @@ func (m *Module) programFile(fileID int, prg map[string]any) (*playout.File, err
 
 // playbackOpen makes the playback's participant; the stream starts paused
 // until playbackRun.
-func (m *Module) playbackOpen(ctx context.Context, confID, name string, f *playout.File) (*playRun, error) {
+func (m *Module) playbackOpen(ctx context.Context, confID, name string, f *playout.File, flowing func()) (*playRun, error) {
 	o := sfu.LocalOptions{Member: true, Name: name, Kind: sfu.KindPlayback}
 	if f.Video != nil {
 		o.PublishVideo = &sfu.LocalCodec{MimeType: f.Video.Mime, ClockRate: 90000, PayloadType: playPTVideo}
@@ -76,7 +79,7 @@ func (m *Module) playbackOpen(ctx context.Context, confID, name string, f *playo
 	}
 	run := &playRun{local: l, ready: make(chan struct{})}
 	g := m.live.cfg.Group
-	run.player = playout.Play(f, l, playout.Options{AudioPT: playPTAudio, VideoPT: playPTVideo, Clock: m.live.cfg.Clock,
+	run.player = playout.Play(f, &firstWrite{Sink: l, first: flowing}, playout.Options{AudioPT: playPTAudio, VideoPT: playPTVideo, Clock: m.live.cfg.Clock,
 		Paused: true, OnEnd: func(error) {
 			// The participant's leave is reported to the engine (a store
 			// write): in the group, so that the server's Stop waits for it.
@@ -140,9 +143,22 @@ func (m *Module) playbackRun(confID string) *playRun {
 	return m.live.plays[confID]
 }
 
-// playbackMedia applies a state the document took to the stream: value
-// 0 stops, 1 pauses, 2 plays; seek (>= 0) moves it first.
-func (m *Module) playbackMedia(confID string, value int, seek time.Duration) {
+// playbackMedia applies a state the document took to the stream, on the
+// conference's media owner: value 0 stops, 1 pauses, 2 plays; seek
+// (>= 0) moves it first.
+func (m *Module) playbackMedia(ctx context.Context, domain, confID string, value int, seek time.Duration) error {
+	if !m.liveOn() {
+		return nil
+	}
+	if passed, _, err := m.playPass(ctx, domain, confID, "", playActApply, value, seek); passed || err != nil {
+		return err
+	}
+	m.playbackMediaHere(confID, value, seek)
+	return nil
+}
+
+// playbackMediaHere is playbackMedia on this node.
+func (m *Module) playbackMediaHere(confID string, value int, seek time.Duration) {
 	run := m.playbackRun(confID)
 	if run == nil {
 		return
@@ -178,3 +194,21 @@ func (m *Module) ClosePlaybacks() {
 		run.player.Stop()
 	}
 }
+
+// firstWrite is a player's sink that calls first once, when the first
+// packet goes out (the stream flows), in the player's goroutine: first
+// must not block.
+type firstWrite struct {
+	playout.Sink
+	once  sync.Once
+	first func()
+}
+
+func (w *firstWrite) flowed() {
+	if w.first != nil {
+		w.once.Do(w.first)
+	}
+}
+
+func (w *firstWrite) WriteAudio(p *rtp.Packet) { w.Sink.WriteAudio(p); w.flowed() }
+func (w *firstWrite) WriteVideo(p *rtp.Packet) { w.Sink.WriteVideo(p); w.flowed() }

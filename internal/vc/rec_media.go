@@ -54,11 +54,12 @@ type RecordingConfig struct {
 	// write before the store closes (docs/architecture.md "One
 	// lifecycle"); nil: recordings with media are refused.
 	Group *lifecycle.Group
-	// Pass passes a recording's action ("start", "pause", "resume",
-	// "stop") to the conference's media owner when another node owns it
+	// Pass passes an action on a recording or a playback to the
+	// conference's media owner when another node owns it
 	// (rtc.Owners.PassHosted): passed is false when it belongs here, and
-	// reply is a stop's figures; nil: every recording is this node's.
-	Pass func(ctx context.Context, domain, confID, recID, action string) (passed bool, reply []byte, err error)
+	// reply is a recording's stop's figures; nil: all of them are this
+	// node's.
+	Pass func(ctx context.Context, confID string, h Hosted) (passed bool, reply []byte, err error)
 	// Node is this node's media URL (rtc.Owners.Self), stored with each
 	// part it records; nil or "": one node.
 	Node func() string

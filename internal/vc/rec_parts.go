@@ -90,19 +90,42 @@ func (m *Module) recPartFile(domain, recID string, n int) string {
 
 func exists(path string) bool { _, err := os.Stat(path); return err == nil }
 
-// recPass passes a recording's action to the media owner when another
-// node owns the conference; an owner out of reach is media.ErrMoving
-// (90503), any other failure to pass 24028.
-func (m *Module) recPass(ctx context.Context, domain, confID, recID, action string) (passed bool, reply []byte, err error) {
+// Hosted is an action on media that the conference's media owner hosts
+// (rtc.Hosted): a recording's or a playback's.
+type Hosted struct {
+	Kind   string // hostRecording or hostPlayback
+	Domain string
+	ID     string // the recording's rec_id; a playback's (or "": the conference's)
+	Action string
+	Value  int   // a playback's state (playActApply)
+	SeekMs int64 // a playback's position to move to, -1 none (playActApply)
+}
+
+// Kinds of hosted media.
+const (
+	hostRecording = "recording"
+	hostPlayback  = "playback"
+)
+
+// pass passes an action to the media owner when another node owns the
+// conference; an owner out of reach is media.ErrMoving (90503), any
+// other failure to pass code.
+func (m *Module) pass(ctx context.Context, confID string, h Hosted, code int) (passed bool, reply []byte, err error) {
 	if m.rec == nil || m.rec.cfg.Pass == nil {
 		return false, nil, nil
 	}
-	passed, reply, err = m.rec.cfg.Pass(ctx, domain, confID, recID, action)
+	passed, reply, err = m.rec.cfg.Pass(ctx, confID, h)
 	var we *wire.Error
 	if err == nil || errors.As(err, &we) || errors.Is(err, media.ErrMoving) {
 		return passed, reply, err
 	}
-	return passed, nil, wire.Errorf(CodeRecWriteError, "the recording's %s on the conference's media node failed: %v", action, err)
+	return passed, nil, wire.Errorf(code, "the %s's %s on the conference's media node failed: %v", h.Kind, h.Action, err)
+}
+
+// recPass passes a recording's action to the media owner (24028 when it
+// fails otherwise than by a stopped owner).
+func (m *Module) recPass(ctx context.Context, domain, confID, recID, action string) (passed bool, reply []byte, err error) {
+	return m.pass(ctx, confID, Hosted{Kind: hostRecording, Domain: domain, ID: recID, Action: action}, CodeRecWriteError)
 }
 
 // recAddPart stores the part lr records with its recording; a recording
@@ -171,12 +194,24 @@ func (m *Module) recPartsInfo(rc map[string]any, cur *media.RecordInfo, now time
 	return out
 }
 
-// HostedHere applies, on this node (the conference's media owner), a
-// recording's action another node passed here (rtc.HostedHook): start
-// records the stored recording here, pause and resume act on its file, and
-// stop finalises it and answers its figures (JSON media.RecordInfo, null
-// when this node records none of it).
-func (m *Module) HostedHere(ctx context.Context, domain, confID, recID, action string) ([]byte, error) {
+// HostedHere applies, on this node (the conference's media owner), an
+// action another node passed here (rtc.HostedHook): a recording's
+// (recordingHere) or a playback's (playbackHere, playback_owner.go).
+func (m *Module) HostedHere(ctx context.Context, confID string, h Hosted) ([]byte, error) {
+	switch h.Kind {
+	case hostRecording:
+		return m.recordingHere(ctx, h.Domain, confID, h.ID, h.Action)
+	case hostPlayback:
+		return nil, m.playbackHere(ctx, confID, h)
+	}
+	return nil, wire.InvalidParam("kind", "unknown hosted media "+h.Kind)
+}
+
+// recordingHere applies a recording's action on this node: start records
+// the stored recording here, pause and resume act on its file, and stop
+// finalises it and answers its figures (JSON media.RecordInfo, null when
+// this node records none of it).
+func (m *Module) recordingHere(ctx context.Context, domain, confID, recID, action string) ([]byte, error) {
 	if m.rec == nil || m.rec.cfg.Recorder == nil {
 		return nil, wire.Errorf(CodeRecWriteError, "the conference's media node records nothing")
 	}

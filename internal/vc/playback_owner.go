@@ -1,0 +1,233 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// A playback plays on the conference's media owner, and its start is
+// asynchronous (reference 05 "开始放像，异步操作"; docs/live.md
+// "Playback"). The start stores the playback as 4 (正在呼叫实体: its
+// participant is joining) and answers; then, in the node's goroutine
+// group, the owner (the action passed to it by another node, the control
+// "hosted" of rtc.Owners) reads the playback from the stored conference,
+// opens the file and its participant and stores 3 (准备播放: preparing);
+// the first packet the player sends stores 2 (playing) and starts the
+// position's clock. A failure (the file cannot be played, the
+// participant cannot join, the owner is out of reach) stores 0 and
+// notifies /confs/{conf_id}/playback with error_code 24104 (reference 07
+// "放像异常通知", A3 24104). Pause, resume, seek and stop are passed to the
+// owner too (playbackMedia). A node that takes the conference's media over
+// plays a playing or paused playback again from where it is (MediaMoved).
+
+// Playback actions passed to the media owner.
+const (
+	playActStart = "start" // play the stored playback (its ID) here
+	playActApply = "apply" // apply Value and SeekMs to the running stream
+)
+
+// playPass passes a playback's action to the media owner (24104 when it
+// fails otherwise than by a stopped owner).
+func (m *Module) playPass(ctx context.Context, domain, confID, recID, action string, value int, seek time.Duration) (bool, []byte, error) {
+	seekMs := int64(-1)
+	if seek >= 0 {
+		seekMs = seek.Milliseconds()
+	}
+	return m.pass(ctx, confID, Hosted{Kind: hostPlayback, Domain: domain, ID: recID, Action: action, Value: value, SeekMs: seekMs}, CodeRecVRSFault)
+}
+
+// playbackBegin starts the stored playback recID in the background: on
+// the media owner, passed to it or here.
+func (m *Module) playbackBegin(domain, confID, recID string) {
+	g := m.live.cfg.Group
+	ok := g.Go(func(ctx context.Context) {
+		passed, _, err := m.playPass(ctx, domain, confID, recID, playActStart, 0, -1)
+		if !passed && err == nil {
+			err = m.playbackStartHere(ctx, domain, confID, recID)
+		}
+		if err != nil && ctx.Err() == nil {
+			m.playbackFailed(context.WithoutCancel(ctx), domain, confID, recID, err)
+		}
+	})
+	if !ok {
+		m.playbackFailed(context.Background(), domain, confID, recID, errors.New("the node is stopping"))
+	}
+}
+
+// playbackNow reads the conference's playback if it is still recID
+// (nil otherwise: replaced or stopped).
+func (m *Module) playbackNow(ctx context.Context, domain, confID, recID string) (engine.Conference, map[string]any, error) {
+	c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
+	if err != nil {
+		return c, nil, err
+	}
+	p := tlObj(c.Doc[tlKeyPlayback])
+	if p == nil || tlStr(p["rec_id"]) != recID || playbackStateAt(p, m.clk.Now()) == playStopped {
+		return c, nil, nil
+	}
+	return c, p, nil
+}
+
+// playbackStartHere plays the stored playback recID on this node from its
+// stored position and state; a playback replaced or stopped meanwhile is
+// left alone.
+func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID string) error {
+	_, p, err := m.playbackNow(ctx, domain, confID, recID)
+	if err != nil || p == nil {
+		return err
+	}
+	fileID := tlInt(p["file_id"])
+	prg, ok, err := m.programGet(ctx, domain, tlStr(p["file_id"]))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return wire.Errorf(CodePlaybackNoFile, "file_id %d is no longer a program of the user domain", fileID)
+	}
+	f, err := m.programFile(fileID, prg)
+	if err != nil {
+		return err
+	}
+	name := tlStr(p["file_name"])
+	if name == "" {
+		name = tlStr(prg["name"])
+	}
+	g := m.live.cfg.Group
+	run, err := m.playbackOpen(ctx, confID, name, f, func() {
+		g.Go(func(ctx context.Context) { m.playbackFlowing(ctx, domain, confID, recID) })
+	})
+	if err != nil {
+		return err
+	}
+	// Joined: preparing until the stream flows.
+	var state int
+	var pos time.Duration
+	_, err = m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
+		p := tlObj(c.Doc[tlKeyPlayback])
+		if p == nil || tlStr(p["rec_id"]) != recID || playbackStateAt(p, m.clk.Now()) == playStopped {
+			state = playStopped
+			return false, nil
+		}
+		pos, _ = playbackPos(p, m.clk.Now())
+		if state = tlInt(p["state"]); state == playCalling {
+			p["state"] = playPreparing
+			return true, nil
+		}
+		return false, nil
+	})
+	if err != nil || state == playStopped {
+		run.stop()
+		return err
+	}
+	m.playbackSwap(confID, run)
+	if pos > 0 {
+		run.player.Seek(pos)
+	}
+	if state != playPaused {
+		run.player.Resume()
+	}
+	return nil
+}
+
+// playbackFlowing stores 2 (playing) once the stream of a preparing
+// playback flows: its position counts from now.
+func (m *Module) playbackFlowing(ctx context.Context, domain, confID, recID string) {
+	_, err := m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
+		p := tlObj(c.Doc[tlKeyPlayback])
+		if p == nil || tlStr(p["rec_id"]) != recID || tlInt(p["state"]) != playPreparing {
+			return false, nil
+		}
+		p["state"], p["anchor_at"] = playPlaying, tlMs(m.clk.Now())
+		return true, nil
+	})
+	if err != nil && !isConfNotFound(err) {
+		m.liveLog().Warn("playback: storing that it plays", "conf_id", confID, "rec_id", recID, "err", err)
+	}
+}
+
+// playbackFailed stops a playback whose start failed and notifies
+// /confs/{conf_id}/playback with error_code 24104.
+func (m *Module) playbackFailed(ctx context.Context, domain, confID, recID string, cause error) {
+	m.liveLog().Warn("playback: the start failed", "conf_id", confID, "rec_id", recID, "err", cause)
+	nctx, notes := store.WithNotices(ctx)
+	_, err := m.tlUpdate(nctx, domain, confID, func(c *engine.Conference) (bool, error) {
+		p := tlObj(c.Doc[tlKeyPlayback])
+		if p == nil || tlStr(p["rec_id"]) != recID || tlInt(p["state"]) == playStopped {
+			return false, nil
+		}
+		now := m.clk.Now()
+		pos, _ := playbackPos(p, now)
+		p["state"], p["pos_ms"], p["paused_at"] = playStopped, pos.Milliseconds(), 0
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", map[string]any{"error_code": CodeRecVRSFault}, now)
+		if err != nil {
+			return false, err
+		}
+		notes.Set(n)
+		return true, nil
+	})
+	if err != nil && !isConfNotFound(err) {
+		m.liveLog().Error("playback: storing a failed start", "conf_id", confID, "rec_id", recID, "err", err)
+	}
+}
+
+// playbackHere applies a playback's action another node passed here.
+func (m *Module) playbackHere(ctx context.Context, confID string, h Hosted) error {
+	if !m.liveOn() {
+		return wire.Errorf(CodeRecVRSFault, "the conference's media node plays nothing")
+	}
+	switch h.Action {
+	case playActStart:
+		return m.playbackStartHere(ctx, h.Domain, confID, h.ID)
+	case playActApply:
+		seek := time.Duration(-1)
+		if h.SeekMs >= 0 {
+			seek = time.Duration(h.SeekMs) * time.Millisecond
+		}
+		m.playbackMediaHere(confID, h.Value, seek)
+		return nil
+	}
+	return wire.InvalidParam("action", "unknown playback action "+h.Action)
+}
+
+// playMoved plays again, on this node, which just took the conference's
+// media over, a playback that was playing or paused on the old owner:
+// from where it is, as a new start (4, then 3, then 2).
+func (m *Module) playMoved(ctx context.Context, c engine.Conference) {
+	if !m.liveOn() || m.playbackRun(c.ID()) != nil {
+		return
+	}
+	p := tlObj(c.Doc[tlKeyPlayback])
+	if p == nil || playbackStateAt(p, m.clk.Now()) == playStopped {
+		return
+	}
+	recID := tlStr(p["rec_id"])
+	_, err := m.tlUpdate(ctx, c.Rec.DomainMoid, c.ID(), func(c *engine.Conference) (bool, error) {
+		p := tlObj(c.Doc[tlKeyPlayback])
+		now := m.clk.Now()
+		if p == nil || tlStr(p["rec_id"]) != recID || tlInt(p["state"]) != playPlaying || playbackStateAt(p, now) == playStopped {
+			return false, nil
+		}
+		pos, _ := playbackPos(p, now)
+		p["state"], p["pos_ms"], p["anchor_at"] = playCalling, pos.Milliseconds(), tlMs(now)
+		return true, nil
+	})
+	if err != nil {
+		m.liveLog().Warn("playback: moving to this node", "conf_id", c.ID(), "err", err)
+		return
+	}
+	m.playbackBegin(c.Rec.DomainMoid, c.ID(), recID)
+}
+
+// liveLog is the log of live media's background work.
+func (m *Module) liveLog() *slog.Logger {
+	if m.rec != nil && m.rec.cfg.Log != nil {
+		return m.rec.cfg.Log
+	}
+	return slog.Default()
+}
