@@ -76,3 +76,11 @@ func (l liveViewers) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(liveViewersDesc, prometheus.GaugeValue, float64(n), k[0], k[1])
 	}
 }
+
+// RTMPPushes is how many live broadcasts this node pushes to RTMP.
+func (s *Server) RTMPPushes() int {
+	if s.rtmp == nil {
+		return 0
+	}
+	return s.rtmp.Running()
+}

@@ -190,7 +190,7 @@ func (m *Module) RunDueLive(ctx context.Context) error {
 			}
 			m.live.cfg.Media.CloseWatchers(confID, tag)
 			if recID, ok := strings.CutPrefix(tag, "live:"); ok {
-				m.rtmpStop(confID, recID) // the broadcast or the conference ended
+				m.rtmpStopHere(confID, recID) // the broadcast or the conference ended
 			}
 			m.live.mu.Lock()
 			if cur := m.live.watched[confID]; cur != nil {

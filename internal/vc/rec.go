@@ -195,7 +195,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 		return nil, errors.Join(err, uerr)
 	}
 	if rtmpURL != "" {
-		m.rtmpStart(c, recID, rtmpURL)
+		m.rtmpStart(ctx, c, recID, rtmpURL)
 	}
 	for _, id := range ids {
 		if err := m.tlSetFlag(ctx, c, id, "rec", 1); err != nil {
@@ -276,7 +276,7 @@ func (m *Module) recStop(ctx context.Context, r *api.Request) (wire.Object, erro
 	if i < 0 {
 		return nil, recUnknown(c, recID)
 	}
-	m.rtmpStop(c.ID(), recID)
+	m.rtmpStop(ctx, c.Rec.DomainMoid, c.ID(), recID)
 	parts, err := m.recMediaStop(ctx, c.Rec.DomainMoid, c.ID(), rs[i]) // the file is final before its program is stored
 	if err != nil {
 		return nil, err

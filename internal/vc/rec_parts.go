@@ -105,6 +105,7 @@ type Hosted struct {
 const (
 	hostRecording = "recording"
 	hostPlayback  = "playback"
+	hostRTMP      = "rtmp" // a live broadcast's RTMP push (rec_rtmp.go)
 )
 
 // pass passes an action to the media owner when another node owns the
@@ -203,6 +204,8 @@ func (m *Module) HostedHere(ctx context.Context, confID string, h Hosted) ([]byt
 		return m.recordingHere(ctx, h.Domain, confID, h.ID, h.Action)
 	case hostPlayback:
 		return nil, m.playbackHere(ctx, confID, h)
+	case hostRTMP:
+		return nil, m.rtmpHere(ctx, h.Domain, confID, h.ID, h.Action)
 	}
 	return nil, wire.InvalidParam("kind", "unknown hosted media "+h.Kind)
 }

@@ -1,6 +1,7 @@
 package vc
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -12,7 +13,7 @@ import (
 // extension x_confer_rtmp_url of POST .../recorders, for recorder_mode 2
 // (live) or 3 (record and live), pushes the broadcast (the composed
 // picture while a composition runs, and the sound) to the URL while the
-// broadcast runs, from the node that started it.
+// broadcast runs, from the conference's media owner.
 
 // rtmpKey is where a recording's push URL is stored (never shown in the
 // platform's replies).
@@ -43,10 +44,26 @@ func (m *Module) rtmpParam(ps map[string]any) (string, error) {
 	return u, nil
 }
 
-// rtmpStart starts the push of a stored broadcast; the sweep of live
-// viewers (RunDueLive) stops it when the broadcast or the conference
-// ends.
-func (m *Module) rtmpStart(c engine.Conference, recID, url string) {
+// rtmpStart starts the push of a stored broadcast on the conference's
+// media owner (passed to it as the control hosted, kind "rtmp", when
+// another node owns it); the sweep of live viewers (RunDueLive) of the
+// node that pushes stops it when the broadcast or the conference ends.
+func (m *Module) rtmpStart(ctx context.Context, c engine.Conference, recID, url string) {
+	if m.live == nil {
+		return
+	}
+	passed, _, err := m.pass(ctx, c.ID(), Hosted{Kind: hostRTMP, Domain: c.Rec.DomainMoid, ID: recID, Action: recActStart}, CodeRecVRSFault)
+	if err != nil {
+		slog.Default().Warn("RTMP push not started on the conference's media node", "conf_id", c.ID(), "rec_id", recID, "err", err)
+	}
+	if passed || err != nil {
+		return
+	}
+	m.rtmpStartHere(c, recID, url)
+}
+
+// rtmpStartHere starts a broadcast's push on this node.
+func (m *Module) rtmpStartHere(c engine.Conference, recID, url string) {
 	if m.live == nil || m.live.cfg.Push == nil {
 		return
 	}
@@ -57,9 +74,51 @@ func (m *Module) rtmpStart(c engine.Conference, recID, url string) {
 	m.watched(c.Rec.DomainMoid, c.ID(), tagLive(recID))
 }
 
-// rtmpStop stops a broadcast's push, if it has one on this node.
-func (m *Module) rtmpStop(confID, recID string) {
+// rtmpStop stops a broadcast's push on the conference's media owner.
+func (m *Module) rtmpStop(ctx context.Context, domain, confID, recID string) {
+	if m.live == nil {
+		return
+	}
+	passed, _, err := m.pass(ctx, confID, Hosted{Kind: hostRTMP, Domain: domain, ID: recID, Action: recActStop}, CodeRecVRSFault)
+	if err != nil {
+		slog.Default().Warn("RTMP push not stopped on the conference's media node", "conf_id", confID, "rec_id", recID, "err", err)
+	}
+	if !passed {
+		m.rtmpStopHere(confID, recID)
+	}
+}
+
+// rtmpStopHere stops a broadcast's push, if it has one on this node.
+func (m *Module) rtmpStopHere(confID, recID string) {
 	if m.live != nil && m.live.cfg.Push != nil {
 		m.live.cfg.Push.Stop(confID, recID)
 	}
+}
+
+// rtmpHere starts or stops, on this node (the media owner), the push of
+// a broadcast another node passed here: the URL is the stored
+// recording's.
+func (m *Module) rtmpHere(ctx context.Context, domain, confID, recID, action string) error {
+	if m.live == nil || m.live.cfg.Push == nil {
+		return wire.Errorf(CodeRecVRSFault, "the conference's media node cannot push RTMP (ffmpeg is not installed)")
+	}
+	switch action {
+	case recActStart:
+		c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
+		if err != nil {
+			return err
+		}
+		i, rs := recFind(c.Doc, recID)
+		if i < 0 {
+			return recUnknown(c, recID)
+		}
+		if u := tlStr(rs[i][rtmpKey]); u != "" {
+			m.rtmpStartHere(c, recID, u)
+		}
+		return nil
+	case recActStop:
+		m.rtmpStopHere(confID, recID)
+		return nil
+	}
+	return wire.InvalidParam("action", "unknown push action "+action)
 }
