@@ -166,6 +166,7 @@ var endpoints = []struct {
 	{epVCConfsInspectionChannelsCreate, "VCConfsInspectionChannelsCreate"},
 	{epVCConfsInspectionChannelsDelete, "VCConfsInspectionChannelsDelete"},
 	{epVCConfsRTCTokensCreate, "VCConfsRTCTokensCreate"},
+	{epVCConfsQualityGet, "VCConfsQualityGet"},
 	{epAMCDepartmentsCreate, "AMCDepartmentsCreate"},
 	{epAMCDepartmentsUpdate, "AMCDepartmentsUpdate"},
 	{epAMCDepartmentsDelete, "AMCDepartmentsDelete"},

@@ -4052,3 +4052,59 @@ type VCConfsRTCTokensCreateReply struct {
 	// Expiry, ISO 8601 with offset.
 	ExpiresAt string `json:"expires_at"`
 }
+
+var epVCConfsQualityGet = &Endpoint{Name: "vc.confs.quality.get", Method: "GET", Path: "/api/v1/vc/confs/{conf_id}/quality", Style: StyleQuery, MinLevel: 1}
+
+// VCConfsQualityGet calls vc.confs.quality.get: call quality of the running conference's online terminals: each channel's codec, picture, bitrate, packet loss and jitter.
+//
+//	GET /api/v1/vc/confs/{conf_id}/quality
+//
+// Minimum API-Level 1; platform release 5.0.0.4.1 and later.
+// It is Confer's own addition to the platform's API.
+func (c *Client) VCConfsQualityGet(ctx context.Context, confID string) (*VCConfsQualityGetReply, error) {
+	out := new(VCConfsQualityGetReply)
+	if err := c.Call(ctx, epVCConfsQualityGet, []string{confID}, nil, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// VCConfsQualityGetReply is the reply of VCConfsQualityGet.
+type VCConfsQualityGetReply struct {
+	// Online terminals, in the order they were added.
+	Mts []VCConfsQualityGetReplyMt `json:"mts"`
+}
+
+// VCConfsQualityGetReplyMt is an element of the list mts of VCConfsQualityGetReply.
+type VCConfsQualityGetReplyMt struct {
+	// Terminal number.
+	MtID string `json:"mt_id"`
+	// Terminal or participant name.
+	Alias string `json:"alias"`
+	// 1: this node carries its media session; 0: none here (a simulated call, or a conference another node owns: ask that node). One of 0, 1.
+	Measured int `json:"measured"`
+	// Its media channels.
+	Channels []VCConfsQualityGetReplyMtChannel `json:"channels"`
+}
+
+// VCConfsQualityGetReplyMtChannel is an element of the list channels of VCConfsQualityGetReplyMt.
+type VCConfsQualityGetReplyMtChannel struct {
+	// What it carries. One of audio, content, video.
+	Kind string `json:"kind"`
+	// Send: the terminal sends it; receive: it receives it. One of receive, send.
+	Direction string `json:"direction"`
+	// MIME type, e.g. video/VP8; empty while a receiving channel forwards nothing.
+	Codec string `json:"codec"`
+	// Picture width of the last key frame; 0 unknown or audio.
+	Width int `json:"width"`
+	// Picture height.
+	Height int `json:"height"`
+	// Kbit/s as measured.
+	Bitrate int `json:"bitrate"`
+	// Packets lost, percent: of a sent channel over the last second as they arrive here; of a received one as the terminal's last receiver report says.
+	Loss float64 `json:"loss"`
+	// Interarrival jitter, milliseconds (RFC 3550).
+	Jitter float64 `json:"jitter"`
+	// 0: a received channel whose terminal has sent no receiver report yet (loss and jitter unknown). One of 0, 1.
+	Reported int `json:"reported"`
+}

@@ -67,6 +67,11 @@ func TestConsolePreviewsTheBroadcast(t *testing.T) {
 	}
 	screenshot(t, ctx, "preview")
 
+	// The call quality panel shows the publisher's sent video, measured
+	// by the SFU (docs/console.md "Call quality").
+	run(t, ctx, "the call quality of the publisher's video",
+		until(`(() => { const r = document.querySelector('section.quality tr[data-channel="video/send"]'); return !!r && r.innerText.includes('VP8') && r.innerText.includes('640×360') && r.innerText.includes('good'); })()`))
+
 	// The preview is no terminal, in the page or through the API.
 	if rows := value(t, ctx, "the page's terminal rows", chromedp.Evaluate[int](`document.querySelectorAll('tr[data-mt]').length`)); rows != 1 {
 		t.Errorf("the page lists %d terminals with the preview on, want 1", rows)

@@ -261,6 +261,12 @@ type Channel struct {
 	Width    int    // picture size of the last key frame; 0 unknown
 	Height   int
 	Bitrate  int // kbit/s as measured
+	// Call quality: packet loss (percent, the last second) and
+	// interarrival jitter (ms); of a received channel as the terminal's
+	// receiver reports say, Reported false before its first report.
+	LossPct  float64
+	JitterMs float64
+	Reported bool
 }
 
 // ChannelReader is a Backend that knows the channels of the terminals

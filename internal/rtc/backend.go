@@ -96,7 +96,7 @@ func (b *Backend) Channels(ctx context.Context, conf, mt string) ([]media.Channe
 	out := make([]media.Channel, len(chs))
 	for i, c := range chs {
 		out[i] = media.Channel{Kind: channelKinds[c.Kind], Send: c.Send, MimeType: c.MimeType, Fmtp: c.Fmtp,
-			Width: c.Width, Height: c.Height, Bitrate: c.Bitrate}
+			Width: c.Width, Height: c.Height, Bitrate: c.Bitrate, LossPct: c.LossPct, JitterMs: c.JitterMs, Reported: c.Reported}
 	}
 	return out, true
 }

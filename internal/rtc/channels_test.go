@@ -91,6 +91,29 @@ func TestTerminalChannelsFromTheSession(t *testing.T) {
 		}
 	}
 
+	// The same session's call quality (Confer's extension, issue 41).
+	q := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/quality", nil))["mts"].([]any)
+	if len(q) != 1 {
+		t.Fatalf("quality of %d terminals, want the publisher's: %v", len(q), q)
+	}
+	pub := q[0].(map[string]any)
+	if pub["mt_id"] != mt || pub["alias"] != "camera" || pub["measured"] != 1.0 {
+		t.Errorf("quality of %v", pub)
+	}
+	kinds := map[string]map[string]any{}
+	for _, x := range pub["channels"].([]any) {
+		ch := x.(map[string]any)
+		kinds[ch["kind"].(string)+"/"+ch["direction"].(string)] = ch
+	}
+	if v := kinds["video/send"]; v == nil || v["codec"] != "video/H264" || v["width"] != 1280.0 || v["height"] != 720.0 ||
+		v["loss"] != 0.0 || v["reported"] != 1.0 {
+		t.Errorf("the sent video's quality %v (all: %v)", v, kinds)
+	}
+	if a := kinds["audio/send"]; a == nil || a["codec"] != "audio/opus" || a["loss"] != 0.0 {
+		t.Errorf("the sent audio's quality %v", a)
+	}
+	testserver.MustFail(t, c.Do("GET", "/api/v1/vc/confs/424242/quality", nil), 12103)
+
 	// Hung up: no channels.
 	testserver.MustOK(t, c.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",
 		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})))

@@ -33,6 +33,13 @@ type Channel struct {
 	Width    int    // picture size of the last key frame; 0 unknown
 	Height   int
 	Bitrate  int // kbit/s (rateMeter)
+	// Call quality (quality.go): packet loss in percent over the last
+	// second and interarrival jitter in milliseconds; for a received
+	// channel as the participant's receiver reports say (Reported false
+	// before its first report).
+	LossPct  float64
+	JitterMs float64
+	Reported bool
 }
 
 // Channels returns the channels of participant mtID of conference
@@ -80,8 +87,14 @@ func (s *SFU) Channels(confID, mtID string) (chs []Channel, ok bool) {
 // channel is what a participant sends on r.
 func (r *receiver) channel(now time.Time) Channel {
 	c := Channel{Kind: kindOf(r.kind, r.screen), Send: true, MimeType: r.mime, Fmtp: r.fmtp,
-		Bitrate: r.meter.kbps(now, r.bytes.Load())}
+		Bitrate: r.meter.kbps(now, r.bytes.Load()), Reported: true}
 	c.Width, c.Height = r.frameSize()
+	for l := numLayers - 1; l >= 0; l-- { // the best layer that arrives
+		if r.rx[l].arriving() {
+			c.LossPct, c.JitterMs = r.rx[l].quality(r.clockRate)
+			break
+		}
+	}
 	return c
 }
 
@@ -103,6 +116,7 @@ func (d *downTrack) channel(now time.Time) Channel {
 	src, layer := d.src, d.curLayer
 	d.mu.Unlock()
 	c := Channel{Kind: kindOf(d.kind, d.mode == srcDual), Bitrate: d.meter.kbps(now, d.bytes.Load())}
+	c.LossPct, c.JitterMs, c.Reported = d.rr.quality()
 	if src != nil {
 		c.MimeType, c.Fmtp = src.mime, src.fmtp
 		if v := src.size[layer].Load(); v != 0 {

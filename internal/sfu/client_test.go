@@ -230,18 +230,19 @@ func vp8(id byte, layer byte, key bool) []byte {
 // 5 ms, a key frame on each PLI; level is the RFC 6464 level sent.
 // Layers in hold get no key frame until released.
 type sendOpts struct {
-	skipSeq  uint16 // a video sequence number never sent (a loss)
-	level    uint8
-	noKeyFor map[int]bool
-	stopped  map[int]bool // layers no longer sent
-	pliOnly  bool         // key frames only when asked (as browsers do)
-	mu       sync.Mutex
+	skipSeq   uint16 // a video sequence number never sent (a loss)
+	lossEvery uint16 // every lossEvery-th video packet is not sent (steady loss); 0 none
+	level     uint8
+	noKeyFor  map[int]bool
+	stopped   map[int]bool // layers no longer sent
+	pliOnly   bool         // key frames only when asked (as browsers do)
+	mu        sync.Mutex
 }
 
 func (o *sendOpts) skip(seq uint16) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.skipSeq != 0 && seq == o.skipSeq
+	return (o.skipSeq != 0 && seq == o.skipSeq) || (o.lossEvery != 0 && seq%o.lossEvery == 0)
 }
 
 // atomicSet is a set of sequence numbers shared between goroutines.

@@ -36,6 +36,7 @@ type downTrack struct {
 	packets      atomic.Uint64
 	bytes        atomic.Uint64
 	meter        rateMeter // the bitrate the terminal's channel reports (channels.go)
+	rr           rrStats   // what the subscriber's receiver reports say (quality.go)
 
 	// Lock discipline (docs/media.md "Lock discipline"): mu guards the
 	// forwarding state and is never held across a call out of the track
@@ -337,7 +338,11 @@ func (d *downTrack) readRTCP(s *webrtc.RTPSender) {
 			return
 		}
 		for _, p := range pkts {
-			switch p.(type) {
+			switch p := p.(type) {
+			case *rtcp.ReceiverReport:
+				d.noteReports(p.Reports)
+			case *rtcp.SenderReport:
+				d.noteReports(p.Reports)
 			case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
 				d.mu.Lock()
 				r, l := d.src, d.curLayer

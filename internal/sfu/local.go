@@ -279,14 +279,18 @@ func (l *Local) MtID() string {
 }
 
 // WriteAudio publishes an audio packet; the endpoint must publish audio.
-func (l *Local) WriteAudio(p *rtp.Packet) { l.audio.forward(p, layerLow) }
+func (l *Local) WriteAudio(p *rtp.Packet) { l.audio.arrived(p); l.audio.forward(p, layerLow) }
 
 // WriteVideo publishes a video packet.
-func (l *Local) WriteVideo(p *rtp.Packet) { l.video.forward(p, layerLow) }
+func (l *Local) WriteVideo(p *rtp.Packet) { l.video.arrived(p); l.video.forward(p, layerLow) }
 
 // WriteScreen publishes a packet of the screen (dual stream); dropped
 // while the endpoint publishes no screen.
-func (l *Local) WriteScreen(p *rtp.Packet) { l.screen.Load().forward(p, layerLow) }
+func (l *Local) WriteScreen(p *rtp.Packet) {
+	r := l.screen.Load()
+	r.arrived(p)
+	r.forward(p, layerLow)
+}
 
 // SetAudioLevel reports the published audio's level (RFC 6464: 0 loudest,
 // 127 silence) when the packets carry no level extension.

@@ -33,6 +33,7 @@ type receiver struct {
 	bytes atomic.Uint64
 	size  [numLayers]atomic.Uint32
 	meter rateMeter
+	rx    [numLayers]rxStats // loss and jitter of each layer as it arrives (quality.go)
 
 	mu   sync.Mutex
 	ssrc [numLayers]uint32
@@ -171,6 +172,7 @@ func (r *receiver) readLoop(t *webrtc.TrackRemote, layer int) {
 		if p.Unmarshal(buf[:n]) != nil {
 			continue
 		}
+		r.rx[layer].observe(p.SequenceNumber, p.Timestamp, time.Now(), r.clockRate)
 		r.forward(&p, layer)
 	}
 }

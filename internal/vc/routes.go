@@ -87,10 +87,12 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.monitors_heartbeat.send":     m.monitorHeartbeat,
 		"vc.confs.neediframe.monitors.request": m.monitorKeyFrame,
 		// mts.go
-		"vc.confs.mts.list":   m.listMts,
-		"vc.confs.mts.get":    m.getMt,
-		"vc.confs.mts.add":    m.addMts,
-		"vc.confs.mts.delete": m.deleteMts,
+		"vc.confs.mts.list": m.listMts,
+		"vc.confs.mts.get":  m.getMt,
+		// quality.go
+		"vc.confs.quality.get": m.getQuality,
+		"vc.confs.mts.add":     m.addMts,
+		"vc.confs.mts.delete":  m.deleteMts,
 		// mts_call.go
 		"vc.confs.online_mts.call":   m.callMts,
 		"vc.confs.online_mts.hangup": m.hangupMts,

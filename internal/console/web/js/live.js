@@ -7,6 +7,7 @@ import { endConf, delayConf, members as parseMembers } from './confs.js';
 import { compositionPanel } from './compose.js';
 import { mixPanel, pollPanel, recordPanel } from './features.js';
 import { previewPanel } from './preview.js';
+import { qualityPanel } from './quality.js';
 
 // The conference state the page shows; the panels read it and re-render
 // when render() runs.
@@ -77,8 +78,9 @@ export async function livePage(ctx, id) {
   // The preview keeps its connection across renders: it sits outside them,
   // below the panels (the composition stays next to the terminal list).
   const preview = previewPanel(id);
+  const quality = qualityPanel(id); // polls on its own, outside the renders (quality.js)
   const el = h('section', { class: 'page live', 'aria-label': `conference ${id}` }, head,
-    h('div', { class: 'live-grid' }, h('div', {}, addForm(), termBox), h('div', { class: 'side' }, side, preview.el)));
+    h('div', { class: 'live-grid' }, h('div', {}, addForm(), termBox, quality.el), h('div', { class: 'side' }, side, preview.el)));
 
   function addForm() {
     const input = h('input', { id: 'add-mt', placeholder: 'E.164 number or IP address', 'aria-label': 'terminal to add' });
@@ -263,6 +265,6 @@ export async function livePage(ctx, id) {
   });
   return {
     el,
-    cleanup: () => { clearTimeout(timer); preview.stop(); unsubs.forEach((u) => u.then((f) => f())); },
+    cleanup: () => { clearTimeout(timer); preview.stop(); quality.stop(); unsubs.forEach((u) => u.then((f) => f())); },
   };
 }
