@@ -52,7 +52,13 @@ const playlistWait = 20 * time.Second
 
 // Mount serves Prefix and passes other requests to next; hls nil: no HLS
 // (the descriptor has no hls_url and the playlist answers 404).
-func Mount(next http.Handler, admit Admit, hls *HLS) http.Handler {
+//
+// locate (nil: every broadcast is served here) names the node that owns
+// a conference's media ("" this one, rtc.Owners.Locate): the playlist and
+// segments of a conference another node owns are answered 307 to the
+// same path on that node, whose SFU holds the broadcast (docs/live.md
+// "HLS").
+func Mount(next http.Handler, admit Admit, hls *HLS, locate func(ctx context.Context, confID string) (string, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, ok := strings.CutPrefix(r.URL.Path, Prefix)
 		if !ok {
@@ -92,6 +98,7 @@ func Mount(next http.Handler, admit Admit, hls *HLS) http.Handler {
 			}
 			w.Header().Set("Content-Type", "application/json")
 			_ = json.NewEncoder(w).Encode(out)
+		case (file == "index.m3u8" || segment.MatchString(file)) && locate != nil && redirected(w, r, locate, confID):
 		case hls == nil:
 			http.Error(w, "HLS needs ffmpeg, which this node lacks", http.StatusNotFound)
 		case file == "index.m3u8":
@@ -142,4 +149,21 @@ func baseURL(r *http.Request) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
+}
+
+// redirected answers 307 to the owner of the conference's media when it
+// is another node (RFC 9110 section 15.4.8: the same method, path and
+// query there), and tells whether it did.
+func redirected(w http.ResponseWriter, r *http.Request, locate func(ctx context.Context, confID string) (string, error), confID string) bool {
+	owner, err := locate(r.Context(), confID)
+	if err != nil {
+		http.Error(w, "the conference's media node is unknown for now; retry", http.StatusServiceUnavailable)
+		return true
+	}
+	if owner == "" {
+		return false
+	}
+	w.Header().Set("Location", owner+r.URL.RequestURI())
+	w.WriteHeader(http.StatusTemporaryRedirect)
+	return true
 }

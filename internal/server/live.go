@@ -49,7 +49,8 @@ func (s *Server) mountWall(next http.Handler) http.Handler {
 	if s.sfu == nil {
 		return next
 	}
-	return live.Mount(wall.Mount(next, s.auth, s.vc), s.rtcAuth.AuthorizeWatch, s.hls)
+	locate := func(ctx context.Context, confID string) (string, error) { return s.owners.Locate(ctx, confID, false) }
+	return live.Mount(wall.Mount(next, s.auth, s.vc), s.rtcAuth.AuthorizeWatch, s.hls, locate)
 }
 
 // closeLive stops the HLS streams.
