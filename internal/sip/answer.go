@@ -63,7 +63,7 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		want = linesOf(peer) // the offer's m-lines only
 	}
 	caller := u.callerOf(ctx, req) // identity.go
-	conf, err := u.lookupOrStart(ctx, req.Recipient.User, caller)
+	conf, err := u.lookupOrStart(ctx, u.dialledNumber(req), caller)
 	switch {
 	case errors.Is(err, ErrNoConference):
 		u.refuse(req, tx, caller, 404, "Not Found")

@@ -20,8 +20,9 @@ import (
 // the binding at half its granted expiry (one Call-ID, CSeq counting up,
 // RFC 3261 section 10.2.4), retries a failure after 5 s doubling up to
 // 5 minutes, and removes the binding (Expires: 0) when it stops. Calls
-// the PBX sends to the binding arrive as any INVITE: their request-URI's
-// user must be a conference's (or a virtual meeting room's) number.
+// the PBX sends arrive as any INVITE: the request-URI's user, or the To
+// header's when the request-URI is the binding (dialledNumber), must be
+// a conference's (or a virtual meeting room's) number.
 
 // TrunkStatus is the state of the registration to the PBX.
 type TrunkStatus struct {
@@ -149,4 +150,17 @@ func grantedExpiry(res *sip.Response, asked time.Duration) time.Duration {
 		}
 	}
 	return asked
+}
+
+// dialledNumber is the number a caller dialled: the request-URI's user,
+// except that a call the PBX sends to Confer's registered binding
+// (request-URI user Config.OutboundUser) dialled the To header's user.
+func (u *UA) dialledNumber(req *sip.Request) string {
+	n := req.Recipient.User
+	if u.cfg.RegisterTo != "" && n == u.cfg.OutboundUser {
+		if to := req.To(); to != nil && to.Address.User != "" {
+			return to.Address.User
+		}
+	}
+	return n
 }
