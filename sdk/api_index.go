@@ -167,6 +167,8 @@ var endpoints = []struct {
 	{epVCConfsInspectionChannelsDelete, "VCConfsInspectionChannelsDelete"},
 	{epVCConfsRTCTokensCreate, "VCConfsRTCTokensCreate"},
 	{epVCConfsQualityGet, "VCConfsQualityGet"},
+	{epVCTvWallsCreate, "VCTvWallsCreate"},
+	{epVCTvWallsDelete, "VCTvWallsDelete"},
 	{epAMCDepartmentsCreate, "AMCDepartmentsCreate"},
 	{epAMCDepartmentsUpdate, "AMCDepartmentsUpdate"},
 	{epAMCDepartmentsDelete, "AMCDepartmentsDelete"},

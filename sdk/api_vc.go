@@ -4108,3 +4108,47 @@ type VCConfsQualityGetReplyMtChannel struct {
 	// 0: a received channel whose terminal has sent no receiver report yet (loss and jitter unknown). One of 0, 1.
 	Reported int `json:"reported"`
 }
+
+var epVCTvWallsCreate = &Endpoint{Name: "vc.tv_walls.create", Method: "POST", Path: "/api/v1/vc/tv_walls", Style: StyleParams, MinLevel: 1}
+
+// VCTvWallsCreate calls vc.tv_walls.create: register a TV wall of the user domain (administrators).
+//
+//	POST /api/v1/vc/tv_walls
+//
+// Minimum API-Level 1; platform release 5.0.0.4.1 and later.
+// It is Confer's own addition to the platform's API.
+func (c *Client) VCTvWallsCreate(ctx context.Context, req *VCTvWallsCreateRequest) (*VCTvWallsCreateReply, error) {
+	out := new(VCTvWallsCreateReply)
+	if err := c.Call(ctx, epVCTvWallsCreate, nil, req, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// VCTvWallsCreateRequest is the request of VCTvWallsCreate (members of the form field params).
+type VCTvWallsCreateRequest struct {
+	// The wall's id, device and channel: digits, an underscore, digits (e.g. 3_0; reference 05 item 67). Required.
+	HDUID string `json:"hdu_id"`
+	// The wall's name, 1 to 64 bytes. Required.
+	HDUName string `json:"hdu_name"`
+}
+
+// VCTvWallsCreateReply is the reply of VCTvWallsCreate.
+type VCTvWallsCreateReply struct {
+	// The registered wall.
+	HDUID string `json:"hdu_id"`
+	// Path of the wall's page, to open on its screen: /wall/{hdu_id}.
+	Page string `json:"page"`
+}
+
+var epVCTvWallsDelete = &Endpoint{Name: "vc.tv_walls.delete", Method: "DELETE", Path: "/api/v1/vc/tv_walls/{hdu_id}", Style: StyleQuery, MinLevel: 1}
+
+// VCTvWallsDelete calls vc.tv_walls.delete: remove a TV wall of the user domain (administrators); a wall in use is refused with 20058.
+//
+//	DELETE /api/v1/vc/tv_walls/{hdu_id}
+//
+// Minimum API-Level 1; platform release 5.0.0.4.1 and later.
+// It is Confer's own addition to the platform's API.
+func (c *Client) VCTvWallsDelete(ctx context.Context, hduID string) error {
+	return c.Call(ctx, epVCTvWallsDelete, []string{hduID}, nil, nil)
+}

@@ -11,7 +11,7 @@ var (
 func build() {
 	for _, part := range [][]Endpoint{
 		systemEndpoints, versionEndpoints(),
-		mcEndpoints, mcHistoryEndpoints, vcConfEndpoints, vcMediaEndpoints, vcRTCEndpoints, vcQualityEndpoints,
+		mcEndpoints, mcHistoryEndpoints, vcConfEndpoints, vcMediaEndpoints, vcRTCEndpoints, vcQualityEndpoints, vcTVWallEndpoints,
 		amcEndpoints, amcAuditEndpoints, vrsEndpoints, krtcEndpoints, nmsEndpoints, upuEndpoints,
 	} {
 		table = append(table, part...)

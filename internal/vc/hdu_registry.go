@@ -61,8 +61,7 @@ func (m *Module) hduRegistry(ctx context.Context, domain string) ([]hduDevice, e
 		if err != nil {
 			return nil, err
 		}
-		on, ok := record.IntOK(doc["online"])
-		out = append(out, hduDevice{ID: rec.ID, Name: record.Str(doc, "hdu_name"), Online: !ok || on == 1})
+		out = append(out, hduDevice{ID: rec.ID, Name: record.Str(doc, "hdu_name"), Online: wallOnline(doc, m.clk.Now())})
 	}
 	sort.Slice(out, func(i, j int) bool { return hduLess(out[i].ID, out[j].ID) })
 	return out, nil

@@ -56,6 +56,9 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.hdus.alias.update": m.setHDUAlias,
 		// hdu_registry.go
 		"vc.hdus.list": m.listPlatformHDUs,
+		// hdu_manage.go
+		"vc.tv_walls.create": m.registerWall,
+		"vc.tv_walls.delete": m.removeWall,
 		// hdupoll.go
 		"vc.confs.hdupoll.get":          m.getHDUPoll,
 		"vc.confs.hdupoll.start":        m.startHDUPoll,

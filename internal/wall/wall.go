@@ -34,6 +34,9 @@ type Sessions interface {
 // Walls tells what a wall shows (vc.Module).
 type Walls interface {
 	WallView(ctx context.Context, domain, hduID, base string) (vc.WallView, bool, error)
+	// WallSeen notes that the wall's page is open (a registered wall is
+	// online while it is, docs/live.md "TV walls").
+	WallSeen(ctx context.Context, domain, hduID string)
 }
 
 // Mount serves the page under Prefix and passes every other request to
@@ -104,6 +107,7 @@ func serveState(w http.ResponseWriter, r *http.Request, s Sessions, walls Walls,
 		http.Error(w, "the session has ended: log in again", http.StatusUnauthorized)
 		return
 	}
+	walls.WallSeen(r.Context(), p.DomainMoid, id)
 	v, ok, err := walls.WallView(r.Context(), p.DomainMoid, id, "")
 	if err != nil {
 		http.Error(w, "the wall's state is unavailable", http.StatusServiceUnavailable)

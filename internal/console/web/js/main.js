@@ -9,6 +9,7 @@ import { adminPage } from './admin.js';
 import { capacityPage } from './capacity.js';
 import { historyList, historyPage } from './history.js';
 import { auditPage } from './audit.js';
+import { wallsPage } from './walls.js';
 
 const view = document.getElementById('view');
 let push;
@@ -118,6 +119,7 @@ async function route() {
     case 'conf': page = livePage(ctx, id); break;
     case 'capacity': page = capacityPage(ctx); break;
     case 'audit': page = auditPage(ctx); break;
+    case 'walls': page = wallsPage(ctx); break;
     case 'history': page = id ? historyPage(ctx, decodeURIComponent(id)) : historyList(ctx); break;
     case 'templates': case 'rooms': case 'accounts': case 'programs': case 'nms':
       page = adminPage(ctx, section, id); break;

@@ -1,0 +1,127 @@
+package vc
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"time"
+
+	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
+)
+
+// TV walls as configured devices (Confer's extension, issue 41;
+// docs/live.md "TV walls"). An administrator registers the domain's
+// walls (vc.tv_walls.create); from the first one on, the domain's walls
+// are exactly those registered, not the simulated set (hdu_registry.go).
+// A registered wall is a screen that shows its page /wall/{hdu_id}: it is
+// online while that page is open, which polls the wall's state
+// (WallSeen), as a decoder device is online while it is connected, and a
+// conference can start only an online wall (20051).
+
+// wallSeenEvery is how often a wall page's polls are written to the
+// store; wallOnlineFor how long a wall stays online after its page was
+// last seen.
+const (
+	wallSeenEvery = 5 * time.Second
+	wallOnlineFor = 20 * time.Second
+)
+
+// docSeen is a registered wall's last sight of its page (Unix ms).
+const docSeen = "seen"
+
+var hduIDPattern = regexp.MustCompile(`^[0-9]{1,6}_[0-9]{1,6}$`)
+
+// registerWall answers vc.tv_walls.create.
+func (m *Module) registerWall(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if !r.Principal.Admin {
+		return nil, wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may register TV walls")
+	}
+	p := r.Args.Params
+	id, _ := p["hdu_id"].(string)
+	name, _ := p["hdu_name"].(string)
+	if !hduIDPattern.MatchString(id) {
+		return nil, wire.InvalidParam("hdu_id", "must be digits, an underscore and digits, e.g. 3_0")
+	}
+	if name == "" || len(name) > 64 {
+		return nil, wire.InvalidParam("hdu_name", "must be 1 to 64 bytes")
+	}
+	data, err := shape.Encode(map[string]any{"hdu_name": name, docSeen: 0})
+	if err != nil {
+		return nil, err
+	}
+	now := m.clk.Now()
+	err = m.st.CreateRecord(ctx, store.Record{Kind: KindHDU, ID: id, DomainMoid: r.Principal.DomainMoid,
+		Data: data, CreatedAt: now, UpdatedAt: now})
+	if errors.Is(err, store.ErrDuplicate) {
+		return nil, wire.InvalidParam("hdu_id", "is already a TV wall of the user domain")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return wire.Object{"hdu_id": id, "page": "/wall/" + id}, nil
+}
+
+// removeWall answers vc.tv_walls.delete: a wall a running conference
+// uses is refused (20058).
+func (m *Module) removeWall(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if !r.Principal.Admin {
+		return nil, wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may remove TV walls")
+	}
+	id := r.Path("hdu_id")
+	if _, err := m.st.GetRecord(ctx, KindHDU, r.Principal.DomainMoid, id); errors.Is(err, store.ErrNotFound) {
+		return nil, wire.Errorf(CodeHDUNotFound, "TV wall %s is not registered", id)
+	} else if err != nil {
+		return nil, err
+	}
+	by, _, err := m.hduOccupants(ctx, r.Principal.DomainMoid)
+	if err != nil {
+		return nil, err
+	}
+	if c := by[id]; c != "" {
+		return nil, wire.Errorf(CodeHDUOccupied, "TV wall %s is in use by conference %s", id, c)
+	}
+	if err := m.st.DeleteRecord(ctx, KindHDU, r.Principal.DomainMoid, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	return wire.Object{}, nil
+}
+
+// WallSeen notes that the page of the domain's wall hduID asked for its
+// state: a registered wall is online while it does (internal/wall).
+func (m *Module) WallSeen(ctx context.Context, domain, hduID string) {
+	rec, err := m.st.GetRecord(ctx, KindHDU, domain, hduID)
+	if err != nil {
+		return // the simulated set, or no such wall
+	}
+	doc, err := shape.Decode(rec.Data)
+	if err != nil {
+		return
+	}
+	now := m.clk.Now()
+	seen, _ := record.IntOK(doc[docSeen])
+	if now.Sub(time.UnixMilli(int64(seen))) < wallSeenEvery {
+		return
+	}
+	doc[docSeen] = now.UnixMilli()
+	if rec.Data, err = shape.Encode(doc); err != nil {
+		return
+	}
+	rec.UpdatedAt = now
+	_ = m.st.SwapRecord(ctx, rec) // another poll or node wrote it meanwhile: as good
+}
+
+// wallOnline tells whether a registered wall's document says it is
+// online at now: its page seen lately, or (a record without docSeen,
+// written by an older release or a test) its online flag.
+func wallOnline(doc map[string]any, now time.Time) bool {
+	if v, ok := doc[docSeen]; ok {
+		seen, _ := record.IntOK(v)
+		return seen > 0 && now.Sub(time.UnixMilli(int64(seen))) <= wallOnlineFor
+	}
+	on, ok := record.IntOK(doc["online"])
+	return !ok || on == 1
+}
