@@ -90,8 +90,8 @@ func (v *mdView) mix() media.Mix {
 // MediaMoved tells this node's media plane, which just took a running
 // conference over from a node whose lease lapsed (docs/media.md
 // "Failover"), what the conference's participants see and hear, and
-// continues its recordings into new parts (rec_parts.go) and its
-// playback from where it is (playback_owner.go).
+// continues its recordings into new parts (rec_parts.go), its playback
+// from where it is (playback_owner.go) and its RTMP pushes (rec_rtmp.go).
 func (m *Module) MediaMoved(ctx context.Context, confID string) error {
 	m.engine.MediaMoved(confID)
 	ec, ok, err := m.engine.Running(ctx, confID)
@@ -106,6 +106,7 @@ func (m *Module) MediaMoved(ctx context.Context, confID string) error {
 		return err
 	}
 	m.playMoved(ctx, c)
+	m.rtmpMoved(c)
 	return errors.Join(m.mediaSync(ctx, c), m.mediaReapply(ctx, c), m.recMoved(ctx, c))
 }
 

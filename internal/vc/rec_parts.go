@@ -270,8 +270,9 @@ func (m *Module) recMoved(ctx context.Context, c engine.Conference) error {
 // MediaLost ends, without storing anything, this node's parts of the
 // recordings of a conference another node took over (this node's lease
 // lapsed): their files are finalised, and the new owner records the next
-// parts.
+// parts. Its RTMP pushes stop too: the new owner pushes.
 func (m *Module) MediaLost(confID string) {
+	m.rtmpLost(confID)
 	if m.rec == nil {
 		return
 	}

@@ -3,6 +3,7 @@ package vc
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/live"
@@ -121,4 +122,39 @@ func (m *Module) rtmpHere(ctx context.Context, domain, confID, recID, action str
 		return nil
 	}
 	return wire.InvalidParam("action", "unknown push action "+action)
+}
+
+// rtmpMoved pushes again, from this node, which just took the
+// conference's media over from a node whose lease lapsed, the live
+// broadcasts of the conference that push to RTMP (MediaMoved).
+func (m *Module) rtmpMoved(c engine.Conference) {
+	if m.live == nil || m.live.cfg.Push == nil {
+		return
+	}
+	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
+		if u := tlStr(rc[rtmpKey]); u != "" {
+			m.rtmpStartHere(c, tlStr(rc["rec_id"]), u)
+		}
+	}
+}
+
+// rtmpLost stops this node's RTMP pushes of a conference another node
+// took over (MediaLost).
+func (m *Module) rtmpLost(confID string) {
+	if m.live == nil || m.live.cfg.Push == nil {
+		return
+	}
+	m.live.mu.Lock()
+	var recIDs []string
+	if w := m.live.watched[confID]; w != nil {
+		for tag := range w.tags {
+			if recID, ok := strings.CutPrefix(tag, "live:"); ok {
+				recIDs = append(recIDs, recID)
+			}
+		}
+	}
+	m.live.mu.Unlock()
+	for _, recID := range recIDs {
+		m.rtmpStopHere(confID, recID)
+	}
 }
