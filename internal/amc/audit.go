@@ -4,7 +4,6 @@ import (
 	"context"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/audit"
@@ -21,18 +20,9 @@ func (m *Module) listAudit(ctx context.Context, r *api.Request) (wire.Object, er
 		return nil, err
 	}
 	q := r.Args.Query
-	var from, to time.Time
-	for _, f := range []struct {
-		name string
-		t    *time.Time
-	}{{"start_time", &from}, {"end_time", &to}} {
-		if s := q.Get(f.name); s != "" {
-			t, err := record.ParseTime(s)
-			if err != nil {
-				return nil, wire.InvalidParam(f.name, "must be a time such as 2026-03-01T10:00:00+08:00 or 2026-03-01 10:00:00")
-			}
-			*f.t = t
-		}
+	from, to, err := record.Window(q)
+	if err != nil {
+		return nil, err
 	}
 	account, action, conf := q.Get("account"), strings.ToLower(q.Get("action")), q.Get("conf_id")
 	failed := q.Get("failed") == "1"

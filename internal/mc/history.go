@@ -3,7 +3,6 @@ package mc
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
@@ -22,17 +21,9 @@ func (m *Module) listHistory(ctx context.Context, r *api.Request) (wire.Object, 
 	if !r.Principal.Admin {
 		q.Owner = r.Principal.AccountMoid
 	}
-	for _, f := range []struct {
-		name string
-		t    *time.Time
-	}{{"start_time", &q.From}, {"end_time", &q.To}} {
-		if s := r.Args.Query.Get(f.name); s != "" {
-			t, err := record.ParseTime(s)
-			if err != nil {
-				return nil, wire.InvalidParam(f.name, "must be a time such as 2026-03-01T10:00:00+08:00 or 2026-03-01 10:00:00")
-			}
-			*f.t = t
-		}
+	var err error
+	if q.From, q.To, err = record.Window(r.Args.Query); err != nil {
+		return nil, err
 	}
 	q.Start, q.Count, _ = paging(r)
 	hs, total, err := m.confs.Histories(ctx, q)

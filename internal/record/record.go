@@ -49,6 +49,23 @@ func FormatTime(t time.Time) string { return t.Format(TimeLayout) }
 // "YYYY-MM-DD HH:MM:SS" in the platform's zone (wire.ParseTime).
 func ParseTime(s string) (time.Time, error) { return wire.ParseTime(s) }
 
+// Window reads the optional start_time and end_time query parameters of
+// a list (the history's and the audit trail's): zero times when absent,
+// 90400 naming the field when unreadable.
+func Window(q interface{ Get(string) string }) (from, to time.Time, err error) {
+	for _, f := range []struct {
+		name string
+		t    *time.Time
+	}{{"start_time", &from}, {"end_time", &to}} {
+		if s := q.Get(f.name); s != "" {
+			if *f.t, err = ParseTime(s); err != nil {
+				return from, to, wire.InvalidParam(f.name, "must be a time such as 2026-03-01T10:00:00+08:00 or 2026-03-01 10:00:00")
+			}
+		}
+	}
+	return from, to, nil
+}
+
 // Int reads an integer field of a document (json.Number, float64, int or
 // a numeric string); 0 when absent or not a number.
 func Int(doc map[string]any, key string) int {
