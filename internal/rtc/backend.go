@@ -35,7 +35,7 @@ type SIP interface {
 
 // media returns the SFU controls of conf: this node's SFU, or the owner
 // node's. With claim, a conference no node owns becomes this node's.
-func (b *Backend) media(ctx context.Context, conf string, claim bool) (mediaControls, error) {
+func (b *Backend) media(ctx context.Context, conf string, claim bool) (Controls, error) {
 	if b.Owners == nil {
 		return b.SFU, nil
 	}
@@ -187,7 +187,7 @@ func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) e
 	var err error
 	switch c.Kind {
 	case media.ControlMute, media.ControlSilence, media.ControlVideoOff:
-		var m mediaControls
+		var m Controls
 		if m, err = b.media(ctx, conf, true); err != nil {
 			break
 		}

@@ -192,15 +192,13 @@ func (o *Owners) Locate(ctx context.Context, confID string, claim bool) (string,
 	return d.URL, nil
 }
 
-// control is one engine -> media control passed to the owner.
+// control is one engine -> media control passed to the owner: a
+// method of Controls by its name with its arguments after the conference
+// (controls.go), or one of the ops dial, sip_apply, monitor and hosted.
 type control struct {
-	Op        string        `json:"op"` // hangup, mute, silence, video_off, broadcast, mix, dual, end, dial, sip_apply, monitor, hosted
-	MtID      string        `json:"mt_id,omitempty"`
-	On        bool          `json:"on,omitempty"`
-	Broadcast sfu.Broadcast `json:"broadcast"`
-	Mix       []string      `json:"mix"`
-	All       bool          `json:"all,omitempty"`   // mix: everyone's audio
-	Smart     bool          `json:"smart,omitempty"` // mix: a smart mix, its loudest members
+	Op   string            `json:"op"`
+	Args []json.RawMessage `json:"args,omitempty"` // a Controls method's arguments after conf
+	MtID string            `json:"mt_id,omitempty"`
 	// dial and sip_apply (owner_sip.go): the SIP user agent's work.
 	Callee  *media.Callee  `json:"callee,omitempty"`
 	Control *media.Control `json:"control,omitempty"`
@@ -210,18 +208,6 @@ type control struct {
 	KeyFrame bool   `json:"key_frame,omitempty"`
 	// hosted (owner_hosted.go): a recording's action.
 	Hosted *Hosted `json:"hosted,omitempty"`
-}
-
-// mediaControls are the SFU's controls, local or passed to the owner.
-type mediaControls interface {
-	Hangup(conf, mt string) error
-	SetMute(conf, mt string, on bool) error
-	SetSilence(conf, mt string, on bool) error
-	SetVideoOff(conf, mt string, on bool) error
-	SetBroadcast(conf string, b sfu.Broadcast) error
-	SetMix(conf string, members []string, smart bool) error
-	SetDual(conf, mt string) error
-	EndConference(conf string) error
 }
 
 // remote passes controls to the owner node of one conference.
@@ -281,33 +267,13 @@ func (r remote) do(conf string, c control) ([]byte, error) {
 	return nil, fmt.Errorf("rtc: the owner %s refused %s: %d %s", r.owner.URL, c.Op, resp.StatusCode, strings.TrimSpace(string(msg)))
 }
 
-func (r remote) Hangup(conf, mt string) error { return r.send(conf, control{Op: "hangup", MtID: mt}) }
-func (r remote) SetMute(conf, mt string, on bool) error {
-	return r.send(conf, control{Op: "mute", MtID: mt, On: on})
-}
-func (r remote) SetSilence(conf, mt string, on bool) error {
-	return r.send(conf, control{Op: "silence", MtID: mt, On: on})
-}
-func (r remote) SetVideoOff(conf, mt string, on bool) error {
-	return r.send(conf, control{Op: "video_off", MtID: mt, On: on})
-}
-func (r remote) SetBroadcast(conf string, b sfu.Broadcast) error {
-	return r.send(conf, control{Op: "broadcast", Broadcast: b})
-}
-func (r remote) SetMix(conf string, members []string, smart bool) error {
-	return r.send(conf, control{Op: "mix", Mix: members, All: members == nil, Smart: smart})
-}
-func (r remote) SetDual(conf, mt string) error { return r.send(conf, control{Op: "dual", MtID: mt}) }
-func (r remote) EndConference(conf string) error {
-	return r.send(conf, control{Op: "end"})
-}
-
 // maxControl bounds a control's body.
 const maxControl = 64 << 10
 
 // Handler serves POST /rtc/owner/{conf_id}: a control another node's
 // engine sent for a conference this node owns, applied to sf and to the
-// node's SIP user agent sp (nil: none).
+// node's SIP user agent sp (nil: none): a method of Controls by its name
+// (controls.go), or a SIP, monitor or hosted op.
 func (o *Owners) Handler(sf *sfu.SFU, sp SIP) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -342,38 +308,13 @@ func (o *Owners) Handler(sf *sfu.SFU, sp SIP) http.Handler {
 		case "hosted":
 			o.hostedControl(w, r, conf, c)
 			return
-		case "hangup":
-			if sp != nil && sp.Hangup(conf, c.MtID) {
-				break // a SIP call of this node: CANCEL or BYE, and its bridge
-			}
-			err = sf.Hangup(conf, c.MtID)
-		case "mute":
-			err = sf.SetMute(conf, c.MtID, c.On)
-		case "silence":
-			err = sf.SetSilence(conf, c.MtID, c.On)
-		case "video_off":
-			err = sf.SetVideoOff(conf, c.MtID, c.On)
-		case "broadcast":
-			err = sf.SetBroadcast(conf, c.Broadcast)
-		case "mix":
-			if c.All {
-				c.Mix = nil
-			} else if c.Mix == nil {
-				c.Mix = []string{}
-			}
-			err = sf.SetMix(conf, c.Mix, c.Smart)
-		case "dual":
-			err = sf.SetDual(conf, c.MtID)
-		case "end":
-			if sp != nil {
-				sp.EndConference(conf)
-			}
-			err = sf.EndConference(conf)
-		default:
-			http.Error(w, "unknown control "+c.Op, http.StatusBadRequest)
-			return
 		}
+		handled, err := applyControl(nodeControls{SFU: sf, sip: sp}, conf, c)
 		switch {
+		case !handled:
+			http.Error(w, "unknown control "+c.Op, http.StatusBadRequest)
+		case errors.Is(err, errBadControl):
+			http.Error(w, err.Error(), http.StatusBadRequest)
 		case errors.Is(err, sfu.ErrNotFound):
 			http.Error(w, "no such participant", http.StatusNotFound)
 		case err != nil:
