@@ -426,3 +426,27 @@ func TestConsoleTemplateEditKeepsTheRest(t *testing.T) {
 		t.Errorf("the template after saving: name %v bitrate %v mix %v; want the new name and bit rate, the mixing kept", got["name"], got["bitrate"], got["mix"])
 	}
 }
+
+// TestConsoleNavOneRow: at a laptop's 1366 px and at 1920 px the
+// navigation bar is one row: every section's link on the same line as
+// the brand and the log-out button (docs/console.md "Keyboard, screens, errors").
+func TestConsoleNavOneRow(t *testing.T) {
+	ctx := browser(t)
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	env.LoggedIn(t)
+	login(t, ctx, env)
+	for _, w := range []int64{1366, 1920} {
+		run(t, ctx, fmt.Sprintf("%d px", w), chromedp.EmulateViewport(w, 768))
+		rows := value(t, ctx, "the bar's rows", chromedp.Evaluate[string](`(() => {
+			const tops = new Set();
+			for (const e of document.querySelectorAll('header .brand, header nav a, header #logout')) {
+				const r = e.getBoundingClientRect();
+				tops.add(Math.round(r.top + r.height / 2));
+			}
+			return [...tops].join(',') + ' / ' + Math.round(document.getElementById('top').getBoundingClientRect().height);
+		})()`))
+		if tops, _, _ := strings.Cut(rows, " / "); strings.Contains(tops, ",") {
+			t.Errorf("at %d px the navigation bar has more than one row (centres of its items %s px high)", w, rows)
+		}
+	}
+}
