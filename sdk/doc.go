@@ -47,3 +47,4 @@
 package sdk
 
 //go:generate go run ./internal/gen/sdkgen
+//go:generate go run ../internal/model/gen/modelgen ../internal/model

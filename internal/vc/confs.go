@@ -8,6 +8,7 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/compat"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -24,7 +25,10 @@ import (
 // what changed; the reply is written as bytes (confs_cache.go), the same
 // bytes as the envelope of listConfsObject.
 func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) (wire.Object, error) {
-	owner, start, count := listArgs(r)
+	owner, start, count, err := listArgs(r)
+	if err != nil {
+		return nil, err
+	}
 	keys, total, err := m.confs.Page(ctx, r.Principal.DomainMoid, owner, engine.StateRunning, start, count)
 	if err != nil {
 		return nil, err
@@ -57,28 +61,27 @@ func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) (
 	return nil, nil
 }
 
-// listArgs reads own_conf, start and count as the list always has: an
-// unreadable start or count counts as 0 (count 0: all).
-func listArgs(r *api.Request) (owner string, start, count int) {
-	q := r.Args.Query
-	if q.Get("own_conf") == "1" {
+// listArgs reads own_conf, start (default 0) and count (default 10; 0:
+// all).
+func listArgs(r *api.Request) (owner string, start, count int, err error) {
+	var q model.VCConfsListRequest
+	if err := q.Decode(r.Args); err != nil {
+		return "", 0, 0, err
+	}
+	if q.OwnConf.Or(0) == 1 {
 		owner = r.Principal.AccountMoid
 	}
-	start, count = 0, 10
-	if v := q.Get("start"); v != "" {
-		start, _ = strconv.Atoi(v)
-	}
-	if v := q.Get("count"); v != "" {
-		count, _ = strconv.Atoi(v)
-	}
-	return owner, start, count
+	return owner, q.Start.Or(0), q.Count.Or(10), nil
 }
 
 // listConfsObject is the list reply as an object, every conference read
 // and decoded: the reference that the encoded reply of listConfs matches
 // byte for byte (confs_cache_test.go).
 func (m *Module) listConfsObject(ctx context.Context, r *api.Request) (wire.Object, error) {
-	owner, start, count := listArgs(r)
+	owner, start, count, err := listArgs(r)
+	if err != nil {
+		return nil, err
+	}
 	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, owner, engine.StateRunning)
 	if err != nil {
 		return nil, err

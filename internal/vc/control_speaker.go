@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -31,7 +32,11 @@ func (m *Module) ctlGetRole(field string) api.Handler {
 // setChairman makes an online local terminal the chairman, or cancels the
 // chairman (mt_id "").
 func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, error) {
-	mtID := ctlStr(r, "mt_id")
+	var q model.VCConfsChairmanUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	mtID := q.MtID
 	c, err := m.ctlUpdateOnline(ctx, r, mtID, func(c *engine.Conference, online func() error) error {
 		if mtID != "" {
 			if err := online(); err != nil {
@@ -53,8 +58,11 @@ func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, 
 // when sent, sets the conference's forced broadcast with the speaker (the
 // same flag as PUT forcebroadcast and the info's force_broadcast).
 func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, error) {
-	mtID := ctlStr(r, "mt_id")
-	fb, hasFB := ctlInt(r, "force_broadcast")
+	var q model.VCConfsSpeakerUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	mtID := q.MtID
 	c, err := m.ctlUpdateOnline(ctx, r, mtID, func(c *engine.Conference, online func() error) error {
 		if record.Int(c.Doc, "voice_activity_detection") == 1 {
 			if mtID == "" {
@@ -68,7 +76,7 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, e
 			}
 		}
 		c.Doc[docSpeaker] = mtID
-		if hasFB {
+		if fb, ok := q.ForceBroadcast.Get(); ok {
 			c.Doc["force_broadcast"] = fb
 		}
 		return nil
