@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/system"
 )
@@ -17,7 +18,28 @@ import (
 // cookie or, without either, the link's ?domain=; authed tells whether a
 // token or cookie vouched for it.
 type Watcher interface {
-	Watch(ctx context.Context, domain, confID string, q url.Values, authed bool) (sfu.Grant, error)
+	Watch(ctx context.Context, domain, confID string, q url.Values, authed bool) (media.Viewer, error)
+}
+
+// watchErrors are the SFU's answers to a viewer the Watcher refused.
+var watchErrors = []struct{ why, answer error }{
+	{media.ErrWatchGone, sfu.ErrNotFound},
+	{media.ErrWatchAuth, sfu.ErrUnauthorized},
+	{media.ErrWatchForbidden, sfu.ErrForbidden},
+}
+
+// watchGrant is the SFU's grant of a viewer the Watcher admitted, or its
+// refusal.
+func watchGrant(confID string, v media.Viewer, err error) (sfu.Grant, error) {
+	for _, e := range watchErrors {
+		if errors.Is(err, e.why) {
+			return sfu.Grant{}, e.answer
+		}
+	}
+	if err != nil {
+		return sfu.Grant{}, err
+	}
+	return sfu.Grant{ConfID: confID, Role: sfu.RoleSubscribe, Watch: true, Name: "viewer", Tag: v.Tag, MixedAudio: v.MixedAudio}, nil
 }
 
 // watchRequest is the WHEP request of a watching viewer, nil otherwise.
@@ -68,5 +90,6 @@ func (a Authorizer) AuthorizeWatch(ctx context.Context, req *http.Request, q url
 	if domain == "" {
 		return sfu.Grant{}, sfu.ErrUnauthorized
 	}
-	return a.Watch.Watch(ctx, domain, confID, q, authed)
+	v, err := a.Watch.Watch(ctx, domain, confID, q, authed)
+	return watchGrant(confID, v, err)
 }

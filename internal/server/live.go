@@ -24,7 +24,7 @@ func (s *Server) setupLive(cfg RecordingConfig, monitorNets []netip.Prefix) {
 	if s.sfu == nil {
 		return
 	}
-	lc := vc.LiveConfig{Media: s.sfu, Dir: cfg.Dir, MonitorNets: monitorNets, PassMonitor: s.owners.PassMonitor, Group: s.group}
+	lc := vc.LiveConfig{Media: rtc.LiveMedia{SFU: s.sfu}, Dir: cfg.Dir, MonitorNets: monitorNets, PassMonitor: s.owners.PassMonitor, Group: s.group}
 	if s.rtmp = live.NewRTMP(live.RTMPConfig{Log: s.log}, s.sfu); s.rtmp != nil { // nil without ffmpeg
 		lc.Push = s.rtmp
 	}

@@ -9,20 +9,26 @@ import (
 	"sync"
 
 	"github.com/confer-platform/confer/internal/lifecycle"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/playout"
-	"github.com/confer-platform/confer/internal/sfu"
 )
 
 // Real media of playbacks, monitors, live broadcasts and TV walls
 // (docs/live.md). A playback is a participant inside the SFU publishing a
 // program file (playback_media.go); monitors, broadcasts' viewers and TV
 // wall channels are WHEP viewers that watch without being participants
-// (sfu Grant.Watch), admitted by Watch (live_watch.go) and closed by their
+// (media.Viewer), admitted by Watch (live_watch.go) and closed by their
 // tag when what they watch ends.
 
-// Media is the node's media plane as vc drives it (*sfu.SFU).
+// Media is the node's media runtime as vc drives it (rtc.LiveMedia on
+// the node's SFU): vc keeps the records and decides; the media side opens
+// and carries the streams.
 type Media interface {
-	OpenLocal(ctx context.Context, confID string, o sfu.LocalOptions) (*sfu.Local, error)
+	// OpenMonitor opens a monitor's sender to its destination.
+	OpenMonitor(ctx context.Context, confID string, s media.MonitorSpec) (media.Tap, error)
+	// OpenPlayback makes the participant a playback publishes through.
+	OpenPlayback(ctx context.Context, confID string, s media.PlaybackSpec) (media.Peer, error)
+	// Watchers counts the watching viewers of a tag; CloseWatchers closes them.
 	Watchers(confID, tag string) int
 	CloseWatchers(confID, tag string) int
 }
@@ -76,7 +82,7 @@ func (m *Module) SetLive(cfg LiveConfig) {
 // liveOn tells whether the node has a media plane.
 func (m *Module) liveOn() bool { return m.live != nil && m.live.cfg.Media != nil }
 
-// Watch tags (sfu Grant.Tag) of what viewers watch.
+// Watch tags (media.Viewer.Tag) of what viewers watch.
 func tagLive(recID string) string  { return "live:" + recID }
 func tagMonitor(key string) string { return "monitor:" + key }
 func tagWall(hduID string) string  { return "wall:" + hduID }
@@ -88,9 +94,13 @@ func newKey() string {
 	return hex.EncodeToString(b[:])
 }
 
+// PathWHEP is where the node's SFU serves WHEP (sfu.PathWHEP, which
+// TestWHEPPathIsTheSFUs keeps equal).
+const PathWHEP = "/rtc/whep/"
+
 // whepURL is the WHEP address of a conference with a query.
 func whepURL(base, confID string, q url.Values) string {
-	u := base + sfu.PathWHEP + url.PathEscape(confID)
+	u := base + PathWHEP + url.PathEscape(confID)
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/sfu"
 )
 
 // Watching viewers (docs/live.md): a WHEP request whose query names what
@@ -32,8 +32,8 @@ import (
 
 // Errors of a watch request, as the SFU answers them.
 var (
-	errWatchGone = sfu.ErrNotFound
-	errWatchAuth = sfu.ErrUnauthorized
+	errWatchGone = media.ErrWatchGone
+	errWatchAuth = media.ErrWatchAuth
 )
 
 // watchedConf is a conference whose viewers this node admitted.
@@ -45,46 +45,46 @@ type watchedConf struct {
 // Watch admits a watching WHEP viewer of conference confID of domain;
 // authed tells whether the request carried a valid media token or
 // session cookie of that domain.
-func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values, authed bool) (sfu.Grant, error) {
+func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values, authed bool) (media.Viewer, error) {
 	c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
 	if errors.Is(err, engine.ErrConfNotFound) {
-		return sfu.Grant{}, errWatchGone
+		return media.Viewer{}, errWatchGone
 	}
 	if err != nil {
-		return sfu.Grant{}, err
+		return media.Viewer{}, err
 	}
 	now := m.clk.Now()
-	g := sfu.Grant{ConfID: confID, Role: sfu.RoleSubscribe, Watch: true, Name: "viewer"}
+	var g media.Viewer
 	switch {
 	case q.Has("live"):
 		rc := liveRecorder(c.Doc, q.Get("live"))
 		if rc == nil {
-			return sfu.Grant{}, errWatchGone
+			return media.Viewer{}, errWatchGone
 		}
 		if !authed && !livePublic(rc) {
-			return sfu.Grant{}, errWatchAuth
+			return media.Viewer{}, errWatchAuth
 		}
 		g.Tag = tagLive(q.Get("live"))
 	case q.Has("monitor"):
 		mon := monitorByKey(c.Doc, q.Get("monitor"), now)
 		if mon == nil {
-			return sfu.Grant{}, errWatchGone
+			return media.Viewer{}, errWatchGone
 		}
 		if src := tlObj(mon["src"]); q.Get("mt_id") != tlStr(src["mt_id"]) || (q.Get("dual") == "1") != (tlInt(src["type"]) == monSrcContent) {
-			return sfu.Grant{}, sfu.ErrForbidden
+			return media.Viewer{}, media.ErrWatchForbidden
 		}
 		g.Tag = tagMonitor(q.Get("monitor"))
 	case q.Has("wall"):
 		if !authed {
-			return sfu.Grant{}, errWatchAuth
+			return media.Viewer{}, errWatchAuth
 		}
 		if hduFind(c.Doc, q.Get("wall")) < 0 && hduvmpFind(c.Doc, q.Get("wall")) < 0 {
-			return sfu.Grant{}, errWatchGone
+			return media.Viewer{}, errWatchGone
 		}
 		g.Tag = tagWall(q.Get("wall"))
 		g.MixedAudio = true // a wall hears the conference's mix (docs/media.md "Mixed audio")
 	default:
-		return sfu.Grant{}, sfu.ErrForbidden
+		return media.Viewer{}, media.ErrWatchForbidden
 	}
 	m.watched(domain, confID, g.Tag)
 	return g, nil

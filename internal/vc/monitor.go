@@ -10,6 +10,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -373,11 +374,11 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Obje
 // monitorPayloads are the payload types a monitor's reply shows: for
 // video the reference's (05 "监控操作": real 96, active 106, the H.264
 // payload type the RTP sender uses); for audio the Opus payload type the
-// sender uses (monitorAudioCodecs), not the video's (issue 35 item 7).
+// sender uses (media.MonitorOpusPT), not the video's (issue 35 item 7).
 func monitorPayloads(mode int) map[string]any {
 	if mode == monModeAudio {
-		pt := strconv.Itoa(int(monitorAudioCodecs[0].PayloadType))
+		pt := strconv.Itoa(media.MonitorOpusPT)
 		return map[string]any{"real_payload": pt, "active_payload": pt}
 	}
-	return map[string]any{"real_payload": "96", "active_payload": "106"}
+	return map[string]any{"real_payload": strconv.Itoa(media.MonitorVP8PT), "active_payload": strconv.Itoa(media.MonitorH264PT)}
 }

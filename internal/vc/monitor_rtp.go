@@ -4,25 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/netip"
-	"sync"
-
-	"github.com/pion/rtp"
-	"github.com/pion/webrtc/v4"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/sfu"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
 // A monitor's stream as plain RTP to its destination (reference 05
 // "监控操作": the platform sends the monitored source to dst.ip:dst.port;
 // docs/live.md "Monitors"). Each live monitor whose destination the node
-// may send to has a sender on the node that started it: an invisible tap
-// of the SFU (sfu.LocalOptions) receiving the monitor's source, one kind
-// (mode 0 video, 1 audio), each packet written to one UDP socket
-// connected to the destination, unencrypted (src.encrypt.mode 0). The
+// may send to has a sender on the node that started it, opened by the
+// media side (Media.OpenMonitor; rtc.LiveMedia: an invisible tap of the
+// SFU receiving the monitor's source, one kind, mode 0 video or 1 audio,
+// each packet written to one UDP socket connected to the destination,
+// unencrypted, src.encrypt.mode 0). vc keeps which sender is whose. The
 // sender ends with the monitor: stopped, replaced, left without
 // heartbeat (RunDueLive) or its conference ended.
 
@@ -37,58 +33,13 @@ var DefaultMonitorNets = []netip.Prefix{
 	netip.MustParsePrefix("169.254.0.0/16"), netip.MustParsePrefix("fe80::/10"),
 }
 
-// The payload types of a monitor's packets: the reply's payload_formats
-// name 106 as the active (H.264) and 96 as the real one; audio uses the
-// static types of G.711 and Opus's usual 111.
-var (
-	monitorVideoCodecs = []sfu.LocalCodec{
-		{MimeType: webrtc.MimeTypeH264, ClockRate: 90000, PayloadType: 106},
-		{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000, PayloadType: 96},
-	}
-	monitorAudioCodecs = []sfu.LocalCodec{
-		{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, PayloadType: 111},
-		{MimeType: webrtc.MimeTypePCMU, ClockRate: 8000, PayloadType: 0},
-		{MimeType: webrtc.MimeTypePCMA, ClockRate: 8000, PayloadType: 8},
-	}
-)
-
 // monitorSender is one monitor's stream on its way to the destination.
 type monitorSender struct {
 	domain, confID, key string
-	local               *sfu.Local
-	out                 *udpRTP
+	tap                 media.Tap
 }
 
-func (s *monitorSender) close() {
-	s.local.Close()
-	s.out.conn.Close()
-}
-
-// udpRTP writes RTP packets to a connected UDP socket.
-type udpRTP struct {
-	conn *net.UDPConn
-	mu   sync.Mutex
-	buf  []byte
-}
-
-func (u *udpRTP) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	n := h.MarshalSize()
-	if cap(u.buf) < n+len(payload) {
-		u.buf = make([]byte, n+len(payload)+64)
-	}
-	b := u.buf[:n+len(payload)]
-	if _, err := h.MarshalTo(b); err != nil {
-		return 0, err
-	}
-	copy(b[n:], payload)
-	// A destination that is not listening answers with ICMP: the next
-	// write fails with "connection refused", which the sender ignores
-	// (the monitoring client may start listening later).
-	_, _ = u.conn.Write(b)
-	return len(b), nil
-}
+func (s *monitorSender) close() { s.tap.Close() }
 
 // monitorAllowed tells whether the node sends media to ip, and the error
 // that refuses the monitor otherwise.
@@ -118,41 +69,23 @@ func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon map[s
 	dst := monitorKey(mon)
 	id := senderID(c.Rec.DomainMoid, c.ID(), dst)
 	m.monitorUnsend(id)
-	raddr, err := net.ResolveUDPAddr("udp", dst)
-	if err != nil {
-		return err
-	}
-	conn, err := net.DialUDP("udp", nil, raddr)
-	if err != nil {
-		return err
-	}
-	out := &udpRTP{conn: conn}
-	// A monitor of the composition (or the mixer) receives the broadcast:
-	// the composed picture while a composition runs.
-	o := sfu.LocalOptions{Kind: sfu.KindTap, Name: "monitor " + dst, Receive: sfu.SourceBroadcast, Composed: true}
+	spec := media.MonitorSpec{Name: "monitor " + dst, Dst: dst, Audio: tlInt(mon["mode"]) == monModeAudio}
 	src := tlObj(mon["src"])
 	switch tlInt(src["type"]) {
 	case monSrcTerminal:
-		o.Receive, o.Terminal = sfu.SourceTerminal, tlStr(src["mt_id"])
+		spec.Source, spec.MtID = media.MonitorTerminal, tlStr(src["mt_id"])
 	case monSrcContent:
-		o.Receive = sfu.SourceDual
+		spec.Source = media.MonitorDual
 	}
-	if tlInt(mon["mode"]) == monModeAudio {
-		// The conference's sound is its mix (docs/media.md "Mixed audio").
-		o.AudioOut, o.AudioCodecs, o.MixedAudio = out, monitorAudioCodecs, o.Receive == sfu.SourceBroadcast
-	} else {
-		o.VideoOut, o.VideoCodecs = out, monitorVideoCodecs
-	}
-	l, err := m.live.cfg.Media.OpenLocal(ctx, c.ID(), o)
+	t, err := m.live.cfg.Media.OpenMonitor(ctx, c.ID(), spec)
 	if err != nil {
-		conn.Close()
 		return err
 	}
-	s := &monitorSender{domain: c.Rec.DomainMoid, confID: c.ID(), key: tlStr(mon["key"]), local: l, out: out}
+	s := &monitorSender{domain: c.Rec.DomainMoid, confID: c.ID(), key: tlStr(mon["key"]), tap: t}
 	m.live.mu.Lock()
 	m.live.senders[id] = s
 	m.live.mu.Unlock()
-	l.RequestKeyFrame()
+	t.RequestKeyFrame()
 	return nil
 }
 
@@ -180,7 +113,7 @@ func (m *Module) monitorOpen(ctx context.Context, c engine.Conference, mon map[s
 func (m *Module) monitorEnsure(ctx context.Context, c engine.Conference, mon map[string]any, keyFrame bool) error {
 	if s := m.monitorSenderFor(c, monitorKey(mon)); s != nil && s.key == tlStr(mon["key"]) {
 		if keyFrame {
-			s.local.RequestKeyFrame()
+			s.tap.RequestKeyFrame()
 		}
 		return nil
 	}
@@ -257,7 +190,7 @@ func (m *Module) runDueSenders(ctx context.Context) error {
 	docs := map[string]map[string]any{} // each conference read once a tick; nil: not running
 	for id, s := range all {
 		select {
-		case <-s.local.Done():
+		case <-s.tap.Done():
 			m.monitorUnsendIf(id, s)
 			continue
 		default:

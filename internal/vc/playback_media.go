@@ -12,8 +12,8 @@ import (
 
 	"github.com/pion/rtp"
 
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/playout"
-	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -35,7 +35,7 @@ const (
 
 // playRun is a playback playing on this node.
 type playRun struct {
-	local  *sfu.Local
+	local  media.Peer
 	player *playout.Player
 	ready  chan struct{} // closed once player is set
 }
@@ -66,14 +66,14 @@ func (m *Module) programFile(fileID int, prg map[string]any) (*playout.File, err
 // playbackOpen makes the playback's participant; the stream starts paused
 // until playbackRun.
 func (m *Module) playbackOpen(ctx context.Context, confID, name string, f *playout.File, flowing func()) (*playRun, error) {
-	o := sfu.LocalOptions{Member: true, Name: name, Kind: sfu.KindPlayback}
+	spec := media.PlaybackSpec{Name: name, VideoPT: playPTVideo, AudioPT: playPTAudio}
 	if f.Video != nil {
-		o.PublishVideo = &sfu.LocalCodec{MimeType: f.Video.Mime, ClockRate: 90000, PayloadType: playPTVideo}
+		spec.VideoMime = f.Video.Mime
 	}
 	if f.Audio != nil {
-		o.PublishAudio = &sfu.LocalCodec{MimeType: f.Audio.Mime, ClockRate: 48000, Channels: 2, PayloadType: playPTAudio}
+		spec.AudioMime = f.Audio.Mime
 	}
-	l, err := m.live.cfg.Media.OpenLocal(ctx, confID, o)
+	l, err := m.live.cfg.Media.OpenPlayback(ctx, confID, spec)
 	if err != nil {
 		return nil, wire.Errorf(CodeRecVRSFault, "the playback cannot join conference %s: %v", confID, err)
 	}

@@ -1,0 +1,87 @@
+package media
+
+import (
+	"errors"
+
+	"github.com/pion/rtp"
+)
+
+// Live media: what conference control (vc) asks of the node's media
+// runtime for playbacks, monitors and watching viewers (docs/live.md).
+// vc declares what it needs (vc.Media) in these terms and never names the
+// SFU; rtc.LiveMedia carries it out with the node's SFU.
+
+// Viewer is a watching viewer conference control admitted (a live
+// broadcast's, a monitor's, a TV wall's): a WHEP viewer that is no
+// participant. rtc.Authorizer makes it the SFU's grant.
+type Viewer struct {
+	// Tag is what it watches: the viewers of a tag are closed when that
+	// ends (a monitor released, a broadcast stopped, a wall stopped).
+	Tag string
+	// MixedAudio: it hears the conference's mix (a TV wall).
+	MixedAudio bool
+}
+
+// Why a viewer is not admitted (the SFU's 404, 401 and 403).
+var (
+	ErrWatchGone      = errors.New("media: nothing to watch there")
+	ErrWatchAuth      = errors.New("media: watching it needs a credential")
+	ErrWatchForbidden = errors.New("media: not allowed to watch that")
+)
+
+// MonitorSource is what a monitor's sender receives.
+type MonitorSource int
+
+const (
+	MonitorBroadcast MonitorSource = iota // what everyone sees (the composed picture) or hears (the mix)
+	MonitorTerminal                       // one terminal's camera or voice
+	MonitorDual                           // the dual stream
+)
+
+// MonitorSpec is a monitor's sender: an invisible receiver of Source
+// whose packets go to Dst as plain RTP (docs/live.md "Monitors").
+type MonitorSpec struct {
+	Name   string // for the node's logs
+	Dst    string // host:port
+	Source MonitorSource
+	MtID   string // the terminal, for MonitorTerminal
+	Audio  bool   // its audio (monitor mode 1), else its video
+}
+
+// The payload types of a monitor's packets, which its reply's
+// payload_formats show: H.264 106 (the active one) and VP8 96 (the real
+// one) for video, Opus 111 for audio (G.711 its static types).
+const (
+	MonitorH264PT = 106
+	MonitorVP8PT  = 96
+	MonitorOpusPT = 111
+)
+
+// Tap is a monitor's sender on its way.
+type Tap interface {
+	RequestKeyFrame()
+	// Done is closed when the sender ends on its own (its conference's
+	// media ended).
+	Done() <-chan struct{}
+	Close()
+}
+
+// PlaybackSpec is a playback's participant: it publishes a program's
+// video and audio (mime types, "" none) with these payload types.
+type PlaybackSpec struct {
+	Name             string
+	VideoMime        string
+	AudioMime        string
+	VideoPT, AudioPT uint8
+}
+
+// Peer is a playback's participant: it publishes the packets written to it.
+type Peer interface {
+	WriteAudio(p *rtp.Packet)
+	WriteVideo(p *rtp.Packet)
+	// Done is closed when the participant is gone (hung up, the
+	// conference ended).
+	Done() <-chan struct{}
+	// Leave makes the participant leave (lost: as if its connection was lost).
+	Leave(lost bool)
+}
