@@ -130,6 +130,7 @@ func BenchmarkFourPanes(b *testing.B) {
 			fp := newFourPanes(b, nil)
 			start := time.Now()
 			var cpu0 time.Duration
+			var parts0 map[string]time.Duration
 			var t0 time.Time
 			var sent0, drop0 uint64
 			for i, f := range frames {
@@ -138,11 +139,13 @@ func BenchmarkFourPanes(b *testing.B) {
 				}
 				if i == benchWarm*30 {
 					cpu0, t0 = treeCPU(os.Getpid()), time.Now()
+					parts0 = cpuParts(os.Getpid())
 					sent0, _, drop0 = fp.out.Stats()
 				}
 				fp.feed(f)
 			}
 			cpu1, wall := treeCPU(os.Getpid()), time.Since(t0)
+			parts1 := cpuParts(os.Getpid())
 			s1, _, d1 := fp.out.Stats()
 			fp.c.Close()
 			o := (cpu1 - cpu0).Seconds() / wall.Seconds()
@@ -150,11 +153,10 @@ func BenchmarkFourPanes(b *testing.B) {
 			// ffmpeg's xstack, same inputs, layout, size, codec and bitrate.
 			args := []string{"-hide_banner", "-loglevel", "error"}
 			for p := 0; p < 4; p++ {
-				args = append(args, "-re", "-r", "30", "-f", "h264", "-i", src)
+				args = append(args, "-threads", "1", "-re", "-r", "30", "-f", "h264", "-i", src)
 			}
-			args = append(args, "-filter_complex", "[0:v][1:v][2:v][3:v]xstack=inputs=4:layout=0_0|w0_0|0_h0|w0_h0",
-				"-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-profile:v", "baseline",
-				"-b:v", "1500k", "-maxrate", "1500k", "-bufsize", "750k", "-g", "60", "-f", "h264", "-y", os.DevNull)
+			args = append(args, "-filter_complex", "[0:v][1:v][2:v][3:v]xstack=inputs=4:layout=0_0|w0_0|0_h0|w0_h0")
+			args = append(append(args, x264Args(1_500_000, 60)...), "-f", "h264", "-y", os.DevNull)
 			cmd := exec.Command(ff, args...)
 			var errb bytes.Buffer
 			cmd.Stderr = &errb
@@ -169,6 +171,9 @@ func BenchmarkFourPanes(b *testing.B) {
 				b.Fatalf("ffmpeg xstack: %v: %s", err, errb.String())
 			}
 			th := (f1 - f0).Seconds() / fwall.Seconds()
+			b.Logf("round %d: confer's parts: Go process %.1f %%, 4 decoders %.1f %%, encoder %.1f %% of a core",
+				r+1, share(parts1["self"]-parts0["self"], wall), share(parts1["decoder"]-parts0["decoder"], wall),
+				share(parts1["encoder"]-parts0["encoder"], wall))
 			b.Logf("round %d: confer %.1f %% of a core, ffmpeg xstack %.1f %%, ratio %.2f; %.1f pictures/s sent, %d dropped",
 				r+1, o*100, th*100, o/th, float64(s1-sent0)/wall.Seconds(), d1-drop0)
 			ours, theirs = ours+o, theirs+th
@@ -199,6 +204,32 @@ func treeCPU(pid int) time.Duration {
 	}
 	return total
 }
+
+// cpuParts is the CPU time of process pid ("self") and of its ffmpeg
+// children by role ("decoder": reading a stream and writing YUV4MPEG2,
+// "encoder": reading raw pictures).
+func cpuParts(pid int) map[string]time.Duration {
+	parts := map[string]time.Duration{"self": procCPU(pid)}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil || child == pid {
+			continue
+		}
+		if ppid, _ := procStat(child, 3); ppid != pid {
+			continue
+		}
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", child))
+		role := "decoder"
+		if bytes.Contains(cmd, []byte("rawvideo")) {
+			role = "encoder"
+		}
+		parts[role] += procCPU(child)
+	}
+	return parts
+}
+
+func share(d, wall time.Duration) float64 { return 100 * d.Seconds() / wall.Seconds() }
 
 func procCPU(pid int) time.Duration {
 	u, _ := procStat(pid, 13)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -38,31 +39,54 @@ func FindFFmpeg(path string) (string, error) {
 // process is one ffmpeg process with its pipes.
 type process struct {
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	stdin  *os.File
 	stdout *bufio.Reader
 	stderr *bytes.Buffer
 	once   sync.Once
 	done   chan struct{}
 }
 
-// start runs ffmpeg with args (after -hide_banner -loglevel error).
-func start(ffmpeg string, args ...string) (*process, error) {
+// rawPipe is the size asked for the pipes that carry raw pictures (a
+// decoder's output, an encoder's input): with the default 64 KiB, a
+// 1280×720 picture crosses in 22 writes, each waking the reader; 1 MiB
+// (Linux's default pipe-max-size) takes a 640×360 picture in one.
+const rawPipe = 1 << 20
+
+// start runs ffmpeg with args (after -hide_banner -loglevel error); the
+// pipes of its input and output are asked to hold inSize and outSize
+// bytes (0 leaves the default) where the system allows it.
+func start(ffmpeg string, inSize, outSize int, args ...string) (*process, error) {
 	cmd := exec.Command(ffmpeg, append([]string{"-hide_banner", "-nostats", "-loglevel", "error"}, args...)...)
-	in, err := cmd.StdinPipe()
+	inR, inW, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("compose: pipe: %w", err)
 	}
-	out, err := cmd.StdoutPipe()
+	outR, outW, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("compose: pipe: %w", err)
 	}
-	p := &process{cmd: cmd, stdin: in, stdout: bufio.NewReaderSize(out, 64<<10), stderr: &bytes.Buffer{}, done: make(chan struct{})}
+	if inSize > 0 {
+		setPipeSize(inW, inSize)
+	}
+	if outSize > 0 {
+		setPipeSize(outR, outSize)
+	}
+	cmd.Stdin, cmd.Stdout = inR, outW
+	p := &process{cmd: cmd, stdin: inW, stdout: bufio.NewReaderSize(outR, 4<<10), stderr: &bytes.Buffer{}, done: make(chan struct{})}
 	cmd.Stderr = &limited{b: p.stderr, n: 4096}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	inR.Close() // the child's ends
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
 		return nil, fmt.Errorf("compose: start ffmpeg: %w", err)
 	}
 	go func() {
 		_ = cmd.Wait()
+		_ = outR.Close()
 		close(p.done)
 	}()
 	return p, nil

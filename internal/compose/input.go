@@ -282,7 +282,7 @@ func startDecoder(ffmpeg, mime string, in *Input) (*decoder, error) {
 	if mime == "video/vp8" {
 		format = "ivf"
 	}
-	p, err := start(ffmpeg, "-threads", "1", "-fflags", "nobuffer", "-flags", "low_delay",
+	p, err := start(ffmpeg, 0, rawPipe, "-threads", "1", "-fflags", "nobuffer", "-flags", "low_delay",
 		"-probesize", "32", "-analyzeduration", "0", "-f", format, "-i", "pipe:0",
 		"-an", "-fps_mode", "passthrough", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", "-flush_packets", "1", "pipe:1")
 	if err != nil {

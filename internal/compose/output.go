@@ -177,16 +177,29 @@ func (o *Output) deliver(e *encoder, frame []byte, key bool) {
 	o.lastSent.Store(time.Now().UnixNano())
 }
 
-// encoder is one ffmpeg process encoding an output.
+// encoder is one ffmpeg process encoding an output. Its pictures go to
+// ffmpeg by vmsplice where the pipe allows it (splice): the pipe then
+// refers to the picture's memory instead of copying it, which halves the
+// copying of raw pictures on the way to the encoder; a buffer given to the
+// pipe is reused only once the next picture has been given too, when
+// the pipe (never larger than a picture) no longer holds any of it.
 type encoder struct {
-	p    *process
-	o    *Output
-	mu   sync.Mutex
-	cond *sync.Cond
-	buf  *Frame // the picture waiting to be written, nil none
-	free *Frame
-	done bool
+	p      *process
+	o      *Output
+	splice bool
+	size   int // bytes of a picture
+	mu     sync.Mutex
+	cond   *sync.Cond
+	buf    *Frame   // the picture waiting to be written, nil none
+	spare  []*Frame // buffers to copy the next picture into
+	held   *Frame   // the last picture spliced, maybe still in the pipe
+	made   int      // buffers allocated
+	done   bool
 }
+
+// encoderBuffers is how many picture buffers an encoder uses: one being
+// written, one held by the pipe, one to compose the next picture into.
+const encoderBuffers = 3
 
 // startEncoder runs ffmpeg reading raw I420 pictures and writing H.264
 // (Annex-B, an access unit delimiter before each picture, constrained
@@ -199,19 +212,25 @@ func (o *Output) startEncoder() (*encoder, error) {
 	gop := strconv.Itoa(2 * o.fps)
 	args := []string{"-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", size, "-r", strconv.Itoa(o.fps), "-i", "pipe:0", "-an"}
 	if s.MimeType == "video/h264" {
-		args = append(args, "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-profile:v", "baseline",
-			"-b:v", br, "-maxrate", br, "-bufsize", strconv.Itoa(s.Bitrate/2), "-g", gop,
-			"-x264-params", "aud=1:sliced-threads=0:threads=1", "-f", "h264")
+		args = append(append(args, x264Args(s.Bitrate, 2*o.fps)...), "-f", "h264")
 	} else {
 		args = append(args, "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-lag-in-frames", "0",
 			"-error-resilient", "1", "-auto-alt-ref", "0", "-threads", "1", "-b:v", br, "-g", gop, "-f", "ivf")
 	}
 	args = append(args, "-fps_mode", "passthrough", "-flush_packets", "1", "pipe:1")
-	p, err := start(o.ffmpeg, args...)
+	frame := s.Width * s.Height * 3 / 2
+	pipe := rawPipe
+	for pipe > frame {
+		pipe /= 2 // never larger than a picture, so that splicing is safe
+	}
+	p, err := start(o.ffmpeg, pipe, 0, args...)
 	if err != nil {
 		return nil, err
 	}
-	e := &encoder{p: p, o: o, free: NewFrame(s.Width, s.Height)}
+	e := &encoder{p: p, o: o, size: frame}
+	if n := pipeSize(p.stdin); n > 0 && n <= frame {
+		e.splice = true
+	}
 	e.cond = sync.NewCond(&e.mu)
 	go e.writeLoop()
 	if s.MimeType == "video/h264" {
@@ -222,16 +241,38 @@ func (o *Output) startEncoder() (*encoder, error) {
 	return e, nil
 }
 
+// x264Args are the H.264 encoder's settings (BenchmarkFourPanes gives
+// its ffmpeg reference the same): x264 veryfast, zerolatency, constrained
+// baseline, the bitrate capped with a half-second buffer, a key frame
+// every gop pictures, an access unit delimiter before each picture, one
+// thread (a composition is one of many on a node: threads would add
+// overhead, not capacity).
+func x264Args(bitrate, gop int) []string {
+	br := strconv.Itoa(bitrate)
+	return []string{"-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-profile:v", "baseline",
+		"-b:v", br, "-maxrate", br, "-bufsize", strconv.Itoa(bitrate / 2), "-g", strconv.Itoa(gop),
+		"-x264-params", "aud=1:sliced-threads=0:threads=1"}
+}
+
 // offer copies f for the encoder, unless it is still writing the last
 // picture (false: dropped).
 func (e *encoder) offer(f *Frame) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.done || e.buf != nil || e.free == nil || f.W != e.free.W || f.H != e.free.H {
+	if e.done || e.buf != nil || f.W != e.o.spec.Width || f.H != e.o.spec.Height {
 		return false
 	}
-	copy(e.free.Bytes(), f.Bytes())
-	e.buf, e.free = e.free, nil
+	var b *Frame
+	if n := len(e.spare); n > 0 {
+		b, e.spare = e.spare[n-1], e.spare[:n-1]
+	} else if e.made < encoderBuffers {
+		b = NewFrame(f.W, f.H)
+		e.made++
+	} else {
+		return false
+	}
+	copy(b.Bytes(), f.Bytes())
+	e.buf = b
 	e.cond.Signal()
 	return true
 }
@@ -248,9 +289,24 @@ func (e *encoder) writeLoop() {
 		}
 		f := e.buf
 		e.mu.Unlock()
-		_, err := e.p.stdin.Write(f.Bytes())
+		var err error
+		if e.splice {
+			err = vmsplice(e.p.stdin, f.Bytes())
+		} else {
+			_, err = e.p.stdin.Write(f.Bytes())
+		}
 		e.mu.Lock()
-		e.buf, e.free = nil, f
+		e.buf = nil
+		if e.splice {
+			// The pipe holds less than a picture: now that all of f
+			// is in it, nothing of the one before is.
+			if e.held != nil {
+				e.spare = append(e.spare, e.held)
+			}
+			e.held = f
+		} else {
+			e.spare = append(e.spare, f)
+		}
 		e.mu.Unlock()
 		if err != nil {
 			return

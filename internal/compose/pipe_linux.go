@@ -1,0 +1,61 @@
+package compose
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// setPipeSize asks the kernel for a pipe of n bytes (F_SETPIPE_SZ); a
+// refusal (over the user's pipe pages) leaves the default size.
+func setPipeSize(f *os.File, n int) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) { _, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, n) })
+}
+
+// pipeSize is the size of the pipe f (F_GETPIPE_SZ), 0 unknown.
+func pipeSize(f *os.File) int {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	_ = rc.Control(func(fd uintptr) { n, _ = unix.FcntlInt(fd, unix.F_GETPIPE_SZ, 0) })
+	return n
+}
+
+// vmsplice gives the pipe f the pages of b instead of copying them: b
+// must not change until the reader has read it.
+func vmsplice(f *os.File, b []byte) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var werr error
+	err = rc.Write(func(fd uintptr) bool {
+		for len(b) > 0 {
+			iov := []unix.Iovec{{Base: &b[0]}}
+			iov[0].SetLen(len(b))
+			n, err := unix.Vmsplice(int(fd), iov, 0)
+			if err == unix.EAGAIN {
+				return false // wait until the pipe has room
+			}
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				werr = err
+				return true
+			}
+			b = b[n:]
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	return werr
+}
