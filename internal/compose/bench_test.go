@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -124,7 +125,7 @@ func BenchmarkFourPanes(b *testing.B) {
 	src, frames := h264Source(b, ff, benchWarm+benchSecs+1)
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
-		var ours, theirs, sent, dropped float64
+		var ours, theirs, sent, theirFPS, dropped float64
 		for r := 0; r < rounds; r++ {
 			// Confer's compositor.
 			fp := newFourPanes(b, nil)
@@ -156,36 +157,63 @@ func BenchmarkFourPanes(b *testing.B) {
 				args = append(args, "-threads", "1", "-re", "-r", "30", "-f", "h264", "-i", src)
 			}
 			args = append(args, "-filter_complex", "[0:v][1:v][2:v][3:v]xstack=inputs=4:layout=0_0|w0_0|0_h0|w0_h0")
-			args = append(append(args, x264Args(1_500_000, 60)...), "-f", "h264", "-y", os.DevNull)
+			args = append(append(args, x264Args(1_500_000, 60)...), "-f", "h264", "pipe:1")
 			cmd := exec.Command(ff, args...)
 			var errb bytes.Buffer
-			cmd.Stderr = &errb
+			var pics audCounter // its pictures, counted as ours are
+			cmd.Stderr, cmd.Stdout = &errb, &pics
 			if err := cmd.Start(); err != nil {
 				b.Fatal(err)
 			}
 			time.Sleep(benchWarm * time.Second)
-			f0, ft0 := treeCPU(cmd.Process.Pid), time.Now()
+			f0, ft0, p0 := treeCPU(cmd.Process.Pid), time.Now(), pics.n.Load()
 			time.Sleep(benchSecs * time.Second)
-			f1, fwall := treeCPU(cmd.Process.Pid), time.Since(ft0)
+			f1, fwall, p1 := treeCPU(cmd.Process.Pid), time.Since(ft0), pics.n.Load()
 			if err := cmd.Wait(); err != nil {
 				b.Fatalf("ffmpeg xstack: %v: %s", err, errb.String())
 			}
 			th := (f1 - f0).Seconds() / fwall.Seconds()
-			b.Logf("round %d: confer's parts: Go process %.1f %%, 4 decoders %.1f %%, encoder %.1f %% of a core",
-				r+1, share(parts1["self"]-parts0["self"], wall), share(parts1["decoder"]-parts0["decoder"], wall),
-				share(parts1["encoder"]-parts0["encoder"], wall))
-			b.Logf("round %d: confer %.1f %% of a core, ffmpeg xstack %.1f %%, ratio %.2f; %.1f pictures/s sent, %d dropped",
-				r+1, o*100, th*100, o/th, float64(s1-sent0)/wall.Seconds(), d1-drop0)
+			ofps, tfps := float64(s1-sent0)/wall.Seconds(), float64(p1-p0)/fwall.Seconds()
+			b.Logf("round %d: Confer %.1f %% of a core (Go process %.1f, 4 decoders %.1f, encoder %.1f), %.1f pictures/s sent, %d dropped; "+
+				"ffmpeg xstack %.1f %% of a core, %.1f pictures/s; ratio %.2f, per picture %.2f",
+				r+1, o*100, share(parts1["self"]-parts0["self"], wall), share(parts1["decoder"]-parts0["decoder"], wall),
+				share(parts1["encoder"]-parts0["encoder"], wall), ofps, d1-drop0, th*100, tfps, o/th, (o/ofps)/(th/tfps))
 			ours, theirs = ours+o, theirs+th
-			sent, dropped = sent+float64(s1-sent0)/wall.Seconds(), dropped+float64(d1-drop0)
+			sent, theirFPS, dropped = sent+ofps, theirFPS+tfps, dropped+float64(d1-drop0)
 		}
 		k := float64(rounds)
+		b.Logf("FourPanes, %d rounds: Confer %.1f %% of a core at %.1f pictures/s (%.0f dropped a round), ffmpeg xstack %.1f %% at %.1f pictures/s: "+
+			"ratio %.2f, per picture %.2f (target ≤ 1.2)", rounds, ours/k*100, sent/k, dropped/k, theirs/k*100, theirFPS/k,
+			ours/theirs, (ours/sent)/(theirs/theirFPS))
 		b.ReportMetric(ours/k*100, "confer-cpu-%")
 		b.ReportMetric(theirs/k*100, "ffmpeg-cpu-%")
 		b.ReportMetric(ours/theirs, "ratio")
+		b.ReportMetric((ours/sent)/(theirs/theirFPS), "ratio-per-picture")
 		b.ReportMetric(sent/k, "out-fps")
+		b.ReportMetric(theirFPS/k, "ffmpeg-fps")
 		b.ReportMetric(dropped/k, "dropped")
 	}
+}
+
+// audCounter counts the access unit delimiters (pictures) of an H.264
+// stream written to it.
+type audCounter struct {
+	n    atomic.Uint64
+	tail []byte
+}
+
+func (a *audCounter) Write(p []byte) (int, error) {
+	b := append(a.tail, p...)
+	for i := 0; ; {
+		k := bytes.Index(b[i:], []byte{0, 0, 0, 1, 9})
+		if k < 0 {
+			break
+		}
+		a.n.Add(1)
+		i += k + 5
+	}
+	a.tail = append(a.tail[:0], b[max(0, len(b)-4):]...)
+	return len(p), nil
 }
 
 // treeCPU is the CPU time of process pid and of its live children, from
