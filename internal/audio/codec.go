@@ -9,6 +9,7 @@ package audio
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/confer-platform/confer/internal/audio/g711"
@@ -31,6 +32,14 @@ type Decoder interface {
 	// Conceal appends 20 ms standing in for a lost packet.
 	Conceal(dst []int16) []int16
 	Close()
+}
+
+// Skipper is a Decoder that can stand silence in for a payload without
+// decoding it: Skip appends as many zero samples as the payload holds and
+// reports false when it cannot tell (the payload must then be decoded).
+// The mixer skips the packets a sender marks as silent (RFC 6464).
+type Skipper interface {
+	Skip(dst []int16, payload []byte) ([]int16, bool)
 }
 
 // Encoder encodes one output, 20 ms per RTP payload.
@@ -101,12 +110,7 @@ func NewEncoder(mime string) (Encoder, error) {
 	case "g722":
 		return newG722Encoder()
 	case "opus":
-		e, err := opus.NewEncoder(Rate, 1, opus.AppVoIP)
-		if err == nil {
-			// 32 kbit/s wideband voice with in-band FEC for a lost packet;
-			// complexity 5 halves the cost of 10 for a voice mix.
-			err = errors.Join(e.SetBitrate(32000), e.SetInbandFEC(true), e.SetPacketLossPerc(5), e.SetComplexity(5))
-		}
+		e, err := newOpusEncoder(OpusComplexity)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUnsupported, err)
 		}
@@ -171,6 +175,52 @@ func (d *opusDecoder) Decode(dst []int16, p []byte) ([]int16, error) {
 	return append(dst, d.pcm[:n]...), nil
 }
 
+// Skip appends the silence of an Opus packet's duration, read from its
+// table-of-contents byte (RFC 6716 section 3.1) without decoding it.
+func (d *opusDecoder) Skip(dst []int16, p []byte) ([]int16, bool) {
+	n := opusSamples(p)
+	if n <= 0 || n > len(d.pcm) {
+		return dst, false
+	}
+	return appendZeros(dst, n), true
+}
+
+// opusSamples is the duration of an Opus packet at 48 kHz, or 0 when the
+// packet is malformed (RFC 6716 section 3.1).
+func opusSamples(p []byte) int {
+	if len(p) == 0 {
+		return 0
+	}
+	config := int(p[0] >> 3)
+	var frame int // samples at 48 kHz
+	switch {
+	case config < 12: // SILK: 10, 20, 40, 60 ms
+		frame = []int{480, 960, 1920, 2880}[config%4]
+	case config < 16: // hybrid: 10, 20 ms
+		frame = []int{480, 960}[config%2]
+	default: // CELT: 2.5, 5, 10, 20 ms
+		frame = []int{120, 240, 480, 960}[config%4]
+	}
+	switch p[0] & 3 {
+	case 0:
+		return frame
+	case 1, 2:
+		return 2 * frame
+	}
+	if len(p) < 2 || p[1]&0x3f == 0 {
+		return 0
+	}
+	return int(p[1]&0x3f) * frame
+}
+
+func appendZeros(dst []int16, n int) []int16 {
+	dst = slices.Grow(dst, n)
+	k := len(dst)
+	dst = dst[:k+n]
+	clear(dst[k:])
+	return dst
+}
+
 func (d *opusDecoder) Conceal(dst []int16) []int16 {
 	n, err := d.d.Conceal(d.pcm[:Frame])
 	if err != nil {
@@ -181,6 +231,27 @@ func (d *opusDecoder) Conceal(dst []int16) []int16 {
 }
 
 func (d *opusDecoder) Close() { d.d.Close() }
+
+// OpusComplexity is the mixer's Opus encoder complexity (libopus 0 to
+// 10). Measured under wazero (docs/benchmarks.md "Mixed audio"), 1 costs
+// about half of 5 and 0.3 of 10 per frame, and its voice is as close to
+// the input's spectrum as 10's (TestOpusComplexityQuality); a voice mix
+// at 32 kbit/s does not need more, as many SFUs and MCUs do.
+const OpusComplexity = 1
+
+// newOpusEncoder is the mixer's Opus encoder: 32 kbit/s voice with
+// in-band FEC for a lost packet, at complexity cx.
+func newOpusEncoder(cx int) (*opus.Encoder, error) {
+	e, err := opus.NewEncoder(Rate, 1, opus.AppVoIP)
+	if err != nil {
+		return nil, err
+	}
+	if err := errors.Join(e.SetBitrate(32000), e.SetInbandFEC(true), e.SetPacketLossPerc(5), e.SetComplexity(cx)); err != nil {
+		e.Close()
+		return nil, err
+	}
+	return e, nil
+}
 
 type opusEncoder struct {
 	e   *opus.Encoder

@@ -52,3 +52,33 @@ func TestRoundTrips(t *testing.T) {
 		t.Error("H264 is supported")
 	}
 }
+
+// TestOpusSamples reads Opus packets' durations from their TOC byte.
+func TestOpusSamples(t *testing.T) {
+	for _, c := range []struct {
+		p    []byte
+		want int
+	}{
+		{[]byte{1 << 3}, 960},        // SILK NB 20 ms
+		{[]byte{3 << 3}, 2880},       // SILK 60 ms
+		{[]byte{13 << 3}, 960},       // hybrid 20 ms
+		{[]byte{16 << 3}, 120},       // CELT 2.5 ms
+		{[]byte{31<<3 | 1}, 1920},    // CELT 2 × 20 ms
+		{[]byte{19<<3 | 3, 3}, 2880}, // CELT 3 × 20 ms
+		{[]byte{19<<3 | 3}, 0},       // code 3 without its count
+		{nil, 0},
+	} {
+		if got := opusSamples(c.p); got != c.want {
+			t.Errorf("opusSamples(%x) = %d, want %d", c.p, got, c.want)
+		}
+	}
+	enc, err := NewEncoder("opus")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer enc.Close()
+	p, _ := enc.Encode(nil, make([]int16, Frame))
+	if got := opusSamples(p); got != Frame {
+		t.Errorf("the encoder's packet: %d samples, want %d", got, Frame)
+	}
+}

@@ -52,8 +52,12 @@ func newUpsampler(r int) *upsampler {
 	return u
 }
 
-// process appends r output samples per input sample to dst.
+// process appends r output samples per input sample to dst. Silence in
+// after silence is silence out, not computed (most of a room is silent).
 func (u *upsampler) process(dst []int16, in []int16) []int16 {
+	if allZero(in) && allZero32(u.hist) {
+		return appendZeros(dst, len(in)*u.r)
+	}
 	n := tapsPerPhase
 	for _, s := range in {
 		copy(u.hist, u.hist[1:])
@@ -82,8 +86,14 @@ func newDownsampler(r int) *downsampler {
 	return &downsampler{r: r, h: h, hist: make([]float32, len(h))}
 }
 
-// process appends one output sample per r input samples to dst.
+// process appends one output sample per r input samples to dst; silence
+// after silence is not computed.
 func (d *downsampler) process(dst []int16, in []int16) []int16 {
+	if allZero(in) && allZero32(d.hist) {
+		out := (d.pos + len(in)) / d.r
+		d.pos = (d.pos + len(in)) % d.r
+		return appendZeros(dst, out)
+	}
 	n := len(d.h)
 	for _, s := range in {
 		copy(d.hist, d.hist[1:])
@@ -109,4 +119,22 @@ func clip(v float32) int16 {
 		return -32768
 	}
 	return int16(math.Round(float64(v)))
+}
+
+func allZero(s []int16) bool {
+	for _, v := range s {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func allZero32(s []float32) bool {
+	for _, v := range s {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -17,11 +17,20 @@ func (discard) WriteRTP(h *rtp.Header, payload []byte) (int, error) { return len
 // BenchmarkRoom is one 20 ms frame of a room of n participants, all in
 // Opus, talkers of them talking (the others send encoded silence, as a
 // browser without DTX does), each hearing the mix in Opus: n decodes,
-// talkers+1 encodes. docs/benchmarks.md "Mixed audio" divides the time by
-// n and by 20 ms for the CPU per mixed participant.
+// talkers+1 encodes. With levels, the packets carry their RFC 6464 level
+// as a browser's do (silence 127), and the silent ones are not decoded:
+// talkers decodes. docs/benchmarks.md "Mixed audio" divides the time by n
+// and by 20 ms for the CPU per mixed participant.
 func BenchmarkRoom(b *testing.B) {
-	for _, c := range []struct{ n, talkers int }{{50, 4}, {20, 4}} {
-		b.Run(fmt.Sprintf("%dx%d", c.n, c.talkers), func(b *testing.B) {
+	for _, c := range []struct {
+		n, talkers int
+		levels     bool
+	}{{50, 4, false}, {50, 4, true}, {20, 4, false}} {
+		name := fmt.Sprintf("%dx%d", c.n, c.talkers)
+		if c.levels {
+			name += "/levels"
+		}
+		b.Run(name, func(b *testing.B) {
 			m := New(Config{Prefill: 1})
 			defer m.Close()
 			m.SetSelection(Selection{Loudest: 4})
@@ -58,7 +67,14 @@ func BenchmarkRoom(b *testing.B) {
 			cpu := cpuNanos()
 			for k := 0; k < b.N; k++ {
 				for i, in := range ins {
-					in.Push(uint16(k), packets[i][k%frames])
+					level := -1
+					if c.levels {
+						level = 127
+						if i < c.talkers {
+							level = 30
+						}
+					}
+					in.PushLevel(uint16(k), packets[i][k%frames], level)
 				}
 				m.Tick()
 			}

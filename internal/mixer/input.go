@@ -37,7 +37,14 @@ type Input struct {
 type packet struct {
 	seq     uint16
 	payload []byte
+	quiet   bool // its RFC 6464 level says it is silent: not decoded
 }
+
+// QuietLevel is the RFC 6464 level (−dBov) at or above which a packet is
+// silent for the mix: it is not decoded, and its frame is silence. −80
+// dBov is an amplitude of about 3 in 32767, nothing heard in any mix; a
+// browser sends 127 for its silences.
+const QuietLevel = 80
 
 // before reports whether sequence number a comes before b (RFC 3550
 // arithmetic modulo 2^16).
@@ -45,11 +52,20 @@ func before(a, b uint16) bool { return int16(a-b) < 0 }
 
 // Push queues one RTP payload (copied) with its sequence number. Safe for
 // concurrent use; it does not decode.
-func (in *Input) Push(seq uint16, payload []byte) {
+func (in *Input) Push(seq uint16, payload []byte) { in.PushLevel(seq, payload, -1) }
+
+// PushLevel is Push with the packet's RFC 6464 audio level (0 loudest,
+// 127 silence; negative: not known). A packet at QuietLevel or quieter is
+// not decoded when its codec can tell its duration without decoding
+// (audio.Skipper): its frame is silence, as if it had been decoded, and
+// the decoder, which heard a silence before it, goes on with the next
+// loud packet as after a pause in a talk (DTX). This spares the mixer the
+// decoding of the participants who do not talk, the most of a room.
+func (in *Input) PushLevel(seq uint16, payload []byte, level int) {
 	if len(payload) == 0 {
 		return
 	}
-	p := packet{seq: seq, payload: append([]byte(nil), payload...)}
+	p := packet{seq: seq, payload: append([]byte(nil), payload...), quiet: level >= QuietLevel}
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.started && before(seq, in.next) {
@@ -144,9 +160,10 @@ func (in *Input) step(prefill int) (p packet, conceal, ok bool) {
 }
 
 // pull decodes this tick's frame into in.frame (nil without audio) and
-// updates the level; it returns the frames it concealed and whether it
-// underran (it was playing and had no audio).
-func (in *Input) pull(prefill int) (concealed uint64, underrun bool) {
+// updates the level; it returns the frames it concealed, the quiet
+// packets it did not decode, and whether it underran (it was playing and
+// had no audio).
+func (in *Input) pull(prefill int) (concealed, skipped uint64, underrun bool) {
 	playing := in.isPlaying() || len(in.pcm) > 0
 	for len(in.pcm) < audio.Frame {
 		p, conceal, ok := in.step(prefill)
@@ -159,6 +176,15 @@ func (in *Input) pull(prefill int) (concealed uint64, underrun bool) {
 			concealed++
 			continue
 		}
+		if p.quiet {
+			if sk, ok := in.dec.(audio.Skipper); ok {
+				if pcm, ok := sk.Skip(in.pcm, p.payload); ok {
+					in.pcm = pcm
+					skipped++
+					continue
+				}
+			}
+		}
 		var err error
 		if in.pcm, err = in.dec.Decode(in.pcm, p.payload); err != nil {
 			in.pcm = in.dec.Conceal(in.pcm) // a malformed packet is as good as lost
@@ -168,7 +194,7 @@ func (in *Input) pull(prefill int) (concealed uint64, underrun bool) {
 	if len(in.pcm) == 0 {
 		in.frame = nil
 		in.level *= 0.9
-		return concealed, underrun
+		return concealed, skipped, underrun
 	}
 	if cap(in.frame) < audio.Frame {
 		in.frame = make([]int16, audio.Frame)
@@ -187,7 +213,7 @@ func (in *Input) pull(prefill int) (concealed uint64, underrun bool) {
 	} else {
 		in.level = 0.9*in.level + 0.1*rms
 	}
-	return concealed, underrun
+	return concealed, skipped, underrun
 }
 
 func (in *Input) isPlaying() bool {

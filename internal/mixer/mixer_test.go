@@ -273,3 +273,44 @@ func TestCloseFromWriter(t *testing.T) {
 		t.Errorf("%d writes, want 1 (the output closed itself)", c.n)
 	}
 }
+
+// TestQuietNotDecoded: packets marked silent by their RFC 6464 level are
+// not decoded, count as played (no underrun), and the talker is heard at
+// once when it talks again after them.
+func TestQuietNotDecoded(t *testing.T) {
+	m := New(Config{})
+	defer m.Close()
+	in, err := m.Input("a", "opus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, _ := audio.NewEncoder("opus")
+	defer enc.Close()
+	dec, _ := audio.NewDecoder("opus")
+	defer dec.Close()
+	l := &listener{dec: dec}
+	m.Output("", Codec{MimeType: "opus"}, l)
+	for i := 0; i < 100; i++ {
+		loud := i < 30 || i >= 60 // a talk, a silence, a talk
+		amp, level := 0.0, 127
+		if loud {
+			amp, level = 6000, 30
+		}
+		p, _ := enc.Encode(nil, tone.Sine(440, amp, audio.Rate, i*audio.Frame, audio.Frame))
+		in.PushLevel(uint16(i), p, level)
+		m.Tick()
+		if i == 59 {
+			if lv := l.levels(440); lv[0] > 300 {
+				t.Errorf("440 Hz at %.0f during the silence, want none", lv[0])
+			}
+			l.reset()
+		}
+	}
+	s := m.Stats()
+	if s.Skipped != 30 || s.Underruns != 0 || s.Concealed != 0 {
+		t.Errorf("skipped %d, underruns %d, concealed %d; want 30 quiet packets skipped, no underrun, nothing concealed", s.Skipped, s.Underruns, s.Concealed)
+	}
+	if lv := l.levels(440); lv[0] < 4000 {
+		t.Errorf("440 Hz at %.0f after the silence, want about 6000", lv[0])
+	}
+}

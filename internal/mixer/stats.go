@@ -19,17 +19,19 @@ type Stats struct {
 	// Concealed is the frames decoded by concealment (a lost or malformed
 	// packet whose successor had arrived).
 	Concealed uint64
+	// Skipped is the quiet packets not decoded (Input.PushLevel).
+	Skipped uint64
 	// Decode and Encode are the time spent decoding inputs and encoding
 	// outputs.
 	Decode, Encode time.Duration
 }
 
 type counters struct {
-	frames, underruns, concealed, decodeNs, encodeNs atomic.Uint64
+	frames, underruns, concealed, skipped, decodeNs, encodeNs atomic.Uint64
 }
 
 func (c *counters) stats() Stats {
-	return Stats{Frames: c.frames.Load(), Underruns: c.underruns.Load(), Concealed: c.concealed.Load(),
+	return Stats{Frames: c.frames.Load(), Underruns: c.underruns.Load(), Concealed: c.concealed.Load(), Skipped: c.skipped.Load(),
 		Decode: time.Duration(c.decodeNs.Load()), Encode: time.Duration(c.encodeNs.Load())}
 }
 
@@ -49,11 +51,12 @@ func Totals() Stats {
 // Stats is this mixer's counters.
 func (m *Mixer) Stats() Stats { return m.count.stats() }
 
-func (m *Mixer) add(frames, underruns, concealed uint64, dec, enc time.Duration) {
+func (m *Mixer) add(frames, underruns, concealed, skipped uint64, dec, enc time.Duration) {
 	for _, c := range []*counters{&m.count, &total} {
 		c.frames.Add(frames)
 		c.underruns.Add(underruns)
 		c.concealed.Add(concealed)
+		c.skipped.Add(skipped)
 		c.decodeNs.Add(uint64(dec))
 		c.encodeNs.Add(uint64(enc))
 	}

@@ -59,10 +59,11 @@ func (m *Mixer) Tick() {
 	m.mu.Unlock()
 
 	t0 := time.Now()
-	var concealed, underruns uint64
+	var concealed, skipped, underruns uint64
 	for _, in := range t.ins { // decoding, without the mixer's lock
-		c, u := in.pull(prefill)
+		c, s, u := in.pull(prefill)
 		concealed += c
+		skipped += s
 		if u {
 			underruns++
 		}
@@ -126,7 +127,7 @@ func (m *Mixer) Tick() {
 		j.e.frame, err = j.e.enc.Encode(j.e.frame[:0], t.pcm[:])
 		j.e.ok = err == nil
 	}
-	m.add(1, underruns, concealed, t1.Sub(t0), time.Since(t1))
+	m.add(1, underruns, concealed, skipped, t1.Sub(t0), time.Since(t1))
 	m.tickMu.Unlock()
 	for _, j := range t.jobs { // writing, without the mixer's locks
 		if !j.e.ok {

@@ -27,7 +27,9 @@ import (
 // (default 10m; CONFER_MIX_SOAK_ROOMS fewer rooms, default 5). In each room 4 talkers send distinct Opus tones and 16
 // others send encoded silence continuously (no DTX), half in Opus and
 // half in G.711 µ-law; a tap (a recording) hears each room's full mix in
-// Opus. It fails on any underrun, on any gap (a frame of a tap lacking a
+// Opus. The Opus packets carry their RFC 6464 level (the extension every
+// browser sends: 127 for silence), so the mixer does not decode the
+// silent ones; CONFER_MIX_SOAK_LEVELS=0 sends them without it. It fails on any underrun, on any gap (a frame of a tap lacking a
 // talker's tone, a break in any output's sequence numbers or
 // timestamps), and on resident memory growing more than soakMemBound.
 //
@@ -39,6 +41,9 @@ const (
 )
 
 var soakTones = [soakTalkers]float64{440, 660, 880, 1100}
+
+// soakLevelExt is the RFC 6464 extension's id in the soak's Opus packets.
+const soakLevelExt = 1
 
 func TestMixSoak(t *testing.T) {
 	if os.Getenv("CONFER_MIX_SOAK") != "1" {
@@ -60,6 +65,7 @@ func TestMixSoak(t *testing.T) {
 		}
 		soakRooms = n
 	}
+	levels := os.Getenv("CONFER_MIX_SOAK_LEVELS") != "0"
 	rg := newRig(t, nil)
 	ctx := context.Background()
 	pcmu := LocalCodec{MimeType: webrtc.MimeTypePCMU, ClockRate: 8000, Channels: 1, PayloadType: 0}
@@ -92,6 +98,7 @@ func TestMixSoak(t *testing.T) {
 		l       *Local
 		packets [][]byte
 		ticks   uint32
+		level   int // RFC 6464 level sent, -1 none
 	}
 	var senders []sender
 	var outs []*seqCheck
@@ -102,20 +109,27 @@ func TestMixSoak(t *testing.T) {
 		rg.auth.confs[conf] = 0
 		rg.auth.mu.Unlock()
 		for p := 0; p < soakPerRoom; p++ {
-			mime, c, packets := "opus", opusLocal, silence["opus"]
+			mime, c, packets, level := "opus", opusLocal, silence["opus"], 127
 			switch {
 			case p < soakTalkers:
-				packets = tones[p]
+				packets, level = tones[p], 30
 			case p%2 == 1:
-				mime, c, packets = "PCMU", pcmu, silence["PCMU"]
+				mime, c, packets, level = "PCMU", pcmu, silence["PCMU"], -1
+			}
+			var ext uint8
+			if !levels || level < 0 {
+				level = -1
+			} else {
+				ext = soakLevelExt
 			}
 			out := &seqCheck{ticks: audio.FrameTicks(mime)}
 			l, err := rg.sfu.OpenLocal(ctx, conf, LocalOptions{Member: true, MtID: strconv.Itoa(p + 1), Name: "soak", Kind: KindSIP,
-				PublishAudio: &c, Receive: SourceBroadcast, MixedAudio: true, AudioOut: out, AudioCodecs: []LocalCodec{c}})
+				PublishAudio: &c, Receive: SourceBroadcast, MixedAudio: true, AudioOut: out, AudioCodecs: []LocalCodec{c},
+				AudioLevelExtID: ext})
 			if err != nil {
 				t.Fatal(err)
 			}
-			senders = append(senders, sender{l, packets, audio.FrameTicks(mime)})
+			senders = append(senders, sender{l, packets, audio.FrameTicks(mime), level})
 			outs = append(outs, out)
 		}
 		tap, err := newGapCheck()
@@ -158,8 +172,13 @@ func TestMixSoak(t *testing.T) {
 						lateSends.Add(1)
 					}
 					for _, s := range ss {
-						s.l.WriteAudio(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: uint16(i),
-							Timestamp: uint32(i) * s.ticks}, Payload: s.packets[i%loop]})
+						p := &rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: uint16(i),
+							Timestamp: uint32(i) * s.ticks}, Payload: s.packets[i%loop]}
+						if s.level >= 0 {
+							p.Header.Extension, p.Header.ExtensionProfile = true, 0xBEDE
+							_ = p.Header.SetExtension(soakLevelExt, []byte{byte(s.level)})
+						}
+						s.l.WriteAudio(p)
 					}
 				}
 			}
@@ -184,6 +203,7 @@ func TestMixSoak(t *testing.T) {
 	}
 	counting.Store(true)
 	before := mixer.Totals()
+	cpu0, wall0 := cpuNanos(), time.Now()
 	rss0, heap0 := memory()
 	t.Logf("soak: %d rooms × %d participants (%d talking each) for %v; resident memory at start %.1f MiB (Go heap %.1f MiB)",
 		soakRooms, soakPerRoom, soakTalkers, dur, mib(rss0), mib(heap0))
@@ -197,6 +217,8 @@ func TestMixSoak(t *testing.T) {
 			s.Concealed-before.Concealed, gaps(taps, outs), lateSends.Load(), mib(rss))
 	}
 	after := mixer.Totals()
+	cpu := time.Duration(cpuNanos() - cpu0)
+	wall := time.Since(wall0)
 	counting.Store(false)
 	for _, tap := range taps {
 		tap.counting.Store(false)
@@ -210,9 +232,10 @@ func TestMixSoak(t *testing.T) {
 	for _, tap := range taps {
 		checked += tap.frames.Load()
 	}
-	t.Logf("soak: %v: frames mixed %d, tap frames checked %d, underruns %d, concealed %d, gaps %d; resident memory %.1f → %.1f MiB (Go heap %.1f → %.1f MiB); decode %v, encode %v",
-		dur, frames, checked, underruns, concealed, gaps(taps, outs), mib(rss0), mib(rss1), mib(heap0), mib(heap1),
-		(after.Decode - before.Decode).Round(time.Millisecond), (after.Encode - before.Encode).Round(time.Millisecond))
+	t.Logf("soak: %v: frames mixed %d, tap frames checked %d, underruns %d, concealed %d, gaps %d, frames sent late %d; resident memory %.1f → %.1f MiB (Go heap %.1f → %.1f MiB); quiet packets not decoded %d; decode %v, encode %v (wall time); the process's CPU %v in %v (%.0f %% of one core)",
+		dur, frames, checked, underruns, concealed, gaps(taps, outs), lateSends.Load(), mib(rss0), mib(rss1), mib(heap0), mib(heap1),
+		after.Skipped-before.Skipped, (after.Decode - before.Decode).Round(time.Millisecond), (after.Encode - before.Encode).Round(time.Millisecond),
+		cpu.Round(time.Millisecond), wall.Round(time.Millisecond), 100*cpu.Seconds()/wall.Seconds())
 	if underruns != 0 || gaps(taps, outs) != 0 {
 		t.Errorf("underruns %d, gaps %d: want none (frames the senders sent more than the mixer's slack late: %d; more than none means the machine was short of CPU)",
 			underruns, gaps(taps, outs), lateSends.Load())

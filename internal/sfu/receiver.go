@@ -189,13 +189,15 @@ func (r *receiver) forward(p *rtp.Packet, layer int) {
 			r.size[layer].Store(uint32(w)<<16 | uint32(h))
 		}
 	}
+	level := -1 // RFC 6464, when the publisher sends it
 	if r.levelID != 0 {
 		if ext := p.GetExtension(r.levelID); len(ext) > 0 {
-			r.sess.room.noteLevel(r.member, ext[0]&0x7f)
+			level = int(ext[0] & 0x7f)
+			r.sess.room.noteLevel(r.member, uint8(level))
 		}
 	}
 	if in := r.mixIn.Load(); in != nil {
-		in.Push(p.SequenceNumber, p.Payload)
+		in.PushLevel(p.SequenceNumber, p.Payload, level) // a silent packet is not decoded
 	}
 	for _, d := range *r.downs.Load() {
 		d.writeRTP(p, layer, r)

@@ -35,7 +35,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 flags="--target=wasm32-wasi -O3 -ffile-prefix-map=$src=opus
  -DOPUS_BUILD -DUSE_ALLOCA -DHAVE_LRINTF -DHAVE_LRINT -DPACKAGE_VERSION=\"1.5.2\"
- -I$src/include -I$src/celt -I$src/silk -I$src/silk/fixed -DFIXED_POINT -DDISABLE_FLOAT_API -I$src/src -I$src"
+ -I$src/include -I$src/celt -I$src/silk -I$src/silk/fixed -DFIXED_POINT -DDISABLE_FLOAT_API -I$src/src -I$src ${EXTRA_CFLAGS:-}"
 i=0
 objs=
 for f in $files glue.c; do

@@ -67,10 +67,11 @@ func TestBadInput(t *testing.T) {
 }
 
 // BenchmarkEncode20ms encodes 20 ms frames of a tone, 48 kHz mono, 32
-// kbit/s, at complexity 10 (libopus's default) and 5 (the mixer's);
+// kbit/s, at complexities from 10 (libopus's default) to 0 (the mixer's
+// is audio.OpusComplexity);
 // scripts/opus-wasm/bench-native.c does the same with native libopus.
 func BenchmarkEncode20ms(b *testing.B) {
-	for _, cx := range []int{10, 5} {
+	for _, cx := range []int{10, 5, 3, 1, 0} {
 		b.Run(fmt.Sprintf("complexity%d", cx), func(b *testing.B) {
 			enc, err := NewEncoder(48000, 1, AppVoIP)
 			if err != nil {
@@ -142,5 +143,41 @@ func BenchmarkInstance(b *testing.B) {
 			b.Fatal(err)
 		}
 		d.Close()
+	}
+}
+
+// BenchmarkDecodeSilence decodes the packets of digital silence, of a
+// near-silence and of a tone: a silence costs nearly a voice's decoding,
+// which is why the mixer does not decode the packets a sender marks as
+// silent (mixer.Input.PushLevel).
+func BenchmarkDecodeSilence(b *testing.B) {
+	for _, amp := range []float64{0, 3, 8000} {
+		b.Run(fmt.Sprint(amp), func(b *testing.B) {
+			enc, _ := NewEncoder(48000, 1, AppVoIP)
+			defer enc.Close()
+			if err := errors.Join(enc.SetBitrate(32000), enc.SetComplexity(1), enc.SetInbandFEC(true), enc.SetPacketLossPerc(5)); err != nil {
+				b.Fatal(err)
+			}
+			var pkts [][]byte
+			buf := make([]byte, 1500)
+			size := 0
+			for i := 0; i < 50; i++ {
+				n, _ := enc.Encode(tone.Sine(440, amp, 48000, i*960, 960), buf)
+				pkts = append(pkts, append([]byte(nil), buf[:n]...))
+				size += n
+			}
+			dec, _ := NewDecoder(48000, 1)
+			defer dec.Close()
+			pcm := make([]int16, 960)
+			b.ResetTimer()
+			cpu := cpuNanos()
+			for i := 0; i < b.N; i++ {
+				if _, err := dec.Decode(pkts[i%len(pkts)], pcm); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+			b.ReportMetric(float64(size)/50, "bytes/pkt")
+		})
 	}
 }
