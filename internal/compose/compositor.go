@@ -196,18 +196,22 @@ func (c *Compositor) run() {
 		c.mu.Unlock()
 		now := time.Now()
 		used := map[image.Point]bool{}
-		for _, o := range outs {
+		lastOf := map[image.Point]int{} // the last output of each size takes the canvas itself
+		for i, o := range outs {
+			lastOf[image.Pt(o.spec.Width, o.spec.Height)] = i
+		}
+		for i, o := range outs {
 			size := image.Pt(o.spec.Width, o.spec.Height)
 			f := canvases[size]
 			if !used[size] {
 				if f == nil {
 					f = NewFrame(size.X, size.Y)
-					canvases[size] = f
 				}
 				c.draw(f, scene, srcs, now)
 				used[size] = true
 			}
-			o.push(f)
+			o.give(&f, lastOf[size] == i)
+			canvases[size] = f // a buffer of the encoder's when it took the canvas
 		}
 		for size := range canvases {
 			if !used[size] {

@@ -114,17 +114,23 @@ func (o *Output) KeyFrame() {
 	o.next, o.lastKey = e, time.Now()
 }
 
-// push gives the encoders one composed picture.
-func (o *Output) push(f *Frame) {
+// push gives the encoders a copy of one composed picture.
+func (o *Output) push(f *Frame) { o.give(&f, false) }
+
+// give gives the encoders one composed picture; with own, the current
+// encoder may take *f itself and leave one of its free buffers in its
+// place (of the same size, its content stale: the compositor draws every
+// picture whole), which saves copying the picture.
+func (o *Output) give(f **Frame, own bool) {
 	o.mu.Lock()
 	cur, next := o.cur, o.next
 	o.mu.Unlock()
 	o.pushed.Add(1)
-	if cur != nil && !cur.offer(f) {
-		o.dropped.Add(1)
-	}
 	if next != nil {
-		next.offer(f)
+		next.offer(f, false)
+	}
+	if cur != nil && !cur.offer(f, own) {
+		o.dropped.Add(1)
 	}
 }
 
@@ -254,11 +260,13 @@ func x264Args(bitrate, gop int) []string {
 		"-x264-params", "aud=1:sliced-threads=0:threads=1"}
 }
 
-// offer copies f for the encoder, unless it is still writing the last
-// picture (false: dropped).
-func (e *encoder) offer(f *Frame) bool {
+// offer copies *fp for the encoder, or with own takes it and leaves a
+// free buffer in its place, unless it is still writing the last picture
+// (false: dropped).
+func (e *encoder) offer(fp **Frame, own bool) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	f := *fp
 	if e.done || e.buf != nil || f.W != e.o.spec.Width || f.H != e.o.spec.Height {
 		return false
 	}
@@ -271,8 +279,12 @@ func (e *encoder) offer(f *Frame) bool {
 	} else {
 		return false
 	}
-	copy(b.Bytes(), f.Bytes())
-	e.buf = b
+	if own {
+		e.buf, *fp = f, b
+	} else {
+		copy(b.Bytes(), f.Bytes())
+		e.buf = b
+	}
 	e.cond.Signal()
 	return true
 }
