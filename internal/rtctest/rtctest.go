@@ -13,8 +13,22 @@ import (
 
 	"github.com/pion/webrtc/v4"
 
+	"github.com/confer-platform/confer/internal/lossy"
 	"github.com/confer-platform/confer/internal/sfu"
 )
+
+// Relay, RelayOptions, LossyNetwork and NewRelay are internal/lossy's,
+// named here for the tests that talk through rtctest's clients.
+type (
+	Relay        = lossy.Relay
+	RelayOptions = lossy.Options
+)
+
+// LossyNetwork is issue 35's lossy network (lossy.Network).
+var LossyNetwork = lossy.Network
+
+// NewRelay starts a lossy relay (lossy.New).
+func NewRelay(t testing.TB, o RelayOptions) *Relay { return lossy.New(t, o) }
 
 // NewPC returns a PeerConnection with pion's default codecs and the RFC
 // 6464 audio-level extension (voice activation reads it), gathering
@@ -70,7 +84,7 @@ func OfferThrough(t testing.TB, pc *webrtc.PeerConnection, url, token string, ex
 	<-gathered
 	sdp := pc.LocalDescription().SDP
 	if relay != nil {
-		sdp = withoutCandidates(sdp)
+		sdp = lossy.Offer(sdp)
 	}
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(sdp))
 	for k, v := range extra {
@@ -89,7 +103,7 @@ func OfferThrough(t testing.TB, pc *webrtc.PeerConnection, url, token string, ex
 	if resp.StatusCode == http.StatusCreated {
 		answer := string(b)
 		if relay != nil {
-			if answer, err = relay.throughRelay(answer); err != nil {
+			if answer, err = relay.Answer(answer); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -14,7 +14,11 @@ import (
 	"time"
 
 	"github.com/pion/interceptor"
+	"github.com/pion/rtp"
+	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/lossy"
 )
 
 // testAuth knows tokens "pub", "sub", "both" (role = name) for the
@@ -149,6 +153,11 @@ type testRig struct {
 	ev      *testEvents
 	cfg     Config
 	handler atomic.Pointer[http.Handler] // the SFU's, replaced by restart
+	// lossy, when set, puts each session offered from then on (a pion
+	// client's, a join page's) behind a relay of its own with these
+	// options (issue 35: tests over loss); see overRelay.
+	lossy  atomic.Pointer[lossy.Options]
+	relays sync.Map // session URL: its *lossy.Relay
 }
 
 func newRig(t *testing.T, mutate func(*Config)) *testRig {
@@ -167,6 +176,10 @@ func newRig(t *testing.T, mutate func(*Config)) *testRig {
 	h := s.Handler()
 	rg.handler.Store(&h)
 	rg.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := rg.lossy.Load(); o != nil && r.Method != http.MethodGet {
+			rg.overRelay(w, r, *o)
+			return
+		}
 		(*rg.handler.Load()).ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() {
@@ -174,6 +187,71 @@ func newRig(t *testing.T, mutate func(*Config)) *testRig {
 		_ = rg.sfu.Close()
 	})
 	return rg
+}
+
+// overRelay serves an SDP exchange with the media through a lossy relay:
+// the offer (a POST) or the ICE restart's fragment (a PATCH) goes without
+// the client's candidates, so the SFU learns the client's address only
+// from its checks through the relay, and the answer names the relay as
+// the SFU's only candidate. Any client gets the lossy network this way,
+// a browser page as well as a pion client.
+func (rg *testRig) overRelay(w http.ResponseWriter, r *http.Request, o lossy.Options) {
+	ct := r.Header.Get("Content-Type")
+	if ct != "application/sdp" && ct != "application/trickle-ice-sdpfrag" {
+		(*rg.handler.Load()).ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	in := lossy.Offer(string(body))
+	r.Body, r.ContentLength = io.NopCloser(strings.NewReader(in)), int64(len(in))
+	rec := httptest.NewRecorder()
+	(*rg.handler.Load()).ServeHTTP(rec, r)
+	out := rec.Body.String()
+	if rec.Code == http.StatusCreated || rec.Code == http.StatusOK {
+		key := r.URL.Path
+		if r.Method == http.MethodPost {
+			key = rec.Header().Get("Location")
+		}
+		var relay *lossy.Relay
+		if v, ok := rg.relays.Load(key); ok {
+			relay = v.(*lossy.Relay)
+		} else {
+			relay = lossy.New(rg.t, o)
+			rg.relays.Store(key, relay)
+		}
+		if strings.Contains(out, "a=candidate:") {
+			if out, err = relay.Answer(out); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+		}
+	}
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+	w.WriteHeader(rec.Code)
+	_, _ = io.WriteString(w, out)
+}
+
+// relayed logs what the rig's relays carried and lost, and fails the test
+// if nothing went through them.
+func (rg *testRig) relayed(t *testing.T) {
+	t.Helper()
+	var sent, lost int64
+	rg.relays.Range(func(_, v any) bool {
+		s, l := v.(*lossy.Relay).Stats()
+		sent, lost = sent+s, lost+l
+		return true
+	})
+	if sent == 0 {
+		t.Fatal("nothing went through the lossy relays")
+	}
+	t.Logf("lossy relays: %d datagrams, %d lost", sent, lost)
 }
 
 // restart replaces the SFU behind the rig's URL with a new one, as a
@@ -204,6 +282,7 @@ func clientAPI(t *testing.T) *webrtc.API {
 		t.Fatal(err)
 	}
 	reg := &interceptor.Registry{}
+	reg.Add(rridFactory{}) // inside the NACK responder: sees its RTX
 	if err := webrtc.RegisterDefaultInterceptors(m, reg); err != nil {
 		t.Fatal(err)
 	}
@@ -244,4 +323,46 @@ func (rg *testRig) do(method, path, token, ctype, body string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// rridFactory makes a test publisher's retransmissions (RFC 4588 RTX)
+// carry the repaired stream's RID in the repaired-rtp-stream-id extension,
+// as browsers send them (RFC 8852 section 3.2). pion's NACK responder
+// resends a packet with its header extensions, the rtp-stream-id among
+// them, and pion's receiver takes an RTX stream that names a RID as that
+// layer's new stream: the layer's media would stop at the SFU after the
+// first retransmission (a test over loss, issue 35).
+type rridFactory struct{}
+
+func (rridFactory) NewInterceptor(string) (interceptor.Interceptor, error) {
+	return &rridInterceptor{}, nil
+}
+
+type rridInterceptor struct{ interceptor.NoOp }
+
+func (*rridInterceptor) BindLocalStream(info *interceptor.StreamInfo, w interceptor.RTPWriter) interceptor.RTPWriter {
+	var rid, rrid int
+	for _, e := range info.RTPHeaderExtensions {
+		switch e.URI {
+		case sdp.SDESRTPStreamIDURI:
+			rid = e.ID
+		case sdp.SDESRepairRTPStreamIDURI:
+			rrid = e.ID
+		}
+	}
+	if info.SSRCRetransmission == 0 || rid == 0 || rrid == 0 {
+		return w
+	}
+	return interceptor.RTPWriterFunc(func(h *rtp.Header, payload []byte, a interceptor.Attributes) (int, error) {
+		if h.SSRC != info.SSRCRetransmission {
+			return w.Write(h, payload, a)
+		}
+		if v := h.GetExtension(uint8(rid)); v != nil {
+			c := h.Clone()
+			_ = c.DelExtension(uint8(rid))
+			_ = c.SetExtension(uint8(rrid), v)
+			h = &c
+		}
+		return w.Write(h, payload, a)
+	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/confer-platform/confer/internal/browsertest"
+	"github.com/confer-platform/confer/internal/lossy"
 )
 
 // The join page against Jitsi Meet's and LiveKit Meet's (issue 41, docs/media.md
@@ -363,9 +364,12 @@ func (rg *testRig) subscriptionOf(t *testing.T, viewer, source string) *session 
 // the server drops joins again by itself, both pages rejoin after the media
 // server restarts and see each other's video again without a reload, and
 // the conference's end shows a message, stops the camera and the polling.
+// Every page's media goes through a lossy relay (3 % loss, up to 20 ms of
+// jitter, issue 35), the ICE restart's as well.
 func TestJoinPageHeals(t *testing.T) {
 	browsertest.Chromium(t) // skips before anything starts
 	rg := newRig(t, nil)
+	rg.lossy.Store(&lossy.Network)
 	ada := browser(t)
 	joinPage(t, ada, rg.srv.URL+"/rtc/join/c1#token=both", "Ada")
 	grace := browser(t)
@@ -408,6 +412,7 @@ func TestJoinPageHeals(t *testing.T) {
 		pageEval(t, p, "the same page (no reload) in the room", `window.notReloaded === 1 && !document.getElementById('room').hidden`)
 	}
 	pageEval(t, ada, "one tile for Grace", `document.querySelectorAll('#tiles .tile').length === 2`)
+	rg.relayed(t)
 
 	// The conference ends: a message, the camera released, no more polls.
 	rg.auth.mu.Lock()

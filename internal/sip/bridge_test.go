@@ -16,7 +16,8 @@ import (
 
 // The SIP terminal's RTP reaches a WHEP viewer as it comes (PCMA, no
 // transcoding), a mute from vc stops it, and a WHIP publisher's PCMA
-// reaches the terminal (issue 26 "Media bridge").
+// reaches the terminal (issue 26 "Media bridge"). The WebRTC legs go
+// through a lossy relay each (3 % loss, up to 20 ms of jitter, issue 35).
 func TestBridgeToWebRTC(t *testing.T) {
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
@@ -47,7 +48,7 @@ func TestBridgeToWebRTC(t *testing.T) {
 			}
 		}
 	})
-	if code := whepOffer(t, pc, tok["whep_url"].(string), tok["token"].(string)); code != http.StatusCreated {
+	if code := rtctest.OfferThrough(t, pc, tok["whep_url"].(string), tok["token"].(string), nil, rtctest.NewRelay(t, rtctest.LossyNetwork)).Status; code != http.StatusCreated {
 		t.Fatalf("WHEP POST = %d", code)
 	}
 	waitFor(t, "the terminal's PCMA at the viewer", func() bool { return audio.Load() >= 20 })
@@ -72,7 +73,7 @@ func TestBridgeToWebRTC(t *testing.T) {
 	if _, err := ppc.AddTrack(tr); err != nil {
 		t.Fatal(err)
 	}
-	if code := whepOffer(t, ppc, pub["whip_url"].(string), pub["token"].(string)); code != http.StatusCreated {
+	if code := rtctest.OfferThrough(t, ppc, pub["whip_url"].(string), pub["token"].(string), nil, rtctest.NewRelay(t, rtctest.LossyNetwork)).Status; code != http.StatusCreated {
 		t.Fatalf("WHIP POST = %d", code)
 	}
 	var pubMt string

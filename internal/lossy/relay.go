@@ -1,4 +1,9 @@
-package rtctest
+// Package lossy is an in-process UDP relay that loses, delays and
+// reorders datagrams, put between a test's clients and a node (issue 35:
+// the media tests also run over loss). It depends on nothing of Confer's,
+// so the SFU's own tests use it as well as internal/rtctest's clients.
+// Imported by tests only.
+package lossy
 
 import (
 	"fmt"
@@ -15,11 +20,11 @@ import (
 // does (issue 35: the recording, playback and media tests also run over
 // loss). Each client address gets its own socket towards the node, so the
 // node sees one remote address per client. A pion client goes through it
-// with OfferThrough; anything else that speaks UDP (a SIP phone's RTP,
+// with rtctest.OfferThrough (or Offer and Answer here); anything else that speaks UDP (a SIP phone's RTP,
 // say) can be pointed at Addr with Target set to the real destination.
 type Relay struct {
 	front  *net.UDPConn
-	opts   RelayOptions
+	opts   Options
 	mu     sync.Mutex
 	target *net.UDPAddr
 	backs  map[string]*net.UDPConn // client address: its socket towards target
@@ -33,21 +38,21 @@ type Relay struct {
 	Sent, Lost int64
 }
 
-// RelayOptions shape the relay's network.
-type RelayOptions struct {
+// Options shape the relay's network.
+type Options struct {
 	Loss   float64       // share of datagrams dropped in each direction, e.g. 0.03
 	Delay  time.Duration // fixed one-way delay
 	Jitter time.Duration // a random extra delay up to Jitter: packets overtake each other
 	Seed   uint64        // the loss pattern's seed (0: 1)
 }
 
-// LossyNetwork is the network of issue 35's media tests: 3 % loss and up
-// to 20 ms of jitter each way.
-var LossyNetwork = RelayOptions{Loss: 0.03, Delay: 2 * time.Millisecond, Jitter: 20 * time.Millisecond}
+// Network is the network of issue 35's media tests: 3 % loss and up to
+// 20 ms of jitter each way.
+var Network = Options{Loss: 0.03, Delay: 2 * time.Millisecond, Jitter: 20 * time.Millisecond}
 
-// NewRelay starts a relay on a loopback port; it stops when the test ends.
-// Its target is set by OfferThrough (or SetTarget).
-func NewRelay(t testing.TB, o RelayOptions) *Relay {
+// New starts a relay on a loopback port; it stops when the test ends.
+// Its target is set by Answer (or SetTarget).
+func New(t testing.TB, o Options) *Relay {
 	t.Helper()
 	front, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -164,10 +169,10 @@ func (r *Relay) pass(b []byte, send func([]byte)) {
 	})
 }
 
-// withoutCandidates removes an SDP's ICE candidates: the node learns the
+// Offer removes an SDP's ICE candidates: the node learns the
 // client only from its checks through the relay (peer-reflexive, RFC
 // 8445 section 7.3.1.3), never by a direct path.
-func withoutCandidates(sdp string) string {
+func Offer(sdp string) string {
 	var out []string
 	for _, l := range strings.SplitAfter(sdp, "\n") {
 		if !strings.HasPrefix(l, "a=candidate:") {
@@ -177,10 +182,10 @@ func withoutCandidates(sdp string) string {
 	return strings.Join(out, "")
 }
 
-// throughRelay replaces an answer's candidates with one host candidate
+// Answer replaces an answer's candidates with one host candidate
 // at the relay, and aims the relay at the node's loopback UDP candidate
 // (else its first UDP candidate).
-func (r *Relay) throughRelay(sdp string) (string, error) {
+func (r *Relay) Answer(sdp string) (string, error) {
 	var target *net.UDPAddr
 	for _, l := range strings.Split(sdp, "\n") {
 		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), "a=candidate:"))
@@ -196,7 +201,7 @@ func (r *Relay) throughRelay(sdp string) (string, error) {
 		}
 	}
 	if target == nil {
-		return "", fmt.Errorf("rtctest: the answer has no UDP host candidate to relay to")
+		return "", fmt.Errorf("lossy: the answer has no UDP host candidate to relay to")
 	}
 	r.SetTarget(target)
 	cand := fmt.Sprintf("a=candidate:1 1 udp 2130706431 %s %d typ host\r\n", r.Addr().IP, r.Addr().Port)

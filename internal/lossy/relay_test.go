@@ -1,4 +1,4 @@
-package rtctest
+package lossy
 
 import (
 	"encoding/binary"
@@ -16,7 +16,7 @@ func TestRelayLosesAndReorders(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sink.Close()
-	r := NewRelay(t, RelayOptions{Loss: 0.05, Jitter: 20 * time.Millisecond, Seed: 7})
+	r := New(t, Options{Loss: 0.05, Jitter: 20 * time.Millisecond, Seed: 7})
 	r.SetTarget(sink.LocalAddr().(*net.UDPAddr))
 	client, err := net.DialUDP("udp4", nil, r.Addr())
 	if err != nil {
