@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/confer-platform/confer/internal/server"
@@ -12,6 +13,7 @@ import (
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
+	"github.com/confer-platform/confer/internal/vc"
 )
 
 // playbackState reads GET .../playback's state and current_progress.
@@ -21,10 +23,11 @@ func playbackState(t *testing.T, c *testserver.Client, conf string) (state, prog
 	return int(r["state"].(float64)), int(r["current_progress"].(float64))
 }
 
-// TestPlaybackStartsAsynchronously: a playback's start answers at once
-// with the playback calling (4: its participant joins) or preparing (3:
-// until its stream flows), then it plays (2), in that order, its position
-// still until then. A playback whose
+// TestPlaybackStartsAsynchronously: a playback's start answers at once;
+// the playback is calling (4: its participant joins), then preparing (3:
+// until its stream flows), then it plays (2), each state read through the
+// API while it holds (vc.SetPlaybackStepHook), its position still until
+// it plays. A playback whose
 // participant cannot join (the node's sessions are full) stops (0) and
 // /confs/{conf_id}/playback is notified with 24104 (reference 05 "开始放像，
 // 异步操作", 07 "放像异常通知"; issue 35).
@@ -36,30 +39,42 @@ func TestPlaybackStartsAsynchronously(t *testing.T) {
 	program(t, env, recDir, conf, "9101")
 	vcPath := "/api/v1/vc/confs/" + conf
 	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
-	testserver.MustOK(t, c.Do("POST", vcPath+"/playback", testserver.Params(t, map[string]any{
-		"play_dual_stream": 0, "file_name": "movie", "file_id": 9101, "vrs_id": vrsID})))
-	// The states it goes through, read until it plays: 4 and 3 first
-	// (either may pass between two reads), never back, and the position
-	// still until it plays.
-	rank := map[int]int{4: 0, 3: 1, 2: 2}
+	// Each step of the start stops (vc's hook) until the test has read
+	// the state through the API: 4 while the participant joins, 3 once it
+	// is prepared, 2 once the stream flows, the position still until then.
+	var mu sync.Mutex
 	var seen []int
-	waitFor(t, "the playback playing (2)", func() bool {
+	prev := vc.SetPlaybackStepHook(func(confID string, state int) {
+		if confID != conf {
+			return
+		}
 		st, pos := playbackState(t, c, conf)
-		if _, ok := rank[st]; !ok || (len(seen) > 0 && rank[st] < rank[seen[len(seen)-1]]) {
-			t.Fatalf("states %v then %d, want 4, 3, 2 in order", seen, st)
+		if st != state {
+			t.Errorf("at the start's step %d GET /playback says state %d", state, st)
 		}
 		if st != 2 && pos != 0 {
-			t.Fatalf("state %d at %d s, want 0 s until it plays", st, pos)
+			t.Errorf("state %d at %d s, want 0 s until it plays", st, pos)
 		}
-		if len(seen) == 0 || seen[len(seen)-1] != st {
-			seen = append(seen, st)
-		}
-		return st == 2
+		mu.Lock()
+		seen = append(seen, st)
+		mu.Unlock()
 	})
-	if seen[0] == 2 {
-		t.Errorf("states %v: the start answered with the playback playing, want calling (4) or preparing (3) first", seen)
+	t.Cleanup(func() { vc.SetPlaybackStepHook(prev) })
+	testserver.MustOK(t, c.Do("POST", vcPath+"/playback", testserver.Params(t, map[string]any{
+		"play_dual_stream": 0, "file_name": "movie", "file_id": 9101, "vrs_id": vrsID})))
+	waitFor(t, "the playback playing (2)", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(seen) > 0 && seen[len(seen)-1] == 2
+	})
+	mu.Lock()
+	if !slices.Equal(seen, []int{4, 3, 2}) {
+		t.Errorf("states %v, want 4, 3, 2", seen)
 	}
-	t.Logf("states seen: %v", seen)
+	mu.Unlock()
+	if st, _ := playbackState(t, c, conf); st != 2 {
+		t.Errorf("state %d after the stream flowed, want 2", st)
+	}
 	if _, online := terminal(t, c, conf, "movie"); !online {
 		t.Error("the playing playback's terminal is not online")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -25,6 +26,35 @@ import (
 // "放像异常通知", A3 24104). Pause, resume, seek and stop are passed to the
 // owner too (playbackMedia). A node that takes the conference's media over
 // plays a playing or paused playback again from where it is (MediaMoved).
+
+// playbackStep, when set (tests only: SetPlaybackStepHook), is called on
+// the start's steps with the state the conference holds at that moment:
+// 4 once the participant joined (before 3 is stored), 3 once stored, 2
+// once stored. The start waits for it, so a test reads each state through
+// the API as it is, not by the luck of a poll.
+var playbackStep atomic.Pointer[func(confID string, state int)]
+
+// SetPlaybackStepHook sets the hook of a playback's start steps (nil:
+// none) and returns the one it replaced; for tests.
+func SetPlaybackStepHook(f func(confID string, state int)) func(confID string, state int) {
+	var old *func(string, int)
+	if f == nil {
+		old = playbackStep.Swap(nil)
+	} else {
+		old = playbackStep.Swap(&f)
+	}
+	if old == nil {
+		return nil
+	}
+	return *old
+}
+
+// playbackStepped calls the hook of the start's steps, if any.
+func playbackStepped(confID string, state int) {
+	if f := playbackStep.Load(); f != nil {
+		(*f)(confID, state)
+	}
+}
 
 // Playback actions passed to the media owner.
 const (
@@ -106,6 +136,7 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 		return err
 	}
 	// Joined: preparing until the stream flows.
+	playbackStepped(confID, playCalling)
 	var state int
 	var pos time.Duration
 	_, err = m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
@@ -125,6 +156,9 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 		run.stop()
 		return err
 	}
+	if state == playCalling {
+		playbackStepped(confID, playPreparing)
+	}
 	m.playbackSwap(confID, run)
 	if pos > 0 {
 		run.player.Seek(pos)
@@ -138,14 +172,20 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 // playbackFlowing stores 2 (playing) once the stream of a preparing
 // playback flows: its position counts from now.
 func (m *Module) playbackFlowing(ctx context.Context, domain, confID, recID string) {
+	stored := false
 	_, err := m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
 		p := tlObj(c.Doc[tlKeyPlayback])
+		stored = false
 		if p == nil || tlStr(p["rec_id"]) != recID || tlInt(p["state"]) != playPreparing {
 			return false, nil
 		}
 		p["state"], p["anchor_at"] = playPlaying, tlMs(m.clk.Now())
+		stored = true
 		return true, nil
 	})
+	if err == nil && stored {
+		playbackStepped(confID, playPlaying)
+	}
 	if err != nil && !isConfNotFound(err) {
 		m.liveLog().Warn("playback: storing that it plays", "conf_id", confID, "rec_id", recID, "err", err)
 	}
