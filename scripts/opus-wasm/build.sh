@@ -12,6 +12,10 @@
 # Fixed-point, without WebAssembly SIMD: measured under wazero this
 # decodes 3x and encodes 1.1x faster than the float build, and SIMD made
 # the float build slower (docs/benchmarks.md, "Opus in WebAssembly").
+# Measured again 2026-12-06 (docs/benchmarks.md "Mixed audio"): the
+# fixed-point build with SIMD (EXTRA_CFLAGS=-msimd128) encodes 1.3x slower
+# and decodes no faster, so it is not used. EXTRA_CFLAGS adds compiler
+# flags for such trials; the committed module is built without.
 # DISABLE_FLOAT_API leaves out the float entry points and the encoder's
 # speech/music analysis, which a voice mix does not need.
 set -eu
