@@ -35,14 +35,11 @@ func (v value) any() any {
 // empty tells an empty flat value, which validation takes as absent.
 func (v value) empty() bool { return v.flat && v.text == "" }
 
-// args reads a request's parameters: the structured parameters
-// (params, a JSON body), else a form field or query parameter.
-type args struct{ a *wire.Args }
+// flat reads the parameters of a query or form style request, as
+// validation does: a form field, else a query parameter.
+type flat struct{ a *wire.Args }
 
-func (s args) get(name string) (value, bool) {
-	if v, ok := s.a.Params[name]; ok {
-		return value{v: v}, v != nil
-	}
+func (s flat) get(name string) (value, bool) {
 	if vs, ok := s.a.Form[name]; ok && len(vs) > 0 {
 		return value{text: vs[0], flat: true}, true
 	}
@@ -52,7 +49,8 @@ func (s args) get(name string) (value, bool) {
 	return value{}, false
 }
 
-// object reads the members of a nested object.
+// object reads the members of the structured parameters (params, a JSON
+// body) or of a nested object.
 type object map[string]any
 
 func (o object) get(name string) (value, bool) {

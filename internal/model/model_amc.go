@@ -45,7 +45,7 @@ func (q *AMCDepartmentsCreateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCDepartmentsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCDepartmentsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // AMCDepartmentsCreateReply is the reply of amc.departments.create (POST /api/v1/amc/departments).
 type AMCDepartmentsCreateReply struct {
@@ -78,7 +78,7 @@ func (q *AMCDepartmentsUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCDepartmentsUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCDepartmentsUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // AMCDepartmentsListReply is the reply of amc.departments.list (GET /api/v1/amc/departments).
 type AMCDepartmentsListReply struct {
@@ -129,7 +129,7 @@ func (q *AMCDepartmentsAccountsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCDepartmentsAccountsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCDepartmentsAccountsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // AMCDepartmentsAccountsListReply is the reply of amc.departments.accounts.list (GET /api/v1/amc/departments/{department_moid}/accounts).
 type AMCDepartmentsAccountsListReply struct {
@@ -416,7 +416,7 @@ func (q *AMCAccountsCreateRequestDepartment) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCAccountsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCAccountsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // AMCAccountsCreateReply is the reply of amc.accounts.create (POST /api/v1/amc/accounts).
 type AMCAccountsCreateReply struct {
@@ -618,7 +618,7 @@ func (q *AMCAccountsUpdateRequestDepartment) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCAccountsUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCAccountsUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // AMCAccountsGetReply is the reply of amc.accounts.get (GET /api/v1/amc/accounts/{account_moid}).
 type AMCAccountsGetReply struct {
@@ -742,7 +742,7 @@ func (q *AMCAccountsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCAccountsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCAccountsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // AMCAccountsListReply is the reply of amc.accounts.list (GET /api/v1/amc/accounts).
 type AMCAccountsListReply struct {
@@ -867,7 +867,9 @@ func (q *AMCAccountsDisableUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCAccountsDisableUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCAccountsDisableUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // AMCAccountsPasswordUpdateRequest is the request of amc.accounts.password.update (PUT /api/v1/amc/accounts/{account_moid}/password).
 type AMCAccountsPasswordUpdateRequest struct {
@@ -887,7 +889,9 @@ func (q *AMCAccountsPasswordUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCAccountsPasswordUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCAccountsPasswordUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // AMCApprovalInfosGetRequest is the request of amc.approval_infos.get (GET /api/v1/amc/approval_infos).
 type AMCApprovalInfosGetRequest struct {
@@ -907,7 +911,7 @@ func (q *AMCApprovalInfosGetRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCApprovalInfosGetRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCApprovalInfosGetRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // AMCApprovalInfosGetReply is the reply of amc.approval_infos.get (GET /api/v1/amc/approval_infos).
 type AMCApprovalInfosGetReply struct {
@@ -952,7 +956,7 @@ func (q *AMCApprovalInfosUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCApprovalInfosUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCApprovalInfosUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // AMCPendingConfsListRequest is the request of amc.pending_confs.list (GET /api/v1/amc/pending_confs).
 type AMCPendingConfsListRequest struct {
@@ -981,7 +985,7 @@ func (q *AMCPendingConfsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCPendingConfsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCPendingConfsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // AMCPendingConfsListReply is the reply of amc.pending_confs.list (GET /api/v1/amc/pending_confs).
 type AMCPendingConfsListReply struct {
@@ -1313,7 +1317,7 @@ func (q *AMCAuditListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *AMCAuditListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *AMCAuditListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // AMCAuditListReply is the reply of amc.audit.list (GET /api/v1/amc/audit).
 type AMCAuditListReply struct {

@@ -45,7 +45,7 @@ func (q *KRTCRoomsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *KRTCRoomsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *KRTCRoomsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // KRTCRoomsListReply is the reply of krtc.rooms.list (GET /api/v1/krtc/rooms).
 type KRTCRoomsListReply struct {
@@ -178,7 +178,7 @@ func (q *KRTCRoomsCreateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *KRTCRoomsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *KRTCRoomsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // KRTCRoomsCreateReply is the reply of krtc.rooms.create (POST /api/v1/krtc/rooms).
 type KRTCRoomsCreateReply struct {
@@ -311,7 +311,7 @@ func (q *KRTCRoomsUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *KRTCRoomsUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *KRTCRoomsUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // KRTCRoomsUpdateReply is the reply of krtc.rooms.update (PUT /api/v1/krtc/rooms/{room_id}).
 type KRTCRoomsUpdateReply struct {

@@ -54,7 +54,7 @@ func (q *MCPersonalTemplatesListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCPersonalTemplatesListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCPersonalTemplatesListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCPersonalTemplatesListReply is the reply of mc.personal_templates.list (GET /api/v1/mc/personal_templates).
 type MCPersonalTemplatesListReply struct {
@@ -2095,7 +2095,9 @@ func (q *MCPersonalTemplatesCreateRequestDes) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCPersonalTemplatesCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCPersonalTemplatesCreateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // MCPersonalTemplatesCreateReply is the reply of mc.personal_templates.create (POST /api/v1/mc/personal_templates).
 type MCPersonalTemplatesCreateReply struct {
@@ -3452,7 +3454,9 @@ func (q *MCPersonalTemplatesUpdateRequestDes) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCPersonalTemplatesUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCPersonalTemplatesUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // MCPersonalTemplatesUpdateReply is the reply of mc.personal_templates.update (POST /api/v1/mc/personal_templates/{id}).
 type MCPersonalTemplatesUpdateReply struct {
@@ -3718,7 +3722,7 @@ func (q *MCPersonalTemplatesInviteMembersListRequest) decode(s source) error {
 
 // Decode reads the request from its decoded parameters.
 func (q *MCPersonalTemplatesInviteMembersListRequest) Decode(a *wire.Args) error {
-	return q.decode(args{a})
+	return q.decode(flat{a})
 }
 
 // MCPersonalTemplatesInviteMembersListReply is the reply of mc.personal_templates.invite_members.list (GET /api/v1/mc/personal_templates/{id}/invite_members).
@@ -3801,7 +3805,7 @@ func (q *MCPersonalTemplatesMixGetRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCPersonalTemplatesMixGetRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCPersonalTemplatesMixGetRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCPersonalTemplatesMixGetReply is the reply of mc.personal_templates.mix.get (GET /api/v1/mc/personal_templates/{id}/mix).
 type MCPersonalTemplatesMixGetReply struct {
@@ -3897,7 +3901,7 @@ func (q *MCPersonalTemplatesVMPGetRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCPersonalTemplatesVMPGetRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCPersonalTemplatesVMPGetRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCPersonalTemplatesVMPGetReply is the reply of mc.personal_templates.vmp.get (GET /api/v1/mc/personal_templates/{id}/vmp).
 type MCPersonalTemplatesVMPGetReply struct {
@@ -4130,7 +4134,7 @@ func (q *MCPersonalTemplatesPollGetRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCPersonalTemplatesPollGetRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCPersonalTemplatesPollGetRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCPersonalTemplatesPollGetReply is the reply of mc.personal_templates.poll.get (GET /api/v1/mc/personal_templates/{id}/poll).
 type MCPersonalTemplatesPollGetReply struct {
@@ -4232,7 +4236,7 @@ func (q *MCPersonalTemplatesVIPGetRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCPersonalTemplatesVIPGetRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCPersonalTemplatesVIPGetRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCPersonalTemplatesVIPGetReply is the reply of mc.personal_templates.vip.get (GET /api/v1/mc/personal_templates/{id}/vip).
 type MCPersonalTemplatesVIPGetReply struct {
@@ -4311,7 +4315,7 @@ func (q *MCPublicTemplatesListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCPublicTemplatesListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCPublicTemplatesListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCPublicTemplatesListReply is the reply of mc.public_templates.list (GET /api/v1/mc/public_templates).
 type MCPublicTemplatesListReply struct {
@@ -5118,7 +5122,9 @@ func (q *MCPublicTemplatesCreateRequestRecorder) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCPublicTemplatesCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCPublicTemplatesCreateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // MCPublicTemplatesCreateReply is the reply of mc.public_templates.create (POST /api/v1/mc/public_templates).
 type MCPublicTemplatesCreateReply struct {
@@ -5639,7 +5645,9 @@ func (q *MCPublicTemplatesUpdateRequestRecorder) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCPublicTemplatesUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCPublicTemplatesUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // MCPublicTemplatesUpdateReply is the reply of mc.public_templates.update (POST /api/v1/mc/public_templates/{id}).
 type MCPublicTemplatesUpdateReply struct {
@@ -5724,7 +5732,7 @@ func (q *MCBookedConfsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCBookedConfsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCBookedConfsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCBookedConfsListReply is the reply of mc.booked_confs.list (GET /api/v1/mc/booked_confs).
 type MCBookedConfsListReply struct {
@@ -7469,7 +7477,7 @@ func (q *MCConfsCreateRequestDes) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCConfsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCConfsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // MCConfsCreateReply is the reply of mc.confs.create (POST /api/v1/mc/confs).
 type MCConfsCreateReply struct {
@@ -7539,7 +7547,7 @@ func (q *MCVirtualMeetingRoomsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCVirtualMeetingRoomsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCVirtualMeetingRoomsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCVirtualMeetingRoomsListReply is the reply of mc.virtual_meeting_rooms.list (GET /api/v1/mc/virtual_meeting_rooms).
 type MCVirtualMeetingRoomsListReply struct {
@@ -8334,7 +8342,9 @@ func (q *MCVirtualMeetingRoomsCreateRequestExclusiveUser) decode(s source) error
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCVirtualMeetingRoomsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCVirtualMeetingRoomsCreateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // MCVirtualMeetingRoomsCreateReply is the reply of mc.virtual_meeting_rooms.create (POST /api/v1/mc/virtual_meeting_rooms).
 type MCVirtualMeetingRoomsCreateReply struct {
@@ -8851,7 +8861,9 @@ func (q *MCVirtualMeetingRoomsUpdateRequestExclusiveUser) decode(s source) error
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCVirtualMeetingRoomsUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCVirtualMeetingRoomsUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // MCVirtualMeetingRoomsUpdateReply is the reply of mc.virtual_meeting_rooms.update (POST /api/v1/mc/virtual_meeting_rooms/{id}).
 type MCVirtualMeetingRoomsUpdateReply struct {
@@ -8994,7 +9006,7 @@ func (q *MCMeetingRoomAreasListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCMeetingRoomAreasListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCMeetingRoomAreasListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCMeetingRoomAreasListReply is the reply of mc.meeting_room_areas.list (GET /api/v1/mc/meeting_room_areas).
 type MCMeetingRoomAreasListReply struct {
@@ -9049,7 +9061,9 @@ func (q *MCMeetingRoomAreasCreateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCMeetingRoomAreasCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCMeetingRoomAreasCreateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // MCMeetingRoomAreasCreateReply is the reply of mc.meeting_room_areas.create (POST /api/v1/mc/meeting_room_areas).
 type MCMeetingRoomAreasCreateReply struct {
@@ -9085,7 +9099,9 @@ func (q *MCMeetingRoomAreasUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCMeetingRoomAreasUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCMeetingRoomAreasUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // MCMeetingRoomAreasUpdateReply is the reply of mc.meeting_room_areas.update (POST /api/v1/mc/meeting_room_areas/{id}).
 type MCMeetingRoomAreasUpdateReply struct {
@@ -9127,7 +9143,7 @@ func (q *MCMeetingFilesUploadRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCMeetingFilesUploadRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCMeetingFilesUploadRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCMeetingFilesUploadReply is the reply of mc.meeting_files.upload (POST /api/v1/mc/meeting_files/{meeting_id}).
 type MCMeetingFilesUploadReply struct {
@@ -9312,7 +9328,7 @@ func (q *MCHistoryListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *MCHistoryListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *MCHistoryListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // MCHistoryListReply is the reply of mc.history.list (GET /api/v1/mc/history).
 type MCHistoryListReply struct {

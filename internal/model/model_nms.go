@@ -275,7 +275,7 @@ func (q *NMSUserDomainsTerminalsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *NMSUserDomainsTerminalsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *NMSUserDomainsTerminalsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // NMSUserDomainsTerminalsListReply is the reply of nms.user_domains.terminals.list (GET /api/v1/nms/user_domains/{domain_moid}/terminals).
 type NMSUserDomainsTerminalsListReply struct {
@@ -428,7 +428,7 @@ func (q *NMSOldTerminalsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *NMSOldTerminalsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *NMSOldTerminalsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // NMSOldTerminalsListReply is the reply of nms.old_terminals.list (GET /api/v1/nms/old_terminals).
 type NMSOldTerminalsListReply struct {
@@ -529,7 +529,7 @@ func (q *NMSServiceDomainsTerminalOnlineStatisticGetRequest) decode(s source) er
 
 // Decode reads the request from its decoded parameters.
 func (q *NMSServiceDomainsTerminalOnlineStatisticGetRequest) Decode(a *wire.Args) error {
-	return q.decode(args{a})
+	return q.decode(flat{a})
 }
 
 // NMSServiceDomainsTerminalOnlineStatisticGetReply is the reply of nms.service_domains.terminal_online_statistic.get (GET /api/v1/nms/service_domains/{domain_moid}/terminal_online_statistic).

@@ -31,7 +31,7 @@ func (q *SystemTokenRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *SystemTokenRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *SystemTokenRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // SystemTokenReply is the reply of system.token (POST /api/v1/system/token).
 type SystemTokenReply struct {
@@ -70,7 +70,7 @@ func (q *SystemLoginRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *SystemLoginRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *SystemLoginRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // SystemLoginReply is the reply of system.login (POST /api/v1/system/login).
 type SystemLoginReply struct {

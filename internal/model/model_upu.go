@@ -54,7 +54,7 @@ func (q *UPUTerminalsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *UPUTerminalsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *UPUTerminalsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // UPUTerminalsListReply is the reply of upu.terminals.list (GET /api/v1/upu/terminals).
 type UPUTerminalsListReply struct {
@@ -154,7 +154,7 @@ func (q *UPUAccountsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *UPUAccountsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *UPUAccountsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // UPUAccountsListReply is the reply of upu.accounts.list (GET /api/v1/upu/accounts).
 type UPUAccountsListReply struct {

@@ -54,7 +54,7 @@ func (q *VCConfsListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // VCConfsListReply is the reply of vc.confs.list (GET /api/v1/vc/confs).
 type VCConfsListReply struct {
@@ -575,7 +575,7 @@ func (q *VCConfsUploadUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsUploadUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsUploadUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsChairmanGetReply is the reply of vc.confs.chairman.get (GET /api/v1/vc/confs/{conf_id}/chairman).
 type VCConfsChairmanGetReply struct {
@@ -608,7 +608,7 @@ func (q *VCConfsChairmanUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsChairmanUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsChairmanUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsSpeakerGetReply is the reply of vc.confs.speaker.get (GET /api/v1/vc/confs/{conf_id}/speaker).
 type VCConfsSpeakerGetReply struct {
@@ -650,7 +650,7 @@ func (q *VCConfsSpeakerUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsSpeakerUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsSpeakerUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsDualstreamGetReply is the reply of vc.confs.dualstream.get (GET /api/v1/vc/confs/{conf_id}/dualstream).
 type VCConfsDualstreamGetReply struct {
@@ -683,7 +683,9 @@ func (q *VCConfsDualstreamUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsDualstreamUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsDualstreamUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsDualstreamDeleteRequest is the request of vc.confs.dualstream.delete (DELETE /api/v1/vc/confs/{conf_id}/dualstream).
 type VCConfsDualstreamDeleteRequest struct {
@@ -703,7 +705,9 @@ func (q *VCConfsDualstreamDeleteRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsDualstreamDeleteRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsDualstreamDeleteRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsDualmodeUpdateRequest is the request of vc.confs.dualmode.update (PUT /api/v1/vc/confs/{conf_id}/dualmode).
 type VCConfsDualmodeUpdateRequest struct {
@@ -723,7 +727,7 @@ func (q *VCConfsDualmodeUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsDualmodeUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsDualmodeUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsDelayUpdateRequest is the request of vc.confs.delay.update (POST /api/v1/vc/confs/{conf_id}/delay).
 type VCConfsDelayUpdateRequest struct {
@@ -743,7 +747,7 @@ func (q *VCConfsDelayUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsDelayUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsDelayUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsSilenceUpdateRequest is the request of vc.confs.silence.update (PUT /api/v1/vc/confs/{conf_id}/silence).
 type VCConfsSilenceUpdateRequest struct {
@@ -763,7 +767,7 @@ func (q *VCConfsSilenceUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsSilenceUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsSilenceUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMuteUpdateRequest is the request of vc.confs.mute.update (PUT /api/v1/vc/confs/{conf_id}/mute).
 type VCConfsMuteUpdateRequest struct {
@@ -792,7 +796,7 @@ func (q *VCConfsMuteUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMuteUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMuteUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsSaftyUpdateRequest is the request of vc.confs.safty.update (PUT /api/v1/vc/confs/{conf_id}/safty).
 type VCConfsSaftyUpdateRequest struct {
@@ -830,7 +834,7 @@ func (q *VCConfsSaftyUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsSaftyUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsSaftyUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsNameUpdateRequest is the request of vc.confs.name.update (POST /api/v1/vc/confs/{conf_id}/name).
 type VCConfsNameUpdateRequest struct {
@@ -850,7 +854,7 @@ func (q *VCConfsNameUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsNameUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsNameUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsSMSSendRequest is the request of vc.confs.sms.send (POST /api/v1/vc/confs/{conf_id}/sms).
 type VCConfsSMSSendRequest struct {
@@ -931,7 +935,7 @@ func (q *VCConfsSMSSendRequestMt) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsSMSSendRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsSMSSendRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsForcebroadcastUpdateRequest is the request of vc.confs.forcebroadcast.update (PUT /api/v1/vc/confs/{conf_id}/forcebroadcast).
 type VCConfsForcebroadcastUpdateRequest struct {
@@ -951,7 +955,9 @@ func (q *VCConfsForcebroadcastUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsForcebroadcastUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsForcebroadcastUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsVADUpdateRequest is the request of vc.confs.vad.update (PUT /api/v1/vc/confs/{conf_id}/vad).
 type VCConfsVADUpdateRequest struct {
@@ -980,7 +986,7 @@ func (q *VCConfsVADUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsVADUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsVADUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsVADGetReply is the reply of vc.confs.vad.get (GET /api/v1/vc/confs/{conf_id}/vad).
 type VCConfsVADGetReply struct {
@@ -1050,7 +1056,7 @@ func (q *VCConfsViplistUpdateRequestMt) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsViplistUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsViplistUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsViplistGetReply is the reply of vc.confs.viplist.get (GET /api/v1/vc/confs/{conf_id}/viplist).
 type VCConfsViplistGetReply struct {
@@ -1316,7 +1322,7 @@ func (q *VCConfsCascadesMtsAddRequestMt) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsCascadesMtsAddRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsCascadesMtsAddRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsCascadesMtsAddReply is the reply of vc.confs.cascades.mts.add (POST /api/v1/vc/confs/{conf_id}/cascades/{cascade_id}/mts).
 type VCConfsCascadesMtsAddReply struct {
@@ -1536,7 +1542,7 @@ func (q *VCConfsMtsAddRequestMt) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtsAddRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtsAddRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMtsAddReply is the reply of vc.confs.mts.add (POST /api/v1/vc/confs/{conf_id}/mts).
 type VCConfsMtsAddReply struct {
@@ -1622,7 +1628,7 @@ func (q *VCConfsMtsDeleteRequestMt) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtsDeleteRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtsDeleteRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMtsGetReply is the reply of vc.confs.mts.get (GET /api/v1/vc/confs/{conf_id}/mts/{mt_id}).
 type VCConfsMtsGetReply struct {
@@ -1941,7 +1947,7 @@ func (q *VCConfsOnlineMtsCallRequestMt) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsOnlineMtsCallRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsOnlineMtsCallRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsOnlineMtsHangupRequest is the request of vc.confs.online_mts.hangup (DELETE /api/v1/vc/confs/{conf_id}/online_mts).
 type VCConfsOnlineMtsHangupRequest struct {
@@ -1986,7 +1992,7 @@ func (q *VCConfsOnlineMtsHangupRequestMt) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsOnlineMtsHangupRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsOnlineMtsHangupRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMtsCallModeUpdateRequest is the request of vc.confs.mts.call_mode.update (PUT /api/v1/vc/confs/{conf_id}/mts/{mt_id}/call_mode).
 type VCConfsMtsCallModeUpdateRequest struct {
@@ -2006,7 +2012,9 @@ func (q *VCConfsMtsCallModeUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtsCallModeUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtsCallModeUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsMtsSilenceUpdateRequest is the request of vc.confs.mts.silence.update (PUT /api/v1/vc/confs/{conf_id}/mts/{mt_id}/silence).
 type VCConfsMtsSilenceUpdateRequest struct {
@@ -2026,7 +2034,9 @@ func (q *VCConfsMtsSilenceUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtsSilenceUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtsSilenceUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsMtsMuteUpdateRequest is the request of vc.confs.mts.mute.update (PUT /api/v1/vc/confs/{conf_id}/mts/{mt_id}/mute).
 type VCConfsMtsMuteUpdateRequest struct {
@@ -2046,7 +2056,7 @@ func (q *VCConfsMtsMuteUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtsMuteUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtsMuteUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMtsVolumeUpdateRequest is the request of vc.confs.mts.volume.update (PUT /api/v1/vc/confs/{conf_id}/mts/{mt_id}/volume).
 type VCConfsMtsVolumeUpdateRequest struct {
@@ -2075,7 +2085,7 @@ func (q *VCConfsMtsVolumeUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtsVolumeUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtsVolumeUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMtsCameraControlRequest is the request of vc.confs.mts.camera.control (POST /api/v1/vc/confs/{conf_id}/mts/{mt_id}/camera).
 type VCConfsMtsCameraControlRequest struct {
@@ -2104,7 +2114,9 @@ func (q *VCConfsMtsCameraControlRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtsCameraControlRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtsCameraControlRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsMtsVideosGetReply is the reply of vc.confs.mts.videos.get (GET /api/v1/vc/confs/{conf_id}/mts/{mt_id}/videos).
 type VCConfsMtsVideosGetReply struct {
@@ -2159,7 +2171,7 @@ func (q *VCConfsMtsVideosUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtsVideosUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtsVideosUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMixsGetReply is the reply of vc.confs.mixs.get (GET /api/v1/vc/confs/{conf_id}/mixs/{mix_id}).
 type VCConfsMixsGetReply struct {
@@ -2248,7 +2260,7 @@ func (q *VCConfsMixsCreateRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMixsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMixsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMixsMembersAddRequest is the request of vc.confs.mixs.members.add (POST /api/v1/vc/confs/{conf_id}/mixs/{mix_id}/members).
 type VCConfsMixsMembersAddRequest struct {
@@ -2293,7 +2305,7 @@ func (q *VCConfsMixsMembersAddRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMixsMembersAddRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMixsMembersAddRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMixsMembersDeleteRequest is the request of vc.confs.mixs.members.delete (DELETE /api/v1/vc/confs/{conf_id}/mixs/{mix_id}/members).
 type VCConfsMixsMembersDeleteRequest struct {
@@ -2338,7 +2350,9 @@ func (q *VCConfsMixsMembersDeleteRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMixsMembersDeleteRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMixsMembersDeleteRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsVMPsGetReply is the reply of vc.confs.vmps.get (GET /api/v1/vc/confs/{conf_id}/vmps/{vmp_id}).
 type VCConfsVMPsGetReply struct {
@@ -2839,7 +2853,7 @@ func (q *VCConfsVMPsCreateRequestPollMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsVMPsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsVMPsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsVMPsUpdateRequest is the request of vc.confs.vmps.update (POST /api/v1/vc/confs/{conf_id}/vmps/{vmp_id}).
 type VCConfsVMPsUpdateRequest struct {
@@ -3170,7 +3184,7 @@ func (q *VCConfsVMPsUpdateRequestPollMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsVMPsUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsVMPsUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsVMPsUpdatePutRequest is the request of vc.confs.vmps.update_put (PUT /api/v1/vc/confs/{conf_id}/vmps/{vmp_id}).
 type VCConfsVMPsUpdatePutRequest struct {
@@ -3501,7 +3515,7 @@ func (q *VCConfsVMPsUpdatePutRequestPollMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsVMPsUpdatePutRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsVMPsUpdatePutRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMtvmpsCreateRequest is the request of vc.confs.mtvmps.create (POST /api/v1/vc/confs/{conf_id}/mtvmps).
 type VCConfsMtvmpsCreateRequest struct {
@@ -3636,7 +3650,7 @@ func (q *VCConfsMtvmpsCreateRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtvmpsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtvmpsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMtvmpsListReply is the reply of vc.confs.mtvmps.list (GET /api/v1/vc/confs/{conf_id}/mtvmps).
 type VCConfsMtvmpsListReply struct {
@@ -3847,7 +3861,7 @@ func (q *VCConfsMtvmpsUpdateRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtvmpsUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtvmpsUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMtvmpsChannelGetReply is the reply of vc.confs.mtvmps.channel.get (GET /api/v1/vc/confs/{conf_id}/mtvmps/{mt_id}/{mt_chn_idx}).
 type VCConfsMtvmpsChannelGetReply struct {
@@ -4041,7 +4055,9 @@ func (q *VCConfsMtChannelVMPsCreateRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtChannelVMPsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtChannelVMPsCreateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsMtChannelVMPsListReply is the reply of vc.confs.mt_channel_vmps.list (GET /api/v1/vc/confs/{conf_id}/mt_channel_vmps).
 type VCConfsMtChannelVMPsListReply struct {
@@ -4261,7 +4277,9 @@ func (q *VCConfsMtChannelVMPsUpdateRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMtChannelVMPsUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMtChannelVMPsUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsHduvmpsCreateRequest is the request of vc.confs.hduvmps.create (POST /api/v1/vc/confs/{conf_id}/hduvmps).
 type VCConfsHduvmpsCreateRequest struct {
@@ -4378,7 +4396,7 @@ func (q *VCConfsHduvmpsCreateRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsHduvmpsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsHduvmpsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsHduvmpsListReply is the reply of vc.confs.hduvmps.list (GET /api/v1/vc/confs/{conf_id}/hduvmps).
 type VCConfsHduvmpsListReply struct {
@@ -4568,7 +4586,7 @@ func (q *VCConfsHduvmpsUpdateRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsHduvmpsUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsHduvmpsUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsHDUsListReply is the reply of vc.confs.hdus.list (GET /api/v1/vc/confs/{conf_id}/hdus).
 type VCConfsHDUsListReply struct {
@@ -4976,7 +4994,7 @@ func (q *VCConfsHDUsCreateRequestSpiltMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsHDUsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsHDUsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsHDUsAliasUpdateRequest is the request of vc.confs.hdus.alias.update (PUT /api/v1/vc/confs/{conf_id}/hdus/{hdu_id}/alias).
 type VCConfsHDUsAliasUpdateRequest struct {
@@ -4996,7 +5014,7 @@ func (q *VCConfsHDUsAliasUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsHDUsAliasUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsHDUsAliasUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsHdupollGetReply is the reply of vc.confs.hdupoll.get (GET /api/v1/vc/confs/{conf_id}/hdupoll).
 type VCConfsHdupollGetReply struct {
@@ -5174,7 +5192,7 @@ func (q *VCConfsHdupollStartRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsHdupollStartRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsHdupollStartRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsHdupollStartReply is the reply of vc.confs.hdupoll.start (POST /api/v1/vc/confs/{conf_id}/hdupoll).
 type VCConfsHdupollStartReply struct {
@@ -5216,7 +5234,9 @@ func (q *VCConfsHdupollStateUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsHdupollStateUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsHdupollStateUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsPollGetReply is the reply of vc.confs.poll.get (GET /api/v1/vc/confs/{conf_id}/poll).
 type VCConfsPollGetReply struct {
@@ -5361,7 +5381,7 @@ func (q *VCConfsPollStartRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsPollStartRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsPollStartRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsPollStateUpdateRequest is the request of vc.confs.poll.state.update (PUT /api/v1/vc/confs/{conf_id}/poll/state).
 type VCConfsPollStateUpdateRequest struct {
@@ -5390,7 +5410,7 @@ func (q *VCConfsPollStateUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsPollStateUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsPollStateUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsUploadPollGetReply is the reply of vc.confs.upload_poll.get (GET /api/v1/vc/confs/{conf_id}/upload_poll).
 type VCConfsUploadPollGetReply struct {
@@ -5523,7 +5543,7 @@ func (q *VCConfsUploadPollStartRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsUploadPollStartRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsUploadPollStartRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsUploadPollStartPutRequest is the request of vc.confs.upload_poll.start_put (PUT /api/v1/vc/confs/{conf_id}/upload_poll).
 type VCConfsUploadPollStartPutRequest struct {
@@ -5595,7 +5615,9 @@ func (q *VCConfsUploadPollStartPutRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsUploadPollStartPutRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsUploadPollStartPutRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsUploadPollStateUpdateRequest is the request of vc.confs.upload_poll.state.update (PUT /api/v1/vc/confs/{conf_id}/upload_poll/state).
 type VCConfsUploadPollStateUpdateRequest struct {
@@ -5615,7 +5637,9 @@ func (q *VCConfsUploadPollStateUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsUploadPollStateUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsUploadPollStateUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsChairmanPollGetReply is the reply of vc.confs.chairman_poll.get (GET /api/v1/vc/confs/{conf_id}/chairman_poll).
 type VCConfsChairmanPollGetReply struct {
@@ -5760,7 +5784,9 @@ func (q *VCConfsChairmanPollStartRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsChairmanPollStartRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsChairmanPollStartRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsChairmanPollStartPutRequest is the request of vc.confs.chairman_poll.start_put (PUT /api/v1/vc/confs/{conf_id}/chairman_poll).
 type VCConfsChairmanPollStartPutRequest struct {
@@ -5841,7 +5867,9 @@ func (q *VCConfsChairmanPollStartPutRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsChairmanPollStartPutRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsChairmanPollStartPutRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsChairmanPollStateUpdateRequest is the request of vc.confs.chairman_poll.state.update (PUT /api/v1/vc/confs/{conf_id}/chairman_poll/state).
 type VCConfsChairmanPollStateUpdateRequest struct {
@@ -5870,7 +5898,9 @@ func (q *VCConfsChairmanPollStateUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsChairmanPollStateUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsChairmanPollStateUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsRecordersCreateRequest is the request of vc.confs.recorders.create (POST /api/v1/vc/confs/{conf_id}/recorders).
 type VCConfsRecordersCreateRequest struct {
@@ -6005,7 +6035,7 @@ func (q *VCConfsRecordersCreateRequestMember) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsRecordersCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsRecordersCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsRecordersCreateReply is the reply of vc.confs.recorders.create (POST /api/v1/vc/confs/{conf_id}/recorders).
 type VCConfsRecordersCreateReply struct {
@@ -6184,7 +6214,9 @@ func (q *VCConfsRecordersStateUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsRecordersStateUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsRecordersStateUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsRecordersDeleteRequest is the request of vc.confs.recorders.delete (DELETE /api/v1/vc/confs/{conf_id}/recorders/{rec_id}).
 type VCConfsRecordersDeleteRequest struct {
@@ -6204,7 +6236,7 @@ func (q *VCConfsRecordersDeleteRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsRecordersDeleteRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsRecordersDeleteRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsPlaybackStartRequest is the request of vc.confs.playback.start (POST /api/v1/vc/confs/{conf_id}/playback).
 type VCConfsPlaybackStartRequest struct {
@@ -6251,7 +6283,7 @@ func (q *VCConfsPlaybackStartRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsPlaybackStartRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsPlaybackStartRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsPlaybackStartReply is the reply of vc.confs.playback.start (POST /api/v1/vc/confs/{conf_id}/playback).
 type VCConfsPlaybackStartReply struct {
@@ -6311,7 +6343,9 @@ func (q *VCConfsPlaybackStartPutRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsPlaybackStartPutRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsPlaybackStartPutRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsPlaybackStartPutReply is the reply of vc.confs.playback.start_put (PUT /api/v1/vc/confs/{conf_id}/playback).
 type VCConfsPlaybackStartPutReply struct {
@@ -6369,7 +6403,9 @@ func (q *VCConfsPlaybackStateUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsPlaybackStateUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsPlaybackStateUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsPlaybackCurrentProgressUpdateRequest is the request of vc.confs.playback.current_progress.update (PUT /api/v1/vc/confs/{conf_id}/playback/current_progress).
 type VCConfsPlaybackCurrentProgressUpdateRequest struct {
@@ -6390,7 +6426,7 @@ func (q *VCConfsPlaybackCurrentProgressUpdateRequest) decode(s source) error {
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsPlaybackCurrentProgressUpdateRequest) Decode(a *wire.Args) error {
-	return q.decode(args{a})
+	return q.decode(object(a.Params))
 }
 
 // VCConfsMonitorsListReply is the reply of vc.confs.monitors.list (GET /api/v1/vc/confs/{conf_id}/monitors).
@@ -6890,7 +6926,7 @@ func (q *VCConfsMonitorsCreateRequestDst) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMonitorsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMonitorsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsMonitorsHeartbeatSendRequest is the request of vc.confs.monitors_heartbeat.send (POST /api/v1/vc/confs/{conf_id}/monitors_heartbeat).
 type VCConfsMonitorsHeartbeatSendRequest struct {
@@ -6944,7 +6980,9 @@ func (q *VCConfsMonitorsHeartbeatSendRequestMonitor) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsMonitorsHeartbeatSendRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsMonitorsHeartbeatSendRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsNeediframeMonitorsRequestRequest is the request of vc.confs.neediframe.monitors.request (POST /api/v1/vc/confs/{conf_id}/neediframe/monitors).
 type VCConfsNeediframeMonitorsRequestRequest struct {
@@ -6992,7 +7030,7 @@ func (q *VCConfsNeediframeMonitorsRequestRequestDst) decode(s source) error {
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsNeediframeMonitorsRequestRequest) Decode(a *wire.Args) error {
-	return q.decode(args{a})
+	return q.decode(object(a.Params))
 }
 
 // VCConfsInspectionsListReply is the reply of vc.confs.inspections.list (GET /api/v1/vc/confs/{conf_id}/inspections).
@@ -7142,7 +7180,9 @@ func (q *VCConfsInspectionsCreateRequestDst) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsInspectionsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsInspectionsCreateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsInspectionChannelsListReply is the reply of vc.confs.inspection_channels.list (GET /api/v1/vc/confs/{conf_id}/inspection_channels).
 type VCConfsInspectionChannelsListReply struct {
@@ -7315,7 +7355,9 @@ func (q *VCConfsInspectionChannelsCreateRequestDst) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsInspectionChannelsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsInspectionChannelsCreateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VCConfsRTCTokensCreateRequest is the request of vc.confs.rtc_tokens.create (POST /api/v1/vc/confs/{conf_id}/rtc_tokens).
 type VCConfsRTCTokensCreateRequest struct {
@@ -7353,7 +7395,7 @@ func (q *VCConfsRTCTokensCreateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCConfsRTCTokensCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCConfsRTCTokensCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCConfsRTCTokensCreateReply is the reply of vc.confs.rtc_tokens.create (POST /api/v1/vc/confs/{conf_id}/rtc_tokens).
 type VCConfsRTCTokensCreateReply struct {
@@ -7485,7 +7527,7 @@ func (q *VCTvWallsCreateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VCTvWallsCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VCTvWallsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VCTvWallsCreateReply is the reply of vc.tv_walls.create (POST /api/v1/vc/tv_walls).
 type VCTvWallsCreateReply struct {

@@ -45,7 +45,7 @@ func (q *VRSLoginRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSLoginRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSLoginRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSLoginReply is the reply of vrs.login (POST /api/v1/vrs/login).
 type VRSLoginReply struct {
@@ -102,7 +102,7 @@ func (q *VRSLoginGetRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSLoginGetRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSLoginGetRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // VRSLoginGetReply is the reply of vrs.login.get (GET /api/v1/vrs/login).
 type VRSLoginGetReply struct {
@@ -213,7 +213,7 @@ func (q *VRSProgramFolderListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSProgramFolderListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSProgramFolderListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // VRSProgramFolderListReply is the reply of vrs.program_folder.list (GET /api/v1/vrs/program_folder).
 type VRSProgramFolderListReply struct {
@@ -271,7 +271,7 @@ func (q *VRSProgramFolderCreateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSProgramFolderCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSProgramFolderCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSProgramFolderCreateReply is the reply of vrs.program_folder.create (POST /api/v1/vrs/program_folder).
 type VRSProgramFolderCreateReply struct {
@@ -304,7 +304,7 @@ func (q *VRSProgramFolderUpdateRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSProgramFolderUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSProgramFolderUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSProgramFolderDeleteRequest is the request of vrs.program_folder.delete (DELETE /api/v1/vrs/program_folder/{id}).
 type VRSProgramFolderDeleteRequest struct {
@@ -333,7 +333,7 @@ func (q *VRSProgramFolderDeleteRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSProgramFolderDeleteRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSProgramFolderDeleteRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSProgramListRequest is the request of vrs.program.list (GET /api/v1/vrs/program).
 type VRSProgramListRequest struct {
@@ -470,7 +470,7 @@ func (q *VRSProgramListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSProgramListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSProgramListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // VRSProgramListReply is the reply of vrs.program.list (GET /api/v1/vrs/program).
 type VRSProgramListReply struct {
@@ -662,7 +662,7 @@ func (q *VRSProgramDeleteRequestPrgdelpckinfoItem) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSProgramDeleteRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSProgramDeleteRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSProgramDeleteReply is the reply of vrs.program.delete (DELETE /api/v1/vrs/program).
 type VRSProgramDeleteReply struct {
@@ -748,7 +748,9 @@ func (q *VRSProgramReleaseBatchUpdateRequestInfoItem) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSProgramReleaseBatchUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSProgramReleaseBatchUpdateRequest) Decode(a *wire.Args) error {
+	return q.decode(object(a.Params))
+}
 
 // VRSProgramReleaseBatchUpdateReply is the reply of vrs.program_release_batch.update (PUT /api/v1/vrs/program_release_batch).
 type VRSProgramReleaseBatchUpdateReply struct {
@@ -837,7 +839,7 @@ func (q *VRSProgramToFolderMoveRequestPrginfoItem) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSProgramToFolderMoveRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSProgramToFolderMoveRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSLiveroomListRequest is the request of vrs.liveroom.list (GET /api/v1/vrs/liveroom).
 type VRSLiveroomListRequest struct {
@@ -911,7 +913,7 @@ func (q *VRSLiveroomListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSLiveroomListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSLiveroomListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // VRSLiveroomListReply is the reply of vrs.liveroom.list (GET /api/v1/vrs/liveroom).
 type VRSLiveroomListReply struct {
@@ -1038,7 +1040,7 @@ func (q *VRSResroomListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSResroomListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSResroomListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // VRSResroomListReply is the reply of vrs.resroom.list (GET /api/v1/vrs/resroom).
 type VRSResroomListReply struct {
@@ -1162,7 +1164,7 @@ func (q *VRSTranstaskListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSTranstaskListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSTranstaskListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // VRSTranstaskListReply is the reply of vrs.transtask.list (GET /api/v1/vrs/transtask).
 type VRSTranstaskListReply struct {
@@ -1299,7 +1301,7 @@ func (q *VRSTranstaskCreateRequestAddparam) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSTranstaskCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSTranstaskCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSTranstaskCreateReply is the reply of vrs.transtask.create (POST /api/v1/vrs/transtask).
 type VRSTranstaskCreateReply struct {
@@ -1388,7 +1390,7 @@ func (q *VRSTranstaskOperateRequestOperateparam) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSTranstaskOperateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSTranstaskOperateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSTranstaskOperateReply is the reply of vrs.transtask.operate (PUT /api/v1/vrs/transtask).
 type VRSTranstaskOperateReply struct {
@@ -1514,7 +1516,7 @@ func (q *VRSRecroomListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSRecroomListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSRecroomListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // VRSRecroomListReply is the reply of vrs.recroom.list (GET /api/v1/vrs/recroom).
 type VRSRecroomListReply struct {
@@ -1893,7 +1895,7 @@ func (q *VRSRecroomCreateRequestRoom) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSRecroomCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSRecroomCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSRecroomCreateReply is the reply of vrs.recroom.create (POST /api/v1/vrs/recroom).
 type VRSRecroomCreateReply struct {
@@ -2097,7 +2099,7 @@ func (q *VRSRecroomUpdateRequestRoom) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSRecroomUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSRecroomUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSPlayroomListRequest is the request of vrs.playroom.list (GET /api/v1/vrs/playroom).
 type VRSPlayroomListRequest struct {
@@ -2153,7 +2155,7 @@ func (q *VRSPlayroomListRequest) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSPlayroomListRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSPlayroomListRequest) Decode(a *wire.Args) error { return q.decode(flat{a}) }
 
 // VRSPlayroomListReply is the reply of vrs.playroom.list (GET /api/v1/vrs/playroom).
 type VRSPlayroomListReply struct {
@@ -2411,7 +2413,7 @@ func (q *VRSPlayroomCreateRequestRoom) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSPlayroomCreateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSPlayroomCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
 
 // VRSPlayroomCreateReply is the reply of vrs.playroom.create (POST /api/v1/vrs/playroom).
 type VRSPlayroomCreateReply struct {
@@ -2561,4 +2563,4 @@ func (q *VRSPlayroomUpdateRequestRoom) decode(s source) error {
 }
 
 // Decode reads the request from its decoded parameters.
-func (q *VRSPlayroomUpdateRequest) Decode(a *wire.Args) error { return q.decode(args{a}) }
+func (q *VRSPlayroomUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }

@@ -109,20 +109,6 @@ func (m *Module) ctlSetTerminal(ctx context.Context, ec engine.Conf, mtID string
 	return err
 }
 
-// ctlStr reads a string parameter of params ("" when absent).
-func ctlStr(r *api.Request, name string) string {
-	return record.Str(r.Args.Params, name)
-}
-
-// ctlInt reads an integer parameter of params; ok is false when absent.
-func ctlInt(r *api.Request, name string) (int, bool) {
-	v, present := r.Args.Params[name]
-	if !present || v == nil {
-		return 0, false
-	}
-	return record.IntOK(v)
-}
-
 // ctlRole reads the terminal holding a role field ("" when none).
 func ctlRole(c engine.Conference, field string) string { return record.Str(c.Doc, field) }
 

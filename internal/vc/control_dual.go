@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -18,7 +19,11 @@ import (
 // setDualStream makes an online terminal the dual-stream source (mt_id ""
 // cancels the source).
 func (m *Module) setDualStream(ctx context.Context, r *api.Request) (wire.Object, error) {
-	mtID := ctlStr(r, "mt_id")
+	var q model.VCConfsDualstreamUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	mtID := q.MtID
 	prev := ""
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		if mtID != "" {
@@ -44,7 +49,11 @@ func (m *Module) setDualStream(ctx context.Context, r *api.Request) (wire.Object
 // (success, nothing changes); one that is not in the conference is 12104;
 // mt_id "" stops whichever terminal is the source.
 func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) (wire.Object, error) {
-	mtID := ctlStr(r, "mt_id")
+	var q model.VCConfsDualstreamDeleteRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	mtID := q.MtID
 	prev := ""
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		if mtID != "" {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -19,7 +20,11 @@ import (
 // setSilenceAll silences (value 1) or unsilences (0) the loudspeakers of
 // every online terminal.
 func (m *Module) setSilenceAll(ctx context.Context, r *api.Request) (wire.Object, error) {
-	v, _ := ctlInt(r, "value")
+	var q model.VCConfsSilenceUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	v := q.Value
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["silence"] = v
 		return nil
@@ -37,8 +42,11 @@ func (m *Module) setSilenceAll(ctx context.Context, r *api.Request) (wire.Object
 // force_mute (terminals cannot unmute themselves) is stored as sent with
 // a mute, 0 when not sent; unmuting clears it.
 func (m *Module) setMuteAll(ctx context.Context, r *api.Request) (wire.Object, error) {
-	v, _ := ctlInt(r, "value")
-	force, _ := ctlInt(r, "force_mute")
+	var q model.VCConfsMuteUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	v, force := q.Value, q.ForceMute.Value
 	if v == 0 {
 		force = 0
 	}

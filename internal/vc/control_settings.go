@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -28,7 +29,11 @@ const delayMax = 366 * 24 * 60
 // together. A permanent conference (duration 0, no end_time) never ends,
 // so it stays permanent and the request succeeds without a change.
 func (m *Module) delayConf(ctx context.Context, r *api.Request) (wire.Object, error) {
-	d, _ := ctlInt(r, "delay_time")
+	var q model.VCConfsDelayUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	d := q.DelayTime
 	if err := ctlRange("delay_time", d, 1, delayMax); err != nil {
 		return nil, err
 	}
@@ -58,20 +63,22 @@ func (m *Module) delayConf(ctx context.Context, r *api.Request) (wire.Object, er
 // follows the creation rules: at most 16 bytes of letters, digits, _ and
 // .; "" removes it.
 func (m *Module) setSafety(ctx context.Context, r *api.Request) (wire.Object, error) {
-	pw := ctlStr(r, "password")
+	var q model.VCConfsSaftyUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	pw := q.Password
 	if err := ctlCheckPassword(pw); err != nil {
 		return nil, err
 	}
-	safe, _ := ctlInt(r, "safe_conf")
-	closed, _ := ctlInt(r, "closed_conf")
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["password"] = pw
 		c.Doc["need_password"] = 0
 		if pw != "" {
 			c.Doc["need_password"] = 1
 		}
-		c.Doc["safe_conf"] = safe
-		c.Doc["closed_conf"] = closed
+		c.Doc["safe_conf"] = q.SafeConf
+		c.Doc["closed_conf"] = q.ClosedConf
 		return nil
 	})
 	return nil, err
@@ -80,7 +87,11 @@ func (m *Module) setSafety(ctx context.Context, r *api.Request) (wire.Object, er
 // renameConf changes the conference's name (value), checked as at
 // creation (reference 05 "修改会议名称").
 func (m *Module) renameConf(ctx context.Context, r *api.Request) (wire.Object, error) {
-	name := ctlStr(r, "value")
+	var q model.VCConfsNameUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	name := q.Value
 	if err := ctlCheckName(name); err != nil {
 		return nil, err
 	}
@@ -93,7 +104,11 @@ func (m *Module) renameConf(ctx context.Context, r *api.Request) (wire.Object, e
 
 // setForceBroadcast stores the conference's forced broadcast.
 func (m *Module) setForceBroadcast(ctx context.Context, r *api.Request) (wire.Object, error) {
-	v, _ := ctlInt(r, "force_broadcast")
+	var q model.VCConfsForcebroadcastUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	v := q.ForceBroadcast
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["force_broadcast"] = v
 		return nil
@@ -109,7 +124,11 @@ func (m *Module) setForceBroadcast(ctx context.Context, r *api.Request) (wire.Ob
 // sources name only the endpoint; its parameter is the conference field,
 // required here since there is nothing else to set.
 func (m *Module) setDualMode(ctx context.Context, r *api.Request) (wire.Object, error) {
-	v, ok := ctlInt(r, "dual_mode")
+	var q model.VCConfsDualmodeUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	v, ok := q.DualMode.Get()
 	if !ok {
 		return nil, wire.InvalidParam("dual_mode", "required parameter is missing")
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -27,25 +28,26 @@ const (
 // online terminal of the conference (12104, 20401); a terminal named
 // twice receives it once.
 func (m *Module) sendSMS(ctx context.Context, r *api.Request) (wire.Object, error) {
-	msg := ctlStr(r, "message")
+	var q model.VCConfsSMSSendRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	msg := q.Message
 	if len(msg) > smsMaxBytes {
 		return nil, wire.InvalidParam("message", fmt.Sprintf("longer than %d bytes", smsMaxBytes))
 	}
-	roll, _ := ctlInt(r, "roll_num")
+	roll := q.RollNum
 	if err := ctlRange("roll_num", roll, 1, smsMaxRoll); err != nil {
 		return nil, err
 	}
-	speed, _ := ctlInt(r, "roll_speed")
-	typ, _ := ctlInt(r, "type")
-	list, _ := r.Args.Params["mts"].([]any)
-	if len(list) == 0 {
+	speed, typ := q.RollSpeed, q.Type
+	if len(q.Mts) == 0 {
 		return nil, wire.InvalidParam("mts", "names no terminal to receive the message")
 	}
 	var ids []string
 	seen := map[string]bool{}
-	for i, v := range list {
-		e, _ := v.(map[string]any)
-		id := record.Str(e, "mt_id")
+	for i, e := range q.Mts {
+		id := e.MtID
 		if id == "" {
 			return nil, wire.InvalidParam(fmt.Sprintf("mts[%d].mt_id", i), "must name a terminal")
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -44,8 +45,11 @@ func (m *Module) getVAD(ctx context.Context, r *api.Request) (wire.Object, error
 // vacinterval of at least 5 seconds; turning it off keeps the stored
 // interval unless a valid one (5 or more) is sent.
 func (m *Module) setVAD(ctx context.Context, r *api.Request) (wire.Object, error) {
-	state, _ := ctlInt(r, "state")
-	iv, _ := ctlInt(r, "vacinterval")
+	var q model.VCConfsVADUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	state, iv := q.State, q.Vacinterval
 	if state == 1 && iv < vadMinInterval {
 		return nil, wire.InvalidParam("vacinterval", fmt.Sprintf("must be at least %d seconds", vadMinInterval))
 	}
@@ -76,17 +80,20 @@ func (m *Module) getVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 // once (90400 for more, a missing mt_id, a repeated one or another
 // cascade; 12104 unknown; 20401 not online). An empty list clears it.
 func (m *Module) setVIPs(ctx context.Context, r *api.Request) (wire.Object, error) {
-	list, _ := r.Args.Params["mts"].([]any)
+	var q model.VCConfsViplistUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	list := q.Mts
 	if len(list) > vipMax {
 		return nil, wire.InvalidParam("mts", fmt.Sprintf("at most %d VIP terminals; %d given", vipMax, len(list)))
 	}
 	ids := make([]string, 0, len(list))
 	seen := map[string]bool{}
-	for i, v := range list {
-		e, _ := v.(map[string]any)
-		id := record.Str(e, "mt_id")
+	for i, e := range list {
+		id := e.MtID.Value
 		at := fmt.Sprintf("mts[%d]", i)
-		switch cas := record.Str(e, "cascade_id"); {
+		switch cas := e.CascadeID.Value; {
 		case id == "":
 			return nil, wire.InvalidParam(at+".mt_id", "required parameter is missing")
 		case seen[id]:

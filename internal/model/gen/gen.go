@@ -139,7 +139,11 @@ func (g *generator) endpoint(e *catalog.Endpoint) error {
 		if err := g.structType(reqType, params, true); err != nil {
 			return err
 		}
-		g.p("// Decode reads the request from its decoded parameters.\nfunc (q *%s) Decode(a *wire.Args) error { return q.decode(args{a}) }\n\n", reqType)
+		src := "object(a.Params)" // params, a JSON body
+		if e.Style == catalog.Query || e.Style == catalog.Form {
+			src = "flat{a}"
+		}
+		g.p("// Decode reads the request from its decoded parameters.\nfunc (q *%s) Decode(a *wire.Args) error { return q.decode(%s) }\n\n", reqType, src)
 	}
 	if len(e.Reply) > 0 {
 		if g.replies == nil {
