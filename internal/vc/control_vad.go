@@ -35,10 +35,11 @@ func (m *Module) getVAD(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object{
-		"voice_activity_detection": record.Int(c.Doc, "voice_activity_detection"),
-		"vacinterval":              record.Int(c.Doc, "vacinterval"),
-	}, nil
+	reply := model.VCConfsVADGetReply{
+		VoiceActivityDetection: record.Int(c.Doc, "voice_activity_detection"),
+		Vacinterval:            record.Int(c.Doc, "vacinterval"),
+	}
+	return reply.Wire(), nil
 }
 
 // setVAD turns voice activation on or off. Turning it on needs a
@@ -69,11 +70,11 @@ func (m *Module) getVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 	if err != nil {
 		return nil, err
 	}
-	out := []any{}
+	var reply model.VCConfsViplistGetReply
 	for _, v := range ctlVIPs(c.Doc) {
-		out = append(out, map[string]any{"mt_id": record.Str(v, "mt_id"), "cascade_id": record.Str(v, "cascade_id")})
+		reply.Mts = append(reply.Mts, model.VCConfsViplistGetReplyMt{MtID: record.Str(v, "mt_id"), CascadeID: record.Str(v, "cascade_id")})
 	}
-	return wire.Object{"mts": out}, nil
+	return reply.Wire(), nil
 }
 
 // setVIPs replaces the VIP list: at most 8 online local terminals, each

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -31,7 +32,8 @@ func (m *Module) mtControl(ctx context.Context, r *api.Request, do func(ec engin
 	return nil, nil
 }
 
-// mtParam reads an integer parameter that the schema requires.
+// mtParam reads an integer parameter that the schema requires: value
+// of the silence and mute requests, which share mtFlag.
 func mtParam(r *api.Request, name string) int {
 	n, _ := record.IntOK(r.Args.Params[name])
 	return n
@@ -50,7 +52,11 @@ func (m *Module) mtFlag(set func(*engine.Engine, context.Context, engine.Conf, s
 // setMtVolume sets the loudspeaker (vol_mode 1, rcv_volume) or the
 // microphone (vol_mode 2, snd_volume) volume, 0 to 35.
 func (m *Module) setMtVolume(ctx context.Context, r *api.Request) (wire.Object, error) {
-	mode, vol := mtParam(r, "vol_mode"), mtParam(r, "vol_value")
+	var q model.VCConfsMtsVolumeUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	mode, vol := q.VolMode, q.VolValue
 	if vol < 0 || vol > 35 {
 		return nil, wire.InvalidParam("vol_value", "must be 0 to 35")
 	}
@@ -61,7 +67,11 @@ func (m *Module) setMtVolume(ctx context.Context, r *api.Request) (wire.Object, 
 
 // controlMtCamera starts (state 0) or stops (state 1) a camera movement.
 func (m *Module) controlMtCamera(ctx context.Context, r *api.Request) (wire.Object, error) {
-	state, typ := mtParam(r, "state"), mtParam(r, "type")
+	var q model.VCConfsMtsCameraControlRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	state, typ := q.State, q.Type
 	return m.mtControl(ctx, r, func(ec engine.Conf, mtID string) (engine.Terminal, error) {
 		return m.engine.Camera(ctx, ec, mtID, state, typ)
 	})
@@ -70,7 +80,11 @@ func (m *Module) controlMtCamera(ctx context.Context, r *api.Request) (wire.Obje
 // setMtCallMode changes the call mode: 0 manual, 2 automatic, 3 chase. A
 // terminal switched to 2 or 3 that is not in the call is called.
 func (m *Module) setMtCallMode(ctx context.Context, r *api.Request) (wire.Object, error) {
-	mode := mtParam(r, "value")
+	var q model.VCConfsMtsCallModeUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	mode := q.Value
 	return m.mtControl(ctx, r, func(ec engine.Conf, mtID string) (engine.Terminal, error) {
 		return m.engine.SetCallMode(ctx, ec, mtID, mode)
 	})
@@ -92,17 +106,21 @@ func (m *Module) getMtVideos(ctx context.Context, r *api.Request) (wire.Object, 
 		return nil, mtErr(err, ec.ConfID, mtID)
 	}
 	srcs, cur := engine.VideoSources(t)
-	vids := make([]any, len(srcs))
+	reply := model.VCConfsMtsVideosGetReply{CurVideoIdx: cur, MtVideos: make([]model.VCConfsMtsVideosGetReplyMtVideo, len(srcs))}
 	for i, s := range srcs {
-		vids[i] = map[string]any{"video_idx": s.Idx, "video_alise": s.Alias}
+		reply.MtVideos[i] = model.VCConfsMtsVideosGetReplyMtVideo{VideoIdx: s.Idx, VideoAlise: s.Alias}
 	}
-	return wire.Object{"cur_video_idx": cur, "mt_videos": vids}, nil
+	return reply.Wire(), nil
 }
 
 // setMtVideo makes an online terminal send its video source video_idx;
 // 20513 when it has none of that index.
 func (m *Module) setMtVideo(ctx context.Context, r *api.Request) (wire.Object, error) {
-	idx := mtParam(r, "video_idx")
+	var q model.VCConfsMtsVideosUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	idx := q.VideoIdx
 	out, err := m.mtControl(ctx, r, func(ec engine.Conf, mtID string) (engine.Terminal, error) {
 		return m.engine.SetVideoSource(ctx, ec, mtID, idx)
 	})
