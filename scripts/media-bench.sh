@@ -34,7 +34,9 @@
 # receiving media, confer-mediaload --procs), VIDEO_PUBS (2), VIDEO_SUBS (20; empty
 # skips the video workload), JANUS_LOOPS (0: Janus's thread per handle),
 # TARGETS ("bare janus", plus "confer" when CONFER_URL is set), KEEP (1
-# keeps the temporary folder with every report).
+# keeps the temporary folder with every report), PROFILE (1: every conferd
+# started here writes a CPU profile of its run, --cpu-profile, and the
+# script prints its top functions after the row; issue 43's profiles).
 set -euo pipefail
 
 SUBS=${SUBS:-50 100 200 500}
@@ -118,6 +120,7 @@ one() {
 	confer | confer-plain)
 		local nrooms=$pubs flags=()
 		[ "$target" = confer-plain ] && flags=(--rtc-batch-io=false)
+		[ "${PROFILE:-}" = 1 ] && flags+=(--cpu-profile "$work/$target.$pubs.$subs.pprof")
 		[ "${1:-}" = --room-count ] && nrooms=1
 		if [ -n "${CONFER_URL:-}" ]; then
 			confer_url=$CONFER_URL confer_rooms=$CONFER_ROOMS confer_tokens=$CONFER_TOKENS
@@ -138,6 +141,12 @@ one() {
 	fi
 	if [ "$target" = bare ]; then kill "$bare_pid"; wait "$bare_pid" 2>/dev/null || true; bare_pid=; fi
 	if [ "${target#confer}" != "$target" ] && [ -n "$confer_pid" ]; then kill "$confer_pid"; wait "$confer_pid" 2>/dev/null || true; confer_pid=; fi
+	local prof="$work/$target.$pubs.$subs.pprof"
+	if [ "${PROFILE:-}" = 1 ] && [ -s "$prof" ]; then
+		echo "== profile of $target, $pubs publishers, $subs subscribers (go tool pprof -top; kept in $prof with KEEP=1)" >&2
+		go tool pprof -top -nodecount 40 "$work/conferd" "$prof" 2>/dev/null | sed -n '1,48p' >&2
+		go tool pprof -top -cum -nodecount 40 "$work/conferd" "$prof" 2>/dev/null | sed -n '6,48p' >&2
+	fi
 }
 
 : >"$work/results"

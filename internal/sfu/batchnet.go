@@ -3,6 +3,7 @@ package sfu
 import (
 	"net"
 	"sync"
+	"sync/atomic"
 
 	ptransport "github.com/pion/transport/v5"
 
@@ -16,6 +17,7 @@ type batchNet struct {
 	ptransport.Net
 	mu    sync.Mutex
 	conns []*udpbatch.Conn
+	held  atomic.Pointer[[]*udpbatch.Conn] // conns, copied on write: read per packet by hold
 }
 
 func (n *batchNet) ListenUDP(network string, laddr *net.UDPAddr) (ptransport.UDPConn, error) {
@@ -30,8 +32,35 @@ func (n *batchNet) ListenUDP(network string, laddr *net.UDPAddr) (ptransport.UDP
 	}
 	n.mu.Lock()
 	n.conns = append(n.conns, b)
+	all := append([]*udpbatch.Conn(nil), n.conns...)
+	n.held.Store(&all)
 	n.mu.Unlock()
 	return b, nil
+}
+
+// hold holds every socket for a packet's fan-out (udpbatch.Conn.Hold:
+// the fan-out leaves in full sendmmsg batches); release ends it. Both do
+// nothing on a nil batchNet (PlainUDP).
+func (n *batchNet) hold() {
+	if n == nil {
+		return
+	}
+	if all := n.held.Load(); all != nil {
+		for _, c := range *all {
+			c.Hold()
+		}
+	}
+}
+
+func (n *batchNet) release() {
+	if n == nil {
+		return
+	}
+	if all := n.held.Load(); all != nil {
+		for _, c := range *all {
+			c.Release()
+		}
+	}
 }
 
 // stats adds up the sockets' counts (zero without batched I/O).

@@ -39,21 +39,23 @@ func forwardAllocations(t *testing.T, plain bool) {
 	for range nsubs {
 		rg.quietSubscribe("c1", "?mt_id="+a.mtID, &got)
 	}
-	// A few packets of the publisher's own, until every subscriber has one:
-	// the receiver exists and every down track follows it.
+	// A few packets of the publisher's own, until the receiver exists and
+	// every subscriber's down track follows it (counting packets alone is
+	// not enough: one subscriber may have two before another has its
+	// first).
 	var seq uint16
-	waitFor(t, "the subscribers' first packets", func() bool {
+	rm := rg.sfu.room("c1", false)
+	var r *receiver
+	waitFor(t, "the subscribers' down tracks and first packets", func() bool {
 		seq++
 		_ = a.audio.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: uint32(seq) * 960}, Payload: []byte{idA, 0xfc, 0xff}})
-		return got.Load() >= nsubs
+		rm.mu.Lock()
+		if m := rm.members[a.mtID]; m != nil {
+			r = m.audio
+		}
+		rm.mu.Unlock()
+		return r != nil && len(*r.downs.Load()) == nsubs && got.Load() >= nsubs
 	})
-	rm := rg.sfu.room("c1", false)
-	rm.mu.Lock()
-	r := rm.members[a.mtID].audio
-	rm.mu.Unlock()
-	if n := len(*r.downs.Load()); n != nsubs {
-		t.Fatalf("%d down tracks follow the publisher's audio, want %d", n, nsubs)
-	}
 	p := rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: 111, SSRC: 1, SequenceNumber: seq + 100}, Payload: make([]byte, 80)}
 	p.Payload[0] = idA
 	step := func() {

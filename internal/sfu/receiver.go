@@ -199,7 +199,15 @@ func (r *receiver) forward(p *rtp.Packet, layer int) {
 	if in := r.mixIn.Load(); in != nil {
 		in.PushLevel(p.SequenceNumber, p.Payload, level) // a silent packet is not decoded
 	}
-	for _, d := range *r.downs.Load() {
+	downs := *r.downs.Load()
+	if len(downs) > 1 {
+		// One packet to many subscribers: their datagrams leave the port
+		// together, in full sendmmsg batches (batchnet.go).
+		b := r.sess.sfu.tr.batch
+		b.hold()
+		defer b.release()
+	}
+	for _, d := range downs {
 		d.writeRTP(p, layer, r)
 	}
 }

@@ -29,6 +29,7 @@ type Conn struct {
 	w writer
 
 	closed atomic.Bool
+	holds  atomic.Int32 // Hold calls not yet Released: the writer waits (hold.go)
 	quit   chan struct{}
 	done   chan struct{}
 

@@ -24,3 +24,9 @@ func Listen(string, *net.UDPAddr) (*Conn, error) { return nil, errUnsupported }
 
 // Stats is zero.
 func (c *Conn) Stats() Stats { return Stats{} }
+
+// Hold does nothing here.
+func (c *Conn) Hold() {}
+
+// Release does nothing here.
+func (c *Conn) Release() {}

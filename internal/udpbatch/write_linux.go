@@ -34,16 +34,25 @@ func (c *Conn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
 		return 0, c.opError("write", net.ErrClosed)
 	}
 	w.queue = append(w.queue, packet{buf: append(w.buffer(len(b)), b...), to: to})
-	wake := !w.awake
-	w.awake = true
+	// While a fan-out holds the Conn, the writer is woken only for a
+	// full batch; Release wakes it for the rest (hold.go).
+	wake := !w.awake && (c.holds.Load() == 0 || len(w.queue) >= WriteBatch)
+	if wake {
+		w.awake = true
+	}
 	w.mu.Unlock()
 	if wake {
-		select {
-		case w.kick <- struct{}{}:
-		default:
-		}
+		w.wake()
 	}
 	return len(b), nil
+}
+
+// wake kicks the writer goroutine; the caller set w.awake.
+func (w *writer) wake() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
 }
 
 // slabBuffers is how many send buffers are allocated at once: the queue
@@ -99,13 +108,22 @@ func (c *Conn) writeLoop() {
 		}
 		for {
 			w.mu.Lock()
-			if len(w.queue) == 0 || c.closed.Load() {
+			// Nothing queued, or less than a batch while a fan-out holds
+			// the Conn: sleep until a write or Release wakes it.
+			if len(w.queue) == 0 || c.closed.Load() || (c.holds.Load() > 0 && len(w.queue) < WriteBatch) {
 				w.awake = false
 				w.mu.Unlock()
 				break
 			}
 			batch := w.queue
 			w.queue = w.spare[:0]
+			if c.holds.Load() > 0 {
+				// Only full batches while held: the rest waits for more
+				// or for Release.
+				full := len(batch) - len(batch)%WriteBatch
+				w.queue = append(w.queue, batch[full:]...)
+				batch = batch[:full]
+			}
 			w.room.Broadcast()
 			w.mu.Unlock()
 			c.send(batch)
