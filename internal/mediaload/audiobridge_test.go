@@ -22,17 +22,50 @@ import (
 // internal/mixer's BenchmarkRoom/50x4: one room of 50 Opus participants,
 // 4 of them talking (the others send encoded silence), each receiving its
 // mix. It reports Janus's CPU per mixed participant (docs/benchmarks.md
-// "Mixed audio"). Run with CONFER_MIX_BENCH=1 (and Debian's janus).
+// "Mixed audio"). Run with CONFER_MIX_BENCH=1 (and Debian's janus);
+// TestMixEndToEndFigures runs it beside conferd on the same workload.
 func TestAudioBridgeFigures(t *testing.T) {
 	if os.Getenv("CONFER_MIX_BENCH") == "" {
 		t.Skip("a figure, not a test: CONFER_MIX_BENCH=1 runs it")
 	}
-	const n, talkers = 50, 4
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
 	if _, err := exec.LookPath("janus"); err != nil {
 		t.Skip("janus not found (Debian package janus): no AudioBridge to compare with")
 	}
+	audioBridgeRun(t)
+}
+
+// The mixing workload of TestAudioBridgeFigures and TestMixEndToEndFigures.
+const (
+	mixParticipants = 50
+	mixTalkers      = 4
+	mixSpan         = 20 * time.Second // measured, after mixWarmup
+	mixWarmup       = 5 * time.Second
+)
+
+// mixPackets is a second of Opus packets of each talker's tone (300, 410,
+// 520 and 630 Hz) and one packet of encoded silence.
+func mixPackets(t *testing.T) (talk [mixTalkers][][]byte, silence []byte) {
+	enc, err := audio.NewEncoder("opus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	for i := range talk {
+		for f := 0; f < 50; f++ {
+			p, _ := enc.Encode(nil, tone.Sine(300+float64(i)*110, 6000, audio.Rate, f*audio.Frame, audio.Frame))
+			talk[i] = append(talk[i], p)
+		}
+	}
+	silence, _ = enc.Encode(nil, make([]int16, audio.Frame))
+	return talk, silence
+}
+
+// audioBridgeRun runs the workload through a fresh Janus and returns its
+// process's CPU per mixed participant, in percent of a core.
+func audioBridgeRun(t *testing.T) float64 {
+	const n, talkers = mixParticipants, mixTalkers
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
 	jp, err := StartJanus(ctx, t.TempDir(), JanusOptions{})
 	if err != nil {
 		t.Fatal(err) // janus is installed: a start that fails is a defect
@@ -48,20 +81,8 @@ func TestAudioBridgeFigures(t *testing.T) {
 	if _, err := admin.request(ctx, map[string]any{"request": "create", "room": room, "sampling_rate": 48000}, nil); err != nil {
 		t.Fatal(err)
 	}
-	enc, err := audio.NewEncoder("opus")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer enc.Close()
 	const frames = 50
-	var talk [talkers][][]byte
-	for i := range talk {
-		for f := 0; f < frames; f++ {
-			p, _ := enc.Encode(nil, tone.Sine(300+float64(i)*110, 6000, audio.Rate, f*audio.Frame, audio.Frame))
-			talk[i] = append(talk[i], p)
-		}
-	}
-	silence, _ := enc.Encode(nil, make([]int16, audio.Frame))
+	talk, silence := mixPackets(t)
 	tracks := make([]*webrtc.TrackLocalStaticRTP, n)
 	for i := range tracks {
 		pc := rtctest.NewPC(t)
@@ -126,13 +147,12 @@ func TestAudioBridgeFigures(t *testing.T) {
 			}
 		}
 	}()
-	time.Sleep(5 * time.Second) // every participant connected and mixed
+	time.Sleep(mixWarmup) // every participant connected and mixed
 	c0, err := ProcCPU(jp.PID(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const span = 20 * time.Second
-	time.Sleep(span)
+	time.Sleep(mixSpan)
 	c1, _ := ProcCPU(jp.PID(), false)
 	close(stop)
 	<-done
@@ -141,8 +161,10 @@ func TestAudioBridgeFigures(t *testing.T) {
 	if lst != nil {
 		json.Unmarshal(lst.PluginData.Data, &parts)
 	}
+	pct := float64(c1-c0) / float64(mixSpan) * 100
 	t.Logf("Janus AudioBridge, %d participants (%d listed), %d talking: %.1f %% of a core, %.3f %% per mixed participant (load %s)",
-		n, len(parts.Participants), talkers, float64(c1-c0)/float64(span)*100, float64(c1-c0)/float64(span)*100/n, LoadAvg())
+		n, len(parts.Participants), talkers, pct, pct/n, LoadAvg())
+	return pct / n
 }
 
 // attachPlugin creates a session and a handle of plugin (attach is the
