@@ -170,11 +170,12 @@ func (b *Backend) Hangup(ctx context.Context, conf, mt string) error {
 	return b.Dialled.Hangup(ctx, conf, mt)
 }
 
-// Apply applies a per-terminal control: mute, silence and video off act
-// on what the SFU forwards (kept for a participant who joins later under
-// that mt_id); every control also reaches the dialled plane.
+// Apply applies a per-terminal control: those the SFU acts on
+// (terminalControls: mute, silence and video off act on what the SFU
+// forwards) reach the SFU of the conference's media owner, kept for a
+// participant who joins later under that mt_id; every control also
+// reaches the dialled plane.
 func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) error {
-	on := c.Value == 1
 	if b.SIP != nil {
 		handled, err := b.SIP.Apply(conf, mt, c)
 		if !handled && (c.Kind == media.ControlCamera || c.Kind == media.ControlKeyFrame) {
@@ -185,19 +186,10 @@ func (b *Backend) Apply(ctx context.Context, conf, mt string, c media.Control) e
 		}
 	}
 	var err error
-	switch c.Kind {
-	case media.ControlMute, media.ControlSilence, media.ControlVideoOff:
+	if apply := terminalControls[c.Kind]; apply != nil {
 		var m Controls
-		if m, err = b.media(ctx, conf, true); err != nil {
-			break
-		}
-		switch c.Kind {
-		case media.ControlMute:
-			err = m.SetMute(conf, mt, on)
-		case media.ControlSilence:
-			err = m.SetSilence(conf, mt, on)
-		default:
-			err = m.SetVideoOff(conf, mt, on)
+		if m, err = b.media(ctx, conf, true); err == nil {
+			err = apply(m, conf, mt, c)
 		}
 	}
 	return errors.Join(err, b.Dialled.Apply(ctx, conf, mt, c))

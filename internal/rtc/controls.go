@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/sfu"
 )
 
@@ -18,8 +19,9 @@ import (
 // Handler applies to its own SFU by that name (applyControl); no table
 // of ops is kept on either side.
 //
-// Adding a control is one method here, its *sfu.SFU implementation and
-// its remote one-liner below (docs/architecture.md "Adding a
+// Adding a control is one method here, its *sfu.SFU implementation, its
+// remote one-liner below and, for a per-terminal control of the media
+// contract, its row in terminalControls (docs/architecture.md "Adding a
 // per-terminal control"). Every method takes the conference first and
 // returns only an error; its other arguments travel as JSON.
 type Controls interface {
@@ -71,6 +73,21 @@ func (r remote) call(conf, op string, args ...any) error {
 		c.Args[i] = b
 	}
 	return r.send(conf, c)
+}
+
+// terminalControls are the per-terminal controls of the media contract
+// (media.Control, Backend.Apply) that the SFU acts on, by kind: each
+// calls its Controls method.
+var terminalControls = map[string]func(cs Controls, conf, mt string, c media.Control) error{
+	media.ControlMute: func(cs Controls, conf, mt string, c media.Control) error {
+		return cs.SetMute(conf, mt, c.Value == 1)
+	},
+	media.ControlSilence: func(cs Controls, conf, mt string, c media.Control) error {
+		return cs.SetSilence(conf, mt, c.Value == 1)
+	},
+	media.ControlVideoOff: func(cs Controls, conf, mt string, c media.Control) error {
+		return cs.SetVideoOff(conf, mt, c.Value == 1)
+	},
 }
 
 // errBadControl answers a control whose arguments do not fit its method

@@ -115,3 +115,4 @@ func TestBadControlRefused(t *testing.T) {
 		t.Errorf("a bad control was applied: %v", cs.got)
 	}
 }
+
