@@ -88,6 +88,13 @@ func TestJoinPageControls(t *testing.T) {
 	pageShows(t, ada, "Grace's camera off on Ada's page",
 		`!!document.querySelector('#participants li[data-mt="`+graceID+`"] .flags')?.textContent.includes('camera off')`)
 
+	// The chair lowers Grace's loudspeaker (vol_mode 1) through the API:
+	// her page plays Ada at it (15, the terminal's default, is full).
+	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+conf+"/mts/"+graceID+"/volume", testserver.Params(t, map[string]any{
+		"vol_mode": 1, "vol_value": 3})))
+	pageShows(t, grace, "Ada at Grace's volume on Grace's page",
+		`document.querySelector('.tile[data-key="mt:`+adaID+`"] video')?.volume === 0.2`)
+
 	// Ada becomes chairman: her page (logged in) offers the controls;
 	// Grace's (token) does not.
 	testserver.MustOK(t, c.Do("PUT", "/api/v1/vc/confs/"+conf+"/chairman", testserver.Params(t, map[string]any{"mt_id": adaID})))

@@ -29,6 +29,7 @@ type Controls interface {
 	SetMute(conf, mt string, on bool) error
 	SetSilence(conf, mt string, on bool) error
 	SetVideoOff(conf, mt string, on bool) error
+	SetVolume(conf, mt string, volume int) error
 	SetBroadcast(conf string, b sfu.Broadcast) error
 	SetMix(conf string, members []string, smart bool) error
 	SetDual(conf, mt string) error
@@ -52,6 +53,9 @@ func (r remote) SetSilence(conf, mt string, on bool) error {
 }
 func (r remote) SetVideoOff(conf, mt string, on bool) error {
 	return r.call(conf, "SetVideoOff", mt, on)
+}
+func (r remote) SetVolume(conf, mt string, volume int) error {
+	return r.call(conf, "SetVolume", mt, volume)
 }
 func (r remote) SetBroadcast(conf string, b sfu.Broadcast) error {
 	return r.call(conf, "SetBroadcast", b)
@@ -87,6 +91,12 @@ var terminalControls = map[string]func(cs Controls, conf, mt string, c media.Con
 	},
 	media.ControlVideoOff: func(cs Controls, conf, mt string, c media.Control) error {
 		return cs.SetVideoOff(conf, mt, c.Value == 1)
+	},
+	media.ControlVolume: func(cs Controls, conf, mt string, c media.Control) error {
+		if c.Extra["vol_mode"] != 1 {
+			return nil // the microphone's: a browser's is its own
+		}
+		return cs.SetVolume(conf, mt, c.Value)
 	},
 }
 

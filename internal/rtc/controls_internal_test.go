@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/sfu"
 )
 
@@ -32,6 +33,9 @@ func (c *calls) SetSilence(conf, mt string, on bool) error {
 func (c *calls) SetVideoOff(conf, mt string, on bool) error {
 	return c.add("SetVideoOff", conf, mt, on)
 }
+func (c *calls) SetVolume(conf, mt string, volume int) error {
+	return c.add("SetVolume", conf, mt, volume)
+}
 func (c *calls) SetBroadcast(conf string, b sfu.Broadcast) error {
 	return c.add("SetBroadcast", conf, b)
 }
@@ -47,6 +51,8 @@ func everyControl(cs Controls) {
 	_ = cs.SetMute("c1", "3", true)
 	_ = cs.SetSilence("c1", "4", true)
 	_ = cs.SetVideoOff("c1", "5", true)
+	_ = cs.SetVolume("c1", "5", 0)
+	_ = cs.SetVolume("c1", "6", 35)
 	_ = cs.SetBroadcast("c1", sfu.Broadcast{Speaker: "3", Layout: 2, Panes: []string{"3", "", "4"},
 		Selves: []sfu.SelfComposition{{MtID: "4", Layout: 1, Panes: []string{"5"}}}})
 	_ = cs.SetMix("c1", nil, false)
@@ -116,3 +122,15 @@ func TestBadControlRefused(t *testing.T) {
 	}
 }
 
+// TestVolumeControl: a loudspeaker volume (vol_mode 1) reaches the SFU,
+// a microphone volume (vol_mode 2) does not: a browser's microphone is
+// its own.
+func TestVolumeControl(t *testing.T) {
+	cs := &calls{}
+	apply := terminalControls[media.ControlVolume]
+	_ = apply(cs, "c1", "3", media.Control{Kind: media.ControlVolume, Value: 9, Extra: map[string]int{"vol_mode": 1}})
+	_ = apply(cs, "c1", "3", media.Control{Kind: media.ControlVolume, Value: 4, Extra: map[string]int{"vol_mode": 2}})
+	if want := []string{`SetVolume[]interface {}{"c1", "3", 9}`}; !slices.Equal(cs.got, want) {
+		t.Fatalf("got %q, want %q", cs.got, want)
+	}
+}

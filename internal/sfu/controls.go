@@ -39,6 +39,12 @@ func (s *SFU) SetVideoOff(confID, mtID string, on bool) error {
 	return s.setFlag(confID, mtID, func(f *flags) { f.videoOff = on })
 }
 
+// SetVolume sets the loudspeaker volume (0..35) mtID's page plays the
+// conference at (the page's state, docs/media.md "Join page").
+func (s *SFU) SetVolume(confID, mtID string, volume int) error {
+	return s.setFlag(confID, mtID, func(f *flags) { f.volume = &volume })
+}
+
 // SetBroadcast sets the speaker and the composition the pages render.
 func (s *SFU) SetBroadcast(confID string, b Broadcast) error {
 	b.Panes = append([]string(nil), b.Panes...)

@@ -42,6 +42,7 @@ type SelfComposition struct {
 // control sent right after Joined is not lost.
 type flags struct {
 	muted, silenced, videoOff bool
+	volume                    *int // the loudspeaker volume its page plays at (0..35), nil: never set
 }
 
 // member is a participant: the terminal the engine knows by mtID. Its owner
@@ -274,10 +275,13 @@ type memberState struct {
 	Muted    bool   `json:"muted"`
 	Silenced bool   `json:"silenced"`
 	VideoOff bool   `json:"video_off"`
-	Audio    bool   `json:"audio"`
-	Video    bool   `json:"video"`
-	Screen   bool   `json:"screen"`
-	Hand     bool   `json:"hand"`
+	// Volume is the loudspeaker volume the chair set (0..35; absent:
+	// never set): the page plays the conference at it.
+	Volume *int `json:"volume,omitempty"`
+	Audio  bool `json:"audio"`
+	Video  bool `json:"video"`
+	Screen bool `json:"screen"`
+	Hand   bool `json:"hand"`
 }
 
 // roomState is the JSON of GET /rtc/state/{conf_id}.
@@ -331,7 +335,7 @@ func (rm *room) state() (roomState, <-chan struct{}) {
 	for _, m := range rm.members {
 		f := rm.flagsOf(m.mtID)
 		st.Participants = append(st.Participants, memberState{MtID: m.mtID, Name: m.name, Kind: m.kind,
-			Muted: f.muted, Silenced: f.silenced, VideoOff: f.videoOff || m.camOff,
+			Muted: f.muted, Silenced: f.silenced, VideoOff: f.videoOff || m.camOff, Volume: f.volume,
 			Audio: m.audio != nil, Video: m.video != nil, Screen: m.screen != nil, Hand: m.hand})
 	}
 	slices.SortFunc(st.Participants, func(a, b memberState) int { return cmpMtID(a.MtID, b.MtID) })

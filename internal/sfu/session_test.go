@@ -101,6 +101,20 @@ func TestStateLongPoll(t *testing.T) {
 func jsonNum(v uint64) string { b, _ := json.Marshal(v); return string(b) }
 
 // EndConference closes every session without reporting them as left.
+// The loudspeaker volume the chair set reaches the participant's page in
+// the state, kept under its mt_id.
+func TestVolumeInState(t *testing.T) {
+	rg := newRig(t, nil)
+	a := rg.publish("c1", idA, false, "?name=alice")
+	if st := rg.state(t, "c1", ""); st.Participants[0].Volume != nil {
+		t.Fatalf("volume %d before any was set", *st.Participants[0].Volume)
+	}
+	_ = rg.sfu.SetVolume("c1", a.mtID, 7)
+	if st := rg.state(t, "c1", ""); st.Participants[0].Volume == nil || *st.Participants[0].Volume != 7 {
+		t.Fatalf("state participants = %+v, want volume 7", st.Participants)
+	}
+}
+
 func TestEndConference(t *testing.T) {
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "")

@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 
 const me = {
   stream: null, pub: null, screen: null, session: "", mtID: "", name: "", left: false,
-  selfMuted: false, camOff: false, hand: false, rejoining: null, rejoins: 0, joinedAt: 0,
+  selfMuted: false, camOff: false, hand: false, volume: 1, rejoining: null, rejoins: 0, joinedAt: 0,
   pollAbort: null, polling: false, audio: null, timer: 0,
   // This page's client id (?client=): a rejoin with it is the same
   // terminal. Kept in memory only: a reload, or a duplicated tab, is a
@@ -409,7 +409,8 @@ function addTile(key, label, stream, mirrored) {
     v.autoplay = true;
     v.playsInline = true;
     if (key === "me") v.muted = true;
-    else if (devices.speaker && v.setSinkId) v.setSinkId(devices.speaker).catch(() => {});
+    else v.volume = me.volume;
+    if (key !== "me" && devices.speaker && v.setSinkId) v.setSinkId(devices.speaker).catch(() => {});
     if (mirrored) v.style.transform = "scaleX(-1)";
     const avatar = document.createElement("div");
     avatar.className = "avatar";
@@ -556,6 +557,10 @@ function render() {
     $("mute").classList.toggle("off", !!m.muted);
     $("mute").setAttribute("aria-pressed", String(!!m.muted));
   }
+  // The loudspeaker volume the chair set (0..35): the terminal's
+  // default 15 and above play at full volume, below it proportionally.
+  me.volume = m && m.volume != null ? Math.min(1, Math.max(0, m.volume / 15)) : 1;
+  for (const v of document.querySelectorAll('.tile:not([data-key="me"]) video')) v.volume = me.volume;
   if (m) {
     me.hand = !!m.hand;
     $("hand").textContent = m.hand ? "Lower hand" : "Raise hand";
