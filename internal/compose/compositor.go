@@ -197,11 +197,23 @@ func (c *Compositor) run() {
 		now := time.Now()
 		used := map[image.Point]bool{}
 		lastOf := map[image.Point]int{} // the last output of each size takes the canvas itself
+		ready := map[image.Point]bool{} // an encoder of the size can take a picture
 		for i, o := range outs {
-			lastOf[image.Pt(o.spec.Width, o.spec.Height)] = i
+			size := image.Pt(o.spec.Width, o.spec.Height)
+			lastOf[size] = i
+			ready[size] = ready[size] || o.ready()
 		}
 		for i, o := range outs {
 			size := image.Pt(o.spec.Width, o.spec.Height)
+			if !ready[size] {
+				// Every encoder of the size is still busy with the
+				// last picture: this one would be dropped, so it is
+				// not drawn (a machine short of CPU spends none on it).
+				o.pushed.Add(1)
+				o.dropped.Add(1)
+				used[size] = true
+				continue
+			}
 			f := canvases[size]
 			if !used[size] {
 				if f == nil {

@@ -114,6 +114,15 @@ func (o *Output) KeyFrame() {
 	o.next, o.lastKey = e, time.Now()
 }
 
+// ready tells whether an encoder (the current one, or the one started by
+// KeyFrame) can take a picture now.
+func (o *Output) ready() bool {
+	o.mu.Lock()
+	cur, next := o.cur, o.next
+	o.mu.Unlock()
+	return cur != nil && cur.ready() || next != nil && next.ready()
+}
+
 // push gives the encoders a copy of one composed picture.
 func (o *Output) push(f *Frame) { o.give(&f, false) }
 
@@ -196,7 +205,7 @@ type encoder struct {
 	size   int // bytes of a picture
 	mu     sync.Mutex
 	cond   *sync.Cond
-	buf    *Frame   // the picture waiting to be written, nil none
+	buf    *Frame   // the picture waiting to be written (while another may be), nil none
 	spare  []*Frame // buffers to copy the next picture into
 	held   *Frame   // the last picture spliced, maybe still in the pipe
 	made   int      // buffers allocated
@@ -204,8 +213,9 @@ type encoder struct {
 }
 
 // encoderBuffers is how many picture buffers an encoder uses: one being
-// written, one held by the pipe, one to compose the next picture into.
-const encoderBuffers = 3
+// written, one held by the pipe, one waiting to be written, one to give
+// the compositor for the next picture in exchange for the one it gives.
+const encoderBuffers = 4
 
 // startEncoder runs ffmpeg reading raw I420 pictures and writing H.264
 // (Annex-B, an access unit delimiter before each picture, constrained
@@ -261,8 +271,16 @@ func x264Args(bitrate, gop int) []string {
 }
 
 // offer copies *fp for the encoder, or with own takes it and leaves a
-// free buffer in its place, unless it is still writing the last picture
-// (false: dropped).
+// free buffer in its place, unless a picture is already waiting to be
+// written (false: dropped). One picture may wait while the last one is
+// written: an encoder slowed for a moment (a busy machine) then catches
+// up instead of losing the picture.
+func (e *encoder) ready() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return !e.done && e.buf == nil && (len(e.spare) > 0 || e.made < encoderBuffers)
+}
+
 func (e *encoder) offer(fp **Frame, own bool) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -300,6 +318,7 @@ func (e *encoder) writeLoop() {
 			return
 		}
 		f := e.buf
+		e.buf = nil // the next picture may wait while this one is written
 		e.mu.Unlock()
 		var err error
 		if e.splice {
@@ -308,7 +327,6 @@ func (e *encoder) writeLoop() {
 			_, err = e.p.stdin.Write(f.Bytes())
 		}
 		e.mu.Lock()
-		e.buf = nil
 		if e.splice {
 			// The pipe holds less than a picture: now that all of f
 			// is in it, nothing of the one before is.
