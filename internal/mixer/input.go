@@ -32,7 +32,14 @@ type Input struct {
 	pcm   []int16 // decoded samples not yet mixed
 	frame []int16 // this tick's frame; nil when the input had no audio
 	level float64 // smoothed amplitude (RMS) for choosing the loudest
+	// silent: this tick's frame is silence (no sample beyond ±silentPeak),
+	// so the input is not mixed in: its N−1 mix would be the full mix,
+	// and it would take an encoder of its own for nothing.
+	silent bool
 }
+
+// silentPeak is the largest sample of a silent frame (−84 dBFS).
+const silentPeak = 2
 
 type packet struct {
 	seq     uint16
@@ -204,8 +211,12 @@ func (in *Input) pull(prefill int) (concealed, skipped uint64, underrun bool) {
 	clear(in.frame[n:]) // an underrun in the middle of a frame: the rest is silence
 	in.pcm = in.pcm[:copy(in.pcm, in.pcm[n:])]
 	var sum float64
+	in.silent = true
 	for _, s := range in.frame {
 		sum += float64(s) * float64(s)
+		if s > silentPeak || s < -silentPeak {
+			in.silent = false
+		}
 	}
 	rms := math.Sqrt(sum / audio.Frame)
 	if rms > in.level {

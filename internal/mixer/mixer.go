@@ -264,6 +264,13 @@ func (m *Mixer) Close() {
 	m.inputs, m.outputs = map[string]*Input{}, map[*Output]struct{}{}
 }
 
+// Encoders is the encoders the mixer runs: one per distinct (codec, mix).
+func (m *Mixer) Encoders() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.encs)
+}
+
 // String describes the mixer for logs.
 func (m *Mixer) String() string {
 	m.mu.Lock()
@@ -275,7 +282,7 @@ func (m *Mixer) String() string {
 func (m *Mixer) selectMixed(ins []*Input) []*Input {
 	var mixed []*Input
 	for _, in := range ins {
-		if in.frame == nil || m.muted[in.id] || (m.members != nil && !m.members[in.id]) {
+		if in.frame == nil || in.silent || m.muted[in.id] || (m.members != nil && !m.members[in.id]) {
 			continue
 		}
 		mixed = append(mixed, in)

@@ -314,3 +314,29 @@ func TestQuietNotDecoded(t *testing.T) {
 		t.Errorf("440 Hz at %.0f after the silence, want about 6000", lv[0])
 	}
 }
+
+// TestSilentNotMixedIn: a participant sending silence is not mixed in
+// even when the loudest four leave it room: it hears the full mix and
+// takes no encoder of its own.
+func TestSilentNotMixedIn(t *testing.T) {
+	r := newRoom(t, "opus")
+	r.m.SetSelection(Selection{Loudest: 4})
+	in, err := r.m.Input("d", "opus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, _ := audio.NewEncoder("opus")
+	defer enc.Close()
+	silent := &talker{in: in, enc: enc, freq: 440}
+	d := r.listen("d", "opus")
+	r.listen("a", "opus")
+	r.listen("", "opus")
+	for i := 0; i < 20; i++ {
+		silent.send(t)
+		r.run(1)
+	}
+	if n := r.m.Encoders(); n != 2 {
+		t.Errorf("%d encoders, want 2 (a's N−1 mix and the full mix, which the silent d hears)", n)
+	}
+	hears(t, "d", d, true, true, true)
+}

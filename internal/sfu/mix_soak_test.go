@@ -195,6 +195,21 @@ func TestMixSoak(t *testing.T) {
 		}
 		return true
 	})
+	// Encoders: each room's talkers' N−1 mixes in Opus, its full mix in
+	// Opus (the silent Opus participants and the tap) and in G.711 (the
+	// silent G.711 ones), never one a participant.
+	for r := 0; r < soakRooms; r++ {
+		x := &rg.sfu.room(fmt.Sprintf("soak%d", r), false).mix_
+		x.mu.Lock()
+		n, desc := x.mx.Encoders(), x.mx.String()
+		x.mu.Unlock()
+		if r == 0 {
+			t.Logf("soak: room 0's %s", desc)
+		}
+		if n != soakTalkers+2 {
+			t.Errorf("room %d: %d encoders, want %d (%d N−1 mixes, the full mix in Opus and in G.711)", r, n, soakTalkers+2, soakTalkers)
+		}
+	}
 	for _, tap := range taps {
 		tap.counting.Store(true)
 	}
