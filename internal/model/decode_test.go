@@ -87,3 +87,22 @@ func TestReplyWire(t *testing.T) {
 		t.Errorf("a nil list is written as %#v, want an empty array", got)
 	}
 }
+
+// An absent optional member is left out of JSON and read back absent; a
+// present one, even 0, is written and read back present.
+func TestOptJSON(t *testing.T) {
+	b, err := json.Marshal(model.VCConfsListRequest{Count: model.Some(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"count":0}` {
+		t.Errorf("encoded %s", b)
+	}
+	var q model.VCConfsListRequest
+	if err := json.Unmarshal([]byte(`{"count":0,"start":null}`), &q); err != nil {
+		t.Fatal(err)
+	}
+	if !q.Count.Set || q.Count.Value != 0 || q.Start.Set {
+		t.Errorf("decoded %+v", q)
+	}
+}

@@ -583,39 +583,8 @@ func (q *AMCAccountsUpdateRequest) decode(s source) error {
 	return nil
 }
 
-type AMCAccountsUpdateRequestDepartment struct {
-	// Department moid (UUID).
-	DepartmentMoid string `json:"department_moid"`
-	// Department name.
-	DepartmentName Opt[string] `json:"department_name,omitzero"`
-	// Position.
-	DepartmentPosition Opt[string] `json:"department_position,omitzero"`
-}
-
-func (q *AMCAccountsUpdateRequestDepartment) decode(s source) error {
-	if v, ok := s.get("department_moid"); ok {
-		x, err := asString("department_moid", v)
-		if err != nil {
-			return err
-		}
-		q.DepartmentMoid = x
-	}
-	if v, ok := s.get("department_name"); ok {
-		x, err := asString("department_name", v)
-		if err != nil {
-			return err
-		}
-		q.DepartmentName = Some(x)
-	}
-	if v, ok := s.get("department_position"); ok {
-		x, err := asString("department_position", v)
-		if err != nil {
-			return err
-		}
-		q.DepartmentPosition = Some(x)
-	}
-	return nil
-}
+// AMCAccountsUpdateRequestDepartment has the members of AMCAccountsCreateRequestDepartment.
+type AMCAccountsUpdateRequestDepartment = AMCAccountsCreateRequestDepartment
 
 // Decode reads the request from its decoded parameters.
 func (q *AMCAccountsUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -831,23 +800,8 @@ func (p *AMCAccountsListReplyAccount) Wire() wire.Object {
 	return o
 }
 
-type AMCAccountsListReplyAccountDepartment struct {
-	// Department moid (UUID).
-	DepartmentMoid string `json:"department_moid"`
-	// Department name.
-	DepartmentName string `json:"department_name"`
-	// Position.
-	DepartmentPosition string `json:"department_position"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *AMCAccountsListReplyAccountDepartment) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["department_moid"] = p.DepartmentMoid
-	o["department_name"] = p.DepartmentName
-	o["department_position"] = p.DepartmentPosition
-	return o
-}
+// AMCAccountsListReplyAccountDepartment has the members of AMCAccountsGetReplyDepartment.
+type AMCAccountsListReplyAccountDepartment = AMCAccountsGetReplyDepartment
 
 // AMCAccountsDisableUpdateRequest is the request of amc.accounts.disable.update (PUT /api/v1/amc/accounts/{account_moid}/disable).
 type AMCAccountsDisableUpdateRequest struct {
@@ -1042,20 +996,8 @@ func (p *AMCPendingConfsListReplyConf) Wire() wire.Object {
 	return o
 }
 
-type AMCPendingConfsListReplyConfCreator struct {
-	// User name.
-	Name string `json:"name"`
-	// Account moid.
-	Account string `json:"account"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *AMCPendingConfsListReplyConfCreator) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	return o
-}
+// AMCPendingConfsListReplyConfCreator has the members of MCHistoryListReplyConfCreator.
+type AMCPendingConfsListReplyConfCreator = MCHistoryListReplyConfCreator
 
 // AMCPendingConfsApproveReply is the reply of amc.pending_confs.approve (POST /api/v1/amc/pending_confs/{conf_id}/approve).
 type AMCPendingConfsApproveReply struct {

@@ -355,23 +355,8 @@ func (p *MCPersonalTemplatesGetReplySpeaker) Wire() wire.Object {
 	return o
 }
 
-type MCPersonalTemplatesGetReplyChairman struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesGetReplyChairman) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCPersonalTemplatesGetReplyChairman has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCPersonalTemplatesGetReplyChairman = MCPersonalTemplatesGetReplySpeaker
 
 type MCPersonalTemplatesGetReplyMix struct {
 	// Mixing mode: 1 smart, 2 custom. One of 1, 2.
@@ -392,23 +377,8 @@ func (p *MCPersonalTemplatesGetReplyMix) Wire() wire.Object {
 	return o
 }
 
-type MCPersonalTemplatesGetReplyMixMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesGetReplyMixMember) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCPersonalTemplatesGetReplyMixMember has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCPersonalTemplatesGetReplyMixMember = MCPersonalTemplatesGetReplySpeaker
 
 type MCPersonalTemplatesGetReplyVideoFormat struct {
 	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
@@ -568,127 +538,17 @@ func (p *MCPersonalTemplatesGetReplyVMPMemberPoll) Wire() wire.Object {
 	return o
 }
 
-type MCPersonalTemplatesGetReplyVMPMemberPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
+// MCPersonalTemplatesGetReplyVMPMemberPollMember has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCPersonalTemplatesGetReplyVMPMemberPollMember = MCPersonalTemplatesGetReplySpeaker
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesGetReplyVMPMemberPollMember) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCPersonalTemplatesGetReplyVMPPoll has the members of MCPersonalTemplatesGetReplyVMPMemberPoll.
+type MCPersonalTemplatesGetReplyVMPPoll = MCPersonalTemplatesGetReplyVMPMemberPoll
 
-type MCPersonalTemplatesGetReplyVMPPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCPersonalTemplatesGetReplyVMPPollMember `json:"members"`
-}
+// MCPersonalTemplatesGetReplyVIP has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCPersonalTemplatesGetReplyVIP = MCPersonalTemplatesGetReplySpeaker
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesGetReplyVMPPoll) Wire() wire.Object {
-	o := make(wire.Object, 4)
-	o["mode"] = p.Mode
-	o["num"] = p.Num
-	o["keep_time"] = p.KeepTime
-	lMembers := make([]any, len(p.Members))
-	for i := range p.Members {
-		lMembers[i] = p.Members[i].Wire()
-	}
-	o["members"] = lMembers
-	return o
-}
-
-type MCPersonalTemplatesGetReplyVMPPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesGetReplyVMPPollMember) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
-
-type MCPersonalTemplatesGetReplyVIP struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesGetReplyVIP) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
-
-type MCPersonalTemplatesGetReplyPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCPersonalTemplatesGetReplyPollMember `json:"members"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesGetReplyPoll) Wire() wire.Object {
-	o := make(wire.Object, 4)
-	o["mode"] = p.Mode
-	o["num"] = p.Num
-	o["keep_time"] = p.KeepTime
-	lMembers := make([]any, len(p.Members))
-	for i := range p.Members {
-		lMembers[i] = p.Members[i].Wire()
-	}
-	o["members"] = lMembers
-	return o
-}
-
-type MCPersonalTemplatesGetReplyPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesGetReplyPollMember) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCPersonalTemplatesGetReplyPoll has the members of MCPersonalTemplatesGetReplyVMPMemberPoll.
+type MCPersonalTemplatesGetReplyPoll = MCPersonalTemplatesGetReplyVMPMemberPoll
 
 type MCPersonalTemplatesGetReplyRecorder struct {
 	// Publish (video on demand): 0 no, 1 yes. One of 0, 1.
@@ -714,23 +574,8 @@ func (p *MCPersonalTemplatesGetReplyRecorder) Wire() wire.Object {
 	return o
 }
 
-type MCPersonalTemplatesGetReplyKeepCallingMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesGetReplyKeepCallingMember) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCPersonalTemplatesGetReplyKeepCallingMember has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCPersonalTemplatesGetReplyKeepCallingMember = MCPersonalTemplatesGetReplySpeaker
 
 type MCPersonalTemplatesGetReplyDcs struct {
 	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
@@ -744,17 +589,8 @@ func (p *MCPersonalTemplatesGetReplyDcs) Wire() wire.Object {
 	return o
 }
 
-type MCPersonalTemplatesGetReplyDes struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesGetReplyDes) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["mode"] = p.Mode
-	return o
-}
+// MCPersonalTemplatesGetReplyDes has the members of MCPersonalTemplatesGetReplyDcs.
+type MCPersonalTemplatesGetReplyDes = MCPersonalTemplatesGetReplyDcs
 
 // MCPersonalTemplatesCreateRequest is the request of mc.personal_templates.create (POST /api/v1/mc/personal_templates).
 type MCPersonalTemplatesCreateRequest struct {
@@ -1295,39 +1131,8 @@ func (q *MCPersonalTemplatesCreateRequestSpeaker) decode(s source) error {
 	return nil
 }
 
-type MCPersonalTemplatesCreateRequestChairman struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesCreateRequestChairman) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCPersonalTemplatesCreateRequestChairman has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCPersonalTemplatesCreateRequestChairman = MCPersonalTemplatesCreateRequestSpeaker
 
 type MCPersonalTemplatesCreateRequestMix struct {
 	// Mixing mode: 1 smart, 2 custom. One of 1, 2.
@@ -1363,39 +1168,8 @@ func (q *MCPersonalTemplatesCreateRequestMix) decode(s source) error {
 	return nil
 }
 
-type MCPersonalTemplatesCreateRequestMixMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesCreateRequestMixMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCPersonalTemplatesCreateRequestMixMember has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCPersonalTemplatesCreateRequestMixMember = MCPersonalTemplatesCreateRequestSpeaker
 
 type MCPersonalTemplatesCreateRequestVideoFormat struct {
 	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
@@ -1736,245 +1510,17 @@ func (q *MCPersonalTemplatesCreateRequestVMPMemberPoll) decode(s source) error {
 	return nil
 }
 
-type MCPersonalTemplatesCreateRequestVMPMemberPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
+// MCPersonalTemplatesCreateRequestVMPMemberPollMember has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCPersonalTemplatesCreateRequestVMPMemberPollMember = MCPersonalTemplatesCreateRequestSpeaker
 
-func (q *MCPersonalTemplatesCreateRequestVMPMemberPollMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCPersonalTemplatesCreateRequestVMPPoll has the members of MCPersonalTemplatesCreateRequestVMPMemberPoll.
+type MCPersonalTemplatesCreateRequestVMPPoll = MCPersonalTemplatesCreateRequestVMPMemberPoll
 
-type MCPersonalTemplatesCreateRequestVMPPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCPersonalTemplatesCreateRequestVMPPollMember `json:"members"`
-}
+// MCPersonalTemplatesCreateRequestVIP has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCPersonalTemplatesCreateRequestVIP = MCPersonalTemplatesCreateRequestSpeaker
 
-func (q *MCPersonalTemplatesCreateRequestVMPPoll) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("num"); ok && !v.empty() {
-		x, err := asInt("num", v)
-		if err != nil {
-			return err
-		}
-		q.Num = x
-	}
-	if v, ok := s.get("keep_time"); ok && !v.empty() {
-		x, err := asInt("keep_time", v)
-		if err != nil {
-			return err
-		}
-		q.KeepTime = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCPersonalTemplatesCreateRequestVMPPollMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-type MCPersonalTemplatesCreateRequestVMPPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesCreateRequestVMPPollMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCPersonalTemplatesCreateRequestVIP struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesCreateRequestVIP) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCPersonalTemplatesCreateRequestPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCPersonalTemplatesCreateRequestPollMember `json:"members"`
-}
-
-func (q *MCPersonalTemplatesCreateRequestPoll) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("num"); ok && !v.empty() {
-		x, err := asInt("num", v)
-		if err != nil {
-			return err
-		}
-		q.Num = x
-	}
-	if v, ok := s.get("keep_time"); ok && !v.empty() {
-		x, err := asInt("keep_time", v)
-		if err != nil {
-			return err
-		}
-		q.KeepTime = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCPersonalTemplatesCreateRequestPollMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-type MCPersonalTemplatesCreateRequestPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesCreateRequestPollMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCPersonalTemplatesCreateRequestPoll has the members of MCPersonalTemplatesCreateRequestVMPMemberPoll.
+type MCPersonalTemplatesCreateRequestPoll = MCPersonalTemplatesCreateRequestVMPMemberPoll
 
 type MCPersonalTemplatesCreateRequestRecorder struct {
 	// Publish (video on demand): 0 no, 1 yes. One of 0, 1.
@@ -2028,39 +1574,8 @@ func (q *MCPersonalTemplatesCreateRequestRecorder) decode(s source) error {
 	return nil
 }
 
-type MCPersonalTemplatesCreateRequestKeepCallingMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesCreateRequestKeepCallingMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCPersonalTemplatesCreateRequestKeepCallingMember has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCPersonalTemplatesCreateRequestKeepCallingMember = MCPersonalTemplatesCreateRequestSpeaker
 
 type MCPersonalTemplatesCreateRequestDcs struct {
 	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
@@ -2078,21 +1593,8 @@ func (q *MCPersonalTemplatesCreateRequestDcs) decode(s source) error {
 	return nil
 }
 
-type MCPersonalTemplatesCreateRequestDes struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCPersonalTemplatesCreateRequestDes) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
+// MCPersonalTemplatesCreateRequestDes has the members of MCPersonalTemplatesCreateRequestDcs.
+type MCPersonalTemplatesCreateRequestDes = MCPersonalTemplatesCreateRequestDcs
 
 // Decode reads the request from its decoded parameters.
 func (q *MCPersonalTemplatesCreateRequest) Decode(a *wire.Args) error {
@@ -2620,838 +2122,41 @@ func (q *MCPersonalTemplatesUpdateRequest) decode(s source) error {
 	return nil
 }
 
-type MCPersonalTemplatesUpdateRequestSpeaker struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
+// MCPersonalTemplatesUpdateRequestSpeaker has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCPersonalTemplatesUpdateRequestSpeaker = MCPersonalTemplatesCreateRequestSpeaker
 
-func (q *MCPersonalTemplatesUpdateRequestSpeaker) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCPersonalTemplatesUpdateRequestChairman has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCPersonalTemplatesUpdateRequestChairman = MCPersonalTemplatesCreateRequestSpeaker
 
-type MCPersonalTemplatesUpdateRequestChairman struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
+// MCPersonalTemplatesUpdateRequestMix has the members of MCPersonalTemplatesCreateRequestMix.
+type MCPersonalTemplatesUpdateRequestMix = MCPersonalTemplatesCreateRequestMix
 
-func (q *MCPersonalTemplatesUpdateRequestChairman) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCPersonalTemplatesUpdateRequestVideoFormat has the members of MCPersonalTemplatesCreateRequestVideoFormat.
+type MCPersonalTemplatesUpdateRequestVideoFormat = MCPersonalTemplatesCreateRequestVideoFormat
 
-type MCPersonalTemplatesUpdateRequestMix struct {
-	// Mixing mode: 1 smart, 2 custom. One of 1, 2.
-	Mode int `json:"mode"`
-	// Mixing members; needed for custom mixing.
-	Members []MCPersonalTemplatesUpdateRequestMixMember `json:"members,omitempty"`
-}
+// MCPersonalTemplatesUpdateRequestInviteMember has the members of MCPersonalTemplatesCreateRequestInviteMember.
+type MCPersonalTemplatesUpdateRequestInviteMember = MCPersonalTemplatesCreateRequestInviteMember
 
-func (q *MCPersonalTemplatesUpdateRequestMix) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCPersonalTemplatesUpdateRequestMixMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
+// MCPersonalTemplatesUpdateRequestVMP has the members of MCPersonalTemplatesCreateRequestVMP.
+type MCPersonalTemplatesUpdateRequestVMP = MCPersonalTemplatesCreateRequestVMP
 
-type MCPersonalTemplatesUpdateRequestMixMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
+// MCPersonalTemplatesUpdateRequestVIP has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCPersonalTemplatesUpdateRequestVIP = MCPersonalTemplatesCreateRequestSpeaker
 
-func (q *MCPersonalTemplatesUpdateRequestMixMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCPersonalTemplatesUpdateRequestPoll has the members of MCPersonalTemplatesCreateRequestVMPMemberPoll.
+type MCPersonalTemplatesUpdateRequestPoll = MCPersonalTemplatesCreateRequestVMPMemberPoll
 
-type MCPersonalTemplatesUpdateRequestVideoFormat struct {
-	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
-	Format int `json:"format"`
-	// Resolution: 1 QCIF, 2 CIF, 3 4CIF, 12 720P, 13 1080P, 14 WCIF, 15 W4CIF, 16 4K (was 19 before 5.1.0.1.0). One of 1, 2, 3, 12, 13, 14, 15, 16.
-	Resolution int `json:"resolution"`
-	// Frame rate.
-	Frame int `json:"frame"`
-	// Bitrate (kbps).
-	Bitrate int `json:"bitrate"`
-}
+// MCPersonalTemplatesUpdateRequestRecorder has the members of MCPersonalTemplatesCreateRequestRecorder.
+type MCPersonalTemplatesUpdateRequestRecorder = MCPersonalTemplatesCreateRequestRecorder
 
-func (q *MCPersonalTemplatesUpdateRequestVideoFormat) decode(s source) error {
-	if v, ok := s.get("format"); ok && !v.empty() {
-		x, err := asInt("format", v)
-		if err != nil {
-			return err
-		}
-		q.Format = x
-	}
-	if v, ok := s.get("resolution"); ok && !v.empty() {
-		x, err := asInt("resolution", v)
-		if err != nil {
-			return err
-		}
-		q.Resolution = x
-	}
-	if v, ok := s.get("frame"); ok && !v.empty() {
-		x, err := asInt("frame", v)
-		if err != nil {
-			return err
-		}
-		q.Frame = x
-	}
-	if v, ok := s.get("bitrate"); ok && !v.empty() {
-		x, err := asInt("bitrate", v)
-		if err != nil {
-			return err
-		}
-		q.Bitrate = x
-	}
-	return nil
-}
+// MCPersonalTemplatesUpdateRequestKeepCallingMember has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCPersonalTemplatesUpdateRequestKeepCallingMember = MCPersonalTemplatesCreateRequestSpeaker
 
-type MCPersonalTemplatesUpdateRequestInviteMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-	// Call bitrate, at most the conference bitrate; default the conference bitrate (from 5.2.0.4.0).
-	Bitrate Opt[int] `json:"bitrate,omitzero"`
-	// Call protocol: 0 H.323, 1 SIP (from 5.1.0.4.0).
-	Protocol int `json:"protocol"`
-}
+// MCPersonalTemplatesUpdateRequestDcs has the members of MCPersonalTemplatesCreateRequestDcs.
+type MCPersonalTemplatesUpdateRequestDcs = MCPersonalTemplatesCreateRequestDcs
 
-func (q *MCPersonalTemplatesUpdateRequestInviteMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	if v, ok := s.get("bitrate"); ok && !v.empty() {
-		x, err := asInt("bitrate", v)
-		if err != nil {
-			return err
-		}
-		q.Bitrate = Some(x)
-	}
-	if v, ok := s.get("protocol"); ok && !v.empty() {
-		x, err := asInt("protocol", v)
-		if err != nil {
-			return err
-		}
-		q.Protocol = x
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestVMP struct {
-	// Composition mode: 1 custom, 2 automatic; 3 automatic with batch poll, 4 custom with batch poll (from 5.2.0.2.0). One of 1, 2, 3, 4.
-	Mode int `json:"mode"`
-	// Layout style (61-63 from 5.2.0.2.0). One of 1, 2, 3, 61, 62, 63, 23, 4, 5, 35, 6, 13, 7, 8, 18, 38, 39, 19, 17, 20, 11, 46, 48, 51, 14, 54, 56, 59, 27.
-	Layout int `json:"layout"`
-	// Identify the sound source: 0 no, 1 yes. One of 0, 1.
-	VoiceHint int `json:"voice_hint"`
-	// Broadcast to terminals: 0 no, 1 yes. One of 0, 1.
-	Broadcast int `json:"broadcast"`
-	// Show terminal names: 0 no, 1 yes. One of 0, 1.
-	ShowMtName int `json:"show_mt_name"`
-	// Station-logo style (from 5.2.0.2.0).
-	MtNameStyle *MCPersonalTemplatesUpdateRequestVMPMtNameStyle `json:"mt_name_style,omitempty"`
-	// Composition members.
-	Members []MCPersonalTemplatesUpdateRequestVMPMember `json:"members"`
-	// Batch-poll settings for modes 3 and 4 (from 5.2.0.2.0).
-	Poll *MCPersonalTemplatesUpdateRequestVMPPoll `json:"poll,omitempty"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestVMP) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("layout"); ok && !v.empty() {
-		x, err := asInt("layout", v)
-		if err != nil {
-			return err
-		}
-		q.Layout = x
-	}
-	if v, ok := s.get("voice_hint"); ok && !v.empty() {
-		x, err := asInt("voice_hint", v)
-		if err != nil {
-			return err
-		}
-		q.VoiceHint = x
-	}
-	if v, ok := s.get("broadcast"); ok && !v.empty() {
-		x, err := asInt("broadcast", v)
-		if err != nil {
-			return err
-		}
-		q.Broadcast = x
-	}
-	if v, ok := s.get("show_mt_name"); ok && !v.empty() {
-		x, err := asInt("show_mt_name", v)
-		if err != nil {
-			return err
-		}
-		q.ShowMtName = x
-	}
-	if v, ok := s.get("mt_name_style"); ok {
-		m, err := asObject("mt_name_style", v)
-		if err != nil {
-			return err
-		}
-		q.MtNameStyle = new(MCPersonalTemplatesUpdateRequestVMPMtNameStyle)
-		if err := q.MtNameStyle.decode(object(m)); err != nil {
-			return err
-		}
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCPersonalTemplatesUpdateRequestVMPMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	if v, ok := s.get("poll"); ok {
-		m, err := asObject("poll", v)
-		if err != nil {
-			return err
-		}
-		q.Poll = new(MCPersonalTemplatesUpdateRequestVMPPoll)
-		if err := q.Poll.decode(object(m)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestVMPMtNameStyle struct {
-	// Font size: 0 small, 1 medium, 2 large; default 1. One of 0, 1, 2.
-	FontSize Opt[int] `json:"font_size,omitzero"`
-	// Font colour #RGB in hex, default #FFFFFF.
-	FontColor Opt[string] `json:"font_color,omitzero"`
-	// Position: 0 top left, 1 bottom left, 2 top right, 3 bottom right, 4 bottom centre; default 1. One of 0, 1, 2, 3, 4.
-	Position Opt[int] `json:"position,omitzero"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestVMPMtNameStyle) decode(s source) error {
-	if v, ok := s.get("font_size"); ok && !v.empty() {
-		x, err := asInt("font_size", v)
-		if err != nil {
-			return err
-		}
-		q.FontSize = Some(x)
-	}
-	if v, ok := s.get("font_color"); ok {
-		x, err := asString("font_color", v)
-		if err != nil {
-			return err
-		}
-		q.FontColor = Some(x)
-	}
-	if v, ok := s.get("position"); ok && !v.empty() {
-		x, err := asInt("position", v)
-		if err != nil {
-			return err
-		}
-		q.Position = Some(x)
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestVMPMember struct {
-	// Member name, max 128 bytes; needed only when member_type is 1.
-	Name Opt[string] `json:"name,omitzero"`
-	// Account (moid, e164, IP, ...), max 128 bytes; needed only when member_type is 1.
-	Account Opt[string] `json:"account,omitzero"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType Opt[int] `json:"account_type,omitzero"`
-	// Follow type: 1 chosen by conference control, 2 speaker, 3 chairman, 4 conference poll, 6 single-channel poll (from 5.2.0.2.0), 7 content sharing. One of 1, 2, 3, 4, 6, 7.
-	MemberType int `json:"member_type"`
-	// Position in the composition.
-	ChnIdx int `json:"chn_idx"`
-	// Single-channel poll settings (member_type 6; from 5.2.0.2.0).
-	Poll *MCPersonalTemplatesUpdateRequestVMPMemberPoll `json:"poll,omitempty"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestVMPMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = Some(x)
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = Some(x)
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = Some(x)
-	}
-	if v, ok := s.get("member_type"); ok && !v.empty() {
-		x, err := asInt("member_type", v)
-		if err != nil {
-			return err
-		}
-		q.MemberType = x
-	}
-	if v, ok := s.get("chn_idx"); ok && !v.empty() {
-		x, err := asInt("chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.ChnIdx = x
-	}
-	if v, ok := s.get("poll"); ok {
-		m, err := asObject("poll", v)
-		if err != nil {
-			return err
-		}
-		q.Poll = new(MCPersonalTemplatesUpdateRequestVMPMemberPoll)
-		if err := q.Poll.decode(object(m)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestVMPMemberPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCPersonalTemplatesUpdateRequestVMPMemberPollMember `json:"members"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestVMPMemberPoll) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("num"); ok && !v.empty() {
-		x, err := asInt("num", v)
-		if err != nil {
-			return err
-		}
-		q.Num = x
-	}
-	if v, ok := s.get("keep_time"); ok && !v.empty() {
-		x, err := asInt("keep_time", v)
-		if err != nil {
-			return err
-		}
-		q.KeepTime = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCPersonalTemplatesUpdateRequestVMPMemberPollMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestVMPMemberPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestVMPMemberPollMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestVMPPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCPersonalTemplatesUpdateRequestVMPPollMember `json:"members"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestVMPPoll) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("num"); ok && !v.empty() {
-		x, err := asInt("num", v)
-		if err != nil {
-			return err
-		}
-		q.Num = x
-	}
-	if v, ok := s.get("keep_time"); ok && !v.empty() {
-		x, err := asInt("keep_time", v)
-		if err != nil {
-			return err
-		}
-		q.KeepTime = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCPersonalTemplatesUpdateRequestVMPPollMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestVMPPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestVMPPollMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestVIP struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestVIP) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCPersonalTemplatesUpdateRequestPollMember `json:"members"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestPoll) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("num"); ok && !v.empty() {
-		x, err := asInt("num", v)
-		if err != nil {
-			return err
-		}
-		q.Num = x
-	}
-	if v, ok := s.get("keep_time"); ok && !v.empty() {
-		x, err := asInt("keep_time", v)
-		if err != nil {
-			return err
-		}
-		q.KeepTime = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCPersonalTemplatesUpdateRequestPollMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestPollMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestRecorder struct {
-	// Publish (video on demand): 0 no, 1 yes. One of 0, 1.
-	PublishMode int `json:"publish_mode"`
-	// Record content sharing: 0 no, 1 yes. One of 0, 1.
-	DualStream int `json:"dual_stream"`
-	// Live viewing without login: 0 no, 1 yes. One of 0, 1.
-	Anonymous int `json:"anonymous"`
-	// 0 off, 1 record, 2 live, 3 record and live. One of 0, 1, 2, 3.
-	RecorderMode int `json:"recorder_mode"`
-	// Moid of the VRS.
-	VRSID Opt[string] `json:"vrs_id,omitzero"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestRecorder) decode(s source) error {
-	if v, ok := s.get("publish_mode"); ok && !v.empty() {
-		x, err := asInt("publish_mode", v)
-		if err != nil {
-			return err
-		}
-		q.PublishMode = x
-	}
-	if v, ok := s.get("dual_stream"); ok && !v.empty() {
-		x, err := asInt("dual_stream", v)
-		if err != nil {
-			return err
-		}
-		q.DualStream = x
-	}
-	if v, ok := s.get("anonymous"); ok && !v.empty() {
-		x, err := asInt("anonymous", v)
-		if err != nil {
-			return err
-		}
-		q.Anonymous = x
-	}
-	if v, ok := s.get("recorder_mode"); ok && !v.empty() {
-		x, err := asInt("recorder_mode", v)
-		if err != nil {
-			return err
-		}
-		q.RecorderMode = x
-	}
-	if v, ok := s.get("vrs_id"); ok {
-		x, err := asString("vrs_id", v)
-		if err != nil {
-			return err
-		}
-		q.VRSID = Some(x)
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestKeepCallingMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestKeepCallingMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestDcs struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestDcs) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
-
-type MCPersonalTemplatesUpdateRequestDes struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCPersonalTemplatesUpdateRequestDes) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
+// MCPersonalTemplatesUpdateRequestDes has the members of MCPersonalTemplatesCreateRequestDcs.
+type MCPersonalTemplatesUpdateRequestDes = MCPersonalTemplatesCreateRequestDcs
 
 // Decode reads the request from its decoded parameters.
 func (q *MCPersonalTemplatesUpdateRequest) Decode(a *wire.Args) error {
@@ -3628,62 +2333,14 @@ func (p *MCPersonalTemplatesSimpleGetReply) Wire() wire.Object {
 	return o
 }
 
-type MCPersonalTemplatesSimpleGetReplySpeaker struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
+// MCPersonalTemplatesSimpleGetReplySpeaker has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCPersonalTemplatesSimpleGetReplySpeaker = MCPersonalTemplatesGetReplySpeaker
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesSimpleGetReplySpeaker) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCPersonalTemplatesSimpleGetReplyChairman has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCPersonalTemplatesSimpleGetReplyChairman = MCPersonalTemplatesGetReplySpeaker
 
-type MCPersonalTemplatesSimpleGetReplyChairman struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesSimpleGetReplyChairman) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
-
-type MCPersonalTemplatesSimpleGetReplyVideoFormat struct {
-	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
-	Format int `json:"format"`
-	// Resolution: 1 QCIF, 2 CIF, 3 4CIF, 12 720P, 13 1080P, 14 WCIF, 15 W4CIF, 16 4K (was 19 before 5.1.0.1.0). One of 1, 2, 3, 12, 13, 14, 15, 16.
-	Resolution int `json:"resolution"`
-	// Frame rate.
-	Frame int `json:"frame"`
-	// Bitrate (kbps).
-	Bitrate int `json:"bitrate"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesSimpleGetReplyVideoFormat) Wire() wire.Object {
-	o := make(wire.Object, 4)
-	o["format"] = p.Format
-	o["resolution"] = p.Resolution
-	o["frame"] = p.Frame
-	o["bitrate"] = p.Bitrate
-	return o
-}
+// MCPersonalTemplatesSimpleGetReplyVideoFormat has the members of MCPersonalTemplatesGetReplyVideoFormat.
+type MCPersonalTemplatesSimpleGetReplyVideoFormat = MCPersonalTemplatesGetReplyVideoFormat
 
 // MCPersonalTemplatesInviteMembersListRequest is the request of mc.personal_templates.invite_members.list (GET /api/v1/mc/personal_templates/{id}/invite_members).
 type MCPersonalTemplatesInviteMembersListRequest struct {
@@ -3828,42 +2485,8 @@ func (p *MCPersonalTemplatesMixGetReply) Wire() wire.Object {
 	return o
 }
 
-type MCPersonalTemplatesMixGetReplyMix struct {
-	// Mixing mode: 1 smart, 2 custom. One of 1, 2.
-	Mode int `json:"mode"`
-	// Mixing members; needed for custom mixing.
-	Members []MCPersonalTemplatesMixGetReplyMixMember `json:"members"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesMixGetReplyMix) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["mode"] = p.Mode
-	lMembers := make([]any, len(p.Members))
-	for i := range p.Members {
-		lMembers[i] = p.Members[i].Wire()
-	}
-	o["members"] = lMembers
-	return o
-}
-
-type MCPersonalTemplatesMixGetReplyMixMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesMixGetReplyMixMember) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCPersonalTemplatesMixGetReplyMix has the members of MCPersonalTemplatesGetReplyMix.
+type MCPersonalTemplatesMixGetReplyMix = MCPersonalTemplatesGetReplyMix
 
 // MCPersonalTemplatesVMPGetRequest is the request of mc.personal_templates.vmp.get (GET /api/v1/mc/personal_templates/{id}/vmp).
 type MCPersonalTemplatesVMPGetRequest struct {
@@ -3924,179 +2547,8 @@ func (p *MCPersonalTemplatesVMPGetReply) Wire() wire.Object {
 	return o
 }
 
-type MCPersonalTemplatesVMPGetReplyVMP struct {
-	// Composition mode: 1 custom, 2 automatic; 3 automatic with batch poll, 4 custom with batch poll (from 5.2.0.2.0). One of 1, 2, 3, 4.
-	Mode int `json:"mode"`
-	// Layout style (61-63 from 5.2.0.2.0). One of 1, 2, 3, 61, 62, 63, 23, 4, 5, 35, 6, 13, 7, 8, 18, 38, 39, 19, 17, 20, 11, 46, 48, 51, 14, 54, 56, 59, 27.
-	Layout int `json:"layout"`
-	// Identify the sound source: 0 no, 1 yes. One of 0, 1.
-	VoiceHint int `json:"voice_hint"`
-	// Broadcast to terminals: 0 no, 1 yes. One of 0, 1.
-	Broadcast int `json:"broadcast"`
-	// Show terminal names: 0 no, 1 yes. One of 0, 1.
-	ShowMtName int `json:"show_mt_name"`
-	// Station-logo style (from 5.2.0.2.0).
-	MtNameStyle *MCPersonalTemplatesVMPGetReplyVMPMtNameStyle `json:"mt_name_style,omitempty"`
-	// Composition members.
-	Members []MCPersonalTemplatesVMPGetReplyVMPMember `json:"members"`
-	// Batch-poll settings for modes 3 and 4 (from 5.2.0.2.0).
-	Poll *MCPersonalTemplatesVMPGetReplyVMPPoll `json:"poll,omitempty"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesVMPGetReplyVMP) Wire() wire.Object {
-	o := make(wire.Object, 8)
-	o["mode"] = p.Mode
-	o["layout"] = p.Layout
-	o["voice_hint"] = p.VoiceHint
-	o["broadcast"] = p.Broadcast
-	o["show_mt_name"] = p.ShowMtName
-	if p.MtNameStyle != nil {
-		o["mt_name_style"] = p.MtNameStyle.Wire()
-	}
-	lMembers := make([]any, len(p.Members))
-	for i := range p.Members {
-		lMembers[i] = p.Members[i].Wire()
-	}
-	o["members"] = lMembers
-	if p.Poll != nil {
-		o["poll"] = p.Poll.Wire()
-	}
-	return o
-}
-
-type MCPersonalTemplatesVMPGetReplyVMPMtNameStyle struct {
-	// Font size: 0 small, 1 medium, 2 large; default 1. One of 0, 1, 2.
-	FontSize int `json:"font_size"`
-	// Font colour #RGB in hex, default #FFFFFF.
-	FontColor string `json:"font_color"`
-	// Position: 0 top left, 1 bottom left, 2 top right, 3 bottom right, 4 bottom centre; default 1. One of 0, 1, 2, 3, 4.
-	Position int `json:"position"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesVMPGetReplyVMPMtNameStyle) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["font_size"] = p.FontSize
-	o["font_color"] = p.FontColor
-	o["position"] = p.Position
-	return o
-}
-
-type MCPersonalTemplatesVMPGetReplyVMPMember struct {
-	// Member name, max 128 bytes; needed only when member_type is 1.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes; needed only when member_type is 1.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-	// Follow type: 1 chosen by conference control, 2 speaker, 3 chairman, 4 conference poll, 6 single-channel poll (from 5.2.0.2.0), 7 content sharing. One of 1, 2, 3, 4, 6, 7.
-	MemberType int `json:"member_type"`
-	// Position in the composition.
-	ChnIdx int `json:"chn_idx"`
-	// Single-channel poll settings (member_type 6; from 5.2.0.2.0).
-	Poll *MCPersonalTemplatesVMPGetReplyVMPMemberPoll `json:"poll,omitempty"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesVMPGetReplyVMPMember) Wire() wire.Object {
-	o := make(wire.Object, 6)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	o["member_type"] = p.MemberType
-	o["chn_idx"] = p.ChnIdx
-	if p.Poll != nil {
-		o["poll"] = p.Poll.Wire()
-	}
-	return o
-}
-
-type MCPersonalTemplatesVMPGetReplyVMPMemberPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCPersonalTemplatesVMPGetReplyVMPMemberPollMember `json:"members"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesVMPGetReplyVMPMemberPoll) Wire() wire.Object {
-	o := make(wire.Object, 4)
-	o["mode"] = p.Mode
-	o["num"] = p.Num
-	o["keep_time"] = p.KeepTime
-	lMembers := make([]any, len(p.Members))
-	for i := range p.Members {
-		lMembers[i] = p.Members[i].Wire()
-	}
-	o["members"] = lMembers
-	return o
-}
-
-type MCPersonalTemplatesVMPGetReplyVMPMemberPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesVMPGetReplyVMPMemberPollMember) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
-
-type MCPersonalTemplatesVMPGetReplyVMPPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCPersonalTemplatesVMPGetReplyVMPPollMember `json:"members"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesVMPGetReplyVMPPoll) Wire() wire.Object {
-	o := make(wire.Object, 4)
-	o["mode"] = p.Mode
-	o["num"] = p.Num
-	o["keep_time"] = p.KeepTime
-	lMembers := make([]any, len(p.Members))
-	for i := range p.Members {
-		lMembers[i] = p.Members[i].Wire()
-	}
-	o["members"] = lMembers
-	return o
-}
-
-type MCPersonalTemplatesVMPGetReplyVMPPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesVMPGetReplyVMPPollMember) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCPersonalTemplatesVMPGetReplyVMP has the members of MCPersonalTemplatesGetReplyVMP.
+type MCPersonalTemplatesVMPGetReplyVMP = MCPersonalTemplatesGetReplyVMP
 
 // MCPersonalTemplatesPollGetRequest is the request of mc.personal_templates.poll.get (GET /api/v1/mc/personal_templates/{id}/poll).
 type MCPersonalTemplatesPollGetRequest struct {
@@ -4157,48 +2609,8 @@ func (p *MCPersonalTemplatesPollGetReply) Wire() wire.Object {
 	return o
 }
 
-type MCPersonalTemplatesPollGetReplyPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCPersonalTemplatesPollGetReplyPollMember `json:"members"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesPollGetReplyPoll) Wire() wire.Object {
-	o := make(wire.Object, 4)
-	o["mode"] = p.Mode
-	o["num"] = p.Num
-	o["keep_time"] = p.KeepTime
-	lMembers := make([]any, len(p.Members))
-	for i := range p.Members {
-		lMembers[i] = p.Members[i].Wire()
-	}
-	o["members"] = lMembers
-	return o
-}
-
-type MCPersonalTemplatesPollGetReplyPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesPollGetReplyPollMember) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCPersonalTemplatesPollGetReplyPoll has the members of MCPersonalTemplatesGetReplyVMPMemberPoll.
+type MCPersonalTemplatesPollGetReplyPoll = MCPersonalTemplatesGetReplyVMPMemberPoll
 
 // MCPersonalTemplatesVIPGetRequest is the request of mc.personal_templates.vip.get (GET /api/v1/mc/personal_templates/{id}/vip).
 type MCPersonalTemplatesVIPGetRequest struct {
@@ -4261,23 +2673,8 @@ func (p *MCPersonalTemplatesVIPGetReply) Wire() wire.Object {
 	return o
 }
 
-type MCPersonalTemplatesVIPGetReplyVIP struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPersonalTemplatesVIPGetReplyVIP) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCPersonalTemplatesVIPGetReplyVIP has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCPersonalTemplatesVIPGetReplyVIP = MCPersonalTemplatesGetReplySpeaker
 
 // MCPublicTemplatesListRequest is the request of mc.public_templates.list (GET /api/v1/mc/public_templates).
 type MCPublicTemplatesListRequest struct {
@@ -4535,50 +2932,14 @@ func (p *MCPublicTemplatesGetReply) Wire() wire.Object {
 	return o
 }
 
-type MCPublicTemplatesGetReplyVideoFormat struct {
-	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
-	Format int `json:"format"`
-	// Resolution: 1 QCIF, 2 CIF, 3 4CIF, 12 720P, 13 1080P, 14 WCIF, 15 W4CIF, 16 4K (was 19 before 5.1.0.1.0). One of 1, 2, 3, 12, 13, 14, 15, 16.
-	Resolution int `json:"resolution"`
-	// Frame rate.
-	Frame int `json:"frame"`
-	// Bitrate (kbps).
-	Bitrate int `json:"bitrate"`
-}
+// MCPublicTemplatesGetReplyVideoFormat has the members of MCPersonalTemplatesGetReplyVideoFormat.
+type MCPublicTemplatesGetReplyVideoFormat = MCPersonalTemplatesGetReplyVideoFormat
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPublicTemplatesGetReplyVideoFormat) Wire() wire.Object {
-	o := make(wire.Object, 4)
-	o["format"] = p.Format
-	o["resolution"] = p.Resolution
-	o["frame"] = p.Frame
-	o["bitrate"] = p.Bitrate
-	return o
-}
+// MCPublicTemplatesGetReplyDcs has the members of MCPersonalTemplatesGetReplyDcs.
+type MCPublicTemplatesGetReplyDcs = MCPersonalTemplatesGetReplyDcs
 
-type MCPublicTemplatesGetReplyDcs struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPublicTemplatesGetReplyDcs) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["mode"] = p.Mode
-	return o
-}
-
-type MCPublicTemplatesGetReplyDes struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCPublicTemplatesGetReplyDes) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["mode"] = p.Mode
-	return o
-}
+// MCPublicTemplatesGetReplyDes has the members of MCPersonalTemplatesGetReplyDcs.
+type MCPublicTemplatesGetReplyDes = MCPersonalTemplatesGetReplyDcs
 
 type MCPublicTemplatesGetReplyMix struct {
 	// Mixing mode: 1 smart. One of 1.
@@ -4989,80 +3350,14 @@ func (q *MCPublicTemplatesCreateRequest) decode(s source) error {
 	return nil
 }
 
-type MCPublicTemplatesCreateRequestVideoFormat struct {
-	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
-	Format int `json:"format"`
-	// Resolution: 1 QCIF, 2 CIF, 3 4CIF, 12 720P, 13 1080P, 14 WCIF, 15 W4CIF, 16 4K (was 19 before 5.1.0.1.0). One of 1, 2, 3, 12, 13, 14, 15, 16.
-	Resolution int `json:"resolution"`
-	// Frame rate.
-	Frame int `json:"frame"`
-	// Bitrate (kbps).
-	Bitrate int `json:"bitrate"`
-}
+// MCPublicTemplatesCreateRequestVideoFormat has the members of MCPersonalTemplatesCreateRequestVideoFormat.
+type MCPublicTemplatesCreateRequestVideoFormat = MCPersonalTemplatesCreateRequestVideoFormat
 
-func (q *MCPublicTemplatesCreateRequestVideoFormat) decode(s source) error {
-	if v, ok := s.get("format"); ok && !v.empty() {
-		x, err := asInt("format", v)
-		if err != nil {
-			return err
-		}
-		q.Format = x
-	}
-	if v, ok := s.get("resolution"); ok && !v.empty() {
-		x, err := asInt("resolution", v)
-		if err != nil {
-			return err
-		}
-		q.Resolution = x
-	}
-	if v, ok := s.get("frame"); ok && !v.empty() {
-		x, err := asInt("frame", v)
-		if err != nil {
-			return err
-		}
-		q.Frame = x
-	}
-	if v, ok := s.get("bitrate"); ok && !v.empty() {
-		x, err := asInt("bitrate", v)
-		if err != nil {
-			return err
-		}
-		q.Bitrate = x
-	}
-	return nil
-}
+// MCPublicTemplatesCreateRequestDcs has the members of MCPersonalTemplatesCreateRequestDcs.
+type MCPublicTemplatesCreateRequestDcs = MCPersonalTemplatesCreateRequestDcs
 
-type MCPublicTemplatesCreateRequestDcs struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCPublicTemplatesCreateRequestDcs) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
-
-type MCPublicTemplatesCreateRequestDes struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCPublicTemplatesCreateRequestDes) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
+// MCPublicTemplatesCreateRequestDes has the members of MCPersonalTemplatesCreateRequestDcs.
+type MCPublicTemplatesCreateRequestDes = MCPersonalTemplatesCreateRequestDcs
 
 type MCPublicTemplatesCreateRequestMix struct {
 	// Mixing mode: 1 smart. One of 1.
@@ -5512,112 +3807,20 @@ func (q *MCPublicTemplatesUpdateRequest) decode(s source) error {
 	return nil
 }
 
-type MCPublicTemplatesUpdateRequestVideoFormat struct {
-	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
-	Format int `json:"format"`
-	// Resolution: 1 QCIF, 2 CIF, 3 4CIF, 12 720P, 13 1080P, 14 WCIF, 15 W4CIF, 16 4K (was 19 before 5.1.0.1.0). One of 1, 2, 3, 12, 13, 14, 15, 16.
-	Resolution int `json:"resolution"`
-	// Frame rate.
-	Frame int `json:"frame"`
-	// Bitrate (kbps).
-	Bitrate int `json:"bitrate"`
-}
+// MCPublicTemplatesUpdateRequestVideoFormat has the members of MCPersonalTemplatesCreateRequestVideoFormat.
+type MCPublicTemplatesUpdateRequestVideoFormat = MCPersonalTemplatesCreateRequestVideoFormat
 
-func (q *MCPublicTemplatesUpdateRequestVideoFormat) decode(s source) error {
-	if v, ok := s.get("format"); ok && !v.empty() {
-		x, err := asInt("format", v)
-		if err != nil {
-			return err
-		}
-		q.Format = x
-	}
-	if v, ok := s.get("resolution"); ok && !v.empty() {
-		x, err := asInt("resolution", v)
-		if err != nil {
-			return err
-		}
-		q.Resolution = x
-	}
-	if v, ok := s.get("frame"); ok && !v.empty() {
-		x, err := asInt("frame", v)
-		if err != nil {
-			return err
-		}
-		q.Frame = x
-	}
-	if v, ok := s.get("bitrate"); ok && !v.empty() {
-		x, err := asInt("bitrate", v)
-		if err != nil {
-			return err
-		}
-		q.Bitrate = x
-	}
-	return nil
-}
+// MCPublicTemplatesUpdateRequestDcs has the members of MCPersonalTemplatesCreateRequestDcs.
+type MCPublicTemplatesUpdateRequestDcs = MCPersonalTemplatesCreateRequestDcs
 
-type MCPublicTemplatesUpdateRequestDcs struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
+// MCPublicTemplatesUpdateRequestDes has the members of MCPersonalTemplatesCreateRequestDcs.
+type MCPublicTemplatesUpdateRequestDes = MCPersonalTemplatesCreateRequestDcs
 
-func (q *MCPublicTemplatesUpdateRequestDcs) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
+// MCPublicTemplatesUpdateRequestMix has the members of MCPublicTemplatesCreateRequestMix.
+type MCPublicTemplatesUpdateRequestMix = MCPublicTemplatesCreateRequestMix
 
-type MCPublicTemplatesUpdateRequestDes struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCPublicTemplatesUpdateRequestDes) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
-
-type MCPublicTemplatesUpdateRequestMix struct {
-	// Mixing mode: 1 smart. One of 1.
-	Mode int `json:"mode"`
-}
-
-func (q *MCPublicTemplatesUpdateRequestMix) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
-
-type MCPublicTemplatesUpdateRequestVMP struct {
-	// Composition mode: 2 automatic. One of 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCPublicTemplatesUpdateRequestVMP) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
+// MCPublicTemplatesUpdateRequestVMP has the members of MCPublicTemplatesCreateRequestVMP.
+type MCPublicTemplatesUpdateRequestVMP = MCPublicTemplatesCreateRequestVMP
 
 type MCPublicTemplatesUpdateRequestRecorder struct {
 	// 0 off, 1 record, 2 live, 3 record and live. One of 0, 1, 2, 3.
@@ -6007,86 +4210,17 @@ func (p *MCBookedConfsGetReply) Wire() wire.Object {
 	return o
 }
 
-type MCBookedConfsGetReplyCreator struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-	// Landline: area code 4, number 16, extension 10 characters.
-	Telephone string `json:"telephone"`
-	// Mobile, max 15 bytes.
-	Mobile string `json:"mobile"`
-}
+// MCBookedConfsGetReplyCreator has the members of MCBookedConfsListReplyBookedConfCreator.
+type MCBookedConfsGetReplyCreator = MCBookedConfsListReplyBookedConfCreator
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCBookedConfsGetReplyCreator) Wire() wire.Object {
-	o := make(wire.Object, 5)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	o["telephone"] = p.Telephone
-	o["mobile"] = p.Mobile
-	return o
-}
+// MCBookedConfsGetReplySpeaker has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCBookedConfsGetReplySpeaker = MCPersonalTemplatesGetReplySpeaker
 
-type MCBookedConfsGetReplySpeaker struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
+// MCBookedConfsGetReplyChairman has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCBookedConfsGetReplyChairman = MCPersonalTemplatesGetReplySpeaker
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCBookedConfsGetReplySpeaker) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
-
-type MCBookedConfsGetReplyChairman struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCBookedConfsGetReplyChairman) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
-
-type MCBookedConfsGetReplyVideoFormat struct {
-	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
-	Format int `json:"format"`
-	// Resolution: 1 QCIF, 2 CIF, 3 4CIF, 12 720P, 13 1080P, 14 WCIF, 15 W4CIF, 16 4K (was 19 before 5.1.0.1.0). One of 1, 2, 3, 12, 13, 14, 15, 16.
-	Resolution int `json:"resolution"`
-	// Frame rate.
-	Frame int `json:"frame"`
-	// Bitrate (kbps).
-	Bitrate int `json:"bitrate"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCBookedConfsGetReplyVideoFormat) Wire() wire.Object {
-	o := make(wire.Object, 4)
-	o["format"] = p.Format
-	o["resolution"] = p.Resolution
-	o["frame"] = p.Frame
-	o["bitrate"] = p.Bitrate
-	return o
-}
+// MCBookedConfsGetReplyVideoFormat has the members of MCPersonalTemplatesGetReplyVideoFormat.
+type MCBookedConfsGetReplyVideoFormat = MCPersonalTemplatesGetReplyVideoFormat
 
 // MCConfsCreateRequest is the request of mc.confs.create (POST /api/v1/mc/confs).
 type MCConfsCreateRequest struct {
@@ -6643,838 +4777,41 @@ func (q *MCConfsCreateRequest) decode(s source) error {
 	return nil
 }
 
-type MCConfsCreateRequestSpeaker struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
+// MCConfsCreateRequestSpeaker has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCConfsCreateRequestSpeaker = MCPersonalTemplatesCreateRequestSpeaker
 
-func (q *MCConfsCreateRequestSpeaker) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCConfsCreateRequestChairman has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCConfsCreateRequestChairman = MCPersonalTemplatesCreateRequestSpeaker
 
-type MCConfsCreateRequestChairman struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
+// MCConfsCreateRequestMix has the members of MCPersonalTemplatesCreateRequestMix.
+type MCConfsCreateRequestMix = MCPersonalTemplatesCreateRequestMix
 
-func (q *MCConfsCreateRequestChairman) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCConfsCreateRequestVideoFormat has the members of MCPersonalTemplatesCreateRequestVideoFormat.
+type MCConfsCreateRequestVideoFormat = MCPersonalTemplatesCreateRequestVideoFormat
 
-type MCConfsCreateRequestMix struct {
-	// Mixing mode: 1 smart, 2 custom. One of 1, 2.
-	Mode int `json:"mode"`
-	// Mixing members; needed for custom mixing.
-	Members []MCConfsCreateRequestMixMember `json:"members,omitempty"`
-}
+// MCConfsCreateRequestInviteMember has the members of MCPersonalTemplatesCreateRequestInviteMember.
+type MCConfsCreateRequestInviteMember = MCPersonalTemplatesCreateRequestInviteMember
 
-func (q *MCConfsCreateRequestMix) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCConfsCreateRequestMixMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
+// MCConfsCreateRequestKeepCallingMember has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCConfsCreateRequestKeepCallingMember = MCPersonalTemplatesCreateRequestSpeaker
 
-type MCConfsCreateRequestMixMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
+// MCConfsCreateRequestVMP has the members of MCPersonalTemplatesCreateRequestVMP.
+type MCConfsCreateRequestVMP = MCPersonalTemplatesCreateRequestVMP
 
-func (q *MCConfsCreateRequestMixMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCConfsCreateRequestVIP has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCConfsCreateRequestVIP = MCPersonalTemplatesCreateRequestSpeaker
 
-type MCConfsCreateRequestVideoFormat struct {
-	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
-	Format int `json:"format"`
-	// Resolution: 1 QCIF, 2 CIF, 3 4CIF, 12 720P, 13 1080P, 14 WCIF, 15 W4CIF, 16 4K (was 19 before 5.1.0.1.0). One of 1, 2, 3, 12, 13, 14, 15, 16.
-	Resolution int `json:"resolution"`
-	// Frame rate.
-	Frame int `json:"frame"`
-	// Bitrate (kbps).
-	Bitrate int `json:"bitrate"`
-}
+// MCConfsCreateRequestPoll has the members of MCPersonalTemplatesCreateRequestVMPMemberPoll.
+type MCConfsCreateRequestPoll = MCPersonalTemplatesCreateRequestVMPMemberPoll
 
-func (q *MCConfsCreateRequestVideoFormat) decode(s source) error {
-	if v, ok := s.get("format"); ok && !v.empty() {
-		x, err := asInt("format", v)
-		if err != nil {
-			return err
-		}
-		q.Format = x
-	}
-	if v, ok := s.get("resolution"); ok && !v.empty() {
-		x, err := asInt("resolution", v)
-		if err != nil {
-			return err
-		}
-		q.Resolution = x
-	}
-	if v, ok := s.get("frame"); ok && !v.empty() {
-		x, err := asInt("frame", v)
-		if err != nil {
-			return err
-		}
-		q.Frame = x
-	}
-	if v, ok := s.get("bitrate"); ok && !v.empty() {
-		x, err := asInt("bitrate", v)
-		if err != nil {
-			return err
-		}
-		q.Bitrate = x
-	}
-	return nil
-}
+// MCConfsCreateRequestRecorder has the members of MCPersonalTemplatesCreateRequestRecorder.
+type MCConfsCreateRequestRecorder = MCPersonalTemplatesCreateRequestRecorder
 
-type MCConfsCreateRequestInviteMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-	// Call bitrate, at most the conference bitrate; default the conference bitrate (from 5.2.0.4.0).
-	Bitrate Opt[int] `json:"bitrate,omitzero"`
-	// Call protocol: 0 H.323, 1 SIP (from 5.1.0.4.0).
-	Protocol int `json:"protocol"`
-}
+// MCConfsCreateRequestDcs has the members of MCPersonalTemplatesCreateRequestDcs.
+type MCConfsCreateRequestDcs = MCPersonalTemplatesCreateRequestDcs
 
-func (q *MCConfsCreateRequestInviteMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	if v, ok := s.get("bitrate"); ok && !v.empty() {
-		x, err := asInt("bitrate", v)
-		if err != nil {
-			return err
-		}
-		q.Bitrate = Some(x)
-	}
-	if v, ok := s.get("protocol"); ok && !v.empty() {
-		x, err := asInt("protocol", v)
-		if err != nil {
-			return err
-		}
-		q.Protocol = x
-	}
-	return nil
-}
-
-type MCConfsCreateRequestKeepCallingMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCConfsCreateRequestKeepCallingMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCConfsCreateRequestVMP struct {
-	// Composition mode: 1 custom, 2 automatic; 3 automatic with batch poll, 4 custom with batch poll (from 5.2.0.2.0). One of 1, 2, 3, 4.
-	Mode int `json:"mode"`
-	// Layout style (61-63 from 5.2.0.2.0). One of 1, 2, 3, 61, 62, 63, 23, 4, 5, 35, 6, 13, 7, 8, 18, 38, 39, 19, 17, 20, 11, 46, 48, 51, 14, 54, 56, 59, 27.
-	Layout int `json:"layout"`
-	// Identify the sound source: 0 no, 1 yes. One of 0, 1.
-	VoiceHint int `json:"voice_hint"`
-	// Broadcast to terminals: 0 no, 1 yes. One of 0, 1.
-	Broadcast int `json:"broadcast"`
-	// Show terminal names: 0 no, 1 yes. One of 0, 1.
-	ShowMtName int `json:"show_mt_name"`
-	// Station-logo style (from 5.2.0.2.0).
-	MtNameStyle *MCConfsCreateRequestVMPMtNameStyle `json:"mt_name_style,omitempty"`
-	// Composition members.
-	Members []MCConfsCreateRequestVMPMember `json:"members"`
-	// Batch-poll settings for modes 3 and 4 (from 5.2.0.2.0).
-	Poll *MCConfsCreateRequestVMPPoll `json:"poll,omitempty"`
-}
-
-func (q *MCConfsCreateRequestVMP) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("layout"); ok && !v.empty() {
-		x, err := asInt("layout", v)
-		if err != nil {
-			return err
-		}
-		q.Layout = x
-	}
-	if v, ok := s.get("voice_hint"); ok && !v.empty() {
-		x, err := asInt("voice_hint", v)
-		if err != nil {
-			return err
-		}
-		q.VoiceHint = x
-	}
-	if v, ok := s.get("broadcast"); ok && !v.empty() {
-		x, err := asInt("broadcast", v)
-		if err != nil {
-			return err
-		}
-		q.Broadcast = x
-	}
-	if v, ok := s.get("show_mt_name"); ok && !v.empty() {
-		x, err := asInt("show_mt_name", v)
-		if err != nil {
-			return err
-		}
-		q.ShowMtName = x
-	}
-	if v, ok := s.get("mt_name_style"); ok {
-		m, err := asObject("mt_name_style", v)
-		if err != nil {
-			return err
-		}
-		q.MtNameStyle = new(MCConfsCreateRequestVMPMtNameStyle)
-		if err := q.MtNameStyle.decode(object(m)); err != nil {
-			return err
-		}
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCConfsCreateRequestVMPMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	if v, ok := s.get("poll"); ok {
-		m, err := asObject("poll", v)
-		if err != nil {
-			return err
-		}
-		q.Poll = new(MCConfsCreateRequestVMPPoll)
-		if err := q.Poll.decode(object(m)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type MCConfsCreateRequestVMPMtNameStyle struct {
-	// Font size: 0 small, 1 medium, 2 large; default 1. One of 0, 1, 2.
-	FontSize Opt[int] `json:"font_size,omitzero"`
-	// Font colour #RGB in hex, default #FFFFFF.
-	FontColor Opt[string] `json:"font_color,omitzero"`
-	// Position: 0 top left, 1 bottom left, 2 top right, 3 bottom right, 4 bottom centre; default 1. One of 0, 1, 2, 3, 4.
-	Position Opt[int] `json:"position,omitzero"`
-}
-
-func (q *MCConfsCreateRequestVMPMtNameStyle) decode(s source) error {
-	if v, ok := s.get("font_size"); ok && !v.empty() {
-		x, err := asInt("font_size", v)
-		if err != nil {
-			return err
-		}
-		q.FontSize = Some(x)
-	}
-	if v, ok := s.get("font_color"); ok {
-		x, err := asString("font_color", v)
-		if err != nil {
-			return err
-		}
-		q.FontColor = Some(x)
-	}
-	if v, ok := s.get("position"); ok && !v.empty() {
-		x, err := asInt("position", v)
-		if err != nil {
-			return err
-		}
-		q.Position = Some(x)
-	}
-	return nil
-}
-
-type MCConfsCreateRequestVMPMember struct {
-	// Member name, max 128 bytes; needed only when member_type is 1.
-	Name Opt[string] `json:"name,omitzero"`
-	// Account (moid, e164, IP, ...), max 128 bytes; needed only when member_type is 1.
-	Account Opt[string] `json:"account,omitzero"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType Opt[int] `json:"account_type,omitzero"`
-	// Follow type: 1 chosen by conference control, 2 speaker, 3 chairman, 4 conference poll, 6 single-channel poll (from 5.2.0.2.0), 7 content sharing. One of 1, 2, 3, 4, 6, 7.
-	MemberType int `json:"member_type"`
-	// Position in the composition.
-	ChnIdx int `json:"chn_idx"`
-	// Single-channel poll settings (member_type 6; from 5.2.0.2.0).
-	Poll *MCConfsCreateRequestVMPMemberPoll `json:"poll,omitempty"`
-}
-
-func (q *MCConfsCreateRequestVMPMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = Some(x)
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = Some(x)
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = Some(x)
-	}
-	if v, ok := s.get("member_type"); ok && !v.empty() {
-		x, err := asInt("member_type", v)
-		if err != nil {
-			return err
-		}
-		q.MemberType = x
-	}
-	if v, ok := s.get("chn_idx"); ok && !v.empty() {
-		x, err := asInt("chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.ChnIdx = x
-	}
-	if v, ok := s.get("poll"); ok {
-		m, err := asObject("poll", v)
-		if err != nil {
-			return err
-		}
-		q.Poll = new(MCConfsCreateRequestVMPMemberPoll)
-		if err := q.Poll.decode(object(m)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type MCConfsCreateRequestVMPMemberPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCConfsCreateRequestVMPMemberPollMember `json:"members"`
-}
-
-func (q *MCConfsCreateRequestVMPMemberPoll) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("num"); ok && !v.empty() {
-		x, err := asInt("num", v)
-		if err != nil {
-			return err
-		}
-		q.Num = x
-	}
-	if v, ok := s.get("keep_time"); ok && !v.empty() {
-		x, err := asInt("keep_time", v)
-		if err != nil {
-			return err
-		}
-		q.KeepTime = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCConfsCreateRequestVMPMemberPollMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-type MCConfsCreateRequestVMPMemberPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCConfsCreateRequestVMPMemberPollMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCConfsCreateRequestVMPPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCConfsCreateRequestVMPPollMember `json:"members"`
-}
-
-func (q *MCConfsCreateRequestVMPPoll) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("num"); ok && !v.empty() {
-		x, err := asInt("num", v)
-		if err != nil {
-			return err
-		}
-		q.Num = x
-	}
-	if v, ok := s.get("keep_time"); ok && !v.empty() {
-		x, err := asInt("keep_time", v)
-		if err != nil {
-			return err
-		}
-		q.KeepTime = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCConfsCreateRequestVMPPollMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-type MCConfsCreateRequestVMPPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCConfsCreateRequestVMPPollMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCConfsCreateRequestVIP struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCConfsCreateRequestVIP) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCConfsCreateRequestPoll struct {
-	// Poll mode: 1 video, 3 audio and video. One of 1, 3.
-	Mode int `json:"mode"`
-	// Number of poll rounds, 0 unlimited.
-	Num int `json:"num"`
-	// Poll interval (s).
-	KeepTime int `json:"keep_time"`
-	// Poll members.
-	Members []MCConfsCreateRequestPollMember `json:"members"`
-}
-
-func (q *MCConfsCreateRequestPoll) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	if v, ok := s.get("num"); ok && !v.empty() {
-		x, err := asInt("num", v)
-		if err != nil {
-			return err
-		}
-		q.Num = x
-	}
-	if v, ok := s.get("keep_time"); ok && !v.empty() {
-		x, err := asInt("keep_time", v)
-		if err != nil {
-			return err
-		}
-		q.KeepTime = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]MCConfsCreateRequestPollMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-type MCConfsCreateRequestPollMember struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCConfsCreateRequestPollMember) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
-
-type MCConfsCreateRequestRecorder struct {
-	// Publish (video on demand): 0 no, 1 yes. One of 0, 1.
-	PublishMode int `json:"publish_mode"`
-	// Record content sharing: 0 no, 1 yes. One of 0, 1.
-	DualStream int `json:"dual_stream"`
-	// Live viewing without login: 0 no, 1 yes. One of 0, 1.
-	Anonymous int `json:"anonymous"`
-	// 0 off, 1 record, 2 live, 3 record and live. One of 0, 1, 2, 3.
-	RecorderMode int `json:"recorder_mode"`
-	// Moid of the VRS.
-	VRSID Opt[string] `json:"vrs_id,omitzero"`
-}
-
-func (q *MCConfsCreateRequestRecorder) decode(s source) error {
-	if v, ok := s.get("publish_mode"); ok && !v.empty() {
-		x, err := asInt("publish_mode", v)
-		if err != nil {
-			return err
-		}
-		q.PublishMode = x
-	}
-	if v, ok := s.get("dual_stream"); ok && !v.empty() {
-		x, err := asInt("dual_stream", v)
-		if err != nil {
-			return err
-		}
-		q.DualStream = x
-	}
-	if v, ok := s.get("anonymous"); ok && !v.empty() {
-		x, err := asInt("anonymous", v)
-		if err != nil {
-			return err
-		}
-		q.Anonymous = x
-	}
-	if v, ok := s.get("recorder_mode"); ok && !v.empty() {
-		x, err := asInt("recorder_mode", v)
-		if err != nil {
-			return err
-		}
-		q.RecorderMode = x
-	}
-	if v, ok := s.get("vrs_id"); ok {
-		x, err := asString("vrs_id", v)
-		if err != nil {
-			return err
-		}
-		q.VRSID = Some(x)
-	}
-	return nil
-}
-
-type MCConfsCreateRequestDcs struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCConfsCreateRequestDcs) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
-
-type MCConfsCreateRequestDes struct {
-	// 0 off, 1 chairman controlled, 2 free collaboration. One of 0, 1, 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCConfsCreateRequestDes) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
+// MCConfsCreateRequestDes has the members of MCPersonalTemplatesCreateRequestDcs.
+type MCConfsCreateRequestDes = MCPersonalTemplatesCreateRequestDcs
 
 // Decode reads the request from its decoded parameters.
 func (q *MCConfsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -7618,23 +4955,8 @@ func (p *MCVirtualMeetingRoomsListReplyVirtualMeetingRoom) Wire() wire.Object {
 	return o
 }
 
-type MCVirtualMeetingRoomsListReplyVirtualMeetingRoomExclusiveUser struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCVirtualMeetingRoomsListReplyVirtualMeetingRoomExclusiveUser) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCVirtualMeetingRoomsListReplyVirtualMeetingRoomExclusiveUser has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCVirtualMeetingRoomsListReplyVirtualMeetingRoomExclusiveUser = MCPersonalTemplatesGetReplySpeaker
 
 // MCVirtualMeetingRoomsGetReply is the reply of mc.virtual_meeting_rooms.get (GET /api/v1/mc/virtual_meeting_rooms/{id}).
 type MCVirtualMeetingRoomsGetReply struct {
@@ -7765,92 +5087,20 @@ func (p *MCVirtualMeetingRoomsGetReply) Wire() wire.Object {
 	return o
 }
 
-type MCVirtualMeetingRoomsGetReplyVideoFormat struct {
-	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
-	Format int `json:"format"`
-	// Resolution: 1 QCIF, 2 CIF, 3 4CIF, 12 720P, 13 1080P, 14 WCIF, 15 W4CIF, 16 4K (was 19 before 5.1.0.1.0). One of 1, 2, 3, 12, 13, 14, 15, 16.
-	Resolution int `json:"resolution"`
-	// Frame rate.
-	Frame int `json:"frame"`
-	// Bitrate (kbps).
-	Bitrate int `json:"bitrate"`
-}
+// MCVirtualMeetingRoomsGetReplyVideoFormat has the members of MCPersonalTemplatesGetReplyVideoFormat.
+type MCVirtualMeetingRoomsGetReplyVideoFormat = MCPersonalTemplatesGetReplyVideoFormat
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCVirtualMeetingRoomsGetReplyVideoFormat) Wire() wire.Object {
-	o := make(wire.Object, 4)
-	o["format"] = p.Format
-	o["resolution"] = p.Resolution
-	o["frame"] = p.Frame
-	o["bitrate"] = p.Bitrate
-	return o
-}
+// MCVirtualMeetingRoomsGetReplyMix has the members of MCPublicTemplatesGetReplyMix.
+type MCVirtualMeetingRoomsGetReplyMix = MCPublicTemplatesGetReplyMix
 
-type MCVirtualMeetingRoomsGetReplyMix struct {
-	// Mixing mode: 1 smart. One of 1.
-	Mode int `json:"mode"`
-}
+// MCVirtualMeetingRoomsGetReplyVMP has the members of MCPublicTemplatesGetReplyVMP.
+type MCVirtualMeetingRoomsGetReplyVMP = MCPublicTemplatesGetReplyVMP
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCVirtualMeetingRoomsGetReplyMix) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["mode"] = p.Mode
-	return o
-}
+// MCVirtualMeetingRoomsGetReplyRecorder has the members of MCPersonalTemplatesGetReplyRecorder.
+type MCVirtualMeetingRoomsGetReplyRecorder = MCPersonalTemplatesGetReplyRecorder
 
-type MCVirtualMeetingRoomsGetReplyVMP struct {
-	// Composition mode: 2 automatic. One of 2.
-	Mode int `json:"mode"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCVirtualMeetingRoomsGetReplyVMP) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["mode"] = p.Mode
-	return o
-}
-
-type MCVirtualMeetingRoomsGetReplyRecorder struct {
-	// Publish (video on demand): 0 no, 1 yes. One of 0, 1.
-	PublishMode int `json:"publish_mode"`
-	// Record content sharing: 0 no, 1 yes. One of 0, 1.
-	DualStream int `json:"dual_stream"`
-	// Live viewing without login: 0 no, 1 yes. One of 0, 1.
-	Anonymous int `json:"anonymous"`
-	// 0 off, 1 record, 2 live, 3 record and live. One of 0, 1, 2, 3.
-	RecorderMode int `json:"recorder_mode"`
-	// Moid of the VRS.
-	VRSID string `json:"vrs_id"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCVirtualMeetingRoomsGetReplyRecorder) Wire() wire.Object {
-	o := make(wire.Object, 5)
-	o["publish_mode"] = p.PublishMode
-	o["dual_stream"] = p.DualStream
-	o["anonymous"] = p.Anonymous
-	o["recorder_mode"] = p.RecorderMode
-	o["vrs_id"] = p.VRSID
-	return o
-}
-
-type MCVirtualMeetingRoomsGetReplyExclusiveUser struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCVirtualMeetingRoomsGetReplyExclusiveUser) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	return o
-}
+// MCVirtualMeetingRoomsGetReplyExclusiveUser has the members of MCPersonalTemplatesGetReplySpeaker.
+type MCVirtualMeetingRoomsGetReplyExclusiveUser = MCPersonalTemplatesGetReplySpeaker
 
 // MCVirtualMeetingRoomsCreateRequest is the request of mc.virtual_meeting_rooms.create (POST /api/v1/mc/virtual_meeting_rooms).
 type MCVirtualMeetingRoomsCreateRequest struct {
@@ -8180,166 +5430,20 @@ func (q *MCVirtualMeetingRoomsCreateRequest) decode(s source) error {
 	return nil
 }
 
-type MCVirtualMeetingRoomsCreateRequestVideoFormat struct {
-	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
-	Format int `json:"format"`
-	// Resolution: 1 QCIF, 2 CIF, 3 4CIF, 12 720P, 13 1080P, 14 WCIF, 15 W4CIF, 16 4K (was 19 before 5.1.0.1.0). One of 1, 2, 3, 12, 13, 14, 15, 16.
-	Resolution int `json:"resolution"`
-	// Frame rate.
-	Frame int `json:"frame"`
-	// Bitrate (kbps).
-	Bitrate int `json:"bitrate"`
-}
+// MCVirtualMeetingRoomsCreateRequestVideoFormat has the members of MCPersonalTemplatesCreateRequestVideoFormat.
+type MCVirtualMeetingRoomsCreateRequestVideoFormat = MCPersonalTemplatesCreateRequestVideoFormat
 
-func (q *MCVirtualMeetingRoomsCreateRequestVideoFormat) decode(s source) error {
-	if v, ok := s.get("format"); ok && !v.empty() {
-		x, err := asInt("format", v)
-		if err != nil {
-			return err
-		}
-		q.Format = x
-	}
-	if v, ok := s.get("resolution"); ok && !v.empty() {
-		x, err := asInt("resolution", v)
-		if err != nil {
-			return err
-		}
-		q.Resolution = x
-	}
-	if v, ok := s.get("frame"); ok && !v.empty() {
-		x, err := asInt("frame", v)
-		if err != nil {
-			return err
-		}
-		q.Frame = x
-	}
-	if v, ok := s.get("bitrate"); ok && !v.empty() {
-		x, err := asInt("bitrate", v)
-		if err != nil {
-			return err
-		}
-		q.Bitrate = x
-	}
-	return nil
-}
+// MCVirtualMeetingRoomsCreateRequestMix has the members of MCPublicTemplatesCreateRequestMix.
+type MCVirtualMeetingRoomsCreateRequestMix = MCPublicTemplatesCreateRequestMix
 
-type MCVirtualMeetingRoomsCreateRequestMix struct {
-	// Mixing mode: 1 smart. One of 1.
-	Mode int `json:"mode"`
-}
+// MCVirtualMeetingRoomsCreateRequestVMP has the members of MCPublicTemplatesCreateRequestVMP.
+type MCVirtualMeetingRoomsCreateRequestVMP = MCPublicTemplatesCreateRequestVMP
 
-func (q *MCVirtualMeetingRoomsCreateRequestMix) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
+// MCVirtualMeetingRoomsCreateRequestRecorder has the members of MCPersonalTemplatesCreateRequestRecorder.
+type MCVirtualMeetingRoomsCreateRequestRecorder = MCPersonalTemplatesCreateRequestRecorder
 
-type MCVirtualMeetingRoomsCreateRequestVMP struct {
-	// Composition mode: 2 automatic. One of 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCVirtualMeetingRoomsCreateRequestVMP) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
-
-type MCVirtualMeetingRoomsCreateRequestRecorder struct {
-	// Publish (video on demand): 0 no, 1 yes. One of 0, 1.
-	PublishMode int `json:"publish_mode"`
-	// Record content sharing: 0 no, 1 yes. One of 0, 1.
-	DualStream int `json:"dual_stream"`
-	// Live viewing without login: 0 no, 1 yes. One of 0, 1.
-	Anonymous int `json:"anonymous"`
-	// 0 off, 1 record, 2 live, 3 record and live. One of 0, 1, 2, 3.
-	RecorderMode int `json:"recorder_mode"`
-	// Moid of the VRS.
-	VRSID Opt[string] `json:"vrs_id,omitzero"`
-}
-
-func (q *MCVirtualMeetingRoomsCreateRequestRecorder) decode(s source) error {
-	if v, ok := s.get("publish_mode"); ok && !v.empty() {
-		x, err := asInt("publish_mode", v)
-		if err != nil {
-			return err
-		}
-		q.PublishMode = x
-	}
-	if v, ok := s.get("dual_stream"); ok && !v.empty() {
-		x, err := asInt("dual_stream", v)
-		if err != nil {
-			return err
-		}
-		q.DualStream = x
-	}
-	if v, ok := s.get("anonymous"); ok && !v.empty() {
-		x, err := asInt("anonymous", v)
-		if err != nil {
-			return err
-		}
-		q.Anonymous = x
-	}
-	if v, ok := s.get("recorder_mode"); ok && !v.empty() {
-		x, err := asInt("recorder_mode", v)
-		if err != nil {
-			return err
-		}
-		q.RecorderMode = x
-	}
-	if v, ok := s.get("vrs_id"); ok {
-		x, err := asString("vrs_id", v)
-		if err != nil {
-			return err
-		}
-		q.VRSID = Some(x)
-	}
-	return nil
-}
-
-type MCVirtualMeetingRoomsCreateRequestExclusiveUser struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCVirtualMeetingRoomsCreateRequestExclusiveUser) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCVirtualMeetingRoomsCreateRequestExclusiveUser has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCVirtualMeetingRoomsCreateRequestExclusiveUser = MCPersonalTemplatesCreateRequestSpeaker
 
 // Decode reads the request from its decoded parameters.
 func (q *MCVirtualMeetingRoomsCreateRequest) Decode(a *wire.Args) error {
@@ -8699,166 +5803,20 @@ func (q *MCVirtualMeetingRoomsUpdateRequest) decode(s source) error {
 	return nil
 }
 
-type MCVirtualMeetingRoomsUpdateRequestVideoFormat struct {
-	// Format: 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (was 7 before 5.1.0.1.0; H.263+ removed).
-	Format int `json:"format"`
-	// Resolution: 1 QCIF, 2 CIF, 3 4CIF, 12 720P, 13 1080P, 14 WCIF, 15 W4CIF, 16 4K (was 19 before 5.1.0.1.0). One of 1, 2, 3, 12, 13, 14, 15, 16.
-	Resolution int `json:"resolution"`
-	// Frame rate.
-	Frame int `json:"frame"`
-	// Bitrate (kbps).
-	Bitrate int `json:"bitrate"`
-}
+// MCVirtualMeetingRoomsUpdateRequestVideoFormat has the members of MCPersonalTemplatesCreateRequestVideoFormat.
+type MCVirtualMeetingRoomsUpdateRequestVideoFormat = MCPersonalTemplatesCreateRequestVideoFormat
 
-func (q *MCVirtualMeetingRoomsUpdateRequestVideoFormat) decode(s source) error {
-	if v, ok := s.get("format"); ok && !v.empty() {
-		x, err := asInt("format", v)
-		if err != nil {
-			return err
-		}
-		q.Format = x
-	}
-	if v, ok := s.get("resolution"); ok && !v.empty() {
-		x, err := asInt("resolution", v)
-		if err != nil {
-			return err
-		}
-		q.Resolution = x
-	}
-	if v, ok := s.get("frame"); ok && !v.empty() {
-		x, err := asInt("frame", v)
-		if err != nil {
-			return err
-		}
-		q.Frame = x
-	}
-	if v, ok := s.get("bitrate"); ok && !v.empty() {
-		x, err := asInt("bitrate", v)
-		if err != nil {
-			return err
-		}
-		q.Bitrate = x
-	}
-	return nil
-}
+// MCVirtualMeetingRoomsUpdateRequestMix has the members of MCPublicTemplatesCreateRequestMix.
+type MCVirtualMeetingRoomsUpdateRequestMix = MCPublicTemplatesCreateRequestMix
 
-type MCVirtualMeetingRoomsUpdateRequestMix struct {
-	// Mixing mode: 1 smart. One of 1.
-	Mode int `json:"mode"`
-}
+// MCVirtualMeetingRoomsUpdateRequestVMP has the members of MCPublicTemplatesCreateRequestVMP.
+type MCVirtualMeetingRoomsUpdateRequestVMP = MCPublicTemplatesCreateRequestVMP
 
-func (q *MCVirtualMeetingRoomsUpdateRequestMix) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
+// MCVirtualMeetingRoomsUpdateRequestRecorder has the members of MCPersonalTemplatesCreateRequestRecorder.
+type MCVirtualMeetingRoomsUpdateRequestRecorder = MCPersonalTemplatesCreateRequestRecorder
 
-type MCVirtualMeetingRoomsUpdateRequestVMP struct {
-	// Composition mode: 2 automatic. One of 2.
-	Mode int `json:"mode"`
-}
-
-func (q *MCVirtualMeetingRoomsUpdateRequestVMP) decode(s source) error {
-	if v, ok := s.get("mode"); ok && !v.empty() {
-		x, err := asInt("mode", v)
-		if err != nil {
-			return err
-		}
-		q.Mode = x
-	}
-	return nil
-}
-
-type MCVirtualMeetingRoomsUpdateRequestRecorder struct {
-	// Publish (video on demand): 0 no, 1 yes. One of 0, 1.
-	PublishMode int `json:"publish_mode"`
-	// Record content sharing: 0 no, 1 yes. One of 0, 1.
-	DualStream int `json:"dual_stream"`
-	// Live viewing without login: 0 no, 1 yes. One of 0, 1.
-	Anonymous int `json:"anonymous"`
-	// 0 off, 1 record, 2 live, 3 record and live. One of 0, 1, 2, 3.
-	RecorderMode int `json:"recorder_mode"`
-	// Moid of the VRS.
-	VRSID Opt[string] `json:"vrs_id,omitzero"`
-}
-
-func (q *MCVirtualMeetingRoomsUpdateRequestRecorder) decode(s source) error {
-	if v, ok := s.get("publish_mode"); ok && !v.empty() {
-		x, err := asInt("publish_mode", v)
-		if err != nil {
-			return err
-		}
-		q.PublishMode = x
-	}
-	if v, ok := s.get("dual_stream"); ok && !v.empty() {
-		x, err := asInt("dual_stream", v)
-		if err != nil {
-			return err
-		}
-		q.DualStream = x
-	}
-	if v, ok := s.get("anonymous"); ok && !v.empty() {
-		x, err := asInt("anonymous", v)
-		if err != nil {
-			return err
-		}
-		q.Anonymous = x
-	}
-	if v, ok := s.get("recorder_mode"); ok && !v.empty() {
-		x, err := asInt("recorder_mode", v)
-		if err != nil {
-			return err
-		}
-		q.RecorderMode = x
-	}
-	if v, ok := s.get("vrs_id"); ok {
-		x, err := asString("vrs_id", v)
-		if err != nil {
-			return err
-		}
-		q.VRSID = Some(x)
-	}
-	return nil
-}
-
-type MCVirtualMeetingRoomsUpdateRequestExclusiveUser struct {
-	// Member name, max 128 bytes.
-	Name string `json:"name"`
-	// Account (moid, e164, IP, ...), max 128 bytes.
-	Account string `json:"account"`
-	// Account type: 1 moid, 3 any account (before 5.1.0.1.0), 4 non-system e-mail, 5 e164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end, from 5.1.0.4.0). One of 1, 3, 4, 5, 6, 7, 8.
-	AccountType int `json:"account_type"`
-}
-
-func (q *MCVirtualMeetingRoomsUpdateRequestExclusiveUser) decode(s source) error {
-	if v, ok := s.get("name"); ok {
-		x, err := asString("name", v)
-		if err != nil {
-			return err
-		}
-		q.Name = x
-	}
-	if v, ok := s.get("account"); ok {
-		x, err := asString("account", v)
-		if err != nil {
-			return err
-		}
-		q.Account = x
-	}
-	if v, ok := s.get("account_type"); ok && !v.empty() {
-		x, err := asInt("account_type", v)
-		if err != nil {
-			return err
-		}
-		q.AccountType = x
-	}
-	return nil
-}
+// MCVirtualMeetingRoomsUpdateRequestExclusiveUser has the members of MCPersonalTemplatesCreateRequestSpeaker.
+type MCVirtualMeetingRoomsUpdateRequestExclusiveUser = MCPersonalTemplatesCreateRequestSpeaker
 
 // Decode reads the request from its decoded parameters.
 func (q *MCVirtualMeetingRoomsUpdateRequest) Decode(a *wire.Args) error {
@@ -9235,44 +6193,8 @@ func (p *MCMeetingFilesListReply) Wire() wire.Object {
 	return o
 }
 
-type MCMeetingFilesListReplyMeetingFile struct {
-	// File id.
-	FileID string `json:"file_id"`
-	// Meeting id.
-	MeetingID string `json:"meeting_id"`
-	// File name.
-	FileName string `json:"file_name"`
-	// File type (txt, doc, docx, xls, xlsx, ppt, pptx, pdf, rar, zip, jpg, png, bmp).
-	FileType string `json:"file_type"`
-	// File extension.
-	ExtensionName string `json:"extension_name"`
-	// Relative path of the file.
-	FileURL string `json:"file_url"`
-	// File size in MB.
-	FileSize string `json:"file_size"`
-	// Moid of the uploader.
-	CreatorMoid string `json:"creator_moid"`
-	// Name of the uploader.
-	CreatorName string `json:"creator_name"`
-	// Upload time.
-	CreateTime string `json:"create_time"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCMeetingFilesListReplyMeetingFile) Wire() wire.Object {
-	o := make(wire.Object, 10)
-	o["file_id"] = p.FileID
-	o["meeting_id"] = p.MeetingID
-	o["file_name"] = p.FileName
-	o["file_type"] = p.FileType
-	o["extension_name"] = p.ExtensionName
-	o["file_url"] = p.FileURL
-	o["file_size"] = p.FileSize
-	o["creator_moid"] = p.CreatorMoid
-	o["creator_name"] = p.CreatorName
-	o["create_time"] = p.CreateTime
-	return o
-}
+// MCMeetingFilesListReplyMeetingFile has the members of MCMeetingFilesUploadReplyMeetingFile.
+type MCMeetingFilesListReplyMeetingFile = MCMeetingFilesUploadReplyMeetingFile
 
 // MCHistoryListRequest is the request of mc.history.list (GET /api/v1/mc/history).
 type MCHistoryListRequest struct {
@@ -9449,20 +6371,8 @@ func (p *MCHistoryGetReply) Wire() wire.Object {
 	return o
 }
 
-type MCHistoryGetReplyCreator struct {
-	// User name.
-	Name string `json:"name"`
-	// Account moid.
-	Account string `json:"account"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *MCHistoryGetReplyCreator) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	return o
-}
+// MCHistoryGetReplyCreator has the members of MCHistoryListReplyConfCreator.
+type MCHistoryGetReplyCreator = MCHistoryListReplyConfCreator
 
 type MCHistoryGetReplyCall struct {
 	// Terminal number in the conference.

@@ -206,47 +206,8 @@ func (p *NMSPlatformDomainsLogicalsListReply) Wire() wire.Object {
 	return o
 }
 
-type NMSPlatformDomainsLogicalsListReplyLogical struct {
-	// Logical server moid.
-	Moid string `json:"moid"`
-	// Logical server guid.
-	Guid string `json:"guid"`
-	// Virtual machine-room moid (from 5.2.0.2.0).
-	MachineRoomMoid string `json:"machine_room_moid"`
-	// Moid of the physical server it runs on.
-	PServerMoid string `json:"p_server_moid"`
-	// Moid of the server's domain.
-	DomainMoid string `json:"domain_moid"`
-	// Server name.
-	Name string `json:"name"`
-	// Server type: sus, xmpp, rabbitmq, zookeeper...
-	Type string `json:"type"`
-	// Master or slave; empty without backup.
-	BackupState string `json:"backup_state"`
-	// IP addresses of the physical server, separated by ';'.
-	IP string `json:"ip"`
-	// Alarm level: critical, important, normal; empty without alarm.
-	WarningLevel string `json:"warning_level"`
-	// Online state: online or offline. One of offline, online.
-	Online string `json:"online"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *NMSPlatformDomainsLogicalsListReplyLogical) Wire() wire.Object {
-	o := make(wire.Object, 11)
-	o["moid"] = p.Moid
-	o["guid"] = p.Guid
-	o["machine_room_moid"] = p.MachineRoomMoid
-	o["p_server_moid"] = p.PServerMoid
-	o["domain_moid"] = p.DomainMoid
-	o["name"] = p.Name
-	o["type"] = p.Type
-	o["backup_state"] = p.BackupState
-	o["ip"] = p.IP
-	o["warning_level"] = p.WarningLevel
-	o["online"] = p.Online
-	return o
-}
+// NMSPlatformDomainsLogicalsListReplyLogical has the members of NMSPhysicalsLogicalsListReplyLogical.
+type NMSPlatformDomainsLogicalsListReplyLogical = NMSPhysicalsLogicalsListReplyLogical
 
 // NMSUserDomainsTerminalsListRequest is the request of nms.user_domains.terminals.list (GET /api/v1/nms/user_domains/{domain_moid}/terminals).
 type NMSUserDomainsTerminalsListRequest struct {

@@ -418,29 +418,8 @@ func (p *VCConfsGetReply) Wire() wire.Object {
 	return o
 }
 
-type VCConfsGetReplyCreator struct {
-	// Name, max 128 bytes.
-	Name string `json:"name"`
-	// Account, max 128 bytes.
-	Account string `json:"account"`
-	// 1 moid, 4 external e-mail, 5 E164, 6 telephone, 7 IP address, 8 alias@ip (monitoring front end).
-	AccountType int `json:"account_type"`
-	// Landline: area code 4, number 16, extension 10 characters.
-	Telephone string `json:"telephone"`
-	// Mobile phone, max 15 bytes.
-	Mobile string `json:"mobile"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsGetReplyCreator) Wire() wire.Object {
-	o := make(wire.Object, 5)
-	o["name"] = p.Name
-	o["account"] = p.Account
-	o["account_type"] = p.AccountType
-	o["telephone"] = p.Telephone
-	o["mobile"] = p.Mobile
-	return o
-}
+// VCConfsGetReplyCreator has the members of VCConfsListReplyConfCreator.
+type VCConfsGetReplyCreator = VCConfsListReplyConfCreator
 
 type VCConfsGetReplyVideoFormat struct {
 	// 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265 (7 before 5.1.0.1.0).
@@ -1611,21 +1590,8 @@ func (q *VCConfsMtsDeleteRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsMtsDeleteRequestMt struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-func (q *VCConfsMtsDeleteRequestMt) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	return nil
-}
+// VCConfsMtsDeleteRequestMt has the members of VCConfsSMSSendRequestMt.
+type VCConfsMtsDeleteRequestMt = VCConfsSMSSendRequestMt
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsMtsDeleteRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -1805,59 +1771,11 @@ func (p *VCConfsMtsGetReplyVRcvChnItem) Wire() wire.Object {
 	return o
 }
 
-type VCConfsMtsGetReplyDvSndChnItem struct {
-	// Channel number.
-	ChnID int `json:"chn_id"`
-	// Channel alias.
-	ChnAlias string `json:"chn_alias"`
-	// Bitrate; absent for cascaded terminals (from 5.2.0.2.0).
-	Bitrate int `json:"bitrate"`
-	// Resolution, terminal resolution values; absent for cascaded terminals (from 5.2.0.2.0).
-	Resolution int `json:"resolution"`
-	// 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265; absent for cascaded terminals (from 5.2.0.2.0).
-	Format int `json:"format"`
-	// Channel label: 0 automatic or off, 1 left, 2 middle, 3 right, 4 mixing, 5 picture composition (from 6.0.0.3.0).
-	ChnLabel int `json:"chn_label"`
-}
+// VCConfsMtsGetReplyDvSndChnItem has the members of VCConfsMtsGetReplyVRcvChnItem.
+type VCConfsMtsGetReplyDvSndChnItem = VCConfsMtsGetReplyVRcvChnItem
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMtsGetReplyDvSndChnItem) Wire() wire.Object {
-	o := make(wire.Object, 6)
-	o["chn_id"] = p.ChnID
-	o["chn_alias"] = p.ChnAlias
-	o["bitrate"] = p.Bitrate
-	o["resolution"] = p.Resolution
-	o["format"] = p.Format
-	o["chn_label"] = p.ChnLabel
-	return o
-}
-
-type VCConfsMtsGetReplyDvRcvChnItem struct {
-	// Channel number.
-	ChnID int `json:"chn_id"`
-	// Channel alias.
-	ChnAlias string `json:"chn_alias"`
-	// Bitrate; absent for cascaded terminals (from 5.2.0.2.0).
-	Bitrate int `json:"bitrate"`
-	// Resolution, terminal resolution values; absent for cascaded terminals (from 5.2.0.2.0).
-	Resolution int `json:"resolution"`
-	// 1 MPEG, 2 H.261, 3 H.263, 4 H.264 HP, 5 H.264 BP, 6 H.265; absent for cascaded terminals (from 5.2.0.2.0).
-	Format int `json:"format"`
-	// Channel label: 0 automatic or off, 1 left, 2 middle, 3 right, 4 mixing, 5 picture composition (from 6.0.0.3.0).
-	ChnLabel int `json:"chn_label"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMtsGetReplyDvRcvChnItem) Wire() wire.Object {
-	o := make(wire.Object, 6)
-	o["chn_id"] = p.ChnID
-	o["chn_alias"] = p.ChnAlias
-	o["bitrate"] = p.Bitrate
-	o["resolution"] = p.Resolution
-	o["format"] = p.Format
-	o["chn_label"] = p.ChnLabel
-	return o
-}
+// VCConfsMtsGetReplyDvRcvChnItem has the members of VCConfsMtsGetReplyVRcvChnItem.
+type VCConfsMtsGetReplyDvRcvChnItem = VCConfsMtsGetReplyVRcvChnItem
 
 type VCConfsMtsGetReplyASndChnItem struct {
 	// Channel number.
@@ -1877,23 +1795,8 @@ func (p *VCConfsMtsGetReplyASndChnItem) Wire() wire.Object {
 	return o
 }
 
-type VCConfsMtsGetReplyARcvChnItem struct {
-	// Channel number.
-	ChnID int `json:"chn_id"`
-	// Channel alias.
-	ChnAlias string `json:"chn_alias"`
-	// Channel label: 0 automatic or off, 1 left, 2 middle, 3 right, 4 mixing, 5 picture composition (from 6.0.0.3.0).
-	ChnLabel int `json:"chn_label"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMtsGetReplyARcvChnItem) Wire() wire.Object {
-	o := make(wire.Object, 3)
-	o["chn_id"] = p.ChnID
-	o["chn_alias"] = p.ChnAlias
-	o["chn_label"] = p.ChnLabel
-	return o
-}
+// VCConfsMtsGetReplyARcvChnItem has the members of VCConfsMtsGetReplyASndChnItem.
+type VCConfsMtsGetReplyARcvChnItem = VCConfsMtsGetReplyASndChnItem
 
 // VCConfsOnlineMtsCallRequest is the request of vc.confs.online_mts.call (POST /api/v1/vc/confs/{conf_id}/online_mts).
 type VCConfsOnlineMtsCallRequest struct {
@@ -1975,21 +1878,8 @@ func (q *VCConfsOnlineMtsHangupRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsOnlineMtsHangupRequestMt struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-func (q *VCConfsOnlineMtsHangupRequestMt) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	return nil
-}
+// VCConfsOnlineMtsHangupRequestMt has the members of VCConfsSMSSendRequestMt.
+type VCConfsOnlineMtsHangupRequestMt = VCConfsSMSSendRequestMt
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsOnlineMtsHangupRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -2288,21 +2178,8 @@ func (q *VCConfsMixsMembersAddRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsMixsMembersAddRequestMember struct {
-	// Terminal id, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-}
-
-func (q *VCConfsMixsMembersAddRequestMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	return nil
-}
+// VCConfsMixsMembersAddRequestMember has the members of VCConfsMixsCreateRequestMember.
+type VCConfsMixsMembersAddRequestMember = VCConfsMixsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsMixsMembersAddRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -2333,21 +2210,8 @@ func (q *VCConfsMixsMembersDeleteRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsMixsMembersDeleteRequestMember struct {
-	// Terminal id, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-}
-
-func (q *VCConfsMixsMembersDeleteRequestMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	return nil
-}
+// VCConfsMixsMembersDeleteRequestMember has the members of VCConfsMixsCreateRequestMember.
+type VCConfsMixsMembersDeleteRequestMember = VCConfsMixsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsMixsMembersDeleteRequest) Decode(a *wire.Args) error {
@@ -2471,20 +2335,8 @@ func (p *VCConfsVMPsGetReplyMemberPoll) Wire() wire.Object {
 	return o
 }
 
-type VCConfsVMPsGetReplyMemberPollMember struct {
-	// Member's call alias (from 6.0.0.3.0).
-	Account string `json:"account"`
-	// Member's terminal id; empty when the member is not in the conference, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsVMPsGetReplyMemberPollMember) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["account"] = p.Account
-	o["mt_id"] = p.MtID
-	return o
-}
+// VCConfsVMPsGetReplyMemberPollMember has the members of VCConfsMixsGetReplyMember.
+type VCConfsVMPsGetReplyMemberPollMember = VCConfsMixsGetReplyMember
 
 type VCConfsVMPsGetReplyPoll struct {
 	// Number of batch-poll rounds.
@@ -2508,20 +2360,8 @@ func (p *VCConfsVMPsGetReplyPoll) Wire() wire.Object {
 	return o
 }
 
-type VCConfsVMPsGetReplyPollMember struct {
-	// Member's call alias (from 6.0.0.3.0).
-	Account string `json:"account"`
-	// Member's terminal id; empty when the member is not in the conference, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsVMPsGetReplyPollMember) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["account"] = p.Account
-	o["mt_id"] = p.MtID
-	return o
-}
+// VCConfsVMPsGetReplyPollMember has the members of VCConfsMixsGetReplyMember.
+type VCConfsVMPsGetReplyPollMember = VCConfsMixsGetReplyMember
 
 // VCConfsVMPsCreateRequest is the request of vc.confs.vmps.create (POST /api/v1/vc/confs/{conf_id}/vmps).
 type VCConfsVMPsCreateRequest struct {
@@ -2777,21 +2617,8 @@ func (q *VCConfsVMPsCreateRequestMemberPoll) decode(s source) error {
 	return nil
 }
 
-type VCConfsVMPsCreateRequestMemberPollMember struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-func (q *VCConfsVMPsCreateRequestMemberPollMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	return nil
-}
+// VCConfsVMPsCreateRequestMemberPollMember has the members of VCConfsSMSSendRequestMt.
+type VCConfsVMPsCreateRequestMemberPollMember = VCConfsSMSSendRequestMt
 
 type VCConfsVMPsCreateRequestPoll struct {
 	// Number of batch-poll rounds, 0 polls forever.
@@ -2836,21 +2663,8 @@ func (q *VCConfsVMPsCreateRequestPoll) decode(s source) error {
 	return nil
 }
 
-type VCConfsVMPsCreateRequestPollMember struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-func (q *VCConfsVMPsCreateRequestPollMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	return nil
-}
+// VCConfsVMPsCreateRequestPollMember has the members of VCConfsSMSSendRequestMt.
+type VCConfsVMPsCreateRequestPollMember = VCConfsSMSSendRequestMt
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsVMPsCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -2958,39 +2772,8 @@ func (q *VCConfsVMPsUpdateRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsVMPsUpdateRequestMtNameStyle struct {
-	// Font size: 0 small, 1 medium, 2 large; default 0. One of 0, 1, 2.
-	FontSize Opt[int] `json:"font_size,omitzero"`
-	// Font colour as #RGB hexadecimal; default #FFFFFF (white).
-	FontColor Opt[string] `json:"font_color,omitzero"`
-	// Position: 0 top left, 1 bottom left, 2 top right, 3 bottom right, 4 bottom centre; default 1. One of 0, 1, 2, 3, 4.
-	Position Opt[int] `json:"position,omitzero"`
-}
-
-func (q *VCConfsVMPsUpdateRequestMtNameStyle) decode(s source) error {
-	if v, ok := s.get("font_size"); ok && !v.empty() {
-		x, err := asInt("font_size", v)
-		if err != nil {
-			return err
-		}
-		q.FontSize = Some(x)
-	}
-	if v, ok := s.get("font_color"); ok {
-		x, err := asString("font_color", v)
-		if err != nil {
-			return err
-		}
-		q.FontColor = Some(x)
-	}
-	if v, ok := s.get("position"); ok && !v.empty() {
-		x, err := asInt("position", v)
-		if err != nil {
-			return err
-		}
-		q.Position = Some(x)
-	}
-	return nil
-}
+// VCConfsVMPsUpdateRequestMtNameStyle has the members of VCConfsVMPsCreateRequestMtNameStyle.
+type VCConfsVMPsUpdateRequestMtNameStyle = VCConfsVMPsCreateRequestMtNameStyle
 
 type VCConfsVMPsUpdateRequestMember struct {
 	// Composition channel index, from 0.
@@ -3108,21 +2891,8 @@ func (q *VCConfsVMPsUpdateRequestMemberPoll) decode(s source) error {
 	return nil
 }
 
-type VCConfsVMPsUpdateRequestMemberPollMember struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-func (q *VCConfsVMPsUpdateRequestMemberPollMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	return nil
-}
+// VCConfsVMPsUpdateRequestMemberPollMember has the members of VCConfsSMSSendRequestMt.
+type VCConfsVMPsUpdateRequestMemberPollMember = VCConfsSMSSendRequestMt
 
 type VCConfsVMPsUpdateRequestPoll struct {
 	// Number of batch-poll rounds, 0 polls forever.
@@ -3167,21 +2937,8 @@ func (q *VCConfsVMPsUpdateRequestPoll) decode(s source) error {
 	return nil
 }
 
-type VCConfsVMPsUpdateRequestPollMember struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-func (q *VCConfsVMPsUpdateRequestPollMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	return nil
-}
+// VCConfsVMPsUpdateRequestPollMember has the members of VCConfsSMSSendRequestMt.
+type VCConfsVMPsUpdateRequestPollMember = VCConfsSMSSendRequestMt
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsVMPsUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -3289,230 +3046,14 @@ func (q *VCConfsVMPsUpdatePutRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsVMPsUpdatePutRequestMtNameStyle struct {
-	// Font size: 0 small, 1 medium, 2 large; default 0. One of 0, 1, 2.
-	FontSize Opt[int] `json:"font_size,omitzero"`
-	// Font colour as #RGB hexadecimal; default #FFFFFF (white).
-	FontColor Opt[string] `json:"font_color,omitzero"`
-	// Position: 0 top left, 1 bottom left, 2 top right, 3 bottom right, 4 bottom centre; default 1. One of 0, 1, 2, 3, 4.
-	Position Opt[int] `json:"position,omitzero"`
-}
+// VCConfsVMPsUpdatePutRequestMtNameStyle has the members of VCConfsVMPsCreateRequestMtNameStyle.
+type VCConfsVMPsUpdatePutRequestMtNameStyle = VCConfsVMPsCreateRequestMtNameStyle
 
-func (q *VCConfsVMPsUpdatePutRequestMtNameStyle) decode(s source) error {
-	if v, ok := s.get("font_size"); ok && !v.empty() {
-		x, err := asInt("font_size", v)
-		if err != nil {
-			return err
-		}
-		q.FontSize = Some(x)
-	}
-	if v, ok := s.get("font_color"); ok {
-		x, err := asString("font_color", v)
-		if err != nil {
-			return err
-		}
-		q.FontColor = Some(x)
-	}
-	if v, ok := s.get("position"); ok && !v.empty() {
-		x, err := asInt("position", v)
-		if err != nil {
-			return err
-		}
-		q.Position = Some(x)
-	}
-	return nil
-}
+// VCConfsVMPsUpdatePutRequestMember has the members of VCConfsVMPsUpdateRequestMember.
+type VCConfsVMPsUpdatePutRequestMember = VCConfsVMPsUpdateRequestMember
 
-type VCConfsVMPsUpdatePutRequestMember struct {
-	// Composition channel index, from 0.
-	ChnIdx int `json:"chn_idx"`
-	// Member type: 0 an empty channel (before 6.0.0.3.0), 1 chosen by the conference control, 2 follows the speaker, 3 follows the chairman, 4 follows the conference poll, 5 voice activation, 6 single-channel poll (from 5.2.0.2.0), 7 follows the content stream; required (the reference marks it so; also accepted as members_type). One of 0, 1, 2, 3, 4, 5, 6, 7.
-	MemberType Opt[int] `json:"member_type,omitzero"`
-	// Seed 001's spelling of member_type, accepted as a synonym. One of 0, 1, 2, 3, 4, 5, 6, 7.
-	MembersType Opt[int] `json:"members_type,omitzero"`
-	// Terminal of the channel; needed when the member type is 1, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-	// Terminal video channel, only for member type 1; 0 chooses automatically; default 0 (from 6.0.0.3.0).
-	MtChnIdx Opt[int] `json:"mt_chn_idx,omitzero"`
-	// Single-channel poll, only for member type 6 (from 5.2.0.2.0).
-	Poll *VCConfsVMPsUpdatePutRequestMemberPoll `json:"poll,omitempty"`
-}
-
-func (q *VCConfsVMPsUpdatePutRequestMember) decode(s source) error {
-	if v, ok := s.get("chn_idx"); ok && !v.empty() {
-		x, err := asInt("chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.ChnIdx = x
-	}
-	if v, ok := s.get("member_type"); ok && !v.empty() {
-		x, err := asInt("member_type", v)
-		if err != nil {
-			return err
-		}
-		q.MemberType = Some(x)
-	}
-	if v, ok := s.get("members_type"); ok && !v.empty() {
-		x, err := asInt("members_type", v)
-		if err != nil {
-			return err
-		}
-		q.MembersType = Some(x)
-	}
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	if v, ok := s.get("mt_chn_idx"); ok && !v.empty() {
-		x, err := asInt("mt_chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.MtChnIdx = Some(x)
-	}
-	if v, ok := s.get("poll"); ok {
-		m, err := asObject("poll", v)
-		if err != nil {
-			return err
-		}
-		q.Poll = new(VCConfsVMPsUpdatePutRequestMemberPoll)
-		if err := q.Poll.decode(object(m)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type VCConfsVMPsUpdatePutRequestMemberPoll struct {
-	// Number of poll rounds, 0 polls forever.
-	Num int `json:"num"`
-	// Poll interval in seconds.
-	KeepTime int `json:"keep_time"`
-	// Index of the terminal to poll from now; 0 keeps the current position; default 0 (from 6.0.0.3.0).
-	PollIndex Opt[int] `json:"poll_index,omitzero"`
-	// Terminals of the single-channel poll.
-	Members []VCConfsVMPsUpdatePutRequestMemberPollMember `json:"members"`
-}
-
-func (q *VCConfsVMPsUpdatePutRequestMemberPoll) decode(s source) error {
-	if v, ok := s.get("num"); ok && !v.empty() {
-		x, err := asInt("num", v)
-		if err != nil {
-			return err
-		}
-		q.Num = x
-	}
-	if v, ok := s.get("keep_time"); ok && !v.empty() {
-		x, err := asInt("keep_time", v)
-		if err != nil {
-			return err
-		}
-		q.KeepTime = x
-	}
-	if v, ok := s.get("poll_index"); ok && !v.empty() {
-		x, err := asInt("poll_index", v)
-		if err != nil {
-			return err
-		}
-		q.PollIndex = Some(x)
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]VCConfsVMPsUpdatePutRequestMemberPollMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-type VCConfsVMPsUpdatePutRequestMemberPollMember struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-func (q *VCConfsVMPsUpdatePutRequestMemberPollMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	return nil
-}
-
-type VCConfsVMPsUpdatePutRequestPoll struct {
-	// Number of batch-poll rounds, 0 polls forever.
-	Num int `json:"num"`
-	// Batch-poll interval in seconds.
-	KeepTime int `json:"keep_time"`
-	// Terminals of the batch poll, only for mode 4.
-	Members []VCConfsVMPsUpdatePutRequestPollMember `json:"members"`
-}
-
-func (q *VCConfsVMPsUpdatePutRequestPoll) decode(s source) error {
-	if v, ok := s.get("num"); ok && !v.empty() {
-		x, err := asInt("num", v)
-		if err != nil {
-			return err
-		}
-		q.Num = x
-	}
-	if v, ok := s.get("keep_time"); ok && !v.empty() {
-		x, err := asInt("keep_time", v)
-		if err != nil {
-			return err
-		}
-		q.KeepTime = x
-	}
-	if v, ok := s.get("members"); ok {
-		l, err := asArray("members", v)
-		if err != nil {
-			return err
-		}
-		q.Members = make([]VCConfsVMPsUpdatePutRequestPollMember, len(l))
-		for i, e := range l {
-			m, err := asObject("members", value{v: e})
-			if err != nil {
-				return err
-			}
-			if err := q.Members[i].decode(object(m)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-type VCConfsVMPsUpdatePutRequestPollMember struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-func (q *VCConfsVMPsUpdatePutRequestPollMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	return nil
-}
+// VCConfsVMPsUpdatePutRequestPoll has the members of VCConfsVMPsUpdateRequestPoll.
+type VCConfsVMPsUpdatePutRequestPoll = VCConfsVMPsUpdateRequestPoll
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsVMPsUpdatePutRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -3808,57 +3349,8 @@ func (q *VCConfsMtvmpsUpdateRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsMtvmpsUpdateRequestMember struct {
-	// Composition channel index, from 0.
-	ChnIdx int `json:"chn_idx"`
-	// Member type: 0 empty, 1 chosen by the conference control; required (the reference marks it so; also accepted as members_type).
-	MemberType Opt[int] `json:"member_type,omitzero"`
-	// Seed 001's spelling of member_type, accepted as a synonym.
-	MembersType Opt[int] `json:"members_type,omitzero"`
-	// Terminal of the channel, max 48 bytes.
-	MtID string `json:"mt_id"`
-	// Terminal video channel; 0 chooses automatically; default 0 (from 6.0.0.3.0).
-	MtChnIdx Opt[int] `json:"mt_chn_idx,omitzero"`
-}
-
-func (q *VCConfsMtvmpsUpdateRequestMember) decode(s source) error {
-	if v, ok := s.get("chn_idx"); ok && !v.empty() {
-		x, err := asInt("chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.ChnIdx = x
-	}
-	if v, ok := s.get("member_type"); ok && !v.empty() {
-		x, err := asInt("member_type", v)
-		if err != nil {
-			return err
-		}
-		q.MemberType = Some(x)
-	}
-	if v, ok := s.get("members_type"); ok && !v.empty() {
-		x, err := asInt("members_type", v)
-		if err != nil {
-			return err
-		}
-		q.MembersType = Some(x)
-	}
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	if v, ok := s.get("mt_chn_idx"); ok && !v.empty() {
-		x, err := asInt("mt_chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.MtChnIdx = Some(x)
-	}
-	return nil
-}
+// VCConfsMtvmpsUpdateRequestMember has the members of VCConfsMtvmpsCreateRequestMember.
+type VCConfsMtvmpsUpdateRequestMember = VCConfsMtvmpsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsMtvmpsUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -3898,29 +3390,8 @@ func (p *VCConfsMtvmpsChannelGetReply) Wire() wire.Object {
 	return o
 }
 
-type VCConfsMtvmpsChannelGetReplyMember struct {
-	// Composition channel index, from 0.
-	ChnIdx int `json:"chn_idx"`
-	// Member type: 0 empty, 1 chosen by the conference control.
-	MemberType int `json:"member_type"`
-	// Terminal of the channel, for member type 1; empty when not in the conference, max 48 bytes.
-	MtID string `json:"mt_id"`
-	// Terminal video channel; 0 automatic (from 6.0.0.3.0).
-	MtChnIdx int `json:"mt_chn_idx"`
-	// Member's call alias (from 6.0.0.3.0).
-	Account string `json:"account"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMtvmpsChannelGetReplyMember) Wire() wire.Object {
-	o := make(wire.Object, 5)
-	o["chn_idx"] = p.ChnIdx
-	o["member_type"] = p.MemberType
-	o["mt_id"] = p.MtID
-	o["mt_chn_idx"] = p.MtChnIdx
-	o["account"] = p.Account
-	return o
-}
+// VCConfsMtvmpsChannelGetReplyMember has the members of VCConfsMtvmpsGetReplyMember.
+type VCConfsMtvmpsChannelGetReplyMember = VCConfsMtvmpsGetReplyMember
 
 // VCConfsMtChannelVMPsCreateRequest is the request of vc.confs.mt_channel_vmps.create (POST /api/v1/vc/confs/{conf_id}/mt_channel_vmps).
 type VCConfsMtChannelVMPsCreateRequest struct {
@@ -4002,57 +3473,8 @@ func (q *VCConfsMtChannelVMPsCreateRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsMtChannelVMPsCreateRequestMember struct {
-	// Composition channel index, from 0.
-	ChnIdx int `json:"chn_idx"`
-	// Member type: 0 empty, 1 chosen by the conference control; required (the reference marks it so; also accepted as members_type).
-	MemberType Opt[int] `json:"member_type,omitzero"`
-	// Seed 001's spelling of member_type, accepted as a synonym.
-	MembersType Opt[int] `json:"members_type,omitzero"`
-	// Terminal of the channel, max 48 bytes.
-	MtID string `json:"mt_id"`
-	// Terminal video channel; 0 chooses automatically; default 0 (from 6.0.0.3.0).
-	MtChnIdx Opt[int] `json:"mt_chn_idx,omitzero"`
-}
-
-func (q *VCConfsMtChannelVMPsCreateRequestMember) decode(s source) error {
-	if v, ok := s.get("chn_idx"); ok && !v.empty() {
-		x, err := asInt("chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.ChnIdx = x
-	}
-	if v, ok := s.get("member_type"); ok && !v.empty() {
-		x, err := asInt("member_type", v)
-		if err != nil {
-			return err
-		}
-		q.MemberType = Some(x)
-	}
-	if v, ok := s.get("members_type"); ok && !v.empty() {
-		x, err := asInt("members_type", v)
-		if err != nil {
-			return err
-		}
-		q.MembersType = Some(x)
-	}
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	if v, ok := s.get("mt_chn_idx"); ok && !v.empty() {
-		x, err := asInt("mt_chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.MtChnIdx = Some(x)
-	}
-	return nil
-}
+// VCConfsMtChannelVMPsCreateRequestMember has the members of VCConfsMtvmpsCreateRequestMember.
+type VCConfsMtChannelVMPsCreateRequestMember = VCConfsMtvmpsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsMtChannelVMPsCreateRequest) Decode(a *wire.Args) error {
@@ -4138,29 +3560,8 @@ func (p *VCConfsMtChannelVMPsGetReply) Wire() wire.Object {
 	return o
 }
 
-type VCConfsMtChannelVMPsGetReplyMember struct {
-	// Composition channel index, from 0.
-	ChnIdx int `json:"chn_idx"`
-	// Member type: 0 empty, 1 chosen by the conference control.
-	MemberType int `json:"member_type"`
-	// Terminal of the channel, for member type 1; empty when not in the conference, max 48 bytes.
-	MtID string `json:"mt_id"`
-	// Terminal video channel; 0 automatic (from 6.0.0.3.0).
-	MtChnIdx int `json:"mt_chn_idx"`
-	// Member's call alias (from 6.0.0.3.0).
-	Account string `json:"account"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMtChannelVMPsGetReplyMember) Wire() wire.Object {
-	o := make(wire.Object, 5)
-	o["chn_idx"] = p.ChnIdx
-	o["member_type"] = p.MemberType
-	o["mt_id"] = p.MtID
-	o["mt_chn_idx"] = p.MtChnIdx
-	o["account"] = p.Account
-	return o
-}
+// VCConfsMtChannelVMPsGetReplyMember has the members of VCConfsMtvmpsGetReplyMember.
+type VCConfsMtChannelVMPsGetReplyMember = VCConfsMtvmpsGetReplyMember
 
 // VCConfsMtChannelVMPsUpdateRequest is the request of vc.confs.mt_channel_vmps.update (PUT /api/v1/vc/confs/{conf_id}/mt_channel_vmps/{mt_id}/{mt_chn_idx}).
 type VCConfsMtChannelVMPsUpdateRequest struct {
@@ -4224,57 +3625,8 @@ func (q *VCConfsMtChannelVMPsUpdateRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsMtChannelVMPsUpdateRequestMember struct {
-	// Composition channel index, from 0.
-	ChnIdx int `json:"chn_idx"`
-	// Member type: 0 empty, 1 chosen by the conference control; required (the reference marks it so; also accepted as members_type).
-	MemberType Opt[int] `json:"member_type,omitzero"`
-	// Seed 001's spelling of member_type, accepted as a synonym.
-	MembersType Opt[int] `json:"members_type,omitzero"`
-	// Terminal of the channel, max 48 bytes.
-	MtID string `json:"mt_id"`
-	// Terminal video channel; 0 chooses automatically; default 0 (from 6.0.0.3.0).
-	MtChnIdx Opt[int] `json:"mt_chn_idx,omitzero"`
-}
-
-func (q *VCConfsMtChannelVMPsUpdateRequestMember) decode(s source) error {
-	if v, ok := s.get("chn_idx"); ok && !v.empty() {
-		x, err := asInt("chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.ChnIdx = x
-	}
-	if v, ok := s.get("member_type"); ok && !v.empty() {
-		x, err := asInt("member_type", v)
-		if err != nil {
-			return err
-		}
-		q.MemberType = Some(x)
-	}
-	if v, ok := s.get("members_type"); ok && !v.empty() {
-		x, err := asInt("members_type", v)
-		if err != nil {
-			return err
-		}
-		q.MembersType = Some(x)
-	}
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	if v, ok := s.get("mt_chn_idx"); ok && !v.empty() {
-		x, err := asInt("mt_chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.MtChnIdx = Some(x)
-	}
-	return nil
-}
+// VCConfsMtChannelVMPsUpdateRequestMember has the members of VCConfsMtvmpsCreateRequestMember.
+type VCConfsMtChannelVMPsUpdateRequestMember = VCConfsMtvmpsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsMtChannelVMPsUpdateRequest) Decode(a *wire.Args) error {
@@ -4533,57 +3885,8 @@ func (q *VCConfsHduvmpsUpdateRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsHduvmpsUpdateRequestMember struct {
-	// Composition channel index, from 0.
-	ChnIdx int `json:"chn_idx"`
-	// Member type: 0 empty, 1 chosen by the conference control; required (the reference marks it so; also accepted as members_type).
-	MemberType Opt[int] `json:"member_type,omitzero"`
-	// Seed 001's spelling of member_type, accepted as a synonym.
-	MembersType Opt[int] `json:"members_type,omitzero"`
-	// Terminal of the channel; needed when the member type is 1, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-	// Terminal video channel; 0 chooses automatically; default 0 (from 6.0.0.3.0).
-	MtChnIdx Opt[int] `json:"mt_chn_idx,omitzero"`
-}
-
-func (q *VCConfsHduvmpsUpdateRequestMember) decode(s source) error {
-	if v, ok := s.get("chn_idx"); ok && !v.empty() {
-		x, err := asInt("chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.ChnIdx = x
-	}
-	if v, ok := s.get("member_type"); ok && !v.empty() {
-		x, err := asInt("member_type", v)
-		if err != nil {
-			return err
-		}
-		q.MemberType = Some(x)
-	}
-	if v, ok := s.get("members_type"); ok && !v.empty() {
-		x, err := asInt("members_type", v)
-		if err != nil {
-			return err
-		}
-		q.MembersType = Some(x)
-	}
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	if v, ok := s.get("mt_chn_idx"); ok && !v.empty() {
-		x, err := asInt("mt_chn_idx", v)
-		if err != nil {
-			return err
-		}
-		q.MtChnIdx = Some(x)
-	}
-	return nil
-}
+// VCConfsHduvmpsUpdateRequestMember has the members of VCConfsHduvmpsCreateRequestMember.
+type VCConfsHduvmpsUpdateRequestMember = VCConfsHduvmpsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsHduvmpsUpdateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -4927,21 +4230,8 @@ func (q *VCConfsHDUsCreateRequestPoll) decode(s source) error {
 	return nil
 }
 
-type VCConfsHDUsCreateRequestPollMember struct {
-	// Terminal id, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-}
-
-func (q *VCConfsHDUsCreateRequestPollMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	return nil
-}
+// VCConfsHDUsCreateRequestPollMember has the members of VCConfsMixsCreateRequestMember.
+type VCConfsHDUsCreateRequestPollMember = VCConfsMixsCreateRequestMember
 
 type VCConfsHDUsCreateRequestSpilt struct {
 	// Split-screen members, not empty.
@@ -5055,17 +4345,8 @@ func (p *VCConfsHdupollGetReply) Wire() wire.Object {
 	return o
 }
 
-type VCConfsHdupollGetReplyHDU struct {
-	// TV-wall id, max 48 bytes.
-	HDUID string `json:"hdu_id"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsHdupollGetReplyHDU) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["hdu_id"] = p.HDUID
-	return o
-}
+// VCConfsHdupollGetReplyHDU has the members of VCConfsHDUsListReplyHDU.
+type VCConfsHdupollGetReplyHDU = VCConfsHDUsListReplyHDU
 
 type VCConfsHdupollGetReplyMember struct {
 	// Terminal id, max 48 bytes.
@@ -5175,21 +4456,8 @@ func (q *VCConfsHdupollStartRequestHDU) decode(s source) error {
 	return nil
 }
 
-type VCConfsHdupollStartRequestMember struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-func (q *VCConfsHdupollStartRequestMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = x
-	}
-	return nil
-}
+// VCConfsHdupollStartRequestMember has the members of VCConfsSMSSendRequestMt.
+type VCConfsHdupollStartRequestMember = VCConfsSMSSendRequestMt
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsHdupollStartRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -5275,32 +4543,11 @@ func (p *VCConfsPollGetReply) Wire() wire.Object {
 	return o
 }
 
-type VCConfsPollGetReplyCurPollMt struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
+// VCConfsPollGetReplyCurPollMt has the members of VCConfsHdupollGetReplyMember.
+type VCConfsPollGetReplyCurPollMt = VCConfsHdupollGetReplyMember
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsPollGetReplyCurPollMt) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["mt_id"] = p.MtID
-	return o
-}
-
-type VCConfsPollGetReplyMember struct {
-	// Member's call alias (from 6.0.0.3.0).
-	Account string `json:"account"`
-	// Member's terminal id; empty when the member is not in the conference, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsPollGetReplyMember) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["account"] = p.Account
-	o["mt_id"] = p.MtID
-	return o
-}
+// VCConfsPollGetReplyMember has the members of VCConfsMixsGetReplyMember.
+type VCConfsPollGetReplyMember = VCConfsMixsGetReplyMember
 
 // VCConfsPollStartRequest is the request of vc.confs.poll.start (PUT /api/v1/vc/confs/{conf_id}/poll).
 type VCConfsPollStartRequest struct {
@@ -5364,21 +4611,8 @@ func (q *VCConfsPollStartRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsPollStartRequestMember struct {
-	// Terminal id, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-}
-
-func (q *VCConfsPollStartRequestMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	return nil
-}
+// VCConfsPollStartRequestMember has the members of VCConfsMixsCreateRequestMember.
+type VCConfsPollStartRequestMember = VCConfsMixsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsPollStartRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -5446,32 +4680,11 @@ func (p *VCConfsUploadPollGetReply) Wire() wire.Object {
 	return o
 }
 
-type VCConfsUploadPollGetReplyCurPollMt struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
+// VCConfsUploadPollGetReplyCurPollMt has the members of VCConfsHdupollGetReplyMember.
+type VCConfsUploadPollGetReplyCurPollMt = VCConfsHdupollGetReplyMember
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsUploadPollGetReplyCurPollMt) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["mt_id"] = p.MtID
-	return o
-}
-
-type VCConfsUploadPollGetReplyMember struct {
-	// Member's call alias (from 6.0.0.3.0).
-	Account string `json:"account"`
-	// Member's terminal id; empty when the member is not in the conference, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsUploadPollGetReplyMember) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["account"] = p.Account
-	o["mt_id"] = p.MtID
-	return o
-}
+// VCConfsUploadPollGetReplyMember has the members of VCConfsMixsGetReplyMember.
+type VCConfsUploadPollGetReplyMember = VCConfsMixsGetReplyMember
 
 // VCConfsUploadPollStartRequest is the request of vc.confs.upload_poll.start (POST /api/v1/vc/confs/{conf_id}/upload_poll).
 type VCConfsUploadPollStartRequest struct {
@@ -5526,21 +4739,8 @@ func (q *VCConfsUploadPollStartRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsUploadPollStartRequestMember struct {
-	// Terminal id, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-}
-
-func (q *VCConfsUploadPollStartRequestMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	return nil
-}
+// VCConfsUploadPollStartRequestMember has the members of VCConfsMixsCreateRequestMember.
+type VCConfsUploadPollStartRequestMember = VCConfsMixsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsUploadPollStartRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -5598,21 +4798,8 @@ func (q *VCConfsUploadPollStartPutRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsUploadPollStartPutRequestMember struct {
-	// Terminal id, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-}
-
-func (q *VCConfsUploadPollStartPutRequestMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	return nil
-}
+// VCConfsUploadPollStartPutRequestMember has the members of VCConfsMixsCreateRequestMember.
+type VCConfsUploadPollStartPutRequestMember = VCConfsMixsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsUploadPollStartPutRequest) Decode(a *wire.Args) error {
@@ -5678,32 +4865,11 @@ func (p *VCConfsChairmanPollGetReply) Wire() wire.Object {
 	return o
 }
 
-type VCConfsChairmanPollGetReplyCurPollMt struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
+// VCConfsChairmanPollGetReplyCurPollMt has the members of VCConfsHdupollGetReplyMember.
+type VCConfsChairmanPollGetReplyCurPollMt = VCConfsHdupollGetReplyMember
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsChairmanPollGetReplyCurPollMt) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["mt_id"] = p.MtID
-	return o
-}
-
-type VCConfsChairmanPollGetReplyMember struct {
-	// Member's call alias (from 6.0.0.3.0).
-	Account string `json:"account"`
-	// Member's terminal id; empty when the member is not in the conference, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsChairmanPollGetReplyMember) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["account"] = p.Account
-	o["mt_id"] = p.MtID
-	return o
-}
+// VCConfsChairmanPollGetReplyMember has the members of VCConfsMixsGetReplyMember.
+type VCConfsChairmanPollGetReplyMember = VCConfsMixsGetReplyMember
 
 // VCConfsChairmanPollStartRequest is the request of vc.confs.chairman_poll.start (POST /api/v1/vc/confs/{conf_id}/chairman_poll).
 type VCConfsChairmanPollStartRequest struct {
@@ -5767,21 +4933,8 @@ func (q *VCConfsChairmanPollStartRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsChairmanPollStartRequestMember struct {
-	// Terminal id, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-}
-
-func (q *VCConfsChairmanPollStartRequestMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	return nil
-}
+// VCConfsChairmanPollStartRequestMember has the members of VCConfsMixsCreateRequestMember.
+type VCConfsChairmanPollStartRequestMember = VCConfsMixsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsChairmanPollStartRequest) Decode(a *wire.Args) error {
@@ -5850,21 +5003,8 @@ func (q *VCConfsChairmanPollStartPutRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsChairmanPollStartPutRequestMember struct {
-	// Terminal id, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-}
-
-func (q *VCConfsChairmanPollStartPutRequestMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	return nil
-}
+// VCConfsChairmanPollStartPutRequestMember has the members of VCConfsMixsCreateRequestMember.
+type VCConfsChairmanPollStartPutRequestMember = VCConfsMixsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsChairmanPollStartPutRequest) Decode(a *wire.Args) error {
@@ -6018,21 +5158,8 @@ func (q *VCConfsRecordersCreateRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsRecordersCreateRequestMember struct {
-	// Terminal id, max 48 bytes.
-	MtID Opt[string] `json:"mt_id,omitzero"`
-}
-
-func (q *VCConfsRecordersCreateRequestMember) decode(s source) error {
-	if v, ok := s.get("mt_id"); ok {
-		x, err := asString("mt_id", v)
-		if err != nil {
-			return err
-		}
-		q.MtID = Some(x)
-	}
-	return nil
-}
+// VCConfsRecordersCreateRequestMember has the members of VCConfsMixsCreateRequestMember.
+type VCConfsRecordersCreateRequestMember = VCConfsMixsCreateRequestMember
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsRecordersCreateRequest) Decode(a *wire.Args) error { return q.decode(object(a.Params)) }
@@ -6116,17 +5243,8 @@ func (p *VCConfsRecordersListReplyRecorder) Wire() wire.Object {
 	return o
 }
 
-type VCConfsRecordersListReplyRecorderMember struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsRecordersListReplyRecorderMember) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["mt_id"] = p.MtID
-	return o
-}
+// VCConfsRecordersListReplyRecorderMember has the members of VCConfsHdupollGetReplyMember.
+type VCConfsRecordersListReplyRecorderMember = VCConfsHdupollGetReplyMember
 
 // VCConfsRecordersGetReply is the reply of vc.confs.recorders.get (GET /api/v1/vc/confs/{conf_id}/recorders/{rec_id}).
 type VCConfsRecordersGetReply struct {
@@ -6175,17 +5293,8 @@ func (p *VCConfsRecordersGetReply) Wire() wire.Object {
 	return o
 }
 
-type VCConfsRecordersGetReplyMember struct {
-	// Terminal id, max 48 bytes.
-	MtID string `json:"mt_id"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsRecordersGetReplyMember) Wire() wire.Object {
-	o := make(wire.Object, 1)
-	o["mt_id"] = p.MtID
-	return o
-}
+// VCConfsRecordersGetReplyMember has the members of VCConfsHdupollGetReplyMember.
+type VCConfsRecordersGetReplyMember = VCConfsHdupollGetReplyMember
 
 // VCConfsRecordersStateUpdateRequest is the request of vc.confs.recorders.state.update (PUT /api/v1/vc/confs/{conf_id}/recorders/{rec_id}/state).
 type VCConfsRecordersStateUpdateRequest struct {
@@ -6616,124 +5725,11 @@ func (p *VCConfsMonitorsGetReply) Wire() wire.Object {
 	return o
 }
 
-type VCConfsMonitorsGetReplySrc struct {
-	// Source type: 1 terminal, 2 picture composition, 3 mixer, 4 content stream. One of 1, 2, 3, 4.
-	Type int `json:"type"`
-	// Source terminal, for type 1, max 48 bytes.
-	MtID string `json:"mt_id"`
-	// Terminal channel, for type 1 (from 6.0.0.3.0).
-	MtChnIdx int `json:"mt_chn_idx"`
-	// Stream encryption.
-	Encrypt *VCConfsMonitorsGetReplySrcEncrypt `json:"encrypt,omitempty"`
-	// Payload types.
-	PayloadFormats *VCConfsMonitorsGetReplySrcPayloadFormats `json:"payload_formats,omitempty"`
-	// Stream format.
-	MediaFormats *VCConfsMonitorsGetReplySrcMediaFormats `json:"media_formats,omitempty"`
-	// RTCP address.
-	Rtcp *VCConfsMonitorsGetReplySrcRtcp `json:"rtcp,omitempty"`
-}
+// VCConfsMonitorsGetReplySrc has the members of VCConfsMonitorsListReplyMonitorSrc.
+type VCConfsMonitorsGetReplySrc = VCConfsMonitorsListReplyMonitorSrc
 
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMonitorsGetReplySrc) Wire() wire.Object {
-	o := make(wire.Object, 7)
-	o["type"] = p.Type
-	o["mt_id"] = p.MtID
-	o["mt_chn_idx"] = p.MtChnIdx
-	if p.Encrypt != nil {
-		o["encrypt"] = p.Encrypt.Wire()
-	}
-	if p.PayloadFormats != nil {
-		o["payload_formats"] = p.PayloadFormats.Wire()
-	}
-	if p.MediaFormats != nil {
-		o["media_formats"] = p.MediaFormats.Wire()
-	}
-	if p.Rtcp != nil {
-		o["rtcp"] = p.Rtcp.Wire()
-	}
-	return o
-}
-
-type VCConfsMonitorsGetReplySrcEncrypt struct {
-	// Encryption: 0 none, 2 AES. One of 0, 2.
-	Mode int `json:"mode"`
-	// AES key, max 32 bytes.
-	Key string `json:"key"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMonitorsGetReplySrcEncrypt) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["mode"] = p.Mode
-	o["key"] = p.Key
-	return o
-}
-
-type VCConfsMonitorsGetReplySrcPayloadFormats struct {
-	// Original payload type.
-	RealPayload string `json:"real_payload"`
-	// Dynamic payload type.
-	ActivePayload string `json:"active_payload"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMonitorsGetReplySrcPayloadFormats) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["real_payload"] = p.RealPayload
-	o["active_payload"] = p.ActivePayload
-	return o
-}
-
-type VCConfsMonitorsGetReplySrcMediaFormats struct {
-	// Sampling rate, audio only: 1 8000, 2 11025, 3 12000, 4 16000, 5 22050, 6 24000, 7 32000, 8 44100, 9 48000, 10 64000, 11 88200, 12 96000 Hz.
-	Sampling int `json:"sampling"`
-	// Audio channels, audio only.
-	ChnNum int `json:"chn_num"`
-	// Bit rate, video only.
-	Bitrate int `json:"bitrate"`
-	// Maximum frame rate, video only.
-	MaxFrame int `json:"max_frame"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMonitorsGetReplySrcMediaFormats) Wire() wire.Object {
-	o := make(wire.Object, 4)
-	o["sampling"] = p.Sampling
-	o["chn_num"] = p.ChnNum
-	o["bitrate"] = p.Bitrate
-	o["max_frame"] = p.MaxFrame
-	return o
-}
-
-type VCConfsMonitorsGetReplySrcRtcp struct {
-	// RTCP IP address.
-	IP string `json:"ip"`
-	// RTCP port.
-	Port int `json:"port"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMonitorsGetReplySrcRtcp) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["ip"] = p.IP
-	o["port"] = p.Port
-	return o
-}
-
-type VCConfsMonitorsGetReplyDst struct {
-	// Destination IP address.
-	IP string `json:"ip"`
-	// Destination RTP port.
-	Port int `json:"port"`
-}
-
-// Wire returns the reply as the wire's object, in the newest model.
-func (p *VCConfsMonitorsGetReplyDst) Wire() wire.Object {
-	o := make(wire.Object, 2)
-	o["ip"] = p.IP
-	o["port"] = p.Port
-	return o
-}
+// VCConfsMonitorsGetReplyDst has the members of VCConfsMonitorsListReplyMonitorDst.
+type VCConfsMonitorsGetReplyDst = VCConfsMonitorsListReplyMonitorDst
 
 // VCConfsMonitorsCreateRequest is the request of vc.confs.monitors.create (POST /api/v1/vc/confs/{conf_id}/monitors).
 type VCConfsMonitorsCreateRequest struct {
@@ -6954,30 +5950,8 @@ func (q *VCConfsMonitorsHeartbeatSendRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsMonitorsHeartbeatSendRequestMonitor struct {
-	// Destination IP address.
-	IP string `json:"ip"`
-	// Destination RTP port.
-	Port int `json:"port"`
-}
-
-func (q *VCConfsMonitorsHeartbeatSendRequestMonitor) decode(s source) error {
-	if v, ok := s.get("ip"); ok {
-		x, err := asString("ip", v)
-		if err != nil {
-			return err
-		}
-		q.IP = x
-	}
-	if v, ok := s.get("port"); ok && !v.empty() {
-		x, err := asInt("port", v)
-		if err != nil {
-			return err
-		}
-		q.Port = x
-	}
-	return nil
-}
+// VCConfsMonitorsHeartbeatSendRequestMonitor has the members of VCConfsMonitorsCreateRequestDst.
+type VCConfsMonitorsHeartbeatSendRequestMonitor = VCConfsMonitorsCreateRequestDst
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsMonitorsHeartbeatSendRequest) Decode(a *wire.Args) error {
@@ -7003,30 +5977,8 @@ func (q *VCConfsNeediframeMonitorsRequestRequest) decode(s source) error {
 	return nil
 }
 
-type VCConfsNeediframeMonitorsRequestRequestDst struct {
-	// Destination IP address.
-	IP string `json:"ip"`
-	// Destination RTP port.
-	Port int `json:"port"`
-}
-
-func (q *VCConfsNeediframeMonitorsRequestRequestDst) decode(s source) error {
-	if v, ok := s.get("ip"); ok {
-		x, err := asString("ip", v)
-		if err != nil {
-			return err
-		}
-		q.IP = x
-	}
-	if v, ok := s.get("port"); ok && !v.empty() {
-		x, err := asInt("port", v)
-		if err != nil {
-			return err
-		}
-		q.Port = x
-	}
-	return nil
-}
+// VCConfsNeediframeMonitorsRequestRequestDst has the members of VCConfsMonitorsCreateRequestDst.
+type VCConfsNeediframeMonitorsRequestRequestDst = VCConfsMonitorsCreateRequestDst
 
 // Decode reads the request from its decoded parameters.
 func (q *VCConfsNeediframeMonitorsRequestRequest) Decode(a *wire.Args) error {

@@ -72,7 +72,12 @@ func Files() (map[string][]byte, error) {
 type generator struct {
 	types   map[string]bool // type names taken, across files
 	replies map[string]string
-	b       *bytes.Buffer
+	// shared names the first nested type written for each list of
+	// fields: a later member with the same fields is an alias of it, so
+	// that one function reads the members of several endpoints (the
+	// mt_id lists of the batch requests).
+	shared map[string]string
+	b      *bytes.Buffer
 }
 
 func (g *generator) p(format string, args ...any) { fmt.Fprintf(g.b, format, args...) }
@@ -208,6 +213,15 @@ func (g *generator) structType(name string, params []catalog.Param, request bool
 	}
 	for _, f := range fields {
 		if f.sub != nil {
+			key := fmt.Sprintf("%v %#v", request, f.sub.fields)
+			if first, ok := g.shared[key]; ok {
+				g.p("// %s has the members of %s.\ntype %s = %s\n\n", f.sub.name, first, f.sub.name, first)
+				continue
+			}
+			if g.shared == nil {
+				g.shared = map[string]string{}
+			}
+			g.shared[key] = f.sub.name
 			if err := g.structType(f.sub.name, f.sub.fields, request); err != nil {
 				return err
 			}
