@@ -32,6 +32,10 @@ type Input struct {
 	pcm   []int16 // decoded samples not yet mixed
 	frame []int16 // this tick's frame; nil when the input had no audio
 	level float64 // smoothed amplitude (RMS) for choosing the loudest
+	// hushed: the last packet decoded was a silent one (its RFC 6464
+	// level): the decoder is in a silence and the silent packets after it
+	// need not be decoded.
+	hushed bool
 	// silent: this tick's frame is silence (no sample beyond ±silentPeak),
 	// so the input is not mixed in: its N−1 mix would be the full mix,
 	// and it would take an encoder of its own for nothing.
@@ -62,11 +66,12 @@ func before(a, b uint16) bool { return int16(a-b) < 0 }
 func (in *Input) Push(seq uint16, payload []byte) { in.PushLevel(seq, payload, -1) }
 
 // PushLevel is Push with the packet's RFC 6464 audio level (0 loudest,
-// 127 silence; negative: not known). A packet at QuietLevel or quieter is
-// not decoded when its codec can tell its duration without decoding
-// (audio.Skipper): its frame is silence, as if it had been decoded, and
-// the decoder, which heard a silence before it, goes on with the next
-// loud packet as after a pause in a talk (DTX). This spares the mixer the
+// 127 silence; negative: not known). A packet at QuietLevel or quieter,
+// after one that was decoded as silent, is not decoded when its codec can
+// tell its duration without decoding (audio.Skipper): its frame is
+// silence, as if it had been decoded, and the decoder, left in the
+// silence it decoded last, goes on with the next loud packet as after a
+// pause in a talk (DTX). This spares the mixer the
 // decoding of the participants who do not talk, the most of a room.
 func (in *Input) PushLevel(seq uint16, payload []byte, level int) {
 	if len(payload) == 0 {
@@ -179,11 +184,15 @@ func (in *Input) pull(prefill int) (concealed, skipped uint64, underrun bool) {
 			break
 		}
 		if conceal {
-			in.pcm = in.dec.Conceal(in.pcm)
+			if in.hushed { // a loss within a silence is silence
+				in.pcm = append(in.pcm, make([]int16, audio.Frame)...)
+			} else {
+				in.pcm = in.dec.Conceal(in.pcm)
+			}
 			concealed++
 			continue
 		}
-		if p.quiet {
+		if p.quiet && in.hushed {
 			if sk, ok := in.dec.(audio.Skipper); ok {
 				if pcm, ok := sk.Skip(in.pcm, p.payload); ok {
 					in.pcm = pcm
@@ -192,6 +201,11 @@ func (in *Input) pull(prefill int) (concealed, skipped uint64, underrun bool) {
 				}
 			}
 		}
+		// The first silent packet after a loud one is decoded: the
+		// decoder's state is then that of a silence, from which the next
+		// loud packet starts as after a pause (no echo of the voice before
+		// the silence, in a concealment or the first frame after it).
+		in.hushed = p.quiet
 		var err error
 		if in.pcm, err = in.dec.Decode(in.pcm, p.payload); err != nil {
 			in.pcm = in.dec.Conceal(in.pcm) // a malformed packet is as good as lost
