@@ -45,6 +45,8 @@ type Input struct {
 // silentPeak is the largest sample of a silent frame (−84 dBFS).
 const silentPeak = 2
 
+var zeroFrame [audio.Frame]int16
+
 type packet struct {
 	seq     uint16
 	payload []byte
@@ -185,7 +187,7 @@ func (in *Input) pull(prefill int) (concealed, skipped uint64, underrun bool) {
 		}
 		if conceal {
 			if in.hushed { // a loss within a silence is silence
-				in.pcm = append(in.pcm, make([]int16, audio.Frame)...)
+				in.pcm = append(in.pcm, zeroFrame[:]...)
 			} else {
 				in.pcm = in.dec.Conceal(in.pcm)
 			}
