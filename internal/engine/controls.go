@@ -224,11 +224,16 @@ func flag(b bool) int {
 	return 0
 }
 
+// volDefault is a terminal's volume until the chair changes it (the
+// rcv_volume and snd_volume a new terminal gets).
+const volDefault = 15
+
 // Reapply tells the media plane again the controls a terminal holds in
-// its document (mute and silence that are on): a node that took the
-// conference's media over knows none of them, and a client that rejoins
-// as the terminal there must come back muted as the chair left it
-// (issue 35; docs/media.md "Failover"). The document is not changed.
+// its document (mute and silence that are on, a loudspeaker volume below
+// the default): a node that took the conference's media over knows none
+// of them, and a client that rejoins as the terminal there must come back
+// muted as the chair left it (issue 35; docs/media.md "Failover"). The
+// document is not changed.
 func (e *Engine) Reapply(ctx context.Context, conf string, t Terminal) error {
 	var errs []error
 	for _, c := range []struct {
@@ -238,6 +243,10 @@ func (e *Engine) Reapply(ctx context.Context, conf string, t Terminal) error {
 		if record.Int(t.Doc, c.field) == 1 {
 			errs = append(errs, e.media.Apply(ctx, conf, t.MtID(), media.Control{Kind: c.kind, Value: 1}))
 		}
+	}
+	if v, ok := record.IntOK(t.Doc["rcv_volume"]); ok && v < volDefault {
+		errs = append(errs, e.media.Apply(ctx, conf, t.MtID(), media.Control{Kind: media.ControlVolume, Value: v,
+			Extra: map[string]int{"vol_mode": VolLoudspeaker}}))
 	}
 	return errors.Join(errs...)
 }

@@ -43,11 +43,39 @@ func flagsOn(t *testing.T, n *testserver.Node, conf, token, mt string) (present,
 	return false, false, false
 }
 
+// volumeOn reads the loudspeaker volume a node's /rtc/state gives a
+// participant's page (nil: none set, or absent).
+func volumeOn(t *testing.T, n *testserver.Node, conf, token, mt string) *int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", n.URL+"/rtc/state/"+conf, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st struct {
+		Participants []struct {
+			MtID   string `json:"mt_id"`
+			Volume *int   `json:"volume"`
+		} `json:"participants"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range st.Participants {
+		if p.MtID == mt {
+			return p.Volume
+		}
+	}
+	return nil
+}
+
 // TestFailoverKeepsMuteAndSilence: a terminal the chair muted and
 // silenced on node A, the media owner, rejoins as the same terminal
 // (?client=) through node B after B took the media over: B's SFU holds
-// it muted and silenced, its viewer hears nothing from it until the
-// chair unmutes it (issue 35: the new owner knew none of the terminals'
+// it muted and silenced (and its page at the volume the chair set), its
+// viewer hears nothing from it until the chair unmutes it (issue 35: the new owner knew none of the terminals'
 // controls).
 func TestFailoverKeepsMuteAndSilence(t *testing.T) {
 	dsn := testdb.Postgres(t)
@@ -67,6 +95,7 @@ func TestFailoverKeepsMuteAndSilence(t *testing.T) {
 	testserver.MustOK(t, ca.Do("PUT", vcPath+"/speaker", testserver.Params(t, map[string]any{"mt_id": mt})))
 	testserver.MustOK(t, cb.Do("PUT", vcPath+"/mts/"+mt+"/mute", testserver.Params(t, map[string]any{"value": 1})))
 	testserver.MustOK(t, cb.Do("PUT", vcPath+"/mts/"+mt+"/silence", testserver.Params(t, map[string]any{"value": 1})))
+	testserver.MustOK(t, cb.Do("PUT", vcPath+"/mts/"+mt+"/volume", testserver.Params(t, map[string]any{"vol_mode": 1, "vol_value": 4})))
 	if _, muted, silenced := flagsOn(t, a, conf, tok["token"].(string), mt); !muted || !silenced {
 		t.Fatalf("on A the terminal is muted %v, silenced %v", muted, silenced)
 	}
@@ -80,6 +109,9 @@ func TestFailoverKeepsMuteAndSilence(t *testing.T) {
 	waitFor(t, "the rejoined terminal in B's SFU", func() bool { return slices.Contains(b.Srv.SFU().Participants(conf), mt) })
 	if _, muted, silenced := flagsOn(t, b, conf, tok["token"].(string), mt); !muted || !silenced {
 		t.Errorf("after the failover the rejoined terminal is muted %v, silenced %v on B, want both", muted, silenced)
+	}
+	if v := volumeOn(t, b, conf, tok["token"].(string), mt); v == nil || *v != 4 {
+		t.Errorf("after the failover the rejoined terminal's page plays at volume %v on B, want 4", v)
 	}
 	sub := rtcToken(t, cb, conf, map[string]any{"name": "viewer", "role": "subscribe"})
 	v, code := view(t, sub["whep_url"].(string), sub["token"].(string))
