@@ -5,6 +5,7 @@ import (
 	"image"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -354,4 +355,77 @@ func TestComposedPicturesAreWhole(t *testing.T) {
 	if changes < 10 {
 		t.Fatalf("the colour changed %d times over %d pictures: the source's pictures did not reach the receiver", changes, checked)
 	}
+}
+
+// TestDecoderScalesToItsPane: a 640×360 H.264 source in one pane of nine
+// of a 1280×720 composition is decoded at its pane's size (the decoder
+// scales, the composition copies rows); when the layout gives it the
+// whole picture its decoder is replaced at the next key frame by one at
+// the source's size (never scaled up), and the composition shows it
+// meanwhile.
+func TestDecoderScalesToItsPane(t *testing.T) {
+	needFFmpeg(t)
+	c, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ff, _ := FindFFmpeg("")
+	var srcp atomic.Pointer[Output] // the source, asked for key frames
+	in := c.Input("a", map[uint8]string{102: "video/H264"}, func() {
+		if s := srcp.Load(); s != nil {
+			s.KeyFrame()
+		}
+	})
+	src, err := newOutput(ff, 30, OutputSpec{MimeType: "video/H264", Width: 640, Height: 360, Bitrate: 500_000, PayloadType: 102}, receiver{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcp.Store(src)
+	defer src.Close()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		f := solid(640, 360, palette[4])
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(33 * time.Millisecond):
+				src.push(f)
+			}
+		}
+	}()
+	defer func() { close(stop); wg.Wait() }()
+	rx := newReceiver(t, "video/H264", 102)
+	if _, err := c.Output(OutputSpec{MimeType: "video/H264", Width: 1280, Height: 720, PayloadType: 102}, receiver{rx}); err != nil {
+		t.Fatal(err)
+	}
+	size := func(want image.Point) {
+		t.Helper()
+		seen := uint64(0)
+		for {
+			if n := in.Frames(); n != seen {
+				seen = n
+				if f, _ := in.Latest(); f.W == want.X && f.H == want.Y {
+					return
+				}
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	c.SetScene(Scene{Layout: 8, Panes: []Pane{{Input: "a"}}})
+	pane := Panes(8)[0].Pixels(1280, 720)
+	size(image.Pt(pane.Dx(), pane.Dy()))
+	waitPicture(t, rx, func(f *Frame) error {
+		if got := at(f, Panes(8)[0].Pixels(f.W, f.H)); !near(got, palette[4]) {
+			return fmt.Errorf("pane 0 shows %v, want %v", got, palette[4])
+		}
+		return nil
+	})
+	c.SetScene(Scene{Layout: 1, Panes: []Pane{{Input: "a"}}})
+	size(image.Pt(640, 360))
+	waitPicture(t, rx, panesShow(1, []YUV{palette[4]}))
 }

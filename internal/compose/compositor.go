@@ -85,6 +85,7 @@ func (c *Compositor) Input(id string, pts map[uint8]string, keyFrame func()) *In
 	if in == nil {
 		in = NewInput(c.ffmpeg, pts, keyFrame)
 		c.inputs[id] = in
+		c.retarget()
 	}
 	return in
 }
@@ -108,7 +109,30 @@ func (c *Compositor) SetScene(s Scene) uint64 {
 	defer c.mu.Unlock()
 	c.scene = s
 	c.version++
+	c.retarget()
 	return c.version
+}
+
+// retarget gives each input the size of the largest pane it fills in the
+// scene at the outputs' sizes; caller holds c.mu.
+func (c *Compositor) retarget() {
+	targets := map[string]image.Point{}
+	for i, r := range Panes(c.scene.Layout) {
+		if i >= len(c.scene.Panes) || c.scene.Panes[i].Input == "" {
+			continue
+		}
+		id := c.scene.Panes[i].Input
+		for spec := range c.outputs {
+			px := r.Pixels(spec.Width, spec.Height)
+			t := targets[id]
+			if px.Dx()*px.Dy() > t.X*t.Y {
+				targets[id] = image.Pt(px.Dx(), px.Dy())
+			}
+		}
+	}
+	for id, in := range c.inputs {
+		in.setTarget(targets[id])
+	}
 }
 
 // Shown is the version of the scene the last composed picture showed.
@@ -136,6 +160,7 @@ func (c *Compositor) Output(spec OutputSpec, sink Sink) (*Output, error) {
 		return nil, err
 	}
 	c.outputs[spec] = o
+	c.retarget()
 	return o, nil
 }
 
@@ -144,6 +169,7 @@ func (c *Compositor) CloseOutput(spec OutputSpec) {
 	c.mu.Lock()
 	o := c.outputs[spec]
 	delete(c.outputs, spec)
+	c.retarget()
 	c.mu.Unlock()
 	if o != nil {
 		o.Close()

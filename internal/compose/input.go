@@ -2,6 +2,8 @@ package compose
 
 import (
 	"encoding/binary"
+	"fmt"
+	"image"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,7 +24,9 @@ type Input struct {
 	pts      map[uint8]string // payload type -> lower-case MIME type
 	keyFrame func()
 
-	mu       sync.Mutex // reassembly, in the writer's goroutine
+	mu       sync.Mutex  // reassembly, in the writer's goroutine
+	target   image.Point // the largest pane the input fills (0: unknown): its decoder scales down to it
+	decSize  image.Point // the target the running decoder scales to
 	mime     string
 	depack   rtp.Depacketizer
 	dec      *decoder
@@ -217,17 +221,37 @@ func (in *Input) complete(f []byte) {
 		in.askKey()
 		return
 	}
+	if in.dec != nil && key && in.decSize != in.target {
+		in.stopDecoder() // its pane changed size: a decoder of the new size from this key frame on
+	}
 	if in.dec == nil || in.dec.dead() {
 		in.stopDecoder()
-		d, err := startDecoder(in.ffmpeg, in.mime, in)
+		d, err := startDecoder(in.ffmpeg, in.mime, in, in.target)
 		if err != nil {
 			return
 		}
-		in.dec = d
+		in.dec, in.decSize = d, in.target
 	}
 	in.needKey = false
 	if !in.dec.push(f) {
 		in.needKey = true // the decoder is behind: start again at a key frame
+		in.askKey()
+	}
+}
+
+// setTarget sets the size of the largest pane the input fills: its
+// decoder scales its pictures down to it (never up), so that the pipe
+// carries pane-sized pictures and the composition copies rows instead of
+// scaling; a running decoder of another size is replaced at the next key
+// frame (asked for), its pictures scaled by the composition meanwhile.
+func (in *Input) setTarget(p image.Point) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.target == p {
+		return
+	}
+	in.target = p
+	if in.dec != nil && in.decSize != p {
 		in.askKey()
 	}
 }
@@ -275,16 +299,21 @@ type decoder struct {
 const decoderQueue = 8
 
 // startDecoder runs ffmpeg reading VP8 in IVF or H.264 Annex-B on its
-// input and writing I420 in YUV4MPEG2 at the source's size; threads 1 and
-// low_delay keep it from holding frames back.
-func startDecoder(ffmpeg, mime string, in *Input) (*decoder, error) {
+// input and writing I420 in YUV4MPEG2 at the source's size, or down to
+// target; threads 1 and low_delay keep it from holding frames back.
+func startDecoder(ffmpeg, mime string, in *Input, target image.Point) (*decoder, error) {
 	format := "h264"
 	if mime == "video/vp8" {
 		format = "ivf"
 	}
-	p, err := start(ffmpeg, 0, rawPipe, "-threads", "1", "-fflags", "nobuffer", "-flags", "low_delay",
-		"-probesize", "32", "-analyzeduration", "0", "-f", format, "-i", "pipe:0",
-		"-an", "-fps_mode", "passthrough", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", "-flush_packets", "1", "pipe:1")
+	args := []string{"-threads", "1", "-fflags", "nobuffer", "-flags", "low_delay",
+		"-probesize", "32", "-analyzeduration", "0", "-f", format, "-i", "pipe:0", "-an"}
+	if target.X > 0 && target.Y > 0 {
+		// Down to the pane (swscale's default bicubic), never up, even.
+		args = append(args, "-vf", fmt.Sprintf("scale=w='trunc(min(iw,%d)/2)*2':h='trunc(min(ih,%d)/2)*2'", target.X, target.Y))
+	}
+	args = append(args, "-fps_mode", "passthrough", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", "-flush_packets", "1", "pipe:1")
+	p, err := start(ffmpeg, 0, rawPipe, args...)
 	if err != nil {
 		return nil, err
 	}
