@@ -8,6 +8,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -149,7 +150,11 @@ const hduNameMax = 16
 // occupies; the platform list shows it as the wall's name while the
 // conference occupies the wall (at most 16 bytes, as the name).
 func (m *Module) setHDUAlias(ctx context.Context, r *api.Request) (wire.Object, error) {
-	id, alias := r.Path("hdu_id"), record.Str(r.Args.Params, "alias")
+	var q model.VCConfsHDUsAliasUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	id, alias := r.Path("hdu_id"), q.Alias.Value
 	if len(alias) > hduNameMax {
 		return nil, wire.InvalidParam("alias", fmt.Sprintf("%d bytes; a TV-wall name holds at most %d", len(alias), hduNameMax))
 	}

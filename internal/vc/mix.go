@@ -6,7 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -57,27 +57,35 @@ func (m *Module) getMix(ctx context.Context, r *api.Request) (wire.Object, error
 
 // startMix starts mixing the members (20811 when a mix runs).
 func (m *Module) startMix(ctx context.Context, r *api.Request) (wire.Object, error) {
+	var q model.VCConfsMixsCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, []string, error) {
 		if mdObj(c.Doc, docMix) != nil {
 			return nil, nil, wire.Errorf(CodeMixRunning, "conference %s is already mixing", c.ID())
 		}
-		ids, err := v.mdIDs(mdObjs(r.Args.Params, "members"), "members")
+		ids, err := v.mdIDList(mixMemberIDs(q.Members), "members")
 		if err != nil {
 			return nil, nil, err
 		}
-		return map[string]any{"mode": record.Int(r.Args.Params, "mode"), "mt_ids": mdStrAnys(ids)}, ids, nil
+		return map[string]any{"mode": q.Mode, "mt_ids": mdStrAnys(ids)}, ids, nil
 	})
 }
 
 // addMixMembers adds members to the running mix; members already mixed
 // stay as they are.
 func (m *Module) addMixMembers(ctx context.Context, r *api.Request) (wire.Object, error) {
+	var q model.VCConfsMixsMembersAddRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, []string, error) {
 		mix, err := mixRunning(c, r.Path("mix_id"))
 		if err != nil {
 			return nil, nil, err
 		}
-		ids, err := v.mdIDs(mdObjs(r.Args.Params, "members"), "members")
+		ids, err := v.mdIDList(mixMemberIDs(q.Members), "members")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -100,6 +108,10 @@ func (m *Module) addMixMembers(ctx context.Context, r *api.Request) (wire.Object
 // is not mixed answers 20814 (12104 when the conference lacks it). The
 // mix runs on, also without members.
 func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Object, error) {
+	var q model.VCConfsMixsMembersDeleteRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, []string, error) {
 		mix, err := mixRunning(c, r.Path("mix_id"))
 		if err != nil {
@@ -108,9 +120,8 @@ func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Obj
 		gone := leftSet{}
 		var order []string
 		have := mdStrs(mix, "mt_ids")
-		for i, e := range mdObjs(r.Args.Params, "members") {
+		for i, id := range mixMemberIDs(q.Members) {
 			path := fmt.Sprintf("members[%d].mt_id", i)
-			id := record.Str(e, "mt_id")
 			if id == "" {
 				return nil, nil, wire.InvalidParam(path, "must name a terminal")
 			}
@@ -132,6 +143,16 @@ func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Obj
 		}
 		return mixKeep(mix, kept, drop), nil, nil
 	})
+}
+
+// mixMemberIDs is the mt_id of each member of a mix request (the same
+// member type for starting a mix, adding and removing members).
+func mixMemberIDs(l []model.VCConfsMixsCreateRequestMember) []string {
+	ids := make([]string, len(l))
+	for i, e := range l {
+		ids[i] = e.MtID.Value
+	}
+	return ids
 }
 
 // mixKeep is the running mix with the members ids; the accounts a mix

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -29,13 +30,18 @@ func (m *Module) getUpload(ctx context.Context, r *api.Request) (wire.Object, er
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object{"mt_id": record.Str(c.Doc, docUpload)}, nil
+	reply := model.VCConfsUploadGetReply{MtID: record.Str(c.Doc, docUpload)}
+	return reply.Wire(), nil
 }
 
 // setUpload makes an online terminal the upload terminal (12104, 20401)
 // or, with mt_id "", cancels the upload.
 func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
-	mtID := record.Str(r.Args.Params, "mt_id")
+	var q model.VCConfsUploadUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	mtID := q.MtID
 	var prev string
 	var ec engine.Conf
 	for {

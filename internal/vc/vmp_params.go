@@ -44,11 +44,19 @@ func mdMemberType(e map[string]any, path string) (int, error) {
 // mdIDs reads a list of {mt_id} objects: each mt_id not empty, an online
 // terminal of the conference; repeated terminals count once.
 func (v *mdView) mdIDs(l []map[string]any, path string) ([]string, error) {
+	ids := make([]string, len(l))
+	for i, e := range l {
+		ids[i] = record.Str(e, "mt_id")
+	}
+	return v.mdIDList(ids, path)
+}
+
+// mdIDList is mdIDs of the mt_id of each element of the list path.
+func (v *mdView) mdIDList(ids []string, path string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
-	for i, e := range l {
+	for i, id := range ids {
 		p := fmt.Sprintf("%s[%d].mt_id", path, i)
-		id := record.Str(e, "mt_id")
 		if id == "" {
 			return nil, wire.InvalidParam(p, "must name a terminal")
 		}
