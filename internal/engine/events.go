@@ -120,9 +120,13 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 		"account": account, "account_type": p.AccountType, "protocol": p.Protocol, "type": 1, "alias": p.Name,
 		"e164": p.E164, "ip": p.IP, DocParticipant: p.Kind,
 	}
-	if p.Rejoin != "" {
-		fields[DocRejoin] = p.Rejoin
-		t, ok, err := e.rejoin(ctx, c, p.Rejoin, fields) // rejoin.go
+	key, field, offline := p.Rejoin, DocRejoin, false
+	if key == "" && p.Caller != "" { // a caller calling in again (issue 38 item 8)
+		key, field, offline = p.Caller, DocCaller, true
+	}
+	if key != "" {
+		fields[field] = key
+		t, ok, err := e.rejoin(ctx, c, field, key, offline, fields) // rejoin.go
 		if err != nil || ok {
 			if errors.Is(err, ErrFull) {
 				return "", media.ErrFull

@@ -15,6 +15,11 @@ import (
 // terminal (issue 35; docs/media.md "Reconnection").
 const DocRejoin = "_rejoin"
 
+// DocCaller holds the identity of a caller (media.Participant.Caller):
+// the same caller calling in again takes this terminal back while it is
+// offline, instead of a new record (issue 38 item 8).
+const DocCaller = "_caller"
+
 // rejoin gives a client that joins again its terminal back: the terminal
 // of c whose DocRejoin is key, online again with fields (its name, kind)
 // and its mt_id, whatever it was (offline after a leave or a lost
@@ -22,9 +27,11 @@ const DocRejoin = "_rejoin"
 // offline, a session the client replaces). Its controls (mute, silence)
 // stay as they were. ok is false when c has no such terminal. Coming
 // back from offline counts against max_join_mt (ErrFull) as a new
-// terminal would.
-func (e *Engine) rejoin(ctx context.Context, c Conf, key string, fields map[string]any) (t Terminal, ok bool, err error) {
-	id, err := e.rejoinFind(ctx, c, key)
+// terminal would. The key is the doc's field (DocRejoin, DocCaller);
+// with offline only a terminal that is offline is taken (a caller's:
+// a second call at once is a terminal of its own).
+func (e *Engine) rejoin(ctx context.Context, c Conf, field, key string, offline bool, fields map[string]any) (t Terminal, ok bool, err error) {
+	id, err := e.rejoinFind(ctx, c, field, key, offline)
 	if err != nil || id == "" {
 		return Terminal{}, false, err
 	}
@@ -38,8 +45,8 @@ func (e *Engine) rejoin(ctx context.Context, c Conf, key string, fields map[stri
 			if err != nil {
 				return err
 			}
-			if str(doc[DocRejoin]) != key {
-				return store.ErrNotFound // replaced meanwhile
+			if str(doc[field]) != key || offline && rec.State != StateIdle {
+				return store.ErrNotFound // replaced or taken meanwhile
 			}
 			if rec.State != StateOnline && c.MaxJoinMt > 0 {
 				n, err := countedTerminals(tx, c) // it does not count while offline
@@ -79,10 +86,14 @@ func (e *Engine) rejoin(ctx context.Context, c Conf, key string, fields map[stri
 	}
 }
 
-// rejoinFind returns the record id of c's terminal whose DocRejoin is
-// key, "" for none.
-func (e *Engine) rejoinFind(ctx context.Context, c Conf, key string) (string, error) {
-	recs, _, err := e.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+// rejoinFind returns the record id of c's terminal whose field is key
+// (with offline, of an offline one), "" for none.
+func (e *Engine) rejoinFind(ctx context.Context, c Conf, field, key string, offline bool) (string, error) {
+	q := store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID}
+	if offline {
+		q.States = []string{StateIdle}
+	}
+	recs, _, err := e.st.ListRecords(ctx, q)
 	if err != nil {
 		return "", err
 	}
@@ -95,7 +106,7 @@ func (e *Engine) rejoinFind(ctx context.Context, c Conf, key string) (string, er
 		if err != nil {
 			return "", err
 		}
-		if str(doc[DocRejoin]) == key {
+		if str(doc[field]) == key {
 			return r.ID, nil
 		}
 	}

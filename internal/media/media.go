@@ -184,6 +184,12 @@ type Participant struct {
 	// same key is the terminal it was, online again with its mt_id.
 	// "" for none.
 	Rejoin string
+	// Caller identifies a caller that calls in again (a SIP caller's
+	// From URI or registered number): a participant that joins with the
+	// key of an offline terminal of the conference is that terminal,
+	// online again with its mt_id; an online one is never taken (two
+	// calls at once are two terminals). "" for none.
+	Caller string
 }
 
 // AudioLevel is a participant's audio level (RFC 6464: 0 loudest, 127

@@ -101,9 +101,20 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 	}
 	c.dss = dss
 	name := c.caller.Name
+	// Tracked before the caller joins: the engine shows it online before
+	// the answer, and a hang-up from then on finds the call (UA.Hangup),
+	// as do the ACK and a BYE that may come before the answer returns.
+	// From here the call holds the slot, released by its hangup.
+	u.track(c)
+	released = true
+	// The caller's CANCEL (the transaction answers it, and the INVITE
+	// 487) ends the set-up; a caller that joined meanwhile leaves.
+	if !tx.OnCancel(func(*sip.Request) { u.wg.Go(func() { c.hangup(endPeer) }) }) {
+		c.hangup(endPeer) // cancelled already
+		return
+	}
 	if delayed {
 		u.offerIn200(c, req, conf)
-		released = true
 		return
 	}
 	c.negotiated(peer)
@@ -113,22 +124,17 @@ func (u *UA) onInvite(req *sip.Request, tx sip.ServerTransaction) {
 		if err != nil {
 			code, reason := joinRefusal(err)
 			code, reason = refusal(caller, code, reason) // callin.go
-			_ = dss.Respond(code, reason, nil)
-			c.cleanup(nil, dss, l)
+			_ = dss.Respond(code, reason, nil)           // after a CANCEL the transaction's 487 stands
+			c.hangup(endEngine)                          // not answered: no BYE
 			return
 		}
 	}
 	answer := answerSDP(l, peer) // the offer's m-lines in its order, content included (content.go)
 	l.start(peer)
-	// Tracked before the answer, which waits for the ACK (onAck finds the
-	// call); from here the call holds the slot, released by its hangup
-	// (a BYE may come before the answer returns).
-	u.track(c)
-	released = true
 	hdrs, _ := c.negotiate(req) // the session timer (timer.go)
 	hdrs = append(hdrs, sip.NewHeader("Content-Type", "application/sdp"), sip.NewHeader("Allow", allowed))
 	if err := dss.Respond(200, "OK", answer, hdrs...); err != nil {
-		c.hangup(endLost) // no ACK: a joined caller leaves as lost
+		c.hangup(endLost) // no ACK: a joined caller leaves as lost (a CANCEL ended it already)
 		return
 	}
 	if ep != nil {

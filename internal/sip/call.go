@@ -2,6 +2,8 @@ package sip
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,6 +54,12 @@ type call struct {
 	ep      Endpoint    // set once in the conference
 	acked   bool        // an answered call got its ACK
 	ended   bool
+	how     ending // how it ended, once ended
+	// joining: a caller inside Events.Joined, whose mt_id the engine may
+	// already show (and hang up) before Joined returns it; early are the
+	// mt_ids the engine hung up meanwhile (UA.Hangup).
+	joining bool
+	early   []string
 	done    chan struct{}
 
 	tm timers // RFC 4028 session timer (timer.go)
@@ -80,7 +88,7 @@ func (u *UA) track(c *call) *call {
 func (u *UA) untrack(c *call) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if u.byMT[c.conf+"/"+c.mt] == c {
+	if c.out && u.byMT[c.conf+"/"+c.mt] == c { // a dialled call's mt never changes
 		delete(u.byMT, c.conf+"/"+c.mt)
 	}
 	if u.byID[c.callID] == c {
@@ -111,7 +119,7 @@ func (c *call) hangup(how ending) {
 		c.mu.Unlock()
 		return
 	}
-	c.ended = true
+	c.ended, c.how = true, how
 	ep, dcs, dss, l := c.ep, c.dcs, c.dss, c.leg
 	close(c.done)
 	c.mu.Unlock()
@@ -149,6 +157,13 @@ func (c *call) hangup(how ending) {
 	}
 	c.u.untrack(c)
 	c.u.release()
+}
+
+// mtID is the call's terminal ("" for a caller not yet joined).
+func (c *call) mtID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.mt
 }
 
 // cleanup frees a call's dialog and sockets (again after a step that
@@ -190,10 +205,8 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 	}
 	mt := c.mt
 	if !c.out { // a caller: a terminal of the conference with its identity (identity.go)
-		p := c.caller
-		p.Name = name
 		var err error
-		if mt, err = c.u.events.Joined(ctx, c.conf, p); err != nil {
+		if mt, err = c.joined(ctx, name); err != nil {
 			return nil, err
 		}
 	}
@@ -219,9 +232,9 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 		if c.out {
 			ep.Close()
 		} else {
-			ep.Leave(false) // the caller hung up meanwhile: its record goes offline
+			ep.Leave(false) // hung up meanwhile: the caller's record goes offline
 		}
-		return nil, context.Canceled
+		return nil, errHungUp
 	}
 	c.ep, c.mt = ep, ep.MtID()
 	c.mu.Unlock()
@@ -244,6 +257,52 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 	c.contentJoined(ep, peer)
 	return ep, nil
 }
+
+// errHungUp ends the set-up of a call hung up meanwhile: by the caller
+// (CANCEL, BYE) or by the engine (UA.Hangup). A caller not yet answered
+// gets a final refusal, an answered one BYE.
+var errHungUp = fmt.Errorf("sip: the call was hung up while it was set up: %w", media.ErrRefused)
+
+// joined makes a caller a terminal of the conference (Events.Joined)
+// unless the call ended first. The engine shows the terminal online
+// before Joined returns its mt_id: a hang-up of that mt_id meanwhile
+// (UA.Hangup, noted in early) or the caller's CANCEL or BYE takes the
+// record offline again and ends the set-up (errHungUp).
+func (c *call) joined(ctx context.Context, name string) (string, error) {
+	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
+		return "", errHungUp
+	}
+	c.joining = true
+	c.mu.Unlock()
+	p := c.caller
+	p.Name = name
+	mt, err := c.u.events.Joined(ctx, c.conf, p)
+	if testHookJoined != nil && err == nil {
+		testHookJoined(c.conf, mt)
+	}
+	c.mu.Lock()
+	c.joining = false
+	hungUp := c.ended || slices.Contains(c.early, mt)
+	c.early = nil
+	if err == nil {
+		c.mt = mt // UA.Hangup finds the call from here
+	}
+	c.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
+	if hungUp {
+		_ = c.u.events.Left(context.WithoutCancel(ctx), c.conf, mt, false)
+		return "", errHungUp
+	}
+	return mt, nil
+}
+
+// testHookJoined, when set (tests), runs when Events.Joined returned a
+// caller's mt_id, before the call knows it.
+var testHookJoined func(conf, mt string)
 
 // watch follows an established call until it ends: the endpoint closed by
 // the engine or the SFU (BYE), or the terminal gone: its session not

@@ -20,7 +20,6 @@ func (u *UA) offerIn200(c *call, req *sip.Request, conf Conference) {
 	c.mu.Lock()
 	c.delayed = &conf
 	c.mu.Unlock()
-	u.track(c) // onAck finds the call
 	hdrs, _ := c.negotiate(req)
 	hdrs = append(hdrs, sip.NewHeader("Content-Type", "application/sdp"), sip.NewHeader("Allow", allowed))
 	if err := c.dss.Respond(200, "OK", offerSDP(c.leg, u.cfg.SRTP == SRTPRequired), hdrs...); err != nil {

@@ -316,10 +316,29 @@ func outcomeOf(code int) media.Outcome {
 func (u *UA) Hangup(conf, mt string) bool {
 	c := u.find(conf, mt)
 	if c == nil {
-		return false
+		u.hungUpJoining(conf, mt)
+		return false // mt may be another participant's: the SFU hangs it up too
 	}
 	c.hangup(endEngine)
 	return true
+}
+
+// hungUpJoining notes a hang-up of mt for the callers of conf inside
+// Events.Joined: the engine shows a caller online before Joined returns
+// its mt_id, and the caller that gets mt ends its set-up (call.joined).
+func (u *UA) hungUpJoining(conf, mt string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, c := range u.byID {
+		if c.out || c.conf != conf {
+			continue
+		}
+		c.mu.Lock()
+		if c.joining {
+			c.early = append(c.early, mt)
+		}
+		c.mu.Unlock()
+	}
 }
 
 // EndConference ends every call of a conference.
@@ -350,7 +369,7 @@ func (u *UA) find(conf, mt string) *call {
 		return c
 	}
 	for _, c := range u.byID {
-		if c.conf == conf && c.mt == mt {
+		if c.conf == conf && c.mtID() == mt {
 			return c
 		}
 	}

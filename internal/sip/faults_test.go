@@ -150,13 +150,15 @@ func TestInviteFlood(t *testing.T) {
 	cfg.MaxDialogs = 1
 	e := startEnv(t, cfg)
 	conf := e.conf(t, nil)
-	s := startSIPp(t, scenario(t, "uac_dtmf.xml", map[string]string{"DIGITS": "", "TAIL": hangUpAfter}), e.addr(), "-s", conf)
+	s := startSIPp(t, scenario(t, "uac_dtmf.xml", map[string]string{"DIGITS": "", "TAIL": hangUpOnCue}), e.addr(), "-s", conf)
 	waitFor(t, "the first caller online", func() bool {
 		m := e.caller(t, conf)
 		return m != nil && online(m)
 	})
 	r := startSIPp(t, scenario(t, "uac_refused.xml", map[string]string{"CODE": "503"}), e.addr(), "-s", conf)
 	r.wait(t)
+	e.waitAcked(t, conf, 1)
+	s.cue(t, 1)
 	s.wait(t)
 }
 

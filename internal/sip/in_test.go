@@ -5,14 +5,13 @@ import (
 	"testing"
 )
 
-// digits is the scenario part that keys in ds (one pcap per digit).
+// digits is the scenario part that keys in ds (one pcap per digit),
+// the first a moment after the ACK.
 func digits(ds string) string {
 	var b strings.Builder
 	names := map[rune]string{'#': "pound", '*': "star"}
-	for i, d := range ds {
-		if i > 0 {
-			b.WriteString(`<pause milliseconds="300"/>` + "\n")
-		}
+	for _, d := range ds {
+		b.WriteString(`<pause milliseconds="300"/>` + "\n")
 		n := names[d]
 		if n == "" {
 			n = string(d)
@@ -40,6 +39,24 @@ Content-Length: 0
 
 ]]></send>
   <recv response="200"/>`
+	// hangUpOnCue: the caller waits for the test's cue (sippRun.cue: the
+	// test saw what it waited for), then sends BYE. Nothing before the
+	// wait: SIPp aborts a call that gets a request while it pauses, and a
+	// pcap played cuts the one still playing (the last digit).
+	hangUpOnCue = `<recv request="INFO"/>
+  <send retrans="500"><![CDATA[
+BYE sip:[service]@[remote_ip]:[remote_port] SIP/2.0
+Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch]
+From: "SIPp Room" <sip:sipp@[local_ip]:[local_port]>;tag=[pid]SIPpTag04[call_number]
+[last_To:]
+Call-ID: [call_id]
+CSeq: 2 BYE
+Contact: <sip:sipp@[local_ip]:[local_port]>
+Max-Forwards: 70
+Content-Length: 0
+
+]]></send>
+  <recv response="200"/>`
 	// byConfer: Confer ends the call (a wrong password).
 	byConfer = `<recv request="BYE"/>
   <send><![CDATA[
@@ -53,6 +70,14 @@ Content-Length: 0
 
 ]]></send>`
 )
+
+// waitAcked waits until n calls of conf got their ACK (SIPp is then at
+// its cue, past the INVITE: the engine lists a caller online before the
+// 200).
+func (e *sipEnv) waitAcked(t *testing.T, conf string, n int) {
+	t.Helper()
+	waitFor(t, "the caller's ACK", func() bool { return e.ua.Acked(conf) >= n })
+}
 
 func (e *sipEnv) caller(t *testing.T, conf string) map[string]any {
 	for _, m := range e.mts(t, conf) {
@@ -70,11 +95,14 @@ func TestDialInWithPassword(t *testing.T) {
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, map[string]any{"password": "12"})
-	s := startSIPp(t, scenario(t, "uac_dtmf.xml", map[string]string{"DIGITS": digits("12#"), "TAIL": hangUpAfter}), e.addr(), "-s", conf)
+	s := startSIPp(t, scenario(t, "uac_dtmf.xml", map[string]string{"DIGITS": digits("12#"), "TAIL": hangUpOnCue}), e.addr(), "-s", conf)
 	waitFor(t, "the caller online", func() bool {
 		m := e.caller(t, conf)
 		return m != nil && online(m)
 	})
+	waitFor(t, "the caller's RTP", func() bool { return e.ua.Stats().RTPReceived > 0 })
+	e.waitAcked(t, conf, 1)
+	s.cue(t, 1) // it hangs up
 	s.wait(t)
 	waitFor(t, "the caller offline", func() bool {
 		m := e.caller(t, conf)
@@ -103,11 +131,13 @@ func TestDialInOpen(t *testing.T) {
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
-	s := startSIPp(t, scenario(t, "uac_dtmf.xml", map[string]string{"DIGITS": "", "TAIL": hangUpAfter}), e.addr(), "-s", conf)
+	s := startSIPp(t, scenario(t, "uac_dtmf.xml", map[string]string{"DIGITS": "", "TAIL": hangUpOnCue}), e.addr(), "-s", conf)
 	waitFor(t, "the caller online", func() bool {
 		m := e.caller(t, conf)
 		return m != nil && online(m)
 	})
+	e.waitAcked(t, conf, 1)
+	s.cue(t, 1)
 	s.wait(t)
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -112,6 +113,7 @@ type sippRun struct {
 	out  bytes.Buffer
 	done chan error
 	port int
+	cid  string // its calls' Call-IDs are cid-1, cid-2, ...
 }
 
 // sipp runs one SIPp call of scenario on its own SIP and media ports;
@@ -124,10 +126,14 @@ func startSIPp(t *testing.T, scen, remote string, extra ...string) *sippRun {
 // startSIPpOn is startSIPp on SIP port port.
 func startSIPpOn(t *testing.T, port int, scen, remote string, extra ...string) *sippRun {
 	t.Helper()
-	r := &sippRun{port: port, done: make(chan error, 1)}
+	r := &sippRun{port: port, done: make(chan error, 1), cid: "sipp" + strconv.Itoa(rand.IntN(1e9))}
+	// SIPp's -timeout and the process's context are a safety net against
+	// a hung run, far beyond any scenario: scenarios wait for events (a
+	// response, the test's cue), never for a time that a loaded machine
+	// could exceed.
 	args := []string{"-sf", scen, "-i", "127.0.0.1", "-p", strconv.Itoa(r.port), "-mi", "127.0.0.1",
-		"-mp", strconv.Itoa(freePort(t)), "-nostdin", "-timeout", "25s", "-timeout_error", "-trace_err",
-		"-max_recv_loops", "100"}
+		"-mp", strconv.Itoa(freePort(t)), "-nostdin", "-timeout", "5m", "-timeout_error", "-trace_err",
+		"-max_recv_loops", "100", "-cid_str", r.cid + "-%u"}
 	if remote != "" {
 		args = append([]string{remote}, args...)
 	}
@@ -135,7 +141,7 @@ func startSIPpOn(t *testing.T, port int, scen, remote string, extra ...string) *
 	if !slices.Contains(extra, "-m") {
 		args = append(args, "-m", "1")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	t.Cleanup(cancel)
 	r.cmd = exec.CommandContext(ctx, "sipp", args...)
 	r.cmd.Dir = t.TempDir()
@@ -166,8 +172,26 @@ func (r *sippRun) wait(t *testing.T) {
 			}
 			t.Fatalf("sipp failed: %v\n%s\n%s", err, tail(r.out.String()), tail(string(log)))
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(6 * time.Minute):
 		t.Fatal("sipp did not end")
+	}
+}
+
+// cue sends SIPp's call n (from 1) the INFO its scenario waits for
+// (hangUpOnCue): the test saw what it waited for, the caller may go on.
+func (r *sippRun) cue(t *testing.T, n int) {
+	t.Helper()
+	c, err := net.Dial("udp", "127.0.0.1:"+strconv.Itoa(r.port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	msg := "INFO sip:sipp@127.0.0.1:" + strconv.Itoa(r.port) + " SIP/2.0\r\n" +
+		"Via: SIP/2.0/UDP " + c.LocalAddr().String() + ";branch=z9hG4bKcue" + strconv.Itoa(rand.IntN(1e9)) + "\r\n" +
+		"From: <sip:test@127.0.0.1>;tag=cue\r\nTo: <sip:sipp@127.0.0.1>\r\n" +
+		"Call-ID: " + r.cid + "-" + strconv.Itoa(n) + "\r\nCSeq: 1 INFO\r\nMax-Forwards: 70\r\nContent-Length: 0\r\n\r\n"
+	if _, err := c.Write([]byte(msg)); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -240,7 +264,7 @@ func (e *sipEnv) mts(t *testing.T, conf string) []map[string]any {
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a safety net: a loaded machine is slow, not stuck
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
