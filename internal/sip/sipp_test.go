@@ -131,9 +131,12 @@ func startSIPpOn(t *testing.T, port int, scen, remote string, extra ...string) *
 	// a hung run, far beyond any scenario: scenarios wait for events (a
 	// response, the test's cue), never for a time that a loaded machine
 	// could exceed.
-	args := []string{"-sf", scen, "-i", "127.0.0.1", "-p", strconv.Itoa(r.port), "-mi", "127.0.0.1",
+	args := []string{"-i", "127.0.0.1", "-p", strconv.Itoa(r.port), "-mi", "127.0.0.1",
 		"-mp", strconv.Itoa(freePort(t)), "-nostdin", "-timeout", "5m", "-timeout_error", "-trace_err",
 		"-max_recv_loops", "100", "-cid_str", r.cid + "-%u"}
+	if scen != "" { // "": a built-in scenario named by -sn in extra
+		args = append([]string{"-sf", scen}, args...)
+	}
 	if remote != "" {
 		args = append([]string{remote}, args...)
 	}
