@@ -56,9 +56,14 @@ type downTrack struct {
 	bwLayer  int // from the bandwidth estimate
 	bwBytes  uint64
 	bwAt     time.Time
-	curLayer int
-	needSync bool
-	started  bool
+	// A layer held down by a past congestion is tried again (setBandwidth):
+	// bwDownAt is the last step down or trial, bwTrialAt the pending trial
+	// (zero: none), bwBackoff the wait before the next one.
+	bwDownAt, bwTrialAt time.Time
+	bwBackoff           time.Duration
+	curLayer            int
+	needSync            bool
+	started             bool
 	// forwarder state
 	snOffset  uint16
 	tsOffset  uint32
@@ -179,11 +184,29 @@ func (d *downTrack) setMaxLayer(l int) {
 	d.askTarget()
 }
 
+// Trials of a higher layer (setBandwidth).
+const (
+	bwTrialAfter = 5 * time.Second  // the first trial after a step down
+	bwTrialMax   = 20 * time.Second // the longest wait after failed trials (a load that ended)
+	bwTrialGrace = 5 * time.Second  // the estimate catches up with the tried layer
+)
+
 // setBandwidth applies the subscriber's bandwidth estimate (GCC on its
 // TWCC feedback). An estimate below 80 % of what this track sends means
 // congestion: the cap steps one layer below the current one. An estimate
-// that carries the next layer's bitrate lifts the cap one layer. Without
-// probing, an estimate above what is sent says nothing more.
+// that carries the next layer's bitrate lifts the cap one layer.
+//
+// Without probing GCC's estimate never exceeds 1.5 times what the
+// subscriber receives (pion's rate controller), so a subscriber stepped
+// down to the lowest layer (a CPU load, a passing congestion) would stay
+// there for good: 1.5 times 320x180 is below the next layer's bitrate
+// (issue 35: 320x180 long after the load ended). So the layer is tried
+// again: once the estimate has not fallen below what is sent for
+// bwTrialAfter since the step down, the cap rises one layer; for
+// bwTrialGrace the congestion rule waits for the estimate to follow the
+// new rate. A trial the congestion rule ends within twice the grace
+// doubles the wait before the next one (up to bwTrialMax); a trial that
+// holds resets it.
 func (d *downTrack) setBandwidth(bps int) {
 	if d.kind != webrtc.RTPCodecTypeVideo {
 		return
@@ -197,11 +220,28 @@ func (d *downTrack) setBandwidth(bps int) {
 	}
 	d.bwBytes, d.bwAt = total, now
 	old := d.bwLayer
+	trial := !d.bwTrialAt.IsZero()
+	if d.bwBackoff == 0 {
+		d.bwBackoff = bwTrialAfter
+	}
 	switch {
+	case trial && now.Sub(d.bwTrialAt) < bwTrialGrace:
+		// the estimate catches up with the tried layer's rate
 	case sent > 0 && float64(bps) < 0.8*sent && d.curLayer > layerLow:
 		d.bwLayer = min(d.bwLayer, d.curLayer-1)
+		if trial {
+			d.bwBackoff = min(2*d.bwBackoff, bwTrialMax)
+		}
+		d.bwDownAt, d.bwTrialAt = now, time.Time{}
 	case d.bwLayer < layerHigh && bps >= layerBitrate[d.bwLayer+1]:
 		d.bwLayer++
+	case d.bwLayer < min(d.maxLayer, layerHigh) && d.curLayer == d.bwLayer && !d.bwDownAt.IsZero() &&
+		now.Sub(d.bwDownAt) >= d.bwBackoff && sent > 0 && float64(bps) >= sent:
+		d.bwLayer++
+		d.bwDownAt, d.bwTrialAt = now, now
+	}
+	if !d.bwTrialAt.IsZero() && now.Sub(d.bwTrialAt) >= 2*bwTrialGrace {
+		d.bwTrialAt, d.bwBackoff = time.Time{}, bwTrialAfter // the trial held
 	}
 	changed := d.bwLayer != old
 	d.mu.Unlock()

@@ -125,3 +125,68 @@ func BenchmarkDownTrackWrite(b *testing.B) {
 		b.Fatalf("wrote %d packets of %d", w.n, b.N)
 	}
 }
+
+// A subscriber stepped down to the lowest layer gets a higher one tried
+// again once its estimate stays above what it receives (GCC alone never
+// estimates more than 1.5 times that); a trial the congestion rule ends
+// doubles the wait before the next one (issue 35).
+func TestBandwidthTrialOfAHigherLayer(t *testing.T) {
+	d, _ := boundTrack(webrtc.RTPCodecTypeVideo, webrtc.MimeTypeVP8)
+	rate := func(bps int) { // what the track sent over the last second
+		d.mu.Lock()
+		d.bwAt, d.bwBytes = time.Now().Add(-time.Second), d.bytes.Load()
+		d.mu.Unlock()
+		d.bytes.Add(uint64(bps / 8))
+	}
+	state := func() (int, time.Duration) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.bwLayer, d.bwBackoff
+	}
+	d.curLayer = layerHigh
+	rate(1_500_000)
+	d.setBandwidth(200_000) // congestion: one layer down
+	if l, _ := state(); l != layerMid {
+		t.Fatalf("layer %d after congestion, want %d", l, layerMid)
+	}
+	d.curLayer = layerMid
+	rate(500_000)
+	d.setBandwidth(200_000)
+	d.curLayer = layerLow
+	if l, _ := state(); l != layerLow {
+		t.Fatalf("layer %d after more congestion, want %d", l, layerLow)
+	}
+
+	// The estimate recovers to 1.5 times the low layer: no trial before
+	// bwTrialAfter, one after.
+	rate(150_000)
+	d.setBandwidth(225_000)
+	if l, _ := state(); l != layerLow {
+		t.Fatalf("layer %d right after the step down, want %d", l, layerLow)
+	}
+	d.mu.Lock()
+	d.bwDownAt = time.Now().Add(-bwTrialAfter)
+	d.mu.Unlock()
+	rate(150_000)
+	d.setBandwidth(225_000)
+	if l, _ := state(); l != layerMid {
+		t.Fatalf("layer %d once the estimate held, want a trial of %d", l, layerMid)
+	}
+
+	// Within the grace a low estimate does not end the trial; after it,
+	// congestion does, and the next trial waits twice as long.
+	d.curLayer = layerMid
+	rate(500_000)
+	d.setBandwidth(250_000)
+	if l, _ := state(); l != layerMid {
+		t.Fatalf("layer %d within the trial's grace, want %d", l, layerMid)
+	}
+	d.mu.Lock()
+	d.bwTrialAt = time.Now().Add(-bwTrialGrace)
+	d.mu.Unlock()
+	rate(500_000)
+	d.setBandwidth(250_000)
+	if l, b := state(); l != layerLow || b != 2*bwTrialAfter {
+		t.Fatalf("after a failed trial: layer %d, next trial in %s; want %d and %s", l, b, layerLow, 2*bwTrialAfter)
+	}
+}
