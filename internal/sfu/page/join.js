@@ -1025,6 +1025,24 @@ window.confer = {
   subscription: (key) => { const e = subs.get(key); return e && e.location ? e.location.split("/").pop() : ""; },
   sender: (kind) => { const s = me.pub && me.pub.pc.getSenders().find((x) => x.track && x.track.kind === kind); return s ? s.track : null; },
   liveTracks: () => (me.stream ? me.stream.getTracks().filter((t) => t.readyState === "live").length : 0),
+  // The publication's send estimate (bit/s) and the smallest of the largest
+  // pictures each subscription receives (the load test, issue 35).
+  media: async () => {
+    let send = 0, width = 0, height = 0, first = true;
+    if (me.pub) {
+      for (const r of (await me.pub.pc.getStats()).values()) {
+        if (r.type === "candidate-pair" && r.nominated && r.availableOutgoingBitrate) send = r.availableOutgoingBitrate;
+      }
+    }
+    for (const e of subs.values()) {
+      let w = 0, h = 0;
+      for (const r of (await e.pc.getStats()).values()) {
+        if (r.type === "inbound-rtp" && r.kind === "video" && (r.frameWidth || 0) * (r.frameHeight || 0) > w * h) { w = r.frameWidth; h = r.frameHeight; }
+      }
+      if (first || w * h < width * height) { width = w; height = h; first = false; }
+    }
+    return { send, width, height };
+  },
 };
 
 function setTitle(conference) {
