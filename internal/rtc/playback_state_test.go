@@ -48,15 +48,22 @@ func TestPlaybackStartsAsynchronously(t *testing.T) {
 		if confID != conf {
 			return
 		}
-		st, pos := playbackState(t, c, conf)
-		if st != state {
-			t.Errorf("at the start's step %d GET /playback says state %d", state, st)
+		// Not playbackState: its MustOK would t.Fatal off the test's
+		// goroutine.
+		r := c.Do("GET", "/api/v1/vc/confs/"+conf+"/playback", nil)
+		st, _ := r.Body["state"].(float64)
+		pos, _ := r.Body["current_progress"].(float64)
+		if !r.OK() {
+			t.Errorf("GET /playback at the start's step %d: %v", state, r.Body)
+		}
+		if int(st) != state {
+			t.Errorf("at the start's step %d GET /playback says state %v", state, st)
 		}
 		if st != 2 && pos != 0 {
-			t.Errorf("state %d at %d s, want 0 s until it plays", st, pos)
+			t.Errorf("state %v at %v s, want 0 s until it plays", st, pos)
 		}
 		mu.Lock()
-		seen = append(seen, st)
+		seen = append(seen, int(st))
 		mu.Unlock()
 	})
 	t.Cleanup(func() { vc.SetPlaybackStepHook(prev) })
