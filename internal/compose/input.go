@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"image"
@@ -361,7 +362,15 @@ func (d *decoder) push(f []byte) bool {
 		binary.LittleEndian.PutUint64(b[4:], d.n)
 		copy(b[12:], f)
 	} else {
-		b = append([]byte(nil), f...)
+		// ffmpeg's H.264 parser ends an access unit only when it sees
+		// the next one begin: an access unit delimiter after each frame
+		// ends it at once, instead of a picture later (33 ms at 30 fps).
+		// The frame's own delimiter, if any, is then redundant.
+		if len(f) >= 6 && bytes.HasPrefix(f, aud[:5]) {
+			f = f[6:]
+		}
+		b = make([]byte, 0, len(f)+len(aud))
+		b = append(append(b, f...), aud...)
 	}
 	select {
 	case d.queue <- b:
@@ -371,6 +380,9 @@ func (d *decoder) push(f []byte) bool {
 		return false
 	}
 }
+
+// aud is an H.264 access unit delimiter (any picture type).
+var aud = []byte{0, 0, 0, 1, 9, 0xf0}
 
 // stop ends the process; the input no longer pushes to it.
 func (d *decoder) stop() {
