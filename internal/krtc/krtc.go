@@ -10,7 +10,9 @@ package krtc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,8 +20,8 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -50,15 +52,6 @@ const (
 )
 
 const done = "operation succeeded"
-
-// recordFields are the room record's fields with their defaults.
-var recordFields = []struct {
-	name string
-	def  int
-}{
-	{"max_join_mt", DefaultMaxJoinMt}, {"room_type", DefaultRoomType}, {"resolution", DefaultResolution},
-	{"bitrate", DefaultBitrate}, {"format", DefaultFormat}, {"frame", DefaultFrame},
-}
 
 // Module is the krtc module's state.
 type Module struct {
@@ -108,10 +101,20 @@ func checkName(name string) error {
 	return nil
 }
 
-// room is a room record with its document.
+// room is a room record with its document: the stored record is the
+// room as krtc.rooms.get shows it (model.Room), in JSON.
 type room struct {
 	rec store.Record
-	doc map[string]any
+	doc model.Room
+}
+
+// decodeRoom reads a stored room record.
+func decodeRoom(rec store.Record) (room, error) {
+	rm := room{rec: rec}
+	if err := json.Unmarshal(rec.Data, &rm.doc); err != nil {
+		return room{}, fmt.Errorf("krtc: room %s: %w", rec.ID, err)
+	}
+	return rm, nil
 }
 
 func (m *Module) rooms(ctx context.Context, domainMoid string) ([]room, error) {
@@ -121,11 +124,11 @@ func (m *Module) rooms(ctx context.Context, domainMoid string) ([]room, error) {
 	}
 	out := make([]room, 0, len(recs))
 	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
+		rm, err := decodeRoom(rec)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, room{rec, doc})
+		out = append(out, rm)
 	}
 	return out, nil
 }
@@ -137,7 +140,7 @@ func (m *Module) nameTaken(ctx context.Context, domainMoid, self, name string) (
 		return false, err
 	}
 	for _, r := range rs {
-		if r.rec.ID != self && record.Str(r.doc, "room_name") == name {
+		if r.rec.ID != self && r.doc.RoomName == name {
 			return true, nil
 		}
 	}
@@ -146,7 +149,7 @@ func (m *Module) nameTaken(ctx context.Context, domainMoid, self, name string) (
 
 // running tells whether a room's conference still runs.
 func (m *Module) running(ctx context.Context, rm room) (engine.Conference, bool, error) {
-	c, err := m.confs.Get(ctx, rm.rec.DomainMoid, record.Str(rm.doc, "conf_id"), engine.StateRunning)
+	c, err := m.confs.Get(ctx, rm.rec.DomainMoid, rm.doc.ConfID, engine.StateRunning)
 	if errors.Is(err, engine.ErrConfNotFound) {
 		return c, false, nil
 	}
@@ -172,11 +175,10 @@ func (m *Module) load(ctx context.Context, r *api.Request) (room, engine.Confere
 	if err != nil {
 		return room{}, engine.Conference{}, err
 	}
-	doc, err := shape.Decode(rec.Data)
+	rm, err := decodeRoom(rec)
 	if err != nil {
 		return room{}, engine.Conference{}, err
 	}
-	rm := room{rec, doc}
 	c, live, err := m.running(ctx, rm)
 	if err != nil {
 		return rm, c, err
@@ -200,6 +202,10 @@ func ownerOrAdmin(r *api.Request, rm room) error {
 }
 
 func (m *Module) list(ctx context.Context, r *api.Request) (wire.Object, error) {
+	var q model.KRTCRoomsListRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	rs, err := m.rooms(ctx, r.Principal.DomainMoid)
 	if err != nil {
 		return nil, err
@@ -214,7 +220,7 @@ func (m *Module) list(ctx context.Context, r *api.Request) (wire.Object, error) 
 	}
 	kept := rs[:0]
 	for _, rm := range rs {
-		if live[record.Str(rm.doc, "conf_id")] {
+		if live[rm.doc.ConfID] {
 			kept = append(kept, rm)
 		} else if err := m.forget(ctx, rm); err != nil {
 			return nil, err
@@ -226,77 +232,67 @@ func (m *Module) list(ctx context.Context, r *api.Request) (wire.Object, error) 
 		}
 		return roomSeq(kept[i].rec.ID) < roomSeq(kept[j].rec.ID)
 	})
-	start, count := paging(r)
-	fields := shape.Elem(r.Endpoint.Reply, "rooms")
-	out := []any{}
+	start, count := max(q.Start.Or(0), 0), max(q.Count.Or(10), 0) // count 0: all
+	reply := model.KRTCRoomsListReply{Total: len(kept)}
 	for i, rm := range kept {
 		if i >= start && (count == 0 || i < start+count) {
-			out = append(out, shape.Project(rm.doc, fields))
+			reply.Rooms = append(reply.Rooms, model.KRTCRoomsListReplyRoom(rm.doc))
 		}
 	}
-	return wire.Object{"total": len(kept), "rooms": out}, nil
+	return reply.Wire(), nil
 }
 
 func roomSeq(id string) int { n, _ := strconv.Atoi(id); return n }
-
-// paging reads start (default 0) and count (default 10; 0 for all).
-func paging(r *api.Request) (start, count int) {
-	count = 10
-	if v, ok := record.IntOK(r.Args.Query.Get("start")); ok {
-		start = v
-	}
-	if v, ok := record.IntOK(r.Args.Query.Get("count")); ok {
-		count = v
-	}
-	return max(start, 0), max(count, 0)
-}
 
 func (m *Module) get(ctx context.Context, r *api.Request) (wire.Object, error) {
 	rm, _, err := m.load(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	return shape.Project(rm.doc, r.Endpoint.Reply), nil
+	return rm.doc.Wire(), nil
 }
 
-// roomRecord reads the room record from the parameters over base (the stored
-// room, or the defaults), checking what the schema cannot.
-func roomRecord(p, base map[string]any) (map[string]any, error) {
-	doc := map[string]any{}
-	for k, v := range base {
-		doc[k] = v
-	}
-	if v, ok := p["room_name"]; ok && v != nil {
-		name := record.Str(p, "room_name")
+// roomSettings is a room's settings as a request sets them: each one
+// the request leaves out keeps its value in base (the stored room, or
+// the defaults). It checks what the schema cannot.
+type roomSettings struct {
+	RoomName                                                model.Opt[string]
+	MaxJoinMt, RoomType, Resolution, Bitrate, Format, Frame model.Opt[int]
+}
+
+// defaultRoom is a new room's settings before its request.
+var defaultRoom = model.Room{MaxJoinMt: DefaultMaxJoinMt, RoomType: DefaultRoomType, Resolution: DefaultResolution,
+	Bitrate: DefaultBitrate, Format: DefaultFormat, Frame: DefaultFrame}
+
+func (p roomSettings) over(base model.Room) (model.Room, error) {
+	doc := base
+	if name, ok := p.RoomName.Get(); ok {
 		if err := checkName(name); err != nil {
-			return nil, err
+			return doc, err
 		}
-		doc["room_name"] = name
+		doc.RoomName = name
 	}
-	for _, f := range recordFields {
-		if v, ok := p[f.name]; ok && v != nil {
-			doc[f.name] = record.Int(p, f.name)
-		} else if _, ok := doc[f.name]; !ok {
-			doc[f.name] = f.def
-		}
-	}
-	if b := record.Int(doc, "bitrate"); b < MinBitrate || b > MaxBitrate {
-		return nil, wire.InvalidParam("bitrate", "must be from 64 to 8192 kbps")
+	doc.MaxJoinMt = p.MaxJoinMt.Or(doc.MaxJoinMt)
+	doc.RoomType = p.RoomType.Or(doc.RoomType)
+	doc.Resolution = p.Resolution.Or(doc.Resolution)
+	doc.Bitrate = p.Bitrate.Or(doc.Bitrate)
+	doc.Format = p.Format.Or(doc.Format)
+	doc.Frame = p.Frame.Or(doc.Frame)
+	if doc.Bitrate < MinBitrate || doc.Bitrate > MaxBitrate {
+		return doc, wire.InvalidParam("bitrate", "must be from 64 to 8192 kbps")
 	}
 	return doc, nil
 }
 
 // confFields writes a room record's settings into its conference's
 // document.
-func confFields(conf, room map[string]any) {
-	name := record.Str(room, "room_name")
-	conf["name"], conf["meeting_room_name"] = name, name
-	conf["max_join_mt"] = record.Int(room, "max_join_mt")
-	conf["bitrate"] = record.Int(room, "bitrate")
-	conf["conf_type"] = confType(record.Int(room, "room_type"))
+func confFields(conf map[string]any, room model.Room) {
+	conf["name"], conf["meeting_room_name"] = room.RoomName, room.RoomName
+	conf["max_join_mt"] = room.MaxJoinMt
+	conf["bitrate"] = room.Bitrate
+	conf["conf_type"] = confType(room.RoomType)
 	conf["video_formats"] = []any{map[string]any{
-		"format": record.Int(room, "format"), "resolution": record.Int(room, "resolution"),
-		"frame": record.Int(room, "frame"), "bitrate": record.Int(room, "bitrate"),
+		"format": room.Format, "resolution": room.Resolution, "frame": room.Frame, "bitrate": room.Bitrate,
 	}}
 }
 
@@ -305,11 +301,15 @@ func confFields(conf, room map[string]any) {
 // nothing; with video approval on, an account without approval rights
 // gets 99997 (a room's conference starts at once and cannot wait).
 func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error) {
-	doc, err := roomRecord(r.Args.Params, nil)
+	var q model.KRTCRoomsCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	doc, err := roomSettings{model.Some(q.RoomName), q.MaxJoinMt, q.RoomType, q.Resolution, q.Bitrate, q.Format, q.Frame}.over(defaultRoom)
 	if err != nil {
 		return nil, err
 	}
-	name := record.Str(doc, "room_name")
+	name := doc.RoomName
 	if taken, err := m.nameTaken(ctx, r.Principal.DomainMoid, "", name); err != nil {
 		return nil, err
 	} else if taken {
@@ -341,8 +341,8 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	doc["room_id"], doc["meeting_id"], doc["conf_id"] = id, record.Str(c.Doc, "meeting_id"), c.ID()
-	data, err := shape.Encode(doc)
+	doc.RoomID, doc.MeetingID, doc.ConfID = id, record.Str(c.Doc, "meeting_id"), c.ID()
+	data, err := json.Marshal(doc)
 	if err != nil {
 		return nil, errors.Join(err, m.confs.End(ctx, r.Principal.DomainMoid, c.ID()))
 	}
@@ -352,7 +352,8 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 	if err := m.st.CreateRecord(ctx, rec); err != nil {
 		return nil, errors.Join(err, m.confs.End(ctx, r.Principal.DomainMoid, c.ID()))
 	}
-	return wire.Object{"room_id": id, "meeting_id": doc["meeting_id"], "description": done}, nil
+	reply := model.KRTCRoomsCreateReply{RoomID: id, MeetingID: doc.MeetingID, Description: done}
+	return reply.Wire(), nil
 }
 
 // newID returns the next room id that no room holds (99993 when every id
@@ -389,21 +390,21 @@ func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error
 	if err := ownerOrAdmin(r, rm); err != nil {
 		return nil, err
 	}
-	p := r.Args.Params
-	if p == nil {
-		p = map[string]any{}
+	var q model.KRTCRoomsUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
 	}
-	doc, err := roomRecord(p, rm.doc)
+	doc, err := roomSettings{q.RoomName, q.MaxJoinMt, q.RoomType, q.Resolution, q.Bitrate, q.Format, q.Frame}.over(rm.doc)
 	if err != nil {
 		return nil, err
 	}
-	name := record.Str(doc, "room_name")
+	name := doc.RoomName
 	if taken, err := m.nameTaken(ctx, r.Principal.DomainMoid, rm.rec.ID, name); err != nil {
 		return nil, err
 	} else if taken {
 		return nil, wire.Errorf(CodeRoomNameExists, "a room named %q already exists", name)
 	}
-	if grow := record.Int(doc, "max_join_mt") - engine.Ports(c.Doc); grow > 0 {
+	if grow := doc.MaxJoinMt - engine.Ports(c.Doc); grow > 0 {
 		u, err := m.confs.Usage(ctx)
 		if err != nil {
 			return nil, err
@@ -430,7 +431,7 @@ func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error
 		}
 		break
 	}
-	data, err := shape.Encode(doc)
+	data, err := json.Marshal(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -438,7 +439,8 @@ func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error
 	if err := m.st.UpdateRecord(ctx, rm.rec, ""); err != nil {
 		return nil, err
 	}
-	return wire.Object{"description": done}, nil
+	reply := model.KRTCRoomsUpdateReply{Description: done}
+	return reply.Wire(), nil
 }
 
 // delete ends the room's conference and removes the room.
@@ -457,5 +459,6 @@ func (m *Module) delete(ctx context.Context, r *api.Request) (wire.Object, error
 	if err := m.forget(ctx, rm); err != nil {
 		return nil, err
 	}
-	return wire.Object{"description": done}, nil
+	reply := model.KRTCRoomsDeleteReply{Description: done}
+	return reply.Wire(), nil
 }
