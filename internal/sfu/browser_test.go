@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/confer-platform/confer/internal/browsertest"
+	"github.com/confer-platform/confer/internal/lossy"
 	"github.com/pion/webrtc/v4"
 )
 
@@ -49,10 +50,12 @@ func pageEval(t *testing.T, ctx context.Context, what, expr string) {
 
 // A browser joins through the join page: the engine hears Joined, a pion
 // WHEP subscriber receives its video; a second browser and a mute appear in
-// the first page's participant list.
+// the first page's participant list. Every session's media goes through a
+// lossy relay (3 % loss, up to 20 ms of jitter, issue 35).
 func TestBrowserJoin(t *testing.T) {
 	browsertest.Chromium(t) // skips before anything starts
 	rg := newRig(t, nil)
+	rg.lossy.Store(&lossy.Network)
 	first := browser(t)
 	joinPage(t, first, rg.srv.URL+"/rtc/join/c1#token=both", "Ada")
 	waitFor(t, "Joined of the browser", func() bool { j, _, _ := rg.ev.snapshot(); return j == 1 })
@@ -140,6 +143,7 @@ func TestBrowserJoin(t *testing.T) {
 	})
 	pageEval(t, first, "Hedy gone from the participant list",
 		`![...document.querySelectorAll('#participants li')].some(li => li.textContent.includes('Hedy'))`)
+	rg.relayed(t)
 }
 
 // A conference with a password: the page asks for it and joins with it.
