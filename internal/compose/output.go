@@ -228,7 +228,9 @@ func (o *Output) startEncoder() (*encoder, error) {
 	gop := strconv.Itoa(2 * o.fps)
 	args := []string{"-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", size, "-r", strconv.Itoa(o.fps), "-i", "pipe:0", "-an"}
 	if s.MimeType == "video/h264" {
-		args = append(append(args, x264Args(s.Bitrate, 2*o.fps)...), "-f", "h264")
+		// FLV frames each picture: the Annex-B stream has no end of an
+		// access unit but the next one's start, a picture later.
+		args = append(append(args, x264Args(s.Bitrate, 2*o.fps)...), "-f", "flv", "-flvflags", "no_duration_filesize")
 	} else {
 		args = append(args, "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-lag-in-frames", "0",
 			"-error-resilient", "1", "-auto-alt-ref", "0", "-threads", "1", "-b:v", br, "-g", gop, "-f", "ivf")
@@ -250,7 +252,7 @@ func (o *Output) startEncoder() (*encoder, error) {
 	e.cond = sync.NewCond(&e.mu)
 	go e.writeLoop()
 	if s.MimeType == "video/h264" {
-		go e.readH264()
+		go e.readFLV()
 	} else {
 		go e.readIVF()
 	}
@@ -352,26 +354,118 @@ func (e *encoder) stop() {
 	e.p.stop()
 }
 
-// readH264 splits the Annex-B output at its access unit delimiters: an
-// access unit is complete when the next one's delimiter arrives.
-func (e *encoder) readH264() {
-	var au []byte
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := e.p.stdout.Read(buf)
-		au = append(au, buf[:n]...)
-		for {
-			i := audAt(au, 1)
-			if i < 0 {
-				break
-			}
-			e.o.deliver(e, au[:i], h264IDR(au[:i]))
-			au = append([]byte(nil), au[i:]...)
-		}
-		if err != nil {
+// readFLV reads the H.264 pictures of an FLV stream, each a video tag,
+// and delivers each as an Annex-B access unit the moment its tag is
+// complete; a key frame gets the stream's SPS and PPS (from the AVC
+// sequence header) after its delimiter, as a receiver joining needs.
+func (e *encoder) readFLV() {
+	r := e.p.stdout
+	hdr := make([]byte, 13) // the file header and the first previous tag size
+	if _, err := io.ReadFull(r, hdr); err != nil || string(hdr[:3]) != "FLV" {
+		return
+	}
+	if skip := int(binary.BigEndian.Uint32(hdr[5:9])) - 9; skip > 0 {
+		if _, err := r.Discard(skip); err != nil {
 			return
 		}
 	}
+	var params []byte // SPS and PPS in Annex-B
+	lenSize := 4
+	th := make([]byte, 11)
+	var data []byte
+	for {
+		if _, err := io.ReadFull(r, th); err != nil {
+			return
+		}
+		n := int(th[1])<<16 | int(th[2])<<8 | int(th[3])
+		if cap(data) < n+4 {
+			data = make([]byte, n+4)
+		}
+		data = data[:n+4] // the tag's data and the next previous tag size
+		if _, err := io.ReadFull(r, data); err != nil {
+			return
+		}
+		d := data[:n]
+		if th[0]&0x1f != 9 || len(d) < 5 || d[0]&0x0f != 7 {
+			continue // not AVC video (the metadata)
+		}
+		key, body := d[0]>>4 == 1, d[5:]
+		switch d[1] {
+		case 0: // AVCDecoderConfigurationRecord
+			params, lenSize = avcParams(body)
+		case 1:
+			au := annexB(body, lenSize, params, key)
+			if au != nil {
+				e.o.deliver(e, au, key || h264IDR(au))
+			}
+		}
+	}
+}
+
+// avcParams returns the SPS and PPS of an AVCDecoderConfigurationRecord
+// in Annex-B, and the size of its NAL unit lengths.
+func avcParams(c []byte) ([]byte, int) {
+	if len(c) < 6 {
+		return nil, 4
+	}
+	lenSize := int(c[4]&3) + 1
+	var out []byte
+	i, sets := 5, int(c[5]&0x1f)
+	i++
+	for pass := 0; pass < 2; pass++ {
+		for k := 0; k < sets; k++ {
+			if i+2 > len(c) {
+				return out, lenSize
+			}
+			l := int(binary.BigEndian.Uint16(c[i:]))
+			if i+2+l > len(c) {
+				return out, lenSize
+			}
+			out = append(append(out, 0, 0, 0, 1), c[i+2:i+2+l]...)
+			i += 2 + l
+		}
+		if pass == 0 {
+			if i >= len(c) {
+				return out, lenSize
+			}
+			sets = int(c[i])
+			i++
+		}
+	}
+	return out, lenSize
+}
+
+// annexB converts length-prefixed NAL units to an Annex-B access unit,
+// with params after its delimiter when key; nil when malformed.
+func annexB(b []byte, lenSize int, params []byte, key bool) []byte {
+	out := make([]byte, 0, len(b)+len(params)+16)
+	first := true
+	for len(b) > 0 {
+		if len(b) < lenSize {
+			return nil
+		}
+		l := 0
+		for _, x := range b[:lenSize] {
+			l = l<<8 | int(x)
+		}
+		b = b[lenSize:]
+		if l > len(b) || l == 0 {
+			return nil
+		}
+		nal := b[:l]
+		b = b[l:]
+		if key && first && nal[0]&0x1f != 9 {
+			out = append(out, params...) // no delimiter: the parameters first
+			key = false
+		}
+		out = append(append(out, 0, 0, 0, 1), nal...)
+		if key && first {
+			out = append(out, params...) // after the delimiter
+			key = false
+		}
+		first = false
+	}
+	return out
 }
 
 // audAt is the offset of the first access unit delimiter (a 4-byte start
