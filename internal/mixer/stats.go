@@ -21,8 +21,9 @@ type Stats struct {
 	Concealed uint64
 	// Skipped is the quiet packets not decoded (Input.PushLevel).
 	Skipped uint64
-	// Decode and Encode are the time spent decoding inputs and encoding
-	// outputs.
+	// Decode and Encode are the wall time spent decoding inputs and
+	// encoding outputs: on a machine short of CPU, mostly waiting for a
+	// core (the process's CPU time is the measure of cost).
 	Decode, Encode time.Duration
 }
 

@@ -21,7 +21,9 @@ func mixerCollectors() []prometheus.Collector {
 			func(s mixer.Stats) float64 { return float64(s.Underruns) }),
 		counter("confer_mixer_concealed_frames_total", "Input frames decoded by concealment (a lost or malformed packet).",
 			func(s mixer.Stats) float64 { return float64(s.Concealed) }),
-		counter("confer_mixer_decode_seconds_total", "Time spent decoding the mixers' inputs.", func(s mixer.Stats) float64 { return s.Decode.Seconds() }),
-		counter("confer_mixer_encode_seconds_total", "Time spent encoding the mixers' outputs.", func(s mixer.Stats) float64 { return s.Encode.Seconds() }),
+		counter("confer_mixer_silent_packets_skipped_total", "Participants' packets not decoded because their RFC 6464 level said silence.",
+			func(s mixer.Stats) float64 { return float64(s.Skipped) }),
+		counter("confer_mixer_decode_seconds_total", "Wall time spent decoding the mixers' inputs (waiting for a core included).", func(s mixer.Stats) float64 { return s.Decode.Seconds() }),
+		counter("confer_mixer_encode_seconds_total", "Wall time spent encoding the mixers' outputs (waiting for a core included).", func(s mixer.Stats) float64 { return s.Encode.Seconds() }),
 	}
 }
