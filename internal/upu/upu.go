@@ -13,6 +13,7 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/sipcred"
@@ -50,16 +51,9 @@ func (m *Module) Routes() api.Routes {
 	}
 }
 
-// paging reads start (default 0) and count (default 10; 0 for all).
-func paging(r *api.Request) (start, count int) {
-	count = 10
-	if v, ok := record.IntOK(r.Args.Query.Get("start")); ok {
-		start = v
-	}
-	if v, ok := record.IntOK(r.Args.Query.Get("count")); ok {
-		count = v
-	}
-	return max(start, 0), max(count, 0)
+// paging is a list's start (default 0) and count (default 10; 0 for all).
+func paging(start, count model.Opt[int]) (int, int) {
+	return max(start.Or(0), 0), max(count.Or(10), 0)
 }
 
 func pageOf[T any](xs []T, start, count int) []T {
@@ -105,7 +99,7 @@ func rank(s string) int {
 
 // terminal is one terminal's presence being worked out.
 type terminal struct {
-	doc map[string]any
+	doc model.UPUTerminalsListReplyTerminal
 	rec *store.Record // its most present terminal record, nil when in no running conference
 	mt  map[string]any
 }
@@ -115,6 +109,10 @@ type terminal struct {
 // call) and every terminal of the domain's running conferences. Another
 // domain's conferences are not looked at.
 func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, error) {
+	var q model.UPUTerminalsListRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	domain := r.Principal.DomainMoid
 	dir, err := m.st.ListDirectory(ctx)
 	if err != nil {
@@ -125,7 +123,7 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 		if e.DomainMoid != domain && e.DomainMoid != "" {
 			continue
 		}
-		byAccount[e.Account] = &terminal{doc: map[string]any{"account": e.Account, "alias": e.Alias, "e164": e.E164, "ip": e.IP, "in_directory": 1}}
+		byAccount[e.Account] = &terminal{doc: model.UPUTerminalsListReplyTerminal{Account: e.Account, Alias: e.Alias, E164: e.E164, IP: e.IP, InDirectory: 1}}
 	}
 	confs, err := m.confs.List(ctx, domain, "", engine.StateRunning)
 	if err != nil {
@@ -152,8 +150,8 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 		acct := record.Str(doc, "account")
 		t := byAccount[acct]
 		if t == nil {
-			t = &terminal{doc: map[string]any{"account": acct, "alias": record.Str(doc, "alias"),
-				"e164": record.Str(doc, "e164"), "ip": record.Str(doc, "ip"), "in_directory": 0}}
+			t = &terminal{doc: model.UPUTerminalsListReplyTerminal{Account: acct, Alias: record.Str(doc, "alias"),
+				E164: record.Str(doc, "e164"), IP: record.Str(doc, "ip")}}
 			byAccount[acct] = t
 		}
 		if t.rec == nil || rank(class(rec.State)) > rank(class(t.rec.State)) ||
@@ -174,34 +172,30 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 			history[e.ID] = append(history[e.ID], e)
 		}
 	}
-	filter := r.Args.Query.Get("account")
-	var list []map[string]any
+	filter := q.Account.Value
+	var list []model.UPUTerminalsListReplyTerminal
 	for acct, t := range byAccount {
 		if filter != "" && acct != filter {
 			continue
 		}
 		doc := t.doc
-		doc["state"], doc["online"], doc["conf_id"], doc["conf_name"], doc["mt_id"], doc["since"] = Offline, 0, "", "", "", ""
+		doc.State = Offline
 		if t.rec != nil {
 			st := class(t.rec.State)
-			doc["state"] = st
-			doc["since"] = m.stamp(since(history[t.rec.ID], st, *t.rec))
+			doc.State = st
+			doc.Since = m.stamp(since(history[t.rec.ID], st, *t.rec))
 			if st != Offline {
-				doc["online"] = flag(st == Online)
-				doc["conf_id"], doc["conf_name"] = t.rec.OwnerMoid, names[t.rec.OwnerMoid]
-				doc["mt_id"] = record.Str(t.mt, "mt_id")
+				doc.Online = flag(st == Online)
+				doc.ConfID, doc.ConfName = t.rec.OwnerMoid, names[t.rec.OwnerMoid]
+				doc.MtID = record.Str(t.mt, "mt_id")
 			}
 		}
 		list = append(list, doc)
 	}
-	sort.Slice(list, func(i, j int) bool { return list[i]["account"].(string) < list[j]["account"].(string) })
-	start, count := paging(r)
-	fields := shape.Elem(r.Endpoint.Reply, "terminals")
-	out := []any{}
-	for _, d := range pageOf(list, start, count) {
-		out = append(out, shape.Project(d, fields))
-	}
-	return wire.Object{"total": len(list), "terminals": out}, nil
+	sort.Slice(list, func(i, j int) bool { return list[i].Account < list[j].Account })
+	start, count := paging(q.Start, q.Count)
+	reply := model.UPUTerminalsListReply{Total: len(list), Terminals: pageOf(list, start, count)}
+	return reply.Wire(), nil
 }
 
 // since is when a terminal record entered its present state: the time of
@@ -236,6 +230,10 @@ func flag(b bool) int {
 // accounts serves the presence of the domain's accounts: online while a
 // login session lives.
 func (m *Module) accounts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	var q model.UPUAccountsListRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	domain := r.Principal.DomainMoid
 	as, _, err := m.st.ListAccounts(ctx, store.AccountQuery{DomainMoid: domain})
 	if err != nil {
@@ -273,26 +271,21 @@ func (m *Module) accounts(ctx context.Context, r *api.Request) (wire.Object, err
 	if err != nil {
 		return nil, err
 	}
-	filter := r.Args.Query.Get("account")
-	var list []map[string]any
+	filter := q.Account.Value
+	var list []model.UPUAccountsListReplyAccount
 	for _, a := range as {
 		if filter != "" && a.Username != filter {
 			continue
 		}
-		doc := map[string]any{"account_moid": a.Moid, "account": a.Username, "name": a.Name, "enable": flag(!a.Disabled),
-			"online": 0, "sessions": 0, "since": "", "last_active": ""}
+		doc := model.UPUAccountsListReplyAccount{AccountMoid: a.Moid, Account: a.Username, Name: a.Name, Enable: flag(!a.Disabled)}
 		if p := live[a.Moid]; p != nil && !a.Disabled {
-			doc["online"], doc["sessions"], doc["since"], doc["last_active"] = 1, p.n, m.stamp(p.login), m.stamp(p.active)
+			doc.Online, doc.Sessions, doc.Since, doc.LastActive = 1, p.n, m.stamp(p.login), m.stamp(p.active)
 		} else if reg, ok := regs[a.Moid]; ok && !a.Disabled {
-			doc["online"], doc["since"], doc["last_active"] = 1, m.stamp(reg.Since), m.stamp(reg.Since)
+			doc.Online, doc.Since, doc.LastActive = 1, m.stamp(reg.Since), m.stamp(reg.Since)
 		}
 		list = append(list, doc)
 	}
-	start, count := paging(r)
-	fields := shape.Elem(r.Endpoint.Reply, "accounts")
-	out := []any{}
-	for _, d := range pageOf(list, start, count) {
-		out = append(out, shape.Project(d, fields))
-	}
-	return wire.Object{"total": len(list), "accounts": out}, nil
+	start, count := paging(q.Start, q.Count)
+	reply := model.UPUAccountsListReply{Total: len(list), Accounts: pageOf(list, start, count)}
+	return reply.Wire(), nil
 }
