@@ -18,6 +18,7 @@ import (
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -139,12 +140,13 @@ const (
 // domains lists the kernel, platform and service domains and the caller's
 // user domain: another domain's existence is not shown (DESIGN principle 6).
 func (m *Module) domains(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return wire.Object{"domains": []any{
-		map[string]any{"moid": KernelMoid, "parent_moid": "", "name": KernelName, "type": "kernel"},
-		map[string]any{"moid": PlatformMoid, "parent_moid": KernelMoid, "name": PlatformName, "type": "platform"},
-		map[string]any{"moid": ServiceMoid, "parent_moid": KernelMoid, "name": ServiceName, "type": "service"},
-		map[string]any{"moid": r.Principal.DomainMoid, "parent_moid": ServiceMoid, "name": r.Principal.DomainName, "type": "user"},
-	}}, nil
+	reply := model.NMSDomainsListReply{Domains: []model.NMSDomainsListReplyDomain{
+		{Moid: KernelMoid, ParentMoid: "", Name: KernelName, Type: "kernel"},
+		{Moid: PlatformMoid, ParentMoid: KernelMoid, Name: PlatformName, Type: "platform"},
+		{Moid: ServiceMoid, ParentMoid: KernelMoid, Name: ServiceName, Type: "service"},
+		{Moid: r.Principal.DomainMoid, ParentMoid: ServiceMoid, Name: r.Principal.DomainName, Type: "user"},
+	}}
+	return reply.Wire(), nil
 }
 
 // platformDomain answers 90400 unless the path names the platform domain.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
@@ -153,14 +154,15 @@ func (m *Module) userTerminals(ctx context.Context, r *api.Request) (wire.Object
 	if err != nil {
 		return nil, err
 	}
-	var out []any
+	var out []model.NMSUserDomainsTerminalsListReplyTerminal
 	for _, t := range ts {
 		if t.managed {
-			out = append(out, map[string]any{"moid": t.moid, "domain_moid": domain, "e164": t.e164, "name": t.name, "online": onlineText(t.online)})
+			out = append(out, model.NMSUserDomainsTerminalsListReplyTerminal{Moid: t.moid, DomainMoid: domain, E164: t.e164, Name: t.name, Online: onlineText(t.online)})
 		}
 	}
 	start, count := startCount(r)
-	return shape.Project(map[string]any{"total_count": len(out), "terminals": window(out, start, count)}, r.Endpoint.Reply), nil
+	reply := model.NMSUserDomainsTerminalsListReply{TotalCount: len(out), Terminals: window(out, start, count)}
+	return reply.Wire(), nil
 }
 
 // oldTerminals lists the unmanaged terminals of the caller's domain.
@@ -169,18 +171,19 @@ func (m *Module) oldTerminals(ctx context.Context, r *api.Request) (wire.Object,
 	if err != nil {
 		return nil, err
 	}
-	var out []any
+	var out []model.NMSOldTerminalsListReplyOldTerminal
 	for _, t := range ts {
 		if !t.managed {
 			e164 := t.e164
 			if e164 == "" {
 				e164 = t.account
 			}
-			out = append(out, map[string]any{"e164": e164, "type": t.typ, "api_level": "", "ip": t.ip, "online": onlineText(t.online)})
+			out = append(out, model.NMSOldTerminalsListReplyOldTerminal{E164: e164, Type: t.typ, IP: t.ip, Online: onlineText(t.online)})
 		}
 	}
 	start, count := startCount(r)
-	return shape.Project(map[string]any{"total_count": len(out), "old_terminals": window(out, start, count)}, r.Endpoint.Reply), nil
+	reply := model.NMSOldTerminalsListReply{TotalCount: len(out), OldTerminals: window(out, start, count)}
+	return reply.Wire(), nil
 }
 
 // periods of the statistics (reference 06 period).
