@@ -5,8 +5,8 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -48,13 +48,18 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 			}
 		}
 	}
-	out := []any{}
+	type item = model.NMSServiceDomainsMeetingsListReplyMeetingItem
+	var reply model.NMSServiceDomainsMeetingsListReply
 	for _, c := range confs {
 		ts, err := m.online(ctx, c)
 		if err != nil {
 			return nil, err
 		}
-		mts, phones, cascades, others := []any{}, []any{}, []any{}, []any{}
+		var (
+			mts           []model.NMSServiceDomainsMeetingsListReplyMeetingItemMeetingTerminal
+			phones, other []string
+			cascades      []model.NMSServiceDomainsMeetingsListReplyMeetingItemCascade
+		)
 		for _, t := range ts {
 			tm := terminalOf(domain, t.Doc)
 			switch record.Int(t.Doc, "type") {
@@ -65,12 +70,12 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 				if record.Int(t.Doc, "type") == mtSuperior {
 					up = 1
 				}
-				cascades = append(cascades, map[string]any{"name": tm.name, "e164": tm.e164, "type": up})
+				cascades = append(cascades, model.NMSServiceDomainsMeetingsListReplyMeetingItemCascade{Name: tm.name, E164: tm.e164, Type: up})
 			default:
-				mts = append(mts, map[string]any{"domain_moid": domain, "name": tm.name, "version": "", "type": tm.typ,
-					"moid": tm.moid, "e164": tm.e164, "ip": tm.ip})
+				mts = append(mts, model.NMSServiceDomainsMeetingsListReplyMeetingItemMeetingTerminal{DomainMoid: domain, Name: tm.name,
+					Type: tm.typ, Moid: tm.moid, E164: tm.e164, IP: tm.ip})
 				if !managed[tm.account] {
-					others = append(others, tm.account)
+					other = append(other, tm.account)
 				}
 			}
 		}
@@ -78,17 +83,16 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 		if record.Int(c.Doc, "conf_type") == 1 {
 			typ = 1
 		}
-		out = append(out, map[string]any{
-			"conf_type": typ, "name": c.Doc["name"], "e164": c.ID(), "bitrate": record.Int(c.Doc, "bitrate"),
-			"domain_moid": domain, "start_time": record.FormatTime(c.StartTime()), "end_time": record.Str(c.Doc, "end_time"),
-			"meeting_terminals": mts, "telephone_terminals": phones, "cascades": cascades, "ip_e164": others,
-			"meeting_device": []any{map[string]any{
-				"type": NodeType, "ip": ip, "mixer_count": record.Int(c.Doc, "mix_enable"), "abas_count": 0,
-				"vbas_count": 0, "vmp_count": record.Int(c.Doc, "vmp_enable"),
+		reply.Meeting = append(reply.Meeting, item{
+			ConfType: typ, Name: record.Str(c.Doc, "name"), E164: c.ID(), Bitrate: record.Int(c.Doc, "bitrate"),
+			DomainMoid: domain, StartTime: record.FormatTime(c.StartTime()), EndTime: record.Str(c.Doc, "end_time"),
+			MeetingTerminals: mts, TelephoneTerminals: phones, Cascades: cascades, IPE164: other,
+			MeetingDevice: []model.NMSServiceDomainsMeetingsListReplyMeetingItemMeetingDeviceItem{{
+				Type: NodeType, IP: ip, MixerCount: record.Int(c.Doc, "mix_enable"), VMPCount: record.Int(c.Doc, "vmp_enable"),
 			}},
 		})
 	}
-	return shape.Project(map[string]any{"meeting": out}, r.Endpoint.Reply), nil
+	return reply.Wire(), nil
 }
 
 // online returns a conference's terminals that are online.
@@ -111,12 +115,17 @@ func (m *Module) online(ctx context.Context, c engine.Conference) ([]engine.Term
 // 06's example writes them.
 var videoFormats = map[int]string{1: "MPEG", 2: "H261", 3: "H263", 4: "H264", 5: "H264", 6: "H265", 7: "H263+"}
 
+type (
+	videoChannel = model.NMSMeetingsTerminalDetailGetReplyTerminalPrimaryVideoItem
+	dualChannel  = model.NMSMeetingsTerminalDetailGetReplyTerminalDualVideoItem
+)
+
 // channels are a terminal's video channels of a kind (v: main, dv: dual)
 // as the terminal detail shows them: uplink what the terminal sends,
 // downlink what it receives. The simulated media plane loses no packets
 // and has no frame rate to measure.
-func channels(doc map[string]any, prefix string, audio bool) []any {
-	out := []any{}
+func channels(doc map[string]any, prefix string) []videoChannel {
+	var out []videoChannel
 	for _, dir := range []struct {
 		key string
 		up  int
@@ -125,19 +134,26 @@ func channels(doc map[string]any, prefix string, audio bool) []any {
 		for _, v := range l {
 			ch, _ := v.(map[string]any)
 			rate := record.Int(ch, "bitrate")
-			c := map[string]any{"chan_id": record.Int(ch, "chn_id"), "up_or_down": dir.up,
-				"video_format": videoFormats[record.Int(ch, "format")], "video_framerate": 0,
-				"video_packets_lose": 0, "video_packets_loserate": 0}
+			c := videoChannel{ChanID: record.Int(ch, "chn_id"), UpOrDown: dir.up, VideoFormat: videoFormats[record.Int(ch, "format")]}
 			if dir.up == 1 {
-				c["video_up_bitrate"] = rate
+				c.VideoUpBitrate = rate
 			} else {
-				c["video_down_bitrate"] = rate
-			}
-			if audio {
-				c["audio_format"], c["audio_packets_lose"], c["audio_packets_loserate"] = "", 0, 0
+				c.VideoDownBitrate = rate
 			}
 			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// dualChannels are the dual-stream channels: the video members of
+// channels.
+func dualChannels(l []videoChannel) []dualChannel {
+	out := make([]dualChannel, len(l))
+	for i, c := range l {
+		out[i] = dualChannel{ChanID: c.ChanID, UpOrDown: c.UpOrDown, VideoFormat: c.VideoFormat, VideoFramerate: c.VideoFramerate,
+			VideoUpBitrate: c.VideoUpBitrate, VideoDownBitrate: c.VideoDownBitrate, VideoPacketsLose: c.VideoPacketsLose,
+			VideoPacketsLoserate: c.VideoPacketsLoserate}
 	}
 	return out
 }
@@ -154,15 +170,14 @@ func (m *Module) terminalDetail(ctx context.Context, r *api.Request) (wire.Objec
 	if err != nil {
 		return nil, err
 	}
-	out := []any{}
+	var reply model.NMSMeetingsTerminalDetailGetReply
 	for _, t := range ts {
 		tm := terminalOf(domain, t.Doc)
-		out = append(out, map[string]any{
-			// the carrier is unknown, and no NAT is in between
-			"isp": 0, "nat_ip": "", "ip": tm.ip, "version": "", "type": tm.typ, "name": tm.name, "e164": tm.e164,
-			"bitrate": record.Int(t.Doc, "bitrate"), "primary_video": channels(t.Doc, "v", true),
-			"dual_video": channels(t.Doc, "dv", false),
+		// The carrier is unknown (isp 0), and no NAT is in between.
+		reply.Terminals = append(reply.Terminals, model.NMSMeetingsTerminalDetailGetReplyTerminal{
+			IP: tm.ip, Type: tm.typ, Name: tm.name, E164: tm.e164, Bitrate: record.Int(t.Doc, "bitrate"),
+			PrimaryVideo: channels(t.Doc, "v"), DualVideo: dualChannels(channels(t.Doc, "dv")),
 		})
 	}
-	return shape.Project(map[string]any{"terminals": out}, r.Endpoint.Reply), nil
+	return reply.Wire(), nil
 }
