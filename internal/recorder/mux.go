@@ -28,7 +28,8 @@ const (
 	clusterMaxMs  = 5000
 	defaultWidth  = 1280
 	defaultHeight = 720
-	sorterDelay   = 64 // frames the track sorter may hold back
+	sorterDelay   = 64  // frames the track sorter may hold back
+	sorterSpan    = 250 // ms of media it may hold back (a track with nothing to send holds nothing up)
 	// headerEstimate bounds the header with the reserved cues;
 	// frameOverhead a frame's block and cluster headers.
 	headerEstimate = cuesReserved + 8<<10
@@ -177,7 +178,7 @@ func (m *muxer) open() error {
 	if m.matroska() {
 		header.DocType = "matroska"
 	}
-	sorter, err := mkvcore.NewMultiTrackBlockSorter(mkvcore.WithMaxDelayedPackets(sorterDelay), mkvcore.WithSortRule(mkvcore.BlockSorterWriteOutdated))
+	sorter, err := mkvcore.NewMultiTrackBlockSorter(mkvcore.WithMaxDelayedPackets(sorterDelay), mkvcore.WithMaxTimescaleDelay(sorterSpan), mkvcore.WithSortRule(mkvcore.BlockSorterWriteOutdated))
 	if err != nil {
 		return err
 	}

@@ -121,8 +121,19 @@ type input struct {
 	mime    string // the chosen codec, lower case
 }
 
-// maxLate is how many packets the samplebuilder waits for a missing one.
-const maxLate = 256
+// maxLate is how many packets the samplebuilder waits for a missing one,
+// maxLateTime how much media: a frame whose packet is lost is given up
+// after maxLateTime rather than holding what follows in memory, where a
+// crash would lose it (docs/recording.md "Crashes").
+const (
+	maxLate     = 256
+	maxLateTime = 500 * time.Millisecond
+)
+
+// newSampleBuilder makes the samplebuilder of a track.
+func newSampleBuilder(c codec, rate uint32) *samplebuilder.SampleBuilder {
+	return samplebuilder.New(maxLate, c.depacketizer(), rate, samplebuilder.WithMaxTimeDelay(maxLateTime))
+}
 
 // Start creates the file and returns the running recording.
 func Start(o Options) (*Recorder, error) {
@@ -157,7 +168,7 @@ func Start(o Options) (*Recorder, error) {
 			}
 		}
 		in := &input{r: r, i: i, c: t.c, rate: rate, needKey: t.c.video}
-		in.sb = samplebuilder.New(maxLate, t.c.depacketizer(), rate)
+		in.sb = newSampleBuilder(t.c, rate)
 		r.in = append(r.in, in)
 	}
 	if o.KeyFrame != nil {
@@ -247,7 +258,7 @@ func (in *input) accept(pt uint8) bool {
 	}
 	in.chosen, in.mime, in.c = true, strings.ToLower(mime), c
 	in.r.mux.tracks[in.i].c = c
-	in.sb = samplebuilder.New(maxLate, c.depacketizer(), in.rate)
+	in.sb = newSampleBuilder(c, in.rate)
 	return true
 }
 
@@ -419,7 +430,7 @@ func (r *Recorder) Resume() {
 	}
 	r.paused = false
 	for _, in := range r.in {
-		in.sb = samplebuilder.New(maxLate, in.c.depacketizer(), in.rate)
+		in.sb = newSampleBuilder(in.c, in.rate)
 		in.needKey = in.c.video
 		in.lastPLI = time.Time{}
 	}

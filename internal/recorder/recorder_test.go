@@ -1,8 +1,10 @@
 package recorder_test
 
 import (
+	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/playout"
 	"github.com/confer-platform/confer/internal/recorder"
 	"github.com/confer-platform/confer/internal/recorder/rectest"
 )
@@ -248,5 +251,85 @@ func TestRecordH264IsMatroska(t *testing.T) {
 	within(t, "duration", p.Duration(), 5*time.Second, time.Second)
 	if h, err := recorder.ProbeHeader(path); err != nil || h.Container != "matroska" || h.VideoCodec != "H264" {
 		t.Errorf("header = %+v, %v", h, err)
+	}
+}
+
+// TestCrashLosesLittle: a recording read as it is on disk while it still
+// runs (what kill -9 leaves) holds all but the last second or so of what
+// was fed (docs/recording.md "Crashes"), even when a track never receives
+// anything (a dual stream nobody sends) and an audio packet was lost
+// shortly before the end: nothing waits in memory for the empty track or
+// for the lost packet. playout reads the frames as the restart of a node
+// does; ffprobe, when installed, reads a copy cut in the middle of a block.
+func TestCrashLosesLittle(t *testing.T) {
+	const n = 8 * time.Second
+	dir := t.TempDir()
+	all := rectest.Packets(t, dir, int(n/time.Second))
+	var ps []rectest.Packet
+	dropped := false
+	for _, p := range all {
+		if !p.Video && !dropped && p.At >= n-3*time.Second {
+			dropped = true // one audio packet lost 3 s before the end
+			continue
+		}
+		ps = append(ps, p)
+	}
+	path := filepath.Join(dir, "rec.webm")
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clk := clock.NewFake(t0)
+	r, err := recorder.Start(recorder.Options{Path: path, Clock: clk, Tracks: append(slices.Clone(vp8Opus),
+		recorder.Track{Name: "dual", MimeType: "video/VP8", ClockRate: 90000})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	feed(t, r, clk, t0, ps, 0, time.Hour)
+	// The file as it is now, the recording still running: the frames
+	// WriteRTP handed over are in the file but for the few the muxer's
+	// goroutines pass along (a kill -9 loses those too).
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := filepath.Join(dir, "crash.webm")
+	if err := os.WriteFile(snap, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := playout.Open(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := map[uint64]time.Duration{}
+	first := time.Duration(-1)
+	if err := f.Frames(context.Background(), 0, func(fr playout.Frame) error {
+		if first < 0 {
+			first = fr.Time
+		}
+		last[fr.Track] = max(last[fr.Track], fr.Time)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range []*playout.Track{f.Video, f.Audio} {
+		if tr == nil {
+			t.Fatal("a track is missing")
+		}
+		got := last[tr.Number] - first
+		t.Logf("track %d (%s): %v of %v on disk", tr.Number, tr.Mime, got, n)
+		if got < n-1500*time.Millisecond {
+			t.Errorf("track %d (%s) holds %v of %v on disk", tr.Number, tr.Mime, got, n)
+		}
+	}
+	if _, err := exec.LookPath("ffprobe"); err != nil {
+		t.Log("ffprobe is not installed: the file on disk is not decoded")
+		return
+	}
+	cut := filepath.Join(dir, "cut.webm")
+	if err := os.WriteFile(cut, b[:len(b)-100], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := rectest.ProbeFile(t, cut)
+	if len(p.Video) == 0 || time.Duration(p.Video[len(p.Video)-1]*float64(time.Second)) < n-1500*time.Millisecond-100*time.Millisecond {
+		t.Errorf("ffprobe reads %d video frames of %v", len(p.Video), n)
 	}
 }
