@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
@@ -188,7 +189,8 @@ func (m *Module) portInfo(ctx context.Context, r *api.Request) (wire.Object, err
 			if err != nil {
 				return nil, err
 			}
-			return wire.Object{"total_port": total, "used_port": used}, nil
+			reply := model.NMSMediaresourcesPortinfoGetReply{TotalPort: total, UsedPort: used}
+			return reply.Wire(), nil
 		}
 	}
 	return nil, wire.Errorf(CodeNoDevice, "media resource %s does not exist", moid)
@@ -205,5 +207,6 @@ func (m *Module) mediaResources(ctx context.Context, r *api.Request) (wire.Objec
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object{"total_port": total, "used_port": used}, nil
+	reply := model.NMSPlatformDomainsMediaresourcesGetReply{TotalPort: total, UsedPort: used}
+	return reply.Wire(), nil
 }
