@@ -200,7 +200,7 @@ func (r *receiver) forward(p *rtp.Packet, layer int) {
 		in.PushLevel(p.SequenceNumber, p.Payload, level) // a silent packet is not decoded
 	}
 	downs := *r.downs.Load()
-	if len(downs) > 1 {
+	if len(downs) > 1 && r.sess != nil { // the mixer's forwarder has no session (mix.go)
 		// One packet to many subscribers: their datagrams leave the port
 		// together, in full sendmmsg batches (batchnet.go).
 		b := r.sess.sfu.tr.batch
