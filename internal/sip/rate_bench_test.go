@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -42,6 +43,9 @@ func TestSIPCallRate(t *testing.T) {
 	// Confer.
 	cfg := sipConfig()
 	cfg.RTPPortMax = cfg.RTPPortMin + 8*limit + 64
+	if n := envInt("SIP_RTP_PORTS", 0); n > 0 {
+		cfg.RTPPortMax = cfg.RTPPortMin + n
+	}
 	cfg.MaxDialogs = 4 * limit
 	cfg.RatePerAddress = 1000000 // every call comes from SIPp's one address
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{MaxSessions: 4 * limit}, SIP: &cfg, Conference: engine.DefaultConfig()})
@@ -66,12 +70,16 @@ func TestSIPCallRate(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := exec.Command(kam, "-f", conf2, "-DD", "-E", "-m", "256", "-M", "16", "-w", dir, "-P", filepath.Join(dir, "k.pid"))
-	var kout strings.Builder
-	k.Stdout, k.Stderr = &kout, &kout
+	klog, err := os.Create(filepath.Join(dir, "kamailio.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.Stdout, k.Stderr = klog, klog
+	k.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its worker processes are ended with it
 	if err := k.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = k.Process.Kill(); _ = k.Wait() })
+	t.Cleanup(func() { _ = syscall.Kill(-k.Process.Pid, syscall.SIGKILL); _ = k.Wait(); klog.Close() })
 	waitFor(t, "kamailio listening", func() bool { return udpBound(port) })
 	r = runSIPpRate(t, "127.0.0.1:"+strconv.Itoa(port), sippArgs("-s", "bench")...)
 	t.Logf("Kamailio (stateful proxy to SIPp uas): %s", r)
@@ -94,9 +102,9 @@ loadmodule "siputils.so"
 request_route {
 	if (!mf_process_maxfwd_header("10")) { sl_send_reply("483", "Too Many Hops"); exit; }
 	if (has_totag()) {
-		if (loose_route()) { t_relay(); exit; }
-		if (is_method("ACK")) { if (t_check_trans()) { t_relay(); } exit; }
-		sl_send_reply("404", "Not here");
+		# SIPp's built-in uac sends its ACK and BYE without the Route set.
+		if (!loose_route()) { $du = "sip:127.0.0.1:@UAS@"; }
+		t_relay();
 		exit;
 	}
 	if (is_method("CANCEL")) { if (t_check_trans()) { t_relay(); } exit; }
@@ -139,6 +147,25 @@ func runSIPpRate(t *testing.T, remote string, args ...string) rateResult {
 	}
 	if r.ok == 0 {
 		t.Fatalf("sipp: %v\n%s", err, tail(s.out.String()))
+	}
+	if r.failed > 0 { // SIPp's last screen: which message the failed calls stopped at
+		out := s.out.String()
+		if i := strings.LastIndex(out, "Messages  Retrans"); i >= 0 {
+			screen, _, _ := strings.Cut(out[i:], "Test Terminated")
+			t.Logf("SIPp:\n%s", screen)
+		}
+		// The responses the failed calls got instead (SIPp's -trace_err).
+		codes := map[string]int{}
+		errs, _ := filepath.Glob(filepath.Join(s.cmd.Dir, "*_errors.log"))
+		for _, f := range errs {
+			b, _ := os.ReadFile(f)
+			for _, l := range strings.Split(string(b), "\n") {
+				if i := strings.Index(l, "received 'SIP/2.0 "); i >= 0 {
+					codes[strings.TrimSpace(l[i+10:])]++
+				}
+			}
+		}
+		t.Logf("unexpected responses: %v", codes)
 	}
 	return r
 }
