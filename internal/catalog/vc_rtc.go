@@ -2,7 +2,7 @@ package catalog
 
 import "github.com/confer-platform/confer/internal/release"
 
-// Real media (Confer's extension, docs/media.md "The contract"): a token
+// Real media (Confer's extension, docs/media.md "Getting in: `rtc_tokens`"): a token
 // that lets a browser, a WHIP publisher or a WHEP viewer take part in a
 // running conference's media. Not a platform endpoint.
 var vcRTCEndpoints = []Endpoint{

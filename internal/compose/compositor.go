@@ -1,5 +1,4 @@
-// Package compose is the media plane's compositor (docs/media.md
-// "Composed pictures"): it decodes the video of a picture composition's
+// Package compose is the media plane's compositor (docs/composition.md): it decodes the video of a picture composition's
 // panes, scales each into its pane of the layout (reference A2), draws the
 // terminals' names when the composition shows them, shows a placeholder
 // for a pane without a picture, and encodes the picture once per distinct

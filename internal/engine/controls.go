@@ -232,7 +232,7 @@ const volDefault = 15
 // its document (mute and silence that are on, a loudspeaker volume below
 // the default): a node that took the conference's media over knows none
 // of them, and a client that rejoins as the terminal there must come back
-// muted as the chair left it (issue 35; docs/media.md "Failover"). The
+// muted as the chair left it (issue 35; docs/media-nodes.md "Failover"). The
 // document is not changed.
 func (e *Engine) Reapply(ctx context.Context, conf string, t Terminal) error {
 	var errs []error

@@ -322,7 +322,7 @@ func (e *Engine) SetDual(ctx context.Context, c Conf, mtID string) error {
 }
 
 // MediaMoved forgets what this engine told the media plane of a
-// conference whose media another node's lease gave to this one (docs/media.md
+// conference whose media another node's lease gave to this one (docs/media-nodes.md
 // "Failover"): the new owner's SFU was told nothing, so the next
 // SetBroadcast and SetMix are sent whatever the version.
 func (e *Engine) MediaMoved(confID string) {

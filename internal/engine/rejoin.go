@@ -12,7 +12,7 @@ import (
 
 // DocRejoin holds the key of the client that joined as the terminal
 // (media.Participant.Rejoin): the same client joining again is this
-// terminal (issue 35; docs/media.md "Reconnection").
+// terminal (issue 35; docs/join-page.md "Reconnection").
 const DocRejoin = "_rejoin"
 
 // DocCaller holds the identity of a caller (media.Participant.Caller):

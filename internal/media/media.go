@@ -213,7 +213,7 @@ var ErrUnsupported = errors.New("media: the terminal's media does not support th
 
 // ErrMoving is returned by a control while the node that owns the
 // conference's media is out of reach and its lease has not lapsed yet
-// (a failover under way, docs/media.md "Several nodes"): the control may
+// (a failover under way, docs/media-nodes.md): the control may
 // be retried as it is; the API answers it 90503 (docs/errors.md).
 var ErrMoving = errors.New("media: the conference's media node is out of reach for now; retry")
 

@@ -24,8 +24,7 @@ func mtField(t *testing.T, c *testserver.Client, conf, mt, field string) any {
 	return testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/mts/"+mt, nil))[field]
 }
 
-// The join page's controls in headless Chromium (issue 19, docs/media.md
-// "The join page"): the page's own mute is the terminal's mute in vc (and
+// The join page's controls in headless Chromium (issue 19, docs/join-page.md): the page's own mute is the terminal's mute in vc (and
 // a chair's mute cannot be lifted from the page), the camera button shows
 // on the other pages, the chairman's page (logged in, no token) mutes,
 // makes speaker and mutes all through the public API, a token-only page

@@ -16,7 +16,7 @@ import (
 
 // Composer runs a compositor (internal/compose) for each conference of
 // the node's SFU whose picture composition has receivers of the composed
-// picture (sfu.Composer; docs/media.md "Composed pictures"). It follows
+// picture (sfu.Composer; docs/composition.md). It follows
 // the composition as the SFU holds it: each pane's terminal is read
 // through an invisible tap into a decoder, the layout, panes and names
 // are the compositor's scene, and each codec the receivers need is one

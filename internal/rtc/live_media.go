@@ -55,7 +55,7 @@ func (l LiveMedia) OpenMonitor(ctx context.Context, confID string, s media.Monit
 		o.Receive = sfu.SourceDual
 	}
 	if s.Audio {
-		// The conference's sound is its mix (docs/media.md "Mixed audio").
+		// The conference's sound is its mix (docs/mixing.md).
 		o.AudioOut, o.AudioCodecs, o.MixedAudio = out, monitorAudioCodecs, o.Receive == sfu.SourceBroadcast
 	} else {
 		o.VideoOut, o.VideoCodecs = out, monitorVideoCodecs

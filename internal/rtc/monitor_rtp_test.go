@@ -242,7 +242,7 @@ func TestMonitorAfterRestart(t *testing.T) {
 // TestMonitorOnTheMediaOwner: with two nodes on one database, a monitor
 // started, asked for a key frame and stopped through the node that does
 // not hold the conference's media is sent by the node that does (the
-// owner: docs/media.md "Several nodes"), and no session of its is opened
+// owner: docs/media-nodes.md), and no session of its is opened
 // on the other.
 func TestMonitorOnTheMediaOwner(t *testing.T) {
 	dsn := testdb.Postgres(t)

@@ -20,7 +20,7 @@ import (
 // node that first served it; the other node answers its WHIP, WHEP, join
 // page and state with 307 to the owner, a client that follows the
 // redirect publishes there, and a vc control issued on the other node
-// reaches the owner's SFU (docs/media.md "Several nodes").
+// reaches the owner's SFU (docs/media-nodes.md).
 func TestTwoNodesOneMediaOwner(t *testing.T) {
 	dsn := testdb.Postgres(t)
 	cfg := auth.DefaultConfig()

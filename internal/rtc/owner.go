@@ -22,7 +22,7 @@ import (
 	"github.com/confer-platform/confer/internal/store"
 )
 
-// A conference's media lives on one node (docs/media.md "Several nodes").
+// A conference's media lives on one node (docs/media-nodes.md).
 // The first node that touches a conference's media plane (a WHIP or WHEP
 // request, a join page's state, or a control the engine sends it) records
 // itself as its owner in the shared store: record kind rtc_owner, id the

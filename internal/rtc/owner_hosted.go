@@ -11,7 +11,7 @@ import (
 
 // Media that runs inside the owner's SFU (sfu.OpenLocal: recordings and
 // playbacks) follows the conference's media owner
-// (docs/media.md "Several nodes", docs/recording.md "Several nodes"): a
+// (docs/media-nodes.md, docs/recording.md "Several nodes"): a
 // node that serves a recording's start, pause, resume or stop for a
 // conference another node owns passes it on as the control {"op":
 // "hosted", "kind": "recording", "domain": ..., "id": rec_id, "action":

@@ -11,7 +11,7 @@ import (
 	"github.com/confer-platform/confer/internal/store"
 )
 
-// The owner's lease (issue 35 item 5, docs/media.md "Failover"). The
+// The owner's lease (issue 35 item 5, docs/media-nodes.md "Failover"). The
 // rtc_owner record holds the lease's end (ownerDoc.Until, and the
 // record's due time). The owner renews it once a third of the lease has
 // passed (RenewLeases, run every second or so by the node's background

@@ -72,7 +72,7 @@ func publishMediaVia(t *testing.T, url, token string, packets []rectest.Packet, 
 
 // speed is how much faster than real time the media is sent: real time,
 // since a recording's audio is the conference's mix, which the mixer
-// produces in real time (docs/media.md "Mixed audio").
+// produces in real time (docs/mixing.md).
 const speed = 1
 
 // send sends the packets whose media time is in [from, to), paced at

@@ -25,7 +25,7 @@ func (m *Module) Routes() api.Routes {
 }
 
 // CodeTokenQuota answers a token of a conference that holds its cap of
-// them (Tokens.PerConf; docs/media.md "The contract"): Confer's quota code.
+// them (Tokens.PerConf; docs/media.md "Getting in: `rtc_tokens`"): Confer's quota code.
 const CodeTokenQuota = 90429
 
 // maxNameBytes bounds a participant's name, as the platform bounds a
@@ -34,7 +34,7 @@ const maxNameBytes = 64
 
 // createToken issues a media token of a running conference of the caller's
 // domain (12103 otherwise): whoever may control the conference may let
-// others into its media (docs/media.md "The contract").
+// others into its media (docs/media.md "Getting in: `rtc_tokens`").
 func (m *Module) createToken(ctx context.Context, r *api.Request) (wire.Object, error) {
 	// The conference first: another domain's learns nothing from the
 	// parameters' checks (12103 as an unknown one).

@@ -16,7 +16,7 @@ import (
 // conference's audio mix (everyone but themselves) and the composed
 // picture while a composition runs, otherwise the broadcast's video (the
 // speaker, else the most recently active publisher) in the terminal's
-// codecs (docs/sip.md "Media", docs/media.md "Mixed audio" and "Composed
+// codecs (docs/sip.md "Media", docs/mixing.md and "Composed
 // pictures").
 type SIPBridge struct{ SFU *sfu.SFU }
 
@@ -25,7 +25,7 @@ var _ sip.Bridge = SIPBridge{}
 // Open implements sip.Bridge.
 func (b SIPBridge) Open(ctx context.Context, conf string, o sip.BridgeOptions) (sip.Endpoint, error) {
 	// A SIP terminal takes one picture: the composition while one runs
-	// (docs/media.md "Composed pictures").
+	// (docs/composition.md).
 	lo := sfu.LocalOptions{Member: true, MtID: o.MtID, Name: o.Name, Kind: sfu.KindSIP, Receive: sfu.SourceBroadcast,
 		Composed: true, OnKeyFrameRequest: o.OnKeyFrameRequest}
 	if o.Audio != nil {
@@ -33,7 +33,7 @@ func (b SIPBridge) Open(ctx context.Context, conf string, o sip.BridgeOptions) (
 		lo.PublishAudio, lo.AudioCodecs = &c, []sfu.LocalCodec{c}
 		if o.AudioOut != nil {
 			// The terminal hears the conference's mix without itself, in
-			// its codec (docs/media.md "Mixed audio").
+			// its codec (docs/mixing.md).
 			lo.AudioOut, lo.MixedAudio = o.AudioOut, true
 		}
 	}

@@ -26,7 +26,7 @@ import (
 // what it grants.
 const KindToken = "rtc_token"
 
-// Token lifetimes (docs/media.md "The contract").
+// Token lifetimes (docs/media.md "Getting in: `rtc_tokens`").
 const (
 	DefaultTTL = time.Hour
 	MinTTL     = time.Minute

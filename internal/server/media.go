@@ -53,7 +53,7 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 	}
 	s.sfu = sf
 	s.rtcAuth.Sessions, s.rtcAuth.MaxSessions = sf.ConfSessions, cfg.RTC.MaxSessions // the domain's share (rtc.Authorizer)
-	// The compositor (docs/media.md "Composed pictures"): without ffmpeg
+	// The compositor (docs/composition.md): without ffmpeg
 	// the composed picture is refused and single-picture receivers get
 	// the speaker.
 	if comp, err := rtc.NewComposer(sf, s.log, rtc.ComposerConfig{}); err != nil {
@@ -88,7 +88,7 @@ func (s *Server) newMedia(cfg Config) (func(media.Events) media.Backend, error) 
 
 // mediaTookOver tells this node's SFU, which just took a conference over
 // from a node whose lease lapsed, what the conference shows and hears
-// (docs/media.md "Failover").
+// (docs/media-nodes.md "Failover").
 func (s *Server) mediaTookOver(ctx context.Context, confID string) {
 	if s.vc == nil {
 		return

@@ -7,7 +7,7 @@ import (
 )
 
 // mixerCollectors are the audio mixers' figures at /metrics
-// (docs/operations.md "Metrics", docs/media.md "Mixed audio"): every
+// (docs/operations.md "Metrics", docs/mixing.md): every
 // mixer of the node's rooms, summed.
 func mixerCollectors() []prometheus.Collector {
 	counter := func(name, help string, f func(mixer.Stats) float64) prometheus.Collector {

@@ -7,7 +7,7 @@ import (
 )
 
 // rtcCollectors are the SFU's figures at /metrics (docs/media.md
-// "Metrics"): its sessions and forwarded packets, and the system calls of
+// "Batched UDP I/O" and "Call quality"): its sessions and forwarded packets, and the system calls of
 // its ICE UDP port (docs/media.md "Batched UDP I/O").
 func rtcCollectors(sf *sfu.SFU) []prometheus.Collector {
 	counter := func(name, help string, f func(sfu.Stats) uint64) prometheus.Collector {

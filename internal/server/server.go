@@ -83,13 +83,13 @@ type Config struct {
 	// MediaURL is the base URL at which clients and the other nodes reach
 	// this node's media plane (conferd --media-url): with several nodes on
 	// one database, a conference's media lives on one of them and the
-	// others redirect to it (docs/media.md "Several nodes"); "" (one node)
+	// others redirect to it (docs/media-nodes.md); "" (one node)
 	// serves every conference here.
 	MediaURL string
 	// MediaLease is how long a node's ownership of a conference's media
 	// holds without renewal (conferd --media-lease; rtc.DefaultLease when
 	// 0): once it lapses another node takes the conference over
-	// (docs/media.md "Failover").
+	// (docs/media-nodes.md "Failover").
 	MediaLease time.Duration
 	// MonitorNets are the destinations of monitors' RTP (docs/live.md
 	// "Monitors"); nil: vc.DefaultMonitorNets, empty: no destination.
@@ -197,7 +197,7 @@ func New(cfg Config) (*Server, error) {
 		s.metrics.Registry().MustRegister(sipCollectors(s.sip)...) // docs/sip.md "Metrics"
 	}
 	if s.sfu != nil {
-		s.metrics.Registry().MustRegister(rtcCollectors(s.sfu)...) // docs/media.md "Metrics"
+		s.metrics.Registry().MustRegister(rtcCollectors(s.sfu)...) // docs/media.md "Batched UDP I/O"
 		s.metrics.Registry().MustRegister(mixerCollectors()...)    // docs/operations.md "Metrics"
 	}
 	var probe ops.Store
@@ -285,7 +285,7 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	s.group.Go(s.trail.run) // the stored audit trail (audit_trail.go)
 	if s.owners != nil {
-		s.group.Go(s.owners.RunLeases) // media owners' leases (docs/media.md "Failover")
+		s.group.Go(s.owners.RunLeases) // media owners' leases (docs/media-nodes.md "Failover")
 	}
 	if s.push != nil {
 		s.group.Go(s.push.Run)
@@ -384,7 +384,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 		case we.Code == wire.CodeSystemError && errors.Is(err, media.ErrMoving):
 			// The conference's media owner is out of reach while its
 			// lease runs: another node takes the media over when it
-			// lapses (issue 35 item 5, docs/media.md "Failover").
+			// lapses (issue 35 item 5, docs/media-nodes.md "Failover").
 			s.log.Warn("request failed: the conference's media node is out of reach", "method", hr.Method, "path", redact(hr.URL.Path), "err", err)
 			we = wire.Errorf(CodeBusy, "the conference's media is moving to another node; retry in a few seconds")
 		}

@@ -9,8 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// The join page's chat, raised hands and reactions (docs/media.md "The
-// join page"): a page posts them on its session, the room keeps them, and
+// The join page's chat, raised hands and reactions (docs/join-page.md): a page posts them on its session, the room keeps them, and
 // every page reads them in the long-polled state, so they need no data
 // channel and reach a page that reconnects.
 

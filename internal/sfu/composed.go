@@ -11,7 +11,7 @@ import (
 	"github.com/pion/webrtc/v4"
 )
 
-// Composed pictures (docs/media.md "Composed pictures"): while a picture
+// Composed pictures (docs/composition.md): while a picture
 // composition runs, receivers that take one picture (SIP terminals,
 // recordings, live streams, monitors, TV walls, a WHEP viewer with
 // ?composed=1) receive the composition encoded by the node's compositor

@@ -71,7 +71,7 @@ type Config struct {
 	// applies, beyond it a join gets 409.
 	ConferenceLimit func(confID string) int
 	// Locate, when set, names the node that serves a conference's media
-	// (several nodes, docs/media.md "Several nodes"): the base URL of
+	// (several nodes, docs/media-nodes.md): the base URL of
 	// another node, or "" to serve it here. WHIP, WHEP, the join page and
 	// the state are then answered 307 to that node; with claim (WHIP and
 	// WHEP) a conference that no node serves becomes this node's.

@@ -40,7 +40,7 @@ func (s *SFU) SetVideoOff(confID, mtID string, on bool) error {
 }
 
 // SetVolume sets the loudspeaker volume (0..35) mtID's page plays the
-// conference at (the page's state, docs/media.md "Join page").
+// conference at (the page's state, docs/join-page.md).
 func (s *SFU) SetVolume(confID, mtID string, volume int) error {
 	return s.setFlag(confID, mtID, func(f *flags) { f.volume = &volume })
 }

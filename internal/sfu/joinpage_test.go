@@ -13,8 +13,7 @@ import (
 	"github.com/confer-platform/confer/internal/lossy"
 )
 
-// The join page against Jitsi Meet's and LiveKit Meet's (issue 41, docs/media.md
-// "The join page"): these tests drive Debian's chromium with fake devices and
+// The join page against Jitsi Meet's and LiveKit Meet's (issue 41, docs/join-page.md): these tests drive Debian's chromium with fake devices and
 // wait for what the page shows, never for a time.
 
 // sized starts a browser whose page is w×h CSS pixels; extra flags last.

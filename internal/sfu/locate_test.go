@@ -11,7 +11,7 @@ import (
 // With Config.Locate naming another node, WHIP, WHEP, the join page and
 // the state answer 307 to it (method and body kept), and a client that
 // follows the redirect is served there; Locate's "" serves here
-// (docs/media.md "Several nodes").
+// (docs/media-nodes.md).
 func TestLocateRedirectsToTheOwner(t *testing.T) {
 	owner := newRig(t, nil)
 	var (

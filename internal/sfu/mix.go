@@ -13,7 +13,7 @@ import (
 	"github.com/confer-platform/confer/internal/mixer"
 )
 
-// The conference's audio mix (docs/media.md "Mixed audio"). A local
+// The conference's audio mix (docs/mixing.md). A local
 // endpoint that takes one audio stream (a SIP terminal, a recording, a
 // live broadcast, a monitor) opens with LocalOptions.MixedAudio: instead
 // of one forwarded publisher it receives the room's mix in its codec, a

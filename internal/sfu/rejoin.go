@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 )
 
-// Rejoining as the same terminal (issue 35, docs/media.md "Reconnection"):
+// Rejoining as the same terminal (issue 35, docs/join-page.md "Reconnection"):
 // a client names itself with ?client= on its WHIP (or watching join page's
 // WHEP) POST, a random id it keeps while it runs (the join page keeps one
 // per page, in memory). When its publication is lost (a dropped network,

@@ -13,7 +13,7 @@ import (
 // stored, pushed and applied as a mute by the chair would be, so vc and
 // every page see it; lifting a mute the chair set is refused, 403. The
 // camera is the page's own: its video is no longer forwarded and the
-// pages show the camera off (docs/media.md "The join page").
+// pages show the camera off (docs/join-page.md).
 func (s *SFU) serveSelfMute(w http.ResponseWriter, r *http.Request) {
 	sess, err := s.sessionOf(r)
 	if err != nil {

@@ -83,7 +83,7 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 		case mdObj(h, "specific") != nil:
 			sp := mdObj(h, "specific")
 			switch record.Str(sp, "member_type") {
-			case "6": // the composition: the composed picture (docs/media.md "Composed pictures")
+			case "6": // the composition: the composed picture (docs/composition.md)
 				add(0, "", url.Values{"composed": {"1"}})
 			case "10":
 				add(0, record.Str(sp, "mt_id"), url.Values{"dual": {"1"}})

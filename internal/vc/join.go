@@ -64,7 +64,7 @@ func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) 
 			return err
 		}
 	}
-	// A terminal that comes back (a client rejoining as it, docs/media.md
+	// A terminal that comes back (a client rejoining as it, docs/join-page.md
 	// "Reconnection") with its mute or silence: the media plane it joins
 	// may not know them (a node that took the media over, or restarted).
 	return m.engine.Reapply(ctx, ec.ConfID, t)

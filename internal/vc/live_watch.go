@@ -82,7 +82,7 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 			return media.Viewer{}, errWatchGone
 		}
 		g.Tag = tagWall(q.Get("wall"))
-		g.MixedAudio = true // a wall hears the conference's mix (docs/media.md "Mixed audio")
+		g.MixedAudio = true // a wall hears the conference's mix (docs/mixing.md)
 	default:
 		return media.Viewer{}, media.ErrWatchForbidden
 	}

@@ -88,7 +88,7 @@ func (v *mdView) mix() media.Mix {
 }
 
 // MediaMoved tells this node's media plane, which just took a running
-// conference over from a node whose lease lapsed (docs/media.md
+// conference over from a node whose lease lapsed (docs/media-nodes.md
 // "Failover"), what the conference's participants see and hear, and
 // continues its recordings into new parts (rec_parts.go), its playback
 // from where it is (playback_owner.go) and its RTMP pushes (rec_rtmp.go).
@@ -114,7 +114,7 @@ func (m *Module) MediaMoved(ctx context.Context, confID string) error {
 // conference over, the mute and silence its terminals hold: the media
 // plane keeps them for a participant that joins later under the mt_id,
 // so a terminal the chair muted comes back muted through the new owner
-// (issue 35; docs/media.md "Failover").
+// (issue 35; docs/media-nodes.md "Failover").
 func (m *Module) mediaReapply(ctx context.Context, c engine.Conference) error {
 	ts, err := m.engine.List(ctx, engine.ConfOf(c))
 	if err != nil {

@@ -38,8 +38,7 @@ var engine struct {
 
 // Available reports nil when Opus can run here, or why it cannot (the
 // embedded module failed to compile on this platform, or CONFER_OPUS=off
-// makes the node behave as one where it cannot: docs/media.md "Mixed
-// audio").
+// makes the node behave as one where it cannot: docs/mixing.md).
 func Available() error {
 	if os.Getenv("CONFER_OPUS") == "off" {
 		return errOff

@@ -888,7 +888,7 @@ async function react(emoji) {
   try { await post("/chat", { reaction: emoji }); } catch (e) { status("room-status", "Reaction: " + e.message); }
 }
 
-// The chairman's controls (docs/media.md "The join page"): offered when
+// The chairman's controls (docs/join-page.md): offered when
 // this page's participant is the conference's chairman and the page runs
 // with a login (no token in the link). They call the public API as the
 // console does: an account_token of the node (POST /console/token) and
