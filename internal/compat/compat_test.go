@@ -16,9 +16,9 @@ import (
 	"github.com/confer-platform/confer/internal/release"
 )
 
-var update = flag.Bool("update", false, "rewrite the rules table of docs/compatibility.md")
+var update = flag.Bool("update", false, "rewrite the rules table of docs/compatibility-rules.md")
 
-const docPath = "../../docs/compatibility.md"
+const docPath = "../../docs/compatibility-rules.md"
 
 func ruleTable() string {
 	lines := []string{"| release | until | endpoint | direction | field | change | old | value | source |", "|---|---|---|---|---|---|---|---|---|"}
@@ -42,7 +42,7 @@ func ruleTable() string {
 	return strings.Join(lines, "\n")
 }
 
-// docs/compatibility.md lists exactly the rules of the table; run
+// docs/compatibility-rules.md lists exactly the rules of the table; run
 // `go test ./internal/compat -run TestDocMatchesRules -update` to rewrite it.
 func TestDocMatchesRules(t *testing.T) {
 	b, err := os.ReadFile(docPath)
@@ -53,7 +53,7 @@ func TestDocMatchesRules(t *testing.T) {
 	const open, close = "<!-- rules:start -->", "<!-- rules:end -->"
 	start, end := strings.Index(doc, open), strings.Index(doc, close)
 	if start < 0 || end < start {
-		t.Fatal("docs/compatibility.md lacks the rules markers")
+		t.Fatal("docs/compatibility-rules.md lacks the rules markers")
 	}
 	want := ruleTable()
 	if *update {
@@ -64,7 +64,7 @@ func TestDocMatchesRules(t *testing.T) {
 		return
 	}
 	if strings.TrimSpace(doc[start+len(open):end]) != want {
-		t.Fatal("docs/compatibility.md rules table is out of date: run go test ./internal/compat -run TestDocMatchesRules -update")
+		t.Fatal("docs/compatibility-rules.md rules table is out of date: run go test ./internal/compat -run TestDocMatchesRules -update")
 	}
 }
 
