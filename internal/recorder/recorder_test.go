@@ -260,7 +260,8 @@ func TestRecordH264IsMatroska(t *testing.T) {
 // anything (a dual stream nobody sends) and an audio packet was lost
 // shortly before the end: nothing waits in memory for the empty track or
 // for the lost packet. playout reads the frames as the restart of a node
-// does; ffprobe, when installed, reads a copy cut in the middle of a block.
+// does, also of copies cut short at 20 places; ffprobe, when installed,
+// reads a copy cut in the middle of a block.
 func TestCrashLosesLittle(t *testing.T) {
 	const n = 8 * time.Second
 	dir := t.TempDir()
@@ -318,6 +319,22 @@ func TestCrashLosesLittle(t *testing.T) {
 		t.Logf("track %d (%s): %v of %v on disk", tr.Number, tr.Mime, got, n)
 		if got < n-1500*time.Millisecond {
 			t.Errorf("track %d (%s) holds %v of %v on disk", tr.Number, tr.Mime, got, n)
+		}
+	}
+	// Cut anywhere in its last 80 KiB (in a block, a cluster's header),
+	// the file reads without error up to the cut, as a restart reads it.
+	for k := 1; k <= 20; k++ {
+		cut := filepath.Join(dir, "cut.webm")
+		if err := os.WriteFile(cut, b[:len(b)-k*4099], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := playout.Open(cut)
+		if err != nil {
+			t.Fatalf("cut %d bytes short: %v", k*4099, err)
+		}
+		frames := 0
+		if err := f.Frames(context.Background(), 0, func(playout.Frame) error { frames++; return nil }); err != nil || frames == 0 {
+			t.Errorf("cut %d bytes short: %d frames, %v", k*4099, frames, err)
 		}
 	}
 	if _, err := exec.LookPath("ffprobe"); err != nil {
