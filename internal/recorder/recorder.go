@@ -124,7 +124,7 @@ type input struct {
 // maxLate is how many packets the samplebuilder waits for a missing one,
 // maxLateTime how much media: a frame whose packet is lost is given up
 // after maxLateTime rather than holding what follows in memory, where a
-// crash would lose it (docs/recording.md "Crashes").
+// crash would lose it (docs/recording.md "How a recording records").
 const (
 	maxLate     = 256
 	maxLateTime = 500 * time.Millisecond

@@ -256,10 +256,10 @@ func TestRecordH264IsMatroska(t *testing.T) {
 
 // TestCrashLosesLittle: a recording read as it is on disk while it still
 // runs (what kill -9 leaves) holds all but the last second or so of what
-// was fed (docs/recording.md "Crashes"), even when a track never receives
-// anything (a dual stream nobody sends) and an audio packet was lost
-// shortly before the end: nothing waits in memory for the empty track or
-// for the lost packet. playout reads the frames as the restart of a node
+// was fed (docs/recording.md "How a recording records"), even when a
+// track never receives anything (a dual stream nobody sends) and an audio
+// packet was lost shortly before the end: nothing waits in memory for the
+// empty track or for the lost packet. playout reads the frames as the restart of a node
 // does, also of copies cut short at 20 places; ffprobe, when installed,
 // reads a copy cut in the middle of a block.
 func TestCrashLosesLittle(t *testing.T) {
