@@ -279,8 +279,8 @@ func (c *call) joined(ctx context.Context, name string) (string, error) {
 	p := c.caller
 	p.Name = name
 	mt, err := c.u.events.Joined(ctx, c.conf, p)
-	if testHookJoined != nil && err == nil {
-		testHookJoined(c.conf, mt)
+	if h := testHookJoined.Load(); h != nil && err == nil {
+		(*h)(c.conf, mt)
 	}
 	c.mu.Lock()
 	c.joining = false
@@ -302,7 +302,7 @@ func (c *call) joined(ctx context.Context, name string) (string, error) {
 
 // testHookJoined, when set (tests), runs when Events.Joined returned a
 // caller's mt_id, before the call knows it.
-var testHookJoined func(conf, mt string)
+var testHookJoined atomic.Pointer[func(conf, mt string)]
 
 // watch follows an established call until it ends: the endpoint closed by
 // the engine or the SFU (BYE), or the terminal gone: its session not

@@ -4,8 +4,8 @@ package sip
 // before the call knows it (the engine already shows the caller online);
 // the returned func removes it.
 func SetJoinedHook(f func(conf, mt string)) (restore func()) {
-	testHookJoined = f
-	return func() { testHookJoined = nil }
+	testHookJoined.Store(&f)
+	return func() { testHookJoined.Store(nil) }
 }
 
 // Acked is how many calls of conf got their ACK: a caller that sent it is

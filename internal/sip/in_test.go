@@ -100,6 +100,9 @@ func TestDialInWithPassword(t *testing.T) {
 		m := e.caller(t, conf)
 		return m != nil && online(m)
 	})
+	// Online comes with the engine's join, before the call is bridged:
+	// the cue waits for the bridge (a BYE before it is an early hang-up).
+	waitFor(t, "the caller bridged", func() bool { return e.ua.Stats().Joined == 1 })
 	waitFor(t, "the caller's RTP", func() bool { return e.ua.Stats().RTPReceived > 0 })
 	e.waitAcked(t, conf, 1)
 	s.cue(t, 1) // it hangs up
