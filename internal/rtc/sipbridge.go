@@ -16,7 +16,7 @@ import (
 // conference's audio mix (everyone but themselves) and the composed
 // picture while a composition runs, otherwise the broadcast's video (the
 // speaker, else the most recently active publisher) in the terminal's
-// codecs (docs/sip.md "Media", docs/mixing.md and "Composed
+// codecs (docs/sip-media.md "Media", docs/mixing.md and "Composed
 // pictures").
 type SIPBridge struct{ SFU *sfu.SFU }
 
@@ -45,7 +45,7 @@ func (b SIPBridge) Open(ctx context.Context, conf string, o sip.BridgeOptions) (
 		}
 	}
 	var content sfu.LocalCodec
-	if o.Content != nil { // the content m-line: the dual stream both ways (docs/sip.md "Content")
+	if o.Content != nil { // the content m-line: the dual stream both ways (docs/sip-media.md "Content")
 		content = localCodec("video", o.Content)
 		lo.ScreenCodecs = []sfu.LocalCodec{content}
 		if o.ContentOut != nil {

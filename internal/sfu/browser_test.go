@@ -173,7 +173,7 @@ func TestBrowserPassword(t *testing.T) {
 
 // A browser that joins a conference holding a SIP terminal that speaks
 // only PCMU sends PCMU (the answer prefers it), so the terminal hears the
-// browser without transcoding (issue 26, docs/sip.md "Media").
+// browser without transcoding (issue 26, docs/sip-media.md "Media").
 func TestBrowserSpeaksPCMUToASIPTerminal(t *testing.T) {
 	browsertest.Chromium(t) // skips before anything starts
 	rg := newRig(t, nil)

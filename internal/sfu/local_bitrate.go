@@ -3,7 +3,7 @@ package sfu
 import "github.com/pion/webrtc/v4"
 
 // CapVideo caps the bitrate of the video a local endpoint receives (a SIP
-// terminal's b=TIAS, b=AS or TMMBR; docs/sip.md "Bandwidth"): of a
+// terminal's b=TIAS, b=AS or TMMBR; docs/sip-media.md "Bandwidth"): of a
 // simulcast source the highest layer whose bitrate fits is forwarded
 // (layerBitrate), switched on that layer's next key frame; a source of
 // one layer is forwarded as it is (no transcoding). bps <= 0 lifts the

@@ -9,7 +9,7 @@ import (
 	"github.com/pion/webrtc/v4"
 )
 
-// A local member's screen (a SIP terminal's content m-line, docs/sip.md
+// A local member's screen (a SIP terminal's content m-line, docs/sip-media.md
 // "Content") starts and stops while its endpoint stays open, as a join
 // page's share is a session of its own: StartScreen asks the engine like a
 // WHIP ?dual=1 session does (Events.DualStarted), StopScreen reports the

@@ -37,7 +37,7 @@ func screenFeed(l *Local, id byte, stop <-chan struct{}) {
 // receives it, its own content is not sent back; a browser's share ends
 // it (not the call) and reaches its ScreenOut; the engine's SetDual
 // likewise; StopScreen reports DualStopped; a refusal changes nothing
-// (issue 26, docs/sip.md "Content").
+// (issue 26, docs/sip-media.md "Content").
 func TestLocalScreenStartStop(t *testing.T) {
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "")

@@ -8,7 +8,7 @@ import (
 	"github.com/pion/sdp/v3"
 )
 
-// Bandwidth a terminal takes on its main video (docs/sip.md "Bandwidth"):
+// Bandwidth a terminal takes on its main video (docs/sip-media.md "Bandwidth"):
 // b=TIAS (RFC 3890, bits a second) or b=AS (RFC 4566, kilobits a second)
 // of the m-line, else of the session, and TMMBR (RFC 5104 section
 // 4.2.1) while the call runs. The least of them caps what Confer sends:

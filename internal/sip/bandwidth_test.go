@@ -5,7 +5,7 @@ import (
 )
 
 // b=TIAS comes before b=AS, the m-line's before the session's (RFC 3890
-// section 6.2.2; docs/sip.md "Bandwidth").
+// section 6.2.2; docs/sip-media.md "Bandwidth").
 func TestVideoBandwidthFromSDP(t *testing.T) {
 	for _, c := range []struct {
 		name, session, video string

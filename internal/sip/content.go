@@ -10,7 +10,7 @@ import (
 
 // Content: a terminal's second video m-line (a=content:slides, RFC 4796;
 // else the second video m-line) carries a dual stream without BFCP
-// (docs/sip.md "Content"). RTP arriving on it makes the terminal the
+// (docs/sip-media.md "Content"). RTP arriving on it makes the terminal the
 // conference's dual stream source as a browser's screen share does
 // (ContentEndpoint.StartContent asks the engine: vc's dual_mode applies);
 // no packet for contentIdle, a BYE or a re-INVITE that sets the m-line to

@@ -213,7 +213,7 @@ func h264Viewer(t *testing.T, url, token string, s *h264Stream) (*h264Check, *at
 }
 
 // A terminal's content m-line is the conference's dual stream under
-// dual_mode, both ways and without transcoding (issue 26, docs/sip.md
+// dual_mode, both ways and without transcoding (issue 26, docs/sip-media.md
 // "Content"): refused while it is not the speaker (dual_mode 0); then
 // its H.264 becomes the dual stream (GET .../dualstream names it, a WHEP
 // ?dual=1 viewer receives it intact), ends when it stops sending, and

@@ -8,7 +8,7 @@ import "bytes"
 // media to a new address (Confer sends there from then on), and change
 // its content m-line (content.go). The codecs stay those of the call's
 // first negotiation (no transcoding: a terminal that offers others gets
-// the negotiated ones back). docs/sip.md "Re-INVITE".
+// the negotiated ones back). docs/sip-media.md "Re-INVITE".
 
 // negotiated records the media negotiated with the terminal.
 func (c *call) negotiated(m Media) {

@@ -29,7 +29,7 @@ func (c Codec) MimeType(kind string) string { return kind + "/" + c.Name }
 // choice is forwarded as it is), in order of preference.
 var (
 	// Opus first: what browsers publish, so that a terminal that has it
-	// hears them (docs/sip.md "Media").
+	// hears them (docs/sip-media.md "Media").
 	audioOffer = []Codec{
 		{PT: 111, Name: "opus", ClockRate: 48000, Channels: 2, Fmtp: "minptime=10;useinbandfec=1"},
 		{PT: 0, Name: "PCMU", ClockRate: 8000, Channels: 1},
@@ -43,7 +43,7 @@ var (
 		{PT: 96, Name: "H264", ClockRate: 90000, Fmtp: "profile-level-id=42e01f;packetization-mode=1"},
 		{PT: 97, Name: "VP8", ClockRate: 90000},
 	}
-	// The content m-line is H.264 only (docs/sip.md "Content").
+	// The content m-line is H.264 only (docs/sip-media.md "Content").
 	contentOffer = videoOffer[:1]
 )
 
@@ -62,7 +62,7 @@ type Media struct {
 	VideoBitrate int
 	// The content m-line: the video m-line with a=content:slides (RFC
 	// 4796), else the second video m-line; a dual stream without BFCP
-	// (docs/sip.md "Content"). Content is nil when there is none, it is
+	// (docs/sip-media.md "Content"). Content is nil when there is none, it is
 	// refused (port 0) or without H.264.
 	ContentPort  int
 	Content      *Codec

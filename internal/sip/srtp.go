@@ -15,7 +15,7 @@ import (
 	"github.com/pion/srtp/v3"
 )
 
-// SDES-SRTP (RFC 4568 keys in the SDP, RFC 3711 SRTP; docs/sip.md
+// SDES-SRTP (RFC 4568 keys in the SDP, RFC 3711 SRTP; docs/sip-media.md
 // "SRTP"): an m-line with the profile RTP/SAVP (or RTP/SAVPF) and
 // a=crypto lines is answered with the same profile and a key of Confer's
 // for the first crypto suite it speaks; its RTP and RTCP are then
