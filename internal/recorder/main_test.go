@@ -9,7 +9,7 @@ import (
 )
 
 // TestMain runs the tests under the watchdog: a deadlock or a stuck write
-// fails the run with every goroutine's stack (docs/media.md "Lock
+// fails the run with every goroutine's stack (docs/sfu-internals.md "Lock
 // discipline").
 func TestMain(m *testing.M) {
 	code := watchdog.Run(m)

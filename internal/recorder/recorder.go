@@ -55,7 +55,7 @@ type Options struct {
 	// resume, and when frames were lost. It is called on the recording's
 	// own goroutine, never inside WriteRTP or with the recording's lock
 	// held (the SFU writes into the recording through a down track that
-	// KeyFrame reaches: docs/media.md "Lock discipline"). May be nil.
+	// KeyFrame reaches: docs/sfu-internals.md "Lock discipline"). May be nil.
 	KeyFrame func()
 	// OnWrite reports bytes written (metrics); may be nil.
 	OnWrite func(n int64)

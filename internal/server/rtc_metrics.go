@@ -6,9 +6,9 @@ import (
 	"github.com/confer-platform/confer/internal/sfu"
 )
 
-// rtcCollectors are the SFU's figures at /metrics (docs/media.md
+// rtcCollectors are the SFU's figures at /metrics (docs/sfu-internals.md
 // "Batched UDP I/O" and "Call quality"): its sessions and forwarded packets, and the system calls of
-// its ICE UDP port (docs/media.md "Batched UDP I/O").
+// its ICE UDP port (docs/sfu-internals.md "Batched UDP I/O").
 func rtcCollectors(sf *sfu.SFU) []prometheus.Collector {
 	counter := func(name, help string, f func(sfu.Stats) uint64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(f(sf.Stats())) })

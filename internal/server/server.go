@@ -197,7 +197,7 @@ func New(cfg Config) (*Server, error) {
 		s.metrics.Registry().MustRegister(sipCollectors(s.sip)...) // docs/sip.md "Metrics"
 	}
 	if s.sfu != nil {
-		s.metrics.Registry().MustRegister(rtcCollectors(s.sfu)...) // docs/media.md "Batched UDP I/O"
+		s.metrics.Registry().MustRegister(rtcCollectors(s.sfu)...) // docs/sfu-internals.md "Batched UDP I/O"
 		s.metrics.Registry().MustRegister(mixerCollectors()...)    // docs/operations.md "Metrics"
 	}
 	var probe ops.Store

@@ -43,7 +43,7 @@ type Config struct {
 	// small buffer drops them while the node is busy (docs/media.md).
 	SocketBuffer int
 	// PlainUDP turns batched I/O on the ICE UDP port off: pion's own path
-	// of one recvfrom and one sendto a datagram (docs/media.md "Batched
+	// of one recvfrom and one sendto a datagram (docs/sfu-internals.md "Batched
 	// UDP I/O"). Elsewhere than Linux the port is always plain.
 	PlainUDP bool
 	// TCPPort is the ICE-TCP fallback port; 0 picks an ephemeral port, a

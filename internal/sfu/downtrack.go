@@ -38,7 +38,7 @@ type downTrack struct {
 	meter        rateMeter // the bitrate the terminal's channel reports (channels.go)
 	rr           rrStats   // what the subscriber's receiver reports say (quality.go)
 
-	// Lock discipline (docs/media.md "Lock discipline"): mu guards the
+	// Lock discipline (docs/sfu-internals.md "Lock discipline"): mu guards the
 	// forwarding state and is never held across a call out of the track
 	// (a write into the sink, a key frame request to the source); wmu
 	// orders the writes into the sink, is taken before mu and only by

@@ -29,7 +29,7 @@ func (m pageMedia) recovered() bool { return m.Send > 1.5e6 && m.Width >= 640 &&
 // browser video falls to the lowest quality and stays there"). The test
 // waits for the recovery, bounded by go test's -timeout only, and logs how
 // long it took after the load and the lowest estimate under load
-// (docs/media.md "Simulcast and layer selection").
+// (docs/sfu-internals.md "Simulcast and layer selection").
 func TestLoadRecovery(t *testing.T) {
 	if os.Getenv("CONFER_LOAD_RECOVERY") == "" {
 		t.Skip("set CONFER_LOAD_RECOVERY=1 to load the machine with stress-ng for 60 s")

@@ -146,7 +146,7 @@ func (r *receiver) requestKeyFrame(layer int) {
 	if l := r.sess.local; l != nil {
 		// The owner's callback runs on its own goroutine: the caller may
 		// be inside a write into a sink or a rewire, and the callback may
-		// publish (docs/media.md "Lock discipline").
+		// publish (docs/sfu-internals.md "Lock discipline").
 		if r.screen && l.opts.OnScreenKeyFrameRequest != nil {
 			go l.opts.OnScreenKeyFrameRequest()
 			return

@@ -1,5 +1,5 @@
 // Package udpbatch reads and writes one UDP socket in batches (issue 43,
-// docs/media.md "Batched UDP I/O"): on Linux, a Conn receives with
+// docs/sfu-internals.md "Batched UDP I/O"): on Linux, a Conn receives with
 // recvmmsg(2), up to ReadBatch datagrams a system call, and sends with
 // sendmmsg(2) from one writer goroutine that drains what every caller
 // queued since its last call, up to WriteBatch datagrams a system call.
