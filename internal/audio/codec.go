@@ -233,11 +233,13 @@ func (d *opusDecoder) Conceal(dst []int16) []int16 {
 func (d *opusDecoder) Close() { d.d.Close() }
 
 // OpusComplexity is the mixer's Opus encoder complexity (libopus 0 to
-// 10). Measured under wazero (docs/benchmarks.md "Mixed audio"), 1 costs
-// about half of 5 and 0.3 of 10 per frame, and its voice is as close to
-// the input's spectrum as 10's (TestOpusComplexityQuality); a voice mix
-// at 32 kbit/s does not need more, as many SFUs and MCUs do.
-const OpusComplexity = 1
+// 10). Measured under wazero (docs/benchmarks.md "Mixed audio"), 3 costs
+// about 0.7 of 5 and 0.45 of 10 per frame, and keeps a voice as close to
+// the input's spectrum as 10 (TestOpusComplexityQuality) and every tone
+// of a four-talker mix in every frame (TestOpusKeepsEveryTone). 1, half
+// the cost of 5, dropped a talker's tone in 1 to 7 % of the frames of
+// that mix, which the 10-minute mixer soak caught.
+const OpusComplexity = 3
 
 // newOpusEncoder is the mixer's Opus encoder: 32 kbit/s voice with
 // in-band FEC for a lost packet, at complexity cx.
