@@ -30,27 +30,7 @@ func TestOpusComplexityQuality(t *testing.T) {
 		src[i] = int16(4000 * env * v)
 	}
 	distance := func(cx int) float64 {
-		e, err := newOpusEncoder(cx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		enc := &opusEncoder{e: e, buf: make([]byte, 1500)}
-		defer enc.Close()
-		dec, err := NewDecoder("opus")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer dec.Close()
-		var out []int16
-		for f := 0; f < n/Frame; f++ {
-			p, err := enc.Encode(nil, src[f*Frame:(f+1)*Frame])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if out, err = dec.Decode(out, p); err != nil {
-				t.Fatal(err)
-			}
-		}
+		out := roundTrip(t, cx, n/Frame, func(f int) []int16 { return src[f*Frame : (f+1)*Frame] }, nil)
 		best := math.Inf(1)
 		for lag := 296; lag <= 328; lag += 4 { // the encoder's delay, 6.5 ms (312 samples)
 			best = math.Min(best, spectralDistance(src[Rate:n-2048], out[Rate+lag:]))
@@ -123,6 +103,39 @@ func power(x []int16) []float64 {
 	out := make([]float64, n/2)
 	for k := range out {
 		out[k] = real(c[k])*real(c[k]) + imag(c[k])*imag(c[k])
+	}
+	return out
+}
+
+// roundTrip encodes frames frames of PCM, frame(f) each, at complexity cx
+// and decodes them; each decoded frame is handed to check (when not nil)
+// and all are returned end to end.
+func roundTrip(t *testing.T, cx, frames int, frame func(f int) []int16, check func(f int, pcm []int16)) []int16 {
+	t.Helper()
+	e, err := newOpusEncoder(cx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := &opusEncoder{e: e, buf: make([]byte, 1500)}
+	defer enc.Close()
+	dec, err := NewDecoder("opus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	var out []int16
+	for f := range frames {
+		p, err := enc.Encode(nil, frame(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := len(out)
+		if out, err = dec.Decode(out, p); err != nil || len(out)-at < Frame {
+			t.Fatalf("frame %d: %d samples, %v", f, len(out)-at, err)
+		}
+		if check != nil {
+			check(f, out[at:at+Frame])
+		}
 	}
 	return out
 }
