@@ -21,9 +21,11 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -174,11 +176,10 @@ func (e *Engine) List(ctx context.Context, c Conf) ([]Terminal, error) {
 
 func sortByMtID(ts []Terminal) {
 	n := func(t Terminal) int { v, _ := strconv.Atoi(t.MtID()); return v }
-	for i := 1; i < len(ts); i++ {
-		for j := i; j > 0 && n(ts[j]) < n(ts[j-1]); j-- {
-			ts[j], ts[j-1] = ts[j-1], ts[j]
-		}
-	}
+	// Stable, in n log n: a conference lists up to max_join_mt terminals
+	// on every leave (an insertion sort was a fifth of a SIP call's
+	// tear-down).
+	slices.SortStableFunc(ts, func(a, b Terminal) int { return cmp.Compare(n(a), n(b)) })
 }
 
 // save writes a terminal over the version it was read at.
