@@ -122,12 +122,32 @@ func pollSettle(doc map[string]any, k pollKind, ts map[string]engine.Terminal, n
 	return true
 }
 
+// pollActive returns the poll of kind k when it runs (or is paused), nil
+// when there is none or it stopped.
+func pollActive(doc map[string]any, k pollKind) map[string]any {
+	p := tlObj(doc[k.key])
+	if p == nil || tlInt(p["state"]) == pollStateStopped {
+		return nil
+	}
+	return p
+}
+
+// pollsRunning tells whether any poll of the conference runs.
+func pollsRunning(doc map[string]any) bool {
+	for _, k := range pollKinds {
+		if pollActive(doc, k) != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // pollLeave takes a new anchor after terminals left: the rotation up to
 // now counts them as they were; from now on they are skipped. A poll with
 // no member left online stops (reference A3 20524).
 func pollLeave(doc map[string]any, k pollKind, ts map[string]engine.Terminal, gone leftSet, now time.Time) bool {
-	p := tlObj(doc[k.key])
-	if p == nil || tlInt(p["state"]) == pollStateStopped {
+	p := pollActive(doc, k)
+	if p == nil {
 		return false
 	}
 	pos, eff := pollPos(p, ts, now, gone)

@@ -213,9 +213,15 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 	var viewers []string
 	nctx, notes := store.WithNotices(ctx) // failed viewings and monitors, with the write (push_notices.go)
 	c, err := m.tlUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
-		ts, err := m.tlTerminals(ctx, *c)
-		if err != nil {
-			return false, err
+		// The terminals are read only when a poll runs (pollLeave reads
+		// them then): a leave without one need not decode every terminal
+		// of the conference.
+		var ts map[string]engine.Terminal
+		if pollsRunning(c.Doc) {
+			var err error
+			if ts, err = m.tlTerminals(ctx, *c); err != nil {
+				return false, err
+			}
 		}
 		now := m.clk.Now()
 		changed := false
