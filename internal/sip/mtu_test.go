@@ -141,6 +141,12 @@ func waitBoundTCP(t *testing.T, s *sippRun) {
 	for time.Now().Before(deadline) {
 		c, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(s.port))
 		if errors.Is(err, syscall.EADDRINUSE) {
+			select { // the port is taken: by SIPp, unless SIPp ended
+			case err := <-s.done:
+				s.done <- err
+				t.Fatalf("sipp ended instead of listening on %d: %v\n%s", s.port, err, tail(s.out.String()))
+			default:
+			}
 			return
 		}
 		if err == nil {
@@ -164,10 +170,26 @@ func TestLargeInviteOverTCP(t *testing.T) {
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
-	s := startSIPp(t, scenario(t, "uas_tcp.xml", nil), "", "-t", "t1")
+	// A port free for TCP too: freePort checks UDP only, and a port of
+	// the ephemeral range may be another connection's local TCP port,
+	// which SIPp then cannot listen on (seen in CI).
+	s := startSIPpOn(t, freeSIPpTCPPort(t), scenario(t, "uas_tcp.xml", nil), "", "-t", "t1")
 	waitBoundTCP(t, s)
 	mt := e.addMt(t, conf, strings.Repeat("a", 100)+"@127.0.0.1:"+itoa(s.port), 8)
-	e.waitOnline(t, conf, mt, "the terminal online")
+	waitFor(t, "the terminal online", func() bool {
+		select { // a SIPp that ended will not answer: say why at once
+		case err := <-s.done:
+			s.done <- err
+			t.Fatalf("sipp ended before the terminal was online: %v\n%s", err, tail(s.out.String()))
+		default:
+		}
+		for _, m := range e.mts(t, conf) {
+			if m["mt_id"] == mt && online(m) {
+				return true
+			}
+		}
+		return false
+	})
 	testserver.MustOK(t, e.api.Do("DELETE", "/api/v1/vc/confs/"+conf+"/online_mts",
 		testserver.Params(t, map[string]any{"mts": []any{map[string]any{"mt_id": mt}}})))
 	s.wait(t)
@@ -192,4 +214,17 @@ func TestLargeInviteFallsBackToUDP(t *testing.T) {
 		st, o := e.outcome(t, conf, mt)
 		return st != "calling" && o == int(media.Busy)
 	})
+}
+
+// freeSIPpTCPPort is freePort for a SIPp that listens on TCP as well: a port
+// no socket holds for UDP or TCP.
+func freeSIPpTCPPort(t *testing.T) int {
+	t.Helper()
+	for {
+		p := freePort(t)
+		if l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p)); err == nil {
+			l.Close()
+			return p
+		}
+	}
 }
