@@ -10,6 +10,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/sipcred"
@@ -387,7 +388,8 @@ func (m *Module) listAccounts(ctx context.Context, r *api.Request) (wire.Object,
 	if len(q.Search) > maxAccountNameLen { // no user name is longer; and SQLite refuses huge LIKE patterns
 		return nil, wire.InvalidParam("account", fmt.Sprintf("longer than %d bytes", maxAccountNameLen))
 	}
-	q.Start, q.Count = paging(r)
+	w := paging.Read(r.Args.Query, paging.Offsets)
+	q.Start, q.Count = w.Start, w.Count
 	as, total, err := m.st.ListAccounts(ctx, q)
 	if err != nil {
 		return nil, err

@@ -61,30 +61,6 @@ func adminOnly(r *api.Request, what string) error {
 	return wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may %s", what)
 }
 
-// paging reads start (default 0) and count (default 10; 0 for all).
-func paging(r *api.Request) (start, count int) {
-	count = 10
-	if v := r.Args.Query.Get("start"); v != "" {
-		start, _ = strconv.Atoi(v)
-	}
-	if v := r.Args.Query.Get("count"); v != "" {
-		count, _ = strconv.Atoi(v)
-	}
-	return max(start, 0), max(count, 0)
-}
-
-// page cuts a slice by start and count (0 = all).
-func page[T any](xs []T, start, count int) []T {
-	if start >= len(xs) {
-		return nil
-	}
-	xs = xs[start:]
-	if count > 0 && count < len(xs) {
-		xs = xs[:count]
-	}
-	return xs
-}
-
 // params returns the structured parameters (never nil).
 func params(r *api.Request) map[string]any {
 	if r.Args.Params == nil {

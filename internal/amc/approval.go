@@ -5,6 +5,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -52,9 +53,8 @@ func (m *Module) listPending(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	start, count := paging(r)
 	docs := make([]map[string]any, 0, len(cs))
-	for _, c := range page(cs, start, count) {
+	for _, c := range paging.Cut(cs, paging.Read(r.Args.Query, paging.Offsets)) {
 		docs = append(docs, c.Doc)
 	}
 	return wire.Object{"total": len(cs), "confs": projectList(r, "confs", docs)}, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/audit"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -27,10 +28,10 @@ func (m *Module) listAudit(ctx context.Context, r *api.Request) (wire.Object, er
 	account, action, conf := q.Get("account"), strings.ToLower(q.Get("action")), q.Get("conf_id")
 	failed := q.Get("failed") == "1"
 	filter := account != "" || action != "" || conf != "" || failed || !from.IsZero() || !to.IsZero()
-	start, count := paging(r)
+	w := paging.Read(r.Args.Query, paging.Offsets)
 	sq := store.RecordQuery{Kind: record.KindAudit, DomainMoid: r.Principal.DomainMoid, Desc: true}
 	if !filter {
-		sq.Start, sq.Count = start, count
+		sq.Start, sq.Count = w.Start, w.Count
 	}
 	recs, total, err := m.st.ListRecords(ctx, sq)
 	if err != nil {
@@ -51,7 +52,7 @@ func (m *Module) listAudit(ctx context.Context, r *api.Request) (wire.Object, er
 	}
 	if filter {
 		total = len(out)
-		out = page(out, start, count)
+		out = paging.Cut(out, w)
 	}
 	return wire.Object{"total": total, "entries": projectList(r, "entries", out)}, nil
 }

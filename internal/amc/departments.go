@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -126,7 +127,8 @@ func (m *Module) departmentAccounts(ctx context.Context, r *api.Request) (wire.O
 		}
 		q.DepartmentMoid, name = d.Moid, d.Name
 	}
-	q.Start, q.Count = paging(r)
+	w := paging.Read(r.Args.Query, paging.Offsets)
+	q.Start, q.Count = w.Start, w.Count
 	as, total, err := m.st.ListAccounts(ctx, q)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -36,17 +37,14 @@ func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, e
 			docs = append(docs, c.Doc)
 		}
 	}
-	start, count, _ := paging(r)
+	w, _ := listPage(r)
 	if r.Args.Query.Get("order") == "1" {
 		for i, j := 0, len(docs)-1; i < j; i, j = i+1, j-1 {
 			docs[i], docs[j] = docs[j], docs[i]
 		}
 	}
 	total := len(docs)
-	docs = docs[min(start, total):]
-	if count > 0 && count < len(docs) {
-		docs = docs[:count]
-	}
+	docs = paging.Cut(docs, w)
 	return wire.Object{"total": total, "booked_confs": projectList(r, "booked_confs", docs)}, nil
 }
 

@@ -4,33 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
-// paging reads the list parameters of reference 04: start (default 0),
-// count (default 10; 0 returns everything) and order (0 ascending, 1
-// descending by last modification).
-func paging(r *api.Request) (start, count int, desc bool) {
-	count = 10
-	if v := r.Args.Query.Get("start"); v != "" {
-		start, _ = strconv.Atoi(v)
-	}
-	if v := r.Args.Query.Get("count"); v != "" {
-		count, _ = strconv.Atoi(v)
-	}
-	desc = r.Args.Query.Get("order") == "1"
-	if start < 0 {
-		start = 0
-	}
-	if count < 0 {
-		count = 0
-	}
-	return start, count, desc
+// listPage reads the list parameters of reference 04: start (default 0),
+// count (default 10; 0 returns everything, paging.Offsets) and order (0
+// ascending, 1 descending by last modification).
+func listPage(r *api.Request) (w paging.Window, desc bool) {
+	return paging.Read(r.Args.Query, paging.Offsets), r.Args.Query.Get("order") == "1"
 }
 
 // load reads a record of the caller's domain as a document. A record of
@@ -51,8 +37,8 @@ func (m *Module) load(ctx context.Context, r *api.Request, kind, id string, owne
 // list pages through records of a kind of the caller's domain (and
 // account, when owned) and returns the documents with the total.
 func (m *Module) list(ctx context.Context, r *api.Request, kind string, owned bool) ([]map[string]any, int, error) {
-	start, count, desc := paging(r)
-	q := store.RecordQuery{Kind: kind, DomainMoid: r.Principal.DomainMoid, Desc: desc, Start: start, Count: count}
+	w, desc := listPage(r)
+	q := store.RecordQuery{Kind: kind, DomainMoid: r.Principal.DomainMoid, Desc: desc, Start: w.Start, Count: w.Count}
 	if owned {
 		q.OwnerMoid = r.Principal.AccountMoid
 	}

@@ -25,7 +25,8 @@ func (m *Module) listHistory(ctx context.Context, r *api.Request) (wire.Object, 
 	if q.From, q.To, err = record.Window(r.Args.Query); err != nil {
 		return nil, err
 	}
-	q.Start, q.Count, _ = paging(r)
+	w, _ := listPage(r)
+	q.Start, q.Count = w.Start, w.Count
 	hs, total, err := m.confs.Histories(ctx, q)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -82,7 +83,7 @@ func (m *Module) tplListByCreation(ctx context.Context, r *api.Request, sc tplSc
 	if err != nil {
 		return nil, 0, err
 	}
-	start, count, desc := paging(r)
+	w, desc := listPage(r)
 	sort.SliceStable(recs, func(i, j int) bool {
 		a, b := recs[i], recs[j]
 		if desc {
@@ -95,8 +96,8 @@ func (m *Module) tplListByCreation(ctx context.Context, r *api.Request, sc tplSc
 	})
 	total := len(recs)
 	docs := []map[string]any{}
-	for i := start; i < total && (count == 0 || i < start+count); i++ {
-		d, err := shape.Decode(recs[i].Data)
+	for _, rec := range paging.Cut(recs, w) {
+		d, err := shape.Decode(rec.Data)
 		if err != nil {
 			return nil, 0, err
 		}

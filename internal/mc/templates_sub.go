@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -38,11 +39,8 @@ func (m *Module) tplMembers(field, sub string) api.Handler {
 			return nil, err
 		}
 		list := tplList(doc, field, sub)
-		start, count, _ := paging(r)
-		page := []any{}
-		for i := start; i < len(list) && (count == 0 || i < start+count); i++ {
-			page = append(page, list[i])
-		}
+		w, _ := listPage(r)
+		page := paging.Cut(list, w)
 		if sub == "" {
 			doc[field] = page
 		} else if obj, _ := doc[field].(map[string]any); obj != nil {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"net"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/sipcred"
@@ -124,24 +124,12 @@ func (m *Module) terminals(ctx context.Context, domain string) ([]terminal, erro
 	return append(out, unmanaged...), nil
 }
 
-// startCount reads the start and count of the nms lists (defaults 0, 10).
-func startCount(r *api.Request) (int, int) {
-	start, count := 0, 10
-	if n, err := strconv.Atoi(r.Args.Query.Get("start")); err == nil && n > 0 {
-		start = n
-	}
-	if n, err := strconv.Atoi(r.Args.Query.Get("count")); err == nil && n >= 0 {
-		count = n
-	}
-	return start, count
-}
+// listRule is the start and count of the nms lists: defaults 0 and 10,
+// count 0 lists nothing.
+var listRule = paging.Rule{DefaultCount: 10}
 
-func window[T any](l []T, start, count int) []T {
-	if start >= len(l) {
-		return []T{}
-	}
-	return l[start:min(start+count, len(l))]
-}
+// listPage reads the page of an nms list.
+func listPage(r *api.Request) paging.Window { return paging.Read(r.Args.Query, listRule) }
 
 // userTerminals lists the managed terminals of the caller's domain (99992
 // for any other domain).
@@ -160,8 +148,8 @@ func (m *Module) userTerminals(ctx context.Context, r *api.Request) (wire.Object
 			out = append(out, model.NMSUserDomainsTerminalsListReplyTerminal{Moid: t.moid, DomainMoid: domain, E164: t.e164, Name: t.name, Online: onlineText(t.online)})
 		}
 	}
-	start, count := startCount(r)
-	reply := model.NMSUserDomainsTerminalsListReply{TotalCount: len(out), Terminals: window(out, start, count)}
+	w := listPage(r)
+	reply := model.NMSUserDomainsTerminalsListReply{TotalCount: len(out), Terminals: paging.Cut(out, w)}
 	return reply.Wire(), nil
 }
 
@@ -181,8 +169,8 @@ func (m *Module) oldTerminals(ctx context.Context, r *api.Request) (wire.Object,
 			out = append(out, model.NMSOldTerminalsListReplyOldTerminal{E164: e164, Type: t.typ, IP: t.ip, Online: onlineText(t.online)})
 		}
 	}
-	start, count := startCount(r)
-	reply := model.NMSOldTerminalsListReply{TotalCount: len(out), OldTerminals: window(out, start, count)}
+	w := listPage(r)
+	reply := model.NMSOldTerminalsListReply{TotalCount: len(out), OldTerminals: paging.Cut(out, w)}
 	return reply.Wire(), nil
 }
 
@@ -229,8 +217,8 @@ func (m *Module) statistics(ctx context.Context, r *api.Request) (wire.Object, e
 			out = append(out, doc)
 		}
 	}
-	start, count := startCount(r)
-	return shape.Project(map[string]any{"total_count": len(out), "statistic": window(out, start, count)}, r.Endpoint.Reply), nil
+	w := listPage(r)
+	return shape.Project(map[string]any{"total_count": len(out), "statistic": paging.Cut(out, w)}, r.Endpoint.Reply), nil
 }
 
 func timeParam(s, name string, def time.Time) (time.Time, error) {

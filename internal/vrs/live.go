@@ -10,6 +10,7 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/live"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -73,8 +74,8 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, err
 		}
 		return c
 	})
-	size, id := page(r)
-	return shape.Project(map[string]any{"roomcount": len(out), "pageid": id, "roomstate": toAny(pageOf(out, size, id))}, r.Endpoint.Reply), nil
+	pg := page(r)
+	return shape.Project(map[string]any{"roomcount": len(out), "pageid": pg.ID, "roomstate": toAny(paging.Cut(out, pg.Window()))}, r.Endpoint.Reply), nil
 }
 
 // lives returns the live broadcasts of a domain at now.
@@ -152,6 +153,6 @@ func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, erro
 			out = append(out, map[string]any{"confname": c.Doc["name"], "starttime": start.Format("2006-01-02 15:04:05"), "encmode": 1})
 		}
 	}
-	size, id := page(r)
-	return shape.Project(map[string]any{"livecount": len(out), "pageid": id, "liveinfo": pageOf(orEmpty(out), size, id)}, r.Endpoint.Reply), nil
+	pg := page(r)
+	return shape.Project(map[string]any{"livecount": len(out), "pageid": pg.ID, "liveinfo": paging.Cut(orEmpty(out), pg.Window())}, r.Endpoint.Reply), nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -94,8 +95,8 @@ func (m *Module) programList(ctx context.Context, r *api.Request) (wire.Object, 
 		views = append(views, program.View(p, now, ip))
 	}
 	sortPrograms(views, queryInt(r, "orderindex"), queryInt(r, "desc") == 1)
-	size, id := page(r)
-	return shape.Project(map[string]any{"prgcount": len(views), "pageid": id, "prginfo": toAny(pageOf(views, size, id))}, r.Endpoint.Reply), nil
+	pg := page(r)
+	return shape.Project(map[string]any{"prgcount": len(views), "pageid": pg.ID, "prginfo": toAny(paging.Cut(views, pg.Window()))}, r.Endpoint.Reply), nil
 }
 
 // programKeys are the sort keys of orderindex 1 to 7.

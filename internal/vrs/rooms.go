@@ -10,6 +10,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -337,11 +338,11 @@ func (m *Module) roomList(ctx context.Context, r *api.Request, kind string, view
 		}
 		views = append(views, view(rm, calls))
 	}
-	size, pid := page(r)
+	pg := page(r)
 	if id != 0 {
-		size, pid = max(len(views), 1), 1
+		pg = paging.Page{Size: max(len(views), 1), ID: 1}
 	}
-	return shape.Project(map[string]any{"roomcount": len(views), "pageid": pid, "roomstate": pageOf(orEmpty(views), size, pid)}, r.Endpoint.Reply), nil
+	return shape.Project(map[string]any{"roomcount": len(views), "pageid": pg.ID, "roomstate": paging.Cut(orEmpty(views), pg.Window())}, r.Endpoint.Reply), nil
 }
 
 // checkFileName answers A5 24103 when a file name has a character that

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -332,8 +333,8 @@ func (m *Module) taskList(ctx context.Context, r *api.Request) (wire.Object, err
 			return c
 		})
 	}
-	size, id := page(r)
-	return shape.Project(map[string]any{"prgcount": len(views), "pageid": id, "taskinfo": toAny(pageOf(views, size, id))}, r.Endpoint.Reply), nil
+	pg := page(r)
+	return shape.Project(map[string]any{"prgcount": len(views), "pageid": pg.ID, "taskinfo": toAny(paging.Cut(views, pg.Window()))}, r.Endpoint.Reply), nil
 }
 
 // taskKeys are the sort keys of orderindex 1 to 4.

@@ -22,6 +22,7 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -81,29 +82,7 @@ func adminOnly(r *api.Request) error {
 
 // page reads the vrs paging parameters: prgs1page (default 20) entries a
 // page, pageid (default 1) the page, 1 first.
-func page(r *api.Request) (size, id int) {
-	size, id = 20, 1
-	if n, err := strconv.Atoi(r.Args.Query.Get("prgs1page")); err == nil && n > 0 {
-		size = n
-	}
-	if n, err := strconv.Atoi(r.Args.Query.Get("pageid")); err == nil && n > 0 {
-		id = n
-	}
-	return size, id
-}
-
-// pageOf returns the elements of page id; huge ids and sizes do not
-// overflow.
-func pageOf[T any](all []T, size, id int) []T {
-	if size < 1 || id < 1 || id-1 > len(all)/size {
-		return []T{}
-	}
-	from := (id - 1) * size
-	if from >= len(all) {
-		return []T{}
-	}
-	return all[from : from+min(size, len(all)-from)]
-}
+func page(r *api.Request) paging.Page { return paging.ReadPage(r.Args.Query, "prgs1page", 20) }
 
 // queryInt reads an integer query parameter (0 when absent).
 func queryInt(r *api.Request, name string) int {
