@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/pion/rtp"
 	"github.com/pion/rtp/codecs"
+	"golang.org/x/sys/unix"
 )
 
 // The compositor's figures (docs/benchmarks.md "Composed pictures"). The
@@ -281,4 +283,70 @@ func procStat(pid, i int) (int, error) {
 		return 0, fmt.Errorf("stat of %d: no field %d", pid, i)
 	}
 	return strconv.Atoi(f[i-2])
+}
+
+// BenchmarkPictureTransport compares the two ways a decoder's pictures
+// reach the Go process (docs/composition.md "Pipes"): 4 decoders of
+// 640×360 H.264 paced at 30 fps (ffmpeg -re) writing YUV4MPEG2, read by
+// readY4M from a 1 MiB pipe and from a loopback TCP connection whose
+// low-water mark is a picture. Reported per variant: CPU of the Go
+// process and of the decoders (getrusage, so it is run on its own) per
+// second of pictures, and the Go process's voluntary context switches
+// per picture. CONFER_BENCH_SECS sets the seconds (default 10).
+func BenchmarkPictureTransport(b *testing.B) {
+	ff, err := FindFFmpeg("")
+	if err != nil {
+		b.Skip(err)
+	}
+	secs := 10
+	if n, err := strconv.Atoi(os.Getenv("CONFER_BENCH_SECS")); err == nil && n > 0 {
+		secs = n
+	}
+	src, _ := h264Source(b, ff, secs)
+	defer func() { pictureSockets = true }()
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		for _, sockets := range []bool{false, true, false, true} {
+			pictureSockets = sockets
+			var self0, kids0 unix.Rusage
+			_ = unix.Getrusage(unix.RUSAGE_SELF, &self0)
+			_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &kids0)
+			var wg sync.WaitGroup
+			var pics atomic.Uint64
+			for range 4 {
+				p, err := start(ff, 0, true, "-re", "-threads", "1", "-r", "30", "-f", "h264", "-i", src,
+					"-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", "-flush_packets", "1", "pipe:1")
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = p.stdin.Close()
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					var f *Frame
+					_ = readY4M(p.pictures, func(w, h int) *Frame {
+						if f == nil {
+							f = NewFrame(w, h)
+						}
+						return f
+					}, func(*Frame) { pics.Add(1) })
+					<-p.done
+				}()
+			}
+			wg.Wait()
+			var self1, kids1 unix.Rusage
+			_ = unix.Getrusage(unix.RUSAGE_SELF, &self1)
+			_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &kids1)
+			cpu := func(a, b unix.Rusage) float64 {
+				return float64(b.Utime.Nano()+b.Stime.Nano()-a.Utime.Nano()-a.Stime.Nano()) / 1e9
+			}
+			per := float64(pics.Load()) / 120 // seconds of 4 panes at 30 fps
+			name := "pipe"
+			if sockets {
+				name = "socket"
+			}
+			b.Logf("%s: %d pictures; Go process %.2f %% of a core, decoders %.2f %%; Go %.1f voluntary context switches a picture",
+				name, pics.Load(), 100*cpu(self0, self1)/per, 100*cpu(kids0, kids1)/per, float64(self1.Nvcsw-self0.Nvcsw)/float64(pics.Load()))
+		}
+	}
 }

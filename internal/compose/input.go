@@ -314,7 +314,7 @@ func startDecoder(ffmpeg, mime string, in *Input, target image.Point) (*decoder,
 		args = append(args, "-vf", fmt.Sprintf("scale=w='trunc(min(iw,%d)/2)*2':h='trunc(min(ih,%d)/2)*2'", target.X, target.Y))
 	}
 	args = append(args, "-fps_mode", "passthrough", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", "-flush_packets", "1", "pipe:1")
-	p, err := start(ffmpeg, 0, rawPipe, args...)
+	p, err := start(ffmpeg, 0, true, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +342,7 @@ func startDecoder(ffmpeg, mime string, in *Input, target image.Point) (*decoder,
 	}()
 	go func() {
 		defer d.gone.Store(true)
-		_ = readY4M(p.stdout, in.pics.buffer, func(f *Frame) {
+		_ = readY4M(p.pictures, in.pics.buffer, func(f *Frame) {
 			in.pics.set(&picture{f: f, at: time.Now(), pooled: true})
 			in.frames.Add(1)
 		})

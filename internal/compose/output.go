@@ -241,7 +241,7 @@ func (o *Output) startEncoder() (*encoder, error) {
 	for pipe > frame {
 		pipe /= 2 // never larger than a picture, so that splicing is safe
 	}
-	p, err := start(o.ffmpeg, pipe, 0, args...)
+	p, err := start(o.ffmpeg, pipe, false, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"net"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -58,4 +59,16 @@ func vmsplice(f *os.File, b []byte) error {
 		return err
 	}
 	return werr
+}
+
+// setLowat sets the receive low-water mark of the connection c
+// (SO_RCVLOWAT): the poller reports it readable once n bytes wait.
+// Linux raises the socket's receive buffer to hold them (the buffer is
+// not locked by SO_RCVBUF here). A refusal leaves a wake-up per piece.
+func setLowat(c *net.TCPConn, n int) {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) { _ = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_RCVLOWAT, n) })
 }

@@ -2,7 +2,10 @@
 
 package compose
 
-import "os"
+import (
+	"net"
+	"os"
+)
 
 // setPipeSize is Linux's; elsewhere pipes keep their size.
 func setPipeSize(*os.File, int) {}
@@ -13,3 +16,6 @@ func vmsplice(f *os.File, b []byte) error {
 	_, err := f.Write(b)
 	return err
 }
+
+// setLowat is Linux's; elsewhere a decoder's reader wakes per piece.
+func setLowat(*net.TCPConn, int) {}
