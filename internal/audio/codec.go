@@ -236,9 +236,11 @@ func (d *opusDecoder) Close() { d.d.Close() }
 // 10). Measured under wazero (docs/benchmarks.md "Mixed audio"), 3 costs
 // about 0.7 of 5 and 0.45 of 10 per frame, and keeps a voice as close to
 // the input's spectrum as 10 (TestOpusComplexityQuality) and every tone
-// of a four-talker mix in every frame (TestOpusKeepsEveryTone). 1, half
-// the cost of 5, dropped a talker's tone in 1 to 7 % of the frames of
-// that mix, which the 10-minute mixer soak caught.
+// of a four-talker mix in every frame (TestOpusKeepsEveryTone,
+// TestMixKeepsEveryTalker in internal/mixer). 1, half the cost of 5,
+// lowers a talker's tone in that mix further, to a quarter of its level in
+// some frames (docs/benchmarks/mixing.md "The soak's gaps at frame
+// 29,397").
 const OpusComplexity = 3
 
 // newOpusEncoder is the mixer's Opus encoder: 32 kbit/s voice with
