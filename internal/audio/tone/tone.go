@@ -56,8 +56,8 @@ const TalkerAmp = 5000
 // Heard is the Level, in a 20 ms frame at 48 kHz, from which one of
 // Talkers sent at peak TalkerAmp is heard: a sixth of it (−15.6 dB),
 // midway in decibels between the least a tone sent measured through the
-// mixer and Opus at the mixer's complexity (2,157 in 6,000 frames) and
-// the most a tone not sent did (318), about 8 dB from each
+// mixer and Opus at the mixer's complexity (2,157 in 32,000 frames) and
+// the most a tone not sent did (318 in 6,000), about 8 dB from each
 // (docs/benchmarks/mixing.md; TestMixKeepsEveryTalker in internal/mixer).
 const Heard = TalkerAmp / 6
 
