@@ -174,7 +174,7 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 		}
 	}
 	due := s.markStart(c.Doc, end, now) // start_pending.go
-	data, err := shape.Encode(c.Doc)
+	data, _, err := encodeConf(c)
 	if err != nil {
 		return Conference{}, err
 	}

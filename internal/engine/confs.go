@@ -56,11 +56,14 @@ func DefaultConfig() Config {
 }
 
 // Conference is a conference record with its decoded document (the
-// newest wire model: the creation parameters plus the server's fields).
-// Conf, read from it by ConfOf, is the part the terminals' operations need.
+// newest wire model: the creation parameters plus the server's fields):
+// the server's own members as fields (roles.go), the other members in Doc. Conf, read
+// from it by ConfOf, is the part the terminals' operations need.
 type Conference struct {
-	Rec store.Record
-	Doc map[string]any
+	Rec   store.Record
+	Roles Roles
+	VIPs  []VIP          // nil when the document has none
+	Doc   map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).
@@ -133,12 +136,13 @@ func (s *Conferences) got(rec store.Record, err error, domainMoid, confID string
 		return Conference{}, notFound(confID)
 	}
 	key := docKey(domainMoid, confID)
-	if doc, ok := s.docs.get(key, rec.Data); ok {
-		return Conference{Rec: rec, Doc: doc}, nil
+	if c, ok := s.docs.get(key, rec.Data); ok {
+		c.Rec = rec
+		return c, nil
 	}
 	c, err := decode(rec)
 	if err == nil {
-		s.docs.put(key, rec, cloneDoc(c.Doc))
+		s.docs.put(key, rec, c.clone())
 	}
 	return c, err
 }
@@ -183,5 +187,5 @@ func decode(rec store.Record) (Conference, error) {
 	if err != nil {
 		return Conference{}, err
 	}
-	return Conference{Rec: rec, Doc: doc}, nil
+	return newConference(rec, doc), nil
 }

@@ -99,7 +99,7 @@ func (s *Conferences) insert(ctx context.Context, rec store.Record, doc map[stri
 		if err := s.createWithinQuota(ctx, rec); err != nil { // quota.go
 			return Conference{}, err
 		}
-		return Conference{Rec: rec, Doc: doc}, nil
+		return newConference(rec, doc), nil
 	}
 	if number != "" {
 		c, err := put(number)

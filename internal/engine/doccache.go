@@ -28,7 +28,9 @@ type docCache struct {
 
 type docEntry struct {
 	data []byte
-	doc  map[string]any // never handed out: copies only
+	// conf is the conference decoded from data (its document and own
+	// members, roles.go); never handed out: copies only.
+	conf Conference
 	// rec is the record data was read or written as (its version, state
 	// and creation time), for kept; rec.Data is data.
 	rec store.Record
@@ -42,14 +44,14 @@ func docKey(domain, id string) string { return domain + "/" + id }
 
 // get returns a copy of the document kept for key when it was made from
 // data.
-func (dc *docCache) get(key string, data []byte) (map[string]any, bool) {
+func (dc *docCache) get(key string, data []byte) (Conference, bool) {
 	dc.mu.Lock()
 	e, ok := dc.m[key]
 	dc.mu.Unlock()
 	if !ok || !bytes.Equal(e.data, data) {
-		return nil, false
+		return Conference{}, false
 	}
-	return cloneDoc(e.doc), true
+	return e.conf.clone(), true
 }
 
 // take returns the record and the document last read or written on this
@@ -60,7 +62,7 @@ func (dc *docCache) get(key string, data []byte) (map[string]any, bool) {
 // the stored version and creation time are still the kept ones
 // (store.GuardedWriter's SwapRecordWhile; Conferences.Kept); the write
 // keeps its result again (update), a read the bytes it reads.
-func (dc *docCache) take(key string) (store.Record, map[string]any, bool) {
+func (dc *docCache) take(key string) (Conference, bool) {
 	dc.mu.Lock()
 	e, ok := dc.m[key]
 	if ok && e.rec.Version != 0 {
@@ -68,18 +70,21 @@ func (dc *docCache) take(key string) (store.Record, map[string]any, bool) {
 	}
 	dc.mu.Unlock()
 	if !ok || e.rec.Version == 0 {
-		return store.Record{}, nil, false
+		return Conference{}, false
 	}
-	return e.rec, e.doc, true
+	c := e.conf
+	c.Rec = e.rec
+	return c, true
 }
 
-// put keeps doc, which must be shape.Decode(rec.Data) and nobody else's.
-func (dc *docCache) put(key string, rec store.Record, doc map[string]any) {
+// put keeps c, which must be what decoding rec.Data gives (newConference)
+// and nobody else's.
+func (dc *docCache) put(key string, rec store.Record, c Conference) {
 	dc.mu.Lock()
 	if dc.m == nil || len(dc.m) >= docCacheMax {
 		dc.m = make(map[string]docEntry)
 	}
-	dc.m[key] = docEntry{data: rec.Data, doc: doc, rec: rec}
+	dc.m[key] = docEntry{data: rec.Data, conf: c, rec: rec}
 	dc.mu.Unlock()
 }
 
@@ -89,6 +94,15 @@ func (dc *docCache) forget(key string) {
 	dc.mu.Lock()
 	delete(dc.m, key)
 	dc.mu.Unlock()
+}
+
+// clone copies a conference's document and own members.
+func (c Conference) clone() Conference {
+	c.Doc = cloneDoc(c.Doc)
+	if c.VIPs != nil {
+		c.VIPs = append([]VIP{}, c.VIPs...)
+	}
+	return c
 }
 
 // cloneDoc copies a decoded document: objects and arrays are copied,

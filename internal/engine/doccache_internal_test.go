@@ -53,15 +53,15 @@ func TestDocCacheCopies(t *testing.T) {
 	var dc docCache
 	data := []byte(`{"a":{"b":[1]}}`)
 	doc, _ := shape.Decode(data)
-	dc.put("k", store.Record{Data: data}, doc)
-	got, ok := dc.get("k", data)
+	dc.put("k", store.Record{Data: data}, Conference{Doc: doc})
+	c, ok := dc.get("k", data)
 	if !ok {
 		t.Fatal("no entry")
 	}
-	got["a"].(map[string]any)["b"].([]any)[0] = "changed"
-	got["x"] = 1
+	c.Doc["a"].(map[string]any)["b"].([]any)[0] = "changed"
+	c.Doc["x"] = 1
 	again, _ := dc.get("k", data)
-	if !reflect.DeepEqual(again, map[string]any{"a": map[string]any{"b": []any{json.Number("1")}}}) {
+	if !reflect.DeepEqual(again.Doc, map[string]any{"a": map[string]any{"b": []any{json.Number("1")}}}) {
 		t.Fatalf("kept document changed: %#v", again)
 	}
 	if _, ok := dc.get("k", []byte(`{"a":{"b":[2]}}`)); ok {
@@ -76,20 +76,62 @@ func TestDocCacheTake(t *testing.T) {
 	var dc docCache
 	data := []byte(`{"a":{"b":[1]}}`)
 	doc, _ := shape.Decode(data)
-	dc.put("k", store.Record{Data: data}, doc)
-	if _, _, ok := dc.take("k"); ok {
+	dc.put("k", store.Record{Data: data}, Conference{Doc: doc})
+	if _, ok := dc.take("k"); ok {
 		t.Fatal("took an entry of no version (a read that was not kept as a base)")
 	}
-	dc.put("k", store.Record{Data: data, Version: 3}, doc)
-	rec, got, ok := dc.take("k")
-	if !ok || rec.Version != 3 {
-		t.Fatalf("take: %v %+v", ok, rec)
+	dc.put("k", store.Record{Data: data, Version: 3}, Conference{Doc: doc})
+	c, ok := dc.take("k")
+	if !ok || c.Rec.Version != 3 {
+		t.Fatalf("take: %v %+v", ok, c.Rec)
 	}
-	got["a"].(map[string]any)["b"].([]any)[0] = "changed"
+	c.Doc["a"].(map[string]any)["b"].([]any)[0] = "changed"
 	if _, ok := dc.get("k", data); ok {
 		t.Fatal("a taken entry still answers reads")
 	}
-	if _, _, ok := dc.take("k"); ok {
+	if _, ok := dc.take("k"); ok {
 		t.Fatal("an entry taken twice")
+	}
+}
+
+// A conference document decoded into its own members (roles, VIPs) and
+// the others and written back gives the bytes it was read from, whatever
+// it held (none, empty ones, set ones, a role stored as a number, a VIP
+// list of another form); a role or VIP list set is written and read back
+// as a field.
+func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
+	for _, data := range []string{
+		`{"conf_id":"1110000","name":"a"}`,
+		`{"chairman_mt_id":"","name":"a","speaker_mt_id":""}`,
+		`{"chairman_mt_id":"2","dualstream_mt_id":"3","name":"a","speaker_mt_id":"1","upload_mt_id":"4"}`,
+		`{"name":"a","speaker_mt_id":7}`,
+		`{"name":"a","viplist":[]}`,
+		`{"name":"a","viplist":[{"cascade_id":"0","mt_id":"1"},{"cascade_id":"0","mt_id":"2"}]}`,
+		`{"name":"a","viplist":[{"mt_id":"1"}]}`,
+	} {
+		c, err := decode(store.Record{Data: []byte(data)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, in := c.Doc["chairman_mt_id"].(string); in {
+			t.Fatalf("%s: a role left in Doc", data)
+		}
+		got, _, err := encodeConf(c)
+		if err != nil || string(got) != data {
+			t.Fatalf("%s written back as %s (%v)", data, got, err)
+		}
+		c.Roles.Upload = "9"
+		c.VIPs = append(c.VIPs, VIP{MtID: "9", CascadeID: "0"})
+		got, roles, err := encodeConf(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := decode(store.Record{Data: got})
+		if err != nil || again.Roles != roles || again.Roles.Upload != "9" || !reflect.DeepEqual(again.VIPs, c.VIPs) {
+			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
+		}
+		if _, in := c.Doc["upload_mt_id"]; in {
+			t.Fatalf("%s: encoding left a role in Doc", data)
+		}
 	}
 }

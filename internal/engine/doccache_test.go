@@ -30,36 +30,37 @@ func TestConfDocSeenAcrossNodes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				c.Doc["speaker_mt_id"] = speaker
+				c.Roles.Speaker = speaker
 				c.Doc["n"] = len(speaker)
 				if err := n.svc.Update(ctx, c); err == nil {
 					return
 				}
 			}
 		}
-		get := func(n *node) map[string]any {
+		get := func(n *node) engine.Conference {
 			t.Helper()
 			c, err := n.svc.Get(ctx, "d1", c.ID(), engine.StateRunning)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return c.Doc
+			return c
 		}
 		set(a, "1")
-		if got := record.Str(get(a), "speaker_mt_id"); got != "1" {
+		if got := get(a).Roles.Speaker; got != "1" {
 			t.Fatalf("a reads speaker %q after its own change, want 1", got)
 		}
-		doc := get(a)
-		doc["speaker_mt_id"] = "changed by a caller" // a copy: nothing kept changes
-		if got := record.Str(get(a), "speaker_mt_id"); got != "1" {
-			t.Fatalf("a reads speaker %q after a caller changed its copy, want 1", got)
+		mine := get(a)
+		mine.Roles.Speaker = "changed by a caller" // a copy: nothing kept changes
+		mine.Doc["n"] = 9
+		if got, n := get(a).Roles.Speaker, record.Int(get(a).Doc, "n"); got != "1" || n != 1 {
+			t.Fatalf("a reads speaker %q, n %d after a caller changed its copy, want 1, 1", got, n)
 		}
 		set(b, "22")
-		if got, n := record.Str(get(a), "speaker_mt_id"), record.Int(get(a), "n"); got != "22" || n != 2 {
+		if got, n := get(a).Roles.Speaker, record.Int(get(a).Doc, "n"); got != "22" || n != 2 {
 			t.Fatalf("a reads speaker %q, n %d after b's change, want 22, 2", got, n)
 		}
 		set(a, "333")
-		if got := record.Str(get(b), "speaker_mt_id"); got != "333" {
+		if got := get(b).Roles.Speaker; got != "333" {
 			t.Fatalf("b reads speaker %q after a's change, want 333", got)
 		}
 	})

@@ -59,13 +59,13 @@ func (s *Conferences) Kept(domainMoid, confID, mtID string, states ...string) (C
 	if _, can := s.st.(store.GuardedWriter); !can || !local(mtID) {
 		return Conference{}, false
 	}
-	rec, doc, ok := s.docs.take(docKey(domainMoid, confID))
+	c, ok := s.docs.take(docKey(domainMoid, confID))
 	if !ok {
 		return Conference{}, false
 	}
 	for _, st := range states {
-		if rec.State == st {
-			return Conference{Rec: rec, Doc: doc}, true
+		if c.Rec.State == st {
+			return c, true
 		}
 	}
 	return Conference{}, false

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -143,7 +142,7 @@ func (s *Conferences) admitStart(ctx context.Context, c *Conference, end, now ti
 	rec, booked := c.Rec, c.Rec
 	var err error
 	rec.State, rec.DueAt, rec.UpdatedAt = StateRunning, s.markStart(c.Doc, end, now), now
-	if rec.Data, err = shape.Encode(c.Doc); err != nil {
+	if rec.Data, _, err = encodeConf(*c); err != nil {
 		return false, err
 	}
 	if err := s.st.SwapRecord(ctx, rec); errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrConflict) {
@@ -174,7 +173,7 @@ func (s *Conferences) Update(ctx context.Context, c Conference) error {
 // update encodes c's document, lets swap write it, and keeps the
 // document for the bytes written.
 func (s *Conferences) update(ctx context.Context, c Conference, swap func(rec store.Record) error) error {
-	data, err := shape.Encode(c.Doc)
+	data, roles, err := encodeConf(c)
 	if err != nil {
 		return err
 	}
@@ -187,9 +186,10 @@ func (s *Conferences) update(ctx context.Context, c Conference, swap func(rec st
 	}
 	// The next read of these bytes (this node's next control of the
 	// conference) decodes nothing: normalize is what decoding them gives.
-	if doc, ok := normalize(c.Doc); ok {
+	if doc, ok := normalize(c.Doc); ok && c.ownValid() {
 		rec.Version++ // every swap stores the next version (sqlstore updateRecord)
-		s.docs.put(key, rec, doc)
+		kept := Conference{Roles: roles, VIPs: c.VIPs, Doc: doc}
+		s.docs.put(key, rec, kept.clone())
 	} else {
 		s.docs.forget(key)
 	}

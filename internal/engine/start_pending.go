@@ -110,7 +110,7 @@ func pendingStart(rec store.Record, now time.Time) (Conference, bool) {
 	if err != nil || (!end.IsZero() && !now.Before(end)) {
 		return Conference{}, false
 	}
-	return Conference{Rec: rec, Doc: doc}, true
+	return newConference(rec, doc), true
 }
 
 // resumeStart runs the follow-up again for a start whose follow-up did

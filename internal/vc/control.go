@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -21,17 +20,12 @@ import (
 // it has none. The control_*.go files hold the endpoints by topic; leave.go
 // keeps them consistent when terminals leave the call.
 
-// Fields of the conference document that the vc reply schemas lack: the
-// terminals (mt_id) holding a role, the VIP list and the last short
-// message. The creation fields speaker, chairman and vips (mc, by account)
-// are left alone.
-const (
-	docChairman = "chairman_mt_id"
-	docSpeaker  = "speaker_mt_id"
-	docDual     = "dualstream_mt_id"
-	docVIPs     = "viplist"
-	docSMS      = "sms"
-)
+// A field of the conference document that the vc reply schemas lack: the
+// last short message. The terminals (mt_id) holding a role and the VIP
+// list are the server's own members engine.Conference.Roles and VIPs. The
+// creation fields speaker, chairman and vips (mc, by account) are left
+// alone.
+const docSMS = "sms"
 
 // errCtlUnchanged, returned by the change of ctlUpdate, stores nothing:
 // the request has nothing to change and succeeds.
@@ -109,20 +103,10 @@ func (m *Module) ctlSetTerminal(ctx context.Context, ec engine.Conf, mtID string
 	return err
 }
 
-// ctlRole reads the terminal holding a role field ("" when none).
-func ctlRole(c engine.Conference, field string) string { return record.Str(c.Doc, field) }
-
-// ctlVIPs reads the stored VIP list: its elements {mt_id, cascade_id}.
-func ctlVIPs(doc map[string]any) []map[string]any {
-	l, _ := doc[docVIPs].([]any)
-	out := make([]map[string]any, 0, len(l))
-	for _, v := range l {
-		if e, ok := v.(map[string]any); ok {
-			out = append(out, e)
-		}
-	}
-	return out
-}
+// The roles, read from a conference (ctlGetRole's argument).
+func chairmanOf(c engine.Conference) string { return c.Roles.Chairman }
+func speakerOf(c engine.Conference) string  { return c.Roles.Speaker }
+func dualOf(c engine.Conference) string     { return c.Roles.Dual }
 
 // ctlRange is a 90400 for an integer outside [lo, hi].
 func ctlRange(name string, v, lo, hi int) error {

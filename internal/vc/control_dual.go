@@ -31,8 +31,8 @@ func (m *Module) setDualStream(ctx context.Context, r *api.Request) (wire.Object
 				return err
 			}
 		}
-		prev = ctlRole(*c, docDual)
-		c.Doc[docDual] = mtID
+		prev = c.Roles.Dual
+		c.Roles.Dual = mtID
 		return nil
 	})
 	if err != nil {
@@ -61,11 +61,11 @@ func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) (wire.Obj
 				return err
 			}
 		}
-		prev = ctlRole(*c, docDual)
+		prev = c.Roles.Dual
 		if mtID != "" && prev != mtID {
 			return errCtlUnchanged
 		}
-		c.Doc[docDual] = ""
+		c.Roles.Dual = ""
 		return nil
 	})
 	if errors.Is(err, errCtlUnchanged) {

@@ -28,9 +28,9 @@ func mayShare(c engine.Conference, mt string) bool {
 	case 1:
 		return true
 	case 2:
-		return ctlRole(c, docChairman) == mt || ctlRole(c, docDual) == mt
+		return c.Roles.Chairman == mt || c.Roles.Dual == mt
 	default:
-		return ctlRole(c, docSpeaker) == mt
+		return c.Roles.Speaker == mt
 	}
 }
 
@@ -56,8 +56,8 @@ func (m *Module) mediaDualStarted(ctx context.Context, ec engine.Conf, mt string
 		if err := m.ctlIsOnline(ctx, c, mt); err != nil {
 			return fmt.Errorf("%w: terminal %s is not online", media.ErrRefused, mt)
 		}
-		prev := ctlRole(c, docDual)
-		c.Doc[docDual] = mt
+		prev := c.Roles.Dual
+		c.Roles.Dual = mt
 		if prev != mt {
 			err = m.confs.Update(ctx, c)
 			if errors.Is(err, store.ErrConflict) {
@@ -76,10 +76,10 @@ func (m *Module) mediaDualStarted(ctx context.Context, ec engine.Conf, mt string
 func (m *Module) mediaDualStopped(ctx context.Context, ec engine.Conf, mt string) error {
 	for {
 		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
-		if err != nil || ctlRole(c, docDual) != mt {
+		if err != nil || c.Roles.Dual != mt {
 			return nil // ended meanwhile, or another source now
 		}
-		c.Doc[docDual] = ""
+		c.Roles.Dual = ""
 		err = m.confs.Update(ctx, c)
 		if errors.Is(err, store.ErrConflict) {
 			continue

@@ -60,8 +60,8 @@ func (m *Module) setMuteAll(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	spare := map[string]bool{}
 	if v == 1 && record.Int(c.Doc, "mute_filter") == 1 {
-		for _, f := range []string{docSpeaker, docChairman} {
-			if id := ctlRole(c, f); id != "" {
+		for _, id := range []string{c.Roles.Speaker, c.Roles.Chairman} {
+			if id != "" {
 				spare[id] = true
 			}
 		}

@@ -19,13 +19,13 @@ import (
 // terminal of the conference (12104, 20401).
 
 // ctlGetRole answers the terminal holding a role: {mt_id}, "" when none.
-func (m *Module) ctlGetRole(field string) api.Handler {
+func (m *Module) ctlGetRole(role func(engine.Conference) string) api.Handler {
 	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
 		c, err := m.ctlRunning(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		return wire.Object{"mt_id": ctlRole(c, field)}, nil
+		return wire.Object{"mt_id": role(c)}, nil
 	}
 }
 
@@ -43,7 +43,7 @@ func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, 
 				return err
 			}
 		}
-		c.Doc[docChairman] = mtID
+		c.Roles.Chairman = mtID
 		return nil
 	})
 	if err != nil {
@@ -75,7 +75,7 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, e
 				return err
 			}
 		}
-		c.Doc[docSpeaker] = mtID
+		c.Roles.Speaker = mtID
 		if fb, ok := q.ForceBroadcast.Get(); ok {
 			c.Doc["force_broadcast"] = fb
 		}

@@ -71,8 +71,8 @@ func (m *Module) getVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 		return nil, err
 	}
 	var reply model.VCConfsViplistGetReply
-	for _, v := range ctlVIPs(c.Doc) {
-		reply.Mts = append(reply.Mts, model.VCConfsViplistGetReplyMt{MtID: record.Str(v, "mt_id"), CascadeID: record.Str(v, "cascade_id")})
+	for _, v := range c.VIPs {
+		reply.Mts = append(reply.Mts, model.VCConfsViplistGetReplyMt{MtID: v.MtID, CascadeID: v.CascadeID})
 	}
 	return reply.Wire(), nil
 }
@@ -106,14 +106,14 @@ func (m *Module) setVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 		ids = append(ids, id)
 	}
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		vips := make([]any, 0, len(ids))
+		vips := make([]engine.VIP, 0, len(ids))
 		for _, id := range ids {
 			if _, err := m.ctlOnline(ctx, *c, id); err != nil {
 				return err
 			}
-			vips = append(vips, map[string]any{"mt_id": id, "cascade_id": vipLocalCascade})
+			vips = append(vips, engine.VIP{MtID: id, CascadeID: vipLocalCascade})
 		}
-		c.Doc[docVIPs] = vips
+		c.VIPs = vips
 		return nil
 	})
 	if err != nil {

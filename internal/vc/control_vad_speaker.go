@@ -19,13 +19,13 @@ func (m *Module) voiceSpeaker(ctx context.Context, ec engine.Conf, mt string) er
 		if err != nil {
 			return nil // ended meanwhile
 		}
-		if record.Int(c.Doc, "voice_activity_detection") != 1 || record.Str(c.Doc, docSpeaker) == mt {
+		if record.Int(c.Doc, "voice_activity_detection") != 1 || c.Roles.Speaker == mt {
 			return nil
 		}
 		if m.ctlIsOnline(ctx, c, mt) != nil {
 			return nil
 		}
-		c.Doc[docSpeaker] = mt
+		c.Roles.Speaker = mt
 		err = m.confs.Update(ctx, c)
 		if errors.Is(err, store.ErrConflict) {
 			continue

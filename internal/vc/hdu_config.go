@@ -129,13 +129,13 @@ func (v *mdView) hduReply(h map[string]any) map[string]any {
 				id = s
 			}
 		case "2":
-			id = v.role(docSpeaker)
+			id = v.role(v.conf.Roles.Speaker)
 		case "3":
-			id = v.role(docChairman)
+			id = v.role(v.conf.Roles.Chairman)
 		case "4":
 			id = v.confPollMt()
 		case "10":
-			id = v.role(docDual)
+			id = v.role(v.conf.Roles.Dual)
 		}
 		out["specific"] = map[string]any{"member_type": sp["member_type"], "mt_id": id, "account": v.account(id),
 			"mt_chn_idx": sp["mt_chn_idx"], "vmp_id": sp["vmp_id"]}

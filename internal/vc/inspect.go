@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -112,7 +111,7 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object,
 			return false, err
 		}
 		if srcType == inspSrcComposition {
-			if record.Str(c.Doc, docChairman) != dstID {
+			if c.Roles.Chairman != dstID {
 				return false, wire.Errorf(CodeNotChairman, "only the chairman views a composition; terminal %s is not the chairman", dstID)
 			}
 			srcChn = 0

@@ -31,7 +31,7 @@ func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) 
 	id, acct := t.MtID(), record.Str(t.Doc, "account")
 	media, roles := false, false
 	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
-		roles = joinRoles(c.Doc, id, acct)
+		roles = joinRoles(c, id, acct)
 		var err error
 		media, err = m.createdJoin(ctx, c, id, acct)
 		return roles || media, err
@@ -53,7 +53,7 @@ func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) 
 			return err
 		}
 	}
-	spared := record.Int(c.Doc, "mute_filter") == 1 && (ctlRole(c, docSpeaker) == id || ctlRole(c, docChairman) == id)
+	spared := record.Int(c.Doc, "mute_filter") == 1 && (c.Roles.Speaker == id || c.Roles.Chairman == id)
 	if record.Int(c.Doc, "mute") == 1 && !spared && record.Int(t.Doc, "mute") != 1 {
 		if _, err := m.engine.SetMute(ctx, ec, id, true); err != nil && !errors.Is(err, engine.ErrNotOnline) {
 			return err
@@ -72,34 +72,34 @@ func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) 
 
 // joinRoles gives the joining terminal id (called as acct) the roles the
 // creation named it for, where they are free; it reports a change.
-func joinRoles(doc map[string]any, id, acct string) bool {
+func joinRoles(c *engine.Conference, id, acct string) bool {
 	if acct == "" {
 		return false
 	}
+	doc := c.Doc
 	named := func(field string) bool {
 		o, _ := doc[field].(map[string]any)
 		return o != nil && record.Str(o, "account") == acct
 	}
 	changed := false
-	if named("speaker") && record.Str(doc, docSpeaker) == "" && record.Int(doc, "voice_activity_detection") != 1 {
-		doc[docSpeaker] = id
+	if named("speaker") && c.Roles.Speaker == "" && record.Int(doc, "voice_activity_detection") != 1 {
+		c.Roles.Speaker = id
 		changed = true
 	}
-	if named("chairman") && record.Str(doc, docChairman) == "" {
-		doc[docChairman] = id
+	if named("chairman") && c.Roles.Chairman == "" {
+		c.Roles.Chairman = id
 		changed = true
 	}
-	vips := ctlVIPs(doc)
 	for _, v := range tlObjs(doc["vips"]) {
-		if record.Str(v, "account") != acct || len(vips) >= vipMax {
+		if record.Str(v, "account") != acct || len(c.VIPs) >= vipMax {
 			continue
 		}
-		for _, have := range vips {
-			if record.Str(have, "mt_id") == id {
+		for _, have := range c.VIPs {
+			if have.MtID == id {
 				return changed
 			}
 		}
-		doc[docVIPs] = tlAnys(append(vips, map[string]any{"mt_id": id, "cascade_id": vipLocalCascade}))
+		c.VIPs = append(c.VIPs, engine.VIP{MtID: id, CascadeID: vipLocalCascade})
 		return true
 	}
 	return changed

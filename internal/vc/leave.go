@@ -59,7 +59,7 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 		if err != nil {
 			return err
 		}
-		if !leaveRoles(c.Doc, gone) {
+		if !leaveRoles(&c, gone) {
 			break
 		}
 		err = m.confs.Update(ctx, c)
@@ -94,23 +94,22 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 
 // leaveRoles clears the roles and VIP entries of the terminals in gone
 // from a conference document and reports whether it changed.
-func leaveRoles(doc map[string]any, gone leftSet) bool {
+func leaveRoles(c *engine.Conference, gone leftSet) bool {
 	changed := false
-	for _, f := range []string{docChairman, docSpeaker, docDual} {
-		if id := record.Str(doc, f); id != "" && gone.has(id) {
-			doc[f] = ""
+	for _, f := range []*string{&c.Roles.Chairman, &c.Roles.Speaker, &c.Roles.Dual} {
+		if *f != "" && gone.has(*f) {
+			*f = ""
 			changed = true
 		}
 	}
-	vips := ctlVIPs(doc)
-	kept := make([]any, 0, len(vips))
-	for _, v := range vips {
-		if !gone.has(record.Str(v, "mt_id")) {
+	kept := make([]engine.VIP, 0, len(c.VIPs))
+	for _, v := range c.VIPs {
+		if !gone.has(v.MtID) {
 			kept = append(kept, v)
 		}
 	}
-	if len(kept) != len(vips) {
-		doc[docVIPs] = kept
+	if len(kept) != len(c.VIPs) {
+		c.VIPs = kept
 		changed = true
 	}
 	return changed

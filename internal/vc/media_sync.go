@@ -56,8 +56,8 @@ func (v *mdView) sync(ctx context.Context, eng *engine.Engine) error {
 // broadcast is what the conference's participants see now.
 func (v *mdView) broadcast() media.Broadcast {
 	doc := v.conf.Doc
-	b := media.Broadcast{Speaker: record.Str(doc, docSpeaker), Forced: record.Int(doc, "force_broadcast") == 1,
-		Chairman: record.Str(doc, docChairman)}
+	b := media.Broadcast{Speaker: v.conf.Roles.Speaker, Forced: record.Int(doc, "force_broadcast") == 1,
+		Chairman: v.conf.Roles.Chairman}
 	if cfg := mdObj(doc, docVMP); cfg != nil {
 		b.Layout = record.Int(cfg, "layout")
 		b.ShowNames = record.Int(cfg, "show_mt_name") == 1

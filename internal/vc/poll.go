@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -261,7 +260,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 				return false, wire.Errorf(CodePollStopped, "no member of the %s is online", k.name)
 			}
 			if k.chairman {
-				if ch := record.Str(c.Doc, docChairman); ch == "" || !tlOnline(ts, ch) {
+				if ch := c.Roles.Chairman; ch == "" || !tlOnline(ts, ch) {
 					return false, wire.Errorf(CodePollNoChairman, "conference %s has no online chairman", c.ID())
 				}
 			}

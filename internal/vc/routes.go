@@ -24,7 +24,7 @@ func (m *Module) Routes() api.Routes {
 		},
 		"vc.confs.get": m.getConf,
 		// control_dual.go
-		"vc.confs.dualstream.get":    m.ctlGetRole(docDual),
+		"vc.confs.dualstream.get":    m.ctlGetRole(dualOf),
 		"vc.confs.dualstream.update": m.setDualStream,
 		"vc.confs.dualstream.delete": m.cancelDualStream,
 		// control_mute.go
@@ -39,9 +39,9 @@ func (m *Module) Routes() api.Routes {
 		// control_sms.go
 		"vc.confs.sms.send": m.sendSMS,
 		// control_speaker.go
-		"vc.confs.chairman.get":    m.ctlGetRole(docChairman),
+		"vc.confs.chairman.get":    m.ctlGetRole(chairmanOf),
 		"vc.confs.chairman.update": m.setChairman,
-		"vc.confs.speaker.get":     m.ctlGetRole(docSpeaker),
+		"vc.confs.speaker.get":     m.ctlGetRole(speakerOf),
 		"vc.confs.speaker.update":  m.setSpeaker,
 		// control_vad.go
 		"vc.confs.vad.get":        m.getVAD,

@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -15,14 +14,11 @@ import (
 // The upload terminal (reference 05 items 10 and 11, "获取上传终端",
 // "上传终端操作", synchronous): the terminal whose streams the conference
 // sends to its superior conference. It is stored in the conference
-// document (docUpload) and flagged upload 1 on the terminal. The
+// document (engine.Conference.Roles.Upload, the member upload_mt_id; the
+// vc info schema has no such field) and flagged upload 1 on the terminal. The
 // reference makes it meaningful for a subordinate conference only; until
 // conferences cascade (issue 13) every conference may hold one, so that
 // the setting is ready when it is cascaded.
-
-// docUpload is the conference document field holding the upload
-// terminal's mt_id ("" for none); the vc info schema has no such field.
-const docUpload = "upload_mt_id"
 
 // getUpload answers the upload terminal, "" when there is none.
 func (m *Module) getUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
@@ -30,7 +26,7 @@ func (m *Module) getUpload(ctx context.Context, r *api.Request) (wire.Object, er
 	if err != nil {
 		return nil, err
 	}
-	reply := model.VCConfsUploadGetReply{MtID: record.Str(c.Doc, docUpload)}
+	reply := model.VCConfsUploadGetReply{MtID: c.Roles.Upload}
 	return reply.Wire(), nil
 }
 
@@ -59,8 +55,8 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, er
 				return nil, mtErr(err, c.ID(), mtID)
 			}
 		}
-		prev = record.Str(c.Doc, docUpload)
-		c.Doc[docUpload] = mtID
+		prev = c.Roles.Upload
+		c.Roles.Upload = mtID
 		err = m.confs.Update(ctx, c)
 		if errors.Is(err, store.ErrConflict) {
 			continue
@@ -112,11 +108,11 @@ func (m *Module) uploadLeave(ctx context.Context, ec engine.Conf, mtIDs []string
 		if err != nil {
 			return err
 		}
-		id := record.Str(c.Doc, docUpload)
+		id := c.Roles.Upload
 		if id == "" || !gone.has(id) {
 			return nil
 		}
-		c.Doc[docUpload] = ""
+		c.Roles.Upload = ""
 		err = m.confs.Update(ctx, c)
 		if errors.Is(err, store.ErrConflict) {
 			continue

@@ -98,11 +98,11 @@ func (v *mdView) fixedPane(m map[string]any) vmpPane {
 			p.mtID, p.mtChn = id, record.Int(m, "mt_chn_idx")
 		}
 	case mtypeSpeaker, mtypeVoice:
-		p.mtID = v.role(docSpeaker)
+		p.mtID = v.role(v.conf.Roles.Speaker)
 	case mtypeChairman:
-		p.mtID = v.role(docChairman)
+		p.mtID = v.role(v.conf.Roles.Chairman)
 	case mtypeDual:
-		p.mtID = v.role(docDual)
+		p.mtID = v.role(v.conf.Roles.Dual)
 	case mtypePoll:
 		p.mtID = v.confPollMt()
 	case mtypeSingle:

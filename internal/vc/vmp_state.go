@@ -84,9 +84,10 @@ func (v *mdView) account(id string) string {
 	return ""
 }
 
-// role is the terminal holding a conference role when it is online.
-func (v *mdView) role(field string) string {
-	if id := record.Str(v.conf.Doc, field); id != "" && v.online(id) {
+// role is id, the terminal holding a conference role (v.conf.Roles),
+// when it is online.
+func (v *mdView) role(id string) string {
+	if id != "" && v.online(id) {
 		return id
 	}
 	return ""
@@ -95,7 +96,7 @@ func (v *mdView) role(field string) string {
 // onlineIDs are the online terminals in the order automatic fills take
 // them: the speaker first, then by mt_id.
 func (v *mdView) onlineIDs() []string {
-	sp := v.role(docSpeaker)
+	sp := v.role(v.conf.Roles.Speaker)
 	var out []string
 	if sp != "" {
 		out = append(out, sp)
