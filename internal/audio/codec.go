@@ -238,9 +238,10 @@ func (d *opusDecoder) Close() { d.d.Close() }
 // the input's spectrum as 10 (TestOpusComplexityQuality) and every tone
 // of a four-talker mix in every frame (TestOpusKeepsEveryTone,
 // TestMixKeepsEveryTalker in internal/mixer). 1, half the cost of 5,
-// lowers a talker's tone in that mix further, to a quarter of its level in
-// some frames (docs/benchmarks/mixing.md "The soak's gaps at frame
-// 29,397").
+// keeps them too (the least a talker measured in 32,000 frames: 2,012,
+// against 2,157 at 3); it was left for 3 when the mixer soak's former
+// tones, harmonics of one pitch, seemed to lose talkers
+// (docs/benchmarks/mixing.md "The soak's gaps at frame 29,397").
 const OpusComplexity = 3
 
 // newOpusEncoder is the mixer's Opus encoder: 32 kbit/s voice with
