@@ -29,7 +29,8 @@ type Input struct {
 	target   image.Point // the largest pane the input fills (0: unknown): its decoder scales down to it
 	decSize  image.Point // the target the running decoder scales to
 	mime     string
-	depack   rtp.Depacketizer
+	depack   rtp.Depacketizer // VP8
+	h264     h264Depack
 	dec      *decoder
 	frame    []byte
 	seq      uint16
@@ -164,31 +165,35 @@ func (in *Input) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	}
 	if mime != in.mime {
 		in.stopDecoder()
-		in.mime, in.needKey, in.frame, in.depack = mime, true, in.frame[:0], nil
+		in.mime, in.needKey, in.frame, in.depack, in.h264 = mime, true, in.frame[:0], nil, h264Depack{}
 	}
 	if in.started && h.SequenceNumber != in.seq+1 {
 		in.lost()
 	}
 	in.started, in.seq = true, h.SequenceNumber
-	if in.depack == nil {
-		switch mime {
-		case "video/vp8":
-			in.depack = &codecs.VP8Packet{}
-		case "video/h264":
-			in.depack = &codecs.H264Packet{} // keeps FU-A fragments between packets
-		default:
+	switch mime {
+	case "video/h264":
+		var err error
+		if in.frame, err = in.h264.append(in.frame, payload); err != nil {
+			in.lost()
 			return len(payload), nil
 		}
-	}
-	if len(in.frame) > 0 && in.depack.IsPartitionHead(payload) && mime == "video/vp8" {
-		in.frame = in.frame[:0] // a new frame without the last one's marker
-	}
-	part, err := in.depack.Unmarshal(payload)
-	if err != nil {
-		in.lost()
+	case "video/vp8":
+		if in.depack == nil {
+			in.depack = &codecs.VP8Packet{}
+		}
+		if len(in.frame) > 0 && in.depack.IsPartitionHead(payload) {
+			in.frame = in.frame[:0] // a new frame without the last one's marker
+		}
+		part, err := in.depack.Unmarshal(payload)
+		if err != nil {
+			in.lost()
+			return len(payload), nil
+		}
+		in.frame = append(in.frame, part...)
+	default:
 		return len(payload), nil
 	}
-	in.frame = append(in.frame, part...)
 	if h.Marker {
 		in.complete(in.frame)
 		in.frame = in.frame[:0]
@@ -201,9 +206,7 @@ func (in *Input) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 func (in *Input) lost() {
 	in.frame = in.frame[:0]
 	in.needKey = true
-	if in.mime == "video/h264" {
-		in.depack = nil // drops a partial FU-A
-	}
+	in.h264 = h264Depack{} // drops a partial FU-A
 	in.askKey()
 }
 
@@ -276,8 +279,8 @@ func (in *Input) stopDecoder() {
 func h264IDR(f []byte) bool {
 	for i := 0; i+3 < len(f); i++ {
 		if f[i] == 0 && f[i+1] == 0 && f[i+2] == 1 {
-			if f[i+3]&0x1f == 5 {
-				return true
+			if t := f[i+3] & 0x1f; t >= 1 && t <= 5 {
+				return t == 5 // the first slice says (all of a picture's are alike)
 			}
 			i += 2
 		}
