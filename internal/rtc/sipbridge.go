@@ -27,7 +27,7 @@ func (b SIPBridge) Open(ctx context.Context, conf string, o sip.BridgeOptions) (
 	// A SIP terminal takes one picture: the composition while one runs
 	// (docs/composition.md).
 	lo := sfu.LocalOptions{Member: true, MtID: o.MtID, Name: o.Name, Kind: sfu.KindSIP, Receive: sfu.SourceBroadcast,
-		Composed: true, OnKeyFrameRequest: o.OnKeyFrameRequest}
+		Composed: true, OnKeyFrameRequest: o.OnKeyFrameRequest, OnBitrateRequest: o.OnBitrateRequest}
 	if o.Audio != nil {
 		c := localCodec("audio", o.Audio)
 		lo.PublishAudio, lo.AudioCodecs = &c, []sfu.LocalCodec{c}

@@ -35,8 +35,9 @@ type downTrack struct {
 	composed     bool   // srcBroadcast: the composed picture while a composition runs
 	packets      atomic.Uint64
 	bytes        atomic.Uint64
-	meter        rateMeter // the bitrate the terminal's channel reports (channels.go)
-	rr           rrStats   // what the subscriber's receiver reports say (quality.go)
+	meter        rateMeter    // the bitrate the terminal's channel reports (channels.go)
+	rr           rrStats      // what the subscriber's receiver reports say (quality.go)
+	capBps       atomic.Int64 // the subscriber's declared cap, bits a second, 0 none (receiver_cap.go)
 
 	// Lock discipline (docs/sfu-internals.md "Lock discipline"): mu guards the
 	// forwarding state and is never held across a call out of the track
@@ -162,11 +163,19 @@ func (d *downTrack) setSource(r *receiver) {
 		layer = r.bestLayer(d.want())
 	}
 	d.mu.Unlock()
+	// The cap is read after the move: a CapVideo meanwhile sees d.src
+	// and its list as they are now (receiver_cap.go).
 	if old != nil {
 		old.removeDown(d)
+		if d.capBps.Load() > 0 {
+			old.updateCap()
+		}
 	}
 	if r != nil {
 		r.addDown(d)
+		if d.capBps.Load() > 0 {
+			r.updateCap()
+		}
 		r.requestKeyFrame(layer)
 	}
 }

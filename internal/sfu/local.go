@@ -92,6 +92,12 @@ type LocalOptions struct {
 	// of its own) when a subscriber needs a key frame of the video the
 	// endpoint publishes.
 	OnKeyFrameRequest func()
+	// OnBitrateRequest is called (on a goroutine of its own, one call at
+	// a time) when the least bandwidth cap of the subscribers of the
+	// video the endpoint publishes changes, in bits a second, 0 when no
+	// subscriber caps it any more (receiver_cap.go): a SIP terminal is
+	// sent a TMMBR.
+	OnBitrateRequest func(bps int)
 
 	// ScreenOut receives the conference's dual stream in ScreenCodecs
 	// besides what Receive says (a SIP terminal's content m-line); the

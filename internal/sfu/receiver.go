@@ -44,7 +44,14 @@ type receiver struct {
 	lastPLI [numLayers]time.Time
 
 	downs atomic.Pointer[[]*downTrack] // copy on write
-	mixIn atomic.Pointer[mixer.Input]  // the room's mixer's input (mix.go), nil when none
+
+	// A source of one layer is capped at its publisher (receiver_cap.go):
+	// simulcast marks a source of layers (their RIDs); capAsked is the
+	// cap last asked for (0: none), capMu orders the requests.
+	simulcast atomic.Bool
+	capMu     sync.Mutex
+	capAsked  int
+	mixIn     atomic.Pointer[mixer.Input] // the room's mixer's input (mix.go), nil when none
 }
 
 func newReceiver(s *session, m *member, t *webrtc.TrackRemote, r *webrtc.RTPReceiver) *receiver {

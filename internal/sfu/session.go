@@ -344,6 +344,9 @@ func (sess *session) onTrack(t *webrtc.TrackRemote, r *webrtc.RTPReceiver) {
 		rm.bump()
 	}
 	rc.addLayer(layer, uint32(t.SSRC()))
+	if t.RID() != "" {
+		rc.simulcast.Store(true)
+	}
 	rm.mu.Unlock()
 	rm.rewire()
 	rc.readLoop(t, layer)

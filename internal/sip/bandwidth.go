@@ -2,6 +2,7 @@ package sip
 
 import (
 	"encoding/binary"
+	"strconv"
 	"strings"
 
 	"github.com/pion/rtcp"
@@ -106,4 +107,61 @@ func (c *call) capVideo() {
 		bps = t
 	}
 	vc.CapVideo(bps)
+}
+
+// tmmbrOffered reports a=rtcp-fb:PT ccm tmmbr (or *) on md.
+func tmmbrOffered(md *sdp.MediaDescription, pt uint8) bool {
+	for _, a := range md.Attributes {
+		if a.Key != "rtcp-fb" {
+			continue
+		}
+		f := strings.Fields(strings.ToLower(a.Value))
+		if len(f) >= 3 && (f[0] == "*" || f[0] == strconv.Itoa(int(pt))) && f[1] == "ccm" && f[2] == "tmmbr" {
+			return true
+		}
+	}
+	return false
+}
+
+// liftBps is what a TMMBR asks once no receiver caps the terminal's
+// video any more: TMMBR has no way to withdraw a request (RFC 5104
+// section 4.2.1), and the terminal's own limits stay the bound.
+const liftBps = 100_000_000
+
+// tmmbrOverhead is the per-packet overhead a request counts (RFC 5104
+// section 4.2.1.2): IPv4, UDP and the RTP header.
+const tmmbrOverhead = 20 + 8 + 12
+
+// newTMMBR is a TMMBR (RFC 5104 section 4.2.1.1) from sender asking
+// media for bps: a mantissa of 17 bits and its exponent.
+func newTMMBR(sender, media uint32, bps int) rtcp.Packet {
+	exp, mantissa := uint32(0), uint64(max(bps, 0))
+	for mantissa >= 1<<17 {
+		mantissa >>= 1
+		exp++
+	}
+	p := make([]byte, 20)
+	p[0], p[1] = 0x80|3, byte(rtcp.TypeTransportSpecificFeedback)
+	binary.BigEndian.PutUint16(p[2:4], uint16(len(p)/4-1))
+	binary.BigEndian.PutUint32(p[4:8], sender)
+	// media source SSRC 0 (section 4.2.1.1)
+	binary.BigEndian.PutUint32(p[12:16], media)
+	binary.BigEndian.PutUint32(p[16:20], exp<<26|uint32(mantissa)<<9|tmmbrOverhead)
+	raw := rtcp.RawPacket(p)
+	return &raw
+}
+
+// requestBitrate asks the terminal's video for the least cap of its
+// receivers in the conference (sfu.LocalOptions.OnBitrateRequest): a
+// TMMBR when the terminal takes them (bps 0: the cap ended).
+func (c *call) requestBitrate(bps int) {
+	c.mu.Lock()
+	ok := c.media.VideoTMMBR
+	c.mu.Unlock()
+	if ok && c.leg != nil && c.leg.video != nil {
+		if bps <= 0 {
+			bps = liftBps
+		}
+		c.leg.video.sendRTCP(newTMMBR(c.leg.video.ssrc, c.leg.videoSSRC.Load(), bps))
+	}
 }

@@ -50,3 +50,18 @@ func TestTMMBR(t *testing.T) {
 		t.Fatalf("TMMBN % x", n)
 	}
 }
+
+// The TMMBR Confer sends reads back as what it asks (RFC 5104 section
+// 4.2.1.1: a mantissa of 17 bits), the overhead of IPv4, UDP and RTP.
+func TestTMMBRSent(t *testing.T) {
+	for _, bps := range []int{256000, 200000, 131071, 100_000_000} {
+		b, err := newTMMBR(1, 0x7b8, bps).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := tmmbrs(b)
+		if len(rs) != 1 || rs[0].ssrc != 1 || rs[0].overhead != 40 || rs[0].bps > bps || rs[0].bps < bps-bps>>16 {
+			t.Fatalf("%d b/s read back as %+v", bps, rs)
+		}
+	}
+}

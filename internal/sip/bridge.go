@@ -24,6 +24,9 @@ type BridgeOptions struct {
 	AudioOut          RTPWriter
 	VideoOut          RTPWriter
 	OnKeyFrameRequest func() // a subscriber needs a key frame of the terminal's video
+	// OnBitrateRequest: the least cap of the subscribers of the
+	// terminal's video changed (bits a second, 0 none; bandwidth.go).
+	OnBitrateRequest func(bps int)
 	// Content is the terminal's content m-line codec (nil: none,
 	// content.go): it may present (ContentEndpoint) and ContentOut
 	// receives the conference's dual stream.

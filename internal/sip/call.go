@@ -211,7 +211,7 @@ func (c *call) join(ctx context.Context, name string, peer Media) (Endpoint, err
 		}
 	}
 	o := BridgeOptions{MtID: mt, Name: name, Audio: peer.Audio, Video: peer.Video,
-		OnKeyFrameRequest: func() { c.leg.requestKeyFrame(0) }}
+		OnKeyFrameRequest: func() { c.leg.requestKeyFrame(0) }, OnBitrateRequest: c.requestBitrate}
 	if peer.Audio != nil {
 		o.AudioOut = c.leg.audio
 	}

@@ -31,7 +31,7 @@ func (c *call) reoffer(body []byte) []byte {
 	c.mu.Unlock()
 	a.lines, a.IP = peer.lines, peer.IP
 	a.AudioPort, a.AudioDir = peer.AudioPort, peer.AudioDir
-	a.VideoPort, a.VideoDir, a.VideoBitrate = peer.VideoPort, peer.VideoDir, peer.VideoBitrate
+	a.VideoPort, a.VideoDir, a.VideoBitrate, a.VideoTMMBR = peer.VideoPort, peer.VideoDir, peer.VideoBitrate, peer.VideoTMMBR
 	a.ContentPort, a.ContentDir = peer.ContentPort, peer.ContentDir
 	a.AudioSec, a.VideoSec, a.ContentSec, a.savp = peer.AudioSec, peer.VideoSec, peer.ContentSec, peer.savp
 	if peer.Audio == nil {

@@ -263,6 +263,9 @@ type leg struct {
 	// none); onTMMBR applies it (bandwidth.go).
 	tmmbr   atomic.Int64
 	onTMMBR func()
+	// videoSSRC is the SSRC of the terminal's video, from its packets
+	// (a TMMBR names it; bandwidth.go).
+	videoSSRC atomic.Uint32
 }
 
 func (l *leg) setTMMBR(f func()) {
@@ -369,6 +372,9 @@ func (l *leg) gotAudio(p *rtp.Packet) {
 func (l *leg) gotVideo(p *rtp.Packet) {
 	if l.counter != nil {
 		l.counter.Add(1)
+	}
+	if l.videoSSRC.Load() != p.SSRC {
+		l.videoSSRC.Store(p.SSRC)
 	}
 	l.mu.Lock()
 	f := l.onVideo

@@ -60,6 +60,10 @@ type Media struct {
 	// VideoBitrate is what the peer takes on its main video, bits a
 	// second (b=TIAS, b=AS; bandwidth.go); 0 no limit.
 	VideoBitrate int
+	// VideoTMMBR: the peer takes TMMBR on its main video (a=rtcp-fb ccm
+	// tmmbr, RFC 5104 section 7.1): Confer sends it the cap of the
+	// video's receivers (bandwidth.go).
+	VideoTMMBR bool
 	// The content m-line: the video m-line with a=content:slides (RFC
 	// 4796), else the second video m-line; a dual stream without BFCP
 	// (docs/sip-media.md "Content"). Content is nil when there is none, it is
@@ -342,6 +346,7 @@ func parseSDP(body []byte) (Media, error) {
 			if port != 0 {
 				m.Video = pick(cands, videoOffer)
 			}
+			m.VideoTMMBR = m.Video != nil && tmmbrOffered(md, m.Video.PT)
 		case roleContent:
 			m.ContentPort, m.ContentCands, m.ContentDir = port, cands, dir
 			m.ContentSec, m.savp.content = sec, savp
