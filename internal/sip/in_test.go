@@ -22,23 +22,6 @@ func digits(ds string) string {
 }
 
 const (
-	// hangUpAfter: the caller stays a while, then sends BYE.
-	hangUpAfter = `<pause milliseconds="300"/>
-  <nop><action><exec play_pcap_audio="` + pcapDir + `/g711a.pcap"/></action></nop>
-  <pause milliseconds="2500"/>
-  <send retrans="500"><![CDATA[
-BYE sip:[service]@[remote_ip]:[remote_port] SIP/2.0
-Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch]
-From: "SIPp Room" <sip:sipp@[local_ip]:[local_port]>;tag=[pid]SIPpTag04[call_number]
-[last_To:]
-Call-ID: [call_id]
-CSeq: 2 BYE
-Contact: <sip:sipp@[local_ip]:[local_port]>
-Max-Forwards: 70
-Content-Length: 0
-
-]]></send>
-  <recv response="200"/>`
 	// hangUpOnCue: the caller waits for the test's cue (sippRun.cue: the
 	// test saw what it waited for), then sends BYE. Nothing before the
 	// wait: SIPp aborts a call that gets a request while it pauses, and a

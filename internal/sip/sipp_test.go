@@ -3,6 +3,8 @@ package sip_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -189,6 +191,23 @@ func (r *sippRun) cue(t *testing.T, n int) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	r.sendCue(t, c, n)
+}
+
+// cueTLS is cue for SIPp over TLS (-t l1), which takes requests on its
+// port over TLS only; roots verify SIPp's certificate.
+func (r *sippRun) cueTLS(t *testing.T, n int, roots *x509.CertPool) {
+	t.Helper()
+	c, err := tls.Dial("tcp", "127.0.0.1:"+strconv.Itoa(r.port), &tls.Config{RootCAs: roots})
+	if err != nil {
+		t.Fatalf("cue over TLS to SIPp: %v", err)
+	}
+	t.Cleanup(func() { c.Close() }) // open until SIPp ends: it reads the cue meanwhile
+	r.sendCue(t, c, n)
+}
+
+func (r *sippRun) sendCue(t *testing.T, c net.Conn, n int) {
+	t.Helper()
 	msg := "INFO sip:sipp@127.0.0.1:" + strconv.Itoa(r.port) + " SIP/2.0\r\n" +
 		"Via: SIP/2.0/UDP " + c.LocalAddr().String() + ";branch=z9hG4bKcue" + strconv.Itoa(rand.IntN(1e9)) + "\r\n" +
 		"From: <sip:test@127.0.0.1>;tag=cue\r\nTo: <sip:sipp@127.0.0.1>\r\n" +

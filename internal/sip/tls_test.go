@@ -222,7 +222,7 @@ func TestTLSSIPp(t *testing.T) {
 	if !strings.Contains(string(out), "TLS") {
 		t.Skipf("this SIPp build (%s) has no TLS: SIPp over TLS skipped (TestTLS covers TLS with a sipgo terminal)", strings.TrimSpace(string(out)))
 	}
-	cert, _ := selfSigned(t)
+	cert, pool := selfSigned(t)
 	cfg := sipConfig()
 	cfg.TLS, cfg.TLSAddr = &tls.Config{Certificates: []tls.Certificate{cert}}, "127.0.0.1:0"
 	e := startEnv(t, cfg)
@@ -236,13 +236,20 @@ func TestTLSSIPp(t *testing.T) {
 	certPEM, keyPEM := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	_ = os.WriteFile(certPEM, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Certificate[0]}), 0o600)
 	_ = os.WriteFile(keyPEM, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o600)
-	s := startSIPp(t, scenario(t, "uac_dtmf.xml", map[string]string{"DIGITS": "", "TAIL": hangUpAfter}), e.ua.TLSAddr().String(),
+	// The caller hangs up on the test's cue (over TLS, to SIPp's port)
+	// once it is online: events, not a pause.
+	s := startSIPp(t, scenario(t, "uac_dtmf.xml", map[string]string{"DIGITS": "", "TAIL": hangUpOnCue}), e.ua.TLSAddr().String(),
 		"-s", conf, "-t", "l1", "-tls_cert", certPEM, "-tls_key", keyPEM)
 	waitFor(t, "the TLS caller online", func() bool {
 		m := e.caller(t, conf)
 		return m != nil && online(m)
 	})
+	s.cueTLS(t, 1, pool)
 	s.wait(t)
+	waitFor(t, "the TLS caller offline after its BYE", func() bool {
+		m := e.caller(t, conf)
+		return m != nil && !online(m)
+	})
 }
 
 // An IP account that asks for TLS (sips:, or ;transport=tls) is called on

@@ -2,6 +2,7 @@ package vc
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -35,7 +36,48 @@ func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 	if err != nil || c.Rec.ID == "" {
 		return err
 	}
+	if mdObj(c.Doc, docVMP) == nil {
+		// Without a composition the flags of the others do not change
+		// (the mix names them or not as before): the leave reads the
+		// terminals that left, not every terminal of the conference (a
+		// fifth of a SIP call's CPU at high call rates,
+		// docs/benchmarks/sip.md).
+		return m.mediaFlagsOf(ctx, c, mtIDs)
+	}
 	return m.mediaFlags(ctx, c)
+}
+
+// mediaFlagsOf is mediaFlags for the terminals ids of a conference
+// without a composition (their vmp flag is 0), then the media plane's
+// sync (mediaSync reads the terminals only when a poll runs).
+func (m *Module) mediaFlagsOf(ctx context.Context, c engine.Conference, ids []string) error {
+	mix := map[string]bool{}
+	for _, id := range mdStrs(mdObj(c.Doc, docMix), "mt_ids") {
+		mix[id] = true
+	}
+	ec := engine.ConfOf(c)
+	for _, id := range ids {
+		t, err := m.engine.Get(ctx, ec, id)
+		if errors.Is(err, engine.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		set := map[string]any{}
+		if want := mdFlag(mix[id]); record.Int(t.Doc, "mix") != want {
+			set["mix"] = want
+		}
+		if record.Int(t.Doc, "vmp") != 0 {
+			set["vmp"] = 0
+		}
+		if len(set) > 0 {
+			if err := m.ctlSetTerminal(ctx, ec, id, set); err != nil {
+				return err
+			}
+		}
+	}
+	return m.mediaSync(ctx, c)
 }
 
 // mediaDrop removes the terminals in gone from every media feature of a
