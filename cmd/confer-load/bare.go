@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -63,7 +62,7 @@ func startBare(body []byte, separate bool) (*bareServer, error) {
 	cmd := exec.Command(self)
 	cmd.Env = append(os.Environ(), bareEnv+"="+f.Name())
 	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // gone with this process
+	cmd.SysProcAttr = childAttr() // gone with this process where the system allows
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
