@@ -36,6 +36,12 @@ func TestH264DepackReassemblesAccessUnits(t *testing.T) {
 	if !h264IDR(got) {
 		t.Fatal("the reassembled unit is not seen as an IDR")
 	}
+	if sps := keyForm("video/h264", got); !bytes.Equal(sps, au[4:9]) {
+		t.Fatalf("the unit's stream format is % x, want its SPS % x", sps, au[4:9])
+	}
+	if f := keyForm("video/h264", au[len(au)-7:]); f != nil {
+		t.Fatalf("a unit without an SPS says its format is % x", f)
+	}
 
 	// The first fragment of the slice lost: its next fragment is refused.
 	d = h264Depack{}

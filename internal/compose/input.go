@@ -28,6 +28,7 @@ type Input struct {
 	mu       sync.Mutex  // reassembly, in the writer's goroutine
 	target   image.Point // the largest pane the input fills (0: unknown): its decoder scales down to it
 	decSize  image.Point // the target the running decoder scales to
+	decForm  []byte      // the running decoder's stream format (keyForm)
 	mime     string
 	depack   rtp.Depacketizer // VP8
 	h264     h264Depack
@@ -225,8 +226,24 @@ func (in *Input) complete(f []byte) {
 		in.askKey()
 		return
 	}
-	if in.dec != nil && key && in.decSize != in.target {
+	var form []byte
+	if key {
+		form = keyForm(in.mime, f)
+	}
+	switch {
+	case in.dec == nil:
+	case key && in.decSize != in.target:
 		in.stopDecoder() // its pane changed size: a decoder of the new size from this key frame on
+	case key && form != nil && !bytes.Equal(form, in.decForm):
+		// The source's size may have changed (a camera reconfigured, a
+		// simulcast layer switch): ffmpeg would scale every picture to
+		// its first picture's size, so a decoder of the new stream.
+		in.stopDecoder()
+	case in.dec.dead() && !key:
+		in.stopDecoder() // a new decoder must start at a key frame
+		in.needKey = true
+		in.askKey()
+		return
 	}
 	if in.dec == nil || in.dec.dead() {
 		in.stopDecoder()
@@ -235,6 +252,7 @@ func (in *Input) complete(f []byte) {
 			return
 		}
 		in.dec, in.decSize = d, in.target
+		in.decForm = append(in.decForm[:0], form...)
 	}
 	in.needKey = false
 	if !in.dec.push(f) {
@@ -286,6 +304,34 @@ func h264IDR(f []byte) bool {
 		}
 	}
 	return false
+}
+
+// keyForm is what a key frame says of its stream's format, nil when it
+// says nothing: the size bytes of a VP8 key frame header (RFC 6386 9.1),
+// the sequence parameter set of an H.264 IDR access unit (its picture
+// size among them; ITU-T H.264 7.3.2.1.1), compared byte for byte.
+func keyForm(mime string, f []byte) []byte {
+	if mime == "video/vp8" {
+		if len(f) >= 10 && f[3] == 0x9d && f[4] == 0x01 && f[5] == 0x2a {
+			return f[6:10]
+		}
+		return nil
+	}
+	for i := 0; i+3 < len(f); i++ {
+		if f[i] != 0 || f[i+1] != 0 || f[i+2] != 1 {
+			continue
+		}
+		if f[i+3]&0x1f != 7 {
+			i += 2
+			continue
+		}
+		sps := f[i+3:]
+		if end := bytes.Index(sps, []byte{0, 0, 1}); end >= 0 {
+			sps = bytes.TrimRight(sps[:end], "\x00") // a 4-byte start code's leading zero
+		}
+		return sps
+	}
+	return nil
 }
 
 // decoder is the ffmpeg process decoding one input.
