@@ -12,6 +12,8 @@ import (
 	"github.com/pion/interceptor"
 	"github.com/pion/interceptor/pkg/cc"
 	"github.com/pion/interceptor/pkg/gcc"
+	"github.com/pion/interceptor/pkg/nack"
+	"github.com/pion/interceptor/pkg/report"
 	"github.com/pion/interceptor/pkg/twcc"
 	"github.com/pion/sdp/v3"
 	"github.com/pion/transport/v5/stdnet"
@@ -194,15 +196,22 @@ func (t *transport) close() {
 
 // newAPI builds the pion API of one PeerConnection: codecs the SFU forwards
 // (Opus, VP8, H.264, each video with RTX), RFC 6464 audio levels, the
-// simulcast extensions, NACK generator and responder, RTCP reports and
-// transport-wide congestion control feedback (TWCC). A subscriber's API
-// also runs Google Congestion Control on that feedback (send-side BWE, no
-// pacer: the SFU forwards at the publisher's pace) and hands the estimator
-// to onBWE. A subscriber (whep) stamps transport-wide sequence numbers on
-// its video only: the estimate serves the choice of a video layer, and
-// stamping and tracking every audio packet of hundreds of subscribers
-// cost a fifth of the node's CPU (docs/benchmarks.md "Media").
-func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator), whep bool) (*webrtc.API, error) {
+// simulcast extensions, the NACK responder and transport-wide congestion
+// control feedback (TWCC). A subscriber's API also runs Google Congestion
+// Control on that feedback (send-side BWE, no pacer: the SFU forwards at
+// the publisher's pace) and hands the estimator to onBWE. A subscriber
+// (whep) stamps transport-wide sequence numbers on its video only: the
+// estimate serves the choice of a video layer, and stamping and tracking
+// every audio packet of hundreds of subscribers cost a fifth of the
+// node's CPU (docs/benchmarks.md "Media").
+//
+// What concerns received media (the NACK generator, receiver reports,
+// TWCC feedback) is there only when the connection receives (receives:
+// a WHIP session, or a WHEP offer that sends): each runs a ticker a
+// connection (the NACK generator's every 100 ms), which on hundreds of
+// subscribers that receive nothing cost more than their fan-out's
+// rewriting (issue 43). Sender reports are the SFU's own (reports.go).
+func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator), whep, receives bool) (*webrtc.API, error) {
 	m := &webrtc.MediaEngine{}
 	if err := registerCodecs(m); err != nil {
 		return nil, err
@@ -222,13 +231,27 @@ func (s *SFU) newAPI(onBWE func(cc.BandwidthEstimator), whep bool) (*webrtc.API,
 		f.OnNewPeerConnection(func(_ string, e cc.BandwidthEstimator) { onBWE(e) })
 		reg.Add(twccOnlyFactory{f}) // video only: twcconly.go
 	}
-	// pion's default interceptors but its stats interceptor (the SFU reads
-	// no statistics of its connections; it costs on every packet).
-	if err := webrtc.ConfigureNack(m, reg); err != nil {
+	// pion's webrtc.ConfigureNack, its generator only when receiving.
+	m.RegisterFeedback(webrtc.RTCPFeedback{Type: "nack"}, webrtc.RTPCodecTypeVideo)
+	m.RegisterFeedback(webrtc.RTCPFeedback{Type: "nack", Parameter: "pli"}, webrtc.RTPCodecTypeVideo)
+	responder, err := nack.NewResponderInterceptor()
+	if err != nil {
 		return nil, err
 	}
-	if err := webrtc.ConfigureRTCPReports(reg); err != nil {
-		return nil, err
+	reg.Add(responder)
+	if receives {
+		generator, err := nack.NewGeneratorInterceptor()
+		if err != nil {
+			return nil, err
+		}
+		reg.Add(generator)
+		// Receiver reports; no statistics interceptor (the SFU reads no
+		// statistics of its connections; it costs on every packet).
+		rr, err := report.NewReceiverInterceptor()
+		if err != nil {
+			return nil, err
+		}
+		reg.Add(rr)
 	}
 	if err := webrtc.ConfigureSimulcastExtensionHeaders(m); err != nil {
 		return nil, err

@@ -35,28 +35,35 @@ type downTrack struct {
 	composed     bool   // srcBroadcast: the composed picture while a composition runs
 	packets      atomic.Uint64
 	bytes        atomic.Uint64
-	meter        rateMeter    // the bitrate the terminal's channel reports (channels.go)
-	rr           rrStats      // what the subscriber's receiver reports say (quality.go)
-	capBps       atomic.Int64 // the subscriber's declared cap, bits a second, 0 none (receiver_cap.go)
+	octets       atomic.Uint64 // payload bytes written: the sender report's count (reports.go)
+	meter        rateMeter     // the bitrate the terminal's channel reports (channels.go)
+	rr           rrStats       // what the subscriber's receiver reports say (quality.go)
+	capBps       atomic.Int64  // the subscriber's declared cap, bits a second, 0 none (receiver_cap.go)
 
 	// Lock discipline (docs/sfu-internals.md "Lock discipline"): mu guards the
 	// forwarding state and is never held across a call out of the track
 	// (a write into the sink, a key frame request to the source); wmu
 	// orders the writes into the sink, is taken before mu and only by
 	// writeRTP and close's barrier, and guards hdr.
-	wmu      sync.Mutex
-	mu       sync.Mutex
-	bound    bool
-	ssrc     uint32
-	pt       uint8
-	pts      map[string]uint8 // negotiated payload type of each codec (lower-case MIME type)
-	levelID  uint8
-	ws       RTPWriter // the connection's write stream, or a local endpoint's writer
-	src      *receiver
-	maxLayer int // from the rendered size
-	bwLayer  int // from the bandwidth estimate
-	bwBytes  uint64
-	bwAt     time.Time
+	wmu   sync.Mutex
+	mu    sync.Mutex
+	bound bool
+	ssrc  uint32
+	pt    uint8
+	pts   map[string]uint8 // negotiated payload type of each codec (lower-case MIME type)
+	// ptSrc and ptOf cache pts of the current source's codec (prepare):
+	// a map lookup by string a packet was a tenth of the rewriting.
+	ptSrc     *receiver
+	ptOf      uint8
+	ptOK      bool
+	clockRate uint32 // the bound codec's, for sender reports
+	levelID   uint8
+	ws        RTPWriter // the connection's write stream, or a local endpoint's writer
+	src       *receiver
+	maxLayer  int // from the rendered size
+	bwLayer   int // from the bandwidth estimate
+	bwBytes   uint64
+	bwAt      time.Time
 	// A layer held down by a past congestion is tried again (setBandwidth):
 	// bwDownAt is the last step down or trial, bwTrialAt the pending trial
 	// (zero: none), bwBackoff the wait before the next one.
@@ -109,7 +116,7 @@ func (d *downTrack) Bind(ctx webrtc.TrackLocalContext) (webrtc.RTPCodecParameter
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.bound, d.ssrc, d.pt, d.ws = true, uint32(ctx.SSRC()), uint8(chosen.PayloadType), ctx.WriteStream()
-	d.mime = chosen.MimeType
+	d.mime, d.clockRate, d.ptSrc = chosen.MimeType, chosen.ClockRate, nil
 	// A source in another negotiated codec is sent with that codec's
 	// payload type: one m-line may carry several (RFC 3264 section 5.1).
 	d.pts = map[string]uint8{}
@@ -269,17 +276,19 @@ func (d *downTrack) askTarget() {
 	}
 }
 
-// writeRTP forwards one packet of layer of r, if r is the current source.
+// writeRTP forwards one packet of layer of r, if r is the current source;
+// now is when the fan-out began (one clock read for all its subscribers).
 // The packet is rewritten under mu and written into the sink after mu is
 // released (under wmu, so packets leave in the order they were numbered);
 // a key frame wanted from the source is asked for after both.
-func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
+func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver, now time.Time) {
 	d.wmu.Lock()
-	ws, askKey := d.prepare(p, layer, r)
+	ws, askKey := d.prepare(p, layer, r, now)
 	if ws != nil {
 		if n, err := ws.WriteRTP(&d.hdr, p.Payload); err == nil {
 			d.packets.Add(1)
 			d.bytes.Add(uint64(n))
+			d.octets.Add(uint64(len(p.Payload)))
 			if d.sess != nil {
 				d.sess.sfu.forwarded.Add(1)
 			}
@@ -294,15 +303,19 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver) {
 // prepare rewrites p into d.hdr and returns the sink to write it to (nil:
 // not forwarded) and the layer of r to ask a key frame of (-1: none);
 // caller holds d.wmu.
-func (d *downTrack) prepare(p *rtp.Packet, layer int, r *receiver) (ws RTPWriter, askKey int) {
+func (d *downTrack) prepare(p *rtp.Packet, layer int, r *receiver, now time.Time) (ws RTPWriter, askKey int) {
 	askKey = -1
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if !d.bound || r != d.src {
 		return
 	}
-	pt, ok := d.pts[r.lmime]
-	if !ok {
+	if d.ptSrc != r {
+		d.ptOf, d.ptOK = d.pts[r.lmime]
+		d.ptSrc = r
+	}
+	pt := d.ptOf
+	if !d.ptOK {
 		return // the subscriber did not negotiate the source's codec
 	}
 	if len(p.Payload) == 0 {
@@ -323,7 +336,7 @@ func (d *downTrack) prepare(p *rtp.Packet, layer int, r *receiver) (ws RTPWriter
 			askKey = target // throttled; also when the current layer stopped
 			return
 		}
-		d.rebase(p, r.clockRate)
+		d.rebase(p, r.clockRate, now)
 		d.curLayer, d.needSync = layer, false
 	} else if d.kind == webrtc.RTPCodecTypeVideo {
 		if target := r.bestLayer(d.want()); target != layer {
@@ -354,7 +367,7 @@ func (d *downTrack) prepare(p *rtp.Packet, layer int, r *receiver) (ws RTPWriter
 		}
 	}
 	if !d.started || int16(h.SequenceNumber-d.lastSeq) > 0 {
-		d.lastSeq, d.lastTS, d.lastWrite = h.SequenceNumber, h.Timestamp, time.Now()
+		d.lastSeq, d.lastTS, d.lastWrite = h.SequenceNumber, h.Timestamp, now
 	}
 	d.started = true
 	return d.ws, askKey
@@ -369,10 +382,10 @@ func (d *downTrack) drain() {
 
 // rebase makes p follow the last packet written: the next sequence number,
 // and a timestamp advanced by the wall time since (at least one tick).
-func (d *downTrack) rebase(p *rtp.Packet, clockRate uint32) {
+func (d *downTrack) rebase(p *rtp.Packet, clockRate uint32, now time.Time) {
 	if d.started {
 		d.snOffset = d.lastSeq + 1 - p.SequenceNumber
-		ticks := uint32(time.Since(d.lastWrite).Seconds() * float64(clockRate))
+		ticks := uint32(now.Sub(d.lastWrite).Seconds() * float64(clockRate))
 		d.tsOffset = d.lastTS + max(ticks, 1) - p.Timestamp
 	}
 	d.baseSeq, d.highestIn = p.SequenceNumber, p.SequenceNumber

@@ -55,17 +55,17 @@ func TestDownTrackRewritesAcrossSources(t *testing.T) {
 	for i := range uint16(5) {
 		p := pkt(1000+i, 5000+uint32(i)*960, 1)
 		_ = p.SetExtension(3, []byte{0x1e})
-		d.writeRTP(p, 0, a)
+		d.writeRTP(p, 0, a, time.Now())
 	}
-	d.writeRTP(pkt(60000, 9, 2), 0, b) // not the source: dropped
+	d.writeRTP(pkt(60000, 9, 2), 0, b, time.Now()) // not the source: dropped
 	d.src, d.needSync = b, true
-	d.writeRTP(pkt(1003, 1, 1), 0, a) // old source after the switch: dropped
+	d.writeRTP(pkt(1003, 1, 1), 0, a, time.Now()) // old source after the switch: dropped
 	for i := range uint16(5) {
 		p := pkt(60000+i, 777+uint32(i)*960, 2)
 		_ = p.SetExtension(5, []byte{0x40})
-		d.writeRTP(p, 0, b)
+		d.writeRTP(p, 0, b, time.Now())
 	}
-	d.writeRTP(pkt(59999, 1, 2), 0, b) // older than the switch point: dropped
+	d.writeRTP(pkt(59999, 1, 2), 0, b, time.Now()) // older than the switch point: dropped
 	if len(w.hdrs) != 10 {
 		t.Fatalf("wrote %d packets, want 10", len(w.hdrs))
 	}
@@ -94,13 +94,13 @@ func TestDownTrackPaddingAndKeyFrames(t *testing.T) {
 	d, w := boundTrack(webrtc.RTPCodecTypeVideo, webrtc.MimeTypeVP8)
 	r := testReceiver(webrtc.RTPCodecTypeVideo, webrtc.MimeTypeVP8, 0)
 	d.src = r
-	d.writeRTP(pkt(10, 0, vp8(1, 0, false)...), 0, r) // delta before any key frame
+	d.writeRTP(pkt(10, 0, vp8(1, 0, false)...), 0, r, time.Now()) // delta before any key frame
 	if len(w.hdrs) != 0 {
 		t.Fatalf("forwarded a delta frame before a key frame")
 	}
-	d.writeRTP(pkt(11, 0, vp8(1, 0, true)...), 0, r)
-	d.writeRTP(pkt(12, 3000), 0, r) // padding only
-	d.writeRTP(pkt(13, 3000, vp8(1, 0, false)...), 0, r)
+	d.writeRTP(pkt(11, 0, vp8(1, 0, true)...), 0, r, time.Now())
+	d.writeRTP(pkt(12, 3000), 0, r, time.Now()) // padding only
+	d.writeRTP(pkt(13, 3000, vp8(1, 0, false)...), 0, r, time.Now())
 	if len(w.hdrs) != 2 || w.hdrs[1].SequenceNumber != w.hdrs[0].SequenceNumber+1 {
 		t.Fatalf("after padding: %d packets, sequences %v", len(w.hdrs), w.hdrs)
 	}
@@ -119,7 +119,7 @@ func BenchmarkDownTrackWrite(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		p.SequenceNumber++
 		p.Timestamp += 960
-		d.writeRTP(p, 0, r)
+		d.writeRTP(p, 0, r, time.Now())
 	}
 	if w.n != b.N {
 		b.Fatalf("wrote %d packets of %d", w.n, b.N)

@@ -190,8 +190,9 @@ func (r *receiver) forward(p *rtp.Packet, layer int) {
 		return
 	}
 	r.bytes.Add(uint64(len(p.Payload)))
+	now := time.Now()
 	if r.kind == webrtc.RTPCodecTypeVideo {
-		r.seen[layer].Store(time.Now().UnixNano())
+		r.seen[layer].Store(now.UnixNano())
 		if w, h, ok := frameSize(r.lmime, p.Payload); ok {
 			r.size[layer].Store(uint32(w)<<16 | uint32(h))
 		}
@@ -215,6 +216,6 @@ func (r *receiver) forward(p *rtp.Packet, layer int) {
 		defer b.release()
 	}
 	for _, d := range downs {
-		d.writeRTP(p, layer, r)
+		d.writeRTP(p, layer, r, now)
 	}
 }

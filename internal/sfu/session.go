@@ -100,6 +100,13 @@ func parseOffer(raw string, publish bool) error {
 	return nil
 }
 
+// offerSends tells whether a (parsed, valid) SDP offer sends audio or
+// video.
+func offerSends(raw string) bool {
+	var d sdp.SessionDescription
+	return d.UnmarshalString(raw) == nil && sends(&d)
+}
+
 // sends tells whether an offer sends audio or video: an m-line that is not
 // rejected (port 0) whose direction (its own, else the session's, else
 // sendrecv: RFC 8866 section 6.7) is sendrecv or sendonly.
@@ -242,7 +249,7 @@ func (sess *session) negotiate(o offer) error {
 			})
 		}
 	}
-	api, err := sess.sfu.newAPI(onBWE, o.whep)
+	api, err := sess.sfu.newAPI(onBWE, o.whep, !o.whep || offerSends(o.sdp))
 	if err != nil {
 		return err
 	}

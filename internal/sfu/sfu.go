@@ -136,6 +136,7 @@ type SFU struct {
 	count       atomic.Int64 // sessions, reserved ones included
 	// forwarded counts RTP packets written to subscribers.
 	forwarded atomic.Uint64
+	quit      chan struct{} // closed by Close: ends reportLoop
 
 	mu       sync.Mutex
 	rooms    map[string]*room
@@ -151,8 +152,9 @@ func New(cfg Config, auth Authorizer, ev Events) (*SFU, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &SFU{cfg: cfg, auth: auth, ev: ev, tr: tr, rooms: map[string]*room{}, sessions: map[string]*session{}}
+	s := &SFU{cfg: cfg, auth: auth, ev: ev, tr: tr, rooms: map[string]*room{}, sessions: map[string]*session{}, quit: make(chan struct{})}
 	s.buildSettings()
+	go s.reportLoop()
 	for _, is := range cfg.ICEServers {
 		var urls []string
 		for _, u := range is.URLs {
@@ -175,6 +177,7 @@ func (s *SFU) Close() error {
 		return nil
 	}
 	s.closed = true
+	close(s.quit)
 	var all []*session
 	for _, x := range s.sessions {
 		all = append(all, x)

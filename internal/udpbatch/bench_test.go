@@ -73,6 +73,51 @@ func BenchmarkFanOut(b *testing.B) {
 	})
 }
 
+// BenchmarkHeldFanOut is a forwarder's fan-out as the SFU does it: one
+// packet to 50 subscribers under a Hold, then a pause (the next packet of
+// a publisher comes 20 ms later, 2 ms here: ten publishers), so that every
+// fan-out finds the Conn idle. cpu-ns/dgram is the process's CPU time a
+// datagram: the system calls, and the hand-off to a writer goroutine when
+// there is one.
+//
+//	go test ./internal/udpbatch -run '^$' -bench HeldFanOut -benchtime 500x
+func BenchmarkHeldFanOut(b *testing.B) {
+	sinks := make([]netip.AddrPort, 50)
+	for i := range sinks {
+		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		sinks[i] = c.LocalAddr().(*net.UDPAddr).AddrPort()
+	}
+	p := make([]byte, 120)
+	c, err := Listen("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	before := c.Stats()
+	cpu := cpuTime()
+	for b.Loop() {
+		c.Hold()
+		for _, s := range sinks {
+			if _, err := c.WriteToAddrPort(p, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		c.Release()
+		time.Sleep(2 * time.Millisecond)
+	}
+	want := before.Wrote + before.Dropped + uint64(b.N*len(sinks))
+	for st := c.Stats(); st.Wrote+st.Dropped < want; st = c.Stats() {
+		time.Sleep(100 * time.Microsecond)
+	}
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N*len(sinks)), "cpu-ns/dgram")
+	st := c.Stats()
+	b.ReportMetric(float64(st.Wrote-before.Wrote)/float64(max(st.WriteCalls-before.WriteCalls, 1)), "dgrams/syscall")
+}
+
 // cpuTime is the process's user and system CPU time so far, in ns.
 func cpuTime() int64 {
 	var ru syscall.Rusage

@@ -1,8 +1,10 @@
 // Package udpbatch reads and writes one UDP socket in batches (issue 43,
 // docs/sfu-internals.md "Batched UDP I/O"): on Linux, a Conn receives with
 // recvmmsg(2), up to ReadBatch datagrams a system call, and sends with
-// sendmmsg(2) from one writer goroutine that drains what every caller
-// queued since its last call, up to WriteBatch datagrams a system call.
+// sendmmsg(2) what every caller queued since the last call, up to
+// WriteBatch datagrams a system call: from one writer goroutine, or from
+// the goroutine of a fan-out under Hold (hold.go), which sends its own
+// batches rather than hand them off.
 //
 // A Conn is a *net.UDPConn for everything else (buffers, deadlines,
 // addresses), so it goes where pion's ICE UDP mux expects one (it

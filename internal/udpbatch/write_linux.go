@@ -14,7 +14,8 @@ import (
 var errAddr = errors.New("udpbatch: not a UDP address of the socket's family")
 
 // WriteToAddrPort queues b for to and returns: the writer goroutine sends
-// it with the others queued meanwhile (see the package comment).
+// it with the others queued meanwhile (see the package comment). Under a
+// Hold, the write that completes a batch sends it itself (hold.go).
 func (c *Conn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
 	if c.family == unix.AF_INET {
 		if to = netip.AddrPortFrom(to.Addr().Unmap(), to.Port()); !to.Addr().Is4() {
@@ -34,14 +35,18 @@ func (c *Conn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
 		return 0, c.opError("write", net.ErrClosed)
 	}
 	w.queue = append(w.queue, packet{buf: append(w.buffer(len(b)), b...), to: to})
-	// While a fan-out holds the Conn, the writer is woken only for a
-	// full batch; Release wakes it for the rest (hold.go).
-	wake := !w.awake && (c.holds.Load() == 0 || len(w.queue) >= WriteBatch)
-	if wake {
+	// While a fan-out holds the Conn, nothing is sent until a full batch
+	// is queued; Release sends the rest (hold.go).
+	held := c.holds.Load() > 0
+	send := !w.awake && (!held || len(w.queue) >= WriteBatch)
+	if send {
 		w.awake = true
 	}
 	w.mu.Unlock()
-	if wake {
+	switch {
+	case send && held:
+		c.drain() // the fan-out's own goroutine: no hand-off
+	case send:
 		w.wake()
 	}
 	return len(b), nil
@@ -96,47 +101,58 @@ func (c *Conn) WriteToUDPAddrPort(b []byte, to netip.AddrPort) (int, error) {
 	return c.WriteToAddrPort(b, to)
 }
 
-// writeLoop sends what is queued, batch after batch, until Close.
+// writeLoop sends what is queued, batch after batch, until Close: the
+// writes of no fan-out (ICE, RTCP, a packet with one subscriber).
 func (c *Conn) writeLoop() {
 	defer close(c.done)
-	w := &c.w
 	for {
 		select {
-		case <-w.kick:
+		case <-c.w.kick:
 		case <-c.quit:
 			return
 		}
-		for {
-			w.mu.Lock()
-			// Nothing queued, or less than a batch while a fan-out holds
-			// the Conn: sleep until a write or Release wakes it.
-			if len(w.queue) == 0 || c.closed.Load() || (c.holds.Load() > 0 && len(w.queue) < WriteBatch) {
-				w.awake = false
-				w.mu.Unlock()
-				break
-			}
-			batch := w.queue
-			w.queue = w.spare[:0]
-			if c.holds.Load() > 0 {
-				// Only full batches while held: the rest waits for more
-				// or for Release.
-				full := len(batch) - len(batch)%WriteBatch
-				w.queue = append(w.queue, batch[full:]...)
-				batch = batch[:full]
-			}
-			w.room.Broadcast()
+		c.drain()
+	}
+}
+
+// drain sends what is queued, batch after batch, until nothing is left
+// (or, under a Hold, less than a full batch). Its caller set w.awake,
+// which makes it the Conn's one sender until drain clears it: the writer
+// goroutine, or a fan-out that filled a batch or released the last Hold,
+// which sends on its own goroutine rather than wake the writer's (a
+// goroutine hand-off a fan-out, issue 43).
+func (c *Conn) drain() {
+	w := &c.w
+	for {
+		w.mu.Lock()
+		// Nothing queued, or less than a batch while a fan-out holds
+		// the Conn: the next write or Release sends.
+		if len(w.queue) == 0 || c.closed.Load() || (c.holds.Load() > 0 && len(w.queue) < WriteBatch) {
+			w.awake = false
 			w.mu.Unlock()
-			c.send(batch)
-			w.mu.Lock()
-			for i := range batch {
-				if len(w.free) < 2*MaxQueued {
-					w.free = append(w.free, batch[i].buf)
-				}
-				batch[i] = packet{}
-			}
-			w.spare = batch[:0]
-			w.mu.Unlock()
+			return
 		}
+		batch := w.queue
+		w.queue = w.spare[:0]
+		if c.holds.Load() > 0 {
+			// Only full batches while held: the rest waits for more
+			// or for Release.
+			full := len(batch) - len(batch)%WriteBatch
+			w.queue = append(w.queue, batch[full:]...)
+			batch = batch[:full]
+		}
+		w.room.Broadcast()
+		w.mu.Unlock()
+		c.send(batch)
+		w.mu.Lock()
+		for i := range batch {
+			if len(w.free) < 2*MaxQueued {
+				w.free = append(w.free, batch[i].buf)
+			}
+			batch[i] = packet{}
+		}
+		w.spare = batch[:0]
+		w.mu.Unlock()
 	}
 }
 
