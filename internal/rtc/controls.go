@@ -66,8 +66,14 @@ func (r remote) SetMix(conf string, members []string, smart bool) error {
 func (r remote) SetDual(conf, mt string) error   { return r.call(conf, "SetDual", mt) }
 func (r remote) EndConference(conf string) error { return r.call(conf, "EndConference") }
 
-// call passes the Controls method op with args (after conf) to the owner.
+// call passes the Controls method op with args (after conf) to the owner,
+// in the previous release's shape to an owner of that release.
 func (r remote) call(conf, op string, args ...any) error {
+	if r.owner.Controls < controlsByName {
+		if c, ok := legacy(op, args); ok {
+			return r.send(conf, c)
+		}
+	}
 	c := control{Op: op, Args: make([]json.RawMessage, len(args))}
 	for i, a := range args {
 		b, err := json.Marshal(a)

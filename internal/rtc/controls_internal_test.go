@@ -69,8 +69,8 @@ func everyControl(cs Controls) {
 func TestRemoteControlsArriveAsCalled(t *testing.T) {
 	owner := &calls{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var c control
-		if err := json.NewDecoder(r.Body).Decode(&c); err != nil {
+		c, err := decodeControl(r.Body)
+		if err != nil {
 			t.Errorf("decoding the control: %v", err)
 		}
 		conf := strings.TrimPrefix(r.URL.Path, PathOwner)
@@ -80,7 +80,7 @@ func TestRemoteControlsArriveAsCalled(t *testing.T) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	defer srv.Close()
-	everyControl(remote{ctx: context.Background(), client: srv.Client(), owner: ownerDoc{URL: srv.URL}})
+	everyControl(remote{ctx: context.Background(), client: srv.Client(), owner: ownerDoc{URL: srv.URL, Controls: controlsByName}})
 	direct := &calls{}
 	everyControl(direct)
 	if !slices.Equal(owner.got, direct.got) {

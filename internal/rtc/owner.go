@@ -52,6 +52,9 @@ type ownerDoc struct {
 	// Until is the lease's end (UNIX ms); a record without one (written
 	// before leases) counts as lapsed.
 	Until int64 `json:"until,omitempty"`
+	// Controls is the control envelope the owner takes: controlsByName,
+	// or absent for a node of the previous release (owner_legacy.go).
+	Controls int `json:"controls,omitempty"`
 }
 
 // lapsed tells whether the owner's lease has ended at now.
@@ -154,7 +157,7 @@ func (o *Owners) Owner(ctx context.Context, confID string, claim bool) (d ownerD
 			return ownerDoc{}, true, nil
 		}
 		now := o.Clock.Now()
-		d = ownerDoc{URL: me, Key: key, SIP: o.sip(), Until: now.Add(o.lease()).UnixMilli()}
+		d = ownerDoc{URL: me, Key: key, SIP: o.sip(), Until: now.Add(o.lease()).UnixMilli(), Controls: controlsByName}
 		data, _ := json.Marshal(d)
 		err = o.Store.CreateRecord(ctx, store.Record{Kind: KindOwner, ID: confID, State: stateOwned, Data: data,
 			DueAt: time.UnixMilli(d.Until), CreatedAt: now, UpdatedAt: now})
@@ -208,6 +211,8 @@ type control struct {
 	KeyFrame bool   `json:"key_frame,omitempty"`
 	// hosted (owner_hosted.go): a recording's action.
 	Hosted *Hosted `json:"hosted,omitempty"`
+	// The previous release's controls (owner_legacy.go).
+	legacyControl
 }
 
 // remote passes controls to the owner node of one conference.
@@ -293,8 +298,8 @@ func (o *Owners) Handler(sf *sfu.SFU, sp SIP) http.Handler {
 			http.Error(w, "not the owner of this conference, or a wrong key", http.StatusForbidden)
 			return
 		}
-		var c control
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxControl)).Decode(&c); err != nil {
+		c, err := decodeControl(http.MaxBytesReader(w, r.Body, maxControl))
+		if err != nil {
 			http.Error(w, "body must be a JSON control", http.StatusBadRequest)
 			return
 		}

@@ -73,7 +73,7 @@ func (o *Owners) heldConfs() []string {
 // mine is this node's owner document with a lease from now.
 func (o *Owners) mine(now time.Time) ownerDoc {
 	me, key := o.me()
-	return ownerDoc{URL: me, Key: key, SIP: o.sip(), Until: now.Add(o.lease()).UnixMilli()}
+	return ownerDoc{URL: me, Key: key, SIP: o.sip(), Until: now.Add(o.lease()).UnixMilli(), Controls: controlsByName}
 }
 
 // write swaps rec to d at the version read; ErrConflict when another
