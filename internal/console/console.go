@@ -38,6 +38,17 @@ type Node interface {
 // cookieName is the login session's cookie (seed 000 "Authentication" 4).
 const cookieName = "SSO_COOKIE_KEY"
 
+// Serves tells whether the console answers r: its pages under Prefix,
+// and a browser's GET of / and /favicon.ico (Mount's cases).
+func Serves(r *http.Request) bool {
+	switch p := r.URL.Path; {
+	case p == "/" || p == "/favicon.ico":
+		return r.Method == http.MethodGet || r.Method == http.MethodHead
+	default:
+		return p == strings.TrimSuffix(Prefix, "/") || strings.HasPrefix(p, Prefix)
+	}
+}
+
 // Mount returns a handler that serves the console under Prefix and
 // passes every other request to next.
 func Mount(next http.Handler, node Node) http.Handler {

@@ -2,6 +2,7 @@ package media
 
 import (
 	"errors"
+	"time"
 
 	"github.com/pion/rtp"
 )
@@ -84,4 +85,32 @@ type Peer interface {
 	Done() <-chan struct{}
 	// Leave makes the participant leave (lost: as if its connection was lost).
 	Leave(lost bool)
+}
+
+// PlaySpec is a program to play into a conference: the media side opens
+// the file at Path and publishes it through a participant named Name.
+type PlaySpec struct {
+	Name string
+	Path string
+	// Flowing is called once, when the first packet goes out (the stream
+	// flows), in the player's goroutine: it must not block.
+	Flowing func()
+}
+
+// ErrUnplayable wraps why a program's file cannot be played (with
+// os.ErrNotExist when it is missing).
+var ErrUnplayable = errors.New("media: the file cannot be played")
+
+// Playback is a program playing into a conference on the conference's
+// media owner. It is opened paused and is nobody's until Start; it ends
+// by itself at the end of the file or when its participant is hung up.
+type Playback interface {
+	// Start makes it the conference's playback (stopping the one it
+	// replaces) and plays it from pos, or holds it there when paused.
+	Start(pos time.Duration, paused bool)
+	Seek(pos time.Duration)
+	Pause()
+	Resume()
+	// Stop ends the stream and makes its participant leave.
+	Stop()
 }

@@ -95,51 +95,82 @@ func FromContext(ctx context.Context) *Info {
 // request to next with an Info in its context, then logs one line for it
 // and counts it.
 func Handler(cfg Config, next http.Handler) http.Handler {
+	o := New(cfg)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o.Probe(w, r) {
+			return
+		}
+		w, r, end := o.Begin(w, r)
+		defer end()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Ops is Handler's work as calls, for a server that dispatches requests
+// itself instead of wrapping handlers (issue 40): Probe answers the
+// probes and the metrics, Begin and its end frame a request's log line.
+type Ops struct {
+	cfg     Config
+	metrics http.Handler
+}
+
+// New makes the probes and the request log of cfg.
+func New(cfg Config) *Ops {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	var metrics http.Handler
+	o := &Ops{cfg: cfg}
 	if cfg.Metrics != nil {
-		metrics = cfg.Metrics.Handler()
+		o.metrics = cfg.Metrics.Handler()
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case PathHealth:
-			writeJSON(w, http.StatusOK, map[string]any{"status": "ok"})
-			return
-		case PathReady:
-			ready(w, r, cfg.Store)
-			return
-		case PathMetrics:
-			if metrics != nil {
-				metrics.ServeHTTP(w, r)
-				return
-			}
+	return o
+}
+
+// Probe answers /healthz, /readyz and /metrics; false for another path.
+func (o *Ops) Probe(w http.ResponseWriter, r *http.Request) bool {
+	switch r.URL.Path {
+	case PathHealth:
+		writeJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+		return true
+	case PathReady:
+		ready(w, r, o.cfg.Store)
+		return true
+	case PathMetrics:
+		if o.metrics != nil {
+			o.metrics.ServeHTTP(w, r)
+			return true
 		}
-		start := time.Now()
-		info := &Info{ID: requestID(r.Header.Get(HeaderRequestID))}
-		w.Header().Set(HeaderRequestID, info.ID)
-		sw := &statusWriter{ResponseWriter: w}
-		defer func() {
-			now := time.Now()
-			d := now.Sub(start)
-			info.mu.Lock()
-			mod, ep, dom, code := info.Module, info.Endpoint, info.Domain, info.Code
-			info.mu.Unlock()
-			if ep == "" {
-				ep, mod = "unknown", "unknown"
-			}
-			status := sw.status
-			if status == 0 {
-				status = http.StatusOK
-			}
-			logRequest(r.Context(), cfg.Logger, now, info.ID, r.Method, ep, mod, dom, code, status, d)
-			if cfg.Metrics != nil {
-				cfg.Metrics.observe(mod, ep, code, d)
-			}
-		}()
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), infoKey{}, info)))
-	})
+	}
+	return false
+}
+
+// Begin starts a request's log line: the writer and request to serve it
+// with (an Info in its context), and end, which logs the line and counts
+// the request once it is served.
+func (o *Ops) Begin(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, *http.Request, func()) {
+	start := time.Now()
+	info := &Info{ID: requestID(r.Header.Get(HeaderRequestID))}
+	w.Header().Set(HeaderRequestID, info.ID)
+	sw := &statusWriter{ResponseWriter: w}
+	end := func() {
+		now := time.Now()
+		d := now.Sub(start)
+		info.mu.Lock()
+		mod, ep, dom, code := info.Module, info.Endpoint, info.Domain, info.Code
+		info.mu.Unlock()
+		if ep == "" {
+			ep, mod = "unknown", "unknown"
+		}
+		status := sw.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		logRequest(r.Context(), o.cfg.Logger, now, info.ID, r.Method, ep, mod, dom, code, status, d)
+		if o.cfg.Metrics != nil {
+			o.cfg.Metrics.observe(mod, ep, code, d)
+		}
+	}
+	return sw, r.WithContext(context.WithValue(r.Context(), infoKey{}, info)), end
 }
 
 // logRequest writes the request line. It is Logger.LogAttrs without the

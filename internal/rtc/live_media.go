@@ -8,7 +8,9 @@ import (
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 
+	"github.com/confer-platform/confer/internal/lifecycle"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/playout"
 	"github.com/confer-platform/confer/internal/sfu"
 )
 
@@ -16,8 +18,18 @@ import (
 // media (vc.Media, docs/live.md): a monitor's sender is an invisible tap
 // of the SFU writing plain RTP to its destination, a playback is a
 // participant inside the SFU publishing a program, and watching viewers
-// are the SFU's tagged WHEP viewers.
-type LiveMedia struct{ *sfu.SFU }
+// are the SFU's tagged WHEP viewers. It runs the node's playbacks
+// (playback.go).
+type LiveMedia struct {
+	*sfu.SFU
+	plays *playbacks
+}
+
+// NewLiveMedia makes the live media runtime of the node's SFU; its
+// background goroutines run in g (the server's group).
+func NewLiveMedia(s *sfu.SFU, g *lifecycle.Group) *LiveMedia {
+	return &LiveMedia{SFU: s, plays: &playbacks{group: g, clock: playout.RealClock{}, runs: map[string]*playRun{}}}
+}
 
 // The codecs of a monitor's packets, with the payload types its reply
 // shows (media.MonitorH264PT, ...).
@@ -35,7 +47,7 @@ var (
 
 // OpenMonitor opens a monitor's sender: each packet of its source goes
 // to one UDP socket connected to the destination, unencrypted.
-func (l LiveMedia) OpenMonitor(ctx context.Context, confID string, s media.MonitorSpec) (media.Tap, error) {
+func (l *LiveMedia) OpenMonitor(ctx context.Context, confID string, s media.MonitorSpec) (media.Tap, error) {
 	raddr, err := net.ResolveUDPAddr("udp", s.Dst)
 	if err != nil {
 		return nil, err
@@ -106,7 +118,7 @@ func (u *udpRTP) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 }
 
 // OpenPlayback makes a playback's participant (kind "playback").
-func (l LiveMedia) OpenPlayback(ctx context.Context, confID string, s media.PlaybackSpec) (media.Peer, error) {
+func (l *LiveMedia) OpenPlayback(ctx context.Context, confID string, s media.PlaybackSpec) (media.Peer, error) {
 	o := sfu.LocalOptions{Member: true, Name: s.Name, Kind: sfu.KindPlayback}
 	if s.VideoMime != "" {
 		o.PublishVideo = &sfu.LocalCodec{MimeType: s.VideoMime, ClockRate: 90000, PayloadType: s.VideoPT}

@@ -28,24 +28,23 @@ func responseController(ctx context.Context) *http.ResponseController {
 	return rc
 }
 
-// deadlines wraps next with the per-request deadlines.
-func (s *Server) deadlines(next http.Handler) http.Handler {
-	hold := s.cfg.Push.ConnectTimeout
-	if hold <= 0 {
-		hold = 30 * time.Second // push's default (push.Options)
+// deadlines sets the request's deadlines and returns it with its
+// response controller.
+func (s *Server) deadlines(w http.ResponseWriter, r *http.Request) *http.Request {
+	rc := http.NewResponseController(w)
+	if push.IsPath(r.URL.Path) {
+		hold := s.cfg.Push.ConnectTimeout
+		if hold <= 0 {
+			hold = 30 * time.Second // push's default (push.Options)
+		}
+		now := time.Now()
+		_ = rc.SetReadDeadline(now.Add(s.limits.ReadTimeout + hold))
+		_ = rc.SetWriteDeadline(now.Add(s.limits.WriteTimeout + hold))
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rc := http.NewResponseController(w)
-		if push.IsPath(r.URL.Path) {
-			now := time.Now()
-			_ = rc.SetReadDeadline(now.Add(s.limits.ReadTimeout + hold))
-			_ = rc.SetWriteDeadline(now.Add(s.limits.WriteTimeout + hold))
-		}
-		if vrs.IsDownload(r.URL.Path) { // a program's file: as long as an upload's body
-			_ = rc.SetWriteDeadline(time.Now().Add(s.limits.UploadTimeout))
-		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), rcKey{}, rc)))
-	})
+	if vrs.IsDownload(r.URL.Path) { // a program's file: as long as an upload's body
+		_ = rc.SetWriteDeadline(time.Now().Add(s.limits.UploadTimeout))
+	}
+	return r.WithContext(context.WithValue(r.Context(), rcKey{}, rc))
 }
 
 // HTTPServer returns the http.Server that serves s with the limits'

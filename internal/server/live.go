@@ -24,7 +24,8 @@ func (s *Server) setupLive(cfg RecordingConfig, monitorNets []netip.Prefix) {
 	if s.sfu == nil {
 		return
 	}
-	lc := vc.LiveConfig{Media: rtc.LiveMedia{SFU: s.sfu}, Dir: cfg.Dir, MonitorNets: monitorNets, PassMonitor: s.owners.PassMonitor, Group: s.group}
+	s.liveRun = rtc.NewLiveMedia(s.sfu, s.group)
+	lc := vc.LiveConfig{Media: s.liveRun, Dir: cfg.Dir, MonitorNets: monitorNets, PassMonitor: s.owners.PassMonitor, Group: s.group}
 	if s.rtmp = live.NewRTMP(live.RTMPConfig{Log: s.log}, s.sfu); s.rtmp != nil { // nil without ffmpeg
 		lc.Push = s.rtmp
 	}
@@ -42,15 +43,22 @@ func (s *Server) setupLive(cfg RecordingConfig, monitorNets []netip.Prefix) {
 	s.metrics.Registry().MustRegister(liveViewers{s.vc})
 }
 
-// mountWall serves the TV wall page at /wall/ (internal/wall) and the
+// liveHandlers serve the TV wall page at /wall/ (internal/wall) and the
 // broadcasts' descriptors and HLS at /live/ (internal/live) when the node
-// has media.
-func (s *Server) mountWall(next http.Handler) http.Handler {
+// has media (nil otherwise).
+func (s *Server) liveHandlers() (wallH, liveH http.Handler) {
 	if s.sfu == nil {
-		return next
+		return nil, nil
 	}
 	locate := func(ctx context.Context, confID string) (string, error) { return s.owners.Locate(ctx, confID, false) }
-	return live.Mount(wall.Mount(next, s.auth, s.vc), s.rtcAuth.AuthorizeWatch, s.hls, locate)
+	return wall.Mount(http.NotFoundHandler(), s.auth, s.vc), live.Mount(http.NotFoundHandler(), s.rtcAuth.AuthorizeWatch, s.hls, locate)
+}
+
+// closePlaybacks stops the node's playbacks' streams.
+func (s *Server) closePlaybacks() {
+	if s.liveRun != nil {
+		s.liveRun.ClosePlaybacks()
+	}
 }
 
 // closeLive stops the HLS streams.

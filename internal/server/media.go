@@ -116,10 +116,11 @@ func (s *Server) mediaLost(confID string) {
 // SIP returns the node's SIP user agent, nil when it runs none.
 func (s *Server) SIP() *sip.UA { return s.sip }
 
-// mountRTC serves /rtc/ with the SFU's handler.
-func (s *Server) mountRTC(next http.Handler) http.Handler {
+// rtcHandler serves /rtc/ with the SFU's handler, and the controls other
+// nodes pass on at rtc.PathOwner; nil without media.
+func (s *Server) rtcHandler() http.Handler {
 	if s.sfu == nil {
-		return next
+		return nil
 	}
 	rtcH := s.sfu.Handler()
 	var sp rtc.SIP // a nil *sip.UA is no user agent
@@ -132,11 +133,7 @@ func (s *Server) mountRTC(next http.Handler) http.Handler {
 			ownerH.ServeHTTP(w, r) // controls passed on by the other nodes
 			return
 		}
-		if strings.HasPrefix(r.URL.Path, "/rtc/") {
-			rtcH.ServeHTTP(w, r)
-			return
-		}
-		next.ServeHTTP(w, r)
+		rtcH.ServeHTTP(w, r)
 	})
 }
 

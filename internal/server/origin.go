@@ -23,8 +23,14 @@ const CodeCrossOrigin = 90401
 // hstsMaxAge is the Strict-Transport-Security lifetime: one year.
 const hstsMaxAge = "max-age=31536000"
 
-// guardBrowsers wraps next with the origin check and HSTS.
-func (s *Server) guardBrowsers(next http.Handler) http.Handler {
+// browserGuard is the origin check of cookie-carrying writes and HSTS.
+type browserGuard struct {
+	allowed   map[string]bool
+	ancestors string
+}
+
+// newBrowserGuard reads the allowed origins of the configuration.
+func (s *Server) newBrowserGuard() browserGuard {
 	allowed := map[string]bool{}
 	ancestors := "frame-ancestors 'self'"
 	for _, o := range s.cfg.AllowedOrigins {
@@ -32,23 +38,27 @@ func (s *Server) guardBrowsers(next http.Handler) http.Handler {
 		allowed[o] = true
 		ancestors += " " + o
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.TLS != nil {
-			w.Header().Set("Strict-Transport-Security", hstsMaxAge)
-		}
-		if strings.HasPrefix(r.URL.Path, "/rtc/join/") {
-			// The join page may be framed by this origin and the allowed
-			// ones only (issue 38 item 13): a second policy, which the
-			// browser enforces beside the page's own.
-			w = &addPolicy{ResponseWriter: w, policy: ancestors}
-		}
-		if changesState(r.Method) && carriesLogin(r) && !fromHere(r, allowed) {
-			wire.WriteError(w, wire.Errorf(CodeCrossOrigin, "cross-origin request refused: a request carrying the login cookie comes from a page of another origin (Origin %q, Sec-Fetch-Site %q)",
-				r.Header.Get("Origin"), r.Header.Get("Sec-Fetch-Site")))
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+	return browserGuard{allowed: allowed, ancestors: ancestors}
+}
+
+// check sets HSTS and the join page's framing policy on w, and answers a
+// cross-origin write carrying the login cookie (false: r is answered).
+func (g browserGuard) check(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, bool) {
+	if r.TLS != nil {
+		w.Header().Set("Strict-Transport-Security", hstsMaxAge)
+	}
+	if strings.HasPrefix(r.URL.Path, "/rtc/join/") {
+		// The join page may be framed by this origin and the allowed
+		// ones only (issue 38 item 13): a second policy, which the
+		// browser enforces beside the page's own.
+		w = &addPolicy{ResponseWriter: w, policy: g.ancestors}
+	}
+	if changesState(r.Method) && carriesLogin(r) && !fromHere(r, g.allowed) {
+		wire.WriteError(w, wire.Errorf(CodeCrossOrigin, "cross-origin request refused: a request carrying the login cookie comes from a page of another origin (Origin %q, Sec-Fetch-Site %q)",
+			r.Header.Get("Origin"), r.Header.Get("Sec-Fetch-Site")))
+		return w, false
+	}
+	return w, true
 }
 
 // changesState is every method but the safe ones (RFC 9110 section 9.2.1).

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/rtc"
@@ -65,15 +64,4 @@ func (s *Server) setupRecording(cfg RecordingConfig) {
 // (vrs.Module.Reconcile): Start runs it once.
 func (s *Server) ReconcileRecordings(ctx context.Context) (vrs.Report, error) {
 	return s.vrs.Reconcile(ctx)
-}
-
-// serveDownload serves a program's file, or passes the request on.
-func (s *Server) serveDownload(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if vrs.IsDownload(r.URL.Path) {
-			s.vrs.ServeDownload(w, r)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/compat"
-	"github.com/confer-platform/confer/internal/console"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/krtc"
 	"github.com/confer-platform/confer/internal/lifecycle"
@@ -113,6 +112,7 @@ type Server struct {
 	owners   *rtc.Owners     // which node serves a conference's media
 	hls      *live.HLS       // broadcasts' HLS (live.go); nil without ffmpeg or media
 	rtmp     *live.RTMP      // broadcasts' RTMP pushes (live.go); nil without ffmpeg or media
+	liveRun  *rtc.LiveMedia  // playbacks, monitors and viewers on the SFU (live.go); nil without media
 	auth     *auth.Service
 	handlers api.Registry
 	routes   router.Router[*route]
@@ -125,7 +125,7 @@ type Server struct {
 	vrs      *vrs.Module
 	push     *push.Server // nil when the store keeps no event log
 	metrics  *ops.Metrics
-	handler  http.Handler // ops.Handler around serveHTTP: probes, metrics, request log
+	web      web // what ServeHTTP dispatches to by path (dispatch.go)
 	limits   Limits
 	bodies   bodyBudget
 	trail    *auditTrail      // the stored audit trail (audit_trail.go)
@@ -206,12 +206,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.setupRecording(cfg.Recording)             // recorders, programs' files, metrics (recording.go)
 	s.setupLive(cfg.Recording, cfg.MonitorNets) // playbacks, watching viewers, monitors' RTP, metrics (live.go)
-	s.handler = ops.Handler(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}, s.serveDownload(http.HandlerFunc(s.serveHTTP)))
-	s.handler = console.Mount(s.handler, s.auth) // the operator console at /console/ (docs/console.md)
-	s.handler = s.mountRTC(s.handler)            // WHIP, WHEP and the join page at /rtc/ (docs/media.md)
-	s.handler = s.mountWall(s.handler)           // the TV wall page at /wall/ (docs/live.md)
-	s.handler = s.guardBrowsers(s.handler)       // the origin check of cookie-carrying writes, HSTS (origin.go)
-	s.handler = s.deadlines(s.handler)           // per-request deadlines (deadlines.go)
+	// What ServeHTTP hands each request to by its path (dispatch.go).
+	s.web = s.newWeb(ops.New(ops.Config{Logger: s.log, Store: probe, Metrics: s.metrics}))
 
 	eps := catalog.All()
 	for i := range eps {
@@ -314,7 +310,7 @@ func (s *Server) Stop(ctx context.Context) error {
 	s.stopOnce.Do(func() {
 		s.group.Close()
 		s.vc.CloseRecordings() // files final before the SFU's taps close
-		s.vc.ClosePlaybacks()
+		s.closePlaybacks()
 		s.closeRTC()
 	})
 	return s.group.Wait(ctx)
@@ -335,11 +331,6 @@ func (s *Server) Handlers() api.Registry { return s.handlers }
 func notImplemented(ctx context.Context, r *api.Request) (wire.Object, error) {
 	return nil, wire.Errorf(wire.CodeNotImplemented, "endpoint %s %s (%s) is not implemented yet", r.Endpoint.Method, r.Endpoint.Path, r.Endpoint.Name)
 }
-
-// ServeHTTP serves one request: /healthz, /readyz and /metrics first
-// (internal/ops, docs/operations.md), then the API, with one log line per
-// request.
-func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) { s.handler.ServeHTTP(w, hr) }
 
 // Metrics returns the server's Prometheus metrics.
 func (s *Server) Metrics() *ops.Metrics { return s.metrics }

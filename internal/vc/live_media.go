@@ -10,7 +10,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/lifecycle"
 	"github.com/confer-platform/confer/internal/media"
-	"github.com/confer-platform/confer/internal/playout"
 )
 
 // Real media of playbacks, monitors, live broadcasts and TV walls
@@ -26,8 +25,16 @@ import (
 type Media interface {
 	// OpenMonitor opens a monitor's sender to its destination.
 	OpenMonitor(ctx context.Context, confID string, s media.MonitorSpec) (media.Tap, error)
-	// OpenPlayback makes the participant a playback publishes through.
-	OpenPlayback(ctx context.Context, confID string, s media.PlaybackSpec) (media.Peer, error)
+	// CheckProgram tells whether a program's file can be played
+	// (media.ErrUnplayable otherwise).
+	CheckProgram(path string) error
+	// Play opens a playback of a program in the conference, paused; its
+	// Start makes it the conference's playback on this node.
+	Play(ctx context.Context, confID string, s media.PlaySpec) (media.Playback, error)
+	// Playback is the conference's playback on this node (nil: none);
+	// StopPlayback ends it.
+	Playback(confID string) media.Playback
+	StopPlayback(confID string)
 	// Watchers counts the watching viewers of a tag; CloseWatchers closes them.
 	Watchers(confID, tag string) int
 	CloseWatchers(confID, tag string) int
@@ -39,8 +46,6 @@ type LiveConfig struct {
 	// Dir is the recordings folder: a program's file is Dir joined with
 	// the relative path of its document's "file" (docs/recording.md).
 	Dir string
-	// Clock paces playbacks; nil: the wall clock.
-	Clock playout.Clock
 	// MonitorNets are the destinations monitors' RTP may go to
 	// (monitor_rtp.go); nil: DefaultMonitorNets, empty: none.
 	MonitorNets []netip.Prefix
@@ -51,17 +56,16 @@ type LiveConfig struct {
 	// Push pushes live broadcasts to RTMP URLs (live.RTMP, rec_rtmp.go);
 	// nil: the node cannot (no ffmpeg).
 	Push Pusher
-	// Group is the server's goroutine group: the watchers of running
-	// playbacks run in it (docs/architecture.md "One lifecycle"); nil:
-	// playbacks with media are refused.
+	// Group is the server's goroutine group: a playback's start and the
+	// store writes of its steps run in it (docs/architecture.md "One
+	// lifecycle").
 	Group *lifecycle.Group
 }
 
-// liveState is the node's running playbacks.
+// liveState is the node's monitors and watched conferences.
 type liveState struct {
 	cfg     LiveConfig
 	mu      sync.Mutex
-	plays   map[string]*playRun       // by conf_id
 	watched map[string]*watchedConf   // conferences with watching viewers (live_watch.go)
 	senders map[string]*monitorSender // monitors' RTP, by domain/conf_id/dst (monitor_rtp.go)
 }
@@ -69,13 +73,10 @@ type liveState struct {
 // SetLive gives vc the node's media plane; without it playbacks,
 // monitors and walls keep only their records (--no-rtc).
 func (m *Module) SetLive(cfg LiveConfig) {
-	if cfg.Clock == nil {
-		cfg.Clock = playout.RealClock{}
-	}
 	if cfg.MonitorNets == nil {
 		cfg.MonitorNets = DefaultMonitorNets
 	}
-	m.live = &liveState{cfg: cfg, plays: map[string]*playRun{}, watched: map[string]*watchedConf{},
+	m.live = &liveState{cfg: cfg, watched: map[string]*watchedConf{},
 		senders: map[string]*monitorSender{}}
 }
 

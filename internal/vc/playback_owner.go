@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -120,7 +121,7 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 	if !ok {
 		return wire.Errorf(CodePlaybackNoFile, "file_id %d is no longer a program of the user domain", fileID)
 	}
-	f, err := m.programFile(fileID, prg)
+	file, err := m.programFile(fileID, prg)
 	if err != nil {
 		return err
 	}
@@ -129,9 +130,9 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 		name = tlStr(prg["name"])
 	}
 	g := m.live.cfg.Group
-	run, err := m.playbackOpen(ctx, confID, name, f, func() {
+	run, err := m.playbackOpen(ctx, confID, fileID, media.PlaySpec{Name: name, Path: file, Flowing: func() {
 		g.Go(func(ctx context.Context) { m.playbackFlowing(ctx, domain, confID, recID) })
-	})
+	}})
 	if err != nil {
 		return err
 	}
@@ -153,19 +154,13 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 		return false, nil
 	})
 	if err != nil || state == playStopped {
-		run.stop()
+		run.Stop()
 		return err
 	}
 	if state == playCalling {
 		playbackStepped(confID, playPreparing)
 	}
-	m.playbackSwap(confID, run)
-	if pos > 0 {
-		run.player.Seek(pos)
-	}
-	if state != playPaused {
-		run.player.Resume()
-	}
+	run.Start(pos, state == playPaused)
 	return nil
 }
 
