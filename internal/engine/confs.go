@@ -62,8 +62,12 @@ func DefaultConfig() Config {
 type Conference struct {
 	Rec   store.Record
 	Roles Roles
-	VIPs  []VIP          // nil when the document has none
-	Doc   map[string]any // every member but the server's own above
+	VIPs  []VIP // nil when the document has none
+	// Superior is a subordinate's superior in a cascade, Links a
+	// superior's links to its subordinates; nil when none.
+	Superior *Superior
+	Links    []CascadeLink
+	Doc      map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

@@ -99,8 +99,21 @@ func (dc *docCache) forget(key string) {
 // clone copies a conference's document and own members.
 func (c Conference) clone() Conference {
 	c.Doc = cloneDoc(c.Doc)
+	return c.cloneOwn()
+}
+
+// cloneOwn copies a conference's own members (the slices and pointers
+// among them), sharing its document.
+func (c Conference) cloneOwn() Conference {
 	if c.VIPs != nil {
 		c.VIPs = append([]VIP{}, c.VIPs...)
+	}
+	if c.Links != nil {
+		c.Links = append([]CascadeLink{}, c.Links...)
+	}
+	if c.Superior != nil {
+		up := *c.Superior
+		c.Superior = &up
 	}
 	return c
 }

@@ -108,6 +108,9 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","viplist":[]}`,
 		`{"name":"a","viplist":[{"cascade_id":"0","mt_id":"1"},{"cascade_id":"0","mt_id":"2"}]}`,
 		`{"name":"a","viplist":[{"mt_id":"1"}]}`,
+		`{"cascade_links":[],"cascade_up":{"conf_id":"1110001","mt_id":"5"},"name":"a"}`,
+		`{"cascade_links":[{"conf_id":"1110002","mt_id":"6"}],"cascade_up":{"conf_id":"1110001","mt_id":"5","uplink_mt_id":"1"},"name":"a"}`,
+		`{"cascade_up":{"conf_id":"1110001","mt_id":"5","uplink_mt_id":""},"name":"a"}`,
 	} {
 		c, err := decode(store.Record{Data: []byte(data)})
 		if err != nil {
@@ -122,12 +125,15 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		}
 		c.Roles.Upload = "9"
 		c.VIPs = append(c.VIPs, VIP{MtID: "9", CascadeID: "0"})
+		c.Links = append(c.Links, CascadeLink{LinkID: "7", ConfID: "1110003"})
+		c.Superior = &Superior{ConfID: "1110004", LinkID: "8", UplinkID: "2"}
 		got, roles, err := encodeConf(c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		again, err := decode(store.Record{Data: got})
-		if err != nil || again.Roles != roles || again.Roles.Upload != "9" || !reflect.DeepEqual(again.VIPs, c.VIPs) {
+		if err != nil || again.Roles != roles || again.Roles.Upload != "9" || !reflect.DeepEqual(again.VIPs, c.VIPs) ||
+			!reflect.DeepEqual(again.Links, c.Links) || !reflect.DeepEqual(again.Superior, c.Superior) {
 			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
 		}
 		if _, in := c.Doc["upload_mt_id"]; in {

@@ -188,8 +188,9 @@ func (s *Conferences) update(ctx context.Context, c Conference, swap func(rec st
 	// conference) decodes nothing: normalize is what decoding them gives.
 	if doc, ok := normalize(c.Doc); ok && c.ownValid() {
 		rec.Version++ // every swap stores the next version (sqlstore updateRecord)
-		kept := Conference{Roles: roles, VIPs: c.VIPs, Doc: doc}
-		s.docs.put(key, rec, kept.clone())
+		kept := c.cloneOwn()
+		kept.Roles, kept.Doc = roles, doc
+		s.docs.put(key, rec, kept)
 	} else {
 		s.docs.forget(key)
 	}

@@ -18,10 +18,12 @@ import (
 // links (internal/engine/cascade.go); this file keeps the conferences'
 // documents in step:
 //
-//   - the superior's document lists its links under docLinks
+//   - the superior's document lists its links (engine.Conference.Links,
+//     the member cascade_links)
 //     ({mt_id, conf_id}) and sets subordinate_cascade (reference 05 vc
 //     info "是否有下级级联会议室");
-//   - the subordinate's document names its superior under docUp
+//   - the subordinate's document names its superior (Superior, the
+//     member cascade_up)
 //     ({conf_id, mt_id of the link, uplink_mt_id of its own terminal of
 //     type 8 standing for the superior}) and sets superior_cascade.
 //
@@ -30,12 +32,6 @@ import (
 // is removed, or when either conference ends; then both documents are
 // cleared and the superior's roles, compositions, polls and other
 // features drop every terminal of the subordinate (leftSet).
-
-// Fields of a conference document that keep its cascade links.
-const (
-	docLinks = "cascade_links"
-	docUp    = "cascade_up"
-)
 
 // peers finds this platform's conferences for the engine (engine.Peers).
 type peers struct{ m *Module }
@@ -106,15 +102,14 @@ func mtEngineConf(c engine.Conference) engine.Conf {
 	return ec
 }
 
-// cascadeUp reads a document's superior: its conf_id, the link's mt_id
+// cascadeUp reads a conference's superior: its conf_id, the link's mt_id
 // there and the uplink terminal's mt_id here ("" when it has none).
-func cascadeUp(doc map[string]any) (confID, linkID, uplinkID string) {
-	up, _ := doc[docUp].(map[string]any)
-	return record.Str(up, "conf_id"), record.Str(up, "mt_id"), record.Str(up, "uplink_mt_id")
+func cascadeUp(c engine.Conference) (confID, linkID, uplinkID string) {
+	if up := c.Superior; up != nil {
+		return up.ConfID, up.LinkID, up.UplinkID
+	}
+	return "", "", ""
 }
-
-// cascadeLinks reads a document's links: link mt_id → subordinate conf_id.
-func cascadeLinks(doc map[string]any) []map[string]any { return tlObjs(doc[docLinks]) }
 
 // refuse is a refused link: the reference's code, wrapped so that the
 // engine fails the call.
@@ -151,8 +146,8 @@ func (m *Module) cascadeCheck(ctx context.Context, c engine.Conference, members 
 			return wire.Errorf(CodeCascadeTaken, "%s: conference %s is named twice", field, p.Conf.ConfID)
 		}
 		seen[p.Conf.ConfID] = true
-		for _, l := range cascadeLinks(c.Doc) {
-			if record.Str(l, "conf_id") == p.Conf.ConfID {
+		for _, l := range c.Links {
+			if l.ConfID == p.Conf.ConfID {
 				return wire.Errorf(CodeCascadeTaken, "%s: conference %s is already a subordinate of conference %s", field, p.Conf.ConfID, c.ID())
 			}
 		}
@@ -176,7 +171,7 @@ func (m *Module) linkAllowed(ctx context.Context, domain, supID, linkID, subID s
 		if err != nil {
 			return err
 		}
-		up, _, _ = cascadeUp(c.Doc)
+		up, _, _ = cascadeUp(c)
 		if up == subID {
 			return wire.Errorf(CodeCascadeSuperior, "conference %s is above conference %s in its cascade: a link would make a loop", subID, supID)
 		}
@@ -185,7 +180,7 @@ func (m *Module) linkAllowed(ctx context.Context, domain, supID, linkID, subID s
 	if err != nil {
 		return err
 	}
-	if have, link, _ := cascadeUp(sub.Doc); have != "" && (have != supID || linkID == "" || link != linkID) {
+	if have, link, _ := cascadeUp(sub); have != "" && (have != supID || linkID == "" || link != linkID) {
 		return wire.Errorf(CodeCascadeTaken, "conference %s already has the superior conference %s", subID, have)
 	}
 	return nil
@@ -210,7 +205,7 @@ func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, 
 	}
 	already := false
 	if _, err := m.tlUpdate(ctx, sup.DomainMoid, subID, func(c *engine.Conference) (bool, error) {
-		have, link, _ := cascadeUp(c.Doc)
+		have, link, _ := cascadeUp(*c)
 		switch {
 		case have == sup.ConfID && link == linkID:
 			already = true
@@ -218,7 +213,7 @@ func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, 
 		case have != "":
 			return false, refuse(CodeCascadeTaken, "conference %s already has the superior conference %s", subID, have)
 		}
-		c.Doc[docUp] = map[string]any{"conf_id": sup.ConfID, "mt_id": linkID}
+		c.Superior = &engine.Superior{ConfID: sup.ConfID, LinkID: linkID}
 		c.Doc["superior_cascade"] = 1
 		return true, nil
 	}); err != nil {
@@ -233,23 +228,22 @@ func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, 
 			return err
 		}
 		if _, err := m.tlUpdate(ctx, sup.DomainMoid, subID, func(c *engine.Conference) (bool, error) {
-			if have, link, _ := cascadeUp(c.Doc); have != sup.ConfID || link != linkID {
+			if have, link, _ := cascadeUp(*c); have != sup.ConfID || link != linkID {
 				return false, nil
 			}
-			c.Doc[docUp] = map[string]any{"conf_id": sup.ConfID, "mt_id": linkID, "uplink_mt_id": up.MtID()}
+			c.Superior = &engine.Superior{ConfID: sup.ConfID, LinkID: linkID, UplinkID: up.MtID()}
 			return true, nil
 		}); err != nil && !isConfNotFound(err) {
 			return err
 		}
 	}
 	_, err = m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *engine.Conference) (bool, error) {
-		links := cascadeLinks(c.Doc)
-		for _, l := range links {
-			if record.Str(l, "mt_id") == linkID {
+		for _, l := range c.Links {
+			if l.LinkID == linkID {
 				return false, nil
 			}
 		}
-		c.Doc[docLinks] = tlAnys(append(links, map[string]any{"mt_id": linkID, "conf_id": subID}))
+		c.Links = append(c.Links, engine.CascadeLink{LinkID: linkID, ConfID: subID})
 		c.Doc["subordinate_cascade"] = 1
 		return true, nil
 	})
@@ -276,12 +270,12 @@ func (m *Module) cascadeLeave(ctx context.Context, ec engine.Conf, mtIDs []strin
 		gone[id] = true
 	}
 	var errs []error
-	for _, l := range cascadeLinks(c.Doc) {
-		if id := record.Str(l, "mt_id"); gone[id] {
-			errs = append(errs, m.unlink(ctx, ec, id, record.Str(l, "conf_id")))
+	for _, l := range c.Links {
+		if gone[l.LinkID] {
+			errs = append(errs, m.unlink(ctx, ec, l.LinkID, l.ConfID))
 		}
 	}
-	supID, linkID, uplinkID := cascadeUp(c.Doc)
+	supID, linkID, uplinkID := cascadeUp(c)
 	if supID == "" {
 		return errors.Join(errs...)
 	}
@@ -309,17 +303,16 @@ func (m *Module) cascadeLeave(ctx context.Context, ec engine.Conf, mtIDs []strin
 // superior and its uplink terminal.
 func (m *Module) unlink(ctx context.Context, sup engine.Conf, linkID, subID string) error {
 	_, err := m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *engine.Conference) (bool, error) {
-		links := cascadeLinks(c.Doc)
-		var kept []map[string]any
-		for _, l := range links {
-			if record.Str(l, "mt_id") != linkID {
+		kept := make([]engine.CascadeLink, 0, len(c.Links))
+		for _, l := range c.Links {
+			if l.LinkID != linkID {
 				kept = append(kept, l)
 			}
 		}
-		if len(kept) == len(links) {
+		if len(kept) == len(c.Links) {
 			return false, nil
 		}
-		c.Doc[docLinks] = tlAnys(kept)
+		c.Links = kept
 		c.Doc["subordinate_cascade"] = flagOf(len(kept) > 0)
 		return true, nil
 	})
@@ -334,12 +327,12 @@ func (m *Module) unlink(ctx context.Context, sup engine.Conf, linkID, subID stri
 func (m *Module) detach(ctx context.Context, domain, subID, supID, linkID string) error {
 	uplink := ""
 	_, err := m.tlUpdate(ctx, domain, subID, func(c *engine.Conference) (bool, error) {
-		have, link, up := cascadeUp(c.Doc)
+		have, link, up := cascadeUp(*c)
 		if have != supID || link != linkID {
 			return false, nil
 		}
 		uplink = up
-		delete(c.Doc, docUp)
+		c.Superior = nil
 		c.Doc["superior_cascade"] = 0
 		return true, nil
 	})
@@ -364,7 +357,7 @@ func (m *Module) detach(ctx context.Context, domain, subID, supID, linkID string
 // calls it from the conference hooks' Ended, after the terminals are gone.
 func (m *Module) CascadeEnded(ctx context.Context, c engine.Conference) error {
 	var errs []error
-	if supID, linkID, _ := cascadeUp(c.Doc); supID != "" {
+	if supID, linkID, _ := cascadeUp(c); supID != "" {
 		sup, ok, err := peers{m}.Conf(ctx, c.Rec.DomainMoid, supID)
 		if err == nil && ok {
 			err = m.engine.Hangup(ctx, sup, []string{linkID})
@@ -374,8 +367,8 @@ func (m *Module) CascadeEnded(ctx context.Context, c engine.Conference) error {
 		}
 		errs = append(errs, err)
 	}
-	for _, l := range cascadeLinks(c.Doc) {
-		errs = append(errs, m.detach(ctx, c.Rec.DomainMoid, record.Str(l, "conf_id"), c.ID(), record.Str(l, "mt_id")))
+	for _, l := range c.Links {
+		errs = append(errs, m.detach(ctx, c.Rec.DomainMoid, l.ConfID, c.ID(), l.LinkID))
 	}
 	return errors.Join(errs...)
 }

@@ -44,21 +44,21 @@ func (m *Module) listCascades(ctx context.Context, r *api.Request) (wire.Object,
 // is its cascade_id ("" for the root).
 func (m *Module) cascadeNode(ctx context.Context, c engine.Conference, path string, depth int) (wire.Object, error) {
 	subs := []any{}
-	for _, l := range cascadeLinks(c.Doc) {
+	for _, l := range c.Links {
 		if depth >= 16 {
 			break
 		}
-		sub, err := m.confs.Get(ctx, c.Rec.DomainMoid, record.Str(l, "conf_id"), engine.StateRunning)
+		sub, err := m.confs.Get(ctx, c.Rec.DomainMoid, l.ConfID, engine.StateRunning)
 		if isConfNotFound(err) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		if supID, _, _ := cascadeUp(sub.Doc); supID != c.ID() {
+		if supID, _, _ := cascadeUp(sub); supID != c.ID() {
 			continue
 		}
-		id := record.Str(l, "mt_id")
+		id := l.LinkID
 		if path != "" {
 			id = path + "." + id
 		}
@@ -145,7 +145,7 @@ func (m *Module) addCascadeMts(ctx context.Context, r *api.Request) (wire.Object
 // with their cascaded mt_ids; nothing is read for a conference without
 // links.
 func (m *Module) cascadeTree(ctx context.Context, c engine.Conference) ([]engine.Terminal, error) {
-	if len(cascadeLinks(c.Doc)) == 0 {
+	if len(c.Links) == 0 {
 		return nil, nil
 	}
 	return m.engine.Tree(ctx, engine.ConfOf(c))

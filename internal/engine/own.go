@@ -1,0 +1,240 @@
+package engine
+
+import (
+	"unicode/utf8"
+
+	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// The server's own members of a conference document (not creation
+// parameters) are decoded once into fields of Conference: Roles, VIPs,
+// Superior and Links.
+// The other members stay in Conference.Doc.
+
+// Roles are the members of a conference document that name the terminals
+// holding a role: the chairman, the speaker, the dual stream's sender and
+// the upload terminal (vc's controls, docs/vc.md). They are the server's
+// own members, not creation parameters: a document is decoded once into
+// Conference.Doc (the other members) and these fields, and written back
+// under the same member names (docs/architecture.md, "Typed models"), so
+// the stored JSON keeps its shape and a node of an earlier release reads
+// it as before.
+type Roles struct {
+	Chairman string // chairman_mt_id
+	Speaker  string // speaker_mt_id
+	Dual     string // dualstream_mt_id
+	Upload   string // upload_mt_id
+	// stored marks the members the document held (as strings): they are
+	// written back even when "", so that a document read and written
+	// unchanged keeps its bytes.
+	stored uint8
+}
+
+// The stored member names of the roles, in Roles' field order.
+var roleMembers = [...]string{"chairman_mt_id", "speaker_mt_id", "dualstream_mt_id", "upload_mt_id"}
+
+func (r *Roles) fields() [len(roleMembers)]*string {
+	return [...]*string{&r.Chairman, &r.Speaker, &r.Dual, &r.Upload}
+}
+
+// Held tells whether id holds one of the roles.
+func (r Roles) Held(id string) bool {
+	return id != "" && (r.Chairman == id || r.Speaker == id || r.Dual == id || r.Upload == id)
+}
+
+// splitRoles moves the roles out of a decoded document. A member stored as
+// anything but a string stays in doc, as it was (a role reads "").
+func splitRoles(doc map[string]any) Roles {
+	var r Roles
+	for i, f := range r.fields() {
+		if s, ok := doc[roleMembers[i]].(string); ok {
+			*f = s
+			r.stored |= 1 << i
+			delete(doc, roleMembers[i])
+		}
+	}
+	return r
+}
+
+// VIP is an entry of a conference's VIP list (vc.confs.viplist, voice
+// activation's VIPs), stored as the member viplist: [{cascade_id, mt_id}].
+type VIP struct {
+	MtID      string
+	CascadeID string
+}
+
+// Superior names a subordinate conference's superior in a cascade (vc's
+// cascade_link.go), stored as the member cascade_up: {conf_id, mt_id,
+// uplink_mt_id}.
+type Superior struct {
+	ConfID   string // the superior conference
+	LinkID   string // the link terminal's mt_id in the superior
+	UplinkID string // the uplink terminal's mt_id here; "" (not stored) until it is added
+}
+
+// CascadeLink is a superior's link to a subordinate, an element of the
+// member cascade_links: [{conf_id, mt_id}].
+type CascadeLink struct {
+	LinkID string // the link terminal's mt_id (mt_id)
+	ConfID string // the subordinate conference (conf_id)
+}
+
+// The stored member names of the VIP list and the cascade.
+const (
+	vipMember   = "viplist"
+	upMember    = "cascade_up"
+	linksMember = "cascade_links"
+)
+
+// strs reads an object of string members: the values of names, in order,
+// when o has exactly those members (opt may be absent, and is then "")
+// and no other.
+func strs(o any, opt string, names ...string) ([]string, bool) {
+	m, _ := o.(map[string]any)
+	if m == nil {
+		return nil, false
+	}
+	out := make([]string, len(names))
+	n := 0
+	for i, k := range names {
+		v, in := m[k]
+		if !in && k == opt {
+			continue
+		}
+		s, ok := v.(string)
+		if !ok || (k == opt && s == "") {
+			return nil, false
+		}
+		out[i] = s
+		n++
+	}
+	return out, n == len(m)
+}
+
+// splitList moves a list member whose elements are objects of the string
+// members names out of doc; nil when doc has none, or one of another form
+// (then it stays in doc as it was, and the list reads empty).
+func splitList[T any](doc map[string]any, member string, make1 func([]string) T, names ...string) []T {
+	l, ok := doc[member].([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]T, 0, len(l))
+	for _, e := range l {
+		v, ok := strs(e, "", names...)
+		if !ok {
+			return nil
+		}
+		out = append(out, make1(v))
+	}
+	delete(doc, member)
+	return out
+}
+
+// splitOwn moves the server's own members out of a decoded document
+// into c's fields. A member of another form than the server writes stays
+// in doc, as it was.
+func (c *Conference) splitOwn() {
+	doc := c.Doc
+	c.Roles = splitRoles(doc)
+	c.VIPs = splitList(doc, vipMember, func(v []string) VIP { return VIP{CascadeID: v[0], MtID: v[1]} }, "cascade_id", "mt_id")
+	c.Links = splitList(doc, linksMember, func(v []string) CascadeLink { return CascadeLink{ConfID: v[0], LinkID: v[1]} }, "conf_id", "mt_id")
+	if v, ok := strs(doc[upMember], "uplink_mt_id", "conf_id", "mt_id", "uplink_mt_id"); ok {
+		c.Superior = &Superior{ConfID: v[0], LinkID: v[1], UplinkID: v[2]}
+		delete(doc, upMember)
+	}
+}
+
+// ownValues are the VIP list and cascade members as stored: a nil field
+// is no member.
+func (c Conference) ownValues() (names [3]string, values [3]any) {
+	n := 0
+	if c.VIPs != nil {
+		l := make([]any, len(c.VIPs))
+		for i, v := range c.VIPs {
+			l[i] = map[string]any{"cascade_id": v.CascadeID, "mt_id": v.MtID}
+		}
+		names[n], values[n] = vipMember, l
+		n++
+	}
+	if c.Links != nil {
+		l := make([]any, len(c.Links))
+		for i, v := range c.Links {
+			l[i] = map[string]any{"conf_id": v.ConfID, "mt_id": v.LinkID}
+		}
+		names[n], values[n] = linksMember, l
+		n++
+	}
+	if up := c.Superior; up != nil {
+		o := map[string]any{"conf_id": up.ConfID, "mt_id": up.LinkID}
+		if up.UplinkID != "" {
+			o["uplink_mt_id"] = up.UplinkID
+		}
+		names[n], values[n] = upMember, o
+	}
+	return names, values
+}
+
+// newConference is a conference record with its decoded document, the
+// server's own members taken out of it.
+func newConference(rec store.Record, doc map[string]any) Conference {
+	c := Conference{Rec: rec, Doc: doc}
+	c.splitOwn()
+	return c
+}
+
+// encodeConf writes a conference's document with its own members, as the
+// one JSON object it was decoded from: a role is written when the document
+// held it or it is set, the other members when they are not nil. They
+// are put into c.Doc for the encoding and taken out again (the document
+// is the caller's, used by one goroutine at a time). It returns the roles
+// as decoding the bytes gives them back.
+func encodeConf(c Conference) ([]byte, Roles, error) {
+	doc, r := c.Doc, c.Roles
+	var put [len(roleMembers)]bool
+	for i, f := range r.fields() {
+		if _, odd := doc[roleMembers[i]]; odd && *f == "" && r.stored&(1<<i) == 0 {
+			continue // a member that was not a string, kept as it was
+		}
+		if *f != "" || r.stored&(1<<i) != 0 {
+			doc[roleMembers[i]], put[i] = *f, true
+			r.stored |= 1 << i
+		}
+	}
+	names, values := c.ownValues()
+	for i, k := range names {
+		if k != "" {
+			doc[k] = values[i]
+		}
+	}
+	data, err := shape.Encode(doc)
+	for i := range put {
+		if put[i] {
+			delete(doc, roleMembers[i])
+		}
+	}
+	for _, k := range names {
+		if k != "" {
+			delete(doc, k)
+		}
+	}
+	return data, r, err
+}
+
+// ownValid tells whether the own members' strings are valid UTF-8, so
+// that decoding their encoding gives them back (as normalize for Doc).
+func (c Conference) ownValid() bool {
+	r := c.Roles
+	ok := utf8.ValidString(r.Chairman) && utf8.ValidString(r.Speaker) && utf8.ValidString(r.Dual) && utf8.ValidString(r.Upload)
+	for _, v := range c.VIPs {
+		ok = ok && utf8.ValidString(v.MtID) && utf8.ValidString(v.CascadeID)
+	}
+	for _, v := range c.Links {
+		ok = ok && utf8.ValidString(v.LinkID) && utf8.ValidString(v.ConfID)
+	}
+	if up := c.Superior; up != nil {
+		ok = ok && utf8.ValidString(up.ConfID) && utf8.ValidString(up.LinkID) && utf8.ValidString(up.UplinkID)
+	}
+	return ok
+}
