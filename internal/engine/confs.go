@@ -67,7 +67,10 @@ type Conference struct {
 	// superior's links to its subordinates; nil when none.
 	Superior *Superior
 	Links    []CascadeLink
-	Doc      map[string]any // every member but the server's own above
+	// HDUAliases are the aliases given to the TV walls the conference
+	// occupies (hdu_id to alias, vc's hdu.go); nil when none were given.
+	HDUAliases map[string]string
+	Doc        map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

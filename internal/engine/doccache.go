@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"strconv"
 	"sync"
@@ -114,6 +115,9 @@ func (c Conference) cloneOwn() Conference {
 	if c.Superior != nil {
 		up := *c.Superior
 		c.Superior = &up
+	}
+	if c.HDUAliases != nil {
+		c.HDUAliases = maps.Clone(c.HDUAliases)
 	}
 	return c
 }

@@ -111,6 +111,9 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"cascade_links":[],"cascade_up":{"conf_id":"1110001","mt_id":"5"},"name":"a"}`,
 		`{"cascade_links":[{"conf_id":"1110002","mt_id":"6"}],"cascade_up":{"conf_id":"1110001","mt_id":"5","uplink_mt_id":"1"},"name":"a"}`,
 		`{"cascade_up":{"conf_id":"1110001","mt_id":"5","uplink_mt_id":""},"name":"a"}`,
+		`{"name":"a","vc_hdu_alias":{"h1":"hall","h2":"lobby"}}`,
+		`{"name":"a","vc_hdu_alias":{}}`,
+		`{"name":"a","vc_hdu_alias":{"h1":1}}`,
 	} {
 		c, err := decode(store.Record{Data: []byte(data)})
 		if err != nil {
@@ -127,13 +130,15 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		c.VIPs = append(c.VIPs, VIP{MtID: "9", CascadeID: "0"})
 		c.Links = append(c.Links, CascadeLink{LinkID: "7", ConfID: "1110003"})
 		c.Superior = &Superior{ConfID: "1110004", LinkID: "8", UplinkID: "2"}
+		c.HDUAliases = map[string]string{"h9": "stage"}
 		got, roles, err := encodeConf(c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		again, err := decode(store.Record{Data: got})
 		if err != nil || again.Roles != roles || again.Roles.Upload != "9" || !reflect.DeepEqual(again.VIPs, c.VIPs) ||
-			!reflect.DeepEqual(again.Links, c.Links) || !reflect.DeepEqual(again.Superior, c.Superior) {
+			!reflect.DeepEqual(again.Links, c.Links) || !reflect.DeepEqual(again.Superior, c.Superior) ||
+			!reflect.DeepEqual(again.HDUAliases, c.HDUAliases) {
 			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
 		}
 		if _, in := c.Doc["upload_mt_id"]; in {

@@ -9,7 +9,7 @@ import (
 
 // The server's own members of a conference document (not creation
 // parameters) are decoded once into fields of Conference: Roles, VIPs,
-// Superior and Links.
+// Superior, Links and HDUAliases.
 // The other members stay in Conference.Doc.
 
 // Roles are the members of a conference document that name the terminals
@@ -80,11 +80,13 @@ type CascadeLink struct {
 	ConfID string // the subordinate conference (conf_id)
 }
 
-// The stored member names of the VIP list and the cascade.
+// The stored member names of the VIP list, the cascade and the TV walls'
+// aliases.
 const (
 	vipMember   = "viplist"
 	upMember    = "cascade_up"
 	linksMember = "cascade_links"
+	aliasMember = "vc_hdu_alias"
 )
 
 // strs reads an object of string members: the values of names, in order,
@@ -144,11 +146,21 @@ func (c *Conference) splitOwn() {
 		c.Superior = &Superior{ConfID: v[0], LinkID: v[1], UplinkID: v[2]}
 		delete(doc, upMember)
 	}
+	if o, ok := doc[aliasMember].(map[string]any); ok {
+		a := make(map[string]string, len(o))
+		for k, v := range o {
+			if a[k], ok = v.(string); !ok {
+				return
+			}
+		}
+		c.HDUAliases = a
+		delete(doc, aliasMember)
+	}
 }
 
 // ownValues are the VIP list and cascade members as stored: a nil field
 // is no member.
-func (c Conference) ownValues() (names [3]string, values [3]any) {
+func (c Conference) ownValues() (names [4]string, values [4]any) {
 	n := 0
 	if c.VIPs != nil {
 		l := make([]any, len(c.VIPs))
@@ -172,6 +184,14 @@ func (c Conference) ownValues() (names [3]string, values [3]any) {
 			o["uplink_mt_id"] = up.UplinkID
 		}
 		names[n], values[n] = upMember, o
+		n++
+	}
+	if c.HDUAliases != nil {
+		o := make(map[string]any, len(c.HDUAliases))
+		for k, v := range c.HDUAliases {
+			o[k] = v
+		}
+		names[n], values[n] = aliasMember, o
 	}
 	return names, values
 }
@@ -235,6 +255,9 @@ func (c Conference) ownValid() bool {
 	}
 	if up := c.Superior; up != nil {
 		ok = ok && utf8.ValidString(up.ConfID) && utf8.ValidString(up.LinkID) && utf8.ValidString(up.UplinkID)
+	}
+	for k, v := range c.HDUAliases {
+		ok = ok && utf8.ValidString(k) && utf8.ValidString(v)
 	}
 	return ok
 }

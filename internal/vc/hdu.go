@@ -87,7 +87,7 @@ func (m *Module) stopHDU(ctx context.Context, r *api.Request) (wire.Object, erro
 		}
 		walls := mdObjs(c.Doc, docHDUs)
 		c.Doc[docHDUs] = mdAnys(append(walls[:i:i], walls[i+1:]...))
-		hduForget(c.Doc, v)
+		hduForget(c, v)
 		return nil
 	})
 	return nil, err
@@ -166,16 +166,14 @@ func (m *Module) setHDUAlias(ctx context.Context, r *api.Request) (wire.Object, 
 		if hduUses(c.Doc, v)[id] == "" {
 			return wire.Errorf(CodeHDUNotFound, "conference %s occupies no TV wall %s", c.ID(), id)
 		}
-		aliases := mdObj(c.Doc, docHDUAlias)
-		if aliases == nil {
-			aliases = map[string]any{}
+		if c.HDUAliases == nil {
+			c.HDUAliases = map[string]string{}
 		}
 		if alias == "" {
-			delete(aliases, id)
+			delete(c.HDUAliases, id)
 		} else {
-			aliases[id] = alias
+			c.HDUAliases[id] = alias
 		}
-		c.Doc[docHDUAlias] = aliases
 		return nil
 	})
 	return nil, err
@@ -183,15 +181,14 @@ func (m *Module) setHDUAlias(ctx context.Context, r *api.Request) (wire.Object, 
 
 // hduForget drops the aliases of the walls the conference no longer
 // occupies.
-func hduForget(doc map[string]any, v *mdView) {
-	aliases := mdObj(doc, docHDUAlias)
-	if len(aliases) == 0 {
+func hduForget(c *engine.Conference, v *mdView) {
+	if len(c.HDUAliases) == 0 {
 		return
 	}
-	uses := hduUses(doc, v)
-	for id := range aliases {
+	uses := hduUses(c.Doc, v)
+	for id := range c.HDUAliases {
 		if uses[id] == "" {
-			delete(aliases, id)
+			delete(c.HDUAliases, id)
 		}
 	}
 }

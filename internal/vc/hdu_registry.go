@@ -117,7 +117,7 @@ func (m *Module) hduOccupants(ctx context.Context, domain string) (map[string]st
 		}
 		for id := range hduUses(c.Doc, v) {
 			by[id] = c.ID()
-			if a := record.Str(mdObj(c.Doc, docHDUAlias), id); a != "" {
+			if a := c.HDUAliases[id]; a != "" {
 				alias[id] = a
 			}
 		}

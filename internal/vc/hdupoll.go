@@ -133,7 +133,7 @@ func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object,
 			"mt_ids": mdStrAnys(named), "state": 1}
 		mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.put(hp)
 		c.Doc[docHDUPoll], c.Doc[docHDUPollNo] = hp, pollID
-		hduForget(c.Doc, v)
+		hduForget(c, v)
 		return nil
 	})
 	if err != nil {
@@ -185,7 +185,7 @@ func (m *Module) setHDUPollState(ctx context.Context, r *api.Request) (wire.Obje
 			rot.resume(v.now).put(hp)
 			hp["state"] = 1
 		}
-		hduForget(c.Doc, v)
+		hduForget(c, v)
 		return nil
 	})
 	return nil, err

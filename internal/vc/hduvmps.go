@@ -129,7 +129,7 @@ func (m *Module) writeHDUVMP(ctx context.Context, r *api.Request,
 			return err
 		}
 		c.Doc[docHDUVMPs] = mdAnys(walls)
-		hduForget(c.Doc, v)
+		hduForget(c, v)
 		named = ids
 		return nil
 	})

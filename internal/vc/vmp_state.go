@@ -23,7 +23,7 @@ import (
 //	vc_hdus       TV walls the conference runs {hdu_id, mode, specific, poll, spilt}
 //	vc_hduvmps    TV-wall self compositions
 //	vc_hdupoll    the TV-wall batch poll; vc_hdupoll_seq numbers them
-//	vc_hdu_alias  aliases given to TV walls (hdu_id to alias)
+//	vc_hdu_alias  aliases given to TV walls (hdu_id to alias): engine.Conference.HDUAliases
 //
 // Everything time-driven (single-channel polls, batch polls) is stored as
 // a start time and read through the clock (DESIGN principle 4), so reads
@@ -36,7 +36,6 @@ const (
 	docHDUVMPs   = "vc_hduvmps"
 	docHDUPoll   = "vc_hdupoll"
 	docHDUPollNo = "vc_hdupoll_seq"
-	docHDUAlias  = "vc_hdu_alias"
 )
 
 // mdView is what the media features read of a running conference at one
