@@ -40,8 +40,9 @@ const (
 // away (a mix, composition, recording... that stopped), a delete. The keys
 // are those the vc module stores: the vc info's field names where it has
 // them, chairman_mt_id, speaker_mt_id, dualstream_mt_id and upload_mt_id
-// for the roles (internal/vc/control.go, upload.go), and vc_* for the
-// media features (internal/vc/vmp_state.go, poll_timeline.go).
+// for the roles (engine.Roles, written under these names by
+// internal/engine/own.go), and vc_* for the media features
+// (internal/vc/vmp_state.go, poll_timeline.go).
 //
 // State that the clock changes reaches the document through the vc due
 // sweep (the polled member's index, vc/push_notices.go), so it is
