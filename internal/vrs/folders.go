@@ -2,6 +2,7 @@ package vrs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -9,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
 	"github.com/confer-platform/confer/internal/wire"
@@ -32,10 +33,24 @@ const (
 
 var builtinFolders = map[int]string{folderAll: "ALL", folderUngroup: "UnGroup"}
 
+// folderDoc is a folder's stored document.
+type folderDoc struct {
+	Folderid       int64  `json:"folderid"`
+	Foldername     string `json:"foldername"`
+	Userdomainmoid string `json:"userdomainmoid"`
+}
+
 type folder struct {
 	rec store.Record
 	id  int
-	doc map[string]any
+	doc folderDoc
+}
+
+// decodeFolder reads a folder record.
+func decodeFolder(rec store.Record) (folder, error) {
+	f := folder{rec: rec}
+	f.id, _ = strconv.Atoi(rec.ID)
+	return f, json.Unmarshal(rec.Data, &f.doc)
 }
 
 func (m *Module) folders(ctx context.Context, domain string) ([]folder, error) {
@@ -45,12 +60,11 @@ func (m *Module) folders(ctx context.Context, domain string) ([]folder, error) {
 	}
 	out := make([]folder, 0, len(recs))
 	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
+		f, err := decodeFolder(rec)
 		if err != nil {
 			return nil, err
 		}
-		id, _ := strconv.Atoi(rec.ID)
-		out = append(out, folder{rec, id, doc})
+		out = append(out, f)
 	}
 	for i := 1; i < len(out); i++ { // by id
 		for j := i; j > 0 && out[j].id < out[j-1].id; j-- {
@@ -77,8 +91,7 @@ func (m *Module) folderOf(ctx context.Context, r *api.Request) (folder, error) {
 	if err != nil {
 		return folder{}, err
 	}
-	doc, err := shape.Decode(rec.Data)
-	return folder{rec, id, doc}, err
+	return decodeFolder(rec)
 }
 
 // folderName checks a folder name: not blank, at most 64 bytes, not the
@@ -101,7 +114,7 @@ func (m *Module) folderName(ctx context.Context, r *api.Request, self int) (stri
 		}
 	}
 	for _, f := range fs {
-		if f.id != self && record.Str(f.doc, "foldername") == name {
+		if f.id != self && f.doc.Foldername == name {
 			return "", wire.Errorf(CodeFolderExists, "folder %q exists", name)
 		}
 	}
@@ -124,17 +137,18 @@ func (m *Module) folderList(ctx context.Context, r *api.Request) (wire.Object, e
 		count[record.Int(p.Doc, "folderid")]++
 	}
 	domain := r.Principal.DomainMoid
-	out := []any{
-		map[string]any{"folderid": folderAll, "foldername": builtinFolders[folderAll], "prgcount": len(ps), "userdomainmoid": domain},
-		map[string]any{"folderid": folderUngroup, "foldername": builtinFolders[folderUngroup], "prgcount": count[0], "userdomainmoid": domain},
-	}
+	type item = model.VRSProgramFolderListReplyFolderinfoItem
+	reply := model.VRSProgramFolderListReply{Folderinfo: []item{
+		{Folderid: folderAll, Foldername: builtinFolders[folderAll], Prgcount: len(ps), Userdomainmoid: domain},
+		{Folderid: folderUngroup, Foldername: builtinFolders[folderUngroup], Prgcount: count[0], Userdomainmoid: domain},
+	}}
 	for _, f := range fs {
-		out = append(out, map[string]any{"folderid": f.id, "foldername": f.doc["foldername"], "prgcount": count[f.id], "userdomainmoid": domain})
+		reply.Folderinfo = append(reply.Folderinfo, item{Folderid: f.id, Foldername: f.doc.Foldername, Prgcount: count[f.id], Userdomainmoid: domain})
 	}
 	if !domainSelected(r) {
-		out = []any{}
+		reply.Folderinfo = nil
 	}
-	return shape.Project(map[string]any{"folderinfo": out}, r.Endpoint.Reply), nil
+	return reply.Wire(), nil
 }
 
 func (m *Module) folderCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
@@ -157,12 +171,12 @@ func (m *Module) folderCreate(ctx context.Context, r *api.Request) (wire.Object,
 		return nil, err
 	}
 	now := m.clk.Now()
-	data, _ := shape.Encode(map[string]any{"folderid": id, "foldername": name, "userdomainmoid": r.Principal.DomainMoid})
+	data, _ := json.Marshal(folderDoc{Folderid: id, Foldername: name, Userdomainmoid: r.Principal.DomainMoid})
 	if err := m.st.CreateRecord(ctx, store.Record{Kind: kindFolder, ID: strconv.FormatInt(id, 10), DomainMoid: r.Principal.DomainMoid,
 		Data: data, CreatedAt: now, UpdatedAt: now}); err != nil {
 		return nil, err
 	}
-	return wire.Object{"folderid": id}, nil
+	return (&model.VRSProgramFolderCreateReply{Folderid: int(id)}).Wire(), nil
 }
 
 func (m *Module) folderUpdate(ctx context.Context, r *api.Request) (wire.Object, error) {
@@ -177,8 +191,8 @@ func (m *Module) folderUpdate(ctx context.Context, r *api.Request) (wire.Object,
 	if err != nil {
 		return nil, err
 	}
-	f.doc["foldername"] = name
-	f.rec.Data, _ = shape.Encode(f.doc)
+	f.doc.Foldername = name
+	f.rec.Data, _ = json.Marshal(f.doc)
 	f.rec.UpdatedAt = m.clk.Now()
 	if err := m.st.SwapRecord(ctx, f.rec); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package vrs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,9 +10,9 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
 	"github.com/confer-platform/confer/internal/wire"
@@ -48,9 +49,28 @@ const (
 // taskStates are the reference's state numbers of the record states.
 var taskStates = map[string]int{taskReady: 1, taskWorking: 2, taskPaused: 3, taskDone: 5}
 
+// taskDoc is a task's stored document (JSON, the names above).
+type taskDoc struct {
+	Prggid         int    `json:"prggid"`
+	Prgalias       string `json:"prgalias"`
+	Dsttype        int    `json:"dsttype"`
+	Restype        int    `json:"restype"`
+	Picmergerstyle int    `json:"picmergerstyle"`
+	TotalMs        int64  `json:"total_ms"`
+	DoneMs         int64  `json:"done_ms"`
+	AnchorMs       int64  `json:"anchor_ms"`
+	Taskerrno      int    `json:"taskerrno"`
+}
+
 type task struct {
 	rec store.Record
-	doc map[string]any
+	doc taskDoc
+}
+
+// decodeTask reads a task record.
+func decodeTask(rec store.Record) (task, error) {
+	t := task{rec: rec}
+	return t, json.Unmarshal(rec.Data, &t.doc)
 }
 
 func isDone(t task) bool { return t.rec.State == taskDone }
@@ -60,24 +80,23 @@ func (m *Module) taskOf(ctx context.Context, domain string, gid int) (task, erro
 	if err != nil {
 		return task{}, err
 	}
-	doc, err := shape.Decode(rec.Data)
-	return task{rec, doc}, err
+	return decodeTask(rec)
 }
 
 // workMs is the work a task has done at now.
 func workMs(t task, now time.Time) int64 {
-	done := int64(record.Int(t.doc, "done_ms"))
+	done := t.doc.DoneMs
 	if t.rec.State == taskWorking {
-		done += now.UnixMilli() - int64(record.Int(t.doc, "anchor_ms"))
+		done += now.UnixMilli() - t.doc.AnchorMs
 	}
-	return min(max(done, 0), int64(record.Int(t.doc, "total_ms")))
+	return min(max(done, 0), t.doc.TotalMs)
 }
 
 func percent(t task, now time.Time) int {
 	if isDone(t) {
 		return 100
 	}
-	total := int64(record.Int(t.doc, "total_ms"))
+	total := t.doc.TotalMs
 	if total <= 0 {
 		return 0
 	}
@@ -86,7 +105,7 @@ func percent(t task, now time.Time) int {
 
 // saveTask writes a task over the version read.
 func (m *Module) saveTask(ctx context.Context, t *task) error {
-	t.rec.Data, _ = shape.Encode(t.doc)
+	t.rec.Data, _ = json.Marshal(t.doc)
 	t.rec.UpdatedAt = m.clk.Now()
 	return m.st.SwapRecord(ctx, t.rec)
 }
@@ -94,8 +113,8 @@ func (m *Module) saveTask(ctx context.Context, t *task) error {
 // work starts a ready task working at now.
 func work(t *task, now time.Time) {
 	t.rec.State = taskWorking
-	t.doc["anchor_ms"], t.doc["taskerrno"] = now.UnixMilli(), 0
-	left := int64(record.Int(t.doc, "total_ms")) - int64(record.Int(t.doc, "done_ms"))
+	t.doc.AnchorMs, t.doc.Taskerrno = now.UnixMilli(), 0
+	left := t.doc.TotalMs - t.doc.DoneMs
 	t.rec.DueAt = now.Add(time.Duration(max(left, 0)) * time.Millisecond)
 }
 
@@ -127,11 +146,10 @@ func (m *Module) RunDue(ctx context.Context) error {
 	}
 	slices.SortStableFunc(ready, func(a, b store.Record) int { return a.UpdatedAt.Compare(b.UpdatedAt) })
 	for _, rec := range ready[:min(free, len(ready))] {
-		doc, err := shape.Decode(rec.Data)
+		t, err := decodeTask(rec)
 		if err != nil {
 			return err
 		}
-		t := task{rec, doc}
 		work(&t, now)
 		if err := m.saveTask(ctx, &t); err != nil && !errors.Is(err, store.ErrConflict) {
 			return err
@@ -142,17 +160,16 @@ func (m *Module) RunDue(ctx context.Context) error {
 
 // finishTask marks a task done and gives its program the mp4 file.
 func (m *Module) finishTask(ctx context.Context, rec store.Record, now time.Time) error {
-	doc, err := shape.Decode(rec.Data)
+	t, err := decodeTask(rec)
 	if err != nil {
 		return err
 	}
-	t := task{rec, doc}
 	t.rec.State, t.rec.DueAt = taskDone, time.Time{}
-	t.doc["done_ms"], t.doc["taskerrno"] = t.doc["total_ms"], 0
+	t.doc.DoneMs, t.doc.Taskerrno = t.doc.TotalMs, 0
 	if err := m.saveTask(ctx, &t); err != nil {
 		return err
 	}
-	gid := record.Int(doc, "prggid")
+	gid := t.doc.Prggid
 	fileID, err := m.st.NextNumber(ctx, program.Counter, 1, 1<<31-1)
 	if err != nil {
 		return err
@@ -166,7 +183,7 @@ func (m *Module) finishTask(ctx context.Context, rec store.Record, now time.Time
 		}
 		p.Doc["files"] = append(files, map[string]any{"prgid": fileID, "prgtype": "mp4", "relativepath": "/mp4file/"})
 		p.Doc["streamjsonpath"] = fmt.Sprintf("/api/v2/vrs/upstream/%s/mp4file/%d/Readme.json", p.VRSMoid(), gid)
-		p.Doc["transcoded"] = map[string]any{"restype": doc["restype"], "picmergerstyle": doc["picmergerstyle"]}
+		program.SetTranscoded(p, t.doc.Restype, t.doc.Picmergerstyle)
 		return nil
 	})
 	if errors.Is(err, program.ErrNotFound) {
@@ -180,22 +197,25 @@ func (m *Module) taskCreate(ctx context.Context, r *api.Request) (wire.Object, e
 	if err := adminOnly(r); err != nil {
 		return nil, err
 	}
+	var q model.VRSTranstaskCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	domain := r.Principal.DomainMoid
-	var out []any
-	for _, it := range paramList(r.Args.Params, "addparams") {
-		gid := paramInt(it, "prggid")
+	var reply model.VRSTranstaskCreateReply
+	for _, it := range q.Addparams {
 		alias, err := m.taskAdd(ctx, domain, it)
 		code, err := itemCode(err)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, map[string]any{"prggid": gid, "prgalias": alias, "adderrno": code})
+		reply.Addreturns = append(reply.Addreturns, model.VRSTranstaskCreateReplyAddreturn{Prggid: it.Prggid, Prgalias: alias, Adderrno: code})
 	}
-	return wire.Object{"addreturns": orEmpty(out)}, m.RunDue(ctx)
+	return reply.Wire(), m.RunDue(ctx)
 }
 
-func (m *Module) taskAdd(ctx context.Context, domain string, it map[string]any) (string, error) {
-	gid, now := paramInt(it, "prggid"), m.clk.Now()
+func (m *Module) taskAdd(ctx context.Context, domain string, it model.VRSTranstaskCreateRequestAddparam) (string, error) {
+	gid, now := it.Prggid, m.clk.Now()
 	p, err := program.Get(ctx, m.st, domain, gid)
 	if errors.Is(err, program.ErrNotFound) {
 		return "", wire.Errorf(CodeNoProgram, "program %d does not exist", gid)
@@ -205,7 +225,7 @@ func (m *Module) taskAdd(ctx context.Context, domain string, it map[string]any) 
 	if p.Recording() {
 		return p.Alias(), wire.Errorf(CodeBadState, "program %d is being recorded", gid)
 	}
-	force := paramInt(it, "enforcetrans") == 1
+	force := it.Enforcetrans.Or(0) == 1
 	old, err := m.taskOf(ctx, domain, gid)
 	switch {
 	case err == nil && !isDone(old):
@@ -213,21 +233,17 @@ func (m *Module) taskAdd(ctx context.Context, domain string, it map[string]any) 
 	case err != nil && !errors.Is(err, store.ErrNotFound):
 		return "", err
 	case !force && program.Types(p)&program.TypeMP4 != 0:
-		prev, _ := p.Doc["transcoded"].(map[string]any)
-		if prev == nil {
+		restype, style, ok := program.Transcoded(p)
+		if !ok {
 			return p.Alias(), wire.Errorf(CodeTranscoded, "program %d has an mp4 file", gid)
 		}
-		if paramInt(prev, "restype") == paramInt(it, "restype") && paramInt(prev, "picmergerstyle") == paramInt(it, "picmergerstyle") {
+		if restype == it.Restype && style == it.Picmergerstyle {
 			return p.Alias(), wire.Errorf(CodeTranscodedSame, "program %d is transcoded with these parameters", gid)
 		}
 		return p.Alias(), wire.Errorf(CodeTranscodedOther, "program %d is transcoded with other parameters", gid)
 	}
-	doc := map[string]any{
-		"prggid": gid, "prgalias": p.Alias(), "dsttype": paramInt(it, "dsttype"), "restype": paramInt(it, "restype"),
-		"picmergerstyle": paramInt(it, "picmergerstyle"), "total_ms": max(p.LengthMs(now)/TranscodeSpeed, 1000),
-		"done_ms": 0, "anchor_ms": 0, "taskerrno": 0,
-	}
-	data, _ := shape.Encode(doc)
+	data, _ := json.Marshal(taskDoc{Prggid: gid, Prgalias: p.Alias(), Dsttype: it.Dsttype, Restype: it.Restype,
+		Picmergerstyle: it.Picmergerstyle, TotalMs: max(p.LengthMs(now)/TranscodeSpeed, 1000)})
 	rec := store.Record{Kind: kindTask, ID: strconv.Itoa(gid), DomainMoid: domain, State: taskReady, Data: data, CreatedAt: now, UpdatedAt: now}
 	if err == nil { // a finished task is replaced (enforcetrans)
 		rec.Version = old.rec.Version
@@ -247,15 +263,19 @@ func (m *Module) taskOperate(ctx context.Context, r *api.Request) (wire.Object, 
 	if err := adminOnly(r); err != nil {
 		return nil, err
 	}
+	var q model.VRSTranstaskOperateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	domain, now := r.Principal.DomainMoid, m.clk.Now()
-	var out []any
-	for _, it := range paramList(r.Args.Params, "operateparams") {
-		gid := paramInt(it, "prggid")
+	var reply model.VRSTranstaskOperateReply
+	for _, it := range q.Operateparams {
+		gid := it.Prggid
 		t, err := m.taskOf(ctx, domain, gid)
 		if errors.Is(err, store.ErrNotFound) {
 			err = wire.Errorf(CodeNoTask, "program %d has no transcoding task", gid)
 		} else if err == nil {
-			err = m.taskOp(ctx, &t, paramInt(it, "opcode"), now)
+			err = m.taskOp(ctx, &t, it.Opcode, now)
 			if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) {
 				err = wire.Errorf(CodeBadState, "the task of program %d changed meanwhile", gid)
 			}
@@ -264,13 +284,13 @@ func (m *Module) taskOperate(ctx context.Context, r *api.Request) (wire.Object, 
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, map[string]any{"prggid": gid, "prgalias": record.Str(t.doc, "prgalias"), "operrno": code})
+		reply.Operatereturns = append(reply.Operatereturns, model.VRSTranstaskOperateReplyOperatereturn{Prggid: gid, Prgalias: t.doc.Prgalias, Operrno: code})
 	}
-	return wire.Object{"operatereturns": orEmpty(out)}, m.RunDue(ctx)
+	return reply.Wire(), m.RunDue(ctx)
 }
 
 func (m *Module) taskOp(ctx context.Context, t *task, op int, now time.Time) error {
-	gid := record.Int(t.doc, "prggid")
+	gid := t.doc.Prggid
 	switch {
 	case op == opCancel:
 		return m.st.DeleteRecord(ctx, kindTask, t.rec.DomainMoid, t.rec.ID)
@@ -280,13 +300,13 @@ func (m *Module) taskOp(ctx context.Context, t *task, op int, now time.Time) err
 		return wire.Errorf(CodeTaskStarted, "the task of program %d is started", gid)
 	case op == opStart:
 		t.rec.State = taskReady
-		t.doc["taskerrno"] = 0
+		t.doc.Taskerrno = 0
 	case t.rec.State == taskPaused: // pause
 		return wire.Errorf(CodeTaskPaused, "the task of program %d is paused", gid)
 	default:
-		t.doc["done_ms"] = workMs(*t, now)
+		t.doc.DoneMs = workMs(*t, now)
 		t.rec.State, t.rec.DueAt = taskPaused, time.Time{}
-		t.doc["taskerrno"] = errUserPause
+		t.doc.Taskerrno = errUserPause
 	}
 	return m.saveTask(ctx, t)
 }
@@ -304,43 +324,49 @@ func (m *Module) taskList(ctx context.Context, r *api.Request) (wire.Object, err
 		}
 	}
 	now, gid, state := m.clk.Now(), queryInt(r, "prggid"), queryInt(r, "state")
-	var views []map[string]any
+	var views []taskView
 	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
+		t, err := decodeTask(rec)
 		if err != nil {
 			return nil, err
 		}
-		t := task{rec, doc}
 		switch {
-		case gid != 0 && record.Int(doc, "prggid") != gid,
+		case gid != 0 && t.doc.Prggid != gid,
 			state == 3 && !isDone(t), state == 4 && isDone(t),
-			!includes(r, record.Str(doc, "prgalias")):
+			!includes(r, t.doc.Prgalias):
 			continue
 		}
-		views = append(views, map[string]any{
-			"dsttype": doc["dsttype"], "percent": percent(t, now), "picmergerstyle": doc["picmergerstyle"],
-			"prgalias": doc["prgalias"], "prggid": doc["prggid"], "restype": doc["restype"],
-			"state": taskStates[rec.State], "taskerrno": doc["taskerrno"],
+		views = append(views, taskView{
+			Dsttype: t.doc.Dsttype, Percent: percent(t, now), Picmergerstyle: t.doc.Picmergerstyle,
+			Prgalias: t.doc.Prgalias, Prggid: t.doc.Prggid, Restype: t.doc.Restype,
+			State: taskStates[rec.State], Taskerrno: t.doc.Taskerrno,
 		})
 	}
 	if key, ok := taskKeys[queryInt(r, "orderindex")]; ok {
-		desc := queryInt(r, "desc") == 1
-		slices.SortStableFunc(views, func(a, b map[string]any) int {
-			c := compareAny(key(a), key(b))
-			if desc {
-				return -c
-			}
-			return c
-		})
+		sortBy(views, key, queryInt(r, "desc") == 1)
 	}
 	pg := page(r)
-	return shape.Project(map[string]any{"prgcount": len(views), "pageid": pg.ID, "taskinfo": toAny(paging.Cut(views, pg.Window()))}, r.Endpoint.Reply), nil
+	reply := model.VRSTranstaskListReply{Prgcount: len(views), Pageid: pg.ID, Taskinfo: paging.Cut(views, pg.Window())}
+	return reply.Wire(), nil
 }
 
+type taskView = model.VRSTranstaskListReplyTaskinfoItem
+
 // taskKeys are the sort keys of orderindex 1 to 4.
-var taskKeys = map[int]func(v map[string]any) any{
-	1: func(v map[string]any) any { return record.Str(v, "prgalias") },
-	2: func(v map[string]any) any { return record.Int(v, "percent") },
-	3: func(v map[string]any) any { return record.Int(v, "dsttype") },
-	4: func(v map[string]any) any { return record.Int(v, "state") },
+var taskKeys = map[int]func(v *taskView) any{
+	1: func(v *taskView) any { return v.Prgalias },
+	2: func(v *taskView) any { return v.Percent },
+	3: func(v *taskView) any { return v.Dsttype },
+	4: func(v *taskView) any { return v.State },
+}
+
+// sortBy sorts views by key (compareAny), descending when desc.
+func sortBy[T any](views []T, key func(*T) any, desc bool) {
+	slices.SortStableFunc(views, func(a, b T) int {
+		c := compareAny(key(&a), key(&b))
+		if desc {
+			return -c
+		}
+		return c
+	})
 }

@@ -5,8 +5,8 @@ import (
 	"net"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -66,13 +66,13 @@ func (m *Module) vrsIP(ctx context.Context, r *api.Request) (wire.Object, error)
 	if err != nil {
 		return nil, err
 	}
-	out := []any{}
+	var reply model.VRSVrsipGetReply
 	for _, a := range as {
 		isp := 0
 		if a.local {
 			isp = 7
 		}
-		out = append(out, map[string]any{"emisp": isp, "ip": a.ip, "port": a.port})
+		reply.Ipinfo = append(reply.Ipinfo, model.VRSVrsipGetReplyIpinfoItem{Emisp: isp, IP: int(a.ip), Port: a.port})
 	}
-	return shape.Project(map[string]any{"ipinfo": out}, r.Endpoint.Reply), nil
+	return reply.Wire(), nil
 }
