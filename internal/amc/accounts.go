@@ -2,8 +2,10 @@ package amc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/confer-platform/confer/internal/model"
 	"strconv"
 	"strings"
 	"time"
@@ -12,7 +14,6 @@ import (
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/sipcred"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -22,34 +23,25 @@ import (
 // through /api/v1/system/login. Only administrators of the user domain
 // manage them; an account of another domain does not exist (19001).
 
-// profileFields are the account fields kept in the store's profile
-// object, with their defaults.
-var profileFields = map[string]any{
-	"sex": 1, "date_of_birth": "", "ext_num": "", "fax": "", "office_location": "", "job_num": "", "limited": 0,
-}
-
-// accountDoc is an account in the reference's reply shape. The password
-// is never returned: only its bcrypt hash is kept.
-func accountDoc(a store.Account) map[string]any {
-	doc, _ := shape.Decode(a.Profile)
-	if doc == nil {
-		doc = map[string]any{}
+// accountDoc is an account in the reference's reply shape, a profile
+// member it never set at its default (defaultProfile). The password is
+// never returned: only its bcrypt hash is kept.
+func accountDoc(a store.Account) model.AMCAccountsGetReply {
+	p, _ := profileOf(a)
+	d := defaultProfile
+	doc := model.AMCAccountsGetReply{
+		Account: a.Username, AccountMoid: a.Moid, AccountJid: a.Moid + jidSuffix,
+		Name: a.Name, E164: a.E164, Email: a.Email, Mobile: a.Mobile,
+		Binded: flag(a.E164 != ""), Enable: flag(!a.Disabled),
+		DateOfBirth: p.DateOfBirth.Or(d.DateOfBirth.Value), ExtNum: p.ExtNum.Or(d.ExtNum.Value), Fax: p.Fax.Or(d.Fax.Value),
+		JobNum: p.JobNum.Or(d.JobNum.Value), Limited: p.Limited.Or(d.Limited.Value),
+		OfficeLocation: p.OfficeLocation.Or(d.OfficeLocation.Value), Sex: p.Sex.Or(d.Sex.Value),
+		Departments: make([]model.AMCAccountsGetReplyDepartment, 0, len(a.Departments)),
 	}
-	for k, def := range profileFields {
-		if _, ok := doc[k]; !ok {
-			doc[k] = def
-		}
-	}
-	doc["account"], doc["account_moid"], doc["account_jid"] = a.Username, a.Moid, a.Moid+jidSuffix
-	doc["name"], doc["e164"], doc["email"], doc["mobile"] = a.Name, a.E164, a.Email, a.Mobile
-	doc["binded"] = flag(a.E164 != "")
-	doc["enable"] = flag(!a.Disabled)
-	doc["password"] = ""
-	deps := make([]any, 0, len(a.Departments))
 	for _, d := range a.Departments {
-		deps = append(deps, map[string]any{"department_moid": d.DepartmentMoid, "department_name": d.DepartmentName, "department_position": d.Position})
+		doc.Departments = append(doc.Departments, model.AMCAccountsGetReplyDepartment{DepartmentMoid: d.DepartmentMoid,
+			DepartmentName: d.DepartmentName, DepartmentPosition: d.Position})
 	}
-	doc["departments"] = deps
 	return doc
 }
 
@@ -86,7 +78,7 @@ func checkPassword(field, pw string) error {
 
 // applyFields checks the account fields sent in p and writes them into a
 // (the store columns and the profile object). Absent fields are kept.
-func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]any, a *store.Account, prof map[string]any) error {
+func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]any, a *store.Account, prof *profile) error {
 	for _, f := range fieldRules {
 		if !has(p, f.name) {
 			continue
@@ -106,7 +98,7 @@ func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]a
 		case "mobile":
 			a.Mobile = v
 		default:
-			prof[f.name] = v
+			*prof.str(f.name) = model.Some(v)
 		}
 	}
 	if has(p, "date_of_birth") {
@@ -118,12 +110,13 @@ func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]a
 				}
 			}
 		}
-		prof["date_of_birth"] = v
+		prof.DateOfBirth = model.Some(v)
 	}
-	for _, k := range []string{"sex", "limited"} {
-		if has(p, k) {
-			prof[k] = record.Int(p, k)
-		}
+	if has(p, "sex") {
+		prof.Sex = model.Some(record.Int(p, "sex"))
+	}
+	if has(p, "limited") {
+		prof.Limited = model.Some(record.Int(p, "limited"))
 	}
 	if has(p, "enable") {
 		a.Disabled = record.Int(p, "enable") == 0
@@ -272,14 +265,11 @@ func (m *Module) createAccount(ctx context.Context, r *api.Request) (wire.Object
 		return nil, err
 	}
 	a := store.Account{Moid: auth.NewMoid(), DomainMoid: r.Principal.DomainMoid, Username: user, CreatedAt: m.clk.Now(), E164: e164}
-	prof := map[string]any{}
-	for k, v := range profileFields {
-		prof[k] = v
-	}
-	if err := m.applyFields(ctx, r, p, &a, prof); err != nil {
+	prof := defaultProfile
+	if err := m.applyFields(ctx, r, p, &a, &prof); err != nil {
 		return nil, err
 	}
-	if a.Profile, err = shape.Encode(prof); err != nil {
+	if a.Profile, err = json.Marshal(prof); err != nil {
 		return nil, err
 	}
 	if a.PasswordHash, err = auth.HashSecret(pw); err != nil {
@@ -307,11 +297,11 @@ func (m *Module) updateAccount(ctx context.Context, r *api.Request) (wire.Object
 	}
 	p := params(r)
 	was := a.Disabled
-	prof, err := shape.Decode(a.Profile)
+	prof, err := profileOf(a)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.applyFields(ctx, r, p, &a, prof); err != nil {
+	if err := m.applyFields(ctx, r, p, &a, &prof); err != nil {
 		return nil, err
 	}
 	if a.Disabled && !was && a.Moid == r.Principal.AccountMoid {
@@ -337,7 +327,7 @@ func (m *Module) updateAccount(ctx context.Context, r *api.Request) (wire.Object
 	case 2:
 		auto = a.E164 == ""
 	}
-	if a.Profile, err = shape.Encode(prof); err != nil {
+	if a.Profile, err = json.Marshal(prof); err != nil {
 		return nil, err
 	}
 	if err := m.withNumber(ctx, &a, auto, func() error { return m.auth.SaveAccount(ctx, a, pw, was) }); err != nil {
@@ -375,7 +365,8 @@ func (m *Module) getAccount(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	return shape.Project(accountDoc(a), r.Endpoint.Reply), nil
+	doc := accountDoc(a)
+	return doc.Wire(), nil
 }
 
 // listAccounts pages through the domain's accounts, oldest first; account
@@ -394,11 +385,11 @@ func (m *Module) listAccounts(ctx context.Context, r *api.Request) (wire.Object,
 	if err != nil {
 		return nil, err
 	}
-	docs := make([]map[string]any, 0, len(as))
+	reply := model.AMCAccountsListReply{Total: total, Accounts: make([]model.AMCAccountsListReplyAccount, 0, len(as))}
 	for _, a := range as {
-		docs = append(docs, accountDoc(a))
+		reply.Accounts = append(reply.Accounts, model.AMCAccountsListReplyAccount(accountDoc(a)))
 	}
-	return wire.Object{"total": total, "accounts": projectList(r, "accounts", docs)}, nil
+	return reply.Wire(), nil
 }
 
 // disableAccount disables an account and ends its sessions; the e164

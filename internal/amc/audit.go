@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/audit"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
@@ -37,7 +38,7 @@ func (m *Module) listAudit(ctx context.Context, r *api.Request) (wire.Object, er
 	if err != nil {
 		return nil, err
 	}
-	var out []map[string]any
+	var out []model.AMCAuditListReplyEntry
 	for _, rec := range recs {
 		e, err := audit.Decode(rec)
 		if err != nil {
@@ -54,11 +55,11 @@ func (m *Module) listAudit(ctx context.Context, r *api.Request) (wire.Object, er
 		total = len(out)
 		out = paging.Cut(out, w)
 	}
-	return wire.Object{"total": total, "entries": projectList(r, "entries", out)}, nil
+	return (&model.AMCAuditListReply{Total: total, Entries: out}).Wire(), nil
 }
 
 // auditDoc is e as the catalogue's reply fields name it.
-func auditDoc(e audit.Entry) map[string]any {
+func auditDoc(e audit.Entry) model.AMCAuditListReplyEntry {
 	names := make([]string, 0, len(e.Params))
 	for k := range e.Params {
 		names = append(names, k)
@@ -68,9 +69,9 @@ func auditDoc(e audit.Entry) map[string]any {
 	for _, k := range names {
 		target = append(target, k+"="+e.Params[k])
 	}
-	return map[string]any{
-		"time": e.Time.Format("2006-01-02T15:04:05.000-07:00"), "account": e.Account, "account_moid": e.AccountMoid,
-		"action": e.Action, "conf_id": e.Params["conf_id"], "mt_id": e.Params["mt_id"], "target": strings.Join(target, " "),
-		"client": e.Client, "error_code": e.ErrorCode,
+	return model.AMCAuditListReplyEntry{
+		Time: e.Time.Format("2006-01-02T15:04:05.000-07:00"), Account: e.Account, AccountMoid: e.AccountMoid,
+		Action: e.Action, ConfID: e.Params["conf_id"], MtID: e.Params["mt_id"], Target: strings.Join(target, " "),
+		Client: e.Client, ErrorCode: e.ErrorCode,
 	}
 }

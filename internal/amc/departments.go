@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
@@ -97,15 +98,17 @@ func (m *Module) listDepartments(ctx context.Context, r *api.Request) (wire.Obje
 	for _, d := range ds {
 		children[d.ParentMoid] = append(children[d.ParentMoid], d)
 	}
-	var node func(moid, name string) map[string]any
-	node = func(moid, name string) map[string]any {
-		subs := []any{}
+	// A department's departments are departments as the reply shows the
+	// root (the catalogue leaves the recursive list untyped).
+	var node func(moid, name string) *model.AMCDepartmentsListReply
+	node = func(moid, name string) *model.AMCDepartmentsListReply {
+		d := &model.AMCDepartmentsListReply{DepartmentMoid: moid, DepartmentName: name}
 		for _, c := range children[moid] {
-			subs = append(subs, node(c.Moid, c.Name))
+			d.Departments = append(d.Departments, node(c.Moid, c.Name).Wire())
 		}
-		return map[string]any{"seqencing": 0, "department_moid": moid, "department_name": name, "departments": subs}
+		return d
 	}
-	return shape.Project(node(r.Principal.DomainMoid, r.Principal.DomainName), r.Endpoint.Reply), nil
+	return node(r.Principal.DomainMoid, r.Principal.DomainName).Wire(), nil
 }
 
 // departmentAccounts serves the accounts of one department (of the root:
@@ -133,18 +136,21 @@ func (m *Module) departmentAccounts(ctx context.Context, r *api.Request) (wire.O
 	if err != nil {
 		return nil, err
 	}
-	out := make([]map[string]any, 0, len(as))
+	reply := model.AMCDepartmentsAccountsListReply{Total: total, Accounts: make([]model.AMCDepartmentsAccountsListReplyAccount, 0, len(as))}
 	for _, a := range as {
-		doc := accountDoc(a)
-		doc["department_moid"], doc["department_name"], doc["department_position"] = moid, name, ""
+		d := accountDoc(a)
+		e := model.AMCDepartmentsAccountsListReplyAccount{Account: d.Account, AccountJid: d.AccountJid, AccountMoid: d.AccountMoid,
+			Binded: d.Binded, DateOfBirth: d.DateOfBirth, E164: d.E164, Email: d.Email, Enable: d.Enable, ExtNum: d.ExtNum,
+			Fax: d.Fax, JobNum: d.JobNum, Limited: d.Limited, Mobile: d.Mobile, Name: d.Name, OfficeLocation: d.OfficeLocation,
+			Sex: d.Sex, DepartmentMoid: moid, DepartmentName: name}
 		for _, mb := range a.Departments {
 			if mb.DepartmentMoid == moid {
-				doc["department_position"] = mb.Position
+				e.DepartmentPosition = mb.Position
 			}
 		}
-		out = append(out, doc)
+		reply.Accounts = append(reply.Accounts, e)
 	}
-	return wire.Object{"total": total, "accounts": projectList(r, "accounts", out)}, nil
+	return reply.Wire(), nil
 }
 
 // department finds a department of the caller's domain (19903).

@@ -8,8 +8,7 @@ import (
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -38,11 +37,11 @@ func (m *Module) visible(ctx context.Context, r *api.Request) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	prof, err := shape.Decode(a.Profile)
+	prof, err := profileOf(a)
 	if err != nil {
 		return false, err
 	}
-	return record.Int(prof, "limited") == 0, nil
+	return prof.Limited.Or(0) == 0, nil
 }
 
 func (m *Module) organisation(ctx context.Context, r *api.Request) (organisation, error) {
@@ -82,16 +81,16 @@ func (m *Module) listGroups(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	groups := []map[string]any{}
+	var reply model.AMCPublicGroupsListReply
 	if ok {
 		o, err := m.organisation(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		groups = append(groups, map[string]any{"public_group_moid": r.Principal.DomainMoid,
-			"name": r.Principal.DomainName, "version": o.version(r.Principal.DomainMoid)})
+		reply.PublicGroups = append(reply.PublicGroups, model.AMCPublicGroupsListReplyPublicGroup{PublicGroupMoid: r.Principal.DomainMoid,
+			Name: r.Principal.DomainName, Version: o.version(r.Principal.DomainMoid)})
 	}
-	return wire.Object{"public_groups": projectList(r, "public_groups", groups)}, nil
+	return reply.Wire(), nil
 }
 
 // group checks the group moid: the caller's domain, visible to it.
@@ -117,18 +116,18 @@ func (m *Module) getGroup(ctx context.Context, r *api.Request) (wire.Object, err
 	for _, d := range o.deps {
 		children[d.ParentMoid] = append(children[d.ParentMoid], d)
 	}
-	groups := make([]map[string]any, 0, len(o.deps))
+	reply := model.AMCPublicGroupsGetReply{PublicGroupMoid: r.Principal.DomainMoid, Groups: make([]model.AMCPublicGroupsGetReplyGroup, 0, len(o.deps))}
 	var walk func(parent string)
 	walk = func(parent string) {
 		subs := children[parent]
 		sort.SliceStable(subs, func(i, j int) bool { return subs[i].Name < subs[j].Name })
 		for _, d := range subs {
-			groups = append(groups, map[string]any{"moid": d.Moid, "name": d.Name, "parent_moid": d.ParentMoid})
+			reply.Groups = append(reply.Groups, model.AMCPublicGroupsGetReplyGroup{Moid: d.Moid, Name: d.Name, ParentMoid: d.ParentMoid})
 			walk(d.Moid)
 		}
 	}
 	walk(r.Principal.DomainMoid)
-	return wire.Object{"public_group_moid": r.Principal.DomainMoid, "groups": projectList(r, "groups", groups)}, nil
+	return reply.Wire(), nil
 }
 
 func (m *Module) groupUsers(ctx context.Context, r *api.Request) (wire.Object, error) {
@@ -136,15 +135,14 @@ func (m *Module) groupUsers(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	users := []map[string]any{}
+	reply := model.AMCPublicGroupsUsersListReply{PublicGroupMoid: r.Principal.DomainMoid}
 	for _, a := range o.accts {
 		if a.Disabled {
 			continue
 		}
-		prof, _ := shape.Decode(a.Profile)
-		u := map[string]any{"moid": a.Moid, "jid": a.Moid + jidSuffix, "account": a.Username, "email": a.Email,
-			"e164": a.E164, "mobile": a.Mobile, "name": a.Name, "ext_num": record.Str(prof, "ext_num"),
-			"seat": "", "brief": "", "portrait40": "", "portrait64": "", "portrait128": ""}
+		prof, _ := profileOf(a)
+		u := model.AMCPublicGroupsUsersListReplyUser{Moid: a.Moid, Jid: a.Moid + jidSuffix, Account: a.Username, Email: a.Email,
+			E164: a.E164, Mobile: a.Mobile, Name: a.Name, ExtNum: prof.ExtNum.Or("")}
 		groupsOf := []string{}
 		for _, mb := range a.Departments {
 			groupsOf = append(groupsOf, mb.DepartmentMoid)
@@ -153,13 +151,9 @@ func (m *Module) groupUsers(ctx context.Context, r *api.Request) (wire.Object, e
 			groupsOf = []string{r.Principal.DomainMoid}
 		}
 		for _, g := range groupsOf {
-			e := map[string]any{}
-			for k, v := range u {
-				e[k] = v
-			}
-			e["group_moid"] = g
-			users = append(users, e)
+			u.GroupMoid = g
+			reply.Users = append(reply.Users, u)
 		}
 	}
-	return wire.Object{"public_group_moid": r.Principal.DomainMoid, "users": projectList(r, "users", users)}, nil
+	return reply.Wire(), nil
 }
