@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/confer-platform/confer/internal/model"
 	"sort"
 	"time"
 
@@ -47,7 +48,28 @@ func higher(a, b string) string {
 type alarm struct {
 	device, code, domain string
 	conf                 string // the running conference it concerns, "" for none
-	doc                  map[string]any
+	doc                  alarmDoc
+}
+
+// alarmDoc is an alarm as the registry stores it (JSON): the reply
+// members of a server's or a terminal's unrepaired warning, the
+// condition's code and when it was raised. A member of the other kind of
+// device is left out.
+type alarmDoc struct {
+	DeviceMoid      string `json:"device_moid"`
+	DeviceName      string `json:"device_name"`
+	DeviceType      string `json:"device_type"`
+	DeviceIP        string `json:"device_ip"`
+	DeviceE164      string `json:"device_e164,omitempty"`
+	DomainMoid      string `json:"domain_moid"`
+	DomainName      string `json:"domain_name,omitempty"`
+	MachineRoomMoid string `json:"machine_room_moid,omitempty"`
+	MachineRoomName string `json:"machine_room_name,omitempty"`
+	WarningLevel    string `json:"warning_level"`
+	Description     string `json:"description"`
+	Code            string `json:"code,omitempty"`
+	StartTime       string `json:"start_time,omitempty"`
+	RaisedMs        int64  `json:"raised_ms,omitempty"`
 }
 
 // conditions observes every alarm condition at now.
@@ -55,10 +77,10 @@ func (m *Module) conditions(ctx context.Context, ns []node.Node) ([]alarm, error
 	now := m.clk.Now()
 	var out []alarm
 	server := func(n node.Node, device, typ, code, level, desc string) alarm {
-		return alarm{device: device, code: code, doc: map[string]any{
-			"device_moid": device, "device_name": n.Doc["name"], "device_type": typ, "device_ip": n.Doc["ip"],
-			"domain_moid": PlatformMoid, "domain_name": PlatformName, "machine_room_moid": n.Doc["machine_room_moid"],
-			"machine_room_name": n.Doc["machine_room_name"], "warning_level": level, "description": desc,
+		return alarm{device: device, code: code, doc: alarmDoc{
+			DeviceMoid: device, DeviceName: n.Doc.Name, DeviceType: typ, DeviceIP: n.Doc.IP,
+			DomainMoid: PlatformMoid, DomainName: PlatformName, MachineRoomMoid: n.Doc.MachineRoomMoid,
+			MachineRoomName: n.Doc.MachineRoomName, WarningLevel: level, Description: desc,
 		}}
 	}
 	for _, n := range ns {
@@ -120,10 +142,10 @@ func (m *Module) failingTerminals(ctx context.Context) ([]alarm, error) {
 			continue
 		}
 		seen[t.moid] = true
-		out = append(out, alarm{device: t.moid, code: "calls_failing", domain: rec.DomainMoid, conf: rec.OwnerMoid, doc: map[string]any{
-			"device_moid": t.moid, "device_name": t.name, "device_type": t.typ, "device_ip": t.ip, "device_e164": t.e164,
-			"domain_moid": rec.DomainMoid, "warning_level": "important",
-			"description": fmt.Sprintf("calls to %s keep failing: %d attempts, the last one %s (conference %s)", t.account, attempts, outcome, rec.OwnerMoid),
+		out = append(out, alarm{device: t.moid, code: "calls_failing", domain: rec.DomainMoid, conf: rec.OwnerMoid, doc: alarmDoc{
+			DeviceMoid: t.moid, DeviceName: t.name, DeviceType: t.typ, DeviceIP: t.ip, DeviceE164: t.e164,
+			DomainMoid: rec.DomainMoid, WarningLevel: "important",
+			Description: fmt.Sprintf("calls to %s keep failing: %d attempts, the last one %s (conference %s)", t.account, attempts, outcome, rec.OwnerMoid),
 		}})
 	}
 	return out, nil
@@ -131,7 +153,7 @@ func (m *Module) failingTerminals(ctx context.Context) ([]alarm, error) {
 
 // alarms evaluates the conditions, raises the new alarms and clears the
 // ended ones, and returns the raised alarms, oldest first.
-func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
+func (m *Module) alarms(ctx context.Context) ([]alarmDoc, error) {
 	ns, err := m.node.Nodes(ctx)
 	if err != nil {
 		return nil, err
@@ -142,9 +164,9 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 		return nil, err
 	}
 	if m.reg == nil { // no registry: the alarms start now
-		out := make([]map[string]any, 0, len(observed))
+		out := make([]alarmDoc, 0, len(observed))
 		for _, a := range observed {
-			a.doc["start_time"] = record.FormatTime(now)
+			a.doc.StartTime = record.FormatTime(now)
 			out = append(out, a.doc)
 		}
 		return out, nil
@@ -158,11 +180,11 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 		return nil, err
 	}
 	have := map[string]bool{}
-	var out []map[string]any
+	var out []alarmDoc
 	for _, doc := range stored {
-		key := record.Str(doc, "device_moid") + "\x00" + record.Str(doc, "code")
+		key := doc.DeviceMoid + "\x00" + doc.Code
 		if _, ok := want[key]; !ok {
-			if err := m.reg.ClearAlarm(ctx, record.Str(doc, "device_moid"), record.Str(doc, "code")); err != nil {
+			if err := m.reg.ClearAlarm(ctx, doc.DeviceMoid, doc.Code); err != nil {
 				return nil, err
 			}
 			continue
@@ -174,7 +196,7 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 		if have[key] {
 			continue
 		}
-		a.doc["code"], a.doc["start_time"], a.doc["raised_ms"] = a.code, record.FormatTime(now), now.UnixMilli()
+		a.doc.Code, a.doc.StartTime, a.doc.RaisedMs = a.code, record.FormatTime(now), now.UnixMilli()
 		b, err := json.Marshal(a.doc)
 		if err != nil {
 			return nil, err
@@ -190,7 +212,7 @@ func (m *Module) alarms(ctx context.Context) ([]map[string]any, error) {
 		}
 		out = append(out, a.doc)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return record.Int(out[i], "raised_ms") < record.Int(out[j], "raised_ms") })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].RaisedMs < out[j].RaisedMs })
 	return out, nil
 }
 
@@ -209,18 +231,16 @@ func (m *Module) notifyAlarm(ctx context.Context, a alarm, now time.Time) error 
 	return m.st.AppendNotice(ctx, n)
 }
 
-func (m *Module) storedAlarms(ctx context.Context) ([]map[string]any, error) {
+func (m *Module) storedAlarms(ctx context.Context) ([]alarmDoc, error) {
 	bs, err := m.reg.ListAlarms(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]map[string]any, 0, len(bs))
-	for _, b := range bs {
-		doc, err := shape.Decode(b)
-		if err != nil {
+	out := make([]alarmDoc, len(bs))
+	for i, b := range bs {
+		if err := json.Unmarshal(b, &out[i]); err != nil {
 			return nil, err
 		}
-		out = append(out, doc)
 	}
 	return out, nil
 }
@@ -258,13 +278,16 @@ func (m *Module) serverWarnings(ctx context.Context, r *api.Request) (wire.Objec
 	if err != nil {
 		return nil, err
 	}
-	out := []any{}
+	var reply model.NMSServersUnrepairedWarningsListReply
 	for _, a := range as {
-		if devices[record.Str(a, "device_moid")] && record.Str(a, "domain_moid") == PlatformMoid {
-			out = append(out, a)
+		if devices[a.DeviceMoid] && a.DomainMoid == PlatformMoid {
+			reply.UnrepairedWarnings = append(reply.UnrepairedWarnings, model.NMSServersUnrepairedWarningsListReplyUnrepairedWarning{
+				DeviceMoid: a.DeviceMoid, DeviceName: a.DeviceName, DeviceType: a.DeviceType, DeviceIP: a.DeviceIP,
+				DomainMoid: a.DomainMoid, DomainName: a.DomainName, MachineRoomMoid: a.MachineRoomMoid, MachineRoomName: a.MachineRoomName,
+				WarningLevel: a.WarningLevel, Description: a.Description, StartTime: a.StartTime})
 		}
 	}
-	return shape.Project(map[string]any{"unrepaired_warnings": out}, r.Endpoint.Reply), nil
+	return reply.Wire(), nil
 }
 
 // terminalWarnings answers the raised alarms of a terminal of the
@@ -288,12 +311,14 @@ func (m *Module) terminalWarnings(ctx context.Context, r *api.Request) (wire.Obj
 	if err != nil {
 		return nil, err
 	}
-	out := []any{}
+	var reply model.NMSTerminalsUnrepairedWarningsListReply
 	for _, a := range as {
-		if record.Str(a, "device_moid") == moid && record.Str(a, "domain_moid") == domain {
-			a["domain_name"] = r.Principal.DomainName
-			out = append(out, a)
+		if a.DeviceMoid == moid && a.DomainMoid == domain {
+			reply.UnrepairedWarnings = append(reply.UnrepairedWarnings, model.NMSTerminalsUnrepairedWarningsListReplyUnrepairedWarning{
+				DeviceMoid: a.DeviceMoid, DeviceName: a.DeviceName, DeviceType: a.DeviceType, DeviceIP: a.DeviceIP,
+				DeviceE164: a.DeviceE164, DomainMoid: a.DomainMoid, DomainName: r.Principal.DomainName,
+				WarningLevel: a.WarningLevel, Description: a.Description, StartTime: a.StartTime})
 		}
 	}
-	return shape.Project(map[string]any{"unrepaired_warnings": out}, r.Endpoint.Reply), nil
+	return reply.Wire(), nil
 }

@@ -44,7 +44,7 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 	if n, err := m.node.Nodes(ctx); err == nil {
 		for _, x := range n {
 			if x.Moid() == m.node.Moid() {
-				ip = record.Str(x.Doc, "ip")
+				ip = x.Doc.IP
 			}
 		}
 	}

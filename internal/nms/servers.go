@@ -8,8 +8,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/nms/node"
-	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -26,28 +24,30 @@ import (
 // NodeType is the type of a conferd node as a physical server.
 const NodeType = "CONFERD"
 
-// physical is a node as the physical-server replies show it; levels maps
-// device moids to their highest alarm level.
-func (m *Module) physical(n node.Node, levels map[string]string) map[string]any {
-	now := m.clk.Now()
-	out := shape.Merge(map[string]any{}, n.Doc)
-	out["domain_moid"], out["domain_name"], out["type"], out["card_pos"] = PlatformMoid, PlatformName, NodeType, ""
-	online := n.Online(now)
-	out["online"] = onlineText(online)
-	for _, k := range []string{"cpu", "memory", "disk", "portin", "portout"} {
-		v := record.Int(n.Doc, k)
-		switch {
-		case !online || (k == "disk" && v < 0):
-			out[k] = ""
-		default:
-			out[k] = strconv.Itoa(v)
+// physical is a node as the physical-server replies show it (the detail
+// has every member of a list's entry); levels maps device moids to their
+// highest alarm level.
+func (m *Module) physical(n node.Node, levels map[string]string) model.NMSPhysicalsDetailGetReply {
+	d := n.Doc
+	out := model.NMSPhysicalsDetailGetReply{Moid: d.Moid, Guid: d.GUID, DomainName: PlatformName, MachineRoomMoid: d.MachineRoomMoid,
+		MachineRoomName: d.MachineRoomName, DomainMoid: PlatformMoid, Name: d.Name, Type: NodeType, Location: d.Location, IP: d.IP}
+	online := n.Online(m.clk.Now())
+	out.Online = onlineText(online)
+	figure := func(v int64) string {
+		if !online {
+			return ""
 		}
+		return strconv.FormatInt(v, 10)
+	}
+	out.Cpu, out.Memory, out.Portin, out.Portout = figure(int64(d.CPU)), figure(int64(d.Memory)), figure(d.Portin), figure(d.Portout)
+	if d.Disk >= 0 {
+		out.Disk = figure(int64(d.Disk))
 	}
 	level := levels[n.Moid()]
 	for _, s := range n.Services() {
 		level = higher(level, levels[node.ServiceMoid(n.Moid(), s)])
 	}
-	out["warning_level"] = level
+	out.WarningLevel = level
 	return out
 }
 
@@ -59,12 +59,12 @@ func onlineText(b bool) string {
 }
 
 // logical is a service of a node as the logical-server replies show it.
-func (m *Module) logical(n node.Node, service string, levels map[string]string) map[string]any {
+func (m *Module) logical(n node.Node, service string, levels map[string]string) model.NMSPhysicalsLogicalsListReplyLogical {
 	moid := node.ServiceMoid(n.Moid(), service)
-	return map[string]any{
-		"moid": moid, "guid": node.GUID(moid), "machine_room_moid": n.Doc["machine_room_moid"], "p_server_moid": n.Moid(),
-		"domain_moid": PlatformMoid, "name": service, "type": strings.ToUpper(service), "backup_state": "",
-		"ip": n.Doc["ip"], "warning_level": levels[moid], "online": onlineText(n.Online(m.clk.Now())),
+	return model.NMSPhysicalsLogicalsListReplyLogical{
+		Moid: moid, Guid: node.GUID(moid), MachineRoomMoid: n.Doc.MachineRoomMoid, PServerMoid: n.Moid(),
+		DomainMoid: PlatformMoid, Name: service, Type: strings.ToUpper(service),
+		IP: n.Doc.IP, WarningLevel: levels[moid], Online: onlineText(n.Online(m.clk.Now())),
 	}
 }
 
@@ -80,8 +80,7 @@ func (m *Module) nodes(ctx context.Context) ([]node.Node, map[string]string, err
 	}
 	levels := map[string]string{}
 	for _, a := range as {
-		d := record.Str(a, "device_moid")
-		levels[d] = higher(levels[d], record.Str(a, "warning_level"))
+		levels[a.DeviceMoid] = higher(levels[a.DeviceMoid], a.WarningLevel)
 	}
 	return ns, levels, nil
 }
@@ -111,11 +110,15 @@ func (m *Module) physicals(ctx context.Context, r *api.Request) (wire.Object, er
 	if err != nil {
 		return nil, err
 	}
-	out := make([]any, 0, len(ns))
+	reply := model.NMSPlatformDomainsPhysicalsListReply{Physicals: make([]model.NMSPlatformDomainsPhysicalsListReplyPhysical, 0, len(ns))}
 	for _, n := range ns {
-		out = append(out, m.physical(n, levels))
+		d := m.physical(n, levels)
+		reply.Physicals = append(reply.Physicals, model.NMSPlatformDomainsPhysicalsListReplyPhysical{CardPos: d.CardPos, Moid: d.Moid,
+			Guid: d.Guid, MachineRoomMoid: d.MachineRoomMoid, DomainMoid: d.DomainMoid, Name: d.Name, Type: d.Type, Location: d.Location,
+			IP: d.IP, Cpu: d.Cpu, Portin: d.Portin, Portout: d.Portout, Disk: d.Disk, Memory: d.Memory, WarningLevel: d.WarningLevel,
+			Online: d.Online})
 	}
-	return shape.Project(map[string]any{"physicals": out}, r.Endpoint.Reply), nil
+	return reply.Wire(), nil
 }
 
 func (m *Module) physicalDetail(ctx context.Context, r *api.Request) (wire.Object, error) {
@@ -126,7 +129,8 @@ func (m *Module) physicalDetail(ctx context.Context, r *api.Request) (wire.Objec
 	if err != nil {
 		return nil, err
 	}
-	return shape.Project(m.physical(n, levels), r.Endpoint.Reply), nil
+	reply := m.physical(n, levels)
+	return reply.Wire(), nil
 }
 
 func (m *Module) logicalsOf(ctx context.Context, r *api.Request) (wire.Object, error) {
@@ -137,11 +141,11 @@ func (m *Module) logicalsOf(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	out := []any{}
+	var reply model.NMSPhysicalsLogicalsListReply
 	for _, s := range n.Services() {
-		out = append(out, m.logical(n, s, levels))
+		reply.Logicals = append(reply.Logicals, m.logical(n, s, levels))
 	}
-	return shape.Project(map[string]any{"logicals": out}, r.Endpoint.Reply), nil
+	return reply.Wire(), nil
 }
 
 func (m *Module) logicals(ctx context.Context, r *api.Request) (wire.Object, error) {
@@ -155,13 +159,13 @@ func (m *Module) logicals(ctx context.Context, r *api.Request) (wire.Object, err
 	if err != nil {
 		return nil, err
 	}
-	out := []any{}
+	var reply model.NMSPlatformDomainsLogicalsListReply
 	for _, n := range ns {
 		for _, s := range n.Services() {
-			out = append(out, m.logical(n, s, levels))
+			reply.Logicals = append(reply.Logicals, m.logical(n, s, levels))
 		}
 	}
-	return shape.Project(map[string]any{"logicals": out}, r.Endpoint.Reply), nil
+	return reply.Wire(), nil
 }
 
 // ports returns the platform's terminal ports and those in use.

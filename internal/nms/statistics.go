@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/confer-platform/confer/internal/model"
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -38,7 +39,7 @@ func (m *Module) sample(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		c["statistic_time"] = record.FormatTime(slot.In(now.Location()))
+		c.StatisticTime = record.FormatTime(slot.In(now.Location()))
 		b, _ := json.Marshal(c)
 		if err := m.reg.AddTerminalStat(ctx, d.Moid, slot, b); err != nil {
 			return err
@@ -58,7 +59,7 @@ func (m *Module) sample(ctx context.Context) error {
 // online terminals are read, and of their documents only the account and
 // the protocol: at 64,000 terminals, decoding every terminal twice cost
 // seconds of CPU a sample (docs/benchmarks.md).
-func (m *Module) counts(ctx context.Context, domain string, now time.Time, beats []engine.Memoized[[]int64]) (map[string]any, error) {
+func (m *Module) counts(ctx context.Context, domain string, now time.Time, beats []engine.Memoized[[]int64]) (*terminalStat, error) {
 	dir, err := m.st.ListDirectory(ctx)
 	if err != nil {
 		return nil, err
@@ -96,8 +97,12 @@ func (m *Module) counts(ctx context.Context, domain string, now time.Time, beats
 			}
 		}
 	}
-	return map[string]any{"domain_moid": domain, "xmpp_online": xmpp, "sip_online": len(sip), "monitor_online": monitors, "h323_online": len(h323)}, nil
+	return &terminalStat{DomainMoid: domain, XmppOnline: xmpp, SipOnline: len(sip), MonitorOnline: monitors, H323Online: len(h323)}, nil
 }
+
+// terminalStat is a sample of a domain's terminals online, as the
+// registry keeps it (JSON) and the statistic shows it.
+type terminalStat = model.NMSServiceDomainsTerminalOnlineStatisticGetReplyStatisticItem
 
 // heartbeats are the heartbeat_at (UNIX ms) of a conference's monitors.
 func heartbeats(c engine.Conference) []int64 {
@@ -126,6 +131,13 @@ func callOf(data []byte) (string, int, error) {
 	if err := dec.Decode(&c); err != nil {
 		return "", 0, err
 	}
-	doc := map[string]any{"account": c.Account, "protocol": c.Protocol}
-	return record.Str(doc, "account"), record.Int(doc, "protocol"), nil
+	acct := ""
+	switch x := c.Account.(type) {
+	case string:
+		acct = x
+	case json.Number:
+		acct = x.String()
+	}
+	protocol, _ := record.IntOK(c.Protocol)
+	return acct, protocol, nil
 }

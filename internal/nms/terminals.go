@@ -2,6 +2,7 @@ package nms
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"sort"
 	"time"
@@ -203,22 +204,22 @@ func (m *Module) statistics(ctx context.Context, r *api.Request) (wire.Object, e
 			return nil, err
 		}
 	}
-	var out []any
+	var out []terminalStat
 	if m.reg != nil {
 		bs, err := m.reg.TerminalStats(ctx, r.Principal.DomainMoid, from, to)
 		if err != nil {
 			return nil, err
 		}
-		for _, b := range bs {
-			doc, err := shape.Decode(b)
-			if err != nil {
+		out = make([]terminalStat, len(bs))
+		for i, b := range bs {
+			if err := json.Unmarshal(b, &out[i]); err != nil {
 				return nil, err
 			}
-			out = append(out, doc)
 		}
 	}
 	w := listPage(r)
-	return shape.Project(map[string]any{"total_count": len(out), "statistic": paging.Cut(out, w)}, r.Endpoint.Reply), nil
+	reply := model.NMSServiceDomainsTerminalOnlineStatisticGetReply{TotalCount: len(out), Statistic: paging.Cut(out, w)}
+	return reply.Wire(), nil
 }
 
 func timeParam(s, name string, def time.Time) (time.Time, error) {

@@ -96,8 +96,8 @@ func (m *Module) folderOf(ctx context.Context, r *api.Request) (folder, error) {
 
 // folderName checks a folder name: not blank, at most 64 bytes, not the
 // name of another folder of the domain (built-in ones included; A5 30).
-func (m *Module) folderName(ctx context.Context, r *api.Request, self int) (string, error) {
-	name := strings.TrimSpace(paramStr(r.Args.Params, "foldername"))
+func (m *Module) folderName(ctx context.Context, r *api.Request, sent string, self int) (string, error) {
+	name := strings.TrimSpace(sent)
 	switch {
 	case name == "":
 		return "", wire.InvalidParam("foldername", "must not be blank")
@@ -155,7 +155,11 @@ func (m *Module) folderCreate(ctx context.Context, r *api.Request) (wire.Object,
 	if err := adminOnly(r); err != nil {
 		return nil, err
 	}
-	name, err := m.folderName(ctx, r, 0)
+	var q model.VRSProgramFolderCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	name, err := m.folderName(ctx, r, q.Foldername, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +191,11 @@ func (m *Module) folderUpdate(ctx context.Context, r *api.Request) (wire.Object,
 	if err != nil {
 		return nil, err
 	}
-	name, err := m.folderName(ctx, r, f.id)
+	var q model.VRSProgramFolderUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	name, err := m.folderName(ctx, r, q.Foldername, f.id)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +224,11 @@ func (m *Module) folderDelete(ctx context.Context, r *api.Request) (wire.Object,
 	if err != nil {
 		return nil, err
 	}
-	del := paramInt(r.Args.Params, "isdelprogram") == 1
+	var q model.VRSProgramFolderDeleteRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	del := q.Isdelprogram == 1
 	var in []program.Program
 	for _, p := range ps {
 		if record.Int(p.Doc, "folderid") != f.id {

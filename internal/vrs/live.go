@@ -3,6 +3,7 @@ package vrs
 import (
 	"cmp"
 	"context"
+	"github.com/confer-platform/confer/internal/model"
 	"slices"
 	"strconv"
 	"time"
@@ -12,7 +13,6 @@ import (
 	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -40,7 +40,7 @@ func (m *Module) SetLive(viewers func(confID, recID string) int) { m.liveViewers
 func liveOf(f, t int) bool { return f == 2 || t == 2 || f == t }
 
 func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, error) {
-	var lives []map[string]any
+	var lives []liveView
 	if domainSelected(r) {
 		var err error
 		if lives, err = m.lives(ctx, r.BaseURL, r.Principal.DomainMoid); err != nil {
@@ -48,26 +48,26 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, err
 		}
 	}
 	filter := queryInt(r, "livetype")
-	var out []map[string]any
+	var out []liveView
 	for _, l := range lives {
-		if liveOf(filter, record.Int(l, "livetype")) && includes(r, record.Str(l, "roomname")) {
+		if liveOf(filter, l.livetype) && includes(r, l.Roomname) {
 			out = append(out, l)
 		}
 	}
-	keys := map[int]func(v map[string]any) any{
-		1: func(v map[string]any) any { return record.Str(v, "roomname") },
-		2: func(v map[string]any) any { return record.Int(v, "createtime") },
-		7: func(v map[string]any) any { return record.Int(v, "livestatnum") },
+	keys := map[int]func(v *liveView) any{
+		1: func(v *liveView) any { return v.Roomname },
+		2: func(v *liveView) any { return v.Createtime },
+		7: func(v *liveView) any { return v.Livestatnum },
 	}
 	key, ok := keys[queryInt(r, "orderindex")]
 	if !ok {
 		key = keys[2]
 	}
 	desc := ok && queryInt(r, "desc") == 1
-	slices.SortStableFunc(out, func(a, b map[string]any) int {
-		c := compareAny(key(a), key(b))
+	slices.SortStableFunc(out, func(a, b liveView) int {
+		c := compareAny(key(&a), key(&b))
 		if c == 0 {
-			c = cmp.Compare(record.Int(a, "roomid"), record.Int(b, "roomid"))
+			c = cmp.Compare(a.Roomid, b.Roomid)
 		}
 		if desc {
 			return -c
@@ -75,11 +75,21 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, err
 		return c
 	})
 	pg := page(r)
-	return shape.Project(map[string]any{"roomcount": len(out), "pageid": pg.ID, "roomstate": toAny(paging.Cut(out, pg.Window()))}, r.Endpoint.Reply), nil
+	reply := model.VRSLiveroomListReply{Roomcount: len(out), Pageid: pg.ID}
+	for _, l := range paging.Cut(out, pg.Window()) {
+		reply.Roomstate = append(reply.Roomstate, l.VRSLiveroomListReplyRoomstateItem)
+	}
+	return reply.Wire(), nil
+}
+
+// liveView is a live room with its live type (the livetype filter).
+type liveView struct {
+	model.VRSLiveroomListReplyRoomstateItem
+	livetype int
 }
 
 // lives returns the live broadcasts of a domain at now.
-func (m *Module) lives(ctx context.Context, base, domain string) ([]map[string]any, error) {
+func (m *Module) lives(ctx context.Context, base, domain string) ([]liveView, error) {
 	now := m.clk.Now()
 	rooms, err := m.rooms(ctx, kindRecRoom, domain)
 	if err != nil {
@@ -89,7 +99,7 @@ func (m *Module) lives(ctx context.Context, base, domain string) ([]map[string]a
 	if err != nil {
 		return nil, err
 	}
-	var out []map[string]any
+	var out []liveView
 	for _, rm := range rooms {
 		if record.Int(rm.doc, "lcaststate") == 0 {
 			continue
@@ -97,13 +107,12 @@ func (m *Module) lives(ctx context.Context, base, domain string) ([]map[string]a
 		cfg := rm.cfg()
 		start := time.UnixMilli(int64(record.Int(rm.doc, "live_since_ms")))
 		stream, snap := livePaths(start, "room"+rm.rec.ID)
-		out = append(out, map[string]any{
-			"roomid": rm.id(), "roomidstr": rm.rec.ID, "roomname": cfg["roomname"], "userdomainmoid": domain,
-			"prgid": record.Int(rm.doc, "rec_prggid"), "elapse": int(now.Sub(start) / time.Second),
-			"lcastpoint": cfg["roomname"], "livestreampath": stream, "livesnapshotpath": snap,
-			"mte164": calls[rm.number()].confID, "livestatnum": 0, "createtime": start.Unix(),
-			"encmode": 1, "authmode": 1, "prgwatermark": 0, "shorturl": "", "livetype": record.Int(cfg, "livetype"),
-		})
+		out = append(out, liveView{model.VRSLiveroomListReplyRoomstateItem{
+			Roomid: rm.id(), Roomidstr: rm.rec.ID, Roomname: record.Str(cfg, "roomname"), Userdomainmoid: domain,
+			Prgid: record.Int(rm.doc, "rec_prggid"), Elapse: int(now.Sub(start) / time.Second),
+			Lcastpoint: record.Str(cfg, "roomname"), Livestreampath: stream, Livesnapshotpath: snap,
+			Mte164: calls[rm.number()].confID, Createtime: int(start.Unix()), Encmode: 1, Authmode: 1,
+		}, record.Int(cfg, "livetype")})
 	}
 	confs, err := m.confs.List(ctx, domain, "", engine.StateRunning)
 	if err != nil {
@@ -124,13 +133,12 @@ func (m *Module) lives(ctx context.Context, base, domain string) ([]map[string]a
 			if m.liveViewers != nil {
 				stream, snap, viewers = base+live.Path(domain, c.ID(), id), "", m.liveViewers(c.ID(), id)
 			}
-			out = append(out, map[string]any{
-				"roomid": n, "roomidstr": id, "roomname": record.Str(rc, "video_name"), "userdomainmoid": domain,
-				"prgid": 0, "elapse": int(now.Sub(start) / time.Second), "lcastpoint": record.Str(c.Doc, "name"),
-				"livestreampath": stream, "livesnapshotpath": snap, "mte164": c.ID(), "livestatnum": viewers,
-				"createtime": start.Unix(), "encmode": 1, "authmode": 1, "prgwatermark": record.Int(rc, "watermark"),
-				"shorturl": "", "livetype": 0,
-			})
+			out = append(out, liveView{VRSLiveroomListReplyRoomstateItem: model.VRSLiveroomListReplyRoomstateItem{
+				Roomid: n, Roomidstr: id, Roomname: record.Str(rc, "video_name"), Userdomainmoid: domain,
+				Elapse: int(now.Sub(start) / time.Second), Lcastpoint: record.Str(c.Doc, "name"),
+				Livestreampath: stream, Livesnapshotpath: snap, Mte164: c.ID(), Livestatnum: viewers,
+				Createtime: int(start.Unix()), Encmode: 1, Authmode: 1, Prgwatermark: record.Int(rc, "watermark"),
+			}})
 		}
 	}
 	return out, nil
@@ -138,7 +146,7 @@ func (m *Module) lives(ctx context.Context, base, domain string) ([]map[string]a
 
 // resList pages through the booked conferences that will broadcast.
 func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, error) {
-	var out []any
+	var out []model.VRSResroomListReplyLiveinfoItem
 	if domainSelected(r) {
 		confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", engine.StateBooked)
 		if err != nil {
@@ -150,9 +158,10 @@ func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, erro
 				continue
 			}
 			start := c.StartTime()
-			out = append(out, map[string]any{"confname": c.Doc["name"], "starttime": start.Format("2006-01-02 15:04:05"), "encmode": 1})
+			out = append(out, model.VRSResroomListReplyLiveinfoItem{Confname: record.Str(c.Doc, "name"), Starttime: start.Format("2006-01-02 15:04:05"), Encmode: 1})
 		}
 	}
 	pg := page(r)
-	return shape.Project(map[string]any{"livecount": len(out), "pageid": pg.ID, "liveinfo": paging.Cut(orEmpty(out), pg.Window())}, r.Endpoint.Reply), nil
+	reply := model.VRSResroomListReply{Livecount: len(out), Pageid: pg.ID, Liveinfo: paging.Cut(out, pg.Window())}
+	return reply.Wire(), nil
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"github.com/confer-platform/confer/internal/model"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +12,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
 	"github.com/confer-platform/confer/internal/wire"
@@ -54,9 +54,9 @@ func (m *Module) filteredPrograms(ctx context.Context, r *api.Request) ([]progra
 		view := program.View(p, m.clk.Now(), 0)
 		switch {
 		case !mask(typeMask, program.Types(p)),
-			!mask(queryInt(r, "prgencmask"), record.Int(view, "prgencmode")),
-			!mask(queryInt(r, "prgauthmask"), record.Int(view, "prgauthmode")),
-			skid != "" && record.Str(view, "prgskid") != skid,
+			!mask(queryInt(r, "prgencmask"), view.Prgencmode),
+			!mask(queryInt(r, "prgauthmask"), view.Prgauthmode),
+			skid != "" && view.Prgskid != skid,
 			vrsmoid != "" && p.VRSMoid() != vrsmoid:
 			continue
 		}
@@ -83,7 +83,7 @@ func (m *Module) programList(ctx context.Context, r *api.Request) (wire.Object, 
 	now := m.clk.Now()
 	from, to := int64(queryInt(r, "starttime")), int64(queryInt(r, "endtime"))
 	ip := m.serverIP(ctx)
-	var views []map[string]any
+	var views []programView
 	for _, p := range ps {
 		in := record.Int(p.Doc, "folderid")
 		ct := p.CreateTime()
@@ -96,38 +96,41 @@ func (m *Module) programList(ctx context.Context, r *api.Request) (wire.Object, 
 	}
 	sortPrograms(views, queryInt(r, "orderindex"), queryInt(r, "desc") == 1)
 	pg := page(r)
-	return shape.Project(map[string]any{"prgcount": len(views), "pageid": pg.ID, "prginfo": toAny(paging.Cut(views, pg.Window()))}, r.Endpoint.Reply), nil
+	reply := model.VRSProgramListReply{Prgcount: len(views), Pageid: pg.ID, Prginfo: paging.Cut(views, pg.Window())}
+	return reply.Wire(), nil
 }
 
+type programView = model.VRSProgramListReplyPrginfoItem
+
 // programKeys are the sort keys of orderindex 1 to 7.
-var programKeys = map[int]func(v map[string]any) any{
-	1: func(v map[string]any) any { return record.Str(v, "prgalias") },
-	2: func(v map[string]any) any { return record.Int(v, "createtime") },
-	3: func(v map[string]any) any { return record.Int(v, "prgallduration") },
-	4: func(v map[string]any) any { return record.Int(v, "prgallsize") },
-	5: func(v map[string]any) any { return record.Int(v, "prgstate") },
-	6: func(v map[string]any) any { return len(v["prgdetail"].([]any)) },
-	7: func(v map[string]any) any {
+var programKeys = map[int]func(v *programView) any{
+	1: func(v *programView) any { return v.Prgalias },
+	2: func(v *programView) any { return v.Createtime },
+	3: func(v *programView) any { return v.Prgallduration },
+	4: func(v *programView) any { return v.Prgallsize },
+	5: func(v *programView) any { return v.Prgstate },
+	6: func(v *programView) any { return len(v.Prgdetail) },
+	7: func(v *programView) any {
 		n := 0
-		for _, d := range v["prgdetail"].([]any) {
-			n = max(n, record.Int(d.(map[string]any), "vodnum"))
+		for _, d := range v.Prgdetail {
+			n = max(n, d.Vodnum)
 		}
 		return n
 	},
 }
 
-func sortPrograms(vs []map[string]any, order int, desc bool) {
+func sortPrograms(vs []programView, order int, desc bool) {
 	key, ok := programKeys[order]
-	slices.SortStableFunc(vs, func(a, b map[string]any) int {
+	slices.SortStableFunc(vs, func(a, b programView) int {
 		if !ok { // unpublished first, then newest first
-			if c := cmp.Compare(record.Int(a, "prgstate"), record.Int(b, "prgstate")); c != 0 {
+			if c := cmp.Compare(a.Prgstate, b.Prgstate); c != 0 {
 				return c
 			}
-			return -cmp.Compare(record.Int(a, "createtime"), record.Int(b, "createtime"))
+			return -cmp.Compare(a.Createtime, b.Createtime)
 		}
-		c := compareAny(key(a), key(b))
+		c := compareAny(key(&a), key(&b))
 		if c == 0 {
-			c = cmp.Compare(record.Int(a, "prggid"), record.Int(b, "prggid"))
+			c = cmp.Compare(a.Prggid, b.Prggid)
 		}
 		if desc {
 			return -c
@@ -144,14 +147,6 @@ func compareAny(a, b any) int {
 		return cmp.Compare(x, b.(int))
 	}
 	return 0
-}
-
-func toAny[T any](l []T) []any {
-	out := make([]any, len(l))
-	for i, v := range l {
-		out[i] = v
-	}
-	return out
 }
 
 // deletable checks that a program may be deleted: never while it records
@@ -217,10 +212,14 @@ func (m *Module) programDelete(ctx context.Context, r *api.Request) (wire.Object
 	if r.Principal == nil {
 		return nil, adminOnly(r)
 	}
+	var q model.VRSProgramDeleteRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	domain := r.Principal.DomainMoid
-	var out []any
-	for _, it := range paramList(r.Args.Params, "prgdelpckinfo") {
-		gid := paramInt(it, "prggid")
+	var reply model.VRSProgramDeleteReply
+	for _, it := range q.Prgdelpckinfo {
+		gid := it.Prggid
 		err := func() error {
 			p, err := program.Get(ctx, m.st, domain, gid)
 			if errors.Is(err, program.ErrNotFound) {
@@ -231,7 +230,7 @@ func (m *Module) programDelete(ctx context.Context, r *api.Request) (wire.Object
 			if !r.Principal.Admin && (p.Rec.OwnerMoid == "" || p.Rec.OwnerMoid != r.Principal.AccountMoid) {
 				return wire.Errorf(CodeNoPermission, "program %d was recorded by another account: only an administrator of the user domain may delete it", gid)
 			}
-			if err := m.deletable(ctx, domain, p, paramInt(it, "enforcedel") == 1); err != nil {
+			if err := m.deletable(ctx, domain, p, it.Enforcedel == 1); err != nil {
 				return err
 			}
 			err = m.deleteProgram(ctx, domain, gid)
@@ -244,9 +243,9 @@ func (m *Module) programDelete(ctx context.Context, r *api.Request) (wire.Object
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, map[string]any{"prggid": gid, "delerrno": code})
+		reply.Prgdelpckinfo = append(reply.Prgdelpckinfo, model.VRSProgramDeleteReplyPrgdelpckinfoItem{Prggid: gid, Delerrno: code})
 	}
-	return wire.Object{"prgdelpckinfo": orEmpty(out)}, nil
+	return reply.Wire(), nil
 }
 
 // itemCode is the per-program code of a batch: 0, or the code of a
@@ -276,10 +275,14 @@ func (m *Module) programRelease(ctx context.Context, r *api.Request) (wire.Objec
 	if err := adminOnly(r); err != nil {
 		return nil, err
 	}
+	var q model.VRSProgramReleaseBatchUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	domain, now := r.Principal.DomainMoid, m.clk.Now()
-	var out []any
-	for _, it := range paramList(r.Args.Params, "info") {
-		gid, on := paramInt(it, "prggid"), paramInt(it, "prgstate") == 1
+	var reply model.VRSProgramReleaseBatchUpdateReply
+	for _, it := range q.Info {
+		gid, on := it.Prggid, it.Prgstate == 1
 		_, err := program.Update(ctx, m.st, now, domain, gid, func(p *program.Program) error {
 			if p.Recording() {
 				return wire.Errorf(CodeBadState, "program %d is being recorded", gid)
@@ -294,9 +297,9 @@ func (m *Module) programRelease(ctx context.Context, r *api.Request) (wire.Objec
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, map[string]any{"prggid": gid, "prgstate": paramInt(it, "prgstate"), "relerrno": code})
+		reply.Info = append(reply.Info, model.VRSProgramReleaseBatchUpdateReplyInfoItem{Prggid: gid, Prgstate: it.Prgstate, Relerrno: code})
 	}
-	return wire.Object{"info": orEmpty(out)}, nil
+	return reply.Wire(), nil
 }
 
 // programMove moves programs into a folder (2, UnGroup, takes them out of
@@ -306,8 +309,12 @@ func (m *Module) programMove(ctx context.Context, r *api.Request) (wire.Object, 
 	if err := adminOnly(r); err != nil {
 		return nil, err
 	}
+	var q model.VRSProgramToFolderMoveRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	domain, now := r.Principal.DomainMoid, m.clk.Now()
-	dst := paramInt(r.Args.Params, "dstfolderid")
+	dst := q.Dstfolderid
 	if dst != folderUngroup {
 		r.PathParams = map[string]string{"id": strconv.Itoa(dst)}
 		if _, err := m.folderOf(ctx, r); err != nil {
@@ -318,16 +325,15 @@ func (m *Module) programMove(ctx context.Context, r *api.Request) (wire.Object, 
 	if dst == folderUngroup {
 		into = 0
 	}
-	items := paramList(r.Args.Params, "prginfo")
-	for _, it := range items {
-		if _, err := program.Get(ctx, m.st, domain, paramInt(it, "prggid")); errors.Is(err, program.ErrNotFound) {
-			return nil, wire.Errorf(CodeNoProgram, "program %d does not exist", paramInt(it, "prggid"))
+	for _, it := range q.Prginfo {
+		if _, err := program.Get(ctx, m.st, domain, it.Prggid); errors.Is(err, program.ErrNotFound) {
+			return nil, wire.Errorf(CodeNoProgram, "program %d does not exist", it.Prggid)
 		} else if err != nil {
 			return nil, err
 		}
 	}
-	for _, it := range items {
-		if _, err := program.Update(ctx, m.st, now, domain, paramInt(it, "prggid"), func(p *program.Program) error {
+	for _, it := range q.Prginfo {
+		if _, err := program.Update(ctx, m.st, now, domain, it.Prggid, func(p *program.Program) error {
 			p.Doc["folderid"] = into
 			return nil
 		}); err != nil && !errors.Is(err, program.ErrNotFound) {

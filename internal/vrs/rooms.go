@@ -289,24 +289,28 @@ func (m *Module) callers(ctx context.Context, domain string) (map[string]caller,
 		return nil, err
 	}
 	out := map[string]caller{}
-	names := map[string]map[string]any{}
+	type conf struct {
+		name    string
+		running bool
+	}
+	confs := map[string]conf{}
 	for _, rec := range recs {
 		doc, err := shape.Decode(rec.Data)
 		if err != nil {
 			return nil, err
 		}
-		cdoc, ok := names[rec.OwnerMoid]
+		cf, ok := confs[rec.OwnerMoid]
 		if !ok {
 			c, err := m.confs.Get(ctx, domain, rec.OwnerMoid, engine.StateRunning)
 			if err == nil {
-				cdoc = c.Doc
+				cf = conf{record.Str(c.Doc, "name"), true}
 			}
-			names[rec.OwnerMoid] = cdoc
+			confs[rec.OwnerMoid] = cf
 		}
-		if cdoc == nil {
+		if !cf.running {
 			continue
 		}
-		c := caller{confID: rec.OwnerMoid, confName: record.Str(cdoc, "name"), bitrate: record.Int(doc, "bitrate")}
+		c := caller{confID: rec.OwnerMoid, confName: cf.name, bitrate: record.Int(doc, "bitrate")}
 		for _, k := range []string{"account", "e164"} {
 			if no := record.Str(doc, k); no != "" {
 				out[no] = c

@@ -12,7 +12,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
 	"github.com/confer-platform/confer/internal/wire"
@@ -175,13 +174,13 @@ func (m *Module) finishTask(ctx context.Context, rec store.Record, now time.Time
 		return err
 	}
 	_, err = program.Update(ctx, m.st, now, rec.DomainMoid, gid, func(p *program.Program) error {
-		files := []any{}
+		var files []program.FileEntry
 		for _, f := range program.Files(*p) {
-			if record.Str(f, "prgtype") != "mp4" {
+			if f.Prgtype != "mp4" {
 				files = append(files, f)
 			}
 		}
-		p.Doc["files"] = append(files, map[string]any{"prgid": fileID, "prgtype": "mp4", "relativepath": "/mp4file/"})
+		program.SetFiles(p, append(files, program.FileEntry{Prgid: int(fileID), Prgtype: "mp4", Relativepath: "/mp4file/"})...)
 		p.Doc["streamjsonpath"] = fmt.Sprintf("/api/v2/vrs/upstream/%s/mp4file/%d/Readme.json", p.VRSMoid(), gid)
 		program.SetTranscoded(p, t.doc.Restype, t.doc.Picmergerstyle)
 		return nil

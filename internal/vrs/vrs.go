@@ -138,7 +138,6 @@ func paramInt(obj map[string]any, key string) int { return record.Int(obj, key) 
 // paramStr reads a string member of a params object.
 func paramStr(obj map[string]any, key string) string { return record.Str(obj, key) }
 
-// paramList reads a list of objects of the params.
 // maxBatch is the most programs one batch request may name: each item is
 // a store write, and a batch of tens of thousands held the SQLite writer
 // for seconds (found by internal/robust; docs/vrs.md).
@@ -153,15 +152,4 @@ func capped(key string, h api.Handler) api.Handler {
 		}
 		return h(ctx, r)
 	}
-}
-
-func paramList(obj map[string]any, key string) []map[string]any {
-	var out []map[string]any
-	l, _ := obj[key].([]any)
-	for _, v := range l {
-		if o, ok := v.(map[string]any); ok {
-			out = append(out, o)
-		}
-	}
-	return out
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -37,14 +36,12 @@ func (m *Module) addresses(ctx context.Context) ([]address, error) {
 		if !n.Online(now) {
 			continue
 		}
-		l, _ := n.Doc["addresses"].([]any)
-		for _, v := range l {
-			s, _ := v.(string)
+		for _, s := range n.Doc.Addresses {
 			ip := net.ParseIP(s)
 			if ip == nil || ip.To4() == nil {
 				continue
 			}
-			a := address{ip: ipInt(s), port: record.Int(n.Doc, "port"), local: ip.IsPrivate() || ip.IsLoopback() || shared(ip)}
+			a := address{ip: ipInt(s), port: n.Doc.Port, local: ip.IsPrivate() || ip.IsLoopback() || shared(ip)}
 			if ip.IsLoopback() {
 				loop = append(loop, a)
 			} else {

@@ -125,20 +125,50 @@ func GUID(moid string) string {
 	return b.String()
 }
 
+// Info is a node's document in the registry (JSON): the facts of its
+// host, its settings and its figures at the last report.
+type Info struct {
+	Moid            string   `json:"moid"`
+	GUID            string   `json:"guid"`
+	Name            string   `json:"name"`
+	Hostname        string   `json:"hostname"`
+	IP              string   `json:"ip"` // the addresses, each followed by ";"
+	Addresses       []string `json:"addresses"`
+	Port            int      `json:"port"`
+	CPUCount        int      `json:"cpu_count"`
+	MemoryTotal     int64    `json:"memory_total"` // KiB
+	OS              string   `json:"os"`
+	StartTime       string   `json:"start_time"` // RFC 3339
+	Version         string   `json:"version"`
+	Services        []string `json:"services"`
+	MachineRoomMoid string   `json:"machine_room_moid"`
+	MachineRoomName string   `json:"machine_room_name"`
+	Location        string   `json:"location"`
+	ReportedAtMs    int64    `json:"reported_at_ms"`
+	OfflineAfterMs  int64    `json:"offline_after_ms"`
+	CPU             int      `json:"cpu"`     // percent
+	Memory          int      `json:"memory"`  // percent
+	Disk            int      `json:"disk"`    // percent, -1 unknown
+	Portin          int64    `json:"portin"`  // KiB received
+	Portout         int64    `json:"portout"` // KiB sent
+	Uptime          int64    `json:"uptime"`  // s
+	RunTime         int64    `json:"run_time"`
+}
+
 // Node is a registered node.
 type Node struct {
-	Doc map[string]any
+	Doc Info
 }
 
 // Moid returns the node's moid.
-func (n Node) Moid() string { s, _ := n.Doc["moid"].(string); return s }
+func (n Node) Moid() string { return n.Doc.Moid }
 
 // ReportedAt returns when the node last reported.
-func (n Node) ReportedAt() time.Time { return time.UnixMilli(i64(n.Doc["reported_at_ms"])) }
+func (n Node) ReportedAt() time.Time { return time.UnixMilli(n.Doc.ReportedAtMs) }
 
 // Online tells whether the node reported within its offline limit at now.
 func (n Node) Online(now time.Time) bool {
-	limit := time.Duration(i64(n.Doc["offline_after_ms"])) * time.Millisecond
+	limit := time.Duration(n.Doc.OfflineAfterMs) * time.Millisecond
 	if limit <= 0 {
 		limit = 3 * DefaultInterval
 	}
@@ -146,17 +176,7 @@ func (n Node) Online(now time.Time) bool {
 }
 
 // Services returns the services the node runs.
-func (n Node) Services() []string {
-	var out []string
-	if l, ok := n.Doc["services"].([]any); ok {
-		for _, v := range l {
-			if s, ok := v.(string); ok {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
+func (n Node) Services() []string { return n.Doc.Services }
 
 // ServiceMoid is the moid of a service (logical server) of a node.
 func ServiceMoid(nodeMoid, service string) string { return Moid("service:" + nodeMoid + ":" + service) }
@@ -172,7 +192,7 @@ type Reporter struct {
 	started time.Time
 	last    time.Time // of the last report; zero before the first
 	prev    Sample
-	self    map[string]any
+	self    *Info
 }
 
 // NewReporter returns the reporter of this node; reg may be nil.
@@ -194,7 +214,7 @@ func (r *Reporter) Config() Config {
 	if r.self == nil {
 		return r.cfg.withDefaults(r.cfg.Sampler())
 	}
-	return r.cfg.withDefaults(Sample{Hostname: str(r.self["hostname"])})
+	return r.cfg.withDefaults(Sample{Hostname: r.self.Hostname})
 }
 
 // Moid returns this node's moid ("" before the first report).
@@ -225,7 +245,7 @@ func (r *Reporter) Report(ctx context.Context) error {
 	moid := Moid("node:" + cfg.Name)
 	r.moid = moid
 	doc := Document(cfg, moid, s, r.prev, r.started, now)
-	r.prev, r.last, r.self = s, now, doc
+	r.prev, r.last, r.self = s, now, &doc
 	r.mu.Unlock()
 	if r.reg == nil {
 		return nil
@@ -239,7 +259,7 @@ func (r *Reporter) Report(ctx context.Context) error {
 
 // Document builds a node's document from a sample; prev (zero for the
 // first report) gives the CPU use between the two samples.
-func Document(cfg Config, moid string, s, prev Sample, started, now time.Time) map[string]any {
+func Document(cfg Config, moid string, s, prev Sample, started, now time.Time) Info {
 	cpu := 0
 	if db, dt := s.CPUBusy-prev.CPUBusy, s.CPUTotal-prev.CPUTotal; dt > 0 {
 		cpu = int((db*100 + dt/2) / dt)
@@ -252,18 +272,14 @@ func Document(cfg Config, moid string, s, prev Sample, started, now time.Time) m
 	for _, a := range s.Addresses {
 		ips += a + ";"
 	}
-	services := make([]any, len(cfg.Services))
-	for i, v := range cfg.Services {
-		services[i] = v
-	}
-	return map[string]any{
-		"moid": moid, "guid": GUID(moid), "name": cfg.Name, "hostname": s.Hostname, "ip": ips,
-		"addresses": s.Addresses, "port": cfg.Port, "cpu_count": s.CPUs, "memory_total": s.MemTotalKB, "os": s.OS,
-		"start_time": started.Format(time.RFC3339), "version": cfg.Version, "services": services,
-		"machine_room_moid": cfg.MachineRoomMoid, "machine_room_name": cfg.MachineRoomName, "location": cfg.Location,
-		"reported_at_ms": now.UnixMilli(), "offline_after_ms": cfg.OfflineAfter.Milliseconds(),
-		"cpu": cpu, "memory": mem, "disk": s.DiskPercent, "portin": s.NetInBytes / 1024, "portout": s.NetOutBytes / 1024,
-		"uptime": s.UptimeSec, "run_time": int64(now.Sub(started) / time.Second),
+	return Info{
+		Moid: moid, GUID: GUID(moid), Name: cfg.Name, Hostname: s.Hostname, IP: ips,
+		Addresses: s.Addresses, Port: cfg.Port, CPUCount: s.CPUs, MemoryTotal: s.MemTotalKB, OS: s.OS,
+		StartTime: started.Format(time.RFC3339), Version: cfg.Version, Services: append([]string{}, cfg.Services...),
+		MachineRoomMoid: cfg.MachineRoomMoid, MachineRoomName: cfg.MachineRoomName, Location: cfg.Location,
+		ReportedAtMs: now.UnixMilli(), OfflineAfterMs: cfg.OfflineAfter.Milliseconds(),
+		CPU: cpu, Memory: mem, Disk: s.DiskPercent, Portin: s.NetInBytes / 1024, Portout: s.NetOutBytes / 1024,
+		Uptime: s.UptimeSec, RunTime: int64(now.Sub(started) / time.Second),
 	}
 }
 
@@ -276,8 +292,7 @@ func (r *Reporter) Nodes(ctx context.Context) ([]Node, error) {
 	if r.reg == nil {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		b, _ := json.Marshal(r.self)
-		return decodeNodes([][]byte{b})
+		return []Node{{Doc: *r.self}}, nil
 	}
 	docs, err := r.reg.ListNodes(ctx)
 	if err != nil {
@@ -289,37 +304,14 @@ func (r *Reporter) Nodes(ctx context.Context) ([]Node, error) {
 func decodeNodes(docs [][]byte) ([]Node, error) {
 	out := make([]Node, 0, len(docs))
 	for _, b := range docs {
-		var m map[string]any
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.UseNumber()
-		if err := dec.Decode(&m); err != nil {
+		var n Node
+		if err := json.Unmarshal(b, &n.Doc); err != nil {
 			return nil, err
 		}
-		out = append(out, Node{Doc: m})
+		out = append(out, n)
 	}
 	return out, nil
 }
 
 // Registry returns the store's registry (nil when the store has none).
 func (r *Reporter) Registry() Registry { return r.reg }
-
-func str(v any) string { s, _ := v.(string); return s }
-
-func i64(v any) int64 {
-	switch x := v.(type) {
-	case json.Number:
-		n, err := x.Int64()
-		if err != nil {
-			f, _ := x.Float64()
-			return int64(f)
-		}
-		return n
-	case int64:
-		return x
-	case int:
-		return int64(x)
-	case float64:
-		return int64(x)
-	}
-	return 0
-}

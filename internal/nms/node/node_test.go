@@ -33,10 +33,11 @@ func TestDocument(t *testing.T) {
 		MemAvailKB: 500, NetInBytes: 10 << 10, NetOutBytes: 3 << 10, DiskPercent: 12}
 	cfg := Config{}.withDefaults(s)
 	d := Document(cfg, Moid("node:h"), s, prev, start, start.Add(90*time.Second))
-	for k, want := range map[string]any{"cpu": 30, "memory": 75, "portin": int64(10), "portout": int64(3), "disk": 12,
-		"run_time": int64(90), "ip": "10.0.0.1;::1;", "name": "h", "port": DefaultPort, "machine_room_moid": DefaultMachineRoomMoid} {
-		if d[k] != want {
-			t.Errorf("%s = %v (%T), want %v", k, d[k], d[k], want)
+	for k, c := range map[string][2]any{"cpu": {d.CPU, 30}, "memory": {d.Memory, 75}, "portin": {d.Portin, int64(10)},
+		"portout": {d.Portout, int64(3)}, "disk": {d.Disk, 12}, "run_time": {d.RunTime, int64(90)}, "ip": {d.IP, "10.0.0.1;::1;"},
+		"name": {d.Name, "h"}, "port": {d.Port, DefaultPort}, "machine_room_moid": {d.MachineRoomMoid, DefaultMachineRoomMoid}} {
+		if c[0] != c[1] {
+			t.Errorf("%s = %v (%T), want %v", k, c[0], c[0], c[1])
 		}
 	}
 	if Moid("node:h") != Moid("node:h") || Moid("node:h") == Moid("node:g") || len(GUID(Moid("x"))) != 32 {

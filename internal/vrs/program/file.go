@@ -43,7 +43,7 @@ func SetFile(doc map[string]any, gid int, f FileInfo) {
 	doc["file"], doc["size"], doc["duration"], doc["duration_ms"] = f.Rel, f.Bytes, secs, f.Duration.Milliseconds()
 	doc["width"], doc["height"], doc["video_codec"], doc["audio_codec"] = f.Width, f.Height, f.VideoCodec, f.AudioCodec
 	doc["container"], doc["suffix"] = f.Container, suffix
-	doc["files"] = []any{map[string]any{"prgid": gid, "prgtype": suffix, "relativepath": RelativePath}}
+	doc["files"] = fileList([]FileEntry{{Prgid: gid, Prgtype: suffix, Relativepath: RelativePath}})
 	if _, ok := doc["prgallduration"]; ok {
 		doc["prgallduration"], doc["prgallsize"] = secs, f.Bytes
 	}

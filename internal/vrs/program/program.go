@@ -168,7 +168,7 @@ func Start(ctx context.Context, st store.Store, now time.Time, sp Spec) (Program
 		"streamjsonpath": "", "vrsmoid": sp.VRSMoid, "userdomainmoid": sp.DomainMoid, "folderid": 0,
 		"bitrate": sp.Bitrate, "suffix": sp.Suffix, "recorded_ms": 0, "segment_ms": now.UnixMilli(),
 		"publish": flag(sp.Publish), "live": flag(sp.Live), "dual_stream": flag(sp.DualStream), "source": sp.Source,
-		"files":  []any{map[string]any{"prgid": gid, "prgtype": sp.Suffix, "relativepath": "/uploadmedia/"}},
+		"files":  fileList([]FileEntry{{Prgid: int(gid), Prgtype: sp.Suffix, Relativepath: "/uploadmedia/"}}),
 		"vodnum": 0, "downloadnum": 0,
 	}
 	for k, v := range sp.Extra {
@@ -262,31 +262,42 @@ func List(ctx context.Context, st store.Store, domainMoid string, states ...stri
 
 // FindFile finds the program that holds the file id (a prgid; the asf file
 // of a program has the program's gid, so a prggid finds it too).
-func FindFile(ctx context.Context, st store.Store, domainMoid string, id int) (Program, map[string]any, error) {
+func FindFile(ctx context.Context, st store.Store, domainMoid string, id int) (Program, FileEntry, error) {
 	if p, err := Get(ctx, st, domainMoid, id); err == nil {
 		return p, File(p, id), nil
 	} else if !errors.Is(err, ErrNotFound) {
-		return Program{}, nil, err
+		return Program{}, FileEntry{}, err
 	}
 	ps, err := List(ctx, st, domainMoid)
 	if err != nil {
-		return Program{}, nil, err
+		return Program{}, FileEntry{}, err
 	}
 	for _, p := range ps {
-		if f := File(p, id); f != nil && record.Int(f, "prgid") == id {
+		if f := File(p, id); f.Prgid == id {
 			return p, f, nil
 		}
 	}
-	return Program{}, nil, ErrNotFound
+	return Program{}, FileEntry{}, ErrNotFound
+}
+
+// FileEntry is a file of a program as its document's files list holds
+// it (JSON; the members in name order, as a stored object's keys are).
+type FileEntry struct {
+	Prgid        int    `json:"prgid"`
+	Prgtype      string `json:"prgtype"`
+	Relativepath string `json:"relativepath"`
 }
 
 // Files returns the files of a program (the asf recording first).
-func Files(p Program) []map[string]any {
-	var out []map[string]any
+func Files(p Program) []FileEntry {
+	var out []FileEntry
 	if l, ok := p.Doc["files"].([]any); ok {
 		for _, v := range l {
-			if m, ok := v.(map[string]any); ok {
-				out = append(out, m)
+			switch f := v.(type) {
+			case FileEntry: // set since the program was read
+				out = append(out, f)
+			case map[string]any: // as decoded
+				out = append(out, FileEntry{Prgid: record.Int(f, "prgid"), Prgtype: record.Str(f, "prgtype"), Relativepath: record.Str(f, "relativepath")})
 			}
 		}
 	}
@@ -295,16 +306,27 @@ func Files(p Program) []map[string]any {
 		if suffix == "" {
 			suffix = "asf"
 		}
-		out = append(out, map[string]any{"prgid": p.GID(), "prgtype": suffix, "relativepath": "/uploadmedia/"})
+		out = append(out, FileEntry{Prgid: p.GID(), Prgtype: suffix, Relativepath: "/uploadmedia/"})
+	}
+	return out
+}
+
+// SetFiles replaces the files of a program.
+func SetFiles(p *Program, files ...FileEntry) { p.Doc["files"] = fileList(files) }
+
+func fileList(files []FileEntry) []any {
+	out := make([]any, len(files))
+	for i, f := range files {
+		out[i] = f
 	}
 	return out
 }
 
 // File returns the file with the id, or the first file when no file has it.
-func File(p Program, id int) map[string]any {
+func File(p Program, id int) FileEntry {
 	fs := Files(p)
 	for _, f := range fs {
-		if record.Int(f, "prgid") == id {
+		if f.Prgid == id {
 			return f
 		}
 	}

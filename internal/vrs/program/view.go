@@ -1,6 +1,7 @@
 package program
 
 import (
+	"github.com/confer-platform/confer/internal/model"
 	"strings"
 	"time"
 
@@ -18,7 +19,7 @@ const (
 func Types(p Program) int {
 	m := 0
 	for _, f := range Files(p) {
-		if strings.EqualFold(record.Str(f, "prgtype"), "mp4") {
+		if strings.EqualFold(f.Prgtype, "mp4") {
 			m |= TypeMP4
 		} else {
 			m |= TypeASF
@@ -78,34 +79,32 @@ func (p Program) VRSMoid() string {
 
 // View is a program as vrs.program.list shows it at now; ip is the
 // recording server's address as an integer.
-func View(p Program, now time.Time, ip int64) map[string]any {
-	length, size := p.Length(now), p.Size(now)
+func View(p Program, now time.Time, ip int64) model.VRSProgramListReplyPrginfoItem {
+	length, size := p.Length(now), int(p.Size(now))
 	files := Files(p)
-	detail := make([]any, 0, len(files))
+	detail := make([]model.VRSProgramListReplyPrginfoItemPrgdetailItem, 0, len(files))
 	streams := 1
 	if record.Int(p.Doc, "dual_stream") == 1 {
 		streams = 2
 	}
 	for i, f := range files {
-		typ := record.Str(f, "prgtype")
-		rel := record.Str(f, "relativepath")
-		detail = append(detail, map[string]any{
-			"prgid": record.Int(f, "prgid"), "prggindex": i, "prgname": p.Alias() + "." + typ, "prgtype": typ,
-			"ip": ip, "relativepath": rel, "prgsize": size, "prgduration": length, "prgvideostreamcount": streams,
-			"presenter": "", "vodnum": record.Int(p.Doc, "vodnum"), "coverpath": "", "prgtab": []any{},
-			"covername": "", "downloadnum": record.Int(p.Doc, "downloadnum"),
+		typ, rel := f.Prgtype, f.Relativepath
+		detail = append(detail, model.VRSProgramListReplyPrginfoItemPrgdetailItem{
+			Prgid: f.Prgid, Prggindex: i, Prgname: p.Alias() + "." + typ, Prgtype: typ,
+			IP: int(ip), Relativepath: rel, Prgsize: size, Prgduration: length, Prgvideostreamcount: streams,
+			Vodnum: record.Int(p.Doc, "vodnum"), Downloadnum: record.Int(p.Doc, "downloadnum"),
 		})
 	}
 	watermark := record.Int(p.Doc, "prgwatermark")
 	if _, ok := p.Doc["prgwatermark"]; !ok {
 		watermark = record.Int(p.Doc, "watermark")
 	}
-	return map[string]any{
-		"prggid": p.GID(), "prgalias": p.Alias(), "createtime": p.CreateTime(), "issuetime": p.IssueTime(),
-		"prgstate": boolInt(p.Published()), "prgencmode": orInt(p.Doc, "prgencmode", 1), "prgauthmode": orInt(p.Doc, "prgauthmode", 1),
-		"prgwatermark": watermark, "prgskid": record.Str(p.Doc, "prgskid"), "prgdesc": record.Str(p.Doc, "prgdesc"),
-		"prgallduration": length, "prgallsize": size, "streamjsonpath": record.Str(p.Doc, "streamjsonpath"),
-		"vrsmoid": p.VRSMoid(), "userdomainmoid": p.Rec.DomainMoid, "prgdetail": detail,
+	return model.VRSProgramListReplyPrginfoItem{
+		Prggid: p.GID(), Prgalias: p.Alias(), Createtime: int(p.CreateTime()), Issuetime: int(p.IssueTime()),
+		Prgstate: boolInt(p.Published()), Prgencmode: orInt(p.Doc, "prgencmode", 1), Prgauthmode: orInt(p.Doc, "prgauthmode", 1),
+		Prgwatermark: watermark, Prgskid: record.Str(p.Doc, "prgskid"), Prgdesc: record.Str(p.Doc, "prgdesc"),
+		Prgallduration: length, Prgallsize: size, Streamjsonpath: record.Str(p.Doc, "streamjsonpath"),
+		Vrsmoid: p.VRSMoid(), Userdomainmoid: p.Rec.DomainMoid, Prgdetail: detail,
 	}
 }
 
