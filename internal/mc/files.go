@@ -3,8 +3,10 @@ package mc
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/confer-platform/confer/internal/model"
 	"path"
 	"slices"
 	"strconv"
@@ -105,19 +107,19 @@ func (m *Module) fileUpload(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	doc := map[string]any{
-		"meeting_id": meetingID, "file_name": name, "file_type": ext, "extension_name": ext,
-		"file_url": "/file/" + r.Principal.DomainMoid + "/" + stored, "file_size": fmt.Sprintf("%.2f", float64(fh.Size)/(1<<20)),
-		"creator_moid": r.Principal.AccountMoid, "creator_name": r.Principal.Username, "create_time": now.Format(time.RFC3339),
-		"stored_name": stored, "bytes": fh.Size,
-	}
+	doc := fileDoc{MCMeetingFilesUploadReplyMeetingFile: model.MCMeetingFilesUploadReplyMeetingFile{
+		MeetingID: meetingID, FileName: name, FileType: ext, ExtensionName: ext,
+		FileURL: "/file/" + r.Principal.DomainMoid + "/" + stored, FileSize: fmt.Sprintf("%.2f", float64(fh.Size)/(1<<20)),
+		CreatorMoid: r.Principal.AccountMoid, CreatorName: r.Principal.Username, CreateTime: now.Format(time.RFC3339),
+	}, StoredName: stored, Bytes: fh.Size}
 	rec := store.Record{Kind: record.KindFile, DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid,
 		State: fileState, DueAt: now.Add(FileKeep), CreatedAt: now, UpdatedAt: now}
-	if _, err = m.fileAdmit(ctx, rec, doc, meetingID, now); err != nil { // files_quota.go
+	if _, err = m.fileAdmit(ctx, rec, &doc, meetingID, now); err != nil { // files_quota.go
 		m.fileRemove(rec.DomainMoid, stored)
 		return nil, err
 	}
-	return shape.Project(map[string]any{"description": tplDescOK, "meeting_file": doc}, r.Endpoint.Reply), nil
+	reply := model.MCMeetingFilesUploadReply{Description: tplDescOK, MeetingFile: &doc.MCMeetingFilesUploadReplyMeetingFile}
+	return reply.Wire(), nil
 }
 
 func fileLimit(meetingID string) error {
@@ -139,7 +141,11 @@ func (m *Module) fileList(ctx context.Context, r *api.Request) (wire.Object, err
 			return nil, err
 		}
 	}
-	return wire.Object{"total": len(docs), "meeting_files": projectList(r, "meeting_files", docs)}, nil
+	reply := model.MCMeetingFilesListReply{Total: len(docs), MeetingFiles: make([]model.MCMeetingFilesListReplyMeetingFile, len(docs))}
+	for i, d := range docs {
+		reply.MeetingFiles[i] = d.MCMeetingFilesUploadReplyMeetingFile
+	}
+	return reply.Wire(), nil
 }
 
 // fileDelete deletes a file and its content. A file of another domain, or
@@ -156,7 +162,7 @@ func (m *Module) fileDelete(ctx context.Context, r *api.Request) (wire.Object, e
 	if rec.OwnerMoid != r.Principal.AccountMoid && !r.Principal.Admin {
 		return nil, wire.Errorf(wire.CodeNoPermission, "only the uploader or an administrator may delete meeting file %s", id)
 	}
-	doc, err := shape.Decode(rec.Data)
+	doc, err := decodeFile(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +172,7 @@ func (m *Module) fileDelete(ctx context.Context, r *api.Request) (wire.Object, e
 		}
 		return nil, err
 	}
-	m.fileRemove(rec.DomainMoid, fmt.Sprint(doc["stored_name"]))
+	m.fileRemove(rec.DomainMoid, doc.StoredName)
 	return wire.Object{"description": tplDescOK}, nil
 }
 
@@ -188,8 +194,8 @@ func (m *Module) ExpireFiles(ctx context.Context) error {
 			errs = append(errs, err)
 			continue
 		}
-		if doc, err := shape.Decode(rec.Data); err == nil {
-			m.fileRemove(rec.DomainMoid, fmt.Sprint(doc["stored_name"]))
+		if doc, err := decodeFile(rec); err == nil {
+			m.fileRemove(rec.DomainMoid, doc.StoredName)
 		}
 	}
 	return errors.Join(errs...)
@@ -220,7 +226,7 @@ func (m *Module) meetingExists(ctx context.Context, domain, meetingID string) er
 
 // meetingFiles returns the documents of a meeting's files that are not due
 // for removal at now, in upload order.
-func (m *Module) meetingFiles(ctx context.Context, domain, meetingID string, now time.Time) ([]map[string]any, error) {
+func (m *Module) meetingFiles(ctx context.Context, domain, meetingID string, now time.Time) ([]fileDoc, error) {
 	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindFile, DomainMoid: domain, States: []string{fileState}})
 	if err != nil {
 		return nil, err
@@ -234,16 +240,16 @@ func (m *Module) meetingFiles(ctx context.Context, domain, meetingID string, now
 		y, _ := strconv.ParseInt(b.ID, 10, 64)
 		return cmp.Compare(x, y)
 	})
-	var out []map[string]any
+	var out []fileDoc
 	for _, rec := range recs {
 		if !rec.DueAt.After(now) {
 			continue
 		}
-		d, err := shape.Decode(rec.Data)
+		d, err := decodeFile(rec)
 		if err != nil {
 			return nil, err
 		}
-		if fmt.Sprint(d["meeting_id"]) == meetingID {
+		if d.MeetingID == meetingID {
 			out = append(out, d)
 		}
 	}
@@ -280,4 +286,18 @@ func fileBaseName(name string) string {
 		name = stem + ext
 	}
 	return name
+}
+
+// fileDoc is a meeting file's stored document (JSON): the file as the
+// replies show it, the name of its content on disk and its size.
+type fileDoc struct {
+	model.MCMeetingFilesUploadReplyMeetingFile
+	StoredName string `json:"stored_name"`
+	Bytes      int64  `json:"bytes"`
+}
+
+// decodeFile reads a meeting file's record.
+func decodeFile(rec store.Record) (fileDoc, error) {
+	var d fileDoc
+	return d, json.Unmarshal(rec.Data, &d)
 }

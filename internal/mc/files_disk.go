@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -144,11 +143,11 @@ func (m *Module) SweepOrphanFiles(ctx context.Context) error {
 	}
 	known := map[string]bool{}
 	for _, rec := range recs {
-		d, err := shape.Decode(rec.Data)
+		d, err := decodeFile(rec)
 		if err != nil {
 			return err
 		}
-		known[rec.DomainMoid+"/"+fmt.Sprint(d["stored_name"])] = true
+		known[rec.DomainMoid+"/"+d.StoredName] = true
 	}
 	domains, err := os.ReadDir(m.cfg.FilesDir)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -2,13 +2,12 @@ package mc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -26,7 +25,7 @@ const DefaultMaxFilesPerDomain = 1000
 
 // fileAdmit stores rec (with doc) under a new file id when the meeting
 // and the domain have room at now.
-func (m *Module) fileAdmit(ctx context.Context, rec store.Record, doc map[string]any, meetingID string, now time.Time) (store.Record, error) {
+func (m *Module) fileAdmit(ctx context.Context, rec store.Record, doc *fileDoc, meetingID string, now time.Time) (store.Record, error) {
 	quota := m.cfg.MaxFilesPerDomain
 	if quota == 0 {
 		quota = DefaultMaxFilesPerDomain
@@ -46,11 +45,11 @@ func (m *Module) fileAdmit(ctx context.Context, rec store.Record, doc map[string
 					continue
 				}
 				inDomain++
-				d, err := shape.Decode(r.Data)
+				d, err := decodeFile(r)
 				if err != nil {
 					return err
 				}
-				if fmt.Sprint(d["meeting_id"]) == meetingID {
+				if d.MeetingID == meetingID {
 					inMeeting++
 				}
 			}
@@ -65,8 +64,8 @@ func (m *Module) fileAdmit(ctx context.Context, rec store.Record, doc map[string
 				return err
 			}
 			rec.ID = strconv.FormatInt(n, 10)
-			doc["file_id"] = rec.ID
-			if rec.Data, err = shape.Encode(doc); err != nil {
+			doc.FileID = rec.ID
+			if rec.Data, err = json.Marshal(doc); err != nil {
 				return err
 			}
 			return tx.CreateRecord(rec)

@@ -3,6 +3,7 @@ package mc
 import (
 	"context"
 	"errors"
+	"github.com/confer-platform/confer/internal/model"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
@@ -31,11 +32,14 @@ func (m *Module) listHistory(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	docs := make([]map[string]any, 0, len(hs))
+	reply := model.MCHistoryListReply{Total: total, Confs: make([]model.MCHistoryListReplyConf, 0, len(hs))}
 	for _, h := range hs {
-		docs = append(docs, historyDoc(h, false))
+		d := historyDoc(h, false)
+		reply.Confs = append(reply.Confs, model.MCHistoryListReplyConf{HistoryID: d.HistoryID, ConfID: d.ConfID, Name: d.Name,
+			Creator: d.Creator, StartTime: d.StartTime, EndTime: d.EndTime, Duration: d.Duration, Participants: d.Participants,
+			CallsCount: d.CallsCount})
 	}
-	return wire.Object{"total": total, "confs": projectList(r, "confs", docs)}, nil
+	return reply.Wire(), nil
 }
 
 // getHistory answers mc.history.get.
@@ -52,22 +56,23 @@ func (m *Module) getHistory(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object(historyDoc(h, true)), nil
+	reply := historyDoc(h, true)
+	return reply.Wire(), nil
 }
 
 // historyDoc is h as the catalogue's historyFields describe it.
-func historyDoc(h engine.History, calls bool) map[string]any {
-	doc := map[string]any{
-		"history_id": h.ID, "conf_id": h.ConfID, "name": h.Name,
-		"creator":    map[string]any{"name": h.CreatorName, "account": h.CreatorMoid},
-		"start_time": record.FormatTime(h.Start), "end_time": record.FormatTime(h.End),
-		"duration":     int(h.End.Sub(h.Start).Minutes()),
-		"participants": h.Participants(), "calls_count": len(h.Calls) + h.CallsDropped,
+func historyDoc(h engine.History, calls bool) model.MCHistoryGetReply {
+	doc := model.MCHistoryGetReply{
+		HistoryID: h.ID, ConfID: h.ConfID, Name: h.Name,
+		Creator:   &model.MCHistoryGetReplyCreator{Name: h.CreatorName, Account: h.CreatorMoid},
+		StartTime: record.FormatTime(h.Start), EndTime: record.FormatTime(h.End),
+		Duration:     int(h.End.Sub(h.Start).Minutes()),
+		Participants: h.Participants(), CallsCount: len(h.Calls) + h.CallsDropped,
 	}
 	if !calls {
 		return doc
 	}
-	list := make([]any, 0, len(h.Calls))
+	doc.Calls = make([]model.MCHistoryGetReplyCall, 0, len(h.Calls))
 	for _, c := range h.Calls {
 		join := c.Kind
 		if join == "" {
@@ -81,13 +86,12 @@ func historyDoc(h engine.History, calls bool) map[string]any {
 		if left.IsZero() {
 			left = h.End
 		}
-		list = append(list, map[string]any{
-			"mt_id": c.MtID, "alias": c.Alias, "account": c.Account, "protocol": c.Protocol,
-			"e164": c.E164, "ip": c.IP, "join_type": join,
-			"join_time": record.FormatTime(c.Joined), "leave_time": record.FormatTime(left),
-			"duration": int(left.Sub(c.Joined).Seconds()), "lost": lost,
+		doc.Calls = append(doc.Calls, model.MCHistoryGetReplyCall{
+			MtID: c.MtID, Alias: c.Alias, Account: c.Account, Protocol: c.Protocol,
+			E164: c.E164, IP: c.IP, JoinType: join,
+			JoinTime: record.FormatTime(c.Joined), LeaveTime: record.FormatTime(left),
+			Duration: int(left.Sub(c.Joined).Seconds()), Lost: lost,
 		})
 	}
-	doc["calls"] = list
 	return doc
 }
