@@ -9,8 +9,8 @@ import (
 
 // The server's own members of a conference document (not creation
 // parameters) are decoded once into fields of Conference: Roles, VIPs,
-// Superior, Links and HDUAliases.
-// The other members stay in Conference.Doc.
+// Superior, Links and HDUAliases. The other members stay in
+// Conference.Doc.
 
 // Roles are the members of a conference document that name the terminals
 // holding a role: the chairman, the speaker, the dual stream's sender and
@@ -36,11 +36,6 @@ var roleMembers = [...]string{"chairman_mt_id", "speaker_mt_id", "dualstream_mt_
 
 func (r *Roles) fields() [len(roleMembers)]*string {
 	return [...]*string{&r.Chairman, &r.Speaker, &r.Dual, &r.Upload}
-}
-
-// Held tells whether id holds one of the roles.
-func (r Roles) Held(id string) bool {
-	return id != "" && (r.Chairman == id || r.Speaker == id || r.Dual == id || r.Upload == id)
 }
 
 // splitRoles moves the roles out of a decoded document. A member stored as
