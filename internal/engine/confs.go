@@ -57,8 +57,9 @@ func DefaultConfig() Config {
 
 // Conference is a conference record with its decoded document (the
 // newest wire model: the creation parameters plus the server's fields):
-// the server's own members as fields (roles.go), the other members in Doc. Conf, read
-// from it by ConfOf, is the part the terminals' operations need.
+// the server's own members as fields (own.go, own_media.go), the other
+// members in Doc. Conf, read from it by ConfOf, is the part the
+// terminals' operations need.
 type Conference struct {
 	Rec   store.Record
 	Roles Roles
@@ -70,7 +71,10 @@ type Conference struct {
 	// HDUAliases are the aliases given to the TV walls the conference
 	// occupies (hdu_id to alias, vc's hdu.go); nil when none were given.
 	HDUAliases map[string]string
-	Doc        map[string]any // every member but the server's own above
+	// Mix is the conference's main mixer (vc_mix); nil when it is not
+	// mixing.
+	Mix *Mix
+	Doc map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

@@ -119,6 +119,7 @@ func (c Conference) cloneOwn() Conference {
 	if c.HDUAliases != nil {
 		c.HDUAliases = maps.Clone(c.HDUAliases)
 	}
+	c.Mix = c.Mix.clone()
 	return c
 }
 

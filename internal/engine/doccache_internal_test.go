@@ -97,8 +97,8 @@ func TestDocCacheTake(t *testing.T) {
 // A conference document decoded into its own members (roles, VIPs) and
 // the others and written back gives the bytes it was read from, whatever
 // it held (none, empty ones, set ones, a role stored as a number, a VIP
-// list of another form); a role or VIP list set is written and read back
-// as a field.
+// list, a mix of another form); a role, VIP list, ..., mix set is written
+// and read back as a field.
 func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 	for _, data := range []string{
 		`{"conf_id":"1110000","name":"a"}`,
@@ -114,6 +114,12 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_hdu_alias":{"h1":"hall","h2":"lobby"}}`,
 		`{"name":"a","vc_hdu_alias":{}}`,
 		`{"name":"a","vc_hdu_alias":{"h1":1}}`,
+		`{"name":"a","vc_mix":{"mode":1,"mt_ids":["1","2"]}}`,
+		`{"name":"a","vc_mix":{"accounts":[],"mode":2,"mt_ids":[]}}`,
+		`{"name":"a","vc_mix":{"accounts":["x"],"mode":1,"mt_ids":["3"]}}`,
+		`{"name":"a","vc_mix":{"mode":1.0,"mt_ids":[]}}`,
+		`{"name":"a","vc_mix":{"mode":1,"mt_ids":[1]}}`,
+		`{"name":"a","vc_mix":{"extra":0,"mode":1,"mt_ids":[]}}`,
 	} {
 		c, err := decode(store.Record{Data: []byte(data)})
 		if err != nil {
@@ -131,6 +137,7 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		c.Links = append(c.Links, CascadeLink{LinkID: "7", ConfID: "1110003"})
 		c.Superior = &Superior{ConfID: "1110004", LinkID: "8", UplinkID: "2"}
 		c.HDUAliases = map[string]string{"h9": "stage"}
+		c.Mix = &Mix{Mode: 2, MtIDs: []string{"3"}, Accounts: []string{}}
 		got, roles, err := encodeConf(c)
 		if err != nil {
 			t.Fatal(err)
@@ -138,7 +145,7 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		again, err := decode(store.Record{Data: got})
 		if err != nil || again.Roles != roles || again.Roles.Upload != "9" || !reflect.DeepEqual(again.VIPs, c.VIPs) ||
 			!reflect.DeepEqual(again.Links, c.Links) || !reflect.DeepEqual(again.Superior, c.Superior) ||
-			!reflect.DeepEqual(again.HDUAliases, c.HDUAliases) {
+			!reflect.DeepEqual(again.HDUAliases, c.HDUAliases) || !reflect.DeepEqual(again.Mix, c.Mix) {
 			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
 		}
 		if _, in := c.Doc["upload_mt_id"]; in {

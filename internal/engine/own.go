@@ -9,8 +9,8 @@ import (
 
 // The server's own members of a conference document (not creation
 // parameters) are decoded once into fields of Conference: Roles, VIPs,
-// Superior, Links and HDUAliases. The other members stay in
-// Conference.Doc.
+// Superior, Links, HDUAliases and the media features' (own_media.go).
+// The other members stay in Conference.Doc.
 
 // Roles are the members of a conference document that name the terminals
 // holding a role: the chairman, the speaker, the dual stream's sender and
@@ -141,6 +141,7 @@ func (c *Conference) splitOwn() {
 		c.Superior = &Superior{ConfID: v[0], LinkID: v[1], UplinkID: v[2]}
 		delete(doc, upMember)
 	}
+	c.Mix = splitMix(doc) // own_media.go
 	if o, ok := doc[aliasMember].(map[string]any); ok {
 		a := make(map[string]string, len(o))
 		for k, v := range o {
@@ -153,9 +154,9 @@ func (c *Conference) splitOwn() {
 	}
 }
 
-// ownValues are the VIP list and cascade members as stored: a nil field
-// is no member.
-func (c Conference) ownValues() (names [4]string, values [4]any) {
+// ownValues are the VIP list, cascade, TV-wall alias and media members as
+// stored: a nil field is no member.
+func (c Conference) ownValues() (names [5]string, values [5]any) {
 	n := 0
 	if c.VIPs != nil {
 		l := make([]any, len(c.VIPs))
@@ -187,6 +188,10 @@ func (c Conference) ownValues() (names [4]string, values [4]any) {
 			o[k] = v
 		}
 		names[n], values[n] = aliasMember, o
+		n++
+	}
+	if c.Mix != nil {
+		names[n], values[n] = mixMember, c.Mix.value()
 	}
 	return names, values
 }
@@ -254,5 +259,5 @@ func (c Conference) ownValid() bool {
 	for k, v := range c.HDUAliases {
 		ok = ok && utf8.ValidString(k) && utf8.ValidString(v)
 	}
-	return ok
+	return ok && c.Mix.valid()
 }

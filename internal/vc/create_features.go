@@ -88,10 +88,8 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 	}
 	doc := c.Doc
 	var problems []error
-	if p := mdObj(doc, "mix"); len(p) > 0 && mdObj(doc, docMix) == nil {
-		if mix := v.createdMix(p); mix != nil {
-			doc[docMix] = mix
-		}
+	if p := mdObj(doc, "mix"); len(p) > 0 && c.Mix == nil {
+		c.Mix = v.createdMix(p)
 	}
 	if p := mdObj(doc, "vmp"); len(p) > 0 && mdObj(doc, docVMP) == nil {
 		cfg, err := v.createdVMP(p)
@@ -109,7 +107,7 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 			doc[tlKeyPoll] = poll
 		}
 	}
-	doc["mix_enable"] = mdFlag(mdObj(doc, docMix) != nil)
+	doc["mix_enable"] = mdFlag(c.Mix != nil)
 	doc["vmp_enable"] = mdFlag(mdObj(doc, docVMP) != nil)
 	doc["poll_enable"] = mdFlag(pollRunning(tlObj(doc[tlKeyPoll]), v.byID, v.now))
 	if rec := mdObj(doc, "recorder"); record.Int(rec, "recorder_mode") != 0 {
@@ -166,11 +164,12 @@ func (v *mdView) createdIDs(accts []string) []string {
 
 // createdMix is the mix of the creation's mix settings (both modes mix the
 // members named, as vc's start does); nil for a mode vc does not have.
-func (v *mdView) createdMix(p map[string]any) map[string]any {
+func (v *mdView) createdMix(p map[string]any) *engine.Mix {
 	mode := record.Int(p, "mode")
 	if mode != 1 && mode != 2 {
 		return nil
 	}
 	accts := createdAccounts(mdObjs(p, "members"))
-	return map[string]any{"mode": mode, "mt_ids": mdStrAnys(v.createdIDs(accts)), "accounts": mdStrAnys(accts)}
+	// The accounts are stored, also when the creation named none.
+	return &engine.Mix{Mode: mode, MtIDs: v.createdIDs(accts), Accounts: append([]string{}, accts...)}
 }

@@ -22,8 +22,8 @@ func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct
 		return changed, nil
 	}
 	now := m.clk.Now()
-	if mix := mdObj(doc, docMix); mix != nil {
-		changed = joinList(mix, id, acct) || changed
+	if mix := c.Mix; mix != nil && mixHas(mix.Accounts, acct) && !mixHas(mix.MtIDs, id) {
+		mix.MtIDs, changed = append(mix.MtIDs, id), true
 	}
 	if cfg := mdObj(doc, docVMP); cfg != nil {
 		for _, ch := range mdObjs(cfg, "members") {
@@ -48,8 +48,8 @@ func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct
 	return changed, nil
 }
 
-// joinList adds id to the mt_ids of a feature o (a mix or a batch poll)
-// whose accounts name acct.
+// joinList adds id to the mt_ids of a batch poll o whose accounts name
+// acct (the mix's: createdJoin).
 func joinList(o map[string]any, id, acct string) bool {
 	ids := mdStrs(o, "mt_ids")
 	if !mixHas(mdStrs(o, "accounts"), acct) || mixHas(ids, id) {

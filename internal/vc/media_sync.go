@@ -80,11 +80,11 @@ func (v *mdView) broadcast() media.Broadcast {
 // mix is what the conference's participants hear now: the members of a
 // running mix, or everyone.
 func (v *mdView) mix() media.Mix {
-	mix := mdObj(v.conf.Doc, docMix)
+	mix := v.conf.Mix
 	if mix == nil {
 		return media.Mix{All: true}
 	}
-	return media.Mix{Members: mdStrs(mix, "mt_ids"), Smart: record.Int(mix, "mode") == 1}
+	return media.Mix{Members: append([]string{}, mix.MtIDs...), Smart: mix.Mode == 1}
 }
 
 // MediaMoved tells this node's media plane, which just took a running

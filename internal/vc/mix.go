@@ -14,8 +14,8 @@ import (
 // Conference mixing (reference 05 items 33 to 37, "获取会议混音信息",
 // "开启/停止会议混音", "添加/删除混音成员"). A conference has one mixer, its
 // main one, mix_id 1 (any other does not exist: 20812). The mixer is
-// stored in the conference document (docMix: mode and the members'
-// mt_ids, in the order they joined); mix_enable of the conference and the
+// stored in the conference document (engine.Conference.Mix, vc_mix: mode
+// and the members' mt_ids, in the order they joined); mix_enable of the conference and the
 // mix flag of each member follow it. Both modes (1 smart, 2 custom) mix
 // the members named; the mode is kept and reported. Members must be
 // online terminals of the conference (12104, 20401); a member that leaves
@@ -26,8 +26,8 @@ const mixMain = "1"
 
 // mixRunning returns the stored mix of the request's mix_id: 20812 when
 // it does not run.
-func mixRunning(c engine.Conference, mixID string) (map[string]any, error) {
-	mix := mdObj(c.Doc, docMix)
+func mixRunning(c engine.Conference, mixID string) (*engine.Mix, error) {
+	mix := c.Mix
 	if mixID != mixMain {
 		return nil, wire.Errorf(CodeMixNotRunning, "conference %s has no mixer %s (its main mixer is 1)", c.ID(), mixID)
 	}
@@ -51,7 +51,7 @@ func (m *Module) getMix(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"mode": mix["mode"], "members": v.accounts(mdStrs(mix, "mt_ids"))}
+	out := map[string]any{"mode": mix.Mode, "members": v.accounts(mix.MtIDs)}
 	return shape.Project(out, r.Endpoint.Reply), nil
 }
 
@@ -61,15 +61,15 @@ func (m *Module) startMix(ctx context.Context, r *api.Request) (wire.Object, err
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
 	}
-	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, []string, error) {
-		if mdObj(c.Doc, docMix) != nil {
+	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (*engine.Mix, []string, error) {
+		if c.Mix != nil {
 			return nil, nil, wire.Errorf(CodeMixRunning, "conference %s is already mixing", c.ID())
 		}
 		ids, err := v.mdIDList(mixMemberIDs(q.Members), "members")
 		if err != nil {
 			return nil, nil, err
 		}
-		return map[string]any{"mode": q.Mode, "mt_ids": mdStrAnys(ids)}, ids, nil
+		return &engine.Mix{Mode: q.Mode, MtIDs: ids}, ids, nil
 	})
 }
 
@@ -80,7 +80,7 @@ func (m *Module) addMixMembers(ctx context.Context, r *api.Request) (wire.Object
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
 	}
-	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, []string, error) {
+	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (*engine.Mix, []string, error) {
 		mix, err := mixRunning(c, r.Path("mix_id"))
 		if err != nil {
 			return nil, nil, err
@@ -89,7 +89,7 @@ func (m *Module) addMixMembers(ctx context.Context, r *api.Request) (wire.Object
 		if err != nil {
 			return nil, nil, err
 		}
-		have := mdStrs(mix, "mt_ids")
+		have := append([]string(nil), mix.MtIDs...)
 		in := map[string]bool{}
 		for _, id := range have {
 			in[id] = true
@@ -112,14 +112,14 @@ func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Obj
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
 	}
-	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, []string, error) {
+	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (*engine.Mix, []string, error) {
 		mix, err := mixRunning(c, r.Path("mix_id"))
 		if err != nil {
 			return nil, nil, err
 		}
 		gone := leftSet{}
 		var order []string
-		have := mdStrs(mix, "mt_ids")
+		have := mix.MtIDs
 		for i, id := range mixMemberIDs(q.Members) {
 			path := fmt.Sprintf("members[%d].mt_id", i)
 			if id == "" {
@@ -158,16 +158,15 @@ func mixMemberIDs(l []model.VCConfsMixsCreateRequestMember) []string {
 // mixKeep is the running mix with the members ids; the accounts a mix
 // started from the creation waits for (create_features.go) stay, but for
 // those of the terminals an operator removed.
-func mixKeep(mix map[string]any, ids []string, drop map[string]bool) map[string]any {
-	out := map[string]any{"mode": mix["mode"], "mt_ids": mdStrAnys(ids)}
-	if _, ok := mix["accounts"]; ok {
-		var kept []string
-		for _, a := range mdStrs(mix, "accounts") {
+func mixKeep(mix *engine.Mix, ids []string, drop map[string]bool) *engine.Mix {
+	out := &engine.Mix{Mode: mix.Mode, MtIDs: ids}
+	if mix.Accounts != nil {
+		out.Accounts = []string{} // stored, also when none is left
+		for _, a := range mix.Accounts {
 			if !drop[a] {
-				kept = append(kept, a)
+				out.Accounts = append(out.Accounts, a)
 			}
 		}
-		out["accounts"] = mdStrAnys(kept)
 	}
 	return out
 }
@@ -184,7 +183,7 @@ func mixHas(ids []string, id string) bool {
 // writeMix stores the mix that build makes of the running conference and
 // sets the members' flags; the terminals build names must still be online
 // after the write (see mediaStillOnline).
-func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (map[string]any, []string, error)) (wire.Object, error) {
+func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (*engine.Mix, []string, error)) (wire.Object, error) {
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
@@ -195,7 +194,7 @@ func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c engi
 		if err != nil {
 			return err
 		}
-		c.Doc[docMix] = mix
+		c.Mix = mix
 		c.Doc["mix_enable"] = 1
 		named = ids
 		return nil
@@ -215,7 +214,7 @@ func (m *Module) stopMix(ctx context.Context, r *api.Request) (wire.Object, erro
 		if _, err := mixRunning(*c, r.Path("mix_id")); err != nil {
 			return err
 		}
-		delete(c.Doc, docMix)
+		c.Mix = nil
 		c.Doc["mix_enable"] = 0
 		return nil
 	})

@@ -31,7 +31,7 @@ func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 	c, err := m.mdUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		notes.Set(hduFailures(*c, gone.has, now)...)
-		return mediaDrop(c.Doc, gone, now), nil
+		return mediaDrop(c, gone, now), nil
 	})
 	if err != nil || c.Rec.ID == "" {
 		return err
@@ -51,10 +51,7 @@ func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 // without a composition (their vmp flag is 0), then the media plane's
 // sync (mediaSync reads the terminals only when a poll runs).
 func (m *Module) mediaFlagsOf(ctx context.Context, c engine.Conference, ids []string) error {
-	mix := map[string]bool{}
-	for _, id := range mdStrs(mdObj(c.Doc, docMix), "mt_ids") {
-		mix[id] = true
-	}
+	mix := mixing(c)
 	ec := engine.ConfOf(c)
 	for _, id := range ids {
 		t, err := m.engine.Get(ctx, ec, id)
@@ -81,12 +78,13 @@ func (m *Module) mediaFlagsOf(ctx context.Context, c engine.Conference, ids []st
 }
 
 // mediaDrop removes the terminals in gone from every media feature of a
-// conference document and reports whether it changed.
-func mediaDrop(doc map[string]any, gone leftSet, now time.Time) bool {
+// conference and reports whether it changed.
+func mediaDrop(c *engine.Conference, gone leftSet, now time.Time) bool {
+	doc := c.Doc
 	changed := false
-	if mix := mdObj(doc, docMix); mix != nil {
-		if kept, ch := mdWithout(mdStrs(mix, "mt_ids"), gone); ch {
-			mix["mt_ids"], changed = mdStrAnys(kept), true
+	if mix := c.Mix; mix != nil {
+		if kept, ch := mdWithout(mix.MtIDs, gone); ch {
+			mix.MtIDs, changed = kept, true
 		}
 	}
 	if cfg := mdObj(doc, docVMP); cfg != nil {
@@ -148,6 +146,17 @@ func dropPoll(po map[string]any, gone leftSet, now time.Time) (ok, changed bool)
 	return len(kept) > 0, true
 }
 
+// mixing is the set of the terminals the conference's mix names.
+func mixing(c engine.Conference) map[string]bool {
+	mix := map[string]bool{}
+	if c.Mix != nil {
+		for _, id := range c.Mix.MtIDs {
+			mix[id] = true
+		}
+	}
+	return mix
+}
+
 // mediaFlags sets the mix and vmp flags of the conference's terminals to
 // what its mix and composition hold now.
 func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
@@ -155,10 +164,7 @@ func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
 	if err != nil {
 		return err
 	}
-	mix := map[string]bool{}
-	for _, id := range mdStrs(mdObj(c.Doc, docMix), "mt_ids") {
-		mix[id] = true
-	}
+	mix := mixing(c)
 	vmp := v.vmpInvolved(mdObj(c.Doc, docVMP))
 	ec := engine.ConfOf(c)
 	for _, t := range v.ts {

@@ -17,7 +17,7 @@ import (
 // conference document under a key of its own, beside the vc info fields
 // (mix_enable and vmp_enable are kept in step):
 //
-//	vc_mix        the main mixer {mode, mt_ids}
+//	vc_mix        the main mixer {mode, mt_ids}: engine.Conference.Mix
 //	vc_vmp        the main picture composition (vmp_id 1)
 //	vc_selfvmps   terminal self compositions, one per terminal video channel
 //	vc_hdus       TV walls the conference runs {hdu_id, mode, specific, poll, spilt}
@@ -29,7 +29,6 @@ import (
 // a start time and read through the clock (DESIGN principle 4), so reads
 // compute the current picture without a timer.
 const (
-	docMix       = "vc_mix"
 	docVMP       = "vc_vmp"
 	docSelfVMPs  = "vc_selfvmps"
 	docHDUs      = "vc_hdus"

@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The media features' members of a conference document that the server
+// writes (vc's vmp_state.go), typed as the other own members (own.go):
+// decoded once into fields of Conference and written back under their
+// stored names, in the same form, so that the stored JSON keeps its shape
+// and its bytes.
+
+// Mix is a conference's main mixer (vc's mix.go), stored as the member
+// vc_mix: {mode, mt_ids} and, for a mix started from the creation,
+// accounts.
+type Mix struct {
+	Mode  int      // mode: 1 smart, 2 custom
+	MtIDs []string // mt_ids: the members, in the order they joined
+	// Accounts (accounts) are the accounts of the creation's members,
+	// whose terminals take a place when they join (vc's
+	// create_features.go); nil when the mix has none (the member is not
+	// stored), empty when it was named and none is left.
+	Accounts []string
+}
+
+const mixMember = "vc_mix"
+
+// storedInt reads a number member written from an int: nil, false for
+// anything whose encoding would differ (a fraction, an exponent, a sign
+// or a leading zero the int does not write).
+func storedInt(v any) (int, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(string(n))
+	return i, err == nil && strconv.Itoa(i) == string(n)
+}
+
+// storedStrs reads a list of strings: false for anything else.
+func storedStrs(v any) ([]string, bool) {
+	l, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(l))
+	for i, e := range l {
+		if out[i], ok = e.(string); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// strAnys is a list of strings as stored.
+func strAnys(l []string) []any {
+	out := make([]any, len(l))
+	for i, s := range l {
+		out[i] = s
+	}
+	return out
+}
+
+// splitMix moves the mix out of doc; nil when doc has none, or one of
+// another form than Mix writes (then it stays in doc as it was).
+func splitMix(doc map[string]any) *Mix {
+	o, _ := doc[mixMember].(map[string]any)
+	if o == nil {
+		return nil
+	}
+	var m Mix
+	var ok1, ok2 bool
+	m.Mode, ok1 = storedInt(o["mode"])
+	m.MtIDs, ok2 = storedStrs(o["mt_ids"])
+	n := 2
+	if a, in := o["accounts"]; in {
+		var ok bool
+		if m.Accounts, ok = storedStrs(a); !ok {
+			return nil
+		}
+		n++
+	}
+	if !ok1 || !ok2 || len(o) != n {
+		return nil
+	}
+	delete(doc, mixMember)
+	return &m
+}
+
+// value is the mix as stored.
+func (m *Mix) value() map[string]any {
+	o := map[string]any{"mode": m.Mode, "mt_ids": strAnys(m.MtIDs)}
+	if m.Accounts != nil {
+		o["accounts"] = strAnys(m.Accounts)
+	}
+	return o
+}
+
+// clone copies a mix (nil stays nil).
+func (m *Mix) clone() *Mix {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.MtIDs = append([]string{}, m.MtIDs...) // always stored: read back as a list
+	if m.Accounts != nil {
+		c.Accounts = append([]string{}, m.Accounts...)
+	}
+	return &c
+}
+
+// valid tells whether the mix's strings are valid UTF-8 (ownValid).
+func (m *Mix) valid() bool {
+	if m == nil {
+		return true
+	}
+	ok := true
+	for _, s := range m.MtIDs {
+		ok = ok && utf8.ValidString(s)
+	}
+	for _, s := range m.Accounts {
+		ok = ok && utf8.ValidString(s)
+	}
+	return ok
+}
