@@ -74,7 +74,12 @@ type Conference struct {
 	// Mix is the conference's main mixer (vc_mix); nil when it is not
 	// mixing.
 	Mix *Mix
-	Doc map[string]any // every member but the server's own above
+	// HDUPoll is the TV-wall batch poll (vc_hdupoll), nil when none;
+	// HDUPollSeq the poll_id of the last one started (vc_hdupoll_seq), 0
+	// before the first.
+	HDUPoll    *HDUPoll
+	HDUPollSeq int
+	Doc        map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

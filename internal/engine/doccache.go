@@ -119,7 +119,7 @@ func (c Conference) cloneOwn() Conference {
 	if c.HDUAliases != nil {
 		c.HDUAliases = maps.Clone(c.HDUAliases)
 	}
-	c.Mix = c.Mix.clone()
+	c.Mix, c.HDUPoll = c.Mix.clone(), c.HDUPoll.clone()
 	return c
 }
 

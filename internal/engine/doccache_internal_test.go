@@ -97,8 +97,8 @@ func TestDocCacheTake(t *testing.T) {
 // A conference document decoded into its own members (roles, VIPs) and
 // the others and written back gives the bytes it was read from, whatever
 // it held (none, empty ones, set ones, a role stored as a number, a VIP
-// list, a mix of another form); a role, VIP list, ..., mix set is written
-// and read back as a field.
+// list, a mix or TV-wall batch poll of another form); a role, VIP list,
+// ..., mix, batch poll set is written and read back as a field.
 func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 	for _, data := range []string{
 		`{"conf_id":"1110000","name":"a"}`,
@@ -120,6 +120,9 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_mix":{"mode":1.0,"mt_ids":[]}}`,
 		`{"name":"a","vc_mix":{"mode":1,"mt_ids":[1]}}`,
 		`{"name":"a","vc_mix":{"extra":0,"mode":1,"mt_ids":[]}}`,
+		`{"name":"a","vc_hdupoll":{"_elapsed_ms":0,"_origin":0,"_paused":0,"_since":"2026-12-06T07:00:00Z","hdu_ids":["h1"],"keep_time":5,"mode":1,"mt_ids":[],"num":0,"poll_id":1,"show_mt_name":0,"state":1},"vc_hdupoll_seq":1}`,
+		`{"name":"a","vc_hdupoll":{"_elapsed_ms":1500,"_origin":2,"_paused":1,"_since":"2026-12-06T07:00:00.5Z","hdu_ids":["h1","h2"],"keep_time":10,"mode":2,"mt_ids":["1","2"],"num":3,"poll_id":7,"show_mt_name":1,"state":2},"vc_hdupoll_seq":7}`,
+		`{"name":"a","vc_hdupoll":{"_elapsed_ms":0,"_origin":0,"_since":"2026-12-06T07:00:00Z","hdu_ids":["h1"],"keep_time":5,"mode":1,"mt_ids":[],"num":0,"poll_id":1,"show_mt_name":0,"state":1},"vc_hdupoll_seq":0}`,
 	} {
 		c, err := decode(store.Record{Data: []byte(data)})
 		if err != nil {
@@ -138,6 +141,9 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		c.Superior = &Superior{ConfID: "1110004", LinkID: "8", UplinkID: "2"}
 		c.HDUAliases = map[string]string{"h9": "stage"}
 		c.Mix = &Mix{Mode: 2, MtIDs: []string{"3"}, Accounts: []string{}}
+		c.HDUPoll = &HDUPoll{PollID: 8, Mode: 2, KeepTime: 5, HDUIDs: []string{"h3"}, MtIDs: []string{"1"}, State: 2,
+			Rot: Rotation{Since: "2026-12-06T07:00:00.25Z", ElapsedMs: 250, Paused: 1}}
+		c.HDUPollSeq = 8
 		got, roles, err := encodeConf(c)
 		if err != nil {
 			t.Fatal(err)
@@ -145,7 +151,8 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		again, err := decode(store.Record{Data: got})
 		if err != nil || again.Roles != roles || again.Roles.Upload != "9" || !reflect.DeepEqual(again.VIPs, c.VIPs) ||
 			!reflect.DeepEqual(again.Links, c.Links) || !reflect.DeepEqual(again.Superior, c.Superior) ||
-			!reflect.DeepEqual(again.HDUAliases, c.HDUAliases) || !reflect.DeepEqual(again.Mix, c.Mix) {
+			!reflect.DeepEqual(again.HDUAliases, c.HDUAliases) || !reflect.DeepEqual(again.Mix, c.Mix) ||
+			!reflect.DeepEqual(again.HDUPoll, c.HDUPoll) || again.HDUPollSeq != 8 {
 			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
 		}
 		if _, in := c.Doc["upload_mt_id"]; in {

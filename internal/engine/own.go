@@ -142,6 +142,7 @@ func (c *Conference) splitOwn() {
 		delete(doc, upMember)
 	}
 	c.Mix = splitMix(doc) // own_media.go
+	c.HDUPoll, c.HDUPollSeq = splitHDUPoll(doc), splitHDUPollSeq(doc)
 	if o, ok := doc[aliasMember].(map[string]any); ok {
 		a := make(map[string]string, len(o))
 		for k, v := range o {
@@ -156,7 +157,7 @@ func (c *Conference) splitOwn() {
 
 // ownValues are the VIP list, cascade, TV-wall alias and media members as
 // stored: a nil field is no member.
-func (c Conference) ownValues() (names [5]string, values [5]any) {
+func (c Conference) ownValues() (names [7]string, values [7]any) {
 	n := 0
 	if c.VIPs != nil {
 		l := make([]any, len(c.VIPs))
@@ -192,6 +193,14 @@ func (c Conference) ownValues() (names [5]string, values [5]any) {
 	}
 	if c.Mix != nil {
 		names[n], values[n] = mixMember, c.Mix.value()
+		n++
+	}
+	if c.HDUPoll != nil {
+		names[n], values[n] = hduPollMember, c.HDUPoll.value()
+		n++
+	}
+	if c.HDUPollSeq > 0 {
+		names[n], values[n] = hduPollSeq, c.HDUPollSeq
 	}
 	return names, values
 }
@@ -259,5 +268,5 @@ func (c Conference) ownValid() bool {
 	for k, v := range c.HDUAliases {
 		ok = ok && utf8.ValidString(k) && utf8.ValidString(v)
 	}
-	return ok && c.Mix.valid()
+	return ok && c.Mix.valid() && c.HDUPoll.valid()
 }

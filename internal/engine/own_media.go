@@ -125,3 +125,113 @@ func (m *Mix) valid() bool {
 	}
 	return ok
 }
+
+// Rotation is the clock of a poll that turns every keep_time seconds (vc's
+// vmp_rotation.go), stored beside the poll's own members.
+type Rotation struct {
+	Origin    int    // _origin: the index of a round's first item
+	Since     string // _since: when it last started or resumed (RFC 3339, ns)
+	ElapsedMs int    // _elapsed_ms: the running time before Since
+	Paused    int    // _paused: 1 while paused
+}
+
+// HDUPoll is a conference's TV-wall batch poll (vc's hdupoll.go), stored
+// as the member vc_hdupoll: {poll_id, mode, num, keep_time, show_mt_name,
+// hdu_ids, mt_ids, state} and its rotation.
+type HDUPoll struct {
+	PollID     int      // poll_id
+	Mode       int      // mode: 1 automatic, 2 custom
+	Num        int      // num: rounds, 0 polls forever
+	KeepTime   int      // keep_time, in seconds
+	ShowMtName int      // show_mt_name
+	HDUIDs     []string // hdu_ids: the TV walls
+	MtIDs      []string // mt_ids: a custom poll's terminals
+	State      int      // state: 1 polling, 2 paused
+	Rot        Rotation
+}
+
+const (
+	hduPollMember = "vc_hdupoll"
+	hduPollSeq    = "vc_hdupoll_seq"
+)
+
+// The stored int members of a batch poll, in the order of hduPollInts.
+var hduPollIntNames = [...]string{"poll_id", "mode", "num", "keep_time", "show_mt_name", "state",
+	"_origin", "_elapsed_ms", "_paused"}
+
+func (p *HDUPoll) ints() [len(hduPollIntNames)]*int {
+	return [...]*int{&p.PollID, &p.Mode, &p.Num, &p.KeepTime, &p.ShowMtName, &p.State,
+		&p.Rot.Origin, &p.Rot.ElapsedMs, &p.Rot.Paused}
+}
+
+// splitHDUPoll moves the batch poll out of doc; nil when doc has none,
+// or one of another form than HDUPoll writes (then it stays in doc).
+func splitHDUPoll(doc map[string]any) *HDUPoll {
+	o, _ := doc[hduPollMember].(map[string]any)
+	if o == nil || len(o) != len(hduPollIntNames)+3 {
+		return nil
+	}
+	var p HDUPoll
+	for i, f := range p.ints() {
+		var ok bool
+		if *f, ok = storedInt(o[hduPollIntNames[i]]); !ok {
+			return nil
+		}
+	}
+	var ok1, ok2, ok3 bool
+	p.HDUIDs, ok1 = storedStrs(o["hdu_ids"])
+	p.MtIDs, ok2 = storedStrs(o["mt_ids"])
+	p.Rot.Since, ok3 = o["_since"].(string)
+	if !ok1 || !ok2 || !ok3 {
+		return nil
+	}
+	delete(doc, hduPollMember)
+	return &p
+}
+
+// value is the batch poll as stored.
+func (p *HDUPoll) value() map[string]any {
+	o := make(map[string]any, len(hduPollIntNames)+3)
+	for i, f := range p.ints() {
+		o[hduPollIntNames[i]] = *f
+	}
+	o["hdu_ids"], o["mt_ids"], o["_since"] = strAnys(p.HDUIDs), strAnys(p.MtIDs), p.Rot.Since
+	return o
+}
+
+// clone copies a batch poll (nil stays nil).
+func (p *HDUPoll) clone() *HDUPoll {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.HDUIDs = append([]string{}, p.HDUIDs...) // always stored: read back as lists
+	c.MtIDs = append([]string{}, p.MtIDs...)
+	return &c
+}
+
+// valid tells whether the batch poll's strings are valid UTF-8.
+func (p *HDUPoll) valid() bool {
+	if p == nil {
+		return true
+	}
+	ok := utf8.ValidString(p.Rot.Since)
+	for _, s := range p.HDUIDs {
+		ok = ok && utf8.ValidString(s)
+	}
+	for _, s := range p.MtIDs {
+		ok = ok && utf8.ValidString(s)
+	}
+	return ok
+}
+
+// splitHDUPollSeq moves the batch polls' sequence number out of doc: 0
+// when doc has none (or one of another form, which stays in doc).
+func splitHDUPollSeq(doc map[string]any) int {
+	n, ok := storedInt(doc[hduPollSeq])
+	if !ok || n <= 0 {
+		return 0
+	}
+	delete(doc, hduPollSeq)
+	return n
+}

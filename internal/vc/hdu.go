@@ -80,7 +80,7 @@ func (m *Module) stopHDU(ctx context.Context, r *api.Request) (wire.Object, erro
 		}
 		i := hduFind(c.Doc, id)
 		if i < 0 {
-			if hduUses(c.Doc, v)[id] == "hdupoll" {
+			if hduUses(*c, v)[id] == "hdupoll" {
 				return wire.Errorf(CodeHDUPolling, "TV wall %s is in the TV-wall batch poll of conference %s: stop the poll", id, c.ID())
 			}
 			return wire.Errorf(CodeHDUNotFound, "conference %s runs no TV wall %s", c.ID(), id)
@@ -105,7 +105,7 @@ func (m *Module) listHDUs(ctx context.Context, r *api.Request) (wire.Object, err
 		return nil, err
 	}
 	var ids []string
-	for id, use := range hduUses(c.Doc, v) {
+	for id, use := range hduUses(c, v) {
 		if use != "hduvmps" {
 			ids = append(ids, id)
 		}
@@ -133,9 +133,9 @@ func (m *Module) getHDU(ctx context.Context, r *api.Request) (wire.Object, error
 	if i := hduFind(c.Doc, id); i >= 0 {
 		return shape.Project(v.hduReply(mdObjs(c.Doc, docHDUs)[i]), r.Endpoint.Reply), nil
 	}
-	if hp := mdObj(c.Doc, docHDUPoll); hp != nil && hduUses(c.Doc, v)[id] == "hdupoll" {
+	if hp := c.HDUPoll; hp != nil && hduUses(c, v)[id] == "hdupoll" {
 		mt := v.hdupollShows(hp)[id]
-		out := map[string]any{"hdu_id": id, "mode": 1, "show_mt_name": hp["show_mt_name"],
+		out := map[string]any{"hdu_id": id, "mode": 1, "show_mt_name": hp.ShowMtName,
 			"specific": map[string]any{"member_type": "7", "mt_id": mt, "account": v.account(mt), "mt_chn_idx": 0, "vmp_id": ""}}
 		return shape.Project(out, r.Endpoint.Reply), nil
 	}
@@ -163,7 +163,7 @@ func (m *Module) setHDUAlias(ctx context.Context, r *api.Request) (wire.Object, 
 		if err != nil {
 			return err
 		}
-		if hduUses(c.Doc, v)[id] == "" {
+		if hduUses(*c, v)[id] == "" {
 			return wire.Errorf(CodeHDUNotFound, "conference %s occupies no TV wall %s", c.ID(), id)
 		}
 		if c.HDUAliases == nil {
@@ -185,7 +185,7 @@ func hduForget(c *engine.Conference, v *mdView) {
 	if len(c.HDUAliases) == 0 {
 		return
 	}
-	uses := hduUses(c.Doc, v)
+	uses := hduUses(*c, v)
 	for id := range c.HDUAliases {
 		if uses[id] == "" {
 			delete(c.HDUAliases, id)
@@ -197,7 +197,8 @@ func hduForget(c *engine.Conference, v *mdView) {
 // wall viewing one of them shows nothing, its polls and split screens go
 // on without them; a custom batch poll left without terminals stops. It
 // reports whether the document changed.
-func hduDrop(doc map[string]any, gone leftSet, now time.Time) bool {
+func hduDrop(c *engine.Conference, gone leftSet, now time.Time) bool {
+	doc := c.Doc
 	changed := false
 	for _, h := range mdObjs(doc, docHDUs) {
 		if sp := mdObj(h, "specific"); sp != nil && gone.has(record.Str(sp, "mt_id")) {
@@ -221,11 +222,11 @@ func hduDrop(doc map[string]any, gone leftSet, now time.Time) bool {
 			}
 		}
 	}
-	if hp := mdObj(doc, docHDUPoll); hp != nil {
-		if kept, ch := mdWithout(mdStrs(hp, "mt_ids"), gone); ch {
-			hp["mt_ids"], changed = mdStrAnys(kept), true
+	if hp := c.HDUPoll; hp != nil {
+		if kept, ch := mdWithout(hp.MtIDs, gone); ch {
+			hp.MtIDs, changed = kept, true
 			if len(kept) == 0 { // a custom batch poll with no terminal left stops
-				delete(doc, docHDUPoll)
+				c.HDUPoll = nil
 			}
 		}
 	}

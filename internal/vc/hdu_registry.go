@@ -84,7 +84,8 @@ func atoiOr(s string) int { n, _ := strconv.Atoi(s); return n }
 
 // hduUses are the TV walls a conference document occupies at v's instant,
 // each with its use: "hdus", "hduvmps" or "hdupoll".
-func hduUses(doc map[string]any, v *mdView) map[string]string {
+func hduUses(c engine.Conference, v *mdView) map[string]string {
+	doc := c.Doc
 	uses := map[string]string{}
 	for _, h := range mdObjs(doc, docHDUs) {
 		uses[record.Str(h, "hdu_id")] = "hdus"
@@ -92,8 +93,8 @@ func hduUses(doc map[string]any, v *mdView) map[string]string {
 	for _, h := range mdObjs(doc, docHDUVMPs) {
 		uses[record.Str(h, "hdu_id")] = "hduvmps"
 	}
-	if hp := mdObj(doc, docHDUPoll); hp != nil && v.hdupollState(hp) != 0 {
-		for _, id := range mdStrs(hp, "hdu_ids") {
+	if hp := c.HDUPoll; hp != nil && v.hdupollState(hp) != 0 {
+		for _, id := range hp.HDUIDs {
 			uses[id] = "hdupoll"
 		}
 	}
@@ -110,12 +111,12 @@ func (m *Module) hduOccupants(ctx context.Context, domain string) (map[string]st
 	by, alias := map[string]string{}, map[string]string{}
 	for _, c := range confs {
 		v := &mdView{conf: c, now: m.clk.Now()}
-		if mdObj(c.Doc, docHDUPoll) != nil { // its state depends on the online terminals
+		if c.HDUPoll != nil { // its state depends on the online terminals
 			if v, err = m.mdLoad(ctx, c); err != nil {
 				return nil, nil, err
 			}
 		}
-		for id := range hduUses(c.Doc, v) {
+		for id := range hduUses(c, v) {
 			by[id] = c.ID()
 			if a := c.HDUAliases[id]; a != "" {
 				alias[id] = a
@@ -143,7 +144,7 @@ func (m *Module) hduClaim(ctx context.Context, v *mdView, ids []string, use stri
 	if err != nil {
 		return err
 	}
-	mine := hduUses(v.conf.Doc, v)
+	mine := hduUses(v.conf, v)
 	for _, id := range ids {
 		d, ok := known[id]
 		switch {

@@ -20,19 +20,20 @@ import (
 // rounds (num > 0) the poll has stopped and its walls are free. Mode 1
 // (automatic) polls the online terminals, the speaker first; mode 2
 // (custom) polls its members. A conference runs one batch poll, stored in
-// its document (docHDUPoll) with its poll_id; starting another replaces
+// its document (engine.Conference.HDUPoll, vc_hdupoll) with its poll_id
+// (numbered by HDUPollSeq, vc_hdupoll_seq); starting another replaces
 // it. Pausing keeps the page; resuming goes on from there.
 
 // hdupollDefaultKeep is the poll interval when the request sends none.
 const hdupollDefaultKeep = 5
 
 // hdupollPool are the terminals a batch poll shows in turn, in order.
-func (v *mdView) hdupollPool(hp map[string]any) []string {
-	if record.Int(hp, "mode") == 1 {
+func (v *mdView) hdupollPool(hp *engine.HDUPoll) []string {
+	if hp.Mode == 1 {
 		return v.onlineIDs()
 	}
 	var pool []string
-	for _, id := range mdStrs(hp, "mt_ids") {
+	for _, id := range hp.MtIDs {
 		if v.online(id) {
 			pool = append(pool, id)
 		}
@@ -42,22 +43,25 @@ func (v *mdView) hdupollPool(hp map[string]any) []string {
 
 // hdupollState is the state of a stored batch poll now: 1 polling, 2
 // paused, 0 when its rounds are complete.
-func (v *mdView) hdupollState(hp map[string]any) int {
-	walls, pool := len(mdStrs(hp, "hdu_ids")), v.hdupollPool(hp)
+func (v *mdView) hdupollState(hp *engine.HDUPoll) int {
+	walls, pool := len(hp.HDUIDs), v.hdupollPool(hp)
 	if walls == 0 || len(pool) == 0 {
-		return record.Int(hp, "state")
+		return hp.State
 	}
-	if _, done := rotOf(hp).at((len(pool)+walls-1)/walls, v.now); done {
+	if _, done := hdupollRot(hp).at((len(pool)+walls-1)/walls, v.now); done {
 		return 0
 	}
-	return record.Int(hp, "state")
+	return hp.State
 }
+
+// hdupollRot is the rotation of a batch poll.
+func hdupollRot(hp *engine.HDUPoll) mdRot { return rotOfStored(hp.Num, hp.KeepTime, hp.Rot) }
 
 // hdupollShows maps each TV wall of a running batch poll to the terminal
 // it shows now ("" when the page has fewer terminals than walls).
-func (v *mdView) hdupollShows(hp map[string]any) map[string]string {
-	walls := mdStrs(hp, "hdu_ids")
-	page := mdPage(v.hdupollPool(hp), len(walls), rotOf(hp), v)
+func (v *mdView) hdupollShows(hp *engine.HDUPoll) map[string]string {
+	walls := hp.HDUIDs
+	page := mdPage(v.hdupollPool(hp), len(walls), hdupollRot(hp), v)
 	out := make(map[string]string, len(walls))
 	for i, id := range walls {
 		out[id] = ""
@@ -75,7 +79,7 @@ func (m *Module) getHDUPoll(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	hp := mdObj(c.Doc, docHDUPoll)
+	hp := c.HDUPoll
 	if hp == nil {
 		return shape.Project(map[string]any{"state": 0}, r.Endpoint.Reply), nil
 	}
@@ -84,14 +88,14 @@ func (m *Module) getHDUPoll(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil, err
 	}
 	var hdus, members []any
-	for _, id := range mdStrs(hp, "hdu_ids") {
+	for _, id := range hp.HDUIDs {
 		hdus = append(hdus, map[string]any{"hdu_id": id})
 	}
 	for _, id := range v.hdupollPool(hp) {
 		members = append(members, map[string]any{"mt_id": id})
 	}
-	out := shape.Merge(map[string]any{}, hp)
-	out["state"], out["hdus"], out["members"] = v.hdupollState(hp), hdus, members
+	out := map[string]any{"mode": hp.Mode, "num": hp.Num, "keep_time": hp.KeepTime, "show_mt_name": hp.ShowMtName,
+		"state": v.hdupollState(hp), "hdus": hdus, "members": members}
 	return shape.Project(out, r.Endpoint.Reply), nil
 }
 
@@ -127,12 +131,11 @@ func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object,
 				return wire.InvalidParam("members", "must name the terminals of a custom batch poll (mode 2)")
 			}
 		}
-		pollID = record.Int(c.Doc, docHDUPollNo) + 1
-		hp := map[string]any{"poll_id": pollID, "mode": mode, "num": num, "keep_time": keep,
-			"show_mt_name": record.Int(p, "show_mt_name"), "hdu_ids": mdStrAnys(walls),
-			"mt_ids": mdStrAnys(named), "state": 1}
-		mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.put(hp)
-		c.Doc[docHDUPoll], c.Doc[docHDUPollNo] = hp, pollID
+		pollID = c.HDUPollSeq + 1
+		c.HDUPoll = &engine.HDUPoll{PollID: pollID, Mode: mode, Num: num, KeepTime: keep,
+			ShowMtName: record.Int(p, "show_mt_name"), HDUIDs: walls, MtIDs: named, State: 1,
+			Rot: mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.stored()}
+		c.HDUPollSeq = pollID
 		hduForget(c, v)
 		return nil
 	})
@@ -166,24 +169,22 @@ func (m *Module) setHDUPollState(ctx context.Context, r *api.Request) (wire.Obje
 	p := r.Args.Params
 	id, value := record.Int(p, "poll_id"), record.Int(p, "value")
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		hp := mdObj(c.Doc, docHDUPoll)
+		hp := c.HDUPoll
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
 		}
-		if hp == nil || record.Int(hp, "poll_id") != id || v.hdupollState(hp) == 0 {
+		if hp == nil || hp.PollID != id || v.hdupollState(hp) == 0 {
 			return wire.Errorf(CodePollStopped, "conference %s runs no TV-wall batch poll %d", c.ID(), id)
 		}
-		rot := rotOf(hp)
+		rot := hdupollRot(hp)
 		switch value {
 		case 0:
-			delete(c.Doc, docHDUPoll)
+			c.HDUPoll = nil
 		case 1:
-			rot.pause(v.now).put(hp)
-			hp["state"] = 2
+			hp.Rot, hp.State = rot.pause(v.now).stored(), 2
 		case 2:
-			rot.resume(v.now).put(hp)
-			hp["state"] = 1
+			hp.Rot, hp.State = rot.resume(v.now).stored(), 1
 		}
 		hduForget(c, v)
 		return nil

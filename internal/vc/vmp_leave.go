@@ -99,7 +99,7 @@ func mediaDrop(c *engine.Conference, gone leftSet, now time.Time) bool {
 		}
 	}
 	changed = selfDrop(doc, gone, now) || changed
-	changed = hduDrop(doc, gone, now) || changed
+	changed = hduDrop(c, gone, now) || changed
 	return changed
 }
 

@@ -3,6 +3,7 @@ package vc
 import (
 	"time"
 
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 )
 
@@ -45,6 +46,26 @@ func rotOf(o map[string]any) mdRot {
 		Elapsed: time.Duration(record.Int(o, rotElapsed)) * time.Millisecond,
 		Paused:  record.Int(o, rotPaused) == 1,
 	}
+}
+
+// rotOfStored reads a rotation stored in a typed member of the conference
+// (engine.Rotation), with its num and keep_time (in seconds).
+func rotOfStored(num, keep int, s engine.Rotation) mdRot {
+	since, _ := record.ParseTime(s.Since)
+	return mdRot{
+		Origin:  s.Origin,
+		Num:     num,
+		Keep:    time.Duration(keep) * time.Second,
+		Since:   since,
+		Elapsed: time.Duration(s.ElapsedMs) * time.Millisecond,
+		Paused:  s.Paused == 1,
+	}
+}
+
+// stored is the rotation as a typed member stores it (as put does).
+func (r mdRot) stored() engine.Rotation {
+	return engine.Rotation{Origin: r.Origin, Since: r.Since.UTC().Format(time.RFC3339Nano),
+		ElapsedMs: int(r.Elapsed / time.Millisecond), Paused: mdFlag(r.Paused)}
 }
 
 // put stores the rotation in o (num and keep_time are o's own fields).

@@ -22,19 +22,18 @@ import (
 //	vc_selfvmps   terminal self compositions, one per terminal video channel
 //	vc_hdus       TV walls the conference runs {hdu_id, mode, specific, poll, spilt}
 //	vc_hduvmps    TV-wall self compositions
-//	vc_hdupoll    the TV-wall batch poll; vc_hdupoll_seq numbers them
+//	vc_hdupoll    the TV-wall batch poll; vc_hdupoll_seq numbers them:
+//	              engine.Conference.HDUPoll and HDUPollSeq
 //	vc_hdu_alias  aliases given to TV walls (hdu_id to alias): engine.Conference.HDUAliases
 //
 // Everything time-driven (single-channel polls, batch polls) is stored as
 // a start time and read through the clock (DESIGN principle 4), so reads
 // compute the current picture without a timer.
 const (
-	docVMP       = "vc_vmp"
-	docSelfVMPs  = "vc_selfvmps"
-	docHDUs      = "vc_hdus"
-	docHDUVMPs   = "vc_hduvmps"
-	docHDUPoll   = "vc_hdupoll"
-	docHDUPollNo = "vc_hdupoll_seq"
+	docVMP      = "vc_vmp"
+	docSelfVMPs = "vc_selfvmps"
+	docHDUs     = "vc_hdus"
+	docHDUVMPs  = "vc_hduvmps"
 )
 
 // mdView is what the media features read of a running conference at one
