@@ -9,8 +9,8 @@ import (
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/recorder"
+	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/server"
-	"github.com/confer-platform/confer/internal/vc"
 )
 
 // Recording flags (docs/recording.md "Configuration").
@@ -37,7 +37,7 @@ func addRecFlags(fs *flag.FlagSet) recFlags {
 			"the most bytes of one recording file; it stops with error 24014 when reached (env CONFER_REC_MAX_BYTES; 0: no quota)"),
 		minFree: fs.Int64("rec-min-free", envInt64("CONFER_REC_MIN_FREE", defaultRecMinFree),
 			"recordings stop with error 24014 when the disk has fewer free bytes (env CONFER_REC_MIN_FREE)"),
-		running: fs.Int("rec-max-running", envInt("CONFER_REC_MAX_RUNNING", vc.DefaultMaxRunning),
+		running: fs.Int("rec-max-running", envInt("CONFER_REC_MAX_RUNNING", rtc.DefaultMaxRunning),
 			"recordings writing files on this node at once; one more is refused with 24102 (env CONFER_REC_MAX_RUNNING)"),
 		domain: fs.Int64("rec-domain-quota", envInt64("CONFER_REC_DOMAIN_QUOTA", defaultRecDomainQuota),
 			"bytes the recording files of one user domain may hold while the platform has several; beyond, a recording is refused or stops with 24014 (env CONFER_REC_DOMAIN_QUOTA; 0: none)"),

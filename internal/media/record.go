@@ -55,3 +55,31 @@ type Recording interface {
 type Recorder interface {
 	Record(ctx context.Context, conf string, spec RecordSpec) (Recording, error)
 }
+
+// RecordRun is a recording to run on the conference's media owner, which
+// knows it by its rec_id until it stops: the media side's runtime of the
+// recordings conference control decides (rtc.Recordings, issue 40).
+type RecordRun struct {
+	Domain, Conf, RecID string
+	Spec                RecordSpec
+	// Ended is called when the recording stopped by itself (a full disk,
+	// a write error, the conference ending in the media plane), with its
+	// file's figures and why it stopped: it stores the end. It runs in
+	// the node's goroutine group, with no lock of the media side held;
+	// ctx ends with the node. confEnded tells that the conference had
+	// ended already: the recording stays known a minute more, for the
+	// conference's end to read its figures (Recordings' StopRecording).
+	Ended func(ctx context.Context, info RecordInfo, err error) (confEnded bool)
+}
+
+// Running is a recording running on the conference's media owner.
+type Running interface {
+	// Of is the recording's user domain and conference.
+	Of() (domain, conf string)
+	Pause()
+	Resume()
+}
+
+// ErrNoRecorder is a recording refused because the node runs the most
+// recordings it takes, or is stopping.
+var ErrNoRecorder = errors.New("media: the node takes no more recordings")

@@ -3,16 +3,16 @@ package server
 import (
 	"context"
 
-	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/vc"
 	"github.com/confer-platform/confer/internal/vrs"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Recording (docs/recording.md): vc's recorders write files through the
-// SFU (rtc.Recorder) into Recording.Dir, vrs serves, deletes and
-// reconciles them. Without the SFU (NoRTC) there is no media: recordings
+// Recording (docs/recording.md): vc decides and stores recordings; the
+// running ones are the media side's runtime (rtc.Recordings, its watchers
+// in the server's group), writing files through the SFU (rtc.Recorder)
+// into Recording.Dir; vrs serves, deletes and reconciles them. Without the SFU (NoRTC) there is no media: recordings
 // are bookkeeping only and their programs have no file.
 
 // RecordingConfig is where recordings go and how large they may grow.
@@ -24,19 +24,18 @@ type RecordingConfig struct {
 	// (0: none; vc/rec_quota.go).
 	DomainQuota int64
 	// MaxRunning bounds the recordings writing files on the node at once
-	// (vc.DefaultMaxRunning when 0).
+	// (rtc.DefaultMaxRunning when 0).
 	MaxRunning int
 }
 
-// setupRecording gives vc its recorder and vrs the files, and registers
-// the recording metrics.
+// setupRecording gives vc the recording runtime and vrs the files, and
+// registers the recording metrics.
 func (s *Server) setupRecording(cfg RecordingConfig) {
-	var rec media.Recorder
+	rc := vc.RecordingConfig{Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree, DomainQuota: cfg.DomainQuota, Log: s.log}
 	if s.sfu != nil && cfg.Dir != "" {
-		rec = &rtc.Recorder{SFU: s.sfu}
+		s.recRun = rtc.NewRecordings(&rtc.Recorder{SFU: s.sfu}, s.group, cfg.MaxRunning, s.log)
+		rc.Media = s.recRun
 	}
-	rc := vc.RecordingConfig{Recorder: rec, Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, MinFree: cfg.MinFree, DomainQuota: cfg.DomainQuota,
-		MaxRunning: cfg.MaxRunning, Log: s.log, Group: s.group}
 	if s.owners != nil {
 		// Recordings and playbacks follow the conference's media owner
 		// (docs/recording.md "Several nodes", docs/live.md "Playback").
@@ -54,10 +53,33 @@ func (s *Server) setupRecording(cfg RecordingConfig) {
 	s.vrs.SetRecordings(cfg.Dir, s.log)
 	s.metrics.Registry().MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "confer_recording_bytes_written_total",
-			Help: "Bytes the node's recordings wrote to their files."}, func() float64 { return float64(s.vc.RecordingBytes()) }),
+			Help: "Bytes the node's recordings wrote to their files."}, func() float64 { return float64(s.recordingBytes()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "confer_recordings_running",
-			Help: "Recordings writing a file on this node."}, func() float64 { return float64(s.vc.RecordingsRunning()) }),
+			Help: "Recordings writing a file on this node."}, func() float64 { return float64(s.recordingsRunning()) }),
 	)
+}
+
+// recordingBytes is how many bytes the node's recordings wrote.
+func (s *Server) recordingBytes() int64 {
+	if s.recRun == nil {
+		return 0
+	}
+	return s.recRun.Bytes()
+}
+
+// recordingsRunning is how many recordings write a file on this node.
+func (s *Server) recordingsRunning() int {
+	if s.recRun == nil {
+		return 0
+	}
+	return s.recRun.Running()
+}
+
+// closeRecordings finalises the files of the node's running recordings.
+func (s *Server) closeRecordings() {
+	if s.recRun != nil {
+		s.recRun.CloseRecordings()
+	}
 }
 
 // ReconcileRecordings compares the programs with the recordings' files

@@ -113,6 +113,7 @@ type Server struct {
 	hls      *live.HLS       // broadcasts' HLS (live.go); nil without ffmpeg or media
 	rtmp     *live.RTMP      // broadcasts' RTMP pushes (live.go); nil without ffmpeg or media
 	liveRun  *rtc.LiveMedia  // playbacks, monitors and viewers on the SFU (live.go); nil without media
+	recRun   *rtc.Recordings // running recordings on the SFU (recording.go); nil without media or folder
 	auth     *auth.Service
 	handlers api.Registry
 	routes   router.Router[*route]
@@ -309,7 +310,7 @@ func (s *Server) Go(f func(ctx context.Context)) bool { return s.group.Go(f) }
 func (s *Server) Stop(ctx context.Context) error {
 	s.stopOnce.Do(func() {
 		s.group.Close()
-		s.vc.CloseRecordings() // files final before the SFU's taps close
+		s.closeRecordings() // files final before the SFU's taps close
 		s.closePlaybacks()
 		s.closeRTC()
 	})

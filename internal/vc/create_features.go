@@ -69,7 +69,7 @@ func (m *Module) createdStart(ctx context.Context, started engine.Conference) er
 	// (rec_media.go); one that cannot is a problem of the start and stays
 	// a recording without a file.
 	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
-		if m.recLive(tlStr(rc["rec_id"])) == nil {
+		if m.recHere(tlStr(rc["rec_id"])) == nil {
 			if err := m.recMediaStart(ctx, c, rc); err != nil {
 				problems = append(problems, createdProblem{fmt.Errorf("recorder: %w: the recording has no file", err)})
 			}

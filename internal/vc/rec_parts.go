@@ -129,15 +129,16 @@ func (m *Module) recPass(ctx context.Context, domain, confID, recID, action stri
 	return m.pass(ctx, confID, Hosted{Kind: hostRecording, Domain: domain, ID: recID, Action: action}, CodeRecWriteError)
 }
 
-// recAddPart stores the part lr records with its recording; a recording
-// that left the list meanwhile (stopped) is an error.
-func (m *Module) recAddPart(ctx context.Context, lr *liveRec) error {
-	part := map[string]any{"file": lr.rel, "node": m.recNode(), "started_at": tlMs(m.clk.Now())}
+// recAddPart stores the part run records (file, relative to the
+// recordings folder) with its recording; a recording that left the list
+// meanwhile (stopped) is an error.
+func (m *Module) recAddPart(ctx context.Context, domain, confID, recID, file string, run media.Running) error {
+	part := map[string]any{"file": file, "node": m.recNode(), "started_at": tlMs(m.clk.Now())}
 	paused := false
-	_, err := m.tlUpdate(ctx, lr.domain, lr.conf, func(c *engine.Conference) (bool, error) {
-		i, rs := recFind(c.Doc, lr.recID)
+	_, err := m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
+		i, rs := recFind(c.Doc, recID)
 		if i < 0 {
-			return false, recUnknown(*c, lr.recID)
+			return false, recUnknown(*c, recID)
 		}
 		rs[i][recPartsKey] = append(tlAnys(tlObjs(rs[i][recPartsKey])), part)
 		paused = tlInt(rs[i]["state"]) == recPaused
@@ -145,7 +146,7 @@ func (m *Module) recAddPart(ctx context.Context, lr *liveRec) error {
 		return true, nil
 	})
 	if err == nil && paused {
-		lr.rec.Pause() // a paused recording continued by a new owner
+		run.Pause() // a paused recording continued by a new owner
 	}
 	return err
 }
@@ -215,15 +216,17 @@ func (m *Module) HostedHere(ctx context.Context, confID string, h Hosted) ([]byt
 // finalises it and answers its figures (JSON media.RecordInfo, null when
 // this node records none of it).
 func (m *Module) recordingHere(ctx context.Context, domain, confID, recID, action string) ([]byte, error) {
-	if m.rec == nil || m.rec.cfg.Recorder == nil {
+	if !m.recOn() {
 		return nil, wire.Errorf(CodeRecWriteError, "the conference's media node records nothing")
 	}
-	if lr := m.recLive(recID); lr != nil && (lr.domain != domain || lr.conf != confID) {
-		return nil, wire.Errorf(CodeRecNotRecording, "recording %s is not of conference %s", recID, confID)
+	if run := m.recHere(recID); run != nil {
+		if d, c := run.Of(); d != domain || c != confID {
+			return nil, wire.Errorf(CodeRecNotRecording, "recording %s is not of conference %s", recID, confID)
+		}
 	}
 	switch action {
 	case recActStart:
-		if m.recLive(recID) != nil {
+		if m.recHere(recID) != nil {
 			return nil, nil
 		}
 		c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
@@ -248,13 +251,13 @@ func (m *Module) recordingHere(ctx context.Context, domain, confID, recID, actio
 // media over from a node whose lease lapsed, the conference's running
 // recordings that keep a file: each into a new part (MediaMoved).
 func (m *Module) recMoved(ctx context.Context, c engine.Conference) error {
-	if m.rec == nil || m.rec.cfg.Recorder == nil {
+	if !m.recOn() {
 		return nil
 	}
 	var errs []error
 	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
 		recID := tlStr(rc["rec_id"])
-		if tlInt(rc["recorder_mode"]) == recLive || m.recLive(recID) != nil {
+		if tlInt(rc["recorder_mode"]) == recLive || m.recHere(recID) != nil {
 			continue
 		}
 		if err := m.recStartHere(ctx, c, rc); err != nil {
@@ -269,25 +272,12 @@ func (m *Module) recMoved(ctx context.Context, c engine.Conference) error {
 
 // MediaLost ends, without storing anything, this node's parts of the
 // recordings of a conference another node took over (this node's lease
-// lapsed): their files are finalised, and the new owner records the next
-// parts. Its RTMP pushes stop too: the new owner pushes.
+// lapsed): their files are finalised (rtc.Recordings' DropConference),
+// and the new owner records the next parts. Its RTMP pushes stop too:
+// the new owner pushes.
 func (m *Module) MediaLost(confID string) {
 	m.rtmpLost(confID)
-	if m.rec == nil {
-		return
-	}
-	m.rec.mu.Lock()
-	var lost []*liveRec
-	for _, lr := range m.rec.live {
-		if lr.conf == confID {
-			lost = append(lost, lr)
-		}
-	}
-	m.rec.mu.Unlock()
-	for _, lr := range lost {
-		m.recForget(lr) // first: its watcher stores nothing
-		if _, err := lr.stop(); err != nil {
-			m.rec.cfg.Log.Warn("recording: this node's part cut short", "rec_id", lr.recID, "err", err)
-		}
+	if m.recOn() {
+		m.rec.cfg.Media.DropConference(confID)
 	}
 }

@@ -41,19 +41,6 @@ func (m *Module) domainRecBytes(domain string) int64 {
 	return n
 }
 
-// domainRunning counts the domain's recordings running on this node.
-func (m *Module) domainRunning(domain string) int {
-	m.rec.mu.Lock()
-	defer m.rec.mu.Unlock()
-	n := 0
-	for _, lr := range m.rec.live {
-		if lr.domain == domain {
-			n++
-		}
-	}
-	return n
-}
-
 // recAllowance is the most bytes a new recording of domain may write
 // (0: no quota); ok is false when the domain's quota leaves too little.
 func (m *Module) recAllowance(ctx context.Context, domain string) (allow, used int64, ok bool, err error) {
@@ -68,7 +55,7 @@ func (m *Module) recAllowance(ctx context.Context, domain string) (allow, used i
 		}
 	}
 	used = m.domainRecBytes(domain)
-	left := (q - used) / int64(m.domainRunning(domain)+1)
+	left := (q - used) / int64(m.rec.cfg.Media.DomainRunning(domain)+1) // the runtime's count (rtc.Recordings)
 	if left < recMinStart {
 		return 0, used, false, nil
 	}

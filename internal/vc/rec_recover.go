@@ -31,7 +31,7 @@ import (
 // RecoverRecordings ends the recordings interrupted by the node's stop;
 // it returns how many became programs.
 func (m *Module) RecoverRecordings(ctx context.Context) (int, error) {
-	if m.rec == nil || m.rec.cfg.Recorder == nil || m.rec.cfg.Dir == "" {
+	if !m.recOn() || m.rec.cfg.Dir == "" {
 		return 0, nil
 	}
 	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, States: []string{engine.StateRunning}})
@@ -47,7 +47,7 @@ func (m *Module) RecoverRecordings(ctx context.Context) (int, error) {
 		}
 		for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
 			recID := tlStr(rc["rec_id"])
-			if tlInt(rc["recorder_mode"]) == recLive || m.recLive(recID) != nil {
+			if tlInt(rc["recorder_mode"]) == recLive || m.recHere(recID) != nil {
 				continue
 			}
 			// The part this node recorded last; a recording that another
@@ -65,8 +65,7 @@ func (m *Module) RecoverRecordings(ctx context.Context) (int, error) {
 			if !ok {
 				continue
 			}
-			lr := &liveRec{domain: c.Rec.DomainMoid, conf: c.ID(), recID: recID, rel: info.Path}
-			if _, err := m.recEndedByMedia(ctx, lr, &info, 0); err != nil {
+			if _, err := m.recEndedByMedia(ctx, c.Rec.DomainMoid, c.ID(), recID, &info, 0); err != nil {
 				errs = append(errs, err)
 				continue
 			}

@@ -30,8 +30,8 @@ type Module struct {
 	// walls (live_media.go); nil until SetLive.
 	live *liveState
 
-	// rec is the node's recorder and its running recordings (rec_media.go);
-	// nil until SetRecording.
+	// rec is how the node records: its recording runtime (the media
+	// side's, rec_media.go) and folder; nil until SetRecording.
 	rec *recMedia
 
 	// ctlLocks queue the read-modify-writes of one conference on this
