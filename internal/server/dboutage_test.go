@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"database/sql"
+	"net/url"
 	"os"
 	"testing"
 
@@ -17,7 +18,12 @@ import (
 // again between requests: a request answers success or the retryable
 // 90503, never 99999, and the server serves again afterwards.
 func TestDatabaseOutageIsRetryable(t *testing.T) {
-	dsn := testdb.Postgres(t)
+	// The server's connections carry an application name of their own, and
+	// only they are terminated: other packages' tests use other schemas of
+	// the same database at the same time (go test runs packages in
+	// parallel), and terminating every client of the database failed them
+	// with 57P01 at random.
+	dsn, app := named(t, testdb.Postgres(t))
 	env := testserver.Start(t, dsn, testserver.Options{})
 	c := env.LoggedIn(t)
 	admin, err := sql.Open("pgx", os.Getenv(testdb.EnvPostgres))
@@ -29,7 +35,8 @@ func TestDatabaseOutageIsRetryable(t *testing.T) {
 	kill := func() int {
 		var n int
 		if err := admin.QueryRowContext(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-			WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`).Scan(&n); err != nil {
+			WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+			AND application_name = $1`, app).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -54,6 +61,9 @@ func TestDatabaseOutageIsRetryable(t *testing.T) {
 			}
 		}
 	}
+	if killed == 0 {
+		t.Fatalf("no connection of the server (application_name %q) was terminated", app)
+	}
 	t.Logf("%d connections terminated; answers by code: %v", killed, codes)
 	for range 100 { // served again once the pool has reconnected
 		if r := c.Do("GET", "/api/v1/vc/confs", nil); r.OK() {
@@ -63,4 +73,19 @@ func TestDatabaseOutageIsRetryable(t *testing.T) {
 		}
 	}
 	t.Fatal("not served again after the outage")
+}
+
+// named gives the server's connections an application name unique to the
+// test (its schema's), so that the test can tell them from every other.
+func named(t *testing.T, dsn string) (string, string) {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	app := "confer_" + q.Get("search_path")
+	q.Set("application_name", app)
+	u.RawQuery = q.Encode()
+	return u.String(), app
 }
