@@ -157,12 +157,7 @@ func (rs *Recordings) DropConference(confID string) {
 		}
 	}
 	rs.mu.Unlock()
-	for _, run := range lost {
-		rs.forget(run) // first: its watcher stores nothing
-		if _, err := run.stop(); err != nil {
-			rs.log.Warn("recording: this node's part cut short", "rec_id", run.id, "err", err)
-		}
-	}
+	rs.cutShort(lost, "recording: this node's part cut short")
 }
 
 // CloseRecordings finalises the files of the node's running recordings
@@ -177,10 +172,17 @@ func (rs *Recordings) CloseRecordings() {
 		runs = append(runs, run)
 	}
 	rs.mu.Unlock()
+	rs.cutShort(runs, "recording: cut short at shutdown")
+}
+
+// cutShort finalises the files of runs taken out of the registry, storing
+// no end: each is forgotten first, so its watcher stores nothing. It holds
+// no lock of the runtime while a recorder stops.
+func (rs *Recordings) cutShort(runs []*recRun, what string) {
 	for _, run := range runs {
-		rs.forget(run) // first: its watcher stores nothing
+		rs.forget(run)
 		if _, err := run.stop(); err != nil {
-			rs.log.Warn("recording: cut short at shutdown", "rec_id", run.id, "err", err)
+			rs.log.Warn(what, "rec_id", run.id, "err", err)
 		}
 	}
 }
