@@ -29,13 +29,17 @@ const DefaultMaxRunning = 32
 
 // Recordings is the node's running recordings and their figures.
 type Recordings struct {
-	rec     media.Recorder
-	group   *lifecycle.Group
-	max     int
-	log     *slog.Logger
-	mu      sync.Mutex
-	runs    map[string]*recRun // by rec_id
-	bytes   atomic.Int64       // bytes written by every recording (metrics)
+	rec   media.Recorder
+	group *lifecycle.Group
+	max   int
+	log   *slog.Logger
+	mu    sync.Mutex
+	runs  map[string]*recRun // by rec_id
+	// stopped keeps a run for a while after it leaves runs, so that a
+	// second stop of the same rec_id (two DELETEs at once) waits for the
+	// first's file and gets its figures rather than none.
+	stopped map[string]*recRun
+	bytes   atomic.Int64 // bytes written by every recording (metrics)
 	running atomic.Int64
 }
 
@@ -49,7 +53,7 @@ func NewRecordings(rec media.Recorder, g *lifecycle.Group, maxRunning int, log *
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Recordings{rec: rec, group: g, max: maxRunning, log: log, runs: map[string]*recRun{}}
+	return &Recordings{rec: rec, group: g, max: maxRunning, log: log, runs: map[string]*recRun{}, stopped: map[string]*recRun{}}
 }
 
 // recRun is a recording running on this node.
@@ -118,10 +122,15 @@ func (rs *Recordings) Recording(recID string) media.Running {
 
 // StopRecording finalises the file of the recording rec_id on this node
 // and forgets it (first: its watcher stores nothing): nil when this node
-// runs none; the error is why it had stopped on its own, if it had.
+// runs none; the error is why it had stopped on its own, if it had. A
+// recording being stopped by another caller gives that stop's figures,
+// once its file is final.
 func (rs *Recordings) StopRecording(recID string) (*media.RecordInfo, error) {
 	rs.mu.Lock()
 	run := rs.runs[recID]
+	if run == nil {
+		run = rs.stopped[recID]
+	}
 	rs.mu.Unlock()
 	if run == nil {
 		return nil, nil
@@ -193,15 +202,29 @@ func (rs *Recordings) Bytes() int64 { return rs.bytes.Load() }
 // Running is how many recordings write a file on this node.
 func (rs *Recordings) Running() int { return int(rs.running.Load()) }
 
-// forget drops a recording from the running ones.
+// forget drops a recording from the running ones; StopRecording still
+// finds it for a minute (stoppedKept).
 func (rs *Recordings) forget(run *recRun) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if rs.runs[run.id] == run {
-		delete(rs.runs, run.id)
-		rs.running.Add(-1)
+	if rs.runs[run.id] != run {
+		return
 	}
+	delete(rs.runs, run.id)
+	rs.running.Add(-1)
+	rs.stopped[run.id] = run
+	time.AfterFunc(stoppedKept, func() {
+		rs.mu.Lock()
+		defer rs.mu.Unlock()
+		if rs.stopped[run.id] == run {
+			delete(rs.stopped, run.id)
+		}
+	})
 }
+
+// stoppedKept is how long a stopped recording's figures stay with
+// StopRecording.
+const stoppedKept = time.Minute
 
 // known tells whether run is still the running recording of its rec_id.
 func (rs *Recordings) known(run *recRun) bool {

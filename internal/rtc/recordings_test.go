@@ -28,6 +28,7 @@ func (f *fakeRecorder) Record(_ context.Context, _ string, spec media.RecordSpec
 }
 
 type fakeRec struct {
+	gate  chan struct{} // when set, Stop waits for it to close
 	path  string
 	once  sync.Once
 	done  chan struct{}
@@ -44,6 +45,9 @@ func (r *fakeRec) Done() <-chan struct{} { return r.done }
 func (r *fakeRec) end(err error) { r.once.Do(func() { r.err = err; close(r.done) }) }
 
 func (r *fakeRec) Stop() (media.RecordInfo, error) {
+	if r.gate != nil {
+		<-r.gate
+	}
 	r.end(nil)
 	r.mu.Lock()
 	r.stops++
@@ -116,8 +120,10 @@ func TestRecordingsRuntime(t *testing.T) {
 	if err != nil || info == nil || info.Path != "r2.webm" || rs.Recording("r2") != nil {
 		t.Fatalf("StopRecording = %v, %v", info, err)
 	}
-	if info, err := rs.StopRecording("r2"); info != nil || err != nil {
-		t.Fatalf("StopRecording again = %v, %v", info, err)
+	// A second stop (two DELETEs at once) gets the same figures, from the
+	// one finalisation.
+	if again, err := rs.StopRecording("r2"); again == nil || *again != *info || err != nil || fr.recs[1].stopped() != 1 {
+		t.Fatalf("StopRecording again = %v, %v (the file finalised %d times)", again, err, fr.recs[1].stopped())
 	}
 	// Every watcher has returned once the group's goroutines have.
 	if err := g.Wait(ctx); err != nil {
@@ -149,5 +155,34 @@ func TestRecordingsRuntime(t *testing.T) {
 	}
 	if _, err := run("d1", "c6", "r6"); !errors.Is(err, media.ErrNoRecorder) || rs.Running() != 0 || fr.recs[4].stopped() != 1 {
 		t.Fatalf("a recording on a stopping node: %v (running %d)", err, rs.Running())
+	}
+}
+
+// TestRecordingStoppedTwiceAtOnce: while one stop finalises a file, a
+// second stop of the same recording waits for it and gets its figures,
+// not none (CI saw the program stored with the size of a half-finalised
+// file: the second DELETE read the file from disk).
+func TestRecordingStoppedTwiceAtOnce(t *testing.T) {
+	fr := &fakeRecorder{}
+	rs := rtc.NewRecordings(fr, lifecycle.NewGroup(), 2, nil)
+	if _, err := rs.Record(context.Background(), media.RecordRun{Domain: "d", Conf: "c", RecID: "r", Spec: media.RecordSpec{Path: "r.webm"}}); err != nil {
+		t.Fatal(err)
+	}
+	gate := make(chan struct{})
+	fr.recs[0].gate = gate
+	first := make(chan *media.RecordInfo)
+	go func() {
+		info, _ := rs.StopRecording("r")
+		first <- info
+	}()
+	second := make(chan *media.RecordInfo)
+	go func() {
+		info, _ := rs.StopRecording("r")
+		second <- info
+	}()
+	close(gate)
+	a, b := <-first, <-second
+	if a == nil || b == nil || *a != *b || a.Bytes != 100 || fr.recs[0].stopped() != 1 {
+		t.Fatalf("the two stops gave %v and %v; the file finalised %d times", a, b, fr.recs[0].stopped())
 	}
 }
