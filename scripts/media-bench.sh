@@ -18,6 +18,7 @@
 #   SUBS="100 500" DURATION=30s scripts/media-bench.sh
 #   TARGETS="bare confer janus" scripts/media-bench.sh
 #   TARGETS="bare confer confer-plain" scripts/media-bench.sh
+#   ROUNDS=3 DURATION=60s TARGETS="bare confer" SUBS=500 FANIN_SUBS= VIDEO_SUBS= scripts/media-bench.sh
 #   CONFER_URL=http://127.0.0.1:8080 CONFER_PID=$(pidof conferd) CONFER_TOKENS=t1,...,t10 \
 #     CONFER_ROOMS=id1,...,id10 scripts/media-bench.sh
 #
@@ -36,7 +37,12 @@
 # TARGETS ("bare janus", plus "confer" when CONFER_URL is set), KEEP (1
 # keeps the temporary folder with every report), PROFILE (1: every conferd
 # started here writes a CPU profile of its run, --cpu-profile, and the
-# script prints its top functions after the row; issue 43's profiles).
+# script prints its top functions after the row; issue 43's profiles),
+# ROUNDS (1: runs of each workload and target; with more, the targets take
+# turns, in reverse order every other round so that a drift of the
+# machine's speed falls on both sides alike, and the summary gives each
+# target's median packets per CPU-second, its spread, and the ratio of the
+# medians; issue 43: one 20-second run moved by +/- 12 %).
 set -euo pipefail
 
 SUBS=${SUBS:-50 100 200 500}
@@ -50,6 +56,7 @@ VIDEO_PUBS=${VIDEO_PUBS:-2}
 VIDEO_SUBS=${VIDEO_SUBS-20}
 JANUS_LOOPS=${JANUS_LOOPS:-0}
 TARGETS=${TARGETS:-bare${CONFER_URL:+ confer} janus}
+ROUNDS=${ROUNDS:-1}
 
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -132,10 +139,10 @@ one() {
 		args+=(--label "$target" --target whip --url "$confer_url" --server-pid "${CONFER_PID:-$confer_pid}"
 			--rooms "$rooms" --room-tokens "$toks") ;;
 	esac
-	echo "== $target: $pubs publishers, $subs subscribers $*" >&2
+	echo "== $target: $pubs publishers, $subs subscribers $* (round $round of $ROUNDS, $(date -u +%H:%M:%S) UTC)" >&2
 	if "$work/confer-mediaload" "${args[@]}" >"$work/out" 2>"$work/err"; then
-		tail -n 1 "$work/out" | tee -a "$work/results"
-		[ -s "$work/header" ] || head -n 1 "$work/out" >"$work/header"
+		printf '%s\t%s\n' "$(tail -n 1 "$work/out")" "$round" | tee -a "$work/results"
+		[ -s "$work/header" ] || printf '%s\tround\n' "$(head -n 1 "$work/out")" >"$work/header"
 	else
 		echo "failed: $(tail -n 3 "$work/err")" >&2
 	fi
@@ -150,37 +157,69 @@ one() {
 }
 
 : >"$work/results"
+# order R: the targets in the order of round R (reversed every other
+# round).
+order() {
+	if [ $(($1 % 2)) = 1 ]; then echo "$TARGETS"; else echo "$TARGETS" | tr ' ' '\n' | tac | tr '\n' ' '; fi
+}
 for n in $SUBS; do
-	for t in $TARGETS; do one "$t" "$PUBS" "$n"; done
+	for round in $(seq 1 "$ROUNDS"); do
+		for t in $(order "$round"); do one "$t" "$PUBS" "$n"; done
+	done
 done
 # Confer's WHEP session receives the conference's broadcast (one audio and
 # one video track, docs/media.md), not every publisher: the one-room layout
 # is not its workload.
 for n in $FANIN_SUBS; do
-	for t in $TARGETS; do [ "${t#confer}" != "$t" ] || one "$t" "$PUBS" "$n" --room-count 1; done
+	for round in $(seq 1 "$ROUNDS"); do
+		for t in $(order "$round"); do [ "${t#confer}" != "$t" ] || one "$t" "$PUBS" "$n" --room-count 1; done
+	done
 done
 if [ -n "$VIDEO_SUBS" ]; then
-	for t in $TARGETS; do one "$t" "$VIDEO_PUBS" "$VIDEO_SUBS" --video; done
+	for round in $(seq 1 "$ROUNDS"); do
+		for t in $(order "$round"); do one "$t" "$VIDEO_PUBS" "$VIDEO_SUBS" --video; done
+	done
 fi
 
 echo
 echo "== results ($(nproc) cores; columns of confer-mediaload --format tsv)"
 cat "$work/header" "$work/results" | column -t -s $'\t'
 echo
-echo "== packets per server CPU-second, relative to the bare forwarder's in the same workload"
-awk -F'\t' 'NR == FNR { for (i = 1; i <= NF; i++) col[$i] = i; next }
+echo "== packets per server CPU-second, relative to the bare forwarder's in the same workload" \
+	"(median of $ROUNDS round(s); with more than one: each target's median, lowest and highest, and the ratio of each round)"
+awk -F'\t' -v rounds="$ROUNDS" 'NR == FNR { for (i = 1; i <= NF; i++) col[$i] = i; next }
+function median(t, k,   n, i, j, x, a) {
+	n = cnt[t, k]
+	for (i = 1; i <= n; i++) a[i] = v[t, k, i]
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
+	lo[t, k] = a[1]; hi[t, k] = a[n]
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
 {
 	pubs = $col["publishers"]; subs = $col["subscribers"]
 	layout = $col["nominal_per_s"] / pubs > 51 ? "video, 1 publisher a room " : ($col["tracks"] > 1.5 * subs ? "audio, 1 room             " : "audio, 1 publisher a room ")
 	key = sprintf("%s %3d x %4d", layout, pubs, subs)
-	v[$1, key] = $col["packets_per_cpu_s"]; keys[key] = 1; targets[$1] = 1
+	v[$1, key, ++cnt[$1, key]] = $col["packets_per_cpu_s"]; byround[$1, key, $col["round"]] = $col["packets_per_cpu_s"]
+	keys[key] = 1; targets[$1] = 1
 }
 END {
 	for (k in keys) {
+		for (t in targets) if ((t, k) in cnt) m[t, k] = median(t, k)
 		line = k ":"
 		for (t in targets)
-			if ((t, k) in v && ("bare", k) in v && v["bare", k] > 0)
-				line = line sprintf("  %s %.2f", t, v[t, k] / v["bare", k])
-		print line
+			if ((t, k) in m && ("bare", k) in m && m["bare", k] > 0)
+				line = line sprintf("  %s %.2f", t, m[t, k] / m["bare", k])
+		print k "\t" 0 "\t" line
+		if (rounds > 1)
+			for (t in targets) {
+				if (!((t, k) in m)) continue
+				line = sprintf("    %-13s median %6.0f (%d runs, %.0f to %.0f, spread +/- %.0f %%)", t, m[t, k], cnt[t, k], lo[t, k], hi[t, k], m[t, k] > 0 ? 50 * (hi[t, k] - lo[t, k]) / m[t, k] : 0)
+				if (t != "bare" && ("bare", k) in m) {
+					line = line "; a round: "
+					for (r = 1; r <= rounds; r++)
+						line = line (((t, k, r) in byround && ("bare", k, r) in byround && byround["bare", k, r] > 0) ? sprintf("%.2f ", byround[t, k, r] / byround["bare", k, r]) : "- ")
+				}
+				print k "\t" (t == "bare" ? 1 : 2) "\t" line
+			}
 	}
-}' "$work/header" "$work/results" | sort
+}' "$work/header" "$work/results" | sort -t $'\t' -k1,1 -k2,2n -k3,3 | cut -f 3-
