@@ -2,14 +2,15 @@ package mc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -35,18 +36,38 @@ func areaName(r *api.Request) (string, error) {
 	return name, nil
 }
 
-func (m *Module) areaLoad(ctx context.Context, r *api.Request) (store.Record, map[string]any, error) {
-	return m.load(ctx, r, record.KindArea, r.Path("id"), false, wire.CodeInvalidParam, "parameter id: meeting-room area")
+// areaDoc is an area's stored document: its name and id (the members in
+// name order, as the stored JSON has them).
+type areaDoc struct {
+	Area string `json:"area"`
+	ID   string `json:"id"`
+}
+
+func (m *Module) areaLoad(ctx context.Context, r *api.Request) (store.Record, areaDoc, error) {
+	var doc areaDoc
+	rec, err := m.loadRecord(ctx, r, record.KindArea, r.Path("id"), false, wire.CodeInvalidParam, "parameter id: meeting-room area")
+	if err == nil {
+		err = json.Unmarshal(rec.Data, &doc)
+	}
+	return rec, doc, err
 }
 
 // areaList pages through the domain's areas by last modification (order 1:
 // newest first).
 func (m *Module) areaList(ctx context.Context, r *api.Request) (wire.Object, error) {
-	docs, total, err := m.list(ctx, r, record.KindArea, false)
+	recs, total, err := m.listRecords(ctx, r, record.KindArea, false)
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object{"total": total, "meeting_room_areas": projectList(r, "meeting_room_areas", docs)}, nil
+	out := model.MCMeetingRoomAreasListReply{Total: total, MeetingRoomAreas: make([]model.MCMeetingRoomAreasListReplyMeetingRoomArea, len(recs))}
+	for i, rec := range recs {
+		var doc areaDoc
+		if err := json.Unmarshal(rec.Data, &doc); err != nil {
+			return nil, err
+		}
+		out.MeetingRoomAreas[i] = model.MCMeetingRoomAreasListReplyMeetingRoomArea{ID: doc.ID, Area: doc.Area}
+	}
+	return out.Wire(), nil
 }
 
 func (m *Module) areaCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
@@ -59,7 +80,9 @@ func (m *Module) areaCreate(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	now := m.clk.Now()
 	rec := store.Record{Kind: record.KindArea, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
-	id, err := m.tplInsertNumbered(ctx, rec, map[string]any{"area": name}, "id", "area", 1, 99999999)
+	id, err := m.insertNumbered(ctx, rec, func(id string) ([]byte, error) {
+		return json.Marshal(areaDoc{Area: name, ID: id})
+	}, "area", 1, 99999999)
 	if err != nil {
 		return nil, err
 	}
@@ -78,8 +101,8 @@ func (m *Module) areaUpdate(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	doc["area"] = name
-	if rec.Data, err = shape.Encode(doc); err != nil {
+	doc.Area = name
+	if rec.Data, err = json.Marshal(doc); err != nil {
 		return nil, err
 	}
 	rec.UpdatedAt = m.clk.Now()

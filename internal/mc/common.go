@@ -23,10 +23,7 @@ func listPage(r *api.Request) (w paging.Window, desc bool) {
 // another domain, or of another account when owned is set, is "not found"
 // with the given code (DESIGN principle 6): nobody learns it exists.
 func (m *Module) load(ctx context.Context, r *api.Request, kind, id string, owned bool, code int, what string) (store.Record, map[string]any, error) {
-	rec, err := m.st.GetRecord(ctx, kind, r.Principal.DomainMoid, id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && owned && rec.OwnerMoid != r.Principal.AccountMoid) {
-		return rec, nil, wire.Errorf(code, "%s %s does not exist", what, id)
-	}
+	rec, err := m.loadRecord(ctx, r, kind, id, owned, code, what)
 	if err != nil {
 		return rec, nil, err
 	}
@@ -34,15 +31,20 @@ func (m *Module) load(ctx context.Context, r *api.Request, kind, id string, owne
 	return rec, doc, err
 }
 
+// loadRecord is load without decoding: for the kinds stored as typed
+// documents (areas).
+func (m *Module) loadRecord(ctx context.Context, r *api.Request, kind, id string, owned bool, code int, what string) (store.Record, error) {
+	rec, err := m.st.GetRecord(ctx, kind, r.Principal.DomainMoid, id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && owned && rec.OwnerMoid != r.Principal.AccountMoid) {
+		return rec, wire.Errorf(code, "%s %s does not exist", what, id)
+	}
+	return rec, err
+}
+
 // list pages through records of a kind of the caller's domain (and
 // account, when owned) and returns the documents with the total.
 func (m *Module) list(ctx context.Context, r *api.Request, kind string, owned bool) ([]map[string]any, int, error) {
-	w, desc := listPage(r)
-	q := store.RecordQuery{Kind: kind, DomainMoid: r.Principal.DomainMoid, Desc: desc, Start: w.Start, Count: w.Count}
-	if owned {
-		q.OwnerMoid = r.Principal.AccountMoid
-	}
-	recs, total, err := m.st.ListRecords(ctx, q)
+	recs, total, err := m.listRecords(ctx, r, kind, owned)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -55,6 +57,16 @@ func (m *Module) list(ctx context.Context, r *api.Request, kind string, owned bo
 		docs = append(docs, d)
 	}
 	return docs, total, nil
+}
+
+// listRecords is list without decoding.
+func (m *Module) listRecords(ctx context.Context, r *api.Request, kind string, owned bool) ([]store.Record, int, error) {
+	w, desc := listPage(r)
+	q := store.RecordQuery{Kind: kind, DomainMoid: r.Principal.DomainMoid, Desc: desc, Start: w.Start, Count: w.Count}
+	if owned {
+		q.OwnerMoid = r.Principal.AccountMoid
+	}
+	return m.st.ListRecords(ctx, q)
 }
 
 // projectList projects documents with the element schema of the reply's

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -25,22 +26,29 @@ func (m *Module) listResources(ctx context.Context, r *api.Request) (wire.Object
 	if err != nil {
 		return nil, err
 	}
-	res := make([]any, 0, len(resourceSizes))
+	out := model.MCResourcesListReply{ResourceType: 1, Resources: make([]model.MCResourcesListReplyResource, 0, len(resourceSizes))}
 	for _, size := range resourceSizes {
 		used := u.BySize[size]
-		res = append(res, map[string]any{
-			"name":        fmt.Sprintf("%d-party conference", size),
-			"max_join_mt": size,
-			"total":       used + m.confs.Free(u, size),
-			"used":        used,
+		out.Resources = append(out.Resources, model.MCResourcesListReplyResource{
+			Name:      fmt.Sprintf("%d-party conference", size),
+			MaxJoinMt: size,
+			Total:     used + m.confs.Free(u, size),
+			Used:      used,
 		})
 	}
-	return wire.Object{"resource_type": 1, "resources": res}, nil
+	o := out.Wire()
+	// resolution is a member only when resource_type is 2 (reference
+	// 04): a type 1 entry has none.
+	for _, e := range o["resources"].([]any) {
+		delete(e.(wire.Object), "resolution")
+	}
+	return o, nil
 }
 
 // listPlatforms lists Confer's one conference platform, a private cloud.
 func (m *Module) listPlatforms(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return wire.Object{"platforms": []any{map[string]any{
-		"name": "private cloud", "platform_id": engine.PlatformID, "type": 1,
-	}}}, nil
+	out := model.MCPlatformsListReply{Platforms: []model.MCPlatformsListReplyPlatform{
+		{Name: "private cloud", PlatformID: engine.PlatformID, Type: 1},
+	}}
+	return out.Wire(), nil
 }

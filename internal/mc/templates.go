@@ -148,7 +148,10 @@ func (m *Module) tplCreate(sc tplScope) api.Handler {
 		if sc.personal {
 			rec.OwnerMoid = r.Principal.AccountMoid
 		}
-		id, err := m.tplInsertNumbered(ctx, rec, doc, "template_id", "template", 9000000, 9999999)
+		id, err := m.insertNumbered(ctx, rec, func(id string) ([]byte, error) {
+			doc["template_id"] = id
+			return shape.Encode(doc)
+		}, "template", 9000000, 9999999)
 		if err != nil {
 			return nil, err
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/catalog"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -189,19 +188,18 @@ func (m *Module) tplBindE164(ctx context.Context, sc tplScope, doc map[string]an
 	return nil
 }
 
-// tplInsertNumbered stores rec with doc under the next free number of
-// counter in [min, max], written to doc[idField]; numbers still taken after
-// the counter wrapped around are skipped. It answers 20103 when no number
-// is free.
-func (m *Module) tplInsertNumbered(ctx context.Context, rec store.Record, doc map[string]any, idField, counter string, min, max int64) (string, error) {
+// insertNumbered stores rec under the next free number of counter in
+// [min, max], its data the document encode writes with that number as its
+// id; numbers still taken after the counter wrapped around are skipped. It
+// answers 20103 when no number is free.
+func (m *Module) insertNumbered(ctx context.Context, rec store.Record, encode func(id string) ([]byte, error), counter string, min, max int64) (string, error) {
 	for try := 0; try < 100; try++ {
 		n, err := m.st.NextNumber(ctx, counter, min, max)
 		if err != nil {
 			return "", err
 		}
 		rec.ID = strconv.FormatInt(n, 10)
-		doc[idField] = rec.ID
-		if rec.Data, err = shape.Encode(doc); err != nil {
+		if rec.Data, err = encode(rec.ID); err != nil {
 			return "", err
 		}
 		err = m.st.CreateRecord(ctx, rec)

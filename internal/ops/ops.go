@@ -130,7 +130,7 @@ func New(cfg Config) *Ops {
 func (o *Ops) Probe(w http.ResponseWriter, r *http.Request) bool {
 	switch r.URL.Path {
 	case PathHealth:
-		writeJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+		writeJSON(w, http.StatusOK, probeReply{Status: "ok"})
 		return true
 	case PathReady:
 		ready(w, r, o.cfg.Store)
@@ -197,15 +197,26 @@ func logRequest(ctx context.Context, l *slog.Logger, now time.Time, id, method, 
 	_ = h.Handle(ctx, r)
 }
 
+// probeReply is the body of /healthz and /readyz. Its members are in
+// name order, as encoding/json wrote the map it replaces, so the bytes
+// are the same; a member left out is absent, except schema_version, which
+// is written (0 too) once the store answered.
+type probeReply struct {
+	Error         string `json:"error,omitempty"`
+	SchemaVersion *int   `json:"schema_version,omitempty"`
+	Status        string `json:"status"`
+	Store         string `json:"store,omitempty"`
+}
+
 func ready(w http.ResponseWriter, r *http.Request, st Store) {
 	if st == nil {
-		writeJSON(w, http.StatusOK, map[string]any{"status": "ready"})
+		writeJSON(w, http.StatusOK, probeReply{Status: "ready"})
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
 	if err := st.Ping(ctx); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "store": "unreachable", "error": err.Error()})
+		writeJSON(w, http.StatusServiceUnavailable, probeReply{Status: "unavailable", Store: "unreachable", Error: err.Error()})
 		return
 	}
 	v, err := st.SchemaVersion(ctx)
@@ -214,10 +225,10 @@ func ready(w http.ResponseWriter, r *http.Request, st Store) {
 		if err != nil {
 			msg = err.Error()
 		}
-		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "store": "ok", "schema_version": v, "error": msg})
+		writeJSON(w, http.StatusServiceUnavailable, probeReply{Status: "unavailable", Store: "ok", SchemaVersion: &v, Error: msg})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ready", "store": "ok", "schema_version": v})
+	writeJSON(w, http.StatusOK, probeReply{Status: "ready", Store: "ok", SchemaVersion: &v})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
