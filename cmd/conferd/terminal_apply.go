@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -49,7 +50,7 @@ func terminalApply(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "conferd: terminal apply: %v\n", err)
 		return 1
 	}
-	n, err := store.NewNotice(domain, *confID, channel, map[string]any{"mt_id": *mtID}, time.Now())
+	n, err := store.NewNotice(domain, *confID, channel, push.Apply{MtID: *mtID}, time.Now())
 	if err == nil {
 		err = st.AppendNotice(ctx, n)
 	}

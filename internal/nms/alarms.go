@@ -12,6 +12,7 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/nms/node"
+	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -224,7 +225,7 @@ var alarmCode = map[string]int{"calls_failing": CodeMtUnreachable}
 // notifyAlarm publishes an alarm raised about a conference through the
 // event log (docs/push.md).
 func (m *Module) notifyAlarm(ctx context.Context, a alarm, now time.Time) error {
-	n, err := store.NewNotice(a.domain, a.conf, "/alarm", map[string]any{"error_code": alarmCode[a.code]}, now)
+	n, err := store.NewNotice(a.domain, a.conf, "/alarm", push.Failure{ErrorCode: alarmCode[a.code]}, now)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // The channel table: which state change is published on which channel of
@@ -77,7 +78,7 @@ type confPart struct {
 	Parts func(doc map[string]any) map[string]part
 	// Pick, when set, finds the part's element in the endpoint's reply
 	// (a list endpoint for a channel that has no GET of its own).
-	Pick func(reply map[string]any, params map[string]string) (map[string]any, bool)
+	Pick func(reply wire.Object, params map[string]string) (wire.Object, bool)
 }
 
 // part is one instance of a channel in a conference document.
@@ -168,10 +169,10 @@ func each(key string, ids ...string) func(map[string]any) map[string]part {
 
 // pickInspection finds the viewing of a terminal and mode in the
 // inspections list (there is no GET of one viewing).
-func pickInspection(reply map[string]any, params map[string]string) (map[string]any, bool) {
+func pickInspection(reply wire.Object, params map[string]string) (wire.Object, bool) {
 	l, _ := reply["inspections"].([]any)
 	for _, v := range l {
-		el, _ := v.(map[string]any)
+		el, _ := v.(wire.Object)
 		if textAt(el, "dst.mt_id") == params["mt_id"] && textAt(el, "mode") == params["mode"] {
 			return el, true
 		}

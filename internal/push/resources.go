@@ -2,7 +2,6 @@ package push
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -23,10 +22,10 @@ type Resources interface {
 	// a user domain, in the newest model. ErrGone: the resource does not
 	// exist (any failure the GET would answer); ErrNoHandler: no module
 	// serves the endpoint yet.
-	Get(ctx context.Context, domain, endpoint string, path map[string]string, query url.Values) (map[string]any, error)
+	Get(ctx context.Context, domain, endpoint string, path map[string]string, query url.Values) (wire.Object, error)
 	// Reshape shapes a reply for a client at an API-Level (0: none sent),
 	// as the compatibility rules shape the GET's reply.
-	Reshape(endpoint string, level int, reply map[string]any) map[string]any
+	Reshape(endpoint string, level int, reply wire.Object) wire.Object
 }
 
 // Errors of Resources.Get.
@@ -48,7 +47,7 @@ type Handlers struct {
 
 // Get runs the endpoint's GET at the newest API-Level of the emulated
 // release. The errors wrap the *wire.Error that the HTTP API answers.
-func (h Handlers) Get(ctx context.Context, domain, endpoint string, path map[string]string, query url.Values) (map[string]any, error) {
+func (h Handlers) Get(ctx context.Context, domain, endpoint string, path map[string]string, query url.Values) (wire.Object, error) {
 	ep, ok := catalog.Lookup(endpoint)
 	if !ok {
 		return nil, ErrNoHandler
@@ -74,40 +73,12 @@ func (h Handlers) Get(ctx context.Context, domain, endpoint string, path map[str
 
 // Reshape applies the compatibility rules of the release a GET at level
 // sees (release.Effective).
-func (h Handlers) Reshape(endpoint string, level int, reply map[string]any) map[string]any {
+func (h Handlers) Reshape(endpoint string, level int, reply wire.Object) wire.Object {
 	if !h.Platform.HasLevels() {
 		level = 0 // releases before 6.0.0.3.0 ignore API-Level
 	}
 	eff, _ := release.Effective(h.Platform, level)
-	out := deepCopy(reply).(map[string]any)
+	out := wire.DeepCopy(reply).(wire.Object)
 	compat.Reply(endpoint, eff, out, nil)
 	return out
-}
-
-// deepCopy copies JSON-like values, so that reshaping one client's copy
-// leaves the others alone.
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	case []map[string]any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	case json.RawMessage:
-		return append(json.RawMessage(nil), x...)
-	}
-	return v
 }

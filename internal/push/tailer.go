@@ -2,7 +2,9 @@ package push
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
 	"net/url"
 	"strings"
 	"time"
@@ -10,9 +12,11 @@ import (
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // eventBatch is how many events one read of the log takes.
@@ -252,7 +256,7 @@ func (t *tailer) conf(ctx context.Context, ev store.Event) error {
 	st.doc, st.data, st.published = doc, nil, true
 	confParams := map[string]string{"conf_id": ev.ID}
 	t.publishUpdate(ctx, confCh, ev.DomainMoid, source{endpoint: endpointConf, params: confParams,
-		fallback: func() map[string]any { return projectFor(endpointConf, doc) }}, true)
+		fallback: func() wire.Object { return projectFor(endpointConf, doc) }}, true)
 	for _, cp := range confParts {
 		before, after := cp.Parts(prev), cp.Parts(doc)
 		for _, k := range sortedKeys(after) {
@@ -307,7 +311,7 @@ func (t *tailer) terminal(ctx context.Context, ev store.Event) error {
 		return err
 	}
 	t.publishUpdate(ctx, ch, ev.DomainMoid, source{endpoint: endpointMT, params: params,
-		fallback: func() map[string]any { return projectFor(endpointMT, doc) }}, true)
+		fallback: func() wire.Object { return projectFor(endpointMT, doc) }}, true)
 
 	attempts, _ := intOf(doc[mtAttempts])
 	outcome, _ := intOf(doc[mtOutcome])
@@ -320,19 +324,21 @@ func (t *tailer) terminal(ctx context.Context, ev store.Event) error {
 	}
 	t.calls[key] = callState{failed: failed, attempts: attempts}
 	if failed && seen && (!prev.failed || prev.attempts != attempts) {
-		mt := map[string]any{"account": doc["account"], "account_type": doc["account_type"]}
-		code := callFailureCode(media.Outcome(outcome))
+		n := callFailure{ErrorCode: callFailureCode(media.Outcome(outcome)), Method: "notify"}
 		if c, ok := intOf(doc[engine.DocOccupyCode]); ok && c != 0 {
-			code = c // busy in another conference (engine/occupancy.go)
+			n.ErrorCode = c // busy in another conference (engine/occupancy.go)
 		}
-		name, _ := doc[engine.DocOccupyConfName].(string)
-		t.s.publish(base+expand(pathMTsNotify, params), func(int) any {
-			m := map[string]any{"method": "notify", "error_code": code, "mt": deepCopy(mt)}
-			if code == engine.CodeOccupiedHere {
-				m["occupy_confname"] = name // 07 "添加终端失败通知": only with 20423
-			}
-			return m
-		})
+		if a, ok := doc["account"].(string); ok {
+			n.Mt.Account = model.Some(a)
+		}
+		if at, ok := intOf(doc["account_type"]); ok {
+			n.Mt.AccountType = model.Some(at)
+		}
+		if n.ErrorCode == engine.CodeOccupiedHere { // 07 "添加终端失败通知": only with 20423
+			name, _ := doc[engine.DocOccupyConfName].(string)
+			n.OccupyConfName = model.Some(name)
+		}
+		t.s.publish(base+expand(pathMTsNotify, params), func(int) any { return n })
 	}
 	return nil
 }
@@ -347,8 +353,8 @@ type source struct {
 	endpoint string
 	params   map[string]string
 	query    url.Values
-	fallback func() map[string]any // the content when no handler serves the endpoint
-	pick     func(reply map[string]any, params map[string]string) (map[string]any, bool)
+	fallback func() wire.Object // the content when no handler serves the endpoint
+	pick     func(reply wire.Object, params map[string]string) (wire.Object, bool)
 }
 
 // publishUpdate publishes {"method": "update", ...content} on ch, the
@@ -362,14 +368,14 @@ func (t *tailer) publishUpdate(ctx context.Context, ch, domain string, src sourc
 		return
 	}
 	res := t.s.cfg.Resources
-	var reply map[string]any
+	var reply wire.Object
 	err := ErrNoHandler
 	if res != nil {
 		reply, err = res.Get(ctx, domain, src.endpoint, src.params, src.query)
 	}
 	switch {
 	case errors.Is(err, ErrNoHandler):
-		reply = map[string]any{}
+		reply = wire.Object{}
 		if src.fallback != nil {
 			reply = src.fallback()
 		}
@@ -396,29 +402,40 @@ func (t *tailer) publishUpdate(ctx context.Context, ch, domain string, src sourc
 		t.last[ch] = j
 	}
 	t.s.publish(ch, func(level int) any {
-		var data map[string]any
+		content := reply
 		if res != nil {
-			data = res.Reshape(src.endpoint, level, reply)
-		} else {
-			data = deepCopy(reply).(map[string]any)
+			content = res.Reshape(src.endpoint, level, reply)
 		}
 		if src.pick != nil {
-			el, _ := src.pick(data, src.params)
-			data = deepCopy(el).(map[string]any)
+			content, _ = src.pick(content, src.params)
 		}
-		if data == nil {
-			data = map[string]any{}
-		}
-		data["method"] = "update"
-		return data
+		return updateData(content)
 	})
+}
+
+// updateData is an update's data: {"method": "update"} followed by the
+// members of its content (the GET reply as the client's release shapes
+// it, or the element of it that the channel shows).
+func updateData(content wire.Object) json.RawMessage {
+	if len(content) == 0 {
+		return json.RawMessage(`{"method":"update"}`)
+	}
+	if _, ok := content["method"]; ok { // no reply has one: the update's method wins
+		content = maps.Clone(content)
+		delete(content, "method")
+	}
+	data, _ := withMethod("update", mustJSON(content))
+	return data
 }
 
 // publishDelete publishes {"method": "delete"} on ch.
 func (t *tailer) publishDelete(ch string) {
 	delete(t.last, ch)
-	t.s.publish(ch, func(int) any { return map[string]any{"method": "delete"} })
+	t.s.publish(ch, func(int) any { return deleteMessage })
 }
+
+// deleteMessage is the data of a delete.
+var deleteMessage = json.RawMessage(`{"method":"delete"}`)
 
 // projectFor shapes a stored document with an endpoint's reply schema, as
 // the vc handlers do.

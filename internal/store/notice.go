@@ -30,12 +30,14 @@ type Notice struct {
 	At         time.Time
 }
 
-// NewNotice builds a notice with fields encoded as its data.
-func NewNotice(domain, confID, channel string, fields map[string]any, at time.Time) (Notice, error) {
-	if fields == nil {
-		fields = map[string]any{}
-	}
+// NewNotice builds a notice with fields encoded as its data: a value that
+// encodes as a JSON object (the typed payloads of internal/push); nil is
+// the empty object.
+func NewNotice(domain, confID, channel string, fields any, at time.Time) (Notice, error) {
 	b, err := json.Marshal(fields)
+	if err == nil && string(b) == "null" {
+		b = []byte("{}")
+	}
 	return Notice{DomainMoid: domain, ConfID: confID, Channel: channel, Data: b, At: at}, err
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -199,7 +200,7 @@ func (m *Module) playbackFailed(ctx context.Context, domain, confID, recID strin
 		now := m.clk.Now()
 		pos, _ := playbackPos(p, now)
 		p["state"], p["pos_ms"], p["paused_at"] = playStopped, pos.Milliseconds(), 0
-		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", map[string]any{"error_code": CodeRecVRSFault}, now)
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", push.Failure{ErrorCode: CodeRecVRSFault}, now)
 		if err != nil {
 			return false, err
 		}

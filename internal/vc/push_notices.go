@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -29,8 +30,8 @@ func inspectFailures(c engine.Conference, left func(string) bool, now time.Time)
 			continue
 		}
 		ch := "/inspections/" + tlStr(dst["mt_id"]) + "/" + strconv.Itoa(tlInt(v["mode"]))
-		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, map[string]any{"error_code": CodeMtUnreachable,
-			"src": map[string]any{"type": tlInt(src["type"]), "mt_id": tlStr(src["mt_id"])}}, now)
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, push.SourceFailure{ErrorCode: CodeMtUnreachable,
+			Src: push.NoticeSource{Type: tlInt(src["type"]), MtID: tlStr(src["mt_id"])}}, now)
 		if err == nil {
 			out = append(out, n)
 		}
@@ -50,8 +51,8 @@ func monitorFailures(c engine.Conference, left func(string) bool, now time.Time)
 			continue
 		}
 		ch := "/monitor/" + tlStr(dst["ip"]) + "/" + strconv.Itoa(tlInt(dst["port"]))
-		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, map[string]any{"error_code": CodeMtUnreachable,
-			"src": map[string]any{"type": monSrcTerminal, "mt_id": tlStr(src["mt_id"])}}, now)
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, push.SourceFailure{ErrorCode: CodeMtUnreachable,
+			Src: push.NoticeSource{Type: monSrcTerminal, MtID: tlStr(src["mt_id"])}}, now)
 		if err == nil {
 			out = append(out, n)
 		}
@@ -74,7 +75,7 @@ func hduFailures(c engine.Conference, left func(string) bool, now time.Time) []s
 			continue
 		}
 		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/hdus/"+record.Str(h, "hdu_id"),
-			map[string]any{"error_code": CodeMtUnreachable, "mode": hduModeView}, now)
+			push.HDUFailure{ErrorCode: CodeMtUnreachable, Mode: hduModeView}, now)
 		if err == nil {
 			out = append(out, n)
 		}
@@ -101,7 +102,7 @@ func (m *Module) playbackLost(ctx context.Context, c *engine.Conference, now tim
 	}
 	pos, _ := playbackPos(p, now)
 	p["state"], p["pos_ms"], p["paused_at"] = playStopped, pos.Milliseconds(), 0
-	n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", map[string]any{"error_code": playCodeLost}, now)
+	n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", push.Failure{ErrorCode: playCodeLost}, now)
 	return true, []store.Notice{n}, err
 }
 

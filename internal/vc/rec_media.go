@@ -11,6 +11,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -281,7 +282,7 @@ func (m *Module) recEndedByMedia(ctx context.Context, domain, confID, recID stri
 		c.Doc[tlKeyRecorders] = tlAnys(append(rs[:i], rs[i+1:]...))
 		if code != 0 {
 			n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/recorders/"+recID,
-				map[string]any{"error_code": code}, now)
+				push.Failure{ErrorCode: code}, now)
 			if err != nil {
 				return false, err
 			}
