@@ -79,7 +79,12 @@ type Conference struct {
 	// before the first.
 	HDUPoll    *HDUPoll
 	HDUPollSeq int
-	Doc        map[string]any // every member but the server's own above
+	// SelfVMPs are the terminals' self compositions (vc_selfvmps),
+	// HDUVMPs the TV walls' (vc_hduvmps); nil when the document has none
+	// (own_vmp.go).
+	SelfVMPs []SelfVMP
+	HDUVMPs  []SelfVMP
+	Doc      map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

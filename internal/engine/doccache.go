@@ -120,6 +120,7 @@ func (c Conference) cloneOwn() Conference {
 		c.HDUAliases = maps.Clone(c.HDUAliases)
 	}
 	c.Mix, c.HDUPoll = c.Mix.clone(), c.HDUPoll.clone()
+	c.SelfVMPs, c.HDUVMPs = cloneSelfVMPs(c.SelfVMPs), cloneSelfVMPs(c.HDUVMPs)
 	return c
 }
 

@@ -97,8 +97,8 @@ func TestDocCacheTake(t *testing.T) {
 // A conference document decoded into its own members (roles, VIPs) and
 // the others and written back gives the bytes it was read from, whatever
 // it held (none, empty ones, set ones, a role stored as a number, a VIP
-// list, a mix or TV-wall batch poll of another form); a role, VIP list,
-// ..., mix, batch poll set is written and read back as a field.
+// list, a mix, TV-wall batch poll or self composition of another form); a
+// role, VIP list, ..., mix, batch poll, self composition set is written and read back as a field.
 func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 	for _, data := range []string{
 		`{"conf_id":"1110000","name":"a"}`,
@@ -123,6 +123,14 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_hdupoll":{"_elapsed_ms":0,"_origin":0,"_paused":0,"_since":"2026-12-06T07:00:00Z","hdu_ids":["h1"],"keep_time":5,"mode":1,"mt_ids":[],"num":0,"poll_id":1,"show_mt_name":0,"state":1},"vc_hdupoll_seq":1}`,
 		`{"name":"a","vc_hdupoll":{"_elapsed_ms":1500,"_origin":2,"_paused":1,"_since":"2026-12-06T07:00:00.5Z","hdu_ids":["h1","h2"],"keep_time":10,"mode":2,"mt_ids":["1","2"],"num":3,"poll_id":7,"show_mt_name":1,"state":2},"vc_hdupoll_seq":7}`,
 		`{"name":"a","vc_hdupoll":{"_elapsed_ms":0,"_origin":0,"_since":"2026-12-06T07:00:00Z","hdu_ids":["h1"],"keep_time":5,"mode":1,"mt_ids":[],"num":0,"poll_id":1,"show_mt_name":0,"state":1},"vc_hdupoll_seq":0}`,
+		`{"name":"a","vc_selfvmps":[]}`,
+		`{"name":"a","vc_selfvmps":[{"layout":1,"members":[],"mode":2,"mt_chn_idx":0,"mt_id":"1","show_mt_name":0,"voice_hint":1}]}`,
+		`{"name":"a","vc_selfvmps":[{"layout":4,"members":[{"chn_idx":0,"member_type":1,"mt_chn_idx":2,"mt_id":"3"},{"chn_idx":1,"member_type":2,"mt_chn_idx":0,"mt_id":""}],"mode":1,"mt_chn_idx":1,"mt_id":"1","show_mt_name":1,"voice_hint":0}]}`,
+		`{"name":"a","vc_selfvmps":[{"layout":1,"members":[],"mode":2,"mt_id":"1","show_mt_name":0,"voice_hint":1}]}`,
+		`{"name":"a","vc_selfvmps":[{"layout":1,"members":[{"chn_idx":0,"member_type":1,"mt_chn_idx":"0","mt_id":"3"}],"mode":2,"mt_chn_idx":0,"mt_id":"1","show_mt_name":0,"voice_hint":1}]}`,
+		`{"name":"a","vc_hduvmps":[]}`,
+		`{"name":"a","vc_hduvmps":[{"hdu_id":"h1","layout":4,"members":[{"chn_idx":3,"member_type":1,"mt_chn_idx":0,"mt_id":"2"}],"mode":1,"show_mt_name":0,"voice_hint":0}]}`,
+		`{"name":"a","vc_hduvmps":[{"hdu_id":"h1","layout":4,"members":[],"mode":1,"mt_id":"1","show_mt_name":0,"voice_hint":0}]}`,
 	} {
 		c, err := decode(store.Record{Data: []byte(data)})
 		if err != nil {
@@ -144,6 +152,9 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		c.HDUPoll = &HDUPoll{PollID: 8, Mode: 2, KeepTime: 5, HDUIDs: []string{"h3"}, MtIDs: []string{"1"}, State: 2,
 			Rot: Rotation{Since: "2026-12-06T07:00:00.25Z", ElapsedMs: 250, Paused: 1}}
 		c.HDUPollSeq = 8
+		c.SelfVMPs = append(c.SelfVMPs, SelfVMP{MtID: "4", MtChnIdx: 1, Mode: 1, Layout: 2, VoiceHint: 1,
+			Members: []VMPMember{{ChnIdx: 1, MemberType: 1, MtID: "2", MtChnIdx: 1}}})
+		c.HDUVMPs = append(c.HDUVMPs, SelfVMP{HDUID: "h5", Mode: 2, Layout: 3, ShowMtName: 1, Members: []VMPMember{}})
 		got, roles, err := encodeConf(c)
 		if err != nil {
 			t.Fatal(err)
@@ -152,7 +163,8 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		if err != nil || again.Roles != roles || again.Roles.Upload != "9" || !reflect.DeepEqual(again.VIPs, c.VIPs) ||
 			!reflect.DeepEqual(again.Links, c.Links) || !reflect.DeepEqual(again.Superior, c.Superior) ||
 			!reflect.DeepEqual(again.HDUAliases, c.HDUAliases) || !reflect.DeepEqual(again.Mix, c.Mix) ||
-			!reflect.DeepEqual(again.HDUPoll, c.HDUPoll) || again.HDUPollSeq != 8 {
+			!reflect.DeepEqual(again.HDUPoll, c.HDUPoll) || again.HDUPollSeq != 8 ||
+			!reflect.DeepEqual(again.SelfVMPs, c.SelfVMPs) || !reflect.DeepEqual(again.HDUVMPs, c.HDUVMPs) {
 			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
 		}
 		if _, in := c.Doc["upload_mt_id"]; in {

@@ -143,6 +143,7 @@ func (c *Conference) splitOwn() {
 	}
 	c.Mix = splitMix(doc) // own_media.go
 	c.HDUPoll, c.HDUPollSeq = splitHDUPoll(doc), splitHDUPollSeq(doc)
+	c.SelfVMPs, c.HDUVMPs = splitSelfVMPs(doc, selfVMPsMember, false), splitSelfVMPs(doc, hduVMPsMember, true) // own_vmp.go
 	if o, ok := doc[aliasMember].(map[string]any); ok {
 		a := make(map[string]string, len(o))
 		for k, v := range o {
@@ -157,7 +158,7 @@ func (c *Conference) splitOwn() {
 
 // ownValues are the VIP list, cascade, TV-wall alias and media members as
 // stored: a nil field is no member.
-func (c Conference) ownValues() (names [7]string, values [7]any) {
+func (c Conference) ownValues() (names [9]string, values [9]any) {
 	n := 0
 	if c.VIPs != nil {
 		l := make([]any, len(c.VIPs))
@@ -201,6 +202,14 @@ func (c Conference) ownValues() (names [7]string, values [7]any) {
 	}
 	if c.HDUPollSeq > 0 {
 		names[n], values[n] = hduPollSeq, c.HDUPollSeq
+		n++
+	}
+	if c.SelfVMPs != nil {
+		names[n], values[n] = selfVMPsMember, selfVMPsValue(c.SelfVMPs, false)
+		n++
+	}
+	if c.HDUVMPs != nil {
+		names[n], values[n] = hduVMPsMember, selfVMPsValue(c.HDUVMPs, true)
 	}
 	return names, values
 }
@@ -268,5 +277,5 @@ func (c Conference) ownValid() bool {
 	for k, v := range c.HDUAliases {
 		ok = ok && utf8.ValidString(k) && utf8.ValidString(v)
 	}
-	return ok && c.Mix.valid() && c.HDUPoll.valid()
+	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs)
 }

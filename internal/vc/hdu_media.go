@@ -48,7 +48,7 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 	for _, c := range confs {
 		i := hduFind(c.Doc, hduID)
 		if i < 0 {
-			if hduvmpFind(c.Doc, hduID) >= 0 {
+			if hduvmpFind(c, hduID) >= 0 {
 				// The wall's self composition (hduvmps): one picture, the
 				// wall's composed picture (names drawn into it).
 				q := url.Values{"composed": {"1"}, "wall": {hduID}}

@@ -90,8 +90,8 @@ func hduUses(c engine.Conference, v *mdView) map[string]string {
 	for _, h := range mdObjs(doc, docHDUs) {
 		uses[record.Str(h, "hdu_id")] = "hdus"
 	}
-	for _, h := range mdObjs(doc, docHDUVMPs) {
-		uses[record.Str(h, "hdu_id")] = "hduvmps"
+	for _, h := range c.HDUVMPs {
+		uses[h.HDUID] = "hduvmps"
 	}
 	if hp := c.HDUPoll; hp != nil && v.hdupollState(hp) != 0 {
 		for _, id := range hp.HDUIDs {

@@ -3,6 +3,7 @@ package vc
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -15,16 +16,16 @@ import (
 // TV-wall self compositions (reference 05 items 62 to 66, "开启/获取/修改/
 // 停止电视墙自主画面合成", "获取开启自主画面合成的电视墙列表"; seed 001: mode
 // from 6.0.0.3.0). A TV wall of the domain's registry shows a composition
-// of its own, kept in the conference document (docHDUVMPs) in the stored
+// of its own, kept in the conference document (engine.Conference.HDUVMPs) in the stored
 // form of the self compositions (mtvmps_config.go). The wall must be free
 // (hduClaim); an unknown wall answers 12105, a wall without a self
 // composition 20823. Modifying without mode keeps the mode.
 
 // hduvmpFind returns the index of the self composition of wall id, -1
 // when it has none.
-func hduvmpFind(doc map[string]any, id string) int {
-	for i, h := range mdObjs(doc, docHDUVMPs) {
-		if record.Str(h, "hdu_id") == id {
+func hduvmpFind(c engine.Conference, id string) int {
+	for i, h := range c.HDUVMPs {
+		if h.HDUID == id {
 			return i
 		}
 	}
@@ -37,7 +38,7 @@ func (m *Module) hduvmpOf(ctx context.Context, c engine.Conference, id string) (
 	if err := m.hduKnown(ctx, c.Rec.DomainMoid, id); err != nil {
 		return -1, err
 	}
-	i := hduvmpFind(c.Doc, id)
+	i := hduvmpFind(c, id)
 	if i < 0 {
 		return -1, wire.Errorf(CodeVMPNotStarted, "TV wall %s runs no self composition in conference %s", id, c.ID())
 	}
@@ -49,8 +50,8 @@ func (m *Module) hduvmpOf(ctx context.Context, c engine.Conference, id string) (
 func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
 	id := record.Str(p, "hdu_id")
-	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
-		if hduvmpFind(c.Doc, id) >= 0 {
+	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
+		if hduvmpFind(c, id) >= 0 {
 			return nil, nil, wire.Errorf(CodeVMPStarted, "TV wall %s already runs a self composition in conference %s", id, c.ID())
 		}
 		if err := m.hduClaim(ctx, v, []string{id}, "hduvmps", "hdu_id"); err != nil {
@@ -60,7 +61,7 @@ func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, 
 		if err != nil {
 			return nil, nil, err
 		}
-		cfg["hdu_id"] = id
+		cfg.HDUID = id
 		return append(walls, cfg), named, nil
 	})
 }
@@ -82,20 +83,20 @@ func hduvmpStartMode(p map[string]any) int {
 // modifyHDUVMP replaces the settings of a wall's self composition.
 func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p, id := r.Args.Params, r.Path("hdu_id")
-	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
+	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 		i, err := m.hduvmpOf(ctx, c, id)
 		if err != nil {
 			return nil, nil, err
 		}
 		mode, ok := record.IntOK(p["mode"])
 		if !ok {
-			mode = record.Int(walls[i], "mode")
+			mode = walls[i].Mode
 		}
 		cfg, named, err := v.selfConfig(p, mode)
 		if err != nil {
 			return nil, nil, err
 		}
-		cfg["hdu_id"] = id
+		cfg.HDUID = id
 		walls[i] = cfg
 		return walls, named, nil
 	})
@@ -104,7 +105,7 @@ func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) (wire.Object,
 // stopHDUVMP stops a wall's self composition, freeing the wall.
 func (m *Module) stopHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	id := r.Path("hdu_id")
-	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []map[string]any) ([]map[string]any, []string, error) {
+	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 		i, err := m.hduvmpOf(ctx, c, id)
 		if err != nil {
 			return nil, nil, err
@@ -117,18 +118,18 @@ func (m *Module) stopHDUVMP(ctx context.Context, r *api.Request) (wire.Object, e
 // the running conference's; the terminals change names must still be
 // online after the write (see mediaStillOnline).
 func (m *Module) writeHDUVMP(ctx context.Context, r *api.Request,
-	change func(c engine.Conference, v *mdView, walls []map[string]any) ([]map[string]any, []string, error)) (wire.Object, error) {
+	change func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error)) (wire.Object, error) {
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
 		}
-		walls, ids, err := change(*c, v, mdObjs(c.Doc, docHDUVMPs))
+		walls, ids, err := change(*c, v, slices.Clone(c.HDUVMPs))
 		if err != nil {
 			return err
 		}
-		c.Doc[docHDUVMPs] = mdAnys(walls)
+		c.HDUVMPs = append([]engine.SelfVMP{}, walls...) // stored as a list, empty when the last stops
 		hduForget(c, v)
 		named = ids
 		return nil
@@ -154,10 +155,7 @@ func (m *Module) getHDUVMP(ctx context.Context, r *api.Request) (wire.Object, er
 	if err != nil {
 		return nil, err
 	}
-	h := mdObjs(c.Doc, docHDUVMPs)[i]
-	out := shape.Merge(map[string]any{}, h)
-	out["members"] = v.selfMembers(h)
-	return shape.Project(out, r.Endpoint.Reply), nil
+	return shape.Project(v.selfReply(c.HDUVMPs[i], true), r.Endpoint.Reply), nil
 }
 
 // listHDUVMPs lists the walls running a self composition.
@@ -166,14 +164,12 @@ func (m *Module) listHDUVMPs(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	walls := mdObjs(c.Doc, docHDUVMPs)
-	sort.SliceStable(walls, func(i, j int) bool {
-		return hduLess(record.Str(walls[i], "hdu_id"), record.Str(walls[j], "hdu_id"))
-	})
+	walls := slices.Clone(c.HDUVMPs)
+	sort.SliceStable(walls, func(i, j int) bool { return hduLess(walls[i].HDUID, walls[j].HDUID) })
 	fields := shape.Elem(r.Endpoint.Reply, "hdus")
 	out := make([]any, len(walls))
 	for i, h := range walls {
-		out[i] = shape.Project(h, fields)
+		out[i] = shape.Project(selfItem(h, true), fields)
 	}
 	return wire.Object{"hdus": out}, nil
 }

@@ -78,7 +78,7 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 		if !authed {
 			return media.Viewer{}, errWatchAuth
 		}
-		if hduFind(c.Doc, q.Get("wall")) < 0 && hduvmpFind(c.Doc, q.Get("wall")) < 0 {
+		if hduFind(c.Doc, q.Get("wall")) < 0 && hduvmpFind(c, q.Get("wall")) < 0 {
 			return media.Viewer{}, errWatchGone
 		}
 		g.Tag = tagWall(q.Get("wall"))
@@ -123,7 +123,8 @@ func monitorByKey(doc map[string]any, key string, now time.Time) map[string]any 
 }
 
 // watchTags are the tags whose viewers may go on watching a conference.
-func watchTags(doc map[string]any, now time.Time) map[string]bool {
+func watchTags(c engine.Conference, now time.Time) map[string]bool {
+	doc := c.Doc
 	ok := map[string]bool{}
 	for _, mon := range monitorsLive(doc, now) {
 		ok[tagMonitor(tlStr(mon["key"]))] = true
@@ -133,8 +134,11 @@ func watchTags(doc map[string]any, now time.Time) map[string]bool {
 			ok[tagLive(tlStr(rc["rec_id"]))] = true
 		}
 	}
-	for _, h := range append(mdObjs(doc, docHDUs), mdObjs(doc, docHDUVMPs)...) {
+	for _, h := range mdObjs(doc, docHDUs) {
 		ok[tagWall(record.Str(h, "hdu_id"))] = true
+	}
+	for _, h := range c.HDUVMPs {
+		ok[tagWall(h.HDUID)] = true
 	}
 	return ok
 }
@@ -182,7 +186,7 @@ func (m *Module) RunDueLive(ctx context.Context) error {
 			return err
 		}
 		if err == nil {
-			ok = watchTags(c.Doc, now)
+			ok = watchTags(c, now)
 		}
 		for tag := range w.tags {
 			if ok[tag] {

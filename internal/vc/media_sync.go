@@ -22,7 +22,7 @@ import (
 // mediaSync tells the media plane what the conference's participants see
 // and hear, from its stored state.
 func (m *Module) mediaSync(ctx context.Context, c engine.Conference) error {
-	if !mdNeedsTerminals(c.Doc) {
+	if !mdNeedsTerminals(c) {
 		// Without a composition or a running poll the broadcast and the
 		// mix come from the document alone: no terminal is read (a
 		// third of a speaker change's CPU, docs/benchmarks.md
@@ -39,8 +39,9 @@ func (m *Module) mediaSync(ctx context.Context, c engine.Conference) error {
 
 // mdNeedsTerminals tells whether broadcast reads the terminals: the panes
 // of a composition and the position of a poll that is not stopped do.
-func mdNeedsTerminals(doc map[string]any) bool {
-	if mdObj(doc, docVMP) != nil || len(mdObjs(doc, docSelfVMPs)) > 0 || len(mdObjs(doc, docHDUVMPs)) > 0 {
+func mdNeedsTerminals(c engine.Conference) bool {
+	doc := c.Doc
+	if mdObj(doc, docVMP) != nil || len(c.SelfVMPs) > 0 || len(c.HDUVMPs) > 0 {
 		return true
 	}
 	p := tlObj(doc[tlKeyPoll])
@@ -132,26 +133,22 @@ func (m *Module) mediaReapply(ctx context.Context, c engine.Conference) error {
 // wall's.
 func (v *mdView) selves() []media.SelfComposition {
 	var out []media.SelfComposition
-	add := func(s media.SelfComposition, cfg map[string]any) {
-		s.Layout, s.ShowNames = record.Int(cfg, "layout"), record.Int(cfg, "show_mt_name") == 1
-		auto := 0
-		if record.Int(cfg, "mode") == 2 {
-			auto = 2
-		}
+	add := func(s media.SelfComposition, cfg engine.SelfVMP) {
+		s.Layout, s.ShowNames = cfg.Layout, cfg.ShowMtName == 1
 		s.Panes = []media.Pane{}
-		for _, p := range v.compose(s.Layout, mdObjs(cfg, "members"), auto, nil) {
+		for _, p := range v.selfPanes(cfg) {
 			s.Panes = append(s.Panes, media.Pane{Index: p.chn, MtID: p.mtID})
 		}
 		out = append(out, s)
 	}
-	selfs := mdObjs(v.conf.Doc, docSelfVMPs)
+	selfs := v.conf.SelfVMPs
 	for i, s := range selfs {
-		if id := record.Str(s, "mt_id"); selfFind(selfs, id, -1) == i {
-			add(media.SelfComposition{MtID: id}, s)
+		if selfFind(selfs, s.MtID, -1) == i {
+			add(media.SelfComposition{MtID: s.MtID}, s)
 		}
 	}
-	for _, h := range mdObjs(v.conf.Doc, docHDUVMPs) {
-		add(media.SelfComposition{Wall: record.Str(h, "hdu_id")}, h)
+	for _, h := range v.conf.HDUVMPs {
+		add(media.SelfComposition{Wall: h.HDUID}, h)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package vc
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -17,7 +18,7 @@ import (
 // mt_chn_idx from 6.1.0.2.0, GET mtvmps/{mt_id}/{mt_chn_idx} in 6.1.0.2.0
 // only, the mt_channel_vmps endpoints from 6.1.0.4.0). A self composition
 // is the picture one video channel of a terminal receives; they are kept
-// in the conference document (docSelfVMPs), one per terminal and channel
+// in the conference document (engine.Conference.SelfVMPs), one per terminal and channel
 // (mt_id, mt_chn_idx). mt_chn_idx 0, the default, is the terminal's
 // automatic channel. The mtvmps/{mt_id} endpoints address the terminal's
 // composition on its lowest channel (normally its only one); the channel
@@ -27,14 +28,14 @@ import (
 // selfFind returns the index in selfs of the self composition of terminal
 // mtID on channel chn, or on its lowest channel when chn < 0; -1 when it
 // has none.
-func selfFind(selfs []map[string]any, mtID string, chn int) int {
+func selfFind(selfs []engine.SelfVMP, mtID string, chn int) int {
 	found := -1
 	for i, s := range selfs {
-		if record.Str(s, "mt_id") != mtID {
+		if s.MtID != mtID {
 			continue
 		}
-		c := record.Int(s, "mt_chn_idx")
-		if c == chn || (chn < 0 && (found < 0 || c < record.Int(selfs[found], "mt_chn_idx"))) {
+		c := s.MtChnIdx
+		if c == chn || (chn < 0 && (found < 0 || c < selfs[found].MtChnIdx)) {
 			found = i
 		}
 	}
@@ -57,7 +58,7 @@ func selfOf(c engine.Conference, v *mdView, mtID string, chn int) (int, error) {
 	if _, ok := v.byID[mtID]; !ok {
 		return -1, wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
 	}
-	i := selfFind(mdObjs(c.Doc, docSelfVMPs), mtID, chn)
+	i := selfFind(c.SelfVMPs, mtID, chn)
 	switch {
 	case i < 0 && chn >= 0:
 		return -1, wire.Errorf(CodeVMPNotStarted, "terminal %s of conference %s runs no self composition on video channel %d", mtID, c.ID(), chn)
@@ -72,7 +73,7 @@ func selfOf(c engine.Conference, v *mdView, mtID string, chn int) (int, error) {
 func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	p := r.Args.Params
 	owner, chn := record.Str(p, "mt_id"), record.Int(p, "mt_chn_idx")
-	return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
+	return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 		if err := v.member("mt_id", owner); err != nil {
 			return nil, nil, err
 		}
@@ -86,7 +87,7 @@ func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object,
 		if err != nil {
 			return nil, nil, err
 		}
-		cfg["mt_id"], cfg["mt_chn_idx"] = owner, chn
+		cfg.MtID, cfg.MtChnIdx = owner, chn
 		return append(selfs, cfg), named, nil
 	})
 }
@@ -98,7 +99,7 @@ func (m *Module) modifySelfVMP(channel bool) api.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
+		return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 			i, err := selfOf(c, v, owner, chn)
 			if err != nil {
 				return nil, nil, err
@@ -107,7 +108,7 @@ func (m *Module) modifySelfVMP(channel bool) api.Handler {
 			if err != nil {
 				return nil, nil, err
 			}
-			cfg["mt_id"], cfg["mt_chn_idx"] = owner, selfs[i]["mt_chn_idx"]
+			cfg.MtID, cfg.MtChnIdx = owner, selfs[i].MtChnIdx
 			selfs[i] = cfg
 			return selfs, named, nil
 		})
@@ -121,7 +122,7 @@ func (m *Module) stopSelfVMP(channel bool) api.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return m.writeSelf(ctx, r, "", func(c engine.Conference, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error) {
+		return m.writeSelf(ctx, r, "", func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 			i, err := selfOf(c, v, owner, chn)
 			if err != nil {
 				return nil, nil, err
@@ -135,18 +136,18 @@ func (m *Module) stopSelfVMP(channel bool) api.Handler {
 // conference's; owner and the terminals change names must still be online
 // after the write (see mediaStillOnline).
 func (m *Module) writeSelf(ctx context.Context, r *api.Request, owner string,
-	change func(c engine.Conference, v *mdView, selfs []map[string]any) ([]map[string]any, []string, error)) (wire.Object, error) {
+	change func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error)) (wire.Object, error) {
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
 		}
-		selfs, ids, err := change(*c, v, mdObjs(c.Doc, docSelfVMPs))
+		selfs, ids, err := change(*c, v, slices.Clone(c.SelfVMPs))
 		if err != nil {
 			return err
 		}
-		c.Doc[docSelfVMPs] = mdAnys(selfs)
+		c.SelfVMPs = append([]engine.SelfVMP{}, selfs...) // stored as a list, empty when the last stops
 		named = ids
 		if owner != "" {
 			named = append(named, owner)
@@ -179,10 +180,7 @@ func (m *Module) getSelfVMP(channel bool) api.Handler {
 		if err != nil {
 			return nil, err
 		}
-		s := mdObjs(c.Doc, docSelfVMPs)[i]
-		out := shape.Merge(map[string]any{}, s)
-		out["members"] = v.selfMembers(s)
-		return shape.Project(out, r.Endpoint.Reply), nil
+		return shape.Project(v.selfReply(c.SelfVMPs[i], false), r.Endpoint.Reply), nil
 	}
 }
 
@@ -195,21 +193,21 @@ func (m *Module) listSelfVMPs(channel bool) api.Handler {
 		if err != nil {
 			return nil, err
 		}
-		selfs := mdObjs(c.Doc, docSelfVMPs)
+		selfs := slices.Clone(c.SelfVMPs)
 		if len(selfs) == 0 && !channel {
 			return nil, wire.Errorf(CodeVMPNotStarted, "no terminal of conference %s runs a self composition", c.ID())
 		}
 		sort.SliceStable(selfs, func(i, j int) bool {
-			a, b := mdNum(selfs[i]["mt_id"]), mdNum(selfs[j]["mt_id"])
+			a, b := mdNum(selfs[i].MtID), mdNum(selfs[j].MtID)
 			if a != b {
 				return a < b
 			}
-			return record.Int(selfs[i], "mt_chn_idx") < record.Int(selfs[j], "mt_chn_idx")
+			return selfs[i].MtChnIdx < selfs[j].MtChnIdx
 		})
 		fields := shape.Elem(r.Endpoint.Reply, "mts")
 		out := make([]any, len(selfs))
 		for i, s := range selfs {
-			out[i] = shape.Project(s, fields)
+			out[i] = shape.Project(selfItem(s, false), fields)
 		}
 		return wire.Object{"mts": out}, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -19,111 +20,139 @@ import (
 // composition.
 
 // selfConfig checks the parameters of a self composition in mode and
-// returns its stored form and the terminals it names.
-func (v *mdView) selfConfig(p map[string]any, mode int) (map[string]any, []string, error) {
+// returns its stored form (engine.SelfVMP, without its owner) and the
+// terminals it names.
+func (v *mdView) selfConfig(p map[string]any, mode int) (engine.SelfVMP, []string, error) {
 	layout := record.Int(p, "layout")
 	panes, err := vmpPanes(layout)
 	if err != nil {
-		return nil, nil, err
+		return engine.SelfVMP{}, nil, err
 	}
-	cfg := map[string]any{"mode": mode, "layout": layout, "voice_hint": record.Int(p, "voice_hint"),
-		"show_mt_name": record.Int(p, "show_mt_name"), "members": []any{}}
+	cfg := engine.SelfVMP{Mode: mode, Layout: layout, VoiceHint: record.Int(p, "voice_hint"),
+		ShowMtName: record.Int(p, "show_mt_name"), Members: []engine.VMPMember{}}
 	if mode != 1 {
 		return cfg, nil, nil
 	}
 	members := mdObjs(p, "members")
 	if err := mdChannels(members, panes, layout, "members"); err != nil {
-		return nil, nil, err
+		return engine.SelfVMP{}, nil, err
 	}
 	var named []string
 	chosen := map[string]bool{}
-	out := make([]map[string]any, 0, len(members))
 	for i, e := range members {
 		path := fmt.Sprintf("members[%d]", i)
 		typ, err := mdMemberType(e, path)
 		if err != nil {
-			return nil, nil, err
+			return engine.SelfVMP{}, nil, err
 		}
 		if typ < mtypeEmpty || typ > mtypeDual || typ == mtypeSingle {
-			return nil, nil, wire.InvalidParam(path+".member_type", fmt.Sprintf("%d is not a member type of a self composition (0 to 5, 7)", typ))
+			return engine.SelfVMP{}, nil, wire.InvalidParam(path+".member_type", fmt.Sprintf("%d is not a member type of a self composition (0 to 5, 7)", typ))
 		}
-		ch := map[string]any{"chn_idx": record.Int(e, "chn_idx"), "member_type": typ, "mt_id": "", "mt_chn_idx": 0}
+		ch := engine.VMPMember{ChnIdx: record.Int(e, "chn_idx"), MemberType: typ}
 		if typ == mtypeChosen {
 			id := record.Str(e, "mt_id")
 			if id == "" {
-				return nil, nil, wire.InvalidParam(path+".mt_id", "required when member_type is 1")
+				return engine.SelfVMP{}, nil, wire.InvalidParam(path+".mt_id", "required when member_type is 1")
 			}
 			if err := v.member(path+".mt_id", id); err != nil {
-				return nil, nil, err
+				return engine.SelfVMP{}, nil, err
 			}
 			if chosen[id] {
-				return nil, nil, wire.Errorf(CodeVMPSameMt, "%s.mt_id: terminal %s takes two channels of the composition", path, id)
+				return engine.SelfVMP{}, nil, wire.Errorf(CodeVMPSameMt, "%s.mt_id: terminal %s takes two channels of the composition", path, id)
 			}
 			chosen[id] = true
 			mtChn := record.Int(e, "mt_chn_idx")
 			if err := v.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
-				return nil, nil, err
+				return engine.SelfVMP{}, nil, err
 			}
-			ch["mt_id"], ch["mt_chn_idx"] = id, mtChn
+			ch.MtID, ch.MtChnIdx = id, mtChn
 			named = append(named, id)
 		}
-		out = append(out, ch)
+		cfg.Members = append(cfg.Members, ch)
 	}
-	cfg["members"] = mdAnys(out)
 	return cfg, named, nil
 }
 
-// selfMembers are the reply members of a self composition as it is now:
-// {chn_idx, member_type, mt_id, mt_chn_idx, account}.
-func (v *mdView) selfMembers(cfg map[string]any) []any {
+// selfPanes are the panes of a self composition as it shows now.
+func (v *mdView) selfPanes(cfg engine.SelfVMP) []vmpPane {
 	auto := 0
-	if record.Int(cfg, "mode") == 2 {
+	if cfg.Mode == 2 {
 		auto = 2
 	}
-	out := []any{}
-	for _, p := range v.compose(record.Int(cfg, "layout"), mdObjs(cfg, "members"), auto, nil) {
-		out = append(out, v.paneReply(p))
+	return v.compose(cfg.Layout, vmpMemberObjs(cfg.Members), auto, nil)
+}
+
+// vmpMemberObjs are typed chosen channels in the form compose reads.
+func vmpMemberObjs(ms []engine.VMPMember) []map[string]any {
+	out := make([]map[string]any, len(ms))
+	for i, m := range ms {
+		out[i] = map[string]any{"chn_idx": m.ChnIdx, "member_type": m.MemberType, "mt_id": m.MtID, "mt_chn_idx": m.MtChnIdx}
+	}
+	return out
+}
+
+// selfReply is the reply of a self composition as it is now: its stored
+// members and owner, its members as they show
+// ({chn_idx, member_type, mt_id, mt_chn_idx, account}).
+func (v *mdView) selfReply(cfg engine.SelfVMP, wall bool) map[string]any {
+	out := selfItem(cfg, wall)
+	members := []any{}
+	for _, p := range v.selfPanes(cfg) {
+		members = append(members, v.paneReply(p))
+	}
+	out["members"] = members
+	return out
+}
+
+// selfItem is a self composition's item of a list: its settings and
+// owner (the stored members, which the list's reply leaves out).
+func selfItem(cfg engine.SelfVMP, wall bool) map[string]any {
+	out := map[string]any{"mode": cfg.Mode, "layout": cfg.Layout, "voice_hint": cfg.VoiceHint, "show_mt_name": cfg.ShowMtName}
+	if wall {
+		out["hdu_id"] = cfg.HDUID
+	} else {
+		out["mt_id"], out["mt_chn_idx"] = cfg.MtID, cfg.MtChnIdx
 	}
 	return out
 }
 
 // dropSelfMembers removes the terminals in gone from the chosen channels
 // of a self composition and reports whether it changed.
-func dropSelfMembers(cfg map[string]any, gone leftSet) bool {
-	members := mdObjs(cfg, "members")
-	kept := make([]map[string]any, 0, len(members))
-	for _, e := range members {
-		if id := record.Str(e, "mt_id"); id == "" || !gone.has(id) {
+func dropSelfMembers(cfg *engine.SelfVMP, gone leftSet) bool {
+	kept := make([]engine.VMPMember, 0, len(cfg.Members))
+	for _, e := range cfg.Members {
+		if e.MtID == "" || !gone.has(e.MtID) {
 			kept = append(kept, e)
 		}
 	}
-	if len(kept) == len(members) {
+	if len(kept) == len(cfg.Members) {
 		return false
 	}
-	cfg["members"] = mdAnys(kept)
+	cfg.Members = kept
 	return true
 }
 
 // selfDrop removes the terminals in gone from the self compositions of a
-// conference document: a terminal's own compositions stop, channels it
-// held become empty. It reports whether the document changed.
-func selfDrop(doc map[string]any, gone leftSet, _ time.Time) bool {
+// conference: a terminal's own compositions stop, channels it held
+// become empty. It reports whether the conference changed.
+func selfDrop(c *engine.Conference, gone leftSet, _ time.Time) bool {
 	changed := false
-	selfs := mdObjs(doc, docSelfVMPs)
-	kept := make([]map[string]any, 0, len(selfs))
-	for _, s := range selfs {
-		if gone.has(record.Str(s, "mt_id")) {
-			changed = true
-			continue
+	if c.SelfVMPs != nil {
+		kept := make([]engine.SelfVMP, 0, len(c.SelfVMPs))
+		for _, s := range c.SelfVMPs {
+			if gone.has(s.MtID) {
+				changed = true
+				continue
+			}
+			changed = dropSelfMembers(&s, gone) || changed
+			kept = append(kept, s)
 		}
-		changed = dropSelfMembers(s, gone) || changed
-		kept = append(kept, s)
+		if changed {
+			c.SelfVMPs = kept
+		}
 	}
-	if changed {
-		doc[docSelfVMPs] = mdAnys(kept)
-	}
-	for _, h := range mdObjs(doc, docHDUVMPs) {
-		if dropSelfMembers(h, gone) {
+	for i := range c.HDUVMPs {
+		if dropSelfMembers(&c.HDUVMPs[i], gone) {
 			changed = true
 		}
 	}

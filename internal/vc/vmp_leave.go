@@ -98,7 +98,7 @@ func mediaDrop(c *engine.Conference, gone leftSet, now time.Time) bool {
 			}
 		}
 	}
-	changed = selfDrop(doc, gone, now) || changed
+	changed = selfDrop(c, gone, now) || changed
 	changed = hduDrop(c, gone, now) || changed
 	return changed
 }

@@ -19,9 +19,10 @@ import (
 //
 //	vc_mix        the main mixer {mode, mt_ids}: engine.Conference.Mix
 //	vc_vmp        the main picture composition (vmp_id 1)
-//	vc_selfvmps   terminal self compositions, one per terminal video channel
+//	vc_selfvmps   terminal self compositions, one per terminal video channel:
+//	              engine.Conference.SelfVMPs
 //	vc_hdus       TV walls the conference runs {hdu_id, mode, specific, poll, spilt}
-//	vc_hduvmps    TV-wall self compositions
+//	vc_hduvmps    TV-wall self compositions: engine.Conference.HDUVMPs
 //	vc_hdupoll    the TV-wall batch poll; vc_hdupoll_seq numbers them:
 //	              engine.Conference.HDUPoll and HDUPollSeq
 //	vc_hdu_alias  aliases given to TV walls (hdu_id to alias): engine.Conference.HDUAliases
@@ -30,10 +31,8 @@ import (
 // a start time and read through the clock (DESIGN principle 4), so reads
 // compute the current picture without a timer.
 const (
-	docVMP      = "vc_vmp"
-	docSelfVMPs = "vc_selfvmps"
-	docHDUs     = "vc_hdus"
-	docHDUVMPs  = "vc_hduvmps"
+	docVMP  = "vc_vmp"
+	docHDUs = "vc_hdus"
 )
 
 // mdView is what the media features read of a running conference at one
