@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 )
 
 // A terminal's channels (reference 05 "获取与会终端信息": v_snd_chn,
@@ -26,25 +27,53 @@ const (
 	simResolution = 35
 )
 
+// channel is one entry of a terminal's channel lists as its document
+// holds it: a video channel has bitrate, resolution and format (0 when
+// unknown), the video send channel cur_video_idx; an audio channel none
+// of them.
+type channel struct {
+	ChnAlias    string         `json:"chn_alias"`
+	ChnID       int            `json:"chn_id"`
+	ChnLabel    int            `json:"chn_label"`
+	Bitrate     model.Opt[int] `json:"bitrate,omitzero"`
+	CurVideoIdx model.Opt[int] `json:"cur_video_idx,omitzero"`
+	Format      model.Opt[int] `json:"format,omitzero"`
+	Resolution  model.Opt[int] `json:"resolution,omitzero"`
+}
+
+// video is a video channel's picture: its bitrate, resolution and format.
+func (ch channel) video(bitrate, resolution, format int) channel {
+	ch.Bitrate, ch.Resolution, ch.Format = model.Some(bitrate), model.Some(resolution), model.Some(format)
+	return ch
+}
+
+// channelsOf reads a channel list of a terminal document (none when it
+// has none, or one of another form).
+func channelsOf(v any) []channel {
+	var l []channel
+	if !readMember(v, &l) {
+		return nil
+	}
+	return l
+}
+
 // setChannels gives an online terminal of the simulation its media
 // channels: H.264 at 1080p and the call bitrate.
 func setChannels(doc map[string]any, bitrate int) {
-	video := func(alias string, snd bool) []any {
-		ch := map[string]any{"chn_id": 1, "chn_alias": alias, "bitrate": bitrate, "resolution": simResolution, "format": simFormat, "chn_label": 0}
+	video := func(alias string, snd bool) []channel {
+		ch := channel{ChnID: 1, ChnAlias: alias}.video(bitrate, simResolution, simFormat)
 		if snd {
-			ch["cur_video_idx"] = 0
+			ch.CurVideoIdx = model.Some(0)
 		}
-		return []any{ch}
+		return []channel{ch}
 	}
-	audio := func(alias string) []any {
-		return []any{map[string]any{"chn_id": 1, "chn_alias": alias, "chn_label": 0}}
-	}
-	doc["v_snd_chn"] = video("vsndchn1", true)
-	doc["v_rcv_chn"] = video("vrcvchn1", false)
-	doc["dv_snd_chn"] = video("dvsndchn1", false)
-	doc["dv_rcv_chn"] = video("dvrcvchn1", false)
-	doc["a_snd_chn"] = audio("asndchn1")
-	doc["a_rcv_chn"] = audio("arcvchn1")
+	audio := func(alias string) []channel { return []channel{{ChnID: 1, ChnAlias: alias}} }
+	doc["v_snd_chn"] = storedForm(video("vsndchn1", true))
+	doc["v_rcv_chn"] = storedForm(video("vrcvchn1", false))
+	doc["dv_snd_chn"] = storedForm(video("dvsndchn1", false))
+	doc["dv_rcv_chn"] = storedForm(video("dvrcvchn1", false))
+	doc["a_snd_chn"] = storedForm(audio("asndchn1"))
+	doc["a_rcv_chn"] = storedForm(audio("arcvchn1"))
 }
 
 // clearChannels removes the channels of a terminal that left the call.
@@ -82,29 +111,27 @@ func (e *Engine) Detail(ctx context.Context, c Conf, mtID string) (Terminal, err
 // (cur_video_idx) is the stored one.
 func liveChannels(doc map[string]any, chs []media.Channel) {
 	curIdx := 0
-	if l, _ := doc["v_snd_chn"].([]any); len(l) > 0 {
-		if m, ok := l[0].(map[string]any); ok {
-			curIdx = num(m["cur_video_idx"])
-		}
+	if l := channelsOf(doc["v_snd_chn"]); len(l) > 0 {
+		curIdx = l[0].CurVideoIdx.Value
 	}
-	lists := map[string][]any{}
+	lists := map[string][]channel{}
 	for _, c := range chs {
 		key := channelKey(c)
 		n := len(lists[key]) + 1
-		ch := map[string]any{"chn_id": n, "chn_alias": strings.ReplaceAll(key, "_", "") + strconv.Itoa(n), "chn_label": 0}
+		ch := channel{ChnID: n, ChnAlias: strings.ReplaceAll(key, "_", "") + strconv.Itoa(n)}
 		if c.Kind != media.ChannelAudio {
-			ch["bitrate"], ch["resolution"], ch["format"] = c.Bitrate, resolutionOf(c.Width, c.Height), formatOf(c.MimeType, c.Fmtp)
+			ch = ch.video(c.Bitrate, resolutionOf(c.Width, c.Height), formatOf(c.MimeType, c.Fmtp))
 			if key == "v_snd_chn" {
-				ch["cur_video_idx"] = curIdx
+				ch.CurVideoIdx = model.Some(curIdx)
 			}
 		}
 		lists[key] = append(lists[key], ch)
 	}
 	for _, k := range channelKeys {
 		if lists[k] == nil {
-			lists[k] = []any{}
+			lists[k] = []channel{}
 		}
-		doc[k] = lists[k]
+		doc[k] = storedForm(lists[k])
 	}
 }
 

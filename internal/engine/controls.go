@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 )
 
@@ -44,7 +45,7 @@ var DefaultVideoSources = []VideoSource{{0, "camera"}, {1, "vga"}}
 
 // control applies c to an online terminal through the media backend and
 // then stores what set changes in its document.
-func (e *Engine) control(ctx context.Context, cf Conf, mtID string, c media.Control, set func(doc map[string]any)) (Terminal, error) {
+func (e *Engine) control(ctx context.Context, cf Conf, mtID string, c media.Control, set func(t *Terminal)) (Terminal, error) {
 	cf, mtID, err := e.Resolve(ctx, cf, mtID) // a cascaded terminal is controlled where it lives
 	if err != nil {
 		return Terminal{}, err
@@ -63,7 +64,7 @@ func (e *Engine) control(ctx context.Context, cf Conf, mtID string, c media.Cont
 		if t.Rec.State != StateOnline { // it left the call meanwhile
 			return ErrNotOnline
 		}
-		set(t.Doc)
+		set(t)
 		return nil
 	})
 }
@@ -72,16 +73,16 @@ func (e *Engine) control(ctx context.Context, cf Conf, mtID string, c media.Cont
 // the conference (reference 05 "终端静音操作").
 func (e *Engine) SetSilence(ctx context.Context, cf Conf, mtID string, on bool) (Terminal, error) {
 	v := flag(on)
-	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlSilence, Value: v}, func(doc map[string]any) { doc["silence"] = v })
+	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlSilence, Value: v}, func(t *Terminal) { t.Doc["silence"] = v })
 }
 
 // SetMute mutes (on) or unmutes a terminal: the conference no longer
 // hears it (reference 05 "终端哑音操作").
 func (e *Engine) SetMute(ctx context.Context, cf Conf, mtID string, on bool) (Terminal, error) {
 	v := flag(on)
-	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlMute, Value: v}, func(doc map[string]any) {
-		doc["mute"] = v
-		delete(doc, DocSelfMute) // the chair's mute (or unmute) holds
+	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlMute, Value: v}, func(t *Terminal) {
+		t.Doc["mute"] = v
+		delete(t.Doc, DocSelfMute) // the chair's mute (or unmute) holds
 	})
 }
 
@@ -110,12 +111,12 @@ func (e *Engine) SelfMuted(ctx context.Context, conf, mt string, on bool) error 
 		return fmt.Errorf("%w: the chair muted terminal %s", media.ErrRefused, mt)
 	}
 	v := flag(on)
-	_, err = e.control(ctx, c, mt, media.Control{Kind: media.ControlMute, Value: v}, func(doc map[string]any) {
-		doc["mute"] = v
+	_, err = e.control(ctx, c, mt, media.Control{Kind: media.ControlMute, Value: v}, func(t *Terminal) {
+		t.Doc["mute"] = v
 		if on {
-			doc[DocSelfMute] = true
+			t.Doc[DocSelfMute] = true
 		} else {
-			delete(doc, DocSelfMute)
+			delete(t.Doc, DocSelfMute)
 		}
 	})
 	return err
@@ -130,7 +131,7 @@ func (e *Engine) SetVolume(ctx context.Context, cf Conf, mtID string, device, va
 		field = "snd_volume"
 	}
 	c := media.Control{Kind: media.ControlVolume, Value: value, Extra: map[string]int{"vol_mode": device}}
-	return e.control(ctx, cf, mtID, c, func(doc map[string]any) { doc[field] = value })
+	return e.control(ctx, cf, mtID, c, func(t *Terminal) { t.Doc[field] = value })
 }
 
 // Camera starts (state 0) or stops (state 1) a camera movement of a
@@ -138,9 +139,22 @@ func (e *Engine) SetVolume(ctx context.Context, cf Conf, mtID string, device, va
 // position is the terminal's own; nothing is stored but the last command.
 func (e *Engine) Camera(ctx context.Context, cf Conf, mtID string, state, typ int) (Terminal, error) {
 	c := media.Control{Kind: media.ControlCamera, Value: typ, Extra: map[string]int{"state": state}}
-	return e.control(ctx, cf, mtID, c, func(doc map[string]any) {
-		doc["_camera"] = map[string]any{"state": state, "type": typ}
+	return e.control(ctx, cf, mtID, c, func(t *Terminal) {
+		t.Doc["_camera"] = storedForm(cameraCommand{State: state, Type: typ})
 	})
+}
+
+// cameraCommand is a terminal's last camera command, stored as _camera.
+type cameraCommand struct {
+	State int `json:"state"`
+	Type  int `json:"type"`
+}
+
+// videoInput is a video input as a backend stores it in "_videos"
+// (reference 05's names, video_alise as spelt there).
+type videoInput struct {
+	Idx   int    `json:"video_idx"`
+	Alias string `json:"video_alise"`
 }
 
 // VideoSources returns a terminal's video inputs and the one it sends
@@ -150,16 +164,15 @@ func VideoSources(t Terminal) ([]VideoSource, int) {
 	if l, ok := t.Doc["_videos"].([]any); ok {
 		srcs = nil
 		for _, v := range l {
-			if m, ok := v.(map[string]any); ok {
-				srcs = append(srcs, VideoSource{num(m["video_idx"]), str(m["video_alise"])})
+			var in videoInput
+			if readMember(v, &in) {
+				srcs = append(srcs, VideoSource{in.Idx, in.Alias})
 			}
 		}
 	}
 	cur := 0
-	if chs := list(t.Doc["v_snd_chn"]); len(chs) > 0 {
-		if ch, ok := chs[0].(map[string]any); ok {
-			cur = num(ch["cur_video_idx"])
-		}
+	if chs := channelsOf(t.Doc["v_snd_chn"]); len(chs) > 0 {
+		cur = chs[0].CurVideoIdx.Value
 	}
 	return srcs, cur
 }
@@ -182,11 +195,12 @@ func (e *Engine) SetVideoSource(ctx context.Context, cf Conf, mtID string, idx i
 	if !found {
 		return t, ErrNoVideoSource
 	}
-	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlVideo, Value: idx}, func(doc map[string]any) {
-		for _, v := range list(doc["v_snd_chn"]) {
-			if ch, ok := v.(map[string]any); ok {
-				ch["cur_video_idx"] = idx
+	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlVideo, Value: idx}, func(t *Terminal) {
+		if chs := channelsOf(t.Doc["v_snd_chn"]); chs != nil {
+			for i := range chs {
+				chs[i].CurVideoIdx = model.Some(idx)
 			}
+			t.Doc["v_snd_chn"] = storedForm(chs)
 		}
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -38,13 +37,13 @@ func superiors(ctx context.Context, get func(ctx context.Context, kind, domain, 
 		if err != nil {
 			return out, err
 		}
-		doc, err := shape.Decode(rec.Data)
+		doc, err := decodeDoc(rec.Data)
 		if err != nil {
 			return out, err
 		}
-		up, _ := doc[docCascadeUp].(map[string]any)
-		sup, _ := up["conf_id"].(string)
-		link, _ := up["mt_id"].(string)
+		up := doc.object(docCascadeUp)
+		sup, _ := up.str("conf_id")
+		link, _ := up.str("mt_id")
 		if sup == "" || link == "" {
 			return out, nil
 		}

@@ -58,7 +58,7 @@ func TestWildcards(t *testing.T) {
 
 // The parts of the conference document that the channel table reads.
 func TestParts(t *testing.T) {
-	doc := map[string]any{}
+	doc := storedDoc{}
 	if err := json.Unmarshal([]byte(`{
 		"speaker_mt_id": "2",
 		"vc_poll": {"state": 0, "members": []},
@@ -107,7 +107,7 @@ func TestParts(t *testing.T) {
 	// A terminal's compositions on two channels are one part: changing
 	// either changes it.
 	before := byPath["/mtvmps/{mt_id}"].Parts(doc)
-	doc["vc_selfvmps"].([]any)[1].(map[string]any)["layout"] = 2
+	doc["vc_selfvmps"] = json.RawMessage(`[{"mt_id": "1", "mt_chn_idx": 0}, {"mt_id": "1", "mt_chn_idx": 1, "layout": 2}, {"mt_id": "3", "mt_chn_idx": 0}]`)
 	after := byPath["/mtvmps/{mt_id}"].Parts(doc)
 	for k := range after {
 		if changed := before[k].value != after[k].value; changed != (after[k].params["mt_id"] == "1") {

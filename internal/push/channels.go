@@ -75,7 +75,7 @@ type confPart struct {
 	Endpoint string // the GET whose reply is the update's content
 	// Parts reads the channel's parts of a conference document, by
 	// concrete path. A channel without {name} segments has at most one.
-	Parts func(doc map[string]any) map[string]part
+	Parts func(doc storedDoc) map[string]part
 	// Pick, when set, finds the part's element in the endpoint's reply
 	// (a list endpoint for a channel that has no GET of its own).
 	Pick func(reply wire.Object, params map[string]string) (wire.Object, bool)
@@ -88,11 +88,11 @@ type part struct {
 }
 
 // field is a channel that always exists; its value is the listed keys.
-func field(keys ...string) func(map[string]any) map[string]part {
-	return func(doc map[string]any) map[string]part {
-		vals := make([]any, len(keys))
+func field(keys ...string) func(storedDoc) map[string]part {
+	return func(doc storedDoc) map[string]part {
+		vals := make([]json.RawMessage, len(keys))
 		for i, k := range keys {
-			vals[i] = doc[k]
+			vals[i] = doc.member(k)
 		}
 		return map[string]part{"": {value: jsonOf(vals)}}
 	}
@@ -101,16 +101,16 @@ func field(keys ...string) func(map[string]any) map[string]part {
 // object is a channel that exists while doc[key] is an object (and, with
 // a state field, while that field is not 0: a poll that stopped); its
 // value is the object. params are its fixed path parameters (mix_id 1).
-func object(key, state string, params map[string]string) func(map[string]any) map[string]part {
-	return func(doc map[string]any) map[string]part {
-		o, ok := doc[key].(map[string]any)
-		if !ok {
+func object(key, state string, params map[string]string) func(storedDoc) map[string]part {
+	return func(doc storedDoc) map[string]part {
+		o := doc.object(key)
+		if o == nil {
 			return nil
 		}
-		if n, _ := intOf(o[state]); state != "" && n == 0 {
+		if n, _ := o.int(state); state != "" && n == 0 {
 			return nil
 		}
-		return map[string]part{"": {params: params, value: jsonOf(o)}}
+		return map[string]part{"": {params: params, value: jsonOf(doc[key])}}
 	}
 }
 
@@ -119,7 +119,7 @@ func object(key, state string, params map[string]string) func(map[string]any) ma
 // is "param" (the element's field of that name) or "param=dotted.path".
 // Elements with the same ids (a terminal's compositions on several video
 // channels) make one part.
-func each(key string, ids ...string) func(map[string]any) map[string]part {
+func each(key string, ids ...string) func(storedDoc) map[string]part {
 	type id struct{ param, path string }
 	var spec []id
 	for _, s := range ids {
@@ -129,10 +129,10 @@ func each(key string, ids ...string) func(map[string]any) map[string]part {
 		}
 		spec = append(spec, id{p, path})
 	}
-	return func(doc map[string]any) map[string]part {
+	return func(doc storedDoc) map[string]part {
 		params := map[string]map[string]string{}
-		values := map[string][]any{}
-		add := func(ps map[string]string, v any) {
+		values := map[string][]json.RawMessage{}
+		add := func(ps map[string]string, v json.RawMessage) {
 			for _, sp := range spec {
 				if ps[sp.param] == "" {
 					return
@@ -142,19 +142,18 @@ func each(key string, ids ...string) func(map[string]any) map[string]part {
 			params[k] = ps
 			values[k] = append(values[k], v)
 		}
-		switch coll := doc[key].(type) {
-		case map[string]any:
+		var list []json.RawMessage
+		if coll := doc.object(key); coll != nil {
 			if len(spec) == 1 {
 				for k, v := range coll {
 					add(map[string]string{spec[0].param: k}, v)
 				}
 			}
-		case []any:
-			for _, v := range coll {
-				el, _ := v.(map[string]any)
+		} else if json.Unmarshal(doc[key], &list) == nil {
+			for _, v := range list {
 				ps := map[string]string{}
 				for _, sp := range spec {
-					ps[sp.param] = textAt(el, sp.path)
+					ps[sp.param] = text(v, sp.path)
 				}
 				add(ps, v)
 			}
@@ -188,11 +187,11 @@ func expand(path string, params map[string]string) string {
 	return path
 }
 
-// textAt reads a dotted path of a document as text.
-func textAt(doc map[string]any, path string) string {
-	var v any = doc
+// textAt reads a dotted path of a reply as text.
+func textAt(reply wire.Object, path string) string {
+	var v any = reply
 	for _, seg := range strings.Split(path, ".") {
-		m, _ := v.(map[string]any)
+		m, _ := v.(wire.Object)
 		v = m[seg]
 	}
 	switch x := v.(type) {

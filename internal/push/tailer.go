@@ -39,7 +39,7 @@ type tailer struct {
 // its bytes while nobody watched the conference's channels (decoded when
 // someone does, so that the next change is compared with it).
 type confState struct {
-	doc  map[string]any
+	doc  storedDoc
 	data []byte
 	// published: some channel under the conference may have an entry
 	// in tailer.last.
@@ -47,14 +47,14 @@ type confState struct {
 }
 
 // previous returns the conference's last document ({} before its first).
-func (st *confState) previous() (map[string]any, error) {
+func (st *confState) previous() (storedDoc, error) {
 	switch {
 	case st.doc != nil:
 		return st.doc, nil
 	case st.data != nil:
-		return shape.Decode(st.data)
+		return decodeDoc(st.data)
 	}
-	return map[string]any{}, nil
+	return storedDoc{}, nil
 }
 
 type callState struct {
@@ -249,14 +249,14 @@ func (t *tailer) conf(ctx context.Context, ev store.Event) error {
 	if err != nil {
 		return err
 	}
-	doc, err := shape.Decode(rec.Data)
+	doc, err := decodeDoc(rec.Data)
 	if err != nil {
 		return err
 	}
 	st.doc, st.data, st.published = doc, nil, true
 	confParams := map[string]string{"conf_id": ev.ID}
 	t.publishUpdate(ctx, confCh, ev.DomainMoid, source{endpoint: endpointConf, params: confParams,
-		fallback: func() wire.Object { return projectFor(endpointConf, doc) }}, true)
+		fallback: func() wire.Object { return projectFor(endpointConf, rec.Data) }}, true)
 	for _, cp := range confParts {
 		before, after := cp.Parts(prev), cp.Parts(doc)
 		for _, k := range sortedKeys(after) {
@@ -306,16 +306,16 @@ func (t *tailer) terminal(ctx context.Context, ev store.Event) error {
 	if err != nil {
 		return err
 	}
-	doc, err := shape.Decode(rec.Data)
+	doc, err := decodeDoc(rec.Data)
 	if err != nil {
 		return err
 	}
 	t.publishUpdate(ctx, ch, ev.DomainMoid, source{endpoint: endpointMT, params: params,
-		fallback: func() wire.Object { return projectFor(endpointMT, doc) }}, true)
+		fallback: func() wire.Object { return projectFor(endpointMT, rec.Data) }}, true)
 
-	attempts, _ := intOf(doc[mtAttempts])
-	outcome, _ := intOf(doc[mtOutcome])
-	redial, _ := doc[mtRedial].(bool)
+	attempts, _ := doc.int(mtAttempts)
+	outcome, _ := doc.int(mtOutcome)
+	redial := doc.isTrue(mtRedial)
 	failed := attempts > 0 && media.Outcome(outcome) != media.Answered &&
 		(rec.State == engine.StateIdle || (rec.State == engine.StateCalling && redial))
 	prev, seen := t.calls[key]
@@ -325,17 +325,17 @@ func (t *tailer) terminal(ctx context.Context, ev store.Event) error {
 	t.calls[key] = callState{failed: failed, attempts: attempts}
 	if failed && seen && (!prev.failed || prev.attempts != attempts) {
 		n := callFailure{ErrorCode: callFailureCode(media.Outcome(outcome)), Method: "notify"}
-		if c, ok := intOf(doc[engine.DocOccupyCode]); ok && c != 0 {
+		if c, ok := doc.int(engine.DocOccupyCode); ok && c != 0 {
 			n.ErrorCode = c // busy in another conference (engine/occupancy.go)
 		}
-		if a, ok := doc["account"].(string); ok {
+		if a, ok := doc.str("account"); ok {
 			n.Mt.Account = model.Some(a)
 		}
-		if at, ok := intOf(doc["account_type"]); ok {
+		if at, ok := doc.int("account_type"); ok {
 			n.Mt.AccountType = model.Some(at)
 		}
 		if n.ErrorCode == engine.CodeOccupiedHere { // 07 "添加终端失败通知": only with 20423
-			name, _ := doc[engine.DocOccupyConfName].(string)
+			name, _ := doc.str(engine.DocOccupyConfName)
 			n.OccupyConfName = model.Some(name)
 		}
 		t.s.publish(base+expand(pathMTsNotify, params), func(int) any { return n })
@@ -439,10 +439,14 @@ var deleteMessage = json.RawMessage(`{"method":"delete"}`)
 
 // projectFor shapes a stored document with an endpoint's reply schema, as
 // the vc handlers do.
-func projectFor(endpoint string, doc map[string]any) map[string]any {
+func projectFor(endpoint string, data []byte) wire.Object {
 	ep, ok := catalog.Lookup(endpoint)
 	if !ok {
-		return map[string]any{}
+		return wire.Object{}
+	}
+	doc, err := shape.Decode(data)
+	if err != nil {
+		return wire.Object{}
 	}
 	return shape.Project(doc, ep.Reply)
 }
