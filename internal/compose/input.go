@@ -39,6 +39,13 @@ type Input struct {
 	needKey  bool
 	lastAsk  time.Time
 	frameLen int
+	// H.264: the latest sequence and picture parameter sets seen (NAL
+	// units without start codes), whether inside an IDR's access unit
+	// or apart from it: an IDR that comes without them (a terminal that
+	// sends them as an access unit of their own, or once for its
+	// stream) is compared and decoded with them.
+	sps []byte
+	pps [][]byte
 
 	pics   pictures
 	frames atomic.Uint64 // pictures decoded
@@ -167,6 +174,7 @@ func (in *Input) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	if mime != in.mime {
 		in.stopDecoder()
 		in.mime, in.needKey, in.frame, in.depack, in.h264 = mime, true, in.frame[:0], nil, h264Depack{}
+		in.sps, in.pps = nil, nil
 	}
 	if in.started && h.SequenceNumber != in.seq+1 {
 		in.lost()
@@ -221,14 +229,44 @@ func (in *Input) askKey() {
 
 // complete passes one whole frame to the decoder; caller holds in.mu.
 func (in *Input) complete(f []byte) {
-	key := in.mime == "video/vp8" && len(f) > 0 && f[0]&1 == 0 || in.mime == "video/h264" && h264IDR(f)
+	var key bool
+	var form []byte
+	if in.mime == "video/h264" {
+		u := scanH264(f)
+		if u.sps != nil {
+			in.sps = append(in.sps[:0], u.sps...)
+		}
+		if len(u.pps) > 0 {
+			in.pps = in.pps[:0]
+			for _, p := range u.pps {
+				in.pps = append(in.pps, bytes.Clone(p))
+			}
+		}
+		if !u.slice {
+			// Parameter sets alone: kept for the next IDR; a running
+			// decoder of the same stream gets them too (a new PPS
+			// between pictures), not one whose size they change.
+			if in.dec != nil && !in.needKey && !in.dec.dead() && (u.sps == nil || bytes.Equal(u.sps, in.decForm)) {
+				in.dec.push(f)
+			}
+			return
+		}
+		key = u.idr
+		if key && in.sps != nil {
+			form = in.sps
+			if u.sps == nil || len(u.pps) == 0 {
+				f = in.withParams(f, u.sps == nil, len(u.pps) == 0)
+			}
+		}
+	} else {
+		key = len(f) > 0 && f[0]&1 == 0
+		if key {
+			form = keyForm(in.mime, f)
+		}
+	}
 	if in.needKey && !key {
 		in.askKey()
 		return
-	}
-	var form []byte
-	if key {
-		form = keyForm(in.mime, f)
 	}
 	switch {
 	case in.dec == nil:
@@ -291,6 +329,75 @@ func (in *Input) stopDecoder() {
 		go in.dec.stop()
 		in.dec = nil
 	}
+}
+
+// h264Unit is what an H.264 access unit holds: its SPS and PPS (NAL
+// units without start codes, pointing into the unit), whether it has a
+// slice and whether its first slice is an IDR's.
+type h264Unit struct {
+	sps        []byte
+	pps        [][]byte
+	slice, idr bool
+}
+
+// scanH264 reads the NAL unit headers of an Annex-B access unit, up to
+// its first slice (the parameter sets come before it).
+func scanH264(f []byte) h264Unit {
+	var u h264Unit
+	start := -1 // the NAL unit being read
+	end := func(i int) []byte { return bytes.TrimRight(f[start:i], "\x00") }
+	for i := 0; i+3 <= len(f); i++ {
+		if f[i] != 0 || f[i+1] != 0 || f[i+2] != 1 {
+			continue
+		}
+		if start >= 0 {
+			switch f[start] & 0x1f {
+			case 7:
+				u.sps = end(i)
+			case 8:
+				u.pps = append(u.pps, end(i))
+			}
+		}
+		start = i + 3
+		if start >= len(f) {
+			return u
+		}
+		if t := f[start] & 0x1f; t >= 1 && t <= 5 {
+			u.slice, u.idr = true, t == 5
+			return u
+		}
+		i += 2
+	}
+	if start >= 0 && start < len(f) {
+		switch f[start] & 0x1f {
+		case 7:
+			u.sps = f[start:]
+		case 8:
+			u.pps = append(u.pps, f[start:])
+		}
+	}
+	return u
+}
+
+// withParams returns the IDR access unit f with the input's SPS (sps)
+// and PPS (pps) put before its NAL units (after its delimiter), for
+// those it lacks; caller holds in.mu.
+func (in *Input) withParams(f []byte, sps, pps bool) []byte {
+	head := 0
+	if bytes.HasPrefix(f, aud[:5]) && len(f) >= 6 {
+		head = 6
+	}
+	out := make([]byte, 0, len(f)+len(in.sps)+64)
+	out = append(out, f[:head]...)
+	if sps {
+		out = append(append(out, startCode...), in.sps...)
+	}
+	if pps {
+		for _, p := range in.pps {
+			out = append(append(out, startCode...), p...)
+		}
+	}
+	return append(out, f[head:]...)
 }
 
 // h264IDR tells whether an Annex-B access unit holds an IDR slice.

@@ -122,13 +122,19 @@ func waitInput(t *testing.T, in *Input, size image.Point, want YUV) {
 	t.Helper()
 	seen := uint64(0)
 	var last *Frame
+	idle := 0
 	for tries := 0; tries < 300; {
 		n := in.Frames()
 		if n == seen {
+			// No picture for 30 s: the input decodes nothing (a hang
+			// made a failure, not a bound on how fast it decodes).
+			if idle++; idle > 6000 {
+				t.Fatalf("no %v picture of colour %v: the input decoded nothing for 30 s after %d pictures", size, want, seen)
+			}
 			time.Sleep(5 * time.Millisecond)
 			continue
 		}
-		seen, tries = n, tries+1
+		seen, tries, idle = n, tries+1, 0
 		f, _ := in.Latest()
 		last = f
 		if err := wholePicture(f); err != nil {
@@ -164,4 +170,122 @@ func wholePicture(f *Frame) error {
 		}
 	}
 	return nil
+}
+
+// paramSets rewrites an H.264 source's packets as terminals that send
+// their parameter sets apart do: the STAP-A of SPS and PPS that starts
+// each key frame is sent as an access unit of its own (its marker set)
+// when apart, and only the first of the whole run is sent when once (a
+// later IDR comes without any: the parameters are unchanged).
+type paramSets struct {
+	next  Sink
+	apart bool
+	once  bool
+	sent  bool
+}
+
+func (s *paramSets) WriteVideo(p *rtp.Packet) {
+	if len(p.Payload) > 0 && p.Payload[0]&0x1f == 24 {
+		if s.once && s.sent {
+			return
+		}
+		s.sent = true
+		if s.apart {
+			q := *p
+			q.Header.Marker = true
+			p = &q
+		}
+	}
+	s.next.WriteVideo(p)
+}
+
+// TestH264ParameterSetsApart: an H.264 source whose parameter sets do not
+// come inside its IDR access units.
+//   - apart: 640×360 pictures of one colour, then from a key frame on
+//     320×180 of another, each IDR preceded by its SPS and PPS sent as an
+//     access unit of their own; the input decodes the new size (a decoder
+//     of the new stream, started with the SPS seen before the IDR), every
+//     picture whole.
+//   - restart: the SPS and PPS only once, in the first key frame; the
+//     source then restarts (a new encoder, the same size and parameters,
+//     another colour) and the pane shrinks (its decoder is replaced at the
+//     next IDR): the new decoder gets the parameter sets seen before and
+//     decodes the restarted stream at the pane's size.
+func TestH264ParameterSetsApart(t *testing.T) {
+	needFFmpeg(t)
+	for _, tc := range []struct {
+		name        string
+		apart, once bool
+		second      image.Point
+	}{
+		{"apart", true, false, image.Pt(320, 180)},
+		{"restart", false, true, image.Pt(640, 360)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := New(Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			ff, _ := FindFFmpeg("")
+			pts := map[uint8]string{100: "video/H264"}
+			var cur atomic.Pointer[Output]
+			askKey := func() {
+				if o := cur.Load(); o != nil {
+					o.KeyFrame()
+				}
+			}
+			in := c.Input("a", pts, askKey)
+			c.SetScene(Scene{Layout: 1, Panes: []Pane{{Input: "a"}}})
+			if _, err := c.Output(OutputSpec{MimeType: "video/H264", Width: 640, Height: 360, Bitrate: 800_000, PayloadType: 100}, sinkFunc(func(*rtp.Packet) {})); err != nil {
+				t.Fatal(err)
+			}
+			sw := &layerSwitch{in: in}
+			var mu sync.Mutex
+			rewrite := &paramSets{next: sw, apart: tc.apart, once: tc.once}
+			sink := sinkFunc(func(p *rtp.Packet) {
+				mu.Lock()
+				defer mu.Unlock()
+				rewrite.WriteVideo(p)
+			})
+			var wg sync.WaitGroup
+			run := func(size image.Point, col YUV) (stop func()) {
+				o, err := newOutput(ff, 30, OutputSpec{MimeType: "video/H264", Width: size.X, Height: size.Y, Bitrate: 500_000, PayloadType: 100}, sink)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cur.Store(o)
+				done := make(chan struct{})
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					f := solid(size.X, size.Y, col)
+					for {
+						select {
+						case <-done:
+							return
+						case <-time.After(33 * time.Millisecond):
+							o.push(f)
+						}
+					}
+				}()
+				return func() { close(done); wg.Wait(); o.Close() }
+			}
+			colA, colB := palette[0], palette[2]
+			stop := run(image.Pt(640, 360), colA)
+			waitInput(t, in, image.Pt(640, 360), colA)
+			stop()
+
+			want := tc.second
+			if tc.once {
+				// The pane shrinks to a quarter: its decoder is replaced
+				// (scaling to 320×180) at the restarted source's IDR.
+				c.SetScene(Scene{Layout: 5, Panes: []Pane{{Input: "a"}}})
+				want = image.Pt(320, 180)
+			}
+			stop = run(tc.second, colB)
+			defer stop()
+			waitInput(t, in, want, colB)
+		})
+	}
 }
