@@ -84,7 +84,10 @@ type Conference struct {
 	// (own_vmp.go).
 	SelfVMPs []SelfVMP
 	HDUVMPs  []SelfVMP
-	Doc      map[string]any // every member but the server's own above
+	// HDUs are the TV walls the conference started (vc_hdus); nil when
+	// the document has none (own_vmp.go).
+	HDUs []HDU
+	Doc  map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

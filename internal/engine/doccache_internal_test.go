@@ -129,6 +129,14 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_selfvmps":[{"layout":1,"members":[],"mode":2,"mt_id":"1","show_mt_name":0,"voice_hint":1}]}`,
 		`{"name":"a","vc_selfvmps":[{"layout":1,"members":[{"chn_idx":0,"member_type":1,"mt_chn_idx":"0","mt_id":"3"}],"mode":2,"mt_chn_idx":0,"mt_id":"1","show_mt_name":0,"voice_hint":1}]}`,
 		`{"name":"a","vc_hduvmps":[]}`,
+		`{"name":"a","vc_hdus":[]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":1,"show_mt_name":0,"specific":{"member_type":"1","mt_chn_idx":0,"mt_id":"2","vmp_id":""}}]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":2,"show_mt_name":1,"spilt":{"members":[{"chn_idx":0,"mt_id":"2"},{"chn_idx":3,"mt_id":"4"}]}},{"hdu_id":"h2","mode":2,"show_mt_name":0,"spilt":{"members":[]}}]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":3,"poll":{"_elapsed_ms":0,"_origin":1,"_paused":0,"_since":"2026-12-06T07:00:00Z","keep_time":5,"mode":3,"mt_ids":["1","2"],"num":0},"show_mt_name":0}]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":3,"poll":{"_elapsed_ms":0,"_origin":1,"_paused":0,"_since":"2026-12-06T07:00:00Z","keep_time":5,"mode":0,"mt_ids":["1","2"],"num":0},"show_mt_name":0}]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":1,"show_mt_name":0,"specific":{"member_type":1,"mt_chn_idx":0,"mt_id":"2","vmp_id":""}}]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":2,"show_mt_name":1,"spilt":{"members":[{"chn_idx":0}]}}]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":1,"show_mt_name":0}]}`,
 		`{"name":"a","vc_hduvmps":[{"hdu_id":"h1","layout":4,"members":[{"chn_idx":3,"member_type":1,"mt_chn_idx":0,"mt_id":"2"}],"mode":1,"show_mt_name":0,"voice_hint":0}]}`,
 		`{"name":"a","vc_hduvmps":[{"hdu_id":"h1","layout":4,"members":[],"mode":1,"mt_id":"1","show_mt_name":0,"voice_hint":0}]}`,
 	} {
@@ -155,6 +163,10 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		c.SelfVMPs = append(c.SelfVMPs, SelfVMP{MtID: "4", MtChnIdx: 1, Mode: 1, Layout: 2, VoiceHint: 1,
 			Members: []VMPMember{{ChnIdx: 1, MemberType: 1, MtID: "2", MtChnIdx: 1}}})
 		c.HDUVMPs = append(c.HDUVMPs, SelfVMP{HDUID: "h5", Mode: 2, Layout: 3, ShowMtName: 1, Members: []VMPMember{}})
+		c.HDUs = append(c.HDUs, HDU{HDUID: "h6", Mode: 1, Specific: &HDUView{MemberType: "6", VMPID: "1"}},
+			HDU{HDUID: "h7", Mode: 2, ShowMtName: 1, Split: &HDUSplit{Members: []HDUSplitMember{{ChnIdx: 1, MtID: "3"}}}},
+			HDU{HDUID: "h8", Mode: 3, Poll: &SinglePoll{Num: 2, KeepTime: 9, MtIDs: []string{"5"}, Mode: 1,
+				Rot: Rotation{Origin: 0, Since: "2026-12-06T07:00:00.125Z", ElapsedMs: 7, Paused: 1}}})
 		got, roles, err := encodeConf(c)
 		if err != nil {
 			t.Fatal(err)
@@ -164,7 +176,8 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 			!reflect.DeepEqual(again.Links, c.Links) || !reflect.DeepEqual(again.Superior, c.Superior) ||
 			!reflect.DeepEqual(again.HDUAliases, c.HDUAliases) || !reflect.DeepEqual(again.Mix, c.Mix) ||
 			!reflect.DeepEqual(again.HDUPoll, c.HDUPoll) || again.HDUPollSeq != 8 ||
-			!reflect.DeepEqual(again.SelfVMPs, c.SelfVMPs) || !reflect.DeepEqual(again.HDUVMPs, c.HDUVMPs) {
+			!reflect.DeepEqual(again.SelfVMPs, c.SelfVMPs) || !reflect.DeepEqual(again.HDUVMPs, c.HDUVMPs) ||
+			!reflect.DeepEqual(again.HDUs, c.HDUs) {
 			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
 		}
 		if _, in := c.Doc["upload_mt_id"]; in {

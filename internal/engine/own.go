@@ -144,6 +144,7 @@ func (c *Conference) splitOwn() {
 	c.Mix = splitMix(doc) // own_media.go
 	c.HDUPoll, c.HDUPollSeq = splitHDUPoll(doc), splitHDUPollSeq(doc)
 	c.SelfVMPs, c.HDUVMPs = splitSelfVMPs(doc, selfVMPsMember, false), splitSelfVMPs(doc, hduVMPsMember, true) // own_vmp.go
+	c.HDUs = splitHDUs(doc)
 	if o, ok := doc[aliasMember].(map[string]any); ok {
 		a := make(map[string]string, len(o))
 		for k, v := range o {
@@ -158,7 +159,7 @@ func (c *Conference) splitOwn() {
 
 // ownValues are the VIP list, cascade, TV-wall alias and media members as
 // stored: a nil field is no member.
-func (c Conference) ownValues() (names [9]string, values [9]any) {
+func (c Conference) ownValues() (names [10]string, values [10]any) {
 	n := 0
 	if c.VIPs != nil {
 		l := make([]any, len(c.VIPs))
@@ -210,6 +211,10 @@ func (c Conference) ownValues() (names [9]string, values [9]any) {
 	}
 	if c.HDUVMPs != nil {
 		names[n], values[n] = hduVMPsMember, selfVMPsValue(c.HDUVMPs, true)
+		n++
+	}
+	if c.HDUs != nil {
+		names[n], values[n] = hdusMember, hdusValue(c.HDUs)
 	}
 	return names, values
 }
@@ -277,5 +282,5 @@ func (c Conference) ownValid() bool {
 	for k, v := range c.HDUAliases {
 		ok = ok && utf8.ValidString(k) && utf8.ValidString(v)
 	}
-	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs)
+	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs) && hdusValid(c.HDUs)
 }

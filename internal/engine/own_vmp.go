@@ -163,3 +163,219 @@ func selfVMPsValid(l []SelfVMP) bool {
 	}
 	return ok
 }
+
+// SinglePoll is a single-channel poll: a composition's channel of member
+// type 6, or a TV wall in mode 3 (vc's vmp_config.go, hdu_config.go),
+// stored as {num, keep_time, mt_ids} with its rotation, a wall's also with
+// mode, a creation's also with accounts.
+type SinglePoll struct {
+	Num      int      // num: rounds, 0 polls forever
+	KeepTime int      // keep_time, in seconds
+	MtIDs    []string // mt_ids: the terminals polled
+	// Accounts (accounts) are the accounts of the creation's poll (vc's
+	// create_features_vmp.go); nil when not stored.
+	Accounts []string
+	Mode     int // mode: a wall's, 1 video only, 3 audio and video; 0 not stored
+	Rot      Rotation
+}
+
+func (s *storedObj) strs(k string) []string {
+	l, ok := storedStrs(s.o[k])
+	s.ok, s.n = s.ok && ok, s.n+1
+	return l
+}
+
+// has counts an optional member that is present.
+func (s *storedObj) has(k string) bool {
+	_, in := s.o[k]
+	return s.ok && in
+}
+
+func readSinglePoll(v any) (*SinglePoll, bool) {
+	s := readObj(v)
+	p := SinglePoll{Num: s.int("num"), KeepTime: s.int("keep_time"), MtIDs: s.strs("mt_ids"),
+		Rot: Rotation{Origin: s.int("_origin"), Since: s.str("_since"), ElapsedMs: s.int("_elapsed_ms"), Paused: s.int("_paused")}}
+	if s.has("accounts") {
+		if p.Accounts = s.strs("accounts"); p.Accounts == nil {
+			return nil, false
+		}
+	}
+	if s.has("mode") {
+		if p.Mode = s.int("mode"); p.Mode == 0 {
+			return nil, false
+		}
+	}
+	return &p, s.done()
+}
+
+func (p *SinglePoll) value() map[string]any {
+	o := map[string]any{"num": p.Num, "keep_time": p.KeepTime, "mt_ids": strAnys(p.MtIDs),
+		"_origin": p.Rot.Origin, "_since": p.Rot.Since, "_elapsed_ms": p.Rot.ElapsedMs, "_paused": p.Rot.Paused}
+	if p.Accounts != nil {
+		o["accounts"] = strAnys(p.Accounts)
+	}
+	if p.Mode != 0 {
+		o["mode"] = p.Mode
+	}
+	return o
+}
+
+func (p *SinglePoll) clone() *SinglePoll {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.MtIDs = append([]string{}, p.MtIDs...)
+	if p.Accounts != nil {
+		c.Accounts = append([]string{}, p.Accounts...)
+	}
+	return &c
+}
+
+func (p *SinglePoll) valid() bool {
+	if p == nil {
+		return true
+	}
+	ok := utf8.ValidString(p.Rot.Since)
+	for _, s := range p.MtIDs {
+		ok = ok && utf8.ValidString(s)
+	}
+	for _, s := range p.Accounts {
+		ok = ok && utf8.ValidString(s)
+	}
+	return ok
+}
+
+// HDU is a TV wall the conference started (vc's hdu.go), an element of
+// the member vc_hdus: {hdu_id, mode, show_mt_name} and what it shows, one
+// of specific (mode 1), spilt (mode 2) and poll (mode 3).
+type HDU struct {
+	HDUID      string // hdu_id
+	Mode       int    // mode: 1 a view, 2 a four-way split screen, 3 a single-channel poll
+	ShowMtName int    // show_mt_name
+	Specific   *HDUView
+	Split      *HDUSplit   // spilt
+	Poll       *SinglePoll // poll
+}
+
+// HDUView is what a wall in mode 1 views, stored as {member_type,
+// mt_id, mt_chn_idx, vmp_id}.
+type HDUView struct {
+	MemberType string // member_type: the view type, a string ("1", "2", ...)
+	MtID       string // mt_id
+	MtChnIdx   int    // mt_chn_idx
+	VMPID      string // vmp_id
+}
+
+// HDUSplit is a wall's four-way split screen, stored as {members:
+// [{chn_idx, mt_id}]}.
+type HDUSplit struct {
+	Members []HDUSplitMember
+}
+
+// HDUSplitMember is a channel of a split screen.
+type HDUSplitMember struct {
+	ChnIdx int    // chn_idx: 0 to 3
+	MtID   string // mt_id
+}
+
+const hdusMember = "vc_hdus"
+
+func readHDU(v any) (HDU, bool) {
+	s := readObj(v)
+	h := HDU{HDUID: s.str("hdu_id"), Mode: s.int("mode"), ShowMtName: s.int("show_mt_name")}
+	if s.has("specific") {
+		o := readObj(s.o["specific"])
+		h.Specific = &HDUView{MemberType: o.str("member_type"), MtID: o.str("mt_id"), MtChnIdx: o.int("mt_chn_idx"), VMPID: o.str("vmp_id")}
+		s.ok, s.n = s.ok && o.done(), s.n+1
+	}
+	if s.has("spilt") {
+		o := readObj(s.o["spilt"])
+		ms, ok := storedList(o.o["members"], func(v any) (HDUSplitMember, bool) {
+			e := readObj(v)
+			m := HDUSplitMember{ChnIdx: e.int("chn_idx"), MtID: e.str("mt_id")}
+			return m, e.done()
+		})
+		o.ok, o.n = o.ok && ok, o.n+1
+		h.Split = &HDUSplit{Members: ms}
+		s.ok, s.n = s.ok && o.done(), s.n+1
+	}
+	if s.has("poll") {
+		var ok bool
+		h.Poll, ok = readSinglePoll(s.o["poll"])
+		s.ok, s.n = s.ok && ok, s.n+1
+	}
+	return h, s.done()
+}
+
+func (h HDU) value() map[string]any {
+	o := map[string]any{"hdu_id": h.HDUID, "mode": h.Mode, "show_mt_name": h.ShowMtName}
+	if sp := h.Specific; sp != nil {
+		o["specific"] = map[string]any{"member_type": sp.MemberType, "mt_id": sp.MtID, "mt_chn_idx": sp.MtChnIdx, "vmp_id": sp.VMPID}
+	}
+	if sl := h.Split; sl != nil {
+		ms := make([]any, len(sl.Members))
+		for i, m := range sl.Members {
+			ms[i] = map[string]any{"chn_idx": m.ChnIdx, "mt_id": m.MtID}
+		}
+		o["spilt"] = map[string]any{"members": ms}
+	}
+	if h.Poll != nil {
+		o["poll"] = h.Poll.value()
+	}
+	return o
+}
+
+// splitHDUs moves the started walls out of doc; nil when doc has none, or
+// a list of another form (then it stays in doc as it was).
+func splitHDUs(doc map[string]any) []HDU {
+	l, ok := storedList(doc[hdusMember], readHDU)
+	if !ok {
+		return nil
+	}
+	delete(doc, hdusMember)
+	return l
+}
+
+func hdusValue(l []HDU) []any {
+	out := make([]any, len(l))
+	for i, h := range l {
+		out[i] = h.value()
+	}
+	return out
+}
+
+func cloneHDUs(l []HDU) []HDU {
+	if l == nil {
+		return nil
+	}
+	out := make([]HDU, len(l))
+	for i, h := range l {
+		if h.Specific != nil {
+			sp := *h.Specific
+			h.Specific = &sp
+		}
+		if h.Split != nil {
+			h.Split = &HDUSplit{Members: append([]HDUSplitMember{}, h.Split.Members...)}
+		}
+		h.Poll = h.Poll.clone()
+		out[i] = h
+	}
+	return out
+}
+
+func hdusValid(l []HDU) bool {
+	ok := true
+	for _, h := range l {
+		ok = ok && utf8.ValidString(h.HDUID) && h.Poll.valid()
+		if sp := h.Specific; sp != nil {
+			ok = ok && utf8.ValidString(sp.MemberType) && utf8.ValidString(sp.MtID) && utf8.ValidString(sp.VMPID)
+		}
+		if sl := h.Split; sl != nil {
+			for _, m := range sl.Members {
+				ok = ok && utf8.ValidString(m.MtID)
+			}
+		}
+	}
+	return ok
+}

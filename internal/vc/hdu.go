@@ -17,7 +17,7 @@ import (
 // The TV walls of a conference (reference 05 items 68 to 71, "获取会议电视
 // 墙列表", "获取电视墙通道信息", "开启电视墙", "关闭电视墙"; seed 001:
 // show_mt_name and the alias operation from 6.1.0.2.0). Starting a wall
-// stores it in the conference document (docHDUs) with what it shows: mode
+// stores it in the conference document (engine.Conference.HDUs) with what it shows: mode
 // 1 a selected view (specific), 2 a four-way split screen (spilt), 3 a
 // single-channel poll (poll, turning every keep_time seconds like the
 // composition's). Starting a wall the conference already runs changes its
@@ -27,9 +27,9 @@ import (
 
 // hduFind returns the index of TV wall id among the conference's started
 // walls, -1 when it has not started it.
-func hduFind(doc map[string]any, id string) int {
-	for i, h := range mdObjs(doc, docHDUs) {
-		if record.Str(h, "hdu_id") == id {
+func hduFind(c engine.Conference, id string) int {
+	for i, h := range c.HDUs {
+		if h.HDUID == id {
 			return i
 		}
 	}
@@ -54,13 +54,13 @@ func (m *Module) startHDU(ctx context.Context, r *api.Request) (wire.Object, err
 			return err
 		}
 		named = ids
-		walls := mdObjs(c.Doc, docHDUs)
-		if i := hduFind(c.Doc, id); i >= 0 {
+		walls := append([]engine.HDU{}, c.HDUs...) // stored as a list
+		if i := hduFind(*c, id); i >= 0 {
 			walls[i] = h
 		} else {
 			walls = append(walls, h)
 		}
-		c.Doc[docHDUs] = mdAnys(walls)
+		c.HDUs = walls
 		return nil
 	})
 	if err != nil {
@@ -78,15 +78,14 @@ func (m *Module) stopHDU(ctx context.Context, r *api.Request) (wire.Object, erro
 		if err != nil {
 			return err
 		}
-		i := hduFind(c.Doc, id)
+		i := hduFind(*c, id)
 		if i < 0 {
 			if hduUses(*c, v)[id] == "hdupoll" {
 				return wire.Errorf(CodeHDUPolling, "TV wall %s is in the TV-wall batch poll of conference %s: stop the poll", id, c.ID())
 			}
 			return wire.Errorf(CodeHDUNotFound, "conference %s runs no TV wall %s", c.ID(), id)
 		}
-		walls := mdObjs(c.Doc, docHDUs)
-		c.Doc[docHDUs] = mdAnys(append(walls[:i:i], walls[i+1:]...))
+		c.HDUs = append(append([]engine.HDU{}, c.HDUs[:i]...), c.HDUs[i+1:]...)
 		hduForget(c, v)
 		return nil
 	})
@@ -130,8 +129,8 @@ func (m *Module) getHDU(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	if i := hduFind(c.Doc, id); i >= 0 {
-		return shape.Project(v.hduReply(mdObjs(c.Doc, docHDUs)[i]), r.Endpoint.Reply), nil
+	if i := hduFind(c, id); i >= 0 {
+		return shape.Project(v.hduReply(c.HDUs[i]), r.Endpoint.Reply), nil
 	}
 	if hp := c.HDUPoll; hp != nil && hduUses(c, v)[id] == "hdupoll" {
 		mt := v.hdupollShows(hp)[id]
@@ -198,27 +197,25 @@ func hduForget(c *engine.Conference, v *mdView) {
 // on without them; a custom batch poll left without terminals stops. It
 // reports whether the document changed.
 func hduDrop(c *engine.Conference, gone leftSet, now time.Time) bool {
-	doc := c.Doc
 	changed := false
-	for _, h := range mdObjs(doc, docHDUs) {
-		if sp := mdObj(h, "specific"); sp != nil && gone.has(record.Str(sp, "mt_id")) {
-			sp["mt_id"], changed = "", true
+	for _, h := range c.HDUs {
+		if sp := h.Specific; sp != nil && gone.has(sp.MtID) {
+			sp.MtID, changed = "", true
 		}
-		if po := mdObj(h, "poll"); po != nil {
-			if _, ch := dropPoll(po, gone, now); ch {
+		if po := h.Poll; po != nil {
+			if _, ch := dropSinglePoll(po, gone, now); ch {
 				changed = true
 			}
 		}
-		if sl := mdObj(h, "spilt"); sl != nil {
-			members := mdObjs(sl, "members")
-			kept := make([]map[string]any, 0, len(members))
-			for _, e := range members {
-				if !gone.has(record.Str(e, "mt_id")) {
+		if sl := h.Split; sl != nil {
+			kept := make([]engine.HDUSplitMember, 0, len(sl.Members))
+			for _, e := range sl.Members {
+				if !gone.has(e.MtID) {
 					kept = append(kept, e)
 				}
 			}
-			if len(kept) != len(members) {
-				sl["members"], changed = mdAnys(kept), true
+			if len(kept) != len(sl.Members) {
+				sl.Members, changed = kept, true
 			}
 		}
 	}

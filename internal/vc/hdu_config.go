@@ -5,11 +5,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
-// The stored form of a started TV wall (docHDUs) and what it shows
+// The stored form of a started TV wall (engine.HDU) and what it shows
 // (reference 05 "开启电视墙", "获取电视墙通道信息"):
 //
 //	hdu_id, mode, show_mt_name
@@ -26,107 +27,107 @@ var hduViewTypes = map[string]bool{"1": true, "2": true, "3": true, "4": true, "
 
 // hduConfig checks the parameters of starting a wall and returns its
 // stored form and the terminals it names.
-func (v *mdView) hduConfig(p map[string]any) (map[string]any, []string, error) {
+func (v *mdView) hduConfig(p map[string]any) (engine.HDU, []string, error) {
 	mode := record.Int(p, "mode")
-	h := map[string]any{"hdu_id": record.Str(p, "hdu_id"), "mode": mode, "show_mt_name": record.Int(p, "show_mt_name")}
+	h := engine.HDU{HDUID: record.Str(p, "hdu_id"), Mode: mode, ShowMtName: record.Int(p, "show_mt_name")}
 	switch mode {
 	case 1:
 		sp := mdObj(p, "specific")
 		if sp == nil {
-			return nil, nil, wire.InvalidParam("specific", "required in mode 1 (selected view)")
+			return h, nil, wire.InvalidParam("specific", "required in mode 1 (selected view)")
 		}
 		typ := strings.TrimSpace(record.Str(sp, "member_type"))
 		if typ == "" {
 			typ = "1"
 		}
 		if !hduViewTypes[typ] {
-			return nil, nil, wire.InvalidParam("specific.member_type", fmt.Sprintf("%q is not a view type (1, 2, 3, 4, 6 or 10)", typ))
+			return h, nil, wire.InvalidParam("specific.member_type", fmt.Sprintf("%q is not a view type (1, 2, 3, 4, 6 or 10)", typ))
 		}
-		out := map[string]any{"member_type": typ, "mt_id": "", "mt_chn_idx": 0, "vmp_id": ""}
+		out := &engine.HDUView{MemberType: typ}
 		var named []string
 		switch typ {
 		case "1":
 			id, chn := record.Str(sp, "mt_id"), record.Int(sp, "mt_chn_idx")
 			if id == "" {
-				return nil, nil, wire.InvalidParam("specific.mt_id", "required when the view type is 1")
+				return h, nil, wire.InvalidParam("specific.mt_id", "required when the view type is 1")
 			}
 			if err := v.member("specific.mt_id", id); err != nil {
-				return nil, nil, err
+				return h, nil, err
 			}
 			if err := v.channel("specific.mt_chn_idx", id, chn, "v_snd_chn"); err != nil {
-				return nil, nil, err
+				return h, nil, err
 			}
-			out["mt_id"], out["mt_chn_idx"], named = id, chn, []string{id}
+			out.MtID, out.MtChnIdx, named = id, chn, []string{id}
 		case "6":
 			vmpID := record.Str(sp, "vmp_id")
 			if vmpID == "" {
 				vmpID = vmpMain
 			}
 			if _, err := vmpRunning(v.conf, vmpID); err != nil {
-				return nil, nil, err
+				return h, nil, err
 			}
-			out["vmp_id"] = vmpID
+			out.VMPID = vmpID
 		}
-		h["specific"] = out
+		h.Specific = out
 		return h, named, nil
 	case 2:
 		return v.hduSplit(h, mdObj(p, "spilt"))
 	}
 	po := mdObj(p, "poll")
 	if po == nil {
-		return nil, nil, wire.InvalidParam("poll", "required in mode 3 (single-channel poll)")
+		return h, nil, wire.InvalidParam("poll", "required in mode 3 (single-channel poll)")
 	}
 	sp, err := v.singlePoll(po, "poll", nil)
 	if err != nil {
-		return nil, nil, err
+		return h, nil, err
 	}
-	sp["mode"] = max(record.Int(po, "mode"), 1) // 1 video only, 3 audio and video
-	h["poll"] = sp
-	return h, mdStrs(sp, "mt_ids"), nil
+	sp.Mode = max(record.Int(po, "mode"), 1) // 1 video only, 3 audio and video
+	h.Poll = sp
+	return h, sp.MtIDs, nil
 }
 
 // hduSplit checks a four-way split screen: at least one member, channels
 // 0 to 3 each given once, online terminals each in one channel.
-func (v *mdView) hduSplit(h, sl map[string]any) (map[string]any, []string, error) {
+func (v *mdView) hduSplit(h engine.HDU, sl map[string]any) (engine.HDU, []string, error) {
 	members := mdObjs(sl, "members")
 	if len(members) == 0 {
-		return nil, nil, wire.InvalidParam("spilt.members", "required in mode 2 (four-way split screen), not empty")
+		return h, nil, wire.InvalidParam("spilt.members", "required in mode 2 (four-way split screen), not empty")
 	}
 	var named []string
 	seen, chns := map[string]bool{}, map[int]bool{}
-	out := make([]map[string]any, 0, len(members))
+	out := make([]engine.HDUSplitMember, 0, len(members))
 	for i, e := range members {
 		chn := record.Int(e, "chn_idx")
 		if chn < 0 || chn > 3 || chns[chn] {
-			return nil, nil, wire.InvalidParam(fmt.Sprintf("spilt.members[%d].chn_idx", i), fmt.Sprintf("%d is not a free channel 0 to 3", chn))
+			return h, nil, wire.InvalidParam(fmt.Sprintf("spilt.members[%d].chn_idx", i), fmt.Sprintf("%d is not a free channel 0 to 3", chn))
 		}
 		chns[chn] = true
 		path := fmt.Sprintf("spilt.members[%d].mt_id", i)
 		id := record.Str(e, "mt_id")
 		if err := v.member(path, id); err != nil {
-			return nil, nil, err
+			return h, nil, err
 		}
 		if seen[id] {
-			return nil, nil, wire.Errorf(CodeVMPSameMt, "%s: terminal %s takes two channels of the split screen", path, id)
+			return h, nil, wire.Errorf(CodeVMPSameMt, "%s: terminal %s takes two channels of the split screen", path, id)
 		}
 		seen[id] = true
 		named = append(named, id)
-		out = append(out, map[string]any{"chn_idx": chn, "mt_id": id})
+		out = append(out, engine.HDUSplitMember{ChnIdx: chn, MtID: id})
 	}
-	sort.Slice(out, func(i, j int) bool { return record.Int(out[i], "chn_idx") < record.Int(out[j], "chn_idx") })
-	h["spilt"] = map[string]any{"members": mdAnys(out)}
+	sort.Slice(out, func(i, j int) bool { return out[i].ChnIdx < out[j].ChnIdx })
+	h.Split = &engine.HDUSplit{Members: out}
 	return h, named, nil
 }
 
 // hduReply is the channel info of a started wall as it shows now.
-func (v *mdView) hduReply(h map[string]any) map[string]any {
-	out := map[string]any{"hdu_id": h["hdu_id"], "mode": h["mode"], "show_mt_name": h["show_mt_name"]}
-	if sp := mdObj(h, "specific"); sp != nil {
+func (v *mdView) hduReply(h engine.HDU) map[string]any {
+	out := map[string]any{"hdu_id": h.HDUID, "mode": h.Mode, "show_mt_name": h.ShowMtName}
+	if sp := h.Specific; sp != nil {
 		id := ""
-		switch record.Str(sp, "member_type") {
+		switch sp.MemberType {
 		case "1":
-			if s := record.Str(sp, "mt_id"); v.online(s) {
-				id = s
+			if v.online(sp.MtID) {
+				id = sp.MtID
 			}
 		case "2":
 			id = v.role(v.conf.Roles.Speaker)
@@ -137,19 +138,18 @@ func (v *mdView) hduReply(h map[string]any) map[string]any {
 		case "10":
 			id = v.role(v.conf.Roles.Dual)
 		}
-		out["specific"] = map[string]any{"member_type": sp["member_type"], "mt_id": id, "account": v.account(id),
-			"mt_chn_idx": sp["mt_chn_idx"], "vmp_id": sp["vmp_id"]}
+		out["specific"] = map[string]any{"member_type": sp.MemberType, "mt_id": id, "account": v.account(id),
+			"mt_chn_idx": sp.MtChnIdx, "vmp_id": sp.VMPID}
 	}
-	if po := mdObj(h, "poll"); po != nil {
-		_, idx := v.pollCurrent(po)
-		out["poll"] = map[string]any{"num": po["num"], "keep_time": po["keep_time"], "mode": po["mode"],
-			"poll_index": idx, "members": v.accounts(mdStrs(po, "mt_ids"))}
+	if po := h.Poll; po != nil {
+		_, idx := v.pollShows(po)
+		out["poll"] = map[string]any{"num": po.Num, "keep_time": po.KeepTime, "mode": po.Mode,
+			"poll_index": idx, "members": v.accounts(po.MtIDs)}
 	}
-	if sl := mdObj(h, "spilt"); sl != nil {
+	if sl := h.Split; sl != nil {
 		var members []any
-		for _, e := range mdObjs(sl, "members") {
-			id := record.Str(e, "mt_id")
-			members = append(members, map[string]any{"chn_idx": e["chn_idx"], "mt_id": id, "account": v.account(id)})
+		for _, e := range sl.Members {
+			members = append(members, map[string]any{"chn_idx": e.ChnIdx, "mt_id": e.MtID, "account": v.account(e.MtID)})
 		}
 		out["spilt"] = map[string]any{"members": members}
 	}

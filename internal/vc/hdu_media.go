@@ -46,7 +46,7 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 		return WallView{}, false, err
 	}
 	for _, c := range confs {
-		i := hduFind(c.Doc, hduID)
+		i := hduFind(c, hduID)
 		if i < 0 {
 			if hduvmpFind(c, hduID) >= 0 {
 				// The wall's self composition (hduvmps): one picture, the
@@ -61,7 +61,8 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 		if err != nil {
 			return WallView{}, false, err
 		}
-		h := v.hduReply(mdObjs(c.Doc, docHDUs)[i])
+		wall := c.HDUs[i]
+		h := v.hduReply(wall)
 		out := WallView{HduID: hduID, ConfID: c.ID(), ConfName: record.Str(c.Doc, "name"), Mode: record.Int(h, "mode"),
 			ShowName: record.Int(h, "show_mt_name") == 1, Channels: []WallChannel{}}
 		add := func(idx int, mtID string, q url.Values) {
@@ -90,14 +91,14 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 			default:
 				terminal(0, record.Str(sp, "mt_id"))
 			}
-		case mdObj(h, "spilt") != nil:
+		case wall.Split != nil:
 			for _, e := range mdObjs(mdObj(h, "spilt"), "members") {
 				terminal(record.Int(e, "chn_idx"), record.Str(e, "mt_id"))
 			}
 		default: // mode 3: the single-channel poll's current terminal
 			id := ""
-			if po := mdObj(mdObjs(c.Doc, docHDUs)[i], "poll"); po != nil {
-				id, _ = v.pollCurrent(po)
+			if po := wall.Poll; po != nil {
+				id, _ = v.pollShows(po)
 			}
 			terminal(0, id)
 		}

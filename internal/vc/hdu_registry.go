@@ -85,10 +85,9 @@ func atoiOr(s string) int { n, _ := strconv.Atoi(s); return n }
 // hduUses are the TV walls a conference document occupies at v's instant,
 // each with its use: "hdus", "hduvmps" or "hdupoll".
 func hduUses(c engine.Conference, v *mdView) map[string]string {
-	doc := c.Doc
 	uses := map[string]string{}
-	for _, h := range mdObjs(doc, docHDUs) {
-		uses[record.Str(h, "hdu_id")] = "hdus"
+	for _, h := range c.HDUs {
+		uses[h.HDUID] = "hdus"
 	}
 	for _, h := range c.HDUVMPs {
 		uses[h.HDUID] = "hduvmps"

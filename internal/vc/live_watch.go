@@ -78,7 +78,7 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 		if !authed {
 			return media.Viewer{}, errWatchAuth
 		}
-		if hduFind(c.Doc, q.Get("wall")) < 0 && hduvmpFind(c, q.Get("wall")) < 0 {
+		if hduFind(c, q.Get("wall")) < 0 && hduvmpFind(c, q.Get("wall")) < 0 {
 			return media.Viewer{}, errWatchGone
 		}
 		g.Tag = tagWall(q.Get("wall"))
@@ -134,8 +134,8 @@ func watchTags(c engine.Conference, now time.Time) map[string]bool {
 			ok[tagLive(tlStr(rc["rec_id"]))] = true
 		}
 	}
-	for _, h := range mdObjs(doc, docHDUs) {
-		ok[tagWall(record.Str(h, "hdu_id"))] = true
+	for _, h := range c.HDUs {
+		ok[tagWall(h.HDUID)] = true
 	}
 	for _, h := range c.HDUVMPs {
 		ok[tagWall(h.HDUID)] = true

@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/push"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -69,12 +68,12 @@ const hduModeView = 1
 // before hduDrop empties them.
 func hduFailures(c engine.Conference, left func(string) bool, now time.Time) []store.Notice {
 	var out []store.Notice
-	for _, h := range mdObjs(c.Doc, docHDUs) {
-		sp := mdObj(h, "specific")
-		if sp == nil || record.Int(h, "mode") != hduModeView || !left(record.Str(sp, "mt_id")) {
+	for _, h := range c.HDUs {
+		sp := h.Specific
+		if sp == nil || h.Mode != hduModeView || !left(sp.MtID) {
 			continue
 		}
-		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/hdus/"+record.Str(h, "hdu_id"),
+		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/hdus/"+h.HDUID,
 			push.HDUFailure{ErrorCode: CodeMtUnreachable, Mode: hduModeView}, now)
 		if err == nil {
 			out = append(out, n)

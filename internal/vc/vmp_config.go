@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -144,7 +145,7 @@ func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, er
 			if err != nil {
 				return nil, err
 			}
-			ch["poll"] = sp
+			ch["poll"] = singlePollObj(sp)
 		}
 		out = append(out, ch)
 	}
@@ -153,13 +154,30 @@ func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, er
 
 // vmpOldPoll is the single-channel poll of channel chn among the stored
 // members old (nil when there is none).
-func vmpOldPoll(old []map[string]any, chn int) map[string]any {
+func vmpOldPoll(old []map[string]any, chn int) *engine.SinglePoll {
 	for _, m := range old {
 		if record.Int(m, "chn_idx") == chn && record.Int(m, "member_type") == mtypeSingle {
-			return mdObj(m, "poll")
+			if po := mdObj(m, "poll"); po != nil {
+				return singlePollOf(po)
+			}
 		}
 	}
 	return nil
+}
+
+// singlePollOf reads a single-channel poll of the conference composition
+// (still a map of its document) as the typed poll a TV wall stores.
+func singlePollOf(po map[string]any) *engine.SinglePoll {
+	rot := rotOf(po)
+	return &engine.SinglePoll{Num: rot.Num, KeepTime: record.Int(po, "keep_time"), MtIDs: mdStrs(po, "mt_ids"), Rot: rot.stored()}
+}
+
+// singlePollObj is a single-channel poll in the conference composition's
+// stored form: {num, keep_time, mt_ids} and its rotation.
+func singlePollObj(sp *engine.SinglePoll) map[string]any {
+	o := map[string]any{"num": sp.Num, "keep_time": sp.KeepTime, "mt_ids": mdStrAnys(sp.MtIDs)}
+	rotOfStored(sp.Num, sp.KeepTime, sp.Rot).put(o)
+	return o
 }
 
 // singlePoll checks a single-channel poll ({num, keep_time, poll_index,
@@ -167,7 +185,7 @@ func vmpOldPoll(old []map[string]any, chn int) map[string]any {
 // rotation. poll_index is the 1-based terminal to poll first (default 1);
 // 0 carries on from the terminal old shows now (the first when old is
 // nil).
-func (v *mdView) singlePoll(po map[string]any, path string, old map[string]any) (map[string]any, error) {
+func (v *mdView) singlePoll(po map[string]any, path string, old *engine.SinglePoll) (*engine.SinglePoll, error) {
 	if po == nil {
 		return nil, wire.InvalidParam(path, "required when member_type is 6")
 	}
@@ -194,8 +212,8 @@ func (v *mdView) singlePoll(po map[string]any, path string, old map[string]any) 
 	case idx > 0:
 		rot.Origin = idx - 1
 	case old != nil:
-		oldIDs := mdStrs(old, "mt_ids")
-		if cur, done := rotOf(old).at(len(oldIDs), v.now); !done {
+		oldIDs := old.MtIDs
+		if cur, done := rotOfStored(old.Num, old.KeepTime, old.Rot).at(len(oldIDs), v.now); !done {
 			for i, id := range ids {
 				if id == oldIDs[cur] {
 					rot.Origin = i
@@ -203,7 +221,5 @@ func (v *mdView) singlePoll(po map[string]any, path string, old map[string]any) 
 			}
 		}
 	}
-	sp := map[string]any{"num": num, "keep_time": keep, "mt_ids": mdStrAnys(ids)}
-	rot.put(sp)
-	return sp, nil
+	return &engine.SinglePoll{Num: num, KeepTime: keep, MtIDs: ids, Rot: rot.stored()}, nil
 }

@@ -146,6 +146,18 @@ func dropPoll(po map[string]any, gone leftSet, now time.Time) (ok, changed bool)
 	return len(kept) > 0, true
 }
 
+// dropSinglePoll is dropPoll for a typed single-channel poll (a TV
+// wall's).
+func dropSinglePoll(po *engine.SinglePoll, gone leftSet, now time.Time) (ok, changed bool) {
+	kept, ch := mdWithout(po.MtIDs, gone)
+	if !ch {
+		return true, false
+	}
+	po.Rot = rotOfStored(po.Num, po.KeepTime, po.Rot).rebase(po.MtIDs, kept, now).stored()
+	po.MtIDs = kept
+	return len(kept) > 0, true
+}
+
 // mixing is the set of the terminals the conference's mix names.
 func mixing(c engine.Conference) map[string]bool {
 	mix := map[string]bool{}

@@ -3,6 +3,7 @@ package vc
 import (
 	"sort"
 
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 )
 
@@ -131,8 +132,18 @@ func (v *mdView) confPollMt() string {
 // pollCurrent is the terminal a single-channel poll shows now and its
 // 1-based poll_index; "" and 0 when its rounds are complete.
 func (v *mdView) pollCurrent(po map[string]any) (string, int) {
-	ids := mdStrs(po, "mt_ids")
-	cur, done := rotOf(po).at(len(ids), v.now)
+	return v.pollAt(mdStrs(po, "mt_ids"), rotOf(po))
+}
+
+// pollShows is pollCurrent for a typed single-channel poll (a TV wall's).
+func (v *mdView) pollShows(po *engine.SinglePoll) (string, int) {
+	return v.pollAt(po.MtIDs, rotOfStored(po.Num, po.KeepTime, po.Rot))
+}
+
+// pollAt is the terminal among ids a rotation shows now and its 1-based
+// index; "" and 0 when its rounds are complete.
+func (v *mdView) pollAt(ids []string, rot mdRot) (string, int) {
+	cur, done := rot.at(len(ids), v.now)
 	if done || !v.online(ids[cur]) {
 		return "", 0
 	}

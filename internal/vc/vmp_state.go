@@ -21,7 +21,8 @@ import (
 //	vc_vmp        the main picture composition (vmp_id 1)
 //	vc_selfvmps   terminal self compositions, one per terminal video channel:
 //	              engine.Conference.SelfVMPs
-//	vc_hdus       TV walls the conference runs {hdu_id, mode, specific, poll, spilt}
+//	vc_hdus       TV walls the conference runs {hdu_id, mode, specific, poll, spilt}:
+//	              engine.Conference.HDUs
 //	vc_hduvmps    TV-wall self compositions: engine.Conference.HDUVMPs
 //	vc_hdupoll    the TV-wall batch poll; vc_hdupoll_seq numbers them:
 //	              engine.Conference.HDUPoll and HDUPollSeq
@@ -31,8 +32,7 @@ import (
 // a start time and read through the clock (DESIGN principle 4), so reads
 // compute the current picture without a timer.
 const (
-	docVMP  = "vc_vmp"
-	docHDUs = "vc_hdus"
+	docVMP = "vc_vmp"
 )
 
 // mdView is what the media features read of a running conference at one
