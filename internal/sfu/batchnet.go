@@ -63,6 +63,17 @@ func (n *batchNet) release() {
 	}
 }
 
+// sockets returns the port's sockets (nil on a nil batchNet).
+func (n *batchNet) sockets() []*udpbatch.Conn {
+	if n == nil {
+		return nil
+	}
+	if all := n.held.Load(); all != nil {
+		return *all
+	}
+	return nil
+}
+
 // stats adds up the sockets' counts (zero without batched I/O).
 func (n *batchNet) stats() udpbatch.Stats {
 	var sum udpbatch.Stats

@@ -48,6 +48,10 @@ type Config struct {
 	// of one recvfrom and one sendto a datagram (docs/sfu-internals.md "Batched
 	// UDP I/O"). Elsewhere than Linux the port is always plain.
 	PlainUDP bool
+	// NoDirectPath keeps subscribers' audio on pion's write path instead
+	// of the direct one (direct.go, docs/sfu-internals.md "The direct
+	// path"); without batched I/O it is always pion's.
+	NoDirectPath bool
 	// TCPPort is the ICE-TCP fallback port; 0 picks an ephemeral port, a
 	// negative value disables ICE-TCP.
 	TCPPort int

@@ -81,6 +81,13 @@ type downTrack struct {
 	baseSeq   uint16 // packets before it belong to a previous source or layer
 	highestIn uint16
 	hdr       rtp.Header
+
+	// The direct path (direct.go): directWanted holds the track's writes
+	// until the connection is up and startDirect chose direct or pion's
+	// writer (pionWS, the connection's write stream).
+	directWanted bool
+	direct       *directWriter
+	pionWS       RTPWriter
 }
 
 func newDownTrack(s *session, kind webrtc.RTPCodecType, mime string, mode source, fixed string) *downTrack {
@@ -115,7 +122,15 @@ func (d *downTrack) Bind(ctx webrtc.TrackLocalContext) (webrtc.RTPCodecParameter
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.bound, d.ssrc, d.pt, d.ws = true, uint32(ctx.SSRC()), uint8(chosen.PayloadType), ctx.WriteStream()
+	d.bound, d.ssrc, d.pt, d.pionWS = true, uint32(ctx.SSRC()), uint8(chosen.PayloadType), ctx.WriteStream()
+	switch {
+	case d.directWanted:
+		d.ws = nil // startDirect decides
+	case d.direct != nil:
+		d.ws = d.direct
+	default:
+		d.ws = d.pionWS
+	}
 	d.mime, d.clockRate, d.ptSrc = chosen.MimeType, chosen.ClockRate, nil
 	// A source in another negotiated codec is sent with that codec's
 	// payload type: one m-line may carry several (RFC 3264 section 5.1).

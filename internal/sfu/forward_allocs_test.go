@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/pion/dtls/v3"
 	"github.com/pion/interceptor"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
@@ -125,6 +126,13 @@ func allocsUnder(t *testing.T, fn string) int64 {
 // that the figure is the SFU's.
 func (rg *testRig) quietSubscribe(conf, query string, got *atomic.Int64) *client {
 	rg.t.Helper()
+	return rg.quietSubscribeWith(conf, query, got)
+}
+
+// quietSubscribeWith is quietSubscribe offering only the SRTP protection
+// profiles given (none: pion's defaults).
+func (rg *testRig) quietSubscribeWith(conf, query string, got *atomic.Int64, profiles ...dtls.SRTPProtectionProfile) *client {
+	rg.t.Helper()
 	m := &webrtc.MediaEngine{}
 	if err := m.RegisterDefaultCodecs(); err != nil {
 		rg.t.Fatal(err)
@@ -133,6 +141,9 @@ func (rg *testRig) quietSubscribe(conf, query string, got *atomic.Int64) *client
 	se.SetIncludeLoopbackCandidate(true)
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
 	se.SetICEMulticastDNSMode(0)
+	if len(profiles) > 0 {
+		se.SetSRTPProtectionProfiles(profiles...)
+	}
 	pc, err := webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithSettingEngine(se), webrtc.WithInterceptorRegistry(&interceptor.Registry{})).NewPeerConnection(webrtc.Configuration{})
 	if err != nil {
 		rg.t.Fatal(err)

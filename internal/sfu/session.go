@@ -272,6 +272,8 @@ func (sess *session) negotiate(o offer) error {
 			newDownTrack(sess, webrtc.RTPCodecTypeVideo, sess.room.videoMime(mode, o.fixed), mode, o.fixed),
 		} {
 			d.composed = o.composed && d.kind == webrtc.RTPCodecTypeVideo
+			// A subscriber's audio goes the direct path (direct.go).
+			d.directWanted = d.kind == webrtc.RTPCodecTypeAudio && sess.sfu.tr.batch != nil && !sess.sfu.cfg.NoDirectPath
 			snd, err := pc.AddTrack(d)
 			if err != nil {
 				return err
@@ -362,7 +364,9 @@ func (sess *session) onTrack(t *webrtc.TrackRemote, r *webrtc.RTPReceiver) {
 func (sess *session) onState(st webrtc.PeerConnectionState) {
 	switch st {
 	case webrtc.PeerConnectionStateConnected:
-		sess.connected.Store(true)
+		if !sess.connected.Swap(true) {
+			go sess.startDirect()
+		}
 	case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
 		// A peer gone without DELETE (ICE timed out, or DTLS closed).
 		go sess.close(endLost)

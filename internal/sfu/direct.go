@@ -1,0 +1,249 @@
+package sfu
+
+import (
+	"errors"
+	"net/netip"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/pion/dtls/v3"
+	"github.com/pion/rtp"
+	"github.com/pion/srtp/v3"
+	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/udpbatch"
+)
+
+// The direct path of a subscriber's audio (docs/sfu-internals.md "The
+// direct path", issue 43): a WHEP subscriber's audio down track encrypts
+// its packets with an SRTP context of its own, made from the connection's
+// DTLS keys as pion makes its own (RFC 5764 section 4.2), and queues them
+// on the ICE port's batched socket for the selected candidate pair's
+// remote address. pion's write path for a packet (its interceptor chain,
+// the SRTP session's lock and stream lookup, the DTLS/SRTP demultiplexer,
+// the ICE connection's checks and its UDP mux's address lookup) was most
+// of what a forwarded packet cost above the system call.
+//
+// pion keeps everything else: ICE (checks, consent, the pair's choice),
+// DTLS, SRTCP (sender reports, the subscriber's RTCP) and the video, which
+// keeps its NACK responder and transport-wide sequence numbers. An SSRC is
+// encrypted by one context only: the audio track writes nothing through
+// pion before the direct path is ready (pion drops what is written before
+// SRTP starts, so nothing is lost that pion would have sent), and falls
+// back to pion's writer, whose context has not seen the SSRC, only while
+// its own context has not rolled over (a context that had would reuse the
+// sequence numbers' index: RFC 3711 section 9.1).
+
+var errNoDirectPath = errors.New("sfu: no direct path")
+
+// directWriter is a down track's RTPWriter on the direct path; it is used
+// under the track's wmu (one write at a time).
+type directWriter struct {
+	ctx      *srtp.Context
+	ssrc     uint32
+	conn     *udpbatch.Conn
+	to       atomic.Pointer[netip.AddrPort] // nil: the pair is not on the batched port
+	fallback RTPWriter                      // pion's writer
+	fell     bool
+	plain    []byte
+	sealed   []byte
+	scratch  rtp.Header
+}
+
+// WriteRTP implements RTPWriter.
+func (w *directWriter) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
+	to := w.to.Load()
+	if to == nil || w.fell {
+		if roc, _ := w.ctx.ROC(w.ssrc); roc != 0 || w.fallback == nil {
+			return 0, errNoDirectPath // dropped: see above
+		}
+		w.fell = true
+		return w.fallback.WriteRTP(h, payload)
+	}
+	n := h.MarshalSize() + len(payload)
+	if cap(w.plain) < n {
+		w.plain = make([]byte, n, max(n, udpbatch.MaxDatagram))
+	}
+	b := w.plain[:n]
+	hn, err := h.MarshalTo(b)
+	if err != nil {
+		return 0, err
+	}
+	copy(b[hn:], payload)
+	out, err := w.ctx.EncryptRTP(w.sealed[:0], b, &w.scratch)
+	if err != nil {
+		return 0, err
+	}
+	w.sealed = out[:0]
+	if _, err := w.conn.WriteToAddrPort(out, *to); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// setPair points the writer at the remote address of pair, if its local
+// end is one of the batched port's sockets (else the writer falls back or
+// drops, WriteRTP).
+func (w *directWriter) setPair(pair *webrtc.ICECandidatePair) {
+	if pair == nil || pair.Local == nil || pair.Remote == nil ||
+		pair.Local.Protocol != webrtc.ICEProtocolUDP || pair.Remote.Protocol != webrtc.ICEProtocolUDP {
+		w.to.Store(nil)
+		return
+	}
+	ra, err := netip.ParseAddr(pair.Remote.Address)
+	la, err2 := netip.ParseAddr(pair.Local.Address)
+	if err != nil || err2 != nil || !w.owns(netip.AddrPortFrom(la, pair.Local.Port)) {
+		w.to.Store(nil)
+		return
+	}
+	to := netip.AddrPortFrom(ra.Unmap(), pair.Remote.Port)
+	w.to.Store(&to)
+}
+
+// owns reports whether w.conn is the socket of local address a (its port,
+// and its address unless it listens on all).
+func (w *directWriter) owns(a netip.AddrPort) bool {
+	l := w.conn.LocalAddr().String()
+	la, err := netip.ParseAddrPort(l)
+	if err != nil || la.Port() != a.Port() {
+		return false
+	}
+	return la.Addr().IsUnspecified() || la.Addr().Unmap() == a.Addr().Unmap()
+}
+
+// startDirect moves a connected WHEP session's audio down tracks onto the
+// direct path, or onto pion's writer when it cannot be had (an ICE-TCP
+// pair, keys that cannot be read).
+func (sess *session) startDirect() {
+	var ws []*directWriter
+	for i, d := range sess.downs {
+		if !d.directWanted {
+			continue
+		}
+		w, err := sess.directWriter(sess.senders[i], d)
+		d.wmu.Lock()
+		d.mu.Lock()
+		d.directWanted = false
+		if err == nil && d.bound {
+			w.fallback = d.pionWS
+			d.direct = w
+			d.ws = w
+			ws = append(ws, w)
+		} else {
+			d.ws = d.pionWS
+		}
+		d.mu.Unlock()
+		d.wmu.Unlock()
+	}
+	if len(ws) == 0 {
+		return
+	}
+	// The pair may change (an ICE restart, the controlling agent's
+	// renomination): the writers follow it.
+	ice := sess.senders[0].Transport().ICETransport()
+	follow := func(p *webrtc.ICECandidatePair) {
+		for _, w := range ws {
+			w.setPair(p)
+		}
+	}
+	ice.OnSelectedCandidatePairChange(follow)
+	if p, err := ice.GetSelectedCandidatePair(); err == nil {
+		follow(p) // a change between the writers' making and the handler's setting
+	}
+}
+
+// directWriter builds d's writer on the direct path.
+func (sess *session) directWriter(snd *webrtc.RTPSender, d *downTrack) (*directWriter, error) {
+	b := sess.sfu.tr.batch
+	if b == nil || snd == nil || sess.pc == nil {
+		return nil, errNoDirectPath
+	}
+	dt := snd.Transport()
+	if dt == nil || dt.State() != webrtc.DTLSTransportStateConnected {
+		return nil, errNoDirectPath
+	}
+	conn, cryptex := dtlsConn(dt)
+	if conn == nil {
+		return nil, errNoDirectPath
+	}
+	sp, ok := conn.SelectedSRTPProtectionProfile()
+	if !ok {
+		return nil, errNoDirectPath
+	}
+	profile, ok := srtpProfiles[sp]
+	if !ok {
+		return nil, errNoDirectPath
+	}
+	state, ok := conn.ConnectionState()
+	if !ok {
+		return nil, errNoDirectPath
+	}
+	local := sess.pc.CurrentLocalDescription()
+	if local == nil || !strings.Contains(local.SDP, "a=setup:") {
+		return nil, errNoDirectPath
+	}
+	// The answer's setup role is the DTLS role (RFC 5763 section 5):
+	// active is the client.
+	isClient := strings.Contains(local.SDP, "a=setup:active")
+	cfg := srtp.Config{Profile: profile}
+	if err := cfg.ExtractSessionKeysFromDTLS(&state, isClient); err != nil {
+		return nil, err
+	}
+	// RFC 9335: the header extensions are encrypted too when the
+	// connection's outbound mode says so, as pion's own context does.
+	var opts []srtp.ContextOption
+	if cryptex == srtp.CryptexModeEnabled || cryptex == srtp.CryptexModeRequired {
+		opts = append(opts, srtp.Cryptex(cryptex))
+	}
+	ctx, err := srtp.CreateContext(cfg.Keys.LocalMasterKey, cfg.Keys.LocalMasterSalt, profile, opts...)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	ssrc := d.ssrc
+	d.mu.Unlock()
+	ice := dt.ICETransport()
+	pair, err := ice.GetSelectedCandidatePair()
+	if err != nil || pair == nil {
+		return nil, errNoDirectPath
+	}
+	for _, c := range b.sockets() {
+		w := &directWriter{ctx: ctx, ssrc: ssrc, conn: c, sealed: make([]byte, 0, udpbatch.MaxDatagram)}
+		w.setPair(pair)
+		if w.to.Load() != nil {
+			return w, nil
+		}
+	}
+	return nil, errNoDirectPath
+}
+
+// srtpProfiles maps DTLS-SRTP's profiles (RFC 5764 section 4.1.2) to
+// pion's SRTP ones, as pion's DTLS transport does.
+var srtpProfiles = map[dtls.SRTPProtectionProfile]srtp.ProtectionProfile{
+	dtls.SRTP_AEAD_AES_128_GCM:       srtp.ProtectionProfileAeadAes128Gcm,
+	dtls.SRTP_AEAD_AES_256_GCM:       srtp.ProtectionProfileAeadAes256Gcm,
+	dtls.SRTP_AES128_CM_HMAC_SHA1_80: srtp.ProtectionProfileAes128CmHmacSha1_80,
+	dtls.SRTP_NULL_HMAC_SHA1_80:      srtp.ProtectionProfileNullHmacSha1_80,
+}
+
+// dtlsConn is the DTLS connection of a connected transport and its
+// outbound Cryptex mode (RFC 9335). pion's DTLSTransport exports neither
+// (its SRTP keys come from the connection: RFC 5764 section 4.2, the same
+// exporter); they are read under the transport's lock, by field name, and
+// a layout without such fields gives nil (the track stays on pion's
+// writer; TestDirectPath fails on such a pion).
+func dtlsConn(t *webrtc.DTLSTransport) (*dtls.Conn, srtp.CryptexMode) {
+	v := reflect.ValueOf(t).Elem()
+	lf, cf, xf := v.FieldByName("lock"), v.FieldByName("conn"), v.FieldByName("localCryptexMode")
+	if !lf.IsValid() || !cf.IsValid() || !xf.IsValid() || lf.Type() != reflect.TypeFor[sync.RWMutex]() ||
+		cf.Type() != reflect.TypeFor[*dtls.Conn]() || xf.Type() != reflect.TypeFor[srtp.CryptexMode]() {
+		return nil, 0
+	}
+	mu := (*sync.RWMutex)(unsafe.Pointer(lf.UnsafeAddr()))
+	mu.RLock()
+	defer mu.RUnlock()
+	return *(**dtls.Conn)(unsafe.Pointer(cf.UnsafeAddr())), *(*srtp.CryptexMode)(unsafe.Pointer(xf.UnsafeAddr()))
+}
