@@ -291,12 +291,15 @@ func (d *downTrack) askTarget() {
 	}
 }
 
-// writeRTP forwards one packet of layer of r, if r is the current source;
-// now is when the fan-out began (one clock read for all its subscribers).
-// The packet is rewritten under mu and written into the sink after mu is
-// released (under wmu, so packets leave in the order they were numbered);
-// a key frame wanted from the source is asked for after both.
-func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver, now time.Time) {
+// writeRTP forwards one packet of layer of r, if r is the current source,
+// and reports whether it was written; now is when the fan-out began (one
+// clock read for all its subscribers). The packet is rewritten under mu
+// and written into the sink after mu is released (under wmu, so packets
+// leave in the order they were numbered); a key frame wanted from the
+// source is asked for after both. The node's count of forwarded packets
+// is the caller's (receiver.forward adds a fan-out's at once: one atomic
+// on a line every receiver shares, not one a subscriber).
+func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver, now time.Time) (written bool) {
 	d.wmu.Lock()
 	ws, askKey := d.prepare(p, layer, r, now)
 	if ws != nil {
@@ -304,15 +307,14 @@ func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver, now time.Tim
 			d.packets.Add(1)
 			d.bytes.Add(uint64(n))
 			d.octets.Add(uint64(len(p.Payload)))
-			if d.sess != nil {
-				d.sess.sfu.forwarded.Add(1)
-			}
+			written = true
 		}
 	}
 	d.wmu.Unlock()
 	if askKey >= 0 {
 		r.requestKeyFrame(askKey)
 	}
+	return written
 }
 
 // prepare rewrites p into d.hdr and returns the sink to write it to (nil:

@@ -215,7 +215,15 @@ func (r *receiver) forward(p *rtp.Packet, layer int) {
 		b.hold()
 		defer b.release()
 	}
+	var written uint64
+	var node *SFU
 	for _, d := range downs {
-		d.writeRTP(p, layer, r, now)
+		if d.writeRTP(p, layer, r, now) && d.sess != nil {
+			written++
+			node = d.sess.sfu
+		}
+	}
+	if node != nil {
+		node.forwarded.Add(written)
 	}
 }
