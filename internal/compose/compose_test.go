@@ -65,13 +65,19 @@ func waitPicture(t *testing.T, in *Input, check func(*Frame) error) *Frame {
 	t.Helper()
 	var last error
 	seen := uint64(0)
+	idle := 0
 	for tries := 0; tries < 300; {
 		n := in.Frames()
 		if n == seen {
+			// No picture for 30 s: the receiver decodes nothing (a
+			// hang made a failure, not a bound on how fast it decodes).
+			if idle++; idle > 6000 {
+				t.Fatalf("the receiver decoded nothing for 30 s after %d pictures: %v", seen, last)
+			}
 			time.Sleep(5 * time.Millisecond)
 			continue
 		}
-		seen = n
+		seen, idle = n, 0
 		tries++
 		f, _ := in.Latest()
 		if last = check(f); last == nil {
