@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // A terminal's channels (reference 05 "获取与会终端信息": v_snd_chn,
@@ -51,7 +52,7 @@ func (ch channel) video(bitrate, resolution, format int) channel {
 // has none, or one of another form).
 func channelsOf(v any) []channel {
 	var l []channel
-	if !readMember(v, &l) {
+	if !record.Member(v, &l) {
 		return nil
 	}
 	return l
@@ -68,12 +69,12 @@ func setChannels(doc map[string]any, bitrate int) {
 		return []channel{ch}
 	}
 	audio := func(alias string) []channel { return []channel{{ChnID: 1, ChnAlias: alias}} }
-	doc["v_snd_chn"] = storedForm(video("vsndchn1", true))
-	doc["v_rcv_chn"] = storedForm(video("vrcvchn1", false))
-	doc["dv_snd_chn"] = storedForm(video("dvsndchn1", false))
-	doc["dv_rcv_chn"] = storedForm(video("dvrcvchn1", false))
-	doc["a_snd_chn"] = storedForm(audio("asndchn1"))
-	doc["a_rcv_chn"] = storedForm(audio("arcvchn1"))
+	doc["v_snd_chn"] = record.Stored(video("vsndchn1", true))
+	doc["v_rcv_chn"] = record.Stored(video("vrcvchn1", false))
+	doc["dv_snd_chn"] = record.Stored(video("dvsndchn1", false))
+	doc["dv_rcv_chn"] = record.Stored(video("dvrcvchn1", false))
+	doc["a_snd_chn"] = record.Stored(audio("asndchn1"))
+	doc["a_rcv_chn"] = record.Stored(audio("arcvchn1"))
 }
 
 // clearChannels removes the channels of a terminal that left the call.
@@ -131,7 +132,7 @@ func liveChannels(doc map[string]any, chs []media.Channel) {
 		if lists[k] == nil {
 			lists[k] = []channel{}
 		}
-		doc[k] = storedForm(lists[k])
+		doc[k] = record.Stored(lists[k])
 	}
 }
 

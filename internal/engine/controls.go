@@ -140,7 +140,7 @@ func (e *Engine) SetVolume(ctx context.Context, cf Conf, mtID string, device, va
 func (e *Engine) Camera(ctx context.Context, cf Conf, mtID string, state, typ int) (Terminal, error) {
 	c := media.Control{Kind: media.ControlCamera, Value: typ, Extra: map[string]int{"state": state}}
 	return e.control(ctx, cf, mtID, c, func(t *Terminal) {
-		t.Doc["_camera"] = storedForm(cameraCommand{State: state, Type: typ})
+		t.Doc["_camera"] = record.Stored(cameraCommand{State: state, Type: typ})
 	})
 }
 
@@ -165,7 +165,7 @@ func VideoSources(t Terminal) ([]VideoSource, int) {
 		srcs = nil
 		for _, v := range l {
 			var in videoInput
-			if readMember(v, &in) {
+			if record.Member(v, &in) {
 				srcs = append(srcs, VideoSource{in.Idx, in.Alias})
 			}
 		}
@@ -200,7 +200,7 @@ func (e *Engine) SetVideoSource(ctx context.Context, cf Conf, mtID string, idx i
 			for i := range chs {
 				chs[i].CurVideoIdx = model.Some(idx)
 			}
-			t.Doc["v_snd_chn"] = storedForm(chs)
+			t.Doc["v_snd_chn"] = record.Stored(chs)
 		}
 	})
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -27,30 +29,58 @@ import (
 
 const inspSrcComposition = 2
 
-// inspectKey names a viewing channel.
-func inspectKey(v map[string]any) string {
-	d := tlObj(v["dst"])
-	return fmt.Sprintf("%s/%d/%d", tlStr(d["mt_id"]), tlInt(d["mt_chn_idx"]), tlInt(v["mode"]))
+// viewing is a stored viewing (an element of vc_inspections), as
+// inspection_channels lists it.
+type viewing struct {
+	Dst  model.VCConfsInspectionChannelsListReplyInspectionDst `json:"dst"`
+	Mode int                                                   `json:"mode"`
+	Src  model.VCConfsInspectionChannelsListReplyInspectionSrc `json:"src"`
+}
+
+// viewingsOf reads the stored viewings of a document (an element of
+// another form is skipped).
+func viewingsOf(doc map[string]any) []viewing {
+	l, _ := doc[tlKeyInspections].([]any)
+	out := make([]viewing, 0, len(l))
+	for _, e := range l {
+		var v viewing
+		if record.Member(e, &v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// setViewings stores the viewings (an empty list, never null).
+func setViewings(doc map[string]any, vs []viewing) {
+	if vs == nil {
+		vs = []viewing{}
+	}
+	doc[tlKeyInspections] = record.Stored(vs)
+}
+
+// key names a viewing channel.
+func (v viewing) key() string {
+	return fmt.Sprintf("%s/%d/%d", v.Dst.MtID, v.Dst.MtChnIdx, v.Mode)
 }
 
 // inspectLeave ends the viewings of terminals that left, and returns the
 // viewers that lost a viewing.
 func inspectLeave(doc map[string]any, gone leftSet) (bool, []string) {
-	all := tlObjs(doc[tlKeyInspections])
-	var kept []map[string]any
+	all := viewingsOf(doc)
+	var kept []viewing
 	var viewers []string
 	for _, v := range all {
-		src, dst := tlObj(v["src"]), tlObj(v["dst"])
-		if gone.has(tlStr(dst["mt_id"])) || (tlInt(src["type"]) != inspSrcComposition && gone.has(tlStr(src["mt_id"]))) {
-			viewers = append(viewers, tlStr(dst["mt_id"]))
+		if gone.has(v.Dst.MtID) || (v.Src.Type != inspSrcComposition && gone.has(v.Src.MtID)) {
+			viewers = append(viewers, v.Dst.MtID)
 			continue
 		}
 		kept = append(kept, v)
 	}
-	if len(kept) == len(all) {
+	if len(kept) == len(tlObjs(doc[tlKeyInspections])) {
 		return false, nil
 	}
-	doc[tlKeyInspections] = tlAnys(kept)
+	setViewings(doc, kept)
 	return true, viewers
 }
 
@@ -58,8 +88,8 @@ func inspectLeave(doc map[string]any, gone leftSet) (bool, []string) {
 // stored viewings.
 func (m *Module) inspectFlags(ctx context.Context, c engine.Conference, mtIDs []string) error {
 	viewing := map[string]bool{}
-	for _, v := range tlObjs(c.Doc[tlKeyInspections]) {
-		viewing[tlStr(tlObj(v["dst"])["mt_id"])] = true
+	for _, v := range viewingsOf(c.Doc) {
+		viewing[v.Dst.MtID] = true
 	}
 	done := map[string]bool{}
 	for _, id := range mtIDs {
@@ -84,7 +114,7 @@ func (m *Module) inspectList(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	return shape.Project(map[string]any{"inspections": c.Doc[tlKeyInspections]}, r.Endpoint.Reply), nil
+	return shape.Project(wire.Object{"inspections": c.Doc[tlKeyInspections]}, r.Endpoint.Reply), nil
 }
 
 // inspectStart lets a terminal channel view a source.
@@ -118,16 +148,16 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object,
 		} else if err := tlMember(*c, ts, "src.mt_id", srcID, true); err != nil {
 			return false, err
 		}
-		v := map[string]any{"mode": mode,
-			"src": map[string]any{"type": srcType, "mt_id": srcID, "mt_chn_idx": srcChn},
-			"dst": map[string]any{"mt_id": dstID, "mt_chn_idx": dstChn}}
-		kept := []map[string]any{}
-		for _, old := range tlObjs(c.Doc[tlKeyInspections]) {
-			if inspectKey(old) != inspectKey(v) {
+		v := viewing{Mode: mode,
+			Src: model.VCConfsInspectionChannelsListReplyInspectionSrc{Type: srcType, MtID: srcID, MtChnIdx: srcChn},
+			Dst: model.VCConfsInspectionChannelsListReplyInspectionDst{MtID: dstID, MtChnIdx: dstChn}}
+		var kept []viewing
+		for _, old := range viewingsOf(c.Doc) {
+			if old.key() != v.key() {
 				kept = append(kept, old)
 			}
 		}
-		c.Doc[tlKeyInspections] = tlAnys(append(kept, v))
+		setViewings(c.Doc, append(kept, v))
 		return true, nil
 	})
 	if err != nil {
@@ -159,11 +189,10 @@ func (m *Module) inspectCancel(ctx context.Context, r *api.Request) (wire.Object
 		if err := tlMember(*c, ts, "mt_id", mtID, false); err != nil {
 			return false, err
 		}
-		all := tlObjs(c.Doc[tlKeyInspections])
-		kept := []map[string]any{}
+		all := viewingsOf(c.Doc)
+		var kept []viewing
 		for _, v := range all {
-			d := tlObj(v["dst"])
-			if tlStr(d["mt_id"]) == mtID && tlInt(v["mode"]) == mode && (chn < 0 || tlInt(d["mt_chn_idx"]) == chn) {
+			if v.Dst.MtID == mtID && v.Mode == mode && (chn < 0 || v.Dst.MtChnIdx == chn) {
 				continue
 			}
 			kept = append(kept, v)
@@ -171,7 +200,7 @@ func (m *Module) inspectCancel(ctx context.Context, r *api.Request) (wire.Object
 		if len(kept) == len(all) {
 			return false, nil
 		}
-		c.Doc[tlKeyInspections] = tlAnys(kept)
+		setViewings(c.Doc, kept)
 		return true, nil
 	})
 	if err != nil {

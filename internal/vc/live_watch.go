@@ -66,11 +66,11 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 		}
 		g.Tag = tagLive(q.Get("live"))
 	case q.Has("monitor"):
-		mon := monitorByKey(c.Doc, q.Get("monitor"), now)
-		if mon == nil {
+		mon, ok := monitorByKey(c.Doc, q.Get("monitor"), now)
+		if !ok {
 			return media.Viewer{}, errWatchGone
 		}
-		if src := tlObj(mon["src"]); q.Get("mt_id") != tlStr(src["mt_id"]) || (q.Get("dual") == "1") != (tlInt(src["type"]) == monSrcContent) {
+		if q.Get("mt_id") != mon.Src.MtID || (q.Get("dual") == "1") != (mon.Src.Type == monSrcContent) {
 			return media.Viewer{}, media.ErrWatchForbidden
 		}
 		g.Tag = tagMonitor(q.Get("monitor"))
@@ -113,13 +113,13 @@ func livePublic(rc map[string]any) bool {
 }
 
 // monitorByKey is the live monitor whose link has key.
-func monitorByKey(doc map[string]any, key string, now time.Time) map[string]any {
+func monitorByKey(doc map[string]any, key string, now time.Time) (monitor, bool) {
 	for _, mon := range monitorsLive(doc, now) {
-		if k := tlStr(mon["key"]); k != "" && k == key {
-			return mon
+		if mon.Key != "" && mon.Key == key {
+			return mon, true
 		}
 	}
-	return nil
+	return monitor{}, false
 }
 
 // watchTags are the tags whose viewers may go on watching a conference.
@@ -127,7 +127,7 @@ func watchTags(c engine.Conference, now time.Time) map[string]bool {
 	doc := c.Doc
 	ok := map[string]bool{}
 	for _, mon := range monitorsLive(doc, now) {
-		ok[tagMonitor(tlStr(mon["key"]))] = true
+		ok[tagMonitor(mon.Key)] = true
 	}
 	for _, rc := range tlObjs(doc[tlKeyRecorders]) {
 		if mode := tlInt(rc["recorder_mode"]); mode == 2 || mode == 3 {

@@ -2,6 +2,7 @@ package vc
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
@@ -11,8 +12,8 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -47,58 +48,86 @@ const (
 // is released (stopped, replaced, or MonitorTimeout without heartbeat)
 // RunDueLive closes its viewers.
 
-// monitorReply is a stored monitor as replies show it, its WHEP link
-// added when the node has media.
-func (m *Module) monitorReply(r *api.Request, c engine.Conference, mon map[string]any) map[string]any {
-	if !m.liveOn() || tlStr(mon["key"]) == "" {
-		return mon
-	}
-	out := make(map[string]any, len(mon)+1)
-	for k, v := range mon {
-		out[k] = v
-	}
-	q := url.Values{"monitor": {tlStr(mon["key"])}, "domain": {c.Rec.DomainMoid}}
-	src := tlObj(mon["src"])
-	switch tlInt(src["type"]) {
-	case monSrcTerminal:
-		q.Set("mt_id", tlStr(src["mt_id"]))
-	case monSrcContent:
-		q.Set("dual", "1")
-	default: // the composition (and the mixer): the composed picture
-		q.Set("composed", "1")
-	}
-	out["whep_url"] = whepURL(r.BaseURL, c.ID(), q)
-	return out
+// monitor is a stored monitor (an element of vc_monitors): the monitor
+// as the replies show it, the video or audio format the request asked for
+// (as sent), its last heartbeat (UNIX ms) and its WHEP link's key.
+type monitor struct {
+	AudioFormat json.RawMessage                          `json:"audio_format,omitempty"`
+	Dst         model.VCConfsMonitorsListReplyMonitorDst `json:"dst"`
+	HeartbeatAt int64                                    `json:"heartbeat_at"`
+	Key         string                                   `json:"key,omitempty"`
+	Mode        int                                      `json:"mode"`
+	Src         model.VCConfsMonitorsListReplyMonitorSrc `json:"src"`
+	VideoFormat json.RawMessage                          `json:"video_format,omitempty"`
 }
 
-// monitorLive tells whether a stored monitor is alive at now.
-func monitorLive(mon map[string]any, now time.Time) bool {
-	return now.Before(tlAt(mon["heartbeat_at"]).Add(MonitorTimeout))
-}
-
-// monitorDst is a destination's key.
-func monitorDst(ip string, port int) string { return net.JoinHostPort(ip, strconv.Itoa(port)) }
-
-func monitorKey(mon map[string]any) string {
-	d := tlObj(mon["dst"])
-	return monitorDst(tlStr(d["ip"]), tlInt(d["port"]))
-}
-
-// monitorsLive returns the live monitors of a document.
-func monitorsLive(doc map[string]any, now time.Time) []map[string]any {
-	var out []map[string]any
-	for _, mon := range tlObjs(doc[tlKeyMonitors]) {
-		if monitorLive(mon, now) {
+// monitorsOf reads the stored monitors of a document (an element of
+// another form is skipped).
+func monitorsOf(doc map[string]any) []monitor {
+	l, _ := doc[tlKeyMonitors].([]any)
+	out := make([]monitor, 0, len(l))
+	for _, e := range l {
+		var mon monitor
+		if record.Member(e, &mon) {
 			out = append(out, mon)
 		}
 	}
 	return out
 }
 
-// monitorsExcept returns the monitors that drop does not match (never nil:
-// the stored list stays an array).
-func monitorsExcept(mons []map[string]any, drop func(map[string]any) bool) []map[string]any {
-	kept := []map[string]any{}
+// setMonitors stores the monitors (an empty list, never null).
+func setMonitors(doc map[string]any, mons []monitor) {
+	if mons == nil {
+		mons = []monitor{}
+	}
+	doc[tlKeyMonitors] = record.Stored(mons)
+}
+
+// monitorReply is a stored monitor as replies show it, its WHEP link
+// added when the node has media.
+func (m *Module) monitorReply(r *api.Request, c engine.Conference, mon monitor) model.VCConfsMonitorsListReplyMonitor {
+	out := model.VCConfsMonitorsListReplyMonitor{Mode: mon.Mode, Src: &mon.Src, Dst: &mon.Dst}
+	if !m.liveOn() || mon.Key == "" {
+		return out
+	}
+	q := url.Values{"monitor": {mon.Key}, "domain": {c.Rec.DomainMoid}}
+	switch mon.Src.Type {
+	case monSrcTerminal:
+		q.Set("mt_id", mon.Src.MtID)
+	case monSrcContent:
+		q.Set("dual", "1")
+	default: // the composition (and the mixer): the composed picture
+		q.Set("composed", "1")
+	}
+	out.WhepURL = whepURL(r.BaseURL, c.ID(), q)
+	return out
+}
+
+// live tells whether a stored monitor is alive at now.
+func (mon monitor) live(now time.Time) bool {
+	return now.Before(time.UnixMilli(mon.HeartbeatAt).Add(MonitorTimeout))
+}
+
+// monitorDst is a destination's key.
+func monitorDst(ip string, port int) string { return net.JoinHostPort(ip, strconv.Itoa(port)) }
+
+// dst is the monitor's destination key.
+func (mon monitor) dst() string { return monitorDst(mon.Dst.IP, mon.Dst.Port) }
+
+// monitorsLive returns the live monitors of a document.
+func monitorsLive(doc map[string]any, now time.Time) []monitor {
+	var out []monitor
+	for _, mon := range monitorsOf(doc) {
+		if mon.live(now) {
+			out = append(out, mon)
+		}
+	}
+	return out
+}
+
+// monitorsExcept returns the monitors that drop does not match.
+func monitorsExcept(mons []monitor, drop func(monitor) bool) []monitor {
+	var kept []monitor
 	for _, mon := range mons {
 		if !drop(mon) {
 			kept = append(kept, mon)
@@ -113,31 +142,26 @@ func monitorSettle(doc map[string]any, now time.Time) bool {
 	if len(all) == len(live) {
 		return false
 	}
-	doc[tlKeyMonitors] = tlAnys(live)
+	setMonitors(doc, live)
 	return true
 }
 
 // monitorLeave releases the monitors of terminals that left.
 func monitorLeave(doc map[string]any, gone leftSet) bool {
-	all := tlObjs(doc[tlKeyMonitors])
-	var kept []map[string]any
-	for _, mon := range all {
-		src := tlObj(mon["src"])
-		if tlInt(src["type"]) == monSrcTerminal && gone.has(tlStr(src["mt_id"])) {
-			continue
-		}
-		kept = append(kept, mon)
-	}
+	all := monitorsOf(doc)
+	kept := monitorsExcept(all, func(mon monitor) bool {
+		return mon.Src.Type == monSrcTerminal && gone.has(mon.Src.MtID)
+	})
 	if len(kept) == len(all) {
 		return false
 	}
-	doc[tlKeyMonitors] = tlAnys(kept)
+	setMonitors(doc, kept)
 	return true
 }
 
-// monitorDstParam checks a destination object: an IP address and a port.
-func monitorDstParam(field string, d map[string]any) (string, int, error) {
-	ip, port := tlStr(d["ip"]), tlInt(d["port"])
+// monitorDstParam checks a destination: an IP address and a port.
+func monitorDstParam(field string, d model.VCConfsMonitorsCreateRequestDst) (string, int, error) {
+	ip, port := d.IP, d.Port
 	if net.ParseIP(ip) == nil {
 		return "", 0, wire.InvalidParam(field+".ip", fmt.Sprintf("%q is not an IP address", ip))
 	}
@@ -166,11 +190,11 @@ func (m *Module) monitorList(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	var out []any
+	var out model.VCConfsMonitorsListReply
 	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
-		out = append(out, m.monitorReply(r, c, mon))
+		out.Monitors = append(out.Monitors, m.monitorReply(r, c, mon))
 	}
-	return shape.Project(map[string]any{"monitors": append([]any{}, out...)}, r.Endpoint.Reply), nil
+	return out.Wire(), nil
 }
 
 // monitorGet answers the live monitor sending to a destination.
@@ -184,8 +208,9 @@ func (m *Module) monitorGet(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil, err
 	}
 	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
-		if monitorKey(mon) == dst {
-			return shape.Project(m.monitorReply(r, c, mon), r.Endpoint.Reply), nil
+		if mon.dst() == dst {
+			reply := model.VCConfsMonitorsGetReply(m.monitorReply(r, c, mon))
+			return reply.Wire(), nil
 		}
 	}
 	return nil, monitorUnknown(c, dst)
@@ -195,19 +220,17 @@ func (m *Module) monitorGet(ctx context.Context, r *api.Request) (wire.Object, e
 // a terminal of the conference (12104) in the call (20401); the stream
 // parameters (payload, format, RTCP address) are the simulation's.
 func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object, error) {
-	ps := r.Args.Params
-	ip, port, err := monitorDstParam("dst", tlObj(ps["dst"]))
+	var q model.VCConfsMonitorsCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	ip, port, err := monitorDstParam("dst", q.Dst)
 	if err != nil {
 		return nil, err
 	}
-	mode, _ := tlParam(ps, "mode")
-	src := tlObj(ps["src"])
-	srcType := tlInt(src["type"])
-	mtID := tlStr(src["mt_id"])
-	chn, ok := tlParam(src, "mt_chn_idx")
-	if !ok {
-		chn = 1 // reference 05 "监控操作": default 1
-	}
+	mode, srcType := q.Mode, q.Src.Type
+	mtID := q.Src.MtID.Or("")
+	chn := q.Src.MtChnIdx.Or(1) // reference 05 "监控操作": default 1
 	if srcType == monSrcTerminal && mtID == "" {
 		return nil, wire.InvalidParam("src.mt_id", "is required to monitor a terminal")
 	}
@@ -217,7 +240,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 	if err := m.monitorAllowed(ip); err != nil {
 		return nil, err
 	}
-	var started map[string]any
+	var started monitor
 	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		var t engine.Terminal
@@ -231,44 +254,41 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 			}
 			t = ts[mtID]
 		}
-		formats := map[string]any{"sampling": 0, "chn_num": 0, "bitrate": 0, "max_frame": 0}
+		var formats model.VCConfsMonitorsListReplyMonitorSrcMediaFormats
 		if mode == monModeAudio {
-			formats["sampling"], formats["chn_num"] = 9, 1 // 48000 Hz
-			if n := tlInt(tlObj(ps["audio_format"])["chn_num"]); n > 0 {
-				formats["chn_num"] = n
+			formats.Sampling, formats.ChnNum = 9, 1 // 48000 Hz
+			if q.AudioFormat != nil && q.AudioFormat.ChnNum > 0 {
+				formats.ChnNum = q.AudioFormat.ChnNum
 			}
 		} else {
 			bitrate := record.Int(c.Doc, "bitrate")
 			if t.Doc != nil && tlInt(t.Doc["bitrate"]) > 0 {
 				bitrate = tlInt(t.Doc["bitrate"])
 			}
-			vf := tlObj(ps["video_format"])
-			if n := tlInt(vf["bitrate"]); n > 0 {
-				bitrate = n
+			if q.VideoFormat != nil && q.VideoFormat.Bitrate > 0 {
+				bitrate = q.VideoFormat.Bitrate
 			}
-			formats["bitrate"], formats["max_frame"] = bitrate, 30
-			if n := tlInt(vf["frame"]); n > 0 {
-				formats["max_frame"] = n
-			}
-		}
-		mon := map[string]any{
-			"mode": mode,
-			"src": map[string]any{"type": srcType, "mt_id": mtID, "mt_chn_idx": chn,
-				"encrypt":         map[string]any{"mode": 0, "key": ""},
-				"payload_formats": monitorPayloads(mode),
-				"media_formats":   formats,
-				"rtcp":            map[string]any{"ip": "127.0.0.1", "port": port + 1}},
-			"dst":          map[string]any{"ip": ip, "port": port},
-			"heartbeat_at": tlMs(now),
-			"key":          newKey(),
-		}
-		for _, f := range []string{"video_format", "audio_format"} {
-			if v := tlObj(ps[f]); v != nil {
-				mon[f] = v
+			formats.Bitrate, formats.MaxFrame = bitrate, 30
+			if q.VideoFormat != nil && q.VideoFormat.Frame > 0 {
+				formats.MaxFrame = q.VideoFormat.Frame
 			}
 		}
-		kept := monitorsExcept(monitorsLive(c.Doc, now), func(old map[string]any) bool { return monitorKey(old) == monitorDst(ip, port) })
-		c.Doc[tlKeyMonitors] = tlAnys(append(kept, mon))
+		payloads := monitorPayloads(mode)
+		mon := monitor{
+			Mode: mode,
+			Src: model.VCConfsMonitorsListReplyMonitorSrc{Type: srcType, MtID: mtID, MtChnIdx: chn,
+				Encrypt:        &model.VCConfsMonitorsListReplyMonitorSrcEncrypt{},
+				PayloadFormats: &payloads,
+				MediaFormats:   &formats,
+				Rtcp:           &model.VCConfsMonitorsListReplyMonitorSrcRtcp{IP: "127.0.0.1", Port: port + 1}},
+			Dst:         model.VCConfsMonitorsListReplyMonitorDst{IP: ip, Port: port},
+			HeartbeatAt: tlMs(now),
+			Key:         newKey(),
+			VideoFormat: asSent(r.Args.Params["video_format"]),
+			AudioFormat: asSent(r.Args.Params["audio_format"]),
+		}
+		kept := monitorsExcept(monitorsLive(c.Doc, now), func(old monitor) bool { return old.dst() == monitorDst(ip, port) })
+		setMonitors(c.Doc, append(kept, mon))
 		started = mon
 		return true, nil
 	})
@@ -278,11 +298,10 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 	// The stream to dst (monitor_rtp.go); a monitor the node cannot send
 	// is taken back, so that no monitor stays without its media.
 	if err := m.monitorOpen(ctx, c, started, false); err != nil {
-		key := tlStr(started["key"])
 		if _, uerr := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			live := monitorsLive(c.Doc, m.clk.Now())
-			kept := monitorsExcept(live, func(mon map[string]any) bool { return tlStr(mon["key"]) == key })
-			c.Doc[tlKeyMonitors] = tlAnys(kept)
+			kept := monitorsExcept(live, func(mon monitor) bool { return mon.Key == started.Key })
+			setMonitors(c.Doc, kept)
 			return len(kept) != len(live), nil
 		}); uerr != nil {
 			return nil, uerr
@@ -290,6 +309,19 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 		return nil, wire.Errorf(CodeMonitorMedia, "the monitor of conference %s cannot send to %s: %v", c.ID(), monitorDst(ip, port), err)
 	}
 	return nil, nil
+}
+
+// asSent is a request's object member as the request sent it (nil when
+// it is not an object), stored with the monitor.
+func asSent(v any) json.RawMessage {
+	if tlObj(v) == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // monitorStop releases the monitor sending to a destination.
@@ -300,11 +332,11 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, 
 	}
 	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		live := monitorsLive(c.Doc, m.clk.Now())
-		kept := monitorsExcept(live, func(mon map[string]any) bool { return monitorKey(mon) == dst })
+		kept := monitorsExcept(live, func(mon monitor) bool { return mon.dst() == dst })
 		if len(kept) == len(live) {
 			return false, monitorUnknown(*c, dst)
 		}
-		c.Doc[tlKeyMonitors] = tlAnys(kept)
+		setMonitors(c.Doc, kept)
 		return true, nil
 	})
 	if err == nil && m.liveOn() {
@@ -317,8 +349,12 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, 
 // live monitor are ignored (a released monitor is not revived); 22008
 // when none of them has one.
 func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Object, error) {
+	var q model.VCConfsMonitorsHeartbeatSendRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	want := map[string]bool{}
-	for i, d := range tlObjs(r.Args.Params["monitors"]) {
+	for i, d := range q.Monitors {
 		ip, port, err := monitorDstParam(fmt.Sprintf("monitors[%d]", i), d)
 		if err != nil {
 			return nil, err
@@ -329,16 +365,16 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Obj
 		now := m.clk.Now()
 		live := monitorsLive(c.Doc, now)
 		kept := 0
-		for _, mon := range live {
-			if want[monitorKey(mon)] {
-				mon["heartbeat_at"] = tlMs(now)
+		for i := range live {
+			if want[live[i].dst()] {
+				live[i].HeartbeatAt = tlMs(now)
 				kept++
 			}
 		}
 		if kept == 0 {
 			return false, wire.Errorf(CodeMonitorUnknown, "conference %s has no live monitor to the listed destinations", c.ID())
 		}
-		c.Doc[tlKeyMonitors] = tlAnys(live)
+		setMonitors(c.Doc, live)
 		return true, nil
 	})
 	if err == nil {
@@ -351,7 +387,11 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Obj
 // (through its RTP sender on this node, monitor_rtp.go; without media
 // there is nothing to ask).
 func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Object, error) {
-	ip, port, err := monitorDstParam("dst", tlObj(r.Args.Params["dst"]))
+	var q model.VCConfsNeediframeMonitorsRequestRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	ip, port, err := monitorDstParam("dst", q.Dst)
 	if err != nil {
 		return nil, err
 	}
@@ -360,10 +400,10 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Obje
 		return nil, err
 	}
 	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
-		if monitorKey(mon) == monitorDst(ip, port) {
+		if mon.dst() == monitorDst(ip, port) {
 			// The sender, here or on the media owner, asks its source.
 			if err := m.monitorOpen(ctx, c, mon, true); err != nil {
-				return nil, wire.Errorf(CodeKeyFrame, "the monitor of conference %s to %s cannot ask a key frame: %v", c.ID(), monitorKey(mon), err)
+				return nil, wire.Errorf(CodeKeyFrame, "the monitor of conference %s to %s cannot ask a key frame: %v", c.ID(), mon.dst(), err)
 			}
 			return nil, nil
 		}
@@ -375,10 +415,10 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Obje
 // video the reference's (05 "监控操作": real 96, active 106, the H.264
 // payload type the RTP sender uses); for audio the Opus payload type the
 // sender uses (media.MonitorOpusPT), not the video's (issue 35 item 7).
-func monitorPayloads(mode int) map[string]any {
+func monitorPayloads(mode int) model.VCConfsMonitorsListReplyMonitorSrcPayloadFormats {
 	if mode == monModeAudio {
 		pt := strconv.Itoa(media.MonitorOpusPT)
-		return map[string]any{"real_payload": pt, "active_payload": pt}
+		return model.VCConfsMonitorsListReplyMonitorSrcPayloadFormats{RealPayload: pt, ActivePayload: pt}
 	}
-	return map[string]any{"real_payload": strconv.Itoa(media.MonitorVP8PT), "active_payload": strconv.Itoa(media.MonitorH264PT)}
+	return model.VCConfsMonitorsListReplyMonitorSrcPayloadFormats{RealPayload: strconv.Itoa(media.MonitorVP8PT), ActivePayload: strconv.Itoa(media.MonitorH264PT)}
 }

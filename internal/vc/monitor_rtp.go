@@ -65,15 +65,14 @@ func senderID(domain, confID, dst string) string { return domain + "/" + confID 
 
 // monitorSend starts the sender of a live monitor on this node, replacing
 // the one to the same destination.
-func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon map[string]any) error {
-	dst := monitorKey(mon)
+func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon monitor) error {
+	dst := mon.dst()
 	id := senderID(c.Rec.DomainMoid, c.ID(), dst)
 	m.monitorUnsend(id)
-	spec := media.MonitorSpec{Name: "monitor " + dst, Dst: dst, Audio: tlInt(mon["mode"]) == monModeAudio}
-	src := tlObj(mon["src"])
-	switch tlInt(src["type"]) {
+	spec := media.MonitorSpec{Name: "monitor " + dst, Dst: dst, Audio: mon.Mode == monModeAudio}
+	switch mon.Src.Type {
 	case monSrcTerminal:
-		spec.Source, spec.MtID = media.MonitorTerminal, tlStr(src["mt_id"])
+		spec.Source, spec.MtID = media.MonitorTerminal, mon.Src.MtID
 	case monSrcContent:
 		spec.Source = media.MonitorDual
 	}
@@ -81,7 +80,7 @@ func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon map[s
 	if err != nil {
 		return err
 	}
-	s := &monitorSender{domain: c.Rec.DomainMoid, confID: c.ID(), key: tlStr(mon["key"]), tap: t}
+	s := &monitorSender{domain: c.Rec.DomainMoid, confID: c.ID(), key: mon.Key, tap: t}
 	m.live.mu.Lock()
 	m.live.senders[id] = s
 	m.live.mu.Unlock()
@@ -95,12 +94,12 @@ var ErrNoMonitor = errors.New("vc: no live monitor with that key")
 // monitorOpen gives a live monitor its sender: on the conference's media
 // owner when another node owns it (LiveConfig.PassMonitor), else here;
 // keyFrame asks its source for a key frame (a new sender asks anyway).
-func (m *Module) monitorOpen(ctx context.Context, c engine.Conference, mon map[string]any, keyFrame bool) error {
+func (m *Module) monitorOpen(ctx context.Context, c engine.Conference, mon monitor, keyFrame bool) error {
 	if !m.liveOn() {
 		return nil
 	}
 	if pass := m.live.cfg.PassMonitor; pass != nil {
-		passed, err := pass(ctx, c.Rec.DomainMoid, c.ID(), tlStr(mon["key"]), keyFrame)
+		passed, err := pass(ctx, c.Rec.DomainMoid, c.ID(), mon.Key, keyFrame)
 		if passed || err != nil {
 			return err
 		}
@@ -110,8 +109,8 @@ func (m *Module) monitorOpen(ctx context.Context, c engine.Conference, mon map[s
 
 // monitorEnsure gives a live monitor its sender on this node, keeping the
 // one it has (then asked for a key frame with keyFrame).
-func (m *Module) monitorEnsure(ctx context.Context, c engine.Conference, mon map[string]any, keyFrame bool) error {
-	if s := m.monitorSenderFor(c, monitorKey(mon)); s != nil && s.key == tlStr(mon["key"]) {
+func (m *Module) monitorEnsure(ctx context.Context, c engine.Conference, mon monitor, keyFrame bool) error {
+	if s := m.monitorSenderFor(c, mon.dst()); s != nil && s.key == mon.Key {
 		if keyFrame {
 			s.tap.RequestKeyFrame()
 		}
@@ -133,8 +132,8 @@ func (m *Module) MonitorHere(ctx context.Context, domain, confID, key string, ke
 	} else if err != nil {
 		return err
 	}
-	mon := monitorByKey(c.Doc, key, m.clk.Now())
-	if mon == nil || key == "" {
+	mon, ok := monitorByKey(c.Doc, key, m.clk.Now())
+	if !ok || key == "" {
 		return ErrNoMonitor
 	}
 	return m.monitorEnsure(ctx, c, mon, keyFrame)
@@ -151,8 +150,8 @@ func (m *Module) monitorResend(ctx context.Context, c engine.Conference, want ma
 		return
 	}
 	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
-		dst := monitorKey(mon)
-		if !want[dst] || m.monitorSenderFor(c, dst) != nil || m.monitorAllowed(tlStr(tlObj(mon["dst"])["ip"])) != nil {
+		dst := mon.dst()
+		if !want[dst] || m.monitorSenderFor(c, dst) != nil || m.monitorAllowed(mon.Dst.IP) != nil {
 			continue
 		}
 		_ = m.monitorOpen(ctx, c, mon, false)
@@ -207,7 +206,7 @@ func (m *Module) runDueSenders(ctx context.Context) error {
 			}
 			docs[ck] = doc
 		}
-		if doc == nil || monitorByKey(doc, s.key, now) == nil {
+		if _, ok := monitorByKey(doc, s.key, now); doc == nil || !ok {
 			m.monitorUnsendIf(id, s)
 		}
 	}

@@ -23,14 +23,13 @@ import (
 // source). Call it before inspectLeave removes them.
 func inspectFailures(c engine.Conference, left func(string) bool, now time.Time) []store.Notice {
 	var out []store.Notice
-	for _, v := range tlObjs(c.Doc[tlKeyInspections]) {
-		src, dst := tlObj(v["src"]), tlObj(v["dst"])
-		if tlInt(src["type"]) == inspSrcComposition || !left(tlStr(src["mt_id"])) || left(tlStr(dst["mt_id"])) {
+	for _, v := range viewingsOf(c.Doc) {
+		if v.Src.Type == inspSrcComposition || !left(v.Src.MtID) || left(v.Dst.MtID) {
 			continue
 		}
-		ch := "/inspections/" + tlStr(dst["mt_id"]) + "/" + strconv.Itoa(tlInt(v["mode"]))
+		ch := "/inspections/" + v.Dst.MtID + "/" + strconv.Itoa(v.Mode)
 		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, push.SourceFailure{ErrorCode: CodeMtUnreachable,
-			Src: push.NoticeSource{Type: tlInt(src["type"]), MtID: tlStr(src["mt_id"])}}, now)
+			Src: push.NoticeSource{Type: v.Src.Type, MtID: v.Src.MtID}}, now)
 		if err == nil {
 			out = append(out, n)
 		}
@@ -44,14 +43,13 @@ func inspectFailures(c engine.Conference, left func(string) bool, now time.Time)
 // before monitorLeave releases them.
 func monitorFailures(c engine.Conference, left func(string) bool, now time.Time) []store.Notice {
 	var out []store.Notice
-	for _, mon := range tlObjs(c.Doc[tlKeyMonitors]) {
-		src, dst := tlObj(mon["src"]), tlObj(mon["dst"])
-		if tlInt(src["type"]) != monSrcTerminal || !left(tlStr(src["mt_id"])) {
+	for _, mon := range monitorsOf(c.Doc) {
+		if mon.Src.Type != monSrcTerminal || !left(mon.Src.MtID) {
 			continue
 		}
-		ch := "/monitor/" + tlStr(dst["ip"]) + "/" + strconv.Itoa(tlInt(dst["port"]))
+		ch := "/monitor/" + mon.Dst.IP + "/" + strconv.Itoa(mon.Dst.Port)
 		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), ch, push.SourceFailure{ErrorCode: CodeMtUnreachable,
-			Src: push.NoticeSource{Type: monSrcTerminal, MtID: tlStr(src["mt_id"])}}, now)
+			Src: push.NoticeSource{Type: monSrcTerminal, MtID: mon.Src.MtID}}, now)
 		if err == nil {
 			out = append(out, n)
 		}
