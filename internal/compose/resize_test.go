@@ -122,19 +122,16 @@ func waitInput(t *testing.T, in *Input, size image.Point, want YUV) {
 	t.Helper()
 	seen := uint64(0)
 	var last *Frame
-	idle := 0
 	for tries := 0; tries < 300; {
 		n := in.Frames()
 		if n == seen {
-			// No picture for 30 s: the input decodes nothing (a hang
-			// made a failure, not a bound on how fast it decodes).
-			if idle++; idle > 6000 {
-				t.Fatalf("no %v picture of colour %v: the input decoded nothing for 30 s after %d pictures", size, want, seen)
+			if pastPatience(t) {
+				t.Fatalf("no %v picture of colour %v: the input decoded nothing after %d pictures until the test's deadline", size, want, seen)
 			}
 			time.Sleep(5 * time.Millisecond)
 			continue
 		}
-		seen, tries, idle = n, tries+1, 0
+		seen, tries = n, tries+1
 		f, _ := in.Latest()
 		last = f
 		if err := wholePicture(f); err != nil {
