@@ -101,18 +101,18 @@ func (m *Module) lives(ctx context.Context, base, domain string) ([]liveView, er
 	}
 	var out []liveView
 	for _, rm := range rooms {
-		if record.Int(rm.doc, "lcaststate") == 0 {
+		if rm.doc.Lcaststate == 0 {
 			continue
 		}
 		cfg := rm.cfg()
-		start := time.UnixMilli(int64(record.Int(rm.doc, "live_since_ms")))
+		start := time.UnixMilli(rm.doc.LiveSinceMs)
 		stream, snap := livePaths(start, "room"+rm.rec.ID)
 		out = append(out, liveView{model.VRSLiveroomListReplyRoomstateItem{
-			Roomid: rm.id(), Roomidstr: rm.rec.ID, Roomname: record.Str(cfg, "roomname"), Userdomainmoid: domain,
-			Prgid: record.Int(rm.doc, "rec_prggid"), Elapse: int(now.Sub(start) / time.Second),
-			Lcastpoint: record.Str(cfg, "roomname"), Livestreampath: stream, Livesnapshotpath: snap,
+			Roomid: rm.id(), Roomidstr: rm.rec.ID, Roomname: cfg.Roomname, Userdomainmoid: domain,
+			Prgid: rm.doc.RecPrggid, Elapse: int(now.Sub(start) / time.Second),
+			Lcastpoint: cfg.Roomname, Livestreampath: stream, Livesnapshotpath: snap,
 			Mte164: calls[rm.number()].confID, Createtime: int(start.Unix()), Encmode: 1, Authmode: 1,
-		}, record.Int(cfg, "livetype")})
+		}, cfg.Livetype})
 	}
 	confs, err := m.confs.List(ctx, domain, "", engine.StateRunning)
 	if err != nil {

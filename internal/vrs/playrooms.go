@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
@@ -38,11 +39,11 @@ const (
 
 // playRoomCheck checks that a playback room's prgid names a recorded
 // program of the domain.
-func (m *Module) playRoomCheck(ctx context.Context, domain string, cfg map[string]any) error {
-	if err := checkFileName("room.prgname", paramStr(cfg, "prgname")); err != nil {
+func (m *Module) playRoomCheck(ctx context.Context, domain string, cfg roomCfg) error {
+	if err := checkFileName("room.prgname", cfg.Prgname); err != nil {
 		return err
 	}
-	_, err := m.playable(ctx, domain, paramInt(cfg, "prgid"))
+	_, err := m.playable(ctx, domain, cfg.Prgid)
 	return err
 }
 
@@ -60,10 +61,10 @@ func (m *Module) playable(ctx context.Context, domain string, id int) (program.P
 
 // playPos is the position of a room's playback at now, and its state:
 // a playback that reached the end of its program (length ms) is stopped.
-func playPos(doc map[string]any, length int64, now time.Time) (int64, int) {
-	state, pos := record.Int(doc, "playstate"), int64(record.Int(doc, "play_pos_ms"))
+func playPos(doc roomDoc, length int64, now time.Time) (int64, int) {
+	state, pos := doc.Playstate, doc.PlayPosMs
 	if state == playPlaying {
-		pos += now.UnixMilli() - int64(record.Int(doc, "play_anchor_ms"))
+		pos += now.UnixMilli() - doc.PlayAnchorMs
 	}
 	if state != playStopped && pos >= length {
 		return 0, playStopped
@@ -73,8 +74,8 @@ func playPos(doc map[string]any, length int64, now time.Time) (int64, int) {
 
 // programLength is the length in ms of the program a room plays (0 when
 // it is gone).
-func (m *Module) programLength(ctx context.Context, domain string, doc map[string]any, now time.Time) (program.Program, int64) {
-	p, err := program.Get(ctx, m.st, domain, record.Int(doc, "play_prggid"))
+func (m *Module) programLength(ctx context.Context, domain string, doc roomDoc, now time.Time) (program.Program, int64) {
+	p, err := program.Get(ctx, m.st, domain, doc.PlayPrggid)
 	if err != nil {
 		return p, 0
 	}
@@ -93,18 +94,18 @@ func (m *Module) playAction(action int) func(context.Context, *api.Request) (wir
 			_, length := m.programLength(ctx, domain, rm.doc, now)
 			pos, state := playPos(rm.doc, length, now)
 			set := func(state int, pos int64) {
-				rm.doc["playstate"], rm.doc["play_pos_ms"], rm.doc["play_anchor_ms"] = state, pos, now.UnixMilli()
+				rm.doc.Playstate, rm.doc.PlayPosMs, rm.doc.PlayAnchorMs = state, pos, now.UnixMilli()
 			}
 			switch {
 			case action == playStart && state != playStopped:
 				return wire.Errorf(CodeBadState, "playback room %s is playing already", rm.rec.ID)
 			case action == playStart:
-				p, err := m.playable(ctx, domain, paramInt(rm.cfg(), "prgid"))
+				p, err := m.playable(ctx, domain, rm.doc.Cfg.Prgid)
 				if err != nil {
 					return err
 				}
 				started = p
-				rm.doc["play_prggid"] = p.GID()
+				rm.doc.PlayPrggid = p.GID()
 				set(playPlaying, 0)
 			case action == playStop && state == playStopped:
 				return wire.Errorf(CodeBadState, "playback room %s is not playing", rm.rec.ID)
@@ -145,7 +146,7 @@ func (m *Module) playRoomsPlaying(ctx context.Context, domain string, gid int) (
 	now := m.clk.Now()
 	var out []store.Record
 	for _, rm := range rs {
-		if record.Int(rm.doc, "play_prggid") != gid {
+		if rm.doc.PlayPrggid != gid {
 			continue
 		}
 		_, length := m.programLength(ctx, domain, rm.doc, now)
@@ -159,7 +160,7 @@ func (m *Module) playRoomsPlaying(ctx context.Context, domain string, gid int) (
 // playRoomStop stops a room's playback.
 func (m *Module) playRoomStop(ctx context.Context, domain, id string) error {
 	_, err := m.roomUpdate(ctx, kindPlayRoom, domain, id, func(rm *room) error {
-		rm.doc["playstate"], rm.doc["play_pos_ms"] = playStopped, 0
+		rm.doc.Playstate, rm.doc.PlayPosMs = playStopped, 0
 		return nil
 	})
 	return err
@@ -167,31 +168,28 @@ func (m *Module) playRoomStop(ctx context.Context, domain, id string) error {
 
 func (m *Module) playRoomList(ctx context.Context, r *api.Request) (wire.Object, error) {
 	now := m.clk.Now()
-	return m.roomList(ctx, r, kindPlayRoom, func(rm room, calls map[string]caller) map[string]any {
+	rooms, count, pageID, err := roomList(ctx, m, r, kindPlayRoom, func(rm room, calls map[string]caller) model.VRSPlayroomListReplyRoomstateItem {
 		call := calls[rm.number()]
 		domain := rm.rec.DomainMoid
-		cfg := shallowCopy(rm.cfg())
-		if p, _, err := program.FindFile(ctx, m.st, domain, paramInt(cfg, "prgid")); err == nil {
-			cfg["streamjsonpath"] = record.Str(p.Doc, "streamjsonpath")
+		streamjsonpath := ""
+		if p, _, err := program.FindFile(ctx, m.st, domain, rm.doc.Cfg.Prgid); err == nil {
+			streamjsonpath = record.Str(p.Doc, "streamjsonpath")
 		}
 		p, length := m.programLength(ctx, domain, rm.doc, now)
 		pos, state := playPos(rm.doc, length, now)
 		busy := state != playStopped || call.confID != ""
-		v := map[string]any{
-			"roomcfg": cfg, "roomstate": boolInt(busy), "playstate": state, "gkstate": 1, "sipstate": 0,
-			"encmode": boolInt(busy), "authmode": boolInt(busy), "playobj": call.confName,
+		v := model.VRSPlayroomListReplyRoomstateItem{
+			Roomcfg: rm.doc.Cfg.playView(streamjsonpath), Roomstate: boolInt(busy), Playstate: state, Gkstate: 1, Sipstate: 0,
+			Encmode: boolInt(busy), Authmode: boolInt(busy), Playobj: call.confName,
 		}
 		if state != playStopped {
-			v["elapse"], v["duraion"] = int(pos/1000), p.Length(now)
+			v.Elapse, v.Duraion = int(pos/1000), p.Length(now)
 		}
 		return v
 	})
-}
-
-func shallowCopy(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
+	if err != nil {
+		return nil, err
 	}
-	return out
+	reply := model.VRSPlayroomListReply{Roomcount: count, Pageid: pageID, Roomstate: rooms}
+	return reply.Wire(), nil
 }

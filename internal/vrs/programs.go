@@ -261,13 +261,6 @@ func itemCode(err error) (int, error) {
 	return 0, err
 }
 
-func orEmpty(l []any) []any {
-	if l == nil {
-		return []any{}
-	}
-	return l
-}
-
 // programRelease publishes (prgstate 1) or withdraws (0) programs; a
 // program still recording cannot be (24206: it is published when it
 // stops if its recording said so).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -36,13 +37,13 @@ const (
 )
 
 func (m *Module) recRoomCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return m.roomCreate(ctx, r, kindRecRoom, MaxRecRooms, CodeRecRoomLimit, map[string]any{"recstate": 0, "lcaststate": 0})
+	return m.roomCreate(ctx, r, kindRecRoom, MaxRecRooms, CodeRecRoomLimit)
 }
 
 // roomCheck checks the kind-specific configuration of a room.
-func (m *Module) roomCheck(ctx context.Context, kind, domain string, cfg map[string]any) error {
+func (m *Module) roomCheck(ctx context.Context, kind, domain string, cfg roomCfg) error {
 	if kind == kindRecRoom {
-		return checkFileName("room.preprgname", paramStr(cfg, "preprgname"))
+		return checkFileName("room.preprgname", cfg.Preprgname)
 	}
 	return m.playRoomCheck(ctx, domain, cfg)
 }
@@ -66,20 +67,23 @@ func (m *Module) recRoomAction(act func(ctx context.Context, r *api.Request, rm 
 	}
 }
 
-// setRoom writes a room's state fields when the room is still in the
-// state it was read in (24206 when it changed meanwhile).
-func (m *Module) setRoom(ctx context.Context, rm room, field string, was int, set map[string]any) error {
+// setRoom changes a room's state with set when the state that state
+// reads is still the one it was read in, was (24206 when it changed
+// meanwhile).
+func (m *Module) setRoom(ctx context.Context, rm room, state func(*roomDoc) *int, was int, set func(*roomDoc)) error {
 	_, err := m.roomUpdate(ctx, rm.rec.Kind, rm.rec.DomainMoid, rm.rec.ID, func(cur *room) error {
-		if record.Int(cur.doc, field) != was {
+		if *state(&cur.doc) != was {
 			return wire.Errorf(CodeBadState, "room %s changed meanwhile", rm.rec.ID)
 		}
-		for k, v := range set {
-			cur.doc[k] = v
-		}
+		set(&cur.doc)
 		return nil
 	})
 	return err
 }
+
+// recState and liveState are the state members setRoom checks.
+func recState(d *roomDoc) *int  { return &d.Recstate }
+func liveState(d *roomDoc) *int { return &d.Lcaststate }
 
 func badState(rm room, what string) error {
 	return wire.Errorf(CodeBadState, "recording room %s %s", rm.rec.ID, what)
@@ -95,14 +99,14 @@ func (m *Module) running(ctx context.Context) (recs, lives int, err error) {
 		return 0, 0, err
 	}
 	for _, rec := range rooms {
-		doc, err := shape.Decode(rec.Data)
+		rm, err := roomOfRecord(rec)
 		if err != nil {
 			return 0, 0, err
 		}
-		if record.Int(doc, "recstate") != recIdle {
+		if rm.doc.Recstate != recIdle {
 			recs++
 		}
-		lives += record.Int(doc, "lcaststate")
+		lives += rm.doc.Lcaststate
 	}
 	confs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, States: []string{engine.StateRunning}})
 	if err != nil {
@@ -133,9 +137,9 @@ func (m *Module) running(ctx context.Context) (recs, lives int, err error) {
 func (m *Module) startRec(ctx context.Context, r *api.Request, rm room, calls map[string]caller) error {
 	cfg := rm.cfg()
 	switch {
-	case record.Int(cfg, "roomtype") == roomLiveOnly:
+	case cfg.Roomtype == roomLiveOnly:
 		return badState(rm, "broadcasts live only and does not record")
-	case record.Int(rm.doc, "recstate") != recIdle:
+	case rm.doc.Recstate != recIdle:
 		return badState(rm, "is recording already")
 	}
 	recs, _, err := m.running(ctx)
@@ -149,23 +153,25 @@ func (m *Module) startRec(ctx context.Context, r *api.Request, rm room, calls ma
 	call := calls[rm.number()]
 	bitrate := call.bitrate
 	if bitrate == 0 {
-		bitrate = record.Int(cfg, "confrate")
+		bitrate = cfg.Confrate
 	}
 	suffix := "asf"
-	if record.Int(cfg, "prgtype") == 2 {
+	if cfg.Prgtype == 2 {
 		suffix = "wmv"
 	}
 	domain := rm.rec.DomainMoid
 	p, err := program.Start(ctx, m.st, now, program.Spec{
-		DomainMoid: domain, OwnerMoid: r.Principal.AccountMoid, Alias: program.Alias(record.Str(cfg, "preprgname"), now),
-		Bitrate: bitrate, Suffix: suffix, Publish: record.Int(cfg, "bpublish") == 1,
-		Live: record.Int(rm.doc, "lcaststate") == 1, VRSMoid: ServerID(domain), Source: "recroom",
+		DomainMoid: domain, OwnerMoid: r.Principal.AccountMoid, Alias: program.Alias(cfg.Preprgname, now),
+		Bitrate: bitrate, Suffix: suffix, Publish: cfg.Bpublish == 1,
+		Live: rm.doc.Lcaststate == 1, VRSMoid: ServerID(domain), Source: "recroom",
 		Extra: map[string]any{"roomid": rm.id(), "conf_id": call.confID, "conf_name": call.confName},
 	})
 	if err != nil {
 		return err
 	}
-	err = m.setRoom(ctx, rm, "recstate", recIdle, map[string]any{"recstate": recOn, "rec_prggid": p.GID(), "rec_since_ms": now.UnixMilli()})
+	err = m.setRoom(ctx, rm, recState, recIdle, func(d *roomDoc) {
+		d.Recstate, d.RecPrggid, d.RecSinceMs = recOn, p.GID(), now.UnixMilli()
+	})
 	if err != nil { // another request started it first: drop the program just made
 		_ = program.Delete(ctx, m.st, domain, p.GID())
 	}
@@ -175,7 +181,7 @@ func (m *Module) startRec(ctx context.Context, r *api.Request, rm room, calls ma
 // recProgram applies change to the program a room records.
 func (m *Module) recProgram(ctx context.Context, rm room, change func(p *program.Program, now time.Time)) error {
 	now := m.clk.Now()
-	_, err := program.Update(ctx, m.st, now, rm.rec.DomainMoid, record.Int(rm.doc, "rec_prggid"), func(p *program.Program) error {
+	_, err := program.Update(ctx, m.st, now, rm.rec.DomainMoid, rm.doc.RecPrggid, func(p *program.Program) error {
 		if p.Recording() {
 			change(p, now)
 		}
@@ -188,31 +194,31 @@ func (m *Module) recProgram(ctx context.Context, rm room, change func(p *program
 }
 
 func (m *Module) stopRec(ctx context.Context, r *api.Request, rm room, _ map[string]caller) error {
-	state := record.Int(rm.doc, "recstate")
+	state := rm.doc.Recstate
 	if state == recIdle {
 		return badState(rm, "is not recording")
 	}
-	if err := m.setRoom(ctx, rm, "recstate", state, map[string]any{"recstate": recIdle, "rec_prggid": 0, "rec_since_ms": 0}); err != nil {
+	if err := m.setRoom(ctx, rm, recState, state, func(d *roomDoc) { d.Recstate, d.RecPrggid, d.RecSinceMs = recIdle, 0, 0 }); err != nil {
 		return err
 	}
 	return m.recProgram(ctx, rm, program.Finish)
 }
 
 func (m *Module) pauseRec(ctx context.Context, r *api.Request, rm room, _ map[string]caller) error {
-	if record.Int(rm.doc, "recstate") != recOn {
+	if rm.doc.Recstate != recOn {
 		return badState(rm, "is not recording")
 	}
-	if err := m.setRoom(ctx, rm, "recstate", recOn, map[string]any{"recstate": recPaused}); err != nil {
+	if err := m.setRoom(ctx, rm, recState, recOn, func(d *roomDoc) { d.Recstate = recPaused }); err != nil {
 		return err
 	}
 	return m.recProgram(ctx, rm, program.Pause)
 }
 
 func (m *Module) resumeRec(ctx context.Context, r *api.Request, rm room, _ map[string]caller) error {
-	if record.Int(rm.doc, "recstate") != recPaused {
+	if rm.doc.Recstate != recPaused {
 		return badState(rm, "is not paused")
 	}
-	if err := m.setRoom(ctx, rm, "recstate", recPaused, map[string]any{"recstate": recOn}); err != nil {
+	if err := m.setRoom(ctx, rm, recState, recPaused, func(d *roomDoc) { d.Recstate = recOn }); err != nil {
 		return err
 	}
 	return m.recProgram(ctx, rm, program.Resume)
@@ -220,9 +226,9 @@ func (m *Module) resumeRec(ctx context.Context, r *api.Request, rm room, _ map[s
 
 func (m *Module) startLive(ctx context.Context, r *api.Request, rm room, _ map[string]caller) error {
 	switch {
-	case record.Int(rm.cfg(), "roomtype") == roomRecordOnly:
+	case rm.doc.Cfg.Roomtype == roomRecordOnly:
 		return badState(rm, "records only and does not broadcast live")
-	case record.Int(rm.doc, "lcaststate") != 0:
+	case rm.doc.Lcaststate != 0:
 		return badState(rm, "is live already")
 	}
 	_, lives, err := m.running(ctx)
@@ -232,17 +238,18 @@ func (m *Module) startLive(ctx context.Context, r *api.Request, rm room, _ map[s
 	if lives >= MaxLives {
 		return wire.Errorf(CodeNoLiveResource, "%d live broadcasts run, the most the recording system takes", MaxLives)
 	}
-	if err := m.setRoom(ctx, rm, "lcaststate", 0, map[string]any{"lcaststate": 1, "live_since_ms": m.clk.Now().UnixMilli()}); err != nil {
+	now := m.clk.Now()
+	if err := m.setRoom(ctx, rm, liveState, 0, func(d *roomDoc) { d.Lcaststate, d.LiveSinceMs = 1, now.UnixMilli() }); err != nil {
 		return err
 	}
 	return m.setLive(ctx, rm, 1)
 }
 
 func (m *Module) stopLive(ctx context.Context, r *api.Request, rm room, _ map[string]caller) error {
-	if record.Int(rm.doc, "lcaststate") == 0 {
+	if rm.doc.Lcaststate == 0 {
 		return badState(rm, "is not live")
 	}
-	if err := m.setRoom(ctx, rm, "lcaststate", 1, map[string]any{"lcaststate": 0, "live_since_ms": 0}); err != nil {
+	if err := m.setRoom(ctx, rm, liveState, 1, func(d *roomDoc) { d.Lcaststate, d.LiveSinceMs = 0, 0 }); err != nil {
 		return err
 	}
 	return m.setLive(ctx, rm, 0)
@@ -250,7 +257,7 @@ func (m *Module) stopLive(ctx context.Context, r *api.Request, rm room, _ map[st
 
 // setLive marks the program the room records as broadcast live or not.
 func (m *Module) setLive(ctx context.Context, rm room, on int) error {
-	if record.Int(rm.doc, "recstate") == recIdle {
+	if rm.doc.Recstate == recIdle {
 		return nil
 	}
 	return m.recProgram(ctx, rm, func(p *program.Program, _ time.Time) { p.Doc["live"] = on })
@@ -259,48 +266,53 @@ func (m *Module) setLive(ctx context.Context, rm room, on int) error {
 // recRoomList shows the rooms with their state at now.
 func (m *Module) recRoomList(ctx context.Context, r *api.Request) (wire.Object, error) {
 	now := m.clk.Now()
-	return m.roomList(ctx, r, kindRecRoom, func(rm room, calls map[string]caller) map[string]any {
+	rooms, count, pageID, err := roomList(ctx, m, r, kindRecRoom, func(rm room, calls map[string]caller) model.VRSRecroomListReplyRoomstateItem {
 		return m.recRoomView(ctx, rm, calls[rm.number()], now)
 	})
+	if err != nil {
+		return nil, err
+	}
+	reply := model.VRSRecroomListReply{Roomcount: count, Pageid: pageID, Roomstate: rooms}
+	return reply.Wire(), nil
 }
 
-func (m *Module) recRoomView(ctx context.Context, rm room, call caller, now time.Time) map[string]any {
+func (m *Module) recRoomView(ctx context.Context, rm room, call caller, now time.Time) model.VRSRecroomListReplyRoomstateItem {
 	cfg, doc := rm.cfg(), rm.doc
-	recstate, live := record.Int(doc, "recstate"), record.Int(doc, "lcaststate")
+	recstate, live := doc.Recstate, doc.Lcaststate
 	busy := recstate != recIdle || live != 0 || call.confID != ""
-	v := map[string]any{
-		"roomcfg": cfg, "roomstate": boolInt(busy), "recstate": recstate, "lcaststate": live, "gkstate": 1, "sipstate": 0,
-		"recobj": call.confName, "mte164": call.confID, "encmode": boolInt(busy), "authmode": boolInt(busy), "detail": []any{},
+	v := model.VRSRecroomListReplyRoomstateItem{
+		Roomcfg: cfg.recView(), Roomstate: boolInt(busy), Recstate: recstate, Lcaststate: live, Gkstate: 1, Sipstate: 0,
+		Recobj: call.confName, Mte164: call.confID, Encmode: boolInt(busy), Authmode: boolInt(busy),
 	}
 	if recstate != recIdle {
-		v["recelapse"] = since(record.Int(doc, "rec_since_ms"), now)
-		if p, err := program.Get(ctx, m.st, rm.rec.DomainMoid, record.Int(doc, "rec_prggid")); err == nil {
-			v["prgname"] = p.Alias() + "." + record.Str(p.Doc, "suffix")
+		v.Recelapse = since(doc.RecSinceMs, now)
+		if p, err := program.Get(ctx, m.st, rm.rec.DomainMoid, doc.RecPrggid); err == nil {
+			v.Prgname = p.Alias() + "." + record.Str(p.Doc, "suffix")
 		}
 	}
 	if live != 0 {
-		start := int64(record.Int(doc, "live_since_ms"))
-		v["lcastelapse"] = since(int(start), now)
-		if record.Int(cfg, "roomtype") == roomLiveOnly {
-			v["recelapse"] = v["lcastelapse"]
+		start := doc.LiveSinceMs
+		v.Lcastelapse = since(start, now)
+		if cfg.Roomtype == roomLiveOnly {
+			v.Recelapse = v.Lcastelapse
 		}
-		v["lcastname"] = record.Str(cfg, "roomname")
-		v["livestarttime"] = start / 1000
-		v["livestreampath"], v["livesnapshotpath"] = livePaths(time.UnixMilli(start), "room"+rm.rec.ID)
+		v.Lcastname = cfg.Roomname
+		v.Livestarttime = int(start / 1000)
+		v.Livestreampath, v.Livesnapshotpath = livePaths(time.UnixMilli(start), "room"+rm.rec.ID)
 	}
 	if busy {
-		v["detail"] = []any{videoDetail(cfg)}
+		v.Detail = []model.VRSRecroomListReplyRoomstateItemDetailItem{videoDetail(cfg)}
 	}
 	return v
 }
 
 // videoDetail is the video a room works with: its custom format (vtype 1)
 // or the automatic one, H.264 1080p at 30 frames.
-func videoDetail(cfg map[string]any) map[string]any {
-	if record.Int(cfg, "vtype") == 1 {
-		return map[string]any{"vformat": cfg["vformat"], "vwidth": cfg["vwidth"], "vheight": cfg["vheight"], "vframe": cfg["vframe"]}
+func videoDetail(cfg roomCfg) model.VRSRecroomListReplyRoomstateItemDetailItem {
+	if cfg.Vtype == 1 {
+		return model.VRSRecroomListReplyRoomstateItemDetailItem{Vformat: cfg.Vformat, Vwidth: cfg.Vwidth, Vheight: cfg.Vheight, Vframe: cfg.Vframe}
 	}
-	return map[string]any{"vformat": 106, "vwidth": 1920, "vheight": 1080, "vframe": 30}
+	return model.VRSRecroomListReplyRoomstateItemDetailItem{Vformat: 106, Vwidth: 1920, Vheight: 1080, Vframe: 30}
 }
 
 // livePaths are the stream description file and snapshot of a live
@@ -312,11 +324,11 @@ func livePaths(start time.Time, name string) (string, string) {
 }
 
 // since is the whole seconds from a UNIX ms time to now.
-func since(ms int, now time.Time) int {
+func since(ms int64, now time.Time) int {
 	if ms == 0 {
 		return 0
 	}
-	return int(now.Sub(time.UnixMilli(int64(ms))) / time.Second)
+	return int(now.Sub(time.UnixMilli(ms)) / time.Second)
 }
 
 func boolInt(b bool) int {

@@ -2,6 +2,7 @@ package vrs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
@@ -39,23 +41,20 @@ const (
 
 type room struct {
 	rec store.Record
-	doc map[string]any
+	doc roomDoc
 }
 
-func (rm room) cfg() map[string]any {
-	c, _ := rm.doc["cfg"].(map[string]any)
-	if c == nil {
-		c = map[string]any{}
-		if rm.doc != nil {
-			rm.doc["cfg"] = c
-		}
-	}
-	return c
-}
+func (rm room) cfg() roomCfg { return rm.doc.Cfg }
 
 func (rm room) id() int { n, _ := strconv.Atoi(rm.rec.ID); return n }
 
-func (rm room) number() string { return record.Str(rm.cfg(), "roomno") }
+func (rm room) number() string { return rm.doc.Cfg.Roomno }
+
+// roomOfRecord decodes a room's stored document.
+func roomOfRecord(rec store.Record) (room, error) {
+	rm := room{rec: rec}
+	return rm, json.Unmarshal(rec.Data, &rm.doc)
+}
 
 // rooms lists a domain's rooms of a kind by id.
 func (m *Module) rooms(ctx context.Context, kind, domain string) ([]room, error) {
@@ -65,11 +64,11 @@ func (m *Module) rooms(ctx context.Context, kind, domain string) ([]room, error)
 	}
 	out := make([]room, 0, len(recs))
 	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
+		rm, err := roomOfRecord(rec)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, room{rec, doc})
+		out = append(out, rm)
 	}
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && out[j].id() < out[j-1].id(); j-- {
@@ -88,8 +87,7 @@ func (m *Module) roomOf(ctx context.Context, kind, domain, id string) (room, err
 	if err != nil {
 		return room{}, err
 	}
-	doc, err := shape.Decode(rec.Data)
-	return room{rec, doc}, err
+	return roomOfRecord(rec)
 }
 
 // roomUpdate reads a room, applies change and writes it over the version
@@ -103,7 +101,7 @@ func (m *Module) roomUpdate(ctx context.Context, kind, domain, id string, change
 		if err := change(&rm); err != nil {
 			return rm, err
 		}
-		rm.rec.Data, _ = shape.Encode(rm.doc)
+		rm.rec.Data, _ = json.Marshal(rm.doc)
 		rm.rec.UpdatedAt = m.clk.Now()
 		err = m.st.SwapRecord(ctx, rm.rec)
 		if errors.Is(err, store.ErrConflict) {
@@ -113,50 +111,66 @@ func (m *Module) roomUpdate(ctx context.Context, kind, domain, id string, change
 	}
 }
 
+// roomSent reads the room object of an add or modify of a room of kind
+// (the creation's and the modification's room are one type).
+func roomSent(r *api.Request, kind string) (roomCfg, error) {
+	if kind == kindRecRoom {
+		var q model.VRSRecroomCreateRequest
+		err := q.Decode(r.Args)
+		return recRoomCfg(q.Room), err
+	}
+	var q model.VRSPlayroomCreateRequest
+	err := q.Decode(r.Args)
+	return playRoomCfg(q.Room), err
+}
+
 // roomConfig checks the room object of an add or modify: a name of at
 // most 64 bytes unique among the domain's rooms, an E.164 roomno (digits)
 // that no other room or terminal of the platform has (A5 24202).
-func (m *Module) roomConfig(ctx context.Context, r *api.Request, self room) (map[string]any, error) {
-	cfg, _ := r.Args.Params["room"].(map[string]any)
-	name, no := strings.TrimSpace(paramStr(cfg, "roomname")), strings.TrimSpace(paramStr(cfg, "roomno"))
+func (m *Module) roomConfig(ctx context.Context, r *api.Request, self room) (roomCfg, error) {
+	cfg, err := roomSent(r, self.rec.Kind)
+	if err != nil {
+		return cfg, err
+	}
+	name, no := strings.TrimSpace(cfg.Roomname), strings.TrimSpace(cfg.Roomno)
 	switch {
 	case name == "":
-		return nil, wire.InvalidParam("room.roomname", "must not be blank")
+		return cfg, wire.InvalidParam("room.roomname", "must not be blank")
 	case len(name) > roomNameMax:
-		return nil, wire.InvalidParam("room.roomname", fmt.Sprintf("must be at most %d bytes", roomNameMax))
+		return cfg, wire.InvalidParam("room.roomname", fmt.Sprintf("must be at most %d bytes", roomNameMax))
 	case no == "" || len(no) > roomNumberMax || strings.Trim(no, "0123456789") != "":
-		return nil, wire.InvalidParam("room.roomno", fmt.Sprintf("must be an E.164 number of 1 to %d digits", roomNumberMax))
+		return cfg, wire.InvalidParam("room.roomno", fmt.Sprintf("must be an E.164 number of 1 to %d digits", roomNumberMax))
 	}
-	cfg["roomname"], cfg["roomno"] = name, no
+	cfg.Roomname, cfg.Roomno = name, no
 	domain := r.Principal.DomainMoid
 	for _, kind := range []string{kindRecRoom, kindPlayRoom} {
 		rs, err := m.rooms(ctx, kind, domain)
 		if err != nil {
-			return nil, err
+			return cfg, err
 		}
 		for _, o := range rs {
 			if o.rec.Kind == self.rec.Kind && o.rec.ID == self.rec.ID {
 				continue
 			}
-			if record.Str(o.cfg(), "roomname") == name {
-				return nil, wire.Errorf(CodeRoomExists, "a room named %q exists", name)
+			if o.doc.Cfg.Roomname == name {
+				return cfg, wire.Errorf(CodeRoomExists, "a room named %q exists", name)
 			}
 		}
 	}
 	if self.rec.ID == "" || self.number() != no {
 		if _, err := m.st.DirectoryEntry(ctx, no); err == nil {
-			return nil, wire.Errorf(CodeRoomExists, "number %s belongs to another room or terminal", no)
+			return cfg, wire.Errorf(CodeRoomExists, "number %s belongs to another room or terminal", no)
 		} else if !errors.Is(err, store.ErrNotFound) {
-			return nil, err
+			return cfg, err
 		}
 	}
 	return cfg, nil
 }
 
 // roomRegister puts a room's number in the terminal directory.
-func (m *Module) roomRegister(ctx context.Context, domain string, cfg map[string]any) error {
-	no := record.Str(cfg, "roomno")
-	return m.st.PutDirectoryEntry(ctx, store.DirectoryEntry{Account: no, DomainMoid: domain, Alias: record.Str(cfg, "roomname"),
+func (m *Module) roomRegister(ctx context.Context, domain string, cfg roomCfg) error {
+	no := cfg.Roomno
+	return m.st.PutDirectoryEntry(ctx, store.DirectoryEntry{Account: no, DomainMoid: domain, Alias: cfg.Roomname,
 		E164: no, AccountType: 5, MtType: 1, Behaviour: "answer", AnswerAfter: roomAnswerIn})
 }
 
@@ -169,7 +183,7 @@ func (m *Module) roomUnregister(ctx context.Context, no string) error {
 }
 
 // roomCreate stores a new room and registers its number.
-func (m *Module) roomCreate(ctx context.Context, r *api.Request, kind string, limit, limitCode int, state map[string]any) (wire.Object, error) {
+func (m *Module) roomCreate(ctx context.Context, r *api.Request, kind string, limit, limitCode int) (wire.Object, error) {
 	if err := adminOnly(r); err != nil {
 		return nil, err
 	}
@@ -193,9 +207,8 @@ func (m *Module) roomCreate(ctx context.Context, r *api.Request, kind string, li
 		return nil, err
 	}
 	now := m.clk.Now()
-	cfg["roomid"], cfg["userdomainmoid"], cfg["createtime"] = id, domain, now.Unix()
-	state["cfg"] = cfg
-	data, err := shape.Encode(state)
+	cfg.Roomid, cfg.Userdomainmoid, cfg.Createtime = int(id), domain, now.Unix()
+	data, err := json.Marshal(roomDoc{Cfg: cfg})
 	if err != nil {
 		return nil, err
 	}
@@ -231,10 +244,8 @@ func (m *Module) roomModify(ctx context.Context, r *api.Request, kind string) (w
 		if roomBusy(*rm) {
 			return wire.Errorf(CodeBadState, "room %s is in use and cannot change", rm.rec.ID)
 		}
-		for _, k := range []string{"roomid", "userdomainmoid", "createtime"} {
-			cfg[k] = rm.cfg()[k]
-		}
-		rm.doc["cfg"] = cfg
+		cfg.Roomid, cfg.Userdomainmoid, cfg.Createtime = rm.doc.Cfg.Roomid, rm.doc.Cfg.Userdomainmoid, rm.doc.Cfg.Createtime
+		rm.doc.Cfg = cfg
 		return nil
 	})
 	if err != nil {
@@ -271,7 +282,7 @@ func (m *Module) roomDelete(ctx context.Context, r *api.Request, kind string) (w
 
 // roomBusy tells whether a room records, broadcasts or plays.
 func roomBusy(rm room) bool {
-	return record.Int(rm.doc, "recstate") != 0 || record.Int(rm.doc, "lcaststate") != 0 || record.Int(rm.doc, "playstate") != 0
+	return rm.doc.Recstate != 0 || rm.doc.Lcaststate != 0 || rm.doc.Playstate != 0
 }
 
 // caller is the conference that has a room online, if any.
@@ -320,24 +331,25 @@ func (m *Module) callers(ctx context.Context, domain string) (map[string]caller,
 	return out, nil
 }
 
-// roomList pages through a domain's rooms of a kind; roomid names one
-// room and then the other parameters do not apply.
-func (m *Module) roomList(ctx context.Context, r *api.Request, kind string, view func(room, map[string]caller) map[string]any) (wire.Object, error) {
+// roomList pages through a domain's rooms of a kind, each shown by view;
+// roomid names one room and then the other parameters do not apply. It
+// returns the page, the count of rooms that passed and the page's id.
+func roomList[V any](ctx context.Context, m *Module, r *api.Request, kind string, view func(room, map[string]caller) V) ([]V, int, int, error) {
 	var rs []room
 	var err error
 	if domainSelected(r) {
 		if rs, err = m.rooms(ctx, kind, r.Principal.DomainMoid); err != nil {
-			return nil, err
+			return nil, 0, 0, err
 		}
 	}
 	calls, err := m.callers(ctx, r.Principal.DomainMoid)
 	if err != nil {
-		return nil, err
+		return nil, 0, 0, err
 	}
 	id := queryInt(r, "roomid")
-	var views []any
+	var views []V
 	for _, rm := range rs {
-		if (id != 0 && rm.id() != id) || (id == 0 && !includes(r, record.Str(rm.cfg(), "roomname"))) {
+		if (id != 0 && rm.id() != id) || (id == 0 && !includes(r, rm.doc.Cfg.Roomname)) {
 			continue
 		}
 		views = append(views, view(rm, calls))
@@ -346,7 +358,7 @@ func (m *Module) roomList(ctx context.Context, r *api.Request, kind string, view
 	if id != 0 {
 		pg = paging.Page{Size: max(len(views), 1), ID: 1}
 	}
-	return shape.Project(map[string]any{"roomcount": len(views), "pageid": pg.ID, "roomstate": paging.Cut(orEmpty(views), pg.Window())}, r.Endpoint.Reply), nil
+	return paging.Cut(views, pg.Window()), len(views), pg.ID, nil
 }
 
 // checkFileName answers A5 24103 when a file name has a character that

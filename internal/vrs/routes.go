@@ -25,7 +25,7 @@ func (m *Module) Routes() api.Routes {
 		// playrooms.go
 		"vrs.playroom.list": m.playRoomList,
 		"vrs.playroom.create": func(ctx context.Context, r *api.Request) (wire.Object, error) {
-			return m.roomCreate(ctx, r, kindPlayRoom, MaxPlayRooms, CodePlayRoomLimit, map[string]any{"playstate": 0})
+			return m.roomCreate(ctx, r, kindPlayRoom, MaxPlayRooms, CodePlayRoomLimit)
 		},
 		"vrs.playroom.update":     m.ofKind(m.roomModify, kindPlayRoom),
 		"vrs.playroom.delete":     m.ofKind(m.roomDelete, kindPlayRoom),

@@ -23,7 +23,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/paging"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -131,12 +130,6 @@ func (m *Module) serverIP(ctx context.Context) int64 {
 	}
 	return addrs[0].ip
 }
-
-// paramInt reads an integer member of a params object.
-func paramInt(obj map[string]any, key string) int { return record.Int(obj, key) }
-
-// paramStr reads a string member of a params object.
-func paramStr(obj map[string]any, key string) string { return record.Str(obj, key) }
 
 // maxBatch is the most programs one batch request may name: each item is
 // a store write, and a batch of tens of thousands held the SQLite writer
