@@ -9,6 +9,7 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -45,26 +46,26 @@ var confSourceOnly = map[string]bool{
 // (a Confer extension) books it; the platform has no start_time on
 // creation and ignores one.
 func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, error) {
-	p := r.Args.Params
-	if p == nil {
-		p = map[string]any{}
+	var q model.MCConfsCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
 	}
-	start, err := bookedStart(p)
+	start, err := bookedStart(q.XConferStartTime)
 	if err != nil {
 		return nil, err
 	}
-	ctype := engine.CreateInstant
-	if v, ok := p["create_type"]; ok && v != nil {
-		ctype, _ = record.IntOK(v)
-	}
-	if err := checkCreateParams(p); err != nil {
+	ctype := q.CreateType.Or(engine.CreateInstant)
+	if err := checkCreateParams(&q); err != nil {
 		return nil, err
 	}
+	// The conference document is the engine's, still a map: the source's
+	// fields and the parameters as sent (their presence matters: what a
+	// creation leaves out takes the source's value or the defaults).
 	doc := map[string]any{}
 	spec := engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Start: start}
-	tid := record.Str(p, "template_id")
+	tid := q.TemplateID.Value
 	if ctype == engine.CreateInstant {
-		if record.Str(p, "name") == "" {
+		if q.Name.Value == "" {
 			return nil, wire.InvalidParam("name", "required when create_type is 1")
 		}
 	} else {
@@ -85,7 +86,7 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 			doc["meeting_room_name"] = record.Str(src, "name")
 		}
 	}
-	for k, v := range p {
+	for k, v := range r.Args.Params {
 		if v != nil && !confParamsNotCopied[k] {
 			doc[k] = v
 		}
@@ -147,17 +148,10 @@ func confExclusiveUser(room map[string]any, r *api.Request) bool {
 // bookedStart reads the booking extension x_confer_start_time (ISO 8601,
 // or YYYY-MM-DD HH:MM:SS in the platform's zone); absent or empty starts
 // the conference now.
-func bookedStart(p map[string]any) (time.Time, error) {
+func bookedStart(v model.Opt[string]) (time.Time, error) {
 	const want = "must be a time such as 2026-03-01T10:00:00+08:00 or 2026-03-01 10:00:00"
-	v, ok := p[bookingParam]
-	if !ok || v == nil {
-		return time.Time{}, nil
-	}
-	s, isStr := v.(string)
-	if !isStr {
-		return time.Time{}, wire.InvalidParam(bookingParam, want)
-	}
-	if strings.TrimSpace(s) == "" {
+	s, ok := v.Get()
+	if !ok || strings.TrimSpace(s) == "" {
 		return time.Time{}, nil
 	}
 	t, err := record.ParseTime(s)
@@ -170,8 +164,8 @@ func bookedStart(p map[string]any) (time.Time, error) {
 // checkCreateParams applies the character rules of reference 04 to the
 // parameters sent (a template's stored values were checked when it was
 // saved).
-func checkCreateParams(p map[string]any) error {
-	if name := record.Str(p, "name"); name != "" {
+func checkCreateParams(q *model.MCConfsCreateRequest) error {
+	if name := q.Name.Value; name != "" {
 		if len(name) > 64 {
 			return wire.InvalidParam("name", "longer than 64 bytes")
 		}
@@ -182,16 +176,18 @@ func checkCreateParams(p map[string]any) error {
 			return wire.InvalidParam("name", "must not begin or end with _ - . @")
 		}
 	}
-	for _, f := range []string{"password", "encrypted_key"} {
-		v := record.Str(p, f)
+	for _, f := range []struct {
+		name, v string
+	}{{"password", q.Password.Value}, {"encrypted_key", q.EncryptedKey.Value}} {
+		v := f.v
 		if len(v) > 16 {
-			return wire.InvalidParam(f, "longer than 16 bytes")
+			return wire.InvalidParam(f.name, "longer than 16 bytes")
 		}
 		if strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != "" {
-			return wire.InvalidParam(f, "may hold only letters, digits, _ and .")
+			return wire.InvalidParam(f.name, "may hold only letters, digits, _ and .")
 		}
 	}
-	if d, ok := record.IntOK(p["duration"]); ok && d < 0 {
+	if d, ok := q.Duration.Get(); ok && d < 0 {
 		return wire.InvalidParam("duration", "must not be negative")
 	}
 	return nil
