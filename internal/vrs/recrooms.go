@@ -164,7 +164,7 @@ func (m *Module) startRec(ctx context.Context, r *api.Request, rm room, calls ma
 		DomainMoid: domain, OwnerMoid: r.Principal.AccountMoid, Alias: program.Alias(cfg.Preprgname, now),
 		Bitrate: bitrate, Suffix: suffix, Publish: cfg.Bpublish == 1,
 		Live: rm.doc.Lcaststate == 1, VRSMoid: ServerID(domain), Source: "recroom",
-		Extra: map[string]any{"roomid": rm.id(), "conf_id": call.confID, "conf_name": call.confName},
+		Room: &program.RoomSource{RoomID: rm.id(), ConfID: call.confID, ConfName: call.confName},
 	})
 	if err != nil {
 		return err

@@ -146,7 +146,16 @@ type Spec struct {
 	DualStream bool
 	VRSMoid    string // the recording server: vrsmoid, and vrs_id for vc's playback
 	Source     string // "recroom" or "vc"
-	Extra      map[string]any
+	// Room is the recording room that records, with the conference it
+	// has online (roomid, conf_id and conf_name of the document).
+	Room *RoomSource
+}
+
+// RoomSource is what a recording room's program records: the room and
+// the conference that has it online ("" when none).
+type RoomSource struct {
+	RoomID           int
+	ConfID, ConfName string
 }
 
 // Start creates a program that records from now on.
@@ -171,8 +180,8 @@ func Start(ctx context.Context, st store.Store, now time.Time, sp Spec) (Program
 		"files":  fileList([]FileEntry{{Prgid: int(gid), Prgtype: sp.Suffix, Relativepath: "/uploadmedia/"}}),
 		"vodnum": 0, "downloadnum": 0,
 	}
-	for k, v := range sp.Extra {
-		doc[k] = v
+	if r := sp.Room; r != nil {
+		doc["roomid"], doc["conf_id"], doc["conf_name"] = r.RoomID, r.ConfID, r.ConfName
 	}
 	data, err := shape.Encode(doc)
 	if err != nil {
