@@ -2,13 +2,15 @@ package vc
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -41,51 +43,84 @@ const (
 	playCalling   = 4
 )
 
+// playback is the stored playback (vc_playback).
+type playback struct {
+	AnchorAt       int64           `json:"anchor_at"`
+	FileID         int             `json:"file_id"`
+	FileName       string          `json:"file_name"`
+	PausedAt       int64           `json:"paused_at"`
+	PlayDualStream int             `json:"play_dual_stream"`
+	PosMs          int64           `json:"pos_ms"`
+	RecID          string          `json:"rec_id"`
+	State          int             `json:"state"`
+	TotalMs        int64           `json:"total_ms"`
+	VrsID          json.RawMessage `json:"vrs_id"` // the program's, as it holds it
+}
+
+// playbackOf reads the stored playback (nil when there is none, or one of
+// another form).
+func playbackOf(doc map[string]any) *playback {
+	var p playback
+	if !record.Member(doc[tlKeyPlayback], &p) {
+		return nil
+	}
+	return &p
+}
+
+// store writes the playback into doc.
+func (p *playback) store(doc map[string]any) { doc[tlKeyPlayback] = record.Stored(p) }
+
+// stop stops the playback at pos.
+func (p *playback) stop(pos time.Duration) {
+	p.State, p.PosMs, p.PausedAt = playStopped, pos.Milliseconds(), 0
+}
+
 // playbackPos is the position of a playback at now, and whether it has
 // reached the end of the program.
-func playbackPos(p map[string]any, now time.Time) (time.Duration, bool) {
+func playbackPos(p *playback, now time.Time) (time.Duration, bool) {
 	ms := time.Millisecond
-	pos, total := time.Duration(tlInt64(p["pos_ms"]))*ms, time.Duration(tlInt64(p["total_ms"]))*ms
-	switch tlInt(p["state"]) {
+	pos, total := time.Duration(p.PosMs)*ms, time.Duration(p.TotalMs)*ms
+	switch p.State {
 	case playStopped, playPreparing, playCalling: // not moving yet
 		return pos, false
 	case playPaused:
-		now = tlAt(p["paused_at"])
+		now = time.UnixMilli(p.PausedAt)
 	}
-	pos += max(now.Sub(tlAt(p["anchor_at"])), 0)
+	pos += max(now.Sub(time.UnixMilli(p.AnchorAt)), 0)
 	if pos >= total {
 		return total, true
 	}
 	return pos, false
 }
 
-// playbackState reads the state of a playback at now.
-func playbackStateAt(p map[string]any, now time.Time) int {
+// playbackStateAt reads the state of a playback at now.
+func playbackStateAt(p *playback, now time.Time) int {
 	if p == nil {
 		return playStopped
 	}
 	if _, ended := playbackPos(p, now); ended {
 		return playStopped
 	}
-	return tlInt(p["state"])
+	return p.State
 }
 
 // playbackPlaying tells whether the conference plays (or pauses) a
 // program at now.
 func playbackPlaying(doc map[string]any, now time.Time) bool {
-	return playbackStateAt(tlObj(doc[tlKeyPlayback]), now) != playStopped
+	return playbackStateAt(playbackOf(doc), now) != playStopped
 }
 
 // playbackSettle stops a playback that reached its end (the due sweep).
 func playbackSettle(doc map[string]any, now time.Time) bool {
-	p := tlObj(doc[tlKeyPlayback])
-	if p == nil || tlInt(p["state"]) == playStopped {
+	p := playbackOf(doc)
+	if p == nil || p.State == playStopped {
 		return false
 	}
 	if _, ended := playbackPos(p, now); !ended {
 		return false
 	}
-	p["state"], p["pos_ms"], p["paused_at"] = playStopped, p["total_ms"], 0
+	p.stop(time.Duration(p.TotalMs) * time.Millisecond)
+	p.store(doc)
 	return true
 }
 
@@ -126,11 +161,13 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 	}
 	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		dual, _ := tlParam(ps, "play_dual_stream")
-		c.Doc[tlKeyPlayback] = map[string]any{
-			"file_id": fileID, "file_name": tlStr(ps["file_name"]), "vrs_id": prg["vrs_id"], "play_dual_stream": dual,
-			"rec_id": recID, "total_ms": int64(tlInt(prg["duration"])) * 1000, "state": state,
-			"pos_ms": 0, "anchor_at": tlMs(m.clk.Now()), "paused_at": 0,
+		vrsID, err := json.Marshal(prg["vrs_id"])
+		if err != nil {
+			return false, err
 		}
+		p := playback{FileID: fileID, FileName: tlStr(ps["file_name"]), VrsID: vrsID, PlayDualStream: dual,
+			RecID: recID, TotalMs: int64(tlInt(prg["duration"])) * 1000, State: state, AnchorAt: tlMs(m.clk.Now())}
+		p.store(c.Doc)
 		return true, nil
 	})
 	if err != nil {
@@ -148,27 +185,29 @@ func (m *Module) playbackGet(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	p := tlObj(c.Doc[tlKeyPlayback])
+	p := playbackOf(c.Doc)
 	if p == nil {
-		return shape.Project(map[string]any{"state": playStopped}, r.Endpoint.Reply), nil
+		return (&model.VCConfsPlaybackGetReply{State: playStopped}).Wire(), nil
 	}
 	now := m.clk.Now()
 	pos, _ := playbackPos(p, now)
-	return shape.Project(map[string]any{
-		"file_name": p["file_name"], "file_id": p["file_id"], "state": playbackStateAt(p, now),
-		"current_progress": int(pos / time.Second), "total_time": int(tlInt64(p["total_ms"]) / 1000),
-	}, r.Endpoint.Reply), nil
+	return (&model.VCConfsPlaybackGetReply{FileName: p.FileName, FileID: p.FileID, State: playbackStateAt(p, now),
+		CurrentProgress: int(pos / time.Second), TotalTime: int(p.TotalMs / 1000)}).Wire(), nil
 }
 
 // playbackUpdate changes a playback that is playing or paused (20805
 // otherwise): change edits its document at now.
-func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func(p map[string]any, now time.Time) (bool, error)) error {
+func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func(p *playback, now time.Time) (bool, error)) error {
 	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
-		p, now := tlObj(c.Doc[tlKeyPlayback]), m.clk.Now()
+		p, now := playbackOf(c.Doc), m.clk.Now()
 		if playbackStateAt(p, now) == playStopped {
 			return false, wire.Errorf(CodePlaybackNotPlaying, "conference %s is not playing back", c.ID())
 		}
-		return change(p, now)
+		changed, err := change(p, now)
+		if changed && err == nil {
+			p.store(c.Doc)
+		}
+		return changed, err
 	})
 	return err
 }
@@ -178,20 +217,19 @@ func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func
 // paused is 20806.
 func (m *Module) playbackState(ctx context.Context, r *api.Request) (wire.Object, error) {
 	value, _ := tlParam(r.Args.Params, "value")
-	err := m.playbackUpdate(ctx, r, func(p map[string]any, now time.Time) (bool, error) {
+	err := m.playbackUpdate(ctx, r, func(p *playback, now time.Time) (bool, error) {
 		pos, _ := playbackPos(p, now)
-		state := tlInt(p["state"])
-		switch {
+		switch state := p.State; {
 		case value == playStopped:
-			p["state"], p["pos_ms"], p["paused_at"] = playStopped, pos.Milliseconds(), 0
+			p.stop(pos)
 		case value == playPaused && state == playPaused:
 			return false, nil
 		case value == playPaused:
-			p["state"], p["pos_ms"], p["anchor_at"], p["paused_at"] = playPaused, pos.Milliseconds(), tlMs(now), tlMs(now)
+			p.State, p.PosMs, p.AnchorAt, p.PausedAt = playPaused, pos.Milliseconds(), tlMs(now), tlMs(now)
 		case state != playPaused:
 			return false, wire.Errorf(CodePlaybackNotPaused, "the playback is not paused")
 		default:
-			p["state"], p["anchor_at"], p["paused_at"] = playPlaying, tlMs(now), 0
+			p.State, p.AnchorAt, p.PausedAt = playPlaying, tlMs(now), 0
 		}
 		return true, nil
 	})
@@ -206,14 +244,14 @@ func (m *Module) playbackState(ctx context.Context, r *api.Request) (wire.Object
 func (m *Module) playbackSeek(ctx context.Context, r *api.Request) (wire.Object, error) {
 	secs, _ := tlParam(r.Args.Params, "current_progress")
 	state := playPlaying
-	err := m.playbackUpdate(ctx, r, func(p map[string]any, now time.Time) (bool, error) {
-		total := tlInt64(p["total_ms"]) / 1000
+	err := m.playbackUpdate(ctx, r, func(p *playback, now time.Time) (bool, error) {
+		total := p.TotalMs / 1000
 		if secs < 0 || int64(secs) > total {
 			return false, wire.InvalidParam("current_progress", fmt.Sprintf("%d is outside the program's 0 to %d seconds", secs, total))
 		}
-		p["pos_ms"], p["anchor_at"] = int64(secs)*1000, tlMs(now)
-		if state = tlInt(p["state"]); state == playPaused {
-			p["paused_at"] = tlMs(now)
+		p.PosMs, p.AnchorAt = int64(secs)*1000, tlMs(now)
+		if state = p.State; state == playPaused {
+			p.PausedAt = tlMs(now)
 		}
 		return true, nil
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -94,13 +95,13 @@ func (m *Module) playbackBegin(domain, confID, recID string) {
 
 // playbackNow reads the conference's playback if it is still recID
 // (nil otherwise: replaced or stopped).
-func (m *Module) playbackNow(ctx context.Context, domain, confID, recID string) (engine.Conference, map[string]any, error) {
+func (m *Module) playbackNow(ctx context.Context, domain, confID, recID string) (engine.Conference, *playback, error) {
 	c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
 	if err != nil {
 		return c, nil, err
 	}
-	p := tlObj(c.Doc[tlKeyPlayback])
-	if p == nil || tlStr(p["rec_id"]) != recID || playbackStateAt(p, m.clk.Now()) == playStopped {
+	p := playbackOf(c.Doc)
+	if p == nil || p.RecID != recID || playbackStateAt(p, m.clk.Now()) == playStopped {
 		return c, nil, nil
 	}
 	return c, p, nil
@@ -114,8 +115,8 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 	if err != nil || p == nil {
 		return err
 	}
-	fileID := tlInt(p["file_id"])
-	prg, ok, err := m.programGet(ctx, domain, tlStr(p["file_id"]))
+	fileID := p.FileID
+	prg, ok, err := m.programGet(ctx, domain, strconv.Itoa(fileID))
 	if err != nil {
 		return err
 	}
@@ -126,7 +127,7 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 	if err != nil {
 		return err
 	}
-	name := tlStr(p["file_name"])
+	name := p.FileName
 	if name == "" {
 		name = tlStr(prg["name"])
 	}
@@ -142,14 +143,15 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 	var state int
 	var pos time.Duration
 	_, err = m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
-		p := tlObj(c.Doc[tlKeyPlayback])
-		if p == nil || tlStr(p["rec_id"]) != recID || playbackStateAt(p, m.clk.Now()) == playStopped {
+		p := playbackOf(c.Doc)
+		if p == nil || p.RecID != recID || playbackStateAt(p, m.clk.Now()) == playStopped {
 			state = playStopped
 			return false, nil
 		}
 		pos, _ = playbackPos(p, m.clk.Now())
-		if state = tlInt(p["state"]); state == playCalling {
-			p["state"] = playPreparing
+		if state = p.State; state == playCalling {
+			p.State = playPreparing
+			p.store(c.Doc)
 			return true, nil
 		}
 		return false, nil
@@ -170,12 +172,13 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 func (m *Module) playbackFlowing(ctx context.Context, domain, confID, recID string) {
 	stored := false
 	_, err := m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
-		p := tlObj(c.Doc[tlKeyPlayback])
+		p := playbackOf(c.Doc)
 		stored = false
-		if p == nil || tlStr(p["rec_id"]) != recID || tlInt(p["state"]) != playPreparing {
+		if p == nil || p.RecID != recID || p.State != playPreparing {
 			return false, nil
 		}
-		p["state"], p["anchor_at"] = playPlaying, tlMs(m.clk.Now())
+		p.State, p.AnchorAt = playPlaying, tlMs(m.clk.Now())
+		p.store(c.Doc)
 		stored = true
 		return true, nil
 	})
@@ -193,13 +196,14 @@ func (m *Module) playbackFailed(ctx context.Context, domain, confID, recID strin
 	m.liveLog().Warn("playback: the start failed", "conf_id", confID, "rec_id", recID, "err", cause)
 	nctx, notes := store.WithNotices(ctx)
 	_, err := m.tlUpdate(nctx, domain, confID, func(c *engine.Conference) (bool, error) {
-		p := tlObj(c.Doc[tlKeyPlayback])
-		if p == nil || tlStr(p["rec_id"]) != recID || tlInt(p["state"]) == playStopped {
+		p := playbackOf(c.Doc)
+		if p == nil || p.RecID != recID || p.State == playStopped {
 			return false, nil
 		}
 		now := m.clk.Now()
 		pos, _ := playbackPos(p, now)
-		p["state"], p["pos_ms"], p["paused_at"] = playStopped, pos.Milliseconds(), 0
+		p.stop(pos)
+		p.store(c.Doc)
 		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", push.Failure{ErrorCode: CodeRecVRSFault}, now)
 		if err != nil {
 			return false, err
@@ -238,19 +242,20 @@ func (m *Module) playMoved(ctx context.Context, c engine.Conference) {
 	if !m.liveOn() || m.playbackRun(c.ID()) != nil {
 		return
 	}
-	p := tlObj(c.Doc[tlKeyPlayback])
+	p := playbackOf(c.Doc)
 	if p == nil || playbackStateAt(p, m.clk.Now()) == playStopped {
 		return
 	}
-	recID := tlStr(p["rec_id"])
+	recID := p.RecID
 	_, err := m.tlUpdate(ctx, c.Rec.DomainMoid, c.ID(), func(c *engine.Conference) (bool, error) {
-		p := tlObj(c.Doc[tlKeyPlayback])
+		p := playbackOf(c.Doc)
 		now := m.clk.Now()
-		if p == nil || tlStr(p["rec_id"]) != recID || tlInt(p["state"]) != playPlaying || playbackStateAt(p, now) == playStopped {
+		if p == nil || p.RecID != recID || p.State != playPlaying || playbackStateAt(p, now) == playStopped {
 			return false, nil
 		}
 		pos, _ := playbackPos(p, now)
-		p["state"], p["pos_ms"], p["anchor_at"] = playCalling, pos.Milliseconds(), tlMs(now)
+		p.State, p.PosMs, p.AnchorAt = playCalling, pos.Milliseconds(), tlMs(now)
+		p.store(c.Doc)
 		return true, nil
 	})
 	if err != nil {

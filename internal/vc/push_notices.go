@@ -89,16 +89,17 @@ const playCodeLost = CodePlaybackNoFile
 // notification (reference 07 "放像异常通知" on /playback). The due sweep
 // runs it.
 func (m *Module) playbackLost(ctx context.Context, c *engine.Conference, now time.Time) (bool, []store.Notice, error) {
-	p := tlObj(c.Doc[tlKeyPlayback])
+	p := playbackOf(c.Doc)
 	if playbackStateAt(p, now) == playStopped {
 		return false, nil, nil
 	}
-	_, ok, err := m.programGet(ctx, c.Rec.DomainMoid, tlStr(p["file_id"]))
+	_, ok, err := m.programGet(ctx, c.Rec.DomainMoid, strconv.Itoa(p.FileID))
 	if err != nil || ok {
 		return false, nil, err
 	}
 	pos, _ := playbackPos(p, now)
-	p["state"], p["pos_ms"], p["paused_at"] = playStopped, pos.Milliseconds(), 0
+	p.stop(pos)
+	p.store(c.Doc)
 	n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", push.Failure{ErrorCode: playCodeLost}, now)
 	return true, []store.Notice{n}, err
 }
