@@ -1,6 +1,9 @@
 package sfu
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
+	"encoding/binary"
 	"errors"
 	"net/netip"
 	"reflect"
@@ -40,9 +43,13 @@ import (
 var errNoDirectPath = errors.New("sfu: no direct path")
 
 // directWriter is a down track's RTPWriter on the direct path; it is used
-// under the track's wmu (one write at a time).
+// under the track's wmu (one write at a time). It seals with gcm (AES-GCM,
+// RFC 7714, the standard library's assembly on the track's buffers) when
+// the profile is an AEAD one and no header is to be encrypted (Cryptex
+// with an extension), else with pion's context.
 type directWriter struct {
 	ctx      *srtp.Context
+	gcm      *gcmSealer
 	ssrc     uint32
 	conn     *udpbatch.Conn
 	to       atomic.Pointer[netip.AddrPort] // nil: the pair is not on the batched port
@@ -57,31 +64,148 @@ type directWriter struct {
 func (w *directWriter) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	to := w.to.Load()
 	if to == nil || w.fell {
-		if roc, _ := w.ctx.ROC(w.ssrc); roc != 0 || w.fallback == nil {
+		if w.rolledOver() || w.fallback == nil {
 			return 0, errNoDirectPath // dropped: see above
 		}
 		w.fell = true
 		return w.fallback.WriteRTP(h, payload)
 	}
 	n := h.MarshalSize() + len(payload)
-	if cap(w.plain) < n {
-		w.plain = make([]byte, n, max(n, udpbatch.MaxDatagram))
+	var out []byte
+	if w.gcm != nil {
+		if cap(w.sealed) < n+gcmTagLen {
+			w.sealed = make([]byte, 0, n+gcmTagLen+udpbatch.MaxDatagram)
+		}
+		b := w.sealed[:n]
+		hn, err := h.MarshalTo(b)
+		if err != nil {
+			return 0, err
+		}
+		out = w.gcm.seal(b[:hn], h.SSRC, h.SequenceNumber, payload)
+	} else {
+		if cap(w.plain) < n {
+			w.plain = make([]byte, n, max(n, udpbatch.MaxDatagram))
+		}
+		b := w.plain[:n]
+		hn, err := h.MarshalTo(b)
+		if err != nil {
+			return 0, err
+		}
+		copy(b[hn:], payload)
+		if out, err = w.ctx.EncryptRTP(w.sealed[:0], b, &w.scratch); err != nil {
+			return 0, err
+		}
+		w.sealed = out[:0]
 	}
-	b := w.plain[:n]
-	hn, err := h.MarshalTo(b)
-	if err != nil {
-		return 0, err
-	}
-	copy(b[hn:], payload)
-	out, err := w.ctx.EncryptRTP(w.sealed[:0], b, &w.scratch)
-	if err != nil {
-		return 0, err
-	}
-	w.sealed = out[:0]
 	if _, err := w.conn.WriteToAddrPort(out, *to); err != nil {
 		return 0, err
 	}
 	return n, nil
+}
+
+// rolledOver reports whether the writer's context has counted a roll-over
+// of the sequence numbers (RFC 3711 section 3.3.1).
+func (w *directWriter) rolledOver() bool {
+	if w.gcm != nil {
+		return w.gcm.roc != 0
+	}
+	roc, _ := w.ctx.ROC(w.ssrc)
+	return roc != 0
+}
+
+// gcmTagLen is AES-GCM's authentication tag's length in SRTP (RFC 7714
+// section 12).
+const gcmTagLen = 16
+
+// gcmSealer is SRTP's AEAD_AES_128_GCM or AEAD_AES_256_GCM for one SSRC
+// (RFC 7714): the session key and salt derived from the master key and
+// salt (RFC 3711 section 4.3, AES-CM's PRF), the 12-octet IV of section
+// 8.1, the header as associated data.
+type gcmSealer struct {
+	aead    cipher.AEAD
+	salt    [12]byte
+	iv      [12]byte
+	roc     uint32
+	last    uint16
+	started bool
+}
+
+func newGCMSealer(masterKey, masterSalt []byte) (*gcmSealer, error) {
+	if len(masterSalt) != 12 {
+		return nil, errNoDirectPath
+	}
+	key, err := srtpKDF(0x00, masterKey, masterSalt, len(masterKey)) // SRTP encryption key
+	if err != nil {
+		return nil, err
+	}
+	salt, err := srtpKDF(0x02, masterKey, masterSalt, len(masterSalt)) // SRTP salting key
+	if err != nil {
+		return nil, err
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	g := &gcmSealer{aead: aead}
+	copy(g.salt[:], salt)
+	return g, nil
+}
+
+// seal appends to hdr (the marshalled header, with room after it) the
+// payload encrypted and its tag, and returns the datagram.
+func (g *gcmSealer) seal(hdr []byte, ssrc uint32, seq uint16, payload []byte) []byte {
+	roc := g.rollover(seq)
+	iv := &g.iv // a field, not a local: the AEAD's interface would move a local to the heap
+	*iv = [12]byte{}
+	binary.BigEndian.PutUint32(iv[2:], ssrc)
+	binary.BigEndian.PutUint32(iv[6:], roc)
+	binary.BigEndian.PutUint16(iv[10:], seq)
+	for i := range iv {
+		iv[i] ^= g.salt[i]
+	}
+	return g.aead.Seal(hdr, iv[:], payload, hdr)
+}
+
+// rollover is the roll-over count of seq (RFC 3711 section 3.3.1, as
+// pion's context guesses it): a sequence number ahead of the last one,
+// past 65535, counts a roll-over; one behind it, from before the last
+// roll-over, has the count before.
+func (g *gcmSealer) rollover(seq uint16) uint32 {
+	switch {
+	case !g.started:
+		g.started, g.last = true, seq
+	case int16(seq-g.last) > 0:
+		if seq < g.last {
+			g.roc++
+		}
+		g.last = seq
+	case seq > g.last && g.roc > 0:
+		return g.roc - 1
+	}
+	return g.roc
+}
+
+// srtpKDF is SRTP's key derivation with a key derivation rate of 0 (RFC
+// 3711 section 4.3.1 and appendix B.3): AES-CM under the master key of
+// the master salt XOR the label.
+func srtpKDF(label byte, masterKey, masterSalt []byte, n int) ([]byte, error) {
+	block, err := aes.NewCipher(masterKey)
+	if err != nil {
+		return nil, err
+	}
+	var in [16]byte
+	copy(in[:], masterSalt)
+	in[7] ^= label
+	out := make([]byte, (n+15)/16*16)
+	for i := 0; i*16 < n; i++ {
+		binary.BigEndian.PutUint16(in[14:], uint16(i))
+		block.Encrypt(out[i*16:], in[:])
+	}
+	return out[:n], nil
 }
 
 // setPair points the writer at the remote address of pair, if its local
@@ -203,15 +327,22 @@ func (sess *session) directWriter(snd *webrtc.RTPSender, d *downTrack) (*directW
 		return nil, err
 	}
 	d.mu.Lock()
-	ssrc := d.ssrc
+	ssrc, levelID := d.ssrc, d.levelID
 	d.mu.Unlock()
 	ice := dt.ICETransport()
 	pair, err := ice.GetSelectedCandidatePair()
 	if err != nil || pair == nil {
 		return nil, errNoDirectPath
 	}
+	var gcm *gcmSealer
+	if (profile == srtp.ProtectionProfileAeadAes128Gcm || profile == srtp.ProtectionProfileAeadAes256Gcm) &&
+		(len(opts) == 0 || levelID == 0) { // no header to encrypt (Cryptex)
+		if gcm, err = newGCMSealer(cfg.Keys.LocalMasterKey, cfg.Keys.LocalMasterSalt); err != nil {
+			return nil, err
+		}
+	}
 	for _, c := range b.sockets() {
-		w := &directWriter{ctx: ctx, ssrc: ssrc, conn: c, sealed: make([]byte, 0, udpbatch.MaxDatagram)}
+		w := &directWriter{ctx: ctx, gcm: gcm, ssrc: ssrc, conn: c, sealed: make([]byte, 0, udpbatch.MaxDatagram)}
 		w.setPair(pair)
 		if w.to.Load() != nil {
 			return w, nil

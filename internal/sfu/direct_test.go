@@ -1,11 +1,13 @@
 package sfu
 
 import (
+	"bytes"
 	"sync/atomic"
 	"testing"
 
 	"github.com/pion/dtls/v3"
 	"github.com/pion/rtp"
+	"github.com/pion/srtp/v3"
 )
 
 // A WHEP subscriber's audio goes the direct path (direct.go) once its
@@ -47,10 +49,15 @@ func TestDirectPath(t *testing.T) {
 				return d != nil
 			})
 			d.wmu.Lock()
-			_, isDirect := d.ws.(*directWriter)
+			dw, isDirect := d.ws.(*directWriter)
 			d.wmu.Unlock()
 			if isDirect != tc.direct {
 				t.Fatalf("direct path %v, want %v", isDirect, tc.direct)
+			}
+			// No audio level negotiated: no header to encrypt, so an AEAD
+			// profile seals with the SFU's own AES-GCM.
+			if wantGCM := tc.profile != dtls.SRTP_AES128_CM_HMAC_SHA1_80; isDirect && (dw.gcm != nil) != wantGCM {
+				t.Fatalf("own AES-GCM %v, want %v", dw.gcm != nil, wantGCM)
 			}
 			var seq uint16
 			waitFor(t, "100 packets decrypted by the subscriber", func() bool {
@@ -63,5 +70,54 @@ func TestDirectPath(t *testing.T) {
 				return false
 			})
 		})
+	}
+}
+
+// The direct path's own AES-GCM (gcmSealer) seals every packet exactly as
+// pion's SRTP context does, for both key sizes, across a roll-over of the
+// sequence numbers and for a packet that arrives late from before it.
+func TestGCMSealerMatchesPion(t *testing.T) {
+	for _, tc := range []struct {
+		profile srtp.ProtectionProfile
+		keyLen  int
+	}{{srtp.ProtectionProfileAeadAes128Gcm, 16}, {srtp.ProtectionProfileAeadAes256Gcm, 32}} {
+		key, salt := make([]byte, tc.keyLen), make([]byte, 12)
+		for i := range key {
+			key[i] = byte(3*i + 1)
+		}
+		for i := range salt {
+			salt[i] = byte(7*i + 5)
+		}
+		ref, err := srtp.CreateContext(key, salt, tc.profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := newGCMSealer(key, salt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seqs := []uint16{65530, 65531, 65533, 65535, 0, 1, 65534, 2, 3, 40000, 40001}
+		for i, seq := range seqs {
+			h := rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: seq, Timestamp: uint32(i) * 960, SSRC: 0x01020304, Marker: i == 0}
+			payload := []byte{byte(i), 0xfc, 0xff, 0x10, byte(seq)}
+			plain, err := (&rtp.Packet{Header: h, Payload: payload}).Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ref.EncryptRTP(nil, plain, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hdr := make([]byte, h.MarshalSize(), 1500)
+			if _, err := h.MarshalTo(hdr); err != nil {
+				t.Fatal(err)
+			}
+			if got := g.seal(hdr, h.SSRC, seq, payload); !bytes.Equal(got, want) {
+				t.Fatalf("%v, packet %d (seq %d): sealed\n%x, pion's\n%x", tc.profile, i, seq, got, want)
+			}
+		}
+		if roc, _ := ref.ROC(0x01020304); g.roc != roc || roc != 1 {
+			t.Fatalf("roll-over count %d, pion's %d, want 1", g.roc, roc)
+		}
 	}
 }
