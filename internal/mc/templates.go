@@ -2,10 +2,12 @@ package mc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
@@ -59,26 +61,46 @@ func (m *Module) tplLoad(ctx context.Context, r *api.Request, sc tplScope) (stor
 	return m.load(ctx, r, sc.kind, r.Path("id"), sc.personal, CodeTemplateNotFound, sc.what)
 }
 
+// tplList lists the scope's templates. A stored template is a document
+// of the newest model, so it decodes into the list's generated item.
 func (m *Module) tplList(sc tplScope) api.Handler {
 	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
-		var docs []map[string]any
+		var recs []store.Record
 		var total int
 		var err error
 		if sc.byCreation {
-			docs, total, err = m.tplListByCreation(ctx, r, sc)
+			recs, total, err = m.tplListByCreation(ctx, r, sc)
 		} else {
-			docs, total, err = m.list(ctx, r, sc.kind, sc.personal)
+			recs, total, err = m.listRecords(ctx, r, sc.kind, sc.personal)
 		}
 		if err != nil {
 			return nil, err
 		}
-		return wire.Object{"total": total, sc.listField: projectList(r, sc.listField, docs)}, nil
+		if sc.personal {
+			out := model.MCPersonalTemplatesListReply{Total: total}
+			out.PersonalTemplates, err = decodeAll[model.MCPersonalTemplatesListReplyPersonalTemplate](recs)
+			return out.Wire(), err
+		}
+		out := model.MCPublicTemplatesListReply{Total: total}
+		out.PublicTemplates, err = decodeAll[model.MCPublicTemplatesListReplyPublicTemplate](recs)
+		return out.Wire(), err
 	}
+}
+
+// decodeAll decodes stored documents into T.
+func decodeAll[T any](recs []store.Record) ([]T, error) {
+	out := make([]T, len(recs))
+	for i, rec := range recs {
+		if err := json.Unmarshal(rec.Data, &out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // tplListByCreation pages through the scope's records ordered by creation
 // time (then id), which the store's paging (by last update) cannot do.
-func (m *Module) tplListByCreation(ctx context.Context, r *api.Request, sc tplScope) ([]map[string]any, int, error) {
+func (m *Module) tplListByCreation(ctx context.Context, r *api.Request, sc tplScope) ([]store.Record, int, error) {
 	recs, err := m.tplAll(ctx, r, sc)
 	if err != nil {
 		return nil, 0, err
@@ -94,16 +116,7 @@ func (m *Module) tplListByCreation(ctx context.Context, r *api.Request, sc tplSc
 		}
 		return a.ID < b.ID
 	})
-	total := len(recs)
-	docs := []map[string]any{}
-	for _, rec := range paging.Cut(recs, w) {
-		d, err := shape.Decode(rec.Data)
-		if err != nil {
-			return nil, 0, err
-		}
-		docs = append(docs, d)
-	}
-	return docs, total, nil
+	return paging.Cut(recs, w), len(recs), nil
 }
 
 // tplAll returns every record of the scope that the caller sees.
@@ -116,13 +129,22 @@ func (m *Module) tplAll(ctx context.Context, r *api.Request, sc tplScope) ([]sto
 	return recs, err
 }
 
+// tplGet shows a template: its stored document decoded into the
+// generated reply.
 func (m *Module) tplGet(sc tplScope) api.Handler {
 	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
-		_, doc, err := m.tplLoad(ctx, r, sc)
+		rec, err := m.loadRecord(ctx, r, sc.kind, r.Path("id"), sc.personal, CodeTemplateNotFound, sc.what)
 		if err != nil {
 			return nil, err
 		}
-		return shape.Project(doc, r.Endpoint.Reply), nil
+		if sc.personal {
+			var out model.PersonalTemplate
+			err = json.Unmarshal(rec.Data, &out)
+			return out.Wire(), err
+		}
+		var out model.PublicTemplate
+		err = json.Unmarshal(rec.Data, &out)
+		return out.Wire(), err
 	}
 }
 

@@ -2,8 +2,10 @@ package mc
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -16,17 +18,33 @@ import (
 
 // tplSimple is the simple detail: the settings without the member lists,
 // with invite_num, mix_num, vmp_num, vip_num and poll_num counting them.
+// The stored template decodes into the generated reply, and its lists
+// are counted without decoding their members.
 func (m *Module) tplSimple(ctx context.Context, r *api.Request) (wire.Object, error) {
-	_, doc, err := m.tplLoad(ctx, r, tplPersonal)
+	rec, err := m.loadRecord(ctx, r, tplPersonal.kind, r.Path("id"), tplPersonal.personal, CodeTemplateNotFound, tplPersonal.what)
 	if err != nil {
 		return nil, err
 	}
-	doc["invite_num"] = len(tplList(doc, "invite_members", ""))
-	doc["mix_num"] = len(tplList(doc, "mix", "members"))
-	doc["vmp_num"] = len(tplList(doc, "vmp", "members"))
-	doc["vip_num"] = len(tplList(doc, "vips", ""))
-	doc["poll_num"] = len(tplList(doc, "poll", "members"))
-	return shape.Project(doc, r.Endpoint.Reply), nil
+	type members struct {
+		Members []json.RawMessage `json:"members"`
+	}
+	var lists struct {
+		InviteMembers []json.RawMessage `json:"invite_members"`
+		VIPs          []json.RawMessage `json:"vips"`
+		Mix           members           `json:"mix"`
+		VMP           members           `json:"vmp"`
+		Poll          members           `json:"poll"`
+	}
+	var out model.MCPersonalTemplatesSimpleGetReply
+	if err := json.Unmarshal(rec.Data, &out); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(rec.Data, &lists); err != nil {
+		return nil, err
+	}
+	out.InviteNum, out.MixNum, out.VMPNum = len(lists.InviteMembers), len(lists.Mix.Members), len(lists.VMP.Members)
+	out.VIPNum, out.PollNum = len(lists.VIPs), len(lists.Poll.Members)
+	return out.Wire(), nil
 }
 
 // tplMembers serves the view of field (a list, or with sub the list sub of
