@@ -8,6 +8,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
@@ -135,10 +136,12 @@ func (m *Module) addCascadeMts(ctx context.Context, r *api.Request) (wire.Object
 		last := id[strings.LastIndexByte(id, '.')+1:]
 		idx, _ = strconv.Atoi(last)
 	}
-	for _, a := range added {
-		a["cascades_id"] = idx
+	reply := model.VCConfsCascadesMtsAddReply{Mts: make([]model.VCConfsCascadesMtsAddReplyMt, len(added))}
+	for i, a := range added {
+		reply.Mts[i] = model.VCConfsCascadesMtsAddReplyMt{Account: a.Account, AccountType: a.AccountType,
+			Protocol: a.Protocol, MtID: a.MtID, CascadesID: idx}
 	}
-	return mtAddReply(r, added), nil
+	return reply.Wire(), nil
 }
 
 // cascadeTree returns the terminals of c's subordinates at every level

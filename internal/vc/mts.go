@@ -10,6 +10,7 @@ import (
 	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -97,28 +98,26 @@ func (m *Module) getMt(ctx context.Context, r *api.Request) (wire.Object, error)
 // mtMembers reads the mts parameter of adding: account, account_type,
 // bitrate and protocol (required by the schema; seed 000: bitrate in each
 // entry) and call_mode (-1, the conference's, when absent).
-func mtMembers(p map[string]any) ([]engine.Member, error) {
-	l, _ := p["mts"].([]any)
-	if len(l) == 0 {
+// The request of a cascade's adding (vc.confs.cascades.mts.add) has the
+// members of the local one's but call_mode: both are read as the local's.
+func mtMembers(a *wire.Args) ([]engine.Member, error) {
+	var q model.VCConfsMtsAddRequest
+	if err := q.Decode(a); err != nil {
+		return nil, err
+	}
+	if len(q.Mts) == 0 {
 		return nil, wire.InvalidParam("mts", "must name at least one terminal")
 	}
-	out := make([]engine.Member, 0, len(l))
-	for i, v := range l {
-		e, _ := v.(map[string]any)
-		acct := record.Str(e, "account")
-		if acct == "" {
+	out := make([]engine.Member, 0, len(q.Mts))
+	for i, e := range q.Mts {
+		if e.Account == "" {
 			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].account", "must not be empty")
 		}
-		if record.Int(e, "bitrate") < 0 {
+		if e.Bitrate < 0 {
 			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].bitrate", "must not be negative")
 		}
-		mode := -1
-		if n, ok := record.IntOK(e["call_mode"]); ok {
-			mode = n
-		}
-		out = append(out, engine.Member{CallMode: mode, Callee: media.Callee{Account: acct,
-			AccountType: record.Int(e, "account_type"), Protocol: record.Int(e, "protocol"),
-			Bitrate: record.Int(e, "bitrate")}})
+		out = append(out, engine.Member{CallMode: e.CallMode.Or(-1), Callee: media.Callee{Account: e.Account,
+			AccountType: e.AccountType, Protocol: e.Protocol, Bitrate: e.Bitrate}})
 	}
 	return out, nil
 }
@@ -131,8 +130,8 @@ func mtMembers(p map[string]any) ([]engine.Member, error) {
 //
 // cascadeID names the conference of the cascade that gains them: "0" the
 // conference of the path, another the subordinate it names (issue 13).
-func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([]map[string]any, error) {
-	members, err := mtMembers(r.Args.Params)
+func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([]model.VCConfsMtsAddReplyMt, error) {
+	members, err := mtMembers(r.Args)
 	if err != nil {
 		return nil, err
 	}
@@ -174,11 +173,11 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([
 	if err != nil {
 		return nil, mtErr(err, c.ID(), "")
 	}
-	out := make([]map[string]any, len(ts))
+	out := make([]model.VCConfsMtsAddReplyMt, len(ts))
 	for i, t := range ts {
 		id, _ := strconv.Atoi(t.MtID())
-		out[i] = map[string]any{"account": t.Doc["account"], "account_type": t.Doc["account_type"],
-			"protocol": t.Doc["protocol"], "mt_id": id}
+		out[i] = model.VCConfsMtsAddReplyMt{Account: record.Str(t.Doc, "account"), AccountType: record.Int(t.Doc, "account_type"),
+			Protocol: record.Int(t.Doc, "protocol"), MtID: id}
 	}
 	return out, nil
 }
@@ -191,29 +190,23 @@ func (m *Module) addMts(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	return mtAddReply(r, added), nil
+	return (&model.VCConfsMtsAddReply{Mts: added}).Wire(), nil
 }
 
-func mtAddReply(r *api.Request, added []map[string]any) wire.Object {
-	fields := shape.Elem(r.Endpoint.Reply, "mts")
-	mts := make([]any, len(added))
-	for i, a := range added {
-		mts[i] = shape.Project(a, fields)
+// mtIDs reads a parameter mts of {mt_id} elements, without repeats (the
+// batch endpoints' lists, read as the hang-up's).
+func mtIDs(a *wire.Args) ([]string, error) {
+	var q model.VCConfsOnlineMtsHangupRequest
+	if err := q.Decode(a); err != nil {
+		return nil, err
 	}
-	return wire.Object{"error_code": 0, "mts": mts}
-}
-
-// mtIDs reads a parameter mts of {mt_id} elements, without repeats.
-func mtIDs(p map[string]any) ([]string, error) {
-	l, _ := p["mts"].([]any)
-	if len(l) == 0 {
+	if len(q.Mts) == 0 {
 		return nil, wire.InvalidParam("mts", "must name at least one terminal")
 	}
 	seen := map[string]bool{}
 	var out []string
-	for i, v := range l {
-		e, _ := v.(map[string]any)
-		id := record.Str(e, "mt_id")
+	for i, e := range q.Mts {
+		id := e.MtID
 		if id == "" {
 			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].mt_id", "must not be empty")
 		}

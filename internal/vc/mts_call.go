@@ -34,7 +34,7 @@ func (m *Module) hangupMts(ctx context.Context, r *api.Request) (wire.Object, er
 // request's mts list names, all of which must exist (12104 otherwise,
 // nothing done).
 func (m *Module) batchMts(ctx context.Context, r *api.Request, op func(context.Context, engine.Conf, []string) error) (wire.Object, error) {
-	ids, err := mtIDs(r.Args.Params)
+	ids, err := mtIDs(r.Args)
 	if err != nil {
 		return nil, err
 	}
