@@ -458,12 +458,16 @@ const decoderQueue = 8
 // startDecoder runs ffmpeg reading VP8 in IVF or H.264 Annex-B on its
 // input and writing I420 in YUV4MPEG2 at the source's size, or down to
 // target; threads 1 and low_delay keep it from holding frames back.
+// Not -fflags nobuffer: it drops the packets ffmpeg reads while probing
+// its input, which here are the key frame the decoder starts at
+// (TestFirstKeyFrameIsDecoded); with -probesize 32 and -analyzeduration
+// 0 the probe holds nothing back once started.
 func startDecoder(ffmpeg, mime string, in *Input, target image.Point) (*decoder, error) {
 	format := "h264"
 	if mime == "video/vp8" {
 		format = "ivf"
 	}
-	args := []string{"-threads", "1", "-fflags", "nobuffer", "-flags", "low_delay",
+	args := []string{"-threads", "1", "-flags", "low_delay",
 		"-probesize", "32", "-analyzeduration", "0", "-f", format, "-i", "pipe:0", "-an"}
 	if target.X > 0 && target.Y > 0 {
 		// Down to the pane (swscale's default bicubic), never up, even.
