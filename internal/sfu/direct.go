@@ -53,6 +53,7 @@ type directWriter struct {
 	ssrc     uint32
 	conn     *udpbatch.Conn
 	to       atomic.Pointer[netip.AddrPort] // nil: the pair is not on the batched port
+	public   []netip.Addr                   // the 1:1 NAT's addresses conn answers for (publicAliases)
 	fallback RTPWriter                      // pion's writer
 	fell     bool
 	plain    []byte
@@ -228,14 +229,60 @@ func (w *directWriter) setPair(pair *webrtc.ICECandidatePair) {
 }
 
 // owns reports whether w.conn is the socket of local address a (its port,
-// and its address unless it listens on all).
+// and its address unless it listens on all, or one of w.public).
 func (w *directWriter) owns(a netip.AddrPort) bool {
-	l := w.conn.LocalAddr().String()
-	la, err := netip.ParseAddrPort(l)
-	if err != nil || la.Port() != a.Port() {
+	la, ok := socketAddr(w.conn)
+	if !ok || la.Port() != a.Port() {
 		return false
 	}
-	return la.Addr().IsUnspecified() || la.Addr().Unmap() == a.Addr().Unmap()
+	if la.Addr().IsUnspecified() || la.Addr() == a.Addr().Unmap() {
+		return true
+	}
+	for _, p := range w.public {
+		if p == a.Addr().Unmap() {
+			return true
+		}
+	}
+	return false
+}
+
+func socketAddr(c *udpbatch.Conn) (netip.AddrPort, bool) {
+	a, err := netip.ParseAddrPort(c.LocalAddr().String())
+	if err != nil {
+		return a, false
+	}
+	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port()), true
+}
+
+// publicAliases are the 1:1 NAT's public addresses (Config.PublicIPs)
+// that a socket of socks answers for: behind such a NAT the selected
+// pair's local candidate names the public address, not the socket's.
+// Only the port's one socket on an address other than loopback answers
+// for them; with several (several interfaces) which one pion sends from
+// is not known here, and the audio stays on pion's writer.
+func publicAliases(socks []*udpbatch.Conn, c *udpbatch.Conn, publicIPs []string) []netip.Addr {
+	if len(publicIPs) == 0 {
+		return nil
+	}
+	var only *udpbatch.Conn
+	for _, x := range socks {
+		if a, ok := socketAddr(x); ok && !a.Addr().IsLoopback() {
+			if only != nil {
+				return nil
+			}
+			only = x
+		}
+	}
+	if only != c {
+		return nil
+	}
+	var out []netip.Addr
+	for _, s := range publicIPs {
+		if a, err := netip.ParseAddr(s); err == nil {
+			out = append(out, a.Unmap())
+		}
+	}
+	return out
 }
 
 // startDirect moves a connected WHEP session's audio down tracks onto the
@@ -341,8 +388,10 @@ func (sess *session) directWriter(snd *webrtc.RTPSender, d *downTrack) (*directW
 			return nil, err
 		}
 	}
-	for _, c := range b.sockets() {
-		w := &directWriter{ctx: ctx, gcm: gcm, ssrc: ssrc, conn: c, sealed: make([]byte, 0, udpbatch.MaxDatagram)}
+	socks := b.sockets()
+	for _, c := range socks {
+		w := &directWriter{ctx: ctx, gcm: gcm, ssrc: ssrc, conn: c, sealed: make([]byte, 0, udpbatch.MaxDatagram),
+			public: publicAliases(socks, c, sess.sfu.cfg.PublicIPs)}
 		w.setPair(pair)
 		if w.to.Load() != nil {
 			return w, nil

@@ -2,12 +2,17 @@ package sfu
 
 import (
 	"bytes"
+	"net"
+	"net/netip"
+	"strconv"
 	"sync/atomic"
 	"testing"
 
 	"github.com/pion/dtls/v3"
 	"github.com/pion/rtp"
 	"github.com/pion/srtp/v3"
+
+	"github.com/confer-platform/confer/internal/udpbatch"
 )
 
 // A WHEP subscriber's audio goes the direct path (direct.go) once its
@@ -119,5 +124,50 @@ func TestGCMSealerMatchesPion(t *testing.T) {
 		if roc, _ := ref.ROC(0x01020304); g.roc != roc || roc != 1 {
 			t.Fatalf("roll-over count %d, pion's %d, want 1", g.roc, roc)
 		}
+	}
+}
+
+// Behind a 1:1 NAT the pair's local candidate names the public address:
+// the port's one socket on an address other than loopback answers for
+// it; with none or two such sockets, none does (pion's writer stays).
+func TestDirectPathPublicAddress(t *testing.T) {
+	var ip net.IP
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			ip = n.IP
+			break
+		}
+	}
+	if ip == nil {
+		t.Skip("no IPv4 address other than loopback here")
+	}
+	lo, err := udpbatch.Listen("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lo.Close()
+	eth, err := udpbatch.Listen("udp4", &net.UDPAddr{IP: ip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	public := []string{"192.0.2.7"}
+	port := eth.LocalAddr().(*net.UDPAddr).AddrPort().Port()
+	w := &directWriter{conn: eth, public: publicAliases([]*udpbatch.Conn{lo, eth}, eth, public)}
+	if !w.owns(netip.MustParseAddrPort("192.0.2.7:" + strconv.Itoa(int(port)))) {
+		t.Error("the one non-loopback socket does not answer for the public address")
+	}
+	if w.owns(netip.MustParseAddrPort("192.0.2.8:" + strconv.Itoa(int(port)))) {
+		t.Error("it answers for an address that is not the NAT's")
+	}
+	if w.owns(netip.MustParseAddrPort("192.0.2.7:" + strconv.Itoa(int(port)+1))) {
+		t.Error("it answers for another port")
+	}
+	if a := publicAliases([]*udpbatch.Conn{lo, eth}, lo, public); a != nil {
+		t.Errorf("the loopback socket answers for %v", a)
+	}
+	if a := publicAliases([]*udpbatch.Conn{lo, eth, eth}, eth, public); a != nil {
+		t.Errorf("one of two candidate sockets answers for %v", a)
 	}
 }
