@@ -41,25 +41,8 @@ func (m *Module) loadRecord(ctx context.Context, r *api.Request, kind, id string
 	return rec, err
 }
 
-// list pages through records of a kind of the caller's domain (and
-// account, when owned) and returns the documents with the total.
-func (m *Module) list(ctx context.Context, r *api.Request, kind string, owned bool) ([]map[string]any, int, error) {
-	recs, total, err := m.listRecords(ctx, r, kind, owned)
-	if err != nil {
-		return nil, 0, err
-	}
-	docs := make([]map[string]any, 0, len(recs))
-	for _, rec := range recs {
-		d, err := shape.Decode(rec.Data)
-		if err != nil {
-			return nil, 0, err
-		}
-		docs = append(docs, d)
-	}
-	return docs, total, nil
-}
-
-// listRecords is list without decoding.
+// listRecords pages through records of a kind of the caller's domain
+// (and account, when owned) and returns them with the total.
 func (m *Module) listRecords(ctx context.Context, r *api.Request, kind string, owned bool) ([]store.Record, int, error) {
 	w, desc := listPage(r)
 	q := store.RecordQuery{Kind: kind, DomainMoid: r.Principal.DomainMoid, Desc: desc, Start: w.Start, Count: w.Count}

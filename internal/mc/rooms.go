@@ -2,12 +2,14 @@ package mc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -33,9 +35,11 @@ func (m *Module) roomLoad(ctx context.Context, r *api.Request) (store.Record, ma
 }
 
 // roomList pages through the domain's rooms by last modification (order
-// 1: newest first).
+// 1: newest first). A stored room is a document of the newest model, so
+// it decodes into the list's generated item (with its encrypted_type,
+// which decides whether the key is shown).
 func (m *Module) roomList(ctx context.Context, r *api.Request) (wire.Object, error) {
-	docs, total, err := m.list(ctx, r, record.KindRoom, false)
+	recs, total, err := m.listRecords(ctx, r, record.KindRoom, false)
 	if err != nil {
 		return nil, err
 	}
@@ -43,29 +47,44 @@ func (m *Module) roomList(ctx context.Context, r *api.Request) (wire.Object, err
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range docs {
-		roomLive(d, inUse)
+	type listed struct {
+		model.MCVirtualMeetingRoomsListReplyVirtualMeetingRoom
+		EncryptedType int `json:"encrypted_type"`
 	}
-	list := projectList(r, "virtual_meeting_rooms", docs)
-	for i, x := range list {
-		roomHideKey(x.(map[string]any), docs[i])
+	rooms, err := decodeAll[listed](recs)
+	if err != nil {
+		return nil, err
 	}
-	return wire.Object{"total": total, "virtual_meeting_rooms": list}, nil
+	out := model.MCVirtualMeetingRoomsListReply{Total: total, VirtualMeetingRooms: make([]model.MCVirtualMeetingRoomsListReplyVirtualMeetingRoom, len(rooms))}
+	for i, x := range rooms {
+		v := x.MCVirtualMeetingRoomsListReplyVirtualMeetingRoom
+		v.Status, v.ConfName = roomLive(v.ID, v.Status, v.ConfName, inUse)
+		if !roomShowsKey(x.EncryptedType) {
+			v.EncryptedKey = ""
+		}
+		out.VirtualMeetingRooms[i] = v
+	}
+	return out.Wire(), nil
 }
 
 func (m *Module) roomGet(ctx context.Context, r *api.Request) (wire.Object, error) {
-	_, doc, err := m.roomLoad(ctx, r)
+	rec, err := m.loadRecord(ctx, r, record.KindRoom, r.Path("id"), false, CodeRoomNotFound, roomWhat)
 	if err != nil {
+		return nil, err
+	}
+	var out model.VirtualMeetingRoom
+	if err := json.Unmarshal(rec.Data, &out); err != nil {
 		return nil, err
 	}
 	inUse, err := m.roomsInUse(ctx, r.Principal.DomainMoid)
 	if err != nil {
 		return nil, err
 	}
-	roomLive(doc, inUse)
-	out := shape.Project(doc, r.Endpoint.Reply)
-	roomHideKey(out, doc)
-	return out, nil
+	out.Status, out.ConfName = roomLive(rec.ID, out.Status, out.ConfName, inUse)
+	if !roomShowsKey(out.EncryptedType) {
+		out.EncryptedKey = ""
+	}
+	return out.Wire(), nil
 }
 
 // roomCreate stores a new room with an id and a number of the conference
@@ -278,18 +297,15 @@ func (m *Module) roomsInUse(ctx context.Context, domain string) (map[string]stri
 	return out, nil
 }
 
-// roomLive sets status and conf_name from the conference that uses the
-// room, if one runs.
-func roomLive(doc map[string]any, inUse map[string]string) {
-	if name, ok := inUse[fmt.Sprint(doc["id"])]; ok {
-		doc["status"], doc["conf_name"] = 1, name
+// roomLive is a room's status and conf_name: those of the conference
+// that uses the room, if one runs, else the stored ones.
+func roomLive(id string, status int, confName string, inUse map[string]string) (int, string) {
+	if name, ok := inUse[id]; ok {
+		return 1, name
 	}
+	return status, confName
 }
 
-// roomHideKey blanks encrypted_key of a reply unless the room's encryption
-// is AES (reference 04: "传输加密AES加密密钥,仅AES加密时返回").
-func roomHideKey(out, doc map[string]any) {
-	if _, ok := out["encrypted_key"]; ok && fmt.Sprint(doc["encrypted_type"]) != "2" {
-		out["encrypted_key"] = ""
-	}
-}
+// roomShowsKey tells whether a reply shows a room's encrypted_key: only
+// when its encryption is AES (reference 04: "传输加密AES加密密钥,仅AES加密时返回").
+func roomShowsKey(encryptedType int) bool { return encryptedType == 2 }
