@@ -186,7 +186,7 @@ func (m *Module) runDueSenders(ctx context.Context) error {
 	}
 	m.live.mu.Unlock()
 	now := m.clk.Now()
-	docs := map[string]map[string]any{} // each conference read once a tick; nil: not running
+	keys := map[string]map[string]bool{} // the live monitors' keys of each conference, read once a tick; none: not running
 	for id, s := range all {
 		select {
 		case <-s.tap.Done():
@@ -195,18 +195,21 @@ func (m *Module) runDueSenders(ctx context.Context) error {
 		default:
 		}
 		ck := s.domain + "/" + s.confID
-		doc, read := docs[ck]
+		live, read := keys[ck]
 		if !read {
 			c, err := m.confs.Get(ctx, s.domain, s.confID, engine.StateRunning)
 			if err != nil && !errors.Is(err, engine.ErrConfNotFound) {
 				return err
 			}
+			live = map[string]bool{}
 			if err == nil {
-				doc = c.Doc
+				for _, mon := range monitorsLive(c.Doc, now) {
+					live[mon.Key] = mon.Key != ""
+				}
 			}
-			docs[ck] = doc
+			keys[ck] = live
 		}
-		if _, ok := monitorByKey(doc, s.key, now); doc == nil || !ok {
+		if !live[s.key] {
 			m.monitorUnsendIf(id, s)
 		}
 	}

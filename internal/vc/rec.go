@@ -10,7 +10,8 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -75,11 +76,19 @@ func recLength(rc map[string]any, now time.Time) time.Duration {
 	return max(d, 0)
 }
 
-// recView is a recording as the replies show it.
-func recView(rc map[string]any, now time.Time) map[string]any {
-	out := shape.Merge(map[string]any{}, rc)
-	out["current_progress"] = int(recLength(rc, now) / time.Second)
-	return out
+// recView is a stored recording as the replies show it (its members of
+// the reply's names; what only the store keeps is left out), false when
+// it is of another form.
+func recView(rc map[string]any, now time.Time) (model.VCConfsRecordersListReplyRecorder, bool) {
+	var v model.VCConfsRecordersListReplyRecorder
+	if !record.Member(rc, &v) {
+		return v, false
+	}
+	if v.Members == nil {
+		v.Members = []model.VCConfsRecordersListReplyRecorderMember{}
+	}
+	v.CurrentProgress = int(recLength(rc, now) / time.Second)
+	return v, true
 }
 
 // recFind returns the index of a running recording (-1 when none).
@@ -212,11 +221,13 @@ func (m *Module) recList(ctx context.Context, r *api.Request) (wire.Object, erro
 		return nil, err
 	}
 	now := m.clk.Now()
-	out := []any{}
+	var out model.VCConfsRecordersListReply
 	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
-		out = append(out, recView(rc, now))
+		if v, ok := recView(rc, now); ok {
+			out.Recorders = append(out.Recorders, v)
+		}
 	}
-	return shape.Project(map[string]any{"recorders": out}, r.Endpoint.Reply), nil
+	return out.Wire(), nil
 }
 
 // recGet answers one running recording.
@@ -229,7 +240,10 @@ func (m *Module) recGet(ctx context.Context, r *api.Request) (wire.Object, error
 	if i < 0 {
 		return nil, recUnknown(c, r.Path("rec_id"))
 	}
-	return shape.Project(recView(rs[i], m.clk.Now()), r.Endpoint.Reply), nil
+	v, _ := recView(rs[i], m.clk.Now())
+	return (&model.VCConfsRecordersGetReply{VideoName: v.VideoName, RecorderType: v.RecorderType, State: v.State,
+		Anonymous: v.Anonymous, RecorderMode: v.RecorderMode, MainStream: v.MainStream, DualStream: v.DualStream,
+		PublishMode: v.PublishMode, Watermark: v.Watermark, CurrentProgress: v.CurrentProgress, Members: v.Members}).Wire(), nil
 }
 
 // recState pauses (1) or resumes (2) a recording; pausing a paused one
