@@ -46,10 +46,10 @@ func (m *Module) Routes() api.Routes {
 		"mc.public_templates.delete":   m.tplDelete(tplPublic),
 		// templates_sub.go
 		"mc.personal_templates.simple.get":          m.tplSimple,
-		"mc.personal_templates.invite_members.list": m.tplMembers("invite_members", ""),
-		"mc.personal_templates.vip.get":             m.tplMembers("vips", ""),
-		"mc.personal_templates.mix.get":             m.tplMembers("mix", "members"),
-		"mc.personal_templates.vmp.get":             m.tplMembers("vmp", "members"),
-		"mc.personal_templates.poll.get":            m.tplMembers("poll", "members"),
+		"mc.personal_templates.invite_members.list": m.tplInviteMembers(),
+		"mc.personal_templates.vip.get":             m.tplVIPs(),
+		"mc.personal_templates.mix.get":             m.tplMix(),
+		"mc.personal_templates.vmp.get":             m.tplVMP(),
+		"mc.personal_templates.poll.get":            m.tplPoll(),
 	}
 }

@@ -247,7 +247,7 @@ func (m *Module) tplDelete(sc tplScope) api.Handler {
 		if err := sc.mayWrite(r); err != nil {
 			return nil, err
 		}
-		rec, _, err := m.tplLoad(ctx, r, sc)
+		rec, err := m.loadRecord(ctx, r, sc.kind, r.Path("id"), sc.personal, CodeTemplateNotFound, sc.what)
 		if err != nil {
 			return nil, err
 		}

@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -47,36 +46,66 @@ func (m *Module) tplSimple(ctx context.Context, r *api.Request) (wire.Object, er
 	return out.Wire(), nil
 }
 
-// tplMembers serves the view of field (a list, or with sub the list sub of
-// the object field): total counts the whole list, the reply holds the page
-// that start and count select (count 0: all).
-func (m *Module) tplMembers(field, sub string) api.Handler {
+// tplPage serves a member view of a personal template: the stored
+// template decoded into the view's generated reply R, whose list (that
+// members gives, nil when its object is absent) is cut to the page that
+// start and count select (count 0: all), total counting the whole list.
+func tplPage[R, E any](m *Module, members func(*R) (*[]E, *int), wireOf func(*R) wire.Object) api.Handler {
 	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
-		_, doc, err := m.tplLoad(ctx, r, tplPersonal)
+		rec, err := m.loadRecord(ctx, r, tplPersonal.kind, r.Path("id"), tplPersonal.personal, CodeTemplateNotFound, tplPersonal.what)
 		if err != nil {
 			return nil, err
 		}
-		list := tplList(doc, field, sub)
-		w, _ := listPage(r)
-		page := paging.Cut(list, w)
-		if sub == "" {
-			doc[field] = page
-		} else if obj, _ := doc[field].(map[string]any); obj != nil {
-			obj[sub] = page
+		var out R
+		if err := json.Unmarshal(rec.Data, &out); err != nil {
+			return nil, err
 		}
-		out := shape.Project(doc, r.Endpoint.Reply)
-		out["total"] = len(list)
-		return out, nil
+		if list, total := members(&out); list != nil {
+			w, _ := listPage(r)
+			*total = len(*list)
+			*list = paging.Cut(*list, w)
+		}
+		return wireOf(&out), nil
 	}
 }
 
-// tplList returns the list doc[field] or, with sub, doc[field][sub].
-func tplList(doc map[string]any, field, sub string) []any {
-	if sub == "" {
-		l, _ := doc[field].([]any)
-		return l
-	}
-	obj, _ := doc[field].(map[string]any)
-	l, _ := obj[sub].([]any)
-	return l
+// The member views: the participants, the VIPs, and the members of the
+// mix, the composition and the poll.
+func (m *Module) tplInviteMembers() api.Handler {
+	return tplPage(m, func(o *model.MCPersonalTemplatesInviteMembersListReply) (*[]model.MCPersonalTemplatesInviteMembersListReplyInviteMember, *int) {
+		return &o.InviteMembers, &o.Total
+	}, (*model.MCPersonalTemplatesInviteMembersListReply).Wire)
+}
+
+func (m *Module) tplVIPs() api.Handler {
+	return tplPage(m, func(o *model.MCPersonalTemplatesVIPGetReply) (*[]model.MCPersonalTemplatesVIPGetReplyVIP, *int) {
+		return &o.VIPs, &o.Total
+	}, (*model.MCPersonalTemplatesVIPGetReply).Wire)
+}
+
+func (m *Module) tplMix() api.Handler {
+	return tplPage(m, func(o *model.MCPersonalTemplatesMixGetReply) (*[]model.MCPersonalTemplatesGetReplyMixMember, *int) {
+		if o.Mix == nil {
+			return nil, nil
+		}
+		return &o.Mix.Members, &o.Total
+	}, (*model.MCPersonalTemplatesMixGetReply).Wire)
+}
+
+func (m *Module) tplVMP() api.Handler {
+	return tplPage(m, func(o *model.MCPersonalTemplatesVMPGetReply) (*[]model.MCPersonalTemplatesGetReplyVMPMember, *int) {
+		if o.VMP == nil {
+			return nil, nil
+		}
+		return &o.VMP.Members, &o.Total
+	}, (*model.MCPersonalTemplatesVMPGetReply).Wire)
+}
+
+func (m *Module) tplPoll() api.Handler {
+	return tplPage(m, func(o *model.MCPersonalTemplatesPollGetReply) (*[]model.MCPersonalTemplatesGetReplyVMPMemberPollMember, *int) {
+		if o.Poll == nil {
+			return nil, nil
+		}
+		return &o.Poll.Members, &o.Total
+	}, (*model.MCPersonalTemplatesPollGetReply).Wire)
 }
