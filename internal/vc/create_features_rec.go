@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -58,11 +59,11 @@ func (m *Module) createdRecorder(ctx context.Context, c *engine.Conference, p ma
 	if err != nil {
 		return err
 	}
-	rc := map[string]any{"rec_id": strconv.FormatInt(n, 10), "video_name": name, "recorder_type": recTypeConf,
-		"vrs_id": vrsID, "members": []any{}, "state": recRecording, "started_at": tlMs(now), "paused_at": 0, "paused_ms": 0,
-		"publish_mode": record.Int(p, "publish_mode"), "watermark": 0, "anonymous": record.Int(p, "anonymous"),
-		"recorder_mode": record.Int(p, "recorder_mode"), "main_stream": 1, "dual_stream": record.Int(p, "dual_stream")}
-	c.Doc[tlKeyRecorders] = append(tlAnys(rs), rc)
+	rc := newRecording{RecID: strconv.FormatInt(n, 10), VideoName: name, RecorderType: recTypeConf, VrsID: vrsID,
+		Members: []model.VCConfsRecordersListReplyRecorderMember{}, State: recRecording, StartedAt: tlMs(now),
+		PublishMode: record.Int(p, "publish_mode"), Anonymous: record.Int(p, "anonymous"),
+		RecorderMode: record.Int(p, "recorder_mode"), MainStream: 1, DualStream: record.Int(p, "dual_stream")}
+	c.Doc[tlKeyRecorders] = append(tlAnys(rs), record.Stored(rc))
 	return nil
 }
 

@@ -76,6 +76,30 @@ func recLength(rc map[string]any, now time.Time) time.Duration {
 	return max(d, 0)
 }
 
+// newRecording is a recording as its start stores it in vc_recorders:
+// the members of the replies, the recording server, its clock (started_at,
+// paused_at and the paused time, UNIX ms) and the RTMP push URL of a
+// broadcast (rtmpKey). The media side adds the parts it records
+// (rec_parts.go).
+type newRecording struct {
+	Anonymous    int                                             `json:"anonymous"`
+	DualStream   int                                             `json:"dual_stream"`
+	MainStream   int                                             `json:"main_stream"`
+	Members      []model.VCConfsRecordersListReplyRecorderMember `json:"members"`
+	PausedAt     int64                                           `json:"paused_at"`
+	PausedMs     int64                                           `json:"paused_ms"`
+	PublishMode  int                                             `json:"publish_mode"`
+	RecID        string                                          `json:"rec_id"`
+	RecorderMode int                                             `json:"recorder_mode"`
+	RecorderType int                                             `json:"recorder_type"`
+	StartedAt    int64                                           `json:"started_at"`
+	State        int                                             `json:"state"`
+	VideoName    string                                          `json:"video_name"`
+	VrsID        string                                          `json:"vrs_id"`
+	Watermark    int                                             `json:"watermark"`
+	RTMPURL      string                                          `json:"x_confer_rtmp_url,omitempty"`
+}
+
 // recView is a stored recording as the replies show it (its members of
 // the reply's names; what only the store keeps is left out), false when
 // it is of another form.
@@ -138,7 +162,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 		return nil, err
 	}
 	var recID string
-	var started map[string]any
+	var started map[string]any // the stored recording, for the media side
 	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
@@ -157,7 +181,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 				busy[id] = true
 			}
 		}
-		members := []any{}
+		members := []model.VCConfsRecordersListReplyRecorderMember{}
 		for i, id := range ids {
 			if err := tlMember(*c, ts, fmt.Sprintf("members[%d].mt_id", i), id, true); err != nil {
 				return false, err
@@ -165,7 +189,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 			if busy[id] {
 				return false, wire.Errorf(CodeRecMtRecording, "terminal %s is already recorded", id)
 			}
-			members = append(members, map[string]any{"mt_id": id})
+			members = append(members, model.VCConfsRecordersListReplyRecorderMember{MtID: id})
 		}
 		// The rec_id is drawn once every check has passed: a refused
 		// request changes nothing, not even the counter (docs/api.md).
@@ -174,17 +198,13 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 			return false, err
 		}
 		recID = strconv.FormatInt(n, 10)
-		rc := map[string]any{"rec_id": recID, "video_name": name, "recorder_type": recType, "vrs_id": vrsID,
-			"members": members, "state": recRecording, "started_at": tlMs(m.clk.Now()), "paused_at": 0, "paused_ms": 0}
-		for _, f := range []string{"publish_mode", "watermark", "anonymous", "recorder_mode", "main_stream", "dual_stream"} {
-			v, _ := tlParam(ps, f)
-			rc[f] = v
-		}
-		if rtmpURL != "" {
-			rc[rtmpKey] = rtmpURL
-		}
-		c.Doc[tlKeyRecorders] = append(tlAnys(rs), rc)
-		started = rc
+		param := func(name string) int { v, _ := tlParam(ps, name); return v }
+		rc := newRecording{RecID: recID, VideoName: name, RecorderType: recType, VrsID: vrsID, Members: members,
+			State: recRecording, StartedAt: tlMs(m.clk.Now()), PublishMode: param("publish_mode"),
+			Watermark: param("watermark"), Anonymous: param("anonymous"), RecorderMode: param("recorder_mode"),
+			MainStream: param("main_stream"), DualStream: param("dual_stream"), RTMPURL: rtmpURL}
+		started = tlObj(record.Stored(rc))
+		c.Doc[tlKeyRecorders] = append(tlAnys(rs), started)
 		return true, nil
 	})
 	if err != nil {
