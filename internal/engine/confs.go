@@ -87,7 +87,10 @@ type Conference struct {
 	// HDUs are the TV walls the conference started (vc_hdus); nil when
 	// the document has none (own_vmp.go).
 	HDUs []HDU
-	Doc  map[string]any // every member but the server's own above
+	// VMP is the conference's picture composition (vc_vmp); nil when
+	// none runs (own_vmp.go).
+	VMP *VMP
+	Doc map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

@@ -121,7 +121,7 @@ func (c Conference) cloneOwn() Conference {
 	}
 	c.Mix, c.HDUPoll = c.Mix.clone(), c.HDUPoll.clone()
 	c.SelfVMPs, c.HDUVMPs = cloneSelfVMPs(c.SelfVMPs), cloneSelfVMPs(c.HDUVMPs)
-	c.HDUs = cloneHDUs(c.HDUs)
+	c.HDUs, c.VMP = cloneHDUs(c.HDUs), c.VMP.clone()
 	return c
 }
 

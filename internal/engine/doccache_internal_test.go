@@ -130,6 +130,13 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_selfvmps":[{"layout":1,"members":[{"chn_idx":0,"member_type":1,"mt_chn_idx":"0","mt_id":"3"}],"mode":2,"mt_chn_idx":0,"mt_id":"1","show_mt_name":0,"voice_hint":1}]}`,
 		`{"name":"a","vc_hduvmps":[]}`,
 		`{"name":"a","vc_hdus":[]}`,
+		`{"name":"a","vc_vmp":{"broadcast":1,"except_self":0,"layout":4,"members":[],"mode":2,"mt_name_style":{"font_color":"#FFFFFF","font_size":0,"position":1},"show_mt_name":1,"voice_hint":0}}`,
+		`{"name":"a","vc_vmp":{"broadcast":0,"except_self":1,"layout":4,"members":[{"account":"x","chn_idx":0,"member_type":1,"mt_chn_idx":0,"mt_id":""},{"chn_idx":1,"member_type":6,"mt_chn_idx":0,"mt_id":"","poll":{"_elapsed_ms":0,"_origin":0,"_paused":0,"_since":"2026-12-06T07:00:00Z","accounts":["y"],"keep_time":5,"mt_ids":["2"],"num":0}},{"chn_idx":2,"member_type":2,"mt_chn_idx":0,"mt_id":""}],"mode":4,"mt_name_style":{"font_color":"#FFFFFF","font_size":0,"position":1},"poll":{"_elapsed_ms":0,"_origin":0,"_paused":0,"_since":"2026-12-06T07:00:00Z","keep_time":3,"mt_ids":["1","2"],"num":2},"show_mt_name":0,"voice_hint":1}}`,
+		`{"name":"a","vc_vmp":{"broadcast":0,"except_self":0,"layout":4,"members":[],"mode":3,"mt_name_style":{"font_color":"#FFFFFF","font_size":0,"position":1},"poll":{"_elapsed_ms":0,"_origin":0,"_paused":0,"_since":"2026-12-06T07:00:00Z","keep_time":3,"mt_ids":[],"num":0},"show_mt_name":0,"voice_hint":0}}`,
+		`{"name":"a","vc_vmp":{"broadcast":0,"except_self":0,"layout":4,"members":[{"account":"","chn_idx":0,"member_type":1,"mt_chn_idx":0,"mt_id":""}],"mode":1,"mt_name_style":{"font_color":"#FFFFFF","font_size":0,"position":1},"show_mt_name":0,"voice_hint":0}}`,
+		`{"name":"a","vc_vmp":{"broadcast":0,"except_self":0,"layout":4,"members":[],"mode":2,"mt_name_style":{"font_color":"#FFFFFF","position":1},"show_mt_name":0,"voice_hint":0}}`,
+		`{"name":"a","vc_vmp":null}`,
+		`{"name":"a","vc_vmp":{"layout":4}}`,
 		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":1,"show_mt_name":0,"specific":{"member_type":"1","mt_chn_idx":0,"mt_id":"2","vmp_id":""}}]}`,
 		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":2,"show_mt_name":1,"spilt":{"members":[{"chn_idx":0,"mt_id":"2"},{"chn_idx":3,"mt_id":"4"}]}},{"hdu_id":"h2","mode":2,"show_mt_name":0,"spilt":{"members":[]}}]}`,
 		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":3,"poll":{"_elapsed_ms":0,"_origin":1,"_paused":0,"_since":"2026-12-06T07:00:00Z","keep_time":5,"mode":3,"mt_ids":["1","2"],"num":0},"show_mt_name":0}]}`,
@@ -167,6 +174,10 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 			HDU{HDUID: "h7", Mode: 2, ShowMtName: 1, Split: &HDUSplit{Members: []HDUSplitMember{{ChnIdx: 1, MtID: "3"}}}},
 			HDU{HDUID: "h8", Mode: 3, Poll: &SinglePoll{Num: 2, KeepTime: 9, MtIDs: []string{"5"}, Mode: 1,
 				Rot: Rotation{Origin: 0, Since: "2026-12-06T07:00:00.125Z", ElapsedMs: 7, Paused: 1}}})
+		c.VMP = &VMP{Mode: 4, Layout: 6, ExceptSelf: 1, NameStyle: VMPNameStyle{FontSize: 2, FontColor: "#000", Position: 3},
+			Members: []VMPMember{{ChnIdx: 1, MemberType: 1, MtID: "2", Account: "z"},
+				{ChnIdx: 2, MemberType: 6, Poll: &SinglePoll{Num: 1, KeepTime: 4, MtIDs: []string{"3"}, Accounts: []string{}}}},
+			Poll: &SinglePoll{KeepTime: 2, MtIDs: []string{"1"}, Rot: Rotation{Since: "2026-12-06T07:00:00Z"}}}
 		got, roles, err := encodeConf(c)
 		if err != nil {
 			t.Fatal(err)
@@ -177,7 +188,7 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 			!reflect.DeepEqual(again.HDUAliases, c.HDUAliases) || !reflect.DeepEqual(again.Mix, c.Mix) ||
 			!reflect.DeepEqual(again.HDUPoll, c.HDUPoll) || again.HDUPollSeq != 8 ||
 			!reflect.DeepEqual(again.SelfVMPs, c.SelfVMPs) || !reflect.DeepEqual(again.HDUVMPs, c.HDUVMPs) ||
-			!reflect.DeepEqual(again.HDUs, c.HDUs) {
+			!reflect.DeepEqual(again.HDUs, c.HDUs) || !reflect.DeepEqual(again.VMP, c.VMP) {
 			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
 		}
 		if _, in := c.Doc["upload_mt_id"]; in {

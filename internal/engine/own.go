@@ -144,7 +144,7 @@ func (c *Conference) splitOwn() {
 	c.Mix = splitMix(doc) // own_media.go
 	c.HDUPoll, c.HDUPollSeq = splitHDUPoll(doc), splitHDUPollSeq(doc)
 	c.SelfVMPs, c.HDUVMPs = splitSelfVMPs(doc, selfVMPsMember, false), splitSelfVMPs(doc, hduVMPsMember, true) // own_vmp.go
-	c.HDUs = splitHDUs(doc)
+	c.HDUs, c.VMP = splitHDUs(doc), splitVMP(doc)
 	if o, ok := doc[aliasMember].(map[string]any); ok {
 		a := make(map[string]string, len(o))
 		for k, v := range o {
@@ -159,7 +159,7 @@ func (c *Conference) splitOwn() {
 
 // ownValues are the VIP list, cascade, TV-wall alias and media members as
 // stored: a nil field is no member.
-func (c Conference) ownValues() (names [10]string, values [10]any) {
+func (c Conference) ownValues() (names [11]string, values [11]any) {
 	n := 0
 	if c.VIPs != nil {
 		l := make([]any, len(c.VIPs))
@@ -215,6 +215,10 @@ func (c Conference) ownValues() (names [10]string, values [10]any) {
 	}
 	if c.HDUs != nil {
 		names[n], values[n] = hdusMember, hdusValue(c.HDUs)
+		n++
+	}
+	if c.VMP != nil {
+		names[n], values[n] = vmpMember, c.VMP.value()
 	}
 	return names, values
 }
@@ -282,5 +286,5 @@ func (c Conference) ownValid() bool {
 	for k, v := range c.HDUAliases {
 		ok = ok && utf8.ValidString(k) && utf8.ValidString(v)
 	}
-	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs) && hdusValid(c.HDUs)
+	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs) && hdusValid(c.HDUs) && c.VMP.valid()
 }

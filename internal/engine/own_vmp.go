@@ -8,13 +8,124 @@ import "unicode/utf8"
 // and written back under their stored names, in the same form, so that
 // the stored JSON keeps its shape and its bytes.
 
-// VMPMember is a chosen channel of a self composition, stored as
-// {chn_idx, member_type, mt_id, mt_chn_idx}.
+// VMPMember is a chosen channel of a composition, stored as {chn_idx,
+// member_type, mt_id, mt_chn_idx}, with account for a channel the
+// creation named by account and poll for a single-channel poll (member
+// type 6) of the conference composition.
 type VMPMember struct {
 	ChnIdx     int    // chn_idx: the pane
 	MemberType int    // member_type: 0 empty, 1 a chosen terminal, 2... a role
 	MtID       string // mt_id: the chosen terminal ("" for the other types)
 	MtChnIdx   int    // mt_chn_idx: the chosen terminal's video channel
+	Account    string // account: the creation's account ("" not stored)
+	Poll       *SinglePoll
+}
+
+// VMP is the conference's picture composition (vc's vmp_config.go),
+// stored as the member vc_vmp: {mode, layout, broadcast, voice_hint,
+// show_mt_name, except_self, mt_name_style, members} and, in modes 3 and
+// 4, poll (its batch poll, of the form of a single-channel poll).
+type VMP struct {
+	Mode       int // mode: 1 custom, 2 automatic, 3 automatic batch poll, 4 custom batch poll
+	Layout     int // layout
+	Broadcast  int // broadcast
+	VoiceHint  int // voice_hint
+	ShowMtName int // show_mt_name
+	ExceptSelf int // except_self
+	NameStyle  VMPNameStyle
+	Members    []VMPMember
+	Poll       *SinglePoll
+}
+
+// VMPNameStyle is how a composition draws the terminals' names, stored as
+// mt_name_style: {font_size, font_color, position}.
+type VMPNameStyle struct {
+	FontSize  int    // font_size
+	FontColor string // font_color
+	Position  int    // position
+}
+
+const vmpMember = "vc_vmp"
+
+func readVMP(v any) (*VMP, bool) {
+	s := readObj(v)
+	c := VMP{Mode: s.int("mode"), Layout: s.int("layout"), Broadcast: s.int("broadcast"), VoiceHint: s.int("voice_hint"),
+		ShowMtName: s.int("show_mt_name"), ExceptSelf: s.int("except_self")}
+	st := readObj(s.o["mt_name_style"])
+	c.NameStyle = VMPNameStyle{FontSize: st.int("font_size"), FontColor: st.str("font_color"), Position: st.int("position")}
+	s.ok, s.n = s.ok && st.done(), s.n+1
+	var ok bool
+	c.Members, ok = storedList(s.o["members"], readVMPMember)
+	s.ok, s.n = s.ok && ok, s.n+1
+	if s.has("poll") {
+		c.Poll, ok = readSinglePoll(s.o["poll"])
+		s.ok, s.n = s.ok && ok, s.n+1
+	}
+	return &c, s.done()
+}
+
+func (c *VMP) value() map[string]any {
+	o := map[string]any{"mode": c.Mode, "layout": c.Layout, "broadcast": c.Broadcast, "voice_hint": c.VoiceHint,
+		"show_mt_name": c.ShowMtName, "except_self": c.ExceptSelf, "members": membersValue(c.Members),
+		"mt_name_style": map[string]any{"font_size": c.NameStyle.FontSize, "font_color": c.NameStyle.FontColor, "position": c.NameStyle.Position}}
+	if c.Poll != nil {
+		o["poll"] = c.Poll.value()
+	}
+	return o
+}
+
+// splitVMP moves the composition out of doc; nil when doc has none, or
+// one of another form (then it stays in doc as it was).
+func splitVMP(doc map[string]any) *VMP {
+	if _, in := doc[vmpMember]; !in {
+		return nil
+	}
+	c, ok := readVMP(doc[vmpMember])
+	if !ok {
+		return nil
+	}
+	delete(doc, vmpMember)
+	return c
+}
+
+func (c *VMP) clone() *VMP {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	out.Members, out.Poll = cloneMembers(c.Members), c.Poll.clone()
+	return &out
+}
+
+func (c *VMP) valid() bool {
+	if c == nil {
+		return true
+	}
+	return utf8.ValidString(c.NameStyle.FontColor) && membersValid(c.Members) && c.Poll.valid()
+}
+
+func cloneMembers(l []VMPMember) []VMPMember {
+	out := append([]VMPMember{}, l...) // always stored: read back as a list
+	for i := range out {
+		out[i].Poll = out[i].Poll.clone()
+	}
+	return out
+}
+
+func membersValid(l []VMPMember) bool {
+	ok := true
+	for _, m := range l {
+		ok = ok && utf8.ValidString(m.MtID) && utf8.ValidString(m.Account) && m.Poll.valid()
+	}
+	return ok
+}
+
+func membersValue(l []VMPMember) []any {
+	out := make([]any, len(l))
+	for i, m := range l {
+		out[i] = m.value()
+	}
+	return out
 }
 
 // SelfVMP is the picture a terminal's video channel (vc_selfvmps) or a TV
@@ -84,11 +195,28 @@ func storedList[T any](v any, read1 func(any) (T, bool)) ([]T, bool) {
 func readVMPMember(v any) (VMPMember, bool) {
 	s := readObj(v)
 	m := VMPMember{ChnIdx: s.int("chn_idx"), MemberType: s.int("member_type"), MtID: s.str("mt_id"), MtChnIdx: s.int("mt_chn_idx")}
+	if s.has("account") {
+		if m.Account = s.str("account"); m.Account == "" {
+			return m, false
+		}
+	}
+	if s.has("poll") {
+		var ok bool
+		m.Poll, ok = readSinglePoll(s.o["poll"])
+		s.ok, s.n = s.ok && ok, s.n+1
+	}
 	return m, s.done()
 }
 
 func (m VMPMember) value() map[string]any {
-	return map[string]any{"chn_idx": m.ChnIdx, "member_type": m.MemberType, "mt_id": m.MtID, "mt_chn_idx": m.MtChnIdx}
+	o := map[string]any{"chn_idx": m.ChnIdx, "member_type": m.MemberType, "mt_id": m.MtID, "mt_chn_idx": m.MtChnIdx}
+	if m.Account != "" {
+		o["account"] = m.Account
+	}
+	if m.Poll != nil {
+		o["poll"] = m.Poll.value()
+	}
+	return o
 }
 
 // selfReader reads a terminal's (wall false) or a wall's self composition.
@@ -123,12 +251,8 @@ func splitSelfVMPs(doc map[string]any, member string, wall bool) []SelfVMP {
 func selfVMPsValue(l []SelfVMP, wall bool) []any {
 	out := make([]any, len(l))
 	for i, c := range l {
-		ms := make([]any, len(c.Members))
-		for j, m := range c.Members {
-			ms[j] = m.value()
-		}
 		o := map[string]any{"mode": c.Mode, "layout": c.Layout, "voice_hint": c.VoiceHint,
-			"show_mt_name": c.ShowMtName, "members": ms}
+			"show_mt_name": c.ShowMtName, "members": membersValue(c.Members)}
 		if wall {
 			o["hdu_id"] = c.HDUID
 		} else {
@@ -146,7 +270,7 @@ func cloneSelfVMPs(l []SelfVMP) []SelfVMP {
 	}
 	out := make([]SelfVMP, len(l))
 	for i, c := range l {
-		c.Members = append([]VMPMember{}, c.Members...)
+		c.Members = cloneMembers(c.Members)
 		out[i] = c
 	}
 	return out
@@ -156,10 +280,7 @@ func cloneSelfVMPs(l []SelfVMP) []SelfVMP {
 func selfVMPsValid(l []SelfVMP) bool {
 	ok := true
 	for _, c := range l {
-		ok = ok && utf8.ValidString(c.MtID) && utf8.ValidString(c.HDUID)
-		for _, m := range c.Members {
-			ok = ok && utf8.ValidString(m.MtID)
-		}
+		ok = ok && utf8.ValidString(c.MtID) && utf8.ValidString(c.HDUID) && membersValid(c.Members)
 	}
 	return ok
 }

@@ -91,12 +91,12 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 	if p := mdObj(doc, "mix"); len(p) > 0 && c.Mix == nil {
 		c.Mix = v.createdMix(p)
 	}
-	if p := mdObj(doc, "vmp"); len(p) > 0 && mdObj(doc, docVMP) == nil {
+	if p := mdObj(doc, "vmp"); len(p) > 0 && c.VMP == nil {
 		cfg, err := v.createdVMP(p)
 		if err != nil {
 			problems = append(problems, err)
 		} else {
-			doc[docVMP] = cfg
+			c.VMP = cfg
 		}
 	}
 	if p := mdObj(doc, "poll"); len(p) > 0 && !pollRunning(tlObj(doc[tlKeyPoll]), v.byID, v.now) {
@@ -108,7 +108,7 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 		}
 	}
 	doc["mix_enable"] = mdFlag(c.Mix != nil)
-	doc["vmp_enable"] = mdFlag(mdObj(doc, docVMP) != nil)
+	doc["vmp_enable"] = mdFlag(c.VMP != nil)
 	doc["poll_enable"] = mdFlag(pollRunning(tlObj(doc[tlKeyPoll]), v.byID, v.now))
 	if rec := mdObj(doc, "recorder"); record.Int(rec, "recorder_mode") != 0 {
 		if err := m.createdRecorder(ctx, c, rec, v.now); err != nil {

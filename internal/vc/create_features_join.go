@@ -25,16 +25,17 @@ func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct
 	if mix := c.Mix; mix != nil && mixHas(mix.Accounts, acct) && !mixHas(mix.MtIDs, id) {
 		mix.MtIDs, changed = append(mix.MtIDs, id), true
 	}
-	if cfg := mdObj(doc, docVMP); cfg != nil {
-		for _, ch := range mdObjs(cfg, "members") {
-			if record.Str(ch, "account") == acct && record.Str(ch, "mt_id") == "" && !vmpNamedChosen(cfg, id) {
-				ch["mt_id"], changed = id, true
+	if cfg := c.VMP; cfg != nil {
+		for i := range cfg.Members {
+			ch := &cfg.Members[i]
+			if ch.Account == acct && ch.MtID == "" && !vmpNamedChosen(cfg, id) {
+				ch.MtID, changed = id, true
 			}
-			if po := mdObj(ch, "poll"); po != nil {
+			if po := ch.Poll; po != nil {
 				changed = joinRotation(po, id, acct, now) || changed
 			}
 		}
-		if bp := mdObj(cfg, "poll"); bp != nil {
+		if bp := cfg.Poll; bp != nil {
 			changed = joinList(bp, id, acct) || changed
 		}
 	}
@@ -50,33 +51,32 @@ func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct
 
 // joinList adds id to the mt_ids of a batch poll o whose accounts name
 // acct (the mix's: createdJoin).
-func joinList(o map[string]any, id, acct string) bool {
-	ids := mdStrs(o, "mt_ids")
-	if !mixHas(mdStrs(o, "accounts"), acct) || mixHas(ids, id) {
+func joinList(o *engine.SinglePoll, id, acct string) bool {
+	if !mixHas(o.Accounts, acct) || mixHas(o.MtIDs, id) {
 		return false
 	}
-	o["mt_ids"] = mdStrAnys(append(ids, id))
+	o.MtIDs = append(o.MtIDs, id)
 	return true
 }
 
 // joinRotation adds id to a single-channel poll whose accounts name acct;
 // the terminal shown now stays shown (mdRot.rebase).
-func joinRotation(po map[string]any, id, acct string, now time.Time) bool {
-	old := mdStrs(po, "mt_ids")
-	if !mixHas(mdStrs(po, "accounts"), acct) || mixHas(old, id) {
+func joinRotation(po *engine.SinglePoll, id, acct string, now time.Time) bool {
+	old := po.MtIDs
+	if !mixHas(po.Accounts, acct) || mixHas(old, id) {
 		return false
 	}
 	kept := append(append([]string{}, old...), id)
-	rotOf(po).rebase(old, kept, now).put(po)
-	po["mt_ids"] = mdStrAnys(kept)
+	po.Rot = pollRot(po).rebase(old, kept, now).stored()
+	po.MtIDs = kept
 	return true
 }
 
 // vmpNamedChosen tells whether id holds a chosen channel of cfg already (a
 // terminal takes one, 20826).
-func vmpNamedChosen(cfg map[string]any, id string) bool {
-	for _, ch := range mdObjs(cfg, "members") {
-		if record.Int(ch, "member_type") == mtypeChosen && record.Str(ch, "mt_id") == id {
+func vmpNamedChosen(cfg *engine.VMP, id string) bool {
+	for _, ch := range cfg.Members {
+		if ch.MemberType == mtypeChosen && ch.MtID == id {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 )
 
@@ -12,7 +13,7 @@ import (
 // plus the accounts that take their places when they join.
 
 // createdVMP is the composition of the creation's vmp settings.
-func (v *mdView) createdVMP(p map[string]any) (map[string]any, error) {
+func (v *mdView) createdVMP(p map[string]any) (*engine.VMP, error) {
 	mode, layout := record.Int(p, "mode"), record.Int(p, "layout")
 	if mode < 1 || mode > 4 {
 		return nil, fmt.Errorf("vmp.mode %d is not a composition mode: the composition is not started", mode)
@@ -31,11 +32,11 @@ func (v *mdView) createdVMP(p map[string]any) (map[string]any, error) {
 		}
 		style, _ = vmpNameStyle(map[string]any{"mt_name_style": s})
 	}
-	cfg := map[string]any{"mode": mode, "layout": layout, "broadcast": record.Int(p, "broadcast"),
-		"voice_hint": record.Int(p, "voice_hint"), "show_mt_name": record.Int(p, "show_mt_name"),
-		"except_self": record.Int(p, "except_self"), "mt_name_style": style, "members": []any{}}
+	cfg := &engine.VMP{Mode: mode, Layout: layout, Broadcast: record.Int(p, "broadcast"),
+		VoiceHint: record.Int(p, "voice_hint"), ShowMtName: record.Int(p, "show_mt_name"),
+		ExceptSelf: record.Int(p, "except_self"), NameStyle: style, Members: []engine.VMPMember{}}
 	if mode == 1 || mode == 4 {
-		cfg["members"] = mdAnys(v.createdChannels(mdObjs(p, "members"), panes))
+		cfg.Members = append(cfg.Members, v.createdChannels(mdObjs(p, "members"), panes)...)
 	}
 	if mode != 3 && mode != 4 {
 		return cfg, nil
@@ -45,24 +46,24 @@ func (v *mdView) createdVMP(p map[string]any) (map[string]any, error) {
 	if po == nil || num < 0 || keep < 1 {
 		return nil, fmt.Errorf("vmp.poll: mode %d needs a batch poll with num >= 0 and keep_time >= 1: the composition is not started", mode)
 	}
-	bp := map[string]any{"num": num, "keep_time": keep, "mt_ids": []any{}}
+	bp := &engine.SinglePoll{Num: num, KeepTime: keep, MtIDs: []string{}}
 	if mode == 4 {
 		accts := createdAccounts(mdObjs(po, "members"))
 		if len(accts) == 0 {
 			return nil, fmt.Errorf("vmp.poll.members: mode 4 needs the members of its batch poll: the composition is not started")
 		}
-		bp["mt_ids"], bp["accounts"] = mdStrAnys(v.createdIDs(accts)), mdStrAnys(accts)
+		bp.MtIDs, bp.Accounts = v.createdIDs(accts), accts
 	}
-	mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.put(bp)
-	cfg["poll"] = bp
+	bp.Rot = mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.stored()
+	cfg.Poll = bp
 	return cfg, nil
 }
 
 // createdChannels are the chosen channels of the creation's members that
 // vc's rules admit (vmpMembers); the others are left out.
-func (v *mdView) createdChannels(members []map[string]any, panes int) []map[string]any {
+func (v *mdView) createdChannels(members []map[string]any, panes int) []engine.VMPMember {
 	usedChn, usedType, usedAcct, taken := map[int]bool{}, map[int]bool{}, map[string]bool{}, map[string]bool{}
-	var out []map[string]any
+	var out []engine.VMPMember
 	for _, e := range members {
 		typ, err := mdMemberType(e, "")
 		chn := record.Int(e, "chn_idx")
@@ -72,7 +73,7 @@ func (v *mdView) createdChannels(members []map[string]any, panes int) []map[stri
 		case (typ == mtypeSpeaker || typ == mtypePoll || typ == mtypeDual) && usedType[typ]:
 			continue
 		}
-		ch := map[string]any{"chn_idx": chn, "member_type": typ, "mt_id": "", "mt_chn_idx": 0}
+		ch := engine.VMPMember{ChnIdx: chn, MemberType: typ}
 		switch typ {
 		case mtypeChosen:
 			acct := record.Str(e, "account")
@@ -82,7 +83,7 @@ func (v *mdView) createdChannels(members []map[string]any, panes int) []map[stri
 			usedAcct[acct] = true
 			id := v.resolve(acct, taken)
 			taken[id] = id != ""
-			ch["account"], ch["mt_id"] = acct, id
+			ch.Account, ch.MtID = acct, id
 		case mtypeSingle:
 			po := mdObj(e, "poll")
 			num, keep := record.Int(po, "num"), record.Int(po, "keep_time")
@@ -90,9 +91,8 @@ func (v *mdView) createdChannels(members []map[string]any, panes int) []map[stri
 			if num < 0 || keep < 1 || len(accts) == 0 {
 				continue
 			}
-			sp := map[string]any{"num": num, "keep_time": keep, "mt_ids": mdStrAnys(v.createdIDs(accts)), "accounts": mdStrAnys(accts)}
-			mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.put(sp)
-			ch["poll"] = sp
+			ch.Poll = &engine.SinglePoll{Num: num, KeepTime: keep, MtIDs: v.createdIDs(accts), Accounts: accts,
+				Rot: mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.stored()}
 		}
 		usedChn[chn], usedType[typ] = true, true
 		out = append(out, ch)

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // RunDueMedia keeps the vmp flags of terminals in step with compositions
@@ -26,7 +25,7 @@ import (
 func (m *Module) RunDueMedia(ctx context.Context) error {
 	confs, err := engine.Scan(ctx, m.st, &m.mdScan, engine.StateRunning, func(c engine.Conference) bool {
 		p := tlObj(c.Doc[tlKeyPoll])
-		return vmpMoves(mdObj(c.Doc, docVMP)) || (p != nil && tlInt(p["state"]) == pollStatePolling)
+		return vmpMoves(c.VMP) || (p != nil && tlInt(p["state"]) == pollStatePolling)
 	})
 	if err != nil {
 		return err
@@ -52,15 +51,15 @@ func (m *Module) RunDueMedia(ctx context.Context) error {
 // vmpMoves tells whether a composition's panes can change without a
 // request: an automatic or batch-poll mode, or a channel that follows a
 // role or polls.
-func vmpMoves(cfg map[string]any) bool {
+func vmpMoves(cfg *engine.VMP) bool {
 	if cfg == nil {
 		return false
 	}
-	if record.Int(cfg, "mode") != 1 {
+	if cfg.Mode != 1 {
 		return true
 	}
-	for _, ch := range mdObjs(cfg, "members") {
-		if record.Int(ch, "member_type") != mtypeChosen {
+	for _, ch := range cfg.Members {
+		if ch.MemberType != mtypeChosen {
 			return true
 		}
 	}

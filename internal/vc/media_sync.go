@@ -41,7 +41,7 @@ func (m *Module) mediaSync(ctx context.Context, c engine.Conference) error {
 // of a composition and the position of a poll that is not stopped do.
 func mdNeedsTerminals(c engine.Conference) bool {
 	doc := c.Doc
-	if mdObj(doc, docVMP) != nil || len(c.SelfVMPs) > 0 || len(c.HDUVMPs) > 0 {
+	if c.VMP != nil || len(c.SelfVMPs) > 0 || len(c.HDUVMPs) > 0 {
 		return true
 	}
 	p := tlObj(doc[tlKeyPoll])
@@ -59,9 +59,9 @@ func (v *mdView) broadcast() media.Broadcast {
 	doc := v.conf.Doc
 	b := media.Broadcast{Speaker: v.conf.Roles.Speaker, Forced: record.Int(doc, "force_broadcast") == 1,
 		Chairman: v.conf.Roles.Chairman}
-	if cfg := mdObj(doc, docVMP); cfg != nil {
-		b.Layout = record.Int(cfg, "layout")
-		b.ShowNames = record.Int(cfg, "show_mt_name") == 1
+	if cfg := v.conf.VMP; cfg != nil {
+		b.Layout = cfg.Layout
+		b.ShowNames = cfg.ShowMtName == 1
 		b.Panes = []media.Pane{}
 		for _, p := range v.vmpOf(cfg) {
 			b.Panes = append(b.Panes, media.Pane{Index: p.chn, MtID: p.mtID})

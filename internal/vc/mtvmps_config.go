@@ -79,16 +79,7 @@ func (v *mdView) selfPanes(cfg engine.SelfVMP) []vmpPane {
 	if cfg.Mode == 2 {
 		auto = 2
 	}
-	return v.compose(cfg.Layout, vmpMemberObjs(cfg.Members), auto, nil)
-}
-
-// vmpMemberObjs are typed chosen channels in the form compose reads.
-func vmpMemberObjs(ms []engine.VMPMember) []map[string]any {
-	out := make([]map[string]any, len(ms))
-	for i, m := range ms {
-		out[i] = map[string]any{"chn_idx": m.ChnIdx, "member_type": m.MemberType, "mt_id": m.MtID, "mt_chn_idx": m.MtChnIdx}
-	}
-	return out
+	return v.compose(cfg.Layout, cfg.Members, auto, nil)
 }
 
 // selfReply is the reply of a self composition as it is now: its stored

@@ -21,8 +21,8 @@ const vmpMain = "1"
 
 // vmpRunning returns the stored composition of the request's vmp_id:
 // 20823 when it does not run.
-func vmpRunning(c engine.Conference, vmpID string) (map[string]any, error) {
-	cfg := mdObj(c.Doc, docVMP)
+func vmpRunning(c engine.Conference, vmpID string) (*engine.VMP, error) {
+	cfg := c.VMP
 	if vmpID != vmpMain {
 		return nil, wire.Errorf(CodeVMPNotStarted, "conference %s has no picture composition %s (its main composition is 1)", c.ID(), vmpID)
 	}
@@ -47,25 +47,25 @@ func (m *Module) getVMP(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{}
-	for _, k := range []string{"mode", "layout", "broadcast", "voice_hint", "show_mt_name", "except_self", "mt_name_style"} {
-		out[k] = cfg[k]
-	}
+	st := cfg.NameStyle
+	out := map[string]any{"mode": cfg.Mode, "layout": cfg.Layout, "broadcast": cfg.Broadcast, "voice_hint": cfg.VoiceHint,
+		"show_mt_name": cfg.ShowMtName, "except_self": cfg.ExceptSelf,
+		"mt_name_style": map[string]any{"font_size": st.FontSize, "font_color": st.FontColor, "position": st.Position}}
 	members := []any{}
 	for _, p := range v.vmpOf(cfg) {
 		members = append(members, v.paneReply(p))
 	}
 	out["members"] = members
-	if bp := mdObj(cfg, "poll"); bp != nil {
-		out["poll"] = map[string]any{"num": bp["num"], "keep_time": bp["keep_time"], "members": v.accounts(mdStrs(bp, "mt_ids"))}
+	if bp := cfg.Poll; bp != nil {
+		out["poll"] = map[string]any{"num": bp.Num, "keep_time": bp.KeepTime, "members": v.accounts(bp.MtIDs)}
 	}
 	return shape.Project(out, r.Endpoint.Reply), nil
 }
 
 // startVMP starts the composition; 20822 when one runs.
 func (m *Module) startVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return m.writeVMP(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, error) {
-		if mdObj(c.Doc, docVMP) != nil {
+	return m.writeVMP(ctx, r, func(c engine.Conference, v *mdView) (*engine.VMP, error) {
+		if c.VMP != nil {
 			return nil, wire.Errorf(CodeVMPStarted, "conference %s already runs a picture composition", c.ID())
 		}
 		return v.vmpConfig(r.Args.Params, nil)
@@ -75,7 +75,7 @@ func (m *Module) startVMP(ctx context.Context, r *api.Request) (wire.Object, err
 // modifyVMP replaces the settings of the running composition (20823 when
 // none runs); a batch poll starts again from its first page.
 func (m *Module) modifyVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return m.writeVMP(ctx, r, func(c engine.Conference, v *mdView) (map[string]any, error) {
+	return m.writeVMP(ctx, r, func(c engine.Conference, v *mdView) (*engine.VMP, error) {
 		old, err := vmpRunning(c, r.Path("vmp_id"))
 		if err != nil {
 			return nil, err
@@ -87,7 +87,7 @@ func (m *Module) modifyVMP(ctx context.Context, r *api.Request) (wire.Object, er
 // writeVMP stores the composition that build makes of the running
 // conference, then sets the terminals' flags. A terminal named in the
 // request that left the call meanwhile is dropped again and answers 20401.
-func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (map[string]any, error)) (wire.Object, error) {
+func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (*engine.VMP, error)) (wire.Object, error) {
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
@@ -98,7 +98,7 @@ func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c engi
 		if err != nil {
 			return err
 		}
-		c.Doc[docVMP] = cfg
+		c.VMP = cfg
 		c.Doc["vmp_enable"] = 1
 		named = nil
 		for id := range vmpNamed(cfg) {
@@ -121,7 +121,7 @@ func (m *Module) stopVMP(ctx context.Context, r *api.Request) (wire.Object, erro
 		if _, err := vmpRunning(*c, r.Path("vmp_id")); err != nil {
 			return err
 		}
-		delete(c.Doc, docVMP)
+		c.VMP = nil
 		c.Doc["vmp_enable"] = 0
 		return nil
 	})

@@ -9,7 +9,7 @@ import (
 	"github.com/confer-platform/confer/internal/wire"
 )
 
-// The stored form of the conference picture composition (docVMP), built
+// The stored form of the conference picture composition (engine.VMP), built
 // from the parameters of starting or modifying it (reference 05 "开启会议
 // 画面合成", "修改会议画面合成"; seed 001 "Picture composition"):
 //
@@ -29,7 +29,7 @@ import (
 // form. old is the composition being modified (nil when starting): a
 // single-channel poll sent with poll_index 0 carries on from the terminal
 // its channel shows now.
-func (v *mdView) vmpConfig(p map[string]any, old map[string]any) (map[string]any, error) {
+func (v *mdView) vmpConfig(p map[string]any, old *engine.VMP) (*engine.VMP, error) {
 	mode, layout := record.Int(p, "mode"), record.Int(p, "layout")
 	if _, ok := p["mode"]; !ok {
 		// Before 5.1.0.1.0 a composition has no mode (seed 001): a
@@ -37,7 +37,7 @@ func (v *mdView) vmpConfig(p map[string]any, old map[string]any) (map[string]any
 		// it custom, none automatic (docs/compatibility.md).
 		switch {
 		case old != nil:
-			mode = record.Int(old, "mode")
+			mode = old.Mode
 		case len(mdObjs(p, "members")) > 0:
 			mode = 1
 		default:
@@ -52,19 +52,23 @@ func (v *mdView) vmpConfig(p map[string]any, old map[string]any) (map[string]any
 	if err != nil {
 		return nil, err
 	}
-	cfg := map[string]any{"mode": mode, "layout": layout, "broadcast": record.Int(p, "broadcast"),
-		"voice_hint": record.Int(p, "voice_hint"), "show_mt_name": record.Int(p, "show_mt_name"),
-		"except_self": record.Int(p, "except_self"), "mt_name_style": style, "members": []any{}}
+	cfg := &engine.VMP{Mode: mode, Layout: layout, Broadcast: record.Int(p, "broadcast"),
+		VoiceHint: record.Int(p, "voice_hint"), ShowMtName: record.Int(p, "show_mt_name"),
+		ExceptSelf: record.Int(p, "except_self"), NameStyle: style, Members: []engine.VMPMember{}}
 	members := mdObjs(p, "members")
 	if mode == 1 || mode == 4 {
 		if err := mdChannels(members, panes, layout, "members"); err != nil {
 			return nil, err
 		}
-		ms, err := v.vmpMembers(members, mdObjs(old, "members"))
+		var oldMembers []engine.VMPMember
+		if old != nil {
+			oldMembers = old.Members
+		}
+		ms, err := v.vmpMembers(members, oldMembers)
 		if err != nil {
 			return nil, err
 		}
-		cfg["members"] = mdAnys(ms)
+		cfg.Members = ms
 	}
 	if mode != 3 && mode != 4 {
 		return cfg, nil
@@ -77,7 +81,7 @@ func (v *mdView) vmpConfig(p map[string]any, old map[string]any) (map[string]any
 	if err != nil {
 		return nil, err
 	}
-	bp := map[string]any{"num": num, "keep_time": keep, "mt_ids": []any{}}
+	bp := &engine.SinglePoll{Num: num, KeepTime: keep, MtIDs: []string{}}
 	if mode == 4 {
 		ids, err := v.mdIDs(mdObjs(po, "members"), "poll.members")
 		if err != nil {
@@ -89,10 +93,10 @@ func (v *mdView) vmpConfig(p map[string]any, old map[string]any) (map[string]any
 		if len(members) >= panes {
 			return nil, wire.Errorf(CodeVMPMembersRefused, "members: layout %d has %d panes and the channels chosen take them all: no pane is left for the batch poll", layout, panes)
 		}
-		bp["mt_ids"] = mdStrAnys(ids)
+		bp.MtIDs = ids
 	}
-	mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.put(bp)
-	cfg["poll"] = bp
+	bp.Rot = mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.stored()
+	cfg.Poll = bp
 	return cfg, nil
 }
 
@@ -101,10 +105,10 @@ func (v *mdView) vmpConfig(p map[string]any, old map[string]any) (map[string]any
 // most one channel follows the speaker (20827), the conference poll
 // (20828) or the dual stream (20837); a terminal takes one chosen channel
 // (20826).
-func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, error) {
+func (v *mdView) vmpMembers(members []map[string]any, old []engine.VMPMember) ([]engine.VMPMember, error) {
 	count := map[int]int{}
 	chosen := map[string]bool{}
-	out := make([]map[string]any, 0, len(members))
+	out := make([]engine.VMPMember, 0, len(members))
 	for i, e := range members {
 		path := fmt.Sprintf("members[%d]", i)
 		typ, err := mdMemberType(e, path)
@@ -121,7 +125,7 @@ func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, er
 			}
 		}
 		chn := record.Int(e, "chn_idx")
-		ch := map[string]any{"chn_idx": chn, "member_type": typ, "mt_id": "", "mt_chn_idx": 0}
+		ch := engine.VMPMember{ChnIdx: chn, MemberType: typ}
 		switch typ {
 		case mtypeChosen:
 			id := record.Str(e, "mt_id")
@@ -139,13 +143,13 @@ func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, er
 			if err := v.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
 				return nil, err
 			}
-			ch["mt_id"], ch["mt_chn_idx"] = id, mtChn
+			ch.MtID, ch.MtChnIdx = id, mtChn
 		case mtypeSingle:
 			sp, err := v.singlePoll(mdObj(e, "poll"), path+".poll", vmpOldPoll(old, chn))
 			if err != nil {
 				return nil, err
 			}
-			ch["poll"] = singlePollObj(sp)
+			ch.Poll = sp
 		}
 		out = append(out, ch)
 	}
@@ -154,30 +158,13 @@ func (v *mdView) vmpMembers(members, old []map[string]any) ([]map[string]any, er
 
 // vmpOldPoll is the single-channel poll of channel chn among the stored
 // members old (nil when there is none).
-func vmpOldPoll(old []map[string]any, chn int) *engine.SinglePoll {
+func vmpOldPoll(old []engine.VMPMember, chn int) *engine.SinglePoll {
 	for _, m := range old {
-		if record.Int(m, "chn_idx") == chn && record.Int(m, "member_type") == mtypeSingle {
-			if po := mdObj(m, "poll"); po != nil {
-				return singlePollOf(po)
-			}
+		if m.ChnIdx == chn && m.MemberType == mtypeSingle {
+			return m.Poll
 		}
 	}
 	return nil
-}
-
-// singlePollOf reads a single-channel poll of the conference composition
-// (still a map of its document) as the typed poll a TV wall stores.
-func singlePollOf(po map[string]any) *engine.SinglePoll {
-	rot := rotOf(po)
-	return &engine.SinglePoll{Num: rot.Num, KeepTime: record.Int(po, "keep_time"), MtIDs: mdStrs(po, "mt_ids"), Rot: rot.stored()}
-}
-
-// singlePollObj is a single-channel poll in the conference composition's
-// stored form: {num, keep_time, mt_ids} and its rotation.
-func singlePollObj(sp *engine.SinglePoll) map[string]any {
-	o := map[string]any{"num": sp.Num, "keep_time": sp.KeepTime, "mt_ids": mdStrAnys(sp.MtIDs)}
-	rotOfStored(sp.Num, sp.KeepTime, sp.Rot).put(o)
-	return o
 }
 
 // singlePoll checks a single-channel poll ({num, keep_time, poll_index,

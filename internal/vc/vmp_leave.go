@@ -36,7 +36,7 @@ func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 	if err != nil || c.Rec.ID == "" {
 		return err
 	}
-	if mdObj(c.Doc, docVMP) == nil {
+	if c.VMP == nil {
 		// Without a composition the flags of the others do not change
 		// (the mix names them or not as before): the leave reads the
 		// terminals that left, not every terminal of the conference (a
@@ -80,21 +80,20 @@ func (m *Module) mediaFlagsOf(ctx context.Context, c engine.Conference, ids []st
 // mediaDrop removes the terminals in gone from every media feature of a
 // conference and reports whether it changed.
 func mediaDrop(c *engine.Conference, gone leftSet, now time.Time) bool {
-	doc := c.Doc
 	changed := false
 	if mix := c.Mix; mix != nil {
 		if kept, ch := mdWithout(mix.MtIDs, gone); ch {
 			mix.MtIDs, changed = kept, true
 		}
 	}
-	if cfg := mdObj(doc, docVMP); cfg != nil {
-		members, ch := dropChannels(mdObjs(cfg, "members"), gone, now)
+	if cfg := c.VMP; cfg != nil {
+		members, ch := dropChannels(cfg.Members, gone, now)
 		if ch {
-			cfg["members"], changed = mdAnys(members), true
+			cfg.Members, changed = members, true
 		}
-		if bp := mdObj(cfg, "poll"); bp != nil {
-			if kept, ch := mdWithout(mdStrs(bp, "mt_ids"), gone); ch {
-				bp["mt_ids"], changed = mdStrAnys(kept), true
+		if bp := cfg.Poll; bp != nil {
+			if kept, ch := mdWithout(bp.MtIDs, gone); ch {
+				bp.MtIDs, changed = kept, true
 			}
 		}
 	}
@@ -108,21 +107,21 @@ func mediaDrop(c *engine.Conference, gone leftSet, now time.Time) bool {
 // them (and goes when none is left). Channels the creation named by
 // account stay, empty, for the account's terminal to join again
 // (create_features.go).
-func dropChannels(members []map[string]any, gone leftSet, now time.Time) ([]map[string]any, bool) {
+func dropChannels(members []engine.VMPMember, gone leftSet, now time.Time) ([]engine.VMPMember, bool) {
 	changed := false
-	out := make([]map[string]any, 0, len(members))
+	out := make([]engine.VMPMember, 0, len(members))
 	for _, m := range members {
-		if id := record.Str(m, "mt_id"); id != "" && gone.has(id) {
+		if id := m.MtID; id != "" && gone.has(id) {
 			changed = true
-			if record.Str(m, "account") == "" {
+			if m.Account == "" {
 				continue
 			}
-			m["mt_id"] = ""
+			m.MtID = ""
 		}
-		if po := mdObj(m, "poll"); po != nil {
-			if ok, ch := dropPoll(po, gone, now); ch {
+		if po := m.Poll; po != nil {
+			if ok, ch := dropSinglePoll(po, gone, now); ch {
 				changed = true
-				if !ok && len(mdStrs(po, "accounts")) == 0 {
+				if !ok && len(po.Accounts) == 0 {
 					continue
 				}
 			}
@@ -132,22 +131,9 @@ func dropChannels(members []map[string]any, gone leftSet, now time.Time) ([]map[
 	return out, changed
 }
 
-// dropPoll removes the terminals in gone from a single-channel poll
-// {mt_ids, rotation}, carrying its rotation over; ok is false when no
-// terminal is left.
-func dropPoll(po map[string]any, gone leftSet, now time.Time) (ok, changed bool) {
-	old := mdStrs(po, "mt_ids")
-	kept, ch := mdWithout(old, gone)
-	if !ch {
-		return true, false
-	}
-	rotOf(po).rebase(old, kept, now).put(po)
-	po["mt_ids"] = mdStrAnys(kept)
-	return len(kept) > 0, true
-}
-
-// dropSinglePoll is dropPoll for a typed single-channel poll (a TV
-// wall's).
+// dropSinglePoll removes the terminals in gone from a single-channel poll
+// (a composition channel's or a TV wall's), carrying its rotation over;
+// ok is false when no terminal is left.
 func dropSinglePoll(po *engine.SinglePoll, gone leftSet, now time.Time) (ok, changed bool) {
 	kept, ch := mdWithout(po.MtIDs, gone)
 	if !ch {
@@ -177,7 +163,7 @@ func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
 		return err
 	}
 	mix := mixing(c)
-	vmp := v.vmpInvolved(mdObj(c.Doc, docVMP))
+	vmp := v.vmpInvolved(c.VMP)
 	ec := engine.ConfOf(c)
 	for _, t := range v.ts {
 		id := t.MtID()

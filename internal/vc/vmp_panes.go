@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // What a picture composition shows at an instant, computed from its stored
@@ -39,7 +38,7 @@ type vmpPane struct {
 // compose computes the panes of a composition's channels: members are its
 // chosen channels, auto the mode's automatic fill (0 none, 2 automatic,
 // 3 automatic batch poll, 4 custom batch poll), bp the batch poll.
-func (v *mdView) compose(layout int, members []map[string]any, auto int, bp map[string]any) []vmpPane {
+func (v *mdView) compose(layout int, members []engine.VMPMember, auto int, bp *engine.SinglePoll) []vmpPane {
 	panes, _ := vmpPanes(layout)
 	var out []vmpPane
 	taken := map[int]bool{}
@@ -59,15 +58,17 @@ func (v *mdView) compose(layout int, members []map[string]any, auto int, bp map[
 	case 2:
 		show = v.onlineIDs()
 	case 3:
-		show = mdPage(v.onlineIDs(), len(free), rotOf(bp), v)
+		show = mdPage(v.onlineIDs(), len(free), pollRot(bp), v)
 	case 4:
 		var pool []string
-		for _, id := range mdStrs(bp, "mt_ids") {
-			if v.online(id) {
-				pool = append(pool, id)
+		if bp != nil {
+			for _, id := range bp.MtIDs {
+				if v.online(id) {
+					pool = append(pool, id)
+				}
 			}
 		}
-		show = mdPage(pool, len(free), rotOf(bp), v)
+		show = mdPage(pool, len(free), pollRot(bp), v)
 	}
 	for i, id := range show {
 		if i >= len(free) {
@@ -90,13 +91,22 @@ func mdPage(pool []string, size int, rot mdRot, v *mdView) []string {
 	return pool[p*size : min((p+1)*size, len(pool))]
 }
 
+// pollRot is the rotation of a single-channel or batch poll (none for
+// nil).
+func pollRot(p *engine.SinglePoll) mdRot {
+	if p == nil {
+		return mdRot{}
+	}
+	return rotOfStored(p.Num, p.KeepTime, p.Rot)
+}
+
 // fixedPane resolves a chosen channel.
-func (v *mdView) fixedPane(m map[string]any) vmpPane {
-	p := vmpPane{chn: record.Int(m, "chn_idx"), typ: record.Int(m, "member_type")}
+func (v *mdView) fixedPane(m engine.VMPMember) vmpPane {
+	p := vmpPane{chn: m.ChnIdx, typ: m.MemberType}
 	switch p.typ {
 	case mtypeChosen:
-		if id := record.Str(m, "mt_id"); v.online(id) {
-			p.mtID, p.mtChn = id, record.Int(m, "mt_chn_idx")
+		if id := m.MtID; v.online(id) {
+			p.mtID, p.mtChn = id, m.MtChnIdx
 		}
 	case mtypeSpeaker, mtypeVoice:
 		p.mtID = v.role(v.conf.Roles.Speaker)
@@ -107,11 +117,14 @@ func (v *mdView) fixedPane(m map[string]any) vmpPane {
 	case mtypePoll:
 		p.mtID = v.confPollMt()
 	case mtypeSingle:
-		po := mdObj(m, "poll")
-		id, idx := v.pollCurrent(po)
+		po := m.Poll
+		if po == nil { // a channel of member type 6 stored without its poll
+			po = &engine.SinglePoll{}
+		}
+		id, idx := v.pollShows(po)
 		p.mtID = id
-		p.poll = map[string]any{"num": record.Int(po, "num"), "keep_time": record.Int(po, "keep_time"),
-			"poll_index": idx, "members": v.accounts(mdStrs(po, "mt_ids"))}
+		p.poll = map[string]any{"num": po.Num, "keep_time": po.KeepTime,
+			"poll_index": idx, "members": v.accounts(po.MtIDs)}
 	}
 	return p
 }
@@ -129,13 +142,8 @@ func (v *mdView) confPollMt() string {
 	return ""
 }
 
-// pollCurrent is the terminal a single-channel poll shows now and its
+// pollShows is the terminal a single-channel poll shows now and its
 // 1-based poll_index; "" and 0 when its rounds are complete.
-func (v *mdView) pollCurrent(po map[string]any) (string, int) {
-	return v.pollAt(mdStrs(po, "mt_ids"), rotOf(po))
-}
-
-// pollShows is pollCurrent for a typed single-channel poll (a TV wall's).
 func (v *mdView) pollShows(po *engine.SinglePoll) (string, int) {
 	return v.pollAt(po.MtIDs, rotOfStored(po.Num, po.KeepTime, po.Rot))
 }
@@ -171,19 +179,18 @@ func (v *mdView) paneReply(p vmpPane) map[string]any {
 }
 
 // vmpOf computes the panes of the conference composition cfg.
-func (v *mdView) vmpOf(cfg map[string]any) []vmpPane {
-	mode := record.Int(cfg, "mode")
-	auto := mode
-	if mode == 1 {
+func (v *mdView) vmpOf(cfg *engine.VMP) []vmpPane {
+	auto := cfg.Mode
+	if cfg.Mode == 1 {
 		auto = 0
 	}
-	return v.compose(record.Int(cfg, "layout"), mdObjs(cfg, "members"), auto, mdObj(cfg, "poll"))
+	return v.compose(cfg.Layout, cfg.Members, auto, cfg.Poll)
 }
 
 // vmpInvolved are the terminals taking part in the conference composition
 // cfg: those its panes show now and the ones it names (vmpNamed). They
 // carry the vmp flag.
-func (v *mdView) vmpInvolved(cfg map[string]any) map[string]bool {
+func (v *mdView) vmpInvolved(cfg *engine.VMP) map[string]bool {
 	in := vmpNamed(cfg)
 	if cfg == nil {
 		return in
@@ -199,18 +206,25 @@ func (v *mdView) vmpInvolved(cfg map[string]any) map[string]bool {
 // vmpNamed are the terminals a composition names: its chosen terminals
 // and the terminals of its single-channel polls and of its custom batch
 // poll.
-func vmpNamed(cfg map[string]any) map[string]bool {
+func vmpNamed(cfg *engine.VMP) map[string]bool {
 	in := map[string]bool{}
-	for _, m := range mdObjs(cfg, "members") {
-		if id := record.Str(m, "mt_id"); id != "" {
-			in[id] = true
+	if cfg == nil {
+		return in
+	}
+	for _, m := range cfg.Members {
+		if m.MtID != "" {
+			in[m.MtID] = true
 		}
-		for _, id := range mdStrs(mdObj(m, "poll"), "mt_ids") {
-			in[id] = true
+		if m.Poll != nil {
+			for _, id := range m.Poll.MtIDs {
+				in[id] = true
+			}
 		}
 	}
-	for _, id := range mdStrs(mdObj(cfg, "poll"), "mt_ids") {
-		in[id] = true
+	if cfg.Poll != nil {
+		for _, id := range cfg.Poll.MtIDs {
+			in[id] = true
+		}
 	}
 	return in
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -106,20 +107,20 @@ var vmpFontColor = regexp.MustCompile(`^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$`)
 
 // vmpNameStyle reads mt_name_style with the reference's defaults: font
 // size 0, colour #FFFFFF, position 1 (bottom left).
-func vmpNameStyle(p map[string]any) (map[string]any, error) {
-	out := map[string]any{"font_size": 0, "font_color": "#FFFFFF", "position": 1}
+func vmpNameStyle(p map[string]any) (engine.VMPNameStyle, error) {
+	out := engine.VMPNameStyle{FontColor: "#FFFFFF", Position: 1}
 	s := mdObj(p, "mt_name_style")
 	if n, ok := record.IntOK(s["font_size"]); ok {
-		out["font_size"] = n
+		out.FontSize = n
 	}
 	if n, ok := record.IntOK(s["position"]); ok {
-		out["position"] = n
+		out.Position = n
 	}
 	if c := record.Str(s, "font_color"); c != "" {
 		if !vmpFontColor.MatchString(c) {
-			return nil, wire.InvalidParam("mt_name_style.font_color", fmt.Sprintf("%q is not a #RGB hexadecimal colour", c))
+			return out, wire.InvalidParam("mt_name_style.font_color", fmt.Sprintf("%q is not a #RGB hexadecimal colour", c))
 		}
-		out["font_color"] = c
+		out.FontColor = c
 	}
 	return out, nil
 }

@@ -17,13 +17,10 @@ import (
 // by keep_time. A paused rotation (the TV-wall batch poll) keeps the time
 // it ran before the pause.
 
-// Stored fields of a rotation, beside its num and keep_time.
-const (
-	rotOrigin  = "_origin"     // index (0-based) of the first item of a round
-	rotSince   = "_since"      // when the rotation last started or resumed
-	rotElapsed = "_elapsed_ms" // running time before rotSince, in milliseconds
-	rotPaused  = "_paused"     // 1 while paused
-)
+// A rotation is stored beside its num and keep_time as _origin (the
+// index, 0-based, of the first item of a round), _since (when it last
+// started or resumed), _elapsed_ms (its running time before _since) and
+// _paused (1 while paused): engine.Rotation.
 
 // mdRot is a rotation.
 type mdRot struct {
@@ -33,19 +30,6 @@ type mdRot struct {
 	Since   time.Time
 	Elapsed time.Duration
 	Paused  bool
-}
-
-// rotOf reads the rotation stored in an object with num and keep_time.
-func rotOf(o map[string]any) mdRot {
-	since, _ := record.ParseTime(record.Str(o, rotSince))
-	return mdRot{
-		Origin:  record.Int(o, rotOrigin),
-		Num:     record.Int(o, "num"),
-		Keep:    time.Duration(record.Int(o, "keep_time")) * time.Second,
-		Since:   since,
-		Elapsed: time.Duration(record.Int(o, rotElapsed)) * time.Millisecond,
-		Paused:  record.Int(o, rotPaused) == 1,
-	}
 }
 
 // rotOfStored reads a rotation stored in a typed member of the conference
@@ -66,14 +50,6 @@ func rotOfStored(num, keep int, s engine.Rotation) mdRot {
 func (r mdRot) stored() engine.Rotation {
 	return engine.Rotation{Origin: r.Origin, Since: r.Since.UTC().Format(time.RFC3339Nano),
 		ElapsedMs: int(r.Elapsed / time.Millisecond), Paused: mdFlag(r.Paused)}
-}
-
-// put stores the rotation in o (num and keep_time are o's own fields).
-func (r mdRot) put(o map[string]any) {
-	o[rotOrigin] = r.Origin
-	o[rotSince] = r.Since.UTC().Format(time.RFC3339Nano)
-	o[rotElapsed] = int(r.Elapsed / time.Millisecond)
-	o[rotPaused] = mdFlag(r.Paused)
 }
 
 // step is the number of keep_time periods the rotation has run at now.

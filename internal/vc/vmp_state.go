@@ -18,7 +18,7 @@ import (
 // (mix_enable and vmp_enable are kept in step):
 //
 //	vc_mix        the main mixer {mode, mt_ids}: engine.Conference.Mix
-//	vc_vmp        the main picture composition (vmp_id 1)
+//	vc_vmp        the main picture composition (vmp_id 1): engine.Conference.VMP
 //	vc_selfvmps   terminal self compositions, one per terminal video channel:
 //	              engine.Conference.SelfVMPs
 //	vc_hdus       TV walls the conference runs {hdu_id, mode, specific, poll, spilt}:
@@ -31,9 +31,6 @@ import (
 // Everything time-driven (single-channel polls, batch polls) is stored as
 // a start time and read through the clock (DESIGN principle 4), so reads
 // compute the current picture without a timer.
-const (
-	docVMP = "vc_vmp"
-)
 
 // mdView is what the media features read of a running conference at one
 // instant: its document, its terminals and the clock.
