@@ -25,8 +25,13 @@ import (
 const areaNameMax = 60
 
 // areaName reads the required area name: not blank, at most 60 characters.
+// The creation's and the modification's requests are one shape.
 func areaName(r *api.Request) (string, error) {
-	name, _ := r.Args.Params["area"].(string)
+	var q model.MCMeetingRoomAreasCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return "", err
+	}
+	name := q.Area
 	switch {
 	case strings.TrimSpace(name) == "":
 		return "", wire.InvalidParam("area", "required parameter is missing")
