@@ -90,7 +90,12 @@ type Conference struct {
 	// VMP is the conference's picture composition (vc_vmp); nil when
 	// none runs (own_vmp.go).
 	VMP *VMP
-	Doc map[string]any // every member but the server's own above
+	// Poll, UploadPoll and ChairmanPoll are the conference poll
+	// (vc_poll), the upload terminal's (vc_upload_poll) and the
+	// chairman's (vc_chairman_poll); nil when none was started, kept
+	// stopped after one ended (own_poll.go).
+	Poll, UploadPoll, ChairmanPoll *Poll
+	Doc                            map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

@@ -122,6 +122,7 @@ func (c Conference) cloneOwn() Conference {
 	c.Mix, c.HDUPoll = c.Mix.clone(), c.HDUPoll.clone()
 	c.SelfVMPs, c.HDUVMPs = cloneSelfVMPs(c.SelfVMPs), cloneSelfVMPs(c.HDUVMPs)
 	c.HDUs, c.VMP = cloneHDUs(c.HDUs), c.VMP.clone()
+	c.Poll, c.UploadPoll, c.ChairmanPoll = c.Poll.clone(), c.UploadPoll.clone(), c.ChairmanPoll.clone()
 	return c
 }
 

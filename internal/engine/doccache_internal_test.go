@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -97,8 +98,9 @@ func TestDocCacheTake(t *testing.T) {
 // A conference document decoded into its own members (roles, VIPs) and
 // the others and written back gives the bytes it was read from, whatever
 // it held (none, empty ones, set ones, a role stored as a number, a VIP
-// list, a mix, TV-wall batch poll or self composition of another form); a
-// role, VIP list, ..., mix, batch poll, self composition set is written and read back as a field.
+// list, a mix, TV-wall batch poll, self composition or poll of another
+// form); a role, VIP list, ..., mix, batch poll, self composition, poll
+// set is written and read back as a field.
 func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 	for _, data := range []string{
 		`{"conf_id":"1110000","name":"a"}`,
@@ -146,6 +148,16 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":1,"show_mt_name":0}]}`,
 		`{"name":"a","vc_hduvmps":[{"hdu_id":"h1","layout":4,"members":[{"chn_idx":3,"member_type":1,"mt_chn_idx":0,"mt_id":"2"}],"mode":1,"show_mt_name":0,"voice_hint":0}]}`,
 		`{"name":"a","vc_hduvmps":[{"hdu_id":"h1","layout":4,"members":[],"mode":1,"mt_id":"1","show_mt_name":0,"voice_hint":0}]}`,
+		`{"name":"a","vc_poll":{"index":0,"keep_time":5,"members":[{"account":"10.0.1.2","mt_id":"2"},{"account":null,"mt_id":"3"}],"mode":1,"num":0,"origin":0,"paused_at":0,"rounds":0,"state":1,"turn_at":1796540400000}}`,
+		`{"name":"a","poll_enable":0,"vc_poll":{"_by_account":1,"index":1,"keep_time":10,"members":[{"account":"x","mt_id":""},{"account":"y","mt_id":"4"}],"mode":3,"num":2,"origin":0,"paused_at":0,"rounds":1,"shown_index":-1,"state":0,"turn_at":1796540400125}}`,
+		`{"name":"a","vc_upload_poll":{"index":2,"keep_time":3,"members":[{"account":"","mt_id":"1"}],"num":1,"origin":2,"paused_at":1796540401000,"rounds":0,"state":2,"turn_at":1796540400000}}`,
+		`{"name":"a","vc_chairman_poll":{"index":0,"keep_time":5,"members":[],"mode":10,"num":0,"origin":0,"paused_at":0,"rounds":0,"shown_index":0,"state":1,"turn_at":0},"vc_poll":{"index":0,"keep_time":5,"members":[],"mode":0,"num":0,"origin":0,"paused_at":0,"rounds":0,"state":0,"turn_at":0}}`,
+		`{"name":"a","vc_poll":null}`,
+		`{"name":"a","vc_poll":{"state":1}}`,
+		`{"name":"a","vc_poll":{"index":0,"keep_time":5,"members":[{"mt_id":"2"}],"num":0,"origin":0,"paused_at":0,"rounds":0,"state":1,"turn_at":0}}`,
+		`{"name":"a","vc_poll":{"index":0,"keep_time":5,"members":[{"account":7,"mt_id":"2"}],"num":0,"origin":0,"paused_at":0,"rounds":0,"state":1,"turn_at":0}}`,
+		`{"name":"a","vc_poll":{"_by_account":0,"index":0,"keep_time":5,"members":[],"num":0,"origin":0,"paused_at":0,"rounds":0,"state":1,"turn_at":0}}`,
+		`{"name":"a","vc_upload_poll":{"index":0,"keep_time":5,"members":[],"num":0,"origin":0,"paused_at":0,"rounds":0,"state":1,"turn_at":1.7e12}}`,
 	} {
 		c, err := decode(store.Record{Data: []byte(data)})
 		if err != nil {
@@ -178,6 +190,11 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 			Members: []VMPMember{{ChnIdx: 1, MemberType: 1, MtID: "2", Account: "z"},
 				{ChnIdx: 2, MemberType: 6, Poll: &SinglePoll{Num: 1, KeepTime: 4, MtIDs: []string{"3"}, Accounts: []string{}}}},
 			Poll: &SinglePoll{KeepTime: 2, MtIDs: []string{"1"}, Rot: Rotation{Since: "2026-12-06T07:00:00Z"}}}
+		c.Poll = &Poll{Num: 2, KeepTime: 7, Members: []PollMember{{MtID: "1", Account: "a1"}, {MtID: "2", NoAccount: true}, {Account: "a3"}},
+			Origin: 1, State: 2, Index: 2, Rounds: 1, TurnAt: 1796540400000, PausedAt: 1796540401500,
+			Mode: model.Some(3), Shown: model.Some(-1), ByAccount: true}
+		c.UploadPoll = &Poll{KeepTime: 5, Members: []PollMember{{MtID: "3", Account: ""}}, State: 1, TurnAt: 1796540400000}
+		c.ChairmanPoll = &Poll{KeepTime: 5, Members: []PollMember{}, Mode: model.Some(11), Shown: model.Some(0)}
 		got, roles, err := encodeConf(c)
 		if err != nil {
 			t.Fatal(err)
@@ -188,7 +205,9 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 			!reflect.DeepEqual(again.HDUAliases, c.HDUAliases) || !reflect.DeepEqual(again.Mix, c.Mix) ||
 			!reflect.DeepEqual(again.HDUPoll, c.HDUPoll) || again.HDUPollSeq != 8 ||
 			!reflect.DeepEqual(again.SelfVMPs, c.SelfVMPs) || !reflect.DeepEqual(again.HDUVMPs, c.HDUVMPs) ||
-			!reflect.DeepEqual(again.HDUs, c.HDUs) || !reflect.DeepEqual(again.VMP, c.VMP) {
+			!reflect.DeepEqual(again.HDUs, c.HDUs) || !reflect.DeepEqual(again.VMP, c.VMP) ||
+			!reflect.DeepEqual(again.Poll, c.Poll) || !reflect.DeepEqual(again.UploadPoll, c.UploadPoll) ||
+			!reflect.DeepEqual(again.ChairmanPoll, c.ChairmanPoll) {
 			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
 		}
 		if _, in := c.Doc["upload_mt_id"]; in {

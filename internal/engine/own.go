@@ -9,7 +9,8 @@ import (
 
 // The server's own members of a conference document (not creation
 // parameters) are decoded once into fields of Conference: Roles, VIPs,
-// Superior, Links, HDUAliases and the media features' (own_media.go).
+// Superior, Links, HDUAliases and the media features' (own_media.go,
+// own_vmp.go, own_poll.go).
 // The other members stay in Conference.Doc.
 
 // Roles are the members of a conference document that name the terminals
@@ -145,6 +146,7 @@ func (c *Conference) splitOwn() {
 	c.HDUPoll, c.HDUPollSeq = splitHDUPoll(doc), splitHDUPollSeq(doc)
 	c.SelfVMPs, c.HDUVMPs = splitSelfVMPs(doc, selfVMPsMember, false), splitSelfVMPs(doc, hduVMPsMember, true) // own_vmp.go
 	c.HDUs, c.VMP = splitHDUs(doc), splitVMP(doc)
+	c.splitPolls(doc) // own_poll.go
 	if o, ok := doc[aliasMember].(map[string]any); ok {
 		a := make(map[string]string, len(o))
 		for k, v := range o {
@@ -159,7 +161,7 @@ func (c *Conference) splitOwn() {
 
 // ownValues are the VIP list, cascade, TV-wall alias and media members as
 // stored: a nil field is no member.
-func (c Conference) ownValues() (names [11]string, values [11]any) {
+func (c Conference) ownValues() (names [14]string, values [14]any) {
 	n := 0
 	if c.VIPs != nil {
 		l := make([]any, len(c.VIPs))
@@ -219,6 +221,13 @@ func (c Conference) ownValues() (names [11]string, values [11]any) {
 	}
 	if c.VMP != nil {
 		names[n], values[n] = vmpMember, c.VMP.value()
+		n++
+	}
+	for i, f := range c.polls() {
+		if *f != nil {
+			names[n], values[n] = pollMembers[i], (*f).value()
+			n++
+		}
 	}
 	return names, values
 }
@@ -286,5 +295,6 @@ func (c Conference) ownValid() bool {
 	for k, v := range c.HDUAliases {
 		ok = ok && utf8.ValidString(k) && utf8.ValidString(v)
 	}
-	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs) && hdusValid(c.HDUs) && c.VMP.valid()
+	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs) && hdusValid(c.HDUs) && c.VMP.valid() &&
+		c.Poll.valid() && c.UploadPoll.valid() && c.ChairmanPoll.valid()
 }

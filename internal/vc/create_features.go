@@ -99,17 +99,17 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 			c.VMP = cfg
 		}
 	}
-	if p := mdObj(doc, "poll"); len(p) > 0 && !pollRunning(tlObj(doc[tlKeyPoll]), v.byID, v.now) {
+	if p := mdObj(doc, "poll"); len(p) > 0 && !pollRunning(c.Poll, v.byID, v.now) {
 		poll, err := v.createdPoll(p)
 		if err != nil {
 			problems = append(problems, err)
 		} else {
-			doc[tlKeyPoll] = poll
+			c.Poll = poll
 		}
 	}
 	doc["mix_enable"] = mdFlag(c.Mix != nil)
 	doc["vmp_enable"] = mdFlag(c.VMP != nil)
-	doc["poll_enable"] = mdFlag(pollRunning(tlObj(doc[tlKeyPoll]), v.byID, v.now))
+	doc["poll_enable"] = mdFlag(pollRunning(c.Poll, v.byID, v.now))
 	if rec := mdObj(doc, "recorder"); record.Int(rec, "recorder_mode") != 0 {
 		if err := m.createdRecorder(ctx, c, rec, v.now); err != nil {
 			if !isCreatedProblem(err) {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // Terminals joining the features started from the creation
@@ -16,7 +15,6 @@ import (
 // the creation named acct for, in the features still holding them. It
 // reports a change.
 func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct string) (bool, error) {
-	doc := c.Doc
 	changed := false
 	if acct == "" {
 		return changed, nil
@@ -39,7 +37,7 @@ func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct
 			changed = joinList(bp, id, acct) || changed
 		}
 	}
-	if p := tlObj(doc[tlKeyPoll]); p != nil && record.Int(p, pollByAccount) == 1 && tlInt(p["state"]) != pollStateStopped {
+	if p := c.Poll; p != nil && p.ByAccount && p.State != pollStateStopped {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -88,14 +86,13 @@ func vmpNamedChosen(cfg *engine.VMP, id string) bool {
 // anchor first, as pollLeave does: the rotation up to now counts the
 // members as they were, and time when nobody was in the call counts for
 // nothing.
-func joinPoll(p map[string]any, id, acct string, ts map[string]engine.Terminal, now time.Time) bool {
-	members := tlObjs(p["members"])
+func joinPoll(p *engine.Poll, id, acct string, ts map[string]engine.Terminal, now time.Time) bool {
 	at := -1
-	for i, mb := range members {
-		if tlStr(mb["account"]) != acct {
+	for i, mb := range p.Members {
+		if mb.Account != acct {
 			continue
 		}
-		cur := tlStr(mb["mt_id"])
+		cur := mb.MtID
 		if cur == id {
 			return false
 		}
@@ -111,10 +108,10 @@ func joinPoll(p map[string]any, id, acct string, ts map[string]engine.Terminal, 
 		return false
 	}
 	if pos.None {
-		p["turn_at"] = tlMs(eff)
+		p.TurnAt = tlMs(eff)
 	} else {
-		p["index"], p["rounds"], p["turn_at"] = pos.Index, pos.Rounds, tlMs(eff.Add(-pos.InTurn))
+		p.Index, p.Rounds, p.TurnAt = pos.Index, pos.Rounds, tlMs(eff.Add(-pos.InTurn))
 	}
-	members[at]["mt_id"] = id
+	p.Members[at].MtID = id
 	return true
 }

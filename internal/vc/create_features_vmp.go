@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 )
 
@@ -100,14 +101,10 @@ func (v *mdView) createdChannels(members []map[string]any, panes int) []engine.V
 	return out
 }
 
-// pollByAccount marks a conference poll started from the creation: its
-// members are named by account.
-const pollByAccount = "_by_account"
-
 // createdPoll is the conference poll of the creation's poll settings:
 // polling from the start, its members by account (mt_id "" until their
-// terminal joins; poll.go skips them until then).
-func (v *mdView) createdPoll(p map[string]any) (map[string]any, error) {
+// terminal joins; poll.go skips them until then), marked ByAccount.
+func (v *mdView) createdPoll(p map[string]any) (*engine.Poll, error) {
 	num, keep := record.Int(p, "num"), record.Int(p, "keep_time")
 	if num < 0 || keep < 1 {
 		return nil, fmt.Errorf("poll: num %d and keep_time %d do not make a poll (num >= 0, keep_time >= 1): the poll is not started", num, keep)
@@ -117,16 +114,15 @@ func (v *mdView) createdPoll(p map[string]any) (map[string]any, error) {
 		return nil, fmt.Errorf("poll.members: names no account: the poll is not started")
 	}
 	taken := map[string]bool{}
-	members := make([]any, len(accts))
+	members := make([]engine.PollMember, len(accts))
 	for i, a := range accts {
 		id := v.resolve(a, taken)
 		taken[id] = id != ""
-		members[i] = map[string]any{"mt_id": id, "account": a}
+		members[i] = engine.PollMember{MtID: id, Account: a}
 	}
-	poll := map[string]any{"num": num, "keep_time": keep, "members": members, "origin": 0,
-		"state": pollStatePolling, "index": 0, "rounds": 0, "turn_at": tlMs(v.now), "paused_at": 0, pollByAccount: 1}
+	poll := &engine.Poll{Num: num, KeepTime: keep, Members: members, State: pollStatePolling, TurnAt: tlMs(v.now), ByAccount: true}
 	if mode, ok := record.IntOK(p["mode"]); ok {
-		poll["mode"] = mode
+		poll.Mode = model.Some(mode)
 	}
 	return poll, nil
 }

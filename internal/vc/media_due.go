@@ -24,8 +24,7 @@ import (
 // are read in full; whether one does is kept by version (engine.Scan).
 func (m *Module) RunDueMedia(ctx context.Context) error {
 	confs, err := engine.Scan(ctx, m.st, &m.mdScan, engine.StateRunning, func(c engine.Conference) bool {
-		p := tlObj(c.Doc[tlKeyPoll])
-		return vmpMoves(c.VMP) || (p != nil && tlInt(p["state"]) == pollStatePolling)
+		return vmpMoves(c.VMP) || (c.Poll != nil && c.Poll.State == pollStatePolling)
 	})
 	if err != nil {
 		return err

@@ -40,12 +40,10 @@ func (m *Module) mediaSync(ctx context.Context, c engine.Conference) error {
 // mdNeedsTerminals tells whether broadcast reads the terminals: the panes
 // of a composition and the position of a poll that is not stopped do.
 func mdNeedsTerminals(c engine.Conference) bool {
-	doc := c.Doc
 	if c.VMP != nil || len(c.SelfVMPs) > 0 || len(c.HDUVMPs) > 0 {
 		return true
 	}
-	p := tlObj(doc[tlKeyPoll])
-	return p != nil && tlInt(p["state"]) != pollStateStopped
+	return c.Poll != nil && c.Poll.State != pollStateStopped
 }
 
 // sync is mediaSync over a loaded view.
@@ -68,11 +66,9 @@ func (v *mdView) broadcast() media.Broadcast {
 		}
 	}
 	b.Selves = v.selves()
-	if p := tlObj(doc[tlKeyPoll]); p != nil && tlInt(p["state"]) != pollStateStopped {
-		if pos, _ := pollPos(p, v.byID, v.now, nil); !pos.None && !pos.Done {
-			if members := tlObjs(p["members"]); pos.Index < len(members) {
-				b.Poll = tlStr(members[pos.Index]["mt_id"])
-			}
+	if p := v.conf.Poll; p != nil && p.State != pollStateStopped {
+		if pos, _ := pollPos(p, v.byID, v.now, nil); !pos.None && !pos.Done && pos.Index < len(p.Members) {
+			b.Poll = p.Members[pos.Index].MtID
 		}
 	}
 	return b

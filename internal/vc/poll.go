@@ -7,7 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -19,15 +19,17 @@ import (
 // anchor and the clock (engine.PollAt), so the poll advances without a
 // timer; a poll whose rounds are done reads as stopped.
 //
-// Stored under the kind's key of the conference document:
+// A poll is a typed field of the conference, engine.Poll (Poll,
+// UploadPoll, ChairmanPoll: the members vc_poll, vc_upload_poll and
+// vc_chairman_poll of the conference document):
 //
-//	mode, num, keep_time   as started
-//	members                [{mt_id, account}] in poll order
-//	origin                 index (0-based) of the first polled member
-//	state                  1 polling, 2 paused, 0 stopped (as last set)
-//	index, rounds, turn_at the anchor: member whose turn began at turn_at
-//	                       (UNIX ms) and the rounds completed before it
-//	paused_at              UNIX ms of the pause, 0 when not paused
+//	Mode, Num, KeepTime      as started
+//	Members                  {MtID, Account} in poll order
+//	Origin                   index (0-based) of the first polled member
+//	State                    1 polling, 2 paused, 0 stopped (as last set)
+//	Index, Rounds, TurnAt    the anchor: member whose turn began at TurnAt
+//	                         (UNIX ms) and the rounds completed before it
+//	PausedAt                 UNIX ms of the pause, 0 when not paused
 //
 // The terminals' poll flag is not maintained: the polled member changes
 // with the clock alone, and terminal documents are written only by
@@ -46,56 +48,57 @@ const (
 
 // pollKind is one of the three polls.
 type pollKind struct {
-	key      string
 	name     string
 	conf     bool // the conference poll: reflected in poll_enable; refused during playback
 	chairman bool // the chairman poll: needs an online chairman
+	// of is the kind's field of the conference (engine.Conference's Poll,
+	// UploadPoll, ChairmanPoll).
+	of func(c *engine.Conference) **engine.Poll
 }
 
 var pollKinds = []pollKind{
-	{key: tlKeyPoll, name: "conference poll", conf: true},
-	{key: tlKeyUploadPoll, name: "upload poll"},
-	{key: tlKeyChairmanPoll, name: "chairman poll", chairman: true},
+	{name: "conference poll", conf: true, of: func(c *engine.Conference) **engine.Poll { return &c.Poll }},
+	{name: "upload poll", of: func(c *engine.Conference) **engine.Poll { return &c.UploadPoll }},
+	{name: "chairman poll", chairman: true, of: func(c *engine.Conference) **engine.Poll { return &c.ChairmanPoll }},
 }
 
 // pollAnchor reads the stored anchor of a poll at now.
-func pollAnchor(p map[string]any, now time.Time) engine.PollAnchor {
+func pollAnchor(p *engine.Poll, now time.Time) engine.PollAnchor {
 	eff := now
-	if tlInt(p["state"]) == pollStatePaused && tlInt64(p["paused_at"]) > 0 {
-		eff = tlAt(p["paused_at"])
+	if p.State == pollStatePaused && p.PausedAt > 0 {
+		eff = time.UnixMilli(p.PausedAt)
 	}
 	return engine.PollAnchor{
-		Members: len(tlObjs(p["members"])), Origin: tlInt(p["origin"]), Num: tlInt(p["num"]),
-		Keep:  time.Duration(tlInt(p["keep_time"])) * time.Second,
-		Index: tlInt(p["index"]), Rounds: tlInt(p["rounds"]), Elapsed: eff.Sub(tlAt(p["turn_at"])),
+		Members: len(p.Members), Origin: p.Origin, Num: p.Num,
+		Keep:  time.Duration(p.KeepTime) * time.Second,
+		Index: p.Index, Rounds: p.Rounds, Elapsed: eff.Sub(time.UnixMilli(p.TurnAt)),
 	}
 }
 
 // pollPos computes where a poll stands; also tells the time the clock is
 // at for it (the pause time while paused).
-func pollPos(p map[string]any, ts map[string]engine.Terminal, now time.Time, extra map[string]bool) (engine.PollPosition, time.Time) {
-	members := tlObjs(p["members"])
+func pollPos(p *engine.Poll, ts map[string]engine.Terminal, now time.Time, extra map[string]bool) (engine.PollPosition, time.Time) {
 	a := pollAnchor(p, now)
 	pos := engine.PollAt(a, func(i int) bool {
-		id := tlStr(members[i]["mt_id"])
+		id := p.Members[i].MtID
 		return tlOnline(ts, id) || extra[id]
 	})
-	return pos, tlAt(p["turn_at"]).Add(a.Elapsed)
+	return pos, time.UnixMilli(p.TurnAt).Add(a.Elapsed)
 }
 
 // pollRunning tells whether a poll is polling or paused at now.
-func pollRunning(p map[string]any, ts map[string]engine.Terminal, now time.Time) bool {
-	if p == nil || tlInt(p["state"]) == pollStateStopped {
+func pollRunning(p *engine.Poll, ts map[string]engine.Terminal, now time.Time) bool {
+	if p == nil || p.State == pollStateStopped {
 		return false
 	}
 	pos, _ := pollPos(p, ts, now, nil)
 	return !pos.Done
 }
 
-// pollsActive tells whether any poll of the document was left running.
-func pollsActive(doc map[string]any) bool {
+// pollsActive tells whether any poll of the conference was left running.
+func pollsActive(c *engine.Conference) bool {
 	for _, k := range pollKinds {
-		if p := tlObj(doc[k.key]); p != nil && tlInt(p["state"]) != pollStateStopped {
+		if pollActive(c, k) != nil {
 			return true
 		}
 	}
@@ -103,64 +106,54 @@ func pollsActive(doc map[string]any) bool {
 }
 
 // pollStop marks a poll stopped.
-func pollStop(doc map[string]any, k pollKind) {
-	p := tlObj(doc[k.key])
-	p["state"], p["paused_at"] = pollStateStopped, 0
+func pollStop(c *engine.Conference, k pollKind) {
+	p := *k.of(c)
+	p.State, p.PausedAt = pollStateStopped, 0
 	if k.conf {
-		doc["poll_enable"] = 0
+		c.Doc["poll_enable"] = 0
 	}
 }
 
 // pollSettle stops a poll whose rounds are done (the due sweep).
-func pollSettle(doc map[string]any, k pollKind, ts map[string]engine.Terminal, now time.Time) bool {
-	p := tlObj(doc[k.key])
-	if p == nil || tlInt(p["state"]) == pollStateStopped || pollRunning(p, ts, now) {
+func pollSettle(c *engine.Conference, k pollKind, ts map[string]engine.Terminal, now time.Time) bool {
+	p := pollActive(c, k)
+	if p == nil || pollRunning(p, ts, now) {
 		return false
 	}
-	pollStop(doc, k)
+	pollStop(c, k)
 	return true
 }
 
 // pollActive returns the poll of kind k when it runs (or is paused), nil
 // when there is none or it stopped.
-func pollActive(doc map[string]any, k pollKind) map[string]any {
-	p := tlObj(doc[k.key])
-	if p == nil || tlInt(p["state"]) == pollStateStopped {
+func pollActive(c *engine.Conference, k pollKind) *engine.Poll {
+	p := *k.of(c)
+	if p == nil || p.State == pollStateStopped {
 		return nil
 	}
 	return p
 }
 
-// pollsRunning tells whether any poll of the conference runs.
-func pollsRunning(doc map[string]any) bool {
-	for _, k := range pollKinds {
-		if pollActive(doc, k) != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // pollLeave takes a new anchor after terminals left: the rotation up to
 // now counts them as they were; from now on they are skipped. A poll with
 // no member left online stops (reference A3 20524).
-func pollLeave(doc map[string]any, k pollKind, ts map[string]engine.Terminal, gone leftSet, now time.Time) bool {
-	p := pollActive(doc, k)
+func pollLeave(c *engine.Conference, k pollKind, ts map[string]engine.Terminal, gone leftSet, now time.Time) bool {
+	p := pollActive(c, k)
 	if p == nil {
 		return false
 	}
 	pos, eff := pollPos(p, ts, now, gone)
 	if pos.Done || pos.None {
-		pollStop(doc, k)
+		pollStop(c, k)
 		return true
 	}
-	p["index"], p["rounds"], p["turn_at"] = pos.Index, pos.Rounds, tlMs(eff.Add(-pos.InTurn))
-	if gone.has(tlStr(tlObjs(p["members"])[pos.Index]["mt_id"])) {
-		p["turn_at"] = tlMs(eff) // the next member's turn begins now
+	p.Index, p.Rounds, p.TurnAt = pos.Index, pos.Rounds, tlMs(eff.Add(-pos.InTurn))
+	if gone.has(p.Members[pos.Index].MtID) {
+		p.TurnAt = tlMs(eff) // the next member's turn begins now
 	}
 	after, _ := pollPos(p, ts, now, nil)
 	if after.None || after.Done {
-		pollStop(doc, k)
+		pollStop(c, k)
 	}
 	return true
 }
@@ -176,34 +169,47 @@ func (m *Module) pollGet(k pollKind) api.Handler {
 		if err != nil {
 			return nil, err
 		}
-		p := tlObj(c.Doc[k.key])
 		// mode is 0 while no poll runs (issue 42: the 5.0.0.4.1 platform's
 		// reply); the settings of the last poll stay.
-		out := map[string]any{"mode": 0, "state": pollStateStopped, "poll_index": 0, "cur_poll_mt": map[string]any{"mt_id": ""}, "members": []any{}}
+		out := model.VCConfsPollGetReply{CurPollMt: &model.VCConfsPollGetReplyCurPollMt{}, Members: []model.VCConfsPollGetReplyMember{}}
+		p := *k.of(&c)
 		if p == nil {
-			return shape.Project(out, r.Endpoint.Reply), nil
+			return k.reply(out), nil
 		}
-		members := []any{}
-		for _, mb := range tlObjs(p["members"]) {
-			id := tlStr(mb["mt_id"])
+		for _, mb := range p.Members {
+			id := mb.MtID
 			if _, ok := ts[id]; !ok {
 				id = "" // no longer a terminal of the conference
 			}
-			members = append(members, map[string]any{"account": mb["account"], "mt_id": id})
+			out.Members = append(out.Members, model.VCConfsPollGetReplyMember{Account: mb.Account, MtID: id})
 		}
-		out["num"], out["keep_time"], out["members"] = p["num"], p["keep_time"], members
-		if state := tlInt(p["state"]); state != pollStateStopped {
+		out.Num, out.KeepTime = p.Num, p.KeepTime
+		if p.State != pollStateStopped {
 			pos, _ := pollPos(p, ts, m.clk.Now(), nil)
 			if !pos.Done {
-				out["state"], out["mode"] = state, p["mode"]
+				out.State, out.Mode = p.State, p.Mode.Or(0) // none before 5.1.0.1.0 (and the upload poll's)
 				if !pos.None {
-					out["poll_index"] = pos.Index + 1
-					out["cur_poll_mt"] = map[string]any{"mt_id": tlStr(tlObjs(p["members"])[pos.Index]["mt_id"])}
+					out.PollIndex = pos.Index + 1
+					out.CurPollMt.MtID = p.Members[pos.Index].MtID
 				}
 			}
 		}
-		return shape.Project(out, r.Endpoint.Reply), nil
+		return k.reply(out), nil
 	}
+}
+
+// reply is a poll's query reply of kind k: the conference poll's, the
+// chairman poll's of the same members, or the upload poll's, which has no
+// mode.
+func (k pollKind) reply(out model.VCConfsPollGetReply) wire.Object {
+	switch {
+	case k.conf:
+		return out.Wire()
+	case k.chairman:
+		return (*model.VCConfsChairmanPollGetReply)(&out).Wire()
+	}
+	return (&model.VCConfsUploadPollGetReply{State: out.State, Num: out.Num, KeepTime: out.KeepTime, PollIndex: out.PollIndex,
+		CurPollMt: out.CurPollMt, Members: out.Members}).Wire()
 }
 
 // pollStart starts (or restarts with new settings) a poll.
@@ -245,7 +251,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 				return false, err
 			}
 			now := m.clk.Now()
-			members := make([]any, len(ids))
+			members := make([]engine.PollMember, len(ids))
 			online := 0
 			for i, id := range ids {
 				if err := tlMember(*c, ts, fmt.Sprintf("members[%d].mt_id", i), id, false); err != nil {
@@ -254,7 +260,10 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 				if tlOnline(ts, id) {
 					online++
 				}
-				members[i] = map[string]any{"mt_id": id, "account": ts[id].Doc["account"]}
+				// The terminal's account as it is: a terminal without one
+				// is stored as null (NoAccount).
+				acct, ok := ts[id].Doc["account"].(string)
+				members[i] = engine.PollMember{MtID: id, Account: acct, NoAccount: !ok}
 			}
 			if online == 0 {
 				return false, wire.Errorf(CodePollStopped, "no member of the %s is online", k.name)
@@ -267,18 +276,18 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 			if k.conf && playbackPlaying(c.Doc, now) {
 				return false, wire.Errorf(CodePollInPlayback, "conference %s is playing back a recording", c.ID())
 			}
-			p := map[string]any{"num": num, "keep_time": keep, "members": members, "origin": first - 1,
-				"state": pollStatePolling, "index": first - 1, "rounds": 0, "turn_at": tlMs(now), "paused_at": 0}
+			p := &engine.Poll{Num: num, KeepTime: keep, Members: members, Origin: first - 1,
+				State: pollStatePolling, Index: first - 1, TurnAt: tlMs(now)}
 			if mode, ok := tlParam(ps, "mode"); ok {
-				p["mode"] = mode
+				p.Mode = model.Some(mode)
 			}
-			c.Doc[k.key] = p
+			*k.of(c) = p
 			if k.conf {
 				c.Doc["poll_enable"] = 1
 			}
 			return true, nil
 		})
-		if err != nil || k.key != tlKeyPoll {
+		if err != nil || !k.conf {
 			return nil, err
 		}
 		return nil, m.mediaSync(ctx, c) // the member the poll shows (media_sync.go)
@@ -297,29 +306,28 @@ func (m *Module) pollState(k pollKind) api.Handler {
 				return false, err
 			}
 			now := m.clk.Now()
-			p := tlObj(c.Doc[k.key])
+			p := *k.of(c)
 			if !pollRunning(p, ts, now) {
 				return false, wire.Errorf(CodeNotPolling, "conference %s is not running a %s", c.ID(), k.name)
 			}
-			state := tlInt(p["state"])
 			switch {
 			case value == pollValueStop:
-				pollStop(c.Doc, k)
-			case value == pollValuePause && state == pollStatePolling:
+				pollStop(c, k)
+			case value == pollValuePause && p.State == pollStatePolling:
 				pos, _ := pollPos(p, ts, now, nil)
 				if !pos.None {
-					p["index"], p["rounds"], p["turn_at"] = pos.Index, pos.Rounds, tlMs(now.Add(-pos.InTurn))
+					p.Index, p.Rounds, p.TurnAt = pos.Index, pos.Rounds, tlMs(now.Add(-pos.InTurn))
 				}
-				p["state"], p["paused_at"] = pollStatePaused, tlMs(now)
-			case value == pollValueResume && state == pollStatePaused:
-				p["turn_at"] = tlInt64(p["turn_at"]) + tlMs(now) - tlInt64(p["paused_at"])
-				p["state"], p["paused_at"] = pollStatePolling, 0
+				p.State, p.PausedAt = pollStatePaused, tlMs(now)
+			case value == pollValueResume && p.State == pollStatePaused:
+				p.TurnAt += tlMs(now) - p.PausedAt
+				p.State, p.PausedAt = pollStatePolling, 0
 			default:
 				return false, nil // already in that state
 			}
 			return true, nil
 		})
-		if err != nil || k.key != tlKeyPoll {
+		if err != nil || !k.conf {
 			return nil, err
 		}
 		return nil, m.mediaSync(ctx, c) // the member the poll shows (media_sync.go)

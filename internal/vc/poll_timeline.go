@@ -21,7 +21,8 @@ import (
 // is derived from those timestamps and the injected clock at read time
 // (DESIGN principle 4), so no timer runs and a restart loses nothing.
 //
-//	vc_poll, vc_upload_poll, vc_chairman_poll  a poll (poll.go)
+//	vc_poll, vc_upload_poll, vc_chairman_poll  a poll (poll.go; typed:
+//	                                           engine.Poll, c.Poll, ...)
 //	vc_recorders                               the running recordings (rec.go)
 //	vc_playback                                the playback (playback.go)
 //	vc_monitors                                the monitors (monitor.go)
@@ -31,13 +32,10 @@ import (
 // the departure of terminals (timelineLeave) and the due sweep
 // (RunDueTimeline).
 const (
-	tlKeyPoll         = "vc_poll"
-	tlKeyUploadPoll   = "vc_upload_poll"
-	tlKeyChairmanPoll = "vc_chairman_poll"
-	tlKeyRecorders    = "vc_recorders"
-	tlKeyPlayback     = "vc_playback"
-	tlKeyMonitors     = "vc_monitors"
-	tlKeyInspections  = "vc_inspections"
+	tlKeyRecorders   = "vc_recorders"
+	tlKeyPlayback    = "vc_playback"
+	tlKeyMonitors    = "vc_monitors"
+	tlKeyInspections = "vc_inspections"
 )
 
 // tlRunning reads the running conference of the request's path in the
@@ -217,7 +215,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		// them then): a leave without one need not decode every terminal
 		// of the conference.
 		var ts map[string]engine.Terminal
-		if pollsRunning(c.Doc) {
+		if pollsActive(c) {
 			var err error
 			if ts, err = m.tlTerminals(ctx, *c); err != nil {
 				return false, err
@@ -226,7 +224,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		now := m.clk.Now()
 		changed := false
 		for _, k := range pollKinds {
-			changed = pollLeave(c.Doc, k, ts, gone, now) || changed
+			changed = pollLeave(c, k, ts, gone, now) || changed
 		}
 		notes.Set(append(inspectFailures(*c, gone.has, now), monitorFailures(*c, gone.has, now)...)...)
 		changed = monitorLeave(c.Doc, gone) || changed
@@ -284,7 +282,7 @@ func recorderLeave(doc map[string]any, gone leftSet) bool {
 // documents hold such state (decoding a conference again only when its
 // version changed, engine.Scan) and writes only those that changed.
 func (m *Module) RunDueTimeline(ctx context.Context) error {
-	confs, err := engine.Scan(ctx, m.st, &m.tlScan, engine.StateRunning, func(c engine.Conference) bool { return tlHasState(c.Doc) })
+	confs, err := engine.Scan(ctx, m.st, &m.tlScan, engine.StateRunning, func(c engine.Conference) bool { return tlHasState(&c) })
 	if err != nil {
 		return err
 	}
@@ -305,15 +303,15 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 			}
 			notes.Set(ns...)
 			changed = lost || changed
-			if pollsActive(c.Doc) {
+			if pollsActive(c) {
 				ts, err := m.tlTerminals(ctx, *c)
 				if err != nil {
 					return false, err
 				}
 				for _, k := range pollKinds {
-					changed = pollSettle(c.Doc, k, ts, now) || changed
+					changed = pollSettle(c, k, ts, now) || changed
 				}
-				changed = pollMark(c.Doc, ts, now) || changed
+				changed = pollMark(c, ts, now) || changed
 			}
 			return changed, nil
 		})
@@ -324,8 +322,8 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// tlHasState tells whether a conference document holds any state of these
+// tlHasState tells whether a conference holds any state of these
 // features that time can change.
-func tlHasState(doc map[string]any) bool {
-	return len(tlObjs(doc[tlKeyMonitors])) > 0 || tlObj(doc[tlKeyPlayback]) != nil || pollsActive(doc)
+func tlHasState(c *engine.Conference) bool {
+	return len(tlObjs(c.Doc[tlKeyMonitors])) > 0 || tlObj(c.Doc[tlKeyPlayback]) != nil || pollsActive(c)
 }

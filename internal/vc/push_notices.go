@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -109,9 +110,9 @@ func (m *Module) playbackLost(ctx context.Context, c *engine.Conference, now tim
 // that the change is a stored one and /confs/{conf_id}/poll is published
 // when the next member's turn begins. The due sweep runs it; upload and
 // chairman polls have no channel and are left alone.
-func pollMark(doc map[string]any, ts map[string]engine.Terminal, now time.Time) bool {
-	p := tlObj(doc[tlKeyPoll])
-	if p == nil || tlInt(p["state"]) == pollStateStopped {
+func pollMark(c *engine.Conference, ts map[string]engine.Terminal, now time.Time) bool {
+	p := c.Poll
+	if p == nil || p.State == pollStateStopped {
 		return false
 	}
 	pos, _ := pollPos(p, ts, now, nil)
@@ -119,9 +120,9 @@ func pollMark(doc map[string]any, ts map[string]engine.Terminal, now time.Time) 
 	if pos.None || pos.Done {
 		shown = -1
 	}
-	if v, ok := p["shown_index"]; ok && tlInt(v) == shown {
+	if v, ok := p.Shown.Get(); ok && v == shown {
 		return false
 	}
-	p["shown_index"] = shown
+	p.Shown = model.Some(shown)
 	return true
 }

@@ -132,12 +132,12 @@ func (v *mdView) fixedPane(m engine.VMPMember) vmpPane {
 // confPollMt is the terminal the conference poll (poll.go) shows now, ""
 // when it does not run or polls no one.
 func (v *mdView) confPollMt() string {
-	p := tlObj(v.conf.Doc[tlKeyPoll])
+	p := v.conf.Poll
 	if !pollRunning(p, v.byID, v.now) {
 		return ""
 	}
 	if pos, _ := pollPos(p, v.byID, v.now, nil); !pos.None {
-		return tlStr(tlObjs(p["members"])[pos.Index]["mt_id"])
+		return p.Members[pos.Index].MtID
 	}
 	return ""
 }

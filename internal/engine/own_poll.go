@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/confer-platform/confer/internal/model"
+)
+
+// The conference's polls (vc's poll.go), typed as the other own members
+// (own.go, own_media.go, own_vmp.go): decoded once into fields of
+// Conference and written back under their stored names, in the same form,
+// so that the stored JSON keeps its shape and its bytes.
+
+// Poll is one of the conference's three polls: the conference poll
+// (vc_poll), the upload terminal's (vc_upload_poll) and the chairman's
+// (vc_chairman_poll), stored as {num, keep_time, members, origin, state,
+// index, rounds, turn_at, paused_at}, with mode when the start named one,
+// shown_index once the due sweep marked where the conference poll stands
+// and _by_account (1) for a conference poll the creation started. Where it
+// stands is derived from the anchor (Index, Rounds, TurnAt) and the clock
+// (PollAt); a stopped poll keeps its settings.
+type Poll struct {
+	Num      int          // num: rounds, 0 polls forever
+	KeepTime int          // keep_time, in seconds
+	Members  []PollMember // members, in poll order
+	Origin   int          // origin: the index (0-based) of a round's first member
+	State    int          // state: 0 stopped, 1 polling, 2 paused (as last set)
+	Index    int          // index: the member whose turn began at TurnAt
+	Rounds   int          // rounds: the rounds completed before that turn
+	TurnAt   int64        // turn_at: UNIX ms
+	PausedAt int64        // paused_at: UNIX ms of the pause, 0 when not paused
+	// Mode (mode) is the start's mode: the upload poll and a start of a
+	// release before the parameter have none.
+	Mode model.Opt[int]
+	// Shown (shown_index) is the member the conference poll showed when
+	// the due sweep last looked, -1 none; not stored before the first look.
+	Shown     model.Opt[int]
+	ByAccount bool // _by_account: the creation's poll, its members named by account
+}
+
+// PollMember is a member of a poll, stored as {mt_id, account}.
+type PollMember struct {
+	MtID    string // mt_id: "" until the creation's account joins
+	Account string // account
+	// NoAccount tells that account is stored as null: the terminal had
+	// none when an operator started the poll (the start copies the
+	// terminal's account).
+	NoAccount bool
+}
+
+// The stored member names of the polls (in the order of Conference's
+// fields Poll, UploadPoll and ChairmanPoll) and of the creation's mark.
+const (
+	pollMember         = "vc_poll"
+	uploadPollMember   = "vc_upload_poll"
+	chairmanPollMember = "vc_chairman_poll"
+	pollByAccount      = "_by_account"
+)
+
+// polls are c's poll fields, in the order of pollMembers.
+func (c *Conference) polls() [3]**Poll { return [...]**Poll{&c.Poll, &c.UploadPoll, &c.ChairmanPoll} }
+
+var pollMembers = [...]string{pollMember, uploadPollMember, chairmanPollMember}
+
+// int64 reads a number member written from an int64 (a UNIX ms time).
+func (s *storedObj) int64(k string) int64 {
+	n, ok := s.o[k].(json.Number)
+	i, err := strconv.ParseInt(string(n), 10, 64)
+	ok = ok && err == nil && strconv.FormatInt(i, 10) == string(n)
+	s.ok, s.n = s.ok && ok, s.n+1
+	return i
+}
+
+// readPollMember reads a poll's member: {mt_id, account}, the account a
+// string or null.
+func readPollMember(v any) (PollMember, bool) {
+	s := readObj(v)
+	m := PollMember{MtID: s.str("mt_id")}
+	if a, in := s.o["account"]; in && a == nil {
+		m.NoAccount, s.n = true, s.n+1
+	} else {
+		m.Account = s.str("account")
+	}
+	return m, s.done()
+}
+
+// readPoll reads a poll: false when it is of another form than value
+// writes.
+func readPoll(v any) (*Poll, bool) {
+	s := readObj(v)
+	p := Poll{Num: s.int("num"), KeepTime: s.int("keep_time"), Origin: s.int("origin"), State: s.int("state"),
+		Index: s.int("index"), Rounds: s.int("rounds"), TurnAt: s.int64("turn_at"), PausedAt: s.int64("paused_at")}
+	var ok bool
+	p.Members, ok = storedList(s.o["members"], readPollMember)
+	s.ok, s.n = s.ok && ok, s.n+1
+	if s.has("mode") {
+		p.Mode = model.Some(s.int("mode"))
+	}
+	if s.has("shown_index") {
+		p.Shown = model.Some(s.int("shown_index"))
+	}
+	if s.has(pollByAccount) {
+		if p.ByAccount = s.int(pollByAccount) == 1; !p.ByAccount {
+			return nil, false
+		}
+	}
+	return &p, s.done()
+}
+
+// value is the poll as stored.
+func (p *Poll) value() map[string]any {
+	ms := make([]any, len(p.Members))
+	for i, m := range p.Members {
+		var acct any = m.Account
+		if m.NoAccount {
+			acct = nil
+		}
+		ms[i] = map[string]any{"mt_id": m.MtID, "account": acct}
+	}
+	o := map[string]any{"num": p.Num, "keep_time": p.KeepTime, "members": ms, "origin": p.Origin, "state": p.State,
+		"index": p.Index, "rounds": p.Rounds, "turn_at": p.TurnAt, "paused_at": p.PausedAt}
+	if mode, ok := p.Mode.Get(); ok {
+		o["mode"] = mode
+	}
+	if shown, ok := p.Shown.Get(); ok {
+		o["shown_index"] = shown
+	}
+	if p.ByAccount {
+		o[pollByAccount] = 1
+	}
+	return o
+}
+
+// splitPolls moves the polls out of doc into c's fields; a poll doc has
+// none of, or one of another form than Poll writes, is nil (and one of
+// another form stays in doc as it was).
+func (c *Conference) splitPolls(doc map[string]any) {
+	for i, f := range c.polls() {
+		*f = nil
+		if _, in := doc[pollMembers[i]]; !in {
+			continue
+		}
+		if p, ok := readPoll(doc[pollMembers[i]]); ok {
+			*f = p
+			delete(doc, pollMembers[i])
+		}
+	}
+}
+
+// clone copies a poll (nil stays nil).
+func (p *Poll) clone() *Poll {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.Members = append([]PollMember{}, p.Members...) // always stored: read back as a list
+	return &c
+}
+
+// valid tells whether decoding the poll's encoding gives it back: its
+// strings are valid UTF-8 (ownValid).
+func (p *Poll) valid() bool {
+	if p == nil {
+		return true
+	}
+	ok := true
+	for _, m := range p.Members {
+		// A member stored as null reads back without its account.
+		ok = ok && utf8.ValidString(m.MtID) && utf8.ValidString(m.Account) && !(m.NoAccount && m.Account != "")
+	}
+	return ok
+}
