@@ -95,7 +95,10 @@ type Conference struct {
 	// chairman's (vc_chairman_poll); nil when none was started, kept
 	// stopped after one ended (own_poll.go).
 	Poll, UploadPoll, ChairmanPoll *Poll
-	Doc                            map[string]any // every member but the server's own above
+	// Recorders are the running recordings (vc_recorders); nil when the
+	// document has none (own_rec.go).
+	Recorders []Recording
+	Doc       map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

@@ -123,6 +123,7 @@ func (c Conference) cloneOwn() Conference {
 	c.SelfVMPs, c.HDUVMPs = cloneSelfVMPs(c.SelfVMPs), cloneSelfVMPs(c.HDUVMPs)
 	c.HDUs, c.VMP = cloneHDUs(c.HDUs), c.VMP.clone()
 	c.Poll, c.UploadPoll, c.ChairmanPoll = c.Poll.clone(), c.UploadPoll.clone(), c.ChairmanPoll.clone()
+	c.Recorders = cloneRecorders(c.Recorders)
 	return c
 }
 

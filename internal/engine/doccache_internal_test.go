@@ -98,9 +98,9 @@ func TestDocCacheTake(t *testing.T) {
 // A conference document decoded into its own members (roles, VIPs) and
 // the others and written back gives the bytes it was read from, whatever
 // it held (none, empty ones, set ones, a role stored as a number, a VIP
-// list, a mix, TV-wall batch poll, self composition or poll of another
-// form); a role, VIP list, ..., mix, batch poll, self composition, poll
-// set is written and read back as a field.
+// list, a mix, TV-wall batch poll, self composition, poll or recording of
+// another form); a role, VIP list, ..., mix, batch poll, self composition,
+// poll, recording set is written and read back as a field.
 func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 	for _, data := range []string{
 		`{"conf_id":"1110000","name":"a"}`,
@@ -158,6 +158,17 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_poll":{"index":0,"keep_time":5,"members":[{"account":7,"mt_id":"2"}],"num":0,"origin":0,"paused_at":0,"rounds":0,"state":1,"turn_at":0}}`,
 		`{"name":"a","vc_poll":{"_by_account":0,"index":0,"keep_time":5,"members":[],"num":0,"origin":0,"paused_at":0,"rounds":0,"state":1,"turn_at":0}}`,
 		`{"name":"a","vc_upload_poll":{"index":0,"keep_time":5,"members":[],"num":0,"origin":0,"paused_at":0,"rounds":0,"state":1,"turn_at":1.7e12}}`,
+		`{"name":"a","vc_recorders":[]}`,
+		`{"name":"a","vc_recorders":[{"anonymous":0,"dual_stream":0,"main_stream":1,"members":[],"paused_at":0,"paused_ms":0,"publish_mode":0,"rec_id":"1","recorder_mode":1,"recorder_type":1,"started_at":1765000000000,"state":1,"video_name":"v","vrs_id":"vrs1","watermark":0}]}`,
+		`{"name":"a","vc_recorders":[{"anonymous":0,"dual_stream":0,"main_stream":1,"members":[],"paused_at":0,"paused_ms":0,"publish_mode":0,"rec_id":"1","recorder_mode":1,"recorder_type":1,"started_at":1765000000000,"state":1,"video_name":"v","vrs_id":"vrs1","watermark":0},{"anonymous":1,"dual_stream":1,"main_stream":1,"members":[{"mt_id":"1"},{"mt_id":"2"}],"paused_at":1765000005000,"paused_ms":1200,"publish_mode":1,"rec_id":"2","recorder_mode":3,"recorder_type":2,"started_at":1765000000000,"state":2,"video_name":"w","vrs_id":"vrs1","watermark":1,"x_confer_parts":[{"file":"d/2.webm","node":"","started_at":1765000000000},{"file":"d/2-2.webm","node":"http://n2:8080","started_at":1765000003000}],"x_confer_rtmp_url":"rtmp://x/live"}]}`,
+		`{"name":"a","vc_recorders":[{"anonymous":0,"dual_stream":0,"main_stream":1,"members":[],"paused_at":0,"paused_ms":0,"publish_mode":0,"rec_id":"1","recorder_mode":1,"recorder_type":1,"started_at":1765000000000,"state":1,"video_name":"v","vrs_id":"vrs1","watermark":0,"x_confer_parts":[]}]}`,
+		`{"name":"a","vc_recorders":[{"anonymous":0,"dual_stream":0,"main_stream":1,"members":[],"paused_at":0,"paused_ms":0,"publish_mode":0,"rec_id":"1","recorder_mode":1,"recorder_type":1,"started_at":1765000000000,"state":1,"video_name":"v","vrs_id":"vrs1","watermark":0,"x_confer_rtmp_url":""}]}`,
+		`{"name":"a","vc_recorders":[{"anonymous":0,"dual_stream":0,"main_stream":1,"members":[{"mt_id":1}],"paused_at":0,"paused_ms":0,"publish_mode":0,"rec_id":"1","recorder_mode":1,"recorder_type":1,"started_at":1765000000000,"state":1,"video_name":"v","vrs_id":"vrs1","watermark":0}]}`,
+		`{"name":"a","vc_recorders":[{"anonymous":0,"dual_stream":0,"main_stream":1,"members":[],"paused_at":0,"paused_ms":0,"publish_mode":0,"rec_id":1,"recorder_mode":1,"recorder_type":1,"started_at":1765000000000,"state":1,"video_name":"v","vrs_id":"vrs1","watermark":0}]}`,
+		`{"name":"a","vc_recorders":[{"anonymous":0,"dual_stream":0,"main_stream":1,"members":[],"paused_at":0,"paused_ms":0,"publish_mode":0,"rec_id":"1","recorder_mode":1,"recorder_type":1,"started_at":1765000000000,"state":1,"video_name":"v","vrs_id":"vrs1","watermark":0,"x_confer_parts":[{"file":"d/1.webm","started_at":1765000000000}]}]}`,
+		`{"name":"a","vc_recorders":[{"anonymous":0,"dual_stream":0,"main_stream":1,"members":[],"paused_at":0,"paused_ms":0,"publish_mode":0,"rec_id":"1","recorder_mode":1,"recorder_type":1,"started_at":1.765e12,"state":1,"video_name":"v","vrs_id":"vrs1","watermark":0}]}`,
+		`{"name":"a","vc_recorders":[{"rec_id":"1"}]}`,
+		`{"name":"a","vc_recorders":{}}`,
 	} {
 		c, err := decode(store.Record{Data: []byte(data)})
 		if err != nil {
@@ -195,6 +206,10 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 			Mode: model.Some(3), Shown: model.Some(-1), ByAccount: true}
 		c.UploadPoll = &Poll{KeepTime: 5, Members: []PollMember{{MtID: "3", Account: ""}}, State: 1, TurnAt: 1796540400000}
 		c.ChairmanPoll = &Poll{KeepTime: 5, Members: []PollMember{}, Mode: model.Some(11), Shown: model.Some(0)}
+		c.Recorders = append(c.Recorders, Recording{RecID: "9", VideoName: "x", RecorderType: 2, VrsID: "v", Members: []string{"3"},
+			State: 2, StartedAt: 1765000000000, PausedAt: 1765000001000, PausedMs: 5, PublishMode: 1, Watermark: 1, Anonymous: 1,
+			RecorderMode: 3, MainStream: 1, DualStream: 1, RTMPURL: "rtmps://y/z", Parts: []RecordingPart{{File: "d/9.webm", StartedAt: 1765000000000}}},
+			Recording{RecID: "10", RecorderType: 1, Members: []string{}, State: 1, RecorderMode: 1})
 		got, roles, err := encodeConf(c)
 		if err != nil {
 			t.Fatal(err)
@@ -207,7 +222,7 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 			!reflect.DeepEqual(again.SelfVMPs, c.SelfVMPs) || !reflect.DeepEqual(again.HDUVMPs, c.HDUVMPs) ||
 			!reflect.DeepEqual(again.HDUs, c.HDUs) || !reflect.DeepEqual(again.VMP, c.VMP) ||
 			!reflect.DeepEqual(again.Poll, c.Poll) || !reflect.DeepEqual(again.UploadPoll, c.UploadPoll) ||
-			!reflect.DeepEqual(again.ChairmanPoll, c.ChairmanPoll) {
+			!reflect.DeepEqual(again.ChairmanPoll, c.ChairmanPoll) || !reflect.DeepEqual(again.Recorders, c.Recorders) {
 			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
 		}
 		if _, in := c.Doc["upload_mt_id"]; in {

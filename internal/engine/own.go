@@ -146,7 +146,8 @@ func (c *Conference) splitOwn() {
 	c.HDUPoll, c.HDUPollSeq = splitHDUPoll(doc), splitHDUPollSeq(doc)
 	c.SelfVMPs, c.HDUVMPs = splitSelfVMPs(doc, selfVMPsMember, false), splitSelfVMPs(doc, hduVMPsMember, true) // own_vmp.go
 	c.HDUs, c.VMP = splitHDUs(doc), splitVMP(doc)
-	c.splitPolls(doc) // own_poll.go
+	c.splitPolls(doc)                 // own_poll.go
+	c.Recorders = splitRecorders(doc) // own_rec.go
 	if o, ok := doc[aliasMember].(map[string]any); ok {
 		a := make(map[string]string, len(o))
 		for k, v := range o {
@@ -161,7 +162,7 @@ func (c *Conference) splitOwn() {
 
 // ownValues are the VIP list, cascade, TV-wall alias and media members as
 // stored: a nil field is no member.
-func (c Conference) ownValues() (names [14]string, values [14]any) {
+func (c Conference) ownValues() (names [15]string, values [15]any) {
 	n := 0
 	if c.VIPs != nil {
 		l := make([]any, len(c.VIPs))
@@ -217,6 +218,10 @@ func (c Conference) ownValues() (names [14]string, values [14]any) {
 	}
 	if c.HDUs != nil {
 		names[n], values[n] = hdusMember, hdusValue(c.HDUs)
+		n++
+	}
+	if c.Recorders != nil {
+		names[n], values[n] = recordersMember, recordersValue(c.Recorders)
 		n++
 	}
 	if c.VMP != nil {
@@ -296,5 +301,6 @@ func (c Conference) ownValid() bool {
 		ok = ok && utf8.ValidString(k) && utf8.ValidString(v)
 	}
 	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs) && hdusValid(c.HDUs) && c.VMP.valid() &&
-		c.Poll.valid() && c.UploadPoll.valid() && c.ChairmanPoll.valid()
+		c.Poll.valid() && c.UploadPoll.valid() && c.ChairmanPoll.valid() &&
+		recordersValid(c.Recorders)
 }

@@ -68,8 +68,8 @@ func (m *Module) createdStart(ctx context.Context, started engine.Conference) er
 	// The creation's recording records with media from now on
 	// (rec_media.go); one that cannot is a problem of the start and stays
 	// a recording without a file.
-	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
-		if m.recHere(tlStr(rc["rec_id"])) == nil {
+	for _, rc := range c.Recorders {
+		if m.recHere(rc.RecID) == nil {
 			if err := m.recMediaStart(ctx, c, rc); err != nil {
 				problems = append(problems, createdProblem{fmt.Errorf("recorder: %w: the recording has no file", err)})
 			}

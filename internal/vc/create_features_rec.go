@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -49,9 +48,8 @@ func (m *Module) createdRecorder(ctx context.Context, c *engine.Conference, p ma
 		}
 		return err
 	}
-	_, rs := recFind(c.Doc, "")
-	for _, rc := range rs {
-		if tlInt(rc["recorder_type"]) == recTypeConf {
+	for _, rc := range c.Recorders {
+		if rc.RecorderType == recTypeConf {
 			return nil // recorded already
 		}
 	}
@@ -59,11 +57,10 @@ func (m *Module) createdRecorder(ctx context.Context, c *engine.Conference, p ma
 	if err != nil {
 		return err
 	}
-	rc := newRecording{RecID: strconv.FormatInt(n, 10), VideoName: name, RecorderType: recTypeConf, VrsID: vrsID,
-		Members: []model.VCConfsRecordersListReplyRecorderMember{}, State: recRecording, StartedAt: tlMs(now),
+	c.Recorders = append(c.Recorders, engine.Recording{RecID: strconv.FormatInt(n, 10), VideoName: name,
+		RecorderType: recTypeConf, VrsID: vrsID, Members: []string{}, State: recRecording, StartedAt: tlMs(now),
 		PublishMode: record.Int(p, "publish_mode"), Anonymous: record.Int(p, "anonymous"),
-		RecorderMode: record.Int(p, "recorder_mode"), MainStream: 1, DualStream: record.Int(p, "dual_stream")}
-	c.Doc[tlKeyRecorders] = append(tlAnys(rs), record.Stored(rc))
+		RecorderMode: record.Int(p, "recorder_mode"), MainStream: 1, DualStream: record.Int(p, "dual_stream")})
 	return nil
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // Watching viewers (docs/live.md): a WHEP request whose query names what
@@ -57,7 +56,7 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 	var g media.Viewer
 	switch {
 	case q.Has("live"):
-		rc := liveRecorder(c.Doc, q.Get("live"))
+		rc := liveRecorder(c, q.Get("live"))
 		if rc == nil {
 			return media.Viewer{}, errWatchGone
 		}
@@ -93,23 +92,24 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 // IsWatch tells whether a WHEP query asks to watch (Watch decides).
 func IsWatch(q url.Values) bool { return q.Has("live") || q.Has("monitor") || q.Has("wall") }
 
-// liveRecorder is the conference's broadcasting recorder rec_id.
-func liveRecorder(doc map[string]any, recID string) map[string]any {
-	for _, rc := range tlObjs(doc[tlKeyRecorders]) {
-		if tlStr(rc["rec_id"]) == recID && recID != "" {
-			if mode := tlInt(rc["recorder_mode"]); mode == 2 || mode == 3 {
-				return rc
-			}
-		}
+// liveRecorder is the conference's broadcasting recorder rec_id (nil:
+// none).
+func liveRecorder(c engine.Conference, recID string) *engine.Recording {
+	if i := recFind(c, recID); i >= 0 && recID != "" && broadcasts(c.Recorders[i]) {
+		return &c.Recorders[i]
 	}
 	return nil
 }
 
+// broadcasts tells whether a recording broadcasts live (recorder_mode 2
+// or 3).
+func broadcasts(rc engine.Recording) bool { return rc.RecorderMode == 2 || rc.RecorderMode == 3 }
+
 // livePublic tells whether a broadcast is watched without login
 // (reference 05 recorders: publish_mode 1 "发布", anonymous 1 "支持免登陆
 // 观看直播").
-func livePublic(rc map[string]any) bool {
-	return record.Int(rc, "publish_mode") == 1 || record.Int(rc, "anonymous") == 1
+func livePublic(rc *engine.Recording) bool {
+	return rc.PublishMode == 1 || rc.Anonymous == 1
 }
 
 // monitorByKey is the live monitor whose link has key.
@@ -129,9 +129,9 @@ func watchTags(c engine.Conference, now time.Time) map[string]bool {
 	for _, mon := range monitorsLive(doc, now) {
 		ok[tagMonitor(mon.Key)] = true
 	}
-	for _, rc := range tlObjs(doc[tlKeyRecorders]) {
-		if mode := tlInt(rc["recorder_mode"]); mode == 2 || mode == 3 {
-			ok[tagLive(tlStr(rc["rec_id"]))] = true
+	for _, rc := range c.Recorders {
+		if broadcasts(rc) {
+			ok[tagLive(rc.RecID)] = true
 		}
 	}
 	for _, h := range c.HDUs {

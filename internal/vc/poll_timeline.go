@@ -228,7 +228,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		}
 		notes.Set(append(inspectFailures(*c, gone.has, now), monitorFailures(*c, gone.has, now)...)...)
 		changed = monitorLeave(c.Doc, gone) || changed
-		changed = recorderLeave(c.Doc, gone) || changed
+		changed = recorderLeave(c, gone) || changed
 		var ch bool
 		ch, viewers = inspectLeave(c.Doc, gone)
 		return changed || ch, nil
@@ -254,20 +254,19 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 // terminal recording; a terminal recording left without members keeps
 // running (recording nothing) until it is stopped, so its program is not
 // cut short by a dropped call.
-func recorderLeave(doc map[string]any, gone leftSet) bool {
+func recorderLeave(c *engine.Conference, gone leftSet) bool {
 	changed := false
-	for _, rc := range tlObjs(doc["vc_recorders"]) {
-		kept := []any{}
-		for _, mem := range tlObjs(rc["members"]) {
-			if gone.has(tlStr(mem["mt_id"])) {
+	for i := range c.Recorders {
+		rc := &c.Recorders[i]
+		kept := []string{}
+		for _, id := range rc.Members {
+			if gone.has(id) {
 				changed = true
 				continue
 			}
-			kept = append(kept, mem)
+			kept = append(kept, id)
 		}
-		if _, ok := rc["members"]; ok {
-			rc["members"] = kept
-		}
+		rc.Members = kept
 	}
 	return changed
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -23,7 +22,9 @@ import (
 // file) becomes a program of the recording system (rec_program.go).
 //
 // The running recordings are stored in the conference document under
-// vc_recorders, each with the start parameters and:
+// vc_recorders, read and written as engine.Conference.Recorders
+// (engine.Recording, engine/own_rec.go), each with the start parameters
+// and:
 //
 //	rec_id      a numeric string from the store counter "vc_recorder",
 //	            unique across conferences (so that older releases can
@@ -67,63 +68,48 @@ func recName(name string) error {
 }
 
 // recLength is how long a recording has recorded at now.
-func recLength(rc map[string]any, now time.Time) time.Duration {
+func recLength(rc engine.Recording, now time.Time) time.Duration {
 	end := now
-	if tlInt(rc["state"]) == recPaused {
-		end = tlAt(rc["paused_at"])
+	if rc.State == recPaused {
+		end = time.UnixMilli(rc.PausedAt)
 	}
-	d := end.Sub(tlAt(rc["started_at"])) - time.Duration(tlInt64(rc["paused_ms"]))*time.Millisecond
+	d := end.Sub(time.UnixMilli(rc.StartedAt)) - time.Duration(rc.PausedMs)*time.Millisecond
 	return max(d, 0)
 }
 
-// newRecording is a recording as its start stores it in vc_recorders:
-// the members of the replies, the recording server, its clock (started_at,
-// paused_at and the paused time, UNIX ms) and the RTMP push URL of a
-// broadcast (rtmpKey). The media side adds the parts it records
-// (rec_parts.go).
-type newRecording struct {
-	Anonymous    int                                             `json:"anonymous"`
-	DualStream   int                                             `json:"dual_stream"`
-	MainStream   int                                             `json:"main_stream"`
-	Members      []model.VCConfsRecordersListReplyRecorderMember `json:"members"`
-	PausedAt     int64                                           `json:"paused_at"`
-	PausedMs     int64                                           `json:"paused_ms"`
-	PublishMode  int                                             `json:"publish_mode"`
-	RecID        string                                          `json:"rec_id"`
-	RecorderMode int                                             `json:"recorder_mode"`
-	RecorderType int                                             `json:"recorder_type"`
-	StartedAt    int64                                           `json:"started_at"`
-	State        int                                             `json:"state"`
-	VideoName    string                                          `json:"video_name"`
-	VrsID        string                                          `json:"vrs_id"`
-	Watermark    int                                             `json:"watermark"`
-	RTMPURL      string                                          `json:"x_confer_rtmp_url,omitempty"`
+// recMembers are a recording's terminals as the replies show them.
+func recMembers(rc engine.Recording) []model.VCConfsRecordersListReplyRecorderMember {
+	out := make([]model.VCConfsRecordersListReplyRecorderMember, len(rc.Members))
+	for i, id := range rc.Members {
+		out[i].MtID = id
+	}
+	return out
 }
 
-// recView is a stored recording as the replies show it (its members of
-// the reply's names; what only the store keeps is left out), false when
-// it is of another form.
-func recView(rc map[string]any, now time.Time) (model.VCConfsRecordersListReplyRecorder, bool) {
-	var v model.VCConfsRecordersListReplyRecorder
-	if !record.Member(rc, &v) {
-		return v, false
-	}
-	if v.Members == nil {
-		v.Members = []model.VCConfsRecordersListReplyRecorderMember{}
-	}
-	v.CurrentProgress = int(recLength(rc, now) / time.Second)
-	return v, true
+// recView is a stored recording as the replies show it (what only the
+// store keeps is left out).
+func recView(rc engine.Recording, now time.Time) model.VCConfsRecordersListReplyRecorder {
+	return model.VCConfsRecordersListReplyRecorder{RecID: rc.RecID, VideoName: rc.VideoName, RecorderType: rc.RecorderType,
+		State: rc.State, Anonymous: rc.Anonymous, RecorderMode: rc.RecorderMode, MainStream: rc.MainStream,
+		DualStream: rc.DualStream, PublishMode: rc.PublishMode, Watermark: rc.Watermark,
+		CurrentProgress: int(recLength(rc, now) / time.Second), Members: recMembers(rc)}
 }
 
-// recFind returns the index of a running recording (-1 when none).
-func recFind(doc map[string]any, recID string) (int, []map[string]any) {
-	rs := tlObjs(doc[tlKeyRecorders])
-	for i, rc := range rs {
-		if tlStr(rc["rec_id"]) == recID {
-			return i, rs
+// recFind returns the index of a running recording in c.Recorders (-1
+// when none).
+func recFind(c engine.Conference, recID string) int {
+	for i, rc := range c.Recorders {
+		if rc.RecID == recID {
+			return i
 		}
 	}
-	return -1, rs
+	return -1
+}
+
+// recDrop takes the i-th running recording out of c (the list stays
+// stored, empty, once its last recording stopped).
+func recDrop(c *engine.Conference, i int) {
+	c.Recorders = append(c.Recorders[:i:i], c.Recorders[i+1:]...)
 }
 
 func errRecNameExists(name string) error {
@@ -162,26 +148,25 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 		return nil, err
 	}
 	var recID string
-	var started map[string]any // the stored recording, for the media side
+	var started engine.Recording // the stored recording, for the media side
 	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
 		}
-		_, rs := recFind(c.Doc, "")
 		busy := map[string]bool{}
-		for _, rc := range rs {
-			if tlStr(rc["video_name"]) == name {
+		for _, rc := range c.Recorders {
+			if rc.VideoName == name {
 				return false, errRecNameExists(name)
 			}
-			if tlInt(rc["recorder_type"]) == recTypeConf && recType == recTypeConf {
-				return false, wire.Errorf(CodeRecConfRecording, "conference %s is already recorded (rec_id %s)", c.ID(), tlStr(rc["rec_id"]))
+			if rc.RecorderType == recTypeConf && recType == recTypeConf {
+				return false, wire.Errorf(CodeRecConfRecording, "conference %s is already recorded (rec_id %s)", c.ID(), rc.RecID)
 			}
-			for _, id := range tlMtIDs(rc["members"]) {
+			for _, id := range rc.Members {
 				busy[id] = true
 			}
 		}
-		members := []model.VCConfsRecordersListReplyRecorderMember{}
+		members := []string{}
 		for i, id := range ids {
 			if err := tlMember(*c, ts, fmt.Sprintf("members[%d].mt_id", i), id, true); err != nil {
 				return false, err
@@ -189,7 +174,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 			if busy[id] {
 				return false, wire.Errorf(CodeRecMtRecording, "terminal %s is already recorded", id)
 			}
-			members = append(members, model.VCConfsRecordersListReplyRecorderMember{MtID: id})
+			members = append(members, id)
 		}
 		// The rec_id is drawn once every check has passed: a refused
 		// request changes nothing, not even the counter (docs/api.md).
@@ -199,12 +184,11 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 		}
 		recID = strconv.FormatInt(n, 10)
 		param := func(name string) int { v, _ := tlParam(ps, name); return v }
-		rc := newRecording{RecID: recID, VideoName: name, RecorderType: recType, VrsID: vrsID, Members: members,
+		started = engine.Recording{RecID: recID, VideoName: name, RecorderType: recType, VrsID: vrsID, Members: members,
 			State: recRecording, StartedAt: tlMs(m.clk.Now()), PublishMode: param("publish_mode"),
 			Watermark: param("watermark"), Anonymous: param("anonymous"), RecorderMode: param("recorder_mode"),
 			MainStream: param("main_stream"), DualStream: param("dual_stream"), RTMPURL: rtmpURL}
-		started = tlObj(record.Stored(rc))
-		c.Doc[tlKeyRecorders] = append(tlAnys(rs), started)
+		c.Recorders = append(c.Recorders, started)
 		return true, nil
 	})
 	if err != nil {
@@ -214,11 +198,11 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 		// No file can be written: the recording is taken back (the
 		// counter's rec_id stays drawn) and the request fails.
 		_, uerr := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
-			i, rs := recFind(c.Doc, recID)
+			i := recFind(*c, recID)
 			if i < 0 {
 				return false, nil
 			}
-			c.Doc[tlKeyRecorders] = tlAnys(append(rs[:i], rs[i+1:]...))
+			recDrop(c, i)
 			return true, nil
 		})
 		return nil, errors.Join(err, uerr)
@@ -242,10 +226,8 @@ func (m *Module) recList(ctx context.Context, r *api.Request) (wire.Object, erro
 	}
 	now := m.clk.Now()
 	var out model.VCConfsRecordersListReply
-	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
-		if v, ok := recView(rc, now); ok {
-			out.Recorders = append(out.Recorders, v)
-		}
+	for _, rc := range c.Recorders {
+		out.Recorders = append(out.Recorders, recView(rc, now))
 	}
 	return out.Wire(), nil
 }
@@ -256,11 +238,11 @@ func (m *Module) recGet(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	i, rs := recFind(c.Doc, r.Path("rec_id"))
+	i := recFind(c, r.Path("rec_id"))
 	if i < 0 {
 		return nil, recUnknown(c, r.Path("rec_id"))
 	}
-	v, _ := recView(rs[i], m.clk.Now())
+	v := recView(c.Recorders[i], m.clk.Now())
 	return (&model.VCConfsRecordersGetReply{VideoName: v.VideoName, RecorderType: v.RecorderType, State: v.State,
 		Anonymous: v.Anonymous, RecorderMode: v.RecorderMode, MainStream: v.MainStream, DualStream: v.DualStream,
 		PublishMode: v.PublishMode, Watermark: v.Watermark, CurrentProgress: v.CurrentProgress, Members: v.Members}).Wire(), nil
@@ -273,23 +255,22 @@ func (m *Module) recState(ctx context.Context, r *api.Request) (wire.Object, err
 	value, _ := tlParam(r.Args.Params, "value")
 	recID := r.Path("rec_id")
 	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
-		i, rs := recFind(c.Doc, recID)
+		i := recFind(*c, recID)
 		if i < 0 {
 			return false, recUnknown(*c, recID)
 		}
-		rc, now := rs[i], tlMs(m.clk.Now())
-		switch state := tlInt(rc["state"]); {
-		case value == recValuePause && state == recPaused:
+		rc, now := &c.Recorders[i], tlMs(m.clk.Now())
+		switch {
+		case value == recValuePause && rc.State == recPaused:
 			return false, nil
 		case value == recValuePause:
-			rc["state"], rc["paused_at"] = recPaused, now
-		case state != recPaused: // resume a recording that is not paused
+			rc.State, rc.PausedAt = recPaused, now
+		case rc.State != recPaused: // resume a recording that is not paused
 			return false, wire.Errorf(CodeRecNotPaused, "recording %s is not paused", recID)
 		default: // resume
-			rc["paused_ms"] = tlInt64(rc["paused_ms"]) + now - tlInt64(rc["paused_at"])
-			rc["state"], rc["paused_at"] = recRecording, 0
+			rc.PausedMs += now - rc.PausedAt
+			rc.State, rc.PausedAt = recRecording, 0
 		}
-		c.Doc[tlKeyRecorders] = tlAnys(rs)
 		return true, nil
 	})
 	if err == nil { // after the stored change: a stop meanwhile wins
@@ -306,26 +287,27 @@ func (m *Module) recStop(ctx context.Context, r *api.Request) (wire.Object, erro
 	if err != nil {
 		return nil, err
 	}
-	i, rs := recFind(c.Doc, recID)
+	i := recFind(c, recID)
 	if i < 0 {
 		return nil, recUnknown(c, recID)
 	}
+	rc := c.Recorders[i]
 	m.rtmpStop(ctx, c.Rec.DomainMoid, c.ID(), recID)
-	parts, err := m.recMediaStop(ctx, c.Rec.DomainMoid, c.ID(), rs[i]) // the file is final before its program is stored
+	parts, err := m.recMediaStop(ctx, c.Rec.DomainMoid, c.ID(), rc) // the file is final before its program is stored
 	if err != nil {
 		return nil, err
 	}
-	if err := m.programSave(ctx, c, rs[i], m.clk.Now(), parts); err != nil {
+	if err := m.programSave(ctx, c, rc, m.clk.Now(), parts); err != nil {
 		return nil, err
 	}
 	var members []string
 	c, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
-		i, rs := recFind(c.Doc, recID)
+		i := recFind(*c, recID)
 		if i < 0 {
 			return false, recUnknown(*c, recID)
 		}
-		members = tlMtIDs(rs[i]["members"])
-		c.Doc[tlKeyRecorders] = tlAnys(append(rs[:i], rs[i+1:]...))
+		members = c.Recorders[i].Members
+		recDrop(c, i)
 		return true, nil
 	})
 	if err != nil {

@@ -99,11 +99,11 @@ func (m *Module) recOn() bool { return m.rec != nil && m.rec.cfg.Media != nil }
 
 // recMediaStart starts the file of a recording that was just stored, on
 // the conference's media owner.
-func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[string]any) error {
-	if !m.recOn() || tlInt(rc["recorder_mode"]) == recLive {
+func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc engine.Recording) error {
+	if !m.recOn() || rc.RecorderMode == recLive {
 		return nil
 	}
-	if passed, _, err := m.recPass(ctx, c.Rec.DomainMoid, c.ID(), tlStr(rc["rec_id"]), recActStart); passed || err != nil {
+	if passed, _, err := m.recPass(ctx, c.Rec.DomainMoid, c.ID(), rc.RecID, recActStart); passed || err != nil {
 		return err
 	}
 	return m.recStartHere(ctx, c, rc)
@@ -113,8 +113,8 @@ func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc map[
 // (<rec_id>.webm) when it starts, the next (<rec_id>-<n>.webm) when this
 // node took the conference's media over (rec_parts.go). The part is
 // stored with the recording once its file exists.
-func (m *Module) recStartHere(ctx context.Context, c engine.Conference, rc map[string]any) error {
-	domain, confID, recID := c.Rec.DomainMoid, c.ID(), tlStr(rc["rec_id"])
+func (m *Module) recStartHere(ctx context.Context, c engine.Conference, rc engine.Recording) error {
+	domain, confID, recID := c.Rec.DomainMoid, c.ID(), rc.RecID
 	allow, used, ok, err := m.recAllowance(ctx, domain) // rec_quota.go
 	if err != nil {
 		return err
@@ -127,16 +127,14 @@ func (m *Module) recStartHere(ctx context.Context, c engine.Conference, rc map[s
 	if allow > 0 && (maxBytes <= 0 || allow < maxBytes) {
 		maxBytes = allow
 	}
-	rel := m.recPartFile(domain, recID, len(recParts(rc))+1)
+	rel := m.recPartFile(domain, recID, len(rc.Parts)+1)
 	path := filepath.Join(m.rec.cfg.Dir, rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return wire.Errorf(CodeRecWriteError, "the recordings folder cannot be made: %v", err)
 	}
-	spec := media.RecordSpec{Path: path, Dual: tlInt(rc["dual_stream"]) == 1, MaxBytes: maxBytes, MinFree: m.rec.cfg.MinFree}
-	if tlInt(rc["recorder_type"]) == recTypeTerminal {
-		if ids := tlMtIDs(rc["members"]); len(ids) > 0 {
-			spec.Terminal = ids[0]
-		}
+	spec := media.RecordSpec{Path: path, Dual: rc.DualStream == 1, MaxBytes: maxBytes, MinFree: m.rec.cfg.MinFree}
+	if rc.RecorderType == recTypeTerminal && len(rc.Members) > 0 {
+		spec.Terminal = rc.Members[0]
 	}
 	run, err := m.rec.cfg.Media.Record(ctx, media.RecordRun{Domain: domain, Conf: confID, RecID: recID, Spec: spec,
 		Ended: func(ctx context.Context, info media.RecordInfo, err error) bool {
@@ -191,11 +189,11 @@ func (m *Module) recStateHere(recID string, pause bool) {
 
 // recMediaStop finalises a recording's file on the conference's media
 // owner and returns the figures of its parts (nil when it has no file).
-func (m *Module) recMediaStop(ctx context.Context, domain, confID string, rc map[string]any) ([]media.RecordInfo, error) {
+func (m *Module) recMediaStop(ctx context.Context, domain, confID string, rc engine.Recording) ([]media.RecordInfo, error) {
 	if !m.recOn() {
 		return nil, nil
 	}
-	recID := tlStr(rc["rec_id"])
+	recID := rc.RecID
 	passed, reply, err := m.recPass(ctx, domain, confID, recID, recActStop)
 	if err != nil {
 		return nil, err
@@ -270,16 +268,16 @@ func (m *Module) recEndedByMedia(ctx context.Context, domain, confID, recID stri
 	nctx, notes := store.WithNotices(ctx)
 	var members []string
 	c, err := m.tlUpdate(nctx, domain, confID, func(c *engine.Conference) (bool, error) {
-		i, rs := recFind(c.Doc, recID)
+		i := recFind(*c, recID)
 		if i < 0 {
 			return false, nil // stopped meanwhile
 		}
-		now := m.clk.Now()
-		if err := m.programSave(ctx, *c, rs[i], now, m.recPartsInfo(rs[i], info, now)); err != nil {
+		now, rc := m.clk.Now(), c.Recorders[i]
+		if err := m.programSave(ctx, *c, rc, now, m.recPartsInfo(rc, info, now)); err != nil {
 			return false, err
 		}
-		members = tlMtIDs(rs[i]["members"])
-		c.Doc[tlKeyRecorders] = tlAnys(append(rs[:i], rs[i+1:]...))
+		members = rc.Members
+		recDrop(c, i)
 		if code != 0 {
 			n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/recorders/"+recID,
 				push.Failure{ErrorCode: code}, now)

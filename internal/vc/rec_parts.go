@@ -24,11 +24,11 @@ import (
 //
 // A recording is recorded in parts. Each node that records it writes a
 // part of its own, stored with the recording in the conference document
-// (recParts): the first is <rec_id>.webm, the next ones, started by a
-// node that took the conference's media over from a node whose lease
-// lapsed (MediaMoved), <rec_id>-2.webm and so on. The old owner's part
-// ends with it (its stop finalises the file; kill -9 leaves it cut short,
-// playable up to its last whole frame). When the recording stops, its
+// (engine.Recording.Parts): the first is <rec_id>.webm, the next ones,
+// started by a node that took the conference's media over from a node
+// whose lease lapsed (MediaMoved), <rec_id>-2.webm and so on. The old
+// owner's part ends with it (its stop finalises the file; kill -9 leaves
+// it cut short, playable up to its last whole frame). When the recording stops, its
 // program gets every part's figures (program.SetParts): a part whose file
 // this node cannot read (another node's disk, lost) is a gap of the time
 // it ran.
@@ -41,25 +41,9 @@ const (
 	recActStop   = "stop"
 )
 
-// recPartsKey is where a recording's parts are stored (never shown in
-// the platform's replies): [{"file", "node", "started_at"}].
-const recPartsKey = "x_confer_parts"
-
-// recPart is one part of a recording as stored.
-type recPart struct {
-	File      string // relative to the recordings folder, as created (.webm)
-	Node      string // the media URL of the node that records it ("" one node)
-	StartedAt int64  // UNIX ms
-}
-
-// recParts reads a recording's stored parts.
-func recParts(rc map[string]any) []recPart {
-	var out []recPart
-	for _, p := range tlObjs(rc[recPartsKey]) {
-		out = append(out, recPart{File: tlStr(p["file"]), Node: tlStr(p["node"]), StartedAt: tlInt64(p["started_at"])})
-	}
-	return out
-}
+// A recording's parts are stored with it, never shown in the platform's
+// replies: engine.Recording.Parts, x_confer_parts [{"file", "node",
+// "started_at"}].
 
 // recNode is this node's media URL ("" one node).
 func (m *Module) recNode() string {
@@ -133,16 +117,16 @@ func (m *Module) recPass(ctx context.Context, domain, confID, recID, action stri
 // recordings folder) with its recording; a recording that left the list
 // meanwhile (stopped) is an error.
 func (m *Module) recAddPart(ctx context.Context, domain, confID, recID, file string, run media.Running) error {
-	part := map[string]any{"file": file, "node": m.recNode(), "started_at": tlMs(m.clk.Now())}
+	part := engine.RecordingPart{File: file, Node: m.recNode(), StartedAt: tlMs(m.clk.Now())}
 	paused := false
 	_, err := m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
-		i, rs := recFind(c.Doc, recID)
+		i := recFind(*c, recID)
 		if i < 0 {
 			return false, recUnknown(*c, recID)
 		}
-		rs[i][recPartsKey] = append(tlAnys(tlObjs(rs[i][recPartsKey])), part)
-		paused = tlInt(rs[i]["state"]) == recPaused
-		c.Doc[tlKeyRecorders] = tlAnys(rs)
+		rc := &c.Recorders[i]
+		rc.Parts = append(rc.Parts, part)
+		paused = rc.State == recPaused
 		return true, nil
 	})
 	if err == nil && paused {
@@ -156,8 +140,8 @@ func (m *Module) recAddPart(ctx context.Context, domain, confID, recID, file str
 // are read from the recordings folder, and one that cannot be read is a
 // gap (no size, the time it ran as its length). Nil when no part has a
 // file.
-func (m *Module) recPartsInfo(rc map[string]any, cur *media.RecordInfo, now time.Time) []media.RecordInfo {
-	parts := recParts(rc)
+func (m *Module) recPartsInfo(rc engine.Recording, cur *media.RecordInfo, now time.Time) []media.RecordInfo {
+	parts := rc.Parts
 	if len(parts) == 0 {
 		if cur == nil {
 			return nil
@@ -233,11 +217,11 @@ func (m *Module) recordingHere(ctx context.Context, domain, confID, recID, actio
 		if err != nil {
 			return nil, err
 		}
-		i, rs := recFind(c.Doc, recID)
+		i := recFind(c, recID)
 		if i < 0 {
 			return nil, recUnknown(c, recID)
 		}
-		return nil, m.recStartHere(ctx, c, rs[i])
+		return nil, m.recStartHere(ctx, c, c.Recorders[i])
 	case recActPause, recActResume:
 		m.recStateHere(recID, action == recActPause)
 		return nil, nil
@@ -255,9 +239,9 @@ func (m *Module) recMoved(ctx context.Context, c engine.Conference) error {
 		return nil
 	}
 	var errs []error
-	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
-		recID := tlStr(rc["rec_id"])
-		if tlInt(rc["recorder_mode"]) == recLive || m.recHere(recID) != nil {
+	for _, rc := range c.Recorders {
+		recID := rc.RecID
+		if rc.RecorderMode == recLive || m.recHere(recID) != nil {
 			continue
 		}
 		if err := m.recStartHere(ctx, c, rc); err != nil {
@@ -265,7 +249,7 @@ func (m *Module) recMoved(ctx context.Context, c engine.Conference) error {
 			continue
 		}
 		m.rec.cfg.Log.Info("recording: continued into a new part on the conference's new media owner", "conf_id", c.ID(),
-			"rec_id", recID, "part", len(recParts(rc))+1)
+			"rec_id", recID, "part", len(rc.Parts)+1)
 	}
 	return errors.Join(errs...)
 }

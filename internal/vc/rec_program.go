@@ -3,6 +3,7 @@ package vc
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -45,21 +46,20 @@ const recLive = 2
 
 // programSave stores the program a recording leaves when it stops at now.
 // A program saved already (a stop retried, or two nodes) stays as it is.
-func (m *Module) programSave(ctx context.Context, c engine.Conference, rc map[string]any, now time.Time, parts []media.RecordInfo) error {
-	if tlInt(rc["recorder_mode"]) == recLive {
+func (m *Module) programSave(ctx context.Context, c engine.Conference, rc engine.Recording, now time.Time, parts []media.RecordInfo) error {
+	if rc.RecorderMode == recLive {
 		return nil
 	}
 	secs := int(recLength(rc, now) / time.Second)
 	bitrate := record.Int(c.Doc, "bitrate")
+	id, _ := strconv.Atoi(rc.RecID)
 	doc := map[string]any{
-		"id": tlInt(rc["rec_id"]), "name": rc["video_name"], "duration": secs,
+		"id": id, "name": rc.VideoName, "duration": secs,
 		"size": int64(bitrate) * 1000 / 8 * int64(secs), "bitrate": bitrate,
-		"create_time": record.FormatTime(now), "start_time": record.FormatTime(tlAt(rc["started_at"])),
-		"conf_id": c.ID(), "conf_name": c.Doc["name"], "vrs_id": rc["vrs_id"], "rec_id": rc["rec_id"],
-		"members": rc["members"],
-	}
-	for _, f := range []string{"recorder_type", "recorder_mode", "main_stream", "dual_stream", "publish_mode", "watermark", "anonymous"} {
-		doc[f] = rc[f]
+		"create_time": record.FormatTime(now), "start_time": record.FormatTime(time.UnixMilli(rc.StartedAt)),
+		"conf_id": c.ID(), "conf_name": c.Doc["name"], "vrs_id": rc.VrsID, "rec_id": rc.RecID, "members": record.Stored(recMembers(rc)),
+		"recorder_type": rc.RecorderType, "recorder_mode": rc.RecorderMode, "main_stream": rc.MainStream,
+		"dual_stream": rc.DualStream, "publish_mode": rc.PublishMode, "watermark": rc.Watermark, "anonymous": rc.Anonymous,
 	}
 	if len(parts) > 0 {
 		files := make([]program.FileInfo, len(parts))
@@ -67,13 +67,13 @@ func (m *Module) programSave(ctx context.Context, c engine.Conference, rc map[st
 			files[i] = program.FileInfo{Rel: info.Path, Bytes: info.Bytes, Duration: info.Duration,
 				Width: info.Width, Height: info.Height, VideoCodec: info.VideoCodec, AudioCodec: info.AudioCodec, Container: info.Container}
 		}
-		program.SetParts(doc, tlInt(rc["rec_id"]), files)
+		program.SetParts(doc, id, files)
 	}
 	data, err := shape.Encode(doc)
 	if err != nil {
 		return err
 	}
-	err = m.st.CreateRecord(ctx, store.Record{Kind: KindProgram, ID: tlStr(rc["rec_id"]), DomainMoid: c.Rec.DomainMoid,
+	err = m.st.CreateRecord(ctx, store.Record{Kind: KindProgram, ID: rc.RecID, DomainMoid: c.Rec.DomainMoid,
 		State: programState, Data: data, CreatedAt: now, UpdatedAt: now})
 	if errors.Is(err, store.ErrDuplicate) {
 		return nil
@@ -119,7 +119,7 @@ func (m *Module) programNameFree(ctx context.Context, domain, name string) error
 func (m *Module) TimelineEnded(ctx context.Context, c engine.Conference) error {
 	now := m.clk.Now()
 	var errs []error
-	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
+	for _, rc := range c.Recorders {
 		parts, err := m.recMediaStop(ctx, c.Rec.DomainMoid, c.ID(), rc)
 		if err != nil { // the media owner is out of reach: the parts on disk
 			errs = append(errs, err)

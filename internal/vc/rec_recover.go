@@ -45,16 +45,16 @@ func (m *Module) RecoverRecordings(ctx context.Context) (int, error) {
 		if err != nil {
 			continue // ended meanwhile
 		}
-		for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
-			recID := tlStr(rc["rec_id"])
-			if tlInt(rc["recorder_mode"]) == recLive || m.recHere(recID) != nil {
+		for _, rc := range c.Recorders {
+			recID := rc.RecID
+			if rc.RecorderMode == recLive || m.recHere(recID) != nil {
 				continue
 			}
 			// The part this node recorded last; a recording that another
 			// node continued (it took the conference's media over) is
 			// that node's (rec_parts.go).
 			file := filepath.Join(c.Rec.DomainMoid, recID)
-			if parts := recParts(rc); len(parts) > 0 {
+			if parts := rc.Parts; len(parts) > 0 {
 				last := parts[len(parts)-1]
 				if last.Node != m.recNode() {
 					continue

@@ -16,8 +16,9 @@ import (
 // picture while a composition runs, and the sound) to the URL while the
 // broadcast runs, from the conference's media owner.
 
-// rtmpKey is where a recording's push URL is stored (never shown in the
-// platform's replies).
+// rtmpKey is the request's extension, the push URL, stored with the
+// recording (engine.Recording.RTMPURL, never shown in the platform's
+// replies).
 const rtmpKey = "x_confer_rtmp_url"
 
 // Pusher pushes broadcasts (*live.RTMP).
@@ -109,11 +110,11 @@ func (m *Module) rtmpHere(ctx context.Context, domain, confID, recID, action str
 		if err != nil {
 			return err
 		}
-		i, rs := recFind(c.Doc, recID)
+		i := recFind(c, recID)
 		if i < 0 {
 			return recUnknown(c, recID)
 		}
-		if u := tlStr(rs[i][rtmpKey]); u != "" {
+		if u := c.Recorders[i].RTMPURL; u != "" {
 			m.rtmpStartHere(c, recID, u)
 		}
 		return nil
@@ -131,9 +132,9 @@ func (m *Module) rtmpMoved(c engine.Conference) {
 	if m.live == nil || m.live.cfg.Push == nil {
 		return
 	}
-	for _, rc := range tlObjs(c.Doc[tlKeyRecorders]) {
-		if u := tlStr(rc[rtmpKey]); u != "" {
-			m.rtmpStartHere(c, tlStr(rc["rec_id"]), u)
+	for _, rc := range c.Recorders {
+		if rc.RTMPURL != "" {
+			m.rtmpStartHere(c, rc.RecID, rc.RTMPURL)
 		}
 	}
 }

@@ -119,25 +119,23 @@ func (m *Module) lives(ctx context.Context, base, domain string) ([]liveView, er
 		return nil, err
 	}
 	for _, c := range confs {
-		l, _ := c.Doc["vc_recorders"].([]any)
-		for _, v := range l {
-			rc, _ := v.(map[string]any)
-			if mode := record.Int(rc, "recorder_mode"); mode != 2 && mode != 3 {
+		for _, rc := range c.Recorders { // vc's running recordings (engine.Recording)
+			if mode := rc.RecorderMode; mode != 2 && mode != 3 {
 				continue
 			}
-			start := time.UnixMilli(int64(record.Int(rc, "started_at")))
+			start := time.UnixMilli(rc.StartedAt)
 			stream, snap := livePaths(start, "conf"+c.ID())
-			id := record.Str(rc, "rec_id")
+			id := rc.RecID
 			n, _ := strconv.Atoi(id)
 			viewers := 0
 			if m.liveViewers != nil {
 				stream, snap, viewers = base+live.Path(domain, c.ID(), id), "", m.liveViewers(c.ID(), id)
 			}
 			out = append(out, liveView{VRSLiveroomListReplyRoomstateItem: model.VRSLiveroomListReplyRoomstateItem{
-				Roomid: n, Roomidstr: id, Roomname: record.Str(rc, "video_name"), Userdomainmoid: domain,
+				Roomid: n, Roomidstr: id, Roomname: rc.VideoName, Userdomainmoid: domain,
 				Elapse: int(now.Sub(start) / time.Second), Lcastpoint: record.Str(c.Doc, "name"),
 				Livestreampath: stream, Livesnapshotpath: snap, Mte164: c.ID(), Livestatnum: viewers,
-				Createtime: int(start.Unix()), Encmode: 1, Authmode: 1, Prgwatermark: record.Int(rc, "watermark"),
+				Createtime: int(start.Unix()), Encmode: 1, Authmode: 1, Prgwatermark: rc.Watermark,
 			}})
 		}
 	}
