@@ -70,29 +70,7 @@ func TestSourceChangesResolution(t *testing.T) {
 			})
 
 			// run encodes pictures of size×col into the inputs until stop.
-			var wg sync.WaitGroup
-			run := func(size image.Point, col YUV) (stop func()) {
-				o, err := newOutput(ff, 30, OutputSpec{MimeType: mime, Width: size.X, Height: size.Y, Bitrate: 500_000, PayloadType: 100}, fanout)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cur.Store(o)
-				done := make(chan struct{})
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					f := solid(size.X, size.Y, col)
-					for {
-						select {
-						case <-done:
-							return
-						case <-time.After(33 * time.Millisecond):
-							o.push(f)
-						}
-					}
-				}()
-				return func() { close(done); wg.Wait(); o.Close() }
-			}
+			run := solidSource(t, ff, mime, fanout, &cur)
 			big, small := image.Pt(640, 360), image.Pt(320, 180)
 			colA, colB := palette[0], palette[2]
 
@@ -245,29 +223,7 @@ func TestH264ParameterSetsApart(t *testing.T) {
 				defer mu.Unlock()
 				rewrite.WriteVideo(p)
 			})
-			var wg sync.WaitGroup
-			run := func(size image.Point, col YUV) (stop func()) {
-				o, err := newOutput(ff, 30, OutputSpec{MimeType: "video/H264", Width: size.X, Height: size.Y, Bitrate: 500_000, PayloadType: 100}, sink)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cur.Store(o)
-				done := make(chan struct{})
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					f := solid(size.X, size.Y, col)
-					for {
-						select {
-						case <-done:
-							return
-						case <-time.After(33 * time.Millisecond):
-							o.push(f)
-						}
-					}
-				}()
-				return func() { close(done); wg.Wait(); o.Close() }
-			}
+			run := solidSource(t, ff, "video/H264", sink, &cur)
 			colA, colB := palette[0], palette[2]
 			stop := run(image.Pt(640, 360), colA)
 			waitInput(t, in, image.Pt(640, 360), colA)
@@ -284,5 +240,33 @@ func TestH264ParameterSetsApart(t *testing.T) {
 			defer stop()
 			waitInput(t, in, want, colB)
 		})
+	}
+}
+
+// solidSource returns run: it encodes pictures of size×col at 30 fps in
+// mime into sink (the output in cur) until stop.
+func solidSource(t *testing.T, ff, mime string, sink Sink, cur *atomic.Pointer[Output]) func(size image.Point, col YUV) (stop func()) {
+	return func(size image.Point, col YUV) (stop func()) {
+		o, err := newOutput(ff, 30, OutputSpec{MimeType: mime, Width: size.X, Height: size.Y, Bitrate: 500_000, PayloadType: 100}, sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur.Store(o)
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := solid(size.X, size.Y, col)
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(33 * time.Millisecond):
+					o.push(f)
+				}
+			}
+		}()
+		return func() { close(done); wg.Wait(); o.Close() }
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -39,25 +38,10 @@ type viewing struct {
 
 // viewingsOf reads the stored viewings of a document (an element of
 // another form is skipped).
-func viewingsOf(doc map[string]any) []viewing {
-	l, _ := doc[tlKeyInspections].([]any)
-	out := make([]viewing, 0, len(l))
-	for _, e := range l {
-		var v viewing
-		if record.Member(e, &v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
+func viewingsOf(doc map[string]any) []viewing { return storedList[viewing](doc, tlKeyInspections) }
 
 // setViewings stores the viewings (an empty list, never null).
-func setViewings(doc map[string]any, vs []viewing) {
-	if vs == nil {
-		vs = []viewing{}
-	}
-	doc[tlKeyInspections] = record.Stored(vs)
-}
+func setViewings(doc map[string]any, vs []viewing) { setStoredList(doc, tlKeyInspections, vs) }
 
 // key names a viewing channel.
 func (v viewing) key() string {

@@ -63,24 +63,32 @@ type monitor struct {
 
 // monitorsOf reads the stored monitors of a document (an element of
 // another form is skipped).
-func monitorsOf(doc map[string]any) []monitor {
-	l, _ := doc[tlKeyMonitors].([]any)
-	out := make([]monitor, 0, len(l))
+func monitorsOf(doc map[string]any) []monitor { return storedList[monitor](doc, tlKeyMonitors) }
+
+// setMonitors stores the monitors (an empty list, never null).
+func setMonitors(doc map[string]any, mons []monitor) { setStoredList(doc, tlKeyMonitors, mons) }
+
+// storedList reads the list stored under key of a document as T values
+// (an element of another form is skipped).
+func storedList[T any](doc map[string]any, key string) []T {
+	l, _ := doc[key].([]any)
+	out := make([]T, 0, len(l))
 	for _, e := range l {
-		var mon monitor
-		if record.Member(e, &mon) {
-			out = append(out, mon)
+		var v T
+		if record.Member(e, &v) {
+			out = append(out, v)
 		}
 	}
 	return out
 }
 
-// setMonitors stores the monitors (an empty list, never null).
-func setMonitors(doc map[string]any, mons []monitor) {
-	if mons == nil {
-		mons = []monitor{}
+// setStoredList stores l under key of a document (an empty list, never
+// null).
+func setStoredList[T any](doc map[string]any, key string, l []T) {
+	if l == nil {
+		l = []T{}
 	}
-	doc[tlKeyMonitors] = record.Stored(mons)
+	doc[key] = record.Stored(l)
 }
 
 // monitorReply is a stored monitor as replies show it, its WHEP link

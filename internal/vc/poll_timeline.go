@@ -32,7 +32,6 @@ import (
 // the departure of terminals (timelineLeave) and the due sweep
 // (RunDueTimeline).
 const (
-	tlKeyRecorders   = "vc_recorders"
 	tlKeyPlayback    = "vc_playback"
 	tlKeyMonitors    = "vc_monitors"
 	tlKeyInspections = "vc_inspections"
