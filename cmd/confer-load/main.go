@@ -31,7 +31,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/confer-platform/confer/sdk"
@@ -219,16 +218,6 @@ func clientName(o options) string {
 		return "raw"
 	}
 	return "net/http"
-}
-
-// cpuTime is the CPU (user and system) this process has used: the load
-// generator's share of a machine it shares with conferd.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // printCPU reports the load generator's CPU a request (with --bare, the

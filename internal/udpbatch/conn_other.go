@@ -5,6 +5,7 @@ package udpbatch
 import (
 	"errors"
 	"net"
+	"net/netip"
 )
 
 // Supported says whether this system has batched I/O.
@@ -30,3 +31,9 @@ func (c *Conn) Hold() {}
 
 // Release does nothing here.
 func (c *Conn) Release() {}
+
+// WriteToAddrPort is the socket's WriteToUDPAddrPort (one system call a
+// datagram: a Conn is never made here, so this only completes the type).
+func (c *Conn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
+	return c.UDPConn.WriteToUDPAddrPort(b, to)
+}
