@@ -2,9 +2,11 @@ package compose
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"image"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,6 +48,11 @@ type Input struct {
 	// stream) is compared and decoded with them.
 	sps []byte
 	pps [][]byte
+	// H.264: the parameter sets the source's SDP announces
+	// (sprop-parameter-sets, SourceFormat), used where none came in band:
+	// a room system or SIP phone that sends them only there.
+	spropSPS []byte
+	spropPPS [][]byte
 
 	pics   pictures
 	frames atomic.Uint64 // pictures decoded
@@ -160,6 +167,71 @@ func (in *Input) SetFrame(f *Frame) {
 	in.frames.Add(1)
 }
 
+// SourceFormat tells the input the codec and SDP fmtp parameters of the
+// source whose packets come next (sfu.FormatWriter: the SFU calls it
+// before the first packet of each source it forwards). For H.264 the
+// parameter sets of sprop-parameter-sets (RFC 6184 section 8.1) are used
+// where the stream has not carried its own: a terminal that announces
+// its SPS and PPS only in its SDP is decoded from its first IDR. Sets
+// that differ from the last told are another stream's: the parameter
+// sets seen in band before are forgotten.
+func (in *Input) SourceFormat(mime, fmtp string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	var sps []byte
+	var pps [][]byte
+	if strings.EqualFold(mime, "video/h264") {
+		sps, pps = spropParameterSets(fmtp)
+	}
+	if bytes.Equal(sps, in.spropSPS) && slices.EqualFunc(pps, in.spropPPS, bytes.Equal) {
+		return
+	}
+	in.spropSPS, in.spropPPS = sps, pps
+	in.sps, in.pps = nil, nil
+}
+
+// spropParameterSets returns the SPS and PPS (NAL units without start
+// codes) of an H.264 fmtp line's sprop-parameter-sets: base64 NAL units
+// separated by commas (padding optional, as some terminals leave it
+// out), told apart by their NAL unit type; nil when it has none.
+func spropParameterSets(fmtp string) (sps []byte, pps [][]byte) {
+	for _, kv := range strings.Split(fmtp, ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		if !strings.EqualFold(strings.TrimSpace(k), "sprop-parameter-sets") {
+			continue
+		}
+		for _, set := range strings.Split(v, ",") {
+			nal, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(strings.TrimSpace(set), "="))
+			if err != nil || len(nal) < 2 {
+				continue
+			}
+			switch nal[0] & 0x1f {
+			case 7:
+				if sps == nil {
+					sps = nal
+				}
+			case 8:
+				pps = append(pps, nal)
+			}
+		}
+	}
+	return sps, pps
+}
+
+// params are the H.264 parameter sets an IDR lacking its own is decoded
+// with: the last seen in band, else those of the source's SDP; caller
+// holds in.mu.
+func (in *Input) params() (sps []byte, pps [][]byte) {
+	sps, pps = in.sps, in.pps
+	if sps == nil {
+		sps = in.spropSPS
+	}
+	if len(pps) == 0 {
+		pps = in.spropPPS
+	}
+	return sps, pps
+}
+
 // WriteRTP takes one RTP packet of the source (sfu.RTPWriter).
 func (in *Input) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	in.mu.Lock()
@@ -252,10 +324,16 @@ func (in *Input) complete(f []byte) {
 			return
 		}
 		key = u.idr
-		if key && in.sps != nil {
-			form = in.sps
+		if sps, pps := in.params(); key && sps != nil {
+			form = sps
 			if u.sps == nil || len(u.pps) == 0 {
-				f = in.withParams(f, u.sps == nil, len(u.pps) == 0)
+				if u.sps != nil {
+					sps = nil
+				}
+				if len(u.pps) > 0 {
+					pps = nil
+				}
+				f = withParams(f, sps, pps)
 			}
 		}
 	} else {
@@ -379,23 +457,20 @@ func scanH264(f []byte) h264Unit {
 	return u
 }
 
-// withParams returns the IDR access unit f with the input's SPS (sps)
-// and PPS (pps) put before its NAL units (after its delimiter), for
-// those it lacks; caller holds in.mu.
-func (in *Input) withParams(f []byte, sps, pps bool) []byte {
+// withParams returns the IDR access unit f with sps (nil: none) and the
+// PPS of pps put before its NAL units (after its delimiter).
+func withParams(f, sps []byte, pps [][]byte) []byte {
 	head := 0
 	if bytes.HasPrefix(f, aud[:5]) && len(f) >= 6 {
 		head = 6
 	}
-	out := make([]byte, 0, len(f)+len(in.sps)+64)
+	out := make([]byte, 0, len(f)+len(sps)+64)
 	out = append(out, f[:head]...)
-	if sps {
-		out = append(append(out, startCode...), in.sps...)
+	if sps != nil {
+		out = append(append(out, startCode...), sps...)
 	}
-	if pps {
-		for _, p := range in.pps {
-			out = append(append(out, startCode...), p...)
-		}
+	for _, p := range pps {
+		out = append(append(out, startCode...), p...)
 	}
 	return append(out, f[head:]...)
 }

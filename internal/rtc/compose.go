@@ -258,6 +258,11 @@ func (r *composition) apply(st sfu.Composition) {
 	}
 }
 
+// A pane's input is told its source's codec parameters by the SFU (the
+// sprop-parameter-sets of an H.264 terminal that sends its parameter sets
+// only in its SDP).
+var _ sfu.FormatWriter = (*compose.Input)(nil)
+
 func (r *composition) openTap(mt string) *paneTap {
 	pts := map[uint8]string{}
 	for _, c := range paneCodecs {

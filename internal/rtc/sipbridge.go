@@ -84,7 +84,14 @@ func (e sipContent) StopContent()               { e.StopScreen() }
 func (e sipContent) WriteContent(p *rtp.Packet) { e.WriteScreen(p) }
 func (e sipContent) RequestContentKeyFrame()    { e.RequestScreenKeyFrame() }
 
-// localCodec is a SIP codec as the SFU names it (webrtc.MimeType*).
+// localCodec is a SIP codec as the SFU names it (webrtc.MimeType*); an
+// H.264 terminal's sprop-parameter-sets go with the fmtp of what it
+// publishes (the compositor's decoder of it needs them when the terminal
+// sends its parameter sets only there).
 func localCodec(kind string, c *sip.Codec) sfu.LocalCodec {
-	return sfu.LocalCodec{MimeType: kind + "/" + c.Name, ClockRate: c.ClockRate, Channels: c.Channels, PayloadType: c.PT, Fmtp: c.Fmtp}
+	fmtp := c.Fmtp
+	if c.Sprop != "" {
+		fmtp += ";sprop-parameter-sets=" + c.Sprop
+	}
+	return sfu.LocalCodec{MimeType: kind + "/" + c.Name, ClockRate: c.ClockRate, Channels: c.Channels, PayloadType: c.PT, Fmtp: fmtp}
 }

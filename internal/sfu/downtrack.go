@@ -44,8 +44,9 @@ type downTrack struct {
 	// forwarding state and is never held across a call out of the track
 	// (a write into the sink, a key frame request to the source); wmu
 	// orders the writes into the sink, is taken before mu and only by
-	// writeRTP and close's barrier, and guards hdr.
+	// writeRTP and close's barrier, and guards hdr and told.
 	wmu   sync.Mutex
+	told  *receiver // the source a FormatWriter sink was last told of
 	mu    sync.Mutex
 	bound bool
 	ssrc  uint32
@@ -302,6 +303,12 @@ func (d *downTrack) askTarget() {
 func (d *downTrack) writeRTP(p *rtp.Packet, layer int, r *receiver, now time.Time) (written bool) {
 	d.wmu.Lock()
 	ws, askKey := d.prepare(p, layer, r, now)
+	if ws != nil && d.told != r {
+		d.told = r
+		if fw, ok := ws.(FormatWriter); ok {
+			fw.SourceFormat(r.mime, r.fmtp)
+		}
+	}
 	if ws != nil {
 		if n, err := ws.WriteRTP(&d.hdr, p.Payload); err == nil {
 			d.packets.Add(1)

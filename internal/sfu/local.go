@@ -42,13 +42,23 @@ type RTPWriter interface {
 	WriteRTP(h *rtp.Header, payload []byte) (int, error)
 }
 
+// FormatWriter is an RTPWriter that is told the codec and SDP fmtp
+// parameters of each source it is given, before that source's first
+// packet (and again when the track switches to another source): a
+// decoder of H.264 needs the sprop-parameter-sets of a terminal that
+// sends its parameter sets only there (the compositor's panes).
+type FormatWriter interface {
+	RTPWriter
+	SourceFormat(mime, fmtp string)
+}
+
 // LocalCodec is a codec a local endpoint publishes or accepts.
 type LocalCodec struct {
 	MimeType    string // e.g. webrtc.MimeTypeOpus, webrtc.MimeTypePCMU
 	ClockRate   uint32
 	Channels    uint16
 	PayloadType uint8
-	Fmtp        string // SDP fmtp parameters (H.264 profile-level-id); reported in the terminal's channels
+	Fmtp        string // SDP fmtp parameters (H.264 profile-level-id, sprop-parameter-sets); reported in the terminal's channels, told to FormatWriter subscribers
 }
 
 // LocalOptions describe a local endpoint.

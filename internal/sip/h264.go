@@ -22,9 +22,10 @@ import (
 type h264Fmtp struct {
 	profileLevelID string // six hex digits; "" absent (RFC 6184: 420010)
 	profile, level byte
-	constrained    bool // constraint_set1: constrained baseline when the profile is baseline
-	mode           int  // packetization-mode (absent: 0)
-	asymmetry      bool // level-asymmetry-allowed=1
+	constrained    bool   // constraint_set1: constrained baseline when the profile is baseline
+	mode           int    // packetization-mode (absent: 0)
+	asymmetry      bool   // level-asymmetry-allowed=1
+	sprop          string // sprop-parameter-sets, as written
 }
 
 func parseH264Fmtp(fmtp string) h264Fmtp {
@@ -42,6 +43,8 @@ func parseH264Fmtp(fmtp string) h264Fmtp {
 			f.mode, _ = strconv.Atoi(v)
 		case "level-asymmetry-allowed":
 			f.asymmetry = v == "1"
+		case "sprop-parameter-sets":
+			f.sprop = strings.TrimSpace(v)
 		}
 	}
 	return f
@@ -76,7 +79,7 @@ func (f h264Fmtp) answer() string {
 }
 
 // pickH264 is the terminal's H.264 payload type Confer answers, with the
-// fmtp it answers; nil when it has none in packetization mode 1 (the SFU
+// fmtp it answers (its sprop-parameter-sets kept apart in Sprop); nil when it has none in packetization mode 1 (the SFU
 // forwards FU-A fragments: mode 0 is refused).
 func pickH264(peer []Codec) *Codec {
 	var cands []Codec
@@ -93,6 +96,7 @@ func pickH264(peer []Codec) *Codec {
 		return cmp.Or(cmp.Compare(fa.rank(), fb.rank()), cmp.Compare(fb.level, fa.level))
 	})
 	c := cands[0]
-	c.Name, c.Fmtp = "H264", parseH264Fmtp(c.Fmtp).answer()
+	f := parseH264Fmtp(c.Fmtp)
+	c.Name, c.Fmtp, c.Sprop = "H264", f.answer(), f.sprop
 	return &c
 }

@@ -20,6 +20,12 @@ type Codec struct {
 	ClockRate uint32
 	Channels  uint16
 	Fmtp      string
+	// Sprop is an H.264 terminal's sprop-parameter-sets (its SPS and PPS
+	// announced in its SDP, RFC 6184 section 8.1): not answered (they
+	// describe the terminal's stream), but passed with what it sends, so
+	// that a decoder of it (the compositor) has them when the terminal
+	// never sends them in band.
+	Sprop string
 }
 
 // MimeType is the codec's media type as the SFU names it.
