@@ -35,6 +35,10 @@ type Recording struct {
 	// into, one per node that recorded it (vc's rec_parts.go); nil not
 	// stored.
 	Parts []RecordingPart
+	// absent marks the members (bit i: recordingMembers[i]) the stored
+	// element lacked: each reads as its default and is written back only
+	// once it is set, so that a list of an older form keeps its bytes.
+	absent uint16
 }
 
 // RecordingPart is a part of a recording, stored as {file, node,
@@ -45,32 +49,65 @@ type RecordingPart struct {
 	StartedAt int64  // started_at: UNIX ms
 }
 
+// recMembersBit is the bit of members in Recording.absent.
+const recMembersBit = 1 << 4
+
 const (
 	recordersMember = "vc_recorders"
 	rtmpURLMember   = "x_confer_rtmp_url"
 	recPartsMember  = "x_confer_parts"
 )
 
+// recordingMembers are the stored names of a Recording's members, in the
+// order of its fields (Recording.fields) and of the bits of its absent.
+var recordingMembers = [...]string{"rec_id", "video_name", "recorder_type", "vrs_id", "members", "state", "started_at",
+	"paused_at", "paused_ms", "publish_mode", "watermark", "anonymous", "recorder_mode", "main_stream", "dual_stream"}
+
+// fields are pointers to r's fields named by recordingMembers: *string,
+// *int, *int64 or *[]string.
+func (r *Recording) fields() [len(recordingMembers)]any {
+	return [...]any{&r.RecID, &r.VideoName, &r.RecorderType, &r.VrsID, &r.Members, &r.State, &r.StartedAt,
+		&r.PausedAt, &r.PausedMs, &r.PublishMode, &r.Watermark, &r.Anonymous, &r.RecorderMode, &r.MainStream, &r.DualStream}
+}
+
+// readRecording reads an element of vc_recorders. A member the element
+// lacks (a list an older release or a hand edit stored) reads as the
+// platform's default, 0, "" or no terminals, and is marked absent so that
+// it is written back only once it is set; a member of another type, or
+// one the server does not write, fails the element.
 func readRecording(v any) (Recording, bool) {
 	s := readObj(v)
-	r := Recording{RecID: s.str("rec_id"), VideoName: s.str("video_name"), RecorderType: s.int("recorder_type"),
-		VrsID: s.str("vrs_id"), State: s.int("state"), StartedAt: int64(s.int("started_at")),
-		PausedAt: int64(s.int("paused_at")), PausedMs: int64(s.int("paused_ms")), PublishMode: s.int("publish_mode"),
-		Watermark: s.int("watermark"), Anonymous: s.int("anonymous"), RecorderMode: s.int("recorder_mode"),
-		MainStream: s.int("main_stream"), DualStream: s.int("dual_stream")}
-	var ok bool
-	r.Members, ok = storedList(s.o["members"], func(v any) (string, bool) {
-		e := readObj(v)
-		id := e.str("mt_id")
-		return id, e.done()
-	})
-	s.ok, s.n = s.ok && ok, s.n+1
+	var r Recording
+	for i, f := range r.fields() {
+		k := recordingMembers[i]
+		if !s.has(k) {
+			r.absent |= 1 << i
+			continue
+		}
+		switch f := f.(type) {
+		case *string:
+			*f = s.str(k)
+		case *int:
+			*f = s.int(k)
+		case *int64:
+			*f = int64(s.int(k))
+		case *[]string:
+			var ok bool
+			*f, ok = storedList(s.o[k], func(v any) (string, bool) {
+				e := readObj(v)
+				id := e.str("mt_id")
+				return id, e.done()
+			})
+			s.ok, s.n = s.ok && ok, s.n+1
+		}
+	}
 	if s.has(rtmpURLMember) {
 		if r.RTMPURL = s.str(rtmpURLMember); r.RTMPURL == "" {
 			return r, false
 		}
 	}
 	if s.has(recPartsMember) {
+		var ok bool
 		r.Parts, ok = storedList(s.o[recPartsMember], func(v any) (RecordingPart, bool) {
 			e := readObj(v)
 			p := RecordingPart{File: e.str("file"), Node: e.str("node"), StartedAt: int64(e.int("started_at"))}
@@ -81,15 +118,31 @@ func readRecording(v any) (Recording, bool) {
 	return r, s.done()
 }
 
+// value is r as stored: every member, but one the stored element lacked
+// while it is still at its default.
 func (r Recording) value() map[string]any {
-	members := make([]any, len(r.Members))
-	for i, id := range r.Members {
-		members[i] = map[string]any{"mt_id": id}
+	o := make(map[string]any, len(recordingMembers)+2)
+	for i, f := range r.fields() {
+		var v any
+		zero := false
+		switch f := f.(type) {
+		case *string:
+			v, zero = *f, *f == ""
+		case *int:
+			v, zero = *f, *f == 0
+		case *int64:
+			v, zero = *f, *f == 0
+		case *[]string:
+			members := make([]any, len(*f))
+			for i, id := range *f {
+				members[i] = map[string]any{"mt_id": id}
+			}
+			v, zero = members, len(*f) == 0
+		}
+		if !zero || r.absent&(1<<i) == 0 {
+			o[recordingMembers[i]] = v
+		}
 	}
-	o := map[string]any{"rec_id": r.RecID, "video_name": r.VideoName, "recorder_type": r.RecorderType, "vrs_id": r.VrsID,
-		"members": members, "state": r.State, "started_at": r.StartedAt, "paused_at": r.PausedAt, "paused_ms": r.PausedMs,
-		"publish_mode": r.PublishMode, "watermark": r.Watermark, "anonymous": r.Anonymous, "recorder_mode": r.RecorderMode,
-		"main_stream": r.MainStream, "dual_stream": r.DualStream}
 	if r.RTMPURL != "" {
 		o[rtmpURLMember] = r.RTMPURL
 	}
@@ -129,7 +182,9 @@ func cloneRecorders(l []Recording) []Recording {
 	}
 	out := make([]Recording, len(l))
 	for i, r := range l {
-		r.Members = append([]string{}, r.Members...) // always stored: read back as a list
+		if r.Members != nil || r.absent&recMembersBit == 0 {
+			r.Members = append([]string{}, r.Members...) // stored: read back as a list
+		}
 		if r.Parts != nil {
 			r.Parts = append([]RecordingPart{}, r.Parts...)
 		}

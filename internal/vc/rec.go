@@ -67,8 +67,12 @@ func recName(name string) error {
 	return nil
 }
 
-// recLength is how long a recording has recorded at now.
+// recLength is how long a recording has recorded at now: 0 for one
+// stored without its start (another form than the server writes).
 func recLength(rc engine.Recording, now time.Time) time.Duration {
+	if rc.StartedAt == 0 {
+		return 0
+	}
 	end := now
 	if rc.State == recPaused {
 		end = time.UnixMilli(rc.PausedAt)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -165,4 +166,39 @@ func TestRecording(t *testing.T) {
 		}
 		tlEq(t, "program of the ended conference", tlProgram(t, k, last)["duration"], 12)
 	})
+}
+
+// A running recording stored in another form than this release writes
+// (an older release's, a hand edit: here only its rec_id) is listed with
+// the members it has and the others at the platform's defaults (0, "",
+// no terminals, no progress without a start), and a write that does not
+// touch it keeps it as it was stored.
+func TestRecordingOfAnotherForm(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	admin := env.LoggedIn(t)
+	k := tlStart(t, env, admin, 2, 0)
+	ctx := context.Background()
+	rec, err := env.Store.GetRecord(ctx, record.KindConf, k.domain, k.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := shape.Decode(rec.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc["vc_recorders"] = []any{map[string]any{"rec_id": "1"}}
+	if rec.Data, err = shape.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Store.UpdateRecord(ctx, rec, ""); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"rec_id": "1", "video_name": "", "recorder_type": 0, "state": 0, "anonymous": 0, "recorder_mode": 0,
+		"main_stream": 0, "dual_stream": 0, "publish_mode": 0, "watermark": 0, "current_progress": 0, "members": []any{}}
+	tlEq(t, "recorders", k.ok(t, "GET", "/recorders", nil)["recorders"], []any{want})
+	delete(want, "rec_id")
+	want["success"] = 1
+	tlEq(t, "recorder 1", k.ok(t, "GET", "/recorders/1", nil), want)
+	k.ok(t, "PUT", "/speaker", map[string]any{"mt_id": "1"})
+	tlEq(t, "stored recorders after another write", k.doc(t)["vc_recorders"], []any{map[string]any{"rec_id": "1"}})
 }
