@@ -30,10 +30,6 @@ const roomIDMin, roomIDMax = 8000000, 8999999
 // roomWhat names a room in descriptions.
 const roomWhat = "virtual meeting room"
 
-func (m *Module) roomLoad(ctx context.Context, r *api.Request) (store.Record, map[string]any, error) {
-	return m.load(ctx, r, record.KindRoom, r.Path("id"), false, CodeRoomNotFound, roomWhat)
-}
-
 // roomList pages through the domain's rooms by last modification (order
 // 1: newest first). A stored room is a document of the newest model, so
 // it decodes into the list's generated item (with its encrypted_type,
@@ -96,21 +92,22 @@ func (m *Module) roomCreate(ctx context.Context, r *api.Request) (wire.Object, e
 	if err := adminOnly(r, "virtual meeting rooms"); err != nil {
 		return nil, err
 	}
-	sent := tplSent(r)
-	if err := roomCheck(sent); err != nil {
+	var q model.MCVirtualMeetingRoomsUpdateRequest
+	if err := roomRequest(r, &q); err != nil {
 		return nil, err
 	}
-	if err := m.roomNameFree(ctx, r.Principal.DomainMoid, sent["name"], ""); err != nil {
+	if err := m.roomNameFree(ctx, r.Principal.DomainMoid, q.Name, ""); err != nil {
 		return nil, err
 	}
-	doc := shape.Merge(map[string]any{"status": 0, "conf_name": ""}, sent)
-	roomDerive(doc)
+	doc := &roomDoc{MCVirtualMeetingRoomsUpdateRequest: q}
+	doc.Status = model.Some(0) // a creation has no status; conf_name is ""
+	doc.derive()
 	cfg := m.confs.Config()
 	n, err := m.st.NextNumber(ctx, "conf", cfg.NumberMin, cfg.NumberMax)
 	if err != nil {
 		return nil, err
 	}
-	doc["e164"] = strconv.FormatInt(n, 10)
+	doc.E164 = strconv.FormatInt(n, 10)
 	now := m.clk.Now()
 	rec := store.Record{Kind: record.KindRoom, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
 	if rec, err = m.roomInsert(ctx, rec, doc); err != nil {
@@ -119,7 +116,7 @@ func (m *Module) roomCreate(ctx context.Context, r *api.Request) (wire.Object, e
 	// Two creations with one name at once both pass the check above;
 	// whoever then sees a second room of the name withdraws, so that at
 	// most one is kept.
-	if err := m.roomNameFree(ctx, rec.DomainMoid, doc["name"], rec.ID); err != nil {
+	if err := m.roomNameFree(ctx, rec.DomainMoid, doc.Name, rec.ID); err != nil {
 		if derr := m.st.DeleteRecord(ctx, rec.Kind, rec.DomainMoid, rec.ID); derr != nil && !errors.Is(derr, store.ErrNotFound) {
 			return nil, derr
 		}
@@ -131,15 +128,15 @@ func (m *Module) roomCreate(ctx context.Context, r *api.Request) (wire.Object, e
 // roomInsert stores rec with doc under the next free room id; ids still
 // taken after the counter wrapped around are skipped, and when none is
 // free the answer is 99993 (room count limit).
-func (m *Module) roomInsert(ctx context.Context, rec store.Record, doc map[string]any) (store.Record, error) {
+func (m *Module) roomInsert(ctx context.Context, rec store.Record, doc *roomDoc) (store.Record, error) {
 	for try := 0; try < 100; try++ {
 		n, err := m.st.NextNumber(ctx, "room", roomIDMin, roomIDMax)
 		if err != nil {
 			return rec, err
 		}
 		rec.ID = strconv.FormatInt(n, 10)
-		doc["id"] = rec.ID
-		if rec.Data, err = shape.Encode(doc); err != nil {
+		doc.ID = rec.ID
+		if rec.Data, err = encodeDoc(doc); err != nil {
 			return rec, err
 		}
 		err = m.st.CreateRecord(ctx, rec)
@@ -159,23 +156,26 @@ func (m *Module) roomUpdate(ctx context.Context, r *api.Request) (wire.Object, e
 	if err := adminOnly(r, "virtual meeting rooms"); err != nil {
 		return nil, err
 	}
-	sent := tplSent(r)
-	if err := roomCheck(sent); err != nil {
+	var q model.MCVirtualMeetingRoomsUpdateRequest
+	if err := roomRequest(r, &q); err != nil {
 		return nil, err
 	}
 	for try := 0; ; try++ {
-		rec, doc, err := m.roomLoad(ctx, r)
+		rec, err := m.loadRecord(ctx, r, record.KindRoom, r.Path("id"), false, CodeRoomNotFound, roomWhat)
 		if err != nil {
 			return nil, err
 		}
-		if err := m.roomNameFree(ctx, rec.DomainMoid, sent["name"], rec.ID); err != nil {
+		var doc roomDoc
+		if err := decodeDoc(rec.Data, &doc); err != nil {
 			return nil, err
 		}
-		id, e164 := rec.ID, doc["e164"]
-		doc = shape.Merge(doc, sent)
-		doc["id"], doc["e164"] = id, e164
-		roomDerive(doc)
-		if rec.Data, err = shape.Encode(doc); err != nil {
+		if err := m.roomNameFree(ctx, rec.DomainMoid, q.Name, rec.ID); err != nil {
+			return nil, err
+		}
+		sentOver(&doc.MCVirtualMeetingRoomsUpdateRequest, &q)
+		doc.ID = rec.ID
+		doc.derive()
+		if rec.Data, err = encodeDoc(&doc); err != nil {
 			return nil, err
 		}
 		rec.UpdatedAt = m.clk.Now()
@@ -199,7 +199,7 @@ func (m *Module) roomDelete(ctx context.Context, r *api.Request) (wire.Object, e
 	if err := adminOnly(r, "virtual meeting rooms"); err != nil {
 		return nil, err
 	}
-	rec, _, err := m.roomLoad(ctx, r)
+	rec, err := m.loadRecord(ctx, r, record.KindRoom, r.Path("id"), false, CodeRoomNotFound, roomWhat)
 	if err != nil {
 		return nil, err
 	}
@@ -219,16 +219,19 @@ func (m *Module) roomDelete(ctx context.Context, r *api.Request) (wire.Object, e
 	return wire.Object{"description": tplDescOK}, nil
 }
 
-// roomCheck validates what the schema cannot express (reference 04, create
-// and modify virtual meeting room): the name's characters and length, and
-// the AES key's (letters, digits, _ and ., at most 16 bytes).
-func roomCheck(sent map[string]any) error {
-	if v, ok := sent["name"]; ok {
-		if err := tplCheckName(fmt.Sprint(v)); err != nil {
-			return err
-		}
+// roomRequest reads a room's creation or modification (one request type:
+// the modification's, which may also set status) and validates what the
+// schema cannot express (reference 04, create and modify virtual meeting
+// room): the name's characters and length, and the AES key's (letters,
+// digits, _ and ., at most 16 bytes).
+func roomRequest(r *api.Request, q *model.MCVirtualMeetingRoomsUpdateRequest) error {
+	if err := q.Decode(r.Args); err != nil {
+		return err
 	}
-	if v, ok := sent["encrypted_key"].(string); ok {
+	if err := tplCheckName(q.Name); err != nil {
+		return err
+	}
+	if v, ok := q.EncryptedKey.Get(); ok {
 		if err := tplCheckSecret("encrypted_key", v, 16); err != nil {
 			return err
 		}
@@ -236,34 +239,9 @@ func roomCheck(sent map[string]any) error {
 	return nil
 }
 
-// roomDerive fills the fields that lists show but requests do not carry:
-// resolution is the main video format's (the first of video_formats), and
-// bitrate, when not sent, is the main video format's bitrate (reference
-// 04: "会议码率，目前以主视频格式中的码率为准").
-func roomDerive(doc map[string]any) {
-	delete(doc, "resolution")
-	vf, _ := doc["video_formats"].([]any)
-	if len(vf) == 0 {
-		return
-	}
-	f, _ := vf[0].(map[string]any)
-	if f == nil {
-		return
-	}
-	if f["resolution"] != nil {
-		doc["resolution"] = f["resolution"]
-	}
-	if doc["bitrate"] == nil && f["bitrate"] != nil {
-		doc["bitrate"] = f["bitrate"]
-	}
-}
-
 // roomNameFree answers 99995 when another room of the domain (not self)
 // has the name.
-func (m *Module) roomNameFree(ctx context.Context, domain string, name any, self string) error {
-	if name == nil {
-		return nil
-	}
+func (m *Module) roomNameFree(ctx context.Context, domain string, name string, self string) error {
 	recs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindRoom, DomainMoid: domain})
 	if err != nil {
 		return err

@@ -62,7 +62,7 @@ func TestTemplateAndRoomStoredBytes(t *testing.T) {
 			"invite_members": []any{member("d", "1000003", nil)}, "bind_e164": 1, "mute_filter": 1}))))
 		dump("personal update, members left out", record.KindPersonalTemplate, id)
 		testserver.MustOK(t, c.Do("POST", tplPath+"/"+id, testserver.Params(t, tplPersonalBody("stored three", map[string]any{
-			"vmp": map[string]any{"mode": 2, "layout": 1, "voice_hint": 1, "broadcast": 0, "show_mt_name": 0, "members": []any{}},
+			"vmp":       map[string]any{"mode": 2, "layout": 1, "voice_hint": 1, "broadcast": 0, "show_mt_name": 0, "members": []any{}},
 			"bind_e164": 0, "invite_members": []any{}}))))
 		dump("personal update, vmp replaced, number released", record.KindPersonalTemplate, id)
 

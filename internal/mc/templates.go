@@ -10,7 +10,6 @@ import (
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -55,10 +54,6 @@ func (sc tplScope) mayWrite(r *api.Request) error {
 		return nil
 	}
 	return adminOnly(r, sc.what+"s")
-}
-
-func (m *Module) tplLoad(ctx context.Context, r *api.Request, sc tplScope) (store.Record, map[string]any, error) {
-	return m.load(ctx, r, sc.kind, r.Path("id"), sc.personal, CodeTemplateNotFound, sc.what)
 }
 
 // tplList lists the scope's templates. A stored template is a document
@@ -153,26 +148,24 @@ func (m *Module) tplCreate(sc tplScope) api.Handler {
 		if err := sc.mayWrite(r); err != nil {
 			return nil, err
 		}
-		sent := tplSent(r)
-		doc := shape.Merge(map[string]any{}, sent)
-		if err := sc.check(doc, sent); err != nil {
+		doc := sc.newDoc()
+		if err := doc.apply(r, sc); err != nil {
 			return nil, err
 		}
-		if err := m.tplNameFree(ctx, r, sc, doc["name"], ""); err != nil {
+		if err := m.tplNameFree(ctx, r, sc, doc.name(), ""); err != nil {
 			return nil, err
 		}
-		if err := m.tplBindE164(ctx, sc, doc, ""); err != nil {
+		if err := m.tplBindE164(ctx, doc, ""); err != nil {
 			return nil, err
 		}
-		sc.derive(doc)
 		now := m.clk.Now()
 		rec := store.Record{Kind: sc.kind, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
 		if sc.personal {
 			rec.OwnerMoid = r.Principal.AccountMoid
 		}
 		id, err := m.insertNumbered(ctx, rec, func(id string) ([]byte, error) {
-			doc["template_id"] = id
-			return shape.Encode(doc)
+			doc.finish(id)
+			return encodeDoc(doc)
 		}, "template", 9000000, 9999999)
 		if err != nil {
 			return nil, err
@@ -205,28 +198,29 @@ func (m *Module) tplUpdate(sc tplScope) api.Handler {
 }
 
 func (m *Module) tplUpdateOnce(ctx context.Context, r *api.Request, sc tplScope) (string, error) {
-	rec, doc, err := m.tplLoad(ctx, r, sc)
+	rec, err := m.loadRecord(ctx, r, sc.kind, r.Path("id"), sc.personal, CodeTemplateNotFound, sc.what)
 	if err != nil {
 		return "", err
 	}
-	oldE164, _ := doc["e164"].(string)
-	if !tplFlag(doc["bind_e164"]) {
-		oldE164 = ""
-	}
-	sent := tplSent(r)
-	doc = shape.Merge(doc, sent)
-	if err := sc.check(doc, sent); err != nil {
+	doc := sc.newDoc()
+	if err := decodeDoc(rec.Data, doc); err != nil {
 		return "", err
 	}
-	if err := m.tplNameFree(ctx, r, sc, doc["name"], rec.ID); err != nil {
+	var oldE164 string
+	if pd, ok := doc.(*personalDoc); ok && pd.BindE164 == 1 {
+		oldE164 = pd.E164
+	}
+	if err := doc.apply(r, sc); err != nil {
 		return "", err
 	}
-	if err := m.tplBindE164(ctx, sc, doc, oldE164); err != nil {
+	if err := m.tplNameFree(ctx, r, sc, doc.name(), rec.ID); err != nil {
 		return "", err
 	}
-	sc.derive(doc)
-	doc["template_id"] = rec.ID
-	if rec.Data, err = shape.Encode(doc); err != nil {
+	if err := m.tplBindE164(ctx, doc, oldE164); err != nil {
+		return "", err
+	}
+	doc.finish(rec.ID)
+	if rec.Data, err = encodeDoc(doc); err != nil {
 		return "", err
 	}
 	rec.UpdatedAt = m.clk.Now()

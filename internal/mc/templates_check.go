@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -24,83 +24,22 @@ const (
 	tplNameEdge      = "_-.@"
 )
 
-// tplSent returns the parameters of the request that the endpoint's schema
-// names, nested objects reduced to their schema's fields, so that the
-// stored document holds the newest model and nothing else.
-func tplSent(r *api.Request) map[string]any {
-	out := map[string]any{}
-	for _, p := range r.Endpoint.Params {
-		if v, ok := r.Args.Params[p.Name]; ok && v != nil {
-			out[p.Name] = tplPrune(v, p)
-		}
-	}
-	return out
-}
-
-func tplPrune(v any, p catalog.Param) any {
-	switch p.Kind {
-	case catalog.Object:
-		m, ok := v.(map[string]any)
-		if !ok || len(p.Fields) == 0 {
-			return v
-		}
-		out := map[string]any{}
-		for _, f := range p.Fields {
-			if fv, ok := m[f.Name]; ok && fv != nil {
-				out[f.Name] = tplPrune(fv, f)
-			}
-		}
-		return out
-	case catalog.Array:
-		arr, ok := v.([]any)
-		if !ok || p.Elem != catalog.Object || len(p.Fields) == 0 {
-			return v
-		}
-		el := catalog.Param{Kind: catalog.Object, Fields: p.Fields}
-		out := make([]any, len(arr))
-		for i, x := range arr {
-			out[i] = tplPrune(x, el)
-		}
-		return out
-	}
-	return v
-}
-
 // check validates what the schema cannot express (reference 04, create and
 // modify template): the name's characters and length, the password's and
-// the AES key's, and the participants' call bitrate, which defaults to the
-// conference bitrate and may not exceed it. doc is the template after the
-// change, sent what the request carries; only sent values are checked.
-func (sc tplScope) check(doc, sent map[string]any) error {
-	if v, ok := sent["name"]; ok {
-		if err := tplCheckName(fmt.Sprint(v)); err != nil {
-			return err
-		}
+// the AES key's, when sent. (The participants' call bitrate is checked by
+// personalDoc.apply.)
+func (sc tplScope) check(name string, password, key model.Opt[string]) error {
+	if err := tplCheckName(name); err != nil {
+		return err
 	}
-	if v, ok := sent["password"].(string); ok {
+	if v, ok := password.Get(); ok {
 		if err := tplCheckSecret("password", v, tplPasswordMax); err != nil {
 			return err
 		}
 	}
-	if v, ok := sent["encrypted_key"].(string); ok {
+	if v, ok := key.Get(); ok {
 		if err := tplCheckSecret("encrypted_key", v, sc.keyMax); err != nil {
 			return err
-		}
-	}
-	members, _ := sent["invite_members"].([]any)
-	confRate := tplInt(doc["bitrate"])
-	for i, x := range members {
-		mem, _ := x.(map[string]any)
-		if mem == nil {
-			continue
-		}
-		if _, ok := mem["bitrate"]; !ok {
-			mem["bitrate"] = confRate
-			continue
-		}
-		if rate := tplInt(mem["bitrate"]); rate > confRate {
-			return wire.InvalidParam(fmt.Sprintf("invite_members[%d].bitrate", i),
-				fmt.Sprintf("%d exceeds the conference bitrate %d", rate, confRate))
 		}
 	}
 	return nil
@@ -133,22 +72,6 @@ func tplCheckSecret(field, v string, max int) error {
 	return nil
 }
 
-// derive fills the server-made fields: resolution (shown by the lists) is
-// the main video format's, the first of video_formats; public templates
-// cannot set initial silence, which stays 0 (reference 04, create public
-// template).
-func (sc tplScope) derive(doc map[string]any) {
-	delete(doc, "resolution")
-	if vf, _ := doc["video_formats"].([]any); len(vf) > 0 {
-		if f, _ := vf[0].(map[string]any); f != nil && f["resolution"] != nil {
-			doc["resolution"] = f["resolution"]
-		}
-	}
-	if !sc.personal {
-		doc["silence"] = 0
-	}
-}
-
 // tplNameFree answers 20105 when another template of the scope (the
 // account's personal templates, the domain's public templates) has the
 // name; self is the template being modified.
@@ -167,16 +90,17 @@ func (m *Module) tplNameFree(ctx context.Context, r *api.Request, sc tplScope, n
 // templates gain e164 and bind_e164): with bind_e164 1 the template keeps
 // its number (old) or gets a new one from the conference number range,
 // otherwise it has none.
-func (m *Module) tplBindE164(ctx context.Context, sc tplScope, doc map[string]any, old string) error {
-	if !sc.personal {
+func (m *Module) tplBindE164(ctx context.Context, d tplDoc, old string) error {
+	pd, ok := d.(*personalDoc)
+	if !ok {
 		return nil
 	}
-	if !tplFlag(doc["bind_e164"]) {
-		doc["e164"] = ""
+	if pd.BindE164 != 1 {
+		pd.E164 = ""
 		return nil
 	}
 	if old != "" {
-		doc["e164"] = old
+		pd.E164 = old
 		return nil
 	}
 	cfg := m.confs.Config()
@@ -184,7 +108,7 @@ func (m *Module) tplBindE164(ctx context.Context, sc tplScope, doc map[string]an
 	if err != nil {
 		return err
 	}
-	doc["e164"] = strconv.FormatInt(n, 10)
+	pd.E164 = strconv.FormatInt(n, 10)
 	return nil
 }
 
@@ -212,13 +136,4 @@ func (m *Module) insertNumbered(ctx context.Context, rec store.Record, encode fu
 		return rec.ID, nil
 	}
 	return "", wire.Errorf(CodeNoTemplateSpace, "no free identifier is left for a new %s", strings.ReplaceAll(rec.Kind, "_", " "))
-}
-
-// tplFlag tells whether a stored or sent 0/1 value is 1.
-func tplFlag(v any) bool { return fmt.Sprint(v) == "1" }
-
-// tplInt reads a stored or sent integer; 0 when absent or not one.
-func tplInt(v any) int64 {
-	n, _ := strconv.ParseInt(fmt.Sprint(v), 10, 64)
-	return n
 }
