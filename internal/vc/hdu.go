@@ -10,7 +10,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -110,11 +109,11 @@ func (m *Module) listHDUs(ctx context.Context, r *api.Request) (wire.Object, err
 		}
 	}
 	sort.Slice(ids, func(i, j int) bool { return hduLess(ids[i], ids[j]) })
-	out := make([]any, len(ids))
+	out := model.VCConfsHDUsListReply{HDUs: make([]model.VCConfsHDUsListReplyHDU, len(ids))}
 	for i, id := range ids {
-		out[i] = map[string]any{"hdu_id": id}
+		out.HDUs[i].HDUID = id
 	}
-	return wire.Object{"hdus": out}, nil
+	return out.Wire(), nil
 }
 
 // getHDU shows what a wall of the conference shows now; 12105 for a wall
@@ -130,13 +129,13 @@ func (m *Module) getHDU(ctx context.Context, r *api.Request) (wire.Object, error
 		return nil, err
 	}
 	if i := hduFind(c, id); i >= 0 {
-		return shape.Project(v.hduReply(c.HDUs[i]), r.Endpoint.Reply), nil
+		return v.hduReply(c.HDUs[i]).Wire(), nil
 	}
 	if hp := c.HDUPoll; hp != nil && hduUses(c, v)[id] == "hdupoll" {
 		mt := v.hdupollShows(hp)[id]
-		out := map[string]any{"hdu_id": id, "mode": 1, "show_mt_name": hp.ShowMtName,
-			"specific": map[string]any{"member_type": "7", "mt_id": mt, "account": v.account(mt), "mt_chn_idx": 0, "vmp_id": ""}}
-		return shape.Project(out, r.Endpoint.Reply), nil
+		out := model.VCConfsHDUsGetReply{HDUID: id, Mode: 1, ShowMtName: hp.ShowMtName,
+			Specific: &model.VCConfsHDUsGetReplySpecific{MemberType: "7", MtID: mt, Account: v.account(mt)}}
+		return out.Wire(), nil
 	}
 	return nil, wire.Errorf(CodeHDUNotFound, "conference %s runs no TV wall %s", c.ID(), id)
 }

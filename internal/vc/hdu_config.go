@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -120,8 +121,8 @@ func (v *mdView) hduSplit(h engine.HDU, sl map[string]any) (engine.HDU, []string
 }
 
 // hduReply is the channel info of a started wall as it shows now.
-func (v *mdView) hduReply(h engine.HDU) map[string]any {
-	out := map[string]any{"hdu_id": h.HDUID, "mode": h.Mode, "show_mt_name": h.ShowMtName}
+func (v *mdView) hduReply(h engine.HDU) *model.VCConfsHDUsGetReply {
+	out := &model.VCConfsHDUsGetReply{HDUID: h.HDUID, Mode: h.Mode, ShowMtName: h.ShowMtName}
 	if sp := h.Specific; sp != nil {
 		id := ""
 		switch sp.MemberType {
@@ -138,20 +139,21 @@ func (v *mdView) hduReply(h engine.HDU) map[string]any {
 		case "10":
 			id = v.role(v.conf.Roles.Dual)
 		}
-		out["specific"] = map[string]any{"member_type": sp.MemberType, "mt_id": id, "account": v.account(id),
-			"mt_chn_idx": sp.MtChnIdx, "vmp_id": sp.VMPID}
+		out.Specific = &model.VCConfsHDUsGetReplySpecific{MemberType: sp.MemberType, MtID: id, Account: v.account(id),
+			MtChnIdx: sp.MtChnIdx, VMPID: sp.VMPID}
 	}
 	if po := h.Poll; po != nil {
 		_, idx := v.pollShows(po)
-		out["poll"] = map[string]any{"num": po.Num, "keep_time": po.KeepTime, "mode": po.Mode,
-			"poll_index": idx, "members": v.accounts(po.MtIDs)}
+		out.Poll = &model.VCConfsHDUsGetReplyPoll{Num: po.Num, KeepTime: po.KeepTime, Mode: po.Mode, PollIndex: idx}
+		for _, a := range v.accountList(po.MtIDs) {
+			out.Poll.Members = append(out.Poll.Members, model.VCConfsHDUsGetReplyPollMember{MtID: a.MtID, Account: a.Account})
+		}
 	}
 	if sl := h.Split; sl != nil {
-		var members []any
+		out.Spilt = &model.VCConfsHDUsGetReplySpilt{}
 		for _, e := range sl.Members {
-			members = append(members, map[string]any{"chn_idx": e.ChnIdx, "mt_id": e.MtID, "account": v.account(e.MtID)})
+			out.Spilt.Members = append(out.Spilt.Members, model.VCConfsHDUsGetReplySpiltMember{ChnIdx: e.ChnIdx, MtID: e.MtID, Account: v.account(e.MtID)})
 		}
-		out["spilt"] = map[string]any{"members": members}
 	}
 	return out
 }

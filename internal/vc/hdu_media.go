@@ -63,8 +63,8 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 		}
 		wall := c.HDUs[i]
 		h := v.hduReply(wall)
-		out := WallView{HduID: hduID, ConfID: c.ID(), ConfName: record.Str(c.Doc, "name"), Mode: record.Int(h, "mode"),
-			ShowName: record.Int(h, "show_mt_name") == 1, Channels: []WallChannel{}}
+		out := WallView{HduID: hduID, ConfID: c.ID(), ConfName: record.Str(c.Doc, "name"), Mode: h.Mode,
+			ShowName: h.ShowMtName == 1, Channels: []WallChannel{}}
 		add := func(idx int, mtID string, q url.Values) {
 			ch := WallChannel{Index: idx, MtID: mtID, Name: v.alias(mtID)}
 			if q != nil {
@@ -81,19 +81,19 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 			add(idx, mtID, url.Values{"mt_id": {mtID}})
 		}
 		switch {
-		case mdObj(h, "specific") != nil:
-			sp := mdObj(h, "specific")
-			switch record.Str(sp, "member_type") {
+		case h.Specific != nil:
+			sp := h.Specific
+			switch sp.MemberType {
 			case "6": // the composition: the composed picture (docs/composition.md)
 				add(0, "", url.Values{"composed": {"1"}})
 			case "10":
-				add(0, record.Str(sp, "mt_id"), url.Values{"dual": {"1"}})
+				add(0, sp.MtID, url.Values{"dual": {"1"}})
 			default:
-				terminal(0, record.Str(sp, "mt_id"))
+				terminal(0, sp.MtID)
 			}
-		case wall.Split != nil:
-			for _, e := range mdObjs(mdObj(h, "spilt"), "members") {
-				terminal(record.Int(e, "chn_idx"), record.Str(e, "mt_id"))
+		case h.Spilt != nil:
+			for _, e := range h.Spilt.Members {
+				terminal(e.ChnIdx, e.MtID)
 			}
 		default: // mode 3: the single-channel poll's current terminal
 			id := ""

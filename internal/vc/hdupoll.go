@@ -7,8 +7,8 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -81,22 +81,21 @@ func (m *Module) getHDUPoll(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	hp := c.HDUPoll
 	if hp == nil {
-		return shape.Project(map[string]any{"state": 0}, r.Endpoint.Reply), nil
+		return (&model.VCConfsHdupollGetReply{}).Wire(), nil
 	}
 	v, err := m.mdLoad(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	var hdus, members []any
+	out := model.VCConfsHdupollGetReply{Mode: hp.Mode, Num: hp.Num, KeepTime: hp.KeepTime, ShowMtName: hp.ShowMtName,
+		State: v.hdupollState(hp)}
 	for _, id := range hp.HDUIDs {
-		hdus = append(hdus, map[string]any{"hdu_id": id})
+		out.HDUs = append(out.HDUs, model.VCConfsHdupollGetReplyHDU{HDUID: id})
 	}
 	for _, id := range v.hdupollPool(hp) {
-		members = append(members, map[string]any{"mt_id": id})
+		out.Members = append(out.Members, model.VCConfsHdupollGetReplyMember{MtID: id})
 	}
-	out := map[string]any{"mode": hp.Mode, "num": hp.Num, "keep_time": hp.KeepTime, "show_mt_name": hp.ShowMtName,
-		"state": v.hdupollState(hp), "hdus": hdus, "members": members}
-	return shape.Project(out, r.Endpoint.Reply), nil
+	return out.Wire(), nil
 }
 
 // startHDUPoll starts a batch poll on the walls hdus and answers its

@@ -8,8 +8,8 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -155,7 +155,7 @@ func (m *Module) getHDUVMP(ctx context.Context, r *api.Request) (wire.Object, er
 	if err != nil {
 		return nil, err
 	}
-	return shape.Project(v.selfReply(c.HDUVMPs[i], true), r.Endpoint.Reply), nil
+	return v.wallReply(c.HDUVMPs[i]), nil
 }
 
 // listHDUVMPs lists the walls running a self composition.
@@ -166,10 +166,9 @@ func (m *Module) listHDUVMPs(ctx context.Context, r *api.Request) (wire.Object, 
 	}
 	walls := slices.Clone(c.HDUVMPs)
 	sort.SliceStable(walls, func(i, j int) bool { return hduLess(walls[i].HDUID, walls[j].HDUID) })
-	fields := shape.Elem(r.Endpoint.Reply, "hdus")
-	out := make([]any, len(walls))
-	for i, h := range walls {
-		out[i] = shape.Project(selfItem(h, true), fields)
+	var out model.VCConfsHduvmpsListReply
+	for _, h := range walls {
+		out.HDUs = append(out.HDUs, model.VCConfsHduvmpsListReplyHDU{Layout: h.Layout, ShowMtName: h.ShowMtName, HDUID: h.HDUID})
 	}
-	return wire.Object{"hdus": out}, nil
+	return out.Wire(), nil
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -180,7 +180,7 @@ func (m *Module) getSelfVMP(channel bool) api.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return shape.Project(v.selfReply(c.SelfVMPs[i], false), r.Endpoint.Reply), nil
+		return v.selfReply(c.SelfVMPs[i], channel), nil
 	}
 }
 
@@ -204,11 +204,19 @@ func (m *Module) listSelfVMPs(channel bool) api.Handler {
 			}
 			return selfs[i].MtChnIdx < selfs[j].MtChnIdx
 		})
-		fields := shape.Elem(r.Endpoint.Reply, "mts")
-		out := make([]any, len(selfs))
-		for i, s := range selfs {
-			out[i] = shape.Project(selfItem(s, false), fields)
+		if channel {
+			var out model.VCConfsMtChannelVMPsListReply
+			for _, s := range selfs {
+				out.Mts = append(out.Mts, model.VCConfsMtChannelVMPsListReplyMt{Mode: s.Mode, Layout: s.Layout,
+					VoiceHint: s.VoiceHint, ShowMtName: s.ShowMtName, MtID: s.MtID, MtChnIdx: s.MtChnIdx})
+			}
+			return out.Wire(), nil
 		}
-		return wire.Object{"mts": out}, nil
+		var out model.VCConfsMtvmpsListReply
+		for _, s := range selfs {
+			out.Mts = append(out.Mts, model.VCConfsMtvmpsListReplyMt{Mode: s.Mode, Layout: s.Layout,
+				VoiceHint: s.VoiceHint, ShowMtName: s.ShowMtName, MtID: s.MtID})
+		}
+		return out.Wire(), nil
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -82,29 +83,39 @@ func (v *mdView) selfPanes(cfg engine.SelfVMP) []vmpPane {
 	return v.compose(cfg.Layout, cfg.Members, auto, nil)
 }
 
-// selfReply is the reply of a self composition as it is now: its stored
-// members and owner, its members as they show
+// selfMembers are the members of a self composition as they show
 // ({chn_idx, member_type, mt_id, mt_chn_idx, account}).
-func (v *mdView) selfReply(cfg engine.SelfVMP, wall bool) map[string]any {
-	out := selfItem(cfg, wall)
-	members := []any{}
+func (v *mdView) selfMembers(cfg engine.SelfVMP) []model.VCConfsMtvmpsGetReplyMember {
+	out := []model.VCConfsMtvmpsGetReplyMember{}
 	for _, p := range v.selfPanes(cfg) {
-		members = append(members, v.paneReply(p))
+		out = append(out, model.VCConfsMtvmpsGetReplyMember{ChnIdx: p.chn, MemberType: p.typ, MtID: p.mtID,
+			MtChnIdx: p.mtChn, Account: v.account(p.mtID)})
 	}
-	out["members"] = members
 	return out
 }
 
-// selfItem is a self composition's item of a list: its settings and
-// owner (the stored members, which the list's reply leaves out).
-func selfItem(cfg engine.SelfVMP, wall bool) map[string]any {
-	out := map[string]any{"mode": cfg.Mode, "layout": cfg.Layout, "voice_hint": cfg.VoiceHint, "show_mt_name": cfg.ShowMtName}
-	if wall {
-		out["hdu_id"] = cfg.HDUID
-	} else {
-		out["mt_id"], out["mt_chn_idx"] = cfg.MtID, cfg.MtChnIdx
+// selfReply is the reply of a terminal's self composition as it is now:
+// its settings, its members as they show and, for a channel's
+// (mt_channel_vmps), its owner.
+func (v *mdView) selfReply(cfg engine.SelfVMP, channel bool) wire.Object {
+	members := v.selfMembers(cfg)
+	if channel {
+		return (&model.VCConfsMtChannelVMPsGetReply{MtID: cfg.MtID, MtChnIdx: cfg.MtChnIdx, Mode: cfg.Mode, Layout: cfg.Layout,
+			VoiceHint: cfg.VoiceHint, ShowMtName: cfg.ShowMtName, Members: members}).Wire()
 	}
-	return out
+	return (&model.VCConfsMtvmpsGetReply{Mode: cfg.Mode, Layout: cfg.Layout, VoiceHint: cfg.VoiceHint,
+		ShowMtName: cfg.ShowMtName, Members: members}).Wire()
+}
+
+// wallReply is the reply of a TV wall's self composition as it is now.
+func (v *mdView) wallReply(cfg engine.SelfVMP) wire.Object {
+	out := model.VCConfsHduvmpsGetReply{Mode: cfg.Mode, Layout: cfg.Layout, ShowMtName: cfg.ShowMtName,
+		Members: []model.VCConfsHduvmpsGetReplyMember{}}
+	for _, m := range v.selfMembers(cfg) {
+		out.Members = append(out.Members, model.VCConfsHduvmpsGetReplyMember{ChnIdx: m.ChnIdx, MemberType: m.MemberType,
+			Account: m.Account, MtID: m.MtID})
+	}
+	return out.Wire()
 }
 
 // dropSelfMembers removes the terminals in gone from the chosen channels

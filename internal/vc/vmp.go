@@ -5,7 +5,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -48,18 +48,16 @@ func (m *Module) getVMP(ctx context.Context, r *api.Request) (wire.Object, error
 		return nil, err
 	}
 	st := cfg.NameStyle
-	out := map[string]any{"mode": cfg.Mode, "layout": cfg.Layout, "broadcast": cfg.Broadcast, "voice_hint": cfg.VoiceHint,
-		"show_mt_name": cfg.ShowMtName, "except_self": cfg.ExceptSelf,
-		"mt_name_style": map[string]any{"font_size": st.FontSize, "font_color": st.FontColor, "position": st.Position}}
-	members := []any{}
+	out := model.VCConfsVMPsGetReply{Mode: cfg.Mode, Layout: cfg.Layout, Broadcast: cfg.Broadcast, VoiceHint: cfg.VoiceHint,
+		ShowMtName: cfg.ShowMtName, ExceptSelf: cfg.ExceptSelf,
+		MtNameStyle: &model.VCConfsVMPsGetReplyMtNameStyle{FontSize: st.FontSize, FontColor: st.FontColor, Position: st.Position}}
 	for _, p := range v.vmpOf(cfg) {
-		members = append(members, v.paneReply(p))
+		out.Members = append(out.Members, v.paneReply(p))
 	}
-	out["members"] = members
 	if bp := cfg.Poll; bp != nil {
-		out["poll"] = map[string]any{"num": bp.Num, "keep_time": bp.KeepTime, "members": v.accounts(bp.MtIDs)}
+		out.Poll = &model.VCConfsVMPsGetReplyPoll{Num: bp.Num, KeepTime: bp.KeepTime, Members: v.accountList(bp.MtIDs)}
 	}
-	return shape.Project(out, r.Endpoint.Reply), nil
+	return out.Wire(), nil
 }
 
 // startVMP starts the composition; 20822 when one runs.

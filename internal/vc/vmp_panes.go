@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 )
 
 // What a picture composition shows at an instant, computed from its stored
@@ -32,7 +33,7 @@ type vmpPane struct {
 	typ   int
 	mtID  string
 	mtChn int
-	poll  map[string]any // reply poll of a single-channel poll
+	poll  *model.VCConfsVMPsGetReplyMemberPoll // reply poll of a single-channel poll
 }
 
 // compose computes the panes of a composition's channels: members are its
@@ -123,8 +124,8 @@ func (v *mdView) fixedPane(m engine.VMPMember) vmpPane {
 		}
 		id, idx := v.pollShows(po)
 		p.mtID = id
-		p.poll = map[string]any{"num": po.Num, "keep_time": po.KeepTime,
-			"poll_index": idx, "members": v.accounts(po.MtIDs)}
+		p.poll = &model.VCConfsVMPsGetReplyMemberPoll{Num: po.Num, KeepTime: po.KeepTime,
+			PollIndex: idx, Members: v.accountList(po.MtIDs)}
 	}
 	return p
 }
@@ -158,24 +159,30 @@ func (v *mdView) pollAt(ids []string, rot mdRot) (string, int) {
 	return ids[cur], cur + 1
 }
 
-// accounts is a reply member list {account, mt_id}.
-func (v *mdView) accounts(ids []string) []any {
-	out := make([]any, len(ids))
+// accountList is a reply member list {account, mt_id}.
+func (v *mdView) accountList(ids []string) []model.VCConfsMixsGetReplyMember {
+	out := make([]model.VCConfsMixsGetReplyMember, len(ids))
 	for i, id := range ids {
-		out[i] = map[string]any{"account": v.account(id), "mt_id": id}
+		out[i] = model.VCConfsMixsGetReplyMember{Account: v.account(id), MtID: id}
+	}
+	return out
+}
+
+// accounts is accountList as the wire's list.
+func (v *mdView) accounts(ids []string) []any {
+	l := v.accountList(ids)
+	out := make([]any, len(l))
+	for i := range l {
+		out[i] = l[i].Wire()
 	}
 	return out
 }
 
 // paneReply is a reply member of a composition: {chn_idx, member_type,
 // account, mt_id, mt_chn_idx} and poll for a single-channel poll.
-func (v *mdView) paneReply(p vmpPane) map[string]any {
-	out := map[string]any{"chn_idx": p.chn, "member_type": p.typ, "account": v.account(p.mtID),
-		"mt_id": p.mtID, "mt_chn_idx": p.mtChn}
-	if p.poll != nil {
-		out["poll"] = p.poll
-	}
-	return out
+func (v *mdView) paneReply(p vmpPane) model.VCConfsVMPsGetReplyMember {
+	return model.VCConfsVMPsGetReplyMember{ChnIdx: p.chn, MemberType: p.typ, Account: v.account(p.mtID),
+		MtID: p.mtID, MtChnIdx: p.mtChn, Poll: p.poll}
 }
 
 // vmpOf computes the panes of the conference composition cfg.
