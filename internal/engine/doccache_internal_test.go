@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/confer-platform/confer/internal/model"
@@ -110,6 +111,7 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","viplist":[]}`,
 		`{"name":"a","viplist":[{"cascade_id":"0","mt_id":"1"},{"cascade_id":"0","mt_id":"2"}]}`,
 		`{"name":"a","viplist":[{"mt_id":"1"}]}`,
+		`{"name":"a","vc_hdu_alias":{"\u003ch":"a\u0026b"},"viplist":[{"cascade_id":"\u003c\u2028","mt_id":"\u0026\u003e"}]}`,
 		`{"cascade_links":[],"cascade_up":{"conf_id":"1110001","mt_id":"5"},"name":"a"}`,
 		`{"cascade_links":[{"conf_id":"1110002","mt_id":"6"}],"cascade_up":{"conf_id":"1110001","mt_id":"5","uplink_mt_id":"1"},"name":"a"}`,
 		`{"cascade_up":{"conf_id":"1110001","mt_id":"5","uplink_mt_id":""},"name":"a"}`,
@@ -227,6 +229,25 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		}
 		if _, in := c.Doc["upload_mt_id"]; in {
 			t.Fatalf("%s: encoding left a role in Doc", data)
+		}
+	}
+}
+
+// TestStoredFormsInNameOrder holds the own members' stored forms to the
+// order shape.Encode writes an object in: a struct's members are written
+// in declaration order, a decoded map's in the byte order of their names,
+// so a stored form declared out of order would change the stored bytes.
+func TestStoredFormsInNameOrder(t *testing.T) {
+	for _, v := range []any{vipStored{}, linkStored{}, superiorStored{}, mixStored{}, hduPollStored{},
+		pollStored{}, pollMemberStored{}} {
+		typ := reflect.TypeOf(v)
+		prev := ""
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			if name == "" || name <= prev {
+				t.Errorf("%s: member %q after %q", typ.Name(), name, prev)
+			}
+			prev = name
 		}
 	}
 }

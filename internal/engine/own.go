@@ -160,40 +160,52 @@ func (c *Conference) splitOwn() {
 	}
 }
 
+// The stored forms of the VIP list's entries, the cascade links and the
+// superior: encoded as the document's other values (shape.Encode), so
+// their members are declared in the byte order of their names, the order
+// in which an object is written (TestStoredFormsInNameOrder).
+type vipStored struct {
+	CascadeID string `json:"cascade_id"`
+	MtID      string `json:"mt_id"`
+}
+
+type linkStored struct {
+	ConfID string `json:"conf_id"`
+	MtID   string `json:"mt_id"`
+}
+
+type superiorStored struct {
+	ConfID   string `json:"conf_id"`
+	MtID     string `json:"mt_id"`
+	UplinkID string `json:"uplink_mt_id,omitempty"`
+}
+
 // ownValues are the VIP list, cascade, TV-wall alias and media members as
 // stored: a nil field is no member.
 func (c Conference) ownValues() (names [15]string, values [15]any) {
 	n := 0
 	if c.VIPs != nil {
-		l := make([]any, len(c.VIPs))
+		l := make([]vipStored, len(c.VIPs))
 		for i, v := range c.VIPs {
-			l[i] = map[string]any{"cascade_id": v.CascadeID, "mt_id": v.MtID}
+			l[i] = vipStored{CascadeID: v.CascadeID, MtID: v.MtID}
 		}
 		names[n], values[n] = vipMember, l
 		n++
 	}
 	if c.Links != nil {
-		l := make([]any, len(c.Links))
+		l := make([]linkStored, len(c.Links))
 		for i, v := range c.Links {
-			l[i] = map[string]any{"conf_id": v.ConfID, "mt_id": v.LinkID}
+			l[i] = linkStored{ConfID: v.ConfID, MtID: v.LinkID}
 		}
 		names[n], values[n] = linksMember, l
 		n++
 	}
 	if up := c.Superior; up != nil {
-		o := map[string]any{"conf_id": up.ConfID, "mt_id": up.LinkID}
-		if up.UplinkID != "" {
-			o["uplink_mt_id"] = up.UplinkID
-		}
-		names[n], values[n] = upMember, o
+		names[n], values[n] = upMember, superiorStored{ConfID: up.ConfID, MtID: up.LinkID, UplinkID: up.UplinkID}
 		n++
 	}
 	if c.HDUAliases != nil {
-		o := make(map[string]any, len(c.HDUAliases))
-		for k, v := range c.HDUAliases {
-			o[k] = v
-		}
-		names[n], values[n] = aliasMember, o
+		names[n], values[n] = aliasMember, c.HDUAliases // an object of strings, its keys in order
 		n++
 	}
 	if c.Mix != nil {

@@ -89,13 +89,24 @@ func splitMix(doc map[string]any) *Mix {
 	return &m
 }
 
+// mixStored is the mix as stored (members in name order, as vipStored).
+type mixStored struct {
+	Accounts []string `json:"accounts,omitzero"`
+	Mode     int      `json:"mode"`
+	MtIDs    []string `json:"mt_ids"`
+}
+
 // value is the mix as stored.
-func (m *Mix) value() map[string]any {
-	o := map[string]any{"mode": m.Mode, "mt_ids": strAnys(m.MtIDs)}
-	if m.Accounts != nil {
-		o["accounts"] = strAnys(m.Accounts)
+func (m *Mix) value() mixStored {
+	return mixStored{Accounts: m.Accounts, Mode: m.Mode, MtIDs: nonNil(m.MtIDs)}
+}
+
+// nonNil is a list that is always stored: nil is written [].
+func nonNil[T any](l []T) []T {
+	if l == nil {
+		return []T{}
 	}
-	return o
+	return l
 }
 
 // clone copies a mix (nil stays nil).
@@ -189,14 +200,28 @@ func splitHDUPoll(doc map[string]any) *HDUPoll {
 	return &p
 }
 
+// hduPollStored is the batch poll as stored (members in name order, as
+// vipStored).
+type hduPollStored struct {
+	ElapsedMs  int      `json:"_elapsed_ms"`
+	Origin     int      `json:"_origin"`
+	Paused     int      `json:"_paused"`
+	Since      string   `json:"_since"`
+	HDUIDs     []string `json:"hdu_ids"`
+	KeepTime   int      `json:"keep_time"`
+	Mode       int      `json:"mode"`
+	MtIDs      []string `json:"mt_ids"`
+	Num        int      `json:"num"`
+	PollID     int      `json:"poll_id"`
+	ShowMtName int      `json:"show_mt_name"`
+	State      int      `json:"state"`
+}
+
 // value is the batch poll as stored.
-func (p *HDUPoll) value() map[string]any {
-	o := make(map[string]any, len(hduPollIntNames)+3)
-	for i, f := range p.ints() {
-		o[hduPollIntNames[i]] = *f
-	}
-	o["hdu_ids"], o["mt_ids"], o["_since"] = strAnys(p.HDUIDs), strAnys(p.MtIDs), p.Rot.Since
-	return o
+func (p *HDUPoll) value() hduPollStored {
+	return hduPollStored{ElapsedMs: p.Rot.ElapsedMs, Origin: p.Rot.Origin, Paused: p.Rot.Paused, Since: p.Rot.Since,
+		HDUIDs: nonNil(p.HDUIDs), KeepTime: p.KeepTime, Mode: p.Mode, MtIDs: nonNil(p.MtIDs), Num: p.Num,
+		PollID: p.PollID, ShowMtName: p.ShowMtName, State: p.State}
 }
 
 // clone copies a batch poll (nil stays nil).

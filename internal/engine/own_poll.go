@@ -109,26 +109,46 @@ func readPoll(v any) (*Poll, bool) {
 	return &p, s.done()
 }
 
+// pollStored is a poll as stored (members in name order, as vipStored).
+type pollStored struct {
+	ByAccount int                `json:"_by_account,omitempty"` // 1 or not stored
+	Index     int                `json:"index"`
+	KeepTime  int                `json:"keep_time"`
+	Members   []pollMemberStored `json:"members"`
+	Mode      *int               `json:"mode,omitempty"`
+	Num       int                `json:"num"`
+	Origin    int                `json:"origin"`
+	PausedAt  int64              `json:"paused_at"`
+	Rounds    int                `json:"rounds"`
+	Shown     *int               `json:"shown_index,omitempty"`
+	State     int                `json:"state"`
+	TurnAt    int64              `json:"turn_at"`
+}
+
+type pollMemberStored struct {
+	Account *string `json:"account"` // nil: null
+	MtID    string  `json:"mt_id"`
+}
+
 // value is the poll as stored.
-func (p *Poll) value() map[string]any {
-	ms := make([]any, len(p.Members))
+func (p *Poll) value() pollStored {
+	ms := make([]pollMemberStored, len(p.Members))
 	for i, m := range p.Members {
-		var acct any = m.Account
-		if m.NoAccount {
-			acct = nil
+		ms[i].MtID = m.MtID
+		if !m.NoAccount {
+			ms[i].Account = &p.Members[i].Account
 		}
-		ms[i] = map[string]any{"mt_id": m.MtID, "account": acct}
 	}
-	o := map[string]any{"num": p.Num, "keep_time": p.KeepTime, "members": ms, "origin": p.Origin, "state": p.State,
-		"index": p.Index, "rounds": p.Rounds, "turn_at": p.TurnAt, "paused_at": p.PausedAt}
+	o := pollStored{Index: p.Index, KeepTime: p.KeepTime, Members: ms, Num: p.Num, Origin: p.Origin,
+		PausedAt: p.PausedAt, Rounds: p.Rounds, State: p.State, TurnAt: p.TurnAt}
 	if mode, ok := p.Mode.Get(); ok {
-		o["mode"] = mode
+		o.Mode = &mode
 	}
 	if shown, ok := p.Shown.Get(); ok {
-		o["shown_index"] = shown
+		o.Shown = &shown
 	}
 	if p.ByAccount {
-		o[pollByAccount] = 1
+		o.ByAccount = 1
 	}
 	return o
 }
