@@ -58,14 +58,15 @@ var fieldRules = []struct {
 	maxLen  int
 	allowed string
 	what    string
+	get     func(q *model.AMCAccountsUpdateRequest) model.Opt[string]
 }{
-	{"name", 64, "", "must not contain control characters"},
-	{"email", 64, letters + digits + "_@.-", "may hold only letters, digits, _ @ . -"},
-	{"mobile", 32, digits + "._-*# ", "may hold only digits, . _ - * # and spaces"},
-	{"ext_num", 64, digits + "()（）,，-;；*+# .", "may hold only digits, ( ) , - ; * + # . and spaces"},
-	{"fax", 32, digits + "-", "may hold only digits and -"},
-	{"job_num", 32, letters + digits, "may hold only letters and digits"},
-	{"office_location", 128, "", "must not contain control characters"},
+	{"name", 64, "", "must not contain control characters", func(q *model.AMCAccountsUpdateRequest) model.Opt[string] { return q.Name }},
+	{"email", 64, letters + digits + "_@.-", "may hold only letters, digits, _ @ . -", func(q *model.AMCAccountsUpdateRequest) model.Opt[string] { return q.Email }},
+	{"mobile", 32, digits + "._-*# ", "may hold only digits, . _ - * # and spaces", func(q *model.AMCAccountsUpdateRequest) model.Opt[string] { return q.Mobile }},
+	{"ext_num", 64, digits + "()（）,，-;；*+# .", "may hold only digits, ( ) , - ; * + # . and spaces", func(q *model.AMCAccountsUpdateRequest) model.Opt[string] { return q.ExtNum }},
+	{"fax", 32, digits + "-", "may hold only digits and -", func(q *model.AMCAccountsUpdateRequest) model.Opt[string] { return q.Fax }},
+	{"job_num", 32, letters + digits, "may hold only letters and digits", func(q *model.AMCAccountsUpdateRequest) model.Opt[string] { return q.JobNum }},
+	{"office_location", 128, "", "must not contain control characters", func(q *model.AMCAccountsUpdateRequest) model.Opt[string] { return q.OfficeLocation }},
 }
 
 // checkPassword applies the reference's password rule.
@@ -76,14 +77,15 @@ func checkPassword(field, pw string) error {
 	return checkChars(field, pw, 64, letters+digits+"_.", "", "may hold only letters, digits, _ and .")
 }
 
-// applyFields checks the account fields sent in p and writes them into a
-// (the store columns and the profile object). Absent fields are kept.
-func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]any, a *store.Account, prof *profile) error {
+// applyFields checks the account fields sent in q (an account's creation
+// is read as its edit for these: the same members) and writes them into
+// a (the store columns and the profile object). Absent fields are kept.
+func (m *Module) applyFields(ctx context.Context, r *api.Request, q *model.AMCAccountsUpdateRequest, a *store.Account, prof *profile) error {
 	for _, f := range fieldRules {
-		if !has(p, f.name) {
+		v, ok := f.get(q).Get()
+		if !ok {
 			continue
 		}
-		v := record.Str(p, f.name)
 		if err := checkChars(f.name, v, f.maxLen, f.allowed, "\x00", f.what); err != nil {
 			return err
 		}
@@ -101,8 +103,8 @@ func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]a
 			*prof.str(f.name) = model.Some(v)
 		}
 	}
-	if has(p, "date_of_birth") {
-		v := strings.TrimSpace(record.Str(p, "date_of_birth"))
+	if dob, ok := q.DateOfBirth.Get(); ok {
+		v := strings.TrimSpace(dob)
 		if v != "" {
 			if _, err := record.ParseTime(v); err != nil {
 				if _, err := time.Parse("2006-01-02", v); err != nil {
@@ -112,17 +114,17 @@ func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]a
 		}
 		prof.DateOfBirth = model.Some(v)
 	}
-	if has(p, "sex") {
-		prof.Sex = model.Some(record.Int(p, "sex"))
+	if v, ok := q.Sex.Get(); ok {
+		prof.Sex = model.Some(v)
 	}
-	if has(p, "limited") {
-		prof.Limited = model.Some(record.Int(p, "limited"))
+	if v, ok := q.Limited.Get(); ok {
+		prof.Limited = model.Some(v)
 	}
-	if has(p, "enable") {
-		a.Disabled = record.Int(p, "enable") == 0
+	if v, ok := q.Enable.Get(); ok {
+		a.Disabled = v == 0
 	}
-	if has(p, "departments") {
-		deps, err := m.memberships(ctx, r, p["departments"])
+	if q.Departments != nil {
+		deps, err := m.memberships(ctx, r, q.Departments)
 		if err != nil {
 			return err
 		}
@@ -133,8 +135,7 @@ func (m *Module) applyFields(ctx context.Context, r *api.Request, p map[string]a
 
 // memberships reads the departments parameter: each department_moid
 // must name a department of the caller's domain (19903), once.
-func (m *Module) memberships(ctx context.Context, r *api.Request, v any) ([]store.Membership, error) {
-	list, _ := v.([]any)
+func (m *Module) memberships(ctx context.Context, r *api.Request, list []model.AMCAccountsUpdateRequestDepartment) ([]store.Membership, error) {
 	ds, err := m.st.ListDepartments(ctx, r.Principal.DomainMoid)
 	if err != nil {
 		return nil, err
@@ -145,9 +146,8 @@ func (m *Module) memberships(ctx context.Context, r *api.Request, v any) ([]stor
 	}
 	seen := map[string]bool{}
 	out := []store.Membership{}
-	for i, el := range list {
-		e, _ := el.(map[string]any)
-		moid := record.Str(e, "department_moid")
+	for i, e := range list {
+		moid := e.DepartmentMoid
 		field := fmt.Sprintf("departments[%d].department_moid", i)
 		if !known[moid] {
 			return nil, noDepartment(field, moid)
@@ -156,7 +156,7 @@ func (m *Module) memberships(ctx context.Context, r *api.Request, v any) ([]stor
 			return nil, wire.InvalidParam(field, "department listed twice")
 		}
 		seen[moid] = true
-		pos := record.Str(e, "department_position")
+		pos := e.DepartmentPosition.Value
 		if len(pos) > 64 {
 			return nil, wire.InvalidParam(fmt.Sprintf("departments[%d].department_position", i), "longer than 64 bytes")
 		}
@@ -168,18 +168,18 @@ func (m *Module) memberships(ctx context.Context, r *api.Request, v any) ([]stor
 // binding reads binded and e164: 0 no number, 1 the e164 sent (digits),
 // 2 a number from the automatic range (keeping one already bound). An
 // e164 sent without binded is a manual binding.
-func binding(p map[string]any, create bool) (mode int, e164 string, err error) {
+func binding(q *model.AMCAccountsUpdateRequest, create bool) (mode int, e164 string, err error) {
 	mode = -1 // unchanged
 	if create {
 		mode = 2
 	}
-	if has(p, "binded") {
-		mode = record.Int(p, "binded")
-	} else if record.Str(p, "e164") != "" {
+	if b, ok := q.Binded.Get(); ok {
+		mode = b
+	} else if q.E164.Value != "" {
 		mode = 1
 	}
 	if mode == 1 {
-		e164 = record.Str(p, "e164")
+		e164 = q.E164.Value
 		if e164 == "" {
 			return 0, "", wire.InvalidParam("e164", "required when binded is 1")
 		}
@@ -245,8 +245,15 @@ func (m *Module) createAccount(ctx context.Context, r *api.Request) (wire.Object
 	if err := adminOnly(r, "create accounts"); err != nil {
 		return nil, err
 	}
-	p := params(r)
-	user := record.Str(p, "account")
+	var c model.AMCAccountsCreateRequest
+	if err := c.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	var q model.AMCAccountsUpdateRequest // the members an edit has too
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	user := c.Account
 	if err := checkName("account", user, maxAccountNameLen); err != nil {
 		return nil, err
 	}
@@ -256,17 +263,17 @@ func (m *Module) createAccount(ctx context.Context, r *api.Request) (wire.Object
 	if !auth.ValidUsername(user) {
 		return nil, wire.InvalidParam("account", "must not begin or end with spaces")
 	}
-	pw := record.Str(p, "password")
+	pw := c.Password
 	if err := checkPassword("password", pw); err != nil {
 		return nil, err
 	}
-	mode, e164, err := binding(p, true)
+	mode, e164, err := binding(&q, true)
 	if err != nil {
 		return nil, err
 	}
 	a := store.Account{Moid: auth.NewMoid(), DomainMoid: r.Principal.DomainMoid, Username: user, CreatedAt: m.clk.Now(), E164: e164}
 	prof := defaultProfile
-	if err := m.applyFields(ctx, r, p, &a, &prof); err != nil {
+	if err := m.applyFields(ctx, r, &q, &a, &prof); err != nil {
 		return nil, err
 	}
 	if a.Profile, err = json.Marshal(prof); err != nil {
@@ -295,26 +302,29 @@ func (m *Module) updateAccount(ctx context.Context, r *api.Request) (wire.Object
 	if err != nil {
 		return nil, err
 	}
-	p := params(r)
+	var q model.AMCAccountsUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	was := a.Disabled
 	prof, err := profileOf(a)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.applyFields(ctx, r, p, &a, &prof); err != nil {
+	if err := m.applyFields(ctx, r, &q, &a, &prof); err != nil {
 		return nil, err
 	}
 	if a.Disabled && !was && a.Moid == r.Principal.AccountMoid {
 		return nil, wire.Errorf(CodeSelf, "an account cannot disable itself")
 	}
 	pw := ""
-	if has(p, "password") {
-		pw = record.Str(p, "password")
+	if v, ok := q.Password.Get(); ok {
+		pw = v
 		if err := checkPassword("password", pw); err != nil {
 			return nil, err
 		}
 	}
-	mode, e164, err := binding(p, false)
+	mode, e164, err := binding(&q, false)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +412,11 @@ func (m *Module) disableAccount(ctx context.Context, r *api.Request) (wire.Objec
 	if err != nil {
 		return nil, err
 	}
-	if e := record.Str(params(r), "e164"); e != "" && e != a.E164 {
+	var q model.AMCAccountsDisableUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	if e := q.E164.Value; e != "" && e != a.E164 {
 		return nil, wire.InvalidParam("e164", "is not the E164 number of the account")
 	}
 	if a.Moid == r.Principal.AccountMoid {
@@ -422,7 +436,11 @@ func (m *Module) setPassword(ctx context.Context, r *api.Request) (wire.Object, 
 	if err := adminOnly(r, "reset passwords"); err != nil {
 		return nil, err
 	}
-	pw := record.Str(params(r), "value")
+	var q model.AMCAccountsPasswordUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	pw := q.Value
 	if err := checkPassword("value", pw); err != nil {
 		return nil, err
 	}

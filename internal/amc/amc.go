@@ -61,20 +61,6 @@ func adminOnly(r *api.Request, what string) error {
 	return wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may %s", what)
 }
 
-// params returns the structured parameters (never nil).
-func params(r *api.Request) map[string]any {
-	if r.Args.Params == nil {
-		return map[string]any{}
-	}
-	return r.Args.Params
-}
-
-// has tells whether a parameter was sent (JSON null counts as absent).
-func has(p map[string]any, k string) bool {
-	v, ok := p[k]
-	return ok && v != nil
-}
-
 // checkChars refuses a value longer than max bytes or holding characters
 // outside allowed (when allowed is not "") or inside forbidden.
 func checkChars(field, v string, maxLen int, allowed, forbidden, what string) error {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -34,8 +34,11 @@ func (m *Module) setApproval(ctx context.Context, r *api.Request) (wire.Object, 
 	if err := adminOnly(r, "change conference approval"); err != nil {
 		return nil, err
 	}
-	p := params(r)
-	a := engine.Approval{Real: record.Int(p, "real_approval"), Video: record.Int(p, "video_approval")}
+	var q model.AMCApprovalInfosUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	a := engine.Approval{Real: q.RealApproval, Video: q.VideoApproval}
 	if err := engine.SetApproval(ctx, m.st, r.Principal.DomainMoid, a, m.clk.Now()); err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -28,8 +27,11 @@ func (m *Module) createDepartment(ctx context.Context, r *api.Request) (wire.Obj
 	if err := adminOnly(r, "create departments"); err != nil {
 		return nil, err
 	}
-	p := params(r)
-	name, parent := record.Str(p, "department_name"), record.Str(p, "parent_department_moid")
+	var q model.AMCDepartmentsCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	name, parent := q.DepartmentName, q.ParentDepartmentMoid
 	if err := checkName("department_name", name, 64); err != nil {
 		return nil, err
 	}
@@ -49,7 +51,11 @@ func (m *Module) renameDepartment(ctx context.Context, r *api.Request) (wire.Obj
 	if err := adminOnly(r, "rename departments"); err != nil {
 		return nil, err
 	}
-	moid, name := r.Path("department_moid"), record.Str(params(r), "department_name")
+	var q model.AMCDepartmentsUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	moid, name := r.Path("department_moid"), q.DepartmentName
 	if moid == r.Principal.DomainMoid {
 		return nil, wire.InvalidParam("department_moid", "the root department is the user domain; it cannot be renamed")
 	}
