@@ -1,9 +1,12 @@
 package vc_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 	"github.com/confer-platform/confer/internal/wire"
@@ -189,4 +192,55 @@ func TestChairmanAndUploadPolls(t *testing.T) {
 	k.ok(t, "PUT", "/upload_poll", upload)
 	tlWantPoll(t, k, "/upload_poll", 1, 2, "1")
 	tlEq(t, "the conference poll is untouched", k.ok(t, "GET", "", nil)["poll_enable"], 0)
+}
+
+// A poll over a terminal without an account (its document has none, as
+// a terminal an older release added or a hand edit may): the start stores
+// its account as null, the poll moves through it as through the others,
+// and the query answers its account as "" (the platform's string), also
+// once the stored poll was read back by another node.
+func TestPollOverTerminalWithoutAccount(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	k := tlStart(t, env, env.LoggedIn(t), 3, 0)
+	ctx := context.Background()
+	rec, err := env.Store.GetRecord(ctx, record.KindMT, k.domain, k.id+"/2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := shape.Decode(rec.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(doc, "account")
+	if rec.Data, err = shape.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Store.UpdateRecord(ctx, rec, ""); err != nil {
+		t.Fatal(err)
+	}
+
+	k.ok(t, "PUT", "/poll", map[string]any{"mode": 1, "num": 1, "keep_time": 10, "members": tlMembers("1", "2", "3")})
+	stored := k.doc(t)["vc_poll"].(map[string]any)["members"]
+	tlEq(t, "stored members", stored, []any{map[string]any{"account": "10.0.1.1", "mt_id": "1"},
+		map[string]any{"account": nil, "mt_id": "2"}, map[string]any{"account": "10.0.1.3", "mt_id": "3"}})
+	want := map[string]any{"success": 1, "mode": 1, "state": 1, "num": 1, "keep_time": 10, "poll_index": 1,
+		"cur_poll_mt": map[string]any{"mt_id": "1"}, "members": []any{
+			map[string]any{"account": "10.0.1.1", "mt_id": "1"}, map[string]any{"account": "", "mt_id": "2"},
+			map[string]any{"account": "10.0.1.3", "mt_id": "3"}}}
+	tlEq(t, "poll", k.ok(t, "GET", "/poll", nil), want)
+
+	env.Advance(t, 10*time.Second)
+	tlWantPoll(t, k, "/poll", 1, 2, "2")
+	node := tlSecondNode(env)
+	node.sweep(t)
+	want["poll_index"], want["cur_poll_mt"] = 2, map[string]any{"mt_id": "2"}
+	tlEq(t, "poll at the terminal without an account", k.ok(t, "GET", "/poll", nil), want)
+	k.ok(t, "PUT", "/poll/state", map[string]any{"value": 1, "mode": 1})
+	env.Advance(t, time.Minute)
+	k.ok(t, "PUT", "/poll/state", map[string]any{"value": 2, "mode": 1})
+	tlWantPoll(t, k, "/poll", 1, 2, "2")
+	env.Advance(t, 10*time.Second)
+	tlWantPoll(t, k, "/poll", 1, 3, "3")
+	env.Advance(t, 10*time.Second) // one round done: stopped
+	tlWantPoll(t, k, "/poll", 0, 0, "")
 }
