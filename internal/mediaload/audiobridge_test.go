@@ -170,12 +170,12 @@ func audioBridgeRun(t *testing.T) float64 {
 // attachPlugin creates a session and a handle of plugin (attach is the
 // VideoRoom's).
 func attachPlugin(ctx context.Context, j *janus, plugin string) (*janusHandle, error) {
-	m, err := j.post(ctx, "", map[string]any{"janus": "create"})
+	m, err := j.post(ctx, "", janusReq{Janus: "create"})
 	if err != nil {
 		return nil, err
 	}
 	h := &janusHandle{j: j, session: m.Data.ID, stop: make(chan struct{})}
-	if m, err = j.post(ctx, h.sessionPath(), map[string]any{"janus": "attach", "plugin": plugin}); err != nil {
+	if m, err = j.post(ctx, h.sessionPath(), janusReq{Janus: "attach", Plugin: plugin}); err != nil {
 		h.close()
 		return nil, err
 	}

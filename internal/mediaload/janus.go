@@ -57,9 +57,58 @@ func txn() string {
 	return fmt.Sprintf("%x", b)
 }
 
-func (j *janus) post(ctx context.Context, path string, body map[string]any) (*janusMsg, error) {
-	if body["transaction"] == nil {
-		body["transaction"] = txn()
+// janusReq is a message to Janus's HTTP API: create, attach (plugin),
+// keepalive, destroy, or a plugin message (body, jsep).
+type janusReq struct {
+	Janus       string     `json:"janus"`
+	Transaction string     `json:"transaction"`
+	Plugin      string     `json:"plugin,omitempty"`
+	Body        any        `json:"body,omitempty"`
+	Jsep        *janusJsep `json:"jsep,omitempty"`
+}
+
+type janusJsep struct {
+	Type string `json:"type"`
+	SDP  string `json:"sdp"`
+}
+
+// The VideoRoom's requests (videoroom.html).
+type (
+	// roomReq is a request naming a room: destroy; request alone: start.
+	roomReq struct {
+		Request string `json:"request"`
+		Room    int64  `json:"room,omitempty"`
+	}
+	roomCreate struct {
+		Request         string `json:"request"` // create
+		Room            int64  `json:"room"`
+		Publishers      int    `json:"publishers"`
+		AudioCodec      string `json:"audiocodec"`
+		VideoCodec      string `json:"videocodec"`
+		Bitrate         int    `json:"bitrate"`
+		NotifyJoining   bool   `json:"notify_joining"`
+		AudioLevelEvent bool   `json:"audiolevel_event"`
+	}
+	publisherJoin struct {
+		Request string `json:"request"` // joinandconfigure
+		Room    int64  `json:"room"`
+		PType   string `json:"ptype"` // publisher
+		Display string `json:"display"`
+	}
+	subscriberJoin struct {
+		Request string      `json:"request"` // join
+		Room    int64       `json:"room"`
+		PType   string      `json:"ptype"` // subscriber
+		Streams []janusFeed `json:"streams"`
+	}
+	janusFeed struct {
+		Feed int64 `json:"feed"`
+	}
+)
+
+func (j *janus) post(ctx context.Context, path string, body janusReq) (*janusMsg, error) {
+	if body.Transaction == "" {
+		body.Transaction = txn()
 	}
 	b, _ := json.Marshal(body)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.base+path, bytes.NewReader(b))
@@ -93,12 +142,12 @@ func (j *janus) do(req *http.Request) (*janusMsg, error) {
 // attach creates a session and a videoroom handle, and keeps the session
 // alive (Janus ends idle sessions after session_timeout, 60 s by default).
 func (j *janus) attach(ctx context.Context) (*janusHandle, error) {
-	m, err := j.post(ctx, "", map[string]any{"janus": "create"})
+	m, err := j.post(ctx, "", janusReq{Janus: "create"})
 	if err != nil {
 		return nil, err
 	}
 	h := &janusHandle{j: j, session: m.Data.ID, stop: make(chan struct{})}
-	m, err = j.post(ctx, h.sessionPath(), map[string]any{"janus": "attach", "plugin": "janus.plugin.videoroom"})
+	m, err = j.post(ctx, h.sessionPath(), janusReq{Janus: "attach", Plugin: "janus.plugin.videoroom"})
 	if err != nil {
 		h.close()
 		return nil, err
@@ -112,7 +161,7 @@ func (j *janus) attach(ctx context.Context) (*janusHandle, error) {
 			case <-h.stop:
 				return
 			case <-t.C:
-				j.post(context.Background(), h.sessionPath(), map[string]any{"janus": "keepalive"})
+				j.post(context.Background(), h.sessionPath(), janusReq{Janus: "keepalive"})
 			}
 		}
 	}()
@@ -127,17 +176,17 @@ func (h *janusHandle) handlePath() string {
 func (h *janusHandle) close() {
 	h.stopOnce.Do(func() {
 		close(h.stop)
-		h.j.post(context.Background(), h.sessionPath(), map[string]any{"janus": "destroy"})
+		h.j.post(context.Background(), h.sessionPath(), janusReq{Janus: "destroy"})
 	})
 }
 
 // request sends a plugin message; a synchronous one (create, destroy) is
 // answered in the reply, an asynchronous one (join, start) by an event.
-func (h *janusHandle) request(ctx context.Context, body map[string]any, jsep *webrtc.SessionDescription) (*janusMsg, error) {
+func (h *janusHandle) request(ctx context.Context, body any, jsep *webrtc.SessionDescription) (*janusMsg, error) {
 	t := txn()
-	msg := map[string]any{"janus": "message", "body": body, "transaction": t}
+	msg := janusReq{Janus: "message", Body: body, Transaction: t}
 	if jsep != nil {
-		msg["jsep"] = map[string]string{"type": jsep.Type.String(), "sdp": jsep.SDP}
+		msg.Jsep = &janusJsep{Type: jsep.Type.String(), SDP: jsep.SDP}
 	}
 	m, err := h.j.post(ctx, h.handlePath(), msg)
 	if err != nil {
@@ -190,11 +239,9 @@ func (j *janus) prepare(ctx context.Context, rooms []string, publishers int) err
 		if err != nil {
 			return fmt.Errorf("janus room %q: a number is needed", r)
 		}
-		h.request(ctx, map[string]any{"request": "destroy", "room": id}, nil) // a previous run's
-		if _, err := h.request(ctx, map[string]any{
-			"request": "create", "room": id, "publishers": publishers + 1,
-			"audiocodec": "opus", "videocodec": "vp8", "bitrate": 0,
-			"notify_joining": false, "audiolevel_event": false,
+		h.request(ctx, roomReq{Request: "destroy", Room: id}, nil) // a previous run's
+		if _, err := h.request(ctx, roomCreate{
+			Request: "create", Room: id, Publishers: publishers + 1, AudioCodec: "opus", VideoCodec: "vp8",
 		}, nil); err != nil {
 			return fmt.Errorf("janus create room %d: %w", id, err)
 		}
@@ -208,7 +255,7 @@ func (j *janus) cleanup(ctx context.Context) {
 		return
 	}
 	for _, id := range j.rooms {
-		j.admin.request(ctx, map[string]any{"request": "destroy", "room": id}, nil)
+		j.admin.request(ctx, roomReq{Request: "destroy", Room: id}, nil)
 	}
 	j.admin.close()
 }
@@ -224,9 +271,7 @@ func (j *janus) publish(ctx context.Context, room, name string, pc *webrtc.PeerC
 		var sdp string
 		if sdp, err = gather(ctx, pc, offer); err == nil {
 			var m *janusMsg
-			m, err = h.request(ctx, map[string]any{
-				"request": "joinandconfigure", "room": id, "ptype": "publisher", "display": name,
-			}, &webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: sdp})
+			m, err = h.request(ctx, publisherJoin{Request: "joinandconfigure", Room: id, PType: "publisher", Display: name}, &webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: sdp})
 			if err == nil && m.Jsep == nil {
 				err = fmt.Errorf("janus publisher %s: no answer in %s", name, m.PluginData.Data)
 			}
@@ -249,12 +294,12 @@ func (j *janus) subscribe(ctx context.Context, room string, feeds []string, _ []
 	if err != nil {
 		return nil, err
 	}
-	var streams []map[string]any
+	var streams []janusFeed
 	for _, f := range feeds {
 		n, _ := strconv.ParseInt(f, 10, 64)
-		streams = append(streams, map[string]any{"feed": n})
+		streams = append(streams, janusFeed{Feed: n})
 	}
-	m, err := h.request(ctx, map[string]any{"request": "join", "room": id, "ptype": "subscriber", "streams": streams}, nil)
+	m, err := h.request(ctx, subscriberJoin{Request: "join", Room: id, PType: "subscriber", Streams: streams}, nil)
 	if err == nil && m.Jsep == nil {
 		err = fmt.Errorf("janus subscriber: no offer in %s", m.PluginData.Data)
 	}
@@ -264,7 +309,7 @@ func (j *janus) subscribe(ctx context.Context, room string, feeds []string, _ []
 			if answer, err = pc.CreateAnswer(nil); err == nil {
 				var sdp string
 				if sdp, err = gather(ctx, pc, answer); err == nil {
-					if _, err = h.request(ctx, map[string]any{"request": "start"},
+					if _, err = h.request(ctx, roomReq{Request: "start"},
 						&webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: sdp}); err == nil {
 						return h.close, nil
 					}
