@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -51,8 +50,11 @@ func (m *Module) getMix(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"mode": mix.Mode, "members": v.accounts(mix.MtIDs)}
-	return shape.Project(out, r.Endpoint.Reply), nil
+	out := model.VCConfsMixsGetReply{Mode: mix.Mode, Members: make([]model.VCConfsMixsGetReplyMember, len(mix.MtIDs))}
+	for i, id := range mix.MtIDs {
+		out.Members[i] = model.VCConfsMixsGetReplyMember{Account: v.account(id), MtID: id}
+	}
+	return out.Wire(), nil
 }
 
 // startMix starts mixing the members (20811 when a mix runs).

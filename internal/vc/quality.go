@@ -6,7 +6,8 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/media"
-	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -26,28 +27,22 @@ func (m *Module) getQuality(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	mts := make([]map[string]any, 0, len(qs))
+	var out model.VCConfsQualityGetReply
 	for _, q := range qs {
-		chs := make([]any, 0, len(q.Channels))
+		chs := make([]model.VCConfsQualityGetReplyMtChannel, 0, len(q.Channels))
 		for _, c := range q.Channels {
 			dir := "receive"
 			if c.Send {
 				dir = "send"
 			}
-			chs = append(chs, map[string]any{
-				"kind": qualityKinds[c.Kind], "direction": dir, "codec": c.MimeType, "width": c.Width, "height": c.Height,
-				"bitrate": c.Bitrate, "loss": round2(c.LossPct), "jitter": round2(c.JitterMs), "reported": boolInt(c.Reported),
-			})
+			chs = append(chs, model.VCConfsQualityGetReplyMtChannel{Kind: qualityKinds[c.Kind], Direction: dir, Codec: c.MimeType,
+				Width: c.Width, Height: c.Height, Bitrate: c.Bitrate, Loss: round2(c.LossPct), Jitter: round2(c.JitterMs),
+				Reported: boolInt(c.Reported)})
 		}
-		mts = append(mts, map[string]any{"mt_id": q.Terminal.MtID(), "alias": q.Terminal.Doc["alias"],
-			"measured": boolInt(q.Measured), "channels": chs})
+		out.Mts = append(out.Mts, model.VCConfsQualityGetReplyMt{MtID: q.Terminal.MtID(), Alias: record.Str(q.Terminal.Doc, "alias"),
+			Measured: boolInt(q.Measured), Channels: chs})
 	}
-	fields := shape.Elem(r.Endpoint.Reply, "mts")
-	out := make([]any, len(mts))
-	for i, d := range mts {
-		out[i] = shape.Project(d, fields)
-	}
-	return wire.Object{"mts": out}, nil
+	return out.Wire(), nil
 }
 
 func round2(f float64) float64 { return math.Round(f*100) / 100 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -26,7 +27,7 @@ func vrsIDOf(domainMoid string) string {
 
 // vrsList answers the domain's recording server.
 func (m *Module) vrsList(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return wire.Object{"vrs": []any{map[string]any{
-		"operator": "", "ip": "127.0.0.1", "port": 8070, "vrs_id": vrsIDOf(r.Principal.DomainMoid),
-	}}}, nil
+	return (&model.VCVRSListReply{VRS: []model.VCVRSListReplyVRSItem{{
+		IP: "127.0.0.1", Port: 8070, VRSID: vrsIDOf(r.Principal.DomainMoid),
+	}}}).Wire(), nil
 }
