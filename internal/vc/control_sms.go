@@ -24,6 +24,16 @@ const (
 	smsMaxRoll  = 255
 )
 
+// smsDoc is the message last sent as the conference document keeps it.
+type smsDoc struct {
+	Message   string                          `json:"message"`
+	Type      int                             `json:"type"`
+	RollNum   int                             `json:"roll_num"`
+	RollSpeed int                             `json:"roll_speed"`
+	Mts       []model.VCConfsSMSSendRequestMt `json:"mts"`
+	SendTime  string                          `json:"send_time"`
+}
+
 // sendSMS sends message to the terminals of mts, each of which must be an
 // online terminal of the conference (12104, 20401); a terminal named
 // twice receives it once.
@@ -57,15 +67,15 @@ func (m *Module) sendSMS(ctx context.Context, r *api.Request) (wire.Object, erro
 		}
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		to := make([]any, 0, len(ids))
+		to := make([]model.VCConfsSMSSendRequestMt, 0, len(ids))
 		for _, id := range ids {
 			if _, err := m.ctlOnline(ctx, *c, id); err != nil {
 				return err
 			}
-			to = append(to, map[string]any{"mt_id": id})
+			to = append(to, model.VCConfsSMSSendRequestMt{MtID: id})
 		}
-		c.Doc[docSMS] = map[string]any{"message": msg, "type": typ, "roll_num": roll, "roll_speed": speed,
-			"mts": to, "send_time": record.FormatTime(m.clk.Now())}
+		c.Doc[docSMS] = record.Stored(smsDoc{Message: msg, Type: typ, RollNum: roll, RollSpeed: speed,
+			Mts: to, SendTime: record.FormatTime(m.clk.Now())})
 		return nil
 	})
 	return nil, err
