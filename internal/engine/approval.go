@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -48,9 +49,16 @@ func GetApproval(ctx context.Context, st store.Store, domainMoid string) (Approv
 	return Approval{Real: record.Int(doc, "real_approval"), Video: record.Int(doc, "video_approval")}, nil
 }
 
+// approvalStored is a domain's settings as stored (the members in name
+// order, as shape.Encode wrote them from a map).
+type approvalStored struct {
+	Real  int `json:"real_approval"`
+	Video int `json:"video_approval"`
+}
+
 // SetApproval stores a domain's settings.
 func SetApproval(ctx context.Context, st store.Store, domainMoid string, a Approval, now time.Time) error {
-	data, err := shape.Encode(map[string]any{"real_approval": a.Real, "video_approval": a.Video})
+	data, err := json.Marshal(approvalStored{Real: a.Real, Video: a.Video})
 	if err != nil {
 		return err
 	}

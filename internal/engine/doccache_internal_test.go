@@ -239,7 +239,7 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 // so a stored form declared out of order would change the stored bytes.
 func TestStoredFormsInNameOrder(t *testing.T) {
 	for _, v := range []any{vipStored{}, linkStored{}, superiorStored{}, mixStored{}, hduPollStored{},
-		pollStored{}, pollMemberStored{}} {
+		pollStored{}, pollMemberStored{}, recordingStored{}, mtIDStored{}, partStored{}} {
 		typ := reflect.TypeOf(v)
 		prev := ""
 		for i := range typ.NumField() {
@@ -249,5 +249,16 @@ func TestStoredFormsInNameOrder(t *testing.T) {
 			}
 			prev = name
 		}
+	}
+}
+
+// TestApprovalKeepsItsStoredBytes holds a domain's approval settings to
+// the bytes shape.Encode wrote from a map before they were typed.
+func TestApprovalKeepsItsStoredBytes(t *testing.T) {
+	a := Approval{Real: 1, Video: 0}
+	want, _ := shape.Encode(map[string]any{"real_approval": a.Real, "video_approval": a.Video})
+	got, err := json.Marshal(approvalStored{Real: a.Real, Video: a.Video})
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("stored as %s, want %s (%v)", got, want, err)
 	}
 }

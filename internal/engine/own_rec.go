@@ -118,40 +118,81 @@ func readRecording(v any) (Recording, bool) {
 	return r, s.done()
 }
 
+// recordingStored is a recording as stored, its members declared in name
+// order (as vipStored, own.go); a nil member is one an element of an older
+// form lacked and that is still at its default (Recording.absent).
+type recordingStored struct {
+	Anonymous    *int          `json:"anonymous,omitempty"`
+	DualStream   *int          `json:"dual_stream,omitempty"`
+	MainStream   *int          `json:"main_stream,omitempty"`
+	Members      *[]mtIDStored `json:"members,omitempty"`
+	PausedAt     *int64        `json:"paused_at,omitempty"`
+	PausedMs     *int64        `json:"paused_ms,omitempty"`
+	PublishMode  *int          `json:"publish_mode,omitempty"`
+	RecID        *string       `json:"rec_id,omitempty"`
+	RecorderMode *int          `json:"recorder_mode,omitempty"`
+	RecorderType *int          `json:"recorder_type,omitempty"`
+	StartedAt    *int64        `json:"started_at,omitempty"`
+	State        *int          `json:"state,omitempty"`
+	VideoName    *string       `json:"video_name,omitempty"`
+	VrsID        *string       `json:"vrs_id,omitempty"`
+	Watermark    *int          `json:"watermark,omitempty"`
+	Parts        []partStored  `json:"x_confer_parts,omitzero"`
+	RTMPURL      string        `json:"x_confer_rtmp_url,omitempty"`
+}
+
+type mtIDStored struct {
+	MtID string `json:"mt_id"`
+}
+
+type partStored struct {
+	File      string `json:"file"`
+	Node      string `json:"node"`
+	StartedAt int64  `json:"started_at"`
+}
+
+// stored are the members of o named by recordingMembers, in the order of
+// Recording.fields.
+func (o *recordingStored) stored() [len(recordingMembers)]any {
+	return [...]any{&o.RecID, &o.VideoName, &o.RecorderType, &o.VrsID, &o.Members, &o.State, &o.StartedAt,
+		&o.PausedAt, &o.PausedMs, &o.PublishMode, &o.Watermark, &o.Anonymous, &o.RecorderMode, &o.MainStream, &o.DualStream}
+}
+
 // value is r as stored: every member, but one the stored element lacked
 // while it is still at its default.
-func (r Recording) value() map[string]any {
-	o := make(map[string]any, len(recordingMembers)+2)
+func (r Recording) value() recordingStored {
+	o := recordingStored{RTMPURL: r.RTMPURL}
+	to := o.stored()
 	for i, f := range r.fields() {
-		var v any
-		zero := false
+		keep := r.absent&(1<<i) == 0
 		switch f := f.(type) {
 		case *string:
-			v, zero = *f, *f == ""
-		case *int:
-			v, zero = *f, *f == 0
-		case *int64:
-			v, zero = *f, *f == 0
-		case *[]string:
-			members := make([]any, len(*f))
-			for i, id := range *f {
-				members[i] = map[string]any{"mt_id": id}
+			if keep || *f != "" {
+				*to[i].(**string) = f
 			}
-			v, zero = members, len(*f) == 0
+		case *int:
+			if keep || *f != 0 {
+				*to[i].(**int) = f
+			}
+		case *int64:
+			if keep || *f != 0 {
+				*to[i].(**int64) = f
+			}
+		case *[]string:
+			if keep || len(*f) != 0 {
+				members := make([]mtIDStored, len(*f))
+				for i, id := range *f {
+					members[i].MtID = id
+				}
+				*to[i].(**[]mtIDStored) = &members
+			}
 		}
-		if !zero || r.absent&(1<<i) == 0 {
-			o[recordingMembers[i]] = v
-		}
-	}
-	if r.RTMPURL != "" {
-		o[rtmpURLMember] = r.RTMPURL
 	}
 	if r.Parts != nil {
-		parts := make([]any, len(r.Parts))
+		o.Parts = make([]partStored, len(r.Parts))
 		for i, p := range r.Parts {
-			parts[i] = map[string]any{"file": p.File, "node": p.Node, "started_at": p.StartedAt}
+			o.Parts[i] = partStored(p)
 		}
-		o[recPartsMember] = parts
 	}
 	return o
 }
@@ -167,8 +208,8 @@ func splitRecorders(doc map[string]any) []Recording {
 	return l
 }
 
-func recordersValue(l []Recording) []any {
-	out := make([]any, len(l))
+func recordersValue(l []Recording) []recordingStored {
+	out := make([]recordingStored, len(l))
 	for i, r := range l {
 		out[i] = r.value()
 	}
