@@ -194,7 +194,9 @@ func serveLogout(w http.ResponseWriter, r *http.Request, node Node) {
 	}
 	http.SetCookie(w, sessionCookie(r, "", -1))
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	_ = json.NewEncoder(w).Encode(map[string]any{"success": 1})
+	_ = json.NewEncoder(w).Encode(struct {
+		Success int `json:"success"`
+	}{1})
 }
 
 // postFromHere refuses, with an answer, a request that is not a POST or

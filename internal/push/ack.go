@@ -23,15 +23,15 @@ type sentMsg struct {
 }
 
 // ackRequested tells whether a handshake asks for acknowledgements.
-func ackRequested(ext map[string]any) bool {
-	v, _ := ext["ack"].(bool)
+func ackRequested(ext inExt) bool {
+	v, _ := ext.Ack.(bool)
 	return v
 }
 
 // acknowledge forgets the messages of the batches up to the one a
 // connect's ext.ack names.
-func (c *client) acknowledge(ext map[string]any) {
-	n, ok := intOf(ext["ack"])
+func (c *client) acknowledge(ext inExt) {
+	n, ok := intOf(ext.Ack)
 	if !ok {
 		return
 	}

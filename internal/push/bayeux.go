@@ -130,10 +130,8 @@ func (s *Server) handshake(ctx context.Context, m *inMessage, cn conn) reply {
 		return r
 	}
 	level := cn.level
-	if v, ok := m.Ext["api_level"]; ok {
-		if n, ok := intOf(v); ok && n > 0 {
-			level = n
-		}
+	if n, ok := intOf(m.Ext.APILevel); ok && n > 0 {
+		level = n
 	}
 	c := newClient(p.DomainMoid, cn.cookie, level, s.opt.Now())
 	c.ack = ackRequested(m.Ext)
@@ -141,10 +139,7 @@ func (s *Server) handshake(ctx context.Context, m *inMessage, cn conn) reply {
 	r.ClientID = c.id
 	r.Successful = true
 	r.Advice = s.advice("retry")
-	r.Ext = map[string]any{"user_domain_moid": p.DomainMoid}
-	if c.ack {
-		r.Ext["ack"] = true // ack.go
-	}
+	r.Ext = handshakeExt{UserDomainMoid: p.DomainMoid, Ack: c.ack} // ack: ack.go
 	return r
 }
 
@@ -226,7 +221,7 @@ func (s *Server) connectReply(h *held) json.RawMessage {
 	case removed:
 		return mustJSON(unknownClient(&h.msg))
 	case ack:
-		r.Ext = map[string]any{"ack": batch}
+		r.Ext = connectExt{Ack: batch}
 	}
 	if s.isClosing() {
 		// Come back soon: the server is restarting or moving.

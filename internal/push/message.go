@@ -34,8 +34,19 @@ type inMessage struct {
 	ConnectionType           string          `json:"connectionType,omitempty"`
 	Subscription             json.RawMessage `json:"subscription,omitempty"`
 	Advice                   *inAdvice       `json:"advice,omitempty"`
-	Ext                      map[string]any  `json:"ext,omitempty"`
+	Ext                      inExt           `json:"ext,omitzero"`
 	Data                     json.RawMessage `json:"data,omitempty"`
+}
+
+// inExt is what the server reads of a message's ext object (the other
+// members a client sends are not read): api_level in a handshake, and
+// ack, true in a handshake that asks for acknowledgements and a batch
+// number in a connect that acknowledges one (ack.go). Both are the JSON
+// value sent, as encoding/json decodes it (bool, float64, string), since
+// the CometD extension's types differ by message.
+type inExt struct {
+	APILevel any `json:"api_level"`
+	Ack      any `json:"ack"`
 }
 
 type inAdvice struct {
@@ -75,7 +86,21 @@ type reply struct {
 	MinimumVersion           string          `json:"minimumVersion,omitempty"`
 	SupportedConnectionTypes []string        `json:"supportedConnectionTypes,omitempty"`
 	Advice                   *advice         `json:"advice,omitempty"`
-	Ext                      map[string]any  `json:"ext,omitempty"`
+	Ext                      any             `json:"ext,omitempty"` // handshakeExt or connectExt
+}
+
+// handshakeExt is the ext of a handshake's reply: the session's user
+// domain, and ack true when the client asked for acknowledgements
+// (members in name order, as the map it replaced wrote them).
+type handshakeExt struct {
+	Ack            bool   `json:"ack,omitempty"`
+	UserDomainMoid string `json:"user_domain_moid"`
+}
+
+// connectExt is the ext of a connect's reply to a client with
+// acknowledgements: the number of the batch the reply carries.
+type connectExt struct {
+	Ack int64 `json:"ack"`
 }
 
 // advice tells the client how to reconnect (Bayeux 1.0 section 5.5):

@@ -37,3 +37,23 @@ func Member(member, v any) bool {
 	b, err := json.Marshal(member)
 	return err == nil && json.Unmarshal(b, v) == nil
 }
+
+// Text is a string member of a stored document read as Str reads it: a
+// string, or a number's text; "" for anything else (null, an object).
+type Text string
+
+// UnmarshalJSON reads a string or a number; anything else is "".
+func (t *Text) UnmarshalJSON(b []byte) error {
+	*t = ""
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*t = Text(s)
+	case len(b) > 0 && (b[0] == '-' || b[0] >= '0' && b[0] <= '9'):
+		*t = Text(b)
+	}
+	return nil
+}

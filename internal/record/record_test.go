@@ -25,3 +25,16 @@ func TestReads(t *testing.T) {
 		t.Errorf("times: %v %v", at, err)
 	}
 }
+
+// Text reads a string or a number's text, and "" for anything else.
+func TestText(t *testing.T) {
+	var d struct {
+		A, B, C, D Text
+	}
+	if err := json.Unmarshal([]byte(`{"A":"x\u003c","B":12,"C":null,"D":{"k":1}}`), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.A != "x<" || d.B != "12" || d.C != "" || d.D != "" {
+		t.Fatalf("read %+v", d)
+	}
+}

@@ -10,12 +10,12 @@ import (
 	"sort"
 	"time"
 
+	"encoding/json"
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/sipcred"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -101,7 +101,17 @@ func rank(s string) int {
 type terminal struct {
 	doc model.UPUTerminalsListReplyTerminal
 	rec *store.Record // its most present terminal record, nil when in no running conference
-	mt  map[string]any
+	mt  storedMT
+}
+
+// storedMT is what presence reads of a terminal's stored document (the
+// engine's).
+type storedMT struct {
+	MtID    record.Text `json:"mt_id"`
+	Account record.Text `json:"account"`
+	Alias   record.Text `json:"alias"`
+	E164    record.Text `json:"e164"`
+	IP      record.Text `json:"ip"`
 }
 
 // terminals serves the presence of the domain's terminals: the directory's
@@ -143,15 +153,15 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 		if _, ok := names[rec.OwnerMoid]; !ok {
 			continue // its conference has ended
 		}
-		doc, err := shape.Decode(rec.Data)
-		if err != nil {
+		var doc storedMT
+		if err := json.Unmarshal(rec.Data, &doc); err != nil {
 			return nil, err
 		}
-		acct := record.Str(doc, "account")
+		acct := string(doc.Account)
 		t := byAccount[acct]
 		if t == nil {
-			t = &terminal{doc: model.UPUTerminalsListReplyTerminal{Account: acct, Alias: record.Str(doc, "alias"),
-				E164: record.Str(doc, "e164"), IP: record.Str(doc, "ip")}}
+			t = &terminal{doc: model.UPUTerminalsListReplyTerminal{Account: acct, Alias: string(doc.Alias),
+				E164: string(doc.E164), IP: string(doc.IP)}}
 			byAccount[acct] = t
 		}
 		if t.rec == nil || rank(class(rec.State)) > rank(class(t.rec.State)) ||
@@ -187,7 +197,7 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 			if st != Offline {
 				doc.Online = flag(st == Online)
 				doc.ConfID, doc.ConfName = t.rec.OwnerMoid, names[t.rec.OwnerMoid]
-				doc.MtID = record.Str(t.mt, "mt_id")
+				doc.MtID = string(t.mt.MtID)
 			}
 		}
 		list = append(list, doc)
