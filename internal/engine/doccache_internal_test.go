@@ -140,6 +140,7 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_vmp":{"broadcast":0,"except_self":0,"layout":4,"members":[{"account":"","chn_idx":0,"member_type":1,"mt_chn_idx":0,"mt_id":""}],"mode":1,"mt_name_style":{"font_color":"#FFFFFF","font_size":0,"position":1},"show_mt_name":0,"voice_hint":0}}`,
 		`{"name":"a","vc_vmp":{"broadcast":0,"except_self":0,"layout":4,"members":[],"mode":2,"mt_name_style":{"font_color":"#FFFFFF","position":1},"show_mt_name":0,"voice_hint":0}}`,
 		`{"name":"a","vc_vmp":null}`,
+		`{"name":"a","vc_vmp":{"broadcast":0,"except_self":0,"layout":4,"members":[{"account":"a\u003c\u0026\u003eé","chn_idx":1,"member_type":6,"mt_chn_idx":0,"mt_id":"","poll":{"_elapsed_ms":0,"_origin":0,"_paused":0,"_since":"","accounts":[],"keep_time":5,"mt_ids":[],"num":0}}],"mode":1,"mt_name_style":{"font_color":"#FFF","font_size":0,"position":1},"show_mt_name":0,"voice_hint":0}}`,
 		`{"name":"a","vc_vmp":{"layout":4}}`,
 		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":1,"show_mt_name":0,"specific":{"member_type":"1","mt_chn_idx":0,"mt_id":"2","vmp_id":""}}]}`,
 		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":2,"show_mt_name":1,"spilt":{"members":[{"chn_idx":0,"mt_id":"2"},{"chn_idx":3,"mt_id":"4"}]}},{"hdu_id":"h2","mode":2,"show_mt_name":0,"spilt":{"members":[]}}]}`,

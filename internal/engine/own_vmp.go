@@ -64,14 +64,93 @@ func readVMP(v any) (*VMP, bool) {
 	return &c, s.done()
 }
 
-func (c *VMP) value() map[string]any {
-	o := map[string]any{"mode": c.Mode, "layout": c.Layout, "broadcast": c.Broadcast, "voice_hint": c.VoiceHint,
-		"show_mt_name": c.ShowMtName, "except_self": c.ExceptSelf, "members": membersValue(c.Members),
-		"mt_name_style": map[string]any{"font_size": c.NameStyle.FontSize, "font_color": c.NameStyle.FontColor, "position": c.NameStyle.Position}}
-	if c.Poll != nil {
-		o["poll"] = c.Poll.value()
+// The stored forms of the compositions, the polls and the walls: their
+// members declared in name order, the order in which shape.Encode writes
+// a map's keys (it writes these with json.Marshal), so that a member
+// keeps its stored bytes; an optional member is omitted when absent.
+type (
+	vmpStored struct {
+		Broadcast  int               `json:"broadcast"`
+		ExceptSelf int               `json:"except_self"`
+		Layout     int               `json:"layout"`
+		Members    []memberStored    `json:"members"`
+		Mode       int               `json:"mode"`
+		NameStyle  nameStyleStored   `json:"mt_name_style"`
+		Poll       *singlePollStored `json:"poll,omitempty"`
+		ShowMtName int               `json:"show_mt_name"`
+		VoiceHint  int               `json:"voice_hint"`
 	}
-	return o
+	nameStyleStored struct {
+		FontColor string `json:"font_color"`
+		FontSize  int    `json:"font_size"`
+		Position  int    `json:"position"`
+	}
+	memberStored struct {
+		Account    string            `json:"account,omitempty"`
+		ChnIdx     int               `json:"chn_idx"`
+		MemberType int               `json:"member_type"`
+		MtChnIdx   int               `json:"mt_chn_idx"`
+		MtID       string            `json:"mt_id"`
+		Poll       *singlePollStored `json:"poll,omitempty"`
+	}
+	// selfStored is a terminal's self composition (vc_selfvmps).
+	selfStored struct {
+		Layout     int            `json:"layout"`
+		Members    []memberStored `json:"members"`
+		Mode       int            `json:"mode"`
+		MtChnIdx   int            `json:"mt_chn_idx"`
+		MtID       string         `json:"mt_id"`
+		ShowMtName int            `json:"show_mt_name"`
+		VoiceHint  int            `json:"voice_hint"`
+	}
+	// wallSelfStored is a wall's self composition (vc_hduvmps).
+	wallSelfStored struct {
+		HDUID      string         `json:"hdu_id"`
+		Layout     int            `json:"layout"`
+		Members    []memberStored `json:"members"`
+		Mode       int            `json:"mode"`
+		ShowMtName int            `json:"show_mt_name"`
+		VoiceHint  int            `json:"voice_hint"`
+	}
+	singlePollStored struct {
+		ElapsedMs int      `json:"_elapsed_ms"`
+		Origin    int      `json:"_origin"`
+		Paused    int      `json:"_paused"`
+		Since     string   `json:"_since"`
+		Accounts  []string `json:"accounts,omitzero"` // nil absent, [] stored
+		KeepTime  int      `json:"keep_time"`
+		Mode      int      `json:"mode,omitempty"`
+		MtIDs     []string `json:"mt_ids"`
+		Num       int      `json:"num"`
+	}
+	hduStored struct {
+		HDUID      string            `json:"hdu_id"`
+		Mode       int               `json:"mode"`
+		Poll       *singlePollStored `json:"poll,omitempty"`
+		ShowMtName int               `json:"show_mt_name"`
+		Specific   *hduViewStored    `json:"specific,omitempty"`
+		Split      *hduSplitStored   `json:"spilt,omitempty"`
+	}
+	hduViewStored struct {
+		MemberType string `json:"member_type"`
+		MtChnIdx   int    `json:"mt_chn_idx"`
+		MtID       string `json:"mt_id"`
+		VMPID      string `json:"vmp_id"`
+	}
+	hduSplitStored struct {
+		Members []hduSplitMemberStored `json:"members"`
+	}
+	hduSplitMemberStored struct {
+		ChnIdx int    `json:"chn_idx"`
+		MtID   string `json:"mt_id"`
+	}
+)
+
+func (c *VMP) value() vmpStored {
+	st := c.NameStyle
+	return vmpStored{Mode: c.Mode, Layout: c.Layout, Broadcast: c.Broadcast, VoiceHint: c.VoiceHint,
+		ShowMtName: c.ShowMtName, ExceptSelf: c.ExceptSelf, Members: membersValue(c.Members),
+		NameStyle: nameStyleStored{FontSize: st.FontSize, FontColor: st.FontColor, Position: st.Position}, Poll: c.Poll.value()}
 }
 
 // splitVMP moves the composition out of doc; nil when doc has none, or
@@ -120,8 +199,8 @@ func membersValid(l []VMPMember) bool {
 	return ok
 }
 
-func membersValue(l []VMPMember) []any {
-	out := make([]any, len(l))
+func membersValue(l []VMPMember) []memberStored {
+	out := make([]memberStored, len(l))
 	for i, m := range l {
 		out[i] = m.value()
 	}
@@ -208,15 +287,9 @@ func readVMPMember(v any) (VMPMember, bool) {
 	return m, s.done()
 }
 
-func (m VMPMember) value() map[string]any {
-	o := map[string]any{"chn_idx": m.ChnIdx, "member_type": m.MemberType, "mt_id": m.MtID, "mt_chn_idx": m.MtChnIdx}
-	if m.Account != "" {
-		o["account"] = m.Account
-	}
-	if m.Poll != nil {
-		o["poll"] = m.Poll.value()
-	}
-	return o
+func (m VMPMember) value() memberStored {
+	return memberStored{ChnIdx: m.ChnIdx, MemberType: m.MemberType, MtID: m.MtID, MtChnIdx: m.MtChnIdx,
+		Account: m.Account, Poll: m.Poll.value()}
 }
 
 // selfReader reads a terminal's (wall false) or a wall's self composition.
@@ -248,17 +321,19 @@ func splitSelfVMPs(doc map[string]any, member string, wall bool) []SelfVMP {
 }
 
 // selfVMPsValue is a list of self compositions as stored.
-func selfVMPsValue(l []SelfVMP, wall bool) []any {
-	out := make([]any, len(l))
-	for i, c := range l {
-		o := map[string]any{"mode": c.Mode, "layout": c.Layout, "voice_hint": c.VoiceHint,
-			"show_mt_name": c.ShowMtName, "members": membersValue(c.Members)}
-		if wall {
-			o["hdu_id"] = c.HDUID
-		} else {
-			o["mt_id"], o["mt_chn_idx"] = c.MtID, c.MtChnIdx
+func selfVMPsValue(l []SelfVMP, wall bool) any {
+	if wall {
+		out := make([]wallSelfStored, len(l))
+		for i, c := range l {
+			out[i] = wallSelfStored{HDUID: c.HDUID, Mode: c.Mode, Layout: c.Layout, VoiceHint: c.VoiceHint,
+				ShowMtName: c.ShowMtName, Members: membersValue(c.Members)}
 		}
-		out[i] = o
+		return out
+	}
+	out := make([]selfStored, len(l))
+	for i, c := range l {
+		out[i] = selfStored{MtID: c.MtID, MtChnIdx: c.MtChnIdx, Mode: c.Mode, Layout: c.Layout, VoiceHint: c.VoiceHint,
+			ShowMtName: c.ShowMtName, Members: membersValue(c.Members)}
 	}
 	return out
 }
@@ -329,16 +404,13 @@ func readSinglePoll(v any) (*SinglePoll, bool) {
 	return &p, s.done()
 }
 
-func (p *SinglePoll) value() map[string]any {
-	o := map[string]any{"num": p.Num, "keep_time": p.KeepTime, "mt_ids": strAnys(p.MtIDs),
-		"_origin": p.Rot.Origin, "_since": p.Rot.Since, "_elapsed_ms": p.Rot.ElapsedMs, "_paused": p.Rot.Paused}
-	if p.Accounts != nil {
-		o["accounts"] = strAnys(p.Accounts)
+// value is the poll as stored; nil for none.
+func (p *SinglePoll) value() *singlePollStored {
+	if p == nil {
+		return nil
 	}
-	if p.Mode != 0 {
-		o["mode"] = p.Mode
-	}
-	return o
+	return &singlePollStored{Num: p.Num, KeepTime: p.KeepTime, MtIDs: append([]string{}, p.MtIDs...), Accounts: p.Accounts, Mode: p.Mode,
+		Origin: p.Rot.Origin, Since: p.Rot.Since, ElapsedMs: p.Rot.ElapsedMs, Paused: p.Rot.Paused}
 }
 
 func (p *SinglePoll) clone() *SinglePoll {
@@ -429,20 +501,17 @@ func readHDU(v any) (HDU, bool) {
 	return h, s.done()
 }
 
-func (h HDU) value() map[string]any {
-	o := map[string]any{"hdu_id": h.HDUID, "mode": h.Mode, "show_mt_name": h.ShowMtName}
+func (h HDU) value() hduStored {
+	o := hduStored{HDUID: h.HDUID, Mode: h.Mode, ShowMtName: h.ShowMtName, Poll: h.Poll.value()}
 	if sp := h.Specific; sp != nil {
-		o["specific"] = map[string]any{"member_type": sp.MemberType, "mt_id": sp.MtID, "mt_chn_idx": sp.MtChnIdx, "vmp_id": sp.VMPID}
+		o.Specific = &hduViewStored{MemberType: sp.MemberType, MtID: sp.MtID, MtChnIdx: sp.MtChnIdx, VMPID: sp.VMPID}
 	}
 	if sl := h.Split; sl != nil {
-		ms := make([]any, len(sl.Members))
+		ms := make([]hduSplitMemberStored, len(sl.Members))
 		for i, m := range sl.Members {
-			ms[i] = map[string]any{"chn_idx": m.ChnIdx, "mt_id": m.MtID}
+			ms[i] = hduSplitMemberStored{ChnIdx: m.ChnIdx, MtID: m.MtID}
 		}
-		o["spilt"] = map[string]any{"members": ms}
-	}
-	if h.Poll != nil {
-		o["poll"] = h.Poll.value()
+		o.Split = &hduSplitStored{Members: ms}
 	}
 	return o
 }
@@ -458,8 +527,8 @@ func splitHDUs(doc map[string]any) []HDU {
 	return l
 }
 
-func hdusValue(l []HDU) []any {
-	out := make([]any, len(l))
+func hdusValue(l []HDU) []hduStored {
+	out := make([]hduStored, len(l))
 	for i, h := range l {
 		out[i] = h.value()
 	}
