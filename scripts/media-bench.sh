@@ -32,11 +32,10 @@
 # path"); with CONFER_URL, the running server, its rooms
 # CONFER_ROOMS and their tokens CONFER_TOKENS (one per room, in order).
 #
-# Environment (defaults): SUBS ("50 100 200 500"), FANIN_SUBS ("50 100";
-# empty skips), PUBS (10), DURATION
+# Environment (defaults): SUBS ("50 100 200 500"), FANIN_SUBS ("50 100"),
+# PUBS (10), DURATION
 # (15s), WARMUP (3s), JOIN_C (8), PROCS (1: processes of the generator
-# receiving media, confer-mediaload --procs), VIDEO_PUBS (2), VIDEO_SUBS (20; empty
-# skips the video workload), JANUS_LOOPS (0: Janus's thread per handle),
+# receiving media, confer-mediaload --procs), VIDEO_PUBS (2), VIDEO_SUBS (20), JANUS_LOOPS (0: Janus's thread per handle),
 # TARGETS ("bare janus", plus "confer" when CONFER_URL is set), KEEP (1
 # keeps the temporary folder with every report), PROFILE (1: every conferd
 # started here writes a CPU profile of its run, --cpu-profile, and the
@@ -46,9 +45,12 @@
 # machine's speed falls on both sides alike, and the summary gives each
 # target's median packets per CPU-second, its spread, and the ratio of the
 # medians; issue 43: one 20-second run moved by +/- 12 %).
+#
+# SUBS, FANIN_SUBS and VIDEO_SUBS: unset takes the default; set but empty
+# (SUBS= or SUBS="") or blank (SUBS=" ") skips that workload.
 set -euo pipefail
 
-SUBS=${SUBS:-50 100 200 500}
+SUBS=${SUBS-50 100 200 500}
 FANIN_SUBS=${FANIN_SUBS-50 100}
 PUBS=${PUBS:-10}
 DURATION=${DURATION:-15s}
@@ -78,7 +80,7 @@ case " $TARGETS " in *" confer "* | *" confer-plain "* | *" confer-nodirect "*) 
 command -v ffmpeg >/dev/null || { echo "ffmpeg is needed (Debian package ffmpeg)"; exit 1; }
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i sine=frequency=440:duration=10:sample_rate=48000 \
 	-c:a libopus -b:a 32k -frame_duration 20 -page_duration 20000 "$work/audio.ogg"
-if [ -n "$VIDEO_SUBS" ]; then
+if [ -n "${VIDEO_SUBS// /}" ]; then
 	ffmpeg -hide_banner -loglevel error -y -f lavfi -i testsrc=size=640x360:rate=30:duration=10 \
 		-c:v libvpx -b:v 500k -g 30 -deadline realtime -cpu-used 8 "$work/video.ivf"
 fi
@@ -179,7 +181,7 @@ for n in $FANIN_SUBS; do
 		for t in $(order "$round"); do [ "${t#confer}" != "$t" ] || one "$t" "$PUBS" "$n" --room-count 1; done
 	done
 done
-if [ -n "$VIDEO_SUBS" ]; then
+if [ -n "${VIDEO_SUBS// /}" ]; then
 	for round in $(seq 1 "$ROUNDS"); do
 		for t in $(order "$round"); do one "$t" "$VIDEO_PUBS" "$VIDEO_SUBS" --video; done
 	done
