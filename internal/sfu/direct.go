@@ -33,12 +33,19 @@ import (
 // pion keeps everything else: ICE (checks, consent, the pair's choice),
 // DTLS, SRTCP (sender reports, the subscriber's RTCP) and the video, which
 // keeps its NACK responder and transport-wide sequence numbers. An SSRC is
-// encrypted by one context only: the audio track writes nothing through
-// pion before the direct path is ready (pion drops what is written before
-// SRTP starts, so nothing is lost that pion would have sent), and falls
-// back to pion's writer, whose context has not seen the SSRC, only while
-// its own context has not rolled over (a context that had would reuse the
-// sequence numbers' index: RFC 3711 section 9.1).
+// encrypted by one context at a time: the audio track writes nothing
+// through pion before the direct path is ready (pion drops what is
+// written before SRTP starts, so nothing is lost that pion would have
+// sent), and when the pair leaves the batched port (an ICE-TCP or relayed
+// pair after a restart) it falls back to pion's writer for good, first
+// handing pion's context, which has not seen the SSRC, the roll-over
+// count of the packet it falls back on (handOff): pion's context then
+// continues the packets' index where the direct path left it instead of
+// starting again at a roll-over count of 0, which would reuse an index
+// (RFC 3711 section 9.1) and which the subscriber, expecting the higher
+// count, would fail to authenticate. Only if pion's context cannot be
+// reached (a pion of another layout) and the sequence numbers have rolled
+// over is the audio dropped instead.
 
 var errNoDirectPath = errors.New("sfu: no direct path")
 
@@ -55,17 +62,30 @@ type directWriter struct {
 	to       atomic.Pointer[netip.AddrPort] // nil: the pair is not on the batched port
 	public   []netip.Addr                   // the 1:1 NAT's addresses conn answers for (publicAliases)
 	fallback RTPWriter                      // pion's writer
-	fell     bool
-	plain    []byte
-	sealed   []byte
-	scratch  rtp.Header
+	// handOff gives pion's context for the SSRC the roll-over count
+	// before the first packet it encrypts (nil or false: not reachable).
+	handOff func(ssrc, roc uint32) bool
+	fell    bool
+	idx     rocTracker // the packets' roll-over count when ctx seals (gcm has its own)
+	plain   []byte
+	sealed  []byte
+	scratch rtp.Header
 }
 
 // WriteRTP implements RTPWriter.
 func (w *directWriter) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	to := w.to.Load()
-	if to == nil || w.fell {
-		if w.rolledOver() || w.fallback == nil {
+	if w.fell {
+		return w.fallback.WriteRTP(h, payload)
+	}
+	if to == nil {
+		if w.fallback == nil {
+			return 0, errNoDirectPath
+		}
+		// This packet's roll-over count, as the direct path would have
+		// sealed it with, goes to pion's context (see above).
+		roc := w.tracker().rollover(h.SequenceNumber)
+		if (w.handOff == nil || !w.handOff(w.ssrc, roc)) && roc != 0 {
 			return 0, errNoDirectPath // dropped: see above
 		}
 		w.fell = true
@@ -93,6 +113,7 @@ func (w *directWriter) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 			return 0, err
 		}
 		copy(b[hn:], payload)
+		w.idx.rollover(h.SequenceNumber)
 		if out, err = w.ctx.EncryptRTP(w.sealed[:0], b, &w.scratch); err != nil {
 			return 0, err
 		}
@@ -104,14 +125,60 @@ func (w *directWriter) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 	return n, nil
 }
 
-// rolledOver reports whether the writer's context has counted a roll-over
-// of the sequence numbers (RFC 3711 section 3.3.1).
-func (w *directWriter) rolledOver() bool {
+// tracker is the roll-over count of the packets the writer sealed.
+func (w *directWriter) tracker() *rocTracker {
 	if w.gcm != nil {
-		return w.gcm.roc != 0
+		return &w.gcm.rocTracker
 	}
-	roc, _ := w.ctx.ROC(w.ssrc)
-	return roc != 0
+	return &w.idx
+}
+
+// pionHandOff returns the handOff of a writer whose fallback is pion's
+// writer on transport t: it sets the roll-over count of an SSRC in the
+// local context of t's SRTP session (srtp.Context.SetROC: the next packet
+// it encrypts gets that count and its own sequence number as its index).
+// pion exports neither the session of a transport nor the context of a
+// session; they are read by field name, as dtlsConn reads the DTLS
+// connection, and a layout without such fields gives false
+// (TestDirectPathHandOffReachesPion fails on such a pion).
+func pionHandOff(t *webrtc.DTLSTransport) func(ssrc, roc uint32) bool {
+	return func(ssrc, roc uint32) bool {
+		ctx, mu := pionLocalContext(t)
+		if ctx == nil {
+			return false
+		}
+		mu.Lock()
+		ctx.SetROC(ssrc, roc)
+		mu.Unlock()
+		return true
+	}
+}
+
+// pionLocalContext is the local (sending) SRTP context of transport t's
+// SRTP session and the lock pion holds around its use, or nil.
+func pionLocalContext(t *webrtc.DTLSTransport) (*srtp.Context, *sync.Mutex) {
+	if t == nil {
+		return nil, nil
+	}
+	f := reflect.ValueOf(t).Elem().FieldByName("srtpSession")
+	if !f.IsValid() || f.Type() != reflect.TypeFor[atomic.Value]() {
+		return nil, nil
+	}
+	sess, _ := (*atomic.Value)(unsafe.Pointer(f.UnsafeAddr())).Load().(*srtp.SessionSRTP)
+	if sess == nil {
+		return nil, nil
+	}
+	v := reflect.ValueOf(sess).Elem()
+	cf, mf := v.FieldByName("localContext"), v.FieldByName("localContextMutex")
+	if !cf.IsValid() || !mf.IsValid() || cf.Type() != reflect.TypeFor[*srtp.Context]() ||
+		mf.Type() != reflect.TypeFor[sync.Mutex]() {
+		return nil, nil
+	}
+	ctx := *(**srtp.Context)(unsafe.Pointer(cf.UnsafeAddr()))
+	if ctx == nil {
+		return nil, nil
+	}
+	return ctx, (*sync.Mutex)(unsafe.Pointer(mf.UnsafeAddr()))
 }
 
 // gcmTagLen is AES-GCM's authentication tag's length in SRTP (RFC 7714
@@ -123,9 +190,15 @@ const gcmTagLen = 16
 // salt (RFC 3711 section 4.3, AES-CM's PRF), the 12-octet IV of section
 // 8.1, the header as associated data.
 type gcmSealer struct {
-	aead    cipher.AEAD
-	salt    [12]byte
-	iv      [12]byte
+	aead cipher.AEAD
+	salt [12]byte
+	iv   [12]byte
+	rocTracker
+}
+
+// rocTracker follows an SSRC's roll-over count of the sequence numbers
+// (RFC 3711 section 3.3.1).
+type rocTracker struct {
 	roc     uint32
 	last    uint16
 	started bool
@@ -175,7 +248,7 @@ func (g *gcmSealer) seal(hdr []byte, ssrc uint32, seq uint16, payload []byte) []
 // pion's context guesses it): a sequence number ahead of the last one,
 // past 65535, counts a roll-over; one behind it, from before the last
 // roll-over, has the count before.
-func (g *gcmSealer) rollover(seq uint16) uint32 {
+func (g *rocTracker) rollover(seq uint16) uint32 {
 	switch {
 	case !g.started:
 		g.started, g.last = true, seq
@@ -300,6 +373,7 @@ func (sess *session) startDirect() {
 		d.directWanted = false
 		if err == nil && d.bound {
 			w.fallback = d.pionWS
+			w.handOff = pionHandOff(sess.senders[i].Transport())
 			d.direct = w
 			d.ws = w
 			ws = append(ws, w)

@@ -171,3 +171,82 @@ func TestDirectPathPublicAddress(t *testing.T) {
 		t.Errorf("one of two candidate sockets answers for %v", a)
 	}
 }
+
+// A subscriber whose pair leaves the batched port after the audio's
+// sequence numbers rolled over goes on hearing it: the direct path hands
+// pion's SRTP context the roll-over count (directWriter.handOff), and the
+// subscriber's pion authenticates and decrypts what pion's writer sends
+// from then on, in both of the direct path's sealers. (Before, the audio
+// was dropped from the roll-over on: pion's context would have started at
+// a count of 0.)
+func TestDirectPathHandOffReachesPion(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		profile dtls.SRTPProtectionProfile
+	}{{"gcm", dtls.SRTP_AEAD_AES_128_GCM}, {"aes-cm", dtls.SRTP_AES128_CM_HMAC_SHA1_80}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rg := newRig(t, nil)
+			a := rg.publish("c1", idA, false, "")
+			var got atomic.Int64
+			rg.quietSubscribeWith("c1", "?mt_id="+a.mtID, &got, tc.profile)
+			var d *downTrack
+			waitFor(t, "the subscriber's audio track settled", func() bool {
+				rg.sfu.mu.Lock()
+				defer rg.sfu.mu.Unlock()
+				for _, x := range rg.sfu.sessions {
+					if x.whep && len(x.downs) > 0 {
+						x.downs[0].wmu.Lock()
+						settled := !x.downs[0].directWanted && x.downs[0].ws != nil
+						x.downs[0].wmu.Unlock()
+						if settled {
+							d = x.downs[0]
+						}
+					}
+				}
+				return d != nil
+			})
+			d.wmu.Lock()
+			dw, isDirect := d.ws.(*directWriter)
+			d.wmu.Unlock()
+			if !isDirect {
+				t.Fatal("the audio is not on the direct path")
+			}
+			if ctx, _ := pionLocalContext(d.sess.senders[0].Transport()); ctx == nil {
+				t.Fatal("pion's local SRTP context is not reachable (pion's layout changed?)")
+			}
+			seq := uint16(65450)
+			send := func() {
+				seq++
+				_ = a.audio.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: uint32(seq) * 960},
+					Payload: []byte{idA, 0xfc, 0xff}})
+			}
+			waitFor(t, "the subscriber's sequence numbers rolled over on the direct path", func() bool {
+				d.wmu.Lock()
+				roc := dw.tracker().roc
+				d.wmu.Unlock()
+				if roc >= 1 && got.Load() >= 20 {
+					return true
+				}
+				send()
+				return false
+			})
+			// The pair leaves the batched port (as an ICE restart onto a
+			// TCP pair would make it): pion's writer takes over.
+			dw.to.Store(nil)
+			before := got.Load()
+			waitFor(t, "50 packets through pion's writer decrypted by the subscriber", func() bool {
+				if got.Load() >= before+50 {
+					return true
+				}
+				send()
+				return false
+			})
+			d.wmu.Lock()
+			fell := dw.fell
+			d.wmu.Unlock()
+			if !fell {
+				t.Fatal("the writer did not fall back to pion's")
+			}
+		})
+	}
+}

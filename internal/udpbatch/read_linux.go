@@ -91,6 +91,26 @@ func mmsg(trap uintptr, fd uintptr, hdrs []unix.Mmsghdr) (int, unix.Errno) {
 	return int(n), 0
 }
 
+// sendmmsgRaw is sendmmsg on hdrs without blocking and without telling
+// the scheduler (unix.RawSyscall6: no entersyscall, issue 43). The call
+// never waits (MSG_DONTWAIT: a full socket buffer gives EAGAIN), but on
+// loopback the kernel carries every datagram into its receiver's socket
+// within it, some 5 to 10 microseconds a datagram, so a batch of 64 is
+// several hundred: long enough that the runtime's monitor took the
+// caller's P away in the middle of every batch (a syscall over 20 us),
+// woke another thread to run it, and the sender had to get a P back
+// after (a futex wake, a context switch and a scheduler round a batch,
+// with three threads on two cores). Keeping the P for the call is right
+// for a call that is CPU work, not a wait; it delays a stop-the-world at
+// most one batch's time.
+func sendmmsgRaw(fd uintptr, hdrs []unix.Mmsghdr) (int, unix.Errno) {
+	n, _, e := unix.RawSyscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&hdrs[0])), uintptr(len(hdrs)), unix.MSG_DONTWAIT, 0, 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), 0
+}
+
 // sockaddrAddrPort decodes a sockaddr_in or sockaddr_in6 without
 // allocating.
 func sockaddrAddrPort(sa *unix.RawSockaddrInet6) netip.AddrPort {

@@ -192,7 +192,7 @@ func (c *Conn) send(batch []packet) {
 // xmit is the writer's call of sendmmsg (w.call, bound once).
 func (w *writer) xmit(fd uintptr) bool {
 	for w.errno = unix.EINTR; w.errno == unix.EINTR; {
-		w.n, w.errno = mmsg(unix.SYS_SENDMMSG, fd, w.hdrs[w.from:w.to])
+		w.n, w.errno = sendmmsgRaw(fd, w.hdrs[w.from:w.to])
 	}
 	return w.errno != unix.EAGAIN // the socket's buffer is full: the poller waits
 }
