@@ -64,7 +64,9 @@ func runVersion(a *app, _ []string) error {
 	c, err := a.connect()
 	if errors.Is(err, errNoProfile) {
 		if a.g.json {
-			return a.printValue(map[string]any{"confer": cliVersion()})
+			return a.printValue(struct {
+				Confer string `json:"confer"`
+			}{cliVersion()})
 		}
 		fmt.Fprintf(a.out, "confer %s (no platform: run 'confer login' or give --url for its version)\n", cliVersion())
 		return nil
@@ -110,7 +112,11 @@ func runVersion(a *app, _ []string) error {
 		return firstErr // the platform cannot be reached
 	}
 	if a.g.json {
-		return a.printValue(map[string]any{"confer": cliVersion(), "url": c.BaseURL(), "modules": mods})
+		return a.printValue(struct { // members in name order, as the map printed them
+			Confer  string `json:"confer"`
+			Modules []mod  `json:"modules"`
+			URL     string `json:"url"`
+		}{cliVersion(), mods, c.BaseURL()})
 	}
 	fmt.Fprintf(a.out, "confer %s, platform %s\n\n", cliVersion(), c.BaseURL())
 	rows := [][]string{}
@@ -155,7 +161,10 @@ func setupWatch(fs *flag.FlagSet) runFunc {
 		n := 0
 		for ev := range sub.Events() {
 			if a.g.json {
-				b, _ := json.Marshal(map[string]any{"channel": ev.Channel, "data": ev.Data})
+				b, _ := json.Marshal(struct {
+					Channel string `json:"channel"`
+					Data    any    `json:"data"`
+				}{ev.Channel, ev.Data})
 				fmt.Fprintf(a.out, "%s\n", b)
 			} else {
 				line := fmt.Sprintf("%s  %-7s %s", time.Now().Format("15:04:05"), ev.Method, ev.Resource)
