@@ -126,25 +126,28 @@ func recUnknown(c engine.Conference, recID string) error {
 
 // recStart starts a recording and answers its rec_id.
 func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, error) {
-	ps := r.Args.Params
-	name := tlStr(ps["video_name"])
+	var q model.VCConfsRecordersCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	name := q.VideoName
 	if err := recName(name); err != nil {
 		return nil, err
 	}
-	vrsID := tlStr(ps["vrs_id"])
+	vrsID := q.VRSID
 	if vrsID == "" {
 		vrsID = vrsIDOf(r.Principal.DomainMoid) // older releases have no vrs_id
 	} else if vrsID != vrsIDOf(r.Principal.DomainMoid) {
 		return nil, wire.Errorf(CodeRecVRSFault, "vrs_id %q is not a recording server of the user domain", vrsID)
 	}
-	recType, _ := tlParam(ps, "recorder_type")
+	recType := q.RecorderType
 	var ids []string
 	if recType == recTypeTerminal {
-		if ids = tlMtIDs(ps["members"]); len(ids) == 0 {
+		if ids = mixMemberIDs(q.Members); len(ids) == 0 {
 			return nil, wire.InvalidParam("members", "a terminal recording names the terminals to record")
 		}
 	}
-	rtmpURL, err := m.rtmpParam(ps)
+	rtmpURL, err := m.rtmpParam(q.XConferRtmpURL.Or(""), q.RecorderMode)
 	if err != nil {
 		return nil, err
 	}
@@ -187,11 +190,10 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 			return false, err
 		}
 		recID = strconv.FormatInt(n, 10)
-		param := func(name string) int { v, _ := tlParam(ps, name); return v }
 		started = engine.Recording{RecID: recID, VideoName: name, RecorderType: recType, VrsID: vrsID, Members: members,
-			State: recRecording, StartedAt: tlMs(m.clk.Now()), PublishMode: param("publish_mode"),
-			Watermark: param("watermark"), Anonymous: param("anonymous"), RecorderMode: param("recorder_mode"),
-			MainStream: param("main_stream"), DualStream: param("dual_stream"), RTMPURL: rtmpURL}
+			State: recRecording, StartedAt: tlMs(m.clk.Now()), PublishMode: q.PublishMode,
+			Watermark: q.Watermark, Anonymous: q.Anonymous, RecorderMode: q.RecorderMode,
+			MainStream: q.MainStream, DualStream: q.DualStream, RTMPURL: rtmpURL}
 		c.Recorders = append(c.Recorders, started)
 		return true, nil
 	})
@@ -256,8 +258,11 @@ func (m *Module) recGet(ctx context.Context, r *api.Request) (wire.Object, error
 // changes nothing, resuming one that is not paused is 20803. The
 // recorder_mode parameter is not checked against the recording's.
 func (m *Module) recState(ctx context.Context, r *api.Request) (wire.Object, error) {
-	value, _ := tlParam(r.Args.Params, "value")
-	recID := r.Path("rec_id")
+	var q model.VCConfsRecordersStateUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	value, recID := q.Value, r.Path("rec_id")
 	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		i := recFind(*c, recID)
 		if i < 0 {

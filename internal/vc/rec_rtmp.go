@@ -27,14 +27,13 @@ type Pusher interface {
 	Stop(confID, recID string)
 }
 
-// rtmpParam reads and checks the extension: an rtmp:// or rtmps:// URL
+// rtmpParam checks the extension (u, with the request's recorder_mode): an rtmp:// or rtmps:// URL
 // of a live broadcast, on a node that can push.
-func (m *Module) rtmpParam(ps map[string]any) (string, error) {
-	u := tlStr(ps[rtmpKey])
+func (m *Module) rtmpParam(u string, mode int) (string, error) {
 	if u == "" {
 		return "", nil
 	}
-	if mode, _ := tlParam(ps, "recorder_mode"); mode != 2 && mode != 3 {
+	if mode != 2 && mode != 3 {
 		return "", wire.InvalidParam(rtmpKey, "only a live broadcast (recorder_mode 2 or 3) is pushed")
 	}
 	if err := live.CheckRTMPURL(u); err != nil {
