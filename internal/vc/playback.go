@@ -127,13 +127,17 @@ func playbackSettle(doc map[string]any, now time.Time) bool {
 // playbackStart plays a program of the domain and answers the playing
 // recorder's rec_id.
 func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object, error) {
-	ps := r.Args.Params
-	fileID, _ := tlParam(ps, "file_id")
+	// start_put's request has the same members.
+	var q model.VCConfsPlaybackStartRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	fileID := q.FileID
 	domain := r.Principal.DomainMoid
 	if _, err := m.tlRunning(ctx, r); err != nil {
 		return nil, err
 	}
-	if v := tlStr(ps["vrs_id"]); v != "" && v != vrsIDOf(domain) {
+	if v := q.VRSID; v != "" && v != vrsIDOf(domain) {
 		return nil, wire.Errorf(CodeRecVRSFault, "vrs_id %q is not a recording server of the user domain", v)
 	}
 	prg, ok, err := m.programGet(ctx, domain, strconv.Itoa(fileID))
@@ -160,13 +164,12 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 		state = playCalling // the player joins, then prepares, then plays
 	}
 	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
-		dual, _ := tlParam(ps, "play_dual_stream")
-		vrsID, err := json.Marshal(prg["vrs_id"])
-		if err != nil {
-			return false, err
+		vrsID := prg.VrsID
+		if vrsID == nil {
+			vrsID = json.RawMessage("null")
 		}
-		p := playback{FileID: fileID, FileName: tlStr(ps["file_name"]), VrsID: vrsID, PlayDualStream: dual,
-			RecID: recID, TotalMs: int64(tlInt(prg["duration"])) * 1000, State: state, AnchorAt: tlMs(m.clk.Now())}
+		p := playback{FileID: fileID, FileName: q.FileName, VrsID: vrsID, PlayDualStream: q.PlayDualStream,
+			RecID: recID, TotalMs: int64(prg.Duration) * 1000, State: state, AnchorAt: tlMs(m.clk.Now())}
 		p.store(c.Doc)
 		return true, nil
 	})
@@ -216,7 +219,11 @@ func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func
 // pausing a paused playback changes nothing, continuing one that is not
 // paused is 20806.
 func (m *Module) playbackState(ctx context.Context, r *api.Request) (wire.Object, error) {
-	value, _ := tlParam(r.Args.Params, "value")
+	var q model.VCConfsPlaybackStateUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	value := q.Value
 	err := m.playbackUpdate(ctx, r, func(p *playback, now time.Time) (bool, error) {
 		pos, _ := playbackPos(p, now)
 		switch state := p.State; {
@@ -242,7 +249,11 @@ func (m *Module) playbackState(ctx context.Context, r *api.Request) (wire.Object
 // playbackSeek moves the position to current_progress seconds, within the
 // program's length (90400 outside); a paused playback stays paused there.
 func (m *Module) playbackSeek(ctx context.Context, r *api.Request) (wire.Object, error) {
-	secs, _ := tlParam(r.Args.Params, "current_progress")
+	var q model.VCConfsPlaybackCurrentProgressUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	secs := q.CurrentProgress
 	state := playPlaying
 	err := m.playbackUpdate(ctx, r, func(p *playback, now time.Time) (bool, error) {
 		total := p.TotalMs / 1000

@@ -28,9 +28,9 @@ import (
 // programFile is the path of a program's file if it can be played
 // (24106 when it has none or it is gone, never a 500: a file deleted
 // behind Confer's back).
-func (m *Module) programFile(fileID int, prg map[string]any) (string, error) {
-	rel := path.Clean(tlStr(prg["file"]))
-	if tlStr(prg["file"]) == "" || path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") || m.live.cfg.Dir == "" {
+func (m *Module) programFile(fileID int, prg storedProgram) (string, error) {
+	rel := path.Clean(prg.File)
+	if prg.File == "" || path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") || m.live.cfg.Dir == "" {
 		return "", wire.Errorf(CodePlaybackNoFile, "program %d has no media file (recorded without media)", fileID)
 	}
 	p := filepath.Join(m.live.cfg.Dir, filepath.FromSlash(rel))

@@ -129,7 +129,7 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 	}
 	name := p.FileName
 	if name == "" {
-		name = tlStr(prg["name"])
+		name = prg.Name
 	}
 	g := m.live.cfg.Group
 	run, err := m.playbackOpen(ctx, confID, fileID, media.PlaySpec{Name: name, Path: file, Flowing: func() {

@@ -2,6 +2,7 @@ package vc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"time"
@@ -81,17 +82,34 @@ func (m *Module) programSave(ctx context.Context, c engine.Conference, rc engine
 	return err
 }
 
+// storedProgram is what vc reads of a program: its name, length in
+// seconds, file (relative to the recordings folder; "" recorded without
+// media) and vrs_id as the program holds it. A member of another type
+// reads as its zero value (vrs_id: as stored).
+type storedProgram struct {
+	Name     string          `json:"name"`
+	Duration int             `json:"duration"`
+	File     string          `json:"file"`
+	VrsID    json.RawMessage `json:"vrs_id"`
+}
+
 // programGet reads a program of the domain; ok is false when there is none.
-func (m *Module) programGet(ctx context.Context, domain, id string) (map[string]any, bool, error) {
+func (m *Module) programGet(ctx context.Context, domain, id string) (storedProgram, bool, error) {
+	var p storedProgram
 	rec, err := m.st.GetRecord(ctx, KindProgram, domain, id)
 	if errors.Is(err, store.ErrNotFound) || id == "" {
-		return nil, false, nil
+		return p, false, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return p, false, err
 	}
-	doc, err := shape.Decode(rec.Data)
-	return doc, err == nil, err
+	if err := json.Unmarshal(rec.Data, &p); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return p, false, err
+		}
+	}
+	return p, true, nil
 }
 
 // programNameFree answers 24105 when a program of the domain has the name.
