@@ -9,7 +9,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
 	"github.com/confer-platform/confer/internal/wire"
@@ -108,19 +107,13 @@ func (m *Module) running(ctx context.Context) (recs, lives int, err error) {
 		}
 		lives += rm.doc.Lcaststate
 	}
-	confs, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, States: []string{engine.StateRunning}})
+	confs, err := m.confs.List(ctx, "", "", engine.StateRunning) // every domain's
 	if err != nil {
 		return 0, 0, err
 	}
-	for _, rec := range confs {
-		doc, err := shape.Decode(rec.Data)
-		if err != nil {
-			return 0, 0, err
-		}
-		l, _ := doc["vc_recorders"].([]any)
-		for _, v := range l {
-			rc, _ := v.(map[string]any)
-			switch record.Int(rc, "recorder_mode") {
+	for _, c := range confs {
+		for _, rc := range c.Recorders {
+			switch rc.RecorderMode {
 			case 1:
 				recs++
 			case 2:

@@ -50,6 +50,15 @@ func SetFile(doc map[string]any, gid int, f FileInfo) {
 	delete(doc, "recorded_ms") // the length is the file's, not the clock's
 }
 
+// Part is an element of a program's parts (SetParts), its members in
+// name order as the map it replaced was stored.
+type Part struct {
+	DurationMs int64  `json:"duration_ms"`
+	File       string `json:"file"`
+	Gap        bool   `json:"gap"`
+	Size       int64  `json:"size"`
+}
+
 // ErrNoFile is a program without a file (recorded without media), or
 // one whose path is not inside the recordings folder.
 var ErrNoFile = errors.New("program: no file")
@@ -96,7 +105,7 @@ func SetParts(doc map[string]any, gid int, parts []FileInfo) {
 	}
 	var total time.Duration
 	var bytes int64
-	list := make([]any, 0, len(parts))
+	list := make([]Part, 0, len(parts))
 	first := -1
 	for i, p := range parts {
 		gap := p.Bytes == 0
@@ -105,7 +114,7 @@ func SetParts(doc map[string]any, gid int, parts []FileInfo) {
 		}
 		total += p.Duration
 		bytes += p.Bytes
-		list = append(list, map[string]any{"file": p.Rel, "size": p.Bytes, "duration_ms": p.Duration.Milliseconds(), "gap": gap})
+		list = append(list, Part{File: p.Rel, Size: p.Bytes, DurationMs: p.Duration.Milliseconds(), Gap: gap})
 	}
 	if first < 0 {
 		first = 0
