@@ -33,6 +33,14 @@ const (
 // docSeen is a registered wall's last sight of its page (Unix ms).
 const docSeen = "seen"
 
+// wallDoc is a registered wall's document as registering writes it. A
+// sighting (WallSeen) rewrites the decoded document, keeping the members
+// that older releases or tests stored (online).
+type wallDoc struct {
+	Name string `json:"hdu_name"`
+	Seen int64  `json:"seen"` // docSeen
+}
+
 var hduIDPattern = regexp.MustCompile(`^[0-9]{1,6}_[0-9]{1,6}$`)
 
 // registerWall answers vc.tv_walls.create.
@@ -49,7 +57,7 @@ func (m *Module) registerWall(ctx context.Context, r *api.Request) (wire.Object,
 	if name == "" || len(name) > 64 {
 		return nil, wire.InvalidParam("hdu_name", "must be 1 to 64 bytes")
 	}
-	data, err := shape.Encode(map[string]any{"hdu_name": name, docSeen: 0})
+	data, err := record.Encode(wallDoc{Name: name})
 	if err != nil {
 		return nil, err
 	}

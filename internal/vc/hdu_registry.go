@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -188,15 +189,13 @@ func (m *Module) listPlatformHDUs(ctx context.Context, r *api.Request) (wire.Obj
 	if err != nil {
 		return nil, err
 	}
-	fields := shape.Elem(r.Endpoint.Reply, "hdus")
-	out := make([]any, len(devs))
+	out := model.VCHDUsListReply{HDUs: make([]model.VCHDUsListReplyHDU, len(devs))}
 	for i, d := range devs {
 		name := d.Name
 		if a := alias[d.ID]; a != "" {
 			name = a
 		}
-		out[i] = shape.Project(map[string]any{"hdu_id": d.ID, "hdu_name": name,
-			"occupy": mdFlag(by[d.ID] != ""), "online": mdFlag(d.Online)}, fields)
+		out.HDUs[i] = model.VCHDUsListReplyHDU{HDUID: d.ID, HDUName: name, Occupy: mdFlag(by[d.ID] != ""), Online: mdFlag(d.Online)}
 	}
-	return wire.Object{"hdus": out}, nil
+	return out.Wire(), nil
 }
