@@ -89,25 +89,20 @@ const (
 // when o has exactly those members (opt may be absent, and is then "")
 // and no other.
 func strs(o any, opt string, names ...string) ([]string, bool) {
-	m, _ := o.(map[string]any)
-	if m == nil {
+	s := readObj(o) // own_vmp.go
+	if !s.ok {
 		return nil, false
 	}
 	out := make([]string, len(names))
-	n := 0
 	for i, k := range names {
-		v, in := m[k]
-		if !in && k == opt {
+		if k == opt && !s.has(k) {
 			continue
 		}
-		s, ok := v.(string)
-		if !ok || (k == opt && s == "") {
+		if out[i] = s.str(k); k == opt && out[i] == "" {
 			return nil, false
 		}
-		out[i] = s
-		n++
 	}
-	return out, n == len(m)
+	return out, s.done()
 }
 
 // splitList moves a list member whose elements are objects of the string
@@ -148,15 +143,15 @@ func (c *Conference) splitOwn() {
 	c.HDUs, c.VMP = splitHDUs(doc), splitVMP(doc)
 	c.splitPolls(doc)                 // own_poll.go
 	c.Recorders = splitRecorders(doc) // own_rec.go
-	if o, ok := doc[aliasMember].(map[string]any); ok {
-		a := make(map[string]string, len(o))
-		for k, v := range o {
-			if a[k], ok = v.(string); !ok {
-				return
-			}
+	if s := readObj(doc[aliasMember]); s.ok {
+		a := make(map[string]string, len(s.o))
+		for k := range s.o {
+			a[k] = s.str(k)
 		}
-		c.HDUAliases = a
-		delete(doc, aliasMember)
+		if s.done() {
+			c.HDUAliases = a
+			delete(doc, aliasMember)
+		}
 	}
 }
 

@@ -66,23 +66,12 @@ func strAnys(l []string) []any {
 // splitMix moves the mix out of doc; nil when doc has none, or one of
 // another form than Mix writes (then it stays in doc as it was).
 func splitMix(doc map[string]any) *Mix {
-	o, _ := doc[mixMember].(map[string]any)
-	if o == nil {
-		return nil
+	s := readObj(doc[mixMember]) // own_vmp.go
+	m := Mix{Mode: s.int("mode"), MtIDs: s.strs("mt_ids")}
+	if s.has("accounts") {
+		m.Accounts = s.strs("accounts")
 	}
-	var m Mix
-	var ok1, ok2 bool
-	m.Mode, ok1 = storedInt(o["mode"])
-	m.MtIDs, ok2 = storedStrs(o["mt_ids"])
-	n := 2
-	if a, in := o["accounts"]; in {
-		var ok bool
-		if m.Accounts, ok = storedStrs(a); !ok {
-			return nil
-		}
-		n++
-	}
-	if !ok1 || !ok2 || len(o) != n {
+	if !s.done() {
 		return nil
 	}
 	delete(doc, mixMember)
@@ -178,22 +167,13 @@ func (p *HDUPoll) ints() [len(hduPollIntNames)]*int {
 // splitHDUPoll moves the batch poll out of doc; nil when doc has none,
 // or one of another form than HDUPoll writes (then it stays in doc).
 func splitHDUPoll(doc map[string]any) *HDUPoll {
-	o, _ := doc[hduPollMember].(map[string]any)
-	if o == nil || len(o) != len(hduPollIntNames)+3 {
-		return nil
-	}
+	s := readObj(doc[hduPollMember])
 	var p HDUPoll
 	for i, f := range p.ints() {
-		var ok bool
-		if *f, ok = storedInt(o[hduPollIntNames[i]]); !ok {
-			return nil
-		}
+		*f = s.int(hduPollIntNames[i])
 	}
-	var ok1, ok2, ok3 bool
-	p.HDUIDs, ok1 = storedStrs(o["hdu_ids"])
-	p.MtIDs, ok2 = storedStrs(o["mt_ids"])
-	p.Rot.Since, ok3 = o["_since"].(string)
-	if !ok1 || !ok2 || !ok3 {
+	p.HDUIDs, p.MtIDs, p.Rot.Since = s.strs("hdu_ids"), s.strs("mt_ids"), s.str("_since")
+	if !s.done() {
 		return nil
 	}
 	delete(doc, hduPollMember)
