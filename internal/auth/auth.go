@@ -254,7 +254,7 @@ func (s *Service) checkPassword(ctx context.Context, username, password, client 
 			return acc, s.lockError(att.Failed, att.LockedUntil)
 		}
 		e := wire.Errorf(wire.CodeWrongPassword, "wrong password for %s: attempt %d of %d", acc.Username, att.Failed, s.cfg.MaxFailures)
-		e.Extra = s.lockFields(att.Failed, time.Time{})
+		e.Lockout = s.lockFields(att.Failed, time.Time{})
 		return acc, e
 	}
 	// Disabled is told only to a caller who knows the password: before
@@ -273,17 +273,17 @@ func (s *Service) checkPassword(ctx context.Context, username, password, client 
 
 // lockFields are the lockout counters of a failed login, named as the
 // recording system's local login names them (seed 000 "Errors" 4).
-func (s *Service) lockFields(failed int, until time.Time) map[string]any {
+func (s *Service) lockFields(failed int, until time.Time) *wire.Lockout {
 	unlock := ""
 	if !until.IsZero() {
 		unlock = until.Format(time.RFC3339)
 	}
-	return map[string]any{"maxlocknum": s.cfg.MaxFailures, "currentnum": failed, "unlocktime": unlock}
+	return wire.Counted(s.cfg.MaxFailures, failed, unlock)
 }
 
 func (s *Service) lockError(failed int, until time.Time) error {
 	e := wire.Errorf(wire.CodeAccountLocked, "account locked after %d failed logins until %s", failed, until.Format(time.RFC3339))
-	e.Extra = s.lockFields(failed, until)
+	e.Lockout = s.lockFields(failed, until)
 	return e
 }
 

@@ -108,7 +108,7 @@ func (t *throttle) check(cfg Config, client, user string, now time.Time) error {
 		return nil
 	}
 	e := wire.Errorf(CodeThrottled, "too many failed logins from this address: retry after %s", until.Format(time.RFC3339))
-	e.Extra = map[string]any{"unlocktime": until.Format(time.RFC3339)}
+	e.Lockout = &wire.Lockout{UnlockTime: until.Format(time.RFC3339)}
 	return e
 }
 

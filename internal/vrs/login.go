@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -67,13 +66,16 @@ func (m *Module) loginError(err error) error {
 		code = CodeUserDisabled
 	}
 	out := wire.Errorf(code, "%s", we.Desc)
-	unlock := int64(0)
-	if s, _ := we.Extra["unlocktime"].(string); s != "" {
-		if t, err := time.Parse(time.RFC3339, s); err == nil {
+	unlock, current := int64(0), 0
+	if l := we.Lockout; l != nil {
+		if t, err := time.Parse(time.RFC3339, l.UnlockTime); err == nil {
 			unlock = t.Unix()
 		}
+		if l.CurrentNum != nil {
+			current = *l.CurrentNum
+		}
 	}
-	current, _ := record.IntOK(we.Extra["currentnum"])
-	out.Extra = map[string]any{"maxlocknum": m.auth.Config().MaxFailures, "currentnum": current, "unlocktime": unlock}
+	out.Lockout = wire.Counted(m.auth.Config().MaxFailures, current, "")
+	out.Lockout.UnlockUnix = &unlock
 	return out
 }

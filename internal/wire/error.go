@@ -7,12 +7,29 @@ import (
 
 // Error is a failure the client sees: HTTP 200, success 0, error_code and a
 // description that ends with the code in parentheses (seed 000 "Errors" 1).
-// Extra holds fields some failures add to the envelope, such as the lockout
-// counters maxlocknum, currentnum and unlocktime.
+// Lockout holds the members a failed login adds to the envelope.
 type Error struct {
-	Code  int
-	Desc  string
-	Extra map[string]any
+	Code    int
+	Desc    string
+	Lockout *Lockout
+}
+
+// Lockout is what a failed login adds to the failure envelope (seed 000
+// "Errors" 4): the lockout counters maxlocknum and currentnum (left out
+// when nil: a throttled login has none) and unlocktime, the end of the
+// lock as RFC 3339 text ("" for none), or as UNIX seconds in the
+// recording system's login (UnlockUnix, which then replaces it).
+type Lockout struct {
+	MaxLockNum *int
+	CurrentNum *int
+	UnlockTime string
+	// UnlockUnix, when set, is unlocktime instead of UnlockTime.
+	UnlockUnix *int64
+}
+
+// Counted returns the lockout counters with unlocktime.
+func Counted(max, current int, unlock string) *Lockout {
+	return &Lockout{MaxLockNum: &max, CurrentNum: &current, UnlockTime: unlock}
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s (%d)", e.Desc, e.Code) }

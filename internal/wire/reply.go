@@ -124,8 +124,18 @@ func Success(fields Object) Object {
 // Failure returns the envelope of a failed operation.
 func Failure(e *Error) Object {
 	o := Object{}
-	for k, v := range e.Extra {
-		o[k] = v
+	if l := e.Lockout; l != nil {
+		if l.MaxLockNum != nil {
+			o["maxlocknum"] = *l.MaxLockNum
+		}
+		if l.CurrentNum != nil {
+			o["currentnum"] = *l.CurrentNum
+		}
+		if l.UnlockUnix != nil {
+			o["unlocktime"] = *l.UnlockUnix
+		} else {
+			o["unlocktime"] = l.UnlockTime
+		}
 	}
 	o["success"] = 0
 	o["error_code"] = e.Code

@@ -224,12 +224,12 @@ func TestHeaderAPILevel(t *testing.T) {
 
 func TestFailureEnvelope(t *testing.T) {
 	e := Errorf(CodeConfNotFound, "conference %s does not exist", "77")
-	e.Extra = map[string]any{"currentnum": 1}
+	e.Lockout = Counted(5, 1, "")
 	b, err := MarshalObject(Failure(e))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"success":0,"error_code":12103,"description":"conference 77 does not exist (12103)","currentnum":1}`
+	want := `{"success":0,"error_code":12103,"description":"conference 77 does not exist (12103)","currentnum":1,"maxlocknum":5,"unlocktime":""}`
 	if string(b) != want {
 		t.Fatalf("Failure = %s, want %s", b, want)
 	}
