@@ -163,6 +163,7 @@ one() {
 }
 
 : >"$work/results"
+: >"$work/header"
 # order R: the targets in the order of round R (reversed every other
 # round).
 order() {
