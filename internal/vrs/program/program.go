@@ -49,6 +49,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -170,20 +171,19 @@ func Start(ctx context.Context, st store.Store, now time.Time, sp Spec) (Program
 	if sp.Suffix == "" {
 		sp.Suffix = "asf"
 	}
-	doc := map[string]any{
-		"id": gid, "name": sp.Alias, "vrs_id": sp.VRSMoid, "start_time": record.FormatTime(now),
-		"prggid": gid, "prgalias": sp.Alias, "prgdesc": sp.Desc, "createtime": now.Unix(), "issuetime": 0,
-		"prgstate": 0, "prgencmode": 1, "prgauthmode": 1, "prgwatermark": flag(sp.Watermark), "prgskid": "",
-		"streamjsonpath": "", "vrsmoid": sp.VRSMoid, "userdomainmoid": sp.DomainMoid, "folderid": 0,
-		"bitrate": sp.Bitrate, "suffix": sp.Suffix, "recorded_ms": 0, "segment_ms": now.UnixMilli(),
-		"publish": flag(sp.Publish), "live": flag(sp.Live), "dual_stream": flag(sp.DualStream), "source": sp.Source,
-		"files":  fileList([]FileEntry{{Prgid: int(gid), Prgtype: sp.Suffix, Relativepath: "/uploadmedia/"}}),
-		"vodnum": 0, "downloadnum": 0,
+	doc := started{
+		ID: gid, Name: sp.Alias, VrsID: sp.VRSMoid, StartTime: record.FormatTime(now),
+		Prggid: gid, Prgalias: sp.Alias, Prgdesc: sp.Desc, Createtime: now.Unix(),
+		Prgencmode: 1, Prgauthmode: 1, Prgwatermark: flag(sp.Watermark),
+		Vrsmoid: sp.VRSMoid, Userdomainmoid: sp.DomainMoid,
+		Bitrate: sp.Bitrate, Suffix: sp.Suffix, SegmentMs: now.UnixMilli(),
+		Publish: flag(sp.Publish), Live: flag(sp.Live), DualStream: flag(sp.DualStream), Source: sp.Source,
+		Files: []FileEntry{{Prgid: int(gid), Prgtype: sp.Suffix, Relativepath: "/uploadmedia/"}},
 	}
 	if r := sp.Room; r != nil {
-		doc["roomid"], doc["conf_id"], doc["conf_name"] = r.RoomID, r.ConfID, r.ConfName
+		doc.Roomid, doc.ConfID, doc.ConfName = model.Some(r.RoomID), model.Some(r.ConfID), model.Some(r.ConfName)
 	}
-	data, err := shape.Encode(doc)
+	data, err := record.Encode(doc)
 	if err != nil {
 		return Program{}, err
 	}
@@ -193,6 +193,45 @@ func Start(ctx context.Context, st store.Store, now time.Time, sp Spec) (Program
 		return Program{}, err
 	}
 	return decode(rec)
+}
+
+// started is the document of a program that starts recording (Start);
+// the later changes edit it as the map Doc. Its members are written in
+// name order, the bytes of the map it replaced
+// (TestStartWritesTheStoredBytes).
+type started struct {
+	ID             int64             `json:"id"`
+	Name           string            `json:"name"`
+	VrsID          string            `json:"vrs_id"`
+	StartTime      string            `json:"start_time"`
+	Prggid         int64             `json:"prggid"`
+	Prgalias       string            `json:"prgalias"`
+	Prgdesc        string            `json:"prgdesc"`
+	Createtime     int64             `json:"createtime"`
+	Issuetime      int64             `json:"issuetime"`
+	Prgstate       int               `json:"prgstate"`
+	Prgencmode     int               `json:"prgencmode"`
+	Prgauthmode    int               `json:"prgauthmode"`
+	Prgwatermark   int               `json:"prgwatermark"`
+	Prgskid        string            `json:"prgskid"`
+	Streamjsonpath string            `json:"streamjsonpath"`
+	Vrsmoid        string            `json:"vrsmoid"`
+	Userdomainmoid string            `json:"userdomainmoid"`
+	Folderid       int               `json:"folderid"`
+	Bitrate        int               `json:"bitrate"`
+	Suffix         string            `json:"suffix"`
+	RecordedMs     int64             `json:"recorded_ms"`
+	SegmentMs      int64             `json:"segment_ms"`
+	Publish        int               `json:"publish"`
+	Live           int               `json:"live"`
+	DualStream     int               `json:"dual_stream"`
+	Source         string            `json:"source"`
+	Files          []FileEntry       `json:"files"`
+	Vodnum         int               `json:"vodnum"`
+	Downloadnum    int               `json:"downloadnum"`
+	Roomid         model.Opt[int]    `json:"roomid,omitzero"`
+	ConfID         model.Opt[string] `json:"conf_id,omitzero"`
+	ConfName       model.Opt[string] `json:"conf_name,omitzero"`
 }
 
 func flag(b bool) int {
