@@ -343,7 +343,7 @@ func BenchmarkPictureTransport(b *testing.B) {
 							f = NewFrame(w, h)
 						}
 						return f
-					}, func(*Frame) { pics.Add(1) })
+					}, func(*Frame) { pics.Add(1) }, nil)
 					<-p.done
 				}()
 			}

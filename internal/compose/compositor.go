@@ -49,6 +49,15 @@ type Compositor struct {
 	version uint64 // scene changes
 	outputs map[OutputSpec]*Output
 
+	// Reading pictures straight into the canvas (direct.go): cmu guards
+	// next (the canvas being filled), prev (the last handed to the
+	// encoders), directs and every input's dir.
+	cmu        sync.Mutex
+	next, prev *Frame
+	directs    []*Input
+	// directReads counts the pictures read straight into the canvas.
+	directReads atomic.Uint64
+
 	composed atomic.Uint64 // pictures composed
 	shown    atomic.Uint64 // the scene version the last picture showed
 	wake     chan struct{} // closed and replaced after each picture
@@ -83,6 +92,7 @@ func (c *Compositor) Input(id string, pts map[uint8]string, keyFrame func()) *In
 	in := c.inputs[id]
 	if in == nil {
 		in = NewInput(c.ffmpeg, pts, keyFrame)
+		in.comp = c
 		c.inputs[id] = in
 		c.retarget()
 	}
@@ -228,6 +238,22 @@ func (c *Compositor) run() {
 			lastOf[size] = i
 			ready[size] = ready[size] || o.ready()
 		}
+		// One canvas size: pictures are read straight into its canvas.
+		var dsize image.Point
+		for size := range lastOf {
+			dsize = size
+		}
+		direct := len(lastOf) == 1
+		c.cmu.Lock()
+		if !direct || c.next == nil || c.next.W != dsize.X || c.next.H != dsize.Y {
+			c.assignDirect(scene, srcs, dsize, false)
+			c.next, c.prev = nil, nil
+			if direct {
+				c.next = NewFrame(dsize.X, dsize.Y)
+			}
+		}
+		c.assignDirect(scene, srcs, dsize, direct)
+		var drawn *Frame // the direct canvas composed and handed over
 		for i, o := range outs {
 			size := image.Pt(o.spec.Width, o.spec.Height)
 			if !ready[size] {
@@ -240,16 +266,31 @@ func (c *Compositor) run() {
 				continue
 			}
 			f := canvases[size]
+			if direct {
+				f = c.next
+			}
 			if !used[size] {
 				if f == nil {
 					f = NewFrame(size.X, size.Y)
 				}
-				c.draw(f, scene, srcs, now)
+				c.draw(f, scene, srcs, now, direct)
 				used[size] = true
+				drawn = f
 			}
 			o.give(&f, lastOf[size] == i)
-			canvases[size] = f // a buffer of the encoder's when it took the canvas
+			if direct {
+				c.next = f // a buffer of the encoder's when it took the canvas
+			} else {
+				canvases[size] = f
+			}
 		}
+		if drawn != nil {
+			c.prev = drawn
+			for _, in := range c.directs {
+				in.dir.inPrev, in.dir.fresh, in.dir.shown = in.dir.shown, false, false
+			}
+		}
+		c.cmu.Unlock()
 		for size := range canvases {
 			if !used[size] {
 				delete(canvases, size)
@@ -264,8 +305,10 @@ func (c *Compositor) run() {
 	}
 }
 
-// Draw composes scene onto f from the inputs' latest pictures.
-func (c *Compositor) draw(f *Frame, scene Scene, srcs []*Input, now time.Time) {
+// Draw composes scene onto f from the inputs' latest pictures; with
+// direct, f is the canvas the inputs' pictures are read into (caller
+// holds c.cmu).
+func (c *Compositor) draw(f *Frame, scene Scene, srcs []*Input, now time.Time, direct bool) {
 	if !covers(scene.Layout, f.W, f.H) {
 		f.Fill(image.Rect(0, 0, f.W, f.H), Black)
 	}
@@ -276,14 +319,32 @@ func (c *Compositor) draw(f *Frame, scene Scene, srcs []*Input, now time.Time) {
 			pane = scene.Panes[i]
 		}
 		drawn := false
-		if i < len(srcs) && srcs[i] != nil {
+		var d *directPane // the pane's input reads into f
+		if direct && i < len(srcs) && srcs[i] != nil && srcs[i].dir.on && srcs[i].dir.rect == px {
+			d = &srcs[i].dir
+		}
+		switch {
+		case d != nil && d.fresh && now.Sub(d.at) < c.cfg.Stale:
+			drawn = true // read into f since the last picture
+		case d != nil && d.inPrev && now.Sub(d.at) < c.cfg.Stale:
+			if c.prev != nil && c.prev != f {
+				copyRegion(f, px, c.prev, px)
+			}
+			drawn = true
+		case i < len(srcs) && srcs[i] != nil:
 			if p := srcs[i].pics.acquire(); p != nil {
 				if now.Sub(p.at) < c.cfg.Stale {
 					f.Draw(px, p.f)
 					drawn = true
+					if d != nil {
+						d.at = p.at
+					}
 				}
 				srcs[i].pics.release(p)
 			}
+		}
+		if d != nil {
+			d.shown = drawn
 		}
 		if !drawn {
 			f.Fill(px, Placeholder)

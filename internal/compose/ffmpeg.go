@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -94,6 +95,9 @@ func start(ffmpeg string, inSize int, pictures bool, args ...string) (*process, 
 	p := &process{cmd: cmd, stdin: inW, stderr: &bytes.Buffer{}, done: make(chan struct{})}
 	if pictures {
 		p.pictures = &pictureReader{r: ours, lowat: lowat}
+		if sc, ok := ours.(syscall.Conn); ok {
+			p.pictures.rc, _ = sc.SyscallConn()
+		}
 	} else {
 		p.stdout = bufio.NewReaderSize(ours, 4<<10)
 	}
@@ -167,6 +171,8 @@ func pictureConn() (*net.TCPConn, *os.File, error) {
 type pictureReader struct {
 	r     io.Reader
 	lowat func(n int)
+	rc    syscall.RawConn // r's descriptor (reading into the canvas), nil none
+	iov   []iovec
 }
 
 // stop closes the input and kills the process.
@@ -196,8 +202,9 @@ func (l *limited) Write(p []byte) (int, error) {
 
 // readY4M reads a YUV4MPEG2 stream's frames (ffmpeg -f yuv4mpegpipe
 // -pix_fmt yuv420p) into frames of buffer and passes each to fn until the
-// stream ends.
-func readY4M(pr *pictureReader, buffer func(w, h int) *Frame, fn func(*Frame)) error {
+// stream ends; direct (nil: none) may read a picture itself first (into
+// the canvas: handled true).
+func readY4M(pr *pictureReader, buffer func(w, h int) *Frame, fn func(*Frame), direct func(w, h int) (bool, error)) error {
 	line, err := readLine(pr.r, nil)
 	if err != nil {
 		return err
@@ -229,6 +236,13 @@ func readY4M(pr *pictureReader, buffer func(w, h int) *Frame, fn func(*Frame)) e
 			}
 			if _, err := readLine(pr.r, hdr[5:]); err != nil { // parameters
 				return err
+			}
+		}
+		if direct != nil {
+			if handled, err := direct(w, h); err != nil {
+				return err
+			} else if handled {
+				continue
 			}
 		}
 		f := buffer(w, h)

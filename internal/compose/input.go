@@ -55,6 +55,8 @@ type Input struct {
 	spropPPS [][]byte
 
 	pics   pictures
+	comp   *Compositor   // the compositor whose input it is (nil: on its own)
+	dir    directPane    // its pane in comp's canvas (direct.go), under comp.cmu
 	frames atomic.Uint64 // pictures decoded
 	closed atomic.Bool
 }
@@ -148,6 +150,23 @@ func NewInput(ffmpeg string, pts map[uint8]string, keyFrame func()) *Input {
 // Latest is a copy of the newest decoded picture and when it was
 // decoded, nil before the first.
 func (in *Input) Latest() (*Frame, time.Time) {
+	if c := in.comp; c != nil {
+		c.cmu.Lock()
+		d := in.dir
+		var src *Frame
+		switch {
+		case !d.on || d.scaled:
+		case d.fresh:
+			src = c.next
+		case d.inPrev:
+			src = c.prev
+		}
+		if src != nil {
+			defer c.cmu.Unlock()
+			return region(src, d.rect), d.at
+		}
+		c.cmu.Unlock()
+	}
 	p := in.pics.acquire()
 	if p == nil {
 		return nil, time.Time{}
@@ -163,8 +182,20 @@ func (in *Input) Frames() uint64 { return in.frames.Load() }
 
 // SetFrame shows f as the input's picture (a source that is already raw).
 func (in *Input) SetFrame(f *Frame) {
-	in.pics.set(&picture{f: f, at: time.Now()})
 	in.frames.Add(1)
+	if in.comp != nil && in.comp.directPicture(in, f, false) {
+		return
+	}
+	in.pics.set(&picture{f: f, at: time.Now()})
+}
+
+// decoded takes a picture its decoder read into one of its buffers.
+func (in *Input) decoded(f *Frame) {
+	in.frames.Add(1)
+	if in.comp != nil && in.comp.directPicture(in, f, true) {
+		return
+	}
+	in.pics.set(&picture{f: f, at: time.Now(), pooled: true})
 }
 
 // SourceFormat tells the input the codec and SDP fmtp parameters of the
@@ -575,12 +606,19 @@ func startDecoder(ffmpeg, mime string, in *Input, target image.Point) (*decoder,
 		}
 		_ = p.stdin.Close()
 	}()
+	var direct func(w, h int) (bool, error)
+	if c := in.comp; c != nil && p.pictures.rc != nil {
+		direct = func(w, h int) (bool, error) {
+			handled, err := c.readDirect(in, p.pictures, w, h)
+			if handled && err == nil {
+				in.frames.Add(1)
+			}
+			return handled, err
+		}
+	}
 	go func() {
 		defer d.gone.Store(true)
-		_ = readY4M(p.pictures, in.pics.buffer, func(f *Frame) {
-			in.pics.set(&picture{f: f, at: time.Now(), pooled: true})
-			in.frames.Add(1)
-		})
+		_ = readY4M(p.pictures, in.pics.buffer, in.decoded, direct)
 	}()
 	d.ivf = ivf
 	return d, nil

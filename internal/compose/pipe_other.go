@@ -3,9 +3,13 @@
 package compose
 
 import (
+	"errors"
+	"image"
 	"net"
 	"os"
 )
+
+type iovec = struct{}
 
 // setPipeSize is Linux's; elsewhere pipes keep their size.
 func setPipeSize(*os.File, int) {}
@@ -19,3 +23,8 @@ func vmsplice(f *os.File, b []byte) error {
 
 // setLowat is Linux's; elsewhere a decoder's reader wakes per piece.
 func setLowat(*net.TCPConn, int) {}
+
+// waiting is Linux's: elsewhere pictures are read into buffers.
+func (pr *pictureReader) waiting() int { return 0 }
+
+func (pr *pictureReader) readRegion(*Frame, image.Rectangle) error { return errors.ErrUnsupported }
