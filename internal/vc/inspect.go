@@ -103,13 +103,15 @@ func (m *Module) inspectList(ctx context.Context, r *api.Request) (wire.Object, 
 
 // inspectStart lets a terminal channel view a source.
 func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object, error) {
-	ps := r.Args.Params
-	mode, _ := tlParam(ps, "mode")
-	src, dst := tlObj(ps["src"]), tlObj(ps["dst"])
-	srcType := tlInt(src["type"])
-	srcID, dstID := tlStr(src["mt_id"]), tlStr(dst["mt_id"])
-	srcChn, _ := tlParam(src, "mt_chn_idx")
-	dstChn, _ := tlParam(dst, "mt_chn_idx")
+	// A viewing's request is a channel viewing's without the channels
+	// (0, automatic).
+	var q model.VCConfsInspectionChannelsCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	mode, srcType := q.Mode, q.Src.Type
+	srcID, dstID := q.Src.MtID, q.Dst.MtID
+	srcChn, dstChn := q.Src.MtChnIdx.Or(0), q.Dst.MtChnIdx.Or(0)
 	if srcChn < 0 || dstChn < 0 {
 		return nil, wire.InvalidParam("mt_chn_idx", "must be 0 (automatic) or a channel number")
 	}

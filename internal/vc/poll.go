@@ -37,13 +37,12 @@ import (
 
 // Poll states, state values and the default interval.
 const (
-	pollStateStopped    = 0
-	pollStatePolling    = 1
-	pollStatePaused     = 2
-	pollValueStop       = 0
-	pollValuePause      = 1
-	pollValueResume     = 2
-	pollDefaultKeepTime = 5
+	pollStateStopped = 0
+	pollStatePolling = 1
+	pollStatePaused  = 2
+	pollValueStop    = 0
+	pollValuePause   = 1
+	pollValueResume  = 2
 )
 
 // pollKind is one of the three polls.
@@ -215,19 +214,20 @@ func (k pollKind) reply(out model.VCConfsPollGetReply) wire.Object {
 // pollStart starts (or restarts with new settings) a poll.
 func (m *Module) pollStart(k pollKind) api.Handler {
 	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
-		ps := r.Args.Params
-		num, _ := tlParam(ps, "num")
-		keep, ok := tlParam(ps, "keep_time")
-		if !ok {
-			keep = pollDefaultKeepTime
+		// The three polls' starts (POST and PUT) have these members; the
+		// upload poll's has no mode.
+		var q model.VCConfsChairmanPollStartRequest
+		if err := q.Decode(r.Args); err != nil {
+			return nil, err
 		}
+		num, keep := q.Num, q.KeepTime
 		if num < 0 {
 			return nil, wire.InvalidParam("num", "must be 0 (forever) or a number of rounds")
 		}
 		if keep < 1 {
 			return nil, wire.InvalidParam("keep_time", "must be at least 1 second")
 		}
-		ids := tlMtIDs(ps["members"])
+		ids := mixMemberIDs(q.Members)
 		if len(ids) == 0 {
 			return nil, wire.InvalidParam("members", "names no terminal")
 		}
@@ -238,10 +238,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 			}
 			seen[id] = true
 		}
-		first, ok := tlParam(ps, "poll_index")
-		if !ok {
-			first = 1
-		}
+		first := q.PollIndex.Or(1)
 		if first < 1 || first > len(ids) {
 			return nil, wire.InvalidParam("poll_index", fmt.Sprintf("%d is outside 1 to %d (the members)", first, len(ids)))
 		}
@@ -278,8 +275,8 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 			}
 			p := &engine.Poll{Num: num, KeepTime: keep, Members: members, Origin: first - 1,
 				State: pollStatePolling, Index: first - 1, TurnAt: tlMs(now)}
-			if mode, ok := tlParam(ps, "mode"); ok {
-				p.Mode = model.Some(mode)
+			if v, ok := r.Args.Params["mode"]; ok && v != nil { // none before 5.1.0.1.0
+				p.Mode = model.Some(q.Mode)
 			}
 			*k.of(c) = p
 			if k.conf {
@@ -299,7 +296,11 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 // conference and chairman polls is not checked against the running poll's.
 func (m *Module) pollState(k pollKind) api.Handler {
 	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
-		value, _ := tlParam(r.Args.Params, "value")
+		var q model.VCConfsPollStateUpdateRequest // the three polls' have value
+		if err := q.Decode(r.Args); err != nil {
+			return nil, err
+		}
+		value := q.Value
 		c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			ts, err := m.tlTerminals(ctx, *c)
 			if err != nil {

@@ -169,33 +169,6 @@ func tlObjs(v any) []map[string]any {
 	return out
 }
 
-// tlAnys turns objects back into a document list.
-func tlAnys(l []map[string]any) []any {
-	out := make([]any, len(l))
-	for i, o := range l {
-		out[i] = o
-	}
-	return out
-}
-
-// tlParam reads an integer parameter; ok is false when it is absent.
-func tlParam(p map[string]any, name string) (int, bool) {
-	v, present := p[name]
-	if !present || v == nil {
-		return 0, false
-	}
-	return record.IntOK(v)
-}
-
-// tlMtIDs reads the mt_id of each element of a member list parameter.
-func tlMtIDs(v any) []string {
-	var out []string
-	for _, o := range tlObjs(v) {
-		out = append(out, tlStr(o["mt_id"]))
-	}
-	return out
-}
-
 // timelineLeave keeps the features consistent when terminals leave the
 // call (hung up or removed; issue 6 "Semantics that must hold"): each poll
 // takes a new anchor so that the rotation skips them from now on (and
