@@ -163,36 +163,6 @@ func mdObj(doc map[string]any, key string) map[string]any {
 // mdObjs reads a list of objects of a document.
 func mdObjs(doc map[string]any, key string) []map[string]any { return tlObjs(doc[key]) }
 
-// mdAnys turns objects into a document list.
-func mdAnys(l []map[string]any) []any {
-	out := make([]any, len(l))
-	for i, o := range l {
-		out[i] = o
-	}
-	return out
-}
-
-// mdStrs reads a list of strings of a document.
-func mdStrs(doc map[string]any, key string) []string {
-	l, _ := doc[key].([]any)
-	out := make([]string, 0, len(l))
-	for _, v := range l {
-		if s, ok := v.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// mdStrAnys turns strings into a document list.
-func mdStrAnys(l []string) []any {
-	out := make([]any, len(l))
-	for i, s := range l {
-		out[i] = s
-	}
-	return out
-}
-
 // mdWithout returns l without the ids in gone, and whether any was there.
 func mdWithout(l []string, gone leftSet) ([]string, bool) {
 	out := make([]string, 0, len(l))
