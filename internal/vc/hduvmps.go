@@ -9,7 +9,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -48,8 +47,11 @@ func (m *Module) hduvmpOf(ctx context.Context, c engine.Conference, id string) (
 // startHDUVMP starts the self composition of a free wall (20822 when it
 // runs one).
 func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
-	p := r.Args.Params
-	id := record.Str(p, "hdu_id")
+	var q model.VCConfsHduvmpsCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	id := q.HDUID
 	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 		if hduvmpFind(c, id) >= 0 {
 			return nil, nil, wire.Errorf(CodeVMPStarted, "TV wall %s already runs a self composition in conference %s", id, c.ID())
@@ -57,7 +59,7 @@ func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, 
 		if err := m.hduClaim(ctx, v, []string{id}, "hduvmps", "hdu_id"); err != nil {
 			return nil, nil, err
 		}
-		cfg, named, err := v.selfConfig(p, hduvmpStartMode(p))
+		cfg, named, err := v.selfConfig(wallRequestOf(r, q.Layout, q.ShowMtName, q.Members), hduvmpStartMode(q))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -70,11 +72,13 @@ func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, 
 // Before 6.0.0.3.0 the start has no mode (seed 001): as for the
 // conference composition, it is custom (1) when it names members and
 // automatic (2) when it names none.
-func hduvmpStartMode(p map[string]any) int {
-	if mode, ok := record.IntOK(p["mode"]); ok {
-		return mode
+// A mode of 0 is one not sent (the catalogue's validation refuses a 0
+// that is).
+func hduvmpStartMode(q model.VCConfsHduvmpsCreateRequest) int {
+	if q.Mode != 0 {
+		return q.Mode
 	}
-	if len(mdObjs(p, "members")) > 0 {
+	if len(q.Members) > 0 {
 		return 1
 	}
 	return 2
@@ -82,17 +86,17 @@ func hduvmpStartMode(p map[string]any) int {
 
 // modifyHDUVMP replaces the settings of a wall's self composition.
 func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
-	p, id := r.Args.Params, r.Path("hdu_id")
+	var q model.VCConfsHduvmpsUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	id := r.Path("hdu_id")
 	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 		i, err := m.hduvmpOf(ctx, c, id)
 		if err != nil {
 			return nil, nil, err
 		}
-		mode, ok := record.IntOK(p["mode"])
-		if !ok {
-			mode = walls[i].Mode
-		}
-		cfg, named, err := v.selfConfig(p, mode)
+		cfg, named, err := v.selfConfig(wallRequestOf(r, q.Layout, q.ShowMtName, q.Members), q.Mode.Or(walls[i].Mode))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -9,7 +9,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -71,8 +70,11 @@ func selfOf(c engine.Conference, v *mdView, mtID string, chn int) (int, error) {
 // startSelfVMP starts the self composition of a terminal's channel
 // (mt_chn_idx, default 0); 20822 when that channel has one.
 func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
-	p := r.Args.Params
-	owner, chn := record.Str(p, "mt_id"), record.Int(p, "mt_chn_idx")
+	var q model.VCConfsMtvmpsCreateRequest // mt_channel_vmps's has the same members (its mt_chn_idx required)
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	owner, chn := q.MtID, q.MtChnIdx.Or(0)
 	return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 		if err := v.member("mt_id", owner); err != nil {
 			return nil, nil, err
@@ -83,7 +85,7 @@ func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object,
 		if selfFind(selfs, owner, chn) >= 0 {
 			return nil, nil, wire.Errorf(CodeVMPStarted, "terminal %s of conference %s already runs a self composition on video channel %d", owner, c.ID(), chn)
 		}
-		cfg, named, err := v.selfConfig(p, record.Int(p, "mode"))
+		cfg, named, err := v.selfConfig(selfRequestOf(q.Layout, q.VoiceHint, q.ShowMtName, q.Members), q.Mode)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -99,12 +101,16 @@ func (m *Module) modifySelfVMP(channel bool) api.Handler {
 		if err != nil {
 			return nil, err
 		}
+		var q model.VCConfsMtvmpsUpdateRequest // the channel's (VCConfsMtChannelVMPsUpdateRequest) has the same members
+		if err := q.Decode(r.Args); err != nil {
+			return nil, err
+		}
 		return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 			i, err := selfOf(c, v, owner, chn)
 			if err != nil {
 				return nil, nil, err
 			}
-			cfg, named, err := v.selfConfig(r.Args.Params, record.Int(r.Args.Params, "mode"))
+			cfg, named, err := v.selfConfig(selfRequestOf(q.Layout, q.VoiceHint, q.ShowMtName, q.Members), q.Mode)
 			if err != nil {
 				return nil, nil, err
 			}

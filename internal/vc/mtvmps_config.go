@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
@@ -20,38 +21,84 @@ import (
 // panes are filled from the online terminals, as for the conference
 // composition.
 
-// selfConfig checks the parameters of a self composition in mode and
+// selfRequest is what the start and the modification of a self
+// composition send: the generated requests of mtvmps and mt_channel_vmps
+// (selfRequestOf) and of hduvmps (wallRequestOf).
+type selfRequest struct {
+	Layout     int
+	VoiceHint  int
+	ShowMtName int
+	Members    []selfMemberRequest
+}
+
+// selfMemberRequest is a channel of a self composition's request.
+type selfMemberRequest struct {
+	ChnIdx      int
+	MemberType  model.Opt[int] // member_type (reference)
+	MembersType model.Opt[int] // members_type (seed 001)
+	MtID        string
+	MtChnIdx    int
+}
+
+// selfRequestOf is a terminal's self composition request (the members of
+// mtvmps and mt_channel_vmps are one type).
+func selfRequestOf(layout, voiceHint, showMtName int, members []model.VCConfsMtvmpsCreateRequestMember) selfRequest {
+	q := selfRequest{Layout: layout, VoiceHint: voiceHint, ShowMtName: showMtName, Members: make([]selfMemberRequest, len(members))}
+	for i, e := range members {
+		q.Members[i] = selfMemberRequest{ChnIdx: e.ChnIdx, MemberType: e.MemberType, MembersType: e.MembersType,
+			MtID: e.MtID, MtChnIdx: e.MtChnIdx.Or(0)}
+	}
+	return q
+}
+
+// wallRequestOf is a wall's self composition request. The catalogue
+// declares no voice_hint for it; one that is sent is kept, as the
+// composition has always stored it.
+func wallRequestOf(r *api.Request, layout, showMtName int, members []model.VCConfsHduvmpsCreateRequestMember) selfRequest {
+	q := selfRequest{Layout: layout, VoiceHint: record.Int(r.Args.Params, "voice_hint"), ShowMtName: showMtName,
+		Members: make([]selfMemberRequest, len(members))}
+	for i, e := range members {
+		q.Members[i] = selfMemberRequest{ChnIdx: e.ChnIdx, MemberType: e.MemberType, MembersType: e.MembersType,
+			MtID: e.MtID.Or(""), MtChnIdx: e.MtChnIdx.Or(0)}
+	}
+	return q
+}
+
+// selfConfig checks the request of a self composition in mode and
 // returns its stored form (engine.SelfVMP, without its owner) and the
 // terminals it names.
-func (v *mdView) selfConfig(p map[string]any, mode int) (engine.SelfVMP, []string, error) {
-	layout := record.Int(p, "layout")
+func (v *mdView) selfConfig(q selfRequest, mode int) (engine.SelfVMP, []string, error) {
+	layout := q.Layout
 	panes, err := vmpPanes(layout)
 	if err != nil {
 		return engine.SelfVMP{}, nil, err
 	}
-	cfg := engine.SelfVMP{Mode: mode, Layout: layout, VoiceHint: record.Int(p, "voice_hint"),
-		ShowMtName: record.Int(p, "show_mt_name"), Members: []engine.VMPMember{}}
+	cfg := engine.SelfVMP{Mode: mode, Layout: layout, VoiceHint: q.VoiceHint,
+		ShowMtName: q.ShowMtName, Members: []engine.VMPMember{}}
 	if mode != 1 {
 		return cfg, nil, nil
 	}
-	members := mdObjs(p, "members")
-	if err := mdChannels(members, panes, layout, "members"); err != nil {
+	chns := make([]int, len(q.Members))
+	for i, e := range q.Members {
+		chns[i] = e.ChnIdx
+	}
+	if err := mdChannelList(chns, panes, layout, "members"); err != nil {
 		return engine.SelfVMP{}, nil, err
 	}
 	var named []string
 	chosen := map[string]bool{}
-	for i, e := range members {
+	for i, e := range q.Members {
 		path := fmt.Sprintf("members[%d]", i)
-		typ, err := mdMemberType(e, path)
+		typ, err := mdMemberTypeOf(e.MemberType, e.MembersType, path)
 		if err != nil {
 			return engine.SelfVMP{}, nil, err
 		}
 		if typ < mtypeEmpty || typ > mtypeDual || typ == mtypeSingle {
 			return engine.SelfVMP{}, nil, wire.InvalidParam(path+".member_type", fmt.Sprintf("%d is not a member type of a self composition (0 to 5, 7)", typ))
 		}
-		ch := engine.VMPMember{ChnIdx: record.Int(e, "chn_idx"), MemberType: typ}
+		ch := engine.VMPMember{ChnIdx: e.ChnIdx, MemberType: typ}
 		if typ == mtypeChosen {
-			id := record.Str(e, "mt_id")
+			id := e.MtID
 			if id == "" {
 				return engine.SelfVMP{}, nil, wire.InvalidParam(path+".mt_id", "required when member_type is 1")
 			}
@@ -62,7 +109,7 @@ func (v *mdView) selfConfig(p map[string]any, mode int) (engine.SelfVMP, []strin
 				return engine.SelfVMP{}, nil, wire.Errorf(CodeVMPSameMt, "%s.mt_id: terminal %s takes two channels of the composition", path, id)
 			}
 			chosen[id] = true
-			mtChn := record.Int(e, "mt_chn_idx")
+			mtChn := e.MtChnIdx
 			if err := v.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
 				return engine.SelfVMP{}, nil, err
 			}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -31,6 +32,13 @@ const (
 func mdMemberType(e map[string]any, path string) (int, error) {
 	a, okA := record.IntOK(e["member_type"])
 	b, okB := record.IntOK(e["members_type"])
+	return mdMemberTypeOf(model.Opt[int]{Value: a, Set: okA}, model.Opt[int]{Value: b, Set: okB}, path)
+}
+
+// mdMemberTypeOf is mdMemberType of a typed request's two spellings.
+func mdMemberTypeOf(ta, tb model.Opt[int], path string) (int, error) {
+	a, okA := ta.Get()
+	b, okB := tb.Get()
 	switch {
 	case okA && okB && a != b:
 		return 0, wire.InvalidParam(path+".member_type", fmt.Sprintf("%d disagrees with members_type %d", a, b))
@@ -129,12 +137,20 @@ func vmpNameStyle(p map[string]any) (engine.VMPNameStyle, error) {
 // panes: at most panes members (20546), each chn_idx inside the layout
 // (20546) and given once (90400).
 func mdChannels(members []map[string]any, panes, layout int, path string) error {
-	if len(members) > panes {
-		return wire.Errorf(CodeVMPMembersRefused, "%s: layout %d has %d panes; %d members do not fit", path, layout, panes, len(members))
+	chns := make([]int, len(members))
+	for i, e := range members {
+		chns[i] = record.Int(e, "chn_idx")
+	}
+	return mdChannelList(chns, panes, layout, path)
+}
+
+// mdChannelList is mdChannels of the members' channels chns.
+func mdChannelList(chns []int, panes, layout int, path string) error {
+	if len(chns) > panes {
+		return wire.Errorf(CodeVMPMembersRefused, "%s: layout %d has %d panes; %d members do not fit", path, layout, panes, len(chns))
 	}
 	seen := map[int]bool{}
-	for i, e := range members {
-		chn := record.Int(e, "chn_idx")
+	for i, chn := range chns {
 		p := fmt.Sprintf("%s[%d].chn_idx", path, i)
 		if chn < 0 || chn >= panes {
 			return wire.Errorf(CodeVMPMembersRefused, "%s: channel %d is outside layout %d (channels 0 to %d)", p, chn, layout, panes-1)
