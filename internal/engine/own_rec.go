@@ -216,13 +216,45 @@ func recordersValue(l []Recording) []recordingStored {
 	return out
 }
 
-// cloneRecorders copies the recordings (nil stays nil).
+// settle makes r what decoding its value gives back: a member it lacked
+// that has been set since is written, so it is no longer absent, and one
+// still at its default is not (a list of no terminals reads back nil).
+// Without it, the conference a write keeps in the doc cache would write
+// a member set and then reset differently from a fresh read
+// (TestKeptRecordingIsWhatDecodingGives).
+func (r *Recording) settle() {
+	for i, f := range r.fields() {
+		if r.absent&(1<<i) == 0 {
+			continue
+		}
+		set := false
+		switch f := f.(type) {
+		case *string:
+			set = *f != ""
+		case *int:
+			set = *f != 0
+		case *int64:
+			set = *f != 0
+		case *[]string:
+			if set = len(*f) != 0; !set {
+				*f = nil
+			}
+		}
+		if set {
+			r.absent &^= 1 << i
+		}
+	}
+}
+
+// cloneRecorders copies the recordings (nil stays nil), each as decoding
+// its value gives it back (settle).
 func cloneRecorders(l []Recording) []Recording {
 	if l == nil {
 		return nil
 	}
 	out := make([]Recording, len(l))
 	for i, r := range l {
+		r.settle()
 		if r.Members != nil || r.absent&recMembersBit == 0 {
 			r.Members = append([]string{}, r.Members...) // stored: read back as a list
 		}
