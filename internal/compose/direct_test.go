@@ -114,3 +114,36 @@ func TestPicturesReadIntoTheCanvas(t *testing.T) {
 		t.Fatalf("%d pictures read straight into the canvas, want the panes' pictures", n)
 	}
 }
+
+// BenchmarkDrawFourPanes: the composition's work per picture for four
+// 640×360 panes of a 1280×720 canvas, their pictures in buffers of
+// their own (copied into the canvas) and read straight into the canvas
+// (nothing to copy once read).
+func BenchmarkDrawFourPanes(b *testing.B) {
+	for _, direct := range []bool{false, true} {
+		b.Run(map[bool]string{false: "copied", true: "read-into-canvas"}[direct], func(b *testing.B) {
+			c := &Compositor{cfg: Config{Stale: time.Hour}}
+			scene := Scene{Layout: 5}
+			var srcs []*Input
+			for p := 0; p < 4; p++ {
+				in := NewInput("", nil, nil)
+				in.SetFrame(solid(640, 360, palette[p]))
+				srcs = append(srcs, in)
+				scene.Panes = append(scene.Panes, Pane{Input: fmt.Sprint(p)})
+			}
+			f := NewFrame(1280, 720)
+			now := time.Now()
+			b.SetBytes(int64(4 * 640 * 360 * 3 / 2))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if direct {
+					c.assignDirect(scene, srcs, image.Pt(1280, 720), true)
+					for _, in := range srcs {
+						in.dir.fresh, in.dir.at = true, now // each read into the canvas since the last picture
+					}
+				}
+				c.draw(f, scene, srcs, now, direct)
+			}
+		})
+	}
+}
