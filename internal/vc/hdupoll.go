@@ -101,7 +101,10 @@ func (m *Module) getHDUPoll(ctx context.Context, r *api.Request) (wire.Object, e
 // startHDUPoll starts a batch poll on the walls hdus and answers its
 // poll_id.
 func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object, error) {
-	p := r.Args.Params
+	var q model.VCConfsHdupollStartRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
 	var named []string
 	var pollID int
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
@@ -109,21 +112,29 @@ func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object,
 		if err != nil {
 			return err
 		}
-		num, keep, err := mdRoundsKeep(p, "", hdupollDefaultKeep)
+		num, keep, err := mdRoundsKeepOf(q.Num, q.KeepTime, "", hdupollDefaultKeep)
 		if err != nil {
 			return err
 		}
-		walls, err := hduIDs(mdObjs(p, "hdus"), "hdus")
+		ids := make([]string, len(q.HDUs))
+		for i, h := range q.HDUs {
+			ids[i] = h.HDUID
+		}
+		walls, err := hduIDs(ids, "hdus")
 		if err != nil {
 			return err
 		}
 		if err := m.hduClaim(ctx, v, walls, "hdupoll", "hdus"); err != nil {
 			return err
 		}
-		mode := record.Int(p, "mode")
+		mode := q.Mode
 		named = nil
 		if mode == 2 {
-			if named, err = v.mdIDs(mdObjs(p, "members"), "members"); err != nil {
+			ids := make([]string, len(q.Members))
+			for i, e := range q.Members {
+				ids[i] = e.MtID
+			}
+			if named, err = v.mdIDList(ids, "members"); err != nil {
 				return err
 			}
 			if len(named) == 0 {
@@ -132,7 +143,7 @@ func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object,
 		}
 		pollID = c.HDUPollSeq + 1
 		c.HDUPoll = &engine.HDUPoll{PollID: pollID, Mode: mode, Num: num, KeepTime: keep,
-			ShowMtName: record.Int(p, "show_mt_name"), HDUIDs: walls, MtIDs: named, State: 1,
+			ShowMtName: q.ShowMtName, HDUIDs: walls, MtIDs: named, State: 1,
 			Rot: mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.stored()}
 		c.HDUPollSeq = pollID
 		hduForget(c, v)
@@ -144,15 +155,15 @@ func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object,
 	return wire.Object{"poll_id": pollID}, m.mediaStillOnline(ctx, c, named)
 }
 
-// hduIDs reads a list of {hdu_id}: at least one, each given once.
-func hduIDs(l []map[string]any, path string) ([]string, error) {
+// hduIDs reads the hdu_id of a list of {hdu_id}: at least one, each given
+// once.
+func hduIDs(l []string, path string) ([]string, error) {
 	if len(l) == 0 {
 		return nil, wire.InvalidParam(path, "must name at least one TV wall")
 	}
 	seen := map[string]bool{}
 	var out []string
-	for i, e := range l {
-		id := record.Str(e, "hdu_id")
+	for i, id := range l {
 		if seen[id] {
 			return nil, wire.InvalidParam(fmt.Sprintf("%s[%d].hdu_id", path, i), fmt.Sprintf("TV wall %s is given twice", id))
 		}

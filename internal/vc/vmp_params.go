@@ -84,6 +84,12 @@ func (v *mdView) mdIDList(ids []string, path string) ([]string, error) {
 // when absent.
 func mdAtLeast(o map[string]any, key, path string, lo, def int) (int, error) {
 	n, ok := record.IntOK(o[key])
+	return mdAtLeastOf(model.Opt[int]{Value: n, Set: ok}, path, lo, def)
+}
+
+// mdAtLeastOf is mdAtLeast of a typed request's parameter.
+func mdAtLeastOf(o model.Opt[int], path string, lo, def int) (int, error) {
+	n, ok := o.Get()
 	if !ok {
 		return def, nil
 	}
@@ -97,13 +103,20 @@ func mdAtLeast(o map[string]any, key, path string, lo, def int) (int, error) {
 // least 1) of a poll object.
 // path prefixes the parameter names ("" for top-level parameters).
 func mdRoundsKeep(o map[string]any, path string, defKeep int) (num, keep int, err error) {
+	n, okN := record.IntOK(o["num"])
+	k, okK := record.IntOK(o["keep_time"])
+	return mdRoundsKeepOf(model.Opt[int]{Value: n, Set: okN}, model.Opt[int]{Value: k, Set: okK}, path, defKeep)
+}
+
+// mdRoundsKeepOf is mdRoundsKeep of a typed request's num and keep_time.
+func mdRoundsKeepOf(optNum, optKeep model.Opt[int], path string, defKeep int) (num, keep int, err error) {
 	if path != "" {
 		path += "."
 	}
-	if num, err = mdAtLeast(o, "num", path+"num", 0, 0); err != nil {
+	if num, err = mdAtLeastOf(optNum, path+"num", 0, 0); err != nil {
 		return
 	}
-	keep, err = mdAtLeast(o, "keep_time", path+"keep_time", 1, defKeep)
+	keep, err = mdAtLeastOf(optKeep, path+"keep_time", 1, defKeep)
 	if err == nil && keep < 1 {
 		err = wire.InvalidParam(path+"keep_time", "required: the poll interval in seconds, at least 1")
 	}
