@@ -121,25 +121,26 @@ func (m *Module) confSource(ctx context.Context, r *api.Request, ctype int, id s
 		_, doc, err := m.load(ctx, r, record.KindPersonalTemplate, id, true, CodeTemplateNotFound, "personal template")
 		return doc, err
 	}
-	_, doc, err := m.load(ctx, r, record.KindRoom, id, false, CodeRoomNotFound, "virtual meeting room")
+	rec, err := m.loadRecord(ctx, r, record.KindRoom, id, false, CodeRoomNotFound, "virtual meeting room")
 	if err != nil {
 		return nil, err
 	}
-	if record.Int(doc, "exclusive") == 1 && !r.Principal.Admin && !confExclusiveUser(doc, r) {
+	var room roomDoc
+	if err := decodeDoc(rec.Data, &room); err != nil {
+		return nil, err
+	}
+	if room.Exclusive.Value == 1 && !r.Principal.Admin && !confExclusiveUser(room, r) {
 		return nil, wire.Errorf(wire.CodeNoPermission, "virtual meeting room %s is exclusive to its users", id)
 	}
-	return doc, nil
+	return shape.Decode(rec.Data) // copied into the conference's document, the engine's map
 }
 
 // confExclusiveUser tells whether the caller is among a room's exclusive_users
 // (by account moid or user name).
-func confExclusiveUser(room map[string]any, r *api.Request) bool {
-	users, _ := room["exclusive_users"].([]any)
-	for _, u := range users {
-		if m, ok := u.(map[string]any); ok {
-			if a := record.Str(m, "account"); a == r.Principal.AccountMoid || a == r.Principal.Username {
-				return true
-			}
+func confExclusiveUser(room roomDoc, r *api.Request) bool {
+	for _, u := range room.ExclusiveUsers {
+		if a := u.Account; a == r.Principal.AccountMoid || a == r.Principal.Username {
+			return true
 		}
 	}
 	return false
