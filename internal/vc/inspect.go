@@ -38,10 +38,10 @@ type viewing struct {
 
 // viewingsOf reads the stored viewings of a document (an element of
 // another form is skipped).
-func viewingsOf(doc map[string]any) []viewing { return storedList[viewing](doc, tlKeyInspections) }
+func viewingsOf(c *engine.Conference) []viewing { return storedList[viewing](c, tlKeyInspections) }
 
 // setViewings stores the viewings (an empty list, never null).
-func setViewings(doc map[string]any, vs []viewing) { setStoredList(doc, tlKeyInspections, vs) }
+func setViewings(c *engine.Conference, vs []viewing) { setStoredList(c, tlKeyInspections, vs) }
 
 // key names a viewing channel.
 func (v viewing) key() string {
@@ -50,8 +50,8 @@ func (v viewing) key() string {
 
 // inspectLeave ends the viewings of terminals that left, and returns the
 // viewers that lost a viewing.
-func inspectLeave(doc map[string]any, gone leftSet) (bool, []string) {
-	all := viewingsOf(doc)
+func inspectLeave(c *engine.Conference, gone leftSet) (bool, []string) {
+	all := viewingsOf(c)
 	var kept []viewing
 	var viewers []string
 	for _, v := range all {
@@ -61,10 +61,10 @@ func inspectLeave(doc map[string]any, gone leftSet) (bool, []string) {
 		}
 		kept = append(kept, v)
 	}
-	if len(kept) == len(tlObjs(doc[tlKeyInspections])) {
+	if len(kept) == len(tlObjs(c.Doc[tlKeyInspections])) {
 		return false, nil
 	}
-	setViewings(doc, kept)
+	setViewings(c, kept)
 	return true, viewers
 }
 
@@ -72,7 +72,7 @@ func inspectLeave(doc map[string]any, gone leftSet) (bool, []string) {
 // stored viewings.
 func (m *Module) inspectFlags(ctx context.Context, c engine.Conference, mtIDs []string) error {
 	viewing := map[string]bool{}
-	for _, v := range viewingsOf(c.Doc) {
+	for _, v := range viewingsOf(&c) {
 		viewing[v.Dst.MtID] = true
 	}
 	done := map[string]bool{}
@@ -138,12 +138,12 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object,
 			Src: model.VCConfsInspectionChannelsListReplyInspectionSrc{Type: srcType, MtID: srcID, MtChnIdx: srcChn},
 			Dst: model.VCConfsInspectionChannelsListReplyInspectionDst{MtID: dstID, MtChnIdx: dstChn}}
 		var kept []viewing
-		for _, old := range viewingsOf(c.Doc) {
+		for _, old := range viewingsOf(c) {
 			if old.key() != v.key() {
 				kept = append(kept, old)
 			}
 		}
-		setViewings(c.Doc, append(kept, v))
+		setViewings(c, append(kept, v))
 		return true, nil
 	})
 	if err != nil {
@@ -175,7 +175,7 @@ func (m *Module) inspectCancel(ctx context.Context, r *api.Request) (wire.Object
 		if err := tlMember(*c, ts, "mt_id", mtID, false); err != nil {
 			return false, err
 		}
-		all := viewingsOf(c.Doc)
+		all := viewingsOf(c)
 		var kept []viewing
 		for _, v := range all {
 			if v.Dst.MtID == mtID && v.Mode == mode && (chn < 0 || v.Dst.MtChnIdx == chn) {
@@ -186,7 +186,7 @@ func (m *Module) inspectCancel(ctx context.Context, r *api.Request) (wire.Object
 		if len(kept) == len(all) {
 			return false, nil
 		}
-		setViewings(c.Doc, kept)
+		setViewings(c, kept)
 		return true, nil
 	})
 	if err != nil {

@@ -65,7 +65,7 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 		}
 		g.Tag = tagLive(q.Get("live"))
 	case q.Has("monitor"):
-		mon, ok := monitorByKey(c.Doc, q.Get("monitor"), now)
+		mon, ok := monitorByKey(&c, q.Get("monitor"), now)
 		if !ok {
 			return media.Viewer{}, errWatchGone
 		}
@@ -113,8 +113,8 @@ func livePublic(rc *engine.Recording) bool {
 }
 
 // monitorByKey is the live monitor whose link has key.
-func monitorByKey(doc map[string]any, key string, now time.Time) (monitor, bool) {
-	for _, mon := range monitorsLive(doc, now) {
+func monitorByKey(c *engine.Conference, key string, now time.Time) (monitor, bool) {
+	for _, mon := range monitorsLive(c, now) {
 		if mon.Key != "" && mon.Key == key {
 			return mon, true
 		}
@@ -124,9 +124,8 @@ func monitorByKey(doc map[string]any, key string, now time.Time) (monitor, bool)
 
 // watchTags are the tags whose viewers may go on watching a conference.
 func watchTags(c engine.Conference, now time.Time) map[string]bool {
-	doc := c.Doc
 	ok := map[string]bool{}
-	for _, mon := range monitorsLive(doc, now) {
+	for _, mon := range monitorsLive(&c, now) {
 		ok[tagMonitor(mon.Key)] = true
 	}
 	for _, rc := range c.Recorders {

@@ -63,15 +63,15 @@ type monitor struct {
 
 // monitorsOf reads the stored monitors of a document (an element of
 // another form is skipped).
-func monitorsOf(doc map[string]any) []monitor { return storedList[monitor](doc, tlKeyMonitors) }
+func monitorsOf(c *engine.Conference) []monitor { return storedList[monitor](c, tlKeyMonitors) }
 
 // setMonitors stores the monitors (an empty list, never null).
-func setMonitors(doc map[string]any, mons []monitor) { setStoredList(doc, tlKeyMonitors, mons) }
+func setMonitors(c *engine.Conference, mons []monitor) { setStoredList(c, tlKeyMonitors, mons) }
 
 // storedList reads the list stored under key of a document as T values
 // (an element of another form is skipped).
-func storedList[T any](doc map[string]any, key string) []T {
-	l, _ := doc[key].([]any)
+func storedList[T any](c *engine.Conference, key string) []T {
+	l, _ := c.Doc[key].([]any)
 	out := make([]T, 0, len(l))
 	for _, e := range l {
 		var v T
@@ -84,11 +84,11 @@ func storedList[T any](doc map[string]any, key string) []T {
 
 // setStoredList stores l under key of a document (an empty list, never
 // null).
-func setStoredList[T any](doc map[string]any, key string, l []T) {
+func setStoredList[T any](c *engine.Conference, key string, l []T) {
 	if l == nil {
 		l = []T{}
 	}
-	doc[key] = record.Stored(l)
+	c.Doc[key] = record.Stored(l)
 }
 
 // monitorReply is a stored monitor as replies show it, its WHEP link
@@ -123,9 +123,9 @@ func monitorDst(ip string, port int) string { return net.JoinHostPort(ip, strcon
 func (mon monitor) dst() string { return monitorDst(mon.Dst.IP, mon.Dst.Port) }
 
 // monitorsLive returns the live monitors of a document.
-func monitorsLive(doc map[string]any, now time.Time) []monitor {
+func monitorsLive(c *engine.Conference, now time.Time) []monitor {
 	var out []monitor
-	for _, mon := range monitorsOf(doc) {
+	for _, mon := range monitorsOf(c) {
 		if mon.live(now) {
 			out = append(out, mon)
 		}
@@ -145,25 +145,25 @@ func monitorsExcept(mons []monitor, drop func(monitor) bool) []monitor {
 }
 
 // monitorSettle deletes the monitors whose heartbeat stopped.
-func monitorSettle(doc map[string]any, now time.Time) bool {
-	all, live := tlObjs(doc[tlKeyMonitors]), monitorsLive(doc, now)
+func monitorSettle(c *engine.Conference, now time.Time) bool {
+	all, live := tlObjs(c.Doc[tlKeyMonitors]), monitorsLive(c, now)
 	if len(all) == len(live) {
 		return false
 	}
-	setMonitors(doc, live)
+	setMonitors(c, live)
 	return true
 }
 
 // monitorLeave releases the monitors of terminals that left.
-func monitorLeave(doc map[string]any, gone leftSet) bool {
-	all := monitorsOf(doc)
+func monitorLeave(c *engine.Conference, gone leftSet) bool {
+	all := monitorsOf(c)
 	kept := monitorsExcept(all, func(mon monitor) bool {
 		return mon.Src.Type == monSrcTerminal && gone.has(mon.Src.MtID)
 	})
 	if len(kept) == len(all) {
 		return false
 	}
-	setMonitors(doc, kept)
+	setMonitors(c, kept)
 	return true
 }
 
@@ -199,7 +199,7 @@ func (m *Module) monitorList(ctx context.Context, r *api.Request) (wire.Object, 
 		return nil, err
 	}
 	var out model.VCConfsMonitorsListReply
-	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
+	for _, mon := range monitorsLive(&c, m.clk.Now()) {
 		out.Monitors = append(out.Monitors, m.monitorReply(r, c, mon))
 	}
 	return out.Wire(), nil
@@ -215,7 +215,7 @@ func (m *Module) monitorGet(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
+	for _, mon := range monitorsLive(&c, m.clk.Now()) {
 		if mon.dst() == dst {
 			reply := model.VCConfsMonitorsGetReply(m.monitorReply(r, c, mon))
 			return reply.Wire(), nil
@@ -295,8 +295,8 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 			VideoFormat: asSent(r.Args.Params["video_format"]),
 			AudioFormat: asSent(r.Args.Params["audio_format"]),
 		}
-		kept := monitorsExcept(monitorsLive(c.Doc, now), func(old monitor) bool { return old.dst() == monitorDst(ip, port) })
-		setMonitors(c.Doc, append(kept, mon))
+		kept := monitorsExcept(monitorsLive(c, now), func(old monitor) bool { return old.dst() == monitorDst(ip, port) })
+		setMonitors(c, append(kept, mon))
 		started = mon
 		return true, nil
 	})
@@ -307,9 +307,9 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 	// is taken back, so that no monitor stays without its media.
 	if err := m.monitorOpen(ctx, c, started, false); err != nil {
 		if _, uerr := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
-			live := monitorsLive(c.Doc, m.clk.Now())
+			live := monitorsLive(c, m.clk.Now())
 			kept := monitorsExcept(live, func(mon monitor) bool { return mon.Key == started.Key })
-			setMonitors(c.Doc, kept)
+			setMonitors(c, kept)
 			return len(kept) != len(live), nil
 		}); uerr != nil {
 			return nil, uerr
@@ -339,12 +339,12 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, 
 		return nil, err
 	}
 	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
-		live := monitorsLive(c.Doc, m.clk.Now())
+		live := monitorsLive(c, m.clk.Now())
 		kept := monitorsExcept(live, func(mon monitor) bool { return mon.dst() == dst })
 		if len(kept) == len(live) {
 			return false, monitorUnknown(*c, dst)
 		}
-		setMonitors(c.Doc, kept)
+		setMonitors(c, kept)
 		return true, nil
 	})
 	if err == nil && m.liveOn() {
@@ -371,7 +371,7 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Obj
 	}
 	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
-		live := monitorsLive(c.Doc, now)
+		live := monitorsLive(c, now)
 		kept := 0
 		for i := range live {
 			if want[live[i].dst()] {
@@ -382,7 +382,7 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Obj
 		if kept == 0 {
 			return false, wire.Errorf(CodeMonitorUnknown, "conference %s has no live monitor to the listed destinations", c.ID())
 		}
-		setMonitors(c.Doc, live)
+		setMonitors(c, live)
 		return true, nil
 	})
 	if err == nil {
@@ -407,7 +407,7 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Obje
 	if err != nil {
 		return nil, err
 	}
-	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
+	for _, mon := range monitorsLive(&c, m.clk.Now()) {
 		if mon.dst() == monitorDst(ip, port) {
 			// The sender, here or on the media owner, asks its source.
 			if err := m.monitorOpen(ctx, c, mon, true); err != nil {

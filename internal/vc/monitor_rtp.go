@@ -132,7 +132,7 @@ func (m *Module) MonitorHere(ctx context.Context, domain, confID, key string, ke
 	} else if err != nil {
 		return err
 	}
-	mon, ok := monitorByKey(c.Doc, key, m.clk.Now())
+	mon, ok := monitorByKey(&c, key, m.clk.Now())
 	if !ok || key == "" {
 		return ErrNoMonitor
 	}
@@ -149,7 +149,7 @@ func (m *Module) monitorResend(ctx context.Context, c engine.Conference, want ma
 	if !m.liveOn() {
 		return
 	}
-	for _, mon := range monitorsLive(c.Doc, m.clk.Now()) {
+	for _, mon := range monitorsLive(&c, m.clk.Now()) {
 		dst := mon.dst()
 		if !want[dst] || m.monitorSenderFor(c, dst) != nil || m.monitorAllowed(mon.Dst.IP) != nil {
 			continue
@@ -203,7 +203,7 @@ func (m *Module) runDueSenders(ctx context.Context) error {
 			}
 			live = map[string]bool{}
 			if err == nil {
-				for _, mon := range monitorsLive(c.Doc, now) {
+				for _, mon := range monitorsLive(&c, now) {
 					live[mon.Key] = mon.Key != ""
 				}
 			}

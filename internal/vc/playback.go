@@ -59,16 +59,16 @@ type playback struct {
 
 // playbackOf reads the stored playback (nil when there is none, or one of
 // another form).
-func playbackOf(doc map[string]any) *playback {
+func playbackOf(c *engine.Conference) *playback {
 	var p playback
-	if !record.Member(doc[tlKeyPlayback], &p) {
+	if !record.Member(c.Doc[tlKeyPlayback], &p) {
 		return nil
 	}
 	return &p
 }
 
 // store writes the playback into doc.
-func (p *playback) store(doc map[string]any) { doc[tlKeyPlayback] = record.Stored(p) }
+func (p *playback) store(c *engine.Conference) { c.Doc[tlKeyPlayback] = record.Stored(p) }
 
 // stop stops the playback at pos.
 func (p *playback) stop(pos time.Duration) {
@@ -106,13 +106,13 @@ func playbackStateAt(p *playback, now time.Time) int {
 
 // playbackPlaying tells whether the conference plays (or pauses) a
 // program at now.
-func playbackPlaying(doc map[string]any, now time.Time) bool {
-	return playbackStateAt(playbackOf(doc), now) != playStopped
+func playbackPlaying(c *engine.Conference, now time.Time) bool {
+	return playbackStateAt(playbackOf(c), now) != playStopped
 }
 
 // playbackSettle stops a playback that reached its end (the due sweep).
-func playbackSettle(doc map[string]any, now time.Time) bool {
-	p := playbackOf(doc)
+func playbackSettle(c *engine.Conference, now time.Time) bool {
+	p := playbackOf(c)
 	if p == nil || p.State == playStopped {
 		return false
 	}
@@ -120,7 +120,7 @@ func playbackSettle(doc map[string]any, now time.Time) bool {
 		return false
 	}
 	p.stop(time.Duration(p.TotalMs) * time.Millisecond)
-	p.store(doc)
+	p.store(c)
 	return true
 }
 
@@ -170,7 +170,7 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 		}
 		p := playback{FileID: fileID, FileName: q.FileName, VrsID: vrsID, PlayDualStream: q.PlayDualStream,
 			RecID: recID, TotalMs: int64(prg.Duration) * 1000, State: state, AnchorAt: tlMs(m.clk.Now())}
-		p.store(c.Doc)
+		p.store(c)
 		return true, nil
 	})
 	if err != nil {
@@ -188,7 +188,7 @@ func (m *Module) playbackGet(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	p := playbackOf(c.Doc)
+	p := playbackOf(&c)
 	if p == nil {
 		return (&model.VCConfsPlaybackGetReply{State: playStopped}).Wire(), nil
 	}
@@ -202,13 +202,13 @@ func (m *Module) playbackGet(ctx context.Context, r *api.Request) (wire.Object, 
 // otherwise): change edits its document at now.
 func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func(p *playback, now time.Time) (bool, error)) error {
 	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
-		p, now := playbackOf(c.Doc), m.clk.Now()
+		p, now := playbackOf(c), m.clk.Now()
 		if playbackStateAt(p, now) == playStopped {
 			return false, wire.Errorf(CodePlaybackNotPlaying, "conference %s is not playing back", c.ID())
 		}
 		changed, err := change(p, now)
 		if changed && err == nil {
-			p.store(c.Doc)
+			p.store(c)
 		}
 		return changed, err
 	})

@@ -100,7 +100,7 @@ func (m *Module) playbackNow(ctx context.Context, domain, confID, recID string) 
 	if err != nil {
 		return c, nil, err
 	}
-	p := playbackOf(c.Doc)
+	p := playbackOf(&c)
 	if p == nil || p.RecID != recID || playbackStateAt(p, m.clk.Now()) == playStopped {
 		return c, nil, nil
 	}
@@ -143,7 +143,7 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 	var state int
 	var pos time.Duration
 	_, err = m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
-		p := playbackOf(c.Doc)
+		p := playbackOf(c)
 		if p == nil || p.RecID != recID || playbackStateAt(p, m.clk.Now()) == playStopped {
 			state = playStopped
 			return false, nil
@@ -151,7 +151,7 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 		pos, _ = playbackPos(p, m.clk.Now())
 		if state = p.State; state == playCalling {
 			p.State = playPreparing
-			p.store(c.Doc)
+			p.store(c)
 			return true, nil
 		}
 		return false, nil
@@ -172,13 +172,13 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 func (m *Module) playbackFlowing(ctx context.Context, domain, confID, recID string) {
 	stored := false
 	_, err := m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
-		p := playbackOf(c.Doc)
+		p := playbackOf(c)
 		stored = false
 		if p == nil || p.RecID != recID || p.State != playPreparing {
 			return false, nil
 		}
 		p.State, p.AnchorAt = playPlaying, tlMs(m.clk.Now())
-		p.store(c.Doc)
+		p.store(c)
 		stored = true
 		return true, nil
 	})
@@ -196,14 +196,14 @@ func (m *Module) playbackFailed(ctx context.Context, domain, confID, recID strin
 	m.liveLog().Warn("playback: the start failed", "conf_id", confID, "rec_id", recID, "err", cause)
 	nctx, notes := store.WithNotices(ctx)
 	_, err := m.tlUpdate(nctx, domain, confID, func(c *engine.Conference) (bool, error) {
-		p := playbackOf(c.Doc)
+		p := playbackOf(c)
 		if p == nil || p.RecID != recID || p.State == playStopped {
 			return false, nil
 		}
 		now := m.clk.Now()
 		pos, _ := playbackPos(p, now)
 		p.stop(pos)
-		p.store(c.Doc)
+		p.store(c)
 		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", push.Failure{ErrorCode: CodeRecVRSFault}, now)
 		if err != nil {
 			return false, err
@@ -242,20 +242,20 @@ func (m *Module) playMoved(ctx context.Context, c engine.Conference) {
 	if !m.liveOn() || m.playbackRun(c.ID()) != nil {
 		return
 	}
-	p := playbackOf(c.Doc)
+	p := playbackOf(&c)
 	if p == nil || playbackStateAt(p, m.clk.Now()) == playStopped {
 		return
 	}
 	recID := p.RecID
 	_, err := m.tlUpdate(ctx, c.Rec.DomainMoid, c.ID(), func(c *engine.Conference) (bool, error) {
-		p := playbackOf(c.Doc)
+		p := playbackOf(c)
 		now := m.clk.Now()
 		if p == nil || p.RecID != recID || p.State != playPlaying || playbackStateAt(p, now) == playStopped {
 			return false, nil
 		}
 		pos, _ := playbackPos(p, now)
 		p.State, p.PosMs, p.AnchorAt = playCalling, pos.Milliseconds(), tlMs(now)
-		p.store(c.Doc)
+		p.store(c)
 		return true, nil
 	})
 	if err != nil {

@@ -270,7 +270,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 					return false, wire.Errorf(CodePollNoChairman, "conference %s has no online chairman", c.ID())
 				}
 			}
-			if k.conf && playbackPlaying(c.Doc, now) {
+			if k.conf && playbackPlaying(c, now) {
 				return false, wire.Errorf(CodePollInPlayback, "conference %s is playing back a recording", c.ID())
 			}
 			p := &engine.Poll{Num: num, KeepTime: keep, Members: members, Origin: first - 1,

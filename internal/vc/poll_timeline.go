@@ -199,10 +199,10 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 			changed = pollLeave(c, k, ts, gone, now) || changed
 		}
 		notes.Set(append(inspectFailures(*c, gone.has, now), monitorFailures(*c, gone.has, now)...)...)
-		changed = monitorLeave(c.Doc, gone) || changed
+		changed = monitorLeave(c, gone) || changed
 		changed = recorderLeave(c, gone) || changed
 		var ch bool
-		ch, viewers = inspectLeave(c.Doc, gone)
+		ch, viewers = inspectLeave(c, gone)
 		return changed || ch, nil
 	})
 	if errors.Is(err, engine.ErrConfNotFound) {
@@ -266,8 +266,8 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 		nctx, notes := store.WithNotices(ctx) // push notifications go with the write (push_notices.go)
 		_, err = m.tlUpdate(nctx, rec.DomainMoid, rec.ID, func(c *engine.Conference) (bool, error) {
 			now := m.clk.Now()
-			changed := monitorSettle(c.Doc, now)
-			changed = playbackSettle(c.Doc, now) || changed
+			changed := monitorSettle(c, now)
+			changed = playbackSettle(c, now) || changed
 			lost, ns, err := m.playbackLost(ctx, c, now)
 			if err != nil {
 				return false, err

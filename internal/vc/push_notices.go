@@ -24,7 +24,7 @@ import (
 // source). Call it before inspectLeave removes them.
 func inspectFailures(c engine.Conference, left func(string) bool, now time.Time) []store.Notice {
 	var out []store.Notice
-	for _, v := range viewingsOf(c.Doc) {
+	for _, v := range viewingsOf(&c) {
 		if v.Src.Type == inspSrcComposition || !left(v.Src.MtID) || left(v.Dst.MtID) {
 			continue
 		}
@@ -44,7 +44,7 @@ func inspectFailures(c engine.Conference, left func(string) bool, now time.Time)
 // before monitorLeave releases them.
 func monitorFailures(c engine.Conference, left func(string) bool, now time.Time) []store.Notice {
 	var out []store.Notice
-	for _, mon := range monitorsOf(c.Doc) {
+	for _, mon := range monitorsOf(&c) {
 		if mon.Src.Type != monSrcTerminal || !left(mon.Src.MtID) {
 			continue
 		}
@@ -90,7 +90,7 @@ const playCodeLost = CodePlaybackNoFile
 // notification (reference 07 "放像异常通知" on /playback). The due sweep
 // runs it.
 func (m *Module) playbackLost(ctx context.Context, c *engine.Conference, now time.Time) (bool, []store.Notice, error) {
-	p := playbackOf(c.Doc)
+	p := playbackOf(c)
 	if playbackStateAt(p, now) == playStopped {
 		return false, nil, nil
 	}
@@ -100,7 +100,7 @@ func (m *Module) playbackLost(ctx context.Context, c *engine.Conference, now tim
 	}
 	pos, _ := playbackPos(p, now)
 	p.stop(pos)
-	p.store(c.Doc)
+	p.store(c)
 	n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", push.Failure{ErrorCode: playCodeLost}, now)
 	return true, []store.Notice{n}, err
 }
