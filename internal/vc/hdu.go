@@ -9,7 +9,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -37,8 +36,11 @@ func hduFind(c engine.Conference, id string) int {
 
 // startHDU starts (or changes the view of) a TV wall.
 func (m *Module) startHDU(ctx context.Context, r *api.Request) (wire.Object, error) {
-	p := r.Args.Params
-	id := record.Str(p, "hdu_id")
+	var q model.VCConfsHDUsCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	id := q.HDUID
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
@@ -48,7 +50,7 @@ func (m *Module) startHDU(ctx context.Context, r *api.Request) (wire.Object, err
 		if err := m.hduClaim(ctx, v, []string{id}, "hdus", "hdu_id"); err != nil {
 			return err
 		}
-		h, ids, err := v.hduConfig(p)
+		h, ids, err := v.hduConfig(q)
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -28,16 +27,16 @@ var hduViewTypes = map[string]bool{"1": true, "2": true, "3": true, "4": true, "
 
 // hduConfig checks the parameters of starting a wall and returns its
 // stored form and the terminals it names.
-func (v *mdView) hduConfig(p map[string]any) (engine.HDU, []string, error) {
-	mode := record.Int(p, "mode")
-	h := engine.HDU{HDUID: record.Str(p, "hdu_id"), Mode: mode, ShowMtName: record.Int(p, "show_mt_name")}
+func (v *mdView) hduConfig(q model.VCConfsHDUsCreateRequest) (engine.HDU, []string, error) {
+	mode := q.Mode
+	h := engine.HDU{HDUID: q.HDUID, Mode: mode, ShowMtName: q.ShowMtName.Or(0)}
 	switch mode {
 	case 1:
-		sp := mdObj(p, "specific")
+		sp := q.Specific
 		if sp == nil {
 			return h, nil, wire.InvalidParam("specific", "required in mode 1 (selected view)")
 		}
-		typ := strings.TrimSpace(record.Str(sp, "member_type"))
+		typ := strings.TrimSpace(sp.MemberType)
 		if typ == "" {
 			typ = "1"
 		}
@@ -48,7 +47,7 @@ func (v *mdView) hduConfig(p map[string]any) (engine.HDU, []string, error) {
 		var named []string
 		switch typ {
 		case "1":
-			id, chn := record.Str(sp, "mt_id"), record.Int(sp, "mt_chn_idx")
+			id, chn := sp.MtID.Or(""), sp.MtChnIdx.Or(0)
 			if id == "" {
 				return h, nil, wire.InvalidParam("specific.mt_id", "required when the view type is 1")
 			}
@@ -60,7 +59,7 @@ func (v *mdView) hduConfig(p map[string]any) (engine.HDU, []string, error) {
 			}
 			out.MtID, out.MtChnIdx, named = id, chn, []string{id}
 		case "6":
-			vmpID := record.Str(sp, "vmp_id")
+			vmpID := sp.VMPID.Or("")
 			if vmpID == "" {
 				vmpID = vmpMain
 			}
@@ -72,25 +71,34 @@ func (v *mdView) hduConfig(p map[string]any) (engine.HDU, []string, error) {
 		h.Specific = out
 		return h, named, nil
 	case 2:
-		return v.hduSplit(h, mdObj(p, "spilt"))
+		var members []model.VCConfsHDUsCreateRequestSpiltMember
+		if q.Spilt != nil {
+			members = q.Spilt.Members
+		}
+		return v.hduSplit(h, members)
 	}
-	po := mdObj(p, "poll")
+	po := q.Poll
 	if po == nil {
 		return h, nil, wire.InvalidParam("poll", "required in mode 3 (single-channel poll)")
 	}
-	sp, err := v.singlePoll(po, "poll", nil)
+	// num and keep_time are required members of a wall's poll: present.
+	pr := pollRequest{Num: model.Opt[int]{Value: po.Num, Set: true}, KeepTime: model.Opt[int]{Value: po.KeepTime, Set: true},
+		PollIndex: po.PollIndex, MtIDs: make([]string, len(po.Members))}
+	for i, e := range po.Members {
+		pr.MtIDs[i] = e.MtID.Or("")
+	}
+	sp, err := v.singlePollOf(pr, "poll", nil)
 	if err != nil {
 		return h, nil, err
 	}
-	sp.Mode = max(record.Int(po, "mode"), 1) // 1 video only, 3 audio and video
+	sp.Mode = max(po.Mode, 1) // 1 video only, 3 audio and video
 	h.Poll = sp
 	return h, sp.MtIDs, nil
 }
 
 // hduSplit checks a four-way split screen: at least one member, channels
 // 0 to 3 each given once, online terminals each in one channel.
-func (v *mdView) hduSplit(h engine.HDU, sl map[string]any) (engine.HDU, []string, error) {
-	members := mdObjs(sl, "members")
+func (v *mdView) hduSplit(h engine.HDU, members []model.VCConfsHDUsCreateRequestSpiltMember) (engine.HDU, []string, error) {
 	if len(members) == 0 {
 		return h, nil, wire.InvalidParam("spilt.members", "required in mode 2 (four-way split screen), not empty")
 	}
@@ -98,13 +106,13 @@ func (v *mdView) hduSplit(h engine.HDU, sl map[string]any) (engine.HDU, []string
 	seen, chns := map[string]bool{}, map[int]bool{}
 	out := make([]engine.HDUSplitMember, 0, len(members))
 	for i, e := range members {
-		chn := record.Int(e, "chn_idx")
+		chn := e.ChnIdx
 		if chn < 0 || chn > 3 || chns[chn] {
 			return h, nil, wire.InvalidParam(fmt.Sprintf("spilt.members[%d].chn_idx", i), fmt.Sprintf("%d is not a free channel 0 to 3", chn))
 		}
 		chns[chn] = true
 		path := fmt.Sprintf("spilt.members[%d].mt_id", i)
-		id := record.Str(e, "mt_id")
+		id := e.MtID
 		if err := v.member(path, id); err != nil {
 			return h, nil, err
 		}

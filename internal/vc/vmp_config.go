@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -176,18 +177,39 @@ func (v *mdView) singlePoll(po map[string]any, path string, old *engine.SinglePo
 	if po == nil {
 		return nil, wire.InvalidParam(path, "required when member_type is 6")
 	}
-	num, keep, err := mdRoundsKeep(po, path, 0)
+	opt := func(k string) model.Opt[int] {
+		n, ok := record.IntOK(po[k])
+		return model.Opt[int]{Value: n, Set: ok}
+	}
+	members := mdObjs(po, "members")
+	ids := make([]string, len(members))
+	for i, e := range members {
+		ids[i] = record.Str(e, "mt_id")
+	}
+	return v.singlePollOf(pollRequest{Num: opt("num"), KeepTime: opt("keep_time"), PollIndex: opt("poll_index"), MtIDs: ids}, path, old)
+}
+
+// pollRequest is a single-channel poll as a request sends it: the mt_id
+// of each of its members.
+type pollRequest struct {
+	Num, KeepTime, PollIndex model.Opt[int]
+	MtIDs                    []string
+}
+
+// singlePollOf is singlePoll of a typed request's poll.
+func (v *mdView) singlePollOf(po pollRequest, path string, old *engine.SinglePoll) (*engine.SinglePoll, error) {
+	num, keep, err := mdRoundsKeepOf(po.Num, po.KeepTime, path, 0)
 	if err != nil {
 		return nil, err
 	}
-	ids, err := v.mdIDs(mdObjs(po, "members"), path+".members")
+	ids, err := v.mdIDList(po.MtIDs, path+".members")
 	if err != nil {
 		return nil, err
 	}
 	if len(ids) == 0 {
 		return nil, wire.InvalidParam(path+".members", "must name the terminals to poll")
 	}
-	idx, err := mdAtLeast(po, "poll_index", path+".poll_index", 0, 0)
+	idx, err := mdAtLeastOf(po.PollIndex, path+".poll_index", 0, 0)
 	if err != nil {
 		return nil, err
 	}
