@@ -103,6 +103,19 @@ func (m *Module) ctlSetTerminal(ctx context.Context, ec engine.Conf, mtID string
 	return err
 }
 
+// ctlSetDual sets a terminal's dual flag (1 it sends the dual stream, 0
+// not); a terminal that is gone meanwhile is skipped.
+func (m *Module) ctlSetDual(ctx context.Context, ec engine.Conf, mtID string, dual int) error {
+	_, err := m.engine.Update(ctx, ec, mtID, func(t *engine.Terminal) error {
+		t.Doc["dual"] = dual
+		return nil
+	})
+	if errors.Is(err, engine.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
 // The roles, read from a conference (ctlGetRole's argument).
 func chairmanOf(c engine.Conference) string { return c.Roles.Chairman }
 func speakerOf(c engine.Conference) string  { return c.Roles.Speaker }

@@ -85,12 +85,12 @@ func (m *Module) ctlDualFlags(ctx context.Context, c engine.Conference, prev, ne
 		return err
 	}
 	if prev != "" && prev != next {
-		if err := m.ctlSetTerminal(ctx, ec, prev, map[string]any{"dual": 0}); err != nil {
+		if err := m.ctlSetDual(ctx, ec, prev, 0); err != nil {
 			return err
 		}
 	}
 	if next != "" {
-		return m.ctlSetTerminal(ctx, ec, next, map[string]any{"dual": 1})
+		return m.ctlSetDual(ctx, ec, next, 1)
 	}
 	return nil
 }

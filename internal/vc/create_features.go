@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 )
 
@@ -110,7 +111,8 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 	doc["mix_enable"] = mdFlag(c.Mix != nil)
 	doc["vmp_enable"] = mdFlag(c.VMP != nil)
 	doc["poll_enable"] = mdFlag(pollRunning(c.Poll, v.byID, v.now))
-	if rec := mdObj(doc, "recorder"); record.Int(rec, "recorder_mode") != 0 {
+	var rec model.MCConfsCreateRequestRecorder // the creation's, stored
+	if record.Member(doc["recorder"], &rec) && rec.RecorderMode != 0 {
 		if err := m.createdRecorder(ctx, c, rec, v.now); err != nil {
 			if !isCreatedProblem(err) {
 				return nil, err

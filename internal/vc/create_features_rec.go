@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -33,8 +34,8 @@ func isCreatedProblem(err error) bool {
 
 // createdRecorder appends the creation's recording to the running
 // recordings of c.
-func (m *Module) createdRecorder(ctx context.Context, c *engine.Conference, p map[string]any, now time.Time) error {
-	vrsID := record.Str(p, "vrs_id")
+func (m *Module) createdRecorder(ctx context.Context, c *engine.Conference, p model.MCConfsCreateRequestRecorder, now time.Time) error {
+	vrsID := p.VRSID.Or("")
 	if own := vrsIDOf(c.Rec.DomainMoid); vrsID == "" {
 		vrsID = own
 	} else if vrsID != own {
@@ -59,8 +60,8 @@ func (m *Module) createdRecorder(ctx context.Context, c *engine.Conference, p ma
 	}
 	c.Recorders = append(c.Recorders, engine.Recording{RecID: strconv.FormatInt(n, 10), VideoName: name,
 		RecorderType: recTypeConf, VrsID: vrsID, Members: []string{}, State: recRecording, StartedAt: tlMs(now),
-		PublishMode: record.Int(p, "publish_mode"), Anonymous: record.Int(p, "anonymous"),
-		RecorderMode: record.Int(p, "recorder_mode"), MainStream: 1, DualStream: record.Int(p, "dual_stream")})
+		PublishMode: p.PublishMode, Anonymous: p.Anonymous,
+		RecorderMode: p.RecorderMode, MainStream: 1, DualStream: p.DualStream})
 	return nil
 }
 

@@ -84,7 +84,7 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 			return err
 		}
 		if record.Int(t.Doc, "dual") != 0 {
-			if err := m.ctlSetTerminal(ctx, ec, id, map[string]any{"dual": 0}); err != nil {
+			if err := m.ctlSetDual(ctx, ec, id, 0); err != nil {
 				return err
 			}
 		}
