@@ -80,14 +80,8 @@ func (v *mdView) mdIDList(ids []string, path string) ([]string, error) {
 	return out, nil
 }
 
-// mdAtLeast reads an integer parameter of o that must be at least lo; def
+// mdAtLeastOf reads an integer parameter that must be at least lo; def
 // when absent.
-func mdAtLeast(o map[string]any, key, path string, lo, def int) (int, error) {
-	n, ok := record.IntOK(o[key])
-	return mdAtLeastOf(model.Opt[int]{Value: n, Set: ok}, path, lo, def)
-}
-
-// mdAtLeastOf is mdAtLeast of a typed request's parameter.
 func mdAtLeastOf(o model.Opt[int], path string, lo, def int) (int, error) {
 	n, ok := o.Get()
 	if !ok {
