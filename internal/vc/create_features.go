@@ -89,8 +89,9 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 	}
 	doc := c.Doc
 	var problems []error
-	if p := mdObj(doc, "mix"); len(p) > 0 && c.Mix == nil {
-		c.Mix = v.createdMix(p)
+	var mix model.MCConfsCreateRequestMix // the creation's, stored
+	if len(mdObj(doc, "mix")) > 0 && c.Mix == nil && record.Member(doc["mix"], &mix) {
+		c.Mix = v.createdMix(mix)
 	}
 	if p := mdObj(doc, "vmp"); len(p) > 0 && c.VMP == nil {
 		cfg, err := v.createdVMP(p)
@@ -166,12 +167,19 @@ func (v *mdView) createdIDs(accts []string) []string {
 
 // createdMix is the mix of the creation's mix settings (both modes mix the
 // members named, as vc's start does); nil for a mode vc does not have.
-func (v *mdView) createdMix(p map[string]any) *engine.Mix {
-	mode := record.Int(p, "mode")
+func (v *mdView) createdMix(p model.MCConfsCreateRequestMix) *engine.Mix {
+	mode := p.Mode
 	if mode != 1 && mode != 2 {
 		return nil
 	}
-	accts := createdAccounts(mdObjs(p, "members"))
+	seen := map[string]bool{}
+	var accts []string
+	for _, e := range p.Members {
+		if a := e.Account; a != "" && !seen[a] {
+			seen[a] = true
+			accts = append(accts, a)
+		}
+	}
 	// The accounts are stored, also when the creation named none.
 	return &engine.Mix{Mode: mode, MtIDs: v.createdIDs(accts), Accounts: append([]string{}, accts...)}
 }

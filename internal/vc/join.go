@@ -78,8 +78,10 @@ func joinRoles(c *engine.Conference, id, acct string) bool {
 	}
 	doc := c.Doc
 	named := func(field string) bool {
-		o, _ := doc[field].(map[string]any)
-		return o != nil && record.Str(o, "account") == acct
+		var o struct { // the creation's {name, account, account_type}
+			Account string `json:"account"`
+		}
+		return record.Member(doc[field], &o) && o.Account == acct
 	}
 	changed := false
 	if named("speaker") && c.Roles.Speaker == "" && record.Int(doc, "voice_activity_detection") != 1 {
