@@ -37,13 +37,14 @@ import (
 // server) does not start, and the start reports why to the server's log.
 
 // hasCreated tells whether the creation set any feature.
-func hasCreated(doc map[string]any) bool {
+func hasCreated(c engine.Conference) bool {
 	for _, k := range []string{"mix", "vmp", "poll"} {
-		if len(mdObj(doc, k)) > 0 {
+		if len(mdObj(c.Doc, k)) > 0 {
 			return true
 		}
 	}
-	return record.Int(mdObj(doc, "recorder"), "recorder_mode") != 0
+	var rec model.MCConfsCreateRequestRecorder // as createdApply reads it
+	return record.Member(c.Doc["recorder"], &rec) && rec.RecorderMode != 0
 }
 
 // createdStart starts the creation's features of a conference that has
@@ -51,7 +52,7 @@ func hasCreated(doc map[string]any) bool {
 // start's follow-up runs again on another node when the node that started
 // the conference stopped before it was done (engine/start_pending.go).
 func (m *Module) createdStart(ctx context.Context, started engine.Conference) error {
-	if !hasCreated(started.Doc) {
+	if !hasCreated(started) {
 		return nil
 	}
 	var problems []error
