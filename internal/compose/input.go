@@ -577,7 +577,7 @@ func startDecoder(ffmpeg, mime string, in *Input, target image.Point) (*decoder,
 	// one thread; swscale's slices spread over a pool of a thread per
 	// core cost more than they save for a pane (about 8 % of a decoder
 	// scaling 640×360 to 426×240, nothing when it passes pictures
-	// through; docs/benchmarks/compose.md 2026-12-06 12:59).
+	// through; docs/benchmarks/compose.md 2026-12-06 12:22).
 	args := []string{"-filter_threads", "1", "-threads", "1", "-flags", "low_delay",
 		"-probesize", "32", "-analyzeduration", "0", "-f", format, "-i", "pipe:0", "-an"}
 	if target.X > 0 && target.Y > 0 {
