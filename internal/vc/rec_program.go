@@ -68,7 +68,8 @@ func (m *Module) programSave(ctx context.Context, c engine.Conference, rc engine
 			files[i] = program.FileInfo{Rel: info.Path, Bytes: info.Bytes, Duration: info.Duration,
 				Width: info.Width, Height: info.Height, VideoCodec: info.VideoCodec, AudioCodec: info.AudioCodec, Container: info.Container}
 		}
-		program.SetParts(doc, id, files)
+		p := program.Program{Doc: doc}
+		program.SetParts(&p, id, files)
 	}
 	data, err := shape.Encode(doc)
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
 	"github.com/confer-platform/confer/internal/wire"
@@ -134,7 +133,7 @@ func (m *Module) folderList(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	count := map[int]int{}
 	for _, p := range ps {
-		count[record.Int(p.Doc, "folderid")]++
+		count[p.Folder()]++
 	}
 	domain := r.Principal.DomainMoid
 	type item = model.VRSProgramFolderListReplyFolderinfoItem
@@ -231,7 +230,7 @@ func (m *Module) folderDelete(ctx context.Context, r *api.Request) (wire.Object,
 	del := q.Isdelprogram == 1
 	var in []program.Program
 	for _, p := range ps {
-		if record.Int(p.Doc, "folderid") != f.id {
+		if p.Folder() != f.id {
 			continue
 		}
 		if del {
@@ -247,7 +246,7 @@ func (m *Module) folderDelete(ctx context.Context, r *api.Request) (wire.Object,
 			err = m.deleteProgram(ctx, domain, p.GID())
 		} else {
 			_, err = program.Update(ctx, m.st, now, domain, p.GID(), func(p *program.Program) error {
-				p.Doc["folderid"] = 0
+				program.SetFolder(p, 0)
 				return nil
 			})
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
 	"github.com/confer-platform/confer/internal/wire"
@@ -126,7 +125,7 @@ func (m *Module) playAction(action int) func(context.Context, *api.Request) (wir
 			return nil, err
 		}
 		_, err = program.Update(ctx, m.st, now, domain, started.GID(), func(p *program.Program) error {
-			p.Doc["vodnum"] = record.Int(p.Doc, "vodnum") + 1
+			program.CountPlay(p)
 			return nil
 		})
 		if errors.Is(err, program.ErrNotFound) {
@@ -173,7 +172,7 @@ func (m *Module) playRoomList(ctx context.Context, r *api.Request) (wire.Object,
 		domain := rm.rec.DomainMoid
 		streamjsonpath := ""
 		if p, _, err := program.FindFile(ctx, m.st, domain, rm.doc.Cfg.Prgid); err == nil {
-			streamjsonpath = record.Str(p.Doc, "streamjsonpath")
+			streamjsonpath = p.StreamJSONPath()
 		}
 		p, length := m.programLength(ctx, domain, rm.doc, now)
 		pos, state := playPos(rm.doc, length, now)

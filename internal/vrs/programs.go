@@ -11,7 +11,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/paging"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
 	"github.com/confer-platform/confer/internal/wire"
@@ -85,7 +84,7 @@ func (m *Module) programList(ctx context.Context, r *api.Request) (wire.Object, 
 	ip := m.serverIP(ctx)
 	var views []programView
 	for _, p := range ps {
-		in := record.Int(p.Doc, "folderid")
+		in := p.Folder()
 		ct := p.CreateTime()
 		switch {
 		case fid == folderUngroup && in != 0, fid > folderUngroup && in != fid,
@@ -327,7 +326,7 @@ func (m *Module) programMove(ctx context.Context, r *api.Request) (wire.Object, 
 	}
 	for _, it := range q.Prginfo {
 		if _, err := program.Update(ctx, m.st, now, domain, it.Prggid, func(p *program.Program) error {
-			p.Doc["folderid"] = into
+			program.SetFolder(p, into)
 			return nil
 		}); err != nil && !errors.Is(err, program.ErrNotFound) {
 			return nil, err

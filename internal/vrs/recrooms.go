@@ -8,7 +8,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/vrs/program"
 	"github.com/confer-platform/confer/internal/wire"
@@ -253,7 +252,7 @@ func (m *Module) setLive(ctx context.Context, rm room, on int) error {
 	if rm.doc.Recstate == recIdle {
 		return nil
 	}
-	return m.recProgram(ctx, rm, func(p *program.Program, _ time.Time) { p.Doc["live"] = on })
+	return m.recProgram(ctx, rm, func(p *program.Program, _ time.Time) { program.SetLive(p, on) })
 }
 
 // recRoomList shows the rooms with their state at now.
@@ -280,7 +279,7 @@ func (m *Module) recRoomView(ctx context.Context, rm room, call caller, now time
 	if recstate != recIdle {
 		v.Recelapse = since(doc.RecSinceMs, now)
 		if p, err := program.Get(ctx, m.st, rm.rec.DomainMoid, doc.RecPrggid); err == nil {
-			v.Prgname = p.Alias() + "." + record.Str(p.Doc, "suffix")
+			v.Prgname = p.Alias() + "." + p.Suffix()
 		}
 	}
 	if live != 0 {

@@ -181,7 +181,7 @@ func (m *Module) finishTask(ctx context.Context, rec store.Record, now time.Time
 			}
 		}
 		program.SetFiles(p, append(files, program.FileEntry{Prgid: int(fileID), Prgtype: "mp4", Relativepath: "/mp4file/"})...)
-		p.Doc["streamjsonpath"] = fmt.Sprintf("/api/v2/vrs/upstream/%s/mp4file/%d/Readme.json", p.VRSMoid(), gid)
+		program.SetStreamJSONPath(p, fmt.Sprintf("/api/v2/vrs/upstream/%s/mp4file/%d/Readme.json", p.VRSMoid(), gid))
 		program.SetTranscoded(p, t.doc.Restype, t.doc.Picmergerstyle)
 		return nil
 	})

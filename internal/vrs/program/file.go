@@ -34,7 +34,8 @@ const RelativePath = "/recordings/"
 
 // SetFile writes a file's figures into a program's document: duration and
 // size are the file's from then on.
-func SetFile(doc map[string]any, gid int, f FileInfo) {
+func SetFile(p *Program, gid int, f FileInfo) {
+	doc := p.Doc
 	suffix := "webm"
 	if f.Container == "matroska" {
 		suffix = "mkv"
@@ -95,31 +96,32 @@ func (p Program) FilePath(dir string) (string, error) {
 // parts' sums, and parts lists each part in order: {"file", "size",
 // "duration_ms", "gap"} (gap: its file could not be read when the
 // recording stopped; its length is the time it ran).
-func SetParts(doc map[string]any, gid int, parts []FileInfo) {
+func SetParts(p *Program, gid int, parts []FileInfo) {
 	if len(parts) == 0 {
 		return
 	}
 	if len(parts) == 1 {
-		SetFile(doc, gid, parts[0])
+		SetFile(p, gid, parts[0])
 		return
 	}
 	var total time.Duration
 	var bytes int64
 	list := make([]Part, 0, len(parts))
 	first := -1
-	for i, p := range parts {
-		gap := p.Bytes == 0
+	for i, f := range parts {
+		gap := f.Bytes == 0
 		if !gap && first < 0 {
 			first = i
 		}
-		total += p.Duration
-		bytes += p.Bytes
-		list = append(list, Part{File: p.Rel, Size: p.Bytes, DurationMs: p.Duration.Milliseconds(), Gap: gap})
+		total += f.Duration
+		bytes += f.Bytes
+		list = append(list, Part{File: f.Rel, Size: f.Bytes, DurationMs: f.Duration.Milliseconds(), Gap: gap})
 	}
 	if first < 0 {
 		first = 0
 	}
-	SetFile(doc, gid, parts[first])
+	SetFile(p, gid, parts[first])
+	doc := p.Doc
 	secs := int((total + time.Second/2) / time.Second)
 	doc["size"], doc["duration"], doc["duration_ms"], doc["parts"] = bytes, secs, total.Milliseconds(), list
 	if _, ok := doc["prgallduration"]; ok {

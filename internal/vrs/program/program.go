@@ -279,6 +279,29 @@ func SetPublished(p *Program, on bool, now time.Time) {
 	p.Doc["prgstate"], p.Doc["issuetime"] = 0, 0
 }
 
+// SetFolder puts a program into a folder (0: none, "UnGroup").
+func SetFolder(p *Program, folder int) { p.Doc["folderid"] = folder }
+
+// Folder is the folder of the program, 0 for none.
+func (p Program) Folder() int { return record.Int(p.Doc, "folderid") }
+
+// Suffix is the suffix of the program's recording file.
+func (p Program) Suffix() string { return record.Str(p.Doc, "suffix") }
+
+// StreamJSONPath is where the stream description of the program's mp4
+// file is served ("" before it is transcoded).
+func (p Program) StreamJSONPath() string { return record.Str(p.Doc, "streamjsonpath") }
+
+// CountPlay counts a play of the program (vodnum).
+func CountPlay(p *Program) { p.Doc["vodnum"] = record.Int(p.Doc, "vodnum") + 1 }
+
+// SetLive marks the program as broadcast live (1) or not (0).
+func SetLive(p *Program, on int) { p.Doc["live"] = on }
+
+// SetStreamJSONPath sets where the stream description of the program's
+// mp4 file is served (streamjsonpath).
+func SetStreamJSONPath(p *Program, path string) { p.Doc["streamjsonpath"] = path }
+
 // Get reads a program of a domain by its gid.
 func Get(ctx context.Context, st store.Store, domainMoid string, gid int) (Program, error) {
 	rec, err := st.GetRecord(ctx, Kind, domainMoid, strconv.Itoa(gid))

@@ -11,10 +11,9 @@ import (
 // maps they replaced had (keys in name order), and read back in both
 // forms: as set, and as decoded from the store.
 func TestTypedMembersKeepTheStoredBytes(t *testing.T) {
-	doc := map[string]any{}
-	SetParts(doc, 7, []FileInfo{{Rel: "d/7.webm", Bytes: 10, Duration: 1500 * time.Millisecond, Container: "webm"},
+	p := Program{Doc: map[string]any{}}
+	SetParts(&p, 7, []FileInfo{{Rel: "d/7.webm", Bytes: 10, Duration: 1500 * time.Millisecond, Container: "webm"},
 		{Rel: "d/7-2.webm", Duration: time.Second}})
-	p := Program{Doc: doc}
 	SetTranscoded(&p, 3, 2)
 	b, err := shape.Encode(p.Doc)
 	if err != nil {
