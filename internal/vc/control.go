@@ -7,6 +7,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -88,12 +89,23 @@ func (m *Module) ctlOnline(ctx context.Context, c engine.Conference, mtID string
 	return t, nil
 }
 
-// ctlSetTerminal writes fields of a terminal document (dual, mute,
-// silence); a terminal that is gone meanwhile is skipped.
-func (m *Module) ctlSetTerminal(ctx context.Context, ec engine.Conf, mtID string, fields map[string]any) error {
+// termFlags are a change of a terminal document's mix and vmp flags (1
+// the terminal is in the mix or the composition, 0 not); a flag not set
+// is left as it is.
+type termFlags struct{ Mix, VMP model.Opt[int] }
+
+// changed tells whether the change sets a flag.
+func (f termFlags) changed() bool { return f.Mix.Set || f.VMP.Set }
+
+// ctlSetTerminal writes the flags f of a terminal document; a terminal
+// that is gone meanwhile is skipped.
+func (m *Module) ctlSetTerminal(ctx context.Context, ec engine.Conf, mtID string, f termFlags) error {
 	_, err := m.engine.Update(ctx, ec, mtID, func(t *engine.Terminal) error {
-		for k, v := range fields {
-			t.Doc[k] = v
+		if n, ok := f.Mix.Get(); ok {
+			t.Doc["mix"] = n
+		}
+		if n, ok := f.VMP.Get(); ok {
+			t.Doc["vmp"] = n
 		}
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -61,14 +62,14 @@ func (m *Module) mediaFlagsOf(ctx context.Context, c engine.Conference, ids []st
 		if err != nil {
 			return err
 		}
-		set := map[string]any{}
+		var set termFlags
 		if want := mdFlag(mix[id]); record.Int(t.Doc, "mix") != want {
-			set["mix"] = want
+			set.Mix = model.Some(want)
 		}
 		if record.Int(t.Doc, "vmp") != 0 {
-			set["vmp"] = 0
+			set.VMP = model.Some(0)
 		}
-		if len(set) > 0 {
+		if set.changed() {
 			if err := m.ctlSetTerminal(ctx, ec, id, set); err != nil {
 				return err
 			}
@@ -167,14 +168,14 @@ func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
 	ec := engine.ConfOf(c)
 	for _, t := range v.ts {
 		id := t.MtID()
-		set := map[string]any{}
+		var set termFlags
 		if want := mdFlag(mix[id]); record.Int(t.Doc, "mix") != want {
-			set["mix"] = want
+			set.Mix = model.Some(want)
 		}
 		if want := mdFlag(vmp[id]); record.Int(t.Doc, "vmp") != want {
-			set["vmp"] = want
+			set.VMP = model.Some(want)
 		}
-		if len(set) > 0 {
+		if set.changed() {
 			if err := m.ctlSetTerminal(ctx, ec, id, set); err != nil {
 				return err
 			}
