@@ -39,7 +39,7 @@ import (
 // hasCreated tells whether the creation set any feature.
 func hasCreated(c engine.Conference) bool {
 	for _, k := range []string{"mix", "vmp", "poll"} {
-		if len(mdObj(c.Doc, k)) > 0 {
+		if len(tlObj(c.Doc[k])) > 0 {
 			return true
 		}
 	}
@@ -91,10 +91,12 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 	doc := c.Doc
 	var problems []error
 	var mix model.MCConfsCreateRequestMix // the creation's, stored
-	if len(mdObj(doc, "mix")) > 0 && c.Mix == nil && record.Member(doc["mix"], &mix) {
+	if len(tlObj(doc["mix"])) > 0 && c.Mix == nil && record.Member(doc["mix"], &mix) {
 		c.Mix = v.createdMix(mix)
 	}
-	if p := mdObj(doc, "vmp"); len(p) > 0 && c.VMP == nil {
+	if len(tlObj(doc["vmp"])) > 0 && c.VMP == nil {
+		var p createdVMPSetting // the creation's, stored
+		createdSetting(doc["vmp"], &p)
 		cfg, err := v.createdVMP(p)
 		if err != nil {
 			problems = append(problems, err)
@@ -102,7 +104,9 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 			c.VMP = cfg
 		}
 	}
-	if p := mdObj(doc, "poll"); len(p) > 0 && !pollRunning(c.Poll, v.byID, v.now) {
+	if len(tlObj(doc["poll"])) > 0 && !pollRunning(c.Poll, v.byID, v.now) {
+		var p createdPollSetting // the creation's, stored
+		createdSetting(doc["poll"], &p)
 		poll, err := v.createdPoll(p)
 		if err != nil {
 			problems = append(problems, err)
@@ -138,19 +142,6 @@ func (v *mdView) resolve(acct string, taken map[string]bool) string {
 		}
 	}
 	return ""
-}
-
-// createdAccounts reads the accounts of a creation member list, each once.
-func createdAccounts(l []map[string]any) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, e := range l {
-		if a := record.Str(e, "account"); a != "" && !seen[a] {
-			seen[a] = true
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // createdIDs resolves accounts to the terminals online now.

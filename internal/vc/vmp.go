@@ -66,7 +66,11 @@ func (m *Module) startVMP(ctx context.Context, r *api.Request) (wire.Object, err
 		if c.VMP != nil {
 			return nil, wire.Errorf(CodeVMPStarted, "conference %s already runs a picture composition", c.ID())
 		}
-		return v.vmpConfig(r.Args.Params, nil)
+		q, err := vmpCreateRequest(r.Args)
+		if err != nil {
+			return nil, err
+		}
+		return v.vmpConfig(q, nil)
 	})
 }
 
@@ -78,7 +82,11 @@ func (m *Module) modifyVMP(ctx context.Context, r *api.Request) (wire.Object, er
 		if err != nil {
 			return nil, err
 		}
-		return v.vmpConfig(r.Args.Params, old)
+		q, err := vmpUpdateRequest(r.Args)
+		if err != nil {
+			return nil, err
+		}
+		return v.vmpConfig(q, old)
 	})
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -26,20 +25,108 @@ import (
 // In the automatic modes (2 and 3) the members sent are not used: the
 // panes are filled from the online terminals when they are read.
 
+// vmpRequest is a composition's start or change as its request sends it.
+// The generated requests (model.VCConfsVMPsCreateRequest, and
+// model.VCConfsVMPsUpdateRequest for both methods of the change) have
+// distinct member and poll types; vmpCreateRequest and vmpUpdateRequest
+// read them into this.
+type vmpRequest struct {
+	// ModeSent tells whether mode was sent: before 5.1.0.1.0 it is not.
+	ModeSent                                                   bool
+	Mode, Layout, Broadcast, VoiceHint, ShowMtName, ExceptSelf int
+	NameStyle                                                  model.VCConfsVMPsCreateRequestMtNameStyle
+	Members                                                    []vmpMemberRequest
+	// Poll is the batch poll (nil when not sent); its PollIndex is unused.
+	Poll *pollRequest
+}
+
+// vmpMemberRequest is a chosen channel as a request sends it.
+type vmpMemberRequest struct {
+	ChnIdx                  int
+	MemberType, MembersType model.Opt[int]
+	MtID                    string
+	MtChnIdx                int
+	Poll                    *pollRequest // the single-channel poll
+}
+
+// vmpModeSent tells whether a composition's request sent mode.
+func vmpModeSent(a *wire.Args) bool {
+	_, ok := a.Params["mode"]
+	return ok
+}
+
+// vmpPollOf is a poll of a composition's request: num and keep_time are
+// required members of both polls, present whenever the poll is.
+func vmpPollOf(num, keep int, pollIndex model.Opt[int], members []model.VCConfsSMSSendRequestMt) *pollRequest {
+	pr := &pollRequest{Num: model.Some(num), KeepTime: model.Some(keep), PollIndex: pollIndex, MtIDs: make([]string, len(members))}
+	for i, e := range members {
+		pr.MtIDs[i] = e.MtID
+	}
+	return pr
+}
+
+// vmpCreateRequest reads the start of a composition.
+func vmpCreateRequest(a *wire.Args) (vmpRequest, error) {
+	var q model.VCConfsVMPsCreateRequest
+	if err := q.Decode(a); err != nil {
+		return vmpRequest{}, err
+	}
+	out := vmpRequest{ModeSent: vmpModeSent(a), Mode: q.Mode, Layout: q.Layout, Broadcast: q.Broadcast,
+		VoiceHint: q.VoiceHint, ShowMtName: q.ShowMtName, ExceptSelf: q.ExceptSelf.Or(0),
+		Members: make([]vmpMemberRequest, len(q.Members))}
+	if q.MtNameStyle != nil {
+		out.NameStyle = *q.MtNameStyle
+	}
+	for i, e := range q.Members {
+		out.Members[i] = vmpMemberRequest{ChnIdx: e.ChnIdx, MemberType: e.MemberType, MembersType: e.MembersType,
+			MtID: e.MtID.Or(""), MtChnIdx: e.MtChnIdx.Or(0)}
+		if po := e.Poll; po != nil {
+			out.Members[i].Poll = vmpPollOf(po.Num, po.KeepTime, po.PollIndex, po.Members)
+		}
+	}
+	if po := q.Poll; po != nil {
+		out.Poll = vmpPollOf(po.Num, po.KeepTime, model.Opt[int]{}, po.Members)
+	}
+	return out, nil
+}
+
+// vmpUpdateRequest reads the change of a composition (POST, or PUT with
+// the same members: model.VCConfsVMPsUpdatePutRequest).
+func vmpUpdateRequest(a *wire.Args) (vmpRequest, error) {
+	var q model.VCConfsVMPsUpdateRequest
+	if err := q.Decode(a); err != nil {
+		return vmpRequest{}, err
+	}
+	out := vmpRequest{ModeSent: vmpModeSent(a), Mode: q.Mode, Layout: q.Layout, Broadcast: q.Broadcast,
+		VoiceHint: q.VoiceHint, ShowMtName: q.ShowMtName, ExceptSelf: q.ExceptSelf.Or(0),
+		NameStyle: q.MtNameStyle, Members: make([]vmpMemberRequest, len(q.Members))}
+	for i, e := range q.Members {
+		out.Members[i] = vmpMemberRequest{ChnIdx: e.ChnIdx, MemberType: e.MemberType, MembersType: e.MembersType,
+			MtID: e.MtID.Or(""), MtChnIdx: e.MtChnIdx.Or(0)}
+		if po := e.Poll; po != nil {
+			out.Members[i].Poll = vmpPollOf(po.Num, po.KeepTime, po.PollIndex, po.Members)
+		}
+	}
+	if po := q.Poll; po != nil {
+		out.Poll = vmpPollOf(po.Num, po.KeepTime, model.Opt[int]{}, po.Members)
+	}
+	return out, nil
+}
+
 // vmpConfig checks the parameters of a composition and returns its stored
 // form. old is the composition being modified (nil when starting): a
 // single-channel poll sent with poll_index 0 carries on from the terminal
 // its channel shows now.
-func (v *mdView) vmpConfig(p map[string]any, old *engine.VMP) (*engine.VMP, error) {
-	mode, layout := record.Int(p, "mode"), record.Int(p, "layout")
-	if _, ok := p["mode"]; !ok {
+func (v *mdView) vmpConfig(q vmpRequest, old *engine.VMP) (*engine.VMP, error) {
+	mode, layout := q.Mode, q.Layout
+	if !q.ModeSent {
 		// Before 5.1.0.1.0 a composition has no mode (seed 001): a
 		// change keeps the mode; at the start, the members it names make
 		// it custom, none automatic (docs/compatibility.md).
 		switch {
 		case old != nil:
 			mode = old.Mode
-		case len(mdObjs(p, "members")) > 0:
+		case len(q.Members) > 0:
 			mode = 1
 		default:
 			mode = 2
@@ -49,23 +136,26 @@ func (v *mdView) vmpConfig(p map[string]any, old *engine.VMP) (*engine.VMP, erro
 	if err != nil {
 		return nil, err
 	}
-	style, err := vmpNameStyle(p)
+	style, err := vmpNameStyleOf(q.NameStyle)
 	if err != nil {
 		return nil, err
 	}
-	cfg := &engine.VMP{Mode: mode, Layout: layout, Broadcast: record.Int(p, "broadcast"),
-		VoiceHint: record.Int(p, "voice_hint"), ShowMtName: record.Int(p, "show_mt_name"),
-		ExceptSelf: record.Int(p, "except_self"), NameStyle: style, Members: []engine.VMPMember{}}
-	members := mdObjs(p, "members")
+	cfg := &engine.VMP{Mode: mode, Layout: layout, Broadcast: q.Broadcast,
+		VoiceHint: q.VoiceHint, ShowMtName: q.ShowMtName,
+		ExceptSelf: q.ExceptSelf, NameStyle: style, Members: []engine.VMPMember{}}
 	if mode == 1 || mode == 4 {
-		if err := mdChannels(members, panes, layout, "members"); err != nil {
+		chns := make([]int, len(q.Members))
+		for i, e := range q.Members {
+			chns[i] = e.ChnIdx
+		}
+		if err := mdChannelList(chns, panes, layout, "members"); err != nil {
 			return nil, err
 		}
 		var oldMembers []engine.VMPMember
 		if old != nil {
 			oldMembers = old.Members
 		}
-		ms, err := v.vmpMembers(members, oldMembers)
+		ms, err := v.vmpMembers(q.Members, oldMembers)
 		if err != nil {
 			return nil, err
 		}
@@ -74,24 +164,24 @@ func (v *mdView) vmpConfig(p map[string]any, old *engine.VMP) (*engine.VMP, erro
 	if mode != 3 && mode != 4 {
 		return cfg, nil
 	}
-	po := mdObj(p, "poll")
+	po := q.Poll
 	if po == nil {
 		return nil, wire.InvalidParam("poll", fmt.Sprintf("required in mode %d (batch poll)", mode))
 	}
-	num, keep, err := mdRoundsKeep(po, "poll", 0)
+	num, keep, err := mdRoundsKeepOf(po.Num, po.KeepTime, "poll", 0)
 	if err != nil {
 		return nil, err
 	}
 	bp := &engine.SinglePoll{Num: num, KeepTime: keep, MtIDs: []string{}}
 	if mode == 4 {
-		ids, err := v.mdIDs(mdObjs(po, "members"), "poll.members")
+		ids, err := v.mdIDList(po.MtIDs, "poll.members")
 		if err != nil {
 			return nil, err
 		}
 		if len(ids) == 0 {
 			return nil, wire.InvalidParam("poll.members", "must name the terminals of the batch poll in mode 4")
 		}
-		if len(members) >= panes {
+		if len(q.Members) >= panes {
 			return nil, wire.Errorf(CodeVMPMembersRefused, "members: layout %d has %d panes and the channels chosen take them all: no pane is left for the batch poll", layout, panes)
 		}
 		bp.MtIDs = ids
@@ -106,13 +196,13 @@ func (v *mdView) vmpConfig(p map[string]any, old *engine.VMP) (*engine.VMP, erro
 // most one channel follows the speaker (20827), the conference poll
 // (20828) or the dual stream (20837); a terminal takes one chosen channel
 // (20826).
-func (v *mdView) vmpMembers(members []map[string]any, old []engine.VMPMember) ([]engine.VMPMember, error) {
+func (v *mdView) vmpMembers(members []vmpMemberRequest, old []engine.VMPMember) ([]engine.VMPMember, error) {
 	count := map[int]int{}
 	chosen := map[string]bool{}
 	out := make([]engine.VMPMember, 0, len(members))
 	for i, e := range members {
 		path := fmt.Sprintf("members[%d]", i)
-		typ, err := mdMemberType(e, path)
+		typ, err := mdMemberTypeOf(e.MemberType, e.MembersType, path)
 		if err != nil {
 			return nil, err
 		}
@@ -125,11 +215,11 @@ func (v *mdView) vmpMembers(members []map[string]any, old []engine.VMPMember) ([
 				return nil, wire.Errorf(code, "%s: only one channel may have member type %d", path, t)
 			}
 		}
-		chn := record.Int(e, "chn_idx")
+		chn := e.ChnIdx
 		ch := engine.VMPMember{ChnIdx: chn, MemberType: typ}
 		switch typ {
 		case mtypeChosen:
-			id := record.Str(e, "mt_id")
+			id := e.MtID
 			if id == "" {
 				return nil, wire.InvalidParam(path+".mt_id", "required when member_type is 1")
 			}
@@ -140,13 +230,16 @@ func (v *mdView) vmpMembers(members []map[string]any, old []engine.VMPMember) ([
 				return nil, wire.Errorf(CodeVMPSameMt, "%s.mt_id: terminal %s takes two channels of the composition", path, id)
 			}
 			chosen[id] = true
-			mtChn := record.Int(e, "mt_chn_idx")
+			mtChn := e.MtChnIdx
 			if err := v.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
 				return nil, err
 			}
 			ch.MtID, ch.MtChnIdx = id, mtChn
 		case mtypeSingle:
-			sp, err := v.singlePoll(mdObj(e, "poll"), path+".poll", vmpOldPoll(old, chn))
+			if e.Poll == nil {
+				return nil, wire.InvalidParam(path+".poll", "required when member_type is 6")
+			}
+			sp, err := v.singlePollOf(*e.Poll, path+".poll", vmpOldPoll(old, chn))
 			if err != nil {
 				return nil, err
 			}
@@ -168,27 +261,6 @@ func vmpOldPoll(old []engine.VMPMember, chn int) *engine.SinglePoll {
 	return nil
 }
 
-// singlePoll checks a single-channel poll ({num, keep_time, poll_index,
-// members}) and returns its stored form {num, keep_time, mt_ids} with its
-// rotation. poll_index is the 1-based terminal to poll first (default 1);
-// 0 carries on from the terminal old shows now (the first when old is
-// nil).
-func (v *mdView) singlePoll(po map[string]any, path string, old *engine.SinglePoll) (*engine.SinglePoll, error) {
-	if po == nil {
-		return nil, wire.InvalidParam(path, "required when member_type is 6")
-	}
-	opt := func(k string) model.Opt[int] {
-		n, ok := record.IntOK(po[k])
-		return model.Opt[int]{Value: n, Set: ok}
-	}
-	members := mdObjs(po, "members")
-	ids := make([]string, len(members))
-	for i, e := range members {
-		ids[i] = record.Str(e, "mt_id")
-	}
-	return v.singlePollOf(pollRequest{Num: opt("num"), KeepTime: opt("keep_time"), PollIndex: opt("poll_index"), MtIDs: ids}, path, old)
-}
-
 // pollRequest is a single-channel poll as a request sends it: the mt_id
 // of each of its members.
 type pollRequest struct {
@@ -196,7 +268,11 @@ type pollRequest struct {
 	MtIDs                    []string
 }
 
-// singlePollOf is singlePoll of a typed request's poll.
+// singlePollOf checks a single-channel poll ({num, keep_time, poll_index,
+// members}) and returns its stored form {num, keep_time, mt_ids} with its
+// rotation. poll_index is the 1-based terminal to poll first (default 1);
+// 0 carries on from the terminal old shows now (the first when old is
+// nil).
 func (v *mdView) singlePollOf(po pollRequest, path string, old *engine.SinglePoll) (*engine.SinglePoll, error) {
 	num, keep, err := mdRoundsKeepOf(po.Num, po.KeepTime, path, 0)
 	if err != nil {

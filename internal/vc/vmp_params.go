@@ -6,7 +6,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -27,15 +26,9 @@ const (
 	mtypeDual     = 7 // 双流跟随
 )
 
-// mdMemberType reads a member's type, sent as member_type (reference) or
-// members_type (seed 001): one of them is required, and both must agree.
-func mdMemberType(e map[string]any, path string) (int, error) {
-	a, okA := record.IntOK(e["member_type"])
-	b, okB := record.IntOK(e["members_type"])
-	return mdMemberTypeOf(model.Opt[int]{Value: a, Set: okA}, model.Opt[int]{Value: b, Set: okB}, path)
-}
-
-// mdMemberTypeOf is mdMemberType of a typed request's two spellings.
+// mdMemberTypeOf reads a member's type, sent as member_type (reference)
+// or members_type (seed 001): one of them is required, and both must
+// agree.
 func mdMemberTypeOf(ta, tb model.Opt[int], path string) (int, error) {
 	a, okA := ta.Get()
 	b, okB := tb.Get()
@@ -50,17 +43,9 @@ func mdMemberTypeOf(ta, tb model.Opt[int], path string) (int, error) {
 	return 0, wire.InvalidParam(path+".member_type", "required parameter is missing (also accepted as members_type)")
 }
 
-// mdIDs reads a list of {mt_id} objects: each mt_id not empty, an online
-// terminal of the conference; repeated terminals count once.
-func (v *mdView) mdIDs(l []map[string]any, path string) ([]string, error) {
-	ids := make([]string, len(l))
-	for i, e := range l {
-		ids[i] = record.Str(e, "mt_id")
-	}
-	return v.mdIDList(ids, path)
-}
-
-// mdIDList is mdIDs of the mt_id of each element of the list path.
+// mdIDList reads the mt_id of each element of the list path: each not
+// empty, an online terminal of the conference; repeated terminals count
+// once.
 func (v *mdView) mdIDList(ids []string, path string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
@@ -93,16 +78,9 @@ func mdAtLeastOf(o model.Opt[int], path string, lo, def int) (int, error) {
 	return n, nil
 }
 
-// mdRoundsKeep reads num (rounds, 0 forever) and keep_time (seconds, at
-// least 1) of a poll object.
-// path prefixes the parameter names ("" for top-level parameters).
-func mdRoundsKeep(o map[string]any, path string, defKeep int) (num, keep int, err error) {
-	n, okN := record.IntOK(o["num"])
-	k, okK := record.IntOK(o["keep_time"])
-	return mdRoundsKeepOf(model.Opt[int]{Value: n, Set: okN}, model.Opt[int]{Value: k, Set: okK}, path, defKeep)
-}
-
-// mdRoundsKeepOf is mdRoundsKeep of a typed request's num and keep_time.
+// mdRoundsKeepOf reads num (rounds, 0 forever) and keep_time (seconds,
+// at least 1) of a poll; keep_time is defKeep when absent. path prefixes
+// the parameter names ("" for top-level parameters).
 func mdRoundsKeepOf(optNum, optKeep model.Opt[int], path string, defKeep int) (num, keep int, err error) {
 	if path != "" {
 		path += "."
@@ -120,18 +98,12 @@ func mdRoundsKeepOf(optNum, optKeep model.Opt[int], path string, defKeep int) (n
 // vmpFontColor is the #RGB colour of a station logo, in hexadecimal.
 var vmpFontColor = regexp.MustCompile(`^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$`)
 
-// vmpNameStyle reads mt_name_style with the reference's defaults: font
+// vmpNameStyleOf reads mt_name_style with the reference's defaults: font
 // size 0, colour #FFFFFF, position 1 (bottom left).
-func vmpNameStyle(p map[string]any) (engine.VMPNameStyle, error) {
-	out := engine.VMPNameStyle{FontColor: "#FFFFFF", Position: 1}
-	s := mdObj(p, "mt_name_style")
-	if n, ok := record.IntOK(s["font_size"]); ok {
-		out.FontSize = n
-	}
-	if n, ok := record.IntOK(s["position"]); ok {
-		out.Position = n
-	}
-	if c := record.Str(s, "font_color"); c != "" {
+func vmpNameStyleOf(s model.VCConfsVMPsCreateRequestMtNameStyle) (engine.VMPNameStyle, error) {
+	out := engine.VMPNameStyle{FontColor: "#FFFFFF", Position: 1, FontSize: s.FontSize.Or(0)}
+	out.Position = s.Position.Or(out.Position)
+	if c := s.FontColor.Or(""); c != "" {
 		if !vmpFontColor.MatchString(c) {
 			return out, wire.InvalidParam("mt_name_style.font_color", fmt.Sprintf("%q is not a #RGB hexadecimal colour", c))
 		}
@@ -140,18 +112,9 @@ func vmpNameStyle(p map[string]any) (engine.VMPNameStyle, error) {
 	return out, nil
 }
 
-// mdChannels checks the channels of a composition's members against its
-// panes: at most panes members (20546), each chn_idx inside the layout
-// (20546) and given once (90400).
-func mdChannels(members []map[string]any, panes, layout int, path string) error {
-	chns := make([]int, len(members))
-	for i, e := range members {
-		chns[i] = record.Int(e, "chn_idx")
-	}
-	return mdChannelList(chns, panes, layout, path)
-}
-
-// mdChannelList is mdChannels of the members' channels chns.
+// mdChannelList checks the channels chns of a composition's members
+// against its panes: at most panes members (20546), each chn_idx inside
+// the layout (20546) and given once (90400).
 func mdChannelList(chns []int, panes, layout int, path string) error {
 	if len(chns) > panes {
 		return wire.Errorf(CodeVMPMembersRefused, "%s: layout %d has %d panes; %d members do not fit", path, layout, panes, len(chns))

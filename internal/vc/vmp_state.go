@@ -154,15 +154,6 @@ func (m *Module) mdUpdate(ctx context.Context, domain, confID string, change fun
 	}
 }
 
-// mdObj reads an object field of a document (nil when absent).
-func mdObj(doc map[string]any, key string) map[string]any {
-	o, _ := doc[key].(map[string]any)
-	return o
-}
-
-// mdObjs reads a list of objects of a document.
-func mdObjs(doc map[string]any, key string) []map[string]any { return tlObjs(doc[key]) }
-
 // mdWithout returns l without the ids in gone, and whether any was there.
 func mdWithout(l []string, gone leftSet) ([]string, bool) {
 	out := make([]string, 0, len(l))
