@@ -190,12 +190,12 @@ func newTerminal(c Conf, m Member, mtID string, now time.Time) (Terminal, error)
 	data, err := shape.Encode(doc)
 	rec := store.Record{Kind: record.KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
 		State: StateIdle, Data: data, CreatedAt: now, UpdatedAt: now}
-	return Terminal{rec, doc}, err
+	return terminalOf(rec, doc), err
 }
 
 // stamp encodes a terminal's document into its record, changed at now.
 func stamp(t *Terminal, now time.Time) error {
-	data, err := shape.Encode(t.Doc)
+	data, err := encodeTerminal(*t)
 	t.Rec.Data, t.Rec.UpdatedAt = data, now
 	return err
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -405,7 +404,7 @@ func (e *Engine) RunDueCalls(ctx context.Context, lookup ConfLookup) error {
 			}
 			continue // another node has it (claim.go)
 		}
-		doc, err := shape.Decode(rec.Data)
+		t, err := decodeTerminal(rec)
 		if err != nil {
 			return err
 		}
@@ -413,12 +412,11 @@ func (e *Engine) RunDueCalls(ctx context.Context, lookup ConfLookup) error {
 		if err != nil {
 			return err
 		}
-		t := Terminal{rec, doc}
 		if !ok { // the conference is gone
 			_ = e.st.DeleteRecord(ctx, record.KindMT, rec.DomainMoid, rec.ID)
 			continue
 		}
-		if redial, _ := doc["_redial"].(bool); redial {
+		if redial, _ := t.Doc["_redial"].(bool); redial {
 			delete(t.Doc, "_redial")
 			_, err = e.dial(ctx, c, t)
 		} else {

@@ -270,7 +270,7 @@ func (e *Engine) onlineTerminal(c Conf, mtID string, fields map[string]any) (Ter
 	now := e.clk.Now()
 	rec := store.Record{Kind: record.KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
 		State: StateOnline, Data: data, CreatedAt: now, UpdatedAt: now}
-	return Terminal{Rec: rec, Doc: doc}, nil
+	return terminalOf(rec, doc), nil
 }
 
 // link runs Features.Link for an answered link terminal; a refusal turns

@@ -33,7 +33,6 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -152,8 +151,7 @@ func (e *Engine) getLocal(ctx context.Context, c Conf, mtID string) (Terminal, e
 	if err != nil {
 		return Terminal{}, err
 	}
-	doc, err := shape.Decode(rec.Data)
-	return Terminal{rec, doc}, err
+	return decodeTerminal(rec)
 }
 
 // List returns the terminals of a conference in the order they were added.
@@ -164,11 +162,11 @@ func (e *Engine) List(ctx context.Context, c Conf) ([]Terminal, error) {
 	}
 	out := make([]Terminal, 0, len(recs))
 	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
+		t, err := decodeTerminal(rec)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Terminal{rec, doc})
+		out = append(out, t)
 	}
 	sortByMtID(out)
 	return out, nil
@@ -184,7 +182,7 @@ func sortByMtID(ts []Terminal) {
 
 // save writes a terminal over the version it was read at.
 func (e *Engine) save(ctx context.Context, t *Terminal) error {
-	data, err := shape.Encode(t.Doc)
+	data, err := encodeTerminal(*t)
 	if err != nil {
 		return err
 	}

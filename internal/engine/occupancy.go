@@ -75,7 +75,7 @@ func (e *Engine) goOnline(ctx context.Context, c Conf, t *Terminal) error {
 	if key == "" {
 		return e.save(ctx, t)
 	}
-	data, err := shape.Encode(t.Doc)
+	data, err := encodeTerminal(*t)
 	if err != nil {
 		return err
 	}

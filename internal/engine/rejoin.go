@@ -71,7 +71,7 @@ func (e *Engine) rejoin(ctx context.Context, c Conf, field, key string, offline 
 				return err
 			}
 			rec.Version++
-			t = Terminal{Rec: rec, Doc: doc}
+			t = terminalOf(rec, doc)
 			return nil
 		})
 		switch {

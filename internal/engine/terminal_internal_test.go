@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// storedTerminals are terminal documents as the engine stores them (a
+// new terminal, a called one, a cascade link and uplink, a participant
+// that joined on its own, one with channels and camera inputs) and of
+// other forms (own members of another type, unknown members, escapes):
+// each is written back as it was read.
+var storedTerminals = []string{
+	`{}`,
+	`{"mt_id":"7"}`,
+	`{"_attempts":0,"_chase":false,"account":"1001","account_type":1,"alias":"1001","bitrate":2048,"call_mode":2,"dual":0,"e164":"","inspection":0,"ip":"","mix":0,"mt_id":"1","mute":0,"online":0,"poll":0,"protocol":1,"rcv_volume":15,"rec":0,"silence":0,"snd_volume":15,"type":1,"upload":0,"vmp":0}`,
+	`{"_attempts":3,"_chase":false,"_occupy_code":20426,"_occupy_confname":"conf \u003c3002\u003e \u0026 é","_outcome":2,"_redial":true,"account":"a","alias":"b","mt_id":"2","online":0}`,
+	`{"_attempts":1,"_cascade_conf":"1110001","_chase":false,"_outcome":0,"e164":"1110001","mt_id":"3","type":7}`,
+	`{"_attempts":0,"_chase":false,"_uplink":"1110000","alias":"sup","e164":"1110000","mt_id":"4","type":8}`,
+	`{"_lost":true,"_participant":"whip","_rejoin":"k1","_self_mute":true,"mt_id":"5","mute":1,"x_future":{"a":[1,2.5,null],"b":"é\u2028"}}`,
+	`{"_attempts":1.0,"_cascade_conf":7,"_chase":0,"_lost":"yes","_occupy_code":"20426","_outcome":-0,"_participant":null,"_redial":"true","_self_mute":1,"_uplink":false,"mt_id":"6"}`,
+	`{"_attempts":12345678901234567890,"_outcome":1e2,"mt_id":"8"}`,
+	`{"_caller":"sip:x@y","_participant":"","_self_mute":false,"mt_id":"10"}`,
+	`{"_camera":{"state":0,"type":3},"_videos":[{"video_alise":"cam","video_idx":1}],"mt_id":"9","v_rcv_chn":[],"v_snd_chn":[{"bitrate":1024,"chn_id":1,"cur_video_idx":0,"format":5}]}`,
+}
+
+// TestTerminalKeepsTheStoredBytes: a terminal document decoded and
+// written back unchanged gives the bytes it was read from.
+func TestTerminalKeepsTheStoredBytes(t *testing.T) {
+	for _, data := range storedTerminals {
+		tm, err := decodeTerminal(store.Record{Data: []byte(data)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeTerminal(tm)
+		if err != nil || string(got) != data {
+			t.Fatalf("%s written back as %s (%v)", data, got, err)
+		}
+	}
+}
