@@ -107,7 +107,7 @@ func (e *Engine) Add(ctx context.Context, c Conf, members []Member) ([]Terminal,
 // toCall tells whether Add calls the new terminal t of m: unless its call
 // mode is manual.
 func toCall(t Terminal, m Member) bool {
-	return num(t.Doc["call_mode"]) != CallManual || m.Chase || m.Dial
+	return t.CallMode() != CallManual || m.Chase || m.Dial
 }
 
 // placeBatch is Add's placeCall for each terminal to call, with the calls
@@ -153,7 +153,7 @@ func (e *Engine) placeBatch(ctx context.Context, c Conf, ts []Terminal, members 
 		} else {
 			write = w
 			for k, i := range out {
-				setAddress(ts[i].Doc, ids[k])
+				setAddress(&ts[i], ids[k])
 				calling(&ts[i], linkCall{}, Peer{}, false)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -54,7 +55,7 @@ func (e *Engine) callOne(ctx context.Context, c Conf, id string) error {
 		if t.Rec.State == StateOnline || t.Rec.State == StateCalling {
 			return nil
 		}
-		t.Doc["_attempts"] = 0
+		t.Own.Attempts = model.Some(0)
 		_, err = e.dial(ctx, c, t)
 		if errors.Is(err, store.ErrConflict) && attempt < callRetries {
 			continue
@@ -97,7 +98,7 @@ func (e *Engine) placeCall(ctx context.Context, c Conf, t *Terminal) (answered b
 			e.undial(c, []Terminal{*t})
 			return false, err
 		}
-		setAddress(t.Doc, id)
+		setAddress(t, id)
 	}
 	return calling(t, call, peer, isPeer), nil
 }
@@ -115,18 +116,19 @@ func (e *Engine) predial(c Conf, ts []Terminal) {
 // calling marks t as being called (placeCall), answered at once when the
 // callee is a peer conference.
 func calling(t *Terminal, call linkCall, peer Peer, isPeer bool) (answered bool) {
-	delete(t.Doc, DocCascadeConf)
+	t.Own.CascadeConf, t.Own.OccupyCode, t.Own.OccupyConfName = model.Opt[string]{}, model.Opt[int]{}, model.Opt[string]{}
+	delete(t.Doc, DocCascadeConf) // of another form
 	delete(t.Doc, DocOccupyCode)
 	delete(t.Doc, DocOccupyConfName)
-	t.Doc["_attempts"] = num(t.Doc["_attempts"]) + 1
+	t.Own.Attempts = model.Some(t.Own.Attempts.Value + 1)
 	t.Rec.State, t.Rec.DueAt = StateCalling, time.Time{} // until the outcome is reported
 	if !isPeer {
 		return false
 	}
 	if peer.Live {
-		t.Doc[DocCascadeConf] = peer.Conf.ConfID
+		t.Own.CascadeConf = model.Some(peer.Conf.ConfID)
 	}
-	setIdentity(t.Doc, call.outcome, call.identity)
+	setIdentity(t, call.outcome, call.identity)
 	return true
 }
 
@@ -155,7 +157,7 @@ func (e *Engine) early(conf, mt string, o outcome) bool {
 func (e *Engine) abandon(ctx context.Context, c Conf, ts []Terminal) {
 	e.undial(c, ts)
 	for _, t := range ts {
-		if t.Rec.State == StateCalling && t.Doc[DocCascadeConf] == nil {
+		if t.Rec.State == StateCalling && !t.Own.CascadeConf.Set {
 			_ = e.media.Hangup(ctx, c.ConfID, t.MtID())
 		}
 	}
@@ -172,22 +174,22 @@ func (e *Engine) undial(c Conf, ts []Terminal) {
 
 // callee is whom a terminal's call is for.
 func (t Terminal) callee() media.Callee {
-	return media.Callee{Account: str(t.Doc["account"]), AccountType: num(t.Doc["account_type"]), Protocol: num(t.Doc["protocol"]), Bitrate: num(t.Doc["bitrate"])}
+	return media.Callee{Account: t.Account(), AccountType: num(t.Doc["account_type"]), Protocol: t.Protocol(), Bitrate: t.Bitrate()}
 }
 
 // setAddress writes what was learned of a terminal into its document.
-func setAddress(doc map[string]any, id media.Identity) {
+func setAddress(t *Terminal, id media.Identity) {
 	if id.Alias != "" {
-		doc["alias"] = id.Alias
+		t.Doc["alias"] = id.Alias
 	}
-	doc["e164"], doc["ip"], doc["type"] = id.E164, id.IP, id.MtType
+	t.Doc["e164"], t.Doc["ip"], t.Doc["type"] = id.E164, id.IP, id.MtType
 }
 
 // setIdentity writes a call's outcome and what was learned of the
 // terminal into its document.
-func setIdentity(doc map[string]any, o media.Outcome, id media.Identity) {
-	setAddress(doc, id)
-	doc["_outcome"] = int(o)
+func setIdentity(t *Terminal, o media.Outcome, id media.Identity) {
+	setAddress(t, id)
+	t.Own.Outcome = model.Some(int(o))
 }
 
 // dialed follows up a call that t, as stored, records: a link's outcome,
@@ -204,7 +206,7 @@ func (e *Engine) dialed(ctx context.Context, c Conf, t Terminal, answered bool) 
 	if o == nil {
 		return t, nil
 	}
-	setIdentity(t.Doc, o.o, o.id)
+	setIdentity(&t, o.o, o.id)
 	return e.settle(ctx, c, t)
 }
 
@@ -222,23 +224,24 @@ func (e *Engine) Calls() *CallCounts { return &e.calls }
 // settle applies a due call's outcome: online with channels, or a failure
 // that is retried per the conference's call settings.
 func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, error) {
-	if media.Outcome(num(t.Doc["_outcome"])) == media.Answered {
+	if media.Outcome(t.Own.Outcome.Value) == media.Answered {
 		if err := e.link(ctx, c, t); errors.Is(err, ErrRefused) {
-			t.Doc["_outcome"] = int(media.Busy)
+			t.Own.Outcome = model.Some(int(media.Busy))
 			return e.settle(ctx, c, t)
 		} else if err != nil {
 			return t, err
 		}
-		prev := Terminal{t.Rec, maps.Clone(t.Doc)}
+		prev := t
+		prev.Doc = maps.Clone(t.Doc)
 		t.Rec.State, t.Rec.DueAt = StateOnline, time.Time{}
 		t.Doc["online"] = 1
-		setChannels(t.Doc, num(t.Doc["bitrate"]))
+		setChannels(t.Doc, t.Bitrate())
 		var occ errOccupied
 		if err := e.goOnline(ctx, c, &t); errors.As(err, &occ) { // busy in another conference
 			t = prev
-			t.Doc["_outcome"], t.Doc[DocOccupyCode] = int(media.Busy), occ.code
+			t.Own.Outcome, t.Own.OccupyCode = model.Some(int(media.Busy)), model.Some(occ.code)
 			if occ.name != "" {
-				t.Doc[DocOccupyConfName] = occ.name
+				t.Own.OccupyConfName = model.Some(occ.name)
 			}
 			return e.settle(ctx, c, t)
 		} else if err != nil {
@@ -251,7 +254,7 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 	if e.retries(c, t) {
 		t.Rec.State = StateCalling
 		t.Rec.DueAt = e.clk.Now().Add(interval(c))
-		t.Doc["_redial"] = true
+		t.Own.Redial = model.Some(true)
 	}
 	if err := e.save(ctx, &t); err != nil {
 		return t, err
@@ -264,14 +267,14 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 // within call_times attempts (0 = no limit), chase mode and
 // keep_calling_members always; manual mode never.
 func (e *Engine) retries(c Conf, t Terminal) bool {
-	if b, _ := t.Doc["_chase"].(bool); b {
+	if t.Own.Chase.Value {
 		return true
 	}
-	switch num(t.Doc["call_mode"]) {
+	switch t.CallMode() {
 	case CallChase:
 		return true
 	case CallAutomatic:
-		return c.CallTimes == 0 || num(t.Doc["_attempts"]) < c.CallTimes
+		return c.CallTimes == 0 || t.Own.Attempts.Value < c.CallTimes
 	}
 	return false
 }
@@ -319,7 +322,7 @@ func (e *Engine) hangupLocal(ctx context.Context, c Conf, mtIDs []string) error 
 func leaveCall(t *Terminal) {
 	t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
 	t.Doc["online"] = 0
-	t.Doc["_chase"] = false
+	t.Own.Chase = model.Some(false)
 	clearChannels(t.Doc)
 }
 
@@ -404,7 +407,7 @@ func (e *Engine) RunDueCalls(ctx context.Context, lookup ConfLookup) error {
 			}
 			continue // another node has it (claim.go)
 		}
-		t, err := decodeTerminal(rec)
+		t, err := DecodeTerminal(rec)
 		if err != nil {
 			return err
 		}
@@ -416,8 +419,8 @@ func (e *Engine) RunDueCalls(ctx context.Context, lookup ConfLookup) error {
 			_ = e.st.DeleteRecord(ctx, record.KindMT, rec.DomainMoid, rec.ID)
 			continue
 		}
-		if redial, _ := t.Doc["_redial"].(bool); redial {
-			delete(t.Doc, "_redial")
+		if t.Own.Redial.Value {
+			t.Own.Redial = model.Opt[bool]{}
 			_, err = e.dial(ctx, c, t)
 		} else {
 			_, err = e.settle(ctx, c, t)

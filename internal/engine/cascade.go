@@ -99,7 +99,7 @@ func (e *Engine) Sub(ctx context.Context, c Conf, linkMtID string) (Conf, error)
 	if err != nil {
 		return Conf{}, err
 	}
-	subID := str(link.Doc[DocCascadeConf])
+	subID := link.Own.CascadeConf.Value
 	if subID == "" || link.Rec.State != StateOnline {
 		return Conf{}, ErrNotFound
 	}
@@ -160,7 +160,7 @@ func (e *Engine) ResolveConf(ctx context.Context, c Conf, cascadeID string) (Con
 func Prefixed(ts []Terminal, prefix string) []Terminal {
 	out := make([]Terminal, 0, len(ts))
 	for _, t := range ts {
-		if str(t.Doc[DocUplink]) != "" {
+		if t.Own.Uplink.Value != "" {
 			continue
 		}
 		doc := make(map[string]any, len(t.Doc))
@@ -168,7 +168,8 @@ func Prefixed(ts []Terminal, prefix string) []Terminal {
 			doc[k] = v
 		}
 		doc["mt_id"] = prefix + t.MtID()
-		out = append(out, Terminal{Rec: t.Rec, Doc: doc})
+		t.Doc = doc
+		out = append(out, t)
 	}
 	return out
 }
@@ -189,7 +190,7 @@ func (e *Engine) tree(ctx context.Context, c Conf, prefix string, depth int) ([]
 	}
 	var out []Terminal
 	for _, t := range ts {
-		if str(t.Doc[DocCascadeConf]) == "" || t.Rec.State != StateOnline {
+		if t.Own.CascadeConf.Value == "" || t.Rec.State != StateOnline {
 			continue
 		}
 		sub, err := e.Sub(ctx, c, t.MtID())
@@ -276,7 +277,7 @@ func (e *Engine) onlineTerminal(c Conf, mtID string, fields map[string]any) (Ter
 // link runs Features.Link for an answered link terminal; a refusal turns
 // the answer into a failed call.
 func (e *Engine) link(ctx context.Context, c Conf, t Terminal) error {
-	subID := str(t.Doc[DocCascadeConf])
+	subID := t.Own.CascadeConf.Value
 	if subID == "" {
 		return nil
 	}

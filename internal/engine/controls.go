@@ -82,7 +82,7 @@ func (e *Engine) SetMute(ctx context.Context, cf Conf, mtID string, on bool) (Te
 	v := flag(on)
 	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlMute, Value: v}, func(t *Terminal) {
 		t.Doc["mute"] = v
-		delete(t.Doc, DocSelfMute) // the chair's mute (or unmute) holds
+		t.Own.SelfMute = model.Opt[bool]{} // the chair's mute (or unmute) holds
 	})
 }
 
@@ -106,7 +106,7 @@ func (e *Engine) SelfMuted(ctx context.Context, conf, mt string, on bool) error 
 	if err != nil {
 		return err
 	}
-	own, _ := t.Doc[DocSelfMute].(bool)
+	own := t.Own.SelfMute.Value
 	if !on && record.Int(t.Doc, "mute") == 1 && !own {
 		return fmt.Errorf("%w: the chair muted terminal %s", media.ErrRefused, mt)
 	}
@@ -114,9 +114,9 @@ func (e *Engine) SelfMuted(ctx context.Context, conf, mt string, on bool) error 
 	_, err = e.control(ctx, c, mt, media.Control{Kind: media.ControlMute, Value: v}, func(t *Terminal) {
 		t.Doc["mute"] = v
 		if on {
-			t.Doc[DocSelfMute] = true
+			t.Own.SelfMute = model.Some(true)
 		} else {
-			delete(t.Doc, DocSelfMute)
+			t.Own.SelfMute = model.Opt[bool]{}
 		}
 	})
 	return err
@@ -214,9 +214,9 @@ func (e *Engine) SetCallMode(ctx context.Context, cf Conf, mtID string, mode int
 	t, err := e.Update(ctx, cf, mtID, func(t *Terminal) error {
 		t.Doc["call_mode"] = mode
 		if mode == CallManual {
-			t.Doc["_chase"] = false
-			if redial, _ := t.Doc["_redial"].(bool); redial && t.Rec.State == StateCalling {
-				delete(t.Doc, "_redial")
+			t.Own.Chase = model.Some(false)
+			if t.Own.Redial.Value && t.Rec.State == StateCalling {
+				t.Own.Redial = model.Opt[bool]{}
 				t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
 			}
 		}

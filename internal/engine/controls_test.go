@@ -10,6 +10,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/testdb"
 )
 
@@ -176,16 +177,16 @@ func TestSetCallMode(t *testing.T) {
 		f.advance(t, 20*time.Second)
 	}
 	tm, _ = f.e.Get(ctx, f.c, "1")
-	if tm.Rec.State != engine.StateCalling || docInt(t, tm.Doc, "_attempts") != 7 {
-		t.Fatalf("chase after 6 intervals: %s, %v attempts", tm.Rec.State, tm.Doc["_attempts"])
+	if tm.Rec.State != engine.StateCalling || tm.Own.Attempts != model.Some(7) {
+		t.Fatalf("chase after 6 intervals: %s, %v attempts", tm.Rec.State, tm.Own.Attempts)
 	}
 	tm, err = f.e.SetCallMode(ctx, f.c, "1", engine.CallManual)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.advance(t, time.Minute)
-	if tm, _ = f.e.Get(ctx, f.c, "1"); tm.Rec.State != engine.StateIdle || docInt(t, tm.Doc, "_attempts") != 7 {
-		t.Fatalf("manual again: %s, %v attempts", tm.Rec.State, tm.Doc["_attempts"])
+	if tm, _ = f.e.Get(ctx, f.c, "1"); tm.Rec.State != engine.StateIdle || tm.Own.Attempts != model.Some(7) {
+		t.Fatalf("manual again: %s, %v attempts", tm.Rec.State, tm.Own.Attempts)
 	}
 	if _, err := f.e.SetCallMode(ctx, f.c, "5", engine.CallAutomatic); err != engine.ErrNotFound {
 		t.Fatalf("unknown terminal = %v", err)

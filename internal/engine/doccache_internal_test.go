@@ -240,7 +240,7 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 // so a stored form declared out of order would change the stored bytes.
 func TestStoredFormsInNameOrder(t *testing.T) {
 	for _, v := range []any{vipStored{}, linkStored{}, superiorStored{}, mixStored{}, hduPollStored{},
-		pollStored{}, pollMemberStored{}, recordingStored{}, mtIDStored{}, partStored{}} {
+		pollStored{}, pollMemberStored{}, recordingStored{}, mtIDStored{}, partStored{}, TerminalOwn{}} {
 		typ := reflect.TypeOf(v)
 		prev := ""
 		for i := range typ.NumField() {

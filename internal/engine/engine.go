@@ -118,14 +118,46 @@ func New(st store.Store, clk clock.Clock, cfg Config, newMedia func(media.Events
 // Conferences returns the engine's conference records.
 func (e *Engine) Conferences() *Conferences { return e.confs }
 
-// Terminal is a terminal record with its document.
+// Terminal is a terminal record with its document: the engine's own
+// members in Own (terminal.go), the others in Doc.
 type Terminal struct {
 	Rec store.Record
 	Doc map[string]any
+	Own TerminalOwn
 }
 
 // MtID returns the terminal's mt_id.
 func (t Terminal) MtID() string { s, _ := t.Doc["mt_id"].(string); return s }
+
+// The members of a terminal's document that the engine writes and other
+// modules read, as record.Str and record.Int read them: the engine writes
+// the strings as strings and the numbers as integers, so these are its
+// values; a string member stored as a number reads as the number's text,
+// a number member stored as a string or an integral float as its value.
+
+// Account returns the terminal's account.
+func (t Terminal) Account() string { return record.Str(t.Doc, "account") }
+
+// Alias returns the terminal's alias (its name).
+func (t Terminal) Alias() string { return record.Str(t.Doc, "alias") }
+
+// E164 returns the terminal's E164 number.
+func (t Terminal) E164() string { return record.Str(t.Doc, "e164") }
+
+// IP returns the terminal's IP address.
+func (t Terminal) IP() string { return record.Str(t.Doc, "ip") }
+
+// Type returns the terminal's type (1 a terminal, TypeSubordinate, TypeSuperior, ...).
+func (t Terminal) Type() int { return record.Int(t.Doc, "type") }
+
+// Protocol returns the terminal's call protocol (0 H.323, 1 SIP).
+func (t Terminal) Protocol() int { return record.Int(t.Doc, "protocol") }
+
+// Bitrate returns the terminal's call bit rate.
+func (t Terminal) Bitrate() int { return record.Int(t.Doc, "bitrate") }
+
+// CallMode returns how the terminal is called (CallManual, CallAutomatic, CallChase).
+func (t Terminal) CallMode() int { return record.Int(t.Doc, "call_mode") }
 
 func recID(confID, mtID string) string { return confID + "/" + mtID }
 
@@ -151,7 +183,7 @@ func (e *Engine) getLocal(ctx context.Context, c Conf, mtID string) (Terminal, e
 	if err != nil {
 		return Terminal{}, err
 	}
-	return decodeTerminal(rec)
+	return DecodeTerminal(rec)
 }
 
 // List returns the terminals of a conference in the order they were added.
@@ -162,7 +194,7 @@ func (e *Engine) List(ctx context.Context, c Conf) ([]Terminal, error) {
 	}
 	out := make([]Terminal, 0, len(recs))
 	for _, rec := range recs {
-		t, err := decodeTerminal(rec)
+		t, err := DecodeTerminal(rec)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -101,7 +102,7 @@ func TestCallsAnswerFailAndRetry(t *testing.T) {
 		if got := f.states(t); got["1002"] != engine.StateCalling || got["1003"] != engine.StateCalling {
 			t.Fatalf("after add: %v", got)
 		}
-		if tm, _ := f.e.Get(ctx, f.c, "2"); tm.Doc["_redial"] != true || !tm.Rec.DueAt.Equal(f.clk.Now().Add(20*time.Second)) {
+		if tm, _ := f.e.Get(ctx, f.c, "2"); tm.Own.Redial != model.Some(true) || !tm.Rec.DueAt.Equal(f.clk.Now().Add(20*time.Second)) {
 			t.Fatalf("offline terminal not scheduled for a redial in 20s: %v at %v", tm.Doc, tm.Rec.DueAt)
 		}
 		f.advance(t, 2*time.Second) // the IP terminal answers after 2 s
@@ -121,8 +122,8 @@ func TestCallsAnswerFailAndRetry(t *testing.T) {
 			t.Fatalf("1001 after 3s: %s %v", tm.Rec.State, tm.Doc)
 		}
 		// The manual member was never called.
-		if tm, _ := f.e.Get(ctx, f.c, "5"); tm.Rec.State != engine.StateIdle || tm.Doc["_attempts"].(interface{ String() string }).String() != "0" {
-			t.Fatalf("manual member: %s %v", tm.Rec.State, tm.Doc["_attempts"])
+		if tm, _ := f.e.Get(ctx, f.c, "5"); tm.Rec.State != engine.StateIdle || tm.Own.Attempts != model.Some(0) {
+			t.Fatalf("manual member: %s %v", tm.Rec.State, tm.Own.Attempts)
 		}
 		// Offline 1002 is retried every 20 s, 3 attempts in all.
 		for i := 0; i < 5; i++ {
@@ -131,8 +132,8 @@ func TestCallsAnswerFailAndRetry(t *testing.T) {
 		}
 		for _, id := range []string{"2", "3"} {
 			tm, _ := f.e.Get(ctx, f.c, id)
-			if tm.Rec.State != engine.StateIdle || tm.Doc["_attempts"].(interface{ String() string }).String() != "3" {
-				t.Fatalf("terminal %s after retries: %s attempts %v", id, tm.Rec.State, tm.Doc["_attempts"])
+			if tm.Rec.State != engine.StateIdle || tm.Own.Attempts != model.Some(3) {
+				t.Fatalf("terminal %s after retries: %s attempts %v", id, tm.Rec.State, tm.Own.Attempts)
 			}
 		}
 		// Hang up and call again.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -71,10 +72,10 @@ func (e *Engine) CallOutcome(ctx context.Context, conf, mt string, o media.Outco
 		if err != nil {
 			return err
 		}
-		if redial, _ := t.Doc["_redial"].(bool); t.Rec.State != StateCalling || redial {
+		if t.Rec.State != StateCalling || t.Own.Redial.Value {
 			return nil
 		}
-		setIdentity(t.Doc, o, id)
+		setIdentity(&t, o, id)
 		_, err = e.settle(ctx, c, t)
 		if errors.Is(err, store.ErrConflict) {
 			continue // changed meanwhile: read it again
@@ -172,7 +173,7 @@ func (e *Engine) leave(ctx context.Context, conf, mt string, lost bool, keep fun
 		wasOnline = t.Rec.State == StateOnline
 		leaveCall(t)
 		if lost {
-			t.Doc[DocLost] = true
+			t.Own.Lost = model.Some(true)
 		}
 		return nil
 	})
@@ -185,7 +186,7 @@ func (e *Engine) leave(ctx context.Context, conf, mt string, lost bool, keep fun
 	if err := e.release(ctx, c, []Terminal{t}); err != nil {
 		return err
 	}
-	if str(t.Doc[DocParticipant]) != "" {
+	if t.Own.Participant.Value != "" {
 		if err := e.pruneLeft(ctx, c); err != nil { // participants.go
 			return err
 		}

@@ -90,9 +90,9 @@ func (e *Engine) historyOn() bool { return e.confs.cfg.HistoryRetention >= 0 }
 func (e *Engine) joined(ctx context.Context, c Conf, t Terminal) error {
 	if e.historyOn() {
 		now := e.clk.Now()
-		call := Call{MtID: t.MtID(), Alias: str(t.Doc["alias"]), Account: str(t.Doc["account"]),
-			Protocol: num(t.Doc["protocol"]), E164: str(t.Doc["e164"]), IP: str(t.Doc["ip"]),
-			Kind: str(t.Doc[DocParticipant]), Joined: now}
+		call := Call{MtID: t.MtID(), Alias: t.Alias(), Account: t.Account(),
+			Protocol: t.Protocol(), E164: t.E164(), IP: t.IP(),
+			Kind: t.Own.Participant.Value, Joined: now}
 		data, _ := json.Marshal(call)
 		rec := store.Record{Kind: record.KindCallRecord, ID: fmt.Sprintf("%s/%s/%d", c.ConfID, call.MtID, now.UnixNano()),
 			DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID, State: callOpen, Data: data, CreatedAt: now, UpdatedAt: now}

@@ -45,17 +45,21 @@ type holder struct {
 
 // IdentityKey is a terminal's call identity: its E164 number when it has
 // one, else its IP address, else its alias; "" for a cascade link.
-func IdentityKey(doc map[string]any) string {
-	if t := num(doc["type"]); t == TypeSubordinate || t == TypeSuperior || str(doc[DocCascadeConf]) != "" || str(doc[DocParticipant]) != "" {
+//
+// It reads the members strictly (a string member of another type is no
+// identity), as earlier releases did: the key names the occupancy record
+// that every node must find for the same terminal.
+func IdentityKey(t Terminal) string {
+	if typ := num(t.Doc["type"]); typ == TypeSubordinate || typ == TypeSuperior || t.Own.CascadeConf.Value != "" || t.Own.Participant.Value != "" {
 		return ""
 	}
-	switch {
-	case str(doc["e164"]) != "":
-		return "e164:" + str(doc["e164"])
-	case str(doc["ip"]) != "":
-		return "ip:" + str(doc["ip"])
-	case str(doc["alias"]) != "":
-		return "alias:" + str(doc["alias"])
+	switch e164, ip, alias := str(t.Doc["e164"]), str(t.Doc["ip"]), str(t.Doc["alias"]); {
+	case e164 != "":
+		return "e164:" + e164
+	case ip != "":
+		return "ip:" + ip
+	case alias != "":
+		return "alias:" + alias
 	}
 	return ""
 }
@@ -71,7 +75,7 @@ func (errOccupied) Error() string { return "engine: the terminal is in another c
 // goOnline stores t (already marked online) and takes its occupancy in one
 // transaction; errOccupied when another running conference has it online.
 func (e *Engine) goOnline(ctx context.Context, c Conf, t *Terminal) error {
-	key := IdentityKey(t.Doc)
+	key := IdentityKey(*t)
 	if key == "" {
 		return e.save(ctx, t)
 	}
@@ -146,7 +150,7 @@ func liveHolder(tx store.Tx, key string, h holder) (string, bool, error) {
 	if err != nil || mt.State != StateOnline {
 		return "", false, err
 	}
-	if doc, err := shape.Decode(mt.Data); err != nil || IdentityKey(doc) != key {
+	if t, err := DecodeTerminal(mt); err != nil || IdentityKey(t) != key {
 		return "", false, err
 	}
 	cf, err := tx.GetRecord(record.KindConf, h.Domain, h.ConfID)
@@ -167,7 +171,7 @@ func liveHolder(tx store.Tx, key string, h holder) (string, bool, error) {
 // hold it (a leaked record heals on the next join anyway).
 func (e *Engine) release(ctx context.Context, c Conf, ts []Terminal) error {
 	for _, t := range ts {
-		key := IdentityKey(t.Doc)
+		key := IdentityKey(t)
 		if key == "" {
 			continue
 		}

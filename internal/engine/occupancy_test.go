@@ -50,7 +50,7 @@ func (f *occFixture) ringing(t *testing.T, e *Engine, c Conf, account string) Te
 	if err != nil || len(ts) != 1 || ts[0].Rec.State != StateCalling {
 		t.Fatalf("add %s: %v %v", account, ts, err)
 	}
-	setIdentity(ts[0].Doc, media.Answered, media.Identity{Alias: account, IP: account, MtType: 1})
+	setIdentity(&ts[0], media.Answered, media.Identity{Alias: account, IP: account, MtType: 1})
 	return ts[0]
 }
 
@@ -84,7 +84,7 @@ func TestOccupancyRace(t *testing.T) {
 				}
 				if got.Rec.State == StateOnline {
 					online++
-				} else if code := num(got.Doc[DocOccupyCode]); code != CodeOccupiedHere {
+				} else if code := got.Own.OccupyCode.Value; code != CodeOccupiedHere {
 					t.Errorf("round %d: the busy call's code = %d", i, code)
 				}
 			}
@@ -132,7 +132,7 @@ func TestOccupancySelfHealing(t *testing.T) {
 		// now live: another running conference finds it busy
 		d := f.conf(t, "3003", StateRunning)
 		tm, err := f.e.settle(ctx, d, f.ringing(t, f.e, d, "10.8.0.1"))
-		if err != nil || tm.Rec.State == StateOnline || num(tm.Doc[DocOccupyCode]) != CodeOccupiedHere || tm.Doc[DocOccupyConfName] != "conf 3002" {
+		if err != nil || tm.Rec.State == StateOnline || tm.Own.OccupyCode.Value != CodeOccupiedHere || tm.Own.OccupyConfName.Value != "conf 3002" {
 			t.Fatalf("busy: %s %v, %v", tm.Rec.State, tm.Doc, err)
 		}
 		// hung up, the record is free and the next call takes it
@@ -146,8 +146,8 @@ func TestOccupancySelfHealing(t *testing.T) {
 		if err != nil || tm.Rec.State != StateCalling {
 			t.Fatalf("redial: %s, %v", tm.Rec.State, err)
 		}
-		setIdentity(tm.Doc, media.Answered, media.Identity{Alias: "10.8.0.1", IP: "10.8.0.1", MtType: 1}) // its answer
-		if tm, err := f.e.settle(ctx, d, tm); err != nil || tm.Rec.State != StateOnline || tm.Doc[DocOccupyCode] != nil {
+		setIdentity(&tm, media.Answered, media.Identity{Alias: "10.8.0.1", IP: "10.8.0.1", MtType: 1}) // its answer
+		if tm, err := f.e.settle(ctx, d, tm); err != nil || tm.Rec.State != StateOnline || tm.Own.OccupyCode.Set {
 			t.Fatalf("after the hang-up: %s %v, %v", tm.Rec.State, tm.Doc, err)
 		}
 	})

@@ -61,7 +61,7 @@ func (e *Engine) runDueStale(ctx context.Context) error {
 		if err != nil || str(doc[DocParticipant]) == "" {
 			continue
 		}
-		byConf[rec.OwnerMoid] = append(byConf[rec.OwnerMoid], Terminal{rec, doc}.MtID())
+		byConf[rec.OwnerMoid] = append(byConf[rec.OwnerMoid], Terminal{Rec: rec, Doc: doc}.MtID())
 	}
 	missing := map[staleKey]time.Time{}
 	var lost []staleKey

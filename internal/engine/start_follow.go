@@ -51,7 +51,7 @@ func (e *Engine) uninvited(ctx context.Context, c Conference, ms []Member) ([]Me
 	}
 	have := map[string][]Terminal{}
 	for _, t := range ts {
-		a := str(t.Doc["account"])
+		a := t.Account()
 		have[a] = append(have[a], t)
 	}
 	var add []Member
@@ -63,7 +63,7 @@ func (e *Engine) uninvited(ctx context.Context, c Conference, ms []Member) ([]Me
 			continue
 		}
 		have[m.Callee.Account] = l[1:]
-		if t := l[0]; t.Rec.State == StateIdle && num(t.Doc["_attempts"]) == 0 {
+		if t := l[0]; t.Rec.State == StateIdle && t.Own.Attempts.Value == 0 {
 			uncalled = append(uncalled, t)
 		}
 	}

@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"maps"
+	"reflect"
 	"testing"
 
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -25,17 +28,44 @@ var storedTerminals = []string{
 	`{"_camera":{"state":0,"type":3},"_videos":[{"video_alise":"cam","video_idx":1}],"mt_id":"9","v_rcv_chn":[],"v_snd_chn":[{"bitrate":1024,"chn_id":1,"cur_video_idx":0,"format":5}]}`,
 }
 
-// TestTerminalKeepsTheStoredBytes: a terminal document decoded and
-// written back unchanged gives the bytes it was read from.
+// TestTerminalKeepsTheStoredBytes: a terminal document decoded into its
+// own members (Own) and the others (Doc) and written back unchanged gives
+// the bytes it was read from; an own member of the engine's type is a
+// field, not in Doc; own members set are written and read back as fields,
+// and unset ones are no members.
 func TestTerminalKeepsTheStoredBytes(t *testing.T) {
 	for _, data := range storedTerminals {
-		tm, err := decodeTerminal(store.Record{Data: []byte(data)})
+		tm, err := DecodeTerminal(store.Record{Data: []byte(data)})
 		if err != nil {
 			t.Fatal(err)
+		}
+		left := Terminal{Doc: maps.Clone(tm.Doc)}
+		if left.splitOwn(); left.Own != (TerminalOwn{}) {
+			t.Fatalf("%s: own members left in Doc: %+v", data, left.Own)
 		}
 		got, err := encodeTerminal(tm)
 		if err != nil || string(got) != data {
 			t.Fatalf("%s written back as %s (%v)", data, got, err)
+		}
+		if again, _ := encodeTerminal(tm); string(again) != data {
+			t.Fatalf("%s: a second write gives %s", data, again)
+		}
+		set := TerminalOwn{Attempts: model.Some(4), CascadeConf: model.Some("1110009"), Chase: model.Some(false),
+			Lost: model.Some(true), OccupyCode: model.Some(20426), OccupyConfName: model.Some("c \u003c"), Outcome: model.Some(0),
+			Participant: model.Some("join"), Redial: model.Some(true), SelfMute: model.Some(false), Uplink: model.Some("")}
+		for _, own := range []TerminalOwn{set, {}} {
+			tm.Own = own
+			got, err := encodeTerminal(tm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := DecodeTerminal(store.Record{Data: got})
+			if err != nil || !reflect.DeepEqual(back.Own, own) {
+				t.Fatalf("%s: %+v written as %s, read back %+v (%v)", data, own, got, back.Own, err)
+			}
+			if !reflect.DeepEqual(back.Doc, tm.Doc) {
+				t.Fatalf("%s: the other members written as %s, read back %v, want %v", data, got, back.Doc, tm.Doc)
+			}
 		}
 	}
 }
