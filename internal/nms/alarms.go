@@ -14,7 +14,6 @@ import (
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -127,18 +126,18 @@ func (m *Module) failingTerminals(ctx context.Context) ([]alarm, error) {
 	seen := map[string]bool{}
 	var out []alarm
 	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
+		mt, err := engine.DecodeTerminal(rec)
 		if err != nil {
 			return nil, err
 		}
-		attempts, outcome := record.Int(doc, "_attempts"), media.Outcome(record.Int(doc, "_outcome"))
+		attempts, outcome := mt.Own.Attempts.Value, media.Outcome(mt.Own.Outcome.Value)
 		// A number without a route (media.Unrouted) alarms at its first
 		// failure: nothing was called, and the alarm tells why.
 		enough := attempts >= m.cfg.FailingCallAttempts || (outcome == media.NoRoute && attempts > 0)
 		if rec.State == engine.StateOnline || outcome == media.Answered || !enough {
 			continue
 		}
-		t := terminalOf(rec.DomainMoid, doc)
+		t := terminalOf(rec.DomainMoid, mt)
 		if seen[t.moid] {
 			continue
 		}

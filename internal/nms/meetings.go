@@ -61,13 +61,13 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 			cascades      []model.NMSServiceDomainsMeetingsListReplyMeetingItemCascade
 		)
 		for _, t := range ts {
-			tm := terminalOf(domain, t.Doc)
-			switch record.Int(t.Doc, "type") {
+			tm := terminalOf(domain, t)
+			switch t.Type() {
 			case mtTelephone:
 				phones = append(phones, tm.account)
 			case mtSubordinate, mtSuperior:
 				up := 0
-				if record.Int(t.Doc, "type") == mtSuperior {
+				if t.Type() == mtSuperior {
 					up = 1
 				}
 				cascades = append(cascades, model.NMSServiceDomainsMeetingsListReplyMeetingItemCascade{Name: tm.name, E164: tm.e164, Type: up})
@@ -172,10 +172,10 @@ func (m *Module) terminalDetail(ctx context.Context, r *api.Request) (wire.Objec
 	}
 	var reply model.NMSMeetingsTerminalDetailGetReply
 	for _, t := range ts {
-		tm := terminalOf(domain, t.Doc)
+		tm := terminalOf(domain, t)
 		// The carrier is unknown (isp 0), and no NAT is in between.
 		reply.Terminals = append(reply.Terminals, model.NMSMeetingsTerminalDetailGetReplyTerminal{
-			IP: tm.ip, Type: tm.typ, Name: tm.name, E164: tm.e164, Bitrate: record.Int(t.Doc, "bitrate"),
+			IP: tm.ip, Type: tm.typ, Name: tm.name, E164: tm.e164, Bitrate: t.Bitrate(),
 			PrimaryVideo: channels(t.Doc, "v"), DualVideo: dualChannels(channels(t.Doc, "dv")),
 		})
 	}

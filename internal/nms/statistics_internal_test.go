@@ -3,7 +3,8 @@ package nms
 import (
 	"testing"
 
-	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/store"
 )
 
 // callOf reads a terminal's account and protocol as terminalOf does from
@@ -22,7 +23,7 @@ func TestCallOfReadsAsTerminalOf(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", doc, err)
 		}
-		m, err := shape.Decode([]byte(doc))
+		m, err := engine.DecodeTerminal(store.Record{Data: []byte(doc)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,6 @@ import (
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/sipcred"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -50,14 +49,14 @@ func protocolType(p int) string {
 }
 
 // terminalOf reads a terminal record of the engine.
-func terminalOf(domain string, doc map[string]any) terminal {
-	acct := record.Str(doc, "account")
-	name := record.Str(doc, "alias")
+func terminalOf(domain string, t engine.Terminal) terminal {
+	acct := t.Account()
+	name := t.Alias()
 	if name == "" {
 		name = acct
 	}
-	return terminal{moid: terminalMoid(domain, acct), account: acct, name: name, e164: record.Str(doc, "e164"),
-		ip: record.Str(doc, "ip"), typ: protocolType(record.Int(doc, "protocol")), protocol: record.Int(doc, "protocol")}
+	return terminal{moid: terminalMoid(domain, acct), account: acct, name: name, e164: t.E164(),
+		ip: t.IP(), typ: protocolType(t.Protocol()), protocol: t.Protocol()}
 }
 
 // terminals returns a domain's managed terminals by account, then the
@@ -104,11 +103,11 @@ func (m *Module) terminals(ctx context.Context, domain string) ([]terminal, erro
 	var unmanaged []terminal
 	uindex := map[string]int{}
 	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
+		mt, err := engine.DecodeTerminal(rec)
 		if err != nil {
 			return nil, err
 		}
-		t := terminalOf(domain, doc)
+		t := terminalOf(domain, mt)
 		t.online = rec.State == engine.StateOnline
 		if i, ok := index[t.account]; ok {
 			out[i].online = out[i].online || t.online

@@ -137,7 +137,7 @@ func (v *mdView) resolve(acct string, taken map[string]bool) string {
 	}
 	for _, t := range v.ts {
 		id := t.MtID()
-		if t.Rec.State == engine.StateOnline && record.Str(t.Doc, "account") == acct && !taken[id] {
+		if t.Rec.State == engine.StateOnline && t.Account() == acct && !taken[id] {
 			return id
 		}
 	}

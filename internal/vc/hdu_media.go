@@ -114,8 +114,8 @@ func (v *mdView) alias(id string) string {
 	if !ok {
 		return ""
 	}
-	if a := record.Str(t.Doc, "alias"); a != "" {
+	if a := t.Alias(); a != "" {
 		return a
 	}
-	return record.Str(t.Doc, "account")
+	return t.Account()
 }

@@ -25,10 +25,10 @@ import (
 // and take on neither.
 
 func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) error {
-	if typ := record.Int(t.Doc, "type"); typ == engine.TypeSubordinate || typ == engine.TypeSuperior {
+	if typ := t.Type(); typ == engine.TypeSubordinate || typ == engine.TypeSuperior {
 		return nil
 	}
-	id, acct := t.MtID(), record.Str(t.Doc, "account")
+	id, acct := t.MtID(), t.Account()
 	media, roles := false, false
 	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
 		roles = joinRoles(c, id, acct)

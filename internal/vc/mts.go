@@ -176,8 +176,8 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([
 	out := make([]model.VCConfsMtsAddReplyMt, len(ts))
 	for i, t := range ts {
 		id, _ := strconv.Atoi(t.MtID())
-		out[i] = model.VCConfsMtsAddReplyMt{Account: record.Str(t.Doc, "account"), AccountType: record.Int(t.Doc, "account_type"),
-			Protocol: record.Int(t.Doc, "protocol"), MtID: id}
+		out[i] = model.VCConfsMtsAddReplyMt{Account: t.Account(), AccountType: record.Int(t.Doc, "account_type"),
+			Protocol: t.Protocol(), MtID: id}
 	}
 	return out, nil
 }

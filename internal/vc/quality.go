@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -39,7 +38,7 @@ func (m *Module) getQuality(ctx context.Context, r *api.Request) (wire.Object, e
 				Width: c.Width, Height: c.Height, Bitrate: c.Bitrate, Loss: round2(c.LossPct), Jitter: round2(c.JitterMs),
 				Reported: boolInt(c.Reported)})
 		}
-		out.Mts = append(out.Mts, model.VCConfsQualityGetReplyMt{MtID: q.Terminal.MtID(), Alias: record.Str(q.Terminal.Doc, "alias"),
+		out.Mts = append(out.Mts, model.VCConfsQualityGetReplyMt{MtID: q.Terminal.MtID(), Alias: q.Terminal.Alias(),
 			Measured: boolInt(q.Measured), Channels: chs})
 	}
 	return out.Wire(), nil
