@@ -14,7 +14,6 @@ import (
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -306,7 +305,7 @@ func (m *Module) callers(ctx context.Context, domain string) (map[string]caller,
 	}
 	confs := map[string]conf{}
 	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
+		mt, err := engine.DecodeTerminal(rec)
 		if err != nil {
 			return nil, err
 		}
@@ -321,9 +320,9 @@ func (m *Module) callers(ctx context.Context, domain string) (map[string]caller,
 		if !cf.running {
 			continue
 		}
-		c := caller{confID: rec.OwnerMoid, confName: cf.name, bitrate: record.Int(doc, "bitrate")}
-		for _, k := range []string{"account", "e164"} {
-			if no := record.Str(doc, k); no != "" {
+		c := caller{confID: rec.OwnerMoid, confName: cf.name, bitrate: mt.Bitrate()}
+		for _, no := range []string{mt.Account(), mt.E164()} {
+			if no != "" {
 				out[no] = c
 			}
 		}
