@@ -9,6 +9,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -36,7 +37,8 @@ import (
 // A recording made with media (rec_media.go) also has its file's figures
 // (program.SetFile): duration and size are the file's, and file,
 // duration_ms, width, height, video_codec, audio_codec, container, suffix
-// and files describe it.
+// and files describe it. The document is a program.Doc, the one type of
+// both writers of programs (written by program.Encode).
 const KindProgram = "vrs_program"
 
 // programState is the State of a program record.
@@ -54,24 +56,30 @@ func (m *Module) programSave(ctx context.Context, c engine.Conference, rc engine
 	secs := int(recLength(rc, now) / time.Second)
 	bitrate := record.Int(c.Doc, "bitrate")
 	id, _ := strconv.Atoi(rc.RecID)
-	doc := map[string]any{
-		"id": id, "name": rc.VideoName, "duration": secs,
-		"size": int64(bitrate) * 1000 / 8 * int64(secs), "bitrate": bitrate,
-		"create_time": record.FormatTime(now), "start_time": record.FormatTime(time.UnixMilli(rc.StartedAt)),
-		"conf_id": c.ID(), "conf_name": c.Doc["name"], "vrs_id": rc.VrsID, "rec_id": rc.RecID, "members": record.Stored(recMembers(rc)),
-		"recorder_type": rc.RecorderType, "recorder_mode": rc.RecorderMode, "main_stream": rc.MainStream,
-		"dual_stream": rc.DualStream, "publish_mode": rc.PublishMode, "watermark": rc.Watermark, "anonymous": rc.Anonymous,
+	some, someS := model.Some[int], model.Some[string]
+	doc := program.Doc{
+		ID: model.Some(int64(id)), Name: someS(rc.VideoName), Duration: some(secs),
+		Size: model.Some(int64(bitrate) * 1000 / 8 * int64(secs)), Bitrate: some(bitrate),
+		CreateTime: someS(record.FormatTime(now)), StartTime: someS(record.FormatTime(time.UnixMilli(rc.StartedAt))),
+		ConfID: someS(c.ID()), VrsID: someS(rc.VrsID), RecID: someS(rc.RecID), Members: recMembers(rc),
+		RecorderType: some(rc.RecorderType), RecorderMode: some(rc.RecorderMode), MainStream: some(rc.MainStream),
+		DualStream: some(rc.DualStream), PublishMode: some(rc.PublishMode), Watermark: some(rc.Watermark), Anonymous: some(rc.Anonymous),
 	}
+	if name, ok := c.Doc["name"].(string); ok {
+		doc.ConfName = someS(name)
+	} else { // as the conference holds it (null when it has none)
+		doc.Keep("conf_name", c.Doc["name"])
+	}
+	p := program.Program{Doc: doc}
 	if len(parts) > 0 {
 		files := make([]program.FileInfo, len(parts))
 		for i, info := range parts {
 			files[i] = program.FileInfo{Rel: info.Path, Bytes: info.Bytes, Duration: info.Duration,
 				Width: info.Width, Height: info.Height, VideoCodec: info.VideoCodec, AudioCodec: info.AudioCodec, Container: info.Container}
 		}
-		p := program.Program{Doc: doc}
 		program.SetParts(&p, id, files)
 	}
-	data, err := shape.Encode(doc)
+	data, err := program.Encode(p.Doc)
 	if err != nil {
 		return err
 	}

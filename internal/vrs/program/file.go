@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/model"
 )
 
 // The file of a program (docs/recording.md): a recording made with media
@@ -35,20 +35,29 @@ const RelativePath = "/recordings/"
 // SetFile writes a file's figures into a program's document: duration and
 // size are the file's from then on.
 func SetFile(p *Program, gid int, f FileInfo) {
-	doc := p.Doc
+	doc := &p.Doc
 	suffix := "webm"
 	if f.Container == "matroska" {
 		suffix = "mkv"
 	}
 	secs := int((f.Duration + time.Second/2) / time.Second)
-	doc["file"], doc["size"], doc["duration"], doc["duration_ms"] = f.Rel, f.Bytes, secs, f.Duration.Milliseconds()
-	doc["width"], doc["height"], doc["video_codec"], doc["audio_codec"] = f.Width, f.Height, f.VideoCodec, f.AudioCodec
-	doc["container"], doc["suffix"] = f.Container, suffix
-	doc["files"] = fileList([]FileEntry{{Prgid: gid, Prgtype: suffix, Relativepath: RelativePath}})
-	if _, ok := doc["prgallduration"]; ok {
-		doc["prgallduration"], doc["prgallsize"] = secs, f.Bytes
+	doc.File, doc.Size, doc.Duration, doc.DurationMs = model.Some(f.Rel), model.Some(f.Bytes), model.Some(secs), model.Some(f.Duration.Milliseconds())
+	doc.Width, doc.Height, doc.VideoCodec, doc.AudioCodec = model.Some(f.Width), model.Some(f.Height), model.Some(f.VideoCodec), model.Some(f.AudioCodec)
+	doc.Container, doc.Suffix = model.Some(f.Container), model.Some(suffix)
+	doc.forget("file", "size", "duration", "duration_ms", "width", "height", "video_codec", "audio_codec", "container", "suffix")
+	SetFiles(p, FileEntry{Prgid: gid, Prgtype: suffix, Relativepath: RelativePath})
+	setAll(doc, secs, f.Bytes)
+	doc.RecordedMs = model.Opt[int64]{} // the length is the file's, not the clock's
+	doc.forget("recorded_ms")
+}
+
+// setAll sets prgallduration and prgallsize, the length and size the
+// program list shows, when the document has them (a recording room's).
+func setAll(doc *Doc, secs int, bytes int64) {
+	if doc.has(doc.Prgallduration.Set, "prgallduration") {
+		doc.Prgallduration, doc.Prgallsize = model.Some(secs), model.Some(bytes)
+		doc.forget("prgallduration", "prgallsize")
 	}
-	delete(doc, "recorded_ms") // the length is the file's, not the clock's
 }
 
 // Part is an element of a program's parts (SetParts), its members in
@@ -66,7 +75,7 @@ var ErrNoFile = errors.New("program: no file")
 
 // Rel returns the program's file relative to the recordings folder.
 func (p Program) Rel() (string, error) {
-	rel := record.Str(p.Doc, "file")
+	rel := strOf(p.Doc, p.Doc.File, "file")
 	if rel == "" {
 		return "", ErrNoFile
 	}
@@ -121,10 +130,9 @@ func SetParts(p *Program, gid int, parts []FileInfo) {
 		first = 0
 	}
 	SetFile(p, gid, parts[first])
-	doc := p.Doc
+	doc := &p.Doc
 	secs := int((total + time.Second/2) / time.Second)
-	doc["size"], doc["duration"], doc["duration_ms"], doc["parts"] = bytes, secs, total.Milliseconds(), list
-	if _, ok := doc["prgallduration"]; ok {
-		doc["prgallduration"], doc["prgallsize"] = secs, bytes
-	}
+	doc.Size, doc.Duration, doc.DurationMs, doc.Parts = model.Some(bytes), model.Some(secs), model.Some(total.Milliseconds()), list
+	doc.forget("parts")
+	setAll(doc, secs, bytes)
 }

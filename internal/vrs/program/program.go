@@ -39,19 +39,21 @@
 // start_time and create_time (ISO 8601), conf_id, conf_name, vrs_id,
 // rec_id, publish_mode, watermark, dual_stream, ... View reads both shapes,
 // and programs of this package also carry id, name, duration, size and
-// vrs_id, so that vc's playback plays them (file_id = prggid).
+// vrs_id, so that vc's playback plays them (file_id = prggid). Both
+// shapes are one type, Doc (doc.go), each member present or absent as
+// stored.
 package program
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -78,13 +80,13 @@ var ErrNotFound = errors.New("program: not found")
 // Program is a program record with its document.
 type Program struct {
 	Rec store.Record
-	Doc map[string]any
+	Doc Doc
 }
 
 // GID returns the program gid.
 func (p Program) GID() int {
-	if n := record.Int(p.Doc, "prggid"); n > 0 {
-		return n
+	if n := intOf(p.Doc, p.Doc.Prggid, "prggid"); n > 0 {
+		return int(n)
 	}
 	n, _ := strconv.Atoi(p.Rec.ID)
 	return n
@@ -94,20 +96,23 @@ func (p Program) GID() int {
 func (p Program) Recording() bool { return p.Rec.State == StateRecording }
 
 // Paused tells whether a recording is paused.
-func (p Program) Paused() bool { return p.Recording() && i64(p.Doc["segment_ms"]) == 0 }
+func (p Program) Paused() bool {
+	return p.Recording() && i64Of(p.Doc, p.Doc.SegmentMs, "segment_ms") == 0
+}
 
 // LengthMs is the recorded length in milliseconds at now.
 func (p Program) LengthMs(now time.Time) int64 {
+	d := p.Doc
 	if !p.Recording() {
-		if ms, ok := p.Doc["duration_ms"]; ok { // the file's (file.go)
-			return i64(ms)
+		if d.has(d.DurationMs.Set, "duration_ms") { // the file's (file.go)
+			return i64Of(d, d.DurationMs, "duration_ms")
 		}
-		if _, ok := p.Doc["recorded_ms"]; !ok { // written by vc with the final figures
-			return int64(record.Int(p.Doc, "duration")) * 1000
+		if !d.has(d.RecordedMs.Set, "recorded_ms") { // written by vc with the final figures
+			return int64(intOf(d, d.Duration, "duration")) * 1000
 		}
 	}
-	ms := i64(p.Doc["recorded_ms"])
-	if seg := i64(p.Doc["segment_ms"]); seg > 0 && p.Recording() {
+	ms := i64Of(d, d.RecordedMs, "recorded_ms")
+	if seg := i64Of(d, d.SegmentMs, "segment_ms"); seg > 0 && p.Recording() {
 		if d := now.UnixMilli() - seg; d > 0 {
 			ms += d
 		}
@@ -120,14 +125,14 @@ func (p Program) Length(now time.Time) int { return int(p.LengthMs(now) / 1000) 
 
 // Size is the recorded size in bytes at now: the bit rate times the length.
 func (p Program) Size(now time.Time) int64 {
-	if _, ok := p.Doc["recorded_ms"]; !ok && !p.Recording() {
-		return int64(record.Int(p.Doc, "size"))
+	if !p.Doc.has(p.Doc.RecordedMs.Set, "recorded_ms") && !p.Recording() {
+		return intOf(p.Doc, p.Doc.Size, "size")
 	}
 	return p.LengthMs(now) * int64(bitrate(p.Doc)) / 8 // kbit/s × ms / 8 = bytes
 }
 
-func bitrate(doc map[string]any) int {
-	if b := record.Int(doc, "bitrate"); b > 0 {
+func bitrate(doc Doc) int {
+	if b := intOf(doc, doc.Bitrate, "bitrate"); b > 0 {
 		return b
 	}
 	return DefaultBitrate
@@ -171,19 +176,22 @@ func Start(ctx context.Context, st store.Store, now time.Time, sp Spec) (Program
 	if sp.Suffix == "" {
 		sp.Suffix = "asf"
 	}
-	doc := started{
-		ID: gid, Name: sp.Alias, VrsID: sp.VRSMoid, StartTime: record.FormatTime(now),
-		Prggid: gid, Prgalias: sp.Alias, Prgdesc: sp.Desc, Createtime: now.Unix(),
-		Prgencmode: 1, Prgauthmode: 1, Prgwatermark: flag(sp.Watermark),
-		Vrsmoid: sp.VRSMoid, Userdomainmoid: sp.DomainMoid,
-		Bitrate: sp.Bitrate, Suffix: sp.Suffix, SegmentMs: now.UnixMilli(),
-		Publish: flag(sp.Publish), Live: flag(sp.Live), DualStream: flag(sp.DualStream), Source: sp.Source,
-		Files: []FileEntry{{Prgid: int(gid), Prgtype: sp.Suffix, Relativepath: "/uploadmedia/"}},
+	some, someS := model.Some[int], model.Some[string]
+	doc := Doc{
+		ID: model.Some(gid), Name: someS(sp.Alias), VrsID: someS(sp.VRSMoid), StartTime: someS(record.FormatTime(now)),
+		Prggid: model.Some(gid), Prgalias: someS(sp.Alias), Prgdesc: someS(sp.Desc), Createtime: model.Some(now.Unix()),
+		Issuetime: model.Some[int64](0), Prgstate: some(0), Prgencmode: some(1), Prgauthmode: some(1),
+		Prgwatermark: some(flag(sp.Watermark)), Prgskid: someS(""), Streamjsonpath: someS(""),
+		Vrsmoid: someS(sp.VRSMoid), Userdomainmoid: someS(sp.DomainMoid), Folderid: some(0),
+		Bitrate: some(sp.Bitrate), Suffix: someS(sp.Suffix), RecordedMs: model.Some[int64](0), SegmentMs: model.Some(now.UnixMilli()),
+		Publish: some(flag(sp.Publish)), Live: some(flag(sp.Live)), DualStream: some(flag(sp.DualStream)), Source: someS(sp.Source),
+		Files:  []FileEntry{{Prgid: int(gid), Prgtype: sp.Suffix, Relativepath: "/uploadmedia/"}},
+		Vodnum: some(0), Downloadnum: some(0),
 	}
 	if r := sp.Room; r != nil {
-		doc.Roomid, doc.ConfID, doc.ConfName = model.Some(r.RoomID), model.Some(r.ConfID), model.Some(r.ConfName)
+		doc.Roomid, doc.ConfID, doc.ConfName = some(r.RoomID), someS(r.ConfID), someS(r.ConfName)
 	}
-	data, err := record.Encode(doc)
+	data, err := Encode(doc)
 	if err != nil {
 		return Program{}, err
 	}
@@ -195,45 +203,6 @@ func Start(ctx context.Context, st store.Store, now time.Time, sp Spec) (Program
 	return decode(rec)
 }
 
-// started is the document of a program that starts recording (Start);
-// the later changes edit it as the map Doc. Its members are written in
-// name order, the bytes of the map it replaced
-// (TestStartWritesTheStoredBytes).
-type started struct {
-	ID             int64             `json:"id"`
-	Name           string            `json:"name"`
-	VrsID          string            `json:"vrs_id"`
-	StartTime      string            `json:"start_time"`
-	Prggid         int64             `json:"prggid"`
-	Prgalias       string            `json:"prgalias"`
-	Prgdesc        string            `json:"prgdesc"`
-	Createtime     int64             `json:"createtime"`
-	Issuetime      int64             `json:"issuetime"`
-	Prgstate       int               `json:"prgstate"`
-	Prgencmode     int               `json:"prgencmode"`
-	Prgauthmode    int               `json:"prgauthmode"`
-	Prgwatermark   int               `json:"prgwatermark"`
-	Prgskid        string            `json:"prgskid"`
-	Streamjsonpath string            `json:"streamjsonpath"`
-	Vrsmoid        string            `json:"vrsmoid"`
-	Userdomainmoid string            `json:"userdomainmoid"`
-	Folderid       int               `json:"folderid"`
-	Bitrate        int               `json:"bitrate"`
-	Suffix         string            `json:"suffix"`
-	RecordedMs     int64             `json:"recorded_ms"`
-	SegmentMs      int64             `json:"segment_ms"`
-	Publish        int               `json:"publish"`
-	Live           int               `json:"live"`
-	DualStream     int               `json:"dual_stream"`
-	Source         string            `json:"source"`
-	Files          []FileEntry       `json:"files"`
-	Vodnum         int               `json:"vodnum"`
-	Downloadnum    int               `json:"downloadnum"`
-	Roomid         model.Opt[int]    `json:"roomid,omitzero"`
-	ConfID         model.Opt[string] `json:"conf_id,omitzero"`
-	ConfName       model.Opt[string] `json:"conf_name,omitzero"`
-}
-
 func flag(b bool) int {
 	if b {
 		return 1
@@ -243,16 +212,18 @@ func flag(b bool) int {
 
 // Pause stops the running segment; the length stays where it is.
 func Pause(p *Program, now time.Time) {
-	if seg := i64(p.Doc["segment_ms"]); seg > 0 {
-		p.Doc["recorded_ms"] = p.LengthMs(now)
-		p.Doc["segment_ms"] = 0
+	if seg := i64Of(p.Doc, p.Doc.SegmentMs, "segment_ms"); seg > 0 {
+		p.Doc.RecordedMs = model.Some(p.LengthMs(now))
+		p.Doc.SegmentMs = model.Some[int64](0)
+		p.Doc.forget("recorded_ms", "segment_ms")
 	}
 }
 
 // Resume starts a new segment.
 func Resume(p *Program, now time.Time) {
-	if i64(p.Doc["segment_ms"]) == 0 {
-		p.Doc["segment_ms"] = now.UnixMilli()
+	if i64Of(p.Doc, p.Doc.SegmentMs, "segment_ms") == 0 {
+		p.Doc.SegmentMs = model.Some(now.UnixMilli())
+		p.Doc.forget("segment_ms")
 	}
 }
 
@@ -261,46 +232,63 @@ func Resume(p *Program, now time.Time) {
 func Finish(p *Program, now time.Time) {
 	Pause(p, now)
 	p.Rec.State = StateReady
-	p.Doc["live"] = 0
-	p.Doc["prgallduration"], p.Doc["duration"] = p.Length(now), p.Length(now)
-	p.Doc["prgallsize"], p.Doc["size"] = p.Size(now), p.Size(now)
-	p.Doc["create_time"] = record.FormatTime(now)
-	if record.Int(p.Doc, "publish") == 1 {
+	SetLive(p, 0)
+	length := p.Length(now)
+	p.Doc.Prgallduration, p.Doc.Duration = model.Some(length), model.Some(length)
+	p.Doc.forget("prgallduration", "duration")
+	size := p.Size(now)
+	p.Doc.Prgallsize, p.Doc.Size = model.Some(size), model.Some(size)
+	p.Doc.CreateTime = model.Some(record.FormatTime(now))
+	p.Doc.forget("prgallsize", "size", "create_time")
+	if intOf(p.Doc, p.Doc.Publish, "publish") == 1 {
 		SetPublished(p, true, now)
 	}
 }
 
 // SetPublished publishes or withdraws a program.
 func SetPublished(p *Program, on bool, now time.Time) {
+	p.Doc.forget("prgstate", "issuetime")
 	if on {
-		p.Doc["prgstate"], p.Doc["issuetime"] = 1, now.Unix()
+		p.Doc.Prgstate, p.Doc.Issuetime = model.Some(1), model.Some(now.Unix())
 		return
 	}
-	p.Doc["prgstate"], p.Doc["issuetime"] = 0, 0
+	p.Doc.Prgstate, p.Doc.Issuetime = model.Some(0), model.Some[int64](0)
 }
 
 // SetFolder puts a program into a folder (0: none, "UnGroup").
-func SetFolder(p *Program, folder int) { p.Doc["folderid"] = folder }
+func SetFolder(p *Program, folder int) {
+	p.Doc.Folderid = model.Some(folder)
+	p.Doc.forget("folderid")
+}
 
 // Folder is the folder of the program, 0 for none.
-func (p Program) Folder() int { return record.Int(p.Doc, "folderid") }
+func (p Program) Folder() int { return intOf(p.Doc, p.Doc.Folderid, "folderid") }
 
 // Suffix is the suffix of the program's recording file.
-func (p Program) Suffix() string { return record.Str(p.Doc, "suffix") }
+func (p Program) Suffix() string { return strOf(p.Doc, p.Doc.Suffix, "suffix") }
 
 // StreamJSONPath is where the stream description of the program's mp4
 // file is served ("" before it is transcoded).
-func (p Program) StreamJSONPath() string { return record.Str(p.Doc, "streamjsonpath") }
+func (p Program) StreamJSONPath() string { return strOf(p.Doc, p.Doc.Streamjsonpath, "streamjsonpath") }
 
 // CountPlay counts a play of the program (vodnum).
-func CountPlay(p *Program) { p.Doc["vodnum"] = record.Int(p.Doc, "vodnum") + 1 }
+func CountPlay(p *Program) {
+	p.Doc.Vodnum = model.Some(intOf(p.Doc, p.Doc.Vodnum, "vodnum") + 1)
+	p.Doc.forget("vodnum")
+}
 
 // SetLive marks the program as broadcast live (1) or not (0).
-func SetLive(p *Program, on int) { p.Doc["live"] = on }
+func SetLive(p *Program, on int) {
+	p.Doc.Live = model.Some(on)
+	p.Doc.forget("live")
+}
 
 // SetStreamJSONPath sets where the stream description of the program's
 // mp4 file is served (streamjsonpath).
-func SetStreamJSONPath(p *Program, path string) { p.Doc["streamjsonpath"] = path }
+func SetStreamJSONPath(p *Program, path string) {
+	p.Doc.Streamjsonpath = model.Some(path)
+	p.Doc.forget("streamjsonpath")
+}
 
 // Get reads a program of a domain by its gid.
 func Get(ctx context.Context, st store.Store, domainMoid string, gid int) (Program, error) {
@@ -361,19 +349,16 @@ type FileEntry struct {
 
 // Files returns the files of a program (the asf recording first).
 func Files(p Program) []FileEntry {
-	var out []FileEntry
-	if l, ok := p.Doc["files"].([]any); ok {
+	out := slices.Clone(p.Doc.Files)
+	if l, ok := p.Doc.Extra["files"].([]any); ok && p.Doc.Files == nil { // of another form: read as the map document read it
 		for _, v := range l {
-			switch f := v.(type) {
-			case FileEntry: // set since the program was read
-				out = append(out, f)
-			case map[string]any: // as decoded
+			if f, ok := v.(map[string]any); ok {
 				out = append(out, FileEntry{Prgid: record.Int(f, "prgid"), Prgtype: record.Str(f, "prgtype"), Relativepath: record.Str(f, "relativepath")})
 			}
 		}
 	}
 	if len(out) == 0 { // a record written with the final figures only
-		suffix := record.Str(p.Doc, "suffix")
+		suffix := p.Suffix()
 		if suffix == "" {
 			suffix = "asf"
 		}
@@ -383,14 +368,9 @@ func Files(p Program) []FileEntry {
 }
 
 // SetFiles replaces the files of a program.
-func SetFiles(p *Program, files ...FileEntry) { p.Doc["files"] = fileList(files) }
-
-func fileList(files []FileEntry) []any {
-	out := make([]any, len(files))
-	for i, f := range files {
-		out[i] = f
-	}
-	return out
+func SetFiles(p *Program, files ...FileEntry) {
+	p.Doc.Files = append([]FileEntry{}, files...) // present even when empty
+	p.Doc.forget("files")
 }
 
 // File returns the file with the id, or the first file when no file has it.
@@ -426,7 +406,7 @@ func Update(ctx context.Context, st store.Store, now time.Time, domainMoid strin
 // Save writes a program over the version it was read at (store.ErrConflict
 // when it changed meanwhile).
 func Save(ctx context.Context, st store.Store, now time.Time, p *Program) error {
-	data, err := shape.Encode(p.Doc)
+	data, err := Encode(p.Doc)
 	if err != nil {
 		return err
 	}
@@ -454,7 +434,7 @@ func Alias(prefix string, t time.Time) string {
 }
 
 func decode(rec store.Record) (Program, error) {
-	doc, err := shape.Decode(rec.Data)
+	doc, err := decodeDoc(rec.Data)
 	if err != nil {
 		return Program{}, err
 	}

@@ -13,13 +13,17 @@ type transcoded struct {
 // SetTranscoded records the parameters of a program's mp4 file (the
 // document's transcoded member).
 func SetTranscoded(p *Program, restype, picmergerstyle int) {
-	p.Doc["transcoded"] = transcoded{Restype: restype, Picmergerstyle: picmergerstyle}
+	p.Doc.Transcoded = &transcoded{Restype: restype, Picmergerstyle: picmergerstyle}
+	p.Doc.forget("transcoded")
 }
 
 // Transcoded returns the parameters of a program's mp4 file; ok is false
 // when the program has none recorded (or one of another form).
 func Transcoded(p Program) (restype, picmergerstyle int, ok bool) {
+	if t := p.Doc.Transcoded; t != nil {
+		return t.Restype, t.Picmergerstyle, true
+	}
 	var t transcoded
-	ok = record.Member(p.Doc["transcoded"], &t)
+	ok = record.Member(p.Doc.Extra["transcoded"], &t) // of another form, read as the map document read it
 	return t.Restype, t.Picmergerstyle, ok
 }

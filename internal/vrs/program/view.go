@@ -30,18 +30,18 @@ func Types(p Program) int {
 
 // Alias returns the display name (vc's programs call it name).
 func (p Program) Alias() string {
-	if s := record.Str(p.Doc, "prgalias"); s != "" {
+	if s := strOf(p.Doc, p.Doc.Prgalias, "prgalias"); s != "" {
 		return s
 	}
-	return record.Str(p.Doc, "name")
+	return strOf(p.Doc, p.Doc.Name, "name")
 }
 
 // CreateTime is when the recording began, as UNIX seconds.
 func (p Program) CreateTime() int64 {
-	if _, ok := p.Doc["createtime"]; ok {
-		return i64(p.Doc["createtime"])
+	if p.Doc.has(p.Doc.Createtime.Set, "createtime") {
+		return i64Of(p.Doc, p.Doc.Createtime, "createtime")
 	}
-	if t, err := record.ParseTime(record.Str(p.Doc, "start_time")); err == nil {
+	if t, err := record.ParseTime(strOf(p.Doc, p.Doc.StartTime, "start_time")); err == nil {
 		return t.Unix()
 	}
 	return p.Rec.CreatedAt.Unix()
@@ -50,19 +50,19 @@ func (p Program) CreateTime() int64 {
 // Published tells whether the program is published (vc's programs are
 // published when their recording's publish_mode said so).
 func (p Program) Published() bool {
-	if _, ok := p.Doc["prgstate"]; ok {
-		return record.Int(p.Doc, "prgstate") == 1
+	if p.Doc.has(p.Doc.Prgstate.Set, "prgstate") {
+		return intOf(p.Doc, p.Doc.Prgstate, "prgstate") == 1
 	}
-	return record.Int(p.Doc, "publish_mode") == 1
+	return intOf(p.Doc, p.Doc.PublishMode, "publish_mode") == 1
 }
 
 // IssueTime is when the program was published (UNIX seconds), 0 if not.
 func (p Program) IssueTime() int64 {
-	if _, ok := p.Doc["prgstate"]; ok {
-		return i64(p.Doc["issuetime"])
+	if p.Doc.has(p.Doc.Prgstate.Set, "prgstate") {
+		return i64Of(p.Doc, p.Doc.Issuetime, "issuetime")
 	}
 	if p.Published() {
-		if t, err := record.ParseTime(record.Str(p.Doc, "create_time")); err == nil {
+		if t, err := record.ParseTime(strOf(p.Doc, p.Doc.CreateTime, "create_time")); err == nil {
 			return t.Unix()
 		}
 	}
@@ -71,10 +71,10 @@ func (p Program) IssueTime() int64 {
 
 // VRSMoid is the recording server that recorded the program.
 func (p Program) VRSMoid() string {
-	if s := record.Str(p.Doc, "vrsmoid"); s != "" {
+	if s := strOf(p.Doc, p.Doc.Vrsmoid, "vrsmoid"); s != "" {
 		return s
 	}
-	return record.Str(p.Doc, "vrs_id")
+	return strOf(p.Doc, p.Doc.VrsID, "vrs_id")
 }
 
 // View is a program as vrs.program.list shows it at now; ip is the
@@ -84,7 +84,8 @@ func View(p Program, now time.Time, ip int64) model.VRSProgramListReplyPrginfoIt
 	files := Files(p)
 	detail := make([]model.VRSProgramListReplyPrginfoItemPrgdetailItem, 0, len(files))
 	streams := 1
-	if record.Int(p.Doc, "dual_stream") == 1 {
+	d := p.Doc
+	if intOf(d, d.DualStream, "dual_stream") == 1 {
 		streams = 2
 	}
 	for i, f := range files {
@@ -92,18 +93,18 @@ func View(p Program, now time.Time, ip int64) model.VRSProgramListReplyPrginfoIt
 		detail = append(detail, model.VRSProgramListReplyPrginfoItemPrgdetailItem{
 			Prgid: f.Prgid, Prggindex: i, Prgname: p.Alias() + "." + typ, Prgtype: typ,
 			IP: int(ip), Relativepath: rel, Prgsize: size, Prgduration: length, Prgvideostreamcount: streams,
-			Vodnum: record.Int(p.Doc, "vodnum"), Downloadnum: record.Int(p.Doc, "downloadnum"),
+			Vodnum: intOf(d, d.Vodnum, "vodnum"), Downloadnum: intOf(d, d.Downloadnum, "downloadnum"),
 		})
 	}
-	watermark := record.Int(p.Doc, "prgwatermark")
-	if _, ok := p.Doc["prgwatermark"]; !ok {
-		watermark = record.Int(p.Doc, "watermark")
+	watermark := intOf(d, d.Prgwatermark, "prgwatermark")
+	if !d.has(d.Prgwatermark.Set, "prgwatermark") {
+		watermark = intOf(d, d.Watermark, "watermark")
 	}
 	return model.VRSProgramListReplyPrginfoItem{
 		Prggid: p.GID(), Prgalias: p.Alias(), Createtime: int(p.CreateTime()), Issuetime: int(p.IssueTime()),
-		Prgstate: boolInt(p.Published()), Prgencmode: orInt(p.Doc, "prgencmode", 1), Prgauthmode: orInt(p.Doc, "prgauthmode", 1),
-		Prgwatermark: watermark, Prgskid: record.Str(p.Doc, "prgskid"), Prgdesc: record.Str(p.Doc, "prgdesc"),
-		Prgallduration: length, Prgallsize: size, Streamjsonpath: record.Str(p.Doc, "streamjsonpath"),
+		Prgstate: boolInt(p.Published()), Prgencmode: orOne(d, d.Prgencmode, "prgencmode"), Prgauthmode: orOne(d, d.Prgauthmode, "prgauthmode"),
+		Prgwatermark: watermark, Prgskid: strOf(d, d.Prgskid, "prgskid"), Prgdesc: strOf(d, d.Prgdesc, "prgdesc"),
+		Prgallduration: length, Prgallsize: size, Streamjsonpath: p.StreamJSONPath(),
 		Vrsmoid: p.VRSMoid(), Userdomainmoid: p.Rec.DomainMoid, Prgdetail: detail,
 	}
 }
@@ -115,9 +116,10 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func orInt(doc map[string]any, key string, def int) int {
-	if n, ok := record.IntOK(doc[key]); ok && n != 0 {
+// orOne reads an integer member, 1 when it is absent, 0 or not a number.
+func orOne(d Doc, o model.Opt[int], name string) int {
+	if n := intOf(d, o, name); n != 0 {
 		return n
 	}
-	return def
+	return 1
 }
