@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -220,15 +221,45 @@ func (e *Engine) tree(ctx context.Context, c Conf, prefix string, depth int) ([]
 // superior's call was answered.
 func (e *Engine) AddUplink(ctx context.Context, sub Conf, sup Conf, supName string) (Terminal, error) {
 	sub.MaxJoinMt = 0 // the superior takes its place whatever the subordinate's size
-	return e.addOnline(ctx, sub, map[string]any{
-		"account": sup.ConfID, "account_type": 0, "protocol": 0, "type": TypeSuperior,
-		"alias": supName, "e164": sup.ConfID, DocUplink: sup.ConfID,
-	})
+	return e.addOnline(ctx, sub, arrival{Account: sup.ConfID, Type: TypeSuperior, Alias: supName, E164: sup.ConfID,
+		Uplink: model.Some(sup.ConfID)})
+}
+
+// arrival is what a terminal in the call from the start holds besides
+// an online terminal's defaults (onlineTerminal): a participant that
+// joined (Joined, rejoin) or a subordinate's uplink (AddUplink).
+type arrival struct {
+	Account     string
+	AccountType int
+	Protocol    int
+	Type        int
+	Alias       string
+	E164        string
+	IP          string
+	Participant model.Opt[string] // DocParticipant
+	Uplink      model.Opt[string] // DocUplink
+	KeyField    string            // DocRejoin or DocCaller, holding Key; "" none
+	Key         string
+}
+
+// apply writes a's members into a terminal document.
+func (a arrival) apply(doc map[string]any) {
+	doc["account"], doc["account_type"], doc["protocol"], doc["type"] = a.Account, a.AccountType, a.Protocol, a.Type
+	doc["alias"], doc["e164"], doc["ip"] = a.Alias, a.E164, a.IP
+	if a.Participant.Set {
+		doc[DocParticipant] = a.Participant.Value
+	}
+	if a.Uplink.Set {
+		doc[DocUplink] = a.Uplink.Value
+	}
+	if a.KeyField != "" {
+		doc[a.KeyField] = a.Key
+	}
 }
 
 // addOnline creates a terminal of c that is in the call from the start:
 // ErrFull when c has max_join_mt terminals.
-func (e *Engine) addOnline(ctx context.Context, c Conf, fields map[string]any) (Terminal, error) {
+func (e *Engine) addOnline(ctx context.Context, c Conf, a arrival) (Terminal, error) {
 	var t Terminal
 	err := e.st.Atomic(ctx, func(tx store.Tx) error {
 		if c.MaxJoinMt > 0 {
@@ -244,7 +275,7 @@ func (e *Engine) addOnline(ctx context.Context, c Conf, fields map[string]any) (
 		if err != nil {
 			return err
 		}
-		t, err = e.onlineTerminal(c, itoa(n), fields)
+		t, err = e.onlineTerminal(c, itoa(n), a)
 		if err != nil {
 			return err
 		}
@@ -254,15 +285,13 @@ func (e *Engine) addOnline(ctx context.Context, c Conf, fields map[string]any) (
 }
 
 // onlineTerminal is the record of a terminal in the call.
-func (e *Engine) onlineTerminal(c Conf, mtID string, fields map[string]any) (Terminal, error) {
+func (e *Engine) onlineTerminal(c Conf, mtID string, a arrival) (Terminal, error) {
 	doc := map[string]any{
 		"mt_id": mtID, "bitrate": c.Bitrate, "call_mode": CallManual, "online": 1, "ip": "",
 		"silence": 0, "mute": 0, "dual": 0, "mix": 0, "vmp": 0, "rec": 0, "poll": 0, "upload": 0, "inspection": 0,
 		"rcv_volume": 15, "snd_volume": 15, "_attempts": 0, "_chase": false,
 	}
-	for k, v := range fields {
-		doc[k] = v
-	}
+	a.apply(doc)
 	setChannels(doc, c.Bitrate)
 	data, err := shape.Encode(doc)
 	if err != nil {

@@ -117,17 +117,15 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 	if account == "" {
 		account = p.Name
 	}
-	fields := map[string]any{
-		"account": account, "account_type": p.AccountType, "protocol": p.Protocol, "type": 1, "alias": p.Name,
-		"e164": p.E164, "ip": p.IP, DocParticipant: p.Kind,
-	}
+	a := arrival{Account: account, AccountType: p.AccountType, Protocol: p.Protocol, Type: 1, Alias: p.Name,
+		E164: p.E164, IP: p.IP, Participant: model.Some(p.Kind)}
 	key, field, offline := p.Rejoin, DocRejoin, false
 	if key == "" && p.Caller != "" { // a caller calling in again (issue 38 item 8)
 		key, field, offline = p.Caller, DocCaller, true
 	}
 	if key != "" {
-		fields[field] = key
-		t, ok, err := e.rejoin(ctx, c, field, key, offline, fields) // rejoin.go
+		a.KeyField, a.Key = field, key
+		t, ok, err := e.rejoin(ctx, c, a, offline) // rejoin.go
 		if err != nil || ok {
 			if errors.Is(err, ErrFull) {
 				return "", media.ErrFull
@@ -138,7 +136,7 @@ func (e *Engine) Joined(ctx context.Context, conf string, p media.Participant) (
 			return t.MtID(), e.joined(ctx, c, t)
 		}
 	}
-	t, err := e.addOnline(ctx, c, fields)
+	t, err := e.addOnline(ctx, c, a)
 	if errors.Is(err, ErrFull) {
 		return "", media.ErrFull
 	}

@@ -30,7 +30,8 @@ const DocCaller = "_caller"
 // terminal would. The key is the doc's field (DocRejoin, DocCaller);
 // with offline only a terminal that is offline is taken (a caller's:
 // a second call at once is a terminal of its own).
-func (e *Engine) rejoin(ctx context.Context, c Conf, field, key string, offline bool, fields map[string]any) (t Terminal, ok bool, err error) {
+func (e *Engine) rejoin(ctx context.Context, c Conf, a arrival, offline bool) (t Terminal, ok bool, err error) {
+	field, key := a.KeyField, a.Key
 	id, err := e.rejoinFind(ctx, c, field, key, offline)
 	if err != nil || id == "" {
 		return Terminal{}, false, err
@@ -57,9 +58,7 @@ func (e *Engine) rejoin(ctx context.Context, c Conf, field, key string, offline 
 					return ErrFull
 				}
 			}
-			for k, v := range fields {
-				doc[k] = v
-			}
+			a.apply(doc)
 			delete(doc, DocLost)
 			doc["online"], doc["_chase"] = 1, false
 			setChannels(doc, c.Bitrate)

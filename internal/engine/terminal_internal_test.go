@@ -4,8 +4,11 @@ import (
 	"maps"
 	"reflect"
 	"testing"
+	"time"
 
+	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -65,6 +68,49 @@ func TestTerminalKeepsTheStoredBytes(t *testing.T) {
 			}
 			if !reflect.DeepEqual(back.Doc, tm.Doc) {
 				t.Fatalf("%s: the other members written as %s, read back %v, want %v", data, got, back.Doc, tm.Doc)
+			}
+		}
+	}
+}
+
+// TestArrivalKeepsTheStoredBytes: a terminal in the call from the start
+// (a participant, a caller, a subordinate's uplink) is stored as the
+// members map the engine built before arrival was typed.
+func TestArrivalKeepsTheStoredBytes(t *testing.T) {
+	e := &Engine{clk: clock.NewFake(time.Date(2026, 12, 6, 13, 0, 0, 0, time.UTC))}
+	c := Conf{DomainMoid: "d", ConfID: "1110000", Bitrate: 2048}
+	for _, tc := range []struct {
+		a      arrival
+		fields map[string]any
+	}{
+		{arrival{Account: "ann", AccountType: 5, Protocol: 1, Type: 1, Alias: "Ann", E164: "123", IP: "10.0.0.1", Participant: model.Some("join")},
+			map[string]any{"account": "ann", "account_type": 5, "protocol": 1, "type": 1, "alias": "Ann", "e164": "123", "ip": "10.0.0.1", DocParticipant: "join"}},
+		{arrival{Account: "x", Type: 1, Alias: "x", Participant: model.Some(""), KeyField: DocRejoin, Key: "k1"},
+			map[string]any{"account": "x", "account_type": 0, "protocol": 0, "type": 1, "alias": "x", "e164": "", "ip": "", DocParticipant: "", DocRejoin: "k1"}},
+		{arrival{Account: "sip:b", Protocol: 1, Type: 1, Alias: "b", Participant: model.Some("sip"), KeyField: DocCaller, Key: "sip:b@h"},
+			map[string]any{"account": "sip:b", "account_type": 0, "protocol": 1, "type": 1, "alias": "b", "e164": "", "ip": "", DocParticipant: "sip", DocCaller: "sip:b@h"}},
+		{arrival{Account: "1110001", Type: TypeSuperior, Alias: "sup", E164: "1110001", Uplink: model.Some("1110001")},
+			map[string]any{"account": "1110001", "account_type": 0, "protocol": 0, "type": TypeSuperior, "alias": "sup", "e164": "1110001", DocUplink: "1110001"}},
+	} {
+		doc := map[string]any{
+			"mt_id": "3", "bitrate": c.Bitrate, "call_mode": CallManual, "online": 1, "ip": "",
+			"silence": 0, "mute": 0, "dual": 0, "mix": 0, "vmp": 0, "rec": 0, "poll": 0, "upload": 0, "inspection": 0,
+			"rcv_volume": 15, "snd_volume": 15, "_attempts": 0, "_chase": false,
+		}
+		for k, v := range tc.fields {
+			doc[k] = v
+		}
+		setChannels(doc, c.Bitrate)
+		want, _ := shape.Encode(doc)
+		tm, err := e.onlineTerminal(c, "3", tc.a)
+		if err != nil || string(tm.Rec.Data) != string(want) {
+			t.Fatalf("%+v stored as %s, want %s (%v)", tc.a, tm.Rec.Data, want, err)
+		}
+		back := Terminal{Doc: map[string]any{"mt_id": "3"}}
+		tc.a.apply(back.Doc)
+		for k, v := range tc.fields {
+			if back.Doc[k] != v {
+				t.Fatalf("%+v applied %s as %v, want %v", tc.a, k, back.Doc[k], v)
 			}
 		}
 	}
