@@ -323,7 +323,7 @@ func leaveCall(t *Terminal) {
 	t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
 	t.Doc["online"] = 0
 	t.Own.Chase = model.Some(false)
-	clearChannels(t.Doc)
+	clearChannels(t)
 }
 
 func (e *Engine) left(ctx context.Context, c Conf, mtIDs []string, lost bool) error {

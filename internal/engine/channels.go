@@ -78,9 +78,9 @@ func setChannels(doc map[string]any, bitrate int) {
 }
 
 // clearChannels removes the channels of a terminal that left the call.
-func clearChannels(doc map[string]any) {
+func clearChannels(t *Terminal) {
 	for _, k := range channelKeys {
-		doc[k] = []any{}
+		t.Doc[k] = []any{}
 	}
 }
 
@@ -100,7 +100,7 @@ func (e *Engine) Detail(ctx context.Context, c Conf, mtID string) (Terminal, err
 	}
 	if r, ok := e.media.(media.ChannelReader); ok {
 		if chs, ok := r.Channels(ctx, c.ConfID, mtID); ok {
-			liveChannels(t.Doc, chs)
+			liveChannels(&t, chs)
 		}
 	}
 	return t, nil
@@ -110,7 +110,8 @@ func (e *Engine) Detail(ctx context.Context, c Conf, mtID string) (Terminal, err
 // media session: the codec as format, the picture size as resolution,
 // the measured bitrate (kbit/s). The video source it sends
 // (cur_video_idx) is the stored one.
-func liveChannels(doc map[string]any, chs []media.Channel) {
+func liveChannels(t *Terminal, chs []media.Channel) {
+	doc := t.Doc
 	curIdx := 0
 	if l := channelsOf(doc["v_snd_chn"]); len(l) > 0 {
 		curIdx = l[0].CurVideoIdx.Value

@@ -14,7 +14,7 @@ func TestLiveChannels(t *testing.T) {
 	doc := map[string]any{}
 	setChannels(doc, 1024)
 	doc["v_snd_chn"].([]any)[0].(map[string]any)["cur_video_idx"] = 2
-	liveChannels(doc, []media.Channel{
+	liveChannels(&Terminal{Doc: doc}, []media.Channel{
 		{Kind: media.ChannelAudio, Send: true, MimeType: "audio/opus", Bitrate: 32},
 		{Kind: media.ChannelVideo, Send: true, MimeType: "video/H264", Fmtp: "packetization-mode=1;profile-level-id=640028", Width: 1920, Height: 1080, Bitrate: 2500},
 		{Kind: media.ChannelVideo, Send: false, MimeType: "video/VP8", Width: 640, Height: 480, Bitrate: 800},
