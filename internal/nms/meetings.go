@@ -1,7 +1,9 @@
 package nms
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
@@ -124,17 +126,18 @@ type (
 // as the terminal detail shows them: uplink what the terminal sends,
 // downlink what it receives. The simulated media plane loses no packets
 // and has no frame rate to measure.
-func channels(doc map[string]any, prefix string) []videoChannel {
+func channels(t engine.Terminal, prefix string) []videoChannel {
 	var out []videoChannel
 	for _, dir := range []struct {
 		key string
 		up  int
 	}{{prefix + "_snd_chn", 1}, {prefix + "_rcv_chn", 0}} {
-		l, _ := doc[dir.key].([]any)
+		l, _ := t.Doc[dir.key].([]any)
 		for _, v := range l {
-			ch, _ := v.(map[string]any)
-			rate := record.Int(ch, "bitrate")
-			c := videoChannel{ChanID: record.Int(ch, "chn_id"), UpOrDown: dir.up, VideoFormat: videoFormats[record.Int(ch, "format")]}
+			var ch storedChannel // an element of another form reads as zeros
+			record.Member(v, &ch)
+			rate := int(ch.Bitrate)
+			c := videoChannel{ChanID: int(ch.ChnID), UpOrDown: dir.up, VideoFormat: videoFormats[int(ch.Format)]}
 			if dir.up == 1 {
 				c.VideoUpBitrate = rate
 			} else {
@@ -144,6 +147,30 @@ func channels(doc map[string]any, prefix string) []videoChannel {
 		}
 	}
 	return out
+}
+
+// storedChannel is what the terminal detail reads of a stored channel,
+// its numbers as record.Int reads them.
+type storedChannel struct {
+	Bitrate lenientInt `json:"bitrate"`
+	ChnID   lenientInt `json:"chn_id"`
+	Format  lenientInt `json:"format"`
+}
+
+// lenientInt is a number member as record.IntOK reads it (an integer, an
+// integral float, a string of an integer); 0 for anything else.
+type lenientInt int
+
+// UnmarshalJSON reads the member as record.IntOK does.
+func (n *lenientInt) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) == nil {
+		x, _ := record.IntOK(v)
+		*n = lenientInt(x)
+	}
+	return nil
 }
 
 // dualChannels are the dual-stream channels: the video members of
@@ -176,7 +203,7 @@ func (m *Module) terminalDetail(ctx context.Context, r *api.Request) (wire.Objec
 		// The carrier is unknown (isp 0), and no NAT is in between.
 		reply.Terminals = append(reply.Terminals, model.NMSMeetingsTerminalDetailGetReplyTerminal{
 			IP: tm.ip, Type: tm.typ, Name: tm.name, E164: tm.e164, Bitrate: t.Bitrate(),
-			PrimaryVideo: channels(t.Doc, "v"), DualVideo: dualChannels(channels(t.Doc, "dv")),
+			PrimaryVideo: channels(t, "v"), DualVideo: dualChannels(channels(t, "dv")),
 		})
 	}
 	return reply.Wire(), nil

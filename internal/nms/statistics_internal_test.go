@@ -1,6 +1,7 @@
 package nms
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -34,5 +35,23 @@ func TestCallOfReadsAsTerminalOf(t *testing.T) {
 	}
 	if _, _, err := callOf([]byte(`{"account":`)); err == nil {
 		t.Error("a truncated document was read")
+	}
+}
+
+// channels reads a stored channel's numbers as record.Int reads them from
+// the element, and an element of another form as zeros.
+func TestChannelsReadAsRecordInt(t *testing.T) {
+	tm, err := engine.DecodeTerminal(store.Record{Data: []byte(`{"v_snd_chn":[{"bitrate":1024,"chn_id":1,"format":5},` +
+		`{"bitrate":"512","chn_id":2.0,"format":null},7,null,{"bitrate":{"x":1},"chn_id":" 3 ","format":1.5}],"v_rcv_chn":"x"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := channels(tm, "v")
+	want := []videoChannel{{ChanID: 1, UpOrDown: 1, VideoFormat: videoFormats[5], VideoUpBitrate: 1024},
+		{ChanID: 2, UpOrDown: 1, VideoFormat: videoFormats[0], VideoUpBitrate: 512},
+		{UpOrDown: 1, VideoFormat: videoFormats[0]}, {UpOrDown: 1, VideoFormat: videoFormats[0]},
+		{ChanID: 3, UpOrDown: 1, VideoFormat: videoFormats[0]}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("read %+v, want %+v", got, want)
 	}
 }
