@@ -19,6 +19,16 @@ func needFFmpeg(t *testing.T) {
 	}
 }
 
+// newCompositor is a compositor of cfg for a test (the caller closes it).
+func newCompositor(t *testing.T, cfg Config) *Compositor {
+	t.Helper()
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // palette are the sources' colours, distinct in U and V.
 var palette = []YUV{
 	RGB(220, 30, 30), RGB(30, 200, 30), RGB(30, 30, 220), RGB(230, 230, 30), RGB(220, 30, 220),
@@ -113,10 +123,7 @@ func TestLayoutsShowEachPane(t *testing.T) {
 		codec  string
 	}{{1, "video/H264"}, {2, "video/VP8"}, {5, "video/H264"}, {8, "video/H264"}} {
 		t.Run(fmt.Sprint(tc.layout), func(t *testing.T) {
-			c, err := New(Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := newCompositor(t, Config{})
 			defer c.Close()
 			n := len(Panes(tc.layout))
 			scene := Scene{Layout: tc.layout}
@@ -159,10 +166,7 @@ func TestLayoutsShowEachPane(t *testing.T) {
 // panes; a member change, a layout change and a source that stops show.
 func TestDecodesSourcesAndFollowsChanges(t *testing.T) {
 	needFFmpeg(t)
-	c, err := New(Config{Stale: 500 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCompositor(t, Config{Stale: 500 * time.Millisecond})
 	defer c.Close()
 	ff, _ := FindFFmpeg("")
 	type source struct {
@@ -251,10 +255,7 @@ func TestDecodesSourcesAndFollowsChanges(t *testing.T) {
 // a second encoder, without a gap in its sequence numbers.
 func TestKeyFrameOnRequest(t *testing.T) {
 	needFFmpeg(t)
-	c, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCompositor(t, Config{})
 	defer c.Close()
 	c.Input("a", nil, nil).SetFrame(solid(320, 180, palette[3]))
 	c.SetScene(Scene{Layout: 1, Panes: []Pane{{Input: "a"}}})
@@ -310,10 +311,7 @@ func (f sinkFunc) WriteVideo(p *rtp.Packet) { f(p) }
 // that prevents it is explained at encoder.)
 func TestComposedPicturesAreWhole(t *testing.T) {
 	needFFmpeg(t)
-	c, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCompositor(t, Config{})
 	defer c.Close()
 	cols := []YUV{palette[0], palette[1]}
 	pics := []*Frame{solid(640, 360, cols[0]), solid(640, 360, cols[1])}
@@ -377,10 +375,7 @@ func TestComposedPicturesAreWhole(t *testing.T) {
 // meanwhile.
 func TestDecoderScalesToItsPane(t *testing.T) {
 	needFFmpeg(t)
-	c, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCompositor(t, Config{})
 	defer c.Close()
 	ff, _ := FindFFmpeg("")
 	var srcp atomic.Pointer[Output] // the source, asked for key frames

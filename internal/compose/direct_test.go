@@ -22,10 +22,7 @@ import (
 // changes reach the receiver.
 func TestPicturesReadIntoTheCanvas(t *testing.T) {
 	needFFmpeg(t)
-	c, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCompositor(t, Config{})
 	defer c.Close()
 	ff, _ := FindFFmpeg("")
 	scene := Scene{Layout: 5}

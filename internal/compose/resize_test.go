@@ -41,10 +41,7 @@ func TestSourceChangesResolution(t *testing.T) {
 	needFFmpeg(t)
 	for _, mime := range []string{"video/H264", "video/VP8"} {
 		t.Run(mime, func(t *testing.T) {
-			c, err := New(Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := newCompositor(t, Config{})
 			defer c.Close()
 			ff, _ := FindFFmpeg("")
 			pts := map[uint8]string{100: mime}
@@ -197,10 +194,7 @@ func TestH264ParameterSetsApart(t *testing.T) {
 		{"restart", false, true, image.Pt(640, 360)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := New(Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := newCompositor(t, Config{})
 			defer c.Close()
 			ff, _ := FindFFmpeg("")
 			pts := map[uint8]string{100: "video/H264"}

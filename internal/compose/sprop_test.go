@@ -67,10 +67,7 @@ func (s *outOfBand) WriteVideo(p *rtp.Packet) {
 // showed.
 func TestH264ParameterSetsOnlyInSDP(t *testing.T) {
 	needFFmpeg(t)
-	c, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCompositor(t, Config{})
 	defer c.Close()
 	ff, _ := FindFFmpeg("")
 	pts := map[uint8]string{100: "video/H264"}

@@ -37,25 +37,7 @@ func TestDirectPath(t *testing.T) {
 			a := rg.publish("c1", idA, false, "")
 			var got atomic.Int64
 			rg.quietSubscribeWith("c1", "?mt_id="+a.mtID, &got, tc.profile)
-			var d *downTrack
-			waitFor(t, "the subscriber's audio track settled", func() bool {
-				rg.sfu.mu.Lock()
-				defer rg.sfu.mu.Unlock()
-				for _, x := range rg.sfu.sessions {
-					if x.whep && len(x.downs) > 0 {
-						x.downs[0].wmu.Lock()
-						settled := !x.downs[0].directWanted && x.downs[0].ws != nil
-						x.downs[0].wmu.Unlock()
-						if settled {
-							d = x.downs[0]
-						}
-					}
-				}
-				return d != nil
-			})
-			d.wmu.Lock()
-			dw, isDirect := d.ws.(*directWriter)
-			d.wmu.Unlock()
+			_, dw, isDirect := settledSubscriber(t, rg)
 			if isDirect != tc.direct {
 				t.Fatalf("direct path %v, want %v", isDirect, tc.direct)
 			}
@@ -189,25 +171,7 @@ func TestDirectPathHandOffReachesPion(t *testing.T) {
 			a := rg.publish("c1", idA, false, "")
 			var got atomic.Int64
 			rg.quietSubscribeWith("c1", "?mt_id="+a.mtID, &got, tc.profile)
-			var d *downTrack
-			waitFor(t, "the subscriber's audio track settled", func() bool {
-				rg.sfu.mu.Lock()
-				defer rg.sfu.mu.Unlock()
-				for _, x := range rg.sfu.sessions {
-					if x.whep && len(x.downs) > 0 {
-						x.downs[0].wmu.Lock()
-						settled := !x.downs[0].directWanted && x.downs[0].ws != nil
-						x.downs[0].wmu.Unlock()
-						if settled {
-							d = x.downs[0]
-						}
-					}
-				}
-				return d != nil
-			})
-			d.wmu.Lock()
-			dw, isDirect := d.ws.(*directWriter)
-			d.wmu.Unlock()
+			d, dw, isDirect := settledSubscriber(t, rg)
 			if !isDirect {
 				t.Fatal("the audio is not on the direct path")
 			}
@@ -249,4 +213,30 @@ func TestDirectPathHandOffReachesPion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// settledSubscriber waits for the WHEP subscriber's audio track to have
+// its writer, and says whether that is the direct path's.
+func settledSubscriber(t *testing.T, rg *testRig) (*downTrack, *directWriter, bool) {
+	t.Helper()
+	var d *downTrack
+	waitFor(t, "the subscriber's audio track settled", func() bool {
+		rg.sfu.mu.Lock()
+		defer rg.sfu.mu.Unlock()
+		for _, x := range rg.sfu.sessions {
+			if x.whep && len(x.downs) > 0 {
+				x.downs[0].wmu.Lock()
+				settled := !x.downs[0].directWanted && x.downs[0].ws != nil
+				x.downs[0].wmu.Unlock()
+				if settled {
+					d = x.downs[0]
+				}
+			}
+		}
+		return d != nil
+	})
+	d.wmu.Lock()
+	dw, isDirect := d.ws.(*directWriter)
+	d.wmu.Unlock()
+	return d, dw, isDirect
 }
