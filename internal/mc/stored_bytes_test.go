@@ -3,11 +3,11 @@ package mc_test
 import (
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/confer-platform/confer/internal/golden"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -84,19 +84,6 @@ func TestTemplateAndRoomStoredBytes(t *testing.T) {
 			map[string]any{"format": 4, "resolution": 13, "frame": 25, "bitrate": 2048}}, "bitrate": 512, "max_join_mt": 32, "name": "room four"})))
 		dump("room update, formats and bitrate", record.KindRoom, room2)
 
-		golden := filepath.Join("testdata", "stored_bytes.golden")
-		if *updateStored {
-			if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := out.String(); got != string(want) {
-			t.Errorf("stored bytes differ from %s:\n got:\n%s\nwant:\n%s", golden, got, want)
-		}
+		golden.Check(t, filepath.Join("testdata", "stored_bytes.golden"), out.String(), *updateStored)
 	})
 }

@@ -3,13 +3,13 @@ package vc
 import (
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/golden"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
@@ -84,27 +84,5 @@ func TestProgramSaveKeepsItsBytes(t *testing.T) {
 		}
 		got.WriteString(id + " " + r.State + " " + string(r.Data) + "\n")
 	}
-	file := filepath.Join("testdata", "program_golden.txt")
-	if *updateProgramGolden {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(got.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, w := strings.Split(got.String(), "\n"), strings.Split(string(want), "\n")
-	if len(g) != len(w) {
-		t.Fatalf("stored\n%s\nwant\n%s", got.String(), want)
-	}
-	for i := range g {
-		if g[i] != w[i] {
-			t.Errorf("stored\n%s\nwant\n%s", g[i], w[i])
-		}
-	}
+	golden.Check(t, filepath.Join("testdata", "program_golden.txt"), got.String(), *updateProgramGolden)
 }
