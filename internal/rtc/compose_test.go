@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -190,8 +191,13 @@ func TestComposedPictureReachesOnePictureReceivers(t *testing.T) {
 	waitComposed(t, rx, showsPanes(2, red, green))
 
 	// A recording of the conference holds the composition.
+	// Its file's header is written at the first key frame of the
+	// composition's own VP8 encoding (a second output, started by the
+	// recording's tap), so the test waits for written bytes, not a time.
 	path := filepath.Join(t.TempDir(), "composed.webm")
-	rec, err := (&rtc.Recorder{SFU: sf}).Record(ctx, conf, media.RecordSpec{Path: path})
+	var written atomic.Int64
+	rec, err := (&rtc.Recorder{SFU: sf}).Record(ctx, conf, media.RecordSpec{Path: path,
+		OnWrite: func(n int64) { written.Add(n) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,6 +206,11 @@ func TestComposedPictureReachesOnePictureReceivers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitComposed(t, rx, showsPanes(2, green, red))
+	for deadline := time.Now().Add(time.Minute); written.Load() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the recording wrote nothing in a minute: no key frame of the composition reached it")
+		}
+	}
 	// Let the recording hold a few pictures of the swapped panes.
 	n := rx.Frames()
 	for rx.Frames() < n+30 {
