@@ -8,6 +8,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/validate"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // msgBadText is the problem of a text that is not UTF-8 or holds NUL.
@@ -47,6 +48,17 @@ func badText(req *api.Request) []validate.Problem {
 // badIn finds a bad text (or object key) in a JSON value and returns its
 // path below the value.
 func badIn(v any, bad func(string) bool) (string, bool) {
+	if x, ok := wire.AsJSONObject(v); ok {
+		for _, k := range sortedKeys(x) {
+			if sub, ok := badIn(x[k], bad); bad(k) || ok {
+				if strings.HasPrefix(sub, "[") {
+					return k + sub, true
+				}
+				return k + dot(sub), true
+			}
+		}
+		return "", false
+	}
 	switch x := v.(type) {
 	case string:
 		return "", bad(x)
@@ -54,15 +66,6 @@ func badIn(v any, bad func(string) bool) (string, bool) {
 		for i, el := range x {
 			if sub, ok := badIn(el, bad); ok {
 				return "[" + strconv.Itoa(i) + "]" + dot(sub), true
-			}
-		}
-	case map[string]any:
-		for _, k := range sortedKeys(x) {
-			if sub, ok := badIn(x[k], bad); bad(k) || ok {
-				if strings.HasPrefix(sub, "[") {
-					return k + sub, true
-				}
-				return k + dot(sub), true
 			}
 		}
 	}

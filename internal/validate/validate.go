@@ -109,10 +109,7 @@ func check(ep *catalog.Endpoint, args *wire.Args) []Problem {
 		}
 		ps = checkFlat(ep.Params, flat)
 	case catalog.Params, catalog.JSON:
-		obj := args.Params
-		if obj == nil {
-			obj = map[string]any{}
-		}
+		obj := args.Params // nil when none: every member reads as absent
 		for _, p := range ep.Params {
 			v, present := obj[p.Name]
 			if !present || v == nil {
@@ -252,7 +249,7 @@ func checkValue(p catalog.Param, v any, path string, ps []subProblem) (any, []su
 		}
 		return bad(MsgNotStr)
 	case catalog.Object:
-		obj, ok := v.(map[string]any)
+		obj, ok := wire.AsJSONObject(v)
 		if !ok {
 			return bad(MsgNotObj)
 		}
@@ -266,7 +263,7 @@ func checkValue(p catalog.Param, v any, path string, ps []subProblem) (any, []su
 			}
 			obj[f.Name], ps = checkValue(f, fv, join(path, f.Name), ps)
 		}
-		return obj, ps
+		return v, ps // the decoded object, its members checked in place
 	case catalog.Array:
 		arr, ok := v.([]any)
 		if !ok {
@@ -337,35 +334,51 @@ func Error(ps []Problem) *wire.Error {
 // its value maps a second-level key to a message, or, for a list
 // parameter, is an array with one such object per element of the request's
 // list. A problem with a top-level parameter itself is keyed by its name.
-func DebugList(args *wire.Args, ps []Problem) map[string]any {
-	out := map[string]any{}
+// A parameter with problems of both forms shows the form of its last one.
+func DebugList(args *wire.Args, ps []Problem) map[string]DebugEntry {
+	out := map[string]DebugEntry{}
 	for _, p := range ps {
 		key := p.Sub
 		if key == "" {
 			key = p.Top
 		}
+		e := out[p.Top]
 		if p.Index < 0 {
-			m, _ := out[p.Top].(map[string]any)
-			if m == nil {
-				m = map[string]any{}
-				out[p.Top] = m
+			if e.Msgs == nil {
+				e = DebugEntry{Msgs: map[string]string{}}
 			}
-			m[key] = p.Msg
+			e.Msgs[key] = p.Msg
+			out[p.Top] = e
 			continue
 		}
-		list, _ := out[p.Top].([]any)
-		if list == nil {
+		if e.Elems == nil {
 			n := 0
 			if arr, ok := args.Params[p.Top].([]any); ok {
 				n = len(arr)
 			}
-			list = make([]any, n)
-			for i := range list {
-				list[i] = map[string]any{}
+			e = DebugEntry{Elems: make([]map[string]string, n)}
+			for i := range e.Elems {
+				e.Elems[i] = map[string]string{}
 			}
-			out[p.Top] = list
 		}
-		list[p.Index].(map[string]any)[key] = p.Msg
+		e.Elems[p.Index][key] = p.Msg
+		out[p.Top] = e
 	}
 	return out
+}
+
+// DebugEntry is one parameter's entry of debug_list: its messages by key
+// (Msgs), or for a list parameter one such object per element (Elems).
+// Exactly one of them is set.
+type DebugEntry struct {
+	Msgs  map[string]string
+	Elems []map[string]string
+}
+
+// MarshalJSON writes the entry as the object or the array it stands for.
+func (e DebugEntry) MarshalJSON() ([]byte, error) {
+	if e.Elems != nil {
+		return json.Marshal(e.Elems)
+	}
+	return json.Marshal(e.Msgs)
 }
