@@ -50,8 +50,9 @@ func (s flat) get(name string) (value, bool) {
 }
 
 // object reads the members of the structured parameters (params, a JSON
-// body) or of a nested object.
-type object map[string]any
+// body) or of a nested object: the wire edge's open-form object, before
+// the request's type holds them.
+type object wire.JSONObject
 
 func (o object) get(name string) (value, bool) {
 	v, ok := o[name]
@@ -145,8 +146,8 @@ func asNumber(name string, v value) (float64, error) {
 	return 0, bad(name, "a number")
 }
 
-func asObject(name string, v value) (map[string]any, error) {
-	if m, ok := v.v.(map[string]any); ok {
+func asObject(name string, v value) (wire.JSONObject, error) {
+	if m, ok := wire.AsJSONObject(v.v); ok {
 		return m, nil
 	}
 	return nil, bad(name, "an object")

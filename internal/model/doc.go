@@ -5,7 +5,8 @@
 // the platform objects as the replies that show them (Conference is
 // VCConfsGetReply, model_objects.go).
 //
-// Handlers work with these types; map[string]any stays at the wire edge.
+// Handlers work with these types; the open-form JSON object
+// (wire.JSONObject) stays at the wire edge.
 // A request is read from the decoded parameters after the pipeline's
 // compatibility rules and validation (Decode: the newest model); a reply
 // is written as the wire's object by Wire, in the newest model, and the
