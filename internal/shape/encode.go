@@ -14,11 +14,11 @@ import (
 // booleans, null), which cost a speaker change 15 % of its allocations
 // (docs/benchmarks.md, "Speaker changes, second pass"); any other value
 // goes through json.Marshal. TestEncodeMatchesMarshal compares the bytes.
-func Encode(m map[string]any) ([]byte, error) {
+func Encode(m wire.JSONObject) ([]byte, error) {
 	return appendDoc(make([]byte, 0, 1024), m)
 }
 
-func appendDoc(b []byte, m map[string]any) ([]byte, error) {
+func appendDoc(b []byte, m wire.JSONObject) ([]byte, error) {
 	if m == nil {
 		return append(b, "null"...), nil
 	}
@@ -44,6 +44,9 @@ func appendDoc(b []byte, m map[string]any) ([]byte, error) {
 }
 
 func appendAny(b []byte, v any) ([]byte, error) {
+	if m, ok := wire.AsJSONObject(v); ok {
+		return appendDoc(b, m)
+	}
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -59,8 +62,6 @@ func appendAny(b []byte, v any) ([]byte, error) {
 		if isPlainInt(string(x)) {
 			return append(b, x...), nil
 		}
-	case map[string]any:
-		return appendDoc(b, x)
 	case []any:
 		if x == nil {
 			return append(b, "null"...), nil

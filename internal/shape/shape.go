@@ -10,16 +10,17 @@ import (
 	"encoding/json"
 
 	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Project returns the fields of schema taken from v. Nested objects and
 // lists of objects are projected with their own fields; a scalar or list
 // that v lacks gets its kind's zero value (0, "", []), and an object that
 // v lacks (no speaker, no mix set) is left out.
-func Project(v map[string]any, schema []catalog.Param) map[string]any {
+func Project(v wire.JSONObject, schema []catalog.Param) map[string]any {
 	out := make(map[string]any, len(schema))
 	for _, p := range schema {
-		if _, ok := v[p.Name].(map[string]any); !ok && p.Kind == catalog.Object {
+		if _, ok := wire.AsJSONObject(v[p.Name]); !ok && p.Kind == catalog.Object {
 			continue
 		}
 		out[p.Name] = value(v[p.Name], p)
@@ -30,12 +31,12 @@ func Project(v map[string]any, schema []catalog.Param) map[string]any {
 func value(v any, p catalog.Param) any {
 	switch p.Kind {
 	case catalog.Object:
-		m, _ := v.(map[string]any)
+		m, _ := wire.AsJSONObject(v)
 		if len(p.Fields) == 0 {
 			if m == nil {
 				return map[string]any{}
 			}
-			return m
+			return v // the stored object itself, of open form
 		}
 		return Project(m, p.Fields)
 	case catalog.Array:
@@ -43,7 +44,7 @@ func value(v any, p catalog.Param) any {
 		out := make([]any, 0, len(arr))
 		for _, el := range arr {
 			if p.Elem == catalog.Object && len(p.Fields) > 0 {
-				m, _ := el.(map[string]any)
+				m, _ := wire.AsJSONObject(el)
 				out = append(out, Project(m, p.Fields))
 			} else {
 				out = append(out, el)
@@ -95,16 +96,4 @@ func Decode(b []byte) (map[string]any, error) {
 		m = map[string]any{}
 	}
 	return m, nil
-}
-
-// Merge copies the fields of src over dst (one level: a nested object sent
-// in src replaces the stored one) and returns dst.
-func Merge(dst, src map[string]any) map[string]any {
-	if dst == nil {
-		dst = map[string]any{}
-	}
-	for k, v := range src {
-		dst[k] = v
-	}
-	return dst
 }
