@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/wire"
 	"github.com/confer-platform/confer/sdk"
 )
 
@@ -29,7 +30,7 @@ func runCall(a *app, args []string) error {
 	}
 	var req any
 	if len(params) > 0 {
-		req = params
+		req = map[string]any(params) // the SDK's generic request (sdk.Call)
 	}
 	if err := c.Call(a.capture(), ep, pathArgs, req, nil); err != nil {
 		return err
@@ -54,8 +55,9 @@ func runCall(a *app, args []string) error {
 // (typed by the catalogue's schema: a number for an integer parameter),
 // NAME:=JSON and NAME=@FILE (a file upload for a file parameter, else the
 // file's text). NAME may be dotted for members of objects: vmp.layout=2.
-func callParams(ep *sdk.Endpoint, rawQuery string, pairs []string) (map[string]any, error) {
-	params := map[string]any{}
+// The parameters are of open form (any endpoint's), a wire.JSONObject.
+func callParams(ep *sdk.Endpoint, rawQuery string, pairs []string) (wire.JSONObject, error) {
+	params := wire.JSONObject{}
 	var schema []catalog.Param
 	if e, ok := catalog.Lookup(ep.Name); ok {
 		schema = e.Params
@@ -159,18 +161,18 @@ func typed(p *catalog.Param, s string) any {
 }
 
 // setPath stores v at a dotted name, making the objects on the way.
-func setPath(m map[string]any, name string, v any) error {
+func setPath(m wire.JSONObject, name string, v any) error {
 	head, rest, nested := strings.Cut(name, ".")
 	if !nested {
 		m[head] = v
 		return nil
 	}
-	sub, ok := m[head].(map[string]any)
+	sub, ok := wire.AsJSONObject(m[head]) // set by a dotted name or as JSON
 	if !ok {
 		if _, taken := m[head]; taken {
 			return usagef("%s is set both as a value and as an object", head)
 		}
-		sub = map[string]any{}
+		sub = wire.JSONObject{}
 		m[head] = sub
 	}
 	return setPath(sub, rest, v)
