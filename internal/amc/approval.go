@@ -56,11 +56,11 @@ func (m *Module) listPending(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	docs := make([]map[string]any, 0, len(cs))
+	docs := make([]wire.JSONObject, 0, len(cs))
 	for _, c := range paging.Cut(cs, paging.Read(r.Args.Query, paging.Offsets)) {
 		docs = append(docs, c.Doc)
 	}
-	return wire.Object{"total": len(cs), "confs": projectList(r, "confs", docs)}, nil
+	return wire.Object{"total": len(cs), "confs": shape.List(r.Endpoint.Reply, "confs", docs)}, nil
 }
 
 // approve releases a pending conference: approval rights are the domain

@@ -9,7 +9,6 @@ import (
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -171,14 +170,4 @@ func (m *Module) department(ctx context.Context, r *api.Request, moid string) (s
 		}
 	}
 	return store.Department{}, noDepartment("department_moid", moid)
-}
-
-// projectList projects documents with the element schema of a reply list.
-func projectList(r *api.Request, name string, docs []map[string]any) []any {
-	fields := shape.Elem(r.Endpoint.Reply, name)
-	out := make([]any, len(docs))
-	for i, d := range docs {
-		out[i] = shape.Project(d, fields)
-	}
-	return out
 }

@@ -29,7 +29,7 @@ func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	var docs []map[string]any
+	var docs []wire.JSONObject
 	for _, c := range confs {
 		start := c.StartTime()
 		end, _ := record.ParseTime(record.Str(c.Doc, "end_time"))
@@ -45,7 +45,7 @@ func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	total := len(docs)
 	docs = paging.Cut(docs, w)
-	return wire.Object{"total": total, "booked_confs": projectList(r, "booked_confs", docs)}, nil
+	return wire.Object{"total": total, "booked_confs": shape.List(r.Endpoint.Reply, "booked_confs", docs)}, nil
 }
 
 // bookedWindow reads the start_time and end_time filters.

@@ -19,10 +19,11 @@ func listPage(r *api.Request) (w paging.Window, desc bool) {
 	return paging.Read(r.Args.Query, paging.Offsets), r.Args.Query.Get("order") == "1"
 }
 
-// load reads a record of the caller's domain as a document. A record of
+// load reads a record of the caller's domain as a document of open form
+// (a template, whose members a conference copies). A record of
 // another domain, or of another account when owned is set, is "not found"
 // with the given code (DESIGN principle 6): nobody learns it exists.
-func (m *Module) load(ctx context.Context, r *api.Request, kind, id string, owned bool, code int, what string) (store.Record, map[string]any, error) {
+func (m *Module) load(ctx context.Context, r *api.Request, kind, id string, owned bool, code int, what string) (store.Record, wire.JSONObject, error) {
 	rec, err := m.loadRecord(ctx, r, kind, id, owned, code, what)
 	if err != nil {
 		return rec, nil, err
@@ -50,17 +51,6 @@ func (m *Module) listRecords(ctx context.Context, r *api.Request, kind string, o
 		q.OwnerMoid = r.Principal.AccountMoid
 	}
 	return m.st.ListRecords(ctx, q)
-}
-
-// projectList projects documents with the element schema of the reply's
-// list field name.
-func projectList(r *api.Request, name string, docs []map[string]any) []any {
-	fields := shape.Elem(r.Endpoint.Reply, name)
-	out := make([]any, len(docs))
-	for i, d := range docs {
-		out[i] = shape.Project(d, fields)
-	}
-	return out
 }
 
 // adminOnly answers 20005 unless the caller administers its user domain:

@@ -9,6 +9,7 @@ import (
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // StartRoom starts the conference of the virtual meeting room whose
@@ -42,7 +43,7 @@ func (m *Module) StartRoom(ctx context.Context, number string, may func(password
 	return false, nil
 }
 
-func (m *Module) startRoom(ctx context.Context, rec store.Record, room map[string]any) (bool, error) {
+func (m *Module) startRoom(ctx context.Context, rec store.Record, room wire.JSONObject) (bool, error) {
 	doc := map[string]any{}
 	for k, v := range room {
 		if !confSourceOnly[k] {

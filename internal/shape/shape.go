@@ -73,6 +73,17 @@ func value(v any, p catalog.Param) any {
 	return v
 }
 
+// List projects documents with the element fields of the list field
+// name of a reply schema, e.g. each conference of "confs".
+func List(schema []catalog.Param, name string, docs []wire.JSONObject) []any {
+	fields := Elem(schema, name)
+	out := make([]any, len(docs))
+	for i, d := range docs {
+		out[i] = Project(d, fields)
+	}
+	return out
+}
+
 // Elem returns the element fields of a list field of a reply schema, e.g.
 // the fields of each conference of "confs".
 func Elem(schema []catalog.Param, name string) []catalog.Param {
