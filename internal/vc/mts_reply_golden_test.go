@@ -76,7 +76,7 @@ func mtsReplies(t *testing.T, rel string, out *strings.Builder) {
 	for _, level := range levels {
 		admin.Level = level
 		for _, path := range []string{a + "/mts", a + "/mts/1", a + "/mts/2", a + "/mts/3", a + "/mts/4", a + "/mts/4.1",
-			a + "/mts/0.4.2", b + "/mts", b + "/mts/2", a + "/cascades/4/mts", a + "/cascades/0.4/mts", a + "/upload", b + "/upload"} {
+			a + "/mts/0.4.2", b + "/mts", b + "/mts/2", a + "/cascades/0/mts", a + "/cascades/4/mts", a + "/cascades/0.4/mts", a + "/upload", b + "/upload"} {
 			r := admin.Do("GET", "/api/v1/vc/confs/"+path, nil)
 			fmt.Fprintf(out, "%s level %s GET %s\n%s\n", rel, level, name(path), name(r.Raw))
 		}
