@@ -10,7 +10,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -102,7 +101,11 @@ func (m *Module) cascadeTarget(ctx context.Context, c engine.Conference, ec engi
 func (m *Module) listCascadeMts(ctx context.Context, r *api.Request) (wire.Object, error) {
 	id := r.Path("cascade_id")
 	if id == LocalCascade {
-		return m.listMts(ctx, r)
+		ts, err := m.localMts(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return cascadeItems(ts).Wire(), nil
 	}
 	c, ec, err := m.mtConf(ctx, r)
 	if err != nil {
@@ -117,7 +120,7 @@ func (m *Module) listCascadeMts(ctx context.Context, r *api.Request) (wire.Objec
 		return nil, err
 	}
 	ts = engine.Prefixed(ts, strings.TrimPrefix(id, "0.")+".")
-	return wire.Object{"mts": mtProject(ts, shape.Elem(r.Endpoint.Reply, "mts"))}, nil
+	return cascadeItems(ts).Wire(), nil
 }
 
 // addCascadeMts adds terminals to a conference of the cascade, each called

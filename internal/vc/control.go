@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -87,45 +86,6 @@ func (m *Module) ctlOnline(ctx context.Context, c engine.Conference, mtID string
 		return t, wire.Errorf(CodeMtUnreachable, "terminal %s of conference %s is not online", mtID, c.ID())
 	}
 	return t, nil
-}
-
-// termFlags are a change of a terminal document's mix and vmp flags (1
-// the terminal is in the mix or the composition, 0 not); a flag not set
-// is left as it is.
-type termFlags struct{ Mix, VMP model.Opt[int] }
-
-// changed tells whether the change sets a flag.
-func (f termFlags) changed() bool { return f.Mix.Set || f.VMP.Set }
-
-// ctlSetTerminal writes the flags f of a terminal document; a terminal
-// that is gone meanwhile is skipped.
-func (m *Module) ctlSetTerminal(ctx context.Context, ec engine.Conf, mtID string, f termFlags) error {
-	_, err := m.engine.Update(ctx, ec, mtID, func(t *engine.Terminal) error {
-		if n, ok := f.Mix.Get(); ok {
-			t.Doc["mix"] = n
-		}
-		if n, ok := f.VMP.Get(); ok {
-			t.Doc["vmp"] = n
-		}
-		return nil
-	})
-	if errors.Is(err, engine.ErrNotFound) {
-		return nil
-	}
-	return err
-}
-
-// ctlSetDual sets a terminal's dual flag (1 it sends the dual stream, 0
-// not); a terminal that is gone meanwhile is skipped.
-func (m *Module) ctlSetDual(ctx context.Context, ec engine.Conf, mtID string, dual int) error {
-	_, err := m.engine.Update(ctx, ec, mtID, func(t *engine.Terminal) error {
-		t.Doc["dual"] = dual
-		return nil
-	})
-	if errors.Is(err, engine.ErrNotFound) {
-		return nil
-	}
-	return err
 }
 
 // The roles, read from a conference (ctlGetRole's argument).

@@ -85,12 +85,12 @@ func (m *Module) ctlDualFlags(ctx context.Context, c engine.Conference, prev, ne
 		return err
 	}
 	if prev != "" && prev != next {
-		if err := m.ctlSetDual(ctx, ec, prev, 0); err != nil {
+		if err := m.setTermFlags(ctx, ec, prev, termFlags{Dual: model.Some(0)}); err != nil {
 			return err
 		}
 	}
 	if next != "" {
-		return m.ctlSetDual(ctx, ec, next, 1)
+		return m.setTermFlags(ctx, ec, next, termFlags{Dual: model.Some(1)})
 	}
 	return nil
 }

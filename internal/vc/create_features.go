@@ -36,10 +36,13 @@ import (
 // (no layout, no poll interval, no member, another domain's recording
 // server) does not start, and the start reports why to the server's log.
 
+// objectSet tells whether a creation member is a non-empty object.
+func objectSet(v any) bool { n, _ := tlObject(v); return n > 0 }
+
 // hasCreated tells whether the creation set any feature.
 func hasCreated(c engine.Conference) bool {
 	for _, k := range []string{"mix", "vmp", "poll"} {
-		if len(tlObj(c.Doc[k])) > 0 {
+		if objectSet(c.Doc[k]) {
 			return true
 		}
 	}
@@ -91,10 +94,10 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 	doc := c.Doc
 	var problems []error
 	var mix model.MCConfsCreateRequestMix // the creation's, stored
-	if len(tlObj(doc["mix"])) > 0 && c.Mix == nil && record.Member(doc["mix"], &mix) {
+	if objectSet(doc["mix"]) && c.Mix == nil && record.Member(doc["mix"], &mix) {
 		c.Mix = v.createdMix(mix)
 	}
-	if len(tlObj(doc["vmp"])) > 0 && c.VMP == nil {
+	if objectSet(doc["vmp"]) && c.VMP == nil {
 		var p createdVMPSetting // the creation's, stored
 		createdSetting(doc["vmp"], &p)
 		cfg, err := v.createdVMP(p)
@@ -104,7 +107,7 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]erro
 			c.VMP = cfg
 		}
 	}
-	if len(tlObj(doc["poll"])) > 0 && !pollRunning(c.Poll, v.byID, v.now) {
+	if objectSet(doc["poll"]) && !pollRunning(c.Poll, v.byID, v.now) {
 		var p createdPollSetting // the creation's, stored
 		createdSetting(doc["poll"], &p)
 		poll, err := v.createdPoll(p)

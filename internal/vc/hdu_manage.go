@@ -1,7 +1,9 @@
 package vc
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"regexp"
 	"time"
@@ -122,14 +124,48 @@ func (m *Module) WallSeen(ctx context.Context, domain, hduID string) {
 	_ = m.st.SwapRecord(ctx, rec) // another poll or node wrote it meanwhile: as good
 }
 
-// wallOnline tells whether a registered wall's document says it is
-// online at now: its page seen lately, or (a record without docSeen,
-// written by an older release or a test) its online flag.
-func wallOnline(doc map[string]any, now time.Time) bool {
-	if v, ok := doc[docSeen]; ok {
-		seen, _ := record.IntOK(v)
-		return seen > 0 && now.Sub(time.UnixMilli(int64(seen))) <= wallOnlineFor
+// storedWall is a registered wall's document as the wall list reads it:
+// its name as record.Str reads it, seen and online as record.IntOK does,
+// each with its presence.
+type storedWall struct {
+	Name   record.Text `json:"hdu_name"`
+	Seen   wallNum     `json:"seen"` // docSeen
+	Online wallNum     `json:"online"`
+}
+
+// wallNum is a number member of a wall's document: whether it is there
+// (null too), and its value as record.IntOK reads it.
+type wallNum struct {
+	n         int
+	there, ok bool
+}
+
+// UnmarshalJSON reads the member as record.IntOK does.
+func (w *wallNum) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return err
 	}
-	on, ok := record.IntOK(doc["online"])
-	return !ok || on == 1
+	w.there = true
+	w.n, w.ok = record.IntOK(v)
+	return nil
+}
+
+// decodeWall reads a registered wall's document.
+func decodeWall(data []byte) (storedWall, error) {
+	var w storedWall
+	err := json.Unmarshal(data, &w)
+	return w, err
+}
+
+// online tells whether a registered wall's document says it is online at
+// now: its page seen lately, or (a record without docSeen, written by an
+// older release or a test) its online flag.
+func (w storedWall) online(now time.Time) bool {
+	if w.Seen.there {
+		return w.Seen.n > 0 && now.Sub(time.UnixMilli(int64(w.Seen.n))) <= wallOnlineFor
+	}
+	return !w.Online.ok || w.Online.n == 1
 }

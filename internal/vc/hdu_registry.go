@@ -10,8 +10,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -58,11 +56,11 @@ func (m *Module) hduRegistry(ctx context.Context, domain string) ([]hduDevice, e
 	}
 	out := make([]hduDevice, 0, len(recs))
 	for _, rec := range recs {
-		doc, err := shape.Decode(rec.Data)
+		w, err := decodeWall(rec.Data)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, hduDevice{ID: rec.ID, Name: record.Str(doc, "hdu_name"), Online: wallOnline(doc, m.clk.Now())})
+		out = append(out, hduDevice{ID: rec.ID, Name: string(w.Name), Online: w.online(m.clk.Now())})
 	}
 	sort.Slice(out, func(i, j int) bool { return hduLess(out[i].ID, out[j].ID) })
 	return out, nil

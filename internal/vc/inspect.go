@@ -61,7 +61,7 @@ func inspectLeave(c *engine.Conference, gone leftSet) (bool, []string) {
 		}
 		kept = append(kept, v)
 	}
-	if len(kept) == len(tlObjs(c.Doc[tlKeyInspections])) {
+	if len(kept) == tlObjects(c.Doc[tlKeyInspections]) {
 		return false, nil
 	}
 	setViewings(c, kept)
@@ -85,7 +85,7 @@ func (m *Module) inspectFlags(ctx context.Context, c engine.Conference, mtIDs []
 		if viewing[id] {
 			flag = 1
 		}
-		if err := m.tlSetFlag(ctx, c, id, "inspection", flag); err != nil {
+		if err := m.setTermFlags(ctx, engine.ConfOf(c), id, termFlags{Inspection: model.Some(flag)}); err != nil {
 			return err
 		}
 	}

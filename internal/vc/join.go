@@ -92,8 +92,12 @@ func joinRoles(c *engine.Conference, id, acct string) bool {
 		c.Roles.Chairman = id
 		changed = true
 	}
-	for _, v := range tlObjs(doc["vips"]) {
-		if record.Str(v, "account") != acct || len(c.VIPs) >= vipMax {
+	vips, _ := doc["vips"].([]any)
+	for _, e := range vips {
+		var v struct { // the creation's {name, account, account_type}, account as record.Str reads it
+			Account record.Text `json:"account"`
+		}
+		if !record.Member(e, &v) || string(v.Account) != acct || len(c.VIPs) >= vipMax {
 			continue
 		}
 		for _, have := range c.VIPs {

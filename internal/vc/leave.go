@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -84,7 +85,7 @@ func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string)
 			return err
 		}
 		if record.Int(t.Doc, "dual") != 0 {
-			if err := m.ctlSetDual(ctx, ec, id, 0); err != nil {
+			if err := m.setTermFlags(ctx, ec, id, termFlags{Dual: model.Some(0)}); err != nil {
 				return err
 			}
 		}

@@ -146,8 +146,8 @@ func monitorsExcept(mons []monitor, drop func(monitor) bool) []monitor {
 
 // monitorSettle deletes the monitors whose heartbeat stopped.
 func monitorSettle(c *engine.Conference, now time.Time) bool {
-	all, live := tlObjs(c.Doc[tlKeyMonitors]), monitorsLive(c, now)
-	if len(all) == len(live) {
+	all, live := tlObjects(c.Doc[tlKeyMonitors]), monitorsLive(c, now)
+	if all == len(live) {
 		return false
 	}
 	setMonitors(c, live)
@@ -322,7 +322,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 // asSent is a request's object member as the request sent it (nil when
 // it is not an object), stored with the monitor.
 func asSent(v any) json.RawMessage {
-	if tlObj(v) == nil {
+	if _, ok := tlObject(v); !ok {
 		return nil
 	}
 	b, err := json.Marshal(v)

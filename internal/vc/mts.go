@@ -7,12 +7,10 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -51,27 +49,22 @@ func mtErr(err error, confID, mtID string) error {
 	return err
 }
 
-// mtProject projects terminal documents with the element fields of a
-// list reply.
-func mtProject(ts []engine.Terminal, fields []catalog.Param) []any {
-	out := make([]any, len(ts))
-	for i, t := range ts {
-		out[i] = shape.Project(t.Doc, fields)
-	}
-	return out
-}
-
 // listMts lists the conference's terminals in mt_id order.
 func (m *Module) listMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+	ts, err := m.localMts(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return mtItems(ts).Wire(), nil
+}
+
+// localMts reads the terminals of the request's conference.
+func (m *Module) localMts(ctx context.Context, r *api.Request) ([]engine.Terminal, error) {
 	_, ec, err := m.mtConf(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	ts, err := m.engine.List(ctx, ec)
-	if err != nil {
-		return nil, err
-	}
-	return wire.Object{"mts": mtProject(ts, shape.Elem(r.Endpoint.Reply, "mts"))}, nil
+	return m.engine.List(ctx, ec)
 }
 
 // getMt shows one terminal with its channels and volumes.
@@ -84,7 +77,7 @@ func (m *Module) getMt(ctx context.Context, r *api.Request) (wire.Object, error)
 	if err != nil {
 		return nil, mtErr(err, c.ID(), r.Path("mt_id"))
 	}
-	out := shape.Project(t.Doc, r.Endpoint.Reply)
+	out := mtDetail(t).Wire()
 	if id := r.Path("mt_id"); strings.Contains(id, ".") {
 		// A subordinate's terminal (issue 13), by its cascaded mt_id;
 		// reference 05: protocol and call_mode are not returned for it.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -109,19 +110,6 @@ func tlMember(c engine.Conference, ts map[string]engine.Terminal, field, mtID st
 	return nil
 }
 
-// tlSetFlag writes a flag (rec, inspection) of a terminal document; a
-// terminal that is gone is skipped.
-func (m *Module) tlSetFlag(ctx context.Context, c engine.Conference, mtID, flag string, v int) error {
-	_, err := m.engine.Update(ctx, engine.ConfOf(c), mtID, func(t *engine.Terminal) error {
-		t.Doc[flag] = v
-		return nil
-	})
-	if errors.Is(err, engine.ErrNotFound) {
-		return nil
-	}
-	return err
-}
-
 // tlMs is a stored timestamp; tlAt reads one back.
 func tlMs(t time.Time) int64 { return t.UnixMilli() }
 
@@ -154,19 +142,20 @@ func tlStr(v any) string {
 	return ""
 }
 
-// tlObj reads an object value (nil when it is not one).
-func tlObj(v any) map[string]any { o, _ := v.(map[string]any); return o }
+// tlObject tells whether a stored member is an object (the form
+// shape.Decode gives one) and how many members it has.
+func tlObject(v any) (int, bool) { o, ok := v.(map[string]any); return len(o), ok }
 
-// tlObjs reads a list of objects, skipping other elements.
-func tlObjs(v any) []map[string]any {
+// tlObjects counts the objects of a stored list (none when it is not one).
+func tlObjects(v any) int {
 	l, _ := v.([]any)
-	out := make([]map[string]any, 0, len(l))
+	n := 0
 	for _, e := range l {
-		if o, ok := e.(map[string]any); ok {
-			out = append(out, o)
+		if _, ok := tlObject(e); ok {
+			n++
 		}
 	}
-	return out
+	return n
 }
 
 // timelineLeave keeps the features consistent when terminals leave the
@@ -215,7 +204,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		return err
 	}
 	for _, id := range mtIDs { // a hung-up terminal is recorded no more
-		if err := m.tlSetFlag(ctx, c, id, "rec", 0); err != nil {
+		if err := m.setTermFlags(ctx, engine.ConfOf(c), id, termFlags{Rec: model.Some(0)}); err != nil {
 			return err
 		}
 	}
@@ -296,5 +285,6 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 // tlHasState tells whether a conference holds any state of these
 // features that time can change.
 func tlHasState(c *engine.Conference) bool {
-	return len(tlObjs(c.Doc[tlKeyMonitors])) > 0 || tlObj(c.Doc[tlKeyPlayback]) != nil || pollsActive(c)
+	_, playing := tlObject(c.Doc[tlKeyPlayback])
+	return tlObjects(c.Doc[tlKeyMonitors]) > 0 || playing || pollsActive(c)
 }

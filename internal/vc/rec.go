@@ -217,7 +217,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 		m.rtmpStart(ctx, c, recID, rtmpURL)
 	}
 	for _, id := range ids {
-		if err := m.tlSetFlag(ctx, c, id, "rec", 1); err != nil {
+		if err := m.setTermFlags(ctx, engine.ConfOf(c), id, termFlags{Rec: model.Some(1)}); err != nil {
 			return nil, err
 		}
 	}
@@ -323,7 +323,7 @@ func (m *Module) recStop(ctx context.Context, r *api.Request) (wire.Object, erro
 		return nil, err
 	}
 	for _, id := range members {
-		if err := m.tlSetFlag(ctx, c, id, "rec", 0); err != nil {
+		if err := m.setTermFlags(ctx, engine.ConfOf(c), id, termFlags{Rec: model.Some(0)}); err != nil {
 			return nil, err
 		}
 	}

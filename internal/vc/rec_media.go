@@ -11,6 +11,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/push"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
@@ -295,7 +296,7 @@ func (m *Module) recEndedByMedia(ctx context.Context, domain, confID, recID stri
 		return false, err
 	}
 	for _, id := range members {
-		if err := m.tlSetFlag(ctx, c, id, "rec", 0); err != nil {
+		if err := m.setTermFlags(ctx, engine.ConfOf(c), id, termFlags{Rec: model.Some(0)}); err != nil {
 			return false, err
 		}
 	}

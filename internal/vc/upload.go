@@ -80,17 +80,10 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, er
 	return nil, nil
 }
 
-// uploadFlag sets the upload field of a terminal; one that is gone
+// uploadFlag sets the upload flag of a terminal; one that is gone
 // meanwhile is skipped.
 func (m *Module) uploadFlag(ctx context.Context, ec engine.Conf, mtID string, v int) error {
-	_, err := m.engine.Update(ctx, ec, mtID, func(t *engine.Terminal) error {
-		t.Doc["upload"] = v
-		return nil
-	})
-	if errors.Is(err, engine.ErrNotFound) {
-		return nil
-	}
-	return err
+	return m.setTermFlags(ctx, ec, mtID, termFlags{Upload: model.Some(v)})
 }
 
 // uploadLeave cancels the upload of a terminal among mtIDs that was hung

@@ -70,7 +70,7 @@ func (m *Module) mediaFlagsOf(ctx context.Context, c engine.Conference, ids []st
 			set.VMP = model.Some(0)
 		}
 		if set.changed() {
-			if err := m.ctlSetTerminal(ctx, ec, id, set); err != nil {
+			if err := m.setTermFlags(ctx, ec, id, set); err != nil {
 				return err
 			}
 		}
@@ -176,7 +176,7 @@ func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
 			set.VMP = model.Some(want)
 		}
 		if set.changed() {
-			if err := m.ctlSetTerminal(ctx, ec, id, set); err != nil {
+			if err := m.setTermFlags(ctx, ec, id, set); err != nil {
 				return err
 			}
 		}
