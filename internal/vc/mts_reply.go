@@ -165,14 +165,14 @@ func (f termFlags) changed() bool {
 	return f.Dual.Set || f.Mix.Set || f.VMP.Set || f.Inspection.Set || f.Rec.Set || f.Upload.Set
 }
 
-// apply writes the flags that are set into a terminal document.
-func (f termFlags) apply(doc map[string]any) {
+// apply writes the flags that are set into a terminal's document.
+func (f termFlags) apply(t *engine.Terminal) {
 	for _, x := range [...]struct {
 		name string
 		v    model.Opt[int]
 	}{{flagDual, f.Dual}, {flagMix, f.Mix}, {flagVMP, f.VMP}, {flagInspection, f.Inspection}, {flagRec, f.Rec}, {flagUpload, f.Upload}} {
 		if n, ok := x.v.Get(); ok {
-			doc[x.name] = n
+			t.Doc[x.name] = n
 		}
 	}
 }
@@ -181,7 +181,7 @@ func (f termFlags) apply(doc map[string]any) {
 // meanwhile is skipped.
 func (m *Module) setTermFlags(ctx context.Context, ec engine.Conf, mtID string, f termFlags) error {
 	_, err := m.engine.Update(ctx, ec, mtID, func(t *engine.Terminal) error {
-		f.apply(t.Doc)
+		f.apply(t)
 		return nil
 	})
 	if errors.Is(err, engine.ErrNotFound) {

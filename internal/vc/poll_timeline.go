@@ -142,9 +142,9 @@ func tlStr(v any) string {
 	return ""
 }
 
-// tlObject tells whether a stored member is an object (the form
-// shape.Decode gives one) and how many members it has.
-func tlObject(v any) (int, bool) { o, ok := v.(map[string]any); return len(o), ok }
+// tlObject tells whether a stored member is an object and how many
+// members it has.
+func tlObject(v any) (int, bool) { o, ok := wire.AsJSONObject(v); return len(o), ok }
 
 // tlObjects counts the objects of a stored list (none when it is not one).
 func tlObjects(v any) int {
