@@ -98,14 +98,14 @@ func (m *Module) cascadeTarget(ctx context.Context, c engine.Conference, ec engi
 // listCascadeMts lists the terminals of a cascade: the local ones for
 // "0"; a subordinate's, with mt_ids under its cascade_id ("4.1"), without
 // the terminal that stands for the superior.
-func (m *Module) listCascadeMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listCascadeMts(ctx context.Context, r *api.Request) (*model.VCConfsCascadesMtsListReply, error) {
 	id := r.Path("cascade_id")
 	if id == LocalCascade {
 		ts, err := m.localMts(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		return cascadeItems(ts).Wire(), nil
+		return cascadeItems(ts), nil
 	}
 	c, ec, err := m.mtConf(ctx, r)
 	if err != nil {
@@ -120,7 +120,7 @@ func (m *Module) listCascadeMts(ctx context.Context, r *api.Request) (wire.Objec
 		return nil, err
 	}
 	ts = engine.Prefixed(ts, strings.TrimPrefix(id, "0.")+".")
-	return cascadeItems(ts).Wire(), nil
+	return cascadeItems(ts), nil
 }
 
 // addCascadeMts adds terminals to a conference of the cascade, each called
@@ -128,7 +128,7 @@ func (m *Module) listCascadeMts(ctx context.Context, r *api.Request) (wire.Objec
 // "the MCU index of the terminal's conference": 0 for the local one, the
 // mt_id of the link that reaches a subordinate in its own superior (the
 // last component of the cascade_id).
-func (m *Module) addCascadeMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) addCascadeMts(ctx context.Context, r *api.Request) (*model.VCConfsCascadesMtsAddReply, error) {
 	id := r.Path("cascade_id")
 	added, err := m.mtAdd(ctx, r, id)
 	if err != nil {
@@ -139,12 +139,12 @@ func (m *Module) addCascadeMts(ctx context.Context, r *api.Request) (wire.Object
 		last := id[strings.LastIndexByte(id, '.')+1:]
 		idx, _ = strconv.Atoi(last)
 	}
-	reply := model.VCConfsCascadesMtsAddReply{Mts: make([]model.VCConfsCascadesMtsAddReplyMt, len(added))}
+	reply := &model.VCConfsCascadesMtsAddReply{Mts: make([]model.VCConfsCascadesMtsAddReplyMt, len(added))}
 	for i, a := range added {
 		reply.Mts[i] = model.VCConfsCascadesMtsAddReplyMt{Account: a.Account, AccountType: a.AccountType,
 			Protocol: a.Protocol, MtID: a.MtID, CascadesID: idx}
 	}
-	return reply.Wire(), nil
+	return reply, nil
 }
 
 // cascadeTree returns the terminals of c's subordinates at every level

@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // The dual-stream (content sharing) source (reference 05 items 21 to 23,
@@ -18,10 +17,10 @@ import (
 
 // setDualStream makes an online terminal the dual-stream source (mt_id ""
 // cancels the source).
-func (m *Module) setDualStream(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setDualStream(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsDualstreamUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	mtID := q.MtID
 	prev := ""
@@ -36,22 +35,22 @@ func (m *Module) setDualStream(ctx context.Context, r *api.Request) (wire.Object
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := m.ctlDualFlags(ctx, c, prev, mtID); err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.ctlStillOnline(ctx, c, mtID)
+	return m.ctlStillOnline(ctx, c, mtID)
 }
 
 // cancelDualStream stops the dual stream of the terminal mt_id. A
 // terminal of the conference that is not the source has nothing to stop
 // (success, nothing changes); one that is not in the conference is 12104;
 // mt_id "" stops whichever terminal is the source.
-func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsDualstreamDeleteRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	mtID := q.MtID
 	prev := ""
@@ -69,12 +68,12 @@ func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) (wire.Obj
 		return nil
 	})
 	if errors.Is(err, errCtlUnchanged) {
-		return nil, nil
+		return nil
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.ctlDualFlags(ctx, c, prev, "")
+	return m.ctlDualFlags(ctx, c, prev, "")
 }
 
 // ctlDualFlags moves the terminals' dual flag from the previous source to

@@ -8,7 +8,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Silence and mute the whole conference (reference 05 items 25 and 26,
@@ -19,10 +18,10 @@ import (
 
 // setSilenceAll silences (value 1) or unsilences (0) the loudspeakers of
 // every online terminal.
-func (m *Module) setSilenceAll(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setSilenceAll(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsSilenceUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	v := q.Value
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
@@ -30,9 +29,9 @@ func (m *Module) setSilenceAll(ctx context.Context, r *api.Request) (wire.Object
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.ctlSetOnline(ctx, c, "silence", v, nil)
+	return m.ctlSetOnline(ctx, c, "silence", v, nil)
 }
 
 // setMuteAll mutes (value 1) or unmutes (0) the microphones of every
@@ -41,10 +40,10 @@ func (m *Module) setSilenceAll(ctx context.Context, r *api.Request) (wire.Object
 // whose state is left as it is; unmuting applies to every terminal.
 // force_mute (terminals cannot unmute themselves) is stored as sent with
 // a mute, 0 when not sent; unmuting clears it.
-func (m *Module) setMuteAll(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setMuteAll(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsMuteUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	v, force := q.Value, q.ForceMute.Value
 	if v == 0 {
@@ -56,7 +55,7 @@ func (m *Module) setMuteAll(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	spare := map[string]bool{}
 	if v == 1 && record.Int(c.Doc, "mute_filter") == 1 {
@@ -66,7 +65,7 @@ func (m *Module) setMuteAll(ctx context.Context, r *api.Request) (wire.Object, e
 			}
 		}
 	}
-	return nil, m.ctlSetOnline(ctx, c, "mute", v, spare)
+	return m.ctlSetOnline(ctx, c, "mute", v, spare)
 }
 
 // ctlSetOnline sets field ("mute" or "silence") to v on every online

@@ -77,27 +77,27 @@ func (m *Module) registerWall(ctx context.Context, r *api.Request) (wire.Object,
 
 // removeWall answers vc.tv_walls.delete: a wall a running conference
 // uses is refused (20058).
-func (m *Module) removeWall(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) removeWall(ctx context.Context, r *api.Request) error {
 	if !r.Principal.Admin {
-		return nil, wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may remove TV walls")
+		return wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may remove TV walls")
 	}
 	id := r.Path("hdu_id")
 	if _, err := m.st.GetRecord(ctx, KindHDU, r.Principal.DomainMoid, id); errors.Is(err, store.ErrNotFound) {
-		return nil, wire.Errorf(CodeHDUNotFound, "TV wall %s is not registered", id)
+		return wire.Errorf(CodeHDUNotFound, "TV wall %s is not registered", id)
 	} else if err != nil {
-		return nil, err
+		return err
 	}
 	by, _, err := m.hduOccupants(ctx, r.Principal.DomainMoid)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if c := by[id]; c != "" {
-		return nil, wire.Errorf(CodeHDUOccupied, "TV wall %s is in use by conference %s", id, c)
+		return wire.Errorf(CodeHDUOccupied, "TV wall %s is in use by conference %s", id, c)
 	}
 	if err := m.st.DeleteRecord(ctx, KindHDU, r.Principal.DomainMoid, id); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, err
+		return err
 	}
-	return wire.Object{}, nil
+	return nil
 }
 
 // WallSeen notes that the page of the domain's wall hduID asked for its

@@ -50,12 +50,12 @@ func mtErr(err error, confID, mtID string) error {
 }
 
 // listMts lists the conference's terminals in mt_id order.
-func (m *Module) listMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listMts(ctx context.Context, r *api.Request) (*model.VCConfsMtsListReply, error) {
 	ts, err := m.localMts(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	return mtItems(ts).Wire(), nil
+	return mtItems(ts), nil
 }
 
 // localMts reads the terminals of the request's conference.
@@ -68,7 +68,7 @@ func (m *Module) localMts(ctx context.Context, r *api.Request) ([]engine.Termina
 }
 
 // getMt shows one terminal with its channels and volumes.
-func (m *Module) getMt(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getMt(ctx context.Context, r *api.Request) (replier, error) {
 	c, ec, err := m.mtConf(ctx, r)
 	if err != nil {
 		return nil, err
@@ -77,13 +77,11 @@ func (m *Module) getMt(ctx context.Context, r *api.Request) (wire.Object, error)
 	if err != nil {
 		return nil, mtErr(err, c.ID(), r.Path("mt_id"))
 	}
-	out := mtDetail(t).Wire()
+	out := mtDetail(t)
 	if id := r.Path("mt_id"); strings.Contains(id, ".") {
-		// A subordinate's terminal (issue 13), by its cascaded mt_id;
-		// reference 05: protocol and call_mode are not returned for it.
-		out["mt_id"] = strings.TrimPrefix(id, "0.")
-		delete(out, "protocol")
-		delete(out, "call_mode")
+		// A subordinate's terminal (issue 13), by its cascaded mt_id.
+		out.MtID = strings.TrimPrefix(id, "0.")
+		return subDetail{out}, nil
 	}
 	return out, nil
 }
@@ -178,12 +176,12 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([
 // addMts answers error_code 0 and the added terminals (seed 000 "Response
 // envelope"; the mts list from 5.1.0.2.0, removed for older releases by
 // the compat rules).
-func (m *Module) addMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) addMts(ctx context.Context, r *api.Request) (*model.VCConfsMtsAddReply, error) {
 	added, err := m.mtAdd(ctx, r, LocalCascade)
 	if err != nil {
 		return nil, err
 	}
-	return (&model.VCConfsMtsAddReply{Mts: added}).Wire(), nil
+	return &model.VCConfsMtsAddReply{Mts: added}, nil
 }
 
 // mtIDs reads a parameter mts of {mt_id} elements, without repeats (the
@@ -225,6 +223,6 @@ func (m *Module) mtCheck(ctx context.Context, ec engine.Conf, ids []string) erro
 // deleteMts hangs up and removes terminals (synchronous for the local
 // conference); the engine's Features.Left (leave.go) drops them from the roles
 // and the upload.
-func (m *Module) deleteMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) deleteMts(ctx context.Context, r *api.Request) error {
 	return m.batchMts(ctx, r, m.engine.Remove)
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Calling and hanging up terminals of the conference (reference 05 items
@@ -17,7 +16,7 @@ import (
 // callMts calls the terminals that are neither online nor being called;
 // the others are left as they are. The call is answered, or fails and is
 // retried, later (engine.RunDue).
-func (m *Module) callMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) callMts(ctx context.Context, r *api.Request) error {
 	return m.batchMts(ctx, r, m.engine.Call)
 }
 
@@ -26,24 +25,24 @@ func (m *Module) callMts(ctx context.Context, r *api.Request) (wire.Object, erro
 // Hanging up a terminal that is not in the call changes nothing else.
 // The engine's Features.Left (leave.go) drops them from the roles and the
 // upload.
-func (m *Module) hangupMts(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) hangupMts(ctx context.Context, r *api.Request) error {
 	return m.batchMts(ctx, r, m.engine.Hangup)
 }
 
 // batchMts runs a batch operation of the engine on the terminals the
 // request's mts list names, all of which must exist (12104 otherwise,
 // nothing done).
-func (m *Module) batchMts(ctx context.Context, r *api.Request, op func(context.Context, engine.Conf, []string) error) (wire.Object, error) {
+func (m *Module) batchMts(ctx context.Context, r *api.Request, op func(context.Context, engine.Conf, []string) error) error {
 	ids, err := mtIDs(r.Args)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	_, ec, err := m.mtConf(ctx, r)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := m.mtCheck(ctx, ec, ids); err != nil {
-		return nil, err
+		return err
 	}
-	return nil, mtErr(op(ctx, ec, ids), ec.ConfID, "")
+	return mtErr(op(ctx, ec, ids), ec.ConfID, "")
 }

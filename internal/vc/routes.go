@@ -16,8 +16,8 @@ func (m *Module) Routes() api.Routes {
 	return api.Routes{
 		// cascades.go
 		"vc.confs.cascades.list":     m.listCascades,
-		"vc.confs.cascades.mts.list": m.listCascadeMts,
-		"vc.confs.cascades.mts.add":  m.addCascadeMts,
+		"vc.confs.cascades.mts.list": typed(m.listCascadeMts),
+		"vc.confs.cascades.mts.add":  typed(m.addCascadeMts),
 		// confs.go
 		"vc.confs.list": func(ctx context.Context, r *api.Request) (wire.Object, error) {
 			return m.listConfs(ctx, r, lc)
@@ -25,11 +25,11 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.get": m.getConf,
 		// control_dual.go
 		"vc.confs.dualstream.get":    m.ctlGetRole(dualOf),
-		"vc.confs.dualstream.update": m.setDualStream,
-		"vc.confs.dualstream.delete": m.cancelDualStream,
+		"vc.confs.dualstream.update": done(m.setDualStream),
+		"vc.confs.dualstream.delete": done(m.cancelDualStream),
 		// control_mute.go
-		"vc.confs.silence.update": m.setSilenceAll,
-		"vc.confs.mute.update":    m.setMuteAll,
+		"vc.confs.silence.update": done(m.setSilenceAll),
+		"vc.confs.mute.update":    done(m.setMuteAll),
 		// control_settings.go
 		"vc.confs.delay.update":          m.delayConf,
 		"vc.confs.safty.update":          m.setSafety,
@@ -58,7 +58,7 @@ func (m *Module) Routes() api.Routes {
 		"vc.hdus.list": m.listPlatformHDUs,
 		// hdu_manage.go
 		"vc.tv_walls.create": m.registerWall,
-		"vc.tv_walls.delete": m.removeWall,
+		"vc.tv_walls.delete": done(m.removeWall),
 		// hdupoll.go
 		"vc.confs.hdupoll.get":          m.getHDUPoll,
 		"vc.confs.hdupoll.start":        m.startHDUPoll,
@@ -90,15 +90,15 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.monitors_heartbeat.send":     m.monitorHeartbeat,
 		"vc.confs.neediframe.monitors.request": m.monitorKeyFrame,
 		// mts.go
-		"vc.confs.mts.list": m.listMts,
-		"vc.confs.mts.get":  m.getMt,
+		"vc.confs.mts.list": typed(m.listMts),
+		"vc.confs.mts.get":  typed(m.getMt),
 		// quality.go
 		"vc.confs.quality.get": m.getQuality,
-		"vc.confs.mts.add":     m.addMts,
-		"vc.confs.mts.delete":  m.deleteMts,
+		"vc.confs.mts.add":     typed(m.addMts),
+		"vc.confs.mts.delete":  done(m.deleteMts),
 		// mts_call.go
-		"vc.confs.online_mts.call":   m.callMts,
-		"vc.confs.online_mts.hangup": m.hangupMts,
+		"vc.confs.online_mts.call":   done(m.callMts),
+		"vc.confs.online_mts.hangup": done(m.hangupMts),
 		// mts_control.go
 		"vc.confs.mts.silence.update":   m.mtFlag((*engine.Engine).SetSilence),
 		"vc.confs.mts.mute.update":      m.mtFlag((*engine.Engine).SetMute),
@@ -144,8 +144,8 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.recorders.state.update": m.recState,
 		"vc.confs.recorders.delete":       m.recStop,
 		// upload.go
-		"vc.confs.upload.get":    m.getUpload,
-		"vc.confs.upload.update": m.setUpload,
+		"vc.confs.upload.get":    typed(m.getUpload),
+		"vc.confs.upload.update": done(m.setUpload),
 		// vmp.go
 		"vc.confs.vmps.get":        m.getVMP,
 		"vc.confs.vmps.create":     m.startVMP,

@@ -8,7 +8,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // The upload terminal (reference 05 items 10 and 11, "获取上传终端",
@@ -21,21 +20,20 @@ import (
 // the setting is ready when it is cascaded.
 
 // getUpload answers the upload terminal, "" when there is none.
-func (m *Module) getUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getUpload(ctx context.Context, r *api.Request) (*model.VCConfsUploadGetReply, error) {
 	c, _, err := m.mtConf(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	reply := model.VCConfsUploadGetReply{MtID: c.Roles.Upload}
-	return reply.Wire(), nil
+	return &model.VCConfsUploadGetReply{MtID: c.Roles.Upload}, nil
 }
 
 // setUpload makes an online terminal the upload terminal (12104, 20401)
 // or, with mt_id "", cancels the upload.
-func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setUpload(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsUploadUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	mtID := q.MtID
 	var prev string
@@ -43,7 +41,7 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, er
 	for {
 		c, e, err := m.mtConf(ctx, r)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		ec = e
 		if mtID != "" {
@@ -52,7 +50,7 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, er
 				err = engine.ErrNotOnline
 			}
 			if err != nil {
-				return nil, mtErr(err, c.ID(), mtID)
+				return mtErr(err, c.ID(), mtID)
 			}
 		}
 		prev = c.Roles.Upload
@@ -62,22 +60,22 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) (wire.Object, er
 			continue
 		}
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, engine.ConfNotFound(c.ID())
+			return engine.ConfNotFound(c.ID())
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		break
 	}
 	if prev != "" && prev != mtID {
 		if err := m.uploadFlag(ctx, ec, prev, 0); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if mtID != "" {
-		return nil, m.uploadFlag(ctx, ec, mtID, 1)
+		return m.uploadFlag(ctx, ec, mtID, 1)
 	}
-	return nil, nil
+	return nil
 }
 
 // uploadFlag sets the upload flag of a terminal; one that is gone
