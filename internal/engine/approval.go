@@ -110,8 +110,8 @@ func (s *Conferences) CreateOrHold(ctx context.Context, sp Spec) (Conference, er
 		return s.Create(ctx, sp)
 	}
 	now := s.clk.Now()
-	doc := sp.Doc
-	ports := Ports(doc)
+	c := Conference{Doc: sp.Doc}
+	ports := Ports(c.Doc)
 	if ports > s.cfg.MaxPorts { // could never run
 		return Conference{}, failf(ErrNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
 	}
@@ -120,16 +120,11 @@ func (s *Conferences) CreateOrHold(ctx context.Context, sp Spec) (Conference, er
 	if !sp.Start.IsZero() && sp.Start.After(now) {
 		start, booked = sp.Start, sp.Start
 	}
-	end := EndTime(start, record.Int(doc, "duration"))
-	doc["meeting_id"] = newMeetingID()
-	doc["start_time"] = record.FormatTime(start)
-	doc["end_time"] = ""
-	if !end.IsZero() {
-		doc["end_time"] = record.FormatTime(end)
-	}
+	c.Doc["meeting_id"] = newMeetingID()
+	c.schedule(start)
 	rec := store.Record{Kind: record.KindConf, DomainMoid: sp.DomainMoid, OwnerMoid: sp.OwnerMoid,
 		State: StatePending, DueAt: booked, CreatedAt: now, UpdatedAt: now}
-	return s.insert(ctx, rec, doc, sp.Number)
+	return s.insert(ctx, rec, c, sp.Number)
 }
 
 // Pending lists a domain's pending conferences (of one creator when
@@ -164,12 +159,7 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 	}
 	var end time.Time
 	if requested.IsZero() { // instant: it starts at its approval
-		c.Doc["start_time"] = record.FormatTime(now)
-		end = EndTime(now, record.Int(c.Doc, "duration"))
-		c.Doc["end_time"] = ""
-		if !end.IsZero() {
-			c.Doc["end_time"] = record.FormatTime(end)
-		}
+		end = c.schedule(now)
 	} else if e := record.Str(c.Doc, "end_time"); e != "" {
 		if end, err = record.ParseTime(e); err != nil {
 			return Conference{}, err
@@ -181,7 +171,7 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 			return Conference{}, failf(ErrConfNotFound, "conference %s: its booked time ended while it awaited approval; it is dropped", confID)
 		}
 	}
-	due := s.markStart(c.Doc, end, now) // start_pending.go
+	due := s.markStart(c, end, now) // start_pending.go
 	data, _, err := encodeConf(c)
 	if err != nil {
 		return Conference{}, err
@@ -189,7 +179,7 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.admit(ctx, rec.DomainMoid, Reserved(c.Doc)); err != nil {
+	if err := s.admit(ctx, rec.DomainMoid, Reserved(c)); err != nil {
 		return Conference{}, err
 	}
 	pending := rec

@@ -2,10 +2,13 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // ConfOf reads the call settings of a conference document (reference 04:
@@ -29,27 +32,73 @@ func ConfOf(c Conference) Conf {
 // keep_calling_members, called again whenever they are not online.
 func Invited(c Conference) []Member {
 	chase := map[string]bool{}
-	for _, v := range list(c.Doc["keep_calling_members"]) {
-		if m, ok := v.(map[string]any); ok {
-			chase[str(m["account"])] = true
-		}
+	for _, m := range invitees(c, "keep_calling_members") {
+		chase[string(m.Account)] = true
 	}
 	var out []Member
-	for _, v := range list(c.Doc["invite_members"]) {
-		m, ok := v.(map[string]any)
-		if !ok || str(m["account"]) == "" {
+	for _, m := range invitees(c, "invite_members") {
+		if m.Account == "" {
 			continue
 		}
-		acct := str(m["account"])
+		acct := string(m.Account)
 		out = append(out, Member{
-			Callee:   media.Callee{Account: acct, AccountType: num(m["account_type"]), Protocol: num(m["protocol"]), Bitrate: num(m["bitrate"])},
+			Callee:   media.Callee{Account: acct, AccountType: int(m.AccountType), Protocol: int(m.Protocol), Bitrate: int(m.Bitrate)},
 			CallMode: -1, Chase: chase[acct], Dial: true,
 		})
 	}
 	return out
 }
 
-func list(v any) []any { l, _ := v.([]any); return l }
+// invitee is an element of a conference's invite_members or
+// keep_calling_members (reference 04 "创建会议") as the engine reads it:
+// the account called and the call's account type, protocol and bitrate.
+type invitee struct {
+	Account     docStr `json:"account"`
+	AccountType docInt `json:"account_type"`
+	Protocol    docInt `json:"protocol"`
+	Bitrate     docInt `json:"bitrate"`
+}
+
+// invitees reads a list member of invitees; an element that is not an
+// object is left out, as a member that is not a list gives none.
+func invitees(c Conference, member string) []invitee {
+	var l []json.RawMessage
+	if !record.Member(c.Doc[member], &l) {
+		return nil
+	}
+	out := make([]invitee, 0, len(l))
+	for _, e := range l {
+		var m invitee
+		if json.Unmarshal(e, &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// docStr is a string member of a conference document read as str reads
+// the decoded document's value: a JSON string, "" for anything else.
+type docStr string
+
+func (s *docStr) UnmarshalJSON(b []byte) error {
+	var v string
+	if json.Unmarshal(b, &v) != nil {
+		v = ""
+	}
+	*s = docStr(v)
+	return nil
+}
+
+// docInt is an integer member of a conference document read as num reads
+// the decoded document's value: a JSON number written as an integer
+// (8, not 8.0), 0 for anything else.
+type docInt int
+
+func (n *docInt) UnmarshalJSON(b []byte) error {
+	v, _ := strconv.Atoi(string(b))
+	*n = docInt(v)
+	return nil
+}
 
 // started is the follow-up of a conference start (Conferences.Create,
 // Approve, and booked starts in RunDue, after the record became running):

@@ -28,8 +28,8 @@ type Spec struct {
 // number in use answers 20106. Nothing is kept when creation fails.
 func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 	now := s.clk.Now()
-	doc := sp.Doc
-	ports := Ports(doc)
+	c := Conference{Doc: sp.Doc}
+	ports := Ports(c.Doc)
 	if ports > s.cfg.MaxPorts {
 		return Conference{}, failf(ErrNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
 	}
@@ -37,23 +37,18 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 	if !sp.Start.IsZero() && sp.Start.After(now) {
 		start, booked = sp.Start, true
 	}
-	end := EndTime(start, record.Int(doc, "duration"))
-	doc["meeting_id"] = newMeetingID()
-	doc["start_time"] = record.FormatTime(start)
-	doc["end_time"] = ""
-	if !end.IsZero() {
-		doc["end_time"] = record.FormatTime(end)
-	}
+	c.Doc["meeting_id"] = newMeetingID()
+	end := c.schedule(start)
 	rec := store.Record{Kind: record.KindConf, DomainMoid: sp.DomainMoid, OwnerMoid: sp.OwnerMoid,
 		State: StateRunning, DueAt: end, CreatedAt: now, UpdatedAt: now}
 	if booked {
 		rec.State, rec.DueAt = StateBooked, start
-		return s.insert(ctx, rec, doc, sp.Number)
+		return s.insert(ctx, rec, c, sp.Number)
 	}
 
-	rec.DueAt = s.markStart(doc, end, now) // start_pending.go
+	rec.DueAt = s.markStart(c, end, now) // start_pending.go
 
-	c, err := s.admitInsert(ctx, Reserved(doc), rec, doc, sp.Number)
+	c, err := s.admitInsert(ctx, Reserved(c), rec, c, sp.Number)
 	if err != nil {
 		return Conference{}, err
 	}
@@ -67,13 +62,13 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 // admitInsert checks the capacity, stores the running conference and
 // checks again (capacity.go), under the lock that serialises this node's
 // capacity checks with the changes they admit.
-func (s *Conferences) admitInsert(ctx context.Context, ports int, rec store.Record, doc map[string]any, number string) (Conference, error) {
+func (s *Conferences) admitInsert(ctx context.Context, ports int, rec store.Record, c Conference, number string) (Conference, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.admit(ctx, rec.DomainMoid, ports); err != nil { // the ports it reserves (Reserved)
 		return Conference{}, err
 	}
-	c, err := s.insert(ctx, rec, doc, number)
+	c, err := s.insert(ctx, rec, c, number)
 	if err != nil {
 		return Conference{}, err
 	}
@@ -86,12 +81,14 @@ func (s *Conferences) admitInsert(ctx context.Context, ports int, rec store.Reco
 	return c, nil
 }
 
-// insert stores the record under the bound number, or under the next free
-// number of the configured range: numbers of live conferences are skipped.
-func (s *Conferences) insert(ctx context.Context, rec store.Record, doc map[string]any, number string) (Conference, error) {
+// insert stores the record of c (its document alone: a new conference
+// has none of the server's own members) under the bound number, or under
+// the next free number of the configured range: numbers of live
+// conferences are skipped.
+func (s *Conferences) insert(ctx context.Context, rec store.Record, c Conference, number string) (Conference, error) {
 	put := func(id string) (Conference, error) {
-		doc["conf_id"] = id
-		data, err := shape.Encode(doc)
+		c.Doc["conf_id"] = id
+		data, err := shape.Encode(c.Doc)
 		if err != nil {
 			return Conference{}, err
 		}
@@ -99,7 +96,7 @@ func (s *Conferences) insert(ctx context.Context, rec store.Record, doc map[stri
 		if err := s.createWithinQuota(ctx, rec); err != nil { // quota.go
 			return Conference{}, err
 		}
-		return newConference(rec, doc), nil
+		return newConference(rec, c.Doc), nil
 	}
 	if number != "" {
 		c, err := put(number)
@@ -121,6 +118,19 @@ func (s *Conferences) insert(ctx context.Context, rec store.Record, doc map[stri
 		return c, err
 	}
 	return Conference{}, failf(ErrMaxConfs, "the maximum number of conferences is reached: every number from %d to %d is in use", s.cfg.NumberMin, s.cfg.NumberMax)
+}
+
+// schedule sets a conference's start_time and end_time ("" for a
+// permanent one) from its start and its duration in minutes, and returns
+// its end.
+func (c Conference) schedule(start time.Time) time.Time {
+	end := EndTime(start, record.Int(c.Doc, "duration"))
+	c.Doc["start_time"] = record.FormatTime(start)
+	c.Doc["end_time"] = ""
+	if !end.IsZero() {
+		c.Doc["end_time"] = record.FormatTime(end)
+	}
+	return end
 }
 
 // newMeetingID returns a unique meeting id: 128 random bits as 32 hex

@@ -37,9 +37,9 @@ func EndTime(start time.Time, duration int) time.Time {
 // Reserved is the ports a conference takes when it starts: its
 // max_join_mt with preoccupy_resource 1, else none (its terminals take
 // theirs as they join; capacity.go Usage).
-func Reserved(doc map[string]any) int {
-	if record.Int(doc, "preoccupy_resource") == 1 {
-		return Ports(doc)
+func Reserved(c Conference) int {
+	if record.Int(c.Doc, "preoccupy_resource") == 1 {
+		return Ports(c.Doc)
 	}
 	return 0
 }

@@ -149,7 +149,7 @@ func (e *Engine) keepHistory(ctx context.Context, c Conference) {
 	}
 	now := e.clk.Now()
 	h := History{ID: historyID(conf.ConfID, now), ConfID: conf.ConfID, Name: str(c.Doc["name"]),
-		CreatorMoid: c.Rec.OwnerMoid, CreatorName: creatorName(c.Doc), End: now, Calls: []Call{}}
+		CreatorMoid: c.Rec.OwnerMoid, CreatorName: creatorName(c), End: now, Calls: []Call{}}
 	h.Start = startOf(c)
 	for _, rec := range recs {
 		var call Call
@@ -202,9 +202,12 @@ func startOf(c Conference) time.Time {
 }
 
 // creatorName is the creating account's user name (mc's creator).
-func creatorName(doc map[string]any) string {
-	m, _ := doc["creator"].(map[string]any)
-	return str(m["name"])
+func creatorName(c Conference) string {
+	var cr struct {
+		Name docStr `json:"name"`
+	}
+	record.Member(c.Doc["creator"], &cr)
+	return string(cr.Name)
 }
 
 // runDueHistory deletes the histories whose retention ended.

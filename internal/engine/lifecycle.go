@@ -136,12 +136,12 @@ func (s *Conferences) start(ctx context.Context, rec store.Record, now time.Time
 func (s *Conferences) admitStart(ctx context.Context, c *Conference, end, now time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.admit(ctx, c.Rec.DomainMoid, Reserved(c.Doc)); err != nil {
+	if err := s.admit(ctx, c.Rec.DomainMoid, Reserved(*c)); err != nil {
 		return false, nil // full: stays booked, tried again at the next tick
 	}
 	rec, booked := c.Rec, c.Rec
 	var err error
-	rec.State, rec.DueAt, rec.UpdatedAt = StateRunning, s.markStart(c.Doc, end, now), now
+	rec.State, rec.DueAt, rec.UpdatedAt = StateRunning, s.markStart(*c, end, now), now
 	if rec.Data, _, err = encodeConf(*c); err != nil {
 		return false, err
 	}

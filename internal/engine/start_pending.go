@@ -35,17 +35,17 @@ const StartLease = 30 * time.Second
 // markStart marks a conference that starts at now with end as pending
 // until its follow-up is done, and returns its due time: the lease's end,
 // or its own end when that comes first.
-func (s *Conferences) markStart(doc map[string]any, end, now time.Time) time.Time {
-	doc[DocStartPending] = now.UTC().Format(time.RFC3339Nano)
-	return DueOf(doc, end)
+func (s *Conferences) markStart(c Conference, end, now time.Time) time.Time {
+	c.Doc[DocStartPending] = now.UTC().Format(time.RFC3339Nano)
+	return DueOf(c, end)
 }
 
 // DueOf is the due time of a running conference ending at end (zero:
 // never): its end, or the end of its start's lease while the start is
 // pending and the lease ends first. A change of a running conference's
 // end stores this as its due time.
-func DueOf(doc map[string]any, end time.Time) time.Time {
-	mark, err := time.Parse(time.RFC3339Nano, record.Str(doc, DocStartPending))
+func DueOf(c Conference, end time.Time) time.Time {
+	mark, err := time.Parse(time.RFC3339Nano, record.Str(c.Doc, DocStartPending))
 	if err != nil {
 		return end
 	}
@@ -55,9 +55,9 @@ func DueOf(doc map[string]any, end time.Time) time.Time {
 	return end
 }
 
-// endOf reads a conference document's end (zero for a permanent one).
-func endOf(doc map[string]any) (time.Time, error) {
-	e := record.Str(doc, "end_time")
+// endOf reads a conference's end (zero for a permanent one).
+func endOf(c Conference) (time.Time, error) {
+	e := record.Str(c.Doc, "end_time")
 	if e == "" {
 		return time.Time{}, nil
 	}
@@ -85,7 +85,7 @@ func (s *Conferences) StartDone(ctx context.Context, c Conference) error {
 			return nil
 		}
 		delete(cur.Doc, DocStartPending)
-		if cur.Rec.DueAt, err = endOf(cur.Doc); err != nil {
+		if cur.Rec.DueAt, err = endOf(cur); err != nil {
 			return err
 		}
 		err = s.Update(ctx, cur)
@@ -106,11 +106,12 @@ func pendingStart(rec store.Record, now time.Time) (Conference, bool) {
 	if err != nil || record.Str(doc, DocStartPending) == "" {
 		return Conference{}, false
 	}
-	end, err := endOf(doc)
+	c := newConference(rec, doc)
+	end, err := endOf(c)
 	if err != nil || (!end.IsZero() && !now.Before(end)) {
 		return Conference{}, false
 	}
-	return newConference(rec, doc), true
+	return c, true
 }
 
 // resumeStart runs the follow-up again for a start whose follow-up did

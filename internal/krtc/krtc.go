@@ -284,18 +284,6 @@ func (p roomSettings) over(base model.Room) (model.Room, error) {
 	return doc, nil
 }
 
-// confFields writes a room record's settings into its conference's
-// document.
-func confFields(conf map[string]any, room model.Room) {
-	conf["name"], conf["meeting_room_name"] = room.RoomName, room.RoomName
-	conf["max_join_mt"] = room.MaxJoinMt
-	conf["bitrate"] = room.Bitrate
-	conf["conf_type"] = confType(room.RoomType)
-	conf["video_formats"] = []any{map[string]any{
-		"format": room.Format, "resolution": room.Resolution, "frame": room.Frame, "bitrate": room.Bitrate,
-	}}
-}
-
 // create makes a room and its conference. Beyond the platform's capacity
 // (conferences or ports) it answers 27506 (seed 000 "Errors") and keeps
 // nothing; with video approval on, an account without approval rights
@@ -324,17 +312,11 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	cdoc := map[string]any{
-		"create_type": engine.CreateInstant, "enable_rtc": 1, "duration": 0, "auto_end": 0, "call_mode": 0,
-		"invite_members": []any{}, "invited_mt_num": 0, "need_password": 0, "vmp_enable": 0, "mix_enable": 0,
-		"poll_enable": 0, "public_conf": 0, "platform_id": engine.PlatformID, "krtc_room_id": id,
-		"preoccupy_resource": 1, // a room holds its ports (docs/krtc.md)
-		"creator": map[string]any{"name": r.Principal.Username, "account": r.Principal.AccountMoid,
-			"account_type": 1, "telephone": "", "mobile": ""},
-		"user_domain_moid": r.Principal.DomainMoid, "user_domain_name": r.Principal.DomainName,
-	}
-	confFields(cdoc, doc)
-	c, err := m.confs.Create(ctx, engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Doc: cdoc})
+	cdoc := roomConf{CreateType: engine.CreateInstant, EnableRTC: 1, InviteMembers: []struct{}{}, PlatformID: engine.PlatformID, KRTCRoomID: id,
+		PreoccupyResource: 1, // a room holds its ports (docs/krtc.md)
+		Creator:           model.VCConfsListReplyConfCreator{Name: r.Principal.Username, Account: r.Principal.AccountMoid, AccountType: 1},
+		UserDomainMoid:    r.Principal.DomainMoid, UserDomainName: r.Principal.DomainName, roomFields: fieldsOf(doc)}
+	c, err := m.confs.Create(ctx, engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Doc: cdoc.document()})
 	if errors.Is(err, engine.ErrMaxConfs) || errors.Is(err, engine.ErrNoResource) {
 		return nil, wire.Errorf(wire.CodeNoConfResource, "no idle conference resource for the room: %s", err)
 	}
@@ -415,7 +397,7 @@ func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error
 		}
 	}
 	for {
-		confFields(c.Doc, doc)
+		setFields(c, doc)
 		err := m.confs.Update(ctx, c)
 		if errors.Is(err, store.ErrConflict) {
 			if c, err = m.confs.Get(ctx, r.Principal.DomainMoid, c.ID(), engine.StateRunning); err != nil {
