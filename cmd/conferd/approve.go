@@ -72,9 +72,12 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 			if err != nil {
 				continue // approved or rejected meanwhile
 			}
-			creator, _ := c.Doc["creator"].(map[string]any)
+			var creator struct {
+				Name record.Text `json:"name"`
+			}
+			record.Member(c.Doc["creator"], &creator) // absent or of another form: ""
 			fmt.Fprintf(stdout, "%s\t%s\t%q\tby %s\tstart %s\n", c.ID(), record.Str(c.Doc, "user_domain_name"),
-				record.Str(c.Doc, "name"), record.Str(creator, "name"), record.Str(c.Doc, "start_time"))
+				record.Str(c.Doc, "name"), creator.Name, record.Str(c.Doc, "start_time"))
 		}
 		return 0
 	}

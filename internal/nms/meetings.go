@@ -1,9 +1,7 @@
 package nms
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
@@ -152,25 +150,9 @@ func channels(t engine.Terminal, prefix string) []videoChannel {
 // storedChannel is what the terminal detail reads of a stored channel,
 // its numbers as record.Int reads them.
 type storedChannel struct {
-	Bitrate lenientInt `json:"bitrate"`
-	ChnID   lenientInt `json:"chn_id"`
-	Format  lenientInt `json:"format"`
-}
-
-// lenientInt is a number member as record.IntOK reads it (an integer, an
-// integral float, a string of an integer); 0 for anything else.
-type lenientInt int
-
-// UnmarshalJSON reads the member as record.IntOK does.
-func (n *lenientInt) UnmarshalJSON(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) == nil {
-		x, _ := record.IntOK(v)
-		*n = lenientInt(x)
-	}
-	return nil
+	Bitrate record.Integer `json:"bitrate"`
+	ChnID   record.Integer `json:"chn_id"`
+	Format  record.Integer `json:"format"`
 }
 
 // dualChannels are the dual-stream channels: the video members of

@@ -109,8 +109,11 @@ func heartbeats(c engine.Conference) []int64 {
 	l, _ := c.Doc["vc_monitors"].([]any)
 	out := make([]int64, 0, len(l))
 	for _, v := range l {
-		mon, _ := v.(map[string]any)
-		out = append(out, int64(record.Int(mon, "heartbeat_at")))
+		var mon struct {
+			HeartbeatAt record.Integer `json:"heartbeat_at"`
+		}
+		record.Member(v, &mon) // an element of another form reads as 0
+		out = append(out, int64(mon.HeartbeatAt))
 	}
 	return out
 }

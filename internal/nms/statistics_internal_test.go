@@ -1,7 +1,9 @@
 package nms
 
 import (
+	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -53,5 +55,25 @@ func TestChannelsReadAsRecordInt(t *testing.T) {
 		{ChanID: 3, UpOrDown: 1, VideoFormat: videoFormats[0]}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("read %+v, want %+v", got, want)
+	}
+}
+
+// TestHeartbeatsReadAsRecordInt: a monitor's heartbeat_at is read as
+// record.Int reads it, and an element of another form counts as 0.
+func TestHeartbeatsReadAsRecordInt(t *testing.T) {
+	c := engine.Conference{Doc: map[string]any{"vc_monitors": []any{
+		map[string]any{"heartbeat_at": json.Number("1780000000123")},
+		"not a monitor",
+		map[string]any{"heartbeat_at": "42", "dst": map[string]any{"ip": "x"}},
+		map[string]any{},
+		map[string]any{"heartbeat_at": 2.5},
+		nil,
+	}}}
+	got := heartbeats(c)
+	if want := []int64{1780000000123, 0, 42, 0, 0, 0}; !slices.Equal(got, want) {
+		t.Fatalf("heartbeats = %v, want %v", got, want)
+	}
+	if got := heartbeats(engine.Conference{Doc: map[string]any{}}); len(got) != 0 {
+		t.Fatalf("no monitors: %v", got)
 	}
 }

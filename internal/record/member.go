@@ -57,3 +57,21 @@ func (t *Text) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// Integer is a number member of a stored document read as Int reads it:
+// an integer, an integral float, or the text of an integer; 0 for
+// anything else (null, an object, a fraction).
+type Integer int
+
+// UnmarshalJSON reads the member as IntOK does.
+func (n *Integer) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	*n = 0
+	if dec.Decode(&v) == nil {
+		x, _ := IntOK(v)
+		*n = Integer(x)
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package record
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -36,5 +37,28 @@ func TestText(t *testing.T) {
 	}
 	if d.A != "x<" || d.B != "12" || d.C != "" || d.D != "" {
 		t.Fatalf("read %+v", d)
+	}
+}
+
+// Integer reads a member as Int reads it from a decoded document.
+func TestInteger(t *testing.T) {
+	const data = `{"n":12,"f":3.0,"half":2.5,"s":" 7 ","word":"x","null":null,"obj":{"k":1},"big":1110000}`
+	var doc map[string]any
+	dec := json.NewDecoder(strings.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]Integer
+	if err := json.Unmarshal([]byte(data), &d); err != nil {
+		t.Fatal(err)
+	}
+	for k := range doc {
+		if int(d[k]) != Int(doc, k) {
+			t.Errorf("%s: Integer %d, Int %d", k, d[k], Int(doc, k))
+		}
+	}
+	if d["n"] != 12 || d["s"] != 7 || d["half"] != 0 {
+		t.Errorf("read %v", d)
 	}
 }

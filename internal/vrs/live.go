@@ -151,8 +151,11 @@ func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, erro
 			return nil, err
 		}
 		for _, c := range confs {
-			rec, _ := c.Doc["recorder"].(map[string]any)
-			if mode := record.Int(rec, "recorder_mode"); (mode != 2 && mode != 3) || !includes(r, record.Str(c.Doc, "name")) {
+			var rec struct {
+				RecorderMode record.Integer `json:"recorder_mode"` // 2, 3: the recording is broadcast
+			}
+			record.Member(c.Doc["recorder"], &rec) // absent or of another form: 0
+			if mode := rec.RecorderMode; (mode != 2 && mode != 3) || !includes(r, record.Str(c.Doc, "name")) {
 				continue
 			}
 			start := c.StartTime()

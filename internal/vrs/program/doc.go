@@ -10,6 +10,7 @@ import (
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Doc is a program's document: the members of both its writers (a
@@ -85,7 +86,7 @@ type Doc struct {
 	Width          model.Opt[int]                                  `json:"width,omitzero"`
 
 	// Extra holds the stored members kept as read (see above), by name.
-	Extra map[string]any `json:"-"`
+	Extra wire.JSONObject `json:"-"`
 }
 
 // Encode writes a program's document as the store holds it: the typed
@@ -171,7 +172,7 @@ func (d *Doc) setMember(i int, v any) bool {
 // such as a conference name that is not a string.
 func (d *Doc) Keep(name string, v any) {
 	if d.Extra == nil {
-		d.Extra = make(map[string]any)
+		d.Extra = make(wire.JSONObject)
 	}
 	d.Extra[name] = v
 }

@@ -55,6 +55,7 @@ import (
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Kind is the record kind of a program; Counter hands out program gids
@@ -352,7 +353,7 @@ func Files(p Program) []FileEntry {
 	out := slices.Clone(p.Doc.Files)
 	if l, ok := p.Doc.Extra["files"].([]any); ok && p.Doc.Files == nil { // of another form: read as the map document read it
 		for _, v := range l {
-			if f, ok := v.(map[string]any); ok {
+			if f, ok := wire.AsJSONObject(v); ok {
 				out = append(out, FileEntry{Prgid: record.Int(f, "prgid"), Prgtype: record.Str(f, "prgtype"), Relativepath: record.Str(f, "relativepath")})
 			}
 		}
