@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 )
@@ -137,9 +138,9 @@ func TestConsoleFormsInWords(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	api := env.LoggedIn(t)
 	tpl := testserver.Template("Small room")
-	tpl["bitrate"] = 1024
-	tpl["max_join_mt"] = 8
-	tpl["video_formats"] = []any{map[string]any{"format": 4, "resolution": 13, "frame": 25, "bitrate": 1024}}
+	tpl.Bitrate = 1024
+	tpl.MaxJoinMt = 8
+	tpl.VideoFormats = []model.MCPersonalTemplatesCreateRequestVideoFormat{{Format: 4, Resolution: 13, Frame: 25, Bitrate: 1024}}
 	testserver.MustOK(t, api.Do("POST", "/api/v1/mc/personal_templates", testserver.Params(t, tpl)))
 	login(t, ctx, env)
 
@@ -408,7 +409,7 @@ func TestConsoleTemplateEditKeepsTheRest(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	api := env.LoggedIn(t)
 	tpl := testserver.Template("Mixed")
-	tpl["mix"] = map[string]any{"mode": 1}
+	tpl.Mix = &model.MCPersonalTemplatesCreateRequestMix{Mode: 1}
 	id := testserver.MustOK(t, api.Do("POST", "/api/v1/mc/personal_templates", testserver.Params(t, tpl)))["template_id"].(string)
 	login(t, ctx, env)
 	run(t, ctx, "rename it on its page",

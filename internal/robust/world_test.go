@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/catalog"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/nms"
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/testserver"
@@ -41,7 +42,7 @@ func build(t *testing.T, env *testserver.Env, c *testserver.Client, user, prefix
 	}
 	w := &world{prefix: prefix, domain: acct.DomainMoid, ids: map[string]string{}}
 	name := func(kind string) string { n := prefix + "-" + kind; w.names = append(w.names, n); return n }
-	post := func(method, path string, params map[string]any) map[string]any {
+	post := func(method, path string, params any) map[string]any {
 		t.Helper()
 		return testserver.MustOK(t, c.Do(method, path, testserver.Params(t, params)))
 	}
@@ -310,10 +311,10 @@ func upload(t *testing.T, env *testserver.Env, c *testserver.Client, meetingID, 
 
 // templateBody is a complete personal template (every starred parameter
 // of reference 04).
-func templateBody(name string) map[string]any {
+func templateBody(name string) model.MCPersonalTemplatesCreateRequest {
 	tp := testserver.Template(name)
-	tp["bitrate"], tp["silence"], tp["max_join_mt"] = 2048, 1, 192
-	tp["video_formats"] = []any{map[string]any{"format": 4, "resolution": 13, "frame": 30, "bitrate": 2048}}
+	tp.Bitrate, tp.Silence, tp.MaxJoinMt = 2048, 1, 192
+	tp.VideoFormats = []model.MCPersonalTemplatesCreateRequestVideoFormat{{Format: 4, Resolution: 13, Frame: 30, Bitrate: 2048}}
 	return tp
 }
 
