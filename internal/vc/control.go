@@ -70,7 +70,7 @@ func (m *Module) ctlUpdate(ctx context.Context, r *api.Request, change func(c *e
 func (m *Module) ctlTerminal(ctx context.Context, c engine.Conference, mtID string) (engine.Terminal, error) {
 	t, err := m.engine.Get(ctx, engine.ConfOf(c), mtID)
 	if errors.Is(err, engine.ErrNotFound) {
-		return t, wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
+		return t, mtPresence(c.ID(), mtID, false, "", false)
 	}
 	return t, err
 }
@@ -82,10 +82,7 @@ func (m *Module) ctlOnline(ctx context.Context, c engine.Conference, mtID string
 	if err != nil {
 		return t, err
 	}
-	if t.Rec.State != engine.StateOnline {
-		return t, wire.Errorf(CodeMtUnreachable, "terminal %s of conference %s is not online", mtID, c.ID())
-	}
-	return t, nil
+	return t, mtPresence(c.ID(), mtID, true, t.Rec.State, true)
 }
 
 // The roles, read from a conference (ctlGetRole's argument).

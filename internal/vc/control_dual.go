@@ -61,7 +61,7 @@ func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) error {
 			}
 		}
 		prev = c.Roles.Dual
-		if mtID != "" && prev != mtID {
+		if !dualCancels(prev, mtID) {
 			return errCtlUnchanged
 		}
 		c.Roles.Dual = ""
@@ -83,13 +83,14 @@ func (m *Module) ctlDualFlags(ctx context.Context, c engine.Conference, prev, ne
 	if err := m.engine.SetDual(ctx, ec, next); err != nil { // media_sync.go
 		return err
 	}
-	if prev != "" && prev != next {
-		if err := m.setTermFlags(ctx, ec, prev, termFlags{Dual: model.Some(0)}); err != nil {
+	off, on := dualMoves(prev, next)
+	if off != "" {
+		if err := m.setTermFlags(ctx, ec, off, termFlags{Dual: model.Some(0)}); err != nil {
 			return err
 		}
 	}
-	if next != "" {
-		return m.setTermFlags(ctx, ec, next, termFlags{Dual: model.Some(1)})
+	if on != "" {
+		return m.setTermFlags(ctx, ec, on, termFlags{Dual: model.Some(1)})
 	}
 	return nil
 }

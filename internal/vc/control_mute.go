@@ -31,7 +31,7 @@ func (m *Module) setSilenceAll(ctx context.Context, r *api.Request) error {
 	if err != nil {
 		return err
 	}
-	return m.ctlSetOnline(ctx, c, "silence", v, nil)
+	return m.ctlSetOnline(ctx, c, flagSilence, v, nil)
 }
 
 // setMuteAll mutes (value 1) or unmutes (0) the microphones of every
@@ -45,27 +45,17 @@ func (m *Module) setMuteAll(ctx context.Context, r *api.Request) error {
 	if err := q.Decode(r.Args); err != nil {
 		return err
 	}
-	v, force := q.Value, q.ForceMute.Value
-	if v == 0 {
-		force = 0
-	}
+	var ch muteAll
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		c.Doc["mute"] = v
-		c.Doc["force_mute"] = force
+		ch = muteAllOf(q, record.Int(c.Doc, "mute_filter"), c.Roles)
+		c.Doc["mute"] = ch.Mute
+		c.Doc["force_mute"] = ch.ForceMute
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	spare := map[string]bool{}
-	if v == 1 && record.Int(c.Doc, "mute_filter") == 1 {
-		for _, id := range []string{c.Roles.Speaker, c.Roles.Chairman} {
-			if id != "" {
-				spare[id] = true
-			}
-		}
-	}
-	return m.ctlSetOnline(ctx, c, "mute", v, spare)
+	return m.ctlSetOnline(ctx, c, flagMute, ch.Mute, ch.Spare)
 }
 
 // ctlSetOnline sets field ("mute" or "silence") to v on every online
@@ -79,17 +69,11 @@ func (m *Module) ctlSetOnline(ctx context.Context, c engine.Conference, field st
 		return err
 	}
 	set := m.engine.SetMute
-	if field == "silence" {
+	if field == flagSilence {
 		set = m.engine.SetSilence
 	}
-	for _, t := range ts {
-		if t.Rec.State != engine.StateOnline || spare[t.MtID()] {
-			continue
-		}
-		if n, ok := record.IntOK(t.Doc[field]); ok && n == v {
-			continue
-		}
-		_, err := set(ctx, ec, t.MtID(), v == 1)
+	for _, id := range audioTargets(ts, field, v, spare) {
+		_, err := set(ctx, ec, id, v == 1)
 		if err != nil && !errors.Is(err, engine.ErrNotOnline) && !errors.Is(err, engine.ErrNotFound) {
 			return err
 		}

@@ -191,22 +191,7 @@ func mtIDs(a *wire.Args) ([]string, error) {
 	if err := q.Decode(a); err != nil {
 		return nil, err
 	}
-	if len(q.Mts) == 0 {
-		return nil, wire.InvalidParam("mts", "must name at least one terminal")
-	}
-	seen := map[string]bool{}
-	var out []string
-	for i, e := range q.Mts {
-		id := e.MtID
-		if id == "" {
-			return nil, wire.InvalidParam("mts["+strconv.Itoa(i)+"].mt_id", "must not be empty")
-		}
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out, nil
+	return batchIDs(q.Mts)
 }
 
 // mtCheck answers 12104 unless every terminal of ids is in the conference,
