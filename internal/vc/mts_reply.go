@@ -1,9 +1,7 @@
 package vc
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -98,13 +96,13 @@ func (d subDetail) Wire() wire.Object {
 // storedChannel is a stored channel as the details read it (engine's
 // channel; an element of another form reads as zeros).
 type storedChannel struct {
-	ChnID       storedInt   `json:"chn_id"`
-	ChnAlias    record.Text `json:"chn_alias"`
-	ChnLabel    storedInt   `json:"chn_label"`
-	Bitrate     storedInt   `json:"bitrate"`
-	Resolution  storedInt   `json:"resolution"`
-	Format      storedInt   `json:"format"`
-	CurVideoIdx storedInt   `json:"cur_video_idx"`
+	ChnID       record.Integer `json:"chn_id"`
+	ChnAlias    record.Text    `json:"chn_alias"`
+	ChnLabel    record.Integer `json:"chn_label"`
+	Bitrate     record.Integer `json:"bitrate"`
+	Resolution  record.Integer `json:"resolution"`
+	Format      record.Integer `json:"format"`
+	CurVideoIdx record.Integer `json:"cur_video_idx"`
 }
 
 // storedChannels reads a stored channel list (none when it is not a
@@ -149,22 +147,6 @@ func audioChannels(v any) []model.VCConfsMtsGetReplyASndChnItem {
 		out[i] = model.VCConfsMtsGetReplyASndChnItem{ChnID: int(c.ChnID), ChnAlias: string(c.ChnAlias), ChnLabel: int(c.ChnLabel)}
 	}
 	return out
-}
-
-// storedInt is a number member as record.IntOK reads it (an integer, an
-// integral float, a string of an integer); 0 for anything else.
-type storedInt int
-
-// UnmarshalJSON reads the member as record.IntOK does.
-func (n *storedInt) UnmarshalJSON(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) == nil {
-		x, _ := record.IntOK(v)
-		*n = storedInt(x)
-	}
-	return nil
 }
 
 // termFlags are a change of the flags vc writes in a terminal document
