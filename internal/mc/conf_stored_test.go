@@ -104,6 +104,9 @@ func confStoredAt(t *testing.T, dsn, rel string, out *strings.Builder) {
 	create("instant, number text", confWithText(t, cfInstant("text", nil), map[string]string{"max_join_mt": "16.0", "call_interval": "30.0"}))
 	create("instant, bitrate from the first video format", map[string]any{"name": "vf", "video_formats": []any{
 		map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 1024}}, "conf_type": 4})
+	create("instant, bitrate from the first of two video formats", map[string]any{"name": "vf2", "video_formats": []any{
+		map[string]any{"format": 4, "resolution": 12, "frame": 30, "bitrate": 768}, map[string]any{"format": 5, "resolution": 3, "frame": 25, "bitrate": 256}},
+		"invite_members": []any{member("a", "1000001", nil)}, "vmp": map[string]any{"mode": 1, "layout": 2, "voice_hint": 0, "broadcast": 1, "show_mt_name": 1, "members": []any{}}})
 	create("instant, member above the bitrate", cfInstant("above", map[string]any{"invite_members": []any{member("a", "1000001", map[string]any{"bitrate": 4096})}}))
 	create("instant, other platform", cfInstant("other", map[string]any{"platform_id": "nope"}))
 	create("instant, no name", map[string]any{"create_type": 1})
