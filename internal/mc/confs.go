@@ -2,6 +2,7 @@ package mc
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -58,10 +59,11 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 	if err := checkCreateParams(&q); err != nil {
 		return nil, err
 	}
-	// The conference document is the engine's, still a map: the source's
-	// fields and the parameters as sent (their presence matters: what a
-	// creation leaves out takes the source's value or the defaults).
-	doc := map[string]any{}
+	// The conference document is of open form (the wire edge's): the
+	// source's fields and the parameters as sent, members no type declares
+	// among them (their presence matters: what a creation leaves out takes
+	// the source's value or the defaults).
+	doc := wire.JSONObject{}
 	spec := engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Start: start}
 	tid := q.TemplateID.Value
 	if ctype == engine.CreateInstant {
@@ -112,7 +114,7 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 // made from: a public template of the domain, a personal template of the
 // caller (99998 otherwise), or a room of the domain (99996), which an
 // exclusive room admits only for its users and administrators (20005).
-func (m *Module) confSource(ctx context.Context, r *api.Request, ctype int, id string) (map[string]any, error) {
+func (m *Module) confSource(ctx context.Context, r *api.Request, ctype int, id string) (wire.JSONObject, error) {
 	switch ctype {
 	case engine.CreatePublicTemplate:
 		_, doc, err := m.load(ctx, r, record.KindPublicTemplate, id, false, CodeTemplateNotFound, "public template")
@@ -132,7 +134,7 @@ func (m *Module) confSource(ctx context.Context, r *api.Request, ctype int, id s
 	if room.Exclusive.Value == 1 && !r.Principal.Admin && !confExclusiveUser(room, r) {
 		return nil, wire.Errorf(wire.CodeNoPermission, "virtual meeting room %s is exclusive to its users", id)
 	}
-	return shape.Decode(rec.Data) // copied into the conference's document, the engine's map
+	return shape.Decode(rec.Data) // copied into the conference's document
 }
 
 // confExclusiveUser tells whether the caller is among a room's exclusive_users
@@ -201,11 +203,21 @@ func checkCreateParams(q *model.MCConfsCreateRequest) error {
 // reference 04 "创建会议" and 05 "获取视频会议信息", at 8128 kbps (bitrate,
 // every reference conference example) unless the main video format names
 // one (docs/conferences.md "Defaults").
-var confDefaults = map[string]any{"call_mode": 2, "call_interval": 20, "call_times": 0, "bitrate": 8128}
+var confDefaults = [...]struct {
+	name  string
+	value int
+}{{"call_mode", 2}, {"call_interval", 20}, {"call_times", 0}, {"bitrate", 8128}}
+
+// mainFormat is the member of the first video format (the main one) that
+// gives a conference without bitrate its bitrate, read as record.Int reads
+// it.
+type mainFormat struct {
+	Bitrate record.Integer `json:"bitrate"`
+}
 
 // completeConf fills the defaults and the server's fields of a
 // conference document.
-func completeConf(doc map[string]any, p *auth.Principal) error {
+func completeConf(doc wire.JSONObject, p *auth.Principal) error {
 	if record.Int(doc, "max_join_mt") == 0 {
 		doc["max_join_mt"] = engine.DefaultMaxJoinMt
 	}
@@ -215,19 +227,19 @@ func completeConf(doc map[string]any, p *auth.Principal) error {
 	if record.Int(doc, "conf_type") == 4 { // auto (6.1.0.2.0): Confer holds a traditional conference
 		doc["conf_type"] = 0
 	}
-	if _, ok := doc["bitrate"]; !ok {
-		if vf, _ := doc["video_formats"].([]any); len(vf) > 0 {
-			if f, ok := vf[0].(map[string]any); ok {
-				doc["bitrate"] = record.Int(f, "bitrate")
-			}
+	var vf []json.RawMessage
+	if _, ok := doc["bitrate"]; !ok && record.Member(doc["video_formats"], &vf) && len(vf) > 0 && vf[0][0] == '{' {
+		var f mainFormat
+		if json.Unmarshal(vf[0], &f) == nil {
+			doc["bitrate"] = int(f.Bitrate)
 		}
 	}
 	// Fields the caller left out, or that its release does not have, take
 	// the platform's behaviour (docs/conferences.md "Defaults"): the
 	// releases before 5.2.0.2.0 have no call_mode and call automatically.
-	for k, v := range confDefaults {
-		if _, ok := doc[k]; !ok {
-			doc[k] = v
+	for _, d := range confDefaults {
+		if _, ok := doc[d.name]; !ok {
+			doc[d.name] = d.value
 		}
 	}
 	switch pid := record.Str(doc, "platform_id"); pid {
@@ -242,7 +254,7 @@ func completeConf(doc map[string]any, p *auth.Principal) error {
 	members, _ := doc["invite_members"].([]any)
 	bitrate := record.Int(doc, "bitrate")
 	for i, el := range members {
-		mt, ok := el.(map[string]any)
+		mt, ok := wire.AsJSONObject(el) // the member itself: its bitrate is set in place
 		if !ok {
 			continue
 		}
@@ -259,14 +271,13 @@ func completeConf(doc map[string]any, p *auth.Principal) error {
 	doc["invited_mt_num"] = len(members)
 	doc["need_password"] = confFlag(record.Str(doc, "password") != "")
 	for _, f := range []string{"vmp", "mix", "poll"} {
-		m, _ := doc[f].(map[string]any)
+		m, _ := wire.AsJSONObject(doc[f])
 		doc[f+"_enable"] = confFlag(len(m) > 0)
 	}
 	if _, ok := doc["meeting_room_name"]; !ok {
 		doc["meeting_room_name"] = ""
 	}
-	doc["creator"] = map[string]any{"name": p.Username, "account": p.AccountMoid,
-		"account_type": 1, "telephone": "", "mobile": ""}
+	doc["creator"] = record.Stored(model.VCConfsListReplyConfCreator{Name: p.Username, Account: p.AccountMoid, AccountType: 1})
 	doc["user_domain_moid"] = p.DomainMoid
 	doc["user_domain_name"] = p.DomainName
 	return nil
