@@ -28,14 +28,14 @@ const delayMax = 366 * 24 * 60
 // end_time, duration and the time the conference ends by itself move
 // together. A permanent conference (duration 0, no end_time) never ends,
 // so it stays permanent and the request succeeds without a change.
-func (m *Module) delayConf(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) delayConf(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsDelayUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	d := q.DelayTime
 	if err := ctlRange("delay_time", d, 1, delayMax); err != nil {
-		return nil, err
+		return err
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		e := record.Str(c.Doc, "end_time")
@@ -55,21 +55,21 @@ func (m *Module) delayConf(ctx context.Context, r *api.Request) (wire.Object, er
 	if errors.Is(err, errCtlUnchanged) {
 		err = nil
 	}
-	return nil, err
+	return err
 }
 
 // setSafety stores the conference's password (need_password follows it),
 // hidden mode (safe_conf) and do-not-disturb (closed_conf). The password
 // follows the creation rules: at most 16 bytes of letters, digits, _ and
 // .; "" removes it.
-func (m *Module) setSafety(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setSafety(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsSaftyUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	pw := q.Password
 	if err := ctlCheckPassword(pw); err != nil {
-		return nil, err
+		return err
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["password"] = pw
@@ -81,32 +81,32 @@ func (m *Module) setSafety(ctx context.Context, r *api.Request) (wire.Object, er
 		c.Doc["closed_conf"] = q.ClosedConf
 		return nil
 	})
-	return nil, err
+	return err
 }
 
 // renameConf changes the conference's name (value), checked as at
 // creation (reference 05 "修改会议名称").
-func (m *Module) renameConf(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) renameConf(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsNameUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	name := q.Value
 	if err := ctlCheckName(name); err != nil {
-		return nil, err
+		return err
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["name"] = name
 		return nil
 	})
-	return nil, err
+	return err
 }
 
 // setForceBroadcast stores the conference's forced broadcast.
-func (m *Module) setForceBroadcast(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setForceBroadcast(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsForcebroadcastUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	v := q.ForceBroadcast
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
@@ -114,32 +114,32 @@ func (m *Module) setForceBroadcast(ctx context.Context, r *api.Request) (wire.Ob
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.mediaSync(ctx, c) // media_sync.go
+	return m.mediaSync(ctx, c) // media_sync.go
 }
 
 // setDualMode stores who may send the dual stream (dual_mode of the
 // conference: 0 the speaker, 1 any terminal, 2 designated terminals). The
 // sources name only the endpoint; its parameter is the conference field,
 // required here since there is nothing else to set.
-func (m *Module) setDualMode(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setDualMode(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsDualmodeUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	v, ok := q.DualMode.Get()
 	if !ok {
-		return nil, wire.InvalidParam("dual_mode", "required parameter is missing")
+		return wire.InvalidParam("dual_mode", "required parameter is missing")
 	}
 	if err := ctlRange("dual_mode", v, 0, 2); err != nil {
-		return nil, err
+		return err
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["dual_mode"] = v
 		return nil
 	})
-	return nil, err
+	return err
 }
 
 // Name rules of reference 04/05 (conference name): at most 64 bytes, none

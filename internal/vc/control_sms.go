@@ -37,29 +37,29 @@ type smsDoc struct {
 // sendSMS sends message to the terminals of mts, each of which must be an
 // online terminal of the conference (12104, 20401); a terminal named
 // twice receives it once.
-func (m *Module) sendSMS(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) sendSMS(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsSMSSendRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	msg := q.Message
 	if len(msg) > smsMaxBytes {
-		return nil, wire.InvalidParam("message", fmt.Sprintf("longer than %d bytes", smsMaxBytes))
+		return wire.InvalidParam("message", fmt.Sprintf("longer than %d bytes", smsMaxBytes))
 	}
 	roll := q.RollNum
 	if err := ctlRange("roll_num", roll, 1, smsMaxRoll); err != nil {
-		return nil, err
+		return err
 	}
 	speed, typ := q.RollSpeed, q.Type
 	if len(q.Mts) == 0 {
-		return nil, wire.InvalidParam("mts", "names no terminal to receive the message")
+		return wire.InvalidParam("mts", "names no terminal to receive the message")
 	}
 	var ids []string
 	seen := map[string]bool{}
 	for i, e := range q.Mts {
 		id := e.MtID
 		if id == "" {
-			return nil, wire.InvalidParam(fmt.Sprintf("mts[%d].mt_id", i), "must name a terminal")
+			return wire.InvalidParam(fmt.Sprintf("mts[%d].mt_id", i), "must name a terminal")
 		}
 		if !seen[id] {
 			seen[id] = true
@@ -78,5 +78,5 @@ func (m *Module) sendSMS(ctx context.Context, r *api.Request) (wire.Object, erro
 			Mts: to, SendTime: record.FormatTime(m.clk.Now())})
 		return nil
 	})
-	return nil, err
+	return err
 }

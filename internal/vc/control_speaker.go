@@ -31,10 +31,10 @@ func (m *Module) ctlGetRole(role func(engine.Conference) string) api.Handler {
 
 // setChairman makes an online local terminal the chairman, or cancels the
 // chairman (mt_id "").
-func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setChairman(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsChairmanUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	mtID := q.MtID
 	c, err := m.ctlUpdateOnline(ctx, r, mtID, func(c *engine.Conference, online func() error) error {
@@ -47,9 +47,9 @@ func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, 
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.mediaSync(ctx, c) // media_sync.go
+	return m.mediaSync(ctx, c) // media_sync.go
 }
 
 // setSpeaker makes an online terminal the speaker, or cancels the speaker
@@ -57,10 +57,10 @@ func (m *Module) setChairman(ctx context.Context, r *api.Request) (wire.Object, 
 // setting one answers 20346 and cancelling 20344 (A3). force_broadcast,
 // when sent, sets the conference's forced broadcast with the speaker (the
 // same flag as PUT forcebroadcast and the info's force_broadcast).
-func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setSpeaker(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsSpeakerUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	mtID := q.MtID
 	c, err := m.ctlUpdateOnline(ctx, r, mtID, func(c *engine.Conference, online func() error) error {
@@ -82,9 +82,9 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.mediaSync(ctx, c) // media_sync.go
+	return m.mediaSync(ctx, c) // media_sync.go
 }
 
 // ctlUpdateOnline is ctlUpdate for a change that stores a role for the

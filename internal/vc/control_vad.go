@@ -30,29 +30,29 @@ const (
 const vipLocalCascade = "0"
 
 // getVAD answers the conference's voice activation state and interval.
-func (m *Module) getVAD(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getVAD(ctx context.Context, r *api.Request) (*model.VCConfsVADGetReply, error) {
 	c, err := m.ctlRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	reply := model.VCConfsVADGetReply{
+	reply := &model.VCConfsVADGetReply{
 		VoiceActivityDetection: record.Int(c.Doc, "voice_activity_detection"),
 		Vacinterval:            record.Int(c.Doc, "vacinterval"),
 	}
-	return reply.Wire(), nil
+	return reply, nil
 }
 
 // setVAD turns voice activation on or off. Turning it on needs a
 // vacinterval of at least 5 seconds; turning it off keeps the stored
 // interval unless a valid one (5 or more) is sent.
-func (m *Module) setVAD(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setVAD(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsVADUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	state, iv := q.State, q.Vacinterval
 	if state == 1 && iv < vadMinInterval {
-		return nil, wire.InvalidParam("vacinterval", fmt.Sprintf("must be at least %d seconds", vadMinInterval))
+		return wire.InvalidParam("vacinterval", fmt.Sprintf("must be at least %d seconds", vadMinInterval))
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		c.Doc["voice_activity_detection"] = state
@@ -61,33 +61,33 @@ func (m *Module) setVAD(ctx context.Context, r *api.Request) (wire.Object, error
 		}
 		return nil
 	})
-	return nil, err
+	return err
 }
 
 // getVIPs answers the VIP list: {mt_id, cascade_id} in the order set.
-func (m *Module) getVIPs(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getVIPs(ctx context.Context, r *api.Request) (*model.VCConfsViplistGetReply, error) {
 	c, err := m.ctlRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	var reply model.VCConfsViplistGetReply
+	reply := &model.VCConfsViplistGetReply{}
 	for _, v := range c.VIPs {
 		reply.Mts = append(reply.Mts, model.VCConfsViplistGetReplyMt{MtID: v.MtID, CascadeID: v.CascadeID})
 	}
-	return reply.Wire(), nil
+	return reply, nil
 }
 
 // setVIPs replaces the VIP list: at most 8 online local terminals, each
 // once (90400 for more, a missing mt_id, a repeated one or another
 // cascade; 12104 unknown; 20401 not online). An empty list clears it.
-func (m *Module) setVIPs(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setVIPs(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsViplistUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	list := q.Mts
 	if len(list) > vipMax {
-		return nil, wire.InvalidParam("mts", fmt.Sprintf("at most %d VIP terminals; %d given", vipMax, len(list)))
+		return wire.InvalidParam("mts", fmt.Sprintf("at most %d VIP terminals; %d given", vipMax, len(list)))
 	}
 	ids := make([]string, 0, len(list))
 	seen := map[string]bool{}
@@ -96,11 +96,11 @@ func (m *Module) setVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 		at := fmt.Sprintf("mts[%d]", i)
 		switch cas := e.CascadeID.Value; {
 		case id == "":
-			return nil, wire.InvalidParam(at+".mt_id", "required parameter is missing")
+			return wire.InvalidParam(at+".mt_id", "required parameter is missing")
 		case seen[id]:
-			return nil, wire.InvalidParam(at+".mt_id", "terminal "+id+" is listed twice")
+			return wire.InvalidParam(at+".mt_id", "terminal "+id+" is listed twice")
 		case cas != "" && cas != vipLocalCascade:
-			return nil, wire.InvalidParam(at+".cascade_id", "only terminals of the local conference (cascade_id 0) can be VIPs")
+			return wire.InvalidParam(at+".cascade_id", "only terminals of the local conference (cascade_id 0) can be VIPs")
 		}
 		seen[id] = true
 		ids = append(ids, id)
@@ -117,12 +117,12 @@ func (m *Module) setVIPs(ctx context.Context, r *api.Request) (wire.Object, erro
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, id := range ids {
 		if err := m.ctlStillOnline(ctx, c, id); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return nil, nil
+	return nil
 }
