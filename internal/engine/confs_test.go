@@ -57,12 +57,12 @@ type counting struct {
 	n *node
 }
 
-func (c counting) Started(context.Context, engine.Conference) error {
+func (c counting) Started(context.Context, engine.Conference) engine.Change {
 	c.n.started.Add(1)
 	if c.n.stop {
 		panic(errStopped)
 	}
-	return nil
+	return engine.Change{}
 }
 func (c counting) Ended(context.Context, engine.Conference) error { c.n.ended.Add(1); return nil }
 

@@ -188,10 +188,24 @@ func (e *Engine) getLocal(ctx context.Context, c Conf, mtID string) (Terminal, e
 
 // List returns the terminals of a conference in the order they were added.
 func (e *Engine) List(ctx context.Context, c Conf) ([]Terminal, error) {
-	recs, _, err := e.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID})
+	recs, _, err := e.st.ListRecords(ctx, TerminalsQuery(c))
 	if err != nil {
 		return nil, err
 	}
+	return DecodeTerminals(recs)
+}
+
+// TerminalsQuery and DecodeTerminals are List for those that read a
+// conference's terminals from the store themselves, not through the
+// engine: the feature hooks, which return to the engine what they decided
+// (features_apply.go).
+func TerminalsQuery(c Conf) store.RecordQuery {
+	return store.RecordQuery{Kind: record.KindMT, DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID}
+}
+
+// DecodeTerminals decodes the records of TerminalsQuery in the order the
+// terminals were added.
+func DecodeTerminals(recs []store.Record) ([]Terminal, error) {
 	out := make([]Terminal, 0, len(recs))
 	for _, rec := range recs {
 		t, err := DecodeTerminal(rec)

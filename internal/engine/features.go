@@ -9,14 +9,21 @@ import "context"
 // when terminals leave, the cascade links between conferences, and what
 // must outlive a conference when it ends. The engine calls it at those
 // moments; New receives it.
+//
+// Started and Joined return what they decided (a Change) and the engine
+// applies it (features_apply.go): conference control does not call the
+// engine back on a conference's creation or a terminal's arrival, so
+// neither path enters the engine twice (docs/architecture.md "Two call
+// paths, traced").
 type Features interface {
-	// Started starts the features that the creation of c set, when c
-	// starts running and before its invitees are called. It may run twice
-	// for one start (start_pending.go): it starts only what does not run.
-	Started(ctx context.Context, c Conference) error
-	// Joined applies the conference's state to t, whose call was just
-	// answered.
-	Joined(ctx context.Context, c Conf, t Terminal) error
+	// Started decides how the features that the creation of c set start,
+	// when c starts running and before its invitees are called. It may
+	// run twice for one start (start_pending.go): it starts only what does
+	// not run.
+	Started(ctx context.Context, c Conference) Change
+	// Joined decides how the conference's state applies to t, whose call
+	// was just answered.
+	Joined(ctx context.Context, c Conf, t Terminal) Change
 	// Left drops the terminals mtIDs, which have left c's call (hung up
 	// or removed), from the roles and features that held them.
 	Left(ctx context.Context, c Conf, mtIDs []string) error
@@ -45,8 +52,8 @@ type Features interface {
 // with them, no terminal is a link.
 type NoFeatures struct{}
 
-func (NoFeatures) Started(context.Context, Conference) error          { return nil }
-func (NoFeatures) Joined(context.Context, Conf, Terminal) error       { return nil }
+func (NoFeatures) Started(context.Context, Conference) Change         { return Change{} }
+func (NoFeatures) Joined(context.Context, Conf, Terminal) Change      { return Change{} }
 func (NoFeatures) Left(context.Context, Conf, []string) error         { return nil }
 func (NoFeatures) Ended(context.Context, Conference) error            { return nil }
 func (NoFeatures) Find(context.Context, string, string) (Peer, error) { return Peer{}, ErrNoPeer }

@@ -100,7 +100,7 @@ func (e *Engine) joined(ctx context.Context, c Conf, t Terminal) error {
 			e.log.Warn("keeping a call record", "conf_id", c.ConfID, "mt_id", call.MtID, "err", err)
 		}
 	}
-	return e.features.Joined(ctx, c, t)
+	return e.apply(ctx, c, e.features.Joined(ctx, c, t))
 }
 
 // closeCalls closes the open call records of c's terminals mtIDs (all

@@ -16,7 +16,7 @@ import (
 // added but never called (the node stopped between Add's two steps) is
 // called.
 func (e *Engine) followStart(ctx context.Context, c Conference) {
-	if err := e.features.Started(ctx, c); err != nil {
+	if err := e.apply(ctx, ConfOf(c), e.features.Started(ctx, c)); err != nil {
 		e.log.Error("starting the features set at creation", "conf_id", c.ID(), "err", err)
 	}
 	ms := Invited(c)

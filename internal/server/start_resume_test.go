@@ -60,7 +60,7 @@ type stopAtStart struct{ engine.NoFeatures }
 
 var errStopped = errors.New("the node stopped")
 
-func (stopAtStart) Started(context.Context, engine.Conference) error { panic(errStopped) }
+func (stopAtStart) Started(context.Context, engine.Conference) engine.Change { panic(errStopped) }
 
 // storedConf reads conference id's record and document.
 func storedConf(t *testing.T, st store.Store, domain, id string) (store.Record, map[string]any) {

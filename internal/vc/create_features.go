@@ -50,37 +50,38 @@ func hasCreated(c engine.Conference) bool {
 	return record.Member(c.Doc["recorder"], &rec) && rec.RecorderMode != 0
 }
 
-// createdStart starts the creation's features of a conference that has
-// just started (engine.Features.Started), each unless it runs already: the
-// start's follow-up runs again on another node when the node that started
-// the conference stopped before it was done (engine/start_pending.go).
-func (m *Module) createdStart(ctx context.Context, started engine.Conference) error {
+// createdStart decides how the creation's features of a conference that
+// has just started (engine.Features.Started) start, each unless it runs
+// already: the start's follow-up runs again on another node when the node
+// that started the conference stopped before it was done
+// (engine/start_pending.go). The engine writes the conference that
+// createdApply changed, then applies the terminals' flags and the media
+// (engine.Change).
+func (m *Module) createdStart(started engine.Conference) engine.Change {
 	if !hasCreated(started) {
-		return nil
+		return engine.Change{}
 	}
 	var problems []error
-	c, err := m.tlUpdate(ctx, started.Rec.DomainMoid, started.ID(), func(c *engine.Conference) (bool, error) {
+	change := func(ctx context.Context, c *engine.Conference) (bool, error) {
 		var err error
 		problems, err = m.createdApply(ctx, c)
 		return true, err
-	})
-	if isConfNotFound(err) {
-		return nil // ended meanwhile
 	}
-	if err != nil {
-		return err
-	}
-	// The creation's recording records with media from now on
-	// (rec_media.go); one that cannot is a problem of the start and stays
-	// a recording without a file.
-	for _, rc := range c.Recorders {
-		if m.recHere(rc.RecID) == nil {
-			if err := m.recMediaStart(ctx, c, rc); err != nil {
-				problems = append(problems, createdProblem{fmt.Errorf("recorder: %w: the recording has no file", err)})
+	effects := func(ctx context.Context, c engine.Conference) (engine.Effects, error) {
+		// The creation's recording records with media from now on
+		// (rec_media.go); one that cannot is a problem of the start and
+		// stays a recording without a file.
+		for _, rc := range c.Recorders {
+			if m.recHere(rc.RecID) == nil {
+				if err := m.recMediaStart(ctx, c, rc); err != nil {
+					problems = append(problems, createdProblem{fmt.Errorf("recorder: %w: the recording has no file", err)})
+				}
 			}
 		}
+		eff, err := m.flagsEffects(ctx, c)
+		return eff, errors.Join(append(problems, err)...)
 	}
-	return errors.Join(append(problems, m.mediaFlags(ctx, c))...)
+	return engine.Change{Conf: change, Effects: effects}
 }
 
 // createdApply stores the creation's features in the conference document,

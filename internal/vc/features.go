@@ -18,12 +18,12 @@ func (m *Module) Features() engine.Features { return features{peers{m}} }
 
 type features struct{ peers }
 
-func (f features) Started(ctx context.Context, c engine.Conference) error {
-	return f.m.createdStart(ctx, c)
+func (f features) Started(_ context.Context, c engine.Conference) engine.Change {
+	return f.m.createdStart(c)
 }
 
-func (f features) Joined(ctx context.Context, c engine.Conf, t engine.Terminal) error {
-	return f.m.onJoin(ctx, c, t)
+func (f features) Joined(_ context.Context, c engine.Conf, t engine.Terminal) engine.Change {
+	return f.m.onJoin(t)
 }
 
 func (f features) Left(ctx context.Context, c engine.Conf, mtIDs []string) error {

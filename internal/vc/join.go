@@ -2,7 +2,6 @@ package vc
 
 import (
 	"context"
-	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
@@ -24,50 +23,49 @@ import (
 // Cascade link terminals (types 7 and 8) carry other conferences' sound
 // and take on neither.
 
-func (m *Module) onJoin(ctx context.Context, ec engine.Conf, t engine.Terminal) error {
+// onJoin decides what the conference's state changes for t, which just
+// joined: its roles and places, written by the engine, then the flags and
+// media, its mute and silence, and its controls told again (engine.Change).
+func (m *Module) onJoin(t engine.Terminal) engine.Change {
 	if typ := t.Type(); typ == engine.TypeSubordinate || typ == engine.TypeSuperior {
-		return nil
+		return engine.Change{}
 	}
 	id, acct := t.MtID(), t.Account()
 	media, roles := false, false
-	c, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
+	change := func(ctx context.Context, c *engine.Conference) (bool, error) {
 		roles = joinRoles(c, id, acct)
 		var err error
 		media, err = m.createdJoin(ctx, c, id, acct)
 		return roles || media, err
-	})
-	if isConfNotFound(err) {
-		return nil
 	}
-	if err != nil {
-		return err
-	}
-	if media {
-		if err := m.mediaFlags(ctx, c); err != nil {
-			return err
+	effects := func(ctx context.Context, c engine.Conference) (engine.Effects, error) {
+		var eff engine.Effects
+		var err error
+		if media {
+			eff, err = m.flagsEffects(ctx, c)
+		} else if roles {
+			// The speaker or chairman it became is part of what the media
+			// plane shows (the chairman's join page offers the controls).
+			eff, err = m.syncEffects(ctx, c)
 		}
-	} else if roles {
-		// The speaker or chairman it became is part of what the media
-		// plane shows (the chairman's join page offers the controls).
-		if err := m.mediaSync(ctx, c); err != nil {
-			return err
+		if err != nil {
+			return engine.Effects{}, err
 		}
-	}
-	spared := record.Int(c.Doc, "mute_filter") == 1 && (c.Roles.Speaker == id || c.Roles.Chairman == id)
-	if record.Int(c.Doc, "mute") == 1 && !spared && record.Int(t.Doc, "mute") != 1 {
-		if _, err := m.engine.SetMute(ctx, ec, id, true); err != nil && !errors.Is(err, engine.ErrNotOnline) {
-			return err
+		spared := record.Int(c.Doc, "mute_filter") == 1 && (c.Roles.Speaker == id || c.Roles.Chairman == id)
+		if record.Int(c.Doc, "mute") == 1 && !spared && record.Int(t.Doc, "mute") != 1 {
+			eff.Mute = []string{id}
 		}
-	}
-	if record.Int(c.Doc, "silence") == 1 && record.Int(t.Doc, "silence") != 1 {
-		if _, err := m.engine.SetSilence(ctx, ec, id, true); err != nil && !errors.Is(err, engine.ErrNotOnline) {
-			return err
+		if record.Int(c.Doc, "silence") == 1 && record.Int(t.Doc, "silence") != 1 {
+			eff.Silence = []string{id}
 		}
+		// A terminal that comes back (a client rejoining as it,
+		// docs/join-page.md "Reconnection") with its mute or silence: the
+		// media plane it joins may not know them (a node that took the
+		// media over, or restarted).
+		eff.Reapply = []engine.Terminal{t}
+		return eff, nil
 	}
-	// A terminal that comes back (a client rejoining as it, docs/join-page.md
-	// "Reconnection") with its mute or silence: the media plane it joins
-	// may not know them (a node that took the media over, or restarted).
-	return m.engine.Reapply(ctx, ec.ConfID, t)
+	return engine.Change{Conf: change, Effects: effects}
 }
 
 // joinRoles gives the joining terminal id (called as acct) the roles the

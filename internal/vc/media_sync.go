@@ -22,19 +22,28 @@ import (
 // mediaSync tells the media plane what the conference's participants see
 // and hear, from its stored state.
 func (m *Module) mediaSync(ctx context.Context, c engine.Conference) error {
+	eff, err := m.syncEffects(ctx, c)
+	if err != nil {
+		return err
+	}
+	return m.engine.Apply(ctx, engine.ConfOf(c), eff)
+}
+
+// syncEffects is what mediaSync tells the media plane.
+func (m *Module) syncEffects(ctx context.Context, c engine.Conference) (engine.Effects, error) {
 	if !mdNeedsTerminals(c) {
 		// Without a composition or a running poll the broadcast and the
 		// mix come from the document alone: no terminal is read (a
 		// third of a speaker change's CPU, docs/benchmarks.md
 		// 2026-11-26).
 		v := &mdView{conf: c, now: m.clk.Now()}
-		return v.sync(ctx, m.engine)
+		return v.effects(), nil
 	}
 	v, err := m.mdLoad(ctx, c)
 	if err != nil {
-		return err
+		return engine.Effects{}, err
 	}
-	return v.sync(ctx, m.engine)
+	return v.effects(), nil
 }
 
 // mdNeedsTerminals tells whether broadcast reads the terminals: the panes
@@ -46,10 +55,11 @@ func mdNeedsTerminals(c engine.Conference) bool {
 	return c.Poll != nil && c.Poll.State != pollStateStopped
 }
 
-// sync is mediaSync over a loaded view.
-func (v *mdView) sync(ctx context.Context, eng *engine.Engine) error {
-	ec := engine.ConfOf(v.conf)
-	return errors.Join(eng.SetBroadcast(ctx, ec, v.broadcast()), eng.SetMix(ctx, ec, v.mix()))
+// effects are what the view's participants see and hear, for the engine
+// to tell the media plane (engine.Effects).
+func (v *mdView) effects() engine.Effects {
+	b, mix := v.broadcast(), v.mix()
+	return engine.Effects{Broadcast: &b, Mix: &mix}
 }
 
 // broadcast is what the conference's participants see now.

@@ -77,7 +77,7 @@ func (m *Module) tlUpdateReq(ctx context.Context, r *api.Request, change func(c 
 
 // tlTerminals returns the conference's terminals by mt_id.
 func (m *Module) tlTerminals(ctx context.Context, c engine.Conference) (map[string]engine.Terminal, error) {
-	ts, err := m.engine.List(ctx, engine.ConfOf(c))
+	ts, err := m.terminals(ctx, engine.ConfOf(c))
 	if err != nil {
 		return nil, err
 	}

@@ -159,29 +159,37 @@ func mixing(c engine.Conference) map[string]bool {
 // mediaFlags sets the mix and vmp flags of the conference's terminals to
 // what its mix and composition hold now.
 func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
-	v, err := m.mdLoad(ctx, c)
+	eff, err := m.flagsEffects(ctx, c)
 	if err != nil {
 		return err
 	}
+	return m.engine.Apply(ctx, engine.ConfOf(c), eff)
+}
+
+// flagsEffects are what mediaFlags writes and tells: the flags of the
+// terminals whose flags change, then the media (media_sync.go).
+func (m *Module) flagsEffects(ctx context.Context, c engine.Conference) (engine.Effects, error) {
+	v, err := m.mdLoad(ctx, c)
+	if err != nil {
+		return engine.Effects{}, err
+	}
 	mix := mixing(c)
 	vmp := v.vmpInvolved(c.VMP)
-	ec := engine.ConfOf(c)
+	eff := v.effects()
 	for _, t := range v.ts {
 		id := t.MtID()
-		var set termFlags
+		f := engine.TerminalFlags{MtID: id}
 		if want := mdFlag(mix[id]); record.Int(t.Doc, "mix") != want {
-			set.Mix = model.Some(want)
+			f.Mix = model.Some(want)
 		}
 		if want := mdFlag(vmp[id]); record.Int(t.Doc, "vmp") != want {
-			set.VMP = model.Some(want)
+			f.VMP = model.Some(want)
 		}
-		if set.changed() {
-			if err := m.setTermFlags(ctx, ec, id, set); err != nil {
-				return err
-			}
+		if f.Mix.Set || f.VMP.Set {
+			eff.Flags = append(eff.Flags, f)
 		}
 	}
-	return v.sync(ctx, m.engine) // media_sync.go
+	return eff, nil
 }
 
 // mediaStillOnline runs after a media feature naming the terminals ids was

@@ -43,7 +43,7 @@ type mdView struct {
 
 // mdLoad reads the terminals of a conference for a view.
 func (m *Module) mdLoad(ctx context.Context, c engine.Conference) (*mdView, error) {
-	ts, err := m.engine.List(ctx, engine.ConfOf(c))
+	ts, err := m.terminals(ctx, engine.ConfOf(c))
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +61,17 @@ func (m *Module) mdLoad(ctx context.Context, c engine.Conference) (*mdView, erro
 		v.byID[t.MtID()] = t
 	}
 	return v, nil
+}
+
+// terminals reads the terminals of conference c from the store, not
+// through the engine: the feature hooks read with it and return to the
+// engine what they decided (engine.Change), never calling it back.
+func (m *Module) terminals(ctx context.Context, c engine.Conf) ([]engine.Terminal, error) {
+	recs, _, err := m.st.ListRecords(ctx, engine.TerminalsQuery(c))
+	if err != nil {
+		return nil, err
+	}
+	return engine.DecodeTerminals(recs)
 }
 
 // online tells whether a terminal of the conference is in the call.

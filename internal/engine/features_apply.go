@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/store"
+)
+
+// A Change is what a feature hook (Features.Started, Features.Joined)
+// decided for a running conference; the engine applies it (Apply), so
+// that the hook reads what it needs and returns without calling the
+// engine back. The zero Change does nothing.
+type Change struct {
+	// Conf changes the conference, read afresh for each try, and reports
+	// whether to write it; the engine writes it over the version read and
+	// runs Conf again after a conflicting write. A conference that has
+	// ended meanwhile ends the change without error.
+	Conf func(ctx context.Context, c *Conference) (bool, error)
+	// Effects decides, from the conference as written (or read, when
+	// Conf wrote nothing), what the terminals and the media plane are
+	// told. Effects returned with an error are still applied: the error
+	// reports what the hook left out.
+	Effects func(ctx context.Context, c Conference) (Effects, error)
+}
+
+// Effects are a feature hook's writes to terminals and controls of the
+// media plane, in the order the engine applies them: the flags, then what
+// the participants see and hear, then the mutes and silences, then the
+// terminals told again.
+type Effects struct {
+	// Flags are terminals' mix and vmp flags to store; a terminal gone
+	// meanwhile is skipped, and the first failed write stops the rest.
+	Flags []TerminalFlags
+	// Broadcast and Mix, when set, are what the participants see and hear
+	// (SetBroadcast, SetMix).
+	Broadcast *media.Broadcast
+	Mix       *media.Mix
+	// Mute and Silence are terminals to mute and silence (SetMute,
+	// SetSilence); one no longer in the call is skipped.
+	Mute, Silence []string
+	// Reapply are terminals whose mute, silence and volume the media
+	// plane is told again (Reapply).
+	Reapply []Terminal
+}
+
+// TerminalFlags are a terminal's mix and vmp flags (reference 05 "终端
+// 列表" mix "是否在混音中", vmp "是否在画面合成中"), each written when set.
+type TerminalFlags struct {
+	MtID     string
+	Mix, VMP model.Opt[int]
+}
+
+// apply runs a feature hook's change on the running conference cf. The
+// effects go to the conference at the version Conf left it (the media
+// plane is told once per version, SetBroadcast).
+func (e *Engine) apply(ctx context.Context, cf Conf, ch Change) error {
+	var c Conference
+	if ch.Conf != nil {
+		var err error
+		if c, err = e.changeConf(ctx, cf, ch.Conf); errors.Is(err, ErrConfNotFound) {
+			return nil // ended meanwhile
+		} else if err != nil {
+			return err
+		}
+		cf = ConfOf(c)
+	}
+	if ch.Effects == nil {
+		return nil
+	}
+	eff, err := ch.Effects(ctx, c)
+	return errors.Join(err, e.Apply(ctx, cf, eff))
+}
+
+// changeConf reads the running conference cf, changes it and writes it
+// when change asks, again after a conflicting write.
+func (e *Engine) changeConf(ctx context.Context, cf Conf, change func(context.Context, *Conference) (bool, error)) (Conference, error) {
+	for {
+		c, err := e.confs.Get(ctx, cf.DomainMoid, cf.ConfID, StateRunning)
+		if err != nil {
+			return c, err
+		}
+		write, err := change(ctx, &c)
+		if err != nil || !write {
+			return c, err
+		}
+		err = e.confs.Update(ctx, c)
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			continue
+		case errors.Is(err, store.ErrNotFound):
+			return c, ConfNotFound(cf.ConfID)
+		}
+		return c, err
+	}
+}
+
+// Apply applies a feature's effects to the conference cf (Effects).
+func (e *Engine) Apply(ctx context.Context, cf Conf, eff Effects) error {
+	for _, f := range eff.Flags {
+		_, err := e.Update(ctx, cf, f.MtID, func(t *Terminal) error {
+			if n, ok := f.Mix.Get(); ok {
+				t.Doc["mix"] = n
+			}
+			if n, ok := f.VMP.Get(); ok {
+				t.Doc["vmp"] = n
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+	}
+	var errs []error
+	if eff.Broadcast != nil {
+		errs = append(errs, e.SetBroadcast(ctx, cf, *eff.Broadcast))
+	}
+	if eff.Mix != nil {
+		errs = append(errs, e.SetMix(ctx, cf, *eff.Mix))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for _, id := range eff.Mute {
+		if _, err := e.SetMute(ctx, cf, id, true); err != nil && !errors.Is(err, ErrNotOnline) {
+			return err
+		}
+	}
+	for _, id := range eff.Silence {
+		if _, err := e.SetSilence(ctx, cf, id, true); err != nil && !errors.Is(err, ErrNotOnline) {
+			return err
+		}
+	}
+	for _, t := range eff.Reapply {
+		errs = append(errs, e.Reapply(ctx, cf.ConfID, t))
+	}
+	return errors.Join(errs...)
+}
