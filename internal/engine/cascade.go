@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -164,12 +165,9 @@ func Prefixed(ts []Terminal, prefix string) []Terminal {
 		if t.Own.Uplink.Value != "" {
 			continue
 		}
-		doc := make(map[string]any, len(t.Doc))
-		for k, v := range t.Doc {
-			doc[k] = v
-		}
-		doc["mt_id"] = prefix + t.MtID()
-		t.Doc = doc
+		id := prefix + t.MtID()
+		t.Doc = maps.Clone(t.Doc) // the caller's terminal keeps its own
+		t.Doc["mt_id"] = id
 		out = append(out, t)
 	}
 	return out
