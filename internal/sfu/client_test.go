@@ -387,7 +387,7 @@ func (rg *testRig) receive(conf, query, token string, participant bool) *client 
 
 // waitFor polls cond until it holds, until go test's -timeout (not a
 // budget of its own, which a loaded machine overruns).
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	for !cond() {
 		if browsertest.Expired(t) {
@@ -398,7 +398,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // flowing waits until key grows by n packets.
-func (c *client) flowing(t *testing.T, key string, n int) {
+func (c *client) flowing(t testing.TB, key string, n int) {
 	t.Helper()
 	start := c.total(key)
 	waitFor(t, fmt.Sprintf("%d more packets of %s", n, key), func() bool { return c.total(key) >= start+n })
@@ -407,7 +407,7 @@ func (c *client) flowing(t *testing.T, key string, n int) {
 // stopped checks that c's key no longer grows while ref's refKey keeps
 // flowing: refKey advances 50 packets (anything in flight lands), then key
 // must stay put while refKey advances 100 more.
-func stopped(t *testing.T, c *client, key string, ref *client, refKey string) {
+func stopped(t testing.TB, c *client, key string, ref *client, refKey string) {
 	t.Helper()
 	ref.flowing(t, refKey, 50)
 	before := c.total(key)

@@ -146,7 +146,7 @@ func (e *testEvents) snapshot() (joined int, left []leftEvent, levels map[string
 
 type testRig struct {
 	h264    bool // publishers send H.264 instead of VP8
-	t       *testing.T
+	t       testing.TB
 	sfu     *SFU
 	srv     *httptest.Server
 	auth    *testAuth
@@ -160,7 +160,7 @@ type testRig struct {
 	relays sync.Map // session URL: its *lossy.Relay
 }
 
-func newRig(t *testing.T, mutate func(*Config)) *testRig {
+func newRig(t testing.TB, mutate func(*Config)) *testRig {
 	t.Helper()
 	cfg := Config{Loopback: true, TCPPort: -1, DisconnectedTimeout: time.Second, FailedTimeout: time.Second}
 	if mutate != nil {
@@ -272,7 +272,7 @@ func (rg *testRig) restart() {
 
 // clientAPI is a pion client like a browser: default codecs and
 // interceptors plus the RFC 6464 extension.
-func clientAPI(t *testing.T) *webrtc.API {
+func clientAPI(t testing.TB) *webrtc.API {
 	t.Helper()
 	m := &webrtc.MediaEngine{}
 	if err := m.RegisterDefaultCodecs(); err != nil {
