@@ -293,10 +293,28 @@ func (s *SFU) buildSettings() {
 	if len(s.cfg.PublicIPs) > 0 {
 		se.SetNAT1To1IPs(s.cfg.PublicIPs, webrtc.ICECandidateTypeHost)
 	}
-	se.SetICETimeouts(s.cfg.DisconnectedTimeout, s.cfg.FailedTimeout, time.Second)
+	se.SetICETimeouts(s.cfg.DisconnectedTimeout, s.cfg.FailedTimeout, keepaliveInterval(s.cfg.DisconnectedTimeout))
 	// No mDNS: the SFU has addresses to advertise, not names to hide.
 	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
 	s.settings = se
+}
+
+// keepaliveInterval is how often the SFU's ICE agent sends a binding
+// request on a connected session's selected pair (pion's keepalive, a
+// consent check of RFC 7675) and looks at how long its peer has been
+// silent: half the disconnection timeout, and at least a second; 2 s
+// at the default 4 s, pion's own default. A live peer's answers keep
+// the pair from "disconnected" unless two are lost in a row, and from
+// "failed" (DisconnectedTimeout + FailedTimeout of silence: the
+// participant is lost) unless four are; a browser's own checks and its
+// RTCP arrive besides. A vanished peer is found lost within 8 to 10 s
+// at the defaults (8 to 9 s at a 1 s interval). At 1 s, every
+// subscriber cost the node a request out, its answer in and a round of
+// the agent's loop each second: about a fifth of conferd's CPU at 500
+// audio subscribers went to ICE (issue 43, docs/benchmarks/media.md
+// "Keepalives and the fan-out's own cost").
+func keepaliveInterval(disconnected time.Duration) time.Duration {
+	return max(time.Second, disconnected/2)
 }
 
 var videoFeedback = []webrtc.RTCPFeedback{
