@@ -85,7 +85,15 @@ func TestComposedRecordingPlaysInChromium(t *testing.T) {
 	rec := testserver.MustOK(t, c.Do("POST", vcPath+"/recorders", testserver.Params(t, map[string]any{
 		"video_name": "composed", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0, "recorder_mode": 1,
 		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
-	// Three seconds of composed pictures, counted at the viewer.
+	// The file's header is written at the first key frame of the
+	// composition's own encoding for the recording: wait for written
+	// bytes (the event), not a count of the viewer's pictures, which a
+	// loaded machine can show before the recording has any.
+	waitFor(t, "the recording's first written bytes", func() bool {
+		m := metric(t, env, "confer_recording_bytes_written_total")
+		return m != "" && m != "0"
+	})
+	// Then three seconds of composed pictures, counted at the viewer.
 	for n := rx.Frames(); rx.Frames() < n+90; {
 		time.Sleep(10 * time.Millisecond)
 	}

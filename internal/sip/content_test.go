@@ -346,7 +346,12 @@ func TestContentDualStream(t *testing.T) {
 	if ct.confer["content"] != 0 {
 		t.Fatalf("a content m-line refused by a re-INVITE answered with port %d", ct.confer["content"])
 	}
-	time.Sleep(200 * time.Millisecond) // in flight
+	// Packets sent before the answer may still be on their way: the count
+	// starts once the viewer has 30 more packets of the share, which the
+	// node forwards after them (an event, where a fixed 200 ms was too
+	// short a wait on a loaded machine).
+	n0, _, _, _, _, _ = viewer.intact()
+	waitFor(t, "the share at the viewer after the re-INVITE", func() bool { n, _, _, _, _, _ := viewer.intact(); return n > n0+30 })
 	before, _, _, _, _, _ = ct.got.intact()
 	n1, _, _, _, _, _ := viewer.intact()
 	waitFor(t, "the share at the viewer", func() bool { n, _, _, _, _, _ := viewer.intact(); return n > n1+60 })

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -123,7 +124,10 @@ func TestSoftphone(t *testing.T) {
 	}
 	heard, seen := filepath.Join(dir, "heard.ogg"), filepath.Join(dir, "seen.h264")
 	var opusPackets, h264Packets atomic.Int64
+	var writers sync.WaitGroup // each track's writer, until it closed its file
 	vpc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
+		writers.Add(1)
+		defer writers.Done()
 		recordTrack(t, tr, heard, seen, &opusPackets, &h264Packets)
 	})
 	if code := whepOffer(t, vpc, tok["whep_url"].(string), tok["token"].(string)); code != http.StatusCreated {
@@ -132,8 +136,10 @@ func TestSoftphone(t *testing.T) {
 	waitFor(t, "2 s of the softphone's audio and video at the viewer", func() bool {
 		return opusPackets.Load() >= 100 && h264Packets.Load() >= 30
 	})
+	// Both tracks have come (their packets were counted): once the
+	// connection closes, their reads end and each writer closes its file.
 	_ = vpc.Close()
-	time.Sleep(100 * time.Millisecond) // the writers closed by their tracks' end
+	writers.Wait()
 	pcm := decodeMono(t, heard)
 	if len(pcm) < 24000 || goertzel(pcm[len(pcm)-24000:], 48000, 440) < 10*goertzel(pcm[len(pcm)-24000:], 48000, 1000) {
 		t.Errorf("the viewer did not hear the softphone's 440 Hz tone (%d samples)", len(pcm))
