@@ -24,7 +24,10 @@ esac
 
 mkdir -p "$DIST"
 # SQLite is modernc.org/sqlite (pure Go), so cgo is not needed and every
-# target cross-compiles from any host. -trimpath drops this machine's paths.
+# target cross-compiles from any host. -trimpath drops this machine's paths
+# (and makes the compiled packages independent of the clone's folder, so
+# .ci/run's cross-build stage, built with the same flags, leaves them in
+# Go's build cache for this script).
 export CGO_ENABLED=0
 ldflags="-s -w -X main.version=$VERSION"
 
@@ -38,9 +41,9 @@ for target in $TARGETS; do
   rm -rf "$out"
   mkdir -p "$out"
   echo "building $name"
-  for cmd in conferd confer; do
-    GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$ldflags" -o "$out/$cmd$ext" "./cmd/$cmd"
-  done
+  # Both commands in one go build (one package load, the links side by
+  # side); -o into the folder names them conferd and confer (.exe).
+  GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$ldflags" -o "$out/" ./cmd/conferd ./cmd/confer
   cp LICENSE README.md CHANGELOG.md "$out/"
   if [ "$os" = windows ] && command -v zip >/dev/null 2>&1; then
     (cd "$DIST" && rm -f "$name.zip" && zip -qr "$name.zip" "$name")
