@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/confer-platform/confer/internal/racetest"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/testserver"
 )
@@ -29,6 +30,7 @@ func TestAllocsPerRequest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("creates 25 conferences")
 	}
+	racetest.Skip(t, "the budgets are the plain build's figures; AllocsPerRun counts the whole process, and under -race a request takes several times longer, so the push tailer's background allocations swell the count (speaker 575 against the budget of 500 on a loaded machine) and the guard would fail on load, not on a regression")
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
 	c := env.LoggedIn(t)
 	c.Level = "3"
