@@ -34,29 +34,8 @@ func TestForwardAllocations(t *testing.T) {
 
 func forwardAllocations(t *testing.T, plain bool) {
 	rg := newRig(t, func(c *Config) { c.PlainUDP = plain })
-	a := rg.publish("c1", idA, false, "")
 	const nsubs = 20
-	var got atomic.Int64
-	for range nsubs {
-		rg.quietSubscribe("c1", "?mt_id="+a.mtID, &got)
-	}
-	// A few packets of the publisher's own, until the receiver exists and
-	// every subscriber's down track follows it (counting packets alone is
-	// not enough: one subscriber may have two before another has its
-	// first).
-	var seq uint16
-	rm := rg.sfu.room("c1", false)
-	var r *receiver
-	waitFor(t, "the subscribers' down tracks and first packets", func() bool {
-		seq++
-		_ = a.audio.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: uint32(seq) * 960}, Payload: []byte{idA, 0xfc, 0xff}})
-		rm.mu.Lock()
-		if m := rm.members[a.mtID]; m != nil {
-			r = m.audio
-		}
-		rm.mu.Unlock()
-		return r != nil && len(*r.downs.Load()) == nsubs && got.Load() >= nsubs
-	})
+	r, seq := fanOut(t, rg, nsubs)
 	p := rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: 111, SSRC: 1, SequenceNumber: seq + 100}, Payload: make([]byte, 80)}
 	p.Payload[0] = idA
 	step := func() {
@@ -164,4 +143,31 @@ func (rg *testRig) quietSubscribeWith(conf, query string, got *atomic.Int64, pro
 	})
 	c.connect(fmt.Sprintf("/rtc/whep/%s%s", conf, query), http.StatusCreated)
 	return c
+}
+
+// fanOut publishes one audio track to nsubs quiet subscribers, and sends
+// a few packets of the publisher's own until the receiver exists and
+// every subscriber's down track follows it (counting packets alone is not
+// enough: one subscriber may have two before another has its first). It
+// returns the receiver and the last sequence number sent.
+func fanOut(tb testing.TB, rg *testRig, nsubs int) (*receiver, uint16) {
+	a := rg.publish("c1", idA, false, "")
+	var got atomic.Int64
+	for range nsubs {
+		rg.quietSubscribe("c1", "?mt_id="+a.mtID, &got)
+	}
+	var seq uint16
+	rm := rg.sfu.room("c1", false)
+	var r *receiver
+	waitFor(tb, "the subscribers' down tracks and first packets", func() bool {
+		seq++
+		_ = a.audio.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: uint32(seq) * 960}, Payload: []byte{idA, 0xfc, 0xff}})
+		rm.mu.Lock()
+		if m := rm.members[a.mtID]; m != nil {
+			r = m.audio
+		}
+		rm.mu.Unlock()
+		return r != nil && len(*r.downs.Load()) == nsubs && got.Load() >= int64(nsubs)
+	})
+	return r, seq
 }

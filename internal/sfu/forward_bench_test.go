@@ -4,7 +4,6 @@ package sfu
 
 import (
 	"runtime"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,25 +26,8 @@ import (
 //	go test ./internal/sfu -run '^$' -bench Forward -benchtime 2000x -count 3
 func BenchmarkForward(b *testing.B) {
 	rg := newRig(b, nil)
-	a := rg.publish("c1", idA, false, "")
 	const nsubs = 50
-	var got atomic.Int64
-	for range nsubs {
-		rg.quietSubscribe("c1", "?mt_id="+a.mtID, &got)
-	}
-	var seq uint16
-	rm := rg.sfu.room("c1", false)
-	var r *receiver
-	waitFor(b, "the subscribers' down tracks and first packets", func() bool {
-		seq++
-		_ = a.audio.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: seq, Timestamp: uint32(seq) * 960}, Payload: []byte{idA, 0xfc, 0xff}})
-		rm.mu.Lock()
-		if m := rm.members[a.mtID]; m != nil {
-			r = m.audio
-		}
-		rm.mu.Unlock()
-		return r != nil && len(*r.downs.Load()) == nsubs && got.Load() >= nsubs
-	})
+	r, seq := fanOut(b, rg, nsubs)
 	// The publisher sends nothing more; the benchmark's packets follow
 	// its numbers.
 	p := rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: 111, SSRC: 1, SequenceNumber: seq + 100}, Payload: make([]byte, 80)}
