@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -89,6 +90,14 @@ func (w *watcher) quiet(t *testing.T, what string) {
 // the recordings folder and stores it as program id of the default domain.
 func program(t *testing.T, env *testserver.Env, recDir, conf, id string) {
 	t.Helper()
+	programOf(t, env, recDir, conf, id, 10)
+}
+
+// programOf stores a program of secs seconds. A test that watches the
+// playback from a page started later takes a long one: a short file can
+// end before a slow machine has the page open.
+func programOf(t *testing.T, env *testserver.Env, recDir, conf, id string, secs int) {
+	t.Helper()
 	ff, err := exec.LookPath("ffmpeg")
 	if err != nil {
 		t.Skip("ffmpeg is not installed (apt-get install ffmpeg): the playback test needs a program file")
@@ -98,12 +107,12 @@ func program(t *testing.T, env *testserver.Env, recDir, conf, id string) {
 	}
 	out := filepath.Join(recDir, "play", id+".webm")
 	cmd := exec.Command(ff, "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=15",
-		"-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "10", "-c:v", "libvpx", "-g", "15",
+		"-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", strconv.Itoa(secs), "-c:v", "libvpx", "-g", "15",
 		"-deadline", "realtime", "-cpu-used", "8", "-b:v", "200k", "-c:a", "libopus", out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("ffmpeg: %v\n%s", err, b)
 	}
-	data, err := shape.Encode(map[string]any{"id": id, "name": "movie", "duration": 10, "file": "play/" + id + ".webm", "vrs_id": ""})
+	data, err := shape.Encode(map[string]any{"id": id, "name": "movie", "duration": secs, "file": "play/" + id + ".webm", "vrs_id": ""})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,9 @@ func TestWallChannels(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}})
 	c := env.LoggedIn(t)
 	conf := startConf(t, c, "wall")
-	program(t, env, recDir, conf, "9101")
+	// Long enough to be playing still when the page, started after the
+	// checks below, opens (a 10 s movie had ended on a loaded machine).
+	programOf(t, env, recDir, conf, "9101", 120)
 	vcPath := "/api/v1/vc/confs/" + conf
 	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
 	testserver.MustOK(t, c.Do("POST", vcPath+"/playback", testserver.Params(t, map[string]any{
