@@ -135,7 +135,9 @@ func TestPlaybackIntoConference(t *testing.T) {
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}})
 	c := env.LoggedIn(t)
 	conf := startConf(t, c, "cinema")
-	program(t, env, recDir, conf, "9001")
+	// 60 s: the seek below lands well after wherever a slow machine
+	// paused it.
+	programOf(t, env, recDir, conf, "9001", 60)
 	vcPath := "/api/v1/vc/confs/" + conf
 	vrsID := testserver.MustOK(t, c.Do("GET", "/api/v1/vc/vrs", nil))["vrs"].([]any)[0].(map[string]any)["vrs_id"]
 	start := func(fileID int) testserver.Reply {
@@ -167,14 +169,14 @@ func TestPlaybackIntoConference(t *testing.T) {
 	w.quiet(t, "paused")
 	before := w.videoTS.Load()
 
-	// Seek to 8 s and resume: the video resumes at the key frame of 8 s,
-	// its timestamp well ahead of where it paused (under 7 s).
-	testserver.MustOK(t, c.Do("PUT", vcPath+"/playback/current_progress", testserver.Params(t, map[string]any{"current_progress": 8})))
+	// Seek to 40 s and resume: the video resumes at the key frame of
+	// 40 s, its timestamp well ahead of where it paused (a few seconds in).
+	testserver.MustOK(t, c.Do("PUT", vcPath+"/playback/current_progress", testserver.Params(t, map[string]any{"current_progress": 40})))
 	n := w.video.Load()
 	state(2)
 	waitFor(t, "video after resuming", func() bool { return w.video.Load() >= n+5 })
-	if d := w.videoTS.Load() - before; d < 90000 || d > 9*90000 {
-		t.Errorf("the video timestamp moved by %d (%.1f s) across the seek to 8 s", d, float64(d)/90000)
+	if d := w.videoTS.Load() - before; d < 90000 || d > 41*90000 {
+		t.Errorf("the video timestamp moved by %d (%.1f s) across the seek to 40 s", d, float64(d)/90000)
 	}
 
 	// Stopped: the terminal leaves, nothing more arrives.
