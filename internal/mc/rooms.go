@@ -169,13 +169,17 @@ func (m *Module) roomUpdate(ctx context.Context, r *api.Request) (wire.Object, e
 		if err := decodeDoc(rec.Data, &doc); err != nil {
 			return nil, err
 		}
+		seen, err := encodeDoc(&doc) // what the type holds of the record
+		if err != nil {
+			return nil, err
+		}
 		if err := m.roomNameFree(ctx, rec.DomainMoid, q.Name, rec.ID); err != nil {
 			return nil, err
 		}
 		sentOver(&doc.MCVirtualMeetingRoomsUpdateRequest, &q)
 		doc.ID = rec.ID
 		doc.derive()
-		if rec.Data, err = encodeDoc(&doc); err != nil {
+		if rec.Data, err = encodeOver(rec.Data, seen, &doc); err != nil {
 			return nil, err
 		}
 		rec.UpdatedAt = m.clk.Now()

@@ -206,6 +206,10 @@ func (m *Module) tplUpdateOnce(ctx context.Context, r *api.Request, sc tplScope)
 	if err := decodeDoc(rec.Data, doc); err != nil {
 		return "", err
 	}
+	seen, err := encodeDoc(doc) // what the type holds of the record
+	if err != nil {
+		return "", err
+	}
 	var oldE164 string
 	if pd, ok := doc.(*personalDoc); ok && pd.BindE164 == 1 {
 		oldE164 = pd.E164
@@ -220,7 +224,7 @@ func (m *Module) tplUpdateOnce(ctx context.Context, r *api.Request, sc tplScope)
 		return "", err
 	}
 	doc.finish(rec.ID)
-	if rec.Data, err = encodeDoc(doc); err != nil {
+	if rec.Data, err = encodeOver(rec.Data, seen, doc); err != nil {
 		return "", err
 	}
 	rec.UpdatedAt = m.clk.Now()

@@ -20,7 +20,9 @@ import (
 // the request sent (sentOver), so that what it leaves out stays as
 // stored. record.Encode writes them with their members in name order and
 // the absent ones left out: the bytes the map documents had
-// (TestTemplateAndRoomStoredBytes).
+// (TestTemplateAndRoomStoredBytes); a modification keeps the stored bytes
+// of what it did not change, members no type declares among them
+// (encodeOver, TestUpdateKeepsHandEditedMembers).
 
 // personalDoc is a stored personal template.
 type personalDoc struct {
@@ -167,3 +169,15 @@ func wasSent(v reflect.Value) bool {
 
 // encodeDoc writes a stored document (record.Encode).
 func encodeDoc(d any) ([]byte, error) { return record.Encode(d) }
+
+// encodeOver writes d, decoded from stored and changed, over stored:
+// the members the change left as they were keep their stored bytes, so
+// that a hand-edited record keeps the members no type declares, at the
+// top or nested (record.KeepStored). seen is encodeDoc of d as decoded.
+func encodeOver(stored, seen []byte, d any) ([]byte, error) {
+	changed, err := encodeDoc(d)
+	if err != nil {
+		return nil, err
+	}
+	return record.KeepStored(stored, seen, changed)
+}
