@@ -98,7 +98,11 @@ type Conference struct {
 	// Recorders are the running recordings (vc_recorders); nil when the
 	// document has none (own_rec.go).
 	Recorders []Recording
-	Doc       map[string]any // every member but the server's own above
+	// recordersOther is a list of recordings of another form, read
+	// leniently into Recorders (own_rec.go); nil for one this release
+	// reads.
+	recordersOther *otherRecorders
+	Doc            map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

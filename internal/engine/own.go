@@ -141,8 +141,8 @@ func (c *Conference) splitOwn() {
 	c.HDUPoll, c.HDUPollSeq = splitHDUPoll(doc), splitHDUPollSeq(doc)
 	c.SelfVMPs, c.HDUVMPs = splitSelfVMPs(doc, selfVMPsMember, false), splitSelfVMPs(doc, hduVMPsMember, true) // own_vmp.go
 	c.HDUs, c.VMP = splitHDUs(doc), splitVMP(doc)
-	c.splitPolls(doc)                 // own_poll.go
-	c.Recorders = splitRecorders(doc) // own_rec.go
+	c.splitPolls(doc)                                   // own_poll.go
+	c.Recorders, c.recordersOther = splitRecorders(doc) // own_rec.go
 	if s := readObj(doc[aliasMember]); s.ok {
 		a := make(map[string]string, len(s.o))
 		for k := range s.o {
@@ -228,7 +228,7 @@ func (c Conference) ownValues() (names [15]string, values [15]any) {
 		n++
 	}
 	if c.Recorders != nil {
-		names[n], values[n] = recordersMember, recordersValue(c.Recorders)
+		names[n], values[n] = recordersMember, c.recordersValue()
 		n++
 	}
 	if c.VMP != nil {

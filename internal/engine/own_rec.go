@@ -1,6 +1,10 @@
 package engine
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // The running recordings of a conference (vc's rec*.go), typed as the
 // other own members (own.go): decoded once into Conference.Recorders and
@@ -198,14 +202,93 @@ func (r Recording) value() recordingStored {
 }
 
 // splitRecorders moves the running recordings out of doc; nil when doc
-// has none, or a list of another form (then it stays in doc as it was).
-func splitRecorders(doc map[string]any) []Recording {
-	l, ok := storedList(doc[recordersMember], readRecording)
+// has none, or a member of another form than a list (then it stays in
+// doc as it was). A list with an element of another form (a hand edit:
+// a number for rec_id) is read leniently (readRecordingLenient), so that
+// vc lists and controls the recordings it can read, where it listed none
+// (TestRecordingOfWrongType); other keeps the list as it was stored.
+func splitRecorders(doc map[string]any) (l []Recording, other *otherRecorders) {
+	raw, isList := doc[recordersMember].([]any)
+	if !isList {
+		return nil, nil
+	}
+	l, ok := storedList(raw, readRecording)
 	if !ok {
-		return nil
+		l = make([]Recording, 0, len(raw))
+		for _, e := range raw {
+			if r, ok := readRecordingLenient(e); ok {
+				l = append(l, r)
+			}
+		}
+		other = &otherRecorders{stored: raw, read: cloneRecorders(l)}
 	}
 	delete(doc, recordersMember)
-	return l
+	return l, other
+}
+
+// otherRecorders is a list of recordings of another form: as stored, and
+// as read leniently. It is written back as stored while the recordings
+// are what was read (the stored bytes kept, TestOwnMembersKeepTheStoredBytes),
+// in this release's form once they changed, without the elements that
+// were skipped.
+type otherRecorders struct {
+	stored []any
+	read   []Recording
+}
+
+// readRecordingLenient reads an element of vc_recorders that
+// readRecording refuses: a JSON number where a string is stored reads as
+// its decimal form, a numeric string where a number is stored as its
+// value, and members the server does not write are ignored. An element
+// that is not an object, or that has a member of another type even so,
+// is skipped (false).
+func readRecordingLenient(v any) (Recording, bool) {
+	o, ok := v.(map[string]any)
+	if !ok {
+		return Recording{}, false
+	}
+	fixed := make(map[string]any, len(o))
+	for i, f := range new(Recording).fields() {
+		k := recordingMembers[i]
+		e, has := o[k]
+		if !has {
+			continue
+		}
+		switch f.(type) {
+		case *string:
+			if n, isNum := e.(json.Number); isNum {
+				e = string(n)
+			}
+		case *int, *int64:
+			if s, isStr := e.(string); isStr {
+				e = json.Number(s)
+			}
+		}
+		fixed[k] = e
+	}
+	for _, k := range []string{rtmpURLMember, recPartsMember} {
+		if e, has := o[k]; has {
+			fixed[k] = e
+		}
+	}
+	return readRecording(fixed)
+}
+
+// recordersValue is c's recordings as stored: as they were while a list
+// of another form is unchanged (otherRecorders), else in this release's
+// form.
+func (c Conference) recordersValue() any {
+	if o := c.recordersOther; o != nil && sameRecorders(c.Recorders, o.read) {
+		return o.stored
+	}
+	return recordersValue(c.Recorders)
+}
+
+// sameRecorders tells whether a and b store the same.
+func sameRecorders(a, b []Recording) bool {
+	x, errA := json.Marshal(recordersValue(a))
+	y, errB := json.Marshal(recordersValue(b))
+	return errA == nil && errB == nil && bytes.Equal(x, y)
 }
 
 func recordersValue(l []Recording) []recordingStored {

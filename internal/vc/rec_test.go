@@ -2,6 +2,7 @@ package vc_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -201,4 +202,50 @@ func TestRecordingOfAnotherForm(t *testing.T) {
 	tlEq(t, "recorder 1", k.ok(t, "GET", "/recorders/1", nil), want)
 	k.ok(t, "PUT", "/speaker", map[string]any{"mt_id": "1"})
 	tlEq(t, "stored recorders after another write", k.doc(t)["vc_recorders"], []any{map[string]any{"rec_id": "1"}})
+}
+
+// A running recording stored with a member of another type (a hand edit:
+// rec_id as a number) is read leniently, as its decimal string, and the
+// list answers it beside the others, where the whole list was left
+// unread and answered []; an element unreadable even so (not an object)
+// is skipped. The next write stores the list in this release's form
+// (engine/own_rec.go, readRecordingLenient).
+func TestRecordingOfWrongType(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	admin := env.LoggedIn(t)
+	k := tlStart(t, env, admin, 2, 0)
+	vrsID := tlVRS(t, admin)
+	first := k.ok(t, "POST", "/recorders", tlRec("first", vrsID, 1))["rec_id"].(string)
+	second := k.ok(t, "POST", "/recorders", tlRec("second", vrsID, 2, "1"))["rec_id"].(string)
+	ctx := context.Background()
+	rec, err := env.Store.GetRecord(ctx, record.KindConf, k.domain, k.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := shape.Decode(rec.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := doc["vc_recorders"].([]any)
+	n, _ := strconv.Atoi(first)
+	l[0].(map[string]any)["rec_id"] = n
+	doc["vc_recorders"] = append(l, "not a recording")
+	if rec.Data, err = shape.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Store.UpdateRecord(ctx, rec, ""); err != nil {
+		t.Fatal(err)
+	}
+	var ids []any
+	for _, e := range k.ok(t, "GET", "/recorders", nil)["recorders"].([]any) {
+		ids = append(ids, e.(map[string]any)["rec_id"])
+	}
+	tlEq(t, "rec_ids listed", ids, []any{first, second})
+	tlEq(t, "first's name", k.ok(t, "GET", "/recorders/"+first, nil)["video_name"], "first")
+	k.ok(t, "PUT", "/recorders/"+first+"/state", map[string]any{"value": 1, "recorder_mode": 1})
+	var stored []any
+	for _, e := range k.doc(t)["vc_recorders"].([]any) {
+		stored = append(stored, e.(map[string]any)["rec_id"])
+	}
+	tlEq(t, "stored rec_ids after a write", stored, []any{first, second})
 }

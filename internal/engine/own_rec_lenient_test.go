@@ -1,0 +1,44 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// An element of vc_recorders of another form is read leniently: numbers
+// and numeric strings swap where the other is stored, members the server
+// does not write are ignored, and what is unreadable even so is skipped.
+func TestReadRecordingLenient(t *testing.T) {
+	for _, tc := range []struct {
+		elem   string
+		ok     bool
+		recID  string
+		state  int
+		member string
+	}{
+		{`{"rec_id":7,"state":1}`, true, "7", 1, ""},
+		{`{"rec_id":"7","state":"2"}`, true, "7", 2, ""},
+		{`{"rec_id":"7","members":[{"mt_id":"3"}],"future":true}`, true, "7", 0, "3"},
+		{`{"rec_id":"7","state":"two"}`, false, "", 0, ""},
+		{`{"rec_id":{}}`, false, "", 0, ""},
+		{`"not a recording"`, false, "", 0, ""},
+	} {
+		v, err := decodeJSON(tc.elem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, ok := readRecordingLenient(v)
+		if ok != tc.ok || ok && (r.RecID != tc.recID || r.State != tc.state || tc.member != "" && (len(r.Members) != 1 || r.Members[0] != tc.member)) {
+			t.Errorf("readRecordingLenient(%s) = %+v, %v; want rec_id %q state %d member %q, %v", tc.elem, r, ok, tc.recID, tc.state, tc.member, tc.ok)
+		}
+	}
+}
+
+// decodeJSON decodes as the store's documents are (numbers as json.Number).
+func decodeJSON(s string) (any, error) {
+	var v any
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	return v, d.Decode(&v)
+}
