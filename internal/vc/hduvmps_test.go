@@ -77,3 +77,25 @@ func TestHDUVMP(t *testing.T) {
 		testserver.MustFail(t, admin.Do("GET", "/api/v1/vc/confs/999999/hduvmps", nil), 12103)
 	})
 }
+
+// A wall's self composition stores only what the catalogue declares: a
+// voice_hint sent with the start or the modification (declared for a
+// terminal's self composition, not a wall's) is not stored, where it was
+// read from the raw parameters and kept.
+func TestHDUVMPStoresNoUndeclaredVoiceHint(t *testing.T) {
+	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{})
+	admin := env.LoggedIn(t)
+	k := tlStart(t, env, admin, 2, 0)
+	hint := func(t *testing.T) any {
+		t.Helper()
+		return k.doc(t)["vc_hduvmps"].([]any)[0].(map[string]any)["voice_hint"]
+	}
+	p := mdWallSelf("2_0", 1, 2, mdChn(0, 1, "1"))
+	p["voice_hint"] = 1
+	k.ok(t, "POST", "/hduvmps", p)
+	tlEq(t, "stored voice_hint after the start", hint(t), 0)
+	p = mdWallSelf("", 0, 1, mdChn(0, 1, "2"))
+	p["voice_hint"] = 1
+	k.ok(t, "PUT", "/hduvmps/2_0", p)
+	tlEq(t, "stored voice_hint after the modification", hint(t), 0)
+}

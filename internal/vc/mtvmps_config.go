@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -52,11 +50,12 @@ func selfRequestOf(layout, voiceHint, showMtName int, members []model.VCConfsMtv
 }
 
 // wallRequestOf is a wall's self composition request. The catalogue
-// declares no voice_hint for it; one that is sent is kept, as the
-// composition has always stored it.
-func wallRequestOf(r *api.Request, layout, showMtName int, members []model.VCConfsHduvmpsCreateRequestMember) selfRequest {
-	q := selfRequest{Layout: layout, VoiceHint: record.Int(r.Args.Params, "voice_hint"), ShowMtName: showMtName,
-		Members: make([]selfMemberRequest, len(members))}
+// declares no voice_hint for it (vcMediaWallVMPParams): its
+// stored voice_hint stays 0, one that is sent is not read (validation
+// leaves undeclared parameters in the request; before, it was read from
+// them and stored, TestHDUVMPStoresNoUndeclaredVoiceHint).
+func wallRequestOf(layout, showMtName int, members []model.VCConfsHduvmpsCreateRequestMember) selfRequest {
+	q := selfRequest{Layout: layout, ShowMtName: showMtName, Members: make([]selfMemberRequest, len(members))}
 	for i, e := range members {
 		q.Members[i] = selfMemberRequest{ChnIdx: e.ChnIdx, MemberType: e.MemberType, MembersType: e.MembersType,
 			MtID: e.MtID.Or(""), MtChnIdx: e.MtChnIdx.Or(0)}
