@@ -5,6 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
 
 	"golang.org/x/crypto/bcrypt"
 )
@@ -36,12 +39,45 @@ func NewSecret() string {
 	return hex.EncodeToString(b[:])
 }
 
-// HashSecret hashes a password or license secret with bcrypt.
+// testCost, when not zero, is the bcrypt cost of new hashes in a test
+// binary (SetTestHashCost). Production hashes use bcrypt.DefaultCost.
+var testCost atomic.Int32
+
+// SetTestHashCost makes HashSecret and the comparison for unknown
+// principals use bcrypt cost (bcrypt.MinCost up; 0: bcrypt.DefaultCost
+// again) in this process. It is for test setups only and does nothing
+// outside a test binary (testing.Testing): conferd, built with -race or
+// not, always hashes at bcrypt.DefaultCost. Test setups lower it
+// (internal/testserver) because a comparison checks at the cost stored in
+// the hash, and at cost 10 one took seconds of a loaded core under the
+// race detector: the login tests of internal/server took 168 to 348 s
+// each in CI's -race stage. A comparison at cost 4 is 64 times cheaper
+// and still bcrypt's, so the tests check the same code.
+func SetTestHashCost(cost int) {
+	if !testing.Testing() {
+		return
+	}
+	if cost != 0 {
+		cost = max(bcrypt.MinCost, min(cost, bcrypt.MaxCost))
+	}
+	testCost.Store(int32(cost))
+}
+
+// hashCost is the bcrypt cost of new hashes.
+func hashCost() int {
+	if c := testCost.Load(); c != 0 {
+		return int(c)
+	}
+	return bcrypt.DefaultCost
+}
+
+// HashSecret hashes a password or license secret with bcrypt, at
+// bcrypt.DefaultCost (a test setup may lower it: SetTestHashCost).
 func HashSecret(secret string) (string, error) {
 	if len(secret) > 72 {
 		return "", fmt.Errorf("secret longer than 72 bytes")
 	}
-	h, err := bcrypt.GenerateFromPassword([]byte(secret), bcrypt.DefaultCost)
+	h, err := bcrypt.GenerateFromPassword([]byte(secret), hashCost())
 	return string(h), err
 }
 
@@ -50,12 +86,22 @@ func CheckSecret(hash, secret string) bool {
 	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(secret)) == nil
 }
 
-// dummyHash is compared against when the account or license is unknown, so
-// that a miss costs as much time as a wrong secret.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("confer-dummy-secret"), bcrypt.DefaultCost)
+// dummyHashes are compared against when the account or license is
+// unknown, so that a miss costs as much time as a wrong secret: one per
+// cost, made at first use, at the cost of new hashes.
+var dummyHashes sync.Map // int cost → []byte
+
+func dummyHash(cost int) []byte {
+	if h, ok := dummyHashes.Load(cost); ok {
+		return h.([]byte)
+	}
+	h, _ := bcrypt.GenerateFromPassword([]byte("confer-dummy-secret"), cost)
+	v, _ := dummyHashes.LoadOrStore(cost, h)
+	return v.([]byte)
+}
 
 func burnCompare(secret string) {
-	_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(secret))
+	_ = bcrypt.CompareHashAndPassword(dummyHash(hashCost()), []byte(secret))
 }
 
 // lookupHash is how tokens and cookies are stored: SHA-256, enough for

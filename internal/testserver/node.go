@@ -43,6 +43,7 @@ func StartNode(t testing.TB, dsn string, clk *clock.Fake, opt Options) *Node {
 	if clk == nil {
 		clk = clock.NewFake(nodeEpoch)
 	}
+	cheapHashes()
 	if err := auth.ImportLicense(ctx, st, LicenseKey, LicenseSecret, nodeEpoch); err != nil {
 		st.Close()
 		t.Fatal(err)

@@ -28,6 +28,7 @@ import (
 	"github.com/confer-platform/confer/internal/sip"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Fixture credentials every Env has.
@@ -118,6 +119,13 @@ func (o Options) rtc() sfu.Config {
 	return c
 }
 
+// cheapHashes makes the test binary hash secrets at bcrypt's least cost:
+// every login of a test compares at the cost in the stored hash, which at
+// cost 10 took seconds of a loaded core under -race (auth.SetTestHashCost;
+// conferd keeps bcrypt.DefaultCost, which cmd/conferd's
+// TestSecretsHashedAtDefaultCost checks).
+func cheapHashes() { auth.SetTestHashCost(bcrypt.MinCost) }
+
 // Start starts a server on dsn with the fixture license and administrator.
 func Start(t testing.TB, dsn string, opt Options) *Env {
 	t.Helper()
@@ -127,6 +135,7 @@ func Start(t testing.TB, dsn string, opt Options) *Env {
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
+	cheapHashes()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	if err := auth.ImportLicense(ctx, st, LicenseKey, LicenseSecret, now); err != nil {
 		t.Fatal(err)
