@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"time"
 
@@ -302,7 +303,13 @@ func (e *Engine) DualStarted(ctx context.Context, conf, mt string) error {
 	if !ok {
 		return media.ErrEnded
 	}
-	return e.features.DualStarted(ctx, c, mt)
+	st, err := e.State(ctx, c, mt)
+	online := err == nil && st == StateOnline
+	err = e.applyChange(ctx, c, e.features.DualStarted(ctx, c, mt, online))
+	if errors.Is(err, ErrConfNotFound) {
+		return fmt.Errorf("%w: %v", media.ErrEnded, err)
+	}
+	return err
 }
 
 // DualStopped passes the end of a terminal's own dual stream on.
@@ -311,7 +318,7 @@ func (e *Engine) DualStopped(ctx context.Context, conf, mt string) error {
 	if err != nil || !ok {
 		return err
 	}
-	return e.features.DualStopped(ctx, c, mt)
+	return e.apply(ctx, c, e.features.DualStopped(ctx, c, mt))
 }
 
 // SetDual names the terminal whose dual stream the conference receives

@@ -10,10 +10,12 @@ import "context"
 // must outlive a conference when it ends. The engine calls it at those
 // moments; New receives it.
 //
-// Started and Joined return what they decided (a Change) and the engine
-// applies it (features_apply.go): conference control does not call the
-// engine back on a conference's creation or a terminal's arrival, so
-// neither path enters the engine twice (docs/architecture.md "Two call
+// Started, Joined, VoiceActive, DualStarted and DualStopped return what
+// they decided (a Change) and the engine applies it (features_apply.go):
+// conference control does not call the engine back on a conference's
+// creation, a terminal's arrival, a speaker chosen by voice or a dual
+// stream started or stopped, so none of these paths enters the engine
+// twice (docs/architecture.md "Two call
 // paths, traced").
 type Features interface {
 	// Started decides how the features that the creation of c set start,
@@ -37,15 +39,16 @@ type Features interface {
 	// Link establishes a cascade whose link terminal has been answered:
 	// an error refuses it, and the call fails (wrapping ErrRefused).
 	Link(ctx context.Context, superior Conf, link Terminal, sub Peer) error
-	// VoiceActive makes terminal mt the speaker of c, whose voice
-	// activation chose it (voice.go).
-	VoiceActive(ctx context.Context, c Conf, mt string) error
-	// DualStarted makes terminal mt, which started sending a dual stream
-	// (media.Events.DualStarted), the source of c's dual stream, or
-	// refuses it (wrapping media.ErrRefused) under c's rules; DualStopped
-	// clears the source if it is mt.
-	DualStarted(ctx context.Context, c Conf, mt string) error
-	DualStopped(ctx context.Context, c Conf, mt string) error
+	// VoiceActive decides how terminal mt, online, becomes the speaker of
+	// c, whose voice activation chose it (voice.go).
+	VoiceActive(ctx context.Context, c Conf, mt string) Change
+	// DualStarted decides how terminal mt, which started sending a dual
+	// stream (media.Events.DualStarted) and is online or not, becomes the
+	// source of c's dual stream, or refuses it (a Conf error wrapping
+	// media.ErrRefused) under c's rules; DualStopped clears the source if
+	// it is mt.
+	DualStarted(ctx context.Context, c Conf, mt string, online bool) Change
+	DualStopped(ctx context.Context, c Conf, mt string) Change
 }
 
 // NoFeatures runs conferences without conference control: nothing starts
@@ -61,6 +64,8 @@ func (NoFeatures) Conf(context.Context, string, string) (Conf, bool, error) {
 	return Conf{}, false, nil
 }
 func (NoFeatures) Link(context.Context, Conf, Terminal, Peer) error { return nil }
-func (NoFeatures) VoiceActive(context.Context, Conf, string) error  { return nil }
-func (NoFeatures) DualStarted(context.Context, Conf, string) error  { return nil }
-func (NoFeatures) DualStopped(context.Context, Conf, string) error  { return nil }
+func (NoFeatures) VoiceActive(context.Context, Conf, string) Change { return Change{} }
+func (NoFeatures) DualStarted(context.Context, Conf, string, bool) Change {
+	return Change{}
+}
+func (NoFeatures) DualStopped(context.Context, Conf, string) Change { return Change{} }

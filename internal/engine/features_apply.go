@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
@@ -27,10 +28,16 @@ type Change struct {
 }
 
 // Effects are a feature hook's writes to terminals and controls of the
-// media plane, in the order the engine applies them: the flags, then what
-// the participants see and hear, then the mutes and silences, then the
-// terminals told again.
+// media plane, in the order the engine applies them: the parts of the
+// recordings started, the dual stream's source, the flags, then what the participants see and hear, then the
+// mutes and silences, then the terminals told again.
 type Effects struct {
+	// Parts are recording files that the hook started on this node; the
+	// engine stores each part with its recording (RecordingStarted).
+	Parts []RecordingStarted
+	// Dual, when set, is the terminal whose dual stream the conference
+	// receives ("" none; SetDual).
+	Dual *string
 	// Flags are terminals' mix and vmp flags to store; a terminal gone
 	// meanwhile is skipped, and the first failed write stops the rest.
 	Flags []TerminalFlags
@@ -46,23 +53,43 @@ type Effects struct {
 	Reapply []Terminal
 }
 
-// TerminalFlags are a terminal's mix and vmp flags (reference 05 "终端
-// 列表" mix "是否在混音中", vmp "是否在画面合成中"), each written when set.
+// RecordingStarted is a file of the recording RecID that started on this
+// node: the engine stores Part with the recording, and pauses the file
+// (Run) when the recording is paused meanwhile (a paused recording
+// continued by a new owner, docs/recording.md). A recording gone
+// meanwhile keeps no file: the engine calls Drop.
+type RecordingStarted struct {
+	RecID string
+	Part  RecordingPart
+	Run   media.Running
+	Drop  func()
+}
+
+// TerminalFlags are a terminal's mix, vmp and dual flags (reference 05
+// "终端列表" mix "是否在混音中", vmp "是否在画面合成中", dual "是否在发送双流"),
+// each written when set.
 type TerminalFlags struct {
-	MtID     string
-	Mix, VMP model.Opt[int]
+	MtID           string
+	Mix, VMP, Dual model.Opt[int]
 }
 
 // apply runs a feature hook's change on the running conference cf. The
 // effects go to the conference at the version Conf left it (the media
 // plane is told once per version, SetBroadcast).
 func (e *Engine) apply(ctx context.Context, cf Conf, ch Change) error {
+	if err := e.applyChange(ctx, cf, ch); !errors.Is(err, ErrConfNotFound) {
+		return err
+	}
+	return nil // ended meanwhile
+}
+
+// applyChange is apply reporting a conference that ended meanwhile
+// (ErrConfNotFound).
+func (e *Engine) applyChange(ctx context.Context, cf Conf, ch Change) error {
 	var c Conference
 	if ch.Conf != nil {
 		var err error
-		if c, err = e.changeConf(ctx, cf, ch.Conf); errors.Is(err, ErrConfNotFound) {
-			return nil // ended meanwhile
-		} else if err != nil {
+		if c, err = e.changeConf(ctx, cf, ch.Conf); err != nil {
 			return err
 		}
 		cf = ConfOf(c)
@@ -99,6 +126,16 @@ func (e *Engine) changeConf(ctx context.Context, cf Conf, change func(context.Co
 
 // Apply applies a feature's effects to the conference cf (Effects).
 func (e *Engine) Apply(ctx context.Context, cf Conf, eff Effects) error {
+	for _, p := range eff.Parts {
+		if err := e.addPart(ctx, cf, p); err != nil {
+			return err
+		}
+	}
+	if eff.Dual != nil {
+		if err := e.SetDual(ctx, cf, *eff.Dual); err != nil {
+			return err
+		}
+	}
 	for _, f := range eff.Flags {
 		_, err := e.Update(ctx, cf, f.MtID, func(t *Terminal) error {
 			if n, ok := f.Mix.Get(); ok {
@@ -106,6 +143,9 @@ func (e *Engine) Apply(ctx context.Context, cf Conf, eff Effects) error {
 			}
 			if n, ok := f.VMP.Get(); ok {
 				t.Doc["vmp"] = n
+			}
+			if n, ok := f.Dual.Get(); ok {
+				t.Doc["dual"] = n
 			}
 			return nil
 		})
@@ -137,4 +177,31 @@ func (e *Engine) Apply(ctx context.Context, cf Conf, eff Effects) error {
 		errs = append(errs, e.Reapply(ctx, cf.ConfID, t))
 	}
 	return errors.Join(errs...)
+}
+
+// addPart stores the part of a recording that started on this node with
+// the recording, and pauses its file when the recording is paused
+// (Recording.State 2).
+func (e *Engine) addPart(ctx context.Context, cf Conf, p RecordingStarted) error {
+	paused := false
+	_, err := e.changeConf(ctx, cf, func(_ context.Context, c *Conference) (bool, error) {
+		for i := range c.Recorders {
+			if rc := &c.Recorders[i]; rc.RecID == p.RecID {
+				rc.Parts = append(rc.Parts, p.Part)
+				paused = rc.State == recStatePaused
+				return true, nil
+			}
+		}
+		return false, fmt.Errorf("conference %s has no recording %q", cf.ConfID, p.RecID)
+	})
+	if err != nil {
+		if p.Drop != nil {
+			p.Drop()
+		}
+		return err
+	}
+	if paused && p.Run != nil {
+		p.Run.Pause()
+	}
+	return nil
 }

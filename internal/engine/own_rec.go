@@ -53,6 +53,9 @@ type RecordingPart struct {
 	StartedAt int64  // started_at: UNIX ms
 }
 
+// recStatePaused is Recording.State of a paused recording.
+const recStatePaused = 2
+
 // recMembersBit is the bit of members in Recording.absent.
 const recMembersBit = 1 << 4
 

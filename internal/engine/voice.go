@@ -69,5 +69,8 @@ func (e *Engine) AudioLevels(ctx context.Context, conf string, levels []media.Au
 	if iv := time.Duration(record.Int(doc.Doc, "vacinterval")) * time.Second; held < iv {
 		return nil
 	}
-	return e.features.VoiceActive(ctx, c, loudest)
+	if st, err := e.State(ctx, c, loudest); err != nil || st != StateOnline {
+		return nil // no longer in the call
+	}
+	return e.apply(ctx, c, e.features.VoiceActive(ctx, c, loudest))
 }

@@ -79,18 +79,5 @@ func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) error {
 // ctlDualFlags moves the terminals' dual flag from the previous source to
 // the new one ("" for none).
 func (m *Module) ctlDualFlags(ctx context.Context, c engine.Conference, prev, next string) error {
-	ec := engine.ConfOf(c)
-	if err := m.engine.SetDual(ctx, ec, next); err != nil { // media_sync.go
-		return err
-	}
-	off, on := dualMoves(prev, next)
-	if off != "" {
-		if err := m.setTermFlags(ctx, ec, off, termFlags{Dual: model.Some(0)}); err != nil {
-			return err
-		}
-	}
-	if on != "" {
-		return m.setTermFlags(ctx, ec, on, termFlags{Dual: model.Some(1)})
-	}
-	return nil
+	return m.engine.Apply(ctx, engine.ConfOf(c), dualEffects(prev, next))
 }

@@ -2,13 +2,12 @@ package vc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/store"
 )
 
 // A dual stream that a terminal starts on its own (a screen share of the
@@ -43,50 +42,59 @@ func whoMayShare(c engine.Conference) string {
 	return "only the speaker may share a screen in this conference"
 }
 
-// mediaDualStarted makes mt, whose share started, the dual stream source.
-func (m *Module) mediaDualStarted(ctx context.Context, ec engine.Conf, mt string) error {
-	for {
-		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
-		if err != nil {
-			return fmt.Errorf("%w: %v", media.ErrEnded, err)
-		}
-		if !mayShare(c, mt) {
-			return fmt.Errorf("%w: %s (dual_mode %d)", media.ErrRefused, whoMayShare(c), record.Int(c.Doc, "dual_mode"))
-		}
-		if err := m.ctlIsOnline(ctx, c, mt); err != nil {
-			return fmt.Errorf("%w: terminal %s is not online", media.ErrRefused, mt)
-		}
-		prev := c.Roles.Dual
-		c.Roles.Dual = mt
-		if prev != mt {
-			err = m.confs.Update(ctx, c)
-			if errors.Is(err, store.ErrConflict) {
-				continue
+// mediaDualStarted decides how mt, whose share started, becomes the dual
+// stream source; the engine applies it (engine.Change).
+func mediaDualStarted(mt string, online bool) engine.Change {
+	prev := ""
+	return engine.Change{
+		Conf: func(_ context.Context, c *engine.Conference) (bool, error) {
+			if !mayShare(*c, mt) {
+				return false, fmt.Errorf("%w: %s (dual_mode %d)", media.ErrRefused, whoMayShare(*c), record.Int(c.Doc, "dual_mode"))
 			}
-			if err != nil {
-				return err
+			if !online {
+				return false, fmt.Errorf("%w: terminal %s is not online", media.ErrRefused, mt)
 			}
-		}
-		return m.ctlDualFlags(ctx, c, prev, mt)
+			prev = c.Roles.Dual
+			c.Roles.Dual = mt
+			return prev != mt, nil
+		},
+		Effects: func(context.Context, engine.Conference) (engine.Effects, error) {
+			return dualEffects(prev, mt), nil
+		},
 	}
 }
 
-// mediaDualStopped clears the dual stream source when it is mt, whose
-// share ended.
-func (m *Module) mediaDualStopped(ctx context.Context, ec engine.Conf, mt string) error {
-	for {
-		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
-		if err != nil || c.Roles.Dual != mt {
-			return nil // ended meanwhile, or another source now
-		}
-		c.Roles.Dual = ""
-		err = m.confs.Update(ctx, c)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		return m.ctlDualFlags(ctx, c, mt, "")
+// mediaDualStopped decides how the dual stream source is cleared when it
+// is mt, whose share ended.
+func mediaDualStopped(mt string) engine.Change {
+	cleared := false
+	return engine.Change{
+		Conf: func(_ context.Context, c *engine.Conference) (bool, error) {
+			cleared = c.Roles.Dual == mt
+			if cleared {
+				c.Roles.Dual = ""
+			}
+			return cleared, nil
+		},
+		Effects: func(context.Context, engine.Conference) (engine.Effects, error) {
+			if !cleared {
+				return engine.Effects{}, nil // another source now
+			}
+			return dualEffects(mt, ""), nil
+		},
 	}
+}
+
+// dualEffects tell the media plane the dual stream's source next, which
+// was prev, and move the terminals' dual flags (ctlDualFlags).
+func dualEffects(prev, next string) engine.Effects {
+	eff := engine.Effects{Dual: &next}
+	off, on := dualMoves(prev, next)
+	if off != "" {
+		eff.Flags = append(eff.Flags, engine.TerminalFlags{MtID: off, Dual: model.Some(0)})
+	}
+	if on != "" {
+		eff.Flags = append(eff.Flags, engine.TerminalFlags{MtID: on, Dual: model.Some(1)})
+	}
+	return eff
 }

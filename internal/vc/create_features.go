@@ -69,16 +69,22 @@ func (m *Module) createdStart(started engine.Conference) engine.Change {
 	}
 	effects := func(ctx context.Context, c engine.Conference) (engine.Effects, error) {
 		// The creation's recording records with media from now on
-		// (rec_media.go); one that cannot is a problem of the start and
-		// stays a recording without a file.
+		// (rec_media.go), its part stored by the engine (Effects.Parts);
+		// one that cannot is a problem of the start and stays a
+		// recording without a file.
+		var parts []engine.RecordingStarted
 		for _, rc := range c.Recorders {
 			if m.recHere(rc.RecID) == nil {
-				if err := m.recMediaStart(ctx, c, rc); err != nil {
+				p, err := m.recMediaStartPart(ctx, c, rc)
+				if err != nil {
 					problems = append(problems, createdProblem{fmt.Errorf("recorder: %w: the recording has no file", err)})
+				} else if p != nil {
+					parts = append(parts, *p)
 				}
 			}
 		}
 		eff, err := m.flagsEffects(ctx, c)
+		eff.Parts = parts
 		return eff, errors.Join(append(problems, err)...)
 	}
 	return engine.Change{Conf: change, Effects: effects}

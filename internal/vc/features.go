@@ -38,14 +38,14 @@ func (f features) Link(ctx context.Context, sup engine.Conf, link engine.Termina
 	return f.m.link(ctx, sup, link, sub)
 }
 
-func (f features) VoiceActive(ctx context.Context, c engine.Conf, mt string) error {
-	return f.m.voiceSpeaker(ctx, c, mt)
+func (f features) VoiceActive(_ context.Context, _ engine.Conf, mt string) engine.Change {
+	return f.m.voiceSpeaker(mt)
 }
 
-func (f features) DualStarted(ctx context.Context, c engine.Conf, mt string) error {
-	return f.m.mediaDualStarted(ctx, c, mt)
+func (f features) DualStarted(_ context.Context, _ engine.Conf, mt string, online bool) engine.Change {
+	return mediaDualStarted(mt, online)
 }
 
-func (f features) DualStopped(ctx context.Context, c engine.Conf, mt string) error {
-	return f.m.mediaDualStopped(ctx, c, mt)
+func (f features) DualStopped(_ context.Context, _ engine.Conf, mt string) engine.Change {
+	return mediaDualStopped(mt)
 }

@@ -115,13 +115,45 @@ func (m *Module) recMediaStart(ctx context.Context, c engine.Conference, rc engi
 // node took the conference's media over (rec_parts.go). The part is
 // stored with the recording once its file exists.
 func (m *Module) recStartHere(ctx context.Context, c engine.Conference, rc engine.Recording) error {
-	domain, confID, recID := c.Rec.DomainMoid, c.ID(), rc.RecID
-	allow, used, ok, err := m.recAllowance(ctx, domain) // rec_quota.go
+	p, err := m.recStartFile(ctx, c, rc)
 	if err != nil {
 		return err
 	}
+	if err := m.recAddPart(ctx, c.Rec.DomainMoid, c.ID(), p); err != nil {
+		p.Drop()
+		return err
+	}
+	return nil
+}
+
+// recMediaStartPart starts the file of a recording that was just stored,
+// as recMediaStart, but leaves the part of a file started on this node to
+// the caller to store: the engine, for a recording that a conference's
+// creation set (engine.Effects.Parts). Nil when no file starts here.
+func (m *Module) recMediaStartPart(ctx context.Context, c engine.Conference, rc engine.Recording) (*engine.RecordingStarted, error) {
+	if !m.recOn() || rc.RecorderMode == recLive {
+		return nil, nil
+	}
+	if passed, _, err := m.recPass(ctx, c.Rec.DomainMoid, c.ID(), rc.RecID, recActStart); passed || err != nil {
+		return nil, err
+	}
+	p, err := m.recStartFile(ctx, c, rc)
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// recStartFile starts the file of a part of a recording on this node
+// and returns the part to store.
+func (m *Module) recStartFile(ctx context.Context, c engine.Conference, rc engine.Recording) (engine.RecordingStarted, error) {
+	domain, confID, recID := c.Rec.DomainMoid, c.ID(), rc.RecID
+	allow, used, ok, err := m.recAllowance(ctx, domain) // rec_quota.go
+	if err != nil {
+		return engine.RecordingStarted{}, err
+	}
 	if !ok {
-		return wire.Errorf(CodeRecDiskFull, "the user domain's recordings hold %d bytes of its quota of %d (--rec-domain-quota): delete programs to record again",
+		return engine.RecordingStarted{}, wire.Errorf(CodeRecDiskFull, "the user domain's recordings hold %d bytes of its quota of %d (--rec-domain-quota): delete programs to record again",
 			used, m.rec.cfg.DomainQuota)
 	}
 	maxBytes := m.rec.cfg.MaxBytes
@@ -131,7 +163,7 @@ func (m *Module) recStartHere(ctx context.Context, c engine.Conference, rc engin
 	rel := m.recPartFile(domain, recID, len(rc.Parts)+1)
 	path := filepath.Join(m.rec.cfg.Dir, rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-		return wire.Errorf(CodeRecWriteError, "the recordings folder cannot be made: %v", err)
+		return engine.RecordingStarted{}, wire.Errorf(CodeRecWriteError, "the recordings folder cannot be made: %v", err)
 	}
 	spec := media.RecordSpec{Path: path, Dual: rc.DualStream == 1, MaxBytes: maxBytes, MinFree: m.rec.cfg.MinFree}
 	if rc.RecorderType == recTypeTerminal && len(rc.Members) > 0 {
@@ -142,16 +174,14 @@ func (m *Module) recStartHere(ctx context.Context, c engine.Conference, rc engin
 			return m.recEnded(ctx, domain, confID, recID, info, err)
 		}})
 	if errors.Is(err, media.ErrNoRecorder) {
-		return wire.Errorf(CodeRecNoResource, "the recording cannot start: %v", err)
+		return engine.RecordingStarted{}, wire.Errorf(CodeRecNoResource, "the recording cannot start: %v", err)
 	}
 	if err != nil {
-		return wire.Errorf(CodeRecWriteError, "the recording cannot start: %v", err)
+		return engine.RecordingStarted{}, wire.Errorf(CodeRecWriteError, "the recording cannot start: %v", err)
 	}
-	if err := m.recAddPart(ctx, domain, confID, recID, filepath.ToSlash(rel), run); err != nil {
-		_, _ = m.rec.cfg.Media.StopRecording(recID)
-		return err
-	}
-	return nil
+	return engine.RecordingStarted{RecID: recID, Run: run,
+		Part: engine.RecordingPart{File: filepath.ToSlash(rel), Node: m.recNode(), StartedAt: tlMs(m.clk.Now())},
+		Drop: func() { _, _ = m.rec.cfg.Media.StopRecording(recID) }}, nil
 }
 
 // recHere returns the recording running on this node, nil when there is

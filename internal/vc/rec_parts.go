@@ -113,11 +113,11 @@ func (m *Module) recPass(ctx context.Context, domain, confID, recID, action stri
 	return m.pass(ctx, confID, Hosted{Kind: hostRecording, Domain: domain, ID: recID, Action: action}, CodeRecWriteError)
 }
 
-// recAddPart stores the part run records (file, relative to the
-// recordings folder) with its recording; a recording that left the list
+// recAddPart stores the part of a file started on this node
+// (recStartFile) with its recording; a recording that left the list
 // meanwhile (stopped) is an error.
-func (m *Module) recAddPart(ctx context.Context, domain, confID, recID, file string, run media.Running) error {
-	part := engine.RecordingPart{File: file, Node: m.recNode(), StartedAt: tlMs(m.clk.Now())}
+func (m *Module) recAddPart(ctx context.Context, domain, confID string, p engine.RecordingStarted) error {
+	recID, part, run := p.RecID, p.Part, p.Run
 	paused := false
 	_, err := m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
 		i := recFind(*c, recID)
