@@ -41,7 +41,7 @@ func TestConferenceApproveCommand(t *testing.T) {
 		// (internal/vc/create_features.go), approved here or through amc.
 		mix := map[string]any{"mode": 1, "members": []any{map[string]any{"account": "10.1.1.1", "account_type": 7}}}
 		c, err := svc.CreateOrHold(ctx, engine.Spec{DomainMoid: bob.DomainMoid, OwnerMoid: bob.Moid,
-			Doc: map[string]any{"name": name, "max_join_mt": 8, "user_domain_name": "default", "creator": map[string]any{"name": "bob"}, "mix": mix}})
+			Doc: specDoc(map[string]any{"name": name, "max_join_mt": 8, "user_domain_name": "default", "creator": map[string]any{"name": "bob"}, "mix": mix})})
 		if err != nil || c.Rec.State != engine.StatePending {
 			t.Fatalf("CreateOrHold: %+v %v", c.Rec, err)
 		}

@@ -106,9 +106,9 @@ func TestApproveReleasesPending(t *testing.T) {
 		// calls CreateOrHold).
 		node := testserver.EngineNode(env.Store, env.Clock, engine.Config{}).Conferences()
 		c, err := node.CreateOrHold(context.Background(), engine.Spec{DomainMoid: bob.DomainMoid, OwnerMoid: bob.Moid,
-			Doc: map[string]any{"name": "weekly", "max_join_mt": 8, "duration": 30, "bitrate": 2048, "call_mode": 2,
+			Doc: specDoc(map[string]any{"name": "weekly", "max_join_mt": 8, "duration": 30, "bitrate": 2048, "call_mode": 2,
 				"creator":        map[string]any{"name": "bob", "account": bob.Moid},
-				"invite_members": []any{map[string]any{"name": "hall", "account": "10.1.1.1", "account_type": 7, "bitrate": 2048}}}})
+				"invite_members": []any{map[string]any{"name": "hall", "account": "10.1.1.1", "account_type": 7, "bitrate": 2048}}})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +171,7 @@ func TestRejectPending(t *testing.T) {
 	node := testserver.EngineNode(env.Store, env.Clock, engine.Config{}).Conferences()
 	hold := func() string {
 		c, err := node.CreateOrHold(context.Background(), engine.Spec{DomainMoid: bob.DomainMoid, OwnerMoid: bob.Moid,
-			Doc: map[string]any{"name": "x", "max_join_mt": 8}})
+			Doc: specDoc(map[string]any{"name": "x", "max_join_mt": 8})})
 		if err != nil || c.Rec.State != engine.StatePending {
 			t.Fatalf("CreateOrHold = %+v, %v", c.Rec, err)
 		}
@@ -201,7 +201,7 @@ func TestApproveNeedsCapacity(t *testing.T) {
 	b := account(t, env, "bob")
 	node := testserver.EngineNode(env.Store, env.Clock, engine.Config{MaxConfs: 1}).Conferences()
 	c, err := node.CreateOrHold(context.Background(), engine.Spec{DomainMoid: b.DomainMoid, OwnerMoid: b.Moid,
-		Doc: map[string]any{"name": "x", "max_join_mt": 8}})
+		Doc: specDoc(map[string]any{"name": "x", "max_join_mt": 8})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,7 +110,10 @@ func (s *Conferences) CreateOrHold(ctx context.Context, sp Spec) (Conference, er
 		return s.Create(ctx, sp)
 	}
 	now := s.clk.Now()
-	c := Conference{Doc: sp.Doc}
+	c, err := sp.conference()
+	if err != nil {
+		return Conference{}, err
+	}
 	ports := Ports(c.Doc)
 	if ports > s.cfg.MaxPorts { // could never run
 		return Conference{}, failf(ErrNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)

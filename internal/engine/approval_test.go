@@ -68,8 +68,11 @@ func TestApproval(t *testing.T) {
 				t.Fatalf("NeedsApproval(%s) = %v, %v; want %v", acct, held, err, want)
 			}
 		}
+		specOf := func(owner string, start time.Time, duration, ports int) engine.Spec {
+			return engine.Spec{DomainMoid: "d", OwnerMoid: owner, Start: start, Doc: specDoc(map[string]any{"name": "c", "max_join_mt": ports, "duration": duration})}
+		}
 		spec := func(owner string, start time.Time, duration int) engine.Spec {
-			return engine.Spec{DomainMoid: "d", OwnerMoid: owner, Start: start, Doc: map[string]any{"name": "c", "max_join_mt": 8, "duration": duration}}
+			return specOf(owner, start, duration, 8)
 		}
 		c, err := svc.CreateOrHold(ctx, spec("adm", time.Time{}, 0))
 		if err != nil || c.Rec.State != engine.StateRunning {
@@ -139,8 +142,7 @@ func TestApproval(t *testing.T) {
 			t.Fatalf("reject of a dropped conference = %v", err)
 		}
 		// Too large for the platform: refused at once.
-		big := spec("usr", time.Time{}, 0)
-		big.Doc["max_join_mt"] = 5000
+		big := specOf("usr", time.Time{}, 0, 5000)
 		if _, err := svc.CreateOrHold(ctx, big); apprCode(err) != api.CodeNoResource {
 			t.Fatalf("hold beyond the platform = %v", err)
 		}

@@ -43,8 +43,8 @@ func benchConf(b *testing.B, e *engine.Engine, n int) engine.Conf {
 	id := fmt.Sprint(1110000 + n)
 	c, err := e.Conferences().Get(ctx, "dom", id, engine.StateRunning)
 	if err != nil {
-		c, err = e.Conferences().Create(ctx, engine.Spec{DomainMoid: "dom", OwnerMoid: "acct", Number: id, Doc: map[string]any{
-			"name": id, "call_mode": engine.CallAutomatic, "call_times": 3, "call_interval": 20, "max_join_mt": 192, "bitrate": 2048, "duration": 0}})
+		c, err = e.Conferences().Create(ctx, engine.Spec{DomainMoid: "dom", OwnerMoid: "acct", Number: id, Doc: specDoc(map[string]any{
+			"name": id, "call_mode": engine.CallAutomatic, "call_times": 3, "call_interval": 20, "max_join_mt": 192, "bitrate": 2048, "duration": 0})})
 	}
 	if err != nil {
 		b.Fatal(err)

@@ -104,7 +104,7 @@ func TestRunDueExactlyOnceAcrossNodes(t *testing.T) {
 		nodes := []*node{newNode(t, dsn, clk, cfg), newNode(t, dsn, clk, cfg)}
 		for i := 0; i < 5; i++ {
 			_, err := nodes[0].svc.Create(ctx, engine.Spec{DomainMoid: "d1", OwnerMoid: "a1",
-				Doc:   map[string]any{"name": "booked", "duration": 30, "max_join_mt": 8},
+				Doc:   specDoc(map[string]any{"name": "booked", "duration": 30, "max_join_mt": 8}),
 				Start: start.Add(time.Hour)})
 			if err != nil {
 				t.Fatal(err)
@@ -154,7 +154,7 @@ func TestCreateCapacityAcrossNodes(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				_, err := nodes[i%2].svc.Create(context.Background(), engine.Spec{DomainMoid: "d1",
-					Doc: map[string]any{"name": "c", "max_join_mt": 8}})
+					Doc: specDoc(map[string]any{"name": "c", "max_join_mt": 8})})
 				if err == nil {
 					ok.Add(1)
 				}
@@ -178,7 +178,7 @@ func TestSweepEndedRecords(t *testing.T) {
 	ctx := context.Background()
 	clk := clock.NewFake(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 	n := newNode(t, dsn, clk, engine.Config{})
-	c, err := n.svc.Create(ctx, engine.Spec{DomainMoid: "d1", Doc: map[string]any{"name": "x"}})
+	c, err := n.svc.Create(ctx, engine.Spec{DomainMoid: "d1", Doc: specDoc(map[string]any{"name": "x"})})
 	if err != nil {
 		t.Fatal(err)
 	}

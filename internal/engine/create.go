@@ -16,10 +16,13 @@ import (
 // Spec is a conference to create.
 type Spec struct {
 	DomainMoid string
-	OwnerMoid  string         // the creating account (vc own_conf)
-	Doc        map[string]any // newest-model fields; Create adds conf_id, meeting_id, start_time, end_time
-	Number     string         // the number a template or room binds (e164); "" allocates one
-	Start      time.Time      // a future time books the conference; zero or past starts it now
+	OwnerMoid  string // the creating account (vc own_conf)
+	// Doc is the conference's document, a JSON object of newest-model
+	// members (mc's creation, conf_doc.go; krtc's roomConf); Create adds
+	// conf_id, meeting_id, start_time and end_time.
+	Doc    []byte
+	Number string    // the number a template or room binds (e164); "" allocates one
+	Start  time.Time // a future time books the conference; zero or past starts it now
 }
 
 // Create stores a new conference: running at once, or booked when its
@@ -28,7 +31,10 @@ type Spec struct {
 // number in use answers 20106. Nothing is kept when creation fails.
 func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 	now := s.clk.Now()
-	c := Conference{Doc: sp.Doc}
+	c, err := sp.conference()
+	if err != nil {
+		return Conference{}, err
+	}
 	ports := Ports(c.Doc)
 	if ports > s.cfg.MaxPorts {
 		return Conference{}, failf(ErrNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
@@ -48,7 +54,7 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 
 	rec.DueAt = s.markStart(c, end, now) // start_pending.go
 
-	c, err := s.admitInsert(ctx, Reserved(c), rec, c, sp.Number)
+	c, err = s.admitInsert(ctx, Reserved(c), rec, c, sp.Number)
 	if err != nil {
 		return Conference{}, err
 	}
@@ -57,6 +63,16 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 	// for one another's calls.
 	s.eng.started(ctx, c)
 	return c, nil
+}
+
+// conference is the conference sp makes, its document decoded from
+// sp.Doc (as a stored one is).
+func (sp Spec) conference() (Conference, error) {
+	doc, err := shape.Decode(sp.Doc)
+	if err != nil {
+		return Conference{}, err
+	}
+	return Conference{Doc: doc}, nil
 }
 
 // admitInsert checks the capacity, stores the running conference and

@@ -19,7 +19,7 @@ func TestConfDocSeenAcrossNodes(t *testing.T) {
 		clk := clock.NewFake(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 		a, b := newNode(t, dsn, clk, engine.Config{}), newNode(t, dsn, clk, engine.Config{})
 		c, err := a.svc.Create(ctx, engine.Spec{DomainMoid: "d1", OwnerMoid: "a1",
-			Doc: map[string]any{"name": "n", "duration": 30, "max_join_mt": 8}})
+			Doc: specDoc(map[string]any{"name": "n", "duration": 30, "max_join_mt": 8})})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,8 +50,8 @@ func (f *fixture) use(t *testing.T, e *engine.Engine) {
 	f.e = e
 	c, err := e.Conferences().Get(context.Background(), "dom", "1110000", engine.StateRunning)
 	if err != nil {
-		c, err = e.Conferences().Create(context.Background(), engine.Spec{DomainMoid: "dom", OwnerMoid: "acct", Doc: map[string]any{
-			"name": "calls", "call_mode": engine.CallAutomatic, "call_times": 3, "call_interval": 20, "max_join_mt": 8, "bitrate": 2048, "duration": 0}})
+		c, err = e.Conferences().Create(context.Background(), engine.Spec{DomainMoid: "dom", OwnerMoid: "acct", Doc: specDoc(map[string]any{
+			"name": "calls", "call_mode": engine.CallAutomatic, "call_times": 3, "call_interval": 20, "max_join_mt": 8, "bitrate": 2048, "duration": 0})})
 	}
 	if err != nil {
 		t.Fatal(err)

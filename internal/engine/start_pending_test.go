@@ -25,7 +25,7 @@ func TestStartPendingResumedOnce(t *testing.T) {
 		nodes[0].stop = true // it stops after the write that starts the conference
 		if err := stopped(func() error {
 			_, err := nodes[0].svc.Create(ctx, engine.Spec{DomainMoid: "d1", OwnerMoid: "a1",
-				Doc: map[string]any{"name": "left pending", "duration": 1, "max_join_mt": 8}})
+				Doc: specDoc(map[string]any{"name": "left pending", "duration": 1, "max_join_mt": 8})})
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -56,7 +56,7 @@ func TestStartPendingResumedOnce(t *testing.T) {
 		}
 
 		done, err := nodes[1].svc.Create(ctx, engine.Spec{DomainMoid: "d1", OwnerMoid: "a1",
-			Doc: map[string]any{"name": "followed up", "duration": 0, "max_join_mt": 8}})
+			Doc: specDoc(map[string]any{"name": "followed up", "duration": 0, "max_join_mt": 8})})
 		if err != nil {
 			t.Fatal(err)
 		}

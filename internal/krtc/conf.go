@@ -59,12 +59,9 @@ type roomConf struct {
 }
 
 // document is the conference's document in the form the engine takes
-// (the stored document's open form: its bytes are roomConf's members in
-// name order, TestRoomConfStoredBytes).
-func (c roomConf) document() wire.JSONObject {
-	doc, _ := wire.AsJSONObject(record.Stored(c))
-	return doc
-}
+// (engine.Spec.Doc): roomConf's members in name order
+// (TestRoomConfStoredBytes).
+func (c roomConf) document() ([]byte, error) { return record.Encode(c) }
 
 // setFields writes a room's settings into its running conference's
 // document.

@@ -316,7 +316,11 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 		PreoccupyResource: 1, // a room holds its ports (docs/krtc.md)
 		Creator:           model.VCConfsListReplyConfCreator{Name: r.Principal.Username, Account: r.Principal.AccountMoid, AccountType: 1},
 		UserDomainMoid:    r.Principal.DomainMoid, UserDomainName: r.Principal.DomainName, roomFields: fieldsOf(doc)}
-	c, err := m.confs.Create(ctx, engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Doc: cdoc.document()})
+	cdata, err := cdoc.document()
+	if err != nil {
+		return nil, err
+	}
+	c, err := m.confs.Create(ctx, engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Doc: cdata})
 	if errors.Is(err, engine.ErrMaxConfs) || errors.Is(err, engine.ErrNoResource) {
 		return nil, wire.Errorf(wire.CodeNoConfResource, "no idle conference resource for the room: %s", err)
 	}

@@ -19,21 +19,9 @@ func listPage(r *api.Request) (w paging.Window, desc bool) {
 	return paging.Read(r.Args.Query, paging.Offsets), r.Args.Query.Get("order") == "1"
 }
 
-// load reads a record of the caller's domain as a document of open form
-// (a template, whose members a conference copies). A record of
+// loadRecord reads a record of the caller's domain. A record of
 // another domain, or of another account when owned is set, is "not found"
 // with the given code (DESIGN principle 6): nobody learns it exists.
-func (m *Module) load(ctx context.Context, r *api.Request, kind, id string, owned bool, code int, what string) (store.Record, wire.JSONObject, error) {
-	rec, err := m.loadRecord(ctx, r, kind, id, owned, code, what)
-	if err != nil {
-		return rec, nil, err
-	}
-	doc, err := shape.Decode(rec.Data)
-	return rec, doc, err
-}
-
-// loadRecord is load without decoding: for the kinds stored as typed
-// documents (areas).
 func (m *Module) loadRecord(ctx context.Context, r *api.Request, kind, id string, owned bool, code int, what string) (store.Record, error) {
 	rec, err := m.st.GetRecord(ctx, kind, r.Principal.DomainMoid, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && owned && rec.OwnerMoid != r.Principal.AccountMoid) {

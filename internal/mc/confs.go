@@ -3,12 +3,10 @@ package mc
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
-	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
@@ -59,48 +57,47 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 	if err := checkCreateParams(&q); err != nil {
 		return nil, err
 	}
-	// The conference document is of open form (the wire edge's): the
-	// source's fields and the parameters as sent, members no type declares
-	// among them (their presence matters: what a creation leaves out takes
-	// the source's value or the defaults).
-	doc := wire.JSONObject{}
+	// The conference document's open part (conf_doc.go): the source's
+	// members and the parameters as sent (their presence matters: what a
+	// creation leaves out takes the source's value or the defaults).
 	spec := engine.Spec{DomainMoid: r.Principal.DomainMoid, OwnerMoid: r.Principal.AccountMoid, Start: start}
 	tid := q.TemplateID.Value
+	var source []byte
+	var roomName *string
 	if ctype == engine.CreateInstant {
 		if q.Name.Value == "" {
 			return nil, wire.InvalidParam("name", "required when create_type is 1")
 		}
+		tid = ""
 	} else {
 		if tid == "" {
 			return nil, wire.InvalidParam("template_id", "required when create_type is 2, 3 or 4")
 		}
-		src, err := m.confSource(ctx, r, ctype, tid)
-		if err != nil {
+		if source, err = m.confSource(ctx, r, ctype, tid); err != nil {
 			return nil, err
 		}
-		for k, v := range src {
-			if !confSourceOnly[k] {
-				doc[k] = v
-			}
+		var sv sourceView
+		if err := json.Unmarshal(source, &sv); err != nil {
+			return nil, err
 		}
-		spec.Number = record.Str(src, "e164")
+		spec.Number = string(sv.E164)
 		if ctype == engine.CreateRoom {
-			doc["meeting_room_name"] = record.Str(src, "name")
+			roomName = (*string)(&sv.Name)
 		}
 	}
-	for k, v := range r.Args.Params {
-		if v != nil && !confParamsNotCopied[k] {
-			doc[k] = v
+	var params []byte
+	if r.Args.Params != nil {
+		if params, err = json.Marshal(r.Args.Params); err != nil {
+			return nil, err
 		}
 	}
-	doc["create_type"] = ctype
-	if ctype != engine.CreateInstant {
-		doc["template_id"] = tid
-	}
-	if err := completeConf(doc, r.Principal); err != nil {
+	base, err := confBase(source, roomName, params)
+	if err != nil {
 		return nil, err
 	}
-	spec.Doc = doc
+	if spec.Doc, err = completeConf(base, ctype, tid, r.Principal); err != nil {
+		return nil, err
+	}
 	c, err := m.confs.CreateOrHold(ctx, spec)
 	if err != nil {
 		return nil, err
@@ -110,18 +107,19 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 	return reply, nil
 }
 
-// confSource loads the template or virtual meeting room a conference is
-// made from: a public template of the domain, a personal template of the
-// caller (99998 otherwise), or a room of the domain (99996), which an
-// exclusive room admits only for its users and administrators (20005).
-func (m *Module) confSource(ctx context.Context, r *api.Request, ctype int, id string) (wire.JSONObject, error) {
+// confSource reads the stored document of the template or virtual
+// meeting room a conference is made from: a public template of the
+// domain, a personal template of the caller (99998 otherwise), or a room
+// of the domain (99996), which an exclusive room admits only for its
+// users and administrators (20005).
+func (m *Module) confSource(ctx context.Context, r *api.Request, ctype int, id string) ([]byte, error) {
 	switch ctype {
 	case engine.CreatePublicTemplate:
-		_, doc, err := m.load(ctx, r, record.KindPublicTemplate, id, false, CodeTemplateNotFound, "public template")
-		return doc, err
+		rec, err := m.loadRecord(ctx, r, record.KindPublicTemplate, id, false, CodeTemplateNotFound, "public template")
+		return rec.Data, err
 	case engine.CreatePersonalTemplate:
-		_, doc, err := m.load(ctx, r, record.KindPersonalTemplate, id, true, CodeTemplateNotFound, "personal template")
-		return doc, err
+		rec, err := m.loadRecord(ctx, r, record.KindPersonalTemplate, id, true, CodeTemplateNotFound, "personal template")
+		return rec.Data, err
 	}
 	rec, err := m.loadRecord(ctx, r, record.KindRoom, id, false, CodeRoomNotFound, "virtual meeting room")
 	if err != nil {
@@ -134,7 +132,7 @@ func (m *Module) confSource(ctx context.Context, r *api.Request, ctype int, id s
 	if room.Exclusive.Value == 1 && !r.Principal.Admin && !confExclusiveUser(room, r) {
 		return nil, wire.Errorf(wire.CodeNoPermission, "virtual meeting room %s is exclusive to its users", id)
 	}
-	return shape.Decode(rec.Data) // copied into the conference's document
+	return rec.Data, nil // copied into the conference's document
 }
 
 // confExclusiveUser tells whether the caller is among a room's exclusive_users
@@ -196,91 +194,15 @@ func checkCreateParams(q *model.MCConfsCreateRequest) error {
 	return nil
 }
 
-// confDefaults are the values of creation fields that the request and its
-// source leave out: automatic calls (call_mode 2; the platform called
-// automatically before the field existed, seed 001 5.2.0.2.0), every 20 s
-// (call_interval) without a limit (call_times 0) as the examples of
-// reference 04 "创建会议" and 05 "获取视频会议信息", at 8128 kbps (bitrate,
-// every reference conference example) unless the main video format names
-// one (docs/conferences.md "Defaults").
-var confDefaults = [...]struct {
-	name  string
-	value int
-}{{"call_mode", 2}, {"call_interval", 20}, {"call_times", 0}, {"bitrate", 8128}}
-
 // mainFormat is the member of the first video format (the main one) that
 // gives a conference without bitrate its bitrate, read as record.Int reads
-// it.
+// it (the defaults: docs/conferences.md "Defaults"; automatic calls,
+// call_mode 2, every 20 s, call_interval, without a limit, call_times 0,
+// as the examples of reference 04 "创建会议" and 05 "获取视频会议信息", at
+// 8128 kbps, every reference conference example, unless the main video
+// format names one).
 type mainFormat struct {
 	Bitrate record.Integer `json:"bitrate"`
-}
-
-// completeConf fills the defaults and the server's fields of a
-// conference document.
-func completeConf(doc wire.JSONObject, p *auth.Principal) error {
-	if record.Int(doc, "max_join_mt") == 0 {
-		doc["max_join_mt"] = engine.DefaultMaxJoinMt
-	}
-	if _, ok := doc["duration"]; !ok {
-		doc["duration"] = 0
-	}
-	if record.Int(doc, "conf_type") == 4 { // auto (6.1.0.2.0): Confer holds a traditional conference
-		doc["conf_type"] = 0
-	}
-	var vf []json.RawMessage
-	if _, ok := doc["bitrate"]; !ok && record.Member(doc["video_formats"], &vf) && len(vf) > 0 && vf[0][0] == '{' {
-		var f mainFormat
-		if json.Unmarshal(vf[0], &f) == nil {
-			doc["bitrate"] = int(f.Bitrate)
-		}
-	}
-	// Fields the caller left out, or that its release does not have, take
-	// the platform's behaviour (docs/conferences.md "Defaults"): the
-	// releases before 5.2.0.2.0 have no call_mode and call automatically.
-	for _, d := range confDefaults {
-		if _, ok := doc[d.name]; !ok {
-			doc[d.name] = d.value
-		}
-	}
-	switch pid := record.Str(doc, "platform_id"); pid {
-	case "":
-		doc["platform_id"] = engine.PlatformID
-	case engine.PlatformID:
-	default:
-		return wire.InvalidParam("platform_id", "no such platform (see GET /api/v1/mc/platforms)")
-	}
-	// Reference 04: a participant's call bitrate defaults to the
-	// conference bitrate and may not exceed it.
-	members, _ := doc["invite_members"].([]any)
-	bitrate := record.Int(doc, "bitrate")
-	for i, el := range members {
-		mt, ok := wire.AsJSONObject(el) // the member itself: its bitrate is set in place
-		if !ok {
-			continue
-		}
-		switch b := record.Int(mt, "bitrate"); {
-		case b == 0:
-			mt["bitrate"] = bitrate
-		case bitrate > 0 && b > bitrate:
-			return wire.InvalidParam(fmt.Sprintf("invite_members[%d].bitrate", i), fmt.Sprintf("%d is above the conference bitrate %d", b, bitrate))
-		}
-	}
-	if members == nil {
-		doc["invite_members"] = []any{}
-	}
-	doc["invited_mt_num"] = len(members)
-	doc["need_password"] = confFlag(record.Str(doc, "password") != "")
-	for _, f := range []string{"vmp", "mix", "poll"} {
-		m, _ := wire.AsJSONObject(doc[f])
-		doc[f+"_enable"] = confFlag(len(m) > 0)
-	}
-	if _, ok := doc["meeting_room_name"]; !ok {
-		doc["meeting_room_name"] = ""
-	}
-	doc["creator"] = record.Stored(model.VCConfsListReplyConfCreator{Name: p.Username, Account: p.AccountMoid, AccountType: 1})
-	doc["user_domain_moid"] = p.DomainMoid
-	doc["user_domain_name"] = p.DomainName
-	return nil
 }
 
 func confFlag(b bool) int {

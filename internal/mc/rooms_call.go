@@ -2,14 +2,13 @@ package mc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // StartRoom starts the conference of the virtual meeting room whose
@@ -28,14 +27,14 @@ func (m *Module) StartRoom(ctx context.Context, number string, may func(password
 		return false, err
 	}
 	for _, rec := range recs {
-		room, err := shape.Decode(rec.Data)
-		if err != nil {
+		var room roomCall
+		if err := json.Unmarshal(rec.Data, &room); err != nil {
 			return false, err
 		}
-		if record.Str(room, "e164") != number {
+		if string(room.E164) != number {
 			continue
 		}
-		if record.Int(room, "exclusive") == 1 || !may(record.Str(room, "password")) {
+		if room.Exclusive == 1 || !may(string(room.Password)) {
 			return false, nil
 		}
 		return m.startRoom(ctx, rec, room)
@@ -43,24 +42,30 @@ func (m *Module) StartRoom(ctx context.Context, number string, may func(password
 	return false, nil
 }
 
-func (m *Module) startRoom(ctx context.Context, rec store.Record, room wire.JSONObject) (bool, error) {
-	doc := map[string]any{}
-	for k, v := range room {
-		if !confSourceOnly[k] {
-			doc[k] = v
-		}
+// roomCall is what a call-in reads of a stored room, as record.Str and
+// record.Int read it.
+type roomCall struct {
+	E164      record.Text    `json:"e164"`
+	Exclusive record.Integer `json:"exclusive"`
+	Name      record.Text    `json:"name"`
+	Password  record.Text    `json:"password"`
+}
+
+func (m *Module) startRoom(ctx context.Context, rec store.Record, room roomCall) (bool, error) {
+	name := string(room.Name)
+	base, err := confBase(rec.Data, &name, nil)
+	if err != nil {
+		return false, err
 	}
-	doc["meeting_room_name"] = record.Str(room, "name")
-	doc["create_type"] = engine.CreateRoom
-	doc["template_id"] = rec.ID
 	p := &auth.Principal{DomainMoid: rec.DomainMoid}
 	if d, err := m.st.DomainByMoid(ctx, rec.DomainMoid); err == nil {
 		p.DomainName = d.Name
 	}
-	if err := completeConf(doc, p); err != nil {
+	doc, err := completeConf(base, engine.CreateRoom, rec.ID, p)
+	if err != nil {
 		return false, err
 	}
-	c, err := m.confs.CreateOrHold(ctx, engine.Spec{DomainMoid: rec.DomainMoid, Number: record.Str(room, "e164"), Doc: doc})
+	c, err := m.confs.CreateOrHold(ctx, engine.Spec{DomainMoid: rec.DomainMoid, Number: string(room.E164), Doc: doc})
 	if errors.Is(err, engine.ErrNumberUsed) {
 		return true, nil // another caller's call started it
 	}

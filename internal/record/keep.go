@@ -59,3 +59,41 @@ func KeepStored(stored, seen, changed []byte) ([]byte, error) {
 	}
 	return append(b, '}'), nil
 }
+
+// Merge writes the members of the JSON objects of layers as one object,
+// in name order: a member of a later layer replaces an earlier one's,
+// its bytes kept as they are. drop, when not nil, leaves out a layer's
+// member (by the layer's index, the member's name and bytes) before it
+// is merged. It builds a document of open form (a template's stored
+// members and a request's parameters as sent) without decoding its
+// values.
+func Merge(drop func(layer int, name string, raw json.RawMessage) bool, layers ...[]byte) ([]byte, error) {
+	all := map[string]json.RawMessage{}
+	for i, l := range layers {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(l, &m); err != nil {
+			return nil, err
+		}
+		for k, v := range m {
+			if drop == nil || !drop(i, k, v) {
+				all[k] = v
+			}
+		}
+	}
+	names := make([]string, 0, len(all))
+	for k := range all {
+		names = append(names, k)
+	}
+	slices.SortFunc(names, strings.Compare)
+	b := make([]byte, 0, 1024)
+	b = append(b, '{')
+	for i, k := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendString(b, k)
+		b = append(b, ':')
+		b = append(b, all[k]...)
+	}
+	return append(b, '}'), nil
+}

@@ -1,6 +1,9 @@
 package record
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 func TestKeepStored(t *testing.T) {
 	for _, c := range []struct{ name, stored, seen, changed, want string }{
@@ -14,5 +17,18 @@ func TestKeepStored(t *testing.T) {
 		if err != nil || string(got) != c.want {
 			t.Errorf("%s: got %s, %v; want %s", c.name, got, err, c.want)
 		}
+	}
+}
+
+func TestMerge(t *testing.T) {
+	drop := func(layer int, name string, raw json.RawMessage) bool {
+		return layer == 0 && name == "id" || layer == 1 && string(raw) == "null"
+	}
+	got, err := Merge(drop, []byte(`{"id":"1","n":8.0,"x":{"k":[1,null]},"z":"a"}`), []byte(`{"a":"\u003c","n":null,"z":"b"}`))
+	if want := `{"a":"\u003c","n":8.0,"x":{"k":[1,null]},"z":"b"}`; err != nil || string(got) != want {
+		t.Errorf("Merge = %s, %v; want %s", got, err, want)
+	}
+	if _, err := Merge(nil, []byte(`[1]`)); err == nil {
+		t.Error("Merge of a list: no error")
 	}
 }

@@ -42,7 +42,7 @@ func TestListBytesMatchWholeList(t *testing.T) {
 		const dom = "dom-1"
 		create := func(name, owner string, start time.Time) string {
 			c, err := confs.Create(ctx, engine.Spec{DomainMoid: dom, OwnerMoid: owner, Start: start,
-				Doc: map[string]any{"name": name, "max_join_mt": 8, "duration": 0, "bitrate": 1024}})
+				Doc: specDoc(map[string]any{"name": name, "max_join_mt": 8, "duration": 0, "bitrate": 1024})})
 			if err != nil {
 				t.Fatal(err)
 			}
