@@ -64,11 +64,8 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) error {
 	}
 	mtID := q.MtID
 	c, err := m.ctlUpdateOnline(ctx, r, mtID, func(c *engine.Conference, online func() error) error {
-		if record.Int(c.Doc, "voice_activity_detection") == 1 {
-			if mtID == "" {
-				return wire.Errorf(CodeVADCannotCancelSpeaker, "conference %s is in voice activation mode: the speaker cannot be cancelled", c.ID())
-			}
-			return wire.Errorf(CodeVADCannotSetSpeaker, "conference %s is in voice activation mode: no speaker can be designated", c.ID())
+		if err := speakerChange(c.ID(), record.Int(c.Doc, "voice_activity_detection"), mtID); err != nil { // role_rules.go
+			return err
 		}
 		if mtID != "" {
 			if err := online(); err != nil {
@@ -205,11 +202,5 @@ func (m *Module) ctlIsOnline(ctx context.Context, c engine.Conference, mtID stri
 // ctlStateErr answers a terminal's record state ("" when the conference
 // has no such terminal) for a check that it is online: 12104, 20401.
 func ctlStateErr(c engine.Conference, mtID, state string) error {
-	switch state {
-	case "":
-		return wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
-	case engine.StateOnline:
-		return nil
-	}
-	return wire.Errorf(CodeMtUnreachable, "terminal %s of conference %s is not online", mtID, c.ID())
+	return mtPresence(c.ID(), mtID, state != "", state, true) // control_rules.go
 }

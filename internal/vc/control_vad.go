@@ -2,13 +2,11 @@ package vc
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Voice activation and the VIP list (reference 05 items 31, 32, 94, 95:
@@ -50,14 +48,14 @@ func (m *Module) setVAD(ctx context.Context, r *api.Request) error {
 	if err := q.Decode(r.Args); err != nil {
 		return err
 	}
-	state, iv := q.State, q.Vacinterval
-	if state == 1 && iv < vadMinInterval {
-		return wire.InvalidParam("vacinterval", fmt.Sprintf("must be at least %d seconds", vadMinInterval))
+	set, err := vadChange(q) // role_rules.go
+	if err != nil {
+		return err
 	}
-	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		c.Doc["voice_activity_detection"] = state
-		if iv >= vadMinInterval {
-			c.Doc["vacinterval"] = iv
+	_, err = m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
+		c.Doc["voice_activity_detection"] = set.State
+		if !set.Keep {
+			c.Doc["vacinterval"] = set.Interval
 		}
 		return nil
 	})
@@ -85,25 +83,9 @@ func (m *Module) setVIPs(ctx context.Context, r *api.Request) error {
 	if err := q.Decode(r.Args); err != nil {
 		return err
 	}
-	list := q.Mts
-	if len(list) > vipMax {
-		return wire.InvalidParam("mts", fmt.Sprintf("at most %d VIP terminals; %d given", vipMax, len(list)))
-	}
-	ids := make([]string, 0, len(list))
-	seen := map[string]bool{}
-	for i, e := range list {
-		id := e.MtID.Value
-		at := fmt.Sprintf("mts[%d]", i)
-		switch cas := e.CascadeID.Value; {
-		case id == "":
-			return wire.InvalidParam(at+".mt_id", "required parameter is missing")
-		case seen[id]:
-			return wire.InvalidParam(at+".mt_id", "terminal "+id+" is listed twice")
-		case cas != "" && cas != vipLocalCascade:
-			return wire.InvalidParam(at+".cascade_id", "only terminals of the local conference (cascade_id 0) can be VIPs")
-		}
-		seen[id] = true
-		ids = append(ids, id)
+	ids, err := vipIDs(q) // role_rules.go
+	if err != nil {
+		return err
 	}
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		vips := make([]engine.VIP, 0, len(ids))

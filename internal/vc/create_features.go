@@ -37,7 +37,7 @@ import (
 // server) does not start, and the start reports why to the server's log.
 
 // objectSet tells whether a creation member is a non-empty object.
-func objectSet(v any) bool { n, _ := tlObject(v); return n > 0 }
+func objectSet(v any) bool { set, _ := tlObject(v); return set }
 
 // hasCreated tells whether the creation set any feature.
 func hasCreated(c engine.Conference) bool {

@@ -220,27 +220,9 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 		if err := q.Decode(r.Args); err != nil {
 			return nil, err
 		}
-		num, keep := q.Num, q.KeepTime
-		if num < 0 {
-			return nil, wire.InvalidParam("num", "must be 0 (forever) or a number of rounds")
-		}
-		if keep < 1 {
-			return nil, wire.InvalidParam("keep_time", "must be at least 1 second")
-		}
-		ids := mixMemberIDs(q.Members)
-		if len(ids) == 0 {
-			return nil, wire.InvalidParam("members", "names no terminal")
-		}
-		seen := map[string]bool{}
-		for i, id := range ids {
-			if seen[id] {
-				return nil, wire.InvalidParam(fmt.Sprintf("members[%d].mt_id", i), "terminal "+id+" is listed twice")
-			}
-			seen[id] = true
-		}
-		first := q.PollIndex.Or(1)
-		if first < 1 || first > len(ids) {
-			return nil, wire.InvalidParam("poll_index", fmt.Sprintf("%d is outside 1 to %d (the members)", first, len(ids)))
+		ids, origin, err := pollStartOf(q) // poll_rules.go
+		if err != nil {
+			return nil, err
 		}
 		c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			ts, err := m.tlTerminals(ctx, *c)
@@ -273,8 +255,8 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 			if k.conf && playbackPlaying(c, now) {
 				return false, wire.Errorf(CodePollInPlayback, "conference %s is playing back a recording", c.ID())
 			}
-			p := &engine.Poll{Num: num, KeepTime: keep, Members: members, Origin: first - 1,
-				State: pollStatePolling, Index: first - 1, TurnAt: tlMs(now)}
+			p := &engine.Poll{Num: q.Num, KeepTime: q.KeepTime, Members: members, Origin: origin,
+				State: pollStatePolling, Index: origin, TurnAt: tlMs(now)}
 			if v, ok := r.Args.Params["mode"]; ok && v != nil { // none before 5.1.0.1.0
 				p.Mode = model.Some(q.Mode)
 			}
@@ -311,22 +293,12 @@ func (m *Module) pollState(k pollKind) api.Handler {
 			if !pollRunning(p, ts, now) {
 				return false, wire.Errorf(CodeNotPolling, "conference %s is not running a %s", c.ID(), k.name)
 			}
-			switch {
-			case value == pollValueStop:
+			if value == pollValueStop {
 				pollStop(c, k)
-			case value == pollValuePause && p.State == pollStatePolling:
-				pos, _ := pollPos(p, ts, now, nil)
-				if !pos.None {
-					p.Index, p.Rounds, p.TurnAt = pos.Index, pos.Rounds, tlMs(now.Add(-pos.InTurn))
-				}
-				p.State, p.PausedAt = pollStatePaused, tlMs(now)
-			case value == pollValueResume && p.State == pollStatePaused:
-				p.TurnAt += tlMs(now) - p.PausedAt
-				p.State, p.PausedAt = pollStatePolling, 0
-			default:
-				return false, nil // already in that state
+				return true, nil
 			}
-			return true, nil
+			pos, _ := pollPos(p, ts, now, nil)
+			return pollStateChange(p, value, pos, now), nil // poll_rules.go
 		})
 		if err != nil || !k.conf {
 			return nil, err

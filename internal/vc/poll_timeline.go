@@ -142,9 +142,17 @@ func tlStr(v any) string {
 	return ""
 }
 
-// tlObject tells whether a stored member is an object and how many
-// members it has.
-func tlObject(v any) (int, bool) { o, ok := wire.AsJSONObject(v); return len(o), ok }
+// tlObject tells whether a stored member is a JSON object (ok) and
+// whether it has any member, from its encoding: the member may be
+// decoded JSON or a typed value stored (record.Stored), and nothing of
+// it is read as a map.
+func tlObject(v any) (nonEmpty, ok bool) {
+	b, err := json.Marshal(v)
+	if err != nil || len(b) == 0 || b[0] != '{' {
+		return false, false
+	}
+	return string(b) != "{}", true
+}
 
 // tlObjects counts the objects of a stored list (none when it is not one).
 func tlObjects(v any) int {

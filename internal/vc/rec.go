@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -49,37 +48,6 @@ const (
 	recBadEnds      = "_-@."
 	recCounter      = "vc_recorder"
 )
-
-// recName checks a video_name (reference 05 "开启录像": none of
-// % : & * ^ ~ ' " ? / \ < > | ` $, no _ - @ . first or last, at most 64
-// bytes).
-func recName(name string) error {
-	switch {
-	case strings.TrimSpace(name) == "":
-		return wire.InvalidParam("video_name", "is empty")
-	case len(name) > recMaxName:
-		return wire.Errorf(CodeRecNameTooLong, "video_name is %d bytes, more than %d", len(name), recMaxName)
-	case strings.ContainsAny(name, recBadChars):
-		return wire.Errorf(CodeRecBadName, "video_name %q contains one of %s", name, recBadChars)
-	case strings.ContainsAny(name[:1], recBadEnds) || strings.ContainsAny(name[len(name)-1:], recBadEnds):
-		return wire.Errorf(CodeRecBadName, "video_name %q begins or ends with one of %s", name, recBadEnds)
-	}
-	return nil
-}
-
-// recLength is how long a recording has recorded at now: 0 for one
-// stored without its start (another form than the server writes).
-func recLength(rc engine.Recording, now time.Time) time.Duration {
-	if rc.StartedAt == 0 {
-		return 0
-	}
-	end := now
-	if rc.State == recPaused {
-		end = time.UnixMilli(rc.PausedAt)
-	}
-	d := end.Sub(time.UnixMilli(rc.StartedAt)) - time.Duration(rc.PausedMs)*time.Millisecond
-	return max(d, 0)
-}
 
 // recMembers are a recording's terminals as the replies show them.
 func recMembers(rc engine.Recording) []model.VCConfsRecordersListReplyRecorderMember {
@@ -268,19 +236,7 @@ func (m *Module) recState(ctx context.Context, r *api.Request) (wire.Object, err
 		if i < 0 {
 			return false, recUnknown(*c, recID)
 		}
-		rc, now := &c.Recorders[i], tlMs(m.clk.Now())
-		switch {
-		case value == recValuePause && rc.State == recPaused:
-			return false, nil
-		case value == recValuePause:
-			rc.State, rc.PausedAt = recPaused, now
-		case rc.State != recPaused: // resume a recording that is not paused
-			return false, wire.Errorf(CodeRecNotPaused, "recording %s is not paused", recID)
-		default: // resume
-			rc.PausedMs += now - rc.PausedAt
-			rc.State, rc.PausedAt = recRecording, 0
-		}
-		return true, nil
+		return recStateChange(&c.Recorders[i], value, tlMs(m.clk.Now())) // rec_rules.go
 	})
 	if err == nil { // after the stored change: a stop meanwhile wins
 		err = m.recMediaState(ctx, r.Principal.DomainMoid, r.Path("conf_id"), recID, value == recValuePause)

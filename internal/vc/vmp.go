@@ -19,19 +19,6 @@ import (
 // vmpMain is the id of the conference's main composition.
 const vmpMain = "1"
 
-// vmpRunning returns the stored composition of the request's vmp_id:
-// 20823 when it does not run.
-func vmpRunning(c engine.Conference, vmpID string) (*engine.VMP, error) {
-	cfg := c.VMP
-	if vmpID != vmpMain {
-		return nil, wire.Errorf(CodeVMPNotStarted, "conference %s has no picture composition %s (its main composition is 1)", c.ID(), vmpID)
-	}
-	if cfg == nil {
-		return nil, wire.Errorf(CodeVMPNotStarted, "conference %s has no picture composition running", c.ID())
-	}
-	return cfg, nil
-}
-
 // getVMP shows the composition as it is now: the panes with the terminals
 // they show, and the batch poll.
 func (m *Module) getVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
@@ -63,10 +50,10 @@ func (m *Module) getVMP(ctx context.Context, r *api.Request) (wire.Object, error
 // startVMP starts the composition; 20822 when one runs.
 func (m *Module) startVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
 	return m.writeVMP(ctx, r, func(c engine.Conference, v *mdView) (*engine.VMP, error) {
-		if c.VMP != nil {
-			return nil, wire.Errorf(CodeVMPStarted, "conference %s already runs a picture composition", c.ID())
+		if err := vmpStartable(c); err != nil { // vmp_rules.go
+			return nil, err
 		}
-		q, err := vmpCreateRequest(r.Args)
+		q, err := vmpRequestOf(r.Args)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +69,7 @@ func (m *Module) modifyVMP(ctx context.Context, r *api.Request) (wire.Object, er
 		if err != nil {
 			return nil, err
 		}
-		q, err := vmpUpdateRequest(r.Args)
+		q, err := vmpRequestOf(r.Args)
 		if err != nil {
 			return nil, err
 		}

@@ -26,10 +26,7 @@ import (
 // panes are filled from the online terminals when they are read.
 
 // vmpRequest is a composition's start or change as its request sends it.
-// The generated requests (model.VCConfsVMPsCreateRequest, and
-// model.VCConfsVMPsUpdateRequest for both methods of the change) have
-// distinct member and poll types; vmpCreateRequest and vmpUpdateRequest
-// read them into this.
+// vmpRequestOf reads it from either request.
 type vmpRequest struct {
 	// ModeSent tells whether mode was sent: before 5.1.0.1.0 it is not.
 	ModeSent                                                   bool
@@ -65,34 +62,15 @@ func vmpPollOf(num, keep int, pollIndex model.Opt[int], members []model.VCConfsS
 	return pr
 }
 
-// vmpCreateRequest reads the start of a composition.
-func vmpCreateRequest(a *wire.Args) (vmpRequest, error) {
-	var q model.VCConfsVMPsCreateRequest
-	if err := q.Decode(a); err != nil {
-		return vmpRequest{}, err
-	}
-	out := vmpRequest{ModeSent: vmpModeSent(a), Mode: q.Mode, Layout: q.Layout, Broadcast: q.Broadcast,
-		VoiceHint: q.VoiceHint, ShowMtName: q.ShowMtName, ExceptSelf: q.ExceptSelf.Or(0),
-		Members: make([]vmpMemberRequest, len(q.Members))}
-	if q.MtNameStyle != nil {
-		out.NameStyle = *q.MtNameStyle
-	}
-	for i, e := range q.Members {
-		out.Members[i] = vmpMemberRequest{ChnIdx: e.ChnIdx, MemberType: e.MemberType, MembersType: e.MembersType,
-			MtID: e.MtID.Or(""), MtChnIdx: e.MtChnIdx.Or(0)}
-		if po := e.Poll; po != nil {
-			out.Members[i].Poll = vmpPollOf(po.Num, po.KeepTime, po.PollIndex, po.Members)
-		}
-	}
-	if po := q.Poll; po != nil {
-		out.Poll = vmpPollOf(po.Num, po.KeepTime, model.Opt[int]{}, po.Members)
-	}
-	return out, nil
-}
-
-// vmpUpdateRequest reads the change of a composition (POST, or PUT with
-// the same members: model.VCConfsVMPsUpdatePutRequest).
-func vmpUpdateRequest(a *wire.Args) (vmpRequest, error) {
+// vmpRequestOf reads a composition's start or change (POST, or PUT with
+// the same members: model.VCConfsVMPsUpdatePutRequest). The generated
+// requests of the start (model.VCConfsVMPsCreateRequest) and of the
+// change (model.VCConfsVMPsUpdateRequest) have distinct nested types
+// with the same members and the same decoding, the start's name style
+// being a pointer where the change's is a value (absent: the zero style
+// in both); both are read through the change's type, so that one loop
+// reads the channels and their polls (TestVMPRequestsDecodeAlike).
+func vmpRequestOf(a *wire.Args) (vmpRequest, error) {
 	var q model.VCConfsVMPsUpdateRequest
 	if err := q.Decode(a); err != nil {
 		return vmpRequest{}, err
