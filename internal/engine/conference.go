@@ -121,7 +121,8 @@ func (e *Engine) ended(ctx context.Context, c Conference) {
 		e.log.Error("removing terminals of an ended conference", "conf_id", c.ID(), "err", err)
 	}
 	e.keepHistory(ctx, c) // history.go
-	if err := e.features.Ended(ctx, c); err != nil {
+	eff, err := e.features.Ended(ctx, c)
+	if err := errors.Join(err, e.Apply(ctx, ConfOf(c), eff)); err != nil {
 		e.log.Error("closing the features of an ended conference", "conf_id", c.ID(), "err", err)
 	}
 	e.mu.Lock()

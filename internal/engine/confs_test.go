@@ -64,7 +64,10 @@ func (c counting) Started(context.Context, engine.Conference) engine.Change {
 	}
 	return engine.Change{}
 }
-func (c counting) Ended(context.Context, engine.Conference) error { c.n.ended.Add(1); return nil }
+func (c counting) Ended(context.Context, engine.Conference) (engine.Effects, error) {
+	c.n.ended.Add(1)
+	return engine.Effects{}, nil
+}
 
 // runAll runs RunDue on every node at once, several times.
 func runAll(t *testing.T, nodes []*node) {

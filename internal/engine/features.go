@@ -11,11 +11,11 @@ import "context"
 // moments; New receives it.
 //
 // Started, Joined, VoiceActive, DualStarted and DualStopped return what
-// they decided (a Change) and the engine applies it (features_apply.go):
-// conference control does not call the engine back on a conference's
-// creation, a terminal's arrival, a speaker chosen by voice or a dual
-// stream started or stopped, so none of these paths enters the engine
-// twice (docs/architecture.md "Two call
+// they decided (a Change), Ended its Effects, and the engine applies it
+// (features_apply.go): conference control does not call the engine back
+// on a conference's creation or end, a terminal's arrival, a speaker
+// chosen by voice or a dual stream started or stopped, so none of these
+// paths enters the engine twice (docs/architecture.md "Two call
 // paths, traced").
 type Features interface {
 	// Started decides how the features that the creation of c set start,
@@ -31,8 +31,10 @@ type Features interface {
 	Left(ctx context.Context, c Conf, mtIDs []string) error
 	// Ended runs after an ended conference's terminals are gone: it keeps
 	// what must outlive the conference (running recordings become
-	// programs) and unlinks its cascades.
-	Ended(ctx context.Context, c Conference) error
+	// programs) and returns how its cascades are dissolved (Effects.Hangup,
+	// Effects.Detach), which the engine applies. Effects returned with an
+	// error are still applied.
+	Ended(ctx context.Context, c Conference) (Effects, error)
 
 	// Peers finds the conferences that link terminals call (cascade.go).
 	Peers
@@ -55,10 +57,12 @@ type Features interface {
 // with them, no terminal is a link.
 type NoFeatures struct{}
 
-func (NoFeatures) Started(context.Context, Conference) Change         { return Change{} }
-func (NoFeatures) Joined(context.Context, Conf, Terminal) Change      { return Change{} }
-func (NoFeatures) Left(context.Context, Conf, []string) error         { return nil }
-func (NoFeatures) Ended(context.Context, Conference) error            { return nil }
+func (NoFeatures) Started(context.Context, Conference) Change    { return Change{} }
+func (NoFeatures) Joined(context.Context, Conf, Terminal) Change { return Change{} }
+func (NoFeatures) Left(context.Context, Conf, []string) error    { return nil }
+func (NoFeatures) Ended(context.Context, Conference) (Effects, error) {
+	return Effects{}, nil
+}
 func (NoFeatures) Find(context.Context, string, string) (Peer, error) { return Peer{}, ErrNoPeer }
 func (NoFeatures) Conf(context.Context, string, string) (Conf, bool, error) {
 	return Conf{}, false, nil

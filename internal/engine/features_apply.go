@@ -30,7 +30,8 @@ type Change struct {
 // Effects are a feature hook's writes to terminals and controls of the
 // media plane, in the order the engine applies them: the parts of the
 // recordings started, the dual stream's source, the flags, then what the participants see and hear, then the
-// mutes and silences, then the terminals told again.
+// mutes and silences, then the terminals told again, then the cascades
+// dissolved.
 type Effects struct {
 	// Parts are recording files that the hook started on this node; the
 	// engine stores each part with its recording (RecordingStarted).
@@ -51,6 +52,10 @@ type Effects struct {
 	// Reapply are terminals whose mute, silence and volume the media
 	// plane is told again (Reapply).
 	Reapply []Terminal
+	// Hangup are terminals of other running conferences to hang up, and
+	// Detach the subordinates that go on alone (cascade_end.go).
+	Hangup []Hangup
+	Detach []Detach
 }
 
 // RecordingStarted is a file of the recording RecID that started on this
@@ -175,6 +180,12 @@ func (e *Engine) Apply(ctx context.Context, cf Conf, eff Effects) error {
 	}
 	for _, t := range eff.Reapply {
 		errs = append(errs, e.Reapply(ctx, cf.ConfID, t))
+	}
+	for _, h := range eff.Hangup {
+		errs = append(errs, e.hangupIn(ctx, cf, h))
+	}
+	for _, d := range eff.Detach {
+		errs = append(errs, e.Detach(ctx, cf.DomainMoid, d))
 	}
 	return errors.Join(errs...)
 }

@@ -319,58 +319,22 @@ func (m *Module) unlink(ctx context.Context, sup engine.Conf, linkID, subID stri
 	if err != nil && !isConfNotFound(err) {
 		return err
 	}
-	return m.detach(ctx, sup.DomainMoid, subID, sup.ConfID, linkID)
+	return m.engine.Detach(ctx, sup.DomainMoid, engine.Detach{SubID: subID, SupID: sup.ConfID, LinkID: linkID})
 }
 
-// detach makes conference subID forget its superior supID (reached
-// through linkID) and removes its uplink terminal.
-func (m *Module) detach(ctx context.Context, domain, subID, supID, linkID string) error {
-	uplink := ""
-	_, err := m.tlUpdate(ctx, domain, subID, func(c *engine.Conference) (bool, error) {
-		have, link, up := cascadeUp(*c)
-		if have != supID || link != linkID {
-			return false, nil
-		}
-		uplink = up
-		c.Superior = nil
-		c.Doc["superior_cascade"] = 0
-		return true, nil
-	})
-	if isConfNotFound(err) || uplink == "" {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	sub, ok, err := peers{m}.Conf(ctx, domain, subID)
-	if err != nil || !ok {
-		return err
-	}
-	if err := m.engine.Remove(ctx, sub, []string{uplink}); err != nil && !errors.Is(err, engine.ErrNotFound) {
-		return err
-	}
-	return nil
-}
-
-// CascadeEnded dissolves the cascades of a conference that ended: its
-// superior's link is hung up, its subordinates go on alone. The server
-// calls it from the conference hooks' Ended, after the terminals are gone.
-func (m *Module) CascadeEnded(ctx context.Context, c engine.Conference) error {
-	var errs []error
+// cascadeEnded decides how the cascades of a conference that ended are
+// dissolved: its superior's link is hung up, its subordinates go on alone.
+// The engine applies it (engine.Features.Ended), after the terminals are
+// gone.
+func cascadeEnded(c engine.Conference) engine.Effects {
+	var eff engine.Effects
 	if supID, linkID, _ := cascadeUp(c); supID != "" {
-		sup, ok, err := peers{m}.Conf(ctx, c.Rec.DomainMoid, supID)
-		if err == nil && ok {
-			err = m.engine.Hangup(ctx, sup, []string{linkID})
-			if errors.Is(err, engine.ErrNotFound) {
-				err = nil
-			}
-		}
-		errs = append(errs, err)
+		eff.Hangup = []engine.Hangup{{ConfID: supID, MtIDs: []string{linkID}}}
 	}
 	for _, l := range c.Links {
-		errs = append(errs, m.detach(ctx, c.Rec.DomainMoid, l.ConfID, c.ID(), l.LinkID))
+		eff.Detach = append(eff.Detach, engine.Detach{SubID: l.ConfID, SupID: c.ID(), LinkID: l.LinkID})
 	}
-	return errors.Join(errs...)
+	return eff
 }
 
 func flagOf(b bool) int {

@@ -373,3 +373,25 @@ func TestCascadeOperations(t *testing.T) {
 		}
 	})
 }
+
+// A subordinate that ends hangs up its superior's link and frees its own
+// subordinate (engine.Features.Ended's Effects.Hangup and Detach): A
+// keeps terminal 2 offline and no tree, C no superior.
+func TestCascadeMiddleEnds(t *testing.T) {
+	testdb.Engines(t, func(t *testing.T, dsn string) {
+		k := casBuild(t, dsn)
+		testserver.MustOK(t, k.c.Do("DELETE", "/api/v1/mc/confs/"+k.b, nil))
+		if got := mtsList(t, k.c, k.a)["2"]; got == nil || mtsNum(got["online"]) != 0 {
+			t.Errorf("A's link to the ended B: %v", got)
+		}
+		mtsSame(t, "A's tree", k.get(t, k.a+"/cascades")["cascades"], []any{})
+		if info := k.get(t, k.x); info["superior_cascade"] != float64(0) {
+			t.Errorf("C's superior_cascade after B ended: %v", info["superior_cascade"])
+		}
+		for id, m := range mtsList(t, k.c, k.x) {
+			if mtsNum(m["type"]) == 8 {
+				t.Errorf("C kept terminal %s for its ended superior", id)
+			}
+		}
+	})
+}

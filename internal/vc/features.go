@@ -2,7 +2,6 @@ package vc
 
 import (
 	"context"
-	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
 )
@@ -30,8 +29,8 @@ func (f features) Left(ctx context.Context, c engine.Conf, mtIDs []string) error
 	return f.m.onLeave(ctx, c, mtIDs)
 }
 
-func (f features) Ended(ctx context.Context, c engine.Conference) error {
-	return errors.Join(f.m.TimelineEnded(ctx, c), f.m.CascadeEnded(ctx, c))
+func (f features) Ended(ctx context.Context, c engine.Conference) (engine.Effects, error) {
+	return cascadeEnded(c), f.m.TimelineEnded(ctx, c)
 }
 
 func (f features) Link(ctx context.Context, sup engine.Conf, link engine.Terminal, sub engine.Peer) error {
