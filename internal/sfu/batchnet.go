@@ -18,6 +18,17 @@ type batchNet struct {
 	mu    sync.Mutex
 	conns []*udpbatch.Conn
 	held  atomic.Pointer[[]*udpbatch.Conn] // conns, copied on write: read per packet by hold
+	// checks answers connected sessions' ICE checks on the sockets'
+	// reader (checks.go); nil with Config.NoFastChecks.
+	checks *checkResponder
+}
+
+// checker is n's checkResponder (nil on a nil batchNet).
+func (n *batchNet) checker() *checkResponder {
+	if n == nil {
+		return nil
+	}
+	return n.checks
 }
 
 func (n *batchNet) ListenUDP(network string, laddr *net.UDPAddr) (ptransport.UDPConn, error) {
@@ -29,6 +40,9 @@ func (n *batchNet) ListenUDP(network string, laddr *net.UDPAddr) (ptransport.UDP
 	if err != nil {
 		_ = c.Close()
 		return nil, err
+	}
+	if n.checks != nil {
+		b.SetIntercept(n.checks.intercept(b))
 	}
 	n.mu.Lock()
 	n.conns = append(n.conns, b)

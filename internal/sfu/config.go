@@ -52,6 +52,9 @@ type Config struct {
 	// of the direct one (direct.go, docs/sfu-internals.md "The direct
 	// path"); without batched I/O it is always pion's.
 	NoDirectPath bool
+	// NoFastChecks leaves every ICE check to pion's agent instead of
+	// answering connected sessions' on the UDP port's reader (checks.go).
+	NoFastChecks bool
 	// TCPPort is the ICE-TCP fallback port; 0 picks an ephemeral port, a
 	// negative value disables ICE-TCP.
 	TCPPort int
@@ -165,6 +168,9 @@ func openTransport(cfg Config) (*transport, error) {
 			return nil, fmt.Errorf("sfu: network: %w", err)
 		}
 		t.batch = &batchNet{Net: n}
+		if !cfg.NoFastChecks {
+			t.batch.checks = newCheckResponder()
+		}
 		opts = append(opts, ice.UDPMuxFromPortWithNet(t.batch))
 	}
 	// One port on every interface (port 0: ephemeral, one per interface).

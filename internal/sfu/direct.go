@@ -360,7 +360,8 @@ func publicAliases(socks []*udpbatch.Conn, c *udpbatch.Conn, publicIPs []string)
 
 // startDirect moves a connected WHEP session's audio down tracks onto the
 // direct path, or onto pion's writer when it cannot be had (an ICE-TCP
-// pair, keys that cannot be read).
+// pair, keys that cannot be read), and has any connected session's
+// checks answered on the port's reader (checks.go).
 func (sess *session) startDirect() {
 	var ws []*directWriter
 	for i, d := range sess.downs {
@@ -383,15 +384,20 @@ func (sess *session) startDirect() {
 		d.mu.Unlock()
 		d.wmu.Unlock()
 	}
-	if len(ws) == 0 {
+	checks := sess.sfu.tr.batch.checker()
+	if len(ws) == 0 && checks == nil {
 		return
 	}
 	// The pair may change (an ICE restart, the controlling agent's
-	// renomination): the writers follow it.
-	ice := sess.senders[0].Transport().ICETransport()
+	// renomination): the writers follow it, and so do the fast checks
+	// (checks.go).
+	ice := sess.pc.SCTP().Transport().ICETransport()
 	follow := func(p *webrtc.ICECandidatePair) {
 		for _, w := range ws {
 			w.setPair(p)
+		}
+		if checks != nil {
+			go checks.track(sess, sess.sfu.tr.batch.sockets(), sess.sfu.cfg.PublicIPs)
 		}
 	}
 	ice.OnSelectedCandidatePairChange(follow)

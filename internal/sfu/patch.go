@@ -122,6 +122,9 @@ func (sess *session) restartICE(offer, oldUfrag, oldPwd string, f sdpFrag) (stri
 	offer = strings.ReplaceAll(offer, "a=ice-ufrag:"+oldUfrag, "a=ice-ufrag:"+f.ufrag)
 	offer = strings.ReplaceAll(offer, "a=ice-pwd:"+oldPwd, "a=ice-pwd:"+f.pwd)
 	pc := sess.pc
+	if c := sess.sfu.tr.batch.checker(); c != nil {
+		c.untrack(sess) // the new pair, once selected, is tracked anew (checks.go)
+	}
 	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: offer}); err != nil {
 		return "", &httpError{http.StatusBadRequest, "ICE restart refused: " + shortErr(err), ErrBadOffer}
 	}

@@ -387,6 +387,9 @@ func (sess *session) close(why end) {
 			return // refused in open, which cleans up
 		}
 		s.count.Add(-1)
+		if c := s.tr.batch.checker(); c != nil {
+			c.untrack(sess)
+		}
 		if sess.pc != nil {
 			_ = sess.pc.Close()
 		}

@@ -28,12 +28,13 @@ type Conn struct {
 	r reader
 	w writer
 
-	closed atomic.Bool
-	holds  atomic.Int32 // Hold calls not yet Released: the writer waits (hold.go)
-	quit   chan struct{}
-	done   chan struct{}
+	closed    atomic.Bool
+	intercept atomic.Pointer[Intercept] // SetIntercept's
+	holds     atomic.Int32              // Hold calls not yet Released: the writer waits (hold.go)
+	quit      chan struct{}
+	done      chan struct{}
 
-	readCalls, read, writeCalls, wrote, dropped atomic.Uint64
+	readCalls, read, writeCalls, wrote, dropped, intercepted atomic.Uint64
 }
 
 // reader holds the last recvmmsg's datagrams until they are read.
@@ -135,10 +136,22 @@ func Listen(network string, laddr *net.UDPAddr) (*Conn, error) {
 	return b, nil
 }
 
+// SetIntercept has f offered every datagram received from now on, before
+// any reader sees it (nil: none). f runs on the reading goroutine, one
+// datagram at a time, and must not read from the Conn; it may write.
+func (c *Conn) SetIntercept(f Intercept) {
+	if f == nil {
+		c.intercept.Store(nil)
+		return
+	}
+	c.intercept.Store(&f)
+}
+
 // Stats returns the Conn's counts so far.
 func (c *Conn) Stats() Stats {
 	return Stats{ReadCalls: c.readCalls.Load(), Read: c.read.Load(),
-		WriteCalls: c.writeCalls.Load(), Wrote: c.wrote.Load(), Dropped: c.dropped.Load()}
+		WriteCalls: c.writeCalls.Load(), Wrote: c.wrote.Load(), Dropped: c.dropped.Load(),
+		Intercepted: c.intercepted.Load()}
 }
 
 // Close closes the socket and stops the writer goroutine; datagrams still

@@ -26,6 +26,9 @@ func Listen(string, *net.UDPAddr) (*Conn, error) { return nil, errUnsupported }
 // Stats is zero.
 func (c *Conn) Stats() Stats { return Stats{} }
 
+// SetIntercept does nothing here.
+func (c *Conn) SetIntercept(Intercept) {}
+
 // Hold does nothing here.
 func (c *Conn) Hold() {}
 

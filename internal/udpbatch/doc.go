@@ -22,6 +22,8 @@
 // Elsewhere than Linux, Listen returns the plain *net.UDPConn.
 package udpbatch
 
+import "net/netip"
+
 // Sizes of the batches and the send queue.
 const (
 	ReadBatch  = 32
@@ -39,4 +41,10 @@ type Stats struct {
 	ReadCalls, Read   uint64 // recvmmsg calls, datagrams received
 	WriteCalls, Wrote uint64 // sendmmsg calls, datagrams sent
 	Dropped           uint64 // datagrams the kernel refused
+	Intercepted       uint64 // datagrams the intercept took (SetIntercept)
 }
+
+// Intercept is offered a datagram b received from from before any reader
+// sees it; it returns true when it took the datagram (the readers never
+// see it). b is valid only during the call.
+type Intercept func(b []byte, from netip.AddrPort) bool

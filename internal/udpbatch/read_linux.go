@@ -12,20 +12,28 @@ import (
 )
 
 // ReadFromAddrPort reads one datagram: the next of the last batch, or a
-// new batch of up to ReadBatch. A datagram longer than b is truncated.
+// new batch of up to ReadBatch. A datagram longer than b is truncated;
+// one the intercept (SetIntercept) takes is skipped.
 func (c *Conn) ReadFromAddrPort(b []byte) (int, netip.AddrPort, error) {
 	r := &c.r
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for r.next >= r.n {
-		if err := c.fill(); err != nil {
-			return 0, netip.AddrPort{}, err
+	for {
+		for r.next >= r.n {
+			if err := c.fill(); err != nil {
+				return 0, netip.AddrPort{}, err
+			}
 		}
+		i := r.next
+		r.next++
+		d := r.slab[i*MaxDatagram : i*MaxDatagram+int(r.hdrs[i].Len)]
+		from := sockaddrAddrPort(&r.names[i])
+		if f := c.intercept.Load(); f != nil && (*f)(d, from) {
+			c.intercepted.Add(1)
+			continue
+		}
+		return copy(b, d), from, nil
 	}
-	i := r.next
-	r.next++
-	n := copy(b, r.slab[i*MaxDatagram:i*MaxDatagram+int(r.hdrs[i].Len)])
-	return n, sockaddrAddrPort(&r.names[i]), nil
 }
 
 // fill reads a batch; caller holds r.mu.
