@@ -135,6 +135,9 @@ func (rg *testRig) sessionOf(c *client) *session {
 // them, and the client from their answers.
 func TestFastChecksKeepConnected(t *testing.T) {
 	rg := newRig(t, nil)
+	if rg.sfu.tr.batch.checker() == nil {
+		t.Skip("no batched UDP I/O on this system: every check goes to pion")
+	}
 	a := rg.publish("c1", idA, false, "")
 	n := &checkNet{}
 	c := rg.checkClient(a, n, 100*time.Millisecond)
@@ -186,6 +189,9 @@ func TestFastChecksKeepConnected(t *testing.T) {
 // FINGERPRINT); and a fresh join still works.
 func TestFastChecksLeavePionItsCases(t *testing.T) {
 	rg := newRig(t, nil)
+	if rg.sfu.tr.batch.checker() == nil {
+		t.Skip("no batched UDP I/O on this system: every check goes to pion")
+	}
 	a := rg.publish("c1", idA, false, "")
 	n := &checkNet{}
 	c := rg.checkClient(a, n, time.Hour) // the client's own keepalives do not interfere
