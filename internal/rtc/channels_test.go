@@ -20,6 +20,7 @@ import (
 // (1280×720: 32, reference A4) and a measured bitrate; it receives
 // nothing, so the other lists are empty.
 func TestTerminalChannelsFromTheSession(t *testing.T) {
+	t.Parallel()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
 	c := env.LoggedIn(t)
 	conf := startConf(t, c, "channels")

@@ -140,6 +140,7 @@ func waitComposed(t *testing.T, in *compose.Input, check func(*compose.Frame) er
 // the composed picture. Without a composition it sees the VP8 speaker
 // transcoded, and an H.264 speaker forwarded (the compositor stops).
 func TestComposedPictureReachesOnePictureReceivers(t *testing.T) {
+	t.Parallel()
 	ff, err := exec.LookPath("ffmpeg")
 	if err != nil {
 		t.Skip("ffmpeg is not installed: composition cannot be tested")
@@ -304,6 +305,7 @@ func colourCamera(t *testing.T, c *testserver.Client, conf, name, mime string, c
 // with ?composed=1 decodes the composition, each camera in its pane, and
 // sees the panes swap when the composition changes.
 func TestComposedWHEPThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	ff, err := exec.LookPath("ffmpeg")
 	if err != nil {
 		t.Skip("ffmpeg is not installed: composition cannot be tested")
@@ -359,6 +361,7 @@ func TestComposedWHEPThroughTheAPI(t *testing.T) {
 // the sound; ffprobe reads the received stream and its last picture shows
 // each terminal in its pane.
 func TestRTMPPushOfTheComposition(t *testing.T) {
+	t.Parallel()
 	ff, err := exec.LookPath("ffmpeg")
 	if err != nil {
 		t.Skip("ffmpeg is not installed: composition cannot be tested")
@@ -452,6 +455,7 @@ func TestRTMPPushOfTheComposition(t *testing.T) {
 // not RTMP is refused naming the field. (The pictures' content is checked
 // by TestRTMPPushOfTheComposition.)
 func TestRTMPPushThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	ff, err := exec.LookPath("ffmpeg")
 	if err != nil {
 		t.Skip("ffmpeg is not installed")
@@ -544,6 +548,7 @@ func rtmpServer(t *testing.T, ff string, port int, out string) <-chan error {
 // H.264 and no sound has segments (the speaker transcoded for the HLS
 // tap, silence for its sound).
 func TestLiveHLSOfAnH264Source(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
 		t.Skip("ffmpeg is not installed")
 	}

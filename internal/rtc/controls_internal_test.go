@@ -67,6 +67,7 @@ func everyControl(cs Controls) {
 // the arguments it was called with, a nil mix (everyone) apart from an
 // empty one (no one).
 func TestRemoteControlsArriveAsCalled(t *testing.T) {
+	t.Parallel()
 	owner := &calls{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := decodeControl(r.Body)
@@ -91,6 +92,7 @@ func TestRemoteControlsArriveAsCalled(t *testing.T) {
 // TestEveryControlTravels: every method of Controls can be passed by
 // name: it takes the conference first and returns only an error.
 func TestEveryControlTravels(t *testing.T) {
+	t.Parallel()
 	for i := range controlsType.NumMethod() {
 		m := controlsType.Method(i)
 		if m.Type.NumIn() == 0 || m.Type.In(0).Kind() != reflect.String {
@@ -105,6 +107,7 @@ func TestEveryControlTravels(t *testing.T) {
 // TestBadControlRefused: an unknown op is not handled, and arguments that
 // do not fit the method are errBadControl.
 func TestBadControlRefused(t *testing.T) {
+	t.Parallel()
 	cs := &calls{}
 	if handled, _ := applyControl(cs, "c1", control{Op: "Reboot"}); handled {
 		t.Error("an unknown op was handled")
@@ -126,6 +129,7 @@ func TestBadControlRefused(t *testing.T) {
 // a microphone volume (vol_mode 2) does not: a browser's microphone is
 // its own.
 func TestVolumeControl(t *testing.T) {
+	t.Parallel()
 	cs := &calls{}
 	apply := terminalControls[media.ControlVolume]
 	_ = apply(cs, "c1", "3", media.Control{Kind: media.ControlVolume, Value: 9, Extra: map[string]int{"vol_mode": 1}})

@@ -17,6 +17,7 @@ import (
 // refuses it with 403 (0: only the speaker); a vc cancel ends it
 // (docs/media.md "Dual stream").
 func TestScreenShareIsTheDualStream(t *testing.T) {
+	t.Parallel()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
 	c := env.LoggedIn(t)
 	c.Level = "3"

@@ -78,6 +78,7 @@ func volumeOn(t *testing.T, n *testserver.Node, conf, token, mt string) *int {
 // viewer hears nothing from it until the chair unmutes it (issue 35: the new owner knew none of the terminals'
 // controls).
 func TestFailoverKeepsMuteAndSilence(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Postgres(t)
 	cfg := auth.DefaultConfig()
 	cfg.TokenTTL, cfg.SessionTTL = 48*time.Hour, 48*time.Hour

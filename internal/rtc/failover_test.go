@@ -54,6 +54,7 @@ func neverSystemError(t *testing.T, what string, r testserver.Reply) {
 // (no redirect to the dead node) and get media, and every control acts on
 // B's SFU (issue 35 item 5).
 func TestMediaFailover(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Postgres(t)
 	cfg := auth.DefaultConfig()
 	cfg.TokenTTL, cfg.SessionTTL = 48*time.Hour, 48*time.Hour

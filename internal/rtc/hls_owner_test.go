@@ -21,6 +21,7 @@ import (
 // answered by B with 307 to the same path on A, and A serves it
 // (docs/live.md "HLS"; issue 35).
 func TestLiveHLSOnTheMediaOwner(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packets := rectest.Packets(t, dir, 12) // skips without ffmpeg
 	dsn := testdb.Postgres(t)

@@ -75,10 +75,26 @@ func watchVia(t *testing.T, u, token string, relay *rtctest.Relay) (*watcher, in
 	return w, code
 }
 
-// quiet checks that no more than a few packets (in flight) arrive in 600 ms.
+// quiet checks that nothing more arrives after a control that stops the
+// media (a pause, a stop, a released session). Proving a negative takes
+// some window; no fixed sleep starts it: it waits until neither count
+// moved for 300 ms (the control took effect and the packets in flight
+// landed), failing if 500 more packets arrive first, then allows at most
+// 2 stragglers in the next 600 ms. A loaded machine only delays that
+// quiet moment; a stream that stalled and then went on still fails.
 func (w *watcher) quiet(t *testing.T, what string) {
 	t.Helper()
-	time.Sleep(300 * time.Millisecond)
+	first := w.audio.Load() + w.video.Load()
+	for {
+		n := w.audio.Load() + w.video.Load()
+		if n-first > 500 {
+			t.Fatalf("%s: %d more packets arrived, want none", what, n-first)
+		}
+		time.Sleep(300 * time.Millisecond)
+		if w.audio.Load()+w.video.Load() == n {
+			break
+		}
+	}
 	a, v := w.audio.Load(), w.video.Load()
 	time.Sleep(600 * time.Millisecond)
 	if da, dv := w.audio.Load()-a, w.video.Load()-v; da > 2 || dv > 2 {
@@ -131,6 +147,7 @@ func programOf(t *testing.T, env *testserver.Env, recDir, conf, id string, secs 
 }
 
 func TestPlaybackIntoConference(t *testing.T) {
+	t.Parallel()
 	recDir := t.TempDir()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}})
 	c := env.LoggedIn(t)
@@ -193,6 +210,7 @@ func TestPlaybackIntoConference(t *testing.T) {
 }
 
 func TestMonitorIsAWHEPLink(t *testing.T) {
+	t.Parallel()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
 	c := env.LoggedIn(t)
 	conf := startConf(t, c, "watched")
@@ -240,6 +258,7 @@ func TestMonitorIsAWHEPLink(t *testing.T) {
 }
 
 func TestLiveBroadcastViewers(t *testing.T) {
+	t.Parallel()
 	testdb.Engines(t, func(t *testing.T, dsn string) {
 		env := testserver.Start(t, dsn, testserver.Options{RTC: &sfu.Config{}})
 		c := env.LoggedIn(t)
@@ -340,6 +359,7 @@ func descriptor(t *testing.T, u, token string) (int, map[string]string) {
 // TestLiveHLS: with ffmpeg, a public broadcast's descriptor has an HLS
 // playlist whose segments carry the broadcast (H.264 and AAC, ffprobe).
 func TestLiveHLS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packets := rectest.Packets(t, dir, 12) // skips without ffmpeg
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
@@ -423,6 +443,7 @@ func TestLiveHLS(t *testing.T) {
 // WebM) are played into another conference and reach its WHEP viewer;
 // directly, and with the publisher and the viewer on a lossy network.
 func TestPlaybackOfARecording(t *testing.T) {
+	t.Parallel()
 	for _, n := range networks {
 		t.Run(n.name, func(t *testing.T) { playbackOfARecording(t, n) })
 	}

@@ -68,6 +68,7 @@ func publishTone(t *testing.T, c *testserver.Client, conf, name string, freq flo
 // end (ffmpeg decodes the file's Opus, the Goertzel filter measures each
 // half second), not only the speaker's.
 func TestRecordingHoldsTheMix(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
 		t.Skip("ffmpeg is not installed: the recording's audio cannot be decoded")
 	}

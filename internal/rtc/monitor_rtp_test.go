@@ -83,6 +83,7 @@ func (s *rtpSink) close() { s.conn.Close(); <-s.done }
 // sound. A stopped monitor and one left without heartbeat stop sending; a
 // destination outside --monitor-rtp-nets is refused and stores nothing.
 func TestMonitorSendsRTP(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packets := rectest.Packets(t, dir, 10) // skips without ffmpeg
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
@@ -188,6 +189,7 @@ func TestMonitorSendsRTP(t *testing.T) {
 // (the SFU at --rtc-max-sessions) is refused with 20511 and taken back:
 // no monitor is listed without its media.
 func TestMonitorAtSessionLimit(t *testing.T) {
+	t.Parallel()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{MaxSessions: 1}})
 	c := env.LoggedIn(t)
 	conf := startConf(t, c, "full")
@@ -207,6 +209,7 @@ func TestMonitorAtSessionLimit(t *testing.T) {
 // next heartbeat brings its monitor's stream back (here the composition,
 // the broadcast, of a publisher who joined the restarted node).
 func TestMonitorAfterRestart(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.SQLite(t)
 	opt := testserver.Options{RTC: &sfu.Config{}}
 	a := testserver.StartNode(t, dsn, nil, opt)
@@ -245,6 +248,7 @@ func TestMonitorAfterRestart(t *testing.T) {
 // owner: docs/media-nodes.md), and no session of its is opened
 // on the other.
 func TestMonitorOnTheMediaOwner(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Postgres(t)
 	opt := testserver.Options{RTC: &sfu.Config{}}
 	a := testserver.StartNode(t, dsn, nil, opt)
@@ -288,6 +292,7 @@ func TestMonitorOnTheMediaOwner(t *testing.T) {
 // what arrives into a file, which ffprobe reads as the publisher's
 // pictures: a WHIP publisher in VP8, then one in H.264.
 func TestMonitorToFFmpeg(t *testing.T) {
+	t.Parallel()
 	for _, k := range []struct {
 		name, mime, rtpmap, probe, ext string
 		packets                        func(t testing.TB, dir string, seconds int) []rectest.Packet

@@ -22,6 +22,7 @@ import (
 // redirect publishes there, and a vc control issued on the other node
 // reaches the owner's SFU (docs/media-nodes.md).
 func TestTwoNodesOneMediaOwner(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Postgres(t)
 	cfg := auth.DefaultConfig()
 	cfg.TokenTTL, cfg.SessionTTL = 48*time.Hour, 48*time.Hour
@@ -110,6 +111,7 @@ func TestTwoNodesOneMediaOwner(t *testing.T) {
 // sets 2 again; the media owner (A) shows 2 (issue 35 item 6: A took its
 // second 2 as already told and the owner kept B's 3).
 func TestTwoNodesSpeakerABA(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Postgres(t)
 	cfg := auth.DefaultConfig()
 	cfg.TokenTTL, cfg.SessionTTL = 48*time.Hour, 48*time.Hour

@@ -120,6 +120,7 @@ func ownerStub(t *testing.T, cs Controls, seen *[]string) *httptest.Server {
 // passing its controls to an owner of this one (a rolling upgrade) gets
 // each applied as it called it.
 func TestOwnerTakesThePreviousEnvelope(t *testing.T) {
+	t.Parallel()
 	owner := &calls{}
 	srv := ownerStub(t, owner, nil)
 	defer srv.Close()
@@ -135,6 +136,7 @@ func TestOwnerTakesThePreviousEnvelope(t *testing.T) {
 // it takes controls by name (a node of the previous release), remote
 // sends the previous release's ops, which that release's handler applied.
 func TestPreviousOwnerGetsItsEnvelope(t *testing.T) {
+	t.Parallel()
 	var ops []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var c previousControl

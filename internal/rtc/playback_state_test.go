@@ -32,6 +32,7 @@ func playbackState(t *testing.T, c *testserver.Client, conf string) (state, prog
 // /confs/{conf_id}/playback is notified with 24104 (reference 05 "开始放像，
 // 异步操作", 07 "放像异常通知"; issue 35).
 func TestPlaybackStartsAsynchronously(t *testing.T) {
+	t.Parallel()
 	recDir := t.TempDir()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}})
 	c := env.LoggedIn(t)
@@ -124,6 +125,7 @@ func TestPlaybackStartsAsynchronously(t *testing.T) {
 // participant is in A's SFU, none in B's, and A's viewer receives the
 // file; a stop through B ends it on A (docs/live.md "Playback").
 func TestPlaybackOnTheMediaOwner(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Postgres(t)
 	recDir := t.TempDir()
 	opt := testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}}

@@ -52,6 +52,7 @@ func previewOffer(t *testing.T, url, cookie, token string) (*viewer, int, string
 // token, even one that may subscribe, cannot open one (docs/media.md
 // "Preview").
 func TestPreviewIsNoTerminal(t *testing.T) {
+	t.Parallel()
 	// One participant fills the conference (the SFU's per-conference cap).
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{ConferenceLimit: func(string) int { return 1 }}})
 	c := env.LoggedIn(t)
@@ -109,6 +110,7 @@ func TestPreviewIsNoTerminal(t *testing.T) {
 // it out, a full conference still admits it, and its DELETE leaves no
 // offline terminal behind.
 func TestWHEPViewerIsNoTerminal(t *testing.T) {
+	t.Parallel()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{ConferenceLimit: func(string) int { return 1 }}})
 	c := env.LoggedIn(t)
 	conf := startConf(t, c, "viewers")

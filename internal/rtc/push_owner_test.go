@@ -23,6 +23,7 @@ import (
 // push. After a failover (A stops, its lease lapses) B pushes the
 // running broadcast (docs/live.md "RTMP push"; issue 35).
 func TestRTMPPushOnTheMediaOwner(t *testing.T) {
+	t.Parallel()
 	ff, err := exec.LookPath("ffmpeg")
 	if err != nil {
 		t.Skip("ffmpeg is not installed")

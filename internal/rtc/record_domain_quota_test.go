@@ -18,6 +18,7 @@ import (
 // most what the domain has left; the quota applies once the platform has
 // a second user domain.
 func TestRecordingDomainQuota(t *testing.T) {
+	t.Parallel()
 	recDir := t.TempDir()
 	const quota = 3 << 20
 	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir, DomainQuota: quota})

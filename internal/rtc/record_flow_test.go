@@ -94,6 +94,7 @@ func growing(t *testing.T, env *testserver.Env, what string) {
 // a WHEP viewer joins and receives, the stop returns, and ffprobe decodes
 // the file.
 func TestRecordingResumeWhileMediaFlows(t *testing.T) {
+	t.Parallel()
 	for _, n := range networks {
 		t.Run(n.name, func(t *testing.T) { recordingResumeWhileMediaFlows(t, n) })
 	}
@@ -139,6 +140,7 @@ func recordingResumeWhileMediaFlows(t *testing.T, n netPath) {
 // lock that write held. The recording keeps growing, a viewer joins, the
 // stop returns and the file decodes.
 func TestRecordingLostPacket(t *testing.T) {
+	t.Parallel()
 	for _, n := range networks {
 		t.Run(n.name, func(t *testing.T) { recordingLostPacket(t, n) })
 	}

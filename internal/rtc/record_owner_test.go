@@ -29,6 +29,7 @@ import (
 // stores one program with both parts, each a file with real frames
 // (docs/recording.md "Several nodes"; issue 35).
 func TestRecordingFollowsTheMediaOwner(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Postgres(t)
 	dir := t.TempDir()
 	packets := rectest.Packets(t, dir, 10)

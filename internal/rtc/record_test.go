@@ -114,6 +114,7 @@ func (p *mediaPublisher) sendAt(t *testing.T, from, to time.Duration, speed time
 // and a 2 s gap; vrs lists the program with the file's figures, serves it
 // with range requests, and deletes it with its file.
 func TestRecordingThroughSFU(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	packets := rectest.Packets(t, dir, 10)
 	recDir := filepath.Join(dir, "recordings")
@@ -297,6 +298,7 @@ func startRecording(t *testing.T, c *testserver.Client, conf string) string {
 // disk) stops by itself: it leaves the list, /recorders/{rec_id} is
 // notified with 24014, its program keeps the part written, which plays.
 func TestRecordingQuotaStops(t *testing.T) {
+	t.Parallel()
 	recDir := t.TempDir()
 	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir, MaxBytes: recorder.MinQuota + 60<<10})
 	rec := startRecording(t, c, conf)
@@ -339,6 +341,7 @@ func TestRecordingQuotaStops(t *testing.T) {
 // file and stores its program; a restart's reconciliation reports a file
 // without a program and a program without a file, and deletes neither.
 func TestRecordingEndsWithConference(t *testing.T) {
+	t.Parallel()
 	recDir := t.TempDir()
 	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir})
 	rec := startRecording(t, c, conf)
@@ -392,6 +395,7 @@ func TestRecordingEndsWithConference(t *testing.T) {
 // recording sent at once leave one state: no recording listed, one
 // program with the file's figures, a playable file, nothing running.
 func TestRecordingConcurrentStopAndPause(t *testing.T) {
+	t.Parallel()
 	recDir := t.TempDir()
 	env, c, conf, pub := recordingConf(t, server.RecordingConfig{Dir: recDir})
 	rec := startRecording(t, c, conf)
@@ -439,6 +443,7 @@ func TestRecordingConcurrentStopAndPause(t *testing.T) {
 // node is refused with 24102 and not listed; once the first stops, one
 // starts again.
 func TestRecordingsBounded(t *testing.T) {
+	t.Parallel()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{},
 		Recording: server.RecordingConfig{Dir: t.TempDir(), MaxRunning: 1}})
 	c := env.LoggedIn(t)
@@ -459,6 +464,7 @@ func TestRecordingsBounded(t *testing.T) {
 // with media from the start; the conference's end leaves its program
 // with the file.
 func TestCreatedRecordingHasFile(t *testing.T) {
+	t.Parallel()
 	recDir := t.TempDir()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Recording: server.RecordingConfig{Dir: recDir}})
 	c := env.LoggedIn(t)

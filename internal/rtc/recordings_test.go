@@ -70,6 +70,7 @@ func (r *fakeRec) stopped() int {
 // calls nothing back; the bound of recordings at once refuses with
 // media.ErrNoRecorder, and so does a stopping node.
 func TestRecordingsRuntime(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	fr := &fakeRecorder{}
 	g := lifecycle.NewGroup()
@@ -163,6 +164,7 @@ func TestRecordingsRuntime(t *testing.T) {
 // not none (CI saw the program stored with the size of a half-finalised
 // file: the second DELETE read the file from disk).
 func TestRecordingStoppedTwiceAtOnce(t *testing.T) {
+	t.Parallel()
 	fr := &fakeRecorder{}
 	rs := rtc.NewRecordings(fr, lifecycle.NewGroup(), 2, nil)
 	if _, err := rs.Record(context.Background(), media.RecordRun{Domain: "d", Conf: "c", RecID: "r", Spec: media.RecordSpec{Path: "r.webm"}}); err != nil {

@@ -43,6 +43,7 @@ func onlyTerminal(t *testing.T, c *testserver.Client, conf, alias, mt string) {
 // and after the node restarted (the restarted node's ghost checks leave
 // it online). Another client id is another terminal.
 func TestRejoinIsTheSameTerminal(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.SQLite(t)
 	opt := testserver.Options{RTC: &sfu.Config{}, OneNode: true}
 	a := testserver.StartNode(t, dsn, nil, opt)

@@ -23,6 +23,7 @@ import (
 // a mute of it is refused (issue 35 item 4: ghosts stayed online and
 // accepted mutes).
 func TestRestartTakesGhostsOffline(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.SQLite(t)
 	opt := testserver.Options{RTC: &sfu.Config{}, OneNode: true}
 	a := testserver.StartNode(t, dsn, nil, opt)
@@ -64,6 +65,7 @@ func TestRestartTakesGhostsOffline(t *testing.T) {
 // the file; kill -9 leaves it as it was on the disk while recording (the
 // test keeps a copy taken then).
 func TestRestartStoresInterruptedRecording(t *testing.T) {
+	t.Parallel()
 	for _, kill := range []bool{false, true} {
 		name := map[bool]string{false: "SIGTERM", true: "kill -9"}[kill]
 		t.Run(name, func(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 // cap of 4, one domain opens 2 sessions, its third offer is answered 503,
 // and the other domain's is served.
 func TestMediaSessionsSharedBetweenDomains(t *testing.T) {
+	t.Parallel()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{MaxSessions: 4},
 		Conference: engine.Config{DomainShare: 50}})
 	a := env.LoggedIn(t)

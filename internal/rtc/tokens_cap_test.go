@@ -15,6 +15,7 @@ import (
 // (--max-rtc-tokens-per-conf, 3 here); beyond, 90429; another
 // conference is not affected.
 func TestRTCTokensCappedPerConference(t *testing.T) {
+	t.Parallel()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, Limits: server.Limits{RTCTokensPerConf: 3}})
 	c := env.LoggedIn(t)
 	conf, other := startConf(t, c, "capped"), startConf(t, c, "other")

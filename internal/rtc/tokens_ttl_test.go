@@ -14,6 +14,7 @@ import (
 // token's expiry (issue 35 item 7: every ttl was refused); a fraction, a
 // word and a value out of range are refused with 90400 naming ttl.
 func TestTokenTTL(t *testing.T) {
+	t.Parallel()
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}})
 	c := env.LoggedIn(t)
 	conf := startConf(t, c, "ttl")

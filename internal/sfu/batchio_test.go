@@ -10,6 +10,7 @@ import (
 // (the default), and through pion's plain path with PlainUDP; the port's
 // counts say which one carried it.
 func TestBatchedUDPPort(t *testing.T) {
+	t.Parallel()
 	for _, plain := range []bool{false, true} {
 		name := map[bool]string{false: "batched", true: "plain"}[plain]
 		t.Run(name, func(t *testing.T) {

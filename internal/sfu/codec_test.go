@@ -7,6 +7,7 @@ import (
 )
 
 func TestIsKeyFrame(t *testing.T) {
+	t.Parallel()
 	testCases := []struct {
 		name    string
 		mime    string
@@ -38,6 +39,7 @@ func TestIsKeyFrame(t *testing.T) {
 }
 
 func TestLayers(t *testing.T) {
+	t.Parallel()
 	for rid, want := range map[string]int{"": 0, "q": 0, "l": 0, "h": 1, "m": 1, "mid": 1, "f": 2, "high": 2} {
 		if got := layerOfRID(rid); got != want {
 			t.Errorf("layerOfRID(%q) = %d, want %d", rid, got, want)

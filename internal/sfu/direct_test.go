@@ -20,6 +20,7 @@ import (
 // subscriber's pion decrypts every packet; with NoDirectPath or without
 // batched I/O it stays on pion's writer and arrives the same.
 func TestDirectPath(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		mutate  func(*Config)
@@ -64,6 +65,7 @@ func TestDirectPath(t *testing.T) {
 // pion's SRTP context does, for both key sizes, across a roll-over of the
 // sequence numbers and for a packet that arrives late from before it.
 func TestGCMSealerMatchesPion(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		profile srtp.ProtectionProfile
 		keyLen  int
@@ -113,6 +115,7 @@ func TestGCMSealerMatchesPion(t *testing.T) {
 // the port's one socket on an address other than loopback answers for
 // it; with none or two such sockets, none does (pion's writer stays).
 func TestDirectPathPublicAddress(t *testing.T) {
+	t.Parallel()
 	var ip net.IP
 	addrs, _ := net.InterfaceAddrs()
 	for _, a := range addrs {
@@ -162,6 +165,7 @@ func TestDirectPathPublicAddress(t *testing.T) {
 // was dropped from the roll-over on: pion's context would have started at
 // a count of 0.)
 func TestDirectPathHandOffReachesPion(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		profile dtls.SRTPProtectionProfile

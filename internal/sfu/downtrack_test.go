@@ -48,6 +48,7 @@ func pkt(seq uint16, ts uint32, payload ...byte) *rtp.Packet {
 // Two sources switched onto one track give one continuous numbering with
 // the subscriber's SSRC, payload type and extension id.
 func TestDownTrackRewritesAcrossSources(t *testing.T) {
+	t.Parallel()
 	d, w := boundTrack(webrtc.RTPCodecTypeAudio, webrtc.MimeTypeOpus)
 	a := testReceiver(webrtc.RTPCodecTypeAudio, webrtc.MimeTypeOpus, 3)
 	b := testReceiver(webrtc.RTPCodecTypeAudio, webrtc.MimeTypeOpus, 5)
@@ -91,6 +92,7 @@ func TestDownTrackRewritesAcrossSources(t *testing.T) {
 // Padding-only packets are not forwarded and leave no gap; a video switch
 // waits for a key frame.
 func TestDownTrackPaddingAndKeyFrames(t *testing.T) {
+	t.Parallel()
 	d, w := boundTrack(webrtc.RTPCodecTypeVideo, webrtc.MimeTypeVP8)
 	r := testReceiver(webrtc.RTPCodecTypeVideo, webrtc.MimeTypeVP8, 0)
 	d.src = r
@@ -131,6 +133,7 @@ func BenchmarkDownTrackWrite(b *testing.B) {
 // estimates more than 1.5 times that); a trial the congestion rule ends
 // doubles the wait before the next one (issue 35).
 func TestBandwidthTrialOfAHigherLayer(t *testing.T) {
+	t.Parallel()
 	d, _ := boundTrack(webrtc.RTPCodecTypeVideo, webrtc.MimeTypeVP8)
 	rate := func(bps int) { // what the track sent over the last second
 		d.mu.Lock()

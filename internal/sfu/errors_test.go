@@ -32,6 +32,7 @@ func clientOffer(t *testing.T) string {
 // Refused offers get their status and leave nothing: no session, no
 // participant, no Joined.
 func TestRefusedOffers(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, func(c *Config) { c.MaxSessions = 3 })
 	good := clientOffer(t)
 	noFP := strings.Join(filterLines(good, "a=fingerprint:"), "\r\n")
@@ -113,6 +114,7 @@ func filterLines(sdp, prefix string) []string {
 // A publisher that vanishes (no DELETE, no DTLS close) is reported lost
 // once ICE fails (the test's timeouts: 1 s + 1 s).
 func TestVanishedPublisherIsLost(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	p := rg.publish("c1", idA, false, "")
 	p.run(idA, &sendOpts{level: 127})
@@ -139,6 +141,7 @@ func TestVanishedPublisherIsLost(t *testing.T) {
 // A conference password and a logged-in user's cookie reach the
 // Authorizer through RequestFromContext.
 func TestPasswordAndCookie(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	offer := clientOffer(t)
 	send := func(path string, hdr map[string]string) (int, string) {

@@ -13,6 +13,7 @@ const (
 // Two publishers, subscribers of each and of the broadcast; every engine
 // control changes what arrives, counted in packets.
 func TestForwardingAndControls(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "?name=alice")
 	a.run(idA, &sendOpts{level: 30})
@@ -135,6 +136,7 @@ func TestForwardingAndControls(t *testing.T) {
 // H.264 (what OBS publishes over WHIP) is forwarded like VP8: a subscriber
 // gets it from the first key frame on.
 func TestForwardingH264(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	rg.h264 = true
 	p := rg.publish("c1", idA, false, "")

@@ -30,6 +30,7 @@ var spsSamples = []struct {
 }
 
 func TestFrameSize(t *testing.T) {
+	t.Parallel()
 	for _, ext := range []bool{false, true} {
 		if w, h, ok := frameSize("video/vp8", vp8KeyPacket(640, 480, ext)); !ok || w != 640 || h != 480 {
 			t.Errorf("VP8 key frame (extended %v): %d×%d %v, want 640×480", ext, w, h, ok)
@@ -70,6 +71,7 @@ func TestFrameSize(t *testing.T) {
 // The rate of a byte counter: the average since the track opened, then
 // since the previous measurement at least a second before.
 func TestRateMeter(t *testing.T) {
+	t.Parallel()
 	t0 := time.Unix(1000, 0)
 	m := rateMeter{at: t0}
 	if got := m.kbps(t0.Add(2*time.Second), 250_000); got != 1000 { // 2 Mbit in 2 s

@@ -58,6 +58,7 @@ func (s *layerSink) flowing(t *testing.T, layer byte, n int) {
 // a local endpoint receives: the highest whose bitrate fits, the lowest
 // below them all, every layer again without a cap.
 func TestLocalVideoCap(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, func(c *Config) { c.NoBandwidthLayers = true })
 	p := rg.publish("c1", idA, true, "")
 	p.run(idA, &sendOpts{level: 127})

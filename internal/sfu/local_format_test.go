@@ -41,6 +41,7 @@ func (s *formatSink) WriteRTP(h *rtp.Header, payload []byte) (int, error) {
 // parameter sets of an H.264 terminal that announces them only in its
 // SDP.
 func TestLocalTapToldTheSourceFormat(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	const fmtp = "profile-level-id=42e01f;packetization-mode=1;sprop-parameter-sets=Z0LAH9oFB+hAAAADAEAAAA8jxgyo,aM48gA=="
 	h264 := LocalCodec{MimeType: webrtc.MimeTypeH264, ClockRate: 90000, PayloadType: 102, Fmtp: fmtp}

@@ -39,6 +39,7 @@ func screenFeed(l *Local, id byte, stop <-chan struct{}) {
 // likewise; StopScreen reports DualStopped; a refusal changes nothing
 // (issue 26, docs/sip-media.md "Content").
 func TestLocalScreenStartStop(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "")
 	a.run(idA, &sendOpts{level: 127})
@@ -130,6 +131,7 @@ func TestLocalScreenStartStop(t *testing.T) {
 
 // A terminal that leaves while presenting ends the dual stream.
 func TestLocalScreenEndsWithTheCall(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	l, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Member: true, MtID: "90", Name: "room", Kind: KindSIP,
 		PublishVideo: &vp8Local})
@@ -184,6 +186,7 @@ func videoCodec(t *testing.T, raw, pt string) (string, string) {
 // browser sends it, the terminal sees it without transcoding); without
 // such a terminal VP8 stays first.
 func TestScreenSharePrefersTheTerminalsH264(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "")
 	viewer := "?dual=1&viewer=" + strings.TrimPrefix(a.location, PathSession)

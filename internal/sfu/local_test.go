@@ -68,6 +68,7 @@ var (
 // A tap (a recorder) receives a WHIP publisher's stream rewritten onto one
 // SSRC with its own payload types; mute acts on it; it is no participant.
 func TestLocalTapReceivesTerminal(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "")
 	a.run(idA, &sendOpts{level: 30})
@@ -113,6 +114,7 @@ func TestLocalTapReceivesTerminal(t *testing.T) {
 // WHEP subscriber receives it and asks it for key frames, the engine's
 // hang-up ends it without Left.
 func TestLocalPublisherReachesWHEP(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	keys := make(chan struct{}, 1)
 	l, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Member: true, Name: "movie.webm", Kind: KindPlayback,
@@ -177,6 +179,7 @@ func TestLocalPublisherReachesWHEP(t *testing.T) {
 // broadcast without its own audio, silence stops it, and leaving on its own
 // is reported.
 func TestLocalMemberPlacedByEngine(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "")
 	a.run(idA, &sendOpts{level: 30})
@@ -231,6 +234,7 @@ func TestLocalMemberPlacedByEngine(t *testing.T) {
 
 // A conference at its limit refuses a local participant and keeps nothing.
 func TestLocalRefusedWhenFull(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, func(c *Config) {
 		c.ConferenceLimit = func(conf string) int { return map[string]int{"small": 1}[conf] }
 	})
@@ -250,6 +254,7 @@ func TestLocalRefusedWhenFull(t *testing.T) {
 // first codec of the answer, RFC 3264 section 6.1), then Opus and VP8;
 // without such a terminal, Opus and VP8 stay first.
 func TestPublisherPrefersTheSIPTerminalsCodec(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	// firstPTs publishes audio and video and returns the answer's first
 	// payload type of each.

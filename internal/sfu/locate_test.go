@@ -13,6 +13,7 @@ import (
 // follows the redirect is served there; Locate's "" serves here
 // (docs/media-nodes.md).
 func TestLocateRedirectsToTheOwner(t *testing.T) {
+	t.Parallel()
 	owner := newRig(t, nil)
 	var (
 		mu     sync.Mutex

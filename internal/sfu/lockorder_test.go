@@ -46,6 +46,7 @@ func (s *askingSink) resume() {
 // locked the down track it was written through, and the watchdog of
 // TestMain failed the run).
 func TestLockDisciplineKeyFrameFromSink(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	var pub atomic.Pointer[Local]
 	var seq atomic.Uint32

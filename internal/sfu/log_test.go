@@ -30,6 +30,7 @@ func (l *logBuffer) String() string {
 // and a participant whose connection is lost are logged with the
 // conference and the terminal (issue 35 item 3: none of them was).
 func TestRequestsAndDropsLogged(t *testing.T) {
+	t.Parallel()
 	var buf logBuffer
 	rg := newRig(t, func(c *Config) { c.Log = slog.New(slog.NewTextHandler(&buf, nil)) })
 	a := rg.publish("c1", idA, false, "")

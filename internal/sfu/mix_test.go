@@ -104,6 +104,7 @@ func speakAt(t *testing.T, l *Local, mime string, freq, amp float64) {
 // (N−1); a tap (a recording) hears all four; mute takes a tone out, and a
 // custom mix of two members only those two.
 func TestMixedEndpoints(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	ctx := context.Background()
 	pcmu := LocalCodec{MimeType: webrtc.MimeTypePCMU, ClockRate: 8000, Channels: 1, PayloadType: 0}
@@ -170,6 +171,7 @@ func TestMixedEndpoints(t *testing.T) {
 // TestMixedEndpointRefused: a mixed endpoint in a codec the mixer cannot
 // encode is refused with audio.ErrUnsupported, not given silence.
 func TestMixedEndpointRefused(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	_, err := rg.sfu.OpenLocal(context.Background(), "c1", LocalOptions{Receive: SourceBroadcast, MixedAudio: true,
 		AudioOut: newSink(), AudioCodecs: []LocalCodec{{MimeType: "audio/AMR", ClockRate: 8000, PayloadType: 97}}})
@@ -181,6 +183,7 @@ func TestMixedEndpointRefused(t *testing.T) {
 // TestSmartMix: a smart mix of three members with Config.MixTalkers 2
 // mixes the two loudest (660 and 880 Hz, louder than 440).
 func TestSmartMix(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, func(c *Config) { c.MixTalkers = 2 })
 	ctx := context.Background()
 	var ids []string

@@ -45,6 +45,7 @@ func (rg *testRig) wallEar(t *testing.T, mt string) (*client, *ear) {
 // in Opus), not the forwarded sound of the one it shows. When the last
 // wall channel closes the room's mixer stops.
 func TestWallHearsTheMix(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	ctx := context.Background()
 	var first string

@@ -10,6 +10,7 @@ import (
 // A subscriber's NACK (RFC 4585 section 6.2.1) is answered from the SFU's
 // send buffer: the packet arrives again (over RTX, unwrapped by pion).
 func TestNACKRetransmits(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	p := rg.publish("c1", idA, false, "")
 	p.run(idA, &sendOpts{level: 127})
@@ -48,6 +49,7 @@ func TestNACKRetransmits(t *testing.T) {
 // A packet lost on the way from a publisher is asked again with a NACK
 // (pion's generator on the SFU's receiving side).
 func TestNACKToPublisher(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	p := rg.publish("c1", idA, false, "")
 	p.run(idA, &sendOpts{level: 127, skipSeq: 300})

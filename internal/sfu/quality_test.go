@@ -23,6 +23,7 @@ func channelOf(rg *testRig, conf, mt string, kind ChannelKind, send bool) (Chann
 // on its audio; a subscriber's received video carries what its receiver
 // reports say.
 func TestChannelQuality(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "?name=alice")
 	a.run(idA, &sendOpts{level: 30, lossEvery: 10})
@@ -50,6 +51,7 @@ func TestChannelQuality(t *testing.T) {
 // rxStats counts a stream's loss per interval, across a sequence
 // number's wrap-around, and its jitter in milliseconds.
 func TestRxStats(t *testing.T) {
+	t.Parallel()
 	var s rxStats
 	at := time.Unix(1000, 0)
 	seq := uint16(65000)

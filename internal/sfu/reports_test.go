@@ -16,6 +16,7 @@ import (
 // SSRC, its packet and payload octet counts, an NTP time of the SFU's
 // clock and an RTP time on the track's timeline.
 func TestSenderReports(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "")
 	a.run(idA, &sendOpts{level: 30})
@@ -91,6 +92,7 @@ func TestSenderReports(t *testing.T) {
 }
 
 func TestNTPTime(t *testing.T) {
+	t.Parallel()
 	// 2026-01-01 00:00:00.5 UTC: 3976214400 seconds after 1900, half a second.
 	at := time.Date(2026, 1, 1, 0, 0, 0, 500_000_000, time.UTC)
 	if got, want := ntpTime(at), uint64(3976214400)<<32|1<<31; got != want {

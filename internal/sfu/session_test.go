@@ -12,6 +12,7 @@ import (
 
 // The broadcast without a speaker follows the publisher that spoke last.
 func TestBroadcastFollowsActivePublisher(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	first := rg.publish("c1", idB, false, "")
 	firstOpts := &sendOpts{level: 127}
@@ -31,6 +32,7 @@ func TestBroadcastFollowsActivePublisher(t *testing.T) {
 // A screen share is the dual stream: ?dual=1 publishes it for the viewer's
 // participant, WHEP ?dual=1 receives it, a second share replaces it.
 func TestDualStream(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "")
 	a.run(idA, &sendOpts{level: 127})
@@ -80,6 +82,7 @@ func (rg *testRig) state(t *testing.T, conf, query string) roomState {
 
 // The state endpoint answers a long poll when the room changes.
 func TestStateLongPoll(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "?name=alice")
 	st := rg.state(t, "c1", "")
@@ -104,6 +107,7 @@ func jsonNum(v uint64) string { b, _ := json.Marshal(v); return string(b) }
 // The loudspeaker volume the chair set reaches the participant's page in
 // the state, kept under its mt_id.
 func TestVolumeInState(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "?name=alice")
 	if st := rg.state(t, "c1", ""); st.Participants[0].Volume != nil {
@@ -116,6 +120,7 @@ func TestVolumeInState(t *testing.T) {
 }
 
 func TestEndConference(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "")
 	rg.subscribe("c1", "?mt_id="+a.mtID, "sub")
@@ -136,6 +141,7 @@ func TestEndConference(t *testing.T) {
 // PATCH adds trickled candidates (204) and restarts ICE (200 with the
 // server's new credentials); media flows after the restart.
 func TestPatchTrickleAndICERestart(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "")
 	a.run(idA, &sendOpts{level: 127})

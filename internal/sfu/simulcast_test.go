@@ -31,6 +31,7 @@ func overLoss(t *testing.T, test func(t *testing.T, rg *testRig)) {
 // A subscriber asking for a larger size moves to a higher simulcast layer
 // only on that layer's key frame.
 func TestSimulcastLayerSwitchOnKeyFrame(t *testing.T) {
+	t.Parallel()
 	// Layers chosen by size here; the estimate is driven by hand below
 	// (on a loaded loopback GCC's estimate of these tiny packets wanders).
 	overLoss(t, testSimulcastLayerSwitch)

@@ -11,6 +11,7 @@ import (
 // With a 1:1 NAT address configured, the answer's host candidates carry it
 // instead of the interface addresses.
 func TestPublicIPInAnswer(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, func(c *Config) { c.PublicIPs = []string{"203.0.113.7"}; c.Loopback = false })
 	code, _, body := rg.post("/rtc/whep/c1", "sub", clientOffer(t))
 	if code != http.StatusCreated {
@@ -34,6 +35,7 @@ func TestPublicIPInAnswer(t *testing.T) {
 
 // A client that cannot use UDP reaches the SFU over ICE-TCP.
 func TestICETCPFallback(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, func(c *Config) { c.TCPPort = 0 })
 	p := rg.publish("c1", idA, false, "")
 	p.run(idA, &sendOpts{level: 127})
@@ -59,6 +61,7 @@ func TestICETCPFallback(t *testing.T) {
 
 // The 201 of WHIP carries what RFC 9725 section 4.3 asks for.
 func TestCreatedHeaders(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	req, _ := http.NewRequest(http.MethodPost, rg.srv.URL+"/rtc/whip/c1", strings.NewReader(clientOffer(t)))
 	req.Header.Set("Content-Type", "application/sdp")

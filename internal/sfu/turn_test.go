@@ -16,6 +16,7 @@ import (
 // UDP) reaches the SFU through a TURN server taken from the state's
 // ice_servers, as the join page does.
 func TestTURNRelay(t *testing.T) {
+	t.Parallel()
 	udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

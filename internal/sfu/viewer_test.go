@@ -10,6 +10,7 @@ import (
 // list it, and a full conference still admits it; a join page that
 // watches (kind=browser) is a participant.
 func TestWHEPViewerWatches(t *testing.T) {
+	t.Parallel()
 	rg := newRig(t, nil)
 	a := rg.publish("c1", idA, false, "?name=alice")
 	a.run(idA, &sendOpts{level: 30})

@@ -79,6 +79,7 @@ func watchTMMBR(conn *net.UDPConn) *rtcpTMMBR {
 // receiving terminal is answered with TMMBN and lowers the sender's
 // TMMBR; once nobody capped sees the WebRTC publisher, its REMB lifts.
 func TestBandwidthCapReachesPublisher(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 

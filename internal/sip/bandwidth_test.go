@@ -7,6 +7,7 @@ import (
 // b=TIAS comes before b=AS, the m-line's before the session's (RFC 3890
 // section 6.2.2; docs/sip-media.md "Bandwidth").
 func TestVideoBandwidthFromSDP(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, session, video string
 		want                 int
@@ -32,6 +33,7 @@ func TestVideoBandwidthFromSDP(t *testing.T) {
 // A TMMBR's requests are read (RFC 5104 section 4.2.1.1: exponent,
 // mantissa, overhead) and the TMMBN that answers one repeats it.
 func TestTMMBR(t *testing.T) {
+	t.Parallel()
 	// 500 kb/s: mantissa 125000, exponent 2; overhead 40.
 	v := uint32(2)<<26 | uint32(125000)<<9 | 40
 	pkt := []byte{0x80 | 3, 205, 0, 4, 0, 0, 0x0a, 0x0b, 0, 0, 0, 0, 0, 0, 0x0a, 0x0b,
@@ -54,6 +56,7 @@ func TestTMMBR(t *testing.T) {
 // The TMMBR Confer sends reads back as what it asks (RFC 5104 section
 // 4.2.1.1: a mantissa of 17 bits), the overhead of IPv4, UDP and RTP.
 func TestTMMBRSent(t *testing.T) {
+	t.Parallel()
 	for _, bps := range []int{256000, 200000, 131071, 100_000_000} {
 		b, err := newTMMBR(1, 0x7b8, bps).Marshal()
 		if err != nil {

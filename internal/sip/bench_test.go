@@ -21,6 +21,7 @@ import (
 //
 //	CONFER_SIP_BENCH=1 SIP_CALLS=100 SIP_RATE=20 SIP_STAY=5000 go test -run TestSIPFigures -v ./internal/sip/
 func TestSIPFigures(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("CONFER_SIP_BENCH") != "1" {
 		t.Skip("set CONFER_SIP_BENCH=1 to measure the SIP figures")
 	}

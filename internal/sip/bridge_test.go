@@ -19,6 +19,7 @@ import (
 // reaches the terminal (issue 26 "Media bridge"). The WebRTC legs go
 // through a lossy relay each (3 % loss, up to 20 ms of jitter, issue 35).
 func TestBridgeToWebRTC(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
@@ -55,12 +56,8 @@ func TestBridgeToWebRTC(t *testing.T) {
 
 	// Mute through vc: the terminal's audio no longer reaches the viewer.
 	testserver.MustOK(t, e.api.Do("PUT", "/api/v1/vc/confs/"+conf+"/mts/"+mt+"/mute", testserver.Params(t, map[string]any{"value": 1})))
-	time.Sleep(100 * time.Millisecond) // packets in flight
-	from, rx := audio.Load(), e.ua.Stats().RTPReceived
-	waitFor(t, "25 more packets from the terminal", func() bool { return e.ua.Stats().RTPReceived >= rx+25 })
-	if got := audio.Load() - from; got > 3 {
-		t.Errorf("%d packets reached the viewer while muted", got)
-	}
+	rtctest.Silenced(t, "the muted terminal's audio at the viewer", audio.Load,
+		func() int64 { return int64(e.ua.Stats().RTPReceived) }, 25)
 
 	// A WHIP publisher's PCMA reaches the terminal.
 	pub := testserver.MustOK(t, e.api.Do("POST", "/api/v1/vc/confs/"+conf+"/rtc_tokens",

@@ -15,6 +15,7 @@ import (
 // PCMA and streams a pcap; the terminal is online, its RTP arrives, and a
 // hang-up from the API sends BYE (issue 26 "Calling out").
 func TestCallAnswered(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
@@ -49,6 +50,7 @@ func TestCallAnswered(t *testing.T) {
 // A busy terminal (486) is a busy outcome; with call_times 1 it is not
 // called again.
 func TestCallBusy(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
@@ -66,6 +68,7 @@ func TestCallBusy(t *testing.T) {
 // A terminal that rings past the call timeout is cancelled (CANCEL, 487)
 // and the call fails with no answer.
 func TestCallNoAnswer(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	cfg := sipConfig()
 	cfg.CallTimeout = 1500 * time.Millisecond
@@ -85,6 +88,7 @@ func TestCallNoAnswer(t *testing.T) {
 // call is busy there (the engine's occupancy): Confer sends BYE on the
 // second call and keeps the first.
 func TestAnsweredButBusyElsewhere(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	a, b := e.conf(t, nil), e.conf(t, nil)
@@ -112,6 +116,7 @@ func TestAnsweredButBusyElsewhere(t *testing.T) {
 
 // A hang-up from the API while the terminal rings sends CANCEL.
 func TestCallCancelledByHangup(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	cfg := sipConfig()
 	cfg.CallTimeout = time.Minute

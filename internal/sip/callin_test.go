@@ -12,6 +12,7 @@ import (
 // its reason); "password" takes callers only into conferences with a
 // password, "registered" only registered callers.
 func TestCallInPolicy(t *testing.T) {
+	t.Parallel()
 	t.Run("open", func(t *testing.T) {
 		e := startEnv(t, sipConfig())
 		conf := e.conf(t, map[string]any{"max_join_mt": 8})

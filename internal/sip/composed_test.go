@@ -27,6 +27,7 @@ import (
 // composition (mtvmps) when it has one, the panes swapped: every check
 // is on the picture baresip decoded (its snapshot).
 func TestComposedPictureAtASoftphone(t *testing.T) {
+	t.Parallel()
 	needBaresip(t)
 	ff, _ := compose.FindFFmpeg("")
 	e := startEnv(t, sipConfig())

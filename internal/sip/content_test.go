@@ -221,6 +221,7 @@ func h264Viewer(t *testing.T, url, token string, s *h264Stream) (*h264Check, *at
 // share reaches the terminal's content port, until a re-INVITE sets the
 // m-line to port 0.
 func TestContentDualStream(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	ct := newContentTerminal(t, e, conf)
@@ -365,6 +366,7 @@ func TestContentDualStream(t *testing.T) {
 // its content m-line recvonly, presents again when it is sendrecv again,
 // and its BYE ends the dual stream.
 func TestContentEndsWithReinviteAndBye(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	ct := newContentTerminal(t, e, conf)

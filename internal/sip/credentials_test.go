@@ -108,6 +108,7 @@ func (c *regClient) register(password string) int {
 // nonce-count, was accepted (200). Now it is challenged anew; the client
 // that owns it goes on with the next nonce-count.
 func TestRegisterReplayRefused(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	e.createAccount(t, "room61", "5551061", "replay.pw")
 	owner := newRegClient(t, e, "127.0.0.1", "5551061")
@@ -136,6 +137,7 @@ func TestRegisterReplayRefused(t *testing.T) {
 // locked. Now failed digests and failed HTTP logins count toward one
 // throttle per address and account, and a locked account cannot register.
 func TestRegisterGuessesThrottled(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	e.createAccount(t, "room62", "5551062", "right.pw1")
 	free := auth.DefaultConfig().ThrottleFree

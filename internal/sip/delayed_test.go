@@ -13,6 +13,7 @@ import (
 // it is listed with that number (e164; its account is the number, type 5), over SIP
 // (protocol 1), with its address (issue 39 items 4 and 6).
 func TestDelayedOfferCallerIdentified(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	e.createAccount(t, "trunk44", "5551044", "s3cret.pw")
@@ -40,6 +41,7 @@ func TestDelayedOfferCallerIdentified(t *testing.T) {
 // An unregistered caller is listed with its address (its account, type 7) over
 // SIP.
 func TestCallerByAddress(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	p := newPeer(t, e.addr())

@@ -110,6 +110,7 @@ func (s *dnsServer) naptr(name string, order, pref uint16, flags, service, repla
 // the domain. A domain with SRV records only is found through _sip._udp;
 // one the DNS does not know has no route and is not dialled.
 func TestAliasAtDomainThroughDNS(t *testing.T) {
+	t.Parallel()
 	dns := newDNSServer(t)
 	cfg := sipConfig()
 	cfg.DNSServer = dns.addr()

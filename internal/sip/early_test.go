@@ -42,6 +42,7 @@ func (p *peer) inDialog(method, branch string, n int, extra, body string) string
 // without a call; before, UA.Hangup did not find the call, the caller
 // was answered and stayed bridged while the engine listed it offline).
 func TestHungUpWhileJoining(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	hung := make(chan string, 1)
@@ -74,6 +75,7 @@ func TestHungUpWhileJoining(t *testing.T) {
 // (before, the set-up went on to a 200 that failed and the caller was
 // reported lost).
 func TestCancelledWhileJoining(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	entered, release := make(chan string, 1), make(chan struct{})

@@ -16,6 +16,7 @@ import (
 // viewer of the terminal receives it as H.264 with the key frames intact
 // (issue 26: video without transcoding).
 func TestH264FromSIPp(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	stream := newH264Stream(30)
 	pcap := filepath.Join(t.TempDir(), "h264.pcap")

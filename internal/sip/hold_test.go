@@ -76,6 +76,7 @@ func counting(c *net.UDPConn) *atomic.Int64 {
 // sendrecv and receives the conference there (RFC 3264 sections 8.3.1,
 // 8.4; issue 39 item 5).
 func TestHoldResumeAndMove(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 
@@ -159,6 +160,7 @@ func TestHoldResumeAndMove(t *testing.T) {
 
 // The same with SIPp: a terminal holds and resumes, and hangs up.
 func TestHoldWithSIPp(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)

@@ -75,6 +75,7 @@ func (e *sipEnv) caller(t *testing.T, conf string) map[string]any {
 // RFC 4733 digits ending with '#': it joins (Kind sip, its display name
 // as alias) and its BYE takes it offline (issue 26 "Calling in").
 func TestDialInWithPassword(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, map[string]any{"password": "12"})
@@ -102,6 +103,7 @@ func TestDialInWithPassword(t *testing.T) {
 // A wrong password three times: Confer hangs up and the caller never
 // joins.
 func TestDialInWrongPassword(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, map[string]any{"password": "12"})
@@ -114,6 +116,7 @@ func TestDialInWrongPassword(t *testing.T) {
 
 // No password: the caller joins before the answer.
 func TestDialInOpen(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
@@ -131,6 +134,7 @@ func TestDialInOpen(t *testing.T) {
 // the same 404 (issue 38: the caller is not registered, and cannot tell
 // them apart).
 func TestDialInRefused(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	closed := e.conf(t, map[string]any{"closed_conf": 1})

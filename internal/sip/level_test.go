@@ -3,6 +3,7 @@ package sip
 import "testing"
 
 func TestG711Level(t *testing.T) {
+	t.Parallel()
 	loud := make([]byte, 160)
 	quiet := make([]byte, 160)
 	for i := range loud {

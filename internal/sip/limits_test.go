@@ -52,6 +52,7 @@ func bareUA(t *testing.T, cfg sip.Config, log io.Writer) *sip.UA {
 // server's format (JSON here), without the messages' text, and at most
 // a few records of a kind per window.
 func TestSIPLogRedactedAndLimited(t *testing.T) {
+	t.Parallel()
 	var log syncBuffer
 	ua := bareUA(t, sip.Config{}, &log)
 	c, err := net.Dial("udp", ua.Addr().String())
@@ -94,6 +95,7 @@ func TestSIPLogRedactedAndLimited(t *testing.T) {
 // TCP connections beyond the limit are closed at once; a connection that
 // stays silent is closed.
 func TestSIPLimitsPerAddress(t *testing.T) {
+	t.Parallel()
 	cfg := sip.Config{RatePerAddress: 10, TCPPerAddress: 3, TCPSilent: 300 * time.Millisecond}
 	ua := bareUA(t, cfg, io.Discard)
 	c, err := net.Dial("udp", ua.Addr().String())

@@ -161,6 +161,7 @@ func mediaAddr(t *testing.T, sdp string) *net.UDPAddr {
 // its own tone (330 Hz) hears the three and not itself (N−1); a mute
 // takes a tone out.
 func TestG711TerminalHearsTheMix(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	for i, f := range []float64{440, 660, 880} {

@@ -19,6 +19,7 @@ import (
 // online, its BFCP m-line refused, and the hang-up's BYE follows the
 // Record-Route (issue 39 item 1).
 func TestRoomSystemThroughProxy(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
@@ -43,6 +44,7 @@ func TestRoomSystemThroughProxy(t *testing.T) {
 // than 1300 bytes and still comes over UDP, with both Via and the
 // Record-Route.
 func TestLargeInviteAnsweredOverUDP(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	p := newPeer(t, e.addr())
@@ -167,6 +169,7 @@ func waitBoundTCP(t *testing.T, s *sippRun) {
 // section 18.1.1); it answers, is online, and the hang-up's BYE reaches
 // it.
 func TestLargeInviteOverTCP(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
@@ -198,6 +201,7 @@ func TestLargeInviteOverTCP(t *testing.T) {
 // A terminal that takes no TCP gets the large INVITE over UDP after the
 // TCP connection was refused (section 18.1.1), from Confer's SIP port.
 func TestLargeInviteFallsBackToUDP(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	p := newPeer(t, e.addr())

@@ -17,6 +17,7 @@ import (
 // node B calls it by its E.164 number (docs/sip.md "Registrar"). Skips
 // without CONFER_TEST_POSTGRES.
 func TestRegistrationSharedByNodes(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	dsn := testdb.Postgres(t)
 	ca, cb := sipConfig(), sipConfig()
@@ -48,6 +49,7 @@ func TestRegistrationSharedByNodes(t *testing.T) {
 // reaches it (BYE); a caller who dials the conference at B is sent to A
 // with 302. Skips without CONFER_TEST_POSTGRES.
 func TestSIPFollowsTheMediaOwner(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	dsn := testdb.Postgres(t)
 	ca, cb := sipConfig(), sipConfig()

@@ -13,6 +13,7 @@ import (
 // challenges the INVITE (407); Confer answers with the configured
 // credentials and the call completes (issue 39 item 8).
 func TestOutboundProxyChallenge(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	port := freePort(t)
 	cfg := sipConfig()
@@ -32,6 +33,7 @@ func TestOutboundProxyChallenge(t *testing.T) {
 // A 302 is followed to its Contact with a new INVITE (RFC 3261 section
 // 8.1.3.4): the second terminal's answer (486) is the call's outcome.
 func TestRedirectFollowed(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	first, second := newPeer(t, e.addr()), newPeer(t, e.addr())
@@ -51,6 +53,7 @@ func TestRedirectFollowed(t *testing.T) {
 
 // A 407 of the proxy is answered with Proxy-Authorization.
 func TestOutboundProxy407(t *testing.T) {
+	t.Parallel()
 	p := newPeerOnly(t)
 	cfg := sipConfig()
 	cfg.OutboundProxy = p.local

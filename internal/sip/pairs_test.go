@@ -8,6 +8,7 @@ import (
 // An audio-only call takes one RTP/RTCP socket pair, not three (issue 39
 // item 7): the leg opens sockets for the offer's bridged m-lines only.
 func TestAudioOnlyCallTakesOnePair(t *testing.T) {
+	t.Parallel()
 	m, err := parseSDP([]byte("v=0\no=x 1 1 IN IP4 127.0.0.1\ns=-\nc=IN IP4 127.0.0.1\nt=0 0\nm=audio 4000 RTP/AVP 0\na=rtpmap:0 PCMU/8000\n"))
 	if err != nil {
 		t.Fatal(err)

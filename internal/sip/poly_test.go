@@ -93,6 +93,7 @@ Content-Length: ` + strconv.Itoa(len(body)) + "\n\n" + body
 // type with its profile-level-id only and ccm tmmbr, BFCP refused with
 // port 0, the content m-line in H.264 packetization mode 1.
 func TestPolyRoomSystem(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	p := newPeer(t, e.addr())

@@ -15,6 +15,7 @@ import (
 // embedded µ-law recording) in its own codec, PCMA here, before it keys
 // the password in (issue 39 item 8).
 func TestPasswordPrompt(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, map[string]any{"password": "12"})
 	p, media := newPeer(t, e.addr()), listenUDP(t)

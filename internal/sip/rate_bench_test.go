@@ -33,6 +33,7 @@ import (
 //
 //     CONFER_SIP_BENCH=1 SIP_CALLS=2000 SIP_RATE=1000 SIP_LIMIT=50 go test -run TestSIPCallRate -v ./internal/sip/
 func TestSIPCallRate(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("CONFER_SIP_BENCH") != "1" {
 		t.Skip("set CONFER_SIP_BENCH=1 to measure the SIP call rates")
 	}

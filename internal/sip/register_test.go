@@ -20,6 +20,7 @@ func (e *sipEnv) createAccount(t *testing.T, name, e164, password string) {
 // authentication; calling that number (account_type 5, protocol 1) then
 // reaches it where it registered from (issue 26 "Registrar").
 func TestRegisterAndCallByE164(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	e.createAccount(t, "room42", "5551042", "s3cret.pw")
@@ -60,6 +61,7 @@ func TestRegisterAndCallByE164(t *testing.T) {
 // A wrong password is refused with 403, an unknown number too; nothing
 // is registered.
 func TestRegisterRefused(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	e.createAccount(t, "room43", "5551043", "right.pw")

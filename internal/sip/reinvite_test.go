@@ -78,6 +78,7 @@ const rawSDP = "v=0\no=raw 1 1 IN IP4 127.0.0.1\ns=-\nc=IN IP4 127.0.0.1\nt=0 0\
 // A re-INVITE before the call's ACK gets 491; after it, a session refresh
 // is answered 200 with the same SDP; the BYE ends the call.
 func TestReinvite(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	c, err := net.Dial("udp", e.addr())

@@ -18,6 +18,7 @@ func (p *peer) again() {
 // Two calls of that URI at once are two terminals: an online terminal is
 // never taken over; the next call takes an offline one back.
 func TestReturningCallerKeepsItsTerminal(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	peers := func() (n, on int) {

@@ -26,6 +26,7 @@ func (e *sipEnv) room(t *testing.T, name string, extra map[string]any) string {
 // the room's number, made from the room, and the caller is listed in it.
 // An exclusive room is not started by a call (404).
 func TestRoomStartsOnFirstCall(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, sipConfig())
 	number := e.room(t, "sip room", nil)

@@ -17,6 +17,7 @@ import (
 // or to all shows in whether another loopback address (127.0.0.2) can
 // take the same port.
 func TestRTPBoundToTheListenAddress(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, addr, public, sdpIP string
 		wildcard                  bool

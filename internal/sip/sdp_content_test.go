@@ -14,6 +14,7 @@ const h264Line = "a=rtpmap:96 H264/90000\r\na=fmtp:96 profile-level-id=42e01f;pa
 // order, refusing the ones not bridged with port 0, and answers the
 // content's direction (RFC 3264 section 6).
 func TestContentMLine(t *testing.T) {
+	t.Parallel()
 	head := "v=0\r\no=t 1 1 IN IP4 192.0.2.9\r\ns=-\r\nc=IN IP4 192.0.2.9\r\nt=0 0\r\nm=audio 5000 RTP/AVP 0\r\n"
 	cases := []struct {
 		name, body     string

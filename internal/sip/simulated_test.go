@@ -16,6 +16,7 @@ import (
 // (RFC 3263, dns.go) and an H.323 number go offline at once with the outcome NoRoute (push
 // 20406), and stay offline (issue 39 item 2).
 func TestUnroutableNumbersOffline(t *testing.T) {
+	t.Parallel()
 	cfg := sipConfig()
 	cfg.DNSServer = newDNSServer(t).addr() // knows no name
 	env := testserver.Start(t, testdb.SQLite(t), testserver.Options{RTC: &sfu.Config{}, SIP: &cfg, NoSimulatedTerminals: true})

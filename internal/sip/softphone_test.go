@@ -38,6 +38,7 @@ import (
 // tone's frequency in its dump of received audio, the size of a
 // snapshot of the received video.
 func TestSoftphone(t *testing.T) {
+	t.Parallel()
 	needBaresip(t)
 	e := startEnv(t, sipConfig())
 	e.createAccount(t, "alice", "5553001", "pw.1")

@@ -9,6 +9,7 @@ import (
 // the codec it sends (Codec.Sprop): the compositor decodes a terminal
 // that sends its SPS and PPS only there.
 func TestH264SpropKeptApart(t *testing.T) {
+	t.Parallel()
 	const sets = "Z0LAH9oFB+hAAAADAEAAAA8jxgyo,aM48gA=="
 	c := pickH264([]Codec{{PT: 99, Name: "H264", ClockRate: 90000,
 		Fmtp: "profile-level-id=42e01f; packetization-mode=1;sprop-parameter-sets=" + sets + ";max-mbps=40500"}})

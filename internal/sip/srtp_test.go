@@ -64,6 +64,7 @@ func sendRTP(c *net.UDPConn, port int, ssrc uint32, enc *srtp.Context, sent *ato
 // conference, and it receives a plain RTP speaker's audio encrypted with
 // Confer's key (issue 39 item 3).
 func TestSRTPCaller(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	stop := make(chan struct{})
@@ -133,6 +134,7 @@ func TestSRTPCaller(t *testing.T) {
 // The policy: required refuses plain RTP (488) and takes SRTP; off
 // refuses SRTP (488).
 func TestSRTPPolicy(t *testing.T) {
+	t.Parallel()
 	key := make([]byte, 30)
 	for _, tc := range []struct {
 		policy      string
@@ -159,6 +161,7 @@ func TestSRTPPolicy(t *testing.T) {
 // With SRTP required, Confer's own offer is RTP/SAVP with a key on every
 // m-line; a terminal that answers SRTP is online.
 func TestSRTPCallOut(t *testing.T) {
+	t.Parallel()
 	cfg := sipConfig()
 	cfg.SRTP = sip.SRTPRequired
 	e := startEnv(t, cfg)

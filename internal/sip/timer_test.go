@@ -23,6 +23,7 @@ func timerConfig() sip.Config {
 // session at its expiry with BYE and the caller is offline, lost. An
 // interval below Confer's Min-SE gets 422 first (RFC 4028 sections 9, 10).
 func TestSessionTimerCallerRefreshes(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, timerConfig())
 	conf := e.conf(t, nil)
 	p := newPeer(t, e.addr())
@@ -90,6 +91,7 @@ func TestSessionTimerCallerRefreshes(t *testing.T) {
 // re-INVITE carrying the same SDP (ACKed). A refresh answered 408 or 481
 // ends the call as lost (RFC 4028 section 10).
 func TestSessionTimerConferRefreshes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, extra, method string
 		fail                int
@@ -152,6 +154,7 @@ func TestSessionTimerConferRefreshes(t *testing.T) {
 // A call without a session timer gets one from the caller's re-INVITE
 // (RFC 4028 section 9): the keep-alive gives way to Confer's refreshes.
 func TestSessionTimerStartedByRefresh(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, timerConfig())
 	conf := e.conf(t, nil)
 	p := newPeer(t, e.addr())
@@ -185,6 +188,7 @@ func TestSessionTimerStartedByRefresh(t *testing.T) {
 // once it stops, Confer sends BYE and the terminal is offline in the
 // terminal list, marked lost.
 func TestSessionTimerDialled(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, timerConfig())
 	conf := e.conf(t, nil)
 	p := newPeer(t, e.addr())
@@ -234,6 +238,7 @@ func TestSessionTimerDialled(t *testing.T) {
 // A terminal that answers without Session-Expires does not support
 // timers: the OPTIONS keep-alive runs instead (docs/sip.md).
 func TestSessionTimerKeepAliveFallback(t *testing.T) {
+	t.Parallel()
 	cfg := timerConfig()
 	cfg.KeepAlive = 300 * time.Millisecond
 	e := startEnv(t, cfg)
@@ -294,6 +299,7 @@ a=rtpmap:8 PCMA/8000
 // refresh re-INVITEs reach it (and are ACKed); the third, answered 481,
 // ends the call as lost (RFC 4028 section 10).
 func TestSessionTimerSIPp(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	e := startEnv(t, timerConfig())
 	conf := e.conf(t, nil)

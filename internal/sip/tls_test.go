@@ -60,6 +60,7 @@ var audioPort = regexp.MustCompile(`m=audio (\d+) `)
 // E.164 number over the connection of its registration (docs/sip.md
 // "TLS").
 func TestTLS(t *testing.T) {
+	t.Parallel()
 	cert, pool := selfSigned(t)
 	cfg := sipConfig()
 	cfg.TLS, cfg.TLSAddr = &tls.Config{Certificates: []tls.Certificate{cert}}, "127.0.0.1:0"
@@ -217,6 +218,7 @@ func TestTLS(t *testing.T) {
 // SIPp over TLS (-t l1) needs a build with TLS; Debian's sip-tester has
 // none, so that part is skipped with this message where it is missing.
 func TestTLSSIPp(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	out, _ := exec.Command("sipp", "-v").CombinedOutput()
 	if !strings.Contains(string(out), "TLS") {
@@ -256,6 +258,7 @@ func TestTLSSIPp(t *testing.T) {
 // a TLS connection Confer opens, the terminal's certificate verified
 // (Config.TLSRoots); the hang-up's BYE comes over it too.
 func TestTLSRouteOut(t *testing.T) {
+	t.Parallel()
 	cert, pool := selfSigned(t)
 	cfg := sipConfig()
 	cfg.TLS, cfg.TLSAddr, cfg.TLSRoots = &tls.Config{Certificates: []tls.Certificate{cert}}, "127.0.0.1:0", pool

@@ -11,6 +11,7 @@ import (
 // to the binding with the conference's number in To joins it; when
 // Confer stops it removes the binding with Expires: 0.
 func TestRegisterToPBX(t *testing.T) {
+	t.Parallel()
 	needSIPp(t)
 	port := freePort(t)
 	s := startSIPpOn(t, port, scenario(t, "uas_registrar.xml", map[string]string{"USER": "confer-trunk", "PASSWORD": "pbx.secret"}), "")

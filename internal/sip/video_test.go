@@ -61,6 +61,7 @@ func sendVP8(t *testing.T, write func([]byte), pt uint8) {
 // browser's VP8 camera reaches the terminal's video port in the
 // terminal's payload type.
 func TestVP8Terminal(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	p, aMedia, vMedia := newPeer(t, e.addr()), listenUDP(t), listenUDP(t)
@@ -154,6 +155,7 @@ func TestVP8Terminal(t *testing.T) {
 // with its profile-level-id and nothing more of its fmtp (RFC 6184
 // section 8.2.2; issue 39 item 8); H.264 comes before VP8.
 func TestH264ProfileAnswered(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	p, aMedia, vMedia := newPeer(t, e.addr()), listenUDP(t), listenUDP(t)
@@ -192,6 +194,7 @@ func TestH264ProfileAnswered(t *testing.T) {
 // naming the request, and the answer offers ccm tmmbr on the main video
 // (issue 39 item 8; what it caps: sfu TestLocalVideoCap).
 func TestTMMBRAnswered(t *testing.T) {
+	t.Parallel()
 	e := startEnv(t, sipConfig())
 	conf := e.conf(t, nil)
 	p, aMedia := newPeer(t, e.addr()), listenUDP(t)
