@@ -16,15 +16,17 @@ import (
 // engine back. The zero Change does nothing.
 type Change struct {
 	// Conf changes the conference, read afresh for each try, and reports
-	// whether to write it; the engine writes it over the version read and
+	// whether to write it; tree is the terminals of its subordinates at
+	// every level under their cascaded mt_ids (Tree), read by the engine
+	// for a conference with links (nil without); the engine writes it over the version read and
 	// runs Conf again after a conflicting write. A conference that has
 	// ended meanwhile ends the change without error.
-	Conf func(ctx context.Context, c *Conference) (bool, error)
+	Conf func(ctx context.Context, c *Conference, tree []Terminal) (bool, error)
 	// Effects decides, from the conference as written (or read, when
 	// Conf wrote nothing), what the terminals and the media plane are
-	// told. Effects returned with an error are still applied: the error
+	// told; tree is its subordinates' terminals, as for Conf. Effects returned with an error are still applied: the error
 	// reports what the hook left out.
-	Effects func(ctx context.Context, c Conference) (Effects, error)
+	Effects func(ctx context.Context, c Conference, tree []Terminal) (Effects, error)
 }
 
 // Effects are a feature hook's writes to terminals and controls of the
@@ -94,7 +96,14 @@ func (e *Engine) applyChange(ctx context.Context, cf Conf, ch Change) error {
 	var c Conference
 	if ch.Conf != nil {
 		var err error
-		if c, err = e.changeConf(ctx, cf, ch.Conf); err != nil {
+		change := func(ctx context.Context, c *Conference) (bool, error) {
+			tree, err := e.treeOf(ctx, *c)
+			if err != nil {
+				return false, err
+			}
+			return ch.Conf(ctx, c, tree)
+		}
+		if c, err = e.changeConf(ctx, cf, change); err != nil {
 			return err
 		}
 		cf = ConfOf(c)
@@ -102,8 +111,21 @@ func (e *Engine) applyChange(ctx context.Context, cf Conf, ch Change) error {
 	if ch.Effects == nil {
 		return nil
 	}
-	eff, err := ch.Effects(ctx, c)
+	tree, err := e.treeOf(ctx, c)
+	if err != nil {
+		return err
+	}
+	eff, err := ch.Effects(ctx, c, tree)
 	return errors.Join(err, e.Apply(ctx, cf, eff))
+}
+
+// treeOf is the terminals of c's subordinates that a feature hook decides
+// from (Tree): none is read for a conference without links.
+func (e *Engine) treeOf(ctx context.Context, c Conference) ([]Terminal, error) {
+	if len(c.Links) == 0 {
+		return nil, nil
+	}
+	return e.Tree(ctx, ConfOf(c))
 }
 
 // changeConf reads the running conference cf, changes it and writes it

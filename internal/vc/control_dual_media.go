@@ -47,7 +47,7 @@ func whoMayShare(c engine.Conference) string {
 func mediaDualStarted(mt string, online bool) engine.Change {
 	prev := ""
 	return engine.Change{
-		Conf: func(_ context.Context, c *engine.Conference) (bool, error) {
+		Conf: func(_ context.Context, c *engine.Conference, _ []engine.Terminal) (bool, error) {
 			if !mayShare(*c, mt) {
 				return false, fmt.Errorf("%w: %s (dual_mode %d)", media.ErrRefused, whoMayShare(*c), record.Int(c.Doc, "dual_mode"))
 			}
@@ -58,7 +58,7 @@ func mediaDualStarted(mt string, online bool) engine.Change {
 			c.Roles.Dual = mt
 			return prev != mt, nil
 		},
-		Effects: func(context.Context, engine.Conference) (engine.Effects, error) {
+		Effects: func(context.Context, engine.Conference, []engine.Terminal) (engine.Effects, error) {
 			return dualEffects(prev, mt), nil
 		},
 	}
@@ -69,14 +69,14 @@ func mediaDualStarted(mt string, online bool) engine.Change {
 func mediaDualStopped(mt string) engine.Change {
 	cleared := false
 	return engine.Change{
-		Conf: func(_ context.Context, c *engine.Conference) (bool, error) {
+		Conf: func(_ context.Context, c *engine.Conference, _ []engine.Terminal) (bool, error) {
 			cleared = c.Roles.Dual == mt
 			if cleared {
 				c.Roles.Dual = ""
 			}
 			return cleared, nil
 		},
-		Effects: func(context.Context, engine.Conference) (engine.Effects, error) {
+		Effects: func(context.Context, engine.Conference, []engine.Terminal) (engine.Effects, error) {
 			if !cleared {
 				return engine.Effects{}, nil // another source now
 			}

@@ -15,18 +15,18 @@ import (
 func (m *Module) voiceSpeaker(mt string) engine.Change {
 	changed := false
 	return engine.Change{
-		Conf: func(_ context.Context, c *engine.Conference) (bool, error) {
+		Conf: func(_ context.Context, c *engine.Conference, _ []engine.Terminal) (bool, error) {
 			changed = record.Int(c.Doc, "voice_activity_detection") == 1 && c.Roles.Speaker != mt
 			if changed {
 				c.Roles.Speaker = mt
 			}
 			return changed, nil
 		},
-		Effects: func(ctx context.Context, c engine.Conference) (engine.Effects, error) {
+		Effects: func(ctx context.Context, c engine.Conference, tree []engine.Terminal) (engine.Effects, error) {
 			if !changed {
 				return engine.Effects{}, nil
 			}
-			return m.syncEffects(ctx, c)
+			return m.syncEffectsTree(ctx, c, tree)
 		},
 	}
 }

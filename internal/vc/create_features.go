@@ -62,12 +62,12 @@ func (m *Module) createdStart(started engine.Conference) engine.Change {
 		return engine.Change{}
 	}
 	var problems []error
-	change := func(ctx context.Context, c *engine.Conference) (bool, error) {
+	change := func(ctx context.Context, c *engine.Conference, tree []engine.Terminal) (bool, error) {
 		var err error
-		problems, err = m.createdApply(ctx, c)
+		problems, err = m.createdApply(ctx, c, tree)
 		return true, err
 	}
-	effects := func(ctx context.Context, c engine.Conference) (engine.Effects, error) {
+	effects := func(ctx context.Context, c engine.Conference, tree []engine.Terminal) (engine.Effects, error) {
 		// The creation's recording records with media from now on
 		// (rec_media.go), its part stored by the engine (Effects.Parts);
 		// one that cannot is a problem of the start and stays a
@@ -83,7 +83,7 @@ func (m *Module) createdStart(started engine.Conference) engine.Change {
 				}
 			}
 		}
-		eff, err := m.flagsEffects(ctx, c)
+		eff, err := m.flagsEffectsTree(ctx, c, tree)
 		eff.Parts = parts
 		return eff, errors.Join(append(problems, err)...)
 	}
@@ -93,8 +93,8 @@ func (m *Module) createdStart(started engine.Conference) engine.Change {
 // createdApply stores the creation's features in the conference document,
 // each unless it runs already. The problems are
 // the settings left out.
-func (m *Module) createdApply(ctx context.Context, c *engine.Conference) ([]error, error) {
-	v, err := m.mdLoad(ctx, *c)
+func (m *Module) createdApply(ctx context.Context, c *engine.Conference, tree []engine.Terminal) ([]error, error) {
+	v, err := m.mdLoadTree(ctx, *c, tree)
 	if err != nil {
 		return nil, err
 	}

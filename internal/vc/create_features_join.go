@@ -14,7 +14,7 @@ import (
 // createdJoin gives the joining terminal id (called as acct) the places
 // the creation named acct for, in the features still holding them. It
 // reports a change.
-func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct string) (bool, error) {
+func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct string, tree []engine.Terminal) (bool, error) {
 	changed := false
 	if acct == "" {
 		return changed, nil
@@ -38,7 +38,7 @@ func (m *Module) createdJoin(ctx context.Context, c *engine.Conference, id, acct
 		}
 	}
 	if p := c.Poll; p != nil && p.ByAccount && p.State != pollStateStopped {
-		ts, err := m.tlTerminals(ctx, *c)
+		ts, err := m.tlTerminalsTree(ctx, *c, tree)
 		if err != nil {
 			return false, err
 		}

@@ -32,21 +32,21 @@ func (m *Module) onJoin(t engine.Terminal) engine.Change {
 	}
 	id, acct := t.MtID(), t.Account()
 	media, roles := false, false
-	change := func(ctx context.Context, c *engine.Conference) (bool, error) {
+	change := func(ctx context.Context, c *engine.Conference, tree []engine.Terminal) (bool, error) {
 		roles = joinRoles(c, id, acct)
 		var err error
-		media, err = m.createdJoin(ctx, c, id, acct)
+		media, err = m.createdJoin(ctx, c, id, acct, tree)
 		return roles || media, err
 	}
-	effects := func(ctx context.Context, c engine.Conference) (engine.Effects, error) {
+	effects := func(ctx context.Context, c engine.Conference, tree []engine.Terminal) (engine.Effects, error) {
 		var eff engine.Effects
 		var err error
 		if media {
-			eff, err = m.flagsEffects(ctx, c)
+			eff, err = m.flagsEffectsTree(ctx, c, tree)
 		} else if roles {
 			// The speaker or chairman it became is part of what the media
 			// plane shows (the chairman's join page offers the controls).
-			eff, err = m.syncEffects(ctx, c)
+			eff, err = m.syncEffectsTree(ctx, c, tree)
 		}
 		if err != nil {
 			return engine.Effects{}, err

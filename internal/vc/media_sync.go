@@ -32,6 +32,19 @@ func (m *Module) mediaSync(ctx context.Context, c engine.Conference) error {
 // syncEffects is what mediaSync tells the media plane.
 func (m *Module) syncEffects(ctx context.Context, c engine.Conference) (engine.Effects, error) {
 	if !mdNeedsTerminals(c) {
+		return m.syncEffectsTree(ctx, c, nil)
+	}
+	sub, err := m.cascadeTree(ctx, c)
+	if err != nil {
+		return engine.Effects{}, err
+	}
+	return m.syncEffectsTree(ctx, c, sub)
+}
+
+// syncEffectsTree is syncEffects with the terminals of c's subordinates
+// given (a feature hook's tree, engine.Change).
+func (m *Module) syncEffectsTree(ctx context.Context, c engine.Conference, sub []engine.Terminal) (engine.Effects, error) {
+	if !mdNeedsTerminals(c) {
 		// Without a composition or a running poll the broadcast and the
 		// mix come from the document alone: no terminal is read (a
 		// third of a speaker change's CPU, docs/benchmarks.md
@@ -39,7 +52,7 @@ func (m *Module) syncEffects(ctx context.Context, c engine.Conference) (engine.E
 		v := &mdView{conf: c, now: m.clk.Now()}
 		return v.effects(), nil
 	}
-	v, err := m.mdLoad(ctx, c)
+	v, err := m.mdLoadTree(ctx, c, sub)
 	if err != nil {
 		return engine.Effects{}, err
 	}

@@ -77,11 +77,17 @@ func (m *Module) tlUpdateReq(ctx context.Context, r *api.Request, change func(c 
 
 // tlTerminals returns the conference's terminals by mt_id.
 func (m *Module) tlTerminals(ctx context.Context, c engine.Conference) (map[string]engine.Terminal, error) {
-	ts, err := m.terminals(ctx, engine.ConfOf(c))
+	sub, err := m.cascadeTree(ctx, c) // subordinates' terminals, "4.1"
 	if err != nil {
 		return nil, err
 	}
-	sub, err := m.cascadeTree(ctx, c) // subordinates' terminals, "4.1"
+	return m.tlTerminalsTree(ctx, c, sub)
+}
+
+// tlTerminalsTree is tlTerminals with the terminals of c's subordinates
+// given (a feature hook's tree, engine.Change).
+func (m *Module) tlTerminalsTree(ctx context.Context, c engine.Conference, sub []engine.Terminal) (map[string]engine.Terminal, error) {
+	ts, err := m.terminals(ctx, engine.ConfOf(c))
 	if err != nil {
 		return nil, err
 	}

@@ -169,7 +169,17 @@ func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
 // flagsEffects are what mediaFlags writes and tells: the flags of the
 // terminals whose flags change, then the media (media_sync.go).
 func (m *Module) flagsEffects(ctx context.Context, c engine.Conference) (engine.Effects, error) {
-	v, err := m.mdLoad(ctx, c)
+	sub, err := m.cascadeTree(ctx, c)
+	if err != nil {
+		return engine.Effects{}, err
+	}
+	return m.flagsEffectsTree(ctx, c, sub)
+}
+
+// flagsEffectsTree is flagsEffects with the terminals of c's subordinates
+// given (a feature hook's tree, engine.Change).
+func (m *Module) flagsEffectsTree(ctx context.Context, c engine.Conference, sub []engine.Terminal) (engine.Effects, error) {
+	v, err := m.mdLoadTree(ctx, c, sub)
 	if err != nil {
 		return engine.Effects{}, err
 	}

@@ -43,6 +43,16 @@ type mdView struct {
 
 // mdLoad reads the terminals of a conference for a view.
 func (m *Module) mdLoad(ctx context.Context, c engine.Conference) (*mdView, error) {
+	sub, err := m.cascadeTree(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return m.mdLoadTree(ctx, c, sub)
+}
+
+// mdLoadTree is mdLoad with the terminals of c's subordinates given (a
+// feature hook's tree, engine.Change).
+func (m *Module) mdLoadTree(ctx context.Context, c engine.Conference, sub []engine.Terminal) (*mdView, error) {
 	ts, err := m.terminals(ctx, engine.ConfOf(c))
 	if err != nil {
 		return nil, err
@@ -53,10 +63,6 @@ func (m *Module) mdLoad(ctx context.Context, c engine.Conference) (*mdView, erro
 	}
 	// Terminals of subordinates are members by their cascaded mt_ids
 	// ("4.1"); the features' automatic choices stay with local ones (ts).
-	sub, err := m.cascadeTree(ctx, c)
-	if err != nil {
-		return nil, err
-	}
 	for _, t := range sub {
 		v.byID[t.MtID()] = t
 	}
