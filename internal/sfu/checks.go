@@ -128,8 +128,8 @@ func (r *checkResponder) answer(c *udpbatch.Conn, b []byte, from netip.AddrPort,
 	if err != nil {
 		return false
 	}
-	if _, err := c.WriteToAddrPort(out.Raw, from); err != nil {
-		return false
+	if !c.TryWriteToAddrPort(out.Raw, from) {
+		return false // the send queue is full: pion answers, and the reader does not wait
 	}
 	p.pair.UpdateRequestReceived()
 	p.pair.UpdateResponseSent()

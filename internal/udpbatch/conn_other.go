@@ -40,3 +40,9 @@ func (c *Conn) Release() {}
 func (c *Conn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
 	return c.UDPConn.WriteToUDPAddrPort(b, to)
 }
+
+// TryWriteToAddrPort is WriteToAddrPort here.
+func (c *Conn) TryWriteToAddrPort(b []byte, to netip.AddrPort) bool {
+	_, err := c.UDPConn.WriteToUDPAddrPort(b, to)
+	return err == nil
+}

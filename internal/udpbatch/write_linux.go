@@ -17,6 +17,23 @@ var errAddr = errors.New("udpbatch: not a UDP address of the socket's family")
 // it with the others queued meanwhile (see the package comment). Under a
 // Hold, the write that completes a batch sends it itself (hold.go).
 func (c *Conn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
+	return c.write(b, to, true)
+}
+
+// TryWriteToAddrPort queues b for to if the queue has room, and never
+// waits nor sends on the caller's goroutine: the writer goroutine sends
+// it (or the fan-out holding the Conn). It reports whether b was queued.
+// It is for a reader answering on its own goroutine (SetIntercept), which
+// must not stall what it reads.
+func (c *Conn) TryWriteToAddrPort(b []byte, to netip.AddrPort) bool {
+	_, err := c.write(b, to, false)
+	return err == nil
+}
+
+var errFull = errors.New("udpbatch: send queue full")
+
+// write is WriteToAddrPort (wait) or TryWriteToAddrPort.
+func (c *Conn) write(b []byte, to netip.AddrPort, wait bool) (int, error) {
 	if c.family == unix.AF_INET {
 		if to = netip.AddrPortFrom(to.Addr().Unmap(), to.Port()); !to.Addr().Is4() {
 			return 0, c.opError("write", errAddr)
@@ -27,6 +44,10 @@ func (c *Conn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
 	}
 	w := &c.w
 	w.mu.Lock()
+	if !wait && len(w.queue) >= MaxQueued {
+		w.mu.Unlock()
+		return 0, errFull
+	}
 	for len(w.queue) >= MaxQueued && !c.closed.Load() {
 		w.room.Wait()
 	}
@@ -44,7 +65,7 @@ func (c *Conn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
 	}
 	w.mu.Unlock()
 	switch {
-	case send && held:
+	case send && held && wait:
 		c.drain() // the fan-out's own goroutine: no hand-off
 	case send:
 		w.wake()
