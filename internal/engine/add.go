@@ -8,7 +8,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -180,17 +179,12 @@ func newTerminal(c Conf, m Member, mtID string, now time.Time) (Terminal, error)
 	if bitrate == 0 {
 		bitrate = c.Bitrate
 	}
-	doc := map[string]any{
-		"mt_id": mtID, "account": m.Callee.Account, "account_type": m.Callee.AccountType,
-		"protocol": m.Callee.Protocol, "bitrate": bitrate, "call_mode": mode, "online": 0,
-		"type": 1, "alias": m.Callee.Account, "e164": "", "ip": "",
-		"silence": 0, "mute": 0, "dual": 0, "mix": 0, "vmp": 0, "rec": 0, "poll": 0, "upload": 0, "inspection": 0,
-		"rcv_volume": 15, "snd_volume": 15, "_attempts": 0, "_chase": m.Chase,
-	}
-	data, err := shape.Encode(doc)
+	d := newTerminalOf(mtID, bitrate, mode)
+	d.Account, d.AccountType, d.Protocol, d.Type, d.Alias = m.Callee.Account, m.Callee.AccountType, m.Callee.Protocol, 1, m.Callee.Account
+	d.Chase = m.Chase
 	rec := store.Record{Kind: record.KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
-		State: StateIdle, Data: data, CreatedAt: now, UpdatedAt: now}
-	return terminalOf(rec, doc), err
+		State: StateIdle, CreatedAt: now, UpdatedAt: now}
+	return d.terminal(rec)
 }
 
 // stamp encodes a terminal's document into its record, changed at now.

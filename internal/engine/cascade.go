@@ -10,7 +10,6 @@ import (
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -284,21 +283,14 @@ func (e *Engine) addOnline(ctx context.Context, c Conf, a arrival) (Terminal, er
 
 // onlineTerminal is the record of a terminal in the call.
 func (e *Engine) onlineTerminal(c Conf, mtID string, a arrival) (Terminal, error) {
-	doc := map[string]any{
-		"mt_id": mtID, "bitrate": c.Bitrate, "call_mode": CallManual, "online": 1, "ip": "",
-		"silence": 0, "mute": 0, "dual": 0, "mix": 0, "vmp": 0, "rec": 0, "poll": 0, "upload": 0, "inspection": 0,
-		"rcv_volume": 15, "snd_volume": 15, "_attempts": 0, "_chase": false,
-	}
-	a.apply(doc)
-	setChannels(doc, c.Bitrate)
-	data, err := shape.Encode(doc)
-	if err != nil {
-		return Terminal{}, err
-	}
+	d := newTerminalOf(mtID, c.Bitrate, CallManual)
+	d.Online = 1
+	d.arrive(a)
+	d.channels(c.Bitrate)
 	now := e.clk.Now()
 	rec := store.Record{Kind: record.KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
-		State: StateOnline, Data: data, CreatedAt: now, UpdatedAt: now}
-	return terminalOf(rec, doc), nil
+		State: StateOnline, CreatedAt: now, UpdatedAt: now}
+	return d.terminal(rec)
 }
 
 // link runs Features.Link for an answered link terminal; a refusal turns

@@ -58,9 +58,14 @@ func channelsOf(v any) []channel {
 	return l
 }
 
-// setChannels gives an online terminal of the simulation its media
-// channels: H.264 at 1080p and the call bitrate.
-func setChannels(doc map[string]any, bitrate int) {
+// simChannelSet is the media channels of a terminal of the simulation.
+type simChannelSet struct {
+	vSnd, vRcv, dvSnd, dvRcv, aSnd, aRcv []channel
+}
+
+// simChannels are an online terminal's channels in the simulation:
+// H.264 at 1080p and the call bitrate.
+func simChannels(bitrate int) simChannelSet {
 	video := func(alias string, snd bool) []channel {
 		ch := channel{ChnID: 1, ChnAlias: alias}.video(bitrate, simResolution, simFormat)
 		if snd {
@@ -69,12 +74,20 @@ func setChannels(doc map[string]any, bitrate int) {
 		return []channel{ch}
 	}
 	audio := func(alias string) []channel { return []channel{{ChnID: 1, ChnAlias: alias}} }
-	doc["v_snd_chn"] = record.Stored(video("vsndchn1", true))
-	doc["v_rcv_chn"] = record.Stored(video("vrcvchn1", false))
-	doc["dv_snd_chn"] = record.Stored(video("dvsndchn1", false))
-	doc["dv_rcv_chn"] = record.Stored(video("dvrcvchn1", false))
-	doc["a_snd_chn"] = record.Stored(audio("asndchn1"))
-	doc["a_rcv_chn"] = record.Stored(audio("arcvchn1"))
+	return simChannelSet{vSnd: video("vsndchn1", true), vRcv: video("vrcvchn1", false),
+		dvSnd: video("dvsndchn1", false), dvRcv: video("dvrcvchn1", false), aSnd: audio("asndchn1"), aRcv: audio("arcvchn1")}
+}
+
+// setChannels gives an online terminal of the simulation its media
+// channels (simChannels) in its document.
+func setChannels(doc map[string]any, bitrate int) {
+	s := simChannels(bitrate)
+	doc["v_snd_chn"] = record.Stored(s.vSnd)
+	doc["v_rcv_chn"] = record.Stored(s.vRcv)
+	doc["dv_snd_chn"] = record.Stored(s.dvSnd)
+	doc["dv_rcv_chn"] = record.Stored(s.dvRcv)
+	doc["a_snd_chn"] = record.Stored(s.aSnd)
+	doc["a_rcv_chn"] = record.Stored(s.aRcv)
 }
 
 // clearChannels removes the channels of a terminal that left the call.

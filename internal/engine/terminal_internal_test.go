@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -112,6 +113,39 @@ func TestArrivalKeepsTheStoredBytes(t *testing.T) {
 			if back.Doc[k] != v {
 				t.Fatalf("%+v applied %s as %v, want %v", tc.a, k, back.Doc[k], v)
 			}
+		}
+	}
+}
+
+// An invitee's new terminal is stored with the bytes of the map document
+// it was built as before it was typed (newTerminalDoc).
+func TestNewTerminalKeepsTheStoredBytes(t *testing.T) {
+	now := time.Date(2026, 12, 6, 13, 0, 0, 0, time.UTC)
+	c := Conf{DomainMoid: "d", ConfID: "1110000", Bitrate: 2048, CallMode: CallAutomatic}
+	for _, m := range []Member{
+		{Callee: media.Callee{Account: "ann<&>", AccountType: 5, Protocol: 1, Bitrate: 1024}, CallMode: CallManual, Chase: true},
+		{Callee: media.Callee{Account: "bob"}, CallMode: -1},
+	} {
+		mode, bitrate := m.CallMode, m.Callee.Bitrate
+		if mode < 0 {
+			mode = c.CallMode
+		}
+		if bitrate == 0 {
+			bitrate = c.Bitrate
+		}
+		want, _ := shape.Encode(map[string]any{
+			"mt_id": "4", "account": m.Callee.Account, "account_type": m.Callee.AccountType,
+			"protocol": m.Callee.Protocol, "bitrate": bitrate, "call_mode": mode, "online": 0,
+			"type": 1, "alias": m.Callee.Account, "e164": "", "ip": "",
+			"silence": 0, "mute": 0, "dual": 0, "mix": 0, "vmp": 0, "rec": 0, "poll": 0, "upload": 0, "inspection": 0,
+			"rcv_volume": 15, "snd_volume": 15, "_attempts": 0, "_chase": m.Chase,
+		})
+		tm, err := newTerminal(c, m, "4", now)
+		if err != nil || string(tm.Rec.Data) != string(want) {
+			t.Fatalf("%+v stored as %s, want %s (%v)", m, tm.Rec.Data, want, err)
+		}
+		if tm.Account() != m.Callee.Account || tm.Own.Chase.Value != m.Chase || tm.Rec.State != StateIdle {
+			t.Fatalf("%+v read back as %+v", m, tm)
 		}
 	}
 }
