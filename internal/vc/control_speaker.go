@@ -18,15 +18,28 @@ import (
 // stored. mt_id "" cancels the role; any other mt_id must be an online
 // terminal of the conference (12104, 20401).
 
-// ctlGetRole answers the terminal holding a role: {mt_id}, "" when none.
-func (m *Module) ctlGetRole(role func(engine.Conference) string) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+// ctlGetRole answers the terminal holding a role as the endpoint's
+// generated reply (reply): {mt_id}, "" when none.
+func ctlGetRole[R replier](m *Module, role func(engine.Conference) string, reply func(mtID string) R) api.Handler {
+	return typed(func(ctx context.Context, r *api.Request) (R, error) {
 		c, err := m.ctlRunning(ctx, r)
 		if err != nil {
-			return nil, err
+			var none R
+			return none, err
 		}
-		return wire.Object{"mt_id": role(c)}, nil
-	}
+		return reply(role(c)), nil
+	})
+}
+
+// The replies of the three role queries, each {mt_id}.
+func chairmanReply(id string) *model.VCConfsChairmanGetReply {
+	return &model.VCConfsChairmanGetReply{MtID: id}
+}
+func speakerReply(id string) *model.VCConfsSpeakerGetReply {
+	return &model.VCConfsSpeakerGetReply{MtID: id}
+}
+func dualReply(id string) *model.VCConfsDualstreamGetReply {
+	return &model.VCConfsDualstreamGetReply{MtID: id}
 }
 
 // setChairman makes an online local terminal the chairman, or cancels the

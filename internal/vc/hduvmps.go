@@ -46,10 +46,10 @@ func (m *Module) hduvmpOf(ctx context.Context, c engine.Conference, id string) (
 
 // startHDUVMP starts the self composition of a free wall (20822 when it
 // runs one).
-func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsHduvmpsCreateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	id := q.HDUID
 	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
@@ -85,10 +85,10 @@ func hduvmpStartMode(q model.VCConfsHduvmpsCreateRequest) int {
 }
 
 // modifyHDUVMP replaces the settings of a wall's self composition.
-func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsHduvmpsUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	id := r.Path("hdu_id")
 	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
@@ -107,7 +107,7 @@ func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) (wire.Object,
 }
 
 // stopHDUVMP stops a wall's self composition, freeing the wall.
-func (m *Module) stopHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) stopHDUVMP(ctx context.Context, r *api.Request) error {
 	id := r.Path("hdu_id")
 	return m.writeHDUVMP(ctx, r, func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 		i, err := m.hduvmpOf(ctx, c, id)
@@ -122,7 +122,7 @@ func (m *Module) stopHDUVMP(ctx context.Context, r *api.Request) (wire.Object, e
 // the running conference's; the terminals change names must still be
 // online after the write (see mediaStillOnline).
 func (m *Module) writeHDUVMP(ctx context.Context, r *api.Request,
-	change func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error)) (wire.Object, error) {
+	change func(c engine.Conference, v *mdView, walls []engine.SelfVMP) ([]engine.SelfVMP, []string, error)) error {
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
@@ -139,14 +139,14 @@ func (m *Module) writeHDUVMP(ctx context.Context, r *api.Request,
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// The wall's composed picture follows (media_sync.go).
-	return nil, errors.Join(m.mediaStillOnline(ctx, c, named), m.mediaSync(ctx, c))
+	return errors.Join(m.mediaStillOnline(ctx, c, named), m.mediaSync(ctx, c))
 }
 
 // getHDUVMP shows a wall's self composition as it is now.
-func (m *Module) getHDUVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getHDUVMP(ctx context.Context, r *api.Request) (*model.VCConfsHduvmpsGetReply, error) {
 	c, err := m.ctlRunning(ctx, r)
 	if err != nil {
 		return nil, err
@@ -163,7 +163,7 @@ func (m *Module) getHDUVMP(ctx context.Context, r *api.Request) (wire.Object, er
 }
 
 // listHDUVMPs lists the walls running a self composition.
-func (m *Module) listHDUVMPs(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listHDUVMPs(ctx context.Context, r *api.Request) (*model.VCConfsHduvmpsListReply, error) {
 	c, err := m.ctlRunning(ctx, r)
 	if err != nil {
 		return nil, err
@@ -174,5 +174,5 @@ func (m *Module) listHDUVMPs(ctx context.Context, r *api.Request) (wire.Object, 
 	for _, h := range walls {
 		out.HDUs = append(out.HDUs, model.VCConfsHduvmpsListReplyHDU{Layout: h.Layout, ShowMtName: h.ShowMtName, HDUID: h.HDUID})
 	}
-	return out.Wire(), nil
+	return &out, nil
 }

@@ -154,14 +154,14 @@ func (v *mdView) selfReply(cfg engine.SelfVMP, channel bool) wire.Object {
 }
 
 // wallReply is the reply of a TV wall's self composition as it is now.
-func (v *mdView) wallReply(cfg engine.SelfVMP) wire.Object {
+func (v *mdView) wallReply(cfg engine.SelfVMP) *model.VCConfsHduvmpsGetReply {
 	out := model.VCConfsHduvmpsGetReply{Mode: cfg.Mode, Layout: cfg.Layout, ShowMtName: cfg.ShowMtName,
 		Members: []model.VCConfsHduvmpsGetReplyMember{}}
 	for _, m := range v.selfMembers(cfg) {
 		out.Members = append(out.Members, model.VCConfsHduvmpsGetReplyMember{ChnIdx: m.ChnIdx, MemberType: m.MemberType,
 			Account: m.Account, MtID: m.MtID})
 	}
-	return out.Wire()
+	return &out
 }
 
 // dropSelfMembers removes the terminals in gone from the chosen channels

@@ -213,16 +213,16 @@ func (k pollKind) reply(out model.VCConfsPollGetReply) wire.Object {
 
 // pollStart starts (or restarts with new settings) a poll.
 func (m *Module) pollStart(k pollKind) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return done(func(ctx context.Context, r *api.Request) error {
 		// The three polls' starts (POST and PUT) have these members; the
 		// upload poll's has no mode.
 		var q model.VCConfsChairmanPollStartRequest
 		if err := q.Decode(r.Args); err != nil {
-			return nil, err
+			return err
 		}
 		ids, origin, err := pollStartOf(q) // poll_rules.go
 		if err != nil {
-			return nil, err
+			return err
 		}
 		c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			ts, err := m.tlTerminals(ctx, *c)
@@ -267,20 +267,20 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 			return true, nil
 		})
 		if err != nil || !k.conf {
-			return nil, err
+			return err
 		}
-		return nil, m.mediaSync(ctx, c) // the member the poll shows (media_sync.go)
-	}
+		return m.mediaSync(ctx, c) // the member the poll shows (media_sync.go)
+	})
 }
 
 // pollState stops (0), pauses (1) or resumes (2) a poll that is polling or
 // paused; 20527 for a poll that is not. The mode parameter of the
 // conference and chairman polls is not checked against the running poll's.
 func (m *Module) pollState(k pollKind) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return done(func(ctx context.Context, r *api.Request) error {
 		var q model.VCConfsPollStateUpdateRequest // the three polls' have value
 		if err := q.Decode(r.Args); err != nil {
-			return nil, err
+			return err
 		}
 		value := q.Value
 		c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
@@ -301,8 +301,8 @@ func (m *Module) pollState(k pollKind) api.Handler {
 			return pollStateChange(p, value, pos, now), nil // poll_rules.go
 		})
 		if err != nil || !k.conf {
-			return nil, err
+			return err
 		}
-		return nil, m.mediaSync(ctx, c) // the member the poll shows (media_sync.go)
-	}
+		return m.mediaSync(ctx, c) // the member the poll shows (media_sync.go)
+	})
 }

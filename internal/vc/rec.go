@@ -93,7 +93,7 @@ func recUnknown(c engine.Conference, recID string) error {
 }
 
 // recStart starts a recording and answers its rec_id.
-func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) recStart(ctx context.Context, r *api.Request) (*model.VCConfsRecordersCreateReply, error) {
 	var q model.VCConfsRecordersCreateRequest
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
@@ -189,11 +189,11 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (wire.Object, err
 			return nil, err
 		}
 	}
-	return wire.Object{"rec_id": recID}, nil
+	return &model.VCConfsRecordersCreateReply{RecID: recID}, nil
 }
 
 // recList answers the running recordings.
-func (m *Module) recList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) recList(ctx context.Context, r *api.Request) (*model.VCConfsRecordersListReply, error) {
 	c, err := m.tlRunning(ctx, r)
 	if err != nil {
 		return nil, err
@@ -203,11 +203,11 @@ func (m *Module) recList(ctx context.Context, r *api.Request) (wire.Object, erro
 	for _, rc := range c.Recorders {
 		out.Recorders = append(out.Recorders, recView(rc, now))
 	}
-	return out.Wire(), nil
+	return &out, nil
 }
 
 // recGet answers one running recording.
-func (m *Module) recGet(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) recGet(ctx context.Context, r *api.Request) (*model.VCConfsRecordersGetReply, error) {
 	c, err := m.tlRunning(ctx, r)
 	if err != nil {
 		return nil, err
@@ -217,18 +217,18 @@ func (m *Module) recGet(ctx context.Context, r *api.Request) (wire.Object, error
 		return nil, recUnknown(c, r.Path("rec_id"))
 	}
 	v := recView(c.Recorders[i], m.clk.Now())
-	return (&model.VCConfsRecordersGetReply{VideoName: v.VideoName, RecorderType: v.RecorderType, State: v.State,
+	return &model.VCConfsRecordersGetReply{VideoName: v.VideoName, RecorderType: v.RecorderType, State: v.State,
 		Anonymous: v.Anonymous, RecorderMode: v.RecorderMode, MainStream: v.MainStream, DualStream: v.DualStream,
-		PublishMode: v.PublishMode, Watermark: v.Watermark, CurrentProgress: v.CurrentProgress, Members: v.Members}).Wire(), nil
+		PublishMode: v.PublishMode, Watermark: v.Watermark, CurrentProgress: v.CurrentProgress, Members: v.Members}, nil
 }
 
 // recState pauses (1) or resumes (2) a recording; pausing a paused one
 // changes nothing, resuming one that is not paused is 20803. The
 // recorder_mode parameter is not checked against the recording's.
-func (m *Module) recState(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) recState(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsRecordersStateUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	value, recID := q.Value, r.Path("rec_id")
 	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
@@ -241,29 +241,29 @@ func (m *Module) recState(ctx context.Context, r *api.Request) (wire.Object, err
 	if err == nil { // after the stored change: a stop meanwhile wins
 		err = m.recMediaState(ctx, r.Principal.DomainMoid, r.Path("conf_id"), recID, value == recValuePause)
 	}
-	return nil, err
+	return err
 }
 
 // recStop stops a recording: it leaves the list and, unless it was a live
 // broadcast only, becomes a program.
-func (m *Module) recStop(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) recStop(ctx context.Context, r *api.Request) error {
 	recID := r.Path("rec_id")
 	c, err := m.tlRunning(ctx, r)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	i := recFind(c, recID)
 	if i < 0 {
-		return nil, recUnknown(c, recID)
+		return recUnknown(c, recID)
 	}
 	rc := c.Recorders[i]
 	m.rtmpStop(ctx, c.Rec.DomainMoid, c.ID(), recID)
 	parts, err := m.recMediaStop(ctx, c.Rec.DomainMoid, c.ID(), rc) // the file is final before its program is stored
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := m.programSave(ctx, c, rc, m.clk.Now(), parts); err != nil {
-		return nil, err
+		return err
 	}
 	var members []string
 	c, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
@@ -276,12 +276,12 @@ func (m *Module) recStop(ctx context.Context, r *api.Request) (wire.Object, erro
 		return true, nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, id := range members {
 		if err := m.setTermFlags(ctx, engine.ConfOf(c), id, termFlags{Rec: model.Some(0)}); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return nil, nil
+	return nil
 }

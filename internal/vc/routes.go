@@ -24,7 +24,7 @@ func (m *Module) Routes() api.Routes {
 		},
 		"vc.confs.get": m.getConf,
 		// control_dual.go
-		"vc.confs.dualstream.get":    m.ctlGetRole(dualOf),
+		"vc.confs.dualstream.get":    ctlGetRole(m, dualOf, dualReply),
 		"vc.confs.dualstream.update": done(m.setDualStream),
 		"vc.confs.dualstream.delete": done(m.cancelDualStream),
 		// control_mute.go
@@ -39,9 +39,9 @@ func (m *Module) Routes() api.Routes {
 		// control_sms.go
 		"vc.confs.sms.send": done(m.sendSMS),
 		// control_speaker.go
-		"vc.confs.chairman.get":    m.ctlGetRole(chairmanOf),
+		"vc.confs.chairman.get":    ctlGetRole(m, chairmanOf, chairmanReply),
 		"vc.confs.chairman.update": done(m.setChairman),
-		"vc.confs.speaker.get":     m.ctlGetRole(speakerOf),
+		"vc.confs.speaker.get":     ctlGetRole(m, speakerOf, speakerReply),
 		"vc.confs.speaker.update":  done(m.setSpeaker),
 		// control_vad.go
 		"vc.confs.vad.get":        typed(m.getVAD),
@@ -64,11 +64,11 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.hdupoll.start":        m.startHDUPoll,
 		"vc.confs.hdupoll.state.update": m.setHDUPollState,
 		// hduvmps.go
-		"vc.confs.hduvmps.create": m.startHDUVMP,
-		"vc.confs.hduvmps.list":   m.listHDUVMPs,
-		"vc.confs.hduvmps.get":    m.getHDUVMP,
-		"vc.confs.hduvmps.update": m.modifyHDUVMP,
-		"vc.confs.hduvmps.delete": m.stopHDUVMP,
+		"vc.confs.hduvmps.create": done(m.startHDUVMP),
+		"vc.confs.hduvmps.list":   typed(m.listHDUVMPs),
+		"vc.confs.hduvmps.get":    typed(m.getHDUVMP),
+		"vc.confs.hduvmps.update": done(m.modifyHDUVMP),
+		"vc.confs.hduvmps.delete": done(m.stopHDUVMP),
 		// inspect.go
 		"vc.confs.inspections.list":           m.inspectList,
 		"vc.confs.inspections.create":         m.inspectStart,
@@ -138,20 +138,20 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.chairman_poll.start_put":    m.pollStart(chair),
 		"vc.confs.chairman_poll.state.update": m.pollState(chair),
 		// rec.go
-		"vc.confs.recorders.create":       m.recStart,
-		"vc.confs.recorders.list":         m.recList,
-		"vc.confs.recorders.get":          m.recGet,
-		"vc.confs.recorders.state.update": m.recState,
-		"vc.confs.recorders.delete":       m.recStop,
+		"vc.confs.recorders.create":       typed(m.recStart),
+		"vc.confs.recorders.list":         typed(m.recList),
+		"vc.confs.recorders.get":          typed(m.recGet),
+		"vc.confs.recorders.state.update": done(m.recState),
+		"vc.confs.recorders.delete":       done(m.recStop),
 		// upload.go
 		"vc.confs.upload.get":    typed(m.getUpload),
 		"vc.confs.upload.update": done(m.setUpload),
 		// vmp.go
-		"vc.confs.vmps.get":        m.getVMP,
-		"vc.confs.vmps.create":     m.startVMP,
-		"vc.confs.vmps.update":     m.modifyVMP,
-		"vc.confs.vmps.update_put": m.modifyVMP,
-		"vc.confs.vmps.delete":     m.stopVMP,
+		"vc.confs.vmps.get":        typed(m.getVMP),
+		"vc.confs.vmps.create":     done(m.startVMP),
+		"vc.confs.vmps.update":     done(m.modifyVMP),
+		"vc.confs.vmps.update_put": done(m.modifyVMP),
+		"vc.confs.vmps.delete":     done(m.stopVMP),
 		// vrs.go
 		"vc.vrs.list": m.vrsList,
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // The conference picture composition (reference 05 items 38 to 41, "获取/
@@ -21,7 +20,7 @@ const vmpMain = "1"
 
 // getVMP shows the composition as it is now: the panes with the terminals
 // they show, and the batch poll.
-func (m *Module) getVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getVMP(ctx context.Context, r *api.Request) (*model.VCConfsVMPsGetReply, error) {
 	c, err := m.ctlRunning(ctx, r)
 	if err != nil {
 		return nil, err
@@ -44,11 +43,11 @@ func (m *Module) getVMP(ctx context.Context, r *api.Request) (wire.Object, error
 	if bp := cfg.Poll; bp != nil {
 		out.Poll = &model.VCConfsVMPsGetReplyPoll{Num: bp.Num, KeepTime: bp.KeepTime, Members: v.accountList(bp.MtIDs)}
 	}
-	return out.Wire(), nil
+	return &out, nil
 }
 
 // startVMP starts the composition; 20822 when one runs.
-func (m *Module) startVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) startVMP(ctx context.Context, r *api.Request) error {
 	return m.writeVMP(ctx, r, func(c engine.Conference, v *mdView) (*engine.VMP, error) {
 		if err := vmpStartable(c); err != nil { // vmp_rules.go
 			return nil, err
@@ -63,7 +62,7 @@ func (m *Module) startVMP(ctx context.Context, r *api.Request) (wire.Object, err
 
 // modifyVMP replaces the settings of the running composition (20823 when
 // none runs); a batch poll starts again from its first page.
-func (m *Module) modifyVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) modifyVMP(ctx context.Context, r *api.Request) error {
 	return m.writeVMP(ctx, r, func(c engine.Conference, v *mdView) (*engine.VMP, error) {
 		old, err := vmpRunning(c, r.Path("vmp_id"))
 		if err != nil {
@@ -80,7 +79,7 @@ func (m *Module) modifyVMP(ctx context.Context, r *api.Request) (wire.Object, er
 // writeVMP stores the composition that build makes of the running
 // conference, then sets the terminals' flags. A terminal named in the
 // request that left the call meanwhile is dropped again and answers 20401.
-func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (*engine.VMP, error)) (wire.Object, error) {
+func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (*engine.VMP, error)) error {
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
@@ -100,16 +99,16 @@ func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c engi
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := m.mediaFlags(ctx, c); err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.mediaStillOnline(ctx, c, named)
+	return m.mediaStillOnline(ctx, c, named)
 }
 
 // stopVMP stops the composition (20823 when none runs).
-func (m *Module) stopVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) stopVMP(ctx context.Context, r *api.Request) error {
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		if _, err := vmpRunning(*c, r.Path("vmp_id")); err != nil {
 			return err
@@ -119,7 +118,7 @@ func (m *Module) stopVMP(ctx context.Context, r *api.Request) (wire.Object, erro
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.mediaFlags(ctx, c)
+	return m.mediaFlags(ctx, c)
 }
