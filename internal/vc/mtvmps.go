@@ -69,10 +69,10 @@ func selfOf(c engine.Conference, v *mdView, mtID string, chn int) (int, error) {
 
 // startSelfVMP starts the self composition of a terminal's channel
 // (mt_chn_idx, default 0); 20822 when that channel has one.
-func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsMtvmpsCreateRequest // mt_channel_vmps's has the same members (its mt_chn_idx required)
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	owner, chn := q.MtID, q.MtChnIdx.Or(0)
 	return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
@@ -96,14 +96,14 @@ func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) (wire.Object,
 
 // modifySelfVMP replaces the settings of a running self composition.
 func (m *Module) modifySelfVMP(channel bool) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return done(func(ctx context.Context, r *api.Request) error {
 		owner, chn, err := selfKey(r, channel)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var q model.VCConfsMtvmpsUpdateRequest // the channel's (VCConfsMtChannelVMPsUpdateRequest) has the same members
 		if err := q.Decode(r.Args); err != nil {
-			return nil, err
+			return err
 		}
 		return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 			i, err := selfOf(c, v, owner, chn)
@@ -118,15 +118,15 @@ func (m *Module) modifySelfVMP(channel bool) api.Handler {
 			selfs[i] = cfg
 			return selfs, named, nil
 		})
-	}
+	})
 }
 
 // stopSelfVMP stops a self composition.
 func (m *Module) stopSelfVMP(channel bool) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return done(func(ctx context.Context, r *api.Request) error {
 		owner, chn, err := selfKey(r, channel)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		return m.writeSelf(ctx, r, "", func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
 			i, err := selfOf(c, v, owner, chn)
@@ -135,14 +135,14 @@ func (m *Module) stopSelfVMP(channel bool) api.Handler {
 			}
 			return append(selfs[:i:i], selfs[i+1:]...), nil, nil
 		})
-	}
+	})
 }
 
 // writeSelf stores the self compositions that change makes of the running
 // conference's; owner and the terminals change names must still be online
 // after the write (see mediaStillOnline).
 func (m *Module) writeSelf(ctx context.Context, r *api.Request, owner string,
-	change func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error)) (wire.Object, error) {
+	change func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error)) error {
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
@@ -161,10 +161,10 @@ func (m *Module) writeSelf(ctx context.Context, r *api.Request, owner string,
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// The terminal's composed picture follows (media_sync.go).
-	return nil, errors.Join(m.mediaStillOnline(ctx, c, named), m.mediaSync(ctx, c))
+	return errors.Join(m.mediaStillOnline(ctx, c, named), m.mediaSync(ctx, c))
 }
 
 // getSelfVMP shows a self composition as it is now.
