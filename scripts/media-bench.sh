@@ -29,7 +29,9 @@
 # --rtc-batch-io=false (pion's one system call a datagram, issue 43),
 # "confer-nodirect" the same with --rtc-direct-path=false (subscribers'
 # audio through pion's write path, docs/sfu-internals.md "The direct
-# path"); with CONFER_URL, the running server, its rooms
+# path"), "confer-nochecks" the same with --rtc-fast-checks=false (every
+# ICE check through pion's agent, docs/sfu-internals.md "Fast checks");
+# with CONFER_URL, the running server, its rooms
 # CONFER_ROOMS and their tokens CONFER_TOKENS (one per room, in order).
 #
 # Environment (defaults): SUBS ("50 100 200 500"), FANIN_SUBS ("50 100"),
@@ -76,7 +78,7 @@ trap cleanup EXIT
 
 go build -o "$work/confer-mediaload" ./cmd/confer-mediaload
 (cd bench && go build -o "$work/bare-forwarder" ./cmd/bare-forwarder)
-case " $TARGETS " in *" confer "* | *" confer-plain "* | *" confer-nodirect "*) [ -n "${CONFER_URL:-}" ] || go build -o "$work/conferd" ./cmd/conferd ;; esac
+case " $TARGETS " in *" confer "* | *" confer-plain "* | *" confer-nodirect "* | *" confer-nochecks "*) [ -n "${CONFER_URL:-}" ] || go build -o "$work/conferd" ./cmd/conferd ;; esac
 command -v ffmpeg >/dev/null || { echo "ffmpeg is needed (Debian package ffmpeg)"; exit 1; }
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i sine=frequency=440:duration=10:sample_rate=48000 \
 	-c:a libopus -b:a 32k -frame_duration 20 -page_duration 20000 "$work/audio.ogg"
@@ -129,10 +131,11 @@ one() {
 		args+=(--label bare --target whip --url "http://127.0.0.1:$port" --server-pid "$bare_pid") ;;
 	janus)
 		args+=(--label janus --start-janus --janus-event-loops "$JANUS_LOOPS") ;;
-	confer | confer-plain | confer-nodirect)
+	confer | confer-plain | confer-nodirect | confer-nochecks)
 		local nrooms=$pubs flags=()
 		[ "$target" = confer-plain ] && flags=(--rtc-batch-io=false)
 		[ "$target" = confer-nodirect ] && flags=(--rtc-direct-path=false)
+		[ "$target" = confer-nochecks ] && flags=(--rtc-fast-checks=false)
 		[ "${PROFILE:-}" = 1 ] && flags+=(--cpu-profile "$work/$target.$pubs.$subs.pprof")
 		[ "${1:-}" = --room-count ] && nrooms=1
 		if [ -n "${CONFER_URL:-}" ]; then
