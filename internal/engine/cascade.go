@@ -310,7 +310,7 @@ func (e *Engine) link(ctx context.Context, c Conf, t Terminal) error {
 	if !p.Live {
 		return ErrRefused
 	}
-	return e.features.Link(ctx, c, t, p)
+	return e.establish(ctx, c, t.MtID(), p) // cascade_link.go
 }
 
 // ErrRefused is a link that cannot be established (the subordinate is

@@ -38,9 +38,12 @@ type Features interface {
 
 	// Peers finds the conferences that link terminals call (cascade.go).
 	Peers
-	// Link establishes a cascade whose link terminal has been answered:
-	// an error refuses it, and the call fails (wrapping ErrRefused).
-	Link(ctx context.Context, superior Conf, link Terminal, sub Peer) error
+	// Link decides whether the cascade of an answered link terminal
+	// linkID may be established (the engine establishes it,
+	// cascade_link.go): chain is the superior and the conferences above
+	// it, nearest first, sub the subordinate. An error refuses it, and
+	// the call fails (wrapped in ErrRefused).
+	Link(ctx context.Context, chain []Conference, sub Conference, linkID string) error
 	// VoiceActive decides how terminal mt, online, becomes the speaker of
 	// c, whose voice activation chose it (voice.go).
 	VoiceActive(ctx context.Context, c Conf, mt string) Change
@@ -67,7 +70,9 @@ func (NoFeatures) Find(context.Context, string, string) (Peer, error) { return P
 func (NoFeatures) Conf(context.Context, string, string) (Conf, bool, error) {
 	return Conf{}, false, nil
 }
-func (NoFeatures) Link(context.Context, Conf, Terminal, Peer) error { return nil }
+func (NoFeatures) Link(context.Context, []Conference, Conference, string) error {
+	return nil
+}
 func (NoFeatures) VoiceActive(context.Context, Conf, string) Change { return Change{} }
 func (NoFeatures) DualStarted(context.Context, Conf, string, bool) Change {
 	return Change{}

@@ -15,8 +15,9 @@ import (
 // Cascade links (issue 13): a terminal whose account is the number of a
 // live conference of the same user domain links the two when its call is
 // answered. The engine resolves cascaded mt_ids ("4.1") through the
-// links (internal/engine/cascade.go); this file keeps the conferences'
-// documents in step:
+// links (internal/engine/cascade.go) and establishes a link under
+// linkRule (internal/engine/cascade_link.go); the conferences' documents
+// are kept in step:
 //
 //   - the superior's document lists its links (engine.Conference.Links,
 //     the member cascade_links)
@@ -111,12 +112,6 @@ func cascadeUp(c engine.Conference) (confID, linkID, uplinkID string) {
 	return "", "", ""
 }
 
-// refuse is a refused link: the reference's code, wrapped so that the
-// engine fails the call.
-func refuse(code int, format string, args ...any) error {
-	return fmt.Errorf("%w: %w", engine.ErrRefused, wire.Errorf(code, format, args...))
-}
-
 // cascadeCheck refuses, before anything is added, members that would
 // link the conference c into a loop (itself or a conference above it:
 // 20109) or to a conference that already has a superior or is linked
@@ -156,12 +151,10 @@ func (m *Module) cascadeCheck(ctx context.Context, c engine.Conference, members 
 }
 
 // linkAllowed tells whether conference supID may call subID through its
-// link linkID ("" before the link exists): never itself or a conference
-// above it, never a conference that has another superior.
+// link linkID ("" before the link exists): linkRule over the superiors
+// read from supID up.
 func (m *Module) linkAllowed(ctx context.Context, domain, supID, linkID, subID string) error {
-	if subID == supID {
-		return wire.Errorf(CodeCascadeSuperior, "conference %s cannot cascade to itself", supID)
-	}
+	var chain []engine.Conference
 	up := supID
 	for depth := 0; up != "" && depth < 32; depth++ {
 		c, err := m.confs.Get(ctx, domain, up, engine.StateRunning)
@@ -171,86 +164,34 @@ func (m *Module) linkAllowed(ctx context.Context, domain, supID, linkID, subID s
 		if err != nil {
 			return err
 		}
+		chain = append(chain, c)
 		up, _, _ = cascadeUp(c)
-		if up == subID {
-			return wire.Errorf(CodeCascadeSuperior, "conference %s is above conference %s in its cascade: a link would make a loop", subID, supID)
-		}
 	}
 	sub, err := m.confs.Get(ctx, domain, subID, engine.StateRunning)
 	if err != nil {
 		return err
 	}
+	return linkRule(supID, chain, sub, linkID)
+}
+
+// linkRule tells whether conference supID, whose chain is itself and the
+// conferences above it (nearest first), may call sub through its link
+// linkID ("" before the link exists): never itself or a conference above
+// it, never a conference that has another superior (engine.Features.Link).
+func linkRule(supID string, chain []engine.Conference, sub engine.Conference, linkID string) error {
+	subID := sub.ID()
+	if subID == supID {
+		return wire.Errorf(CodeCascadeSuperior, "conference %s cannot cascade to itself", supID)
+	}
+	for _, c := range chain {
+		if up, _, _ := cascadeUp(c); up == subID {
+			return wire.Errorf(CodeCascadeSuperior, "conference %s is above conference %s in its cascade: a link would make a loop", subID, supID)
+		}
+	}
 	if have, link, _ := cascadeUp(sub); have != "" && (have != supID || linkID == "" || link != linkID) {
 		return wire.Errorf(CodeCascadeTaken, "conference %s already has the superior conference %s", subID, have)
 	}
 	return nil
-}
-
-// link establishes the cascade of an answered link terminal (the
-// Features.Link): the subordinate is claimed first (a conditional
-// write, so that of two superiors calling it at once one wins), then it
-// gains the uplink terminal, then the superior lists the link.
-func (m *Module) link(ctx context.Context, sup engine.Conf, lt engine.Terminal, p engine.Peer) error {
-	linkID, subID := lt.MtID(), p.Conf.ConfID
-	if err := m.linkAllowed(ctx, sup.DomainMoid, sup.ConfID, linkID, subID); err != nil {
-		var we *wire.Error
-		if errors.As(err, &we) {
-			return fmt.Errorf("%w: %w", engine.ErrRefused, err)
-		}
-		return err
-	}
-	supConf, err := m.confs.Get(ctx, sup.DomainMoid, sup.ConfID, engine.StateRunning)
-	if err != nil {
-		return fmt.Errorf("%w: %w", engine.ErrRefused, err)
-	}
-	already := false
-	if _, err := m.tlUpdate(ctx, sup.DomainMoid, subID, func(c *engine.Conference) (bool, error) {
-		have, link, _ := cascadeUp(*c)
-		switch {
-		case have == sup.ConfID && link == linkID:
-			already = true
-			return false, nil
-		case have != "":
-			return false, refuse(CodeCascadeTaken, "conference %s already has the superior conference %s", subID, have)
-		}
-		c.Superior = &engine.Superior{ConfID: sup.ConfID, LinkID: linkID}
-		c.Doc["superior_cascade"] = 1
-		return true, nil
-	}); err != nil {
-		if isConfNotFound(err) {
-			return fmt.Errorf("%w: %w", engine.ErrRefused, err)
-		}
-		return err
-	}
-	if !already {
-		up, err := m.engine.AddUplink(ctx, p.Conf, sup, record.Str(supConf.Doc, "name"))
-		if err != nil {
-			return err
-		}
-		if _, err := m.tlUpdate(ctx, sup.DomainMoid, subID, func(c *engine.Conference) (bool, error) {
-			if have, link, _ := cascadeUp(*c); have != sup.ConfID || link != linkID {
-				return false, nil
-			}
-			c.Superior = &engine.Superior{ConfID: sup.ConfID, LinkID: linkID, UplinkID: up.MtID()}
-			return true, nil
-		}); err != nil && !isConfNotFound(err) {
-			return err
-		}
-	}
-	_, err = m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *engine.Conference) (bool, error) {
-		for _, l := range c.Links {
-			if l.LinkID == linkID {
-				return false, nil
-			}
-		}
-		c.Links = append(c.Links, engine.CascadeLink{LinkID: linkID, ConfID: subID})
-		c.Doc["subordinate_cascade"] = 1
-		return true, nil
-	})
-	if isConfNotFound(err) {
-		return fmt.Errorf("%w: %w", engine.ErrRefused, err)
-	}
-	return err
 }
 
 // cascadeLeave keeps the links when terminals leave conference ec: a

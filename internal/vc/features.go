@@ -33,8 +33,8 @@ func (f features) Ended(ctx context.Context, c engine.Conference) (engine.Effect
 	return cascadeEnded(c), f.m.TimelineEnded(ctx, c)
 }
 
-func (f features) Link(ctx context.Context, sup engine.Conf, link engine.Terminal, sub engine.Peer) error {
-	return f.m.link(ctx, sup, link, sub)
+func (f features) Link(_ context.Context, chain []engine.Conference, sub engine.Conference, linkID string) error {
+	return linkRule(chain[0].ID(), chain, sub, linkID)
 }
 
 func (f features) VoiceActive(_ context.Context, _ engine.Conf, mt string) engine.Change {
