@@ -3,6 +3,9 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -240,41 +243,130 @@ type otherRecorders struct {
 }
 
 // readRecordingLenient reads an element of vc_recorders that
-// readRecording refuses: a JSON number where a string is stored reads as
-// its decimal form, a numeric string where a number is stored as its
-// value, and members the server does not write are ignored. An element
-// that is not an object, or that has a member of another type even so,
-// is skipped (false).
+// readRecording refuses, from its JSON into typed members: a JSON number
+// where a string is stored reads as its decimal form, a numeric string
+// where a number is stored as its value, and members the server does not
+// write are ignored. An element that is not an object, or that has a
+// member of another type even so, is skipped (false).
 func readRecordingLenient(v any) (Recording, bool) {
-	o, ok := v.(map[string]any)
-	if !ok {
+	b, err := json.Marshal(v)
+	if err != nil || len(b) == 0 || b[0] != '{' {
 		return Recording{}, false
 	}
-	fixed := make(map[string]any, len(o))
-	for i, f := range new(Recording).fields() {
-		k := recordingMembers[i]
-		e, has := o[k]
-		if !has {
+	var o recordingLenient
+	if json.Unmarshal(b, &o) != nil || o.RTMPURL != nil && *o.RTMPURL == "" {
+		return Recording{}, false
+	}
+	var r Recording
+	from := o.members()
+	for i, f := range r.fields() {
+		if from[i] == nil {
+			r.absent |= 1 << i
 			continue
 		}
-		switch f.(type) {
+		switch f := f.(type) {
 		case *string:
-			if n, isNum := e.(json.Number); isNum {
-				e = string(n)
-			}
-		case *int, *int64:
-			if s, isStr := e.(string); isStr {
-				e = json.Number(s)
+			*f = string(*from[i].(*lenientStr))
+		case *int:
+			*f = int(*from[i].(*lenientInt))
+		case *int64:
+			*f = int64(*from[i].(*lenientInt))
+		case *[]string:
+			l := *from[i].(*[]mtIDLenient)
+			*f = make([]string, len(l))
+			for j, e := range l {
+				(*f)[j] = string(e.MtID)
 			}
 		}
-		fixed[k] = e
 	}
-	for _, k := range []string{rtmpURLMember, recPartsMember} {
-		if e, has := o[k]; has {
-			fixed[k] = e
+	if o.RTMPURL != nil {
+		r.RTMPURL = string(*o.RTMPURL)
+	}
+	if o.Parts != nil {
+		r.Parts = make([]RecordingPart, len(*o.Parts))
+		for i, p := range *o.Parts {
+			r.Parts[i] = RecordingPart{File: string(p.File), Node: string(p.Node), StartedAt: int64(p.StartedAt)}
 		}
 	}
-	return readRecording(fixed)
+	return r, true
+}
+
+// recordingLenient is an element of vc_recorders read leniently; a nil
+// member is one the element lacks (or null).
+type recordingLenient struct {
+	RecID        *lenientStr    `json:"rec_id"`
+	VideoName    *lenientStr    `json:"video_name"`
+	RecorderType *lenientInt    `json:"recorder_type"`
+	VrsID        *lenientStr    `json:"vrs_id"`
+	Members      *[]mtIDLenient `json:"members"`
+	State        *lenientInt    `json:"state"`
+	StartedAt    *lenientInt    `json:"started_at"`
+	PausedAt     *lenientInt    `json:"paused_at"`
+	PausedMs     *lenientInt    `json:"paused_ms"`
+	PublishMode  *lenientInt    `json:"publish_mode"`
+	Watermark    *lenientInt    `json:"watermark"`
+	Anonymous    *lenientInt    `json:"anonymous"`
+	RecorderMode *lenientInt    `json:"recorder_mode"`
+	MainStream   *lenientInt    `json:"main_stream"`
+	DualStream   *lenientInt    `json:"dual_stream"`
+	RTMPURL      *lenientStr    `json:"x_confer_rtmp_url"`
+	Parts        *[]struct {
+		File      lenientStr `json:"file"`
+		Node      lenientStr `json:"node"`
+		StartedAt lenientInt `json:"started_at"`
+	} `json:"x_confer_parts"`
+}
+
+type mtIDLenient struct {
+	MtID lenientStr `json:"mt_id"`
+}
+
+// members are o's members in the order of Recording.fields, nil for
+// those it lacks.
+func (o *recordingLenient) members() [len(recordingMembers)]any {
+	out := [...]any{o.RecID, o.VideoName, o.RecorderType, o.VrsID, o.Members, o.State, o.StartedAt,
+		o.PausedAt, o.PausedMs, o.PublishMode, o.Watermark, o.Anonymous, o.RecorderMode, o.MainStream, o.DualStream}
+	for i, v := range out { // a nil pointer in an interface is a lacking member
+		if reflect.ValueOf(v).IsNil() {
+			out[i] = nil
+		}
+	}
+	return out
+}
+
+// lenientStr is a string member stored as a string or a number (its
+// decimal text); anything else fails.
+type lenientStr string
+
+func (s *lenientStr) UnmarshalJSON(b []byte) error {
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err == nil && len(b) > 0 && b[0] != '"' {
+		*s = lenientStr(n)
+		return nil
+	}
+	var v string
+	err := json.Unmarshal(b, &v)
+	*s = lenientStr(v)
+	return err
+}
+
+// lenientInt is an integer member stored as a number or as a numeric
+// string (its canonical decimal text); anything else fails.
+type lenientInt int64
+
+func (n *lenientInt) UnmarshalJSON(b []byte) error {
+	t := string(b)
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &t); err != nil {
+			return err
+		}
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err == nil && strconv.FormatInt(v, 10) != t {
+		err = fmt.Errorf("%q is not an integer's decimal text", t)
+	}
+	*n = lenientInt(v)
+	return err
 }
 
 // recordersValue is c's recordings as stored: as they were while a list

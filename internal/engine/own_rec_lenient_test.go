@@ -23,6 +23,10 @@ func TestReadRecordingLenient(t *testing.T) {
 		{`{"rec_id":"7","state":"two"}`, false, "", 0, ""},
 		{`{"rec_id":{}}`, false, "", 0, ""},
 		{`"not a recording"`, false, "", 0, ""},
+		{`{"rec_id":7,"state":null,"x_confer_parts":[{"file":"d/7.webm","node":"","started_at":"5"}]}`, true, "7", 0, ""},
+		{`{"rec_id":"7","x_confer_rtmp_url":""}`, false, "", 0, ""},
+		{`{"rec_id":"7","state":1.5}`, false, "", 0, ""},
+		{`{"rec_id":"7","members":[{"mt_id":3}]}`, true, "7", 0, "3"},
 	} {
 		v, err := decodeJSON(tc.elem)
 		if err != nil {
