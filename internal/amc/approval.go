@@ -7,6 +7,7 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -56,11 +57,13 @@ func (m *Module) listPending(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	docs := make([]wire.JSONObject, 0, len(cs))
+	reply := model.AMCPendingConfsListReply{Total: len(cs)}
 	for _, c := range paging.Cut(cs, paging.Read(r.Args.Query, paging.Offsets)) {
-		docs = append(docs, c.Doc)
+		var it model.AMCPendingConfsListReplyConf // its stored document read into the reply's item
+		record.Member(c.Doc, &it)
+		reply.Confs = append(reply.Confs, it)
 	}
-	return wire.Object{"total": len(cs), "confs": shape.List(r.Endpoint.Reply, "confs", docs)}, nil
+	return reply.Wire(), nil
 }
 
 // approve releases a pending conference: approval rights are the domain

@@ -4,7 +4,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // roomFields are the members of a room's conference that the room's
@@ -64,10 +63,13 @@ type roomConf struct {
 func (c roomConf) document() ([]byte, error) { return record.Encode(c) }
 
 // setFields writes a room's settings into its running conference's
-// document.
+// document, each member in the form a stored document holds it.
 func setFields(c engine.Conference, room model.Room) {
-	f, _ := wire.AsJSONObject(record.Stored(fieldsOf(room)))
-	for k, v := range f {
-		c.Doc[k] = v
-	}
+	f := fieldsOf(room)
+	c.Doc["bitrate"] = record.Stored(f.Bitrate)
+	c.Doc["conf_type"] = record.Stored(f.ConfType)
+	c.Doc["max_join_mt"] = record.Stored(f.MaxJoinMt)
+	c.Doc["meeting_room_name"] = f.MeetingRoomName
+	c.Doc["name"] = f.Name
+	c.Doc["video_formats"] = record.Stored(f.VideoFormats)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
@@ -29,23 +30,34 @@ func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	var docs []wire.JSONObject
+	var in []engine.Conference
 	for _, c := range confs {
 		start := c.StartTime()
 		end, _ := record.ParseTime(record.Str(c.Doc, "end_time"))
 		if (end.IsZero() || end.After(from)) && (until.IsZero() || !start.After(until)) {
-			docs = append(docs, c.Doc)
+			in = append(in, c)
 		}
 	}
 	w, _ := listPage(r)
 	if r.Args.Query.Get("order") == "1" {
-		for i, j := 0, len(docs)-1; i < j; i, j = i+1, j-1 {
-			docs[i], docs[j] = docs[j], docs[i]
+		for i, j := 0, len(in)-1; i < j; i, j = i+1, j-1 {
+			in[i], in[j] = in[j], in[i]
 		}
 	}
-	total := len(docs)
-	docs = paging.Cut(docs, w)
-	return wire.Object{"total": total, "booked_confs": shape.List(r.Endpoint.Reply, "booked_confs", docs)}, nil
+	reply := model.MCBookedConfsListReply{Total: len(in)}
+	for _, c := range paging.Cut(in, w) {
+		reply.BookedConfs = append(reply.BookedConfs, bookedItem(c))
+	}
+	return reply.Wire(), nil
+}
+
+// bookedItem is a booked conference as the list shows it: its stored
+// document read into the reply's item (a member of another form than
+// the item's reads as its zero value; the conference's own are of it).
+func bookedItem(c engine.Conference) model.MCBookedConfsListReplyBookedConf {
+	var it model.MCBookedConfsListReplyBookedConf
+	record.Member(c.Doc, &it)
+	return it
 }
 
 // bookedWindow reads the start_time and end_time filters.
