@@ -9,8 +9,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Doc is a program's document: the members of both its writers (a
@@ -24,11 +22,13 @@ import (
 //
 // A stored member this type does not know, or one of a form its member
 // does not hold exactly (a string id, a null, a float, a files element
-// with another member), is kept in Extra as the map document read it
-// (shape.Decode) and written back as it would have: nothing of an older
-// or hand-written program is lost when the recording system rewrites it.
-// The readers below read such a member as the map document did
-// (record.Int, record.Str); a change of the member replaces it.
+// with another member), is kept in Extra as its JSON, in the bytes the
+// map document it replaced wrote for it (canonical), and written back
+// so: nothing of an older or hand-written program is lost when the
+// recording system rewrites it. These are the only open members: what
+// the platform stores and no type declares. The readers below read such
+// a member as the map document did (record.Integer, record.Text); a
+// change of the member replaces it.
 type Doc struct {
 	Anonymous      model.Opt[int]                                  `json:"anonymous,omitzero"`
 	AudioCodec     model.Opt[string]                               `json:"audio_codec,omitzero"`
@@ -86,7 +86,7 @@ type Doc struct {
 	Width          model.Opt[int]                                  `json:"width,omitzero"`
 
 	// Extra holds the stored members kept as read (see above), by name.
-	Extra wire.JSONObject `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // Encode writes a program's document as the store holds it: the typed
@@ -102,10 +102,21 @@ func Encode(d Doc) ([]byte, error) {
 		return nil, err
 	}
 	m := maps.Clone(d.Extra)
-	for k, raw := range typed {
-		m[k] = raw
+	maps.Copy(m, typed)
+	return json.Marshal(m) // in name order, as shape.Encode wrote the map
+}
+
+// canonical is a member's JSON in the bytes the map document wrote for
+// it (shape.Decode's value, written as json.Marshal writes it:
+// TestEncodeMatchesMarshal).
+func canonical(raw json.RawMessage) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
 	}
-	return shape.Encode(m)
+	return json.Marshal(v)
 }
 
 // decodeDoc reads a stored document. A document of the typed members
@@ -119,12 +130,17 @@ func decodeDoc(data []byte) (Doc, error) {
 			return d, nil
 		}
 	}
-	m, err := shape.Decode(data)
-	if err != nil {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
 		return Doc{}, err
 	}
 	d = Doc{}
-	for k, v := range m {
+	for k, raw := range m {
+		v, err := canonical(raw)
+		if err != nil {
+			return Doc{}, err
+		}
+		m[k] = v
 		if i, ok := docFields[k]; ok && d.setMember(i, v) {
 			delete(m, k)
 		}
@@ -147,14 +163,10 @@ var docFields = func() map[string]int {
 	return out
 }()
 
-// setMember sets the member i to the stored value v (as shape.Decode
-// read it) when its type holds v exactly: present, and written back in
-// the bytes the map document would write.
-func (d *Doc) setMember(i int, v any) bool {
-	want, err := json.Marshal(v) // the bytes shape.Encode writes (TestEncodeMatchesMarshal)
-	if err != nil {
-		return false
-	}
+// setMember sets the member i to the stored member want (canonical)
+// when its type holds it exactly: present, and written back in the same
+// bytes.
+func (d *Doc) setMember(i int, want json.RawMessage) bool {
 	f := reflect.New(reflect.TypeFor[Doc]().Field(i).Type)
 	if json.Unmarshal(want, f.Interface()) != nil || f.Elem().IsZero() {
 		return false
@@ -171,10 +183,21 @@ func (d *Doc) setMember(i int, v any) bool {
 // as the map document would write it: for a value no typed member holds,
 // such as a conference name that is not a string.
 func (d *Doc) Keep(name string, v any) {
-	if d.Extra == nil {
-		d.Extra = make(wire.JSONObject)
+	raw, err := json.Marshal(v) // the bytes shape.Encode writes (TestEncodeMatchesMarshal)
+	if err != nil {
+		return // not a document's value
 	}
-	d.Extra[name] = v
+	if d.Extra == nil {
+		d.Extra = make(map[string]json.RawMessage)
+	}
+	d.Extra[name] = raw
+}
+
+// extra decodes a kept member into v (a pointer): false when it is not
+// kept.
+func (d Doc) extra(name string, v any) bool {
+	raw, ok := d.Extra[name]
+	return ok && json.Unmarshal(raw, v) == nil
 }
 
 // forget drops the kept forms of members a change sets.
@@ -198,7 +221,9 @@ func intOf[T int | int64](d Doc, o model.Opt[T], name string) T {
 	if o.Set {
 		return o.Value
 	}
-	return T(record.Int(d.Extra, name))
+	var n record.Integer
+	d.extra(name, &n)
+	return T(n)
 }
 
 // i64Of reads an integer member as i64 reads a map document's value.
@@ -206,7 +231,17 @@ func i64Of(d Doc, o model.Opt[int64], name string) int64 {
 	if o.Set {
 		return o.Value
 	}
-	return i64(d.Extra[name])
+	raw, ok := d.Extra[name]
+	if !ok {
+		return 0
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return 0
+	}
+	return i64(v)
 }
 
 // strOf reads a string member as record.Str reads the map document.
@@ -214,5 +249,7 @@ func strOf(d Doc, o model.Opt[string], name string) string {
 	if o.Set {
 		return o.Value
 	}
-	return record.Str(d.Extra, name)
+	var t record.Text
+	d.extra(name, &t)
+	return string(t)
 }

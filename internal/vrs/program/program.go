@@ -46,6 +46,7 @@ package program
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -55,7 +56,6 @@ import (
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Kind is the record kind of a program; Counter hands out program gids
@@ -351,10 +351,16 @@ type FileEntry struct {
 // Files returns the files of a program (the asf recording first).
 func Files(p Program) []FileEntry {
 	out := slices.Clone(p.Doc.Files)
-	if l, ok := p.Doc.Extra["files"].([]any); ok && p.Doc.Files == nil { // of another form: read as the map document read it
-		for _, v := range l {
-			if f, ok := wire.AsJSONObject(v); ok {
-				out = append(out, FileEntry{Prgid: record.Int(f, "prgid"), Prgtype: record.Str(f, "prgtype"), Relativepath: record.Str(f, "relativepath")})
+	var l []json.RawMessage
+	if p.Doc.Files == nil && p.Doc.extra("files", &l) { // of another form: read as the map document read it
+		for _, raw := range l {
+			var f struct {
+				Prgid        record.Integer `json:"prgid"`
+				Prgtype      record.Text    `json:"prgtype"`
+				Relativepath record.Text    `json:"relativepath"`
+			}
+			if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &f) == nil {
+				out = append(out, FileEntry{Prgid: int(f.Prgid), Prgtype: string(f.Prgtype), Relativepath: string(f.Relativepath)})
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 package program
 
-import "github.com/confer-platform/confer/internal/record"
+import "encoding/json"
 
 // transcoded is the document's transcoded member: the parameters of the
 // program's mp4 file (members in name order, as the map it replaced
@@ -23,7 +23,8 @@ func Transcoded(p Program) (restype, picmergerstyle int, ok bool) {
 	if t := p.Doc.Transcoded; t != nil {
 		return t.Restype, t.Picmergerstyle, true
 	}
-	var t transcoded
-	ok = record.Member(p.Doc.Extra["transcoded"], &t) // of another form, read as the map document read it
+	var t transcoded // of another form, read as the map document read it (null is none)
+	raw, kept := p.Doc.Extra["transcoded"]
+	ok = kept && string(raw) != "null" && json.Unmarshal(raw, &t) == nil
 	return t.Restype, t.Picmergerstyle, ok
 }

@@ -91,3 +91,29 @@ func TestDocKeepsWhatItDoesNotHold(t *testing.T) {
 		t.Fatalf("changed: %s", got)
 	}
 }
+
+// The kept members are read as the map document read them: a files list
+// of another form, a transcoded member missing one of its members or
+// null, a nested object's members in any order.
+func TestKeptMembersRead(t *testing.T) {
+	d, err := decodeDoc([]byte(`{"files":[{"prgid":"5","prgtype":7,"relativepath":"/u/","x":1},3,null],"transcoded":{"restype":3},"x":{"b":1, "a":[ 2 ,"<"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Program{Doc: d}
+	if got := Files(p); len(got) != 1 || got[0] != (FileEntry{Prgid: 5, Prgtype: "7", Relativepath: "/u/"}) {
+		t.Errorf("files = %v", got)
+	}
+	if r, s, ok := Transcoded(p); r != 3 || s != 0 || !ok {
+		t.Errorf("transcoded = %d, %d, %v", r, s, ok)
+	}
+	if got, _ := Encode(d); string(got) != `{"files":[{"prgid":"5","prgtype":7,"relativepath":"/u/","x":1},3,null],"transcoded":{"restype":3},"x":{"a":[2,"\u003c"],"b":1}}` {
+		t.Errorf("written back as %s", got)
+	}
+	if d, err = decodeDoc([]byte(`{"transcoded":null}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := Transcoded(Program{Doc: d}); ok {
+		t.Error("a null transcoded reads as one recorded")
+	}
+}
