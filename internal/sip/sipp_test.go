@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -43,28 +44,46 @@ func needSIPp(t *testing.T) {
 }
 
 // freePort returns a UDP port that is free now with the three after it
-// (high and random: never 5060): SIPp's media port pairs with +1 (RTCP)
-// and +2, +3 (video), and a taken neighbour made SIPp exit at start.
+// (SIPp's media port pairs with +1 (RTCP) and +2, +3 (video), and a taken
+// neighbour made SIPp exit at start). The ports come from one sequence
+// of the test process, in 20000 to 32767: below Linux's ephemeral range
+// (32768 up), so that no socket bound to port 0 (Go's, pion's) and no
+// RTP port of Confer's (40000 up) takes one between this check and
+// SIPp's bind, and two tests running in parallel never get the same
+// port; where an ephemeral port was taken, SIPp lost such a race at
+// load ("sipp ended before binding port 40084").
 func freePort(t *testing.T) int {
 	t.Helper()
-	for {
-		c, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := c.LocalAddr().(*net.UDPAddr).Port
-		free := p > 10000 && p%2 == 0 && p < 65532
-		for i := 1; free && i <= 3; i++ {
-			n, err := net.ListenPacket("udp", "127.0.0.1:"+strconv.Itoa(p+i))
-			if free = err == nil; free {
-				n.Close()
-			}
-		}
-		c.Close()
-		if free {
+	for range (sippPortMax - sippPortMin) / 4 {
+		p := sippPortMin + int(sippPortNext.Add(4)%(sippPortMax-sippPortMin))
+		if udpFree(p, 4) {
 			return p
 		}
 	}
+	t.Fatal("no four free UDP ports in 20000 to 32767")
+	return 0
+}
+
+const sippPortMin, sippPortMax = 20000, 32764
+
+// sippPortNext starts at a random multiple of 4, so that two test
+// processes (a rerun beside a run) rarely walk the same ports.
+var sippPortNext = func() *atomic.Int64 {
+	var n atomic.Int64
+	n.Store(int64(rand.IntN((sippPortMax-sippPortMin)/4)) * 4)
+	return &n
+}()
+
+// udpFree reports whether the n UDP ports from p are free on 127.0.0.1.
+func udpFree(p, n int) bool {
+	for i := range n {
+		c, err := net.ListenPacket("udp", "127.0.0.1:"+strconv.Itoa(p+i))
+		if err != nil {
+			return false
+		}
+		c.Close()
+	}
+	return true
 }
 
 // waitBound waits until s's SIPp has bound its SIP port; a SIPp that
