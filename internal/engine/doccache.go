@@ -23,7 +23,10 @@ import (
 // Readers get a deep copy (Conference.Doc is theirs to change), except
 // take, which hands the entry's own document over and drops the entry.
 type docCache struct {
-	mu sync.Mutex
+	// mu is held for reading while get copies an entry: take hands an
+	// entry's own document to a writer, who changes it (encodeConf), so a
+	// copy made after the lock was released raced with that writer.
+	mu sync.RWMutex
 	m  map[string]docEntry // by domain + "/" + conf_id
 }
 
@@ -46,9 +49,9 @@ func docKey(domain, id string) string { return domain + "/" + id }
 // get returns a copy of the document kept for key when it was made from
 // data.
 func (dc *docCache) get(key string, data []byte) (Conference, bool) {
-	dc.mu.Lock()
+	dc.mu.RLock()
+	defer dc.mu.RUnlock()
 	e, ok := dc.m[key]
-	dc.mu.Unlock()
 	if !ok || !bytes.Equal(e.data, data) {
 		return Conference{}, false
 	}

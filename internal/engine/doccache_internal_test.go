@@ -292,3 +292,36 @@ func TestKeptRecordingIsWhatDecodingGives(t *testing.T) {
 		t.Fatalf("from the kept conference %s, from a read %s", a, b)
 	}
 }
+
+// A reader's copy (get) and a writer's hand-over (take, then encodeConf
+// putting its members into the document) of one entry at once: the copy
+// is made under the cache's lock, so the writer never changes a document
+// being copied. go test -race failed here (and in the server's
+// TestStopDuringRecordingAndPlayback: a playback's timeline read beside a
+// speaker change) while get copied after releasing the lock.
+func TestDocCacheCopyAndTakeAtOnce(t *testing.T) {
+	var dc docCache
+	data := []byte(`{"name":"a"}`)
+	put := func() {
+		dc.put("d/1", store.Record{Data: data, Version: 1}, Conference{Doc: map[string]any{"name": "a"}})
+	}
+	put()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 2000 {
+			if c, ok := dc.get("d/1", data); ok && c.Doc["name"] != "a" {
+				t.Errorf("copy reads %v", c.Doc)
+				return
+			}
+		}
+	}()
+	for range 2000 {
+		if c, ok := dc.take("d/1"); ok {
+			c.Doc["speaker"] = "1" // as encodeConf puts a member in
+			delete(c.Doc, "speaker")
+		}
+		put()
+	}
+	<-done
+}
