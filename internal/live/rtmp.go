@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/pion/rtp"
 
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/sfu"
 )
 
@@ -69,25 +69,6 @@ func NewRTMP(cfg RTMPConfig, tap Tap) *RTMP {
 	return &RTMP{cfg: cfg, tap: tap, pushes: map[string]*push{}}
 }
 
-// CheckRTMPURL tells whether u is a URL a broadcast can be pushed to:
-// rtmp:// or rtmps:// with a host, at most 1024 bytes.
-func CheckRTMPURL(u string) error {
-	p, err := url.Parse(u)
-	switch {
-	case len(u) > 1024:
-		return errors.New("longer than 1024 bytes")
-	case err != nil:
-		return err
-	case p.Scheme != "rtmp" && p.Scheme != "rtmps":
-		return errors.New("the scheme must be rtmp or rtmps")
-	case p.Host == "":
-		return errors.New("no host")
-	case strings.ContainsAny(u, " \r\n\t"):
-		return errors.New("white space in the URL")
-	}
-	return nil
-}
-
 // push is one broadcast pushed to one URL.
 type push struct {
 	confID, url string
@@ -98,7 +79,7 @@ type push struct {
 // Start pushes the conference's broadcast recID to url until Stop; a
 // push of recID running already is kept.
 func (r *RTMP) Start(confID, recID, url string) error {
-	if err := CheckRTMPURL(url); err != nil {
+	if err := media.CheckRTMPURL(url); err != nil {
 		return err
 	}
 	key := confID + "/" + recID

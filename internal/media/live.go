@@ -2,6 +2,8 @@ package media
 
 import (
 	"errors"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/pion/rtp"
@@ -21,6 +23,35 @@ type Viewer struct {
 	Tag string
 	// MixedAudio: it hears the conference's mix (a TV wall).
 	MixedAudio bool
+}
+
+// Watch tags (Viewer.Tag) of what viewers watch: a live broadcast by its
+// rec_id, a monitor by the key of its link, a TV wall by its hdu_id.
+func TagLive(recID string) string  { return "live:" + recID }
+func TagMonitor(key string) string { return "monitor:" + key }
+func TagWall(hduID string) string  { return "wall:" + hduID }
+
+// LiveOf is the rec_id of a live broadcast's tag (ok false: another tag).
+func LiveOf(tag string) (recID string, ok bool) { return strings.CutPrefix(tag, "live:") }
+
+// CheckRTMPURL tells whether u is a URL a broadcast can be pushed to:
+// rtmp:// or rtmps:// with a host, at most 1024 bytes (docs/live.md
+// "RTMP push").
+func CheckRTMPURL(u string) error {
+	p, err := url.Parse(u)
+	switch {
+	case len(u) > 1024:
+		return errors.New("longer than 1024 bytes")
+	case err != nil:
+		return err
+	case p.Scheme != "rtmp" && p.Scheme != "rtmps":
+		return errors.New("the scheme must be rtmp or rtmps")
+	case p.Host == "":
+		return errors.New("no host")
+	case strings.ContainsAny(u, " \r\n\t"):
+		return errors.New("white space in the URL")
+	}
+	return nil
 }
 
 // Why a viewer is not admitted (the SFU's 404, 401 and 403).

@@ -19,16 +19,20 @@ import (
 // of the SFU writing plain RTP to its destination, a playback is a
 // participant inside the SFU publishing a program, and watching viewers
 // are the SFU's tagged WHEP viewers. It runs the node's playbacks
-// (playback.go).
+// (playback.go) and keeps which monitor sender and which watched
+// conference is whose (live_book.go).
 type LiveMedia struct {
 	*sfu.SFU
 	plays *playbacks
+	book  liveBook // monitors' senders, watched conferences, RTMP pushes (live_book.go)
 }
 
 // NewLiveMedia makes the live media runtime of the node's SFU; its
-// background goroutines run in g (the server's group).
-func NewLiveMedia(s *sfu.SFU, g *lifecycle.Group) *LiveMedia {
-	return &LiveMedia{SFU: s, plays: &playbacks{group: g, clock: playout.RealClock{}, runs: map[string]*playRun{}}}
+// background goroutines run in g (the server's group); push pushes
+// broadcasts to RTMP (nil: the node cannot).
+func NewLiveMedia(s *sfu.SFU, g *lifecycle.Group, push Pusher) *LiveMedia {
+	return &LiveMedia{SFU: s, plays: &playbacks{group: g, clock: playout.RealClock{}, runs: map[string]*playRun{}},
+		book: newLiveBook(push)}
 }
 
 // The codecs of a monitor's packets, with the payload types its reply

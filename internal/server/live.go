@@ -24,12 +24,12 @@ func (s *Server) setupLive(cfg RecordingConfig, monitorNets []netip.Prefix) {
 	if s.sfu == nil {
 		return
 	}
-	s.liveRun = rtc.NewLiveMedia(s.sfu, s.group)
-	lc := vc.LiveConfig{Media: s.liveRun, Dir: cfg.Dir, MonitorNets: monitorNets, PassMonitor: s.owners.PassMonitor, Group: s.group}
+	var push rtc.Pusher
 	if s.rtmp = live.NewRTMP(live.RTMPConfig{Log: s.log}, s.sfu); s.rtmp != nil { // nil without ffmpeg
-		lc.Push = s.rtmp
+		push = s.rtmp
 	}
-	s.vc.SetLive(lc)
+	s.liveRun = rtc.NewLiveMedia(s.sfu, s.group, push)
+	s.vc.SetLive(vc.LiveConfig{Media: s.liveRun, Dir: cfg.Dir, MonitorNets: monitorNets, PassMonitor: s.owners.PassMonitor, Group: s.group})
 	// A monitor passed here by another node: this node owns the media.
 	s.owners.SetMonitorHook(func(ctx context.Context, domain, confID, key string, keyFrame bool) error {
 		if err := s.vc.MonitorHere(ctx, domain, confID, key, keyFrame); !errors.Is(err, vc.ErrNoMonitor) {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"net/netip"
 	"net/url"
-	"sync"
 
 	"github.com/confer-platform/confer/internal/lifecycle"
 	"github.com/confer-platform/confer/internal/media"
@@ -23,8 +22,16 @@ import (
 // the node's SFU): vc keeps the records and decides; the media side opens
 // and carries the streams.
 type Media interface {
-	// OpenMonitor opens a monitor's sender to its destination.
-	OpenMonitor(ctx context.Context, confID string, s media.MonitorSpec) (media.Tap, error)
+	// SendMonitor gives the live monitor with key its sender to s.Dst on
+	// this node, keeping the one it has (asked for a key frame with
+	// keyFrame) and replacing another monitor's to the same destination;
+	// MonitorSending tells whether it has one, StopMonitor ends it.
+	SendMonitor(ctx context.Context, domain, confID, key string, s media.MonitorSpec, keyFrame bool) error
+	MonitorSending(domain, confID, dst string) bool
+	StopMonitor(domain, confID, dst string)
+	// SweepMonitors ends the senders whose tap ended and those whose key
+	// live (a conference's live monitors' keys, nil: not running) lacks.
+	SweepMonitors(ctx context.Context, live func(ctx context.Context, domain, confID string) (map[string]bool, error)) error
 	// CheckProgram tells whether a program's file can be played
 	// (media.ErrUnplayable otherwise).
 	CheckProgram(path string) error
@@ -35,9 +42,22 @@ type Media interface {
 	// StopPlayback ends it.
 	Playback(confID string) media.Playback
 	StopPlayback(confID string)
-	// Watchers counts the watching viewers of a tag; CloseWatchers closes them.
+	// Watched notes a tag (media.TagLive, ...) the node's viewers watch;
+	// Watchers counts its viewers; SweepWatched closes the viewers (and
+	// stops the push) of the tags ok (what a conference may go on being
+	// watched by, nil: not running) lacks; LiveViewers counts the
+	// viewers of each broadcast watched here, by conf_id and rec_id.
+	Watched(domain, confID, tag string)
 	Watchers(confID, tag string) int
-	CloseWatchers(confID, tag string) int
+	SweepWatched(ctx context.Context, ok func(ctx context.Context, domain, confID string) (map[string]bool, error)) error
+	LiveViewers() map[[2]string]int
+	// CanPush tells whether the node pushes broadcasts to RTMP (ffmpeg);
+	// PushRTMP starts one (its tag then watched), StopRTMP stops it,
+	// DropRTMP stops a conference's (another node took it over).
+	CanPush() bool
+	PushRTMP(domain, confID, recID, url string) error
+	StopRTMP(confID, recID string)
+	DropRTMP(confID string)
 }
 
 // LiveConfig wires vc to the node's media (server.New).
@@ -53,21 +73,15 @@ type LiveConfig struct {
 	// owner when another node owns it (rtc.Owners.PassMonitor; passed
 	// false: it belongs here); nil: every sender is this node's.
 	PassMonitor func(ctx context.Context, domain, confID, key string, keyFrame bool) (passed bool, err error)
-	// Push pushes live broadcasts to RTMP URLs (live.RTMP, rec_rtmp.go);
-	// nil: the node cannot (no ffmpeg).
-	Push Pusher
 	// Group is the server's goroutine group: a playback's start and the
 	// store writes of its steps run in it (docs/architecture.md "One
 	// lifecycle").
 	Group *lifecycle.Group
 }
 
-// liveState is the node's monitors and watched conferences.
+// liveState is how the node runs live media.
 type liveState struct {
-	cfg     LiveConfig
-	mu      sync.Mutex
-	watched map[string]*watchedConf   // conferences with watching viewers (live_watch.go)
-	senders map[string]*monitorSender // monitors' RTP, by domain/conf_id/dst (monitor_rtp.go)
+	cfg LiveConfig
 }
 
 // SetLive gives vc the node's media plane; without it playbacks,
@@ -76,17 +90,11 @@ func (m *Module) SetLive(cfg LiveConfig) {
 	if cfg.MonitorNets == nil {
 		cfg.MonitorNets = DefaultMonitorNets
 	}
-	m.live = &liveState{cfg: cfg, watched: map[string]*watchedConf{},
-		senders: map[string]*monitorSender{}}
+	m.live = &liveState{cfg: cfg}
 }
 
 // liveOn tells whether the node has a media plane.
 func (m *Module) liveOn() bool { return m.live != nil && m.live.cfg.Media != nil }
-
-// Watch tags (media.Viewer.Tag) of what viewers watch.
-func tagLive(recID string) string  { return "live:" + recID }
-func tagMonitor(key string) string { return "monitor:" + key }
-func tagWall(hduID string) string  { return "wall:" + hduID }
 
 // newKey is an unguessable key of a monitor's link.
 func newKey() string {
@@ -114,5 +122,5 @@ func (m *Module) LiveViewersOf(confID, recID string) int {
 	if !m.liveOn() {
 		return 0
 	}
-	return m.live.cfg.Media.Watchers(confID, tagLive(recID))
+	return m.live.cfg.Media.Watchers(confID, media.TagLive(recID))
 }

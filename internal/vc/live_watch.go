@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -35,12 +34,6 @@ var (
 	errWatchAuth = media.ErrWatchAuth
 )
 
-// watchedConf is a conference whose viewers this node admitted.
-type watchedConf struct {
-	domain string
-	tags   map[string]bool
-}
-
 // Watch admits a watching WHEP viewer of conference confID of domain;
 // authed tells whether the request carried a valid media token or
 // session cookie of that domain.
@@ -63,7 +56,7 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 		if !authed && !livePublic(rc) {
 			return media.Viewer{}, errWatchAuth
 		}
-		g.Tag = tagLive(q.Get("live"))
+		g.Tag = media.TagLive(q.Get("live"))
 	case q.Has("monitor"):
 		mon, ok := monitorByKey(&c, q.Get("monitor"), now)
 		if !ok {
@@ -72,7 +65,7 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 		if q.Get("mt_id") != mon.Src.MtID || (q.Get("dual") == "1") != (mon.Src.Type == monSrcContent) {
 			return media.Viewer{}, media.ErrWatchForbidden
 		}
-		g.Tag = tagMonitor(q.Get("monitor"))
+		g.Tag = media.TagMonitor(q.Get("monitor"))
 	case q.Has("wall"):
 		if !authed {
 			return media.Viewer{}, errWatchAuth
@@ -80,7 +73,7 @@ func (m *Module) Watch(ctx context.Context, domain, confID string, q url.Values,
 		if hduFind(c, q.Get("wall")) < 0 && hduvmpFind(c, q.Get("wall")) < 0 {
 			return media.Viewer{}, errWatchGone
 		}
-		g.Tag = tagWall(q.Get("wall"))
+		g.Tag = media.TagWall(q.Get("wall"))
 		g.MixedAudio = true // a wall hears the conference's mix (docs/mixing.md)
 	default:
 		return media.Viewer{}, media.ErrWatchForbidden
@@ -126,103 +119,85 @@ func monitorByKey(c *engine.Conference, key string, now time.Time) (monitor, boo
 func watchTags(c engine.Conference, now time.Time) map[string]bool {
 	ok := map[string]bool{}
 	for _, mon := range monitorsLive(&c, now) {
-		ok[tagMonitor(mon.Key)] = true
+		ok[media.TagMonitor(mon.Key)] = true
 	}
 	for _, rc := range c.Recorders {
 		if broadcasts(rc) {
-			ok[tagLive(rc.RecID)] = true
+			ok[media.TagLive(rc.RecID)] = true
 		}
 	}
 	for _, h := range c.HDUs {
-		ok[tagWall(h.HDUID)] = true
+		ok[media.TagWall(h.HDUID)] = true
 	}
 	for _, h := range c.HDUVMPs {
-		ok[tagWall(h.HDUID)] = true
+		ok[media.TagWall(h.HDUID)] = true
 	}
 	return ok
 }
 
-// watched notes a tag whose viewers this node admitted.
+// watched notes a tag whose viewers this node admitted (the media
+// side's records, rtc.LiveMedia).
 func (m *Module) watched(domain, confID, tag string) {
-	if m.live == nil {
-		return
+	if m.liveOn() {
+		m.live.cfg.Media.Watched(domain, confID, tag)
 	}
-	m.live.mu.Lock()
-	defer m.live.mu.Unlock()
-	w := m.live.watched[confID]
-	if w == nil {
-		w = &watchedConf{domain: domain, tags: map[string]bool{}}
-		m.live.watched[confID] = w
-	}
-	w.tags[tag] = true
 }
 
 // RunDueLive closes the watching viewers of what ended: monitors released
 // (stopped, or 30 s without heartbeat), broadcasts stopped, walls
-// stopped, conferences ended. server.Tick runs it every second.
+// stopped, conferences ended; and ends the monitors' senders of monitors
+// no longer live. vc decides what may go on (liveKeys, watchTags); the
+// media side closes the rest. server.Tick runs it every second.
 func (m *Module) RunDueLive(ctx context.Context) error {
 	if !m.liveOn() {
 		return nil
 	}
-	m.live.mu.Lock()
-	all := make(map[string]watchedConf, len(m.live.watched))
-	for id, w := range m.live.watched {
-		tags := make(map[string]bool, len(w.tags))
-		for t := range w.tags {
-			tags[t] = true
+	now := m.clk.Now()
+	if err := m.live.cfg.Media.SweepMonitors(ctx, func(ctx context.Context, domain, confID string) (map[string]bool, error) {
+		c, err := m.running(ctx, domain, confID)
+		if c == nil {
+			return nil, err
 		}
-		all[id] = watchedConf{domain: w.domain, tags: tags}
-	}
-	m.live.mu.Unlock()
-	if err := m.runDueSenders(ctx); err != nil { // monitors' RTP (monitor_rtp.go)
+		return liveKeys(*c, now), nil
+	}); err != nil {
 		return err
 	}
-	now := m.clk.Now()
-	for confID, w := range all {
-		ok := map[string]bool{}
-		c, err := m.confs.Get(ctx, w.domain, confID, engine.StateRunning)
-		if err != nil && !errors.Is(err, engine.ErrConfNotFound) {
-			return err
+	return m.live.cfg.Media.SweepWatched(ctx, func(ctx context.Context, domain, confID string) (map[string]bool, error) {
+		c, err := m.running(ctx, domain, confID)
+		if c == nil {
+			return nil, err
 		}
-		if err == nil {
-			ok = watchTags(c, now)
-		}
-		for tag := range w.tags {
-			if ok[tag] {
-				continue
-			}
-			m.live.cfg.Media.CloseWatchers(confID, tag)
-			if recID, ok := strings.CutPrefix(tag, "live:"); ok {
-				m.rtmpStopHere(confID, recID) // the broadcast or the conference ended
-			}
-			m.live.mu.Lock()
-			if cur := m.live.watched[confID]; cur != nil {
-				delete(cur.tags, tag)
-				if len(cur.tags) == 0 {
-					delete(m.live.watched, confID)
-				}
-			}
-			m.live.mu.Unlock()
-		}
+		return watchTags(*c, now), nil
+	})
+}
+
+// running is the running conference (nil, nil: it is not running).
+func (m *Module) running(ctx context.Context, domain, confID string) (*engine.Conference, error) {
+	c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
+	if errors.Is(err, engine.ErrConfNotFound) {
+		return nil, nil
 	}
-	return nil
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// liveKeys are the keys of the conference's live monitors, whose senders
+// may go on.
+func liveKeys(c engine.Conference, now time.Time) map[string]bool {
+	live := map[string]bool{}
+	for _, mon := range monitorsLive(&c, now) {
+		live[mon.Key] = mon.Key != ""
+	}
+	return live
 }
 
 // LiveViewers returns the viewers of each live broadcast this node
 // admitted viewers of, by conference and rec_id (the metrics).
 func (m *Module) LiveViewers() map[[2]string]int {
-	out := map[[2]string]int{}
 	if !m.liveOn() {
-		return out
+		return map[[2]string]int{}
 	}
-	m.live.mu.Lock()
-	defer m.live.mu.Unlock()
-	for confID, w := range m.live.watched {
-		for tag := range w.tags {
-			if recID, ok := strings.CutPrefix(tag, "live:"); ok {
-				out[[2]string{confID, recID}] = m.live.cfg.Media.Watchers(confID, tag)
-			}
-		}
-	}
-	return out
+	return m.live.cfg.Media.LiveViewers()
 }

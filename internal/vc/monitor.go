@@ -348,7 +348,7 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, 
 		return true, nil
 	})
 	if err == nil && m.liveOn() {
-		m.monitorUnsend(senderID(r.Principal.DomainMoid, r.Path("conf_id"), dst)) // monitor_rtp.go
+		m.live.cfg.Media.StopMonitor(r.Principal.DomainMoid, r.Path("conf_id"), dst) // the media side's sender (monitor_rtp.go)
 	}
 	return nil, err
 }

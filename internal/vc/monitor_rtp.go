@@ -15,10 +15,11 @@ import (
 // "监控操作": the platform sends the monitored source to dst.ip:dst.port;
 // docs/live.md "Monitors"). Each live monitor whose destination the node
 // may send to has a sender on the node that started it, opened by the
-// media side (Media.OpenMonitor; rtc.LiveMedia: an invisible tap of the
+// media side (Media.SendMonitor; rtc.LiveMedia: an invisible tap of the
 // SFU receiving the monitor's source, one kind, mode 0 video or 1 audio,
 // each packet written to one UDP socket connected to the destination,
-// unencrypted, src.encrypt.mode 0). vc keeps which sender is whose. The
+// unencrypted, src.encrypt.mode 0). The media side keeps which sender is
+// whose (rtc.LiveMedia, issue 40); vc decides which monitor is live. The
 // sender ends with the monitor: stopped, replaced, left without
 // heartbeat (RunDueLive) or its conference ended.
 
@@ -32,14 +33,6 @@ var DefaultMonitorNets = []netip.Prefix{
 	netip.MustParsePrefix("192.168.0.0/16"), netip.MustParsePrefix("fc00::/7"),
 	netip.MustParsePrefix("169.254.0.0/16"), netip.MustParsePrefix("fe80::/10"),
 }
-
-// monitorSender is one monitor's stream on its way to the destination.
-type monitorSender struct {
-	domain, confID, key string
-	tap                 media.Tap
-}
-
-func (s *monitorSender) close() { s.tap.Close() }
 
 // monitorAllowed tells whether the node sends media to ip, and the error
 // that refuses the monitor otherwise.
@@ -60,15 +53,9 @@ func (m *Module) monitorAllowed(ip string) error {
 	return wire.InvalidParam("dst.ip", fmt.Sprintf("%s is outside the networks this node sends monitor media to (--monitor-rtp-nets)", ip))
 }
 
-// senderID is a sender's key in liveState.senders.
-func senderID(domain, confID, dst string) string { return domain + "/" + confID + "/" + dst }
-
-// monitorSend starts the sender of a live monitor on this node, replacing
-// the one to the same destination.
-func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon monitor) error {
+// monitorSpec is the sender of a live monitor as the media side opens it.
+func monitorSpec(mon monitor) media.MonitorSpec {
 	dst := mon.dst()
-	id := senderID(c.Rec.DomainMoid, c.ID(), dst)
-	m.monitorUnsend(id)
 	spec := media.MonitorSpec{Name: "monitor " + dst, Dst: dst, Audio: mon.Mode == monModeAudio}
 	switch mon.Src.Type {
 	case monSrcTerminal:
@@ -76,16 +63,7 @@ func (m *Module) monitorSend(ctx context.Context, c engine.Conference, mon monit
 	case monSrcContent:
 		spec.Source = media.MonitorDual
 	}
-	t, err := m.live.cfg.Media.OpenMonitor(ctx, c.ID(), spec)
-	if err != nil {
-		return err
-	}
-	s := &monitorSender{domain: c.Rec.DomainMoid, confID: c.ID(), key: mon.Key, tap: t}
-	m.live.mu.Lock()
-	m.live.senders[id] = s
-	m.live.mu.Unlock()
-	t.RequestKeyFrame()
-	return nil
+	return spec
 }
 
 // ErrNoMonitor answers MonitorHere for a key no live monitor has.
@@ -108,15 +86,10 @@ func (m *Module) monitorOpen(ctx context.Context, c engine.Conference, mon monit
 }
 
 // monitorEnsure gives a live monitor its sender on this node, keeping the
-// one it has (then asked for a key frame with keyFrame).
+// one it has (then asked for a key frame with keyFrame): the media side's
+// (rtc.LiveMedia.SendMonitor).
 func (m *Module) monitorEnsure(ctx context.Context, c engine.Conference, mon monitor, keyFrame bool) error {
-	if s := m.monitorSenderFor(c, mon.dst()); s != nil && s.key == mon.Key {
-		if keyFrame {
-			s.tap.RequestKeyFrame()
-		}
-		return nil
-	}
-	return m.monitorSend(ctx, c, mon)
+	return m.live.cfg.Media.SendMonitor(ctx, c.Rec.DomainMoid, c.ID(), mon.Key, monitorSpec(mon), keyFrame)
 }
 
 // MonitorHere gives the live monitor with key its sender on this node:
@@ -151,80 +124,9 @@ func (m *Module) monitorResend(ctx context.Context, c engine.Conference, want ma
 	}
 	for _, mon := range monitorsLive(&c, m.clk.Now()) {
 		dst := mon.dst()
-		if !want[dst] || m.monitorSenderFor(c, dst) != nil || m.monitorAllowed(mon.Dst.IP) != nil {
+		if !want[dst] || m.live.cfg.Media.MonitorSending(c.Rec.DomainMoid, c.ID(), dst) || m.monitorAllowed(mon.Dst.IP) != nil {
 			continue
 		}
 		_ = m.monitorOpen(ctx, c, mon, false)
-	}
-}
-
-// monitorUnsend ends the sender with id (domain/conf_id/dst), if any.
-func (m *Module) monitorUnsend(id string) {
-	m.live.mu.Lock()
-	s := m.live.senders[id]
-	delete(m.live.senders, id)
-	m.live.mu.Unlock()
-	if s != nil {
-		s.close()
-	}
-}
-
-// monitorSenderFor is the sender of the conference's monitor to dst.
-func (m *Module) monitorSenderFor(c engine.Conference, dst string) *monitorSender {
-	m.live.mu.Lock()
-	defer m.live.mu.Unlock()
-	return m.live.senders[senderID(c.Rec.DomainMoid, c.ID(), dst)]
-}
-
-// runDueSenders ends the senders whose monitor is no longer live, whose
-// conference ended, or whose tap the SFU closed (RunDueLive).
-func (m *Module) runDueSenders(ctx context.Context) error {
-	m.live.mu.Lock()
-	all := make(map[string]*monitorSender, len(m.live.senders))
-	for id, s := range m.live.senders {
-		all[id] = s
-	}
-	m.live.mu.Unlock()
-	now := m.clk.Now()
-	keys := map[string]map[string]bool{} // the live monitors' keys of each conference, read once a tick; none: not running
-	for id, s := range all {
-		select {
-		case <-s.tap.Done():
-			m.monitorUnsendIf(id, s)
-			continue
-		default:
-		}
-		ck := s.domain + "/" + s.confID
-		live, read := keys[ck]
-		if !read {
-			c, err := m.confs.Get(ctx, s.domain, s.confID, engine.StateRunning)
-			if err != nil && !errors.Is(err, engine.ErrConfNotFound) {
-				return err
-			}
-			live = map[string]bool{}
-			if err == nil {
-				for _, mon := range monitorsLive(&c, now) {
-					live[mon.Key] = mon.Key != ""
-				}
-			}
-			keys[ck] = live
-		}
-		if !live[s.key] {
-			m.monitorUnsendIf(id, s)
-		}
-	}
-	return nil
-}
-
-// monitorUnsendIf ends s if it is still id's sender (not a replacement).
-func (m *Module) monitorUnsendIf(id string, s *monitorSender) {
-	m.live.mu.Lock()
-	cur := m.live.senders[id]
-	if cur == s {
-		delete(m.live.senders, id)
-	}
-	m.live.mu.Unlock()
-	if cur == s { // a replacement closed s already
-		s.close()
 	}
 }

@@ -58,6 +58,10 @@ type Recordings interface {
 	// DropConference ends, storing nothing, this node's recordings of a
 	// conference another node took over (MediaLost).
 	DropConference(confID string)
+	// ReadFile reads the figures of a recording's file that the node's
+	// stop interrupted (rec_recover.go): base is its path without the
+	// suffix; ok false when there is none or it holds no playable media.
+	ReadFile(base string) (info media.RecordInfo, ok bool)
 }
 
 // RecordingConfig is how the node records.

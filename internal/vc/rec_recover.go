@@ -3,16 +3,12 @@ package vc
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
-	"github.com/confer-platform/confer/internal/playout"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/recorder"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -78,41 +74,14 @@ func (m *Module) RecoverRecordings(ctx context.Context) (int, error) {
 }
 
 // recFileInfo reads the figures of a recording's file in this node's
-// folder: base is its path relative to the folder without the suffix
-// (.webm or .mkv), as is the answer's Path; ok is false when there is
-// none, or it holds no playable media.
+// folder through the recording runtime (Recordings.ReadFile): base is its
+// path relative to the folder without the suffix (.webm or .mkv), as is
+// the answer's Path; ok is false when there is none, or it holds no
+// playable media.
 func (m *Module) recFileInfo(base string) (media.RecordInfo, bool) {
-	for _, ext := range []string{".webm", ".mkv"} {
-		rel := filepath.FromSlash(base) + ext
-		path := filepath.Join(m.rec.cfg.Dir, rel)
-		fi, err := os.Stat(path)
-		if err != nil {
-			continue
-		}
-		h, err := recorder.ProbeHeader(path)
-		if err != nil {
-			return media.RecordInfo{}, false
-		}
-		info := media.RecordInfo{Path: filepath.ToSlash(rel), Bytes: fi.Size(), Duration: h.Duration, Width: h.Width, Height: h.Height,
-			VideoCodec: h.VideoCodec, AudioCodec: h.AudioCodec, Container: h.Container}
-		if info.Duration == 0 { // cut short: the frames tell
-			f, err := playout.Open(path)
-			if err != nil {
-				return media.RecordInfo{}, false
-			}
-			var first, last time.Duration = -1, 0
-			_ = f.Frames(context.Background(), 0, func(fr playout.Frame) error {
-				if first < 0 {
-					first = fr.Time
-				}
-				last = max(last, fr.Time)
-				return nil
-			})
-			if first >= 0 {
-				info.Duration = last - first
-			}
-		}
-		return info, true
+	info, ok := m.rec.cfg.Media.ReadFile(filepath.Join(m.rec.cfg.Dir, filepath.FromSlash(base)))
+	if ok {
+		info.Path = m.recRel(info.Path)
 	}
-	return media.RecordInfo{}, false
+	return info, ok
 }

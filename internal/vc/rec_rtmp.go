@@ -3,10 +3,9 @@ package vc
 import (
 	"context"
 	"log/slog"
-	"strings"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/live"
+	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -21,12 +20,6 @@ import (
 // replies).
 const rtmpKey = "x_confer_rtmp_url"
 
-// Pusher pushes broadcasts (*live.RTMP).
-type Pusher interface {
-	Start(confID, recID, url string) error
-	Stop(confID, recID string)
-}
-
 // rtmpParam checks the extension (u, with the request's recorder_mode): an rtmp:// or rtmps:// URL
 // of a live broadcast, on a node that can push.
 func (m *Module) rtmpParam(u string, mode int) (string, error) {
@@ -36,14 +29,18 @@ func (m *Module) rtmpParam(u string, mode int) (string, error) {
 	if mode != 2 && mode != 3 {
 		return "", wire.InvalidParam(rtmpKey, "only a live broadcast (recorder_mode 2 or 3) is pushed")
 	}
-	if err := live.CheckRTMPURL(u); err != nil {
+	if err := media.CheckRTMPURL(u); err != nil {
 		return "", wire.InvalidParam(rtmpKey, err.Error())
 	}
-	if m.live == nil || m.live.cfg.Push == nil {
+	if !m.canPush() {
 		return "", wire.InvalidParam(rtmpKey, "this node cannot push RTMP (ffmpeg is not installed)")
 	}
 	return u, nil
 }
+
+// canPush tells whether this node pushes broadcasts to RTMP (the media
+// side's pusher, rtc.LiveMedia: ffmpeg installed).
+func (m *Module) canPush() bool { return m.liveOn() && m.live.cfg.Media.CanPush() }
 
 // rtmpStart starts the push of a stored broadcast on the conference's
 // media owner (passed to it as the control hosted, kind "rtmp", when
@@ -65,14 +62,12 @@ func (m *Module) rtmpStart(ctx context.Context, c engine.Conference, recID, url 
 
 // rtmpStartHere starts a broadcast's push on this node.
 func (m *Module) rtmpStartHere(c engine.Conference, recID, url string) {
-	if m.live == nil || m.live.cfg.Push == nil {
+	if !m.canPush() {
 		return
 	}
-	if err := m.live.cfg.Push.Start(c.ID(), recID, url); err != nil {
+	if err := m.live.cfg.Media.PushRTMP(c.Rec.DomainMoid, c.ID(), recID, url); err != nil {
 		slog.Default().Warn("RTMP push not started", "conf_id", c.ID(), "rec_id", recID, "err", err)
-		return
 	}
-	m.watched(c.Rec.DomainMoid, c.ID(), tagLive(recID))
 }
 
 // rtmpStop stops a broadcast's push on the conference's media owner.
@@ -91,8 +86,8 @@ func (m *Module) rtmpStop(ctx context.Context, domain, confID, recID string) {
 
 // rtmpStopHere stops a broadcast's push, if it has one on this node.
 func (m *Module) rtmpStopHere(confID, recID string) {
-	if m.live != nil && m.live.cfg.Push != nil {
-		m.live.cfg.Push.Stop(confID, recID)
+	if m.canPush() {
+		m.live.cfg.Media.StopRTMP(confID, recID)
 	}
 }
 
@@ -100,7 +95,7 @@ func (m *Module) rtmpStopHere(confID, recID string) {
 // a broadcast another node passed here: the URL is the stored
 // recording's.
 func (m *Module) rtmpHere(ctx context.Context, domain, confID, recID, action string) error {
-	if m.live == nil || m.live.cfg.Push == nil {
+	if !m.canPush() {
 		return wire.Errorf(CodeRecVRSFault, "the conference's media node cannot push RTMP (ffmpeg is not installed)")
 	}
 	switch action {
@@ -128,7 +123,7 @@ func (m *Module) rtmpHere(ctx context.Context, domain, confID, recID, action str
 // conference's media over from a node whose lease lapsed, the live
 // broadcasts of the conference that push to RTMP (MediaMoved).
 func (m *Module) rtmpMoved(c engine.Conference) {
-	if m.live == nil || m.live.cfg.Push == nil {
+	if !m.canPush() {
 		return
 	}
 	for _, rc := range c.Recorders {
@@ -141,20 +136,7 @@ func (m *Module) rtmpMoved(c engine.Conference) {
 // rtmpLost stops this node's RTMP pushes of a conference another node
 // took over (MediaLost).
 func (m *Module) rtmpLost(confID string) {
-	if m.live == nil || m.live.cfg.Push == nil {
-		return
-	}
-	m.live.mu.Lock()
-	var recIDs []string
-	if w := m.live.watched[confID]; w != nil {
-		for tag := range w.tags {
-			if recID, ok := strings.CutPrefix(tag, "live:"); ok {
-				recIDs = append(recIDs, recID)
-			}
-		}
-	}
-	m.live.mu.Unlock()
-	for _, recID := range recIDs {
-		m.rtmpStopHere(confID, recID)
+	if m.canPush() {
+		m.live.cfg.Media.DropRTMP(confID)
 	}
 }
