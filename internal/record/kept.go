@@ -57,6 +57,9 @@ func DecodeKept(data []byte, v any) (extra map[string]json.RawMessage, err error
 				if scratch, err = appendValue(scratch[:0], f); err == nil && bytes.Equal(scratch, raw) {
 					return nil // held exactly
 				}
+				if c, err := canonicalJSON(raw); err == nil && bytes.Equal(scratch, c) {
+					return nil // held exactly, as the map document writes it
+				}
 			}
 			f.SetZero()
 		}

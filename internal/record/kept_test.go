@@ -45,8 +45,9 @@ func TestKeptRoundTrip(t *testing.T) {
 	}{
 		{`{"id":1,"inner":{"a":2},"list":[1,2],"name":"n","z":{"}":"{[\"]"}}`, []string{"id", "name", "list", "inner"}},
 		{` { "name" : "a\"b", "id" : "1", "list":[] , "inner":{"a":1,"b":2}} `, []string{"list", "name"}},
-		{`{"id":-0,"name":"<&>","list":null,"inner":null,"k\u00e9y":1e3,"x":[{"b":1,"a":2}]}`, nil},
+		{`{"id":-0,"name":"<&>","list":null,"inner":null,"k\u00e9y":1e3,"x":[{"b":1,"a":2}]}`, []string{"name"}},
 		{`{"id":1,"id":"2","name":"é","name":"ok"}`, []string{"name"}},
+		{`{"name":"a\u00e9","list":[ 1, 2 ],"inner":{ "a" : 1 }}`, []string{"name", "list", "inner"}},
 		{`{"id":9007199254740993,"name":"\u2028"}`, []string{"id", "name"}},
 		{`{}`, nil},
 	} {

@@ -3,9 +3,6 @@ package program
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
-	"reflect"
-	"strings"
 
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
@@ -93,89 +90,19 @@ type Doc struct {
 // members and those kept in Extra, in name order (a typed member wins a
 // name both have).
 func Encode(d Doc) ([]byte, error) {
-	b, err := record.Encode(d)
-	if err != nil || len(d.Extra) == 0 {
-		return b, err
-	}
-	var typed map[string]json.RawMessage
-	if err := json.Unmarshal(b, &typed); err != nil {
-		return nil, err
-	}
-	m := maps.Clone(d.Extra)
-	maps.Copy(m, typed)
-	return json.Marshal(m) // in name order, as shape.Encode wrote the map
+	return record.EncodeKept(d, d.Extra)
 }
 
-// canonical is a member's JSON in the bytes the map document wrote for
-// it (shape.Decode's value, written as json.Marshal writes it:
-// TestEncodeMatchesMarshal).
-func canonical(raw json.RawMessage) (json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return json.Marshal(v)
-}
-
-// decodeDoc reads a stored document. A document of the typed members
-// alone, each in its own form, is read at once (written back, it has its
-// bytes); any other is read member by member, keeping what the type does
-// not hold in Extra.
+// decodeDoc reads a stored document, keeping what the type does not hold
+// exactly in Extra (record.DecodeKept).
 func decodeDoc(data []byte) (Doc, error) {
 	var d Doc
-	if json.Unmarshal(data, &d) == nil {
-		if b, err := record.Encode(d); err == nil && bytes.Equal(b, data) {
-			return d, nil
-		}
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
+	extra, err := record.DecodeKept(data, &d)
+	if err != nil {
 		return Doc{}, err
 	}
-	d = Doc{}
-	for k, raw := range m {
-		v, err := canonical(raw)
-		if err != nil {
-			return Doc{}, err
-		}
-		m[k] = v
-		if i, ok := docFields[k]; ok && d.setMember(i, v) {
-			delete(m, k)
-		}
-	}
-	if len(m) > 0 {
-		d.Extra = m // what is left
-	}
+	d.Extra = extra
 	return d, nil
-}
-
-// docFields are Doc's members by name (the field's index).
-var docFields = func() map[string]int {
-	t := reflect.TypeFor[Doc]()
-	out := map[string]int{}
-	for i := 0; i < t.NumField(); i++ {
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
-			out[name] = i
-		}
-	}
-	return out
-}()
-
-// setMember sets the member i to the stored member want (canonical)
-// when its type holds it exactly: present, and written back in the same
-// bytes.
-func (d *Doc) setMember(i int, want json.RawMessage) bool {
-	f := reflect.New(reflect.TypeFor[Doc]().Field(i).Type)
-	if json.Unmarshal(want, f.Interface()) != nil || f.Elem().IsZero() {
-		return false
-	}
-	if got, err := record.Encode(f.Elem().Interface()); err != nil || !bytes.Equal(got, want) {
-		return false
-	}
-	reflect.ValueOf(d).Elem().Field(i).Set(f.Elem())
-	return true
 }
 
 // Keep keeps a member in the form given (as a map document's value:
