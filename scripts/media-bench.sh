@@ -30,7 +30,9 @@
 # "confer-nodirect" the same with --rtc-direct-path=false (subscribers'
 # audio through pion's write path, docs/sfu-internals.md "The direct
 # path"), "confer-nochecks" the same with --rtc-fast-checks=false (every
-# ICE check through pion's agent, docs/sfu-internals.md "Fast checks");
+# ICE check through pion's agent, docs/sfu-internals.md "Fast checks"),
+# "confer-nortcp" the same with --rtc-fast-rtcp=false (every SRTCP
+# datagram through pion's read path, docs/sfu-internals.md "Fast RTCP");
 # with CONFER_URL, the running server, its rooms
 # CONFER_ROOMS and their tokens CONFER_TOKENS (one per room, in order).
 #
@@ -42,7 +44,10 @@
 # keeps the temporary folder with every report), PROFILE (1: every conferd
 # started here writes a CPU profile of its run, --cpu-profile, and the
 # script prints its top functions after the row; issue 43's profiles),
-# ROUNDS (1: runs of each workload and target; with more, the targets take
+# INTERCEPTORS (1: the generator's connections run pion's default
+# interceptors, confer-mediaload --interceptors: its subscribers send
+# receiver reports and NACKs as a browser does, which the default run's
+# do not; issue 43's fast RTCP), ROUNDS (1: runs of each workload and target; with more, the targets take
 # turns, in reverse order every other round so that a drift of the
 # machine's speed falls on both sides alike, and the summary gives each
 # target's median packets per CPU-second, its spread, and the ratio of the
@@ -122,6 +127,7 @@ one() {
 	local target=$1 pubs=$2 subs=$3; shift 3
 	local args=(--publishers "$pubs" --subscribers "$subs" --duration "$DURATION" --warmup "$WARMUP"
 		--join-c "$JOIN_C" --procs "$PROCS" --audio-file "$work/audio.ogg" --format tsv "$@")
+	[ "${INTERCEPTORS:-}" = 1 ] && args+=(--interceptors)
 	[ "${1:-}" = --video ] && args+=(--video-file "$work/video.ivf")
 	case $target in
 	bare)
@@ -131,11 +137,12 @@ one() {
 		args+=(--label bare --target whip --url "http://127.0.0.1:$port" --server-pid "$bare_pid") ;;
 	janus)
 		args+=(--label janus --start-janus --janus-event-loops "$JANUS_LOOPS") ;;
-	confer | confer-plain | confer-nodirect | confer-nochecks)
+	confer | confer-plain | confer-nodirect | confer-nochecks | confer-nortcp)
 		local nrooms=$pubs flags=()
 		[ "$target" = confer-plain ] && flags=(--rtc-batch-io=false)
 		[ "$target" = confer-nodirect ] && flags=(--rtc-direct-path=false)
 		[ "$target" = confer-nochecks ] && flags=(--rtc-fast-checks=false)
+		[ "$target" = confer-nortcp ] && flags=(--rtc-fast-rtcp=false)
 		[ "${PROFILE:-}" = 1 ] && flags+=(--cpu-profile "$work/$target.$pubs.$subs.pprof")
 		[ "${1:-}" = --room-count ] && nrooms=1
 		if [ -n "${CONFER_URL:-}" ]; then

@@ -28,6 +28,7 @@ type rtcFlags struct {
 	publicIPs, stun, turn              *string
 	turnUser, turnCred                 *string
 	noRTC, batchIO, direct, fastChecks *bool
+	fastRTCP                           *bool
 	mediaURL                           *string
 	mediaLease                         *time.Duration
 	monitorNets                        *string
@@ -48,6 +49,7 @@ func addRTCFlags(fs *flag.FlagSet) *rtcFlags {
 		batchIO:     fs.Bool("rtc-batch-io", os.Getenv("CONFER_RTC_BATCH_IO") == "" || envBool("CONFER_RTC_BATCH_IO"), "read and write the ICE UDP port in batches (recvmmsg/sendmmsg, Linux); false: one system call a datagram (env CONFER_RTC_BATCH_IO)"),
 		direct:      fs.Bool("rtc-direct-path", os.Getenv("CONFER_RTC_DIRECT_PATH") == "" || envBool("CONFER_RTC_DIRECT_PATH"), "encrypt subscribers' audio with the SFU's own SRTP and queue it on the batched ICE port, past pion's write path; false: pion's (env CONFER_RTC_DIRECT_PATH)"),
 		fastChecks:  fs.Bool("rtc-fast-checks", os.Getenv("CONFER_RTC_FAST_CHECKS") == "" || envBool("CONFER_RTC_FAST_CHECKS"), "answer connected sessions' ICE checks on the batched ICE port's reader, past pion's UDP mux and agent loop; false: pion answers every check (env CONFER_RTC_FAST_CHECKS)"),
+		fastRTCP:    fs.Bool("rtc-fast-rtcp", os.Getenv("CONFER_RTC_FAST_RTCP") == "" || envBool("CONFER_RTC_FAST_RTCP"), "decrypt and handle connected sessions' SRTCP (reports, NACKs, PLIs, TWCC feedback) on the batched ICE port's reader, past pion's UDP mux, ICE, DTLS and SRTP goroutines; false: pion reads it all (env CONFER_RTC_FAST_RTCP)"),
 		noRTC:       fs.Bool("no-rtc", false, "run without real media: no SFU, WHIP, WHEP or join page"),
 		monitorNets: fs.String("monitor-rtp-nets", envOr("CONFER_MONITOR_RTP_NETS", "private"), "networks (CIDR, comma-separated) monitors may send RTP to; \"private\": loopback, private and link-local addresses; \"none\": no monitor media (env CONFER_MONITOR_RTP_NETS)"),
 		mediaLease:  fs.Duration("media-lease", envDuration("CONFER_MEDIA_LEASE", rtc.DefaultLease), "with several nodes: how long this node's ownership of a conference's media holds without renewal; when the owner stops, another node takes its conferences over once it lapses (env CONFER_MEDIA_LEASE)"),
@@ -68,7 +70,7 @@ func splitList(s string) []string {
 // config is the SFU configuration the flags describe.
 func (f *rtcFlags) config() (sfu.Config, error) {
 	c := sfu.Config{UDPPort: *f.udpPort, TCPPort: *f.tcpPort, MaxSessions: *f.maxSess, MixTalkers: *f.mixTalkers, Loopback: true,
-		PlainUDP: !*f.batchIO, NoDirectPath: !*f.direct, NoFastChecks: !*f.fastChecks}
+		PlainUDP: !*f.batchIO, NoDirectPath: !*f.direct, NoFastChecks: !*f.fastChecks, NoFastRTCP: !*f.fastRTCP}
 	if c.UDPPort < 0 || c.UDPPort > 65535 || c.TCPPort > 65535 {
 		return c, fmt.Errorf("--rtc-udp-port and --rtc-tcp-port must be ports")
 	}

@@ -21,6 +21,9 @@ type batchNet struct {
 	// checks answers connected sessions' ICE checks on the sockets'
 	// reader (checks.go); nil with Config.NoFastChecks.
 	checks *checkResponder
+	// rtcp reads connected sessions' SRTCP on the sockets' reader
+	// (fastrtcp.go); nil with Config.NoFastRTCP.
+	rtcp *rtcpReader
 }
 
 // checker is n's checkResponder (nil on a nil batchNet).
@@ -41,8 +44,8 @@ func (n *batchNet) ListenUDP(network string, laddr *net.UDPAddr) (ptransport.UDP
 		_ = c.Close()
 		return nil, err
 	}
-	if n.checks != nil {
-		b.SetIntercept(n.checks.intercept(b))
+	if f := n.intercept(b); f != nil {
+		b.SetIntercept(f)
 	}
 	n.mu.Lock()
 	n.conns = append(n.conns, b)
@@ -50,6 +53,14 @@ func (n *batchNet) ListenUDP(network string, laddr *net.UDPAddr) (ptransport.UDP
 	n.held.Store(&all)
 	n.mu.Unlock()
 	return b, nil
+}
+
+// rtcpReader is n's rtcpReader (nil on a nil batchNet).
+func (n *batchNet) rtcpReader() *rtcpReader {
+	if n == nil {
+		return nil
+	}
+	return n.rtcp
 }
 
 // hold holds every socket for a packet's fan-out (udpbatch.Conn.Hold:

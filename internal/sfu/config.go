@@ -55,6 +55,10 @@ type Config struct {
 	// NoFastChecks leaves every ICE check to pion's agent instead of
 	// answering connected sessions' on the UDP port's reader (checks.go).
 	NoFastChecks bool
+	// NoFastRTCP leaves every SRTCP datagram to pion's read path instead
+	// of decrypting and handling connected sessions' on the UDP port's
+	// reader (fastrtcp.go).
+	NoFastRTCP bool
 	// TCPPort is the ICE-TCP fallback port; 0 picks an ephemeral port, a
 	// negative value disables ICE-TCP.
 	TCPPort int
@@ -170,6 +174,9 @@ func openTransport(cfg Config) (*transport, error) {
 		t.batch = &batchNet{Net: n}
 		if !cfg.NoFastChecks {
 			t.batch.checks = newCheckResponder()
+		}
+		if !cfg.NoFastRTCP {
+			t.batch.rtcp = newRTCPReader()
 		}
 		opts = append(opts, ice.UDPMuxFromPortWithNet(t.batch))
 	}

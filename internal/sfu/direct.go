@@ -384,8 +384,8 @@ func (sess *session) startDirect() {
 		d.mu.Unlock()
 		d.wmu.Unlock()
 	}
-	checks := sess.sfu.tr.batch.checker()
-	if len(ws) == 0 && checks == nil {
+	checks, fast := sess.sfu.tr.batch.checker(), sess.sfu.tr.batch.rtcpReader()
+	if len(ws) == 0 && checks == nil && fast == nil {
 		return
 	}
 	// The pair may change (an ICE restart, the controlling agent's
@@ -398,6 +398,9 @@ func (sess *session) startDirect() {
 		}
 		if checks != nil {
 			go checks.track(sess, sess.sfu.tr.batch.sockets(), sess.sfu.cfg.PublicIPs)
+		}
+		if fast != nil {
+			go fast.track(sess, sess.sfu.tr.batch.sockets(), sess.sfu.cfg.PublicIPs)
 		}
 	}
 	ice.OnSelectedCandidatePairChange(follow)
@@ -413,34 +416,8 @@ func (sess *session) directWriter(snd *webrtc.RTPSender, d *downTrack) (*directW
 		return nil, errNoDirectPath
 	}
 	dt := snd.Transport()
-	if dt == nil || dt.State() != webrtc.DTLSTransportStateConnected {
-		return nil, errNoDirectPath
-	}
-	conn, cryptex := dtlsConn(dt)
-	if conn == nil {
-		return nil, errNoDirectPath
-	}
-	sp, ok := conn.SelectedSRTPProtectionProfile()
-	if !ok {
-		return nil, errNoDirectPath
-	}
-	profile, ok := srtpProfiles[sp]
-	if !ok {
-		return nil, errNoDirectPath
-	}
-	state, ok := conn.ConnectionState()
-	if !ok {
-		return nil, errNoDirectPath
-	}
-	local := sess.pc.CurrentLocalDescription()
-	if local == nil || !strings.Contains(local.SDP, "a=setup:") {
-		return nil, errNoDirectPath
-	}
-	// The answer's setup role is the DTLS role (RFC 5763 section 5):
-	// active is the client.
-	isClient := strings.Contains(local.SDP, "a=setup:active")
-	cfg := srtp.Config{Profile: profile}
-	if err := cfg.ExtractSessionKeysFromDTLS(&state, isClient); err != nil {
+	cfg, profile, cryptex, err := sess.srtpKeys(dt)
+	if err != nil {
 		return nil, err
 	}
 	// RFC 9335: the header extensions are encrypted too when the
@@ -478,6 +455,44 @@ func (sess *session) directWriter(snd *webrtc.RTPSender, d *downTrack) (*directW
 		}
 	}
 	return nil, errNoDirectPath
+}
+
+// srtpKeys are the SRTP keys of connected transport dt, as pion derives
+// its own from the DTLS connection (RFC 5764 section 4.2), with the
+// profile and the outbound Cryptex mode (RFC 9335).
+func (sess *session) srtpKeys(dt *webrtc.DTLSTransport) (srtp.Config, srtp.ProtectionProfile, srtp.CryptexMode, error) {
+	var cfg srtp.Config
+	if dt == nil || dt.State() != webrtc.DTLSTransportStateConnected {
+		return cfg, 0, 0, errNoDirectPath
+	}
+	conn, cryptex := dtlsConn(dt)
+	if conn == nil {
+		return cfg, 0, 0, errNoDirectPath
+	}
+	sp, ok := conn.SelectedSRTPProtectionProfile()
+	if !ok {
+		return cfg, 0, 0, errNoDirectPath
+	}
+	profile, ok := srtpProfiles[sp]
+	if !ok {
+		return cfg, 0, 0, errNoDirectPath
+	}
+	state, ok := conn.ConnectionState()
+	if !ok {
+		return cfg, 0, 0, errNoDirectPath
+	}
+	local := sess.pc.CurrentLocalDescription()
+	if local == nil || !strings.Contains(local.SDP, "a=setup:") {
+		return cfg, 0, 0, errNoDirectPath
+	}
+	// The answer's setup role is the DTLS role (RFC 5763 section 5):
+	// active is the client.
+	isClient := strings.Contains(local.SDP, "a=setup:active")
+	cfg.Profile = profile
+	if err := cfg.ExtractSessionKeysFromDTLS(&state, isClient); err != nil {
+		return cfg, 0, 0, err
+	}
+	return cfg, profile, cryptex, nil
 }
 
 // srtpProfiles maps DTLS-SRTP's profiles (RFC 5764 section 4.1.2) to

@@ -424,19 +424,25 @@ func (d *downTrack) readRTCP(s *webrtc.RTPSender) {
 			return
 		}
 		for _, p := range pkts {
-			switch p := p.(type) {
-			case *rtcp.ReceiverReport:
-				d.noteReports(p.Reports)
-			case *rtcp.SenderReport:
-				d.noteReports(p.Reports)
-			case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
-				d.mu.Lock()
-				r, l := d.src, d.curLayer
-				d.mu.Unlock()
-				if r != nil {
-					r.requestKeyFrame(l)
-				}
-			}
+			d.handleRTCP(p)
+		}
+	}
+}
+
+// handleRTCP is what the SFU does with an RTCP packet addressed to d's
+// stream: from readRTCP, or from the port's reader (fastrtcp.go).
+func (d *downTrack) handleRTCP(p rtcp.Packet) {
+	switch p := p.(type) {
+	case *rtcp.ReceiverReport:
+		d.noteReports(p.Reports)
+	case *rtcp.SenderReport:
+		d.noteReports(p.Reports)
+	case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
+		d.mu.Lock()
+		r, l := d.src, d.curLayer
+		d.mu.Unlock()
+		if r != nil {
+			r.requestKeyFrame(l)
 		}
 	}
 }

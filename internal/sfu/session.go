@@ -390,6 +390,9 @@ func (sess *session) close(why end) {
 		if c := s.tr.batch.checker(); c != nil {
 			c.untrack(sess)
 		}
+		if r := s.tr.batch.rtcpReader(); r != nil {
+			r.untrack(sess)
+		}
 		if sess.pc != nil {
 			_ = sess.pc.Close()
 		}
