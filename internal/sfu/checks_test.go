@@ -78,6 +78,13 @@ func (n *checkNet) response(id [stun.TransactionIDSize]byte) *stun.Message {
 // every keepalive (and answering nothing but what n lets through).
 func (rg *testRig) checkClient(a *client, n *checkNet, keepalive time.Duration) *client {
 	rg.t.Helper()
+	return rg.checkClientCounting(a, n, keepalive, nil)
+}
+
+// checkClientCounting is checkClient counting the audio packets the
+// client receives in got (nil: none read).
+func (rg *testRig) checkClientCounting(a *client, n *checkNet, keepalive time.Duration, got *atomic.Int64) *client {
+	rg.t.Helper()
 	m := &webrtc.MediaEngine{}
 	if err := m.RegisterDefaultCodecs(); err != nil {
 		rg.t.Fatal(err)
@@ -92,7 +99,10 @@ func (rg *testRig) checkClient(a *client, n *checkNet, keepalive time.Duration) 
 	se.SetIncludeLoopbackCandidate(true)
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
 	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
-	se.SetICETimeouts(time.Second, time.Second, keepalive)
+	// pion's agent runs its loop at the least of the three, and checks
+	// the selected pair on every round once connected: a long keepalive
+	// needs timeouts as long, or the client checks every second anyway.
+	se.SetICETimeouts(max(time.Second, keepalive), max(time.Second, keepalive), keepalive)
 	// No interceptors: the client sends no RTCP, so its checks are the
 	// only thing the SFU hears from it once connected.
 	pc, err := webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithSettingEngine(se),
@@ -105,6 +115,17 @@ func (rg *testRig) checkClient(a *client, n *checkNet, keepalive time.Duration) 
 	if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeAudio,
 		webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
 		rg.t.Fatal(err)
+	}
+	if got != nil {
+		pc.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
+			buf := make([]byte, 1500)
+			for {
+				if _, _, err := t.Read(buf); err != nil {
+					return
+				}
+				got.Add(1)
+			}
+		})
 	}
 	c.connect(fmt.Sprintf("/rtc/whep/c1?mt_id=%s", a.mtID), http.StatusCreated)
 	return c
