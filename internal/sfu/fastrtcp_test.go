@@ -8,7 +8,10 @@ import (
 	"time"
 
 	"github.com/pion/rtcp"
+	"github.com/pion/srtp/v3"
 	"github.com/pion/webrtc/v4"
+
+	"github.com/confer-platform/confer/internal/udpbatch"
 )
 
 // rtcpRun is a publisher and a subscriber with pion's default
@@ -245,5 +248,49 @@ func restartICE(t *testing.T, rg *testRig, sub *client) {
 	}
 	if err := sub.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: strings.Join(lines, "\r\n")}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A subscriber's receiver report on its audio costs the port's reader no
+// allocation: decryption into the session's buffer, the report blocks
+// parsed into its own (the steady state's inbound packet at 500 audio
+// subscribers, issue 43's budget).
+func TestFastRTCPReportsAllocateNothing(t *testing.T) {
+	key, salt := make([]byte, 16), make([]byte, 12)
+	for i := range key {
+		key[i] = byte(i)
+	}
+	enc, err := srtp.CreateContext(key, salt, srtp.ProtectionProfileAeadAes128Gcm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := srtp.CreateContext(key, salt, srtp.ProtectionProfileAeadAes128Gcm) // no replay window: the same datagram again
+	if err != nil {
+		t.Fatal(err)
+	}
+	audio := &downTrack{kind: webrtc.RTPCodecTypeAudio, ssrc: 1111}
+	video := &downTrack{kind: webrtc.RTPCodecTypeVideo, ssrc: 2222}
+	s := &rtcpSession{sess: &session{downs: []*downTrack{audio, video}}, ctx: dec,
+		plain: make([]byte, 0, udpbatch.MaxDatagram)}
+	raw, err := (&rtcp.ReceiverReport{SSRC: 9, Reports: []rtcp.ReceptionReport{{SSRC: 1111, FractionLost: 64, Jitter: 480}}}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := enc.EncryptRTCP(nil, raw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.handle(b)
+	if loss, _, ok := audio.rr.quality(); !ok || loss != 25 {
+		t.Fatalf("audio's report: loss %v, ok %v", loss, ok)
+	}
+	if _, _, ok := video.rr.quality(); ok {
+		t.Fatal("the video took the audio's report")
+	}
+	if n := testing.AllocsPerRun(1000, func() { s.handle(b) }); n != 0 {
+		t.Errorf("%v allocations a report", n)
+	}
+	if c := s.rr.Load(); c != 1002 { // AllocsPerRun's warm-up run besides
+		t.Errorf("%d reports counted, want 1002", c)
 	}
 }
