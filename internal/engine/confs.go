@@ -189,8 +189,7 @@ func (s *Conferences) got(rec store.Record, err error, domainMoid, confID string
 // List returns the conferences of a domain in a state, of one creating
 // account when ownerMoid is set, ordered by start time then number.
 func (s *Conferences) List(ctx context.Context, domainMoid, ownerMoid, state string) ([]Conference, error) {
-	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, DomainMoid: domainMoid,
-		OwnerMoid: ownerMoid, States: []string{state}})
+	recs, err := s.Records(ctx, domainMoid, ownerMoid, state)
 	if err != nil {
 		return nil, err
 	}
@@ -210,6 +209,16 @@ func (s *Conferences) List(ctx context.Context, domainMoid, ownerMoid, state str
 		return out[i].ID() < out[j].ID()
 	})
 	return out, nil
+}
+
+// Records returns the records of the conferences of a domain in a state,
+// of one creating account when ownerMoid is set, in no order and not
+// decoded: for a reader that reads their stored documents as its own type
+// (mc's booked list).
+func (s *Conferences) Records(ctx context.Context, domainMoid, ownerMoid, state string) ([]store.Record, error) {
+	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, DomainMoid: domainMoid,
+		OwnerMoid: ownerMoid, States: []string{state}})
+	return recs, err
 }
 
 // StartTime returns the conference's start time (its record's creation
