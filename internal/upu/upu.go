@@ -135,13 +135,19 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 		}
 		byAccount[e.Account] = &terminal{doc: model.UPUTerminalsListReplyTerminal{Account: e.Account, Alias: e.Alias, E164: e.E164, IP: e.IP, InDirectory: 1}}
 	}
-	confs, err := m.confs.List(ctx, domain, "", engine.StateRunning)
+	confs, err := m.confs.Records(ctx, domain, "", engine.StateRunning)
 	if err != nil {
 		return nil, err
 	}
-	names := map[string]string{}
-	for _, c := range confs {
-		names[c.ID()] = record.Str(c.Doc, "name")
+	names := map[string]string{} // the running conferences' names, read from their stored bytes
+	for _, rec := range confs {
+		var c struct {
+			Name record.Text `json:"name"`
+		}
+		if err := json.Unmarshal(rec.Data, &c); err != nil {
+			return nil, err
+		}
+		names[rec.ID] = string(c.Name)
 	}
 	mts, _, err := m.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindMT, DomainMoid: domain})
 	if err != nil {
