@@ -331,7 +331,7 @@ func (e *Engine) left(ctx context.Context, c Conf, mtIDs []string, lost bool) er
 		return nil
 	}
 	e.closeCalls(ctx, c, mtIDs, lost) // history.go
-	return e.features.Left(ctx, c, mtIDs)
+	return e.apply(ctx, c, e.features.Left(ctx, c, mtIDs))
 }
 
 // Remove hangs up and deletes terminals (reference 05 "批量删除终端").

@@ -48,8 +48,8 @@ type Peer struct {
 var ErrNoPeer = errors.New("engine: not a conference number")
 
 // Peers finds the conferences that links call. It is the seam of
-// cascading: the local implementation (internal/vc) finds conferences of
-// this platform (part of Features); one that finds conferences on another platform would
+// cascading: the local implementation (LocalPeers, embedded in conference
+// control's Features) finds conferences of this platform; one that finds conferences on another platform would
 // return them here, with the engine's operations on their terminals
 // going to that platform (see docs/cascades.md "The seam").
 type Peers interface {
@@ -59,6 +59,78 @@ type Peers interface {
 	// Conf returns a running conference of the domain by number (false
 	// when it is not running).
 	Conf(ctx context.Context, domainMoid, confID string) (Conf, bool, error)
+}
+
+// LocalPeers finds this platform's conferences (Peers) in the engine's
+// conferences, read from the store: a running conference of the domain
+// with that number, or a number in the platform's conference number
+// range, is a conference number; only a running one is live. A
+// conference of another user domain is no conference of the caller's
+// (never linked: no user sees another domain's terminals). Conference
+// control's Features embed it, so that the engine's lookups for a link
+// do not go through conference control and back (docs/architecture.md
+// "The other hooks, traced").
+type LocalPeers struct{ Confs *Conferences }
+
+// Find looks an account up as a conference number of the domain.
+func (p LocalPeers) Find(ctx context.Context, domainMoid, account string) (Peer, error) {
+	n, ok := confNumber(account)
+	if !ok {
+		return Peer{}, ErrNoPeer
+	}
+	c, err := p.Confs.Get(ctx, domainMoid, account, StateRunning)
+	if err == nil {
+		return Peer{Conf: runningConfOf(c), Name: record.Str(c.Doc, "name"), Live: true}, nil
+	}
+	if !errors.Is(err, ErrConfNotFound) {
+		return Peer{}, err
+	}
+	if cfg := p.Confs.Config(); n >= cfg.NumberMin && n <= cfg.NumberMax {
+		return Peer{Conf: Conf{DomainMoid: domainMoid, ConfID: account}}, nil
+	}
+	return Peer{}, ErrNoPeer
+}
+
+// Conf returns a running conference's engine view, with its terminal
+// limit.
+func (p LocalPeers) Conf(ctx context.Context, domainMoid, confID string) (Conf, bool, error) {
+	c, err := p.Confs.Get(ctx, domainMoid, confID, StateRunning)
+	if errors.Is(err, ErrConfNotFound) {
+		return Conf{}, false, nil
+	}
+	if err != nil {
+		return Conf{}, false, err
+	}
+	return runningConfOf(c), true, nil
+}
+
+// runningConf is the running conference confID of the domain, with its
+// terminal limit (false when it is not running).
+func (e *Engine) runningConf(ctx context.Context, domainMoid, confID string) (Conf, bool, error) {
+	return LocalPeers{e.confs}.Conf(ctx, domainMoid, confID)
+}
+
+// runningConfOf is the engine view of a running conference with its
+// terminal limit.
+func runningConfOf(c Conference) Conf {
+	ec := ConfOf(c)
+	ec.MaxJoinMt = Ports(c.Doc)
+	return ec
+}
+
+// confNumber reads a conference number: up to 18 decimal digits.
+func confNumber(s string) (int64, bool) {
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(r-'0')
+	}
+	return n, true
 }
 
 // dialPeer answers the call of a link at once: a live conference answers,

@@ -29,15 +29,10 @@ type Detach struct {
 // hangupIn hangs up terminals of another running conference of cf's user
 // domain; a conference or terminal gone meanwhile is skipped.
 func (e *Engine) hangupIn(ctx context.Context, cf Conf, h Hangup) error {
-	c, err := e.confs.Get(ctx, cf.DomainMoid, h.ConfID, StateRunning)
-	if errors.Is(err, ErrConfNotFound) {
-		return nil
-	}
-	if err != nil {
+	ec, ok, err := e.runningConf(ctx, cf.DomainMoid, h.ConfID)
+	if err != nil || !ok {
 		return err
 	}
-	ec := ConfOf(c)
-	ec.MaxJoinMt = Ports(c.Doc)
 	if err := e.Hangup(ctx, ec, h.MtIDs); err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}

@@ -10,13 +10,13 @@ import "context"
 // must outlive a conference when it ends. The engine calls it at those
 // moments; New receives it.
 //
-// Started, Joined, VoiceActive, DualStarted and DualStopped return what
-// they decided (a Change), Ended its Effects, and the engine applies it
-// (features_apply.go): conference control does not call the engine back
-// on a conference's creation or end, a terminal's arrival, a speaker
-// chosen by voice or a dual stream started or stopped, so none of these
-// paths enters the engine twice (docs/architecture.md "Two call
-// paths, traced").
+// Started, Joined, Left, VoiceActive, DualStarted and DualStopped return
+// what they decided (a Change), Ended its Effects, and the engine applies
+// it (features_apply.go): conference control does not call the engine
+// back on a conference's creation or end, a terminal's arrival or
+// departure, a speaker chosen by voice or a dual stream started or
+// stopped, so none of these paths enters the engine twice
+// (docs/architecture.md "Two call paths, traced").
 type Features interface {
 	// Started decides how the features that the creation of c set start,
 	// when c starts running and before its invitees are called. It may
@@ -26,9 +26,12 @@ type Features interface {
 	// Joined decides how the conference's state applies to t, whose call
 	// was just answered.
 	Joined(ctx context.Context, c Conf, t Terminal) Change
-	// Left drops the terminals mtIDs, which have left c's call (hung up
-	// or removed), from the roles and features that held them.
-	Left(ctx context.Context, c Conf, mtIDs []string) error
+	// Left decides how the terminals mtIDs, which have left c's call
+	// (hung up or removed), are dropped from the roles and features that
+	// held them, the cascades they dissolve (Effects.Hangup,
+	// Effects.Detach), the superior's features they leave too
+	// (Effects.Leave) and whether c ends with them (Effects.End).
+	Left(ctx context.Context, c Conf, mtIDs []string) Change
 	// Ended runs after an ended conference's terminals are gone: it keeps
 	// what must outlive the conference (running recordings become
 	// programs) and returns how its cascades are dissolved (Effects.Hangup,
@@ -36,7 +39,9 @@ type Features interface {
 	// error are still applied.
 	Ended(ctx context.Context, c Conference) (Effects, error)
 
-	// Peers finds the conferences that link terminals call (cascade.go).
+	// Peers finds the conferences that link terminals call (cascade.go);
+	// LocalPeers finds this platform's, without calling conference
+	// control.
 	Peers
 	// Link decides whether the cascade of an answered link terminal
 	// linkID may be established (the engine establishes it,
@@ -62,7 +67,7 @@ type NoFeatures struct{}
 
 func (NoFeatures) Started(context.Context, Conference) Change    { return Change{} }
 func (NoFeatures) Joined(context.Context, Conf, Terminal) Change { return Change{} }
-func (NoFeatures) Left(context.Context, Conf, []string) error    { return nil }
+func (NoFeatures) Left(context.Context, Conf, []string) Change   { return Change{} }
 func (NoFeatures) Ended(context.Context, Conference) (Effects, error) {
 	return Effects{}, nil
 }

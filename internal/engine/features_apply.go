@@ -27,13 +27,18 @@ type Change struct {
 	// told; tree is its subordinates' terminals, as for Conf. Effects returned with an error are still applied: the error
 	// reports what the hook left out.
 	Effects func(ctx context.Context, c Conference, tree []Terminal) (Effects, error)
+	// Notices, when set, are the notices written with the conference
+	// (store.WithNotices) when Conf asks to write it: the engine asks for
+	// them after each Conf that does.
+	Notices func() []store.Notice
 }
 
 // Effects are a feature hook's writes to terminals and controls of the
 // media plane, in the order the engine applies them: the parts of the
 // recordings started, the dual stream's source, the flags, then what the participants see and hear, then the
 // mutes and silences, then the terminals told again, then the cascades
-// dissolved.
+// dissolved, then the superiors' features left, then the conference's
+// end.
 type Effects struct {
 	// Parts are recording files that the hook started on this node; the
 	// engine stores each part with its recording (RecordingStarted).
@@ -58,6 +63,21 @@ type Effects struct {
 	// Detach the subordinates that go on alone (cascade_end.go).
 	Hangup []Hangup
 	Detach []Detach
+	// Leave are terminals that leave another running conference's
+	// features too (a subordinate's terminals, under their cascaded
+	// mt_ids, in its superior): the engine applies Features.Left for them
+	// there. A conference that is not running is skipped.
+	Leave []Leave
+	// End ends the conference (auto_end, Features.Left); one that has
+	// ended meanwhile is left as it is.
+	End bool
+}
+
+// Leave is terminals MtIDs that left the running conference ConfID of the
+// same user domain (Effects.Leave).
+type Leave struct {
+	ConfID string
+	MtIDs  []string
 }
 
 // RecordingStarted is a file of the recording RecID that started on this
@@ -72,12 +92,25 @@ type RecordingStarted struct {
 	Drop  func()
 }
 
-// TerminalFlags are a terminal's mix, vmp and dual flags (reference 05
-// "终端列表" mix "是否在混音中", vmp "是否在画面合成中", dual "是否在发送双流"),
-// each written when set.
+// TerminalFlags are a terminal's mix, vmp, dual, inspection, rec and
+// upload flags (reference 05 "终端列表" mix "是否在混音中", vmp "是否在画面合成中",
+// dual "是否在发送双流", inspection "是否在选看", rec "是否在录像", upload
+// "是否在上传"), each written when set.
 type TerminalFlags struct {
-	MtID           string
-	Mix, VMP, Dual model.Opt[int]
+	MtID                                    string
+	Mix, VMP, Dual, Inspection, Rec, Upload model.Opt[int]
+}
+
+// apply writes the flags that are set into t's document.
+func (f TerminalFlags) apply(t *Terminal) {
+	for _, x := range [...]struct {
+		name string
+		v    model.Opt[int]
+	}{{"mix", f.Mix}, {"vmp", f.VMP}, {"dual", f.Dual}, {"inspection", f.Inspection}, {"rec", f.Rec}, {"upload", f.Upload}} {
+		if n, ok := x.v.Get(); ok {
+			t.Doc[x.name] = n
+		}
+	}
 }
 
 // apply runs a feature hook's change on the running conference cf. The
@@ -96,14 +129,22 @@ func (e *Engine) applyChange(ctx context.Context, cf Conf, ch Change) error {
 	var c Conference
 	if ch.Conf != nil {
 		var err error
+		wctx, notes := ctx, (*store.Notices)(nil)
+		if ch.Notices != nil {
+			wctx, notes = store.WithNotices(ctx)
+		}
 		change := func(ctx context.Context, c *Conference) (bool, error) {
 			tree, err := e.treeOf(ctx, *c)
 			if err != nil {
 				return false, err
 			}
-			return ch.Conf(ctx, c, tree)
+			write, err := ch.Conf(ctx, c, tree)
+			if write && err == nil && notes != nil {
+				notes.Set(ch.Notices()...)
+			}
+			return write, err
 		}
-		if c, err = e.changeConf(ctx, cf, change); err != nil {
+		if c, err = e.changeConf(wctx, cf, change); err != nil {
 			return err
 		}
 		cf = ConfOf(c)
@@ -165,15 +206,7 @@ func (e *Engine) Apply(ctx context.Context, cf Conf, eff Effects) error {
 	}
 	for _, f := range eff.Flags {
 		_, err := e.Update(ctx, cf, f.MtID, func(t *Terminal) error {
-			if n, ok := f.Mix.Get(); ok {
-				t.Doc["mix"] = n
-			}
-			if n, ok := f.VMP.Get(); ok {
-				t.Doc["vmp"] = n
-			}
-			if n, ok := f.Dual.Get(); ok {
-				t.Doc["dual"] = n
-			}
+			f.apply(t)
 			return nil
 		})
 		if err != nil && !errors.Is(err, ErrNotFound) {
@@ -209,7 +242,25 @@ func (e *Engine) Apply(ctx context.Context, cf Conf, eff Effects) error {
 	for _, d := range eff.Detach {
 		errs = append(errs, e.Detach(ctx, cf.DomainMoid, d))
 	}
+	for _, l := range eff.Leave {
+		errs = append(errs, e.leaveIn(ctx, cf, l))
+	}
+	if eff.End {
+		if err := e.confs.End(ctx, cf.DomainMoid, cf.ConfID); !errors.Is(err, ErrConfNotFound) {
+			errs = append(errs, err)
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// leaveIn applies Features.Left for terminals that left the running
+// conference l.ConfID of cf's user domain (Effects.Leave).
+func (e *Engine) leaveIn(ctx context.Context, cf Conf, l Leave) error {
+	c, ok, err := e.runningConf(ctx, cf.DomainMoid, l.ConfID)
+	if err != nil || !ok {
+		return err
+	}
+	return e.apply(ctx, c, e.features.Left(ctx, c, l.MtIDs))
 }
 
 // addPart stores the part of a recording that started on this node with

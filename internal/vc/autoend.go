@@ -2,35 +2,32 @@ package vc
 
 import (
 	"context"
-	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 )
 
-// autoEndLeave ends a conference created with auto_end 1 (reference 04
-// "auto_end: 无终端时自动结束会议") when its last terminal has left the
-// call: no terminal is online or ringing any more.
-func (m *Module) autoEndLeave(ctx context.Context, ec engine.Conf, _ []string) error {
-	c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
-	if errors.Is(err, engine.ErrConfNotFound) {
-		return nil // already ended
+// autoEnd tells whether a conference created with auto_end 1 (reference
+// 04 "auto_end: 无终端时自动结束会议") ends because its last terminal has
+// left the call: no terminal is online or ringing any more. A departure
+// decides it (onLeave, Effects.End); the engine ends the conference.
+func (m *Module) autoEnd(ctx context.Context, c engine.Conference) (bool, error) {
+	if record.Int(c.Doc, "auto_end") != 1 {
+		return false, nil
 	}
-	if err != nil || record.Int(c.Doc, "auto_end") != 1 {
-		return err
-	}
-	ts, err := m.engine.List(ctx, ec)
+	ts, err := m.terminals(ctx, engine.ConfOf(c))
 	if err != nil {
-		return err
+		return false, err
 	}
+	return noneInCall(ts), nil
+}
+
+// noneInCall tells whether no terminal of ts is online or being called.
+func noneInCall(ts []engine.Terminal) bool {
 	for _, t := range ts {
 		if t.Rec.State == engine.StateOnline || t.Rec.State == engine.StateCalling {
-			return nil
+			return false
 		}
 	}
-	err = m.confs.End(ctx, ec.DomainMoid, ec.ConfID)
-	if errors.Is(err, engine.ErrConfNotFound) {
-		return nil // another request ended it first
-	}
-	return err
+	return true
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -34,65 +33,8 @@ import (
 // cleared and the superior's roles, compositions, polls and other
 // features drop every terminal of the subordinate (leftSet).
 
-// peers finds this platform's conferences for the engine (engine.Peers).
-type peers struct{ m *Module }
-
-// Find: a running or booked conference of the domain with that number,
-// or a number in the platform's conference number range, is a
-// conference number; only a running one is live. A conference of another
-// user domain is no conference of the caller's (never linked: no user
-// sees another domain's terminals).
-func (p peers) Find(ctx context.Context, domainMoid, account string) (engine.Peer, error) {
-	if !isNumber(account) {
-		return engine.Peer{}, engine.ErrNoPeer
-	}
-	c, err := p.m.confs.Get(ctx, domainMoid, account, engine.StateRunning)
-	if err == nil {
-		return engine.Peer{Conf: engine.ConfOf(c), Name: record.Str(c.Doc, "name"), Live: true}, nil
-	}
-	if !isConfNotFound(err) {
-		return engine.Peer{}, err
-	}
-	cfg := p.m.confs.Config()
-	if n, ok := number(account); ok && n >= cfg.NumberMin && n <= cfg.NumberMax {
-		return engine.Peer{Conf: engine.Conf{DomainMoid: domainMoid, ConfID: account}}, nil
-	}
-	return engine.Peer{}, engine.ErrNoPeer
-}
-
-// Conf returns a running conference's engine view.
-func (p peers) Conf(ctx context.Context, domainMoid, confID string) (engine.Conf, bool, error) {
-	c, err := p.m.confs.Get(ctx, domainMoid, confID, engine.StateRunning)
-	if isConfNotFound(err) {
-		return engine.Conf{}, false, nil
-	}
-	if err != nil {
-		return engine.Conf{}, false, err
-	}
-	return mtEngineConf(c), true, nil
-}
-
 func isConfNotFound(err error) bool {
 	return errors.Is(err, engine.ErrConfNotFound)
-}
-
-func isNumber(s string) bool {
-	_, ok := number(s)
-	return ok
-}
-
-func number(s string) (int64, bool) {
-	if s == "" || len(s) > 18 {
-		return 0, false
-	}
-	var n int64
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(r-'0')
-	}
-	return n, true
 }
 
 // mtEngineConf is the engine view of a conference with its terminal
@@ -119,7 +61,7 @@ func cascadeUp(c engine.Conference) (confID, linkID, uplinkID string) {
 func (m *Module) cascadeCheck(ctx context.Context, c engine.Conference, members []engine.Member) error {
 	seen := map[string]bool{}
 	for i, mb := range members {
-		p, err := peers{m}.Find(ctx, c.Rec.DomainMoid, mb.Callee.Account)
+		p, err := engine.LocalPeers{Confs: m.confs}.Find(ctx, c.Rec.DomainMoid, mb.Callee.Account)
 		if errors.Is(err, engine.ErrNoPeer) {
 			continue
 		}
@@ -194,73 +136,26 @@ func linkRule(supID string, chain []engine.Conference, sub engine.Conference, li
 	return nil
 }
 
-// cascadeLeave keeps the links when terminals leave conference ec: a
-// leaving link terminal dissolves its cascade; a leaving uplink terminal
-// hangs up the superior's link; any other terminal that leaves also
-// leaves the superiors' features, under its cascaded mt_id.
-func (m *Module) cascadeLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
-	if isConfNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	gone := map[string]bool{}
-	for _, id := range mtIDs {
-		gone[id] = true
-	}
-	var errs []error
-	for _, l := range c.Links {
-		if gone[l.LinkID] {
-			errs = append(errs, m.unlink(ctx, ec, l.LinkID, l.ConfID))
-		}
-	}
+// cascadeLeave decides how the cascades of conference c keep up with
+// terminals mtIDs (gone) leaving it: a leaving uplink terminal hangs up
+// the superior's link; any other terminal that leaves also leaves the
+// superior's features, under its cascaded mt_id (Effects.Leave, the
+// engine asks onLeave for the superior in turn). A leaving link terminal
+// dissolves its cascade (leave.links, Effects.Detach).
+func cascadeLeave(c engine.Conference, mtIDs []string, gone leftSet, eff *engine.Effects) {
 	supID, linkID, uplinkID := cascadeUp(c)
 	if supID == "" {
-		return errors.Join(errs...)
-	}
-	sup, ok, err := peers{m}.Conf(ctx, ec.DomainMoid, supID)
-	if err != nil || !ok {
-		return errors.Join(append(errs, err)...)
+		return
 	}
 	if uplinkID != "" && gone[uplinkID] {
-		err := m.engine.Hangup(ctx, sup, []string{linkID})
-		if errors.Is(err, engine.ErrNotFound) {
-			err = nil
-		}
-		return errors.Join(append(errs, err)...)
+		eff.Hangup = append(eff.Hangup, engine.Hangup{ConfID: supID, MtIDs: []string{linkID}})
+		return
 	}
 	up := make([]string, 0, len(mtIDs))
 	for _, id := range mtIDs {
 		up = append(up, linkID+"."+id)
 	}
-	errs = append(errs, m.featuresLeave(ctx, sup, up), m.cascadeLeave(ctx, sup, up))
-	return errors.Join(errs...)
-}
-
-// unlink dissolves the cascade of the superior sup's link linkID to the
-// conference subID: the superior forgets the link, the subordinate its
-// superior and its uplink terminal.
-func (m *Module) unlink(ctx context.Context, sup engine.Conf, linkID, subID string) error {
-	_, err := m.tlUpdate(ctx, sup.DomainMoid, sup.ConfID, func(c *engine.Conference) (bool, error) {
-		kept := make([]engine.CascadeLink, 0, len(c.Links))
-		for _, l := range c.Links {
-			if l.LinkID != linkID {
-				kept = append(kept, l)
-			}
-		}
-		if len(kept) == len(c.Links) {
-			return false, nil
-		}
-		c.Links = kept
-		c.Doc["subordinate_cascade"] = flagOf(len(kept) > 0)
-		return true, nil
-	})
-	if err != nil && !isConfNotFound(err) {
-		return err
-	}
-	return m.engine.Detach(ctx, sup.DomainMoid, engine.Detach{SubID: subID, SupID: sup.ConfID, LinkID: linkID})
+	eff.Leave = append(eff.Leave, engine.Leave{ConfID: supID, MtIDs: up})
 }
 
 // cascadeEnded decides how the cascades of a conference that ended are

@@ -13,9 +13,16 @@ import (
 // it (leave.go), link terminals cascade conferences (cascade_link.go), and
 // an ended conference's recordings become programs (rec_program.go).
 // engine.New receives it (server.NewEngine).
-func (m *Module) Features() engine.Features { return features{peers{m}} }
+func (m *Module) Features() engine.Features {
+	return features{m: m, LocalPeers: engine.LocalPeers{Confs: m.confs}}
+}
 
-type features struct{ peers }
+// features finds the conferences that links call in the engine
+// (engine.LocalPeers), without conference control.
+type features struct {
+	m *Module
+	engine.LocalPeers
+}
 
 func (f features) Started(_ context.Context, c engine.Conference) engine.Change {
 	return f.m.createdStart(c)
@@ -25,8 +32,8 @@ func (f features) Joined(_ context.Context, c engine.Conf, t engine.Terminal) en
 	return f.m.onJoin(t)
 }
 
-func (f features) Left(ctx context.Context, c engine.Conf, mtIDs []string) error {
-	return f.m.onLeave(ctx, c, mtIDs)
+func (f features) Left(_ context.Context, c engine.Conf, mtIDs []string) engine.Change {
+	return f.m.onLeave(c, mtIDs)
 }
 
 func (f features) Ended(ctx context.Context, c engine.Conference) (engine.Effects, error) {

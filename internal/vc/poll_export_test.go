@@ -6,8 +6,8 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 )
 
-// TimelineLeave exposes timelineLeave to the end-to-end tests until the
-// engine's Features.Left calls it.
+// TimelineLeave exposes timelineLeave, the timeline's part of a
+// departure, to the end-to-end tests.
 func (m *Module) TimelineLeave(ctx context.Context, c engine.Conf, mtIDs []string) error {
 	return m.timelineLeave(ctx, c, mtIDs)
 }

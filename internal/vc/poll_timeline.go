@@ -176,37 +176,25 @@ func tlObjects(v any) int {
 // call (hung up or removed; issue 6 "Semantics that must hold"): each poll
 // takes a new anchor so that the rotation skips them from now on (and
 // stops when no member is left online, reference A3 20524), monitors of
-// them are released, and selective viewings they take part in end. The
-// engine's Features.Left (leave.go) calls it after the terminals left.
+// them are released, and selective viewings they take part in end. It is
+// the timeline's part of a departure (leave.timeline), which the engine's
+// Features.Left decides with the others (leave.go); the tests run it alone
+// (TimelineLeave).
 func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	gone := make(leftSet, len(mtIDs))
+	l := &leave{m: m, ids: mtIDs, gone: make(leftSet, len(mtIDs))}
 	for _, id := range mtIDs {
-		gone[id] = true
+		l.gone[id] = true
 	}
-	var viewers []string
 	nctx, notes := store.WithNotices(ctx) // failed viewings and monitors, with the write (push_notices.go)
 	c, err := m.tlUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
-		// The terminals are read only when a poll runs (pollLeave reads
-		// them then): a leave without one need not decode every terminal
-		// of the conference.
-		var ts map[string]engine.Terminal
-		if pollsActive(c) {
-			var err error
-			if ts, err = m.tlTerminals(ctx, *c); err != nil {
-				return false, err
-			}
+		tree, err := m.cascadeTree(ctx, *c)
+		if err != nil {
+			return false, err
 		}
-		now := m.clk.Now()
-		changed := false
-		for _, k := range pollKinds {
-			changed = pollLeave(c, k, ts, gone, now) || changed
-		}
-		notes.Set(append(inspectFailures(*c, gone.has, now), monitorFailures(*c, gone.has, now)...)...)
-		changed = monitorLeave(c, gone) || changed
-		changed = recorderLeave(c, gone) || changed
-		var ch bool
-		ch, viewers = inspectLeave(c, gone)
-		return changed || ch, nil
+		l.notices = nil
+		changed, err := l.timeline(ctx, c, tree, m.clk.Now())
+		notes.Set(l.notices...)
+		return changed, err
 	})
 	if errors.Is(err, engine.ErrConfNotFound) {
 		return nil // the conference has ended: nothing is left to keep consistent
@@ -214,7 +202,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 	if err != nil {
 		return err
 	}
-	if err := m.inspectFlags(ctx, c, append(viewers, mtIDs...)); err != nil {
+	if err := m.inspectFlags(ctx, c, append(l.viewers, mtIDs...)); err != nil {
 		return err
 	}
 	for _, id := range mtIDs { // a hung-up terminal is recorded no more

@@ -83,37 +83,3 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) error {
 func (m *Module) uploadFlag(ctx context.Context, ec engine.Conf, mtID string, v int) error {
 	return m.setTermFlags(ctx, ec, mtID, termFlags{Upload: model.Some(v)})
 }
-
-// uploadLeave cancels the upload of a terminal among mtIDs that was hung
-// up or removed (a step of onLeave, leave.go).
-func (m *Module) uploadLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	gone := leftSet{}
-	for _, id := range mtIDs {
-		gone[id] = true
-	}
-	for {
-		c, err := m.confs.Get(ctx, ec.DomainMoid, ec.ConfID, engine.StateRunning)
-		if errors.Is(err, engine.ErrConfNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		id := c.Roles.Upload
-		if id == "" || !gone.has(id) {
-			return nil
-		}
-		c.Roles.Upload = ""
-		err = m.confs.Update(ctx, c)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return m.uploadFlag(ctx, ec, id, 0)
-	}
-}

@@ -21,7 +21,9 @@ import (
 // and split screens go on without it). Its mix and vmp flags are cleared.
 
 // mediaLeave drops the terminals mtIDs from the media features of their
-// conference; leave.go's onLeave (Features.Left) calls it after the terminals left. A
+// conference, for a terminal named by a feature after it left
+// (mediaStillOnline; leave.go's onLeave decides the same drop, mediaDrop,
+// when terminals leave). A
 // conference that has ended has nothing left to clear.
 func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
 	gone := make(leftSet, len(mtIDs))
