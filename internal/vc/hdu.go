@@ -2,8 +2,6 @@ package vc
 
 import (
 	"context"
-	"fmt"
-	"sort"
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -35,19 +33,18 @@ func hduFind(c engine.Conference, id string) int {
 }
 
 // startHDU starts (or changes the view of) a TV wall.
-func (m *Module) startHDU(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) startHDU(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsHDUsCreateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
-	id := q.HDUID
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
 		}
-		if err := m.hduClaim(ctx, v, []string{id}, "hdus", "hdu_id"); err != nil {
+		if err := m.hduClaim(ctx, v, []string{q.HDUID}, "hdus", "hdu_id"); err != nil {
 			return err
 		}
 		h, ids, err := v.hduConfig(q)
@@ -55,47 +52,35 @@ func (m *Module) startHDU(ctx context.Context, r *api.Request) (wire.Object, err
 			return err
 		}
 		named = ids
-		walls := append([]engine.HDU{}, c.HDUs...) // stored as a list
-		if i := hduFind(*c, id); i >= 0 {
-			walls[i] = h
-		} else {
-			walls = append(walls, h)
-		}
-		c.HDUs = walls
+		c.HDUs = hduPut(c.HDUs, h)
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.mediaStillOnline(ctx, c, named)
+	return m.mediaStillOnline(ctx, c, named)
 }
 
-// stopHDU stops a wall the conference started: 12105 when it runs none
-// (20056 for a wall of the batch poll, which stops with the poll).
-func (m *Module) stopHDU(ctx context.Context, r *api.Request) (wire.Object, error) {
-	id := r.Path("hdu_id")
+// stopHDU stops a wall the conference started (hduStopOf).
+func (m *Module) stopHDU(ctx context.Context, r *api.Request) error {
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
 		}
-		i := hduFind(*c, id)
-		if i < 0 {
-			if hduUses(*c, v)[id] == "hdupoll" {
-				return wire.Errorf(CodeHDUPolling, "TV wall %s is in the TV-wall batch poll of conference %s: stop the poll", id, c.ID())
-			}
-			return wire.Errorf(CodeHDUNotFound, "conference %s runs no TV wall %s", c.ID(), id)
+		i, err := hduStopOf(*c, hduUses(*c, v), r.Path("hdu_id"))
+		if err != nil {
+			return err
 		}
 		c.HDUs = append(append([]engine.HDU{}, c.HDUs[:i]...), c.HDUs[i+1:]...)
 		hduForget(c, v)
 		return nil
 	})
-	return nil, err
+	return err
 }
 
-// listHDUs lists the walls the conference occupies: those it started and
-// those of its running batch poll.
-func (m *Module) listHDUs(ctx context.Context, r *api.Request) (wire.Object, error) {
+// listHDUs lists the walls the conference occupies (hduList).
+func (m *Module) listHDUs(ctx context.Context, r *api.Request) (*model.VCConfsHDUsListReply, error) {
 	c, err := m.ctlRunning(ctx, r)
 	if err != nil {
 		return nil, err
@@ -104,23 +89,12 @@ func (m *Module) listHDUs(ctx context.Context, r *api.Request) (wire.Object, err
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
-	for id, use := range hduUses(c, v) {
-		if use != "hduvmps" {
-			ids = append(ids, id)
-		}
-	}
-	sort.Slice(ids, func(i, j int) bool { return hduLess(ids[i], ids[j]) })
-	out := model.VCConfsHDUsListReply{HDUs: make([]model.VCConfsHDUsListReplyHDU, len(ids))}
-	for i, id := range ids {
-		out.HDUs[i].HDUID = id
-	}
-	return out.Wire(), nil
+	return hduList(hduUses(c, v)), nil
 }
 
 // getHDU shows what a wall of the conference shows now; 12105 for a wall
 // the conference does not run.
-func (m *Module) getHDU(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getHDU(ctx context.Context, r *api.Request) (*model.VCConfsHDUsGetReply, error) {
 	id := r.Path("hdu_id")
 	c, err := m.ctlRunning(ctx, r)
 	if err != nil {
@@ -131,13 +105,11 @@ func (m *Module) getHDU(ctx context.Context, r *api.Request) (wire.Object, error
 		return nil, err
 	}
 	if i := hduFind(c, id); i >= 0 {
-		return v.hduReply(c.HDUs[i]).Wire(), nil
+		return v.hduReply(c.HDUs[i]), nil
 	}
 	if hp := c.HDUPoll; hp != nil && hduUses(c, v)[id] == "hdupoll" {
 		mt := v.hdupollShows(hp)[id]
-		out := model.VCConfsHDUsGetReply{HDUID: id, Mode: 1, ShowMtName: hp.ShowMtName,
-			Specific: &model.VCConfsHDUsGetReplySpecific{MemberType: "7", MtID: mt, Account: v.account(mt)}}
-		return out.Wire(), nil
+		return hdupollWallReply(id, hp, mt, v.account(mt)), nil
 	}
 	return nil, wire.Errorf(CodeHDUNotFound, "conference %s runs no TV wall %s", c.ID(), id)
 }
@@ -149,34 +121,22 @@ const hduNameMax = 16
 // setHDUAlias sets (or, empty, clears) the alias of a wall the conference
 // occupies; the platform list shows it as the wall's name while the
 // conference occupies the wall (at most 16 bytes, as the name).
-func (m *Module) setHDUAlias(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setHDUAlias(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsHDUsAliasUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
-	id, alias := r.Path("hdu_id"), q.Alias.Value
-	if len(alias) > hduNameMax {
-		return nil, wire.InvalidParam("alias", fmt.Sprintf("%d bytes; a TV-wall name holds at most %d", len(alias), hduNameMax))
+	if err := hduAliasCheck(q.Alias.Value); err != nil {
+		return err
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
 		}
-		if hduUses(*c, v)[id] == "" {
-			return wire.Errorf(CodeHDUNotFound, "conference %s occupies no TV wall %s", c.ID(), id)
-		}
-		if c.HDUAliases == nil {
-			c.HDUAliases = map[string]string{}
-		}
-		if alias == "" {
-			delete(c.HDUAliases, id)
-		} else {
-			c.HDUAliases[id] = alias
-		}
-		return nil
+		return hduAliasSet(c, hduUses(*c, v), r.Path("hdu_id"), q.Alias.Value)
 	})
-	return nil, err
+	return err
 }
 
 // hduForget drops the aliases of the walls the conference no longer

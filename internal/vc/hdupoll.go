@@ -8,7 +8,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -72,35 +71,26 @@ func (v *mdView) hdupollShows(hp *engine.HDUPoll) map[string]string {
 	return out
 }
 
-// getHDUPoll shows the batch poll; state 0 and nothing else when none
-// runs.
-func (m *Module) getHDUPoll(ctx context.Context, r *api.Request) (wire.Object, error) {
+// getHDUPoll shows the batch poll (hdupollReply).
+func (m *Module) getHDUPoll(ctx context.Context, r *api.Request) (*model.VCConfsHdupollGetReply, error) {
 	c, err := m.ctlRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	hp := c.HDUPoll
 	if hp == nil {
-		return (&model.VCConfsHdupollGetReply{}).Wire(), nil
+		return hdupollReply(nil, 0, nil), nil
 	}
 	v, err := m.mdLoad(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	out := model.VCConfsHdupollGetReply{Mode: hp.Mode, Num: hp.Num, KeepTime: hp.KeepTime, ShowMtName: hp.ShowMtName,
-		State: v.hdupollState(hp)}
-	for _, id := range hp.HDUIDs {
-		out.HDUs = append(out.HDUs, model.VCConfsHdupollGetReplyHDU{HDUID: id})
-	}
-	for _, id := range v.hdupollPool(hp) {
-		out.Members = append(out.Members, model.VCConfsHdupollGetReplyMember{MtID: id})
-	}
-	return out.Wire(), nil
+	return hdupollReply(hp, v.hdupollState(hp), v.hdupollPool(hp)), nil
 }
 
-// startHDUPoll starts a batch poll on the walls hdus and answers its
-// poll_id.
-func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object, error) {
+// startHDUPoll starts a batch poll on the walls hdus (hdupollWalls) and
+// answers its poll_id.
+func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (*model.VCConfsHdupollStartReply, error) {
 	var q model.VCConfsHdupollStartRequest
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
@@ -116,25 +106,16 @@ func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object,
 		if err != nil {
 			return err
 		}
-		ids := make([]string, len(q.HDUs))
-		for i, h := range q.HDUs {
-			ids[i] = h.HDUID
-		}
-		walls, err := hduIDs(ids, "hdus")
+		walls, members, err := hdupollWalls(q)
 		if err != nil {
 			return err
 		}
 		if err := m.hduClaim(ctx, v, walls, "hdupoll", "hdus"); err != nil {
 			return err
 		}
-		mode := q.Mode
 		named = nil
-		if mode == 2 {
-			ids := make([]string, len(q.Members))
-			for i, e := range q.Members {
-				ids[i] = e.MtID
-			}
-			if named, err = v.mdIDList(ids, "members"); err != nil {
+		if q.Mode == 2 {
+			if named, err = v.mdIDList(members, "members"); err != nil {
 				return err
 			}
 			if len(named) == 0 {
@@ -142,7 +123,7 @@ func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object,
 			}
 		}
 		pollID = c.HDUPollSeq + 1
-		c.HDUPoll = &engine.HDUPoll{PollID: pollID, Mode: mode, Num: num, KeepTime: keep,
+		c.HDUPoll = &engine.HDUPoll{PollID: pollID, Mode: q.Mode, Num: num, KeepTime: keep,
 			ShowMtName: q.ShowMtName, HDUIDs: walls, MtIDs: named, State: 1,
 			Rot: mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.stored()}
 		c.HDUPollSeq = pollID
@@ -152,7 +133,10 @@ func (m *Module) startHDUPoll(ctx context.Context, r *api.Request) (wire.Object,
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object{"poll_id": pollID}, m.mediaStillOnline(ctx, c, named)
+	if err := m.mediaStillOnline(ctx, c, named); err != nil {
+		return nil, err
+	}
+	return &model.VCConfsHdupollStartReply{PollID: pollID}, nil
 }
 
 // hduIDs reads the hdu_id of a list of {hdu_id}: at least one, each given
@@ -174,30 +158,26 @@ func hduIDs(l []string, path string) ([]string, error) {
 }
 
 // setHDUPollState stops (0), pauses (1) or resumes (2) the batch poll
-// poll_id; 20524 when it does not run.
-func (m *Module) setHDUPollState(ctx context.Context, r *api.Request) (wire.Object, error) {
-	p := r.Args.Params
-	id, value := record.Int(p, "poll_id"), record.Int(p, "value")
+// poll_id (hdupollStateChange).
+func (m *Module) setHDUPollState(ctx context.Context, r *api.Request) error {
+	var q model.VCConfsHdupollStateUpdateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return err
+	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		hp := c.HDUPoll
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
 		}
-		if hp == nil || hp.PollID != id || v.hdupollState(hp) == 0 {
-			return wire.Errorf(CodePollStopped, "conference %s runs no TV-wall batch poll %d", c.ID(), id)
+		running := 0
+		if hp := c.HDUPoll; hp != nil {
+			running = v.hdupollState(hp)
 		}
-		rot := hdupollRot(hp)
-		switch value {
-		case 0:
-			c.HDUPoll = nil
-		case 1:
-			hp.Rot, hp.State = rot.pause(v.now).stored(), 2
-		case 2:
-			hp.Rot, hp.State = rot.resume(v.now).stored(), 1
+		if err := hdupollStateChange(c, q.PollID, q.Value, running, v.now); err != nil {
+			return err
 		}
 		hduForget(c, v)
 		return nil
 	})
-	return nil, err
+	return err
 }

@@ -193,7 +193,7 @@ func monitorUnknown(c engine.Conference, dst string) error {
 }
 
 // monitorList answers the live monitors.
-func (m *Module) monitorList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) monitorList(ctx context.Context, r *api.Request) (*model.VCConfsMonitorsListReply, error) {
 	c, err := m.tlRunning(ctx, r)
 	if err != nil {
 		return nil, err
@@ -202,11 +202,11 @@ func (m *Module) monitorList(ctx context.Context, r *api.Request) (wire.Object, 
 	for _, mon := range monitorsLive(&c, m.clk.Now()) {
 		out.Monitors = append(out.Monitors, m.monitorReply(r, c, mon))
 	}
-	return out.Wire(), nil
+	return &out, nil
 }
 
 // monitorGet answers the live monitor sending to a destination.
-func (m *Module) monitorGet(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) monitorGet(ctx context.Context, r *api.Request) (*model.VCConfsMonitorsGetReply, error) {
 	c, err := m.tlRunning(ctx, r)
 	if err != nil {
 		return nil, err
@@ -218,7 +218,7 @@ func (m *Module) monitorGet(ctx context.Context, r *api.Request) (wire.Object, e
 	for _, mon := range monitorsLive(&c, m.clk.Now()) {
 		if mon.dst() == dst {
 			reply := model.VCConfsMonitorsGetReply(m.monitorReply(r, c, mon))
-			return reply.Wire(), nil
+			return &reply, nil
 		}
 	}
 	return nil, monitorUnknown(c, dst)
@@ -227,32 +227,27 @@ func (m *Module) monitorGet(ctx context.Context, r *api.Request) (wire.Object, e
 // monitorStart sends a source to a destination. A terminal source must be
 // a terminal of the conference (12104) in the call (20401); the stream
 // parameters (payload, format, RTCP address) are the simulation's.
-func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) monitorStart(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsMonitorsCreateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	ip, port, err := monitorDstParam("dst", q.Dst)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	mode, srcType := q.Mode, q.Src.Type
-	mtID := q.Src.MtID.Or("")
-	chn := q.Src.MtChnIdx.Or(1) // reference 05 "监控操作": default 1
-	if srcType == monSrcTerminal && mtID == "" {
-		return nil, wire.InvalidParam("src.mt_id", "is required to monitor a terminal")
-	}
-	if srcType != monSrcTerminal {
-		mtID, chn = "", 0
+	mtID, chn, err := monitorSourceOf(q)
+	if err != nil {
+		return err
 	}
 	if err := m.monitorAllowed(ip); err != nil {
-		return nil, err
+		return err
 	}
 	var started monitor
 	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		var t engine.Terminal
-		if srcType == monSrcTerminal {
+		if q.Src.Type == monSrcTerminal {
 			ts, err := m.tlTerminals(ctx, *c)
 			if err != nil {
 				return false, err
@@ -262,46 +257,16 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 			}
 			t = ts[mtID]
 		}
-		var formats model.VCConfsMonitorsListReplyMonitorSrcMediaFormats
-		if mode == monModeAudio {
-			formats.Sampling, formats.ChnNum = 9, 1 // 48000 Hz
-			if q.AudioFormat != nil && q.AudioFormat.ChnNum > 0 {
-				formats.ChnNum = q.AudioFormat.ChnNum
-			}
-		} else {
-			bitrate := record.Int(c.Doc, "bitrate")
-			if t.Doc != nil && tlInt(t.Doc["bitrate"]) > 0 {
-				bitrate = tlInt(t.Doc["bitrate"])
-			}
-			if q.VideoFormat != nil && q.VideoFormat.Bitrate > 0 {
-				bitrate = q.VideoFormat.Bitrate
-			}
-			formats.Bitrate, formats.MaxFrame = bitrate, 30
-			if q.VideoFormat != nil && q.VideoFormat.Frame > 0 {
-				formats.MaxFrame = q.VideoFormat.Frame
-			}
-		}
-		payloads := monitorPayloads(mode)
-		mon := monitor{
-			Mode: mode,
-			Src: model.VCConfsMonitorsListReplyMonitorSrc{Type: srcType, MtID: mtID, MtChnIdx: chn,
-				Encrypt:        &model.VCConfsMonitorsListReplyMonitorSrcEncrypt{},
-				PayloadFormats: &payloads,
-				MediaFormats:   &formats,
-				Rtcp:           &model.VCConfsMonitorsListReplyMonitorSrcRtcp{IP: "127.0.0.1", Port: port + 1}},
-			Dst:         model.VCConfsMonitorsListReplyMonitorDst{IP: ip, Port: port},
-			HeartbeatAt: tlMs(now),
-			Key:         newKey(),
-			VideoFormat: asSent(r.Args.Params["video_format"]),
-			AudioFormat: asSent(r.Args.Params["audio_format"]),
-		}
+		formats := monitorFormats(q, record.Int(c.Doc, "bitrate"), tlInt(t.Doc["bitrate"]))
+		mon := monitorOf(q, ip, port, mtID, chn, formats, now, newKey(),
+			asSent(r.Args.Params["video_format"]), asSent(r.Args.Params["audio_format"]))
 		kept := monitorsExcept(monitorsLive(c, now), func(old monitor) bool { return old.dst() == monitorDst(ip, port) })
 		setMonitors(c, append(kept, mon))
 		started = mon
 		return true, nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// The stream to dst (monitor_rtp.go); a monitor the node cannot send
 	// is taken back, so that no monitor stays without its media.
@@ -312,11 +277,11 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) (wire.Object,
 			setMonitors(c, kept)
 			return len(kept) != len(live), nil
 		}); uerr != nil {
-			return nil, uerr
+			return uerr
 		}
-		return nil, wire.Errorf(CodeMonitorMedia, "the monitor of conference %s cannot send to %s: %v", c.ID(), monitorDst(ip, port), err)
+		return wire.Errorf(CodeMonitorMedia, "the monitor of conference %s cannot send to %s: %v", c.ID(), monitorDst(ip, port), err)
 	}
-	return nil, nil
+	return nil
 }
 
 // asSent is a request's object member as the request sent it (nil when
@@ -333,10 +298,10 @@ func asSent(v any) json.RawMessage {
 }
 
 // monitorStop releases the monitor sending to a destination.
-func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) monitorStop(ctx context.Context, r *api.Request) error {
 	dst, err := monitorPath(r)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		live := monitorsLive(c, m.clk.Now())
@@ -350,37 +315,30 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) (wire.Object, 
 	if err == nil && m.liveOn() {
 		m.live.cfg.Media.StopMonitor(r.Principal.DomainMoid, r.Path("conf_id"), dst) // the media side's sender (monitor_rtp.go)
 	}
-	return nil, err
+	return err
 }
 
 // monitorHeartbeat keeps the listed monitors alive. Destinations without a
 // live monitor are ignored (a released monitor is not revived); 22008
 // when none of them has one.
-func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsMonitorsHeartbeatSendRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	want := map[string]bool{}
 	for i, d := range q.Monitors {
 		ip, port, err := monitorDstParam(fmt.Sprintf("monitors[%d]", i), d)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		want[monitorDst(ip, port)] = true
 	}
 	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		live := monitorsLive(c, now)
-		kept := 0
-		for i := range live {
-			if want[live[i].dst()] {
-				live[i].HeartbeatAt = tlMs(now)
-				kept++
-			}
-		}
-		if kept == 0 {
-			return false, wire.Errorf(CodeMonitorUnknown, "conference %s has no live monitor to the listed destinations", c.ID())
+		if err := monitorBeat(c.ID(), live, want, now); err != nil {
+			return false, err
 		}
 		setMonitors(c, live)
 		return true, nil
@@ -388,35 +346,35 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) (wire.Obj
 	if err == nil {
 		m.monitorResend(ctx, c, want) // monitor_rtp.go
 	}
-	return nil, err
+	return err
 }
 
 // monitorKeyFrame asks the source of a live monitor for a key frame
 // (through its RTP sender on this node, monitor_rtp.go; without media
 // there is nothing to ask).
-func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsNeediframeMonitorsRequestRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	ip, port, err := monitorDstParam("dst", q.Dst)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c, err := m.tlRunning(ctx, r)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, mon := range monitorsLive(&c, m.clk.Now()) {
 		if mon.dst() == monitorDst(ip, port) {
 			// The sender, here or on the media owner, asks its source.
 			if err := m.monitorOpen(ctx, c, mon, true); err != nil {
-				return nil, wire.Errorf(CodeKeyFrame, "the monitor of conference %s to %s cannot ask a key frame: %v", c.ID(), mon.dst(), err)
+				return wire.Errorf(CodeKeyFrame, "the monitor of conference %s to %s cannot ask a key frame: %v", c.ID(), mon.dst(), err)
 			}
-			return nil, nil
+			return nil
 		}
 	}
-	return nil, wire.Errorf(CodeKeyFrame, "conference %s has no live monitor sending to %s", c.ID(), monitorDst(ip, port))
+	return wire.Errorf(CodeKeyFrame, "conference %s has no live monitor sending to %s", c.ID(), monitorDst(ip, port))
 }
 
 // monitorPayloads are the payload types a monitor's reply shows: for

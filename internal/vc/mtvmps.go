@@ -167,27 +167,49 @@ func (m *Module) writeSelf(ctx context.Context, r *api.Request, owner string,
 	return errors.Join(m.mediaStillOnline(ctx, c, named), m.mediaSync(ctx, c))
 }
 
-// getSelfVMP shows a self composition as it is now.
-func (m *Module) getSelfVMP(channel bool) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+// selfGet shows a self composition as it is now, in the reply type of
+// its route (as: mtvmpsReply for mtvmps.get, channelVMPReply for the
+// channel's gets).
+func selfGet[R replier](m *Module, channel bool, as func(cfg engine.SelfVMP, members []model.VCConfsMtvmpsGetReplyMember) R) api.Handler {
+	return typed(func(ctx context.Context, r *api.Request) (R, error) {
+		var none R
 		owner, chn, err := selfKey(r, channel)
 		if err != nil {
-			return nil, err
+			return none, err
 		}
 		c, err := m.ctlRunning(ctx, r)
 		if err != nil {
-			return nil, err
+			return none, err
 		}
 		v, err := m.mdLoad(ctx, c)
 		if err != nil {
-			return nil, err
+			return none, err
 		}
 		i, err := selfOf(c, v, owner, chn)
 		if err != nil {
-			return nil, err
+			return none, err
 		}
-		return v.selfReply(c.SelfVMPs[i], channel), nil
-	}
+		return as(c.SelfVMPs[i], v.selfMembers(c.SelfVMPs[i])), nil
+	})
+}
+
+// selfList lists the self compositions by terminal and channel
+// (selfSorted), in the reply type of its route (as: mtvmpsList,
+// channelVMPList). The terminal list (mtvmps) answers 20823 when there is
+// none, as the reference says; the channel list (mt_channel_vmps) is then
+// empty.
+func selfList[R replier](m *Module, channel bool, as func([]engine.SelfVMP) R) api.Handler {
+	return typed(func(ctx context.Context, r *api.Request) (R, error) {
+		var none R
+		c, err := m.ctlRunning(ctx, r)
+		if err != nil {
+			return none, err
+		}
+		if len(c.SelfVMPs) == 0 && !channel {
+			return none, wire.Errorf(CodeVMPNotStarted, "no terminal of conference %s runs a self composition", c.ID())
+		}
+		return as(selfSorted(c.SelfVMPs)), nil
+	})
 }
 
 // listSelfVMPs lists the self compositions by terminal and channel. The

@@ -2,6 +2,8 @@ package vc
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -140,17 +142,53 @@ func (v *mdView) selfMembers(cfg engine.SelfVMP) []model.VCConfsMtvmpsGetReplyMe
 	return out
 }
 
-// selfReply is the reply of a terminal's self composition as it is now:
-// its settings, its members as they show and, for a channel's
-// (mt_channel_vmps), its owner.
-func (v *mdView) selfReply(cfg engine.SelfVMP, channel bool) wire.Object {
-	members := v.selfMembers(cfg)
-	if channel {
-		return (&model.VCConfsMtChannelVMPsGetReply{MtID: cfg.MtID, MtChnIdx: cfg.MtChnIdx, Mode: cfg.Mode, Layout: cfg.Layout,
-			VoiceHint: cfg.VoiceHint, ShowMtName: cfg.ShowMtName, Members: members}).Wire()
+// mtvmpsReply is a terminal's self composition as mtvmps.get shows it,
+// with its panes' members.
+func mtvmpsReply(cfg engine.SelfVMP, members []model.VCConfsMtvmpsGetReplyMember) *model.VCConfsMtvmpsGetReply {
+	return &model.VCConfsMtvmpsGetReply{Mode: cfg.Mode, Layout: cfg.Layout, VoiceHint: cfg.VoiceHint,
+		ShowMtName: cfg.ShowMtName, Members: members}
+}
+
+// channelVMPReply is a terminal's channel's self composition as the
+// channel's gets show it (its terminal and channel too).
+func channelVMPReply(cfg engine.SelfVMP, members []model.VCConfsMtvmpsGetReplyMember) *model.VCConfsMtChannelVMPsGetReply {
+	return &model.VCConfsMtChannelVMPsGetReply{MtID: cfg.MtID, MtChnIdx: cfg.MtChnIdx, Mode: cfg.Mode, Layout: cfg.Layout,
+		VoiceHint: cfg.VoiceHint, ShowMtName: cfg.ShowMtName, Members: members}
+}
+
+// selfSorted is a copy of the self compositions by terminal, then
+// channel.
+func selfSorted(selfs []engine.SelfVMP) []engine.SelfVMP {
+	selfs = slices.Clone(selfs)
+	sort.SliceStable(selfs, func(i, j int) bool {
+		a, b := mdNum(selfs[i].MtID), mdNum(selfs[j].MtID)
+		if a != b {
+			return a < b
+		}
+		return selfs[i].MtChnIdx < selfs[j].MtChnIdx
+	})
+	return selfs
+}
+
+// mtvmpsList is the terminals' list of self compositions (mtvmps.list).
+func mtvmpsList(selfs []engine.SelfVMP) *model.VCConfsMtvmpsListReply {
+	var out model.VCConfsMtvmpsListReply
+	for _, s := range selfs {
+		out.Mts = append(out.Mts, model.VCConfsMtvmpsListReplyMt{Mode: s.Mode, Layout: s.Layout,
+			VoiceHint: s.VoiceHint, ShowMtName: s.ShowMtName, MtID: s.MtID})
 	}
-	return (&model.VCConfsMtvmpsGetReply{Mode: cfg.Mode, Layout: cfg.Layout, VoiceHint: cfg.VoiceHint,
-		ShowMtName: cfg.ShowMtName, Members: members}).Wire()
+	return &out
+}
+
+// channelVMPList is the channels' list of self compositions
+// (mt_channel_vmps.list).
+func channelVMPList(selfs []engine.SelfVMP) *model.VCConfsMtChannelVMPsListReply {
+	var out model.VCConfsMtChannelVMPsListReply
+	for _, s := range selfs {
+		out.Mts = append(out.Mts, model.VCConfsMtChannelVMPsListReplyMt{Mode: s.Mode, Layout: s.Layout,
+			VoiceHint: s.VoiceHint, ShowMtName: s.ShowMtName, MtID: s.MtID, MtChnIdx: s.MtChnIdx})
+	}
+	return &out
 }
 
 // wallReply is the reply of a TV wall's self composition as it is now.

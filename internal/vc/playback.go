@@ -3,7 +3,6 @@ package vc
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -126,8 +125,8 @@ func playbackSettle(c *engine.Conference, now time.Time) bool {
 
 // playbackStart plays a program of the domain and answers the playing
 // recorder's rec_id.
-func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object, error) {
-	// start_put's request has the same members.
+func (m *Module) playbackStart(ctx context.Context, r *api.Request) (*model.VCConfsPlaybackStartReply, error) {
+	// start_put's request has the same members, its reply too.
 	var q model.VCConfsPlaybackStartRequest
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
@@ -137,8 +136,8 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 	if _, err := m.tlRunning(ctx, r); err != nil {
 		return nil, err
 	}
-	if v := q.VRSID; v != "" && v != vrsIDOf(domain) {
-		return nil, wire.Errorf(CodeRecVRSFault, "vrs_id %q is not a recording server of the user domain", v)
+	if err := playVRSCheck(q.VRSID, domain); err != nil {
+		return nil, err
 	}
 	prg, ok, err := m.programGet(ctx, domain, strconv.Itoa(fileID))
 	if err != nil {
@@ -164,12 +163,7 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 		state = playCalling // the player joins, then prepares, then plays
 	}
 	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
-		vrsID := prg.VrsID
-		if vrsID == nil {
-			vrsID = json.RawMessage("null")
-		}
-		p := playback{FileID: fileID, FileName: q.FileName, VrsID: vrsID, PlayDualStream: q.PlayDualStream,
-			RecID: recID, TotalMs: int64(prg.Duration) * 1000, State: state, AnchorAt: tlMs(m.clk.Now())}
+		p := playStartOf(q, prg, recID, state, m.clk.Now())
 		p.store(c)
 		return true, nil
 	})
@@ -179,23 +173,16 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (wire.Object
 	if m.liveOn() {
 		m.playbackBegin(domain, r.Path("conf_id"), recID)
 	}
-	return wire.Object{"rec_id": recID}, nil
+	return &model.VCConfsPlaybackStartReply{RecID: recID}, nil
 }
 
 // playbackGet answers the file, state and position of the playback.
-func (m *Module) playbackGet(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) playbackGet(ctx context.Context, r *api.Request) (*model.VCConfsPlaybackGetReply, error) {
 	c, err := m.tlRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	p := playbackOf(&c)
-	if p == nil {
-		return (&model.VCConfsPlaybackGetReply{State: playStopped}).Wire(), nil
-	}
-	now := m.clk.Now()
-	pos, _ := playbackPos(p, now)
-	return (&model.VCConfsPlaybackGetReply{FileName: p.FileName, FileID: p.FileID, State: playbackStateAt(p, now),
-		CurrentProgress: int(pos / time.Second), TotalTime: int(p.TotalMs / 1000)}).Wire(), nil
+	return playReply(playbackOf(&c), m.clk.Now()), nil
 }
 
 // playbackUpdate changes a playback that is playing or paused (20805
@@ -215,59 +202,38 @@ func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func
 	return err
 }
 
-// playbackState stops (0), pauses (1) or continues (2) the playback;
-// pausing a paused playback changes nothing, continuing one that is not
-// paused is 20806.
-func (m *Module) playbackState(ctx context.Context, r *api.Request) (wire.Object, error) {
+// playbackState stops (0), pauses (1) or continues (2) the playback
+// (playStateChange), then its media.
+func (m *Module) playbackState(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsPlaybackStateUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
-	value := q.Value
 	err := m.playbackUpdate(ctx, r, func(p *playback, now time.Time) (bool, error) {
-		pos, _ := playbackPos(p, now)
-		switch state := p.State; {
-		case value == playStopped:
-			p.stop(pos)
-		case value == playPaused && state == playPaused:
-			return false, nil
-		case value == playPaused:
-			p.State, p.PosMs, p.AnchorAt, p.PausedAt = playPaused, pos.Milliseconds(), tlMs(now), tlMs(now)
-		case state != playPaused:
-			return false, wire.Errorf(CodePlaybackNotPaused, "the playback is not paused")
-		default:
-			p.State, p.AnchorAt, p.PausedAt = playPlaying, tlMs(now), 0
-		}
-		return true, nil
+		return playStateChange(p, q.Value, now)
 	})
-	if err == nil {
-		err = m.playbackMedia(ctx, r.Principal.DomainMoid, r.Path("conf_id"), value, -1)
+	if err != nil {
+		return err
 	}
-	return nil, err
+	return m.playbackMedia(ctx, r.Principal.DomainMoid, r.Path("conf_id"), q.Value, -1)
 }
 
-// playbackSeek moves the position to current_progress seconds, within the
-// program's length (90400 outside); a paused playback stays paused there.
-func (m *Module) playbackSeek(ctx context.Context, r *api.Request) (wire.Object, error) {
+// playbackSeek moves the position to current_progress seconds
+// (playSeek), then its media.
+func (m *Module) playbackSeek(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsPlaybackCurrentProgressUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	secs := q.CurrentProgress
 	state := playPlaying
 	err := m.playbackUpdate(ctx, r, func(p *playback, now time.Time) (bool, error) {
-		total := p.TotalMs / 1000
-		if secs < 0 || int64(secs) > total {
-			return false, wire.InvalidParam("current_progress", fmt.Sprintf("%d is outside the program's 0 to %d seconds", secs, total))
-		}
-		p.PosMs, p.AnchorAt = int64(secs)*1000, tlMs(now)
-		if state = p.State; state == playPaused {
-			p.PausedAt = tlMs(now)
-		}
-		return true, nil
+		var err error
+		state, err = playSeek(p, secs, now)
+		return err == nil, err
 	})
-	if err == nil {
-		err = m.playbackMedia(ctx, r.Principal.DomainMoid, r.Path("conf_id"), state, time.Duration(secs)*time.Second)
+	if err != nil {
+		return err
 	}
-	return nil, err
+	return m.playbackMedia(ctx, r.Principal.DomainMoid, r.Path("conf_id"), state, time.Duration(secs)*time.Second)
 }

@@ -157,58 +157,45 @@ func pollLeave(c *engine.Conference, k pollKind, ts map[string]engine.Terminal, 
 	return true
 }
 
-// pollGet answers the poll's state, current member and members.
-func (m *Module) pollGet(k pollKind) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
-		c, err := m.tlRunning(ctx, r)
+// pollGet answers a poll's state, current member and members (pollRead)
+// in the reply type of its kind (as: pollAsConf, pollAsChairman,
+// pollAsUpload).
+func pollGet[R replier](m *Module, k pollKind, as func(model.VCConfsPollGetReply) R) api.Handler {
+	return typed(func(ctx context.Context, r *api.Request) (R, error) {
+		out, err := m.pollRead(ctx, r, k)
 		if err != nil {
-			return nil, err
+			var none R
+			return none, err
 		}
-		ts, err := m.tlTerminals(ctx, c)
-		if err != nil {
-			return nil, err
-		}
-		// mode is 0 while no poll runs (issue 42: the 5.0.0.4.1 platform's
-		// reply); the settings of the last poll stay.
-		out := model.VCConfsPollGetReply{CurPollMt: &model.VCConfsPollGetReplyCurPollMt{}, Members: []model.VCConfsPollGetReplyMember{}}
-		p := *k.of(&c)
-		if p == nil {
-			return k.reply(out), nil
-		}
-		for _, mb := range p.Members {
-			id := mb.MtID
-			if _, ok := ts[id]; !ok {
-				id = "" // no longer a terminal of the conference
-			}
-			out.Members = append(out.Members, model.VCConfsPollGetReplyMember{Account: mb.Account, MtID: id})
-		}
-		out.Num, out.KeepTime = p.Num, p.KeepTime
-		if p.State != pollStateStopped {
-			pos, _ := pollPos(p, ts, m.clk.Now(), nil)
-			if !pos.Done {
-				out.State, out.Mode = p.State, p.Mode.Or(0) // none before 5.1.0.1.0 (and the upload poll's)
-				if !pos.None {
-					out.PollIndex = pos.Index + 1
-					out.CurPollMt.MtID = p.Members[pos.Index].MtID
-				}
-			}
-		}
-		return k.reply(out), nil
-	}
+		return as(out), nil
+	})
 }
 
-// reply is a poll's query reply of kind k: the conference poll's, the
+// pollRead reads the poll of kind k as its query answers it (pollReply).
+func (m *Module) pollRead(ctx context.Context, r *api.Request, k pollKind) (model.VCConfsPollGetReply, error) {
+	c, err := m.tlRunning(ctx, r)
+	if err != nil {
+		return model.VCConfsPollGetReply{}, err
+	}
+	ts, err := m.tlTerminals(ctx, c)
+	if err != nil {
+		return model.VCConfsPollGetReply{}, err
+	}
+	return pollReply(*k.of(&c), ts, m.clk.Now()), nil
+}
+
+// The poll query's reply of each kind: the conference poll's, the
 // chairman poll's of the same members, or the upload poll's, which has no
 // mode.
-func (k pollKind) reply(out model.VCConfsPollGetReply) wire.Object {
-	switch {
-	case k.conf:
-		return out.Wire()
-	case k.chairman:
-		return (*model.VCConfsChairmanPollGetReply)(&out).Wire()
-	}
-	return (&model.VCConfsUploadPollGetReply{State: out.State, Num: out.Num, KeepTime: out.KeepTime, PollIndex: out.PollIndex,
-		CurPollMt: out.CurPollMt, Members: out.Members}).Wire()
+func pollAsConf(out model.VCConfsPollGetReply) *model.VCConfsPollGetReply { return &out }
+
+func pollAsChairman(out model.VCConfsPollGetReply) *model.VCConfsChairmanPollGetReply {
+	return (*model.VCConfsChairmanPollGetReply)(&out)
+}
+
+func pollAsUpload(out model.VCConfsPollGetReply) *model.VCConfsUploadPollGetReply {
+	return &model.VCConfsUploadPollGetReply{State: out.State, Num: out.Num, KeepTime: out.KeepTime, PollIndex: out.PollIndex,
+		CurPollMt: out.CurPollMt, Members: out.Members}
 }
 
 // pollStart starts (or restarts with new settings) a poll.

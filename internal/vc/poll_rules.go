@@ -65,3 +65,35 @@ func pollStateChange(p *engine.Poll, value int, pos engine.PollPosition, now tim
 	}
 	return true
 }
+
+// pollReply is a poll's query answer (in the conference poll's type) for
+// the stored poll p (nil: none ever ran) over the conference's terminals
+// ts at now: its members (an mt_id no longer of the conference shown
+// ""), its settings, and while it runs its state, mode, position and
+// current member. mode is 0 while no poll runs (issue 42: the 5.0.0.4.1
+// platform's reply); the settings of the last poll stay.
+func pollReply(p *engine.Poll, ts map[string]engine.Terminal, now time.Time) model.VCConfsPollGetReply {
+	out := model.VCConfsPollGetReply{CurPollMt: &model.VCConfsPollGetReplyCurPollMt{}, Members: []model.VCConfsPollGetReplyMember{}}
+	if p == nil {
+		return out
+	}
+	for _, mb := range p.Members {
+		id := mb.MtID
+		if _, ok := ts[id]; !ok {
+			id = "" // no longer a terminal of the conference
+		}
+		out.Members = append(out.Members, model.VCConfsPollGetReplyMember{Account: mb.Account, MtID: id})
+	}
+	out.Num, out.KeepTime = p.Num, p.KeepTime
+	if p.State != pollStateStopped {
+		pos, _ := pollPos(p, ts, now, nil)
+		if !pos.Done {
+			out.State, out.Mode = p.State, p.Mode.Or(0) // none before 5.1.0.1.0 (and the upload poll's)
+			if !pos.None {
+				out.PollIndex = pos.Index + 1
+				out.CurPollMt.MtID = p.Members[pos.Index].MtID
+			}
+		}
+	}
+	return out
+}
