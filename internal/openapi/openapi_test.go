@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -56,10 +57,10 @@ func TestExactlyTheCatalogue(t *testing.T) {
 		}
 		got := map[string]bool{}
 		ids := map[string]bool{}
-		for p, item := range Build(r)["paths"].(Doc) {
-			for m, op := range item.(Doc) {
+		for p, item := range Build(r).Paths {
+			for m, op := range item {
 				got[strings.ToUpper(m)+" "+shape.ReplaceAllString(p, "{}")] = true
-				id := op.(Doc)["operationId"].(string)
+				id := op.OperationID
 				if ids[id] {
 					t.Errorf("%s: operationId %s twice", r, id)
 				}
@@ -81,8 +82,8 @@ func TestExactlyTheCatalogue(t *testing.T) {
 
 // The validator is not a rubber stamp: a broken document fails it.
 func TestValidatorRejectsBrokenDocument(t *testing.T) {
-	d := Build(release.Latest)
-	d["paths"].(Doc)["/broken"] = Doc{"get": Doc{"parameters": []any{Doc{"name": "x"}}, "responses": "none"}}
+	d := mapBuild(release.Latest)
+	d["paths"].(mapDoc)["/broken"] = mapDoc{"get": mapDoc{"parameters": []any{mapDoc{"name": "x"}}, "responses": "none"}}
 	b, _ := json.Marshal(d)
 	doc, err := libopenapi.NewDocument(b)
 	if err != nil {
@@ -98,27 +99,26 @@ func TestValidatorRejectsBrokenDocument(t *testing.T) {
 // objects' required lists (issue 22 item 1).
 func TestRequiredFieldsMarked(t *testing.T) {
 	doc := Build(release.Latest)
-	form := func(path, method string) Doc {
-		op := doc["paths"].(Doc)[path].(Doc)[method].(Doc)
-		return op["requestBody"].(Doc)["content"].(Doc)["application/x-www-form-urlencoded"].(Doc)["schema"].(Doc)
+	form := func(path, method string) *Schema {
+		return doc.Paths[path][method].RequestBody.Content["application/x-www-form-urlencoded"].Schema
 	}
 	tpl := form("/api/v1/mc/personal_templates", "post")
-	if got := fmt.Sprint(tpl["required"]); got != "[account_token params]" {
+	if got := fmt.Sprint(tpl.Required); got != "[account_token params]" {
 		t.Errorf("template create form required = %s", got)
 	}
-	params := tpl["properties"].(Doc)["params"].(Doc)
-	if d := params["description"].(string); !strings.Contains(d, "closed_conf") || !strings.Contains(d, "video_formats") {
+	params := (*tpl.Properties)["params"]
+	if d := params.Description; !strings.Contains(d, "closed_conf") || !strings.Contains(d, "video_formats") {
 		t.Errorf("params description does not name the required fields: %q", d)
 	}
-	if got := fmt.Sprint(params["contentSchema"].(Doc)["required"]); !strings.Contains(got, "safe_conf") {
+	if got := fmt.Sprint(params.ContentSchema.Required); !strings.Contains(got, "safe_conf") {
 		t.Errorf("contentSchema required = %s", got)
 	}
-	mts := form("/api/v1/vc/confs/{conf_id}/mts", "post")["properties"].(Doc)["params"].(Doc)
-	if d := mts["description"].(string); !strings.Contains(d, "mts[].bitrate") || !strings.Contains(d, "mts[].protocol") {
+	mts := (*form("/api/v1/vc/confs/{conf_id}/mts", "post").Properties)["params"]
+	if d := mts.Description; !strings.Contains(d, "mts[].bitrate") || !strings.Contains(d, "mts[].protocol") {
 		t.Errorf("add terminals: params description %q", d)
 	}
-	item := mts["contentSchema"].(Doc)["properties"].(Doc)["mts"].(Doc)["items"].(Doc)
-	if got := fmt.Sprint(item["required"]); !strings.Contains(got, "bitrate") {
+	item := (*mts.ContentSchema.Properties)["mts"].Items
+	if got := fmt.Sprint(item.Required); !strings.Contains(got, "bitrate") {
 		t.Errorf("mts items required = %s", got)
 	}
 }
@@ -158,6 +158,29 @@ func TestParameterExtensionMarked(t *testing.T) {
 	for _, v := range found {
 		if v != true {
 			t.Errorf("x_confer_start_time has x-confer-extension %v", v)
+		}
+	}
+}
+
+// The typed document encodes to the bytes the map document did, at every
+// release (the map form is kept in openapi_map_test.go as the reference),
+// and For serves it.
+func TestDocumentBytesUnchanged(t *testing.T) {
+	for r := release.Baseline; r <= release.Latest; r++ {
+		want, err := json.Marshal(mapBuild(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(For(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			i := 0
+			for i < len(got) && i < len(want) && got[i] == want[i] {
+				i++
+			}
+			t.Fatalf("%s: the document differs at byte %d of %d:\n got %.200s\nwant %.200s", r, i, len(want), got[max(i-100, 0):], want[max(i-100, 0):])
 		}
 	}
 }
