@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -53,15 +52,14 @@ func (m *Module) listPending(ctx context.Context, r *api.Request) (wire.Object, 
 	if !r.Principal.Admin {
 		owner = r.Principal.AccountMoid
 	}
-	cs, err := m.confs.Pending(ctx, r.Principal.DomainMoid, owner)
+	cs, err := engine.ListAs(ctx, m.confs, r.Principal.DomainMoid, owner, engine.StatePending, // as Conferences.Pending
+		func(it *model.AMCPendingConfsListReplyConf) string { return it.StartTime })
 	if err != nil {
 		return nil, err
 	}
 	reply := model.AMCPendingConfsListReply{Total: len(cs)}
 	for _, c := range paging.Cut(cs, paging.Read(r.Args.Query, paging.Offsets)) {
-		var it model.AMCPendingConfsListReplyConf // its stored document read into the reply's item
-		record.Member(c.Doc, &it)
-		reply.Confs = append(reply.Confs, it)
+		reply.Confs = append(reply.Confs, c.Doc) // its stored document read into the reply's item
 	}
 	return reply.Wire(), nil
 }

@@ -7,8 +7,11 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -219,6 +222,53 @@ func (s *Conferences) Records(ctx context.Context, domainMoid, ownerMoid, state 
 	recs, _, err := s.st.ListRecords(ctx, store.RecordQuery{Kind: record.KindConf, DomainMoid: domainMoid,
 		OwnerMoid: ownerMoid, States: []string{state}})
 	return recs, err
+}
+
+// Read is a conference's stored document read as a T (ListAs).
+type Read[T any] struct {
+	ID    string    // conf_id
+	Start time.Time // as Conference.StartTime
+	Doc   T
+}
+
+// ListAs returns the conferences of a domain in a state, of one creating
+// account when ownerMoid is set, ordered as List, each stored document
+// read straight into a T with no map in between (a reply's item: a member
+// of another form than T's reads as its zero value, as record.Member of
+// the decoded document read it; a document that is not JSON is an error,
+// as in List). startOf gives the start_time member T read ("" when it has
+// none).
+func ListAs[T any](ctx context.Context, s *Conferences, domainMoid, ownerMoid, state string, startOf func(*T) string) ([]Read[T], error) {
+	recs, err := s.Records(ctx, domainMoid, ownerMoid, state)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Read[T], len(recs))
+	for i, rec := range recs {
+		if out[i], err = readAs(rec, startOf); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Read[T]) int {
+		if c := a.Start.Compare(b.Start); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// readAs reads one record for ListAs.
+func readAs[T any](rec store.Record, startOf func(*T) string) (Read[T], error) {
+	r := Read[T]{ID: rec.ID, Start: rec.CreatedAt}
+	var wrongType *json.UnmarshalTypeError
+	if err := json.Unmarshal(rec.Data, &r.Doc); err != nil && !errors.As(err, &wrongType) {
+		return Read[T]{}, err
+	}
+	if t, err := record.ParseTime(startOf(&r.Doc)); err == nil {
+		r.Start = t
+	}
+	return r, nil
 }
 
 // StartTime returns the conference's start time (its record's creation

@@ -2,10 +2,7 @@ package mc
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
@@ -14,7 +11,6 @@ import (
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
-	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -31,62 +27,33 @@ func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	recs, err := m.confs.Records(ctx, r.Principal.DomainMoid, "", engine.StateBooked)
+	all, err := engine.ListAs(ctx, m.confs, r.Principal.DomainMoid, "", engine.StateBooked, bookedItemStart)
 	if err != nil {
 		return nil, err
 	}
-	var in []booked
-	for _, rec := range recs {
-		b, err := bookedOf(rec)
-		if err != nil {
-			return nil, err
-		}
-		end, _ := record.ParseTime(b.item.EndTime)
-		if (end.IsZero() || end.After(from)) && (until.IsZero() || !b.start.After(until)) {
+	var in []engine.Read[bookedItem]
+	for _, b := range all {
+		end, _ := record.ParseTime(b.Doc.EndTime)
+		if (end.IsZero() || end.After(from)) && (until.IsZero() || !b.Start.After(until)) {
 			in = append(in, b)
 		}
 	}
-	slices.SortStableFunc(in, func(a, b booked) int { // as engine.Conferences.List
-		if c := a.start.Compare(b.start); c != 0 {
-			return c
-		}
-		return strings.Compare(a.id, b.id)
-	})
 	w, _ := listPage(r)
 	if r.Args.Query.Get("order") == "1" {
 		slices.Reverse(in)
 	}
 	reply := model.MCBookedConfsListReply{Total: len(in)}
 	for _, b := range paging.Cut(in, w) {
-		reply.BookedConfs = append(reply.BookedConfs, b.item)
+		reply.BookedConfs = append(reply.BookedConfs, b.Doc)
 	}
 	return reply.Wire(), nil
 }
 
-// booked is a booked conference as the list reads it: its number, its
-// start time (engine.Conference.StartTime) and its stored document read
-// into the reply's item, with no map in between (a member of another form
-// than the item's reads as its zero value; the conference's own members
-// are none of the item's).
-type booked struct {
-	id    string
-	start time.Time
-	item  model.MCBookedConfsListReplyBookedConf
-}
+// bookedItem is a booked conference as the list shows it: its stored
+// document read into the reply's item (engine.ListAs).
+type bookedItem = model.MCBookedConfsListReplyBookedConf
 
-// bookedOf reads a booked conference's record; an error for a document
-// that is not JSON (as engine.Conferences.List).
-func bookedOf(rec store.Record) (booked, error) {
-	b := booked{id: rec.ID, start: rec.CreatedAt}
-	var wrongType *json.UnmarshalTypeError
-	if err := json.Unmarshal(rec.Data, &b.item); err != nil && !errors.As(err, &wrongType) {
-		return booked{}, err // a member of another form reads as its zero value, as record.Member
-	}
-	if t, err := record.ParseTime(b.item.StartTime); err == nil {
-		b.start = t
-	}
-	return b, nil
-}
+func bookedItemStart(it *bookedItem) string { return it.StartTime }
 
 // bookedWindow reads the start_time and end_time filters.
 func bookedWindow(r *api.Request, now time.Time) (from, until time.Time, err error) {
