@@ -2,7 +2,6 @@ package vc
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
@@ -36,8 +35,9 @@ func mixRunning(c engine.Conference, mixID string) (*engine.Mix, error) {
 	return mix, nil
 }
 
-// getMix shows the mode and the members with their call aliases.
-func (m *Module) getMix(ctx context.Context, r *api.Request) (wire.Object, error) {
+// getMix shows the mode and the members with their call aliases
+// (mixReply).
+func (m *Module) getMix(ctx context.Context, r *api.Request) (*model.VCConfsMixsGetReply, error) {
 	c, err := m.ctlRunning(ctx, r)
 	if err != nil {
 		return nil, err
@@ -50,18 +50,14 @@ func (m *Module) getMix(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	out := model.VCConfsMixsGetReply{Mode: mix.Mode, Members: make([]model.VCConfsMixsGetReplyMember, len(mix.MtIDs))}
-	for i, id := range mix.MtIDs {
-		out.Members[i] = model.VCConfsMixsGetReplyMember{Account: v.account(id), MtID: id}
-	}
-	return out.Wire(), nil
+	return mixReply(mix, v.account), nil
 }
 
 // startMix starts mixing the members (20811 when a mix runs).
-func (m *Module) startMix(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) startMix(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsMixsCreateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (*engine.Mix, []string, error) {
 		if c.Mix != nil {
@@ -75,12 +71,11 @@ func (m *Module) startMix(ctx context.Context, r *api.Request) (wire.Object, err
 	})
 }
 
-// addMixMembers adds members to the running mix; members already mixed
-// stay as they are.
-func (m *Module) addMixMembers(ctx context.Context, r *api.Request) (wire.Object, error) {
+// addMixMembers adds members to the running mix (mixAdded).
+func (m *Module) addMixMembers(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsMixsMembersAddRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (*engine.Mix, []string, error) {
 		mix, err := mixRunning(c, r.Path("mix_id"))
@@ -91,53 +86,25 @@ func (m *Module) addMixMembers(ctx context.Context, r *api.Request) (wire.Object
 		if err != nil {
 			return nil, nil, err
 		}
-		have := append([]string(nil), mix.MtIDs...)
-		in := map[string]bool{}
-		for _, id := range have {
-			in[id] = true
-		}
-		for _, id := range ids {
-			if !in[id] {
-				have = append(have, id)
-				in[id] = true
-			}
-		}
-		return mixKeep(mix, have, nil), ids, nil
+		return mixKeep(mix, mixAdded(mix.MtIDs, ids), nil), ids, nil
 	})
 }
 
-// removeMixMembers removes members from the running mix; a terminal that
-// is not mixed answers 20814 (12104 when the conference lacks it). The
-// mix runs on, also without members.
-func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) (wire.Object, error) {
+// removeMixMembers removes members from the running mix (mixRemoved).
+// The mix runs on, also without members.
+func (m *Module) removeMixMembers(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsMixsMembersDeleteRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	return m.writeMix(ctx, r, func(c engine.Conference, v *mdView) (*engine.Mix, []string, error) {
 		mix, err := mixRunning(c, r.Path("mix_id"))
 		if err != nil {
 			return nil, nil, err
 		}
-		gone := leftSet{}
-		var order []string
-		have := mix.MtIDs
-		for i, id := range mixMemberIDs(q.Members) {
-			path := fmt.Sprintf("members[%d].mt_id", i)
-			if id == "" {
-				return nil, nil, wire.InvalidParam(path, "must name a terminal")
-			}
-			if _, ok := v.byID[id]; !ok {
-				return nil, nil, wire.Errorf(wire.CodeMTNotFound, "%s: terminal %s does not exist in conference %s", path, id, c.ID())
-			}
-			gone[id] = true
-			order = append(order, id)
-		}
-		kept, _ := mdWithout(have, gone)
-		for _, id := range order {
-			if !mixHas(have, id) {
-				return nil, nil, wire.Errorf(CodeMixNotMember, "members: terminal %s is not a mixing member of conference %s", id, c.ID())
-			}
+		kept, order, err := mixRemoved(c.ID(), mix.MtIDs, mixMemberIDs(q.Members), func(id string) bool { _, ok := v.byID[id]; return ok })
+		if err != nil {
+			return nil, nil, err
 		}
 		drop := map[string]bool{}
 		for _, id := range order {
@@ -185,7 +152,7 @@ func mixHas(ids []string, id string) bool {
 // writeMix stores the mix that build makes of the running conference and
 // sets the members' flags; the terminals build names must still be online
 // after the write (see mediaStillOnline).
-func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (*engine.Mix, []string, error)) (wire.Object, error) {
+func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (*engine.Mix, []string, error)) error {
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
@@ -202,16 +169,16 @@ func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c engi
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := m.mediaFlags(ctx, c); err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.mediaStillOnline(ctx, c, named)
+	return m.mediaStillOnline(ctx, c, named)
 }
 
 // stopMix stops the mix (20812 when none runs).
-func (m *Module) stopMix(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) stopMix(ctx context.Context, r *api.Request) error {
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		if _, err := mixRunning(*c, r.Path("mix_id")); err != nil {
 			return err
@@ -221,7 +188,7 @@ func (m *Module) stopMix(ctx context.Context, r *api.Request) (wire.Object, erro
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.mediaFlags(ctx, c)
+	return m.mediaFlags(ctx, c)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"sort"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
@@ -210,41 +209,4 @@ func selfList[R replier](m *Module, channel bool, as func([]engine.SelfVMP) R) a
 		}
 		return as(selfSorted(c.SelfVMPs)), nil
 	})
-}
-
-// listSelfVMPs lists the self compositions by terminal and channel. The
-// terminal list (mtvmps) answers 20823 when there is none, as the
-// reference says; the channel list (mt_channel_vmps) is then empty.
-func (m *Module) listSelfVMPs(channel bool) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
-		c, err := m.ctlRunning(ctx, r)
-		if err != nil {
-			return nil, err
-		}
-		selfs := slices.Clone(c.SelfVMPs)
-		if len(selfs) == 0 && !channel {
-			return nil, wire.Errorf(CodeVMPNotStarted, "no terminal of conference %s runs a self composition", c.ID())
-		}
-		sort.SliceStable(selfs, func(i, j int) bool {
-			a, b := mdNum(selfs[i].MtID), mdNum(selfs[j].MtID)
-			if a != b {
-				return a < b
-			}
-			return selfs[i].MtChnIdx < selfs[j].MtChnIdx
-		})
-		if channel {
-			var out model.VCConfsMtChannelVMPsListReply
-			for _, s := range selfs {
-				out.Mts = append(out.Mts, model.VCConfsMtChannelVMPsListReplyMt{Mode: s.Mode, Layout: s.Layout,
-					VoiceHint: s.VoiceHint, ShowMtName: s.ShowMtName, MtID: s.MtID, MtChnIdx: s.MtChnIdx})
-			}
-			return out.Wire(), nil
-		}
-		var out model.VCConfsMtvmpsListReply
-		for _, s := range selfs {
-			out.Mts = append(out.Mts, model.VCConfsMtvmpsListReplyMt{Mode: s.Mode, Layout: s.Layout,
-				VoiceHint: s.VoiceHint, ShowMtName: s.ShowMtName, MtID: s.MtID})
-		}
-		return out.Wire(), nil
-	}
 }

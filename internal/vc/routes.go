@@ -77,11 +77,11 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.inspection_channels.create": m.inspectStart,
 		"vc.confs.inspection_channels.delete": m.inspectCancel,
 		// mix.go
-		"vc.confs.mixs.get":            m.getMix,
-		"vc.confs.mixs.create":         m.startMix,
-		"vc.confs.mixs.delete":         m.stopMix,
-		"vc.confs.mixs.members.add":    m.addMixMembers,
-		"vc.confs.mixs.members.delete": m.removeMixMembers,
+		"vc.confs.mixs.get":            typed(m.getMix),
+		"vc.confs.mixs.create":         done(m.startMix),
+		"vc.confs.mixs.delete":         done(m.stopMix),
+		"vc.confs.mixs.members.add":    done(m.addMixMembers),
+		"vc.confs.mixs.members.delete": done(m.removeMixMembers),
 		// monitor.go
 		"vc.confs.monitors.list":               typed(m.monitorList),
 		"vc.confs.monitors.get":                typed(m.monitorGet),
@@ -102,11 +102,11 @@ func (m *Module) Routes() api.Routes {
 		// mts_control.go
 		"vc.confs.mts.silence.update":   m.mtFlag((*engine.Engine).SetSilence),
 		"vc.confs.mts.mute.update":      m.mtFlag((*engine.Engine).SetMute),
-		"vc.confs.mts.volume.update":    m.setMtVolume,
-		"vc.confs.mts.camera.control":   m.controlMtCamera,
-		"vc.confs.mts.call_mode.update": m.setMtCallMode,
-		"vc.confs.mts.videos.get":       m.getMtVideos,
-		"vc.confs.mts.videos.update":    m.setMtVideo,
+		"vc.confs.mts.volume.update":    done(m.setMtVolume),
+		"vc.confs.mts.camera.control":   done(m.controlMtCamera),
+		"vc.confs.mts.call_mode.update": done(m.setMtCallMode),
+		"vc.confs.mts.videos.get":       typed(m.getMtVideos),
+		"vc.confs.mts.videos.update":    done(m.setMtVideo),
 		// mtvmps.go
 		"vc.confs.mtvmps.create":          done(m.startSelfVMP),
 		"vc.confs.mtvmps.list":            selfList(m, false, mtvmpsList),
