@@ -80,15 +80,15 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 			}
 		}
 		typ := 0
-		if record.Int(c.Doc, "conf_type") == 1 {
+		if c.ConfType() == 1 {
 			typ = 1
 		}
 		reply.Meeting = append(reply.Meeting, item{
-			ConfType: typ, Name: record.Str(c.Doc, "name"), E164: c.ID(), Bitrate: record.Int(c.Doc, "bitrate"),
-			DomainMoid: domain, StartTime: record.FormatTime(c.StartTime()), EndTime: record.Str(c.Doc, "end_time"),
+			ConfType: typ, Name: c.Name(), E164: c.ID(), Bitrate: c.Bitrate(),
+			DomainMoid: domain, StartTime: record.FormatTime(c.StartTime()), EndTime: c.EndTimeText(),
 			MeetingTerminals: mts, TelephoneTerminals: phones, Cascades: cascades, IPE164: other,
 			MeetingDevice: []model.NMSServiceDomainsMeetingsListReplyMeetingItemMeetingDeviceItem{{
-				Type: NodeType, IP: ip, MixerCount: record.Int(c.Doc, "mix_enable"), VMPCount: record.Int(c.Doc, "vmp_enable"),
+				Type: NodeType, IP: ip, MixerCount: c.MixEnable(), VMPCount: c.VMPEnable(),
 			}},
 		})
 	}

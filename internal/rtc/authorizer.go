@@ -9,7 +9,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/system"
 )
@@ -99,10 +98,10 @@ func (a Authorizer) Authorize(ctx context.Context, confID, bearer string) (sfu.G
 	if err != nil {
 		return sfu.Grant{}, err
 	}
-	if meeting != "" && record.Str(conf.Doc, "meeting_id") != meeting {
+	if meeting != "" && conf.MeetingID() != meeting {
 		return sfu.Grant{}, sfu.ErrNotFound // the token's conference ended; its number is another's now
 	}
-	if pw := record.Str(conf.Doc, "password"); checkPassword && pw != "" {
+	if pw := conf.Password(); checkPassword && pw != "" {
 		got := ""
 		if req := sfu.RequestFromContext(ctx); req != nil {
 			got = req.Header.Get("X-Confer-Password")
@@ -116,5 +115,5 @@ func (a Authorizer) Authorize(ctx context.Context, confID, bearer string) (sfu.G
 	} else if over {
 		return sfu.Grant{}, fmt.Errorf("%w: the user domain holds its share of the node's media sessions (--domain-share of --rtc-max-sessions)", sfu.ErrUnavailable)
 	}
-	return sfu.Grant{ConfID: confID, Role: sfu.Role(role), Name: name, Title: record.Str(conf.Doc, "name"), Preview: preview}, nil
+	return sfu.Grant{ConfID: confID, Role: sfu.Role(role), Name: name, Title: conf.Name(), Preview: preview}, nil
 }

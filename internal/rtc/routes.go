@@ -65,7 +65,7 @@ func (m *Module) createToken(ctx context.Context, r *api.Request) (wire.Object, 
 		ttl = time.Duration(n) * time.Second
 	}
 	exp := m.Tokens.Clock.Now().Add(ttl)
-	tok, err := m.Tokens.Issue(ctx, Token{ConfID: conf.ID(), MeetingID: record.Str(conf.Doc, "meeting_id"),
+	tok, err := m.Tokens.Issue(ctx, Token{ConfID: conf.ID(), MeetingID: conf.MeetingID(),
 		DomainMoid: r.Principal.DomainMoid, Role: role, Name: name, Expires: exp})
 	if errors.Is(err, ErrTooMany) {
 		return nil, wire.Errorf(CodeTokenQuota, "conference %s holds %d media tokens, its cap; expired ones are removed within five minutes", conf.ID(), m.Tokens.perConf())

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/sip"
 )
 
@@ -51,8 +50,8 @@ func (s SIPConferences) Lookup(ctx context.Context, number string) (sip.Conferen
 	if err != nil {
 		return sip.Conference{}, err
 	}
-	out := sip.Conference{ID: number, Password: record.Str(conf.Doc, "password"),
-		Closed: record.Int(conf.Doc, "closed_conf") == 1}
+	out := sip.Conference{ID: number, Password: conf.Password(),
+		Closed: conf.ClosedConf() == 1}
 	if s.Owners != nil && !out.Closed {
 		d, self, err := s.Owners.Owner(ctx, number, true)
 		if err != nil {

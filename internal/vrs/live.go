@@ -133,7 +133,7 @@ func (m *Module) lives(ctx context.Context, base, domain string) ([]liveView, er
 			}
 			out = append(out, liveView{VRSLiveroomListReplyRoomstateItem: model.VRSLiveroomListReplyRoomstateItem{
 				Roomid: n, Roomidstr: id, Roomname: rc.VideoName, Userdomainmoid: domain,
-				Elapse: int(now.Sub(start) / time.Second), Lcastpoint: record.Str(c.Doc, "name"),
+				Elapse: int(now.Sub(start) / time.Second), Lcastpoint: c.Name(),
 				Livestreampath: stream, Livesnapshotpath: snap, Mte164: c.ID(), Livestatnum: viewers,
 				Createtime: int(start.Unix()), Encmode: 1, Authmode: 1, Prgwatermark: rc.Watermark,
 			}})
@@ -155,11 +155,11 @@ func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, erro
 				RecorderMode record.Integer `json:"recorder_mode"` // 2, 3: the recording is broadcast
 			}
 			record.Member(c.Doc["recorder"], &rec) // absent or of another form: 0
-			if mode := rec.RecorderMode; (mode != 2 && mode != 3) || !includes(r, record.Str(c.Doc, "name")) {
+			if mode := rec.RecorderMode; (mode != 2 && mode != 3) || !includes(r, c.Name()) {
 				continue
 			}
 			start := c.StartTime()
-			out = append(out, model.VRSResroomListReplyLiveinfoItem{Confname: record.Str(c.Doc, "name"), Starttime: start.Format("2006-01-02 15:04:05"), Encmode: 1})
+			out = append(out, model.VRSResroomListReplyLiveinfoItem{Confname: c.Name(), Starttime: start.Format("2006-01-02 15:04:05"), Encmode: 1})
 		}
 	}
 	pg := page(r)

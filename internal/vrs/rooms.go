@@ -313,7 +313,7 @@ func (m *Module) callers(ctx context.Context, domain string) (map[string]caller,
 		if !ok {
 			c, err := m.confs.Get(ctx, domain, rec.OwnerMoid, engine.StateRunning)
 			if err == nil {
-				cf = conf{record.Str(c.Doc, "name"), true}
+				cf = conf{c.Name(), true}
 			}
 			confs[rec.OwnerMoid] = cf
 		}
