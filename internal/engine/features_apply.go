@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
@@ -127,6 +128,12 @@ func (e *Engine) apply(ctx context.Context, cf Conf, ch Change) error {
 // (ErrConfNotFound).
 func (e *Engine) applyChange(ctx context.Context, cf Conf, ch Change) error {
 	var c Conference
+	// The tree read for Conf is the tree for Effects too when the links
+	// are the ones it was read by (Conf changes the conference, not the
+	// terminals): a conference with links reads it once per change.
+	var tree []Terminal
+	var treeLinks []CascadeLink
+	haveTree := false
 	if ch.Conf != nil {
 		var err error
 		wctx, notes := ctx, (*store.Notices)(nil)
@@ -134,11 +141,12 @@ func (e *Engine) applyChange(ctx context.Context, cf Conf, ch Change) error {
 			wctx, notes = store.WithNotices(ctx)
 		}
 		change := func(ctx context.Context, c *Conference) (bool, error) {
-			tree, err := e.treeOf(ctx, *c)
+			t, err := e.treeOf(ctx, *c)
 			if err != nil {
 				return false, err
 			}
-			write, err := ch.Conf(ctx, c, tree)
+			tree, treeLinks, haveTree = t, slices.Clone(c.Links), true
+			write, err := ch.Conf(ctx, c, t)
 			if write && err == nil && notes != nil {
 				notes.Set(ch.Notices()...)
 			}
@@ -152,9 +160,11 @@ func (e *Engine) applyChange(ctx context.Context, cf Conf, ch Change) error {
 	if ch.Effects == nil {
 		return nil
 	}
-	tree, err := e.treeOf(ctx, c)
-	if err != nil {
-		return err
+	if !haveTree || !slices.Equal(treeLinks, c.Links) {
+		var err error
+		if tree, err = e.treeOf(ctx, c); err != nil {
+			return err
+		}
 	}
 	eff, err := ch.Effects(ctx, c, tree)
 	return errors.Join(err, e.Apply(ctx, cf, eff))
