@@ -178,7 +178,7 @@ func (m *Module) hduKnown(ctx context.Context, domain, id string) error {
 // listPlatformHDUs lists the caller's domain's TV walls with their
 // occupancy; a wall shows the alias the occupying conference gave it
 // (vc.confs.hdus.alias.update) as its name.
-func (m *Module) listPlatformHDUs(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listPlatformHDUs(ctx context.Context, r *api.Request) (*model.VCHDUsListReply, error) {
 	devs, err := m.hduRegistry(ctx, r.Principal.DomainMoid)
 	if err != nil {
 		return nil, err
@@ -195,5 +195,5 @@ func (m *Module) listPlatformHDUs(ctx context.Context, r *api.Request) (wire.Obj
 		}
 		out.HDUs[i] = model.VCHDUsListReplyHDU{HDUID: d.ID, HDUName: name, Occupy: mdFlag(by[d.ID] != ""), Online: mdFlag(d.Online)}
 	}
-	return out.Wire(), nil
+	return &out, nil
 }

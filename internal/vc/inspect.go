@@ -101,23 +101,19 @@ func (m *Module) inspectList(ctx context.Context, r *api.Request) (wire.Object, 
 	return shape.Project(wire.Object{"inspections": c.Doc[tlKeyInspections]}, r.Endpoint.Reply), nil
 }
 
-// inspectStart lets a terminal channel view a source.
-func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object, error) {
+// inspectStart lets a terminal channel view a source (inspectOf).
+func (m *Module) inspectStart(ctx context.Context, r *api.Request) error {
 	// A viewing's request is a channel viewing's without the channels
 	// (0, automatic).
 	var q model.VCConfsInspectionChannelsCreateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
-	mode, srcType := q.Mode, q.Src.Type
-	srcID, dstID := q.Src.MtID, q.Dst.MtID
-	srcChn, dstChn := q.Src.MtChnIdx.Or(0), q.Dst.MtChnIdx.Or(0)
-	if srcChn < 0 || dstChn < 0 {
-		return nil, wire.InvalidParam("mt_chn_idx", "must be 0 (automatic) or a channel number")
+	v, err := inspectOf(q)
+	if err != nil {
+		return err
 	}
-	if srcType != inspSrcComposition && srcID == dstID {
-		return nil, wire.InvalidParam("src.mt_id", "a terminal cannot view itself")
-	}
+	srcID, dstID := v.Src.MtID, v.Dst.MtID
 	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
@@ -126,17 +122,13 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object,
 		if err := tlMember(*c, ts, "dst.mt_id", dstID, true); err != nil {
 			return false, err
 		}
-		if srcType == inspSrcComposition {
+		if v.Src.Type == inspSrcComposition {
 			if c.Roles.Chairman != dstID {
 				return false, wire.Errorf(CodeNotChairman, "only the chairman views a composition; terminal %s is not the chairman", dstID)
 			}
-			srcChn = 0
 		} else if err := tlMember(*c, ts, "src.mt_id", srcID, true); err != nil {
 			return false, err
 		}
-		v := viewing{Mode: mode,
-			Src: model.VCConfsInspectionChannelsListReplyInspectionSrc{Type: srcType, MtID: srcID, MtChnIdx: srcChn},
-			Dst: model.VCConfsInspectionChannelsListReplyInspectionDst{MtID: dstID, MtChnIdx: dstChn}}
 		var kept []viewing
 		for _, old := range viewingsOf(c) {
 			if old.key() != v.key() {
@@ -147,24 +139,43 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) (wire.Object,
 		return true, nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.inspectFlags(ctx, c, []string{dstID})
+	return m.inspectFlags(ctx, c, []string{dstID})
+}
+
+// inspectOf is the viewing a start stores: channels 0 (automatic) or a
+// channel number, a terminal viewing another (a composition's viewing has
+// no source channel).
+func inspectOf(q model.VCConfsInspectionChannelsCreateRequest) (viewing, error) {
+	srcChn, dstChn := q.Src.MtChnIdx.Or(0), q.Dst.MtChnIdx.Or(0)
+	if srcChn < 0 || dstChn < 0 {
+		return viewing{}, wire.InvalidParam("mt_chn_idx", "must be 0 (automatic) or a channel number")
+	}
+	if q.Src.Type != inspSrcComposition && q.Src.MtID == q.Dst.MtID {
+		return viewing{}, wire.InvalidParam("src.mt_id", "a terminal cannot view itself")
+	}
+	if q.Src.Type == inspSrcComposition {
+		srcChn = 0
+	}
+	return viewing{Mode: q.Mode,
+		Src: model.VCConfsInspectionChannelsListReplyInspectionSrc{Type: q.Src.Type, MtID: q.Src.MtID, MtChnIdx: srcChn},
+		Dst: model.VCConfsInspectionChannelsListReplyInspectionDst{MtID: q.Dst.MtID, MtChnIdx: q.Dst.MtChnIdx.Or(0)}}, nil
 }
 
 // inspectCancel ends the viewings of a terminal in a mode: every channel
 // (inspections) or one channel (inspection_channels, path mt_chn_idx).
 // A terminal that views nothing there is left as it is.
-func (m *Module) inspectCancel(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) inspectCancel(ctx context.Context, r *api.Request) error {
 	mtID := r.Path("mt_id")
 	mode, err := strconv.Atoi(r.Path("mode"))
 	if err != nil || (mode != 1 && mode != 2) {
-		return nil, wire.InvalidParam("mode", fmt.Sprintf("%q is not 1 (video) or 2 (audio)", r.Path("mode")))
+		return wire.InvalidParam("mode", fmt.Sprintf("%q is not 1 (video) or 2 (audio)", r.Path("mode")))
 	}
 	chn := -1 // every channel
 	if s, ok := r.PathParams["mt_chn_idx"]; ok {
 		if chn, err = strconv.Atoi(s); err != nil || chn < 0 {
-			return nil, wire.InvalidParam("mt_chn_idx", fmt.Sprintf("%q is not a channel number", s))
+			return wire.InvalidParam("mt_chn_idx", fmt.Sprintf("%q is not a channel number", s))
 		}
 	}
 	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
@@ -190,7 +201,7 @@ func (m *Module) inspectCancel(ctx context.Context, r *api.Request) (wire.Object
 		return true, nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.inspectFlags(ctx, c, []string{mtID})
+	return m.inspectFlags(ctx, c, []string{mtID})
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Per-participant call quality (Confer's extension, issue 41;
@@ -17,7 +16,7 @@ import (
 var qualityKinds = map[media.ChannelKind]string{media.ChannelAudio: "audio", media.ChannelVideo: "video", media.ChannelContent: "content"}
 
 // getQuality answers vc.confs.quality.get.
-func (m *Module) getQuality(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getQuality(ctx context.Context, r *api.Request) (*model.VCConfsQualityGetReply, error) {
 	_, ec, err := m.mtConf(ctx, r)
 	if err != nil {
 		return nil, err
@@ -41,7 +40,7 @@ func (m *Module) getQuality(ctx context.Context, r *api.Request) (wire.Object, e
 		out.Mts = append(out.Mts, model.VCConfsQualityGetReplyMt{MtID: q.Terminal.MtID(), Alias: q.Terminal.Alias(),
 			Measured: boolInt(q.Measured), Channels: chs})
 	}
-	return out.Wire(), nil
+	return &out, nil
 }
 
 func round2(f float64) float64 { return math.Round(f*100) / 100 }

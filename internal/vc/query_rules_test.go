@@ -8,6 +8,7 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // The per-kind queries' plain functions: a poll's reply (pollReply) and
@@ -63,5 +64,32 @@ func TestSelfLists(t *testing.T) {
 	}
 	if got := channelVMPReply(cfg, members); got.MtID != "2" || got.MtChnIdx != 2 || got.VoiceHint != 1 || len(got.Members) != 1 {
 		t.Errorf("channelVMPReply = %+v", got)
+	}
+}
+
+func TestInspectOf(t *testing.T) {
+	type src = model.VCConfsInspectionChannelsCreateRequestSrc
+	type dst = model.VCConfsInspectionChannelsCreateRequestDst
+	for _, tc := range []struct {
+		name           string
+		q              model.VCConfsInspectionChannelsCreateRequest
+		srcChn, dstChn int
+		code           int
+	}{
+		{"a terminal", model.VCConfsInspectionChannelsCreateRequest{Mode: 1, Src: src{Type: 1, MtID: "2", MtChnIdx: model.Some(2)}, Dst: dst{MtID: "3", MtChnIdx: model.Some(1)}}, 2, 1, 0},
+		{"automatic channels", model.VCConfsInspectionChannelsCreateRequest{Mode: 1, Src: src{Type: 1, MtID: "2"}, Dst: dst{MtID: "3"}}, 0, 0, 0},
+		{"the composition", model.VCConfsInspectionChannelsCreateRequest{Mode: 1, Src: src{Type: inspSrcComposition, MtChnIdx: model.Some(3)}, Dst: dst{MtID: "3"}}, 0, 0, 0},
+		{"itself", model.VCConfsInspectionChannelsCreateRequest{Mode: 1, Src: src{Type: 1, MtID: "3"}, Dst: dst{MtID: "3"}}, 0, 0, wire.CodeInvalidParam},
+		{"a negative channel", model.VCConfsInspectionChannelsCreateRequest{Mode: 1, Src: src{Type: 1, MtID: "2"}, Dst: dst{MtID: "3", MtChnIdx: model.Some(-1)}}, 0, 0, wire.CodeInvalidParam},
+	} {
+		v, err := inspectOf(tc.q)
+		if code(t, err) != tc.code {
+			t.Errorf("%s: inspectOf error %v, want %d", tc.name, err, tc.code)
+			continue
+		}
+		if err == nil && (v.Src.MtChnIdx != tc.srcChn || v.Dst.MtChnIdx != tc.dstChn || v.Mode != tc.q.Mode || v.Src.Type != tc.q.Src.Type ||
+			v.Src.MtID != tc.q.Src.MtID || v.Dst.MtID != tc.q.Dst.MtID) {
+			t.Errorf("%s: inspectOf = %+v", tc.name, v)
+		}
 	}
 }

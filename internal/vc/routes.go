@@ -55,7 +55,7 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.hdus.delete":       done(m.stopHDU),
 		"vc.confs.hdus.alias.update": done(m.setHDUAlias),
 		// hdu_registry.go
-		"vc.hdus.list": m.listPlatformHDUs,
+		"vc.hdus.list": typed(m.listPlatformHDUs),
 		// hdu_manage.go
 		"vc.tv_walls.create": m.registerWall,
 		"vc.tv_walls.delete": done(m.removeWall),
@@ -71,11 +71,11 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.hduvmps.delete": done(m.stopHDUVMP),
 		// inspect.go
 		"vc.confs.inspections.list":           m.inspectList,
-		"vc.confs.inspections.create":         m.inspectStart,
-		"vc.confs.inspections.delete":         m.inspectCancel,
+		"vc.confs.inspections.create":         done(m.inspectStart),
+		"vc.confs.inspections.delete":         done(m.inspectCancel),
 		"vc.confs.inspection_channels.list":   m.inspectList,
-		"vc.confs.inspection_channels.create": m.inspectStart,
-		"vc.confs.inspection_channels.delete": m.inspectCancel,
+		"vc.confs.inspection_channels.create": done(m.inspectStart),
+		"vc.confs.inspection_channels.delete": done(m.inspectCancel),
 		// mix.go
 		"vc.confs.mixs.get":            typed(m.getMix),
 		"vc.confs.mixs.create":         done(m.startMix),
@@ -93,7 +93,7 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.mts.list": typed(m.listMts),
 		"vc.confs.mts.get":  typed(m.getMt),
 		// quality.go
-		"vc.confs.quality.get": m.getQuality,
+		"vc.confs.quality.get": typed(m.getQuality),
 		"vc.confs.mts.add":     typed(m.addMts),
 		"vc.confs.mts.delete":  done(m.deleteMts),
 		// mts_call.go
@@ -153,6 +153,6 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.vmps.update_put": done(m.modifyVMP),
 		"vc.confs.vmps.delete":     done(m.stopVMP),
 		// vrs.go
-		"vc.vrs.list": m.vrsList,
+		"vc.vrs.list": typed(vrsList),
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // The recording servers of the user domain (reference 05 item 96
@@ -26,8 +25,8 @@ func vrsIDOf(domainMoid string) string {
 }
 
 // vrsList answers the domain's recording server.
-func (m *Module) vrsList(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return (&model.VCVRSListReply{VRS: []model.VCVRSListReplyVRSItem{{
+func vrsList(_ context.Context, r *api.Request) (*model.VCVRSListReply, error) {
+	return &model.VCVRSListReply{VRS: []model.VCVRSListReplyVRSItem{{
 		IP: "127.0.0.1", Port: 8070, VRSID: vrsIDOf(r.Principal.DomainMoid),
-	}}}).Wire(), nil
+	}}}, nil
 }
