@@ -163,7 +163,7 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 	var end time.Time
 	if requested.IsZero() { // instant: it starts at its approval
 		end = c.schedule(now)
-	} else if e := record.Str(c.Doc, "end_time"); e != "" {
+	} else if e := c.EndTimeText(); e != "" {
 		if end, err = record.ParseTime(e); err != nil {
 			return Conference{}, err
 		}

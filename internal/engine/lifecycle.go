@@ -112,7 +112,7 @@ func (s *Conferences) start(ctx context.Context, rec store.Record, now time.Time
 		return err
 	}
 	var end time.Time
-	if e := record.Str(c.Doc, "end_time"); e != "" {
+	if e := c.EndTimeText(); e != "" {
 		if end, err = record.ParseTime(e); err != nil {
 			return err
 		}

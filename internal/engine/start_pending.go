@@ -57,7 +57,7 @@ func DueOf(c Conference, end time.Time) time.Time {
 
 // endOf reads a conference's end (zero for a permanent one).
 func endOf(c Conference) (time.Time, error) {
-	e := record.Str(c.Doc, "end_time")
+	e := c.EndTimeText()
 	if e == "" {
 		return time.Time{}, nil
 	}
@@ -81,7 +81,7 @@ func (s *Conferences) StartDone(ctx context.Context, c Conference) error {
 		if err != nil {
 			return err
 		}
-		if record.Str(cur.Doc, DocStartPending) != mark || record.Str(cur.Doc, "meeting_id") != record.Str(c.Doc, "meeting_id") {
+		if record.Str(cur.Doc, DocStartPending) != mark || cur.MeetingID() != c.MeetingID() {
 			return nil
 		}
 		delete(cur.Doc, DocStartPending)

@@ -21,7 +21,6 @@ import (
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -327,7 +326,7 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 	if err != nil {
 		return nil, err
 	}
-	doc.RoomID, doc.MeetingID, doc.ConfID = id, record.Str(c.Doc, "meeting_id"), c.ID()
+	doc.RoomID, doc.MeetingID, doc.ConfID = id, c.MeetingID(), c.ID()
 	data, err := json.Marshal(doc)
 	if err != nil {
 		return nil, errors.Join(err, m.confs.End(ctx, r.Principal.DomainMoid, c.ID()))
