@@ -163,6 +163,11 @@ one() {
 		echo "failed: $(tail -n 3 "$work/err")" >&2
 	fi
 	if [ "$target" = bare ]; then kill "$bare_pid"; wait "$bare_pid" 2>/dev/null || true; bare_pid=; fi
+	if [ "${target#confer}" != "$target" ] && [ -n "$confer_pid" ]; then
+		# The port's own counts: what conferd's socket refused to send
+		# (dropped) is loss no column above shows.
+		echo "    $target's port: $(curl -s "$confer_url/metrics" | grep '^confer_rtc_udp_\(dropped\|sent\|received\)_total' | tr '\n' ' ')" >&2
+	fi
 	if [ "${target#confer}" != "$target" ] && [ -n "$confer_pid" ]; then kill "$confer_pid"; wait "$confer_pid" 2>/dev/null || true; confer_pid=; fi
 	local prof="$work/$target.$pubs.$subs.pprof"
 	if [ "${PROFILE:-}" = 1 ] && [ -s "$prof" ]; then
