@@ -166,7 +166,7 @@ one() {
 	if [ "${target#confer}" != "$target" ] && [ -n "$confer_pid" ]; then
 		# The port's own counts: what conferd's socket refused to send
 		# (dropped) is loss no column above shows.
-		echo "    $target's port: $(curl -s "$confer_url/metrics" | grep '^confer_rtc_udp_\(dropped\|sent\|received\)_total' | tr '\n' ' ')" >&2
+		echo "    $target's port: $(curl -s "$confer_url/metrics" | grep '^confer_rtc_udp_\(dropped\|dropped_unsent\|sent\|received\)_total\|^confer_rtc_udp_drop_errno' | tr '\n' ' ')" >&2
 	fi
 	if [ "${target#confer}" != "$target" ] && [ -n "$confer_pid" ]; then kill "$confer_pid"; wait "$confer_pid" 2>/dev/null || true; confer_pid=; fi
 	local prof="$work/$target.$pubs.$subs.pprof"

@@ -22,5 +22,8 @@ func rtcCollectors(sf *sfu.SFU) []prometheus.Collector {
 		counter("confer_rtc_udp_write_calls_total", "sendmmsg calls on the ICE UDP port.", func(s sfu.Stats) uint64 { return s.UDP.WriteCalls }),
 		counter("confer_rtc_udp_sent_total", "Datagrams sent by those calls.", func(s sfu.Stats) uint64 { return s.UDP.Wrote }),
 		counter("confer_rtc_udp_dropped_total", "Datagrams the kernel refused to send.", func(s sfu.Stats) uint64 { return s.UDP.Dropped }),
+		counter("confer_rtc_udp_dropped_unsent_total", "Of those, datagrams dropped without a send (the socket closed, or a write deadline passed).", func(s sfu.Stats) uint64 { return s.UDP.DroppedUnsent }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "confer_rtc_udp_drop_errno", Help: "The error number of the last datagram the kernel refused to send (0: none; the highest of the port's sockets)."},
+			func() float64 { return float64(sf.Stats().UDP.DropErrno) }),
 	}
 }

@@ -114,6 +114,8 @@ func (n *batchNet) stats() udpbatch.Stats {
 		sum.WriteCalls += st.WriteCalls
 		sum.Wrote += st.Wrote
 		sum.Dropped += st.Dropped
+		sum.DroppedUnsent += st.DroppedUnsent
+		sum.DropErrno = max(sum.DropErrno, st.DropErrno)
 	}
 	return sum
 }

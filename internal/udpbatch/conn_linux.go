@@ -35,6 +35,7 @@ type Conn struct {
 	done      chan struct{}
 
 	readCalls, read, writeCalls, wrote, dropped, intercepted atomic.Uint64
+	dropErrno, droppedUnsent                                 atomic.Uint64
 }
 
 // reader holds the last recvmmsg's datagrams until they are read.
@@ -151,7 +152,7 @@ func (c *Conn) SetIntercept(f Intercept) {
 func (c *Conn) Stats() Stats {
 	return Stats{ReadCalls: c.readCalls.Load(), Read: c.read.Load(),
 		WriteCalls: c.writeCalls.Load(), Wrote: c.wrote.Load(), Dropped: c.dropped.Load(),
-		Intercepted: c.intercepted.Load()}
+		Intercepted: c.intercepted.Load(), DropErrno: c.dropErrno.Load(), DroppedUnsent: c.droppedUnsent.Load()}
 }
 
 // Close closes the socket and stops the writer goroutine; datagrams still

@@ -10,6 +10,8 @@ import (
 	"net/netip"
 	"sync"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func loopback(t testing.TB) *Conn {
@@ -196,5 +198,26 @@ func TestIPv6(t *testing.T) {
 	n, from, err := b.ReadFromAddrPort(buf)
 	if err != nil || string(buf[:n]) != "six" || from != addrOf(a) {
 		t.Fatalf("read %q from %v: %v", buf[:n], from, err)
+	}
+}
+
+// A datagram the kernel refuses (one to port 0: EINVAL) is dropped and
+// counted with its error number, and the next datagram is sent.
+func TestRefusedDatagramCounted(t *testing.T) {
+	a, b := loopback(t), loopback(t)
+	if _, err := a.WriteToAddrPort([]byte("refused"), netip.MustParseAddrPort("127.0.0.1:0")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.WriteToAddrPort([]byte("after"), addrOf(b)); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 16)
+	n, _, err := b.ReadFromAddrPort(buf)
+	if err != nil || string(buf[:n]) != "after" {
+		t.Fatalf("read %q, %v; want the datagram after the refused one", buf[:n], err)
+	}
+	st := a.Stats()
+	if st.Dropped != 1 || st.DropErrno != uint64(unix.EINVAL) || st.DroppedUnsent != 0 {
+		t.Fatalf("dropped %d, errno %d, unsent %d; want 1, EINVAL (%d), 0", st.Dropped, st.DropErrno, st.DroppedUnsent, uint64(unix.EINVAL))
 	}
 }

@@ -41,7 +41,12 @@ type Stats struct {
 	ReadCalls, Read   uint64 // recvmmsg calls, datagrams received
 	WriteCalls, Wrote uint64 // sendmmsg calls, datagrams sent
 	Dropped           uint64 // datagrams the kernel refused
-	Intercepted       uint64 // datagrams the intercept took (SetIntercept)
+	// DropErrno is the error number of the last datagram the kernel
+	// refused (0: none, or the socket closed or past a write deadline:
+	// DroppedUnsent).
+	DropErrno     uint64
+	DroppedUnsent uint64 // datagrams dropped without a send: the socket closed, or a write deadline passed
+	Intercepted   uint64 // datagrams the intercept took (SetIntercept)
 }
 
 // Intercept is offered a datagram b received from from before any reader

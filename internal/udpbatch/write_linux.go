@@ -196,9 +196,11 @@ func (c *Conn) send(batch []packet) {
 			switch {
 			case err != nil: // closed, or a write deadline
 				c.dropped.Add(uint64(k - w.from))
+				c.droppedUnsent.Add(uint64(k - w.from))
 				w.from = k
 			case w.errno != 0: // the first datagram was refused
 				c.dropped.Add(1)
+				c.dropErrno.Store(uint64(w.errno))
 				w.from++
 			default:
 				c.writeCalls.Add(1)
