@@ -240,8 +240,10 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := m.monitorAllowed(ip); err != nil {
-		return err
+	if m.liveOn() { // without media (--no-rtc) a monitor is its record only
+		if err := monitorAllowed(m.live.cfg.MonitorNets, ip); err != nil {
+			return err
+		}
 	}
 	var started monitor
 	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {

@@ -34,18 +34,16 @@ var DefaultMonitorNets = []netip.Prefix{
 	netip.MustParsePrefix("169.254.0.0/16"), netip.MustParsePrefix("fe80::/10"),
 }
 
-// monitorAllowed tells whether the node sends media to ip, and the error
-// that refuses the monitor otherwise.
-func (m *Module) monitorAllowed(ip string) error {
-	if !m.liveOn() {
-		return nil // records only (--no-rtc)
-	}
+// monitorAllowed tells whether the node sends media to ip, one of the
+// networks nets (LiveConfig.MonitorNets), and the error that refuses the
+// monitor otherwise.
+func monitorAllowed(nets []netip.Prefix, ip string) error {
 	a, err := netip.ParseAddr(ip)
 	if err != nil {
 		return wire.InvalidParam("dst.ip", "is not an IP address")
 	}
 	a = a.Unmap()
-	for _, p := range m.live.cfg.MonitorNets {
+	for _, p := range nets {
 		if p.Contains(a) {
 			return nil
 		}
@@ -124,7 +122,7 @@ func (m *Module) monitorResend(ctx context.Context, c engine.Conference, want ma
 	}
 	for _, mon := range monitorsLive(&c, m.clk.Now()) {
 		dst := mon.dst()
-		if !want[dst] || m.live.cfg.Media.MonitorSending(c.Rec.DomainMoid, c.ID(), dst) || m.monitorAllowed(mon.Dst.IP) != nil {
+		if !want[dst] || m.live.cfg.Media.MonitorSending(c.Rec.DomainMoid, c.ID(), dst) || monitorAllowed(m.live.cfg.MonitorNets, mon.Dst.IP) != nil {
 			continue
 		}
 		_ = m.monitorOpen(ctx, c, mon, false)

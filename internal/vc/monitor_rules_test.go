@@ -73,3 +73,45 @@ func TestMonitorBeat(t *testing.T) {
 		t.Errorf("no live monitor listed: %d, want %d", got, CodeMonitorUnknown)
 	}
 }
+
+func TestMonitorAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		ip   string
+		code int
+	}{
+		{"127.0.0.1", 0},
+		{"10.1.2.3", 0},
+		{"::ffff:192.168.1.5", 0},
+		{"8.8.8.8", wire.CodeInvalidParam},
+		{"not-an-ip", wire.CodeInvalidParam},
+	} {
+		if got := code(t, monitorAllowed(DefaultMonitorNets, tc.ip)); got != tc.code {
+			t.Errorf("monitorAllowed(%s) = %d, want %d", tc.ip, got, tc.code)
+		}
+	}
+	if got := code(t, monitorAllowed(nil, "127.0.0.1")); got != wire.CodeInvalidParam {
+		t.Errorf("no network allowed: %d", got)
+	}
+}
+
+func TestRTMPParam(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		u       string
+		mode    int
+		canPush bool
+		code    int
+	}{
+		{"none", "", 1, false, 0},
+		{"live", "rtmp://example.net/app/key", 2, true, 0},
+		{"record and live", "rtmps://example.net/app/key", 3, true, 0},
+		{"a recording only", "rtmp://example.net/app/key", 1, true, wire.CodeInvalidParam},
+		{"not rtmp", "http://example.net/app", 2, true, wire.CodeInvalidParam},
+		{"the node cannot push", "rtmp://example.net/app/key", 2, false, wire.CodeInvalidParam},
+	} {
+		u, err := rtmpParam(tc.u, tc.mode, tc.canPush)
+		if code(t, err) != tc.code || (err == nil && u != tc.u) {
+			t.Errorf("%s: rtmpParam = %q, %v; want %d", tc.name, u, err, tc.code)
+		}
+	}
+}

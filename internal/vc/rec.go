@@ -115,7 +115,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (*model.VCConfsRe
 			return nil, wire.InvalidParam("members", "a terminal recording names the terminals to record")
 		}
 	}
-	rtmpURL, err := m.rtmpParam(q.XConferRtmpURL.Or(""), q.RecorderMode)
+	rtmpURL, err := rtmpParam(q.XConferRtmpURL.Or(""), q.RecorderMode, m.canPush())
 	if err != nil {
 		return nil, err
 	}

@@ -164,7 +164,7 @@ func (m *Module) recStartFile(ctx context.Context, c engine.Conference, rc engin
 	if allow > 0 && (maxBytes <= 0 || allow < maxBytes) {
 		maxBytes = allow
 	}
-	rel := m.recPartFile(domain, recID, len(rc.Parts)+1)
+	rel := partFile(m.rec.cfg.Dir, domain, recID, len(rc.Parts)+1)
 	path := filepath.Join(m.rec.cfg.Dir, rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return engine.RecordingStarted{}, wire.Errorf(CodeRecWriteError, "the recordings folder cannot be made: %v", err)
@@ -254,13 +254,13 @@ func (m *Module) recStopHere(recID string) *media.RecordInfo {
 	if err != nil {
 		m.rec.cfg.Log.Warn("recording: the file was cut short", "rec_id", recID, "err", err)
 	}
-	info.Path = m.recRel(info.Path)
+	info.Path = relTo(m.rec.cfg.Dir, info.Path)
 	return info
 }
 
-// recRel is a file's path relative to the recordings' folder.
-func (m *Module) recRel(path string) string {
-	if rel, err := filepath.Rel(m.rec.cfg.Dir, path); err == nil {
+// relTo is a file's path relative to the recordings' folder dir.
+func relTo(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(path)
@@ -273,7 +273,7 @@ func (m *Module) recRel(path string) string {
 // program, and a failure is notified. confEnded tells that the conference
 // had ended (nothing was stored).
 func (m *Module) recEnded(ctx context.Context, domain, confID, recID string, info media.RecordInfo, err error) (confEnded bool) {
-	info.Path = m.recRel(info.Path)
+	info.Path = relTo(m.rec.cfg.Dir, info.Path)
 	// The write outlives the stop's cancel (Stop waits for it, the store
 	// is still open), bounded on its own.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)

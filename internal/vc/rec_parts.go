@@ -53,9 +53,9 @@ func (m *Module) recNode() string {
 	return m.rec.cfg.Node()
 }
 
-// recPartFile is the file of a recording's n-th part (from 1), relative
-// to the recordings folder: the first free name from n on.
-func (m *Module) recPartFile(domain, recID string, n int) string {
+// partFile is the file of a recording's n-th part (from 1), relative to
+// the recordings folder dir: the first free name from n on.
+func partFile(dir, domain, recID string, n int) string {
 	for ; ; n++ {
 		name := recID
 		if n > 1 {
@@ -65,7 +65,7 @@ func (m *Module) recPartFile(domain, recID string, n int) string {
 		if n > 1000 {
 			return rel // the recorder refuses an existing file
 		}
-		base := filepath.Join(m.rec.cfg.Dir, domain, name)
+		base := filepath.Join(dir, domain, name)
 		if !exists(base+".webm") && !exists(base+".mkv") {
 			return rel
 		}

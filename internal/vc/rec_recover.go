@@ -81,7 +81,7 @@ func (m *Module) RecoverRecordings(ctx context.Context) (int, error) {
 func (m *Module) recFileInfo(base string) (media.RecordInfo, bool) {
 	info, ok := m.rec.cfg.Media.ReadFile(filepath.Join(m.rec.cfg.Dir, filepath.FromSlash(base)))
 	if ok {
-		info.Path = m.recRel(info.Path)
+		info.Path = relTo(m.rec.cfg.Dir, info.Path)
 	}
 	return info, ok
 }

@@ -22,7 +22,7 @@ const rtmpKey = "x_confer_rtmp_url"
 
 // rtmpParam checks the extension (u, with the request's recorder_mode): an rtmp:// or rtmps:// URL
 // of a live broadcast, on a node that can push.
-func (m *Module) rtmpParam(u string, mode int) (string, error) {
+func rtmpParam(u string, mode int, canPush bool) (string, error) {
 	if u == "" {
 		return "", nil
 	}
@@ -32,7 +32,7 @@ func (m *Module) rtmpParam(u string, mode int) (string, error) {
 	if err := media.CheckRTMPURL(u); err != nil {
 		return "", wire.InvalidParam(rtmpKey, err.Error())
 	}
-	if !m.canPush() {
+	if !canPush {
 		return "", wire.InvalidParam(rtmpKey, "this node cannot push RTMP (ffmpeg is not installed)")
 	}
 	return u, nil
