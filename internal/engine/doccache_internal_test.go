@@ -124,6 +124,12 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_mix":{"mode":1.0,"mt_ids":[]}}`,
 		`{"name":"a","vc_mix":{"mode":1,"mt_ids":[1]}}`,
 		`{"name":"a","vc_mix":{"extra":0,"mode":1,"mt_ids":[]}}`,
+		`{"name":"a","vc_mix":{"mode":1,"mt_ids":null}}`,
+		`{"name":"a","vc_mix":{"accounts":null,"mode":1,"mt_ids":[]}}`,
+		`{"name":"a","vc_mix":{"Mode":2,"mode":1,"mt_ids":[]}}`,
+		`{"name":"a","vc_hdupoll":{"_elapsed_ms":0,"_origin":0,"_paused":0,"_since":"2026-12-06T07:00:00Z","hdu_ids":null,"keep_time":5,"mode":1,"mt_ids":[],"num":0,"poll_id":1,"show_mt_name":0,"state":1},"vc_hdupoll_seq":-1}`,
+		`{"name":"a","vc_hdupoll_seq":1.5}`,
+		`{"name":"a","vc_hdupoll_seq":"1"}`,
 		`{"name":"a","vc_hdupoll":{"_elapsed_ms":0,"_origin":0,"_paused":0,"_since":"2026-12-06T07:00:00Z","hdu_ids":["h1"],"keep_time":5,"mode":1,"mt_ids":[],"num":0,"poll_id":1,"show_mt_name":0,"state":1},"vc_hdupoll_seq":1}`,
 		`{"name":"a","vc_hdupoll":{"_elapsed_ms":1500,"_origin":2,"_paused":1,"_since":"2026-12-06T07:00:00.5Z","hdu_ids":["h1","h2"],"keep_time":10,"mode":2,"mt_ids":["1","2"],"num":3,"poll_id":7,"show_mt_name":1,"state":2},"vc_hdupoll_seq":7}`,
 		`{"name":"a","vc_hdupoll":{"_elapsed_ms":0,"_origin":0,"_since":"2026-12-06T07:00:00Z","hdu_ids":["h1"],"keep_time":5,"mode":1,"mt_ids":[],"num":0,"poll_id":1,"show_mt_name":0,"state":1},"vc_hdupoll_seq":0}`,
@@ -151,6 +157,14 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":1,"show_mt_name":0}]}`,
 		`{"name":"a","vc_hduvmps":[{"hdu_id":"h1","layout":4,"members":[{"chn_idx":3,"member_type":1,"mt_chn_idx":0,"mt_id":"2"}],"mode":1,"show_mt_name":0,"voice_hint":0}]}`,
 		`{"name":"a","vc_hduvmps":[{"hdu_id":"h1","layout":4,"members":[],"mode":1,"mt_id":"1","show_mt_name":0,"voice_hint":0}]}`,
+		`{"name":"a","vc_vmp":{"broadcast":0,"except_self":0,"layout":4,"members":null,"mode":2,"mt_name_style":{"font_color":"#FFFFFF","font_size":0,"position":1},"show_mt_name":0,"voice_hint":0}}`,
+		`{"name":"a","vc_hdus":null,"vc_hduvmps":null,"vc_selfvmps":null}`,
+		`{"name":"a","vc_hduvmps":[{"hdu_id":"h1","layout":4,"members":null,"mode":1,"show_mt_name":0,"voice_hint":0}]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":2,"show_mt_name":1,"spilt":{"members":null}}]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":3,"poll":{"_elapsed_ms":0,"_origin":1,"_paused":0,"_since":"x","keep_time":5,"mt_ids":null,"num":0},"show_mt_name":0}]}`,
+		`{"name":"a","vc_hdus":[{"HDU_ID":"h1","mode":1,"show_mt_name":0}]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":1,"poll":null,"show_mt_name":0}]}`,
+		`{"name":"a","vc_hdus":[{"hdu_id":"h1","mode":-0,"show_mt_name":0}]}`,
 		`{"name":"a","vc_poll":{"index":0,"keep_time":5,"members":[{"account":"10.0.1.2","mt_id":"2"},{"account":null,"mt_id":"3"}],"mode":1,"num":0,"origin":0,"paused_at":0,"rounds":0,"state":1,"turn_at":1796540400000}}`,
 		`{"name":"a","poll_enable":0,"vc_poll":{"_by_account":1,"index":1,"keep_time":10,"members":[{"account":"x","mt_id":""},{"account":"y","mt_id":"4"}],"mode":3,"num":2,"origin":0,"paused_at":0,"rounds":1,"shown_index":-1,"state":0,"turn_at":1796540400125}}`,
 		`{"name":"a","vc_upload_poll":{"index":2,"keep_time":3,"members":[{"account":"","mt_id":"1"}],"num":1,"origin":2,"paused_at":1796540401000,"rounds":0,"state":2,"turn_at":1796540400000}}`,
@@ -324,4 +338,35 @@ func TestDocCacheCopyAndTakeAtOnce(t *testing.T) {
 		put()
 	}
 	<-done
+}
+
+// The compositions and walls are read from their stored JSON: a member of
+// the form the server writes becomes its field, one of another form (a
+// null list, a differently cased or unknown member, a null poll) stays in
+// Doc as it was.
+func TestCompositionsReadFromTheirJSON(t *testing.T) {
+	typed := `{"name":"a","vc_hduvmps":[],"vc_hdus":[{"hdu_id":"h1","mode":1,"show_mt_name":0,"specific":{"member_type":"1","mt_chn_idx":0,"mt_id":"2","vmp_id":""}}],` +
+		`"vc_selfvmps":[{"layout":1,"members":[],"mode":2,"mt_chn_idx":0,"mt_id":"1","show_mt_name":0,"voice_hint":1}],` +
+		`"vc_vmp":{"broadcast":1,"except_self":0,"layout":4,"members":[],"mode":2,"mt_name_style":{"font_color":"#FFFFFF","font_size":0,"position":1},"show_mt_name":1,"voice_hint":0}}`
+	c, err := decode(store.Record{Data: []byte(typed)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.VMP == nil || c.SelfVMPs == nil || c.HDUVMPs == nil || len(c.HDUs) != 1 || c.HDUs[0].Specific.MtID != "2" || len(c.Doc) != 1 {
+		t.Fatalf("%s read as %+v %+v %+v %+v, Doc %v", typed, c.VMP, c.SelfVMPs, c.HDUVMPs, c.HDUs, c.Doc)
+	}
+	for _, data := range []string{
+		`{"vc_hdus":null,"vc_hduvmps":[{"hdu_id":"h1","layout":4,"members":null,"mode":1,"show_mt_name":0,"voice_hint":0}],"vc_selfvmps":{}}`,
+		`{"vc_hdus":[{"HDU_ID":"h1","mode":1,"show_mt_name":0}],"vc_vmp":{"layout":4}}`,
+		`{"vc_hdus":[{"hdu_id":"h1","mode":1,"poll":null,"show_mt_name":0}],"vc_vmp":[]}`,
+		`{"vc_hdus":[{"hdu_id":"h1","mode":1.0,"show_mt_name":0}]}`,
+	} {
+		c, err := decode(store.Record{Data: []byte(data)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.VMP != nil || c.SelfVMPs != nil || c.HDUVMPs != nil || c.HDUs != nil || len(c.Doc) == 0 {
+			t.Fatalf("%s read as %+v %+v %+v %+v, Doc %v", data, c.VMP, c.SelfVMPs, c.HDUVMPs, c.HDUs, c.Doc)
+		}
+	}
 }

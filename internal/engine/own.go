@@ -3,6 +3,7 @@ package engine
 import (
 	"unicode/utf8"
 
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -128,7 +129,7 @@ func splitList[T any](doc map[string]any, member string, make1 func([]string) T,
 // splitOwn moves the server's own members out of a decoded document
 // into c's fields. A member of another form than the server writes stays
 // in doc, as it was.
-func (c *Conference) splitOwn() {
+func (c *Conference) splitOwn(data []byte) {
 	doc := c.Doc
 	c.Roles = splitRoles(doc)
 	c.VIPs = splitList(doc, vipMember, func(v []string) VIP { return VIP{CascadeID: v[0], MtID: v[1]} }, "cascade_id", "mt_id")
@@ -137,10 +138,7 @@ func (c *Conference) splitOwn() {
 		c.Superior = &Superior{ConfID: v[0], LinkID: v[1], UplinkID: v[2]}
 		delete(doc, upMember)
 	}
-	c.Mix = splitMix(doc) // own_media.go
-	c.HDUPoll, c.HDUPollSeq = splitHDUPoll(doc), splitHDUPollSeq(doc)
-	c.SelfVMPs, c.HDUVMPs = splitSelfVMPs(doc, selfVMPsMember, false), splitSelfVMPs(doc, hduVMPsMember, true) // own_vmp.go
-	c.HDUs, c.VMP = splitHDUs(doc), splitVMP(doc)
+	c.splitStored(data)
 	c.splitPolls(doc)                                   // own_poll.go
 	c.Recorders, c.recordersOther = splitRecorders(doc) // own_rec.go
 	if s := readObj(doc[aliasMember]); s.ok {
@@ -151,6 +149,43 @@ func (c *Conference) splitOwn() {
 		if s.done() {
 			c.HDUAliases = a
 			delete(doc, aliasMember)
+		}
+	}
+}
+
+// splitStored reads the members of the media features from the stored
+// document data, each member's JSON decoded straight into its stored form
+// (record.DecodeExact: the form the server writes, no other member, no
+// null list), and takes those it read out of c.Doc; a member of another
+// form stays in c.Doc as it was (its field nil): the mix and the wall
+// poll (own_media.go), the compositions and walls (own_vmp.go).
+func (c *Conference) splitStored(data []byte) {
+	_ = record.Members(data, func(k string, raw []byte) error {
+		switch k { // a member named twice: the last wins, as in Doc
+		case mixMember:
+			c.Mix = decodeMix(raw)
+		case hduPollMember:
+			c.HDUPoll = decodeHDUPoll(raw)
+		case hduPollSeq:
+			c.HDUPollSeq = decodeHDUPollSeq(raw)
+		case vmpMember:
+			c.VMP = decodeVMP(raw)
+		case selfVMPsMember:
+			c.SelfVMPs = decodeSelfVMPs(raw, false)
+		case hduVMPsMember:
+			c.HDUVMPs = decodeSelfVMPs(raw, true)
+		case hdusMember:
+			c.HDUs = decodeHDUs(raw)
+		}
+		return nil
+	})
+	for _, m := range [...]struct {
+		name string
+		read bool
+	}{{mixMember, c.Mix != nil}, {hduPollMember, c.HDUPoll != nil}, {hduPollSeq, c.HDUPollSeq > 0},
+		{vmpMember, c.VMP != nil}, {selfVMPsMember, c.SelfVMPs != nil}, {hduVMPsMember, c.HDUVMPs != nil}, {hdusMember, c.HDUs != nil}} {
+		if m.read {
+			delete(c.Doc, m.name)
 		}
 	}
 }
@@ -244,11 +279,11 @@ func (c Conference) ownValues() (names [15]string, values [15]any) {
 	return names, values
 }
 
-// newConference is a conference record with its decoded document, the
-// server's own members taken out of it.
+// newConference is a conference record with its decoded document (of
+// rec.Data), the server's own members taken out of it.
 func newConference(rec store.Record, doc map[string]any) Conference {
 	c := Conference{Rec: rec, Doc: doc}
-	c.splitOwn()
+	c.splitOwn(rec.Data)
 	return c
 }
 
@@ -310,4 +345,55 @@ func (c Conference) ownValid() bool {
 	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs) && hdusValid(c.HDUs) && c.VMP.valid() &&
 		c.Poll.valid() && c.UploadPoll.valid() && c.ChairmanPoll.valid() &&
 		recordersValid(c.Recorders)
+}
+
+// storedObj reads the members of a stored object one by one, each of the
+// form the server writes; ok tells whether all were and the object had no
+// other. (The families not yet read from their JSON use it: the roles'
+// lists, the mix, the wall poll, the polls and the recordings.)
+type storedObj struct {
+	o  map[string]any
+	n  int
+	ok bool
+}
+
+func readObj(v any) *storedObj {
+	o, ok := v.(map[string]any)
+	return &storedObj{o: o, ok: ok}
+}
+
+func (s *storedObj) int(k string) int {
+	n, ok := storedInt(s.o[k])
+	s.ok, s.n = s.ok && ok, s.n+1
+	return n
+}
+
+func (s *storedObj) str(k string) string {
+	v, ok := s.o[k].(string)
+	s.ok, s.n = s.ok && ok, s.n+1
+	return v
+}
+
+// has counts an optional member that is present.
+func (s *storedObj) has(k string) bool {
+	_, in := s.o[k]
+	return s.ok && in
+}
+
+func (s *storedObj) done() bool { return s.ok && s.n == len(s.o) }
+
+// storedList reads a list member whose elements read1 reads: false when
+// one is of another form.
+func storedList[T any](v any, read1 func(any) (T, bool)) ([]T, bool) {
+	l, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]T, len(l))
+	for i, e := range l {
+		if out[i], ok = read1(e); !ok {
+			return nil, false
+		}
+	}
+	return out, true
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // The media features' members of a conference document that the server
@@ -39,43 +41,14 @@ func storedInt(v any) (int, bool) {
 	return i, err == nil && strconv.Itoa(i) == string(n)
 }
 
-// storedStrs reads a list of strings: false for anything else.
-func storedStrs(v any) ([]string, bool) {
-	l, ok := v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]string, len(l))
-	for i, e := range l {
-		if out[i], ok = e.(string); !ok {
-			return nil, false
-		}
-	}
-	return out, true
-}
-
-// strAnys is a list of strings as stored.
-func strAnys(l []string) []any {
-	out := make([]any, len(l))
-	for i, s := range l {
-		out[i] = s
-	}
-	return out
-}
-
-// splitMix moves the mix out of doc; nil when doc has none, or one of
-// another form than Mix writes (then it stays in doc as it was).
-func splitMix(doc map[string]any) *Mix {
-	s := readObj(doc[mixMember]) // own_vmp.go
-	m := Mix{Mode: s.int("mode"), MtIDs: s.strs("mt_ids")}
-	if s.has("accounts") {
-		m.Accounts = s.strs("accounts")
-	}
-	if !s.done() {
+// decodeMix reads the stored mix; nil when it is of another form than
+// Mix writes.
+func decodeMix(raw []byte) *Mix {
+	var o mixStored
+	if !record.DecodeExact(raw, &o) || o.MtIDs == nil {
 		return nil
 	}
-	delete(doc, mixMember)
-	return &m
+	return &Mix{Mode: o.Mode, MtIDs: o.MtIDs, Accounts: o.Accounts}
 }
 
 // mixStored is the mix as stored (members in name order, as vipStored).
@@ -164,20 +137,16 @@ func (p *HDUPoll) ints() [len(hduPollIntNames)]*int {
 		&p.Rot.Origin, &p.Rot.ElapsedMs, &p.Rot.Paused}
 }
 
-// splitHDUPoll moves the batch poll out of doc; nil when doc has none,
-// or one of another form than HDUPoll writes (then it stays in doc).
-func splitHDUPoll(doc map[string]any) *HDUPoll {
-	s := readObj(doc[hduPollMember])
-	var p HDUPoll
-	for i, f := range p.ints() {
-		*f = s.int(hduPollIntNames[i])
-	}
-	p.HDUIDs, p.MtIDs, p.Rot.Since = s.strs("hdu_ids"), s.strs("mt_ids"), s.str("_since")
-	if !s.done() {
+// decodeHDUPoll reads the stored batch poll; nil when it is of another
+// form than HDUPoll writes.
+func decodeHDUPoll(raw []byte) *HDUPoll {
+	var o hduPollStored
+	if !record.DecodeExact(raw, &o) || o.HDUIDs == nil || o.MtIDs == nil {
 		return nil
 	}
-	delete(doc, hduPollMember)
-	return &p
+	return &HDUPoll{PollID: o.PollID, Mode: o.Mode, Num: o.Num, KeepTime: o.KeepTime, ShowMtName: o.ShowMtName,
+		HDUIDs: o.HDUIDs, MtIDs: o.MtIDs, State: o.State,
+		Rot: Rotation{Origin: o.Origin, Since: o.Since, ElapsedMs: o.ElapsedMs, Paused: o.Paused}}
 }
 
 // hduPollStored is the batch poll as stored (members in name order, as
@@ -230,13 +199,12 @@ func (p *HDUPoll) valid() bool {
 	return ok
 }
 
-// splitHDUPollSeq moves the batch polls' sequence number out of doc: 0
-// when doc has none (or one of another form, which stays in doc).
-func splitHDUPollSeq(doc map[string]any) int {
-	n, ok := storedInt(doc[hduPollSeq])
-	if !ok || n <= 0 {
+// decodeHDUPollSeq reads the batch polls' sequence number: 0 for one of
+// another form (or not above 0), which stays in Doc.
+func decodeHDUPollSeq(raw []byte) int {
+	var n int
+	if !record.DecodeExact(raw, &n) || n <= 0 {
 		return 0
 	}
-	delete(doc, hduPollSeq)
 	return n
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/confer-platform/confer/internal/record"
+)
 
 // The picture compositions' members of a conference document that the
 // server writes (vc's mtvmps.go, hduvmps.go), typed as the other own
@@ -47,21 +51,21 @@ type VMPNameStyle struct {
 
 const vmpMember = "vc_vmp"
 
-func readVMP(v any) (*VMP, bool) {
-	s := readObj(v)
-	c := VMP{Mode: s.int("mode"), Layout: s.int("layout"), Broadcast: s.int("broadcast"), VoiceHint: s.int("voice_hint"),
-		ShowMtName: s.int("show_mt_name"), ExceptSelf: s.int("except_self")}
-	st := readObj(s.o["mt_name_style"])
-	c.NameStyle = VMPNameStyle{FontSize: st.int("font_size"), FontColor: st.str("font_color"), Position: st.int("position")}
-	s.ok, s.n = s.ok && st.done(), s.n+1
-	var ok bool
-	c.Members, ok = storedList(s.o["members"], readVMPMember)
-	s.ok, s.n = s.ok && ok, s.n+1
-	if s.has("poll") {
-		c.Poll, ok = readSinglePoll(s.o["poll"])
-		s.ok, s.n = s.ok && ok, s.n+1
+// decodeVMP reads the stored composition; nil when it is of another form.
+func decodeVMP(raw []byte) *VMP {
+	var o vmpStored
+	if !record.DecodeExact(raw, &o) || o.Members == nil {
+		return nil
 	}
-	return &c, s.done()
+	ms, ok := vmpMembers(o.Members)
+	p, pok := o.Poll.poll()
+	if !ok || !pok {
+		return nil
+	}
+	st := o.NameStyle
+	return &VMP{Mode: o.Mode, Layout: o.Layout, Broadcast: o.Broadcast, VoiceHint: o.VoiceHint, ShowMtName: o.ShowMtName,
+		ExceptSelf: o.ExceptSelf, NameStyle: VMPNameStyle{FontSize: st.FontSize, FontColor: st.FontColor, Position: st.Position},
+		Members: ms, Poll: p}
 }
 
 // The stored forms of the compositions, the polls and the walls: their
@@ -153,20 +157,6 @@ func (c *VMP) value() vmpStored {
 		NameStyle: nameStyleStored{FontSize: st.FontSize, FontColor: st.FontColor, Position: st.Position}, Poll: c.Poll.value()}
 }
 
-// splitVMP moves the composition out of doc; nil when doc has none, or
-// one of another form (then it stays in doc as it was).
-func splitVMP(doc map[string]any) *VMP {
-	if _, in := doc[vmpMember]; !in {
-		return nil
-	}
-	c, ok := readVMP(doc[vmpMember])
-	if !ok {
-		return nil
-	}
-	delete(doc, vmpMember)
-	return c
-}
-
 func (c *VMP) clone() *VMP {
 	if c == nil {
 		return nil
@@ -227,64 +217,18 @@ const (
 	hduVMPsMember  = "vc_hduvmps"
 )
 
-// storedObj reads the members of a stored object one by one, each of the
-// form the server writes; ok tells whether all were and the object had no
-// other.
-type storedObj struct {
-	o  map[string]any
-	n  int
-	ok bool
-}
-
-func readObj(v any) *storedObj {
-	o, ok := v.(map[string]any)
-	return &storedObj{o: o, ok: ok}
-}
-
-func (s *storedObj) int(k string) int {
-	n, ok := storedInt(s.o[k])
-	s.ok, s.n = s.ok && ok, s.n+1
-	return n
-}
-
-func (s *storedObj) str(k string) string {
-	v, ok := s.o[k].(string)
-	s.ok, s.n = s.ok && ok, s.n+1
-	return v
-}
-
-func (s *storedObj) done() bool { return s.ok && s.n == len(s.o) }
-
-// storedList reads a list member whose elements read1 reads: false when
-// one is of another form.
-func storedList[T any](v any, read1 func(any) (T, bool)) ([]T, bool) {
-	l, ok := v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]T, len(l))
-	for i, e := range l {
-		if out[i], ok = read1(e); !ok {
+// vmpMembers reads stored chosen channels: false when one is of
+// another form.
+func vmpMembers(l []memberStored) ([]VMPMember, bool) {
+	out := make([]VMPMember, len(l))
+	for i, m := range l {
+		p, ok := m.Poll.poll()
+		if !ok {
 			return nil, false
 		}
+		out[i] = VMPMember{ChnIdx: m.ChnIdx, MemberType: m.MemberType, MtID: m.MtID, MtChnIdx: m.MtChnIdx, Account: m.Account, Poll: p}
 	}
 	return out, true
-}
-
-func readVMPMember(v any) (VMPMember, bool) {
-	s := readObj(v)
-	m := VMPMember{ChnIdx: s.int("chn_idx"), MemberType: s.int("member_type"), MtID: s.str("mt_id"), MtChnIdx: s.int("mt_chn_idx")}
-	if s.has("account") {
-		if m.Account = s.str("account"); m.Account == "" {
-			return m, false
-		}
-	}
-	if s.has("poll") {
-		var ok bool
-		m.Poll, ok = readSinglePoll(s.o["poll"])
-		s.ok, s.n = s.ok && ok, s.n+1
-	}
-	return m, s.done()
 }
 
 func (m VMPMember) value() memberStored {
@@ -292,32 +236,43 @@ func (m VMPMember) value() memberStored {
 		Account: m.Account, Poll: m.Poll.value()}
 }
 
-// selfReader reads a terminal's (wall false) or a wall's self composition.
-func selfReader(wall bool) func(any) (SelfVMP, bool) {
-	return func(v any) (SelfVMP, bool) {
-		s := readObj(v)
-		c := SelfVMP{Mode: s.int("mode"), Layout: s.int("layout"), VoiceHint: s.int("voice_hint"), ShowMtName: s.int("show_mt_name")}
-		if wall {
-			c.HDUID = s.str("hdu_id")
-		} else {
-			c.MtID, c.MtChnIdx = s.str("mt_id"), s.int("mt_chn_idx")
+// decodeSelfVMPs reads a stored list of terminals' (wall false) or
+// walls' self compositions; nil when it is of another form.
+func decodeSelfVMPs(raw []byte, wall bool) []SelfVMP {
+	var out []SelfVMP
+	add := func(c SelfVMP, ms []memberStored) bool {
+		if ms == nil {
+			return false
 		}
 		var ok bool
-		c.Members, ok = storedList(s.o["members"], readVMPMember)
-		s.ok, s.n = s.ok && ok, s.n+1
-		return c, s.done()
+		c.Members, ok = vmpMembers(ms)
+		out = append(out, c)
+		return ok
 	}
-}
-
-// splitSelfVMPs moves a list of self compositions out of doc; nil when
-// doc has none, or one of another form (then it stays in doc as it was).
-func splitSelfVMPs(doc map[string]any, member string, wall bool) []SelfVMP {
-	l, ok := storedList(doc[member], selfReader(wall))
-	if !ok {
+	if wall {
+		var l []wallSelfStored
+		if !record.DecodeExact(raw, &l) || l == nil {
+			return nil
+		}
+		out = make([]SelfVMP, 0, len(l))
+		for _, o := range l {
+			if !add(SelfVMP{HDUID: o.HDUID, Mode: o.Mode, Layout: o.Layout, VoiceHint: o.VoiceHint, ShowMtName: o.ShowMtName}, o.Members) {
+				return nil
+			}
+		}
+		return out
+	}
+	var l []selfStored
+	if !record.DecodeExact(raw, &l) || l == nil {
 		return nil
 	}
-	delete(doc, member)
-	return l
+	out = make([]SelfVMP, 0, len(l))
+	for _, o := range l {
+		if !add(SelfVMP{MtID: o.MtID, MtChnIdx: o.MtChnIdx, Mode: o.Mode, Layout: o.Layout, VoiceHint: o.VoiceHint, ShowMtName: o.ShowMtName}, o.Members) {
+			return nil
+		}
+	}
+	return out
 }
 
 // selfVMPsValue is a list of self compositions as stored.
@@ -375,33 +330,17 @@ type SinglePoll struct {
 	Rot      Rotation
 }
 
-func (s *storedObj) strs(k string) []string {
-	l, ok := storedStrs(s.o[k])
-	s.ok, s.n = s.ok && ok, s.n+1
-	return l
-}
-
-// has counts an optional member that is present.
-func (s *storedObj) has(k string) bool {
-	_, in := s.o[k]
-	return s.ok && in
-}
-
-func readSinglePoll(v any) (*SinglePoll, bool) {
-	s := readObj(v)
-	p := SinglePoll{Num: s.int("num"), KeepTime: s.int("keep_time"), MtIDs: s.strs("mt_ids"),
-		Rot: Rotation{Origin: s.int("_origin"), Since: s.str("_since"), ElapsedMs: s.int("_elapsed_ms"), Paused: s.int("_paused")}}
-	if s.has("accounts") {
-		if p.Accounts = s.strs("accounts"); p.Accounts == nil {
-			return nil, false
-		}
+// poll reads a stored single-channel poll: nil, true for none; false
+// for one of another form (its terminals null).
+func (o *singlePollStored) poll() (*SinglePoll, bool) {
+	if o == nil {
+		return nil, true
 	}
-	if s.has("mode") {
-		if p.Mode = s.int("mode"); p.Mode == 0 {
-			return nil, false
-		}
+	if o.MtIDs == nil {
+		return nil, false
 	}
-	return &p, s.done()
+	return &SinglePoll{Num: o.Num, KeepTime: o.KeepTime, MtIDs: o.MtIDs, Accounts: o.Accounts, Mode: o.Mode,
+		Rot: Rotation{Origin: o.Origin, Since: o.Since, ElapsedMs: o.ElapsedMs, Paused: o.Paused}}, true
 }
 
 // value is the poll as stored; nil for none.
@@ -474,31 +413,36 @@ type HDUSplitMember struct {
 
 const hdusMember = "vc_hdus"
 
-func readHDU(v any) (HDU, bool) {
-	s := readObj(v)
-	h := HDU{HDUID: s.str("hdu_id"), Mode: s.int("mode"), ShowMtName: s.int("show_mt_name")}
-	if s.has("specific") {
-		o := readObj(s.o["specific"])
-		h.Specific = &HDUView{MemberType: o.str("member_type"), MtID: o.str("mt_id"), MtChnIdx: o.int("mt_chn_idx"), VMPID: o.str("vmp_id")}
-		s.ok, s.n = s.ok && o.done(), s.n+1
+// decodeHDUs reads the stored walls; nil when the list is of another
+// form.
+func decodeHDUs(raw []byte) []HDU {
+	var l []hduStored
+	if !record.DecodeExact(raw, &l) || l == nil {
+		return nil
 	}
-	if s.has("spilt") {
-		o := readObj(s.o["spilt"])
-		ms, ok := storedList(o.o["members"], func(v any) (HDUSplitMember, bool) {
-			e := readObj(v)
-			m := HDUSplitMember{ChnIdx: e.int("chn_idx"), MtID: e.str("mt_id")}
-			return m, e.done()
-		})
-		o.ok, o.n = o.ok && ok, o.n+1
-		h.Split = &HDUSplit{Members: ms}
-		s.ok, s.n = s.ok && o.done(), s.n+1
+	out := make([]HDU, len(l))
+	for i, o := range l {
+		p, ok := o.Poll.poll()
+		if !ok {
+			return nil
+		}
+		h := HDU{HDUID: o.HDUID, Mode: o.Mode, ShowMtName: o.ShowMtName, Poll: p}
+		if sp := o.Specific; sp != nil {
+			h.Specific = &HDUView{MemberType: sp.MemberType, MtID: sp.MtID, MtChnIdx: sp.MtChnIdx, VMPID: sp.VMPID}
+		}
+		if sl := o.Split; sl != nil {
+			if sl.Members == nil {
+				return nil
+			}
+			ms := make([]HDUSplitMember, len(sl.Members))
+			for k, m := range sl.Members {
+				ms[k] = HDUSplitMember{ChnIdx: m.ChnIdx, MtID: m.MtID}
+			}
+			h.Split = &HDUSplit{Members: ms}
+		}
+		out[i] = h
 	}
-	if s.has("poll") {
-		var ok bool
-		h.Poll, ok = readSinglePoll(s.o["poll"])
-		s.ok, s.n = s.ok && ok, s.n+1
-	}
-	return h, s.done()
+	return out
 }
 
 func (h HDU) value() hduStored {
@@ -514,17 +458,6 @@ func (h HDU) value() hduStored {
 		o.Split = &hduSplitStored{Members: ms}
 	}
 	return o
-}
-
-// splitHDUs moves the started walls out of doc; nil when doc has none, or
-// a list of another form (then it stays in doc as it was).
-func splitHDUs(doc map[string]any) []HDU {
-	l, ok := storedList(doc[hdusMember], readHDU)
-	if !ok {
-		return nil
-	}
-	delete(doc, hdusMember)
-	return l
 }
 
 func hdusValue(l []HDU) []hduStored {

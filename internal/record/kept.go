@@ -330,3 +330,33 @@ func EncodeKept(v any, extra map[string]json.RawMessage) ([]byte, error) {
 	}
 	return append(b, '}'), nil
 }
+
+// Members calls f with each member of the JSON object data, in order:
+// its name and its value's bytes (a slice of data). data must be valid
+// JSON (one the caller decoded already); f's error stops the walk.
+func Members(data []byte, f func(name string, raw []byte) error) error {
+	return members(data, f)
+}
+
+// DecodeExact reads the JSON value raw into v and tells whether v holds
+// it exactly: whether json.Marshal writes v back as raw, or as the map
+// encoder writes raw (json.Marshal of its decoding with UseNumber). A
+// member v does not declare, a value of another type or form (a float or
+// a string for an int, a differently cased name), or an optional member
+// stored at the value its omitempty leaves out, gives false. A null
+// where v has a nil slice or map reads as held: a caller for which null
+// is not a form checks the nil itself.
+func DecodeExact(raw []byte, v any) bool {
+	if json.Unmarshal(raw, v) != nil {
+		return false
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	if bytes.Equal(b, raw) {
+		return true
+	}
+	c, err := canonicalJSON(raw)
+	return err == nil && bytes.Equal(b, c)
+}
