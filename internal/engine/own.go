@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/record"
@@ -40,20 +41,6 @@ func (r *Roles) fields() [len(roleMembers)]*string {
 	return [...]*string{&r.Chairman, &r.Speaker, &r.Dual, &r.Upload}
 }
 
-// splitRoles moves the roles out of a decoded document. A member stored as
-// anything but a string stays in doc, as it was (a role reads "").
-func splitRoles(doc map[string]any) Roles {
-	var r Roles
-	for i, f := range r.fields() {
-		if s, ok := doc[roleMembers[i]].(string); ok {
-			*f = s
-			r.stored |= 1 << i
-			delete(doc, roleMembers[i])
-		}
-	}
-	return r
-}
-
 // VIP is an entry of a conference's VIP list (vc.confs.viplist, voice
 // activation's VIPs), stored as the member viplist: [{cascade_id, mt_id}].
 type VIP struct {
@@ -86,82 +73,53 @@ const (
 	aliasMember = "vc_hdu_alias"
 )
 
-// strs reads an object of string members: the values of names, in order,
-// when o has exactly those members (opt may be absent, and is then "")
-// and no other.
-func strs(o any, opt string, names ...string) ([]string, bool) {
-	s := readObj(o) // own_vmp.go
-	if !s.ok {
-		return nil, false
-	}
-	out := make([]string, len(names))
-	for i, k := range names {
-		if k == opt && !s.has(k) {
-			continue
-		}
-		if out[i] = s.str(k); k == opt && out[i] == "" {
-			return nil, false
-		}
-	}
-	return out, s.done()
+// splitOwn takes the server's own members out of c.Doc (decoded from
+// data, the stored document) into c's fields, reading each but the
+// recordings from its stored JSON (splitStored). A member of another
+// form than the server writes stays in c.Doc, as it was.
+func (c *Conference) splitOwn(data []byte) {
+	c.splitStored(data)
+	c.Recorders, c.recordersOther = splitRecorders(c.Doc) // own_rec.go
 }
 
-// splitList moves a list member whose elements are objects of the string
-// members names out of doc; nil when doc has none, or one of another form
-// (then it stays in doc as it was, and the list reads empty).
-func splitList[T any](doc map[string]any, member string, make1 func([]string) T, names ...string) []T {
-	l, ok := doc[member].([]any)
-	if !ok {
-		return nil
-	}
-	out := make([]T, 0, len(l))
-	for _, e := range l {
-		v, ok := strs(e, "", names...)
-		if !ok {
+// splitStored reads the own members but the recordings from the stored
+// document data, each member's JSON decoded straight into its stored
+// form (record.DecodeExact: the form the server writes, no other member,
+// no null list), and takes those it read out of c.Doc; a member of
+// another form stays in c.Doc as it was (its field nil, a role ""): the
+// roles, the VIP list, the cascade and the walls' aliases, the mix and
+// the wall poll (own_media.go), the compositions and walls (own_vmp.go)
+// and the polls (own_poll.go).
+func (c *Conference) splitStored(data []byte) {
+	var up *superiorStored
+	_ = record.Members(data, func(k string, raw []byte) error {
+		if i := slices.Index(roleMembers[:], k); i >= 0 {
+			f := c.Roles.fields()[i]
+			if *f, c.Roles.stored = "", c.Roles.stored&^(1<<i); record.DecodeExact(raw, f) {
+				c.Roles.stored |= 1 << i
+			}
 			return nil
 		}
-		out = append(out, make1(v))
-	}
-	delete(doc, member)
-	return out
-}
-
-// splitOwn moves the server's own members out of a decoded document
-// into c's fields. A member of another form than the server writes stays
-// in doc, as it was.
-func (c *Conference) splitOwn(data []byte) {
-	doc := c.Doc
-	c.Roles = splitRoles(doc)
-	c.VIPs = splitList(doc, vipMember, func(v []string) VIP { return VIP{CascadeID: v[0], MtID: v[1]} }, "cascade_id", "mt_id")
-	c.Links = splitList(doc, linksMember, func(v []string) CascadeLink { return CascadeLink{ConfID: v[0], LinkID: v[1]} }, "conf_id", "mt_id")
-	if v, ok := strs(doc[upMember], "uplink_mt_id", "conf_id", "mt_id", "uplink_mt_id"); ok {
-		c.Superior = &Superior{ConfID: v[0], LinkID: v[1], UplinkID: v[2]}
-		delete(doc, upMember)
-	}
-	c.splitStored(data)
-	c.splitPolls(doc)                                   // own_poll.go
-	c.Recorders, c.recordersOther = splitRecorders(doc) // own_rec.go
-	if s := readObj(doc[aliasMember]); s.ok {
-		a := make(map[string]string, len(s.o))
-		for k := range s.o {
-			a[k] = s.str(k)
+		if i := slices.Index(pollMembers[:], k); i >= 0 {
+			*c.polls()[i] = decodePoll(raw)
+			return nil
 		}
-		if s.done() {
-			c.HDUAliases = a
-			delete(doc, aliasMember)
-		}
-	}
-}
-
-// splitStored reads the members of the media features from the stored
-// document data, each member's JSON decoded straight into its stored form
-// (record.DecodeExact: the form the server writes, no other member, no
-// null list), and takes those it read out of c.Doc; a member of another
-// form stays in c.Doc as it was (its field nil): the mix and the wall
-// poll (own_media.go), the compositions and walls (own_vmp.go).
-func (c *Conference) splitStored(data []byte) {
-	_ = record.Members(data, func(k string, raw []byte) error {
 		switch k { // a member named twice: the last wins, as in Doc
+		case vipMember:
+			c.VIPs = decodeList(raw, func(v vipStored) VIP { return VIP{CascadeID: v.CascadeID, MtID: v.MtID} })
+		case linksMember:
+			c.Links = decodeList(raw, func(v linkStored) CascadeLink { return CascadeLink{ConfID: v.ConfID, LinkID: v.MtID} })
+		case upMember:
+			up = new(superiorStored)
+			if !record.DecodeExact(raw, up) {
+				up = nil
+			}
+		case aliasMember:
+			var a map[string]string
+			if !record.DecodeExact(raw, &a) {
+				a = nil
+			}
+			c.HDUAliases = a
 		case mixMember:
 			c.Mix = decodeMix(raw)
 		case hduPollMember:
@@ -179,15 +137,39 @@ func (c *Conference) splitStored(data []byte) {
 		}
 		return nil
 	})
+	if up != nil {
+		c.Superior = &Superior{ConfID: up.ConfID, LinkID: up.MtID, UplinkID: up.UplinkID}
+	}
+	for i := range roleMembers {
+		if c.Roles.stored&(1<<i) != 0 {
+			delete(c.Doc, roleMembers[i])
+		}
+	}
 	for _, m := range [...]struct {
 		name string
 		read bool
-	}{{mixMember, c.Mix != nil}, {hduPollMember, c.HDUPoll != nil}, {hduPollSeq, c.HDUPollSeq > 0},
+	}{{vipMember, c.VIPs != nil}, {linksMember, c.Links != nil}, {upMember, c.Superior != nil}, {aliasMember, c.HDUAliases != nil},
+		{pollMember, c.Poll != nil}, {uploadPollMember, c.UploadPoll != nil}, {chairmanPollMember, c.ChairmanPoll != nil},
+		{mixMember, c.Mix != nil}, {hduPollMember, c.HDUPoll != nil}, {hduPollSeq, c.HDUPollSeq > 0},
 		{vmpMember, c.VMP != nil}, {selfVMPsMember, c.SelfVMPs != nil}, {hduVMPsMember, c.HDUVMPs != nil}, {hdusMember, c.HDUs != nil}} {
 		if m.read {
 			delete(c.Doc, m.name)
 		}
 	}
+}
+
+// decodeList reads a stored list whose elements are of the stored form S;
+// nil when it is of another form.
+func decodeList[S, T any](raw []byte, make1 func(S) T) []T {
+	var l []S
+	if !record.DecodeExact(raw, &l) || l == nil {
+		return nil
+	}
+	out := make([]T, len(l))
+	for i, v := range l {
+		out[i] = make1(v)
+	}
+	return out
 }
 
 // The stored forms of the VIP list's entries, the cascade links and the

@@ -1,11 +1,10 @@
 package engine
 
 import (
-	"encoding/json"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // The conference's polls (vc's poll.go), typed as the other own members
@@ -64,51 +63,6 @@ func (c *Conference) polls() [3]**Poll { return [...]**Poll{&c.Poll, &c.UploadPo
 
 var pollMembers = [...]string{pollMember, uploadPollMember, chairmanPollMember}
 
-// int64 reads a number member written from an int64 (a UNIX ms time).
-func (s *storedObj) int64(k string) int64 {
-	n, ok := s.o[k].(json.Number)
-	i, err := strconv.ParseInt(string(n), 10, 64)
-	ok = ok && err == nil && strconv.FormatInt(i, 10) == string(n)
-	s.ok, s.n = s.ok && ok, s.n+1
-	return i
-}
-
-// readPollMember reads a poll's member: {mt_id, account}, the account a
-// string or null.
-func readPollMember(v any) (PollMember, bool) {
-	s := readObj(v)
-	m := PollMember{MtID: s.str("mt_id")}
-	if a, in := s.o["account"]; in && a == nil {
-		m.NoAccount, s.n = true, s.n+1
-	} else {
-		m.Account = s.str("account")
-	}
-	return m, s.done()
-}
-
-// readPoll reads a poll: false when it is of another form than value
-// writes.
-func readPoll(v any) (*Poll, bool) {
-	s := readObj(v)
-	p := Poll{Num: s.int("num"), KeepTime: s.int("keep_time"), Origin: s.int("origin"), State: s.int("state"),
-		Index: s.int("index"), Rounds: s.int("rounds"), TurnAt: s.int64("turn_at"), PausedAt: s.int64("paused_at")}
-	var ok bool
-	p.Members, ok = storedList(s.o["members"], readPollMember)
-	s.ok, s.n = s.ok && ok, s.n+1
-	if s.has("mode") {
-		p.Mode = model.Some(s.int("mode"))
-	}
-	if s.has("shown_index") {
-		p.Shown = model.Some(s.int("shown_index"))
-	}
-	if s.has(pollByAccount) {
-		if p.ByAccount = s.int(pollByAccount) == 1; !p.ByAccount {
-			return nil, false
-		}
-	}
-	return &p, s.done()
-}
-
 // pollStored is a poll as stored (members in name order, as vipStored).
 type pollStored struct {
 	ByAccount int                `json:"_by_account,omitempty"` // 1 or not stored
@@ -153,20 +107,28 @@ func (p *Poll) value() pollStored {
 	return o
 }
 
-// splitPolls moves the polls out of doc into c's fields; a poll doc has
-// none of, or one of another form than Poll writes, is nil (and one of
-// another form stays in doc as it was).
-func (c *Conference) splitPolls(doc map[string]any) {
-	for i, f := range c.polls() {
-		*f = nil
-		if _, in := doc[pollMembers[i]]; !in {
-			continue
-		}
-		if p, ok := readPoll(doc[pollMembers[i]]); ok {
-			*f = p
-			delete(doc, pollMembers[i])
+// decodePoll reads a stored poll; nil when it is of another form than
+// value writes (members null, _by_account other than 1).
+func decodePoll(raw []byte) *Poll {
+	var o pollStored
+	if !record.DecodeExact(raw, &o) || o.Members == nil || o.ByAccount > 1 {
+		return nil
+	}
+	p := Poll{Num: o.Num, KeepTime: o.KeepTime, Origin: o.Origin, State: o.State, Index: o.Index, Rounds: o.Rounds,
+		TurnAt: o.TurnAt, PausedAt: o.PausedAt, ByAccount: o.ByAccount == 1, Members: make([]PollMember, len(o.Members))}
+	for i, m := range o.Members {
+		p.Members[i] = PollMember{MtID: m.MtID, NoAccount: m.Account == nil}
+		if m.Account != nil {
+			p.Members[i].Account = *m.Account
 		}
 	}
+	if o.Mode != nil {
+		p.Mode = model.Some(*o.Mode)
+	}
+	if o.Shown != nil {
+		p.Shown = model.Some(*o.Shown)
+	}
+	return &p
 }
 
 // clone copies a poll (nil stays nil).
