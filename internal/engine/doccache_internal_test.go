@@ -194,6 +194,9 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		`{"name":"a","vc_recorders":[{"anonymous":0,"dual_stream":0,"main_stream":1,"members":[],"paused_at":0,"paused_ms":0,"publish_mode":0,"rec_id":"1","recorder_mode":1,"recorder_type":1,"started_at":1765000000000,"state":1,"video_name":"v","vrs_id":"vrs1","watermark":0,"x_confer_parts":[{"file":"d/1.webm","started_at":1765000000000}]}]}`,
 		`{"name":"a","vc_recorders":[{"anonymous":0,"dual_stream":0,"main_stream":1,"members":[],"paused_at":0,"paused_ms":0,"publish_mode":0,"rec_id":"1","recorder_mode":1,"recorder_type":1,"started_at":1.765e12,"state":1,"video_name":"v","vrs_id":"vrs1","watermark":0}]}`,
 		`{"name":"a","vc_recorders":[{"rec_id":"1"}]}`,
+		`{"name":"a","vc_recorders":null}`,
+		`{"name":"a","vc_recorders":[{"members":null,"rec_id":"1"},{"rec_id":"2","x_confer_parts":null},"x",{"rec_id":"3","state":"\u003c"}]}`,
+		`{"name":"a","vc_recorders":[{"rec_id":"1","x_confer_parts":[]},{"members":[{"mt_id":"1"}],"rec_id":2}]}`,
 		`{"name":"a","vc_recorders":{}}`,
 	} {
 		c, err := decode(store.Record{Data: []byte(data)})

@@ -74,15 +74,14 @@ const (
 )
 
 // splitOwn takes the server's own members out of c.Doc (decoded from
-// data, the stored document) into c's fields, reading each but the
-// recordings from its stored JSON (splitStored). A member of another
+// data, the stored document) into c's fields, reading each from its
+// stored JSON (splitStored). A member of another
 // form than the server writes stays in c.Doc, as it was.
 func (c *Conference) splitOwn(data []byte) {
 	c.splitStored(data)
-	c.Recorders, c.recordersOther = splitRecorders(c.Doc) // own_rec.go
 }
 
-// splitStored reads the own members but the recordings from the stored
+// splitStored reads the own members from the stored
 // document data, each member's JSON decoded straight into its stored
 // form (record.DecodeExact: the form the server writes, no other member,
 // no null list), and takes those it read out of c.Doc; a member of
@@ -134,6 +133,8 @@ func (c *Conference) splitStored(data []byte) {
 			c.HDUVMPs = decodeSelfVMPs(raw, true)
 		case hdusMember:
 			c.HDUs = decodeHDUs(raw)
+		case recordersMember:
+			c.Recorders, c.recordersOther = decodeRecorders(raw)
 		}
 		return nil
 	})
@@ -151,7 +152,7 @@ func (c *Conference) splitStored(data []byte) {
 	}{{vipMember, c.VIPs != nil}, {linksMember, c.Links != nil}, {upMember, c.Superior != nil}, {aliasMember, c.HDUAliases != nil},
 		{pollMember, c.Poll != nil}, {uploadPollMember, c.UploadPoll != nil}, {chairmanPollMember, c.ChairmanPoll != nil},
 		{mixMember, c.Mix != nil}, {hduPollMember, c.HDUPoll != nil}, {hduPollSeq, c.HDUPollSeq > 0},
-		{vmpMember, c.VMP != nil}, {selfVMPsMember, c.SelfVMPs != nil}, {hduVMPsMember, c.HDUVMPs != nil}, {hdusMember, c.HDUs != nil}} {
+		{vmpMember, c.VMP != nil}, {selfVMPsMember, c.SelfVMPs != nil}, {hduVMPsMember, c.HDUVMPs != nil}, {hdusMember, c.HDUs != nil}, {recordersMember, c.Recorders != nil}} {
 		if m.read {
 			delete(c.Doc, m.name)
 		}
@@ -327,55 +328,4 @@ func (c Conference) ownValid() bool {
 	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs) && hdusValid(c.HDUs) && c.VMP.valid() &&
 		c.Poll.valid() && c.UploadPoll.valid() && c.ChairmanPoll.valid() &&
 		recordersValid(c.Recorders)
-}
-
-// storedObj reads the members of a stored object one by one, each of the
-// form the server writes; ok tells whether all were and the object had no
-// other. (The families not yet read from their JSON use it: the roles'
-// lists, the mix, the wall poll, the polls and the recordings.)
-type storedObj struct {
-	o  map[string]any
-	n  int
-	ok bool
-}
-
-func readObj(v any) *storedObj {
-	o, ok := v.(map[string]any)
-	return &storedObj{o: o, ok: ok}
-}
-
-func (s *storedObj) int(k string) int {
-	n, ok := storedInt(s.o[k])
-	s.ok, s.n = s.ok && ok, s.n+1
-	return n
-}
-
-func (s *storedObj) str(k string) string {
-	v, ok := s.o[k].(string)
-	s.ok, s.n = s.ok && ok, s.n+1
-	return v
-}
-
-// has counts an optional member that is present.
-func (s *storedObj) has(k string) bool {
-	_, in := s.o[k]
-	return s.ok && in
-}
-
-func (s *storedObj) done() bool { return s.ok && s.n == len(s.o) }
-
-// storedList reads a list member whose elements read1 reads: false when
-// one is of another form.
-func storedList[T any](v any, read1 func(any) (T, bool)) ([]T, bool) {
-	l, ok := v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]T, len(l))
-	for i, e := range l {
-		if out[i], ok = read1(e); !ok {
-			return nil, false
-		}
-	}
-	return out, true
 }

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/record"
@@ -28,18 +26,6 @@ type Mix struct {
 }
 
 const mixMember = "vc_mix"
-
-// storedInt reads a number member written from an int: nil, false for
-// anything whose encoding would differ (a fraction, an exponent, a sign
-// or a leading zero the int does not write).
-func storedInt(v any) (int, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	i, err := strconv.Atoi(string(n))
-	return i, err == nil && strconv.Itoa(i) == string(n)
-}
 
 // decodeMix reads the stored mix; nil when it is of another form than
 // Mix writes.

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/confer-platform/confer/internal/record"
 )
 
 // The running recordings of a conference (vc's rec*.go), typed as the
@@ -80,52 +82,50 @@ func (r *Recording) fields() [len(recordingMembers)]any {
 		&r.PausedAt, &r.PausedMs, &r.PublishMode, &r.Watermark, &r.Anonymous, &r.RecorderMode, &r.MainStream, &r.DualStream}
 }
 
-// readRecording reads an element of vc_recorders. A member the element
-// lacks (a list an older release or a hand edit stored) reads as the
-// platform's default, 0, "" or no terminals, and is marked absent so that
-// it is written back only once it is set; a member of another type, or
-// one the server does not write, fails the element.
-func readRecording(v any) (Recording, bool) {
-	s := readObj(v)
-	var r Recording
+// decodeRecording reads a stored element of vc_recorders, its JSON
+// decoded straight into its stored form (record.DecodeExact). A member the
+// element lacks (a list an older release or a hand edit stored) reads as
+// the platform's default, 0, "" or no terminals, and is marked absent so
+// that it is written back only once it is set; a member of another type
+// (a null too), or one the server does not write, fails the element.
+func decodeRecording(o recordingStored) Recording {
+	r := Recording{RTMPURL: o.RTMPURL}
+	from := o.stored()
 	for i, f := range r.fields() {
-		k := recordingMembers[i]
-		if !s.has(k) {
-			r.absent |= 1 << i
-			continue
-		}
 		switch f := f.(type) {
 		case *string:
-			*f = s.str(k)
+			if p := *from[i].(**string); p != nil {
+				*f = *p
+				continue
+			}
 		case *int:
-			*f = s.int(k)
+			if p := *from[i].(**int); p != nil {
+				*f = *p
+				continue
+			}
 		case *int64:
-			*f = int64(s.int(k))
+			if p := *from[i].(**int64); p != nil {
+				*f = *p
+				continue
+			}
 		case *[]string:
-			var ok bool
-			*f, ok = storedList(s.o[k], func(v any) (string, bool) {
-				e := readObj(v)
-				id := e.str("mt_id")
-				return id, e.done()
-			})
-			s.ok, s.n = s.ok && ok, s.n+1
+			if p := *from[i].(**[]mtIDStored); p != nil {
+				*f = make([]string, len(*p))
+				for j, m := range *p {
+					(*f)[j] = m.MtID
+				}
+				continue
+			}
+		}
+		r.absent |= 1 << i
+	}
+	if o.Parts != nil {
+		r.Parts = make([]RecordingPart, len(o.Parts))
+		for i, p := range o.Parts {
+			r.Parts[i] = RecordingPart(p)
 		}
 	}
-	if s.has(rtmpURLMember) {
-		if r.RTMPURL = s.str(rtmpURLMember); r.RTMPURL == "" {
-			return r, false
-		}
-	}
-	if s.has(recPartsMember) {
-		var ok bool
-		r.Parts, ok = storedList(s.o[recPartsMember], func(v any) (RecordingPart, bool) {
-			e := readObj(v)
-			p := RecordingPart{File: e.str("file"), Node: e.str("node"), StartedAt: int64(e.int("started_at"))}
-			return p, e.done()
-		})
-		s.ok, s.n = s.ok && ok, s.n+1
-	}
-	return r, s.done()
+	return r
 }
 
 // recordingStored is a recording as stored, its members declared in name
@@ -207,29 +207,36 @@ func (r Recording) value() recordingStored {
 	return o
 }
 
-// splitRecorders moves the running recordings out of doc; nil when doc
-// has none, or a member of another form than a list (then it stays in
-// doc as it was). A list with an element of another form (a hand edit:
-// a number for rec_id) is read leniently (readRecordingLenient), so that
-// vc lists and controls the recordings it can read, where it listed none
+// decodeRecorders reads the running recordings from their stored JSON;
+// nil when the member is not a list (then it stays in Doc as it was). A
+// list with an element of another form (a hand edit: a number for
+// rec_id) is read leniently (readRecordingLenient), so that vc lists and
+// controls the recordings it can read, where it listed none
 // (TestRecordingOfWrongType); other keeps the list as it was stored.
-func splitRecorders(doc map[string]any) (l []Recording, other *otherRecorders) {
-	raw, isList := doc[recordersMember].([]any)
-	if !isList {
+func decodeRecorders(raw []byte) (l []Recording, other *otherRecorders) {
+	var exact []recordingStored
+	if record.DecodeExact(raw, &exact) && exact != nil {
+		l = make([]Recording, len(exact))
+		for i, o := range exact {
+			l[i] = decodeRecording(o) // a null member is of another form: DecodeExact refused it
+		}
+		return l, nil
+	}
+	var elems []json.RawMessage
+	if json.Unmarshal(raw, &elems) != nil || elems == nil {
 		return nil, nil
 	}
-	l, ok := storedList(raw, readRecording)
-	if !ok {
-		l = make([]Recording, 0, len(raw))
-		for _, e := range raw {
-			if r, ok := readRecordingLenient(e); ok {
-				l = append(l, r)
-			}
-		}
-		other = &otherRecorders{stored: raw, read: cloneRecorders(l)}
+	stored, err := record.Canonical(raw)
+	if err != nil {
+		return nil, nil
 	}
-	delete(doc, recordersMember)
-	return l, other
+	l = make([]Recording, 0, len(elems))
+	for _, e := range elems {
+		if r, ok := readRecordingLenient(e); ok {
+			l = append(l, r)
+		}
+	}
+	return l, &otherRecorders{stored: stored, read: cloneRecorders(l)}
 }
 
 // otherRecorders is a list of recordings of another form: as stored, and
@@ -238,19 +245,19 @@ func splitRecorders(doc map[string]any) (l []Recording, other *otherRecorders) {
 // in this release's form once they changed, without the elements that
 // were skipped.
 type otherRecorders struct {
-	stored []any
+	stored json.RawMessage // as the map document writes it
 	read   []Recording
 }
 
 // readRecordingLenient reads an element of vc_recorders that
-// readRecording refuses, from its JSON into typed members: a JSON number
+// decodeRecorders refuses, from its JSON into typed members: a JSON number
 // where a string is stored reads as its decimal form, a numeric string
 // where a number is stored as its value, and members the server does not
 // write are ignored. An element that is not an object, or that has a
 // member of another type even so, is skipped (false).
-func readRecordingLenient(v any) (Recording, bool) {
-	b, err := json.Marshal(v)
-	if err != nil || len(b) == 0 || b[0] != '{' {
+func readRecordingLenient(raw json.RawMessage) (Recording, bool) {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 || b[0] != '{' {
 		return Recording{}, false
 	}
 	var o recordingLenient

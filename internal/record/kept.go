@@ -360,3 +360,10 @@ func DecodeExact(raw []byte, v any) bool {
 	c, err := canonicalJSON(raw)
 	return err == nil && bytes.Equal(b, c)
 }
+
+// Canonical is the JSON value raw as the map encoder writes it
+// (json.Marshal of its decoding with UseNumber): the bytes a map document
+// wrote for a member it held as decoded.
+func Canonical(raw json.RawMessage) (json.RawMessage, error) {
+	return canonicalJSON(raw)
+}
