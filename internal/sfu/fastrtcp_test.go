@@ -1,9 +1,6 @@
 package sfu
 
 import (
-	"io"
-	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -186,69 +183,13 @@ func TestFastRTCPAfterICERestart(t *testing.T) {
 		return rtcpKey{}
 	}
 	old := keyOf()
-	restartICE(t, x.rg, x.sub)
+	x.rg.restartClientICE(x.sub)
 	x.sub.flowing(t, "video/65", 50)
 	waitFor(t, "the new pair tracked", func() bool {
 		k := keyOf()
 		return k.remote.IsValid() && k != old
 	})
 	x.check(t)
-}
-
-// restartICE restarts sub's ICE as a WHEP client does (RFC 9725 section
-// 4.3.2: a PATCH with the new credentials and candidates).
-func restartICE(t *testing.T, rg *testRig, sub *client) {
-	t.Helper()
-	offer, err := sub.pc.CreateOffer(&webrtc.OfferOptions{ICERestart: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gathered := webrtc.GatheringCompletePromise(sub.pc)
-	if err := sub.pc.SetLocalDescription(offer); err != nil {
-		t.Fatal(err)
-	}
-	<-gathered
-	local := sub.pc.LocalDescription().SDP
-	var b strings.Builder
-	b.WriteString("a=ice-ufrag:" + sdpAttr(local, "ice-ufrag") + "\r\na=ice-pwd:" + sdpAttr(local, "ice-pwd") + "\r\n")
-	b.WriteString("m=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:0\r\n")
-	for _, l := range strings.Split(local, "\r\n") {
-		if strings.HasPrefix(l, "a=candidate:") {
-			b.WriteString(l + "\r\n")
-		}
-	}
-	req, _ := http.NewRequest(http.MethodPatch, rg.srv.URL+sub.location, strings.NewReader(b.String()))
-	req.Header.Set("Content-Type", "application/trickle-ice-sdpfrag")
-	req.Header.Set("Authorization", "Bearer "+sub.token)
-	req.Header.Set("If-Match", "*")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("PATCH ICE restart = %d %q, want 200", resp.StatusCode, body)
-	}
-	prev := sub.pc.RemoteDescription().SDP
-	ans := strings.ReplaceAll(prev, "a=ice-ufrag:"+sdpAttr(prev, "ice-ufrag"), "a=ice-ufrag:"+sdpAttr(string(body), "ice-ufrag"))
-	ans = strings.ReplaceAll(ans, "a=ice-pwd:"+sdpAttr(prev, "ice-pwd"), "a=ice-pwd:"+sdpAttr(string(body), "ice-pwd"))
-	var lines []string
-	for _, l := range strings.Split(ans, "\r\n") {
-		if !strings.HasPrefix(l, "a=candidate:") && !strings.HasPrefix(l, "a=end-of-candidates") {
-			lines = append(lines, l)
-		}
-		if strings.HasPrefix(l, "a=mid:") {
-			for _, c := range strings.Split(string(body), "\r\n") {
-				if strings.HasPrefix(c, "a=candidate:") {
-					lines = append(lines, c)
-				}
-			}
-		}
-	}
-	if err := sub.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: strings.Join(lines, "\r\n")}); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // A subscriber's receiver report on its audio costs the port's reader no
