@@ -68,9 +68,16 @@ func (l *LiveMedia) SendMonitor(ctx context.Context, domain, confID, key string,
 	if err != nil {
 		return err
 	}
+	// Another call may have given the destination its sender meanwhile
+	// (two starts at once, or a start beside the sweep): this one replaces
+	// it and closes it, so that no tap is left sending outside the book.
 	l.book.mu.Lock()
+	prev := l.book.senders[id]
 	l.book.senders[id] = &monitorSender{domain: domain, confID: confID, key: key, tap: t}
 	l.book.mu.Unlock()
+	if prev != nil {
+		prev.tap.Close()
+	}
 	t.RequestKeyFrame()
 	return nil
 }
