@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/pion/webrtc/v4"
 )
 
 // The broadcast without a speaker follows the publisher that spoke last.
@@ -166,59 +164,6 @@ func TestPatchTrickleAndICERestart(t *testing.T) {
 	}
 
 	// ICE restart of the subscriber, as a WHEP client does it.
-	offer, err := sub.pc.CreateOffer(&webrtc.OfferOptions{ICERestart: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gathered := webrtc.GatheringCompletePromise(sub.pc)
-	if err := sub.pc.SetLocalDescription(offer); err != nil {
-		t.Fatal(err)
-	}
-	<-gathered
-	local := sub.pc.LocalDescription().SDP
-	var b strings.Builder
-	b.WriteString("a=ice-ufrag:" + sdpAttr(local, "ice-ufrag") + "\r\na=ice-pwd:" + sdpAttr(local, "ice-pwd") + "\r\n")
-	b.WriteString("m=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:0\r\n")
-	for _, l := range strings.Split(local, "\r\n") {
-		if strings.HasPrefix(l, "a=candidate:") {
-			b.WriteString(l + "\r\n")
-		}
-	}
-	req, _ := http.NewRequest(http.MethodPatch, rg.srv.URL+sub.location, strings.NewReader(b.String()))
-	req.Header.Set("Content-Type", frag)
-	req.Header.Set("Authorization", "Bearer sub")
-	req.Header.Set("If-Match", "*")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("PATCH ICE restart = %d %q, want 200", resp.StatusCode, body)
-	}
-	old := sub.pc.RemoteDescription().SDP
-	newUfrag, newPwd := sdpAttr(string(body), "ice-ufrag"), sdpAttr(string(body), "ice-pwd")
-	if newUfrag == "" || newUfrag == sdpAttr(old, "ice-ufrag") {
-		t.Fatalf("restart answer ufrag %q, old %q", newUfrag, sdpAttr(old, "ice-ufrag"))
-	}
-	ans := strings.ReplaceAll(old, "a=ice-ufrag:"+sdpAttr(old, "ice-ufrag"), "a=ice-ufrag:"+newUfrag)
-	ans = strings.ReplaceAll(ans, "a=ice-pwd:"+sdpAttr(old, "ice-pwd"), "a=ice-pwd:"+newPwd)
-	var lines []string
-	for _, l := range strings.Split(ans, "\r\n") {
-		if !strings.HasPrefix(l, "a=candidate:") && !strings.HasPrefix(l, "a=end-of-candidates") {
-			lines = append(lines, l)
-		}
-		if strings.HasPrefix(l, "a=mid:") {
-			for _, c := range strings.Split(string(body), "\r\n") {
-				if strings.HasPrefix(c, "a=candidate:") {
-					lines = append(lines, c)
-				}
-			}
-		}
-	}
-	if err := sub.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: strings.Join(lines, "\r\n")}); err != nil {
-		t.Fatal(err)
-	}
+	rg.restartClientICE(sub)
 	sub.flowing(t, "video/65", 100)
 }
