@@ -27,7 +27,7 @@ const LocalCascade = "0"
 
 // listCascades answers the tree: the local conference and, nested, every
 // subordinate that a link terminal reaches.
-func (m *Module) listCascades(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listCascades(ctx context.Context, r *api.Request) (*model.VCConfsCascadesListReply, error) {
 	c, _, err := m.mtConf(ctx, r)
 	if err != nil {
 		return nil, err
@@ -36,14 +36,20 @@ func (m *Module) listCascades(ctx context.Context, r *api.Request) (wire.Object,
 	if err != nil {
 		return nil, err
 	}
-	node["cascade_id"], node["mt_id"] = LocalCascade, LocalCascade
-	return node, nil
+	return cascadesReply(node), nil
 }
 
-// cascadeNode is one conference of the tree with its subordinates; path
-// is its cascade_id ("" for the root).
-func (m *Module) cascadeNode(ctx context.Context, c engine.Conference, path string, depth int) (wire.Object, error) {
-	subs := []any{}
+// cascadeConf is one conference of the cascade tree: its cascade_id
+// (path, "" for the root) and the subordinates its links reach.
+type cascadeConf struct {
+	ConfID, Name, Path string
+	Subs               []cascadeConf
+}
+
+// cascadeNode reads the conference c of the tree with its subordinates,
+// down to 16 levels; path is its cascade_id ("" for the root).
+func (m *Module) cascadeNode(ctx context.Context, c engine.Conference, path string, depth int) (cascadeConf, error) {
+	node := cascadeConf{ConfID: c.ID(), Name: record.Str(c.Doc, "name"), Path: path}
 	for _, l := range c.Links {
 		if depth >= 16 {
 			break
@@ -53,7 +59,7 @@ func (m *Module) cascadeNode(ctx context.Context, c engine.Conference, path stri
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return node, err
 		}
 		if supID, _, _ := cascadeUp(sub); supID != c.ID() {
 			continue
@@ -64,12 +70,40 @@ func (m *Module) cascadeNode(ctx context.Context, c engine.Conference, path stri
 		}
 		n, err := m.cascadeNode(ctx, sub, id, depth+1)
 		if err != nil {
-			return nil, err
+			return node, err
 		}
-		subs = append(subs, n)
+		node.Subs = append(node.Subs, n)
 	}
-	return wire.Object{"conf_id": c.ID(), "name": record.Str(c.Doc, "name"), "cascade_id": path, "mt_id": path,
-		"cascades": subs}, nil
+	return node, nil
+}
+
+// cascadesReply is the tree as the reply shows it: the root is the local
+// conference, cascade_id and mt_id "0"; every node has its cascade_id as
+// its mt_id. The schema types two levels below the root; deeper ones are
+// nested the same way, each encoded as the second level's type.
+func cascadesReply(root cascadeConf) *model.VCConfsCascadesListReply {
+	out := &model.VCConfsCascadesListReply{ConfID: root.ConfID, Name: root.Name, CascadeID: LocalCascade, MtID: LocalCascade,
+		Cascades: make([]model.VCConfsCascadesListReplyCascade, len(root.Subs))}
+	for i, s := range root.Subs {
+		e := model.VCConfsCascadesListReplyCascade{ConfID: s.ConfID, Name: s.Name, CascadeID: s.Path, MtID: s.Path,
+			Cascades: make([]model.VCConfsCascadesListReplyCascadeCascade, len(s.Subs))}
+		for j, ss := range s.Subs {
+			e.Cascades[j] = cascadeDeep(ss)
+		}
+		out.Cascades[i] = e
+	}
+	return out
+}
+
+// cascadeDeep is a node from the second level below the root on.
+func cascadeDeep(n cascadeConf) model.VCConfsCascadesListReplyCascadeCascade {
+	out := model.VCConfsCascadesListReplyCascadeCascade{ConfID: n.ConfID, Name: n.Name, CascadeID: n.Path, MtID: n.Path,
+		Cascades: make([]any, len(n.Subs))}
+	for i, s := range n.Subs {
+		d := cascadeDeep(s)
+		out.Cascades[i] = d.Wire()
+	}
+	return out
 }
 
 // cascadeTarget finds the conference of a cascade_id below the running

@@ -23,15 +23,15 @@ import (
 // and each conference's reply item is kept encoded by version and the
 // caller's release (compat.Items), so a list decodes and encodes only
 // what changed; the reply is written as bytes (confs_cache.go), the same
-// bytes as the envelope of listConfsObject.
-func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) (wire.Object, error) {
+// bytes as the envelope of listConfsObject (confs_cache_test.go).
+func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) error {
 	owner, start, count, err := listArgs(r)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	keys, total, err := m.confs.Page(ctx, r.Principal.DomainMoid, owner, engine.StateRunning, start, count)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	fields := shape.Elem(r.Endpoint.Reply, "confs")
 	items := make([][]byte, 0, len(keys))
@@ -45,10 +45,10 @@ func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) (
 				continue // ended between the page and this read
 			}
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if b, err = lc.items.Put(r, k.ID, c.Rec.Version, shape.Project(c.Doc, fields)); err != nil {
-				return nil, err
+				return err
 			}
 			k.Version = c.Rec.Version
 		}
@@ -58,7 +58,7 @@ func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) (
 	}
 	page := r.Principal.DomainMoid + "\x00" + owner + "\x00" + strconv.Itoa(start) + "\x00" + strconv.Itoa(count)
 	r.Raw = lc.body(r, page, refs, items, size, total)
-	return nil, nil
+	return nil
 }
 
 // listArgs reads own_conf, start (default 0) and count (default 10; 0:
@@ -72,31 +72,6 @@ func listArgs(r *api.Request) (owner string, start, count int, err error) {
 		owner = r.Principal.AccountMoid
 	}
 	return owner, q.Start.Or(0), q.Count.Or(10), nil
-}
-
-// listConfsObject is the list reply as an object, every conference read
-// and decoded: the reference that the encoded reply of listConfs matches
-// byte for byte (confs_cache_test.go).
-func (m *Module) listConfsObject(ctx context.Context, r *api.Request) (wire.Object, error) {
-	owner, start, count, err := listArgs(r)
-	if err != nil {
-		return nil, err
-	}
-	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, owner, engine.StateRunning)
-	if err != nil {
-		return nil, err
-	}
-	total := len(confs)
-	confs = confs[min(max(start, 0), total):]
-	if count > 0 && count < len(confs) {
-		confs = confs[:count]
-	}
-	fields := shape.Elem(r.Endpoint.Reply, "confs")
-	out := make([]any, len(confs))
-	for i, c := range confs {
-		out[i] = shape.Project(c.Doc, fields)
-	}
-	return wire.Object{"total": total, "confs": out}, nil
 }
 
 // getConf shows one running conference of the caller's domain; 12103 for

@@ -15,6 +15,7 @@ import (
 	"github.com/confer-platform/confer/internal/compat"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/release"
+	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
 	"github.com/confer-platform/confer/internal/wire"
@@ -75,11 +76,11 @@ func TestListBytesMatchWholeList(t *testing.T) {
 							Principal: &auth.Principal{AccountMoid: "acc-a", DomainMoid: dom}}
 					}
 					r := req()
-					if _, err := m.listConfs(ctx, r, lc); err != nil {
+					if err := m.listConfs(ctx, r, lc); err != nil {
 						t.Fatal(err)
 					}
 					again := req() // the kept body, when nothing changed
-					if _, err := m.listConfs(ctx, again, lc); err != nil {
+					if err := m.listConfs(ctx, again, lc); err != nil {
 						t.Fatal(err)
 					}
 					if !bytes.Equal(again.Raw.([]byte), r.Raw.([]byte)) {
@@ -115,4 +116,29 @@ func TestListBytesMatchWholeList(t *testing.T) {
 		}
 		check("after a change")
 	})
+}
+
+// listConfsObject is the list reply as an object, every conference read
+// and decoded: the reference that the encoded reply of listConfs matches
+// byte for byte (confs_cache_test.go).
+func (m *Module) listConfsObject(ctx context.Context, r *api.Request) (wire.Object, error) {
+	owner, start, count, err := listArgs(r)
+	if err != nil {
+		return nil, err
+	}
+	confs, err := m.confs.List(ctx, r.Principal.DomainMoid, owner, engine.StateRunning)
+	if err != nil {
+		return nil, err
+	}
+	total := len(confs)
+	confs = confs[min(max(start, 0), total):]
+	if count > 0 && count < len(confs) {
+		confs = confs[:count]
+	}
+	fields := shape.Elem(r.Endpoint.Reply, "confs")
+	out := make([]any, len(confs))
+	for i, c := range confs {
+		out[i] = shape.Project(c.Doc, fields)
+	}
+	return wire.Object{"total": total, "confs": out}, nil
 }

@@ -20,8 +20,8 @@ import (
 
 // ctlGetRole answers the terminal holding a role as the endpoint's
 // generated reply (reply): {mt_id}, "" when none.
-func ctlGetRole[R replier](m *Module, role func(engine.Conference) string, reply func(mtID string) R) api.Handler {
-	return typed(func(ctx context.Context, r *api.Request) (R, error) {
+func ctlGetRole[R api.Reply](m *Module, role func(engine.Conference) string, reply func(mtID string) R) api.Handler {
+	return api.Typed(func(ctx context.Context, r *api.Request) (R, error) {
 		c, err := m.ctlRunning(ctx, r)
 		if err != nil {
 			var none R

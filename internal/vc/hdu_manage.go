@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
@@ -46,7 +47,7 @@ type wallDoc struct {
 var hduIDPattern = regexp.MustCompile(`^[0-9]{1,6}_[0-9]{1,6}$`)
 
 // registerWall answers vc.tv_walls.create.
-func (m *Module) registerWall(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) registerWall(ctx context.Context, r *api.Request) (*model.VCTvWallsCreateReply, error) {
 	if !r.Principal.Admin {
 		return nil, wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may register TV walls")
 	}
@@ -72,7 +73,7 @@ func (m *Module) registerWall(ctx context.Context, r *api.Request) (wire.Object,
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object{"hdu_id": id, "page": "/wall/" + id}, nil
+	return &model.VCTvWallsCreateReply{HDUID: id, Page: "/wall/" + id}, nil
 }
 
 // removeWall answers vc.tv_walls.delete: a wall a running conference

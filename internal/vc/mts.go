@@ -68,7 +68,7 @@ func (m *Module) localMts(ctx context.Context, r *api.Request) ([]engine.Termina
 }
 
 // getMt shows one terminal with its channels and volumes.
-func (m *Module) getMt(ctx context.Context, r *api.Request) (replier, error) {
+func (m *Module) getMt(ctx context.Context, r *api.Request) (api.Reply, error) {
 	c, ec, err := m.mtConf(ctx, r)
 	if err != nil {
 		return nil, err
@@ -80,8 +80,9 @@ func (m *Module) getMt(ctx context.Context, r *api.Request) (replier, error) {
 	out := mtDetail(t)
 	if id := r.Path("mt_id"); strings.Contains(id, ".") {
 		// A subordinate's terminal (issue 13), by its cascaded mt_id.
+		// Reference 05: protocol and call_mode are not returned for it.
 		out.MtID = strings.TrimPrefix(id, "0.")
-		return subDetail{out}, nil
+		return api.Without(out, "protocol", "call_mode"), nil
 	}
 	return out, nil
 }

@@ -41,7 +41,7 @@ func mtParam(r *api.Request, name string) int {
 
 // mtFlag serves silence and mute: value 1 on, 0 off.
 func (m *Module) mtFlag(set func(*engine.Engine, context.Context, engine.Conf, string, bool) (engine.Terminal, error)) api.Handler {
-	return done(func(ctx context.Context, r *api.Request) error {
+	return api.Done(func(ctx context.Context, r *api.Request) error {
 		on := mtParam(r, "value") == 1
 		return m.mtControl(ctx, r, func(ec engine.Conf, mtID string) (engine.Terminal, error) {
 			return set(m.engine, ctx, ec, mtID, on)

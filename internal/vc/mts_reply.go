@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // The terminal replies (reference 05 items 5 and 6, "获取本级会议终端列表",
@@ -79,18 +78,6 @@ func mtDetail(t engine.Terminal) *model.VCConfsMtsGetReply {
 		DvSndChn: videoChannels(d["dv_snd_chn"]), DvRcvChn: videoChannels(d["dv_rcv_chn"]),
 		ASndChn: audioChannels(d["a_snd_chn"]), ARcvChn: audioChannels(d["a_rcv_chn"]),
 		RcvVolume: record.Int(d, "rcv_volume"), SndVolume: record.Int(d, "snd_volume")}
-}
-
-// subDetail is a subordinate's terminal as its details show it: reference
-// 05, protocol and call_mode are not returned for it.
-type subDetail struct{ *model.VCConfsMtsGetReply }
-
-// Wire is the details without protocol and call_mode.
-func (d subDetail) Wire() wire.Object {
-	o := d.VCConfsMtsGetReply.Wire()
-	delete(o, "protocol")
-	delete(o, "call_mode")
-	return o
 }
 
 // storedChannel is a stored channel as the details read it (engine's

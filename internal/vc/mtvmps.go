@@ -95,7 +95,7 @@ func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) error {
 
 // modifySelfVMP replaces the settings of a running self composition.
 func (m *Module) modifySelfVMP(channel bool) api.Handler {
-	return done(func(ctx context.Context, r *api.Request) error {
+	return api.Done(func(ctx context.Context, r *api.Request) error {
 		owner, chn, err := selfKey(r, channel)
 		if err != nil {
 			return err
@@ -122,7 +122,7 @@ func (m *Module) modifySelfVMP(channel bool) api.Handler {
 
 // stopSelfVMP stops a self composition.
 func (m *Module) stopSelfVMP(channel bool) api.Handler {
-	return done(func(ctx context.Context, r *api.Request) error {
+	return api.Done(func(ctx context.Context, r *api.Request) error {
 		owner, chn, err := selfKey(r, channel)
 		if err != nil {
 			return err
@@ -169,8 +169,8 @@ func (m *Module) writeSelf(ctx context.Context, r *api.Request, owner string,
 // selfGet shows a self composition as it is now, in the reply type of
 // its route (as: mtvmpsReply for mtvmps.get, channelVMPReply for the
 // channel's gets).
-func selfGet[R replier](m *Module, channel bool, as func(cfg engine.SelfVMP, members []model.VCConfsMtvmpsGetReplyMember) R) api.Handler {
-	return typed(func(ctx context.Context, r *api.Request) (R, error) {
+func selfGet[R api.Reply](m *Module, channel bool, as func(cfg engine.SelfVMP, members []model.VCConfsMtvmpsGetReplyMember) R) api.Handler {
+	return api.Typed(func(ctx context.Context, r *api.Request) (R, error) {
 		var none R
 		owner, chn, err := selfKey(r, channel)
 		if err != nil {
@@ -197,8 +197,8 @@ func selfGet[R replier](m *Module, channel bool, as func(cfg engine.SelfVMP, mem
 // channelVMPList). The terminal list (mtvmps) answers 20823 when there is
 // none, as the reference says; the channel list (mt_channel_vmps) is then
 // empty.
-func selfList[R replier](m *Module, channel bool, as func([]engine.SelfVMP) R) api.Handler {
-	return typed(func(ctx context.Context, r *api.Request) (R, error) {
+func selfList[R api.Reply](m *Module, channel bool, as func([]engine.SelfVMP) R) api.Handler {
+	return api.Typed(func(ctx context.Context, r *api.Request) (R, error) {
 		var none R
 		c, err := m.ctlRunning(ctx, r)
 		if err != nil {

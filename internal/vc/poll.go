@@ -160,8 +160,8 @@ func pollLeave(c *engine.Conference, k pollKind, ts map[string]engine.Terminal, 
 // pollGet answers a poll's state, current member and members (pollRead)
 // in the reply type of its kind (as: pollAsConf, pollAsChairman,
 // pollAsUpload).
-func pollGet[R replier](m *Module, k pollKind, as func(model.VCConfsPollGetReply) R) api.Handler {
-	return typed(func(ctx context.Context, r *api.Request) (R, error) {
+func pollGet[R api.Reply](m *Module, k pollKind, as func(model.VCConfsPollGetReply) R) api.Handler {
+	return api.Typed(func(ctx context.Context, r *api.Request) (R, error) {
 		out, err := m.pollRead(ctx, r, k)
 		if err != nil {
 			var none R
@@ -200,7 +200,7 @@ func pollAsUpload(out model.VCConfsPollGetReply) *model.VCConfsUploadPollGetRepl
 
 // pollStart starts (or restarts with new settings) a poll.
 func (m *Module) pollStart(k pollKind) api.Handler {
-	return done(func(ctx context.Context, r *api.Request) error {
+	return api.Done(func(ctx context.Context, r *api.Request) error {
 		// The three polls' starts (POST and PUT) have these members; the
 		// upload poll's has no mode.
 		var q model.VCConfsChairmanPollStartRequest
@@ -264,7 +264,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 // paused; 20527 for a poll that is not. The mode parameter of the
 // conference and chairman polls is not checked against the running poll's.
 func (m *Module) pollState(k pollKind) api.Handler {
-	return done(func(ctx context.Context, r *api.Request) error {
+	return api.Done(func(ctx context.Context, r *api.Request) error {
 		var q model.VCConfsPollStateUpdateRequest // the three polls' have value
 		if err := q.Decode(r.Args); err != nil {
 			return err
