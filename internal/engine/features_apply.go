@@ -124,6 +124,12 @@ func (e *Engine) apply(ctx context.Context, cf Conf, ch Change) error {
 	return nil // ended meanwhile
 }
 
+// Change runs a change that conference control decided on a request's
+// path on the running conference cf, as a feature hook's is run (apply):
+// the handler decides what to change, and the engine writes it once. A
+// conference that has ended meanwhile ends the change without error.
+func (e *Engine) Change(ctx context.Context, cf Conf, ch Change) error { return e.apply(ctx, cf, ch) }
+
 // applyChange is apply reporting a conference that ended meanwhile
 // (ErrConfNotFound).
 func (e *Engine) applyChange(ctx context.Context, cf Conf, ch Change) error {

@@ -194,36 +194,72 @@ func leaveRoles(c *engine.Conference, gone leftSet) bool {
 
 // rolesLeave drops the terminals mtIDs from the roles and the VIP list of
 // their conference, and stops the dual stream of a hung-up source (a
-// role stored for a terminal that left meanwhile, ctlStillOnline). A
-// conference that has ended meanwhile has nothing left to clear.
+// role stored for a terminal that left meanwhile, ctlStillOnline): the
+// engine runs rolesLeft's change once. A conference that has ended
+// meanwhile has nothing left to clear.
 func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
+	return m.engine.Change(ctx, ec, m.rolesLeft(mtIDs))
+}
+
+// rolesLeft is the change of terminals mtIDs leaving the roles: the
+// conference without them (leaveRoles), then their dual flags cleared
+// (dualOff; a hung-up terminal stays a member, it no longer sends a dual
+// stream).
+func (m *Module) rolesLeft(mtIDs []string) engine.Change {
+	gone := leftSetOf(mtIDs)
+	return engine.Change{
+		Conf: func(_ context.Context, c *engine.Conference, _ []engine.Terminal) (bool, error) {
+			return leaveRoles(c, gone), nil
+		},
+		Effects: func(ctx context.Context, c engine.Conference, _ []engine.Terminal) (engine.Effects, error) {
+			ts, err := m.terminalsNamed(ctx, engine.ConfOf(c), mtIDs)
+			return engine.Effects{Flags: dualOff(ts)}, err
+		},
+	}
+}
+
+// dualOff are the flags that clear the dual flag of the terminals ts that
+// have it.
+func dualOff(ts []namedTerminal) []engine.TerminalFlags {
+	var out []engine.TerminalFlags
+	for _, t := range ts {
+		if record.Int(t.Doc, flagDual) != 0 {
+			out = append(out, engine.TerminalFlags{MtID: t.id, Dual: model.Some(0)})
+		}
+	}
+	return out
+}
+
+// leftSetOf is the set of the terminals mtIDs that leave.
+func leftSetOf(mtIDs []string) leftSet {
 	gone := make(leftSet, len(mtIDs))
 	for _, id := range mtIDs {
 		gone[id] = true
 	}
-	_, err := m.tlUpdate(ctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
-		return leaveRoles(c, gone), nil
-	})
-	if isConfNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	// A hung-up terminal stays a member; it no longer sends a dual stream.
-	for _, id := range mtIDs {
+	return gone
+}
+
+// namedTerminal is a terminal with the id it was read by: a
+// subordinate's terminal by its cascaded mt_id ("4.1"), which the flags
+// written to it name too.
+type namedTerminal struct {
+	id string
+	engine.Terminal
+}
+
+// terminalsNamed reads the terminals ids of conference ec, leaving out
+// those gone.
+func (m *Module) terminalsNamed(ctx context.Context, ec engine.Conf, ids []string) ([]namedTerminal, error) {
+	out := make([]namedTerminal, 0, len(ids))
+	for _, id := range ids {
 		t, err := m.engine.Get(ctx, ec, id)
 		if errors.Is(err, engine.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return err
+			return out, err
 		}
-		if record.Int(t.Doc, "dual") != 0 {
-			if err := m.setTermFlags(ctx, ec, id, termFlags{Dual: model.Some(0)}); err != nil {
-				return err
-			}
-		}
+		out = append(out, namedTerminal{id, t})
 	}
-	return nil
+	return out, nil
 }

@@ -2,7 +2,6 @@ package vc
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -23,61 +22,68 @@ import (
 // mediaLeave drops the terminals mtIDs from the media features of their
 // conference, for a terminal named by a feature after it left
 // (mediaStillOnline; leave.go's onLeave decides the same drop, mediaDrop,
-// when terminals leave). A
+// when terminals leave): the engine runs mediaLeft's change once. A
 // conference that has ended has nothing left to clear.
 func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	gone := make(leftSet, len(mtIDs))
-	for _, id := range mtIDs {
-		gone[id] = true
-	}
-	nctx, notes := store.WithNotices(ctx) // TV walls left empty, with the write (push_notices.go)
-	c, err := m.mdUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
-		now := m.clk.Now()
-		notes.Set(hduFailures(*c, gone.has, now)...)
-		return mediaDrop(c, gone, now), nil
-	})
-	if err != nil || c.Rec.ID == "" {
-		return err
-	}
-	if c.VMP == nil {
-		// Without a composition the flags of the others do not change
-		// (the mix names them or not as before): the leave reads the
-		// terminals that left, not every terminal of the conference (a
-		// fifth of a SIP call's CPU at high call rates,
-		// docs/benchmarks/sip.md).
-		return m.mediaFlagsOf(ctx, c, mtIDs)
-	}
-	return m.mediaFlags(ctx, c)
+	return m.engine.Change(ctx, ec, m.mediaLeft(mtIDs))
 }
 
-// mediaFlagsOf is mediaFlags for the terminals ids of a conference
-// without a composition (their vmp flag is 0), then the media plane's
-// sync (mediaSync reads the terminals only when a poll runs).
-func (m *Module) mediaFlagsOf(ctx context.Context, c engine.Conference, ids []string) error {
-	mix := mixing(c)
-	ec := engine.ConfOf(c)
-	for _, id := range ids {
-		t, err := m.engine.Get(ctx, ec, id)
-		if errors.Is(err, engine.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		var set termFlags
-		if want := mdFlag(mix[id]); record.Int(t.Doc, "mix") != want {
-			set.Mix = model.Some(want)
-		}
-		if record.Int(t.Doc, "vmp") != 0 {
-			set.VMP = model.Some(0)
-		}
-		if set.changed() {
-			if err := m.setTermFlags(ctx, ec, id, set); err != nil {
-				return err
+// mediaLeft is the change of terminals mtIDs leaving the media features:
+// the conference without them (mediaDrop), written with the failures of
+// the TV walls left empty (push_notices.go), then the mix and vmp flags
+// and the media plane's sync.
+func (m *Module) mediaLeft(mtIDs []string) engine.Change {
+	gone := leftSetOf(mtIDs)
+	var notices []store.Notice
+	return engine.Change{
+		Conf: func(_ context.Context, c *engine.Conference, _ []engine.Terminal) (bool, error) {
+			now := m.clk.Now()
+			notices = hduFailures(*c, gone.has, now)
+			return mediaDrop(c, gone, now), nil
+		},
+		Notices: func() []store.Notice { return notices },
+		Effects: func(ctx context.Context, c engine.Conference, tree []engine.Terminal) (engine.Effects, error) {
+			if c.VMP != nil {
+				return m.flagsEffectsTree(ctx, c, tree)
 			}
+			// Without a composition the flags of the others do not
+			// change (the mix names them or not as before): the leave
+			// reads the terminals that left, not every terminal of the
+			// conference (a fifth of a SIP call's CPU at high call
+			// rates, docs/benchmarks/sip.md).
+			ts, err := m.terminalsNamed(ctx, engine.ConfOf(c), mtIDs)
+			if err != nil {
+				return engine.Effects{}, err
+			}
+			flags := mediaFlagsLeft(ts, mixing(c))
+			eff, err := m.syncEffectsTree(ctx, c, tree)
+			if err != nil {
+				return engine.Effects{Flags: flags}, err
+			}
+			eff.Flags = append(flags, eff.Flags...)
+			return eff, nil
+		},
+	}
+}
+
+// mediaFlagsLeft are the flags of the terminals ts that left a conference
+// without a composition: in the mix as mix says, in no composition; only
+// the flags that change.
+func mediaFlagsLeft(ts []namedTerminal, mix map[string]bool) []engine.TerminalFlags {
+	var out []engine.TerminalFlags
+	for _, t := range ts {
+		f := engine.TerminalFlags{MtID: t.id}
+		if want := mdFlag(mix[t.id]); record.Int(t.Doc, flagMix) != want {
+			f.Mix = model.Some(want)
+		}
+		if record.Int(t.Doc, flagVMP) != 0 {
+			f.VMP = model.Some(0)
+		}
+		if f.Mix.Set || f.VMP.Set {
+			out = append(out, f)
 		}
 	}
-	return m.mediaSync(ctx, c)
+	return out
 }
 
 // mediaDrop removes the terminals in gone from every media feature of a
