@@ -56,7 +56,7 @@ func (m *Module) startVMP(ctx context.Context, r *api.Request) error {
 		if err != nil {
 			return nil, err
 		}
-		return v.vmpConfig(q, nil)
+		return vmpConfig(q, nil, v.panes())
 	})
 }
 
@@ -72,7 +72,7 @@ func (m *Module) modifyVMP(ctx context.Context, r *api.Request) error {
 		if err != nil {
 			return nil, err
 		}
-		return v.vmpConfig(q, old)
+		return vmpConfig(q, old, v.panes())
 	})
 }
 

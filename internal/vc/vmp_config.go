@@ -91,11 +91,12 @@ func vmpRequestOf(a *wire.Args) (vmpRequest, error) {
 	return out, nil
 }
 
-// vmpConfig checks the parameters of a composition and returns its stored
-// form. old is the composition being modified (nil when starting): a
+// vmpConfig checks the parameters of a composition against the
+// conference's terminals s (pane_rules.go) and returns its stored form.
+// old is the composition being modified (nil when starting): a
 // single-channel poll sent with poll_index 0 carries on from the terminal
 // its channel shows now.
-func (v *mdView) vmpConfig(q vmpRequest, old *engine.VMP) (*engine.VMP, error) {
+func vmpConfig(q vmpRequest, old *engine.VMP, s paneState) (*engine.VMP, error) {
 	mode, layout := q.Mode, q.Layout
 	if !q.ModeSent {
 		// Before 5.1.0.1.0 a composition has no mode (seed 001): a
@@ -133,7 +134,7 @@ func (v *mdView) vmpConfig(q vmpRequest, old *engine.VMP) (*engine.VMP, error) {
 		if old != nil {
 			oldMembers = old.Members
 		}
-		ms, err := v.vmpMembers(q.Members, oldMembers)
+		ms, err := vmpMembers(q.Members, oldMembers, s)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +153,7 @@ func (v *mdView) vmpConfig(q vmpRequest, old *engine.VMP) (*engine.VMP, error) {
 	}
 	bp := &engine.SinglePoll{Num: num, KeepTime: keep, MtIDs: []string{}}
 	if mode == 4 {
-		ids, err := v.mdIDList(po.MtIDs, "poll.members")
+		ids, err := s.idList(po.MtIDs, "poll.members")
 		if err != nil {
 			return nil, err
 		}
@@ -164,7 +165,7 @@ func (v *mdView) vmpConfig(q vmpRequest, old *engine.VMP) (*engine.VMP, error) {
 		}
 		bp.MtIDs = ids
 	}
-	bp.Rot = mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}.stored()
+	bp.Rot = mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: s.Now}.stored()
 	cfg.Poll = bp
 	return cfg, nil
 }
@@ -174,7 +175,7 @@ func (v *mdView) vmpConfig(q vmpRequest, old *engine.VMP) (*engine.VMP, error) {
 // most one channel follows the speaker (20827), the conference poll
 // (20828) or the dual stream (20837); a terminal takes one chosen channel
 // (20826).
-func (v *mdView) vmpMembers(members []vmpMemberRequest, old []engine.VMPMember) ([]engine.VMPMember, error) {
+func vmpMembers(members []vmpMemberRequest, old []engine.VMPMember, s paneState) ([]engine.VMPMember, error) {
 	count := map[int]int{}
 	chosen := map[string]bool{}
 	out := make([]engine.VMPMember, 0, len(members))
@@ -201,7 +202,7 @@ func (v *mdView) vmpMembers(members []vmpMemberRequest, old []engine.VMPMember) 
 			if id == "" {
 				return nil, wire.InvalidParam(path+".mt_id", "required when member_type is 1")
 			}
-			if err := v.member(path+".mt_id", id); err != nil {
+			if err := s.member(path+".mt_id", id); err != nil {
 				return nil, err
 			}
 			if chosen[id] {
@@ -209,7 +210,7 @@ func (v *mdView) vmpMembers(members []vmpMemberRequest, old []engine.VMPMember) 
 			}
 			chosen[id] = true
 			mtChn := e.MtChnIdx
-			if err := v.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
+			if err := s.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
 				return nil, err
 			}
 			ch.MtID, ch.MtChnIdx = id, mtChn
@@ -217,7 +218,7 @@ func (v *mdView) vmpMembers(members []vmpMemberRequest, old []engine.VMPMember) 
 			if e.Poll == nil {
 				return nil, wire.InvalidParam(path+".poll", "required when member_type is 6")
 			}
-			sp, err := v.singlePollOf(*e.Poll, path+".poll", vmpOldPoll(old, chn))
+			sp, err := s.singlePoll(*e.Poll, path+".poll", vmpOldPoll(old, chn))
 			if err != nil {
 				return nil, err
 			}
@@ -246,43 +247,7 @@ type pollRequest struct {
 	MtIDs                    []string
 }
 
-// singlePollOf checks a single-channel poll ({num, keep_time, poll_index,
-// members}) and returns its stored form {num, keep_time, mt_ids} with its
-// rotation. poll_index is the 1-based terminal to poll first (default 1);
-// 0 carries on from the terminal old shows now (the first when old is
-// nil).
+// singlePollOf checks a single-channel poll (paneState.singlePoll).
 func (v *mdView) singlePollOf(po pollRequest, path string, old *engine.SinglePoll) (*engine.SinglePoll, error) {
-	num, keep, err := mdRoundsKeepOf(po.Num, po.KeepTime, path, 0)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := v.mdIDList(po.MtIDs, path+".members")
-	if err != nil {
-		return nil, err
-	}
-	if len(ids) == 0 {
-		return nil, wire.InvalidParam(path+".members", "must name the terminals to poll")
-	}
-	idx, err := mdAtLeastOf(po.PollIndex, path+".poll_index", 0, 0)
-	if err != nil {
-		return nil, err
-	}
-	if idx > len(ids) {
-		return nil, wire.InvalidParam(path+".poll_index", fmt.Sprintf("%d is beyond the %d terminals", idx, len(ids)))
-	}
-	rot := mdRot{Num: num, Keep: time.Duration(keep) * time.Second, Since: v.now}
-	switch {
-	case idx > 0:
-		rot.Origin = idx - 1
-	case old != nil:
-		oldIDs := old.MtIDs
-		if cur, done := rotOfStored(old.Num, old.KeepTime, old.Rot).at(len(oldIDs), v.now); !done {
-			for i, id := range ids {
-				if id == oldIDs[cur] {
-					rot.Origin = i
-				}
-			}
-		}
-	}
-	return &engine.SinglePoll{Num: num, KeepTime: keep, MtIDs: ids, Rot: rot.stored()}, nil
+	return v.panes().singlePoll(po, path, old)
 }

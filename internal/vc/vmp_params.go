@@ -43,26 +43,9 @@ func mdMemberTypeOf(ta, tb model.Opt[int], path string) (int, error) {
 	return 0, wire.InvalidParam(path+".member_type", "required parameter is missing (also accepted as members_type)")
 }
 
-// mdIDList reads the mt_id of each element of the list path: each not
-// empty, an online terminal of the conference; repeated terminals count
-// once.
+// mdIDList reads the terminals of a list parameter (paneState.idList).
 func (v *mdView) mdIDList(ids []string, path string) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	for i, id := range ids {
-		p := fmt.Sprintf("%s[%d].mt_id", path, i)
-		if id == "" {
-			return nil, wire.InvalidParam(p, "must name a terminal")
-		}
-		if err := v.member(p, id); err != nil {
-			return nil, err
-		}
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out, nil
+	return v.panes().idList(ids, path)
 }
 
 // mdAtLeastOf reads an integer parameter that must be at least lo; def

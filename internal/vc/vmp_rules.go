@@ -9,7 +9,8 @@ import (
 // "开启会议画面合成", "修改会议画面合成") as plain
 // functions over the typed conference state; the request's rules are
 // vmpRequestOf (one reading of the start's and the change's requests)
-// and mdView.vmpConfig (vmp_config.go), the handlers are vmp.go's.
+// and vmpConfig over the terminals' paneState (vmp_config.go,
+// pane_rules.go), the handlers are vmp.go's.
 // vmp_rules_test.go checks them without HTTP or store.
 
 // vmpStartable is the precondition of a start: no composition runs

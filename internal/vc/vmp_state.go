@@ -39,6 +39,7 @@ type mdView struct {
 	ts   []engine.Terminal
 	byID map[string]engine.Terminal
 	now  time.Time
+	ps   *paneState // the checks' state (panes), once read
 }
 
 // mdLoad reads the terminals of a conference for a view.
@@ -119,28 +120,13 @@ func (v *mdView) onlineIDs() []string {
 	return out
 }
 
-// member checks that id names an online terminal of the conference: 12104
-// when the conference has none, 20401 when it is not in the call. path
-// names the parameter for the description.
-func (v *mdView) member(path, id string) error {
-	if _, ok := v.byID[id]; !ok {
-		return wire.Errorf(wire.CodeMTNotFound, "%s: terminal %s does not exist in conference %s", path, id, v.conf.ID())
-	}
-	if !v.online(id) {
-		return wire.Errorf(CodeMtUnreachable, "%s: terminal %s of conference %s is not online", path, id, v.conf.ID())
-	}
-	return nil
-}
+// member checks that id names an online terminal of the conference
+// (paneState.member).
+func (v *mdView) member(path, id string) error { return v.panes().member(path, id) }
 
-// channel checks a terminal video channel: 0 chooses automatically, 1 to
-// n name the terminal's channels of kind (v_snd_chn or v_rcv_chn); 20054
-// for a channel the terminal lacks.
+// channel checks a terminal video channel (paneState.channel).
 func (v *mdView) channel(path, id string, idx int, kind string) error {
-	chs, _ := v.byID[id].Doc[kind].([]any)
-	if idx < 0 || idx > len(chs) {
-		return wire.Errorf(CodeMtChannel, "%s: terminal %s has no video channel %d (it has %d)", path, id, idx, len(chs))
-	}
-	return nil
+	return v.panes().channel(path, id, idx, kind)
 }
 
 // mdUpdate applies change to the running conference (domain, confID) and
