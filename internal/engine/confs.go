@@ -105,7 +105,10 @@ type Conference struct {
 	// leniently into Recorders (own_rec.go); nil for one this release
 	// reads.
 	recordersOther *otherRecorders
-	Doc            map[string]any // every member but the server's own above
+	// VCState holds vc's playback, monitors, selective viewings and last
+	// short message (own_vc.go).
+	VCState
+	Doc map[string]any // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

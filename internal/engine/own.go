@@ -11,8 +11,8 @@ import (
 
 // The server's own members of a conference document (not creation
 // parameters) are decoded once into fields of Conference: Roles, VIPs,
-// Superior, Links, HDUAliases and the media features' (own_media.go,
-// own_vmp.go, own_poll.go).
+// Superior, Links, HDUAliases, the media features' (own_media.go,
+// own_vmp.go, own_poll.go, own_rec.go) and vc's (own_vc.go).
 // The other members stay in Conference.Doc.
 
 // Roles are the members of a conference document that name the terminals
@@ -92,6 +92,9 @@ func (c *Conference) splitOwn(data []byte) {
 func (c *Conference) splitStored(data []byte) {
 	var up *superiorStored
 	_ = record.Members(data, func(k string, raw []byte) error {
+		if c.VCState.split(k, raw) { // own_vc.go
+			return nil
+		}
 		if i := slices.Index(roleMembers[:], k); i >= 0 {
 			f := c.Roles.fields()[i]
 			if *f, c.Roles.stored = "", c.Roles.stored&^(1<<i); record.DecodeExact(raw, f) {
@@ -157,6 +160,11 @@ func (c *Conference) splitStored(data []byte) {
 			delete(c.Doc, m.name)
 		}
 	}
+	for i, read := range c.VCState.read() {
+		if read {
+			delete(c.Doc, vcMembers[i])
+		}
+	}
 }
 
 // decodeList reads a stored list whose elements are of the stored form S;
@@ -195,7 +203,7 @@ type superiorStored struct {
 
 // ownValues are the VIP list, cascade, TV-wall alias and media members as
 // stored: a nil field is no member.
-func (c Conference) ownValues() (names [15]string, values [15]any) {
+func (c Conference) ownValues() (names [15 + len(vcMembers)]string, values [15 + len(vcMembers)]any) {
 	n := 0
 	if c.VIPs != nil {
 		l := make([]vipStored, len(c.VIPs))
@@ -256,6 +264,12 @@ func (c Conference) ownValues() (names [15]string, values [15]any) {
 	for i, f := range c.polls() {
 		if *f != nil {
 			names[n], values[n] = pollMembers[i], (*f).value()
+			n++
+		}
+	}
+	for i, v := range c.VCState.values() {
+		if v != nil {
+			names[n], values[n] = vcMembers[i], v
 			n++
 		}
 	}
@@ -327,5 +341,5 @@ func (c Conference) ownValid() bool {
 	}
 	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs) && hdusValid(c.HDUs) && c.VMP.valid() &&
 		c.Poll.valid() && c.UploadPoll.valid() && c.ChairmanPoll.valid() &&
-		recordersValid(c.Recorders)
+		recordersValid(c.Recorders) && c.VCState.valid()
 }

@@ -104,16 +104,12 @@ func (m *Module) counts(ctx context.Context, domain string, now time.Time, beats
 // registry keeps it (JSON) and the statistic shows it.
 type terminalStat = model.NMSServiceDomainsTerminalOnlineStatisticGetReplyStatisticItem
 
-// heartbeats are the heartbeat_at (UNIX ms) of a conference's monitors.
+// heartbeats are the heartbeat_at (UNIX ms) of a conference's monitors
+// (engine.Monitor, read as vc reads them).
 func heartbeats(c engine.Conference) []int64 {
-	l, _ := c.Doc["vc_monitors"].([]any)
-	out := make([]int64, 0, len(l))
-	for _, v := range l {
-		var mon struct {
-			HeartbeatAt record.Integer `json:"heartbeat_at"`
-		}
-		record.Member(v, &mon) // an element of another form reads as 0
-		out = append(out, int64(mon.HeartbeatAt))
+	out := make([]int64, len(c.Monitors))
+	for i, mon := range c.Monitors {
+		out[i] = mon.HeartbeatAt
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package nms
 
 import (
-	"encoding/json"
 	"reflect"
 	"slices"
 	"testing"
@@ -58,19 +57,12 @@ func TestChannelsReadAsRecordInt(t *testing.T) {
 	}
 }
 
-// TestHeartbeatsReadAsRecordInt: a monitor's heartbeat_at is read as
-// record.Int reads it, and an element of another form counts as 0.
-func TestHeartbeatsReadAsRecordInt(t *testing.T) {
-	c := engine.Conference{Doc: map[string]any{"vc_monitors": []any{
-		map[string]any{"heartbeat_at": json.Number("1780000000123")},
-		"not a monitor",
-		map[string]any{"heartbeat_at": "42", "dst": map[string]any{"ip": "x"}},
-		map[string]any{},
-		map[string]any{"heartbeat_at": 2.5},
-		nil,
-	}}}
-	got := heartbeats(c)
-	if want := []int64{1780000000123, 0, 42, 0, 0, 0}; !slices.Equal(got, want) {
+// TestHeartbeatsOfTheMonitors: the heartbeats are those of the
+// conference's monitors (engine.Monitor, read from the stored document by
+// the engine), in order; none without monitors.
+func TestHeartbeatsOfTheMonitors(t *testing.T) {
+	c := engine.Conference{VCState: engine.VCState{Monitors: []engine.Monitor{{HeartbeatAt: 1780000000123}, {}, {HeartbeatAt: 42}}}}
+	if got, want := heartbeats(c), []int64{1780000000123, 0, 42}; !slices.Equal(got, want) {
 		t.Fatalf("heartbeats = %v, want %v", got, want)
 	}
 	if got := heartbeats(engine.Conference{Doc: map[string]any{}}); len(got) != 0 {

@@ -20,12 +20,10 @@ import (
 // it has none. The control_*.go files hold the endpoints by topic; leave.go
 // keeps them consistent when terminals leave the call.
 
-// A field of the conference document that the vc reply schemas lack: the
-// last short message. The terminals (mt_id) holding a role and the VIP
-// list are the server's own members engine.Conference.Roles and VIPs. The
-// creation fields speaker, chairman and vips (mc, by account) are left
-// alone.
-const docSMS = "sms"
+// The last short message, a field the vc reply schemas lack, is the
+// server's own member engine.Conference.SMS; the terminals (mt_id)
+// holding a role and the VIP list are Roles and VIPs. The creation fields
+// speaker, chairman and vips (mc, by account) are left alone.
 
 // errCtlUnchanged, returned by the change of ctlUpdate, stores nothing:
 // the request has nothing to change and succeeds.

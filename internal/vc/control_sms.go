@@ -14,7 +14,8 @@ import (
 // Short messages to terminals (reference 05 item 29, "发送短消息"; seed 001
 // 5.1.0.4.0: roll_num 255 scrolls without end on newer terminals). The
 // reply is success alone; the message last sent is kept in the conference
-// document (sms: message, type, roll_num, roll_speed, mts, send_time), an
+// document (engine.Conference's SMS, stored as sms: message, type,
+// roll_num, roll_speed, mts, send_time), an
 // empty message being the one that stops the scrolling.
 
 // Limits of the reference: message at most 1500 bytes, roll_num 1 to 255
@@ -23,16 +24,6 @@ const (
 	smsMaxBytes = 1500
 	smsMaxRoll  = 255
 )
-
-// smsDoc is the message last sent as the conference document keeps it.
-type smsDoc struct {
-	Message   string                          `json:"message"`
-	Type      int                             `json:"type"`
-	RollNum   int                             `json:"roll_num"`
-	RollSpeed int                             `json:"roll_speed"`
-	Mts       []model.VCConfsSMSSendRequestMt `json:"mts"`
-	SendTime  string                          `json:"send_time"`
-}
 
 // sendSMS sends message to the terminals of mts, each of which must be an
 // online terminal of the conference (12104, 20401); a terminal named
@@ -74,8 +65,8 @@ func (m *Module) sendSMS(ctx context.Context, r *api.Request) error {
 			}
 			to = append(to, model.VCConfsSMSSendRequestMt{MtID: id})
 		}
-		c.Doc[docSMS] = record.Stored(smsDoc{Message: msg, Type: typ, RollNum: roll, RollSpeed: speed,
-			Mts: to, SendTime: record.FormatTime(m.clk.Now())})
+		c.SMS = &engine.SMS{Message: msg, Type: typ, RollNum: roll, RollSpeed: speed,
+			Mts: to, SendTime: record.FormatTime(m.clk.Now())}
 		return nil
 	})
 	return err

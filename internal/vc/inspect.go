@@ -3,11 +3,13 @@ package vc
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -21,30 +23,26 @@ import (
 // source: starting another replaces it. The viewing terminal's inspection
 // flag is 1 while it views anything.
 //
-// Stored under vc_inspections of the conference document as the
+// Stored as the conference's engine.Inspection list (vc_inspections) as the
 // inspection_channels list shows them: mode, src {type, mt_id,
 // mt_chn_idx}, dst {mt_id, mt_chn_idx} (channels 0 when started through
 // inspections: chosen automatically). Both lists show every viewing.
 
 const inspSrcComposition = 2
 
-// viewing is a stored viewing (an element of vc_inspections), as
-// inspection_channels lists it.
-type viewing struct {
-	Dst  model.VCConfsInspectionChannelsListReplyInspectionDst `json:"dst"`
-	Mode int                                                   `json:"mode"`
-	Src  model.VCConfsInspectionChannelsListReplyInspectionSrc `json:"src"`
-}
+// viewing is a stored viewing (an element of engine.Conference's
+// Inspections), as inspection_channels lists it.
+type viewing = engine.Inspection
 
-// viewingsOf reads the stored viewings of a document (an element of
-// another form is skipped).
-func viewingsOf(c *engine.Conference) []viewing { return storedList[viewing](c, tlKeyInspections) }
+// viewingsOf reads a copy of the stored viewings, which setViewings
+// writes back.
+func viewingsOf(c *engine.Conference) []viewing { return slices.Clone(c.Inspections) }
 
 // setViewings stores the viewings (an empty list, never null).
-func setViewings(c *engine.Conference, vs []viewing) { setStoredList(c, tlKeyInspections, vs) }
+func setViewings(c *engine.Conference, vs []viewing) { c.Inspections = nonNil(vs) }
 
-// key names a viewing channel.
-func (v viewing) key() string {
+// viewingKey names a viewing channel.
+func viewingKey(v viewing) string {
 	return fmt.Sprintf("%s/%d/%d", v.Dst.MtID, v.Dst.MtChnIdx, v.Mode)
 }
 
@@ -61,7 +59,7 @@ func inspectLeave(c *engine.Conference, gone leftSet) (bool, []string) {
 		}
 		kept = append(kept, v)
 	}
-	if len(kept) == tlObjects(c.Doc[tlKeyInspections]) {
+	if len(kept) == len(all) {
 		return false, nil
 	}
 	setViewings(c, kept)
@@ -98,7 +96,11 @@ func (m *Module) inspectList(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	return shape.Project(wire.Object{"inspections": c.Doc[tlKeyInspections]}, r.Endpoint.Reply), nil
+	var l any // no member: none listed
+	if c.Inspections != nil {
+		l = record.Stored(c.Inspections) // as a stored document holds it, the reply's members picked from it
+	}
+	return shape.Project(wire.Object{"inspections": l}, r.Endpoint.Reply), nil
 }
 
 // inspectStart lets a terminal channel view a source (inspectOf).
@@ -131,7 +133,7 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) error {
 		}
 		var kept []viewing
 		for _, old := range viewingsOf(c) {
-			if old.key() != v.key() {
+			if viewingKey(old) != viewingKey(v) {
 				kept = append(kept, old)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -23,7 +24,7 @@ import (
 // at once, and the due sweep (RunDueTimeline) deletes it. One monitor per
 // destination: starting one to a destination in use replaces it.
 //
-// Stored under vc_monitors of the conference document: the monitor as the
+// Stored as the conference's engine.Monitor list (vc_monitors): the monitor as the
 // replies show it (mode, src with type, mt_id, mt_chn_idx, encrypt,
 // payload_formats, media_formats and rtcp, dst), the video_format or
 // audio_format asked for, and heartbeat_at (UNIX ms).
@@ -48,47 +49,25 @@ const (
 // is released (stopped, replaced, or MonitorTimeout without heartbeat)
 // RunDueLive closes its viewers.
 
-// monitor is a stored monitor (an element of vc_monitors): the monitor
-// as the replies show it, the video or audio format the request asked for
-// (as sent), its last heartbeat (UNIX ms) and its WHEP link's key.
-type monitor struct {
-	AudioFormat json.RawMessage                          `json:"audio_format,omitempty"`
-	Dst         model.VCConfsMonitorsListReplyMonitorDst `json:"dst"`
-	HeartbeatAt int64                                    `json:"heartbeat_at"`
-	Key         string                                   `json:"key,omitempty"`
-	Mode        int                                      `json:"mode"`
-	Src         model.VCConfsMonitorsListReplyMonitorSrc `json:"src"`
-	VideoFormat json.RawMessage                          `json:"video_format,omitempty"`
-}
+// monitor is a stored monitor (an element of engine.Conference's
+// Monitors): the monitor as the replies show it, the video or audio
+// format the request asked for (as sent), its last heartbeat (UNIX ms)
+// and its WHEP link's key.
+type monitor = engine.Monitor
 
-// monitorsOf reads the stored monitors of a document (an element of
-// another form is skipped).
-func monitorsOf(c *engine.Conference) []monitor { return storedList[monitor](c, tlKeyMonitors) }
+// monitorsOf reads a copy of the stored monitors, which setMonitors
+// writes back.
+func monitorsOf(c *engine.Conference) []monitor { return slices.Clone(c.Monitors) }
 
 // setMonitors stores the monitors (an empty list, never null).
-func setMonitors(c *engine.Conference, mons []monitor) { setStoredList(c, tlKeyMonitors, mons) }
+func setMonitors(c *engine.Conference, mons []monitor) { c.Monitors = nonNil(mons) }
 
-// storedList reads the list stored under key of a document as T values
-// (an element of another form is skipped).
-func storedList[T any](c *engine.Conference, key string) []T {
-	l, _ := c.Doc[key].([]any)
-	out := make([]T, 0, len(l))
-	for _, e := range l {
-		var v T
-		if record.Member(e, &v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// setStoredList stores l under key of a document (an empty list, never
-// null).
-func setStoredList[T any](c *engine.Conference, key string, l []T) {
+// nonNil is a list that is stored even when empty.
+func nonNil[T any](l []T) []T {
 	if l == nil {
-		l = []T{}
+		return []T{}
 	}
-	c.Doc[key] = record.Stored(l)
+	return l
 }
 
 // monitorReply is a stored monitor as replies show it, its WHEP link
@@ -111,22 +90,22 @@ func (m *Module) monitorReply(r *api.Request, c engine.Conference, mon monitor) 
 	return out
 }
 
-// live tells whether a stored monitor is alive at now.
-func (mon monitor) live(now time.Time) bool {
+// monitorLive tells whether a stored monitor is alive at now.
+func monitorLive(mon monitor, now time.Time) bool {
 	return now.Before(time.UnixMilli(mon.HeartbeatAt).Add(MonitorTimeout))
 }
 
 // monitorDst is a destination's key.
 func monitorDst(ip string, port int) string { return net.JoinHostPort(ip, strconv.Itoa(port)) }
 
-// dst is the monitor's destination key.
-func (mon monitor) dst() string { return monitorDst(mon.Dst.IP, mon.Dst.Port) }
+// monitorDstOf is the monitor's destination key.
+func monitorDstOf(mon monitor) string { return monitorDst(mon.Dst.IP, mon.Dst.Port) }
 
 // monitorsLive returns the live monitors of a document.
 func monitorsLive(c *engine.Conference, now time.Time) []monitor {
 	var out []monitor
 	for _, mon := range monitorsOf(c) {
-		if mon.live(now) {
+		if monitorLive(mon, now) {
 			out = append(out, mon)
 		}
 	}
@@ -146,11 +125,10 @@ func monitorsExcept(mons []monitor, drop func(monitor) bool) []monitor {
 
 // monitorSettle deletes the monitors whose heartbeat stopped.
 func monitorSettle(c *engine.Conference, now time.Time) bool {
-	all, live := tlObjects(c.Doc[tlKeyMonitors]), monitorsLive(c, now)
-	if all == len(live) {
+	if len(c.Monitors) == len(monitorsLive(c, now)) {
 		return false
 	}
-	setMonitors(c, live)
+	setMonitors(c, monitorsLive(c, now))
 	return true
 }
 
@@ -216,7 +194,7 @@ func (m *Module) monitorGet(ctx context.Context, r *api.Request) (*model.VCConfs
 		return nil, err
 	}
 	for _, mon := range monitorsLive(&c, m.clk.Now()) {
-		if mon.dst() == dst {
+		if monitorDstOf(mon) == dst {
 			reply := model.VCConfsMonitorsGetReply(m.monitorReply(r, c, mon))
 			return &reply, nil
 		}
@@ -262,7 +240,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) error {
 		formats := monitorFormats(q, record.Int(c.Doc, "bitrate"), tlInt(t.Doc["bitrate"]))
 		mon := monitorOf(q, ip, port, mtID, chn, formats, now, newKey(),
 			asSent(r.Args.Params["video_format"]), asSent(r.Args.Params["audio_format"]))
-		kept := monitorsExcept(monitorsLive(c, now), func(old monitor) bool { return old.dst() == monitorDst(ip, port) })
+		kept := monitorsExcept(monitorsLive(c, now), func(old monitor) bool { return monitorDstOf(old) == monitorDst(ip, port) })
 		setMonitors(c, append(kept, mon))
 		started = mon
 		return true, nil
@@ -307,7 +285,7 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) error {
 	}
 	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		live := monitorsLive(c, m.clk.Now())
-		kept := monitorsExcept(live, func(mon monitor) bool { return mon.dst() == dst })
+		kept := monitorsExcept(live, func(mon monitor) bool { return monitorDstOf(mon) == dst })
 		if len(kept) == len(live) {
 			return false, monitorUnknown(*c, dst)
 		}
@@ -368,10 +346,10 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) error {
 		return err
 	}
 	for _, mon := range monitorsLive(&c, m.clk.Now()) {
-		if mon.dst() == monitorDst(ip, port) {
+		if monitorDstOf(mon) == monitorDst(ip, port) {
 			// The sender, here or on the media owner, asks its source.
 			if err := m.monitorOpen(ctx, c, mon, true); err != nil {
-				return wire.Errorf(CodeKeyFrame, "the monitor of conference %s to %s cannot ask a key frame: %v", c.ID(), mon.dst(), err)
+				return wire.Errorf(CodeKeyFrame, "the monitor of conference %s to %s cannot ask a key frame: %v", c.ID(), monitorDstOf(mon), err)
 			}
 			return nil
 		}

@@ -53,7 +53,7 @@ func monitorAllowed(nets []netip.Prefix, ip string) error {
 
 // monitorSpec is the sender of a live monitor as the media side opens it.
 func monitorSpec(mon monitor) media.MonitorSpec {
-	dst := mon.dst()
+	dst := monitorDstOf(mon)
 	spec := media.MonitorSpec{Name: "monitor " + dst, Dst: dst, Audio: mon.Mode == monModeAudio}
 	switch mon.Src.Type {
 	case monSrcTerminal:
@@ -121,7 +121,7 @@ func (m *Module) monitorResend(ctx context.Context, c engine.Conference, want ma
 		return
 	}
 	for _, mon := range monitorsLive(&c, m.clk.Now()) {
-		dst := mon.dst()
+		dst := monitorDstOf(mon)
 		if !want[dst] || m.live.cfg.Media.MonitorSending(c.Rec.DomainMoid, c.ID(), dst) || monitorAllowed(m.live.cfg.MonitorNets, mon.Dst.IP) != nil {
 			continue
 		}

@@ -80,7 +80,7 @@ func monitorOf(q model.VCConfsMonitorsCreateRequest, ip string, port int, mtID s
 func monitorBeat(confID string, live []monitor, want map[string]bool, now time.Time) error {
 	kept := 0
 	for i := range live {
-		if want[live[i].dst()] {
+		if want[monitorDstOf(live[i])] {
 			live[i].HeartbeatAt = tlMs(now)
 			kept++
 		}

@@ -53,7 +53,7 @@ func TestMonitorOf(t *testing.T) {
 	now := time.UnixMilli(1_765_000_000_000)
 	q := model.VCConfsMonitorsCreateRequest{Mode: monModeAudio, Src: model.VCConfsMonitorsCreateRequestSrc{Type: monSrcTerminal}}
 	mon := monitorOf(q, "10.0.0.5", 7000, "3", 1, model.VCConfsMonitorsListReplyMonitorSrcMediaFormats{Sampling: 9, ChnNum: 1}, now, "k", nil, []byte(`{"chn_num":1}`))
-	if mon.dst() != monitorDst("10.0.0.5", 7000) || mon.Src.Rtcp.Port != 7001 || mon.Src.MtID != "3" || mon.HeartbeatAt != now.UnixMilli() ||
+	if monitorDstOf(mon) != monitorDst("10.0.0.5", 7000) || mon.Src.Rtcp.Port != 7001 || mon.Src.MtID != "3" || mon.HeartbeatAt != now.UnixMilli() ||
 		mon.Key != "k" || mon.Src.PayloadFormats.ActivePayload != "111" || string(mon.AudioFormat) != `{"chn_num":1}` || mon.VideoFormat != nil {
 		t.Errorf("monitorOf = %+v", mon)
 	}

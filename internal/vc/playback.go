@@ -2,14 +2,12 @@ package vc
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -25,7 +23,7 @@ import (
 // joins) and then 3 (preparing: until its stream flows) before 2, and a
 // failure stops it with the notification 24104 (playback_owner.go).
 //
-// Stored under vc_playback of the conference document: file_id,
+// Stored as the conference's engine.Playback (vc_playback): file_id,
 // file_name, vrs_id, play_dual_stream, rec_id (the playing recorder's id,
 // from the counter of recordings), total_ms (program length), state (2
 // playing, 1 paused, 0 stopped, as last set), pos_ms (position at
@@ -42,35 +40,24 @@ const (
 	playCalling   = 4
 )
 
-// playback is the stored playback (vc_playback).
-type playback struct {
-	AnchorAt       int64           `json:"anchor_at"`
-	FileID         int             `json:"file_id"`
-	FileName       string          `json:"file_name"`
-	PausedAt       int64           `json:"paused_at"`
-	PlayDualStream int             `json:"play_dual_stream"`
-	PosMs          int64           `json:"pos_ms"`
-	RecID          string          `json:"rec_id"`
-	State          int             `json:"state"`
-	TotalMs        int64           `json:"total_ms"`
-	VrsID          json.RawMessage `json:"vrs_id"` // the program's, as it holds it
-}
+// playback is the stored playback (engine.Conference's Playback).
+type playback = engine.Playback
 
-// playbackOf reads the stored playback (nil when there is none, or one of
-// another form).
+// playbackOf reads a copy of the stored playback (nil when there is none),
+// which playbackStore writes back.
 func playbackOf(c *engine.Conference) *playback {
-	var p playback
-	if !record.Member(c.Doc[tlKeyPlayback], &p) {
+	if c.Playback == nil {
 		return nil
 	}
+	p := *c.Playback
 	return &p
 }
 
-// store writes the playback into doc.
-func (p *playback) store(c *engine.Conference) { c.Doc[tlKeyPlayback] = record.Stored(p) }
+// playbackStore stores the playback p.
+func playbackStore(c *engine.Conference, p *playback) { c.Playback = p }
 
-// stop stops the playback at pos.
-func (p *playback) stop(pos time.Duration) {
+// playbackStop stops the playback at pos.
+func playbackStop(p *playback, pos time.Duration) {
 	p.State, p.PosMs, p.PausedAt = playStopped, pos.Milliseconds(), 0
 }
 
@@ -118,8 +105,8 @@ func playbackSettle(c *engine.Conference, now time.Time) bool {
 	if _, ended := playbackPos(p, now); !ended {
 		return false
 	}
-	p.stop(time.Duration(p.TotalMs) * time.Millisecond)
-	p.store(c)
+	playbackStop(p, time.Duration(p.TotalMs)*time.Millisecond)
+	playbackStore(c, p)
 	return true
 }
 
@@ -164,7 +151,7 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (*model.VCCo
 	}
 	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		p := playStartOf(q, prg, recID, state, m.clk.Now())
-		p.store(c)
+		playbackStore(c, &p)
 		return true, nil
 	})
 	if err != nil {
@@ -195,7 +182,7 @@ func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func
 		}
 		changed, err := change(p, now)
 		if changed && err == nil {
-			p.store(c)
+			playbackStore(c, p)
 		}
 		return changed, err
 	})

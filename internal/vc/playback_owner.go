@@ -151,7 +151,7 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 		pos, _ = playbackPos(p, m.clk.Now())
 		if state = p.State; state == playCalling {
 			p.State = playPreparing
-			p.store(c)
+			playbackStore(c, p)
 			return true, nil
 		}
 		return false, nil
@@ -178,7 +178,7 @@ func (m *Module) playbackFlowing(ctx context.Context, domain, confID, recID stri
 			return false, nil
 		}
 		p.State, p.AnchorAt = playPlaying, tlMs(m.clk.Now())
-		p.store(c)
+		playbackStore(c, p)
 		stored = true
 		return true, nil
 	})
@@ -202,8 +202,8 @@ func (m *Module) playbackFailed(ctx context.Context, domain, confID, recID strin
 		}
 		now := m.clk.Now()
 		pos, _ := playbackPos(p, now)
-		p.stop(pos)
-		p.store(c)
+		playbackStop(p, pos)
+		playbackStore(c, p)
 		n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", push.Failure{ErrorCode: CodeRecVRSFault}, now)
 		if err != nil {
 			return false, err
@@ -255,7 +255,7 @@ func (m *Module) playMoved(ctx context.Context, c engine.Conference) {
 		}
 		pos, _ := playbackPos(p, now)
 		p.State, p.PosMs, p.AnchorAt = playCalling, pos.Milliseconds(), tlMs(now)
-		p.store(c)
+		playbackStore(c, p)
 		return true, nil
 	})
 	if err != nil {

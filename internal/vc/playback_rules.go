@@ -52,7 +52,7 @@ func playStateChange(p *playback, value int, now time.Time) (bool, error) {
 	pos, _ := playbackPos(p, now)
 	switch state := p.State; {
 	case value == playStopped:
-		p.stop(pos)
+		playbackStop(p, pos)
 	case value == playPaused && state == playPaused:
 		return false, nil
 	case value == playPaused:

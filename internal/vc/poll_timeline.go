@@ -24,19 +24,20 @@ import (
 //
 //	vc_poll, vc_upload_poll, vc_chairman_poll  a poll (poll.go; typed:
 //	                                           engine.Poll, c.Poll, ...)
-//	vc_recorders                               the running recordings (rec.go)
-//	vc_playback                                the playback (playback.go)
-//	vc_monitors                                the monitors (monitor.go)
-//	vc_inspections                             selective viewing (inspect.go)
+//	vc_recorders                               the running recordings (rec.go;
+//	                                           c.Recorders)
+//	vc_playback                                the playback (playback.go;
+//	                                           c.Playback)
+//	vc_monitors                                the monitors (monitor.go;
+//	                                           c.Monitors)
+//	vc_inspections                             selective viewing (inspect.go;
+//	                                           c.Inspections)
 //
 // This file holds what they share: reading and updating the conference,
 // the departure of terminals (timelineLeave) and the due sweep
-// (RunDueTimeline).
-const (
-	tlKeyPlayback    = "vc_playback"
-	tlKeyMonitors    = "vc_monitors"
-	tlKeyInspections = "vc_inspections"
-)
+// (RunDueTimeline). They are the server's own members of the
+// conference, typed fields of engine.Conference (engine's own_poll.go,
+// own_rec.go and own_vc.go).
 
 // tlRunning reads the running conference of the request's path in the
 // caller's domain (12103 otherwise).
@@ -160,18 +161,6 @@ func tlObject(v any) (nonEmpty, ok bool) {
 	return string(b) != "{}", true
 }
 
-// tlObjects counts the objects of a stored list (none when it is not one).
-func tlObjects(v any) int {
-	l, _ := v.([]any)
-	n := 0
-	for _, e := range l {
-		if _, ok := tlObject(e); ok {
-			n++
-		}
-	}
-	return n
-}
-
 // timelineLeave keeps the features consistent when terminals leave the
 // call (hung up or removed; issue 6 "Semantics that must hold"): each poll
 // takes a new anchor so that the rotation skips them from now on (and
@@ -287,6 +276,5 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 // tlHasState tells whether a conference holds any state of these
 // features that time can change.
 func tlHasState(c *engine.Conference) bool {
-	_, playing := tlObject(c.Doc[tlKeyPlayback])
-	return tlObjects(c.Doc[tlKeyMonitors]) > 0 || playing || pollsActive(c)
+	return len(c.Monitors) > 0 || c.Playback != nil || pollsActive(c)
 }

@@ -99,8 +99,8 @@ func (m *Module) playbackLost(ctx context.Context, c *engine.Conference, now tim
 		return false, nil, err
 	}
 	pos, _ := playbackPos(p, now)
-	p.stop(pos)
-	p.store(c)
+	playbackStop(p, pos)
+	playbackStore(c, p)
 	n, err := store.NewNotice(c.Rec.DomainMoid, c.ID(), "/playback", push.Failure{ErrorCode: playCodeLost}, now)
 	return true, []store.Notice{n}, err
 }
