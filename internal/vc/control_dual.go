@@ -37,7 +37,7 @@ func (m *Module) setDualStream(ctx context.Context, r *api.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := m.ctlDualFlags(ctx, c, prev, mtID); err != nil {
+	if err := m.engine.Apply(ctx, engine.ConfOf(c), dualEffects(prev, mtID)); err != nil { // the dual flags move
 		return err
 	}
 	return m.ctlStillOnline(ctx, c, mtID)
@@ -73,11 +73,5 @@ func (m *Module) cancelDualStream(ctx context.Context, r *api.Request) error {
 	if err != nil {
 		return err
 	}
-	return m.ctlDualFlags(ctx, c, prev, "")
-}
-
-// ctlDualFlags moves the terminals' dual flag from the previous source to
-// the new one ("" for none).
-func (m *Module) ctlDualFlags(ctx context.Context, c engine.Conference, prev, next string) error {
-	return m.engine.Apply(ctx, engine.ConfOf(c), dualEffects(prev, next))
+	return m.engine.Apply(ctx, engine.ConfOf(c), dualEffects(prev, "")) // the dual flags move
 }

@@ -86,7 +86,7 @@ func mediaDualStopped(mt string) engine.Change {
 }
 
 // dualEffects tell the media plane the dual stream's source next, which
-// was prev, and move the terminals' dual flags (ctlDualFlags).
+// was prev, and move the terminals' dual flags.
 func dualEffects(prev, next string) engine.Effects {
 	eff := engine.Effects{Dual: &next}
 	off, on := dualMoves(prev, next)

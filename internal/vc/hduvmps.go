@@ -59,7 +59,7 @@ func (m *Module) startHDUVMP(ctx context.Context, r *api.Request) error {
 		if err := m.hduClaim(ctx, v, []string{id}, "hduvmps", "hdu_id"); err != nil {
 			return nil, nil, err
 		}
-		cfg, named, err := v.selfConfig(wallRequestOf(q.Layout, q.ShowMtName, q.Members), hduvmpStartMode(q))
+		cfg, named, err := selfConfig(wallRequestOf(q.Layout, q.ShowMtName, q.Members), hduvmpStartMode(q), v.panes())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -96,7 +96,7 @@ func (m *Module) modifyHDUVMP(ctx context.Context, r *api.Request) error {
 		if err != nil {
 			return nil, nil, err
 		}
-		cfg, named, err := v.selfConfig(wallRequestOf(q.Layout, q.ShowMtName, q.Members), q.Mode.Or(walls[i].Mode))
+		cfg, named, err := selfConfig(wallRequestOf(q.Layout, q.ShowMtName, q.Members), q.Mode.Or(walls[i].Mode), v.panes())
 		if err != nil {
 			return nil, nil, err
 		}

@@ -50,50 +50,86 @@ func selfKey(r *api.Request, channel bool) (string, int, error) {
 	return r.Path("mt_id"), chn, err
 }
 
-// selfOf finds the self composition of the request in a conference: 12104
-// for a terminal the conference lacks, 20823 when it has none.
-func selfOf(c engine.Conference, v *mdView, mtID string, chn int) (int, error) {
-	if _, ok := v.byID[mtID]; !ok {
-		return -1, wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, c.ID())
+// selfOf finds the self composition of terminal mtID on channel chn (its
+// lowest when chn < 0) among selfs: 12104 for a terminal the conference
+// lacks, 20823 when it has none.
+func selfOf(s paneState, selfs []engine.SelfVMP, mtID string, chn int) (int, error) {
+	if _, ok := s.Terms[mtID]; !ok {
+		return -1, wire.Errorf(wire.CodeMTNotFound, "terminal %s does not exist in conference %s", mtID, s.ConfID)
 	}
-	i := selfFind(c.SelfVMPs, mtID, chn)
+	i := selfFind(selfs, mtID, chn)
 	switch {
 	case i < 0 && chn >= 0:
-		return -1, wire.Errorf(CodeVMPNotStarted, "terminal %s of conference %s runs no self composition on video channel %d", mtID, c.ID(), chn)
+		return -1, wire.Errorf(CodeVMPNotStarted, "terminal %s of conference %s runs no self composition on video channel %d", mtID, s.ConfID, chn)
 	case i < 0:
-		return -1, wire.Errorf(CodeVMPNotStarted, "terminal %s of conference %s runs no self composition", mtID, c.ID())
+		return -1, wire.Errorf(CodeVMPNotStarted, "terminal %s of conference %s runs no self composition", mtID, s.ConfID)
 	}
 	return i, nil
 }
 
+// selfStart is the rule of a start: the owner online (12104, 20401),
+// its receive channel chn one it has (20054) and without a composition
+// (20822); the compositions with the new one and the terminals it names.
+func selfStart(s paneState, selfs []engine.SelfVMP, owner string, chn int, q selfRequest, mode int) ([]engine.SelfVMP, []string, error) {
+	if err := s.member("mt_id", owner); err != nil {
+		return nil, nil, err
+	}
+	if err := s.channel("mt_chn_idx", owner, chn, "v_rcv_chn"); err != nil {
+		return nil, nil, err
+	}
+	if selfFind(selfs, owner, chn) >= 0 {
+		return nil, nil, wire.Errorf(CodeVMPStarted, "terminal %s of conference %s already runs a self composition on video channel %d", owner, s.ConfID, chn)
+	}
+	cfg, named, err := selfConfig(q, mode, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.MtID, cfg.MtChnIdx = owner, chn
+	return append(selfs, cfg), named, nil
+}
+
+// selfModify is the rule of a change: the running composition of the
+// owner's channel (selfOf) replaced, on the same channel.
+func selfModify(s paneState, selfs []engine.SelfVMP, owner string, chn int, q selfRequest, mode int) ([]engine.SelfVMP, []string, error) {
+	i, err := selfOf(s, selfs, owner, chn)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, named, err := selfConfig(q, mode, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.MtID, cfg.MtChnIdx = owner, selfs[i].MtChnIdx
+	selfs[i] = cfg
+	return selfs, named, nil
+}
+
+// selfStop is the rule of a stop: the compositions without the owner's
+// channel's (selfOf).
+func selfStop(s paneState, selfs []engine.SelfVMP, owner string, chn int) ([]engine.SelfVMP, error) {
+	i, err := selfOf(s, selfs, owner, chn)
+	if err != nil {
+		return nil, err
+	}
+	return append(selfs[:i:i], selfs[i+1:]...), nil
+}
+
 // startSelfVMP starts the self composition of a terminal's channel
-// (mt_chn_idx, default 0); 20822 when that channel has one.
+// (mt_chn_idx, default 0): decode, selfStart, write.
 func (m *Module) startSelfVMP(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsMtvmpsCreateRequest // mt_channel_vmps's has the same members (its mt_chn_idx required)
 	if err := q.Decode(r.Args); err != nil {
 		return err
 	}
 	owner, chn := q.MtID, q.MtChnIdx.Or(0)
-	return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
-		if err := v.member("mt_id", owner); err != nil {
-			return nil, nil, err
-		}
-		if err := v.channel("mt_chn_idx", owner, chn, "v_rcv_chn"); err != nil {
-			return nil, nil, err
-		}
-		if selfFind(selfs, owner, chn) >= 0 {
-			return nil, nil, wire.Errorf(CodeVMPStarted, "terminal %s of conference %s already runs a self composition on video channel %d", owner, c.ID(), chn)
-		}
-		cfg, named, err := v.selfConfig(selfRequestOf(q.Layout, q.VoiceHint, q.ShowMtName, q.Members), q.Mode)
-		if err != nil {
-			return nil, nil, err
-		}
-		cfg.MtID, cfg.MtChnIdx = owner, chn
-		return append(selfs, cfg), named, nil
+	req := selfRequestOf(q.Layout, q.VoiceHint, q.ShowMtName, q.Members)
+	return m.writeSelf(ctx, r, owner, func(s paneState, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
+		return selfStart(s, selfs, owner, chn, req, q.Mode)
 	})
 }
 
-// modifySelfVMP replaces the settings of a running self composition.
+// modifySelfVMP replaces the settings of a running self composition:
+// decode, selfModify, write.
 func (m *Module) modifySelfVMP(channel bool) api.Handler {
 	return api.Done(func(ctx context.Context, r *api.Request) error {
 		owner, chn, err := selfKey(r, channel)
@@ -104,51 +140,40 @@ func (m *Module) modifySelfVMP(channel bool) api.Handler {
 		if err := q.Decode(r.Args); err != nil {
 			return err
 		}
-		return m.writeSelf(ctx, r, owner, func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
-			i, err := selfOf(c, v, owner, chn)
-			if err != nil {
-				return nil, nil, err
-			}
-			cfg, named, err := v.selfConfig(selfRequestOf(q.Layout, q.VoiceHint, q.ShowMtName, q.Members), q.Mode)
-			if err != nil {
-				return nil, nil, err
-			}
-			cfg.MtID, cfg.MtChnIdx = owner, selfs[i].MtChnIdx
-			selfs[i] = cfg
-			return selfs, named, nil
+		req := selfRequestOf(q.Layout, q.VoiceHint, q.ShowMtName, q.Members)
+		return m.writeSelf(ctx, r, owner, func(s paneState, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
+			return selfModify(s, selfs, owner, chn, req, q.Mode)
 		})
 	})
 }
 
-// stopSelfVMP stops a self composition.
+// stopSelfVMP stops a self composition: selfStop, write.
 func (m *Module) stopSelfVMP(channel bool) api.Handler {
 	return api.Done(func(ctx context.Context, r *api.Request) error {
 		owner, chn, err := selfKey(r, channel)
 		if err != nil {
 			return err
 		}
-		return m.writeSelf(ctx, r, "", func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
-			i, err := selfOf(c, v, owner, chn)
-			if err != nil {
-				return nil, nil, err
-			}
-			return append(selfs[:i:i], selfs[i+1:]...), nil, nil
+		return m.writeSelf(ctx, r, "", func(s paneState, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error) {
+			kept, err := selfStop(s, selfs, owner, chn)
+			return kept, nil, err
 		})
 	})
 }
 
 // writeSelf stores the self compositions that change makes of the running
-// conference's; owner and the terminals change names must still be online
-// after the write (see mediaStillOnline).
+// conference's, checked against its terminals (paneState); owner and the
+// terminals change names must still be online after the write (see
+// mediaStillOnline).
 func (m *Module) writeSelf(ctx context.Context, r *api.Request, owner string,
-	change func(c engine.Conference, v *mdView, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error)) error {
+	change func(s paneState, selfs []engine.SelfVMP) ([]engine.SelfVMP, []string, error)) error {
 	var named []string
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		v, err := m.mdLoad(ctx, *c)
 		if err != nil {
 			return err
 		}
-		selfs, ids, err := change(*c, v, slices.Clone(c.SelfVMPs))
+		selfs, ids, err := change(v.panes(), slices.Clone(c.SelfVMPs))
 		if err != nil {
 			return err
 		}
@@ -184,7 +209,7 @@ func selfGet[R api.Reply](m *Module, channel bool, as func(cfg engine.SelfVMP, m
 		if err != nil {
 			return none, err
 		}
-		i, err := selfOf(c, v, owner, chn)
+		i, err := selfOf(v.panes(), c.SelfVMPs, owner, chn)
 		if err != nil {
 			return none, err
 		}

@@ -65,10 +65,10 @@ func wallRequestOf(layout, showMtName int, members []model.VCConfsHduvmpsCreateR
 	return q
 }
 
-// selfConfig checks the request of a self composition in mode and
-// returns its stored form (engine.SelfVMP, without its owner) and the
-// terminals it names.
-func (v *mdView) selfConfig(q selfRequest, mode int) (engine.SelfVMP, []string, error) {
+// selfConfig checks the request of a self composition in mode against the
+// conference's terminals s (pane_rules.go) and returns its stored form
+// (engine.SelfVMP, without its owner) and the terminals it names.
+func selfConfig(q selfRequest, mode int, s paneState) (engine.SelfVMP, []string, error) {
 	layout := q.Layout
 	panes, err := vmpPanes(layout)
 	if err != nil {
@@ -103,7 +103,7 @@ func (v *mdView) selfConfig(q selfRequest, mode int) (engine.SelfVMP, []string, 
 			if id == "" {
 				return engine.SelfVMP{}, nil, wire.InvalidParam(path+".mt_id", "required when member_type is 1")
 			}
-			if err := v.member(path+".mt_id", id); err != nil {
+			if err := s.member(path+".mt_id", id); err != nil {
 				return engine.SelfVMP{}, nil, err
 			}
 			if chosen[id] {
@@ -111,7 +111,7 @@ func (v *mdView) selfConfig(q selfRequest, mode int) (engine.SelfVMP, []string, 
 			}
 			chosen[id] = true
 			mtChn := e.MtChnIdx
-			if err := v.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
+			if err := s.channel(path+".mt_chn_idx", id, mtChn, "v_snd_chn"); err != nil {
 				return engine.SelfVMP{}, nil, err
 			}
 			ch.MtID, ch.MtChnIdx = id, mtChn

@@ -67,19 +67,18 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) error {
 		}
 		break
 	}
-	if prev != "" && prev != mtID {
-		if err := m.uploadFlag(ctx, ec, prev, 0); err != nil {
-			return err
-		}
-	}
-	if mtID != "" {
-		return m.uploadFlag(ctx, ec, mtID, 1)
-	}
-	return nil
+	return m.engine.Apply(ctx, ec, engine.Effects{Flags: uploadFlags(prev, mtID)})
 }
 
-// uploadFlag sets the upload flag of a terminal; one that is gone
-// meanwhile is skipped.
-func (m *Module) uploadFlag(ctx context.Context, ec engine.Conf, mtID string, v int) error {
-	return m.setTermFlags(ctx, ec, mtID, termFlags{Upload: model.Some(v)})
+// uploadFlags move the upload flag from the terminal prev to next ("" for
+// none); a terminal gone meanwhile is skipped (engine.Effects.Flags).
+func uploadFlags(prev, next string) []engine.TerminalFlags {
+	var out []engine.TerminalFlags
+	if prev != "" && prev != next {
+		out = append(out, engine.TerminalFlags{MtID: prev, Upload: model.Some(0)})
+	}
+	if next != "" {
+		out = append(out, engine.TerminalFlags{MtID: next, Upload: model.Some(1)})
+	}
+	return out
 }
