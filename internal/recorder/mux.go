@@ -42,6 +42,7 @@ type muxTrack struct {
 	w, h    int
 	private []byte // CodecPrivate: the AVC configuration of an H.264 track
 	keyed   bool   // its first key frame was seen
+	written Progress
 }
 
 type frame struct {
@@ -105,6 +106,7 @@ func (m *muxer) write(i int, key bool, ms int64, data []byte) {
 		data = lengthPrefixed(data)
 	}
 	f := frame{track: i, key: key, ms: ms, data: data}
+	t.written.add(ms)
 	m.estimate += int64(len(data)) + frameOverhead
 	if m.ws == nil {
 		m.pending = append(m.pending, f)
@@ -225,6 +227,24 @@ func (m *muxer) close() error {
 		w.Close() // the last one waits until the file is finished and closed
 	}
 	return m.fatal
+}
+
+// Progress is what one track of a recording has taken into its file so
+// far (Recorder.Progress): frames handed to the file's writer, which may
+// still hold the last few (the header waiting for the first key frame,
+// the track sorter's quarter second), and the media time they span.
+type Progress struct {
+	Frames int64
+	Span   time.Duration // from the track's first frame taken to its last
+	first  int64         // ms of the track's first frame taken
+}
+
+func (p *Progress) add(ms int64) {
+	if p.Frames == 0 {
+		p.first = ms
+	}
+	p.Frames++
+	p.Span = max(p.Span, time.Duration(ms-p.first)*time.Millisecond)
 }
 
 // duration is the media time between the first and the last frame.

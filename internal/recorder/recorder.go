@@ -465,5 +465,14 @@ func (r *Recorder) Bytes() int64 {
 	return n
 }
 
+// Progress is what track i (Options.Tracks) has taken into the file so
+// far, read under the recording's lock: an event to wait on (a test waits
+// for the media it sent to be in the file rather than for a time).
+func (r *Recorder) Progress(i int) Progress {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.mux.tracks[i].written
+}
+
 // Path is the recording's file.
 func (r *Recorder) Path() string { return r.opt.Path }

@@ -94,6 +94,37 @@ func TestRecordTenSeconds(t *testing.T) {
 	}
 }
 
+// TestProgressCountsFrames: Progress counts the frames each track took
+// into the file and the media time they span, while the recording runs
+// and, after the stop, as many video frames as ffprobe reads.
+func TestProgressCountsFrames(t *testing.T) {
+	dir := t.TempDir()
+	ps := rectest.Packets(t, dir, 10)
+	path := filepath.Join(dir, "rec.webm")
+	r, clk, t0 := start(t, recorder.Options{Path: path})
+	if p := r.Progress(0); p.Frames != 0 || p.Span != 0 {
+		t.Errorf("progress before any packet = %+v", p)
+	}
+	feed(t, r, clk, t0, ps, 0, 4*time.Second)
+	v, a := r.Progress(0), r.Progress(1)
+	// The samplebuilder holds a track's last frame until the next one
+	// begins: 4 s of media span a little less.
+	within(t, "video span", v.Span, 4*time.Second, 200*time.Millisecond)
+	within(t, "audio span", a.Span, 4*time.Second, 200*time.Millisecond)
+	if v.Frames < 4*14 || v.Frames > 4*15 || a.Frames < 4*49 || a.Frames > 4*50 {
+		t.Errorf("frames after 4 s of 15 pictures and 50 Opus frames a second: video %d, audio %d", v.Frames, a.Frames)
+	}
+	feed(t, r, clk, t0, ps, 4*time.Second, time.Hour)
+	if _, err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	v = r.Progress(0)
+	within(t, "video span after the stop", v.Span, 10*time.Second, 200*time.Millisecond)
+	if p := rectest.ProbeFile(t, path); int64(len(p.Video)) != v.Frames {
+		t.Errorf("progress counts %d video frames, the file holds %d", v.Frames, len(p.Video))
+	}
+}
+
 // TestPauseLeavesGap pauses from 3 s to 5 s of a 10 s stream: the file
 // lasts 10 s and its video jumps by 2 s.
 func TestPauseLeavesGap(t *testing.T) {
@@ -167,7 +198,10 @@ func TestCutShortPlays(t *testing.T) {
 	path := filepath.Join(dir, "rec.webm")
 	r, clk, t0 := start(t, recorder.Options{Path: path})
 	feed(t, r, clk, t0, ps, 0, 4*time.Second)
-	time.Sleep(0) // the muxer's goroutine has the frames; the copy may miss the last few
+	// No wait: the muxer hands frames to ebml-go's writer goroutines over
+	// unbuffered channels through a sorter holding at most a quarter
+	// second, so once feed returns the file holds all but the last few
+	// frames of the 4 s, which the copy may miss.
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

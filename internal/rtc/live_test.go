@@ -465,7 +465,10 @@ func playbackOfARecording(t *testing.T, n netPath) {
 		"video_name": "take1", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0, "recorder_mode": 1,
 		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
 	pub.send(t, 0, 4*time.Second)
-	time.Sleep(200 * time.Millisecond)
+	// 2.5 s of the 4 s sent in the file: on the lossy path, a loss the
+	// retransmission does not repair costs the frames until the next key
+	// frame (one a second; the publisher does not answer PLIs).
+	recorded(t, env, rec, 2500*time.Millisecond)
 	testserver.MustOK(t, c.Do("DELETE", "/api/v1/vc/confs/"+studio+"/recorders/"+rec, testserver.Params(t, map[string]any{"recorder_mode": 1})))
 	prgs := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))["prginfo"].([]any)
 	if len(prgs) != 1 {

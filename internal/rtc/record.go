@@ -130,6 +130,10 @@ func (r *recording) closeTaps() {
 	}
 }
 
+// Progress is what the main video track took into the file so far
+// (recorder.Progress).
+func (r *recording) Progress() recorder.Progress { return r.rec.Progress(0) }
+
 func (r *recording) Pause()                { r.rec.Pause() }
 func (r *recording) Resume()               { r.rec.Resume() }
 func (r *recording) Done() <-chan struct{} { return r.rec.Done() }

@@ -108,6 +108,18 @@ func (p *mediaPublisher) sendAt(t *testing.T, from, to time.Duration, speed time
 	}
 }
 
+// recorded waits until the running recording rec has taken span of
+// its main video into the file (rtc.Recordings' Progress, read under the
+// recorder's lock): the event that the media sent reached the file,
+// rather than a time for it to.
+func recorded(t *testing.T, env *testserver.Env, rec string, span time.Duration) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("%v of the recording's video in its file", span), func() bool {
+		p, ok := env.Srv.Recordings().Progress(rec)
+		return ok && p.Span >= span
+	})
+}
+
 // TestRecordingThroughSFU records a real VP8 and Opus stream of a WHIP
 // publisher from the API: 10 s of media with a pause from 3 s to 5 s.
 // ffprobe reads a 10 s WebM file with both codecs, the picture's size
@@ -138,7 +150,9 @@ func TestRecordingThroughSFU(t *testing.T) {
 	pub.send(t, 3*time.Second, 5*time.Second)
 	state(2) // resume
 	pub.send(t, 5*time.Second, 10*time.Second)
-	time.Sleep(200 * time.Millisecond) // the last packets in flight
+	// The last packets in flight reach the file: all but the last frame
+	// (the samplebuilder holds it until the stop) and a frame's slack.
+	recorded(t, env, rec, 9500*time.Millisecond)
 	if m := metric(t, env, "confer_recordings_running"); m != "1" {
 		t.Errorf("confer_recordings_running = %s while recording", m)
 	}

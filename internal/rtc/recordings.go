@@ -10,6 +10,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/lifecycle"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/recorder"
 )
 
 // Recordings on this node (docs/recording.md): the media owner's runtime
@@ -118,6 +119,24 @@ func (rs *Recordings) Recording(recID string) media.Running {
 		return run
 	}
 	return nil
+}
+
+// Progress is what the recording rec_id running on this node took of
+// its main video into the file so far (recorder.Progress); false when
+// none runs here or its recorder does not tell. Tests wait on it for the
+// media they sent to be in the file.
+func (rs *Recordings) Progress(recID string) (recorder.Progress, bool) {
+	rs.mu.Lock()
+	run := rs.runs[recID]
+	rs.mu.Unlock()
+	if run == nil {
+		return recorder.Progress{}, false
+	}
+	p, ok := run.rec.(interface{ Progress() recorder.Progress })
+	if !ok {
+		return recorder.Progress{}, false
+	}
+	return p.Progress(), true
 }
 
 // StopRecording finalises the file of the recording rec_id on this node

@@ -59,6 +59,10 @@ func (s *Server) setupRecording(cfg RecordingConfig) {
 	)
 }
 
+// Recordings is the node's running recordings (nil without media or a
+// recordings folder).
+func (s *Server) Recordings() *rtc.Recordings { return s.recRun }
+
 // recordingBytes is how many bytes the node's recordings wrote.
 func (s *Server) recordingBytes() int64 {
 	if s.recRun == nil {
