@@ -22,16 +22,34 @@ type Pusher interface {
 	Stop(confID, recID string)
 }
 
-// liveBook is LiveMedia's records.
+// monitorOpener opens a monitor's sender (LiveMedia.OpenMonitor: a tap
+// of the SFU).
+type monitorOpener interface {
+	OpenMonitor(ctx context.Context, confID string, s media.MonitorSpec) (media.Tap, error)
+}
+
+// watchers are the watching viewers of a conference by tag (the SFU's
+// tagged WHEP viewers).
+type watchers interface {
+	Watchers(confID, tag string) int
+	CloseWatchers(confID, tag string) int
+}
+
+// liveBook is LiveMedia's records; its methods are LiveMedia's (the book
+// is embedded). It reaches the media only through taps, viewers and push,
+// so that its bookkeeping is tested without an SFU
+// (live_book_internal_test.go).
 type liveBook struct {
+	taps    monitorOpener
+	viewers watchers
 	push    Pusher // nil: the node cannot push (no ffmpeg)
 	mu      sync.Mutex
 	watched map[string]*watchedConf   // conferences with watching viewers, by conf_id
 	senders map[string]*monitorSender // monitors' senders, by domain/conf_id/dst
 }
 
-func newLiveBook(push Pusher) liveBook {
-	return liveBook{push: push, watched: map[string]*watchedConf{}, senders: map[string]*monitorSender{}}
+func newLiveBook(taps monitorOpener, viewers watchers, push Pusher) *liveBook {
+	return &liveBook{taps: taps, viewers: viewers, push: push, watched: map[string]*watchedConf{}, senders: map[string]*monitorSender{}}
 }
 
 // watchedConf is a conference whose viewers (or pushes) this node has.
@@ -52,29 +70,29 @@ func senderID(domain, confID, dst string) string { return domain + "/" + confID 
 // SendMonitor gives the live monitor with key its sender to s.Dst on this
 // node: the sender it has is kept (asked for a key frame with keyFrame),
 // one of another monitor to the same destination replaced.
-func (l *LiveMedia) SendMonitor(ctx context.Context, domain, confID, key string, s media.MonitorSpec, keyFrame bool) error {
+func (b *liveBook) SendMonitor(ctx context.Context, domain, confID, key string, s media.MonitorSpec, keyFrame bool) error {
 	id := senderID(domain, confID, s.Dst)
-	l.book.mu.Lock()
-	cur := l.book.senders[id]
-	l.book.mu.Unlock()
+	b.mu.Lock()
+	cur := b.senders[id]
+	b.mu.Unlock()
 	if cur != nil && cur.key == key {
 		if keyFrame {
 			cur.tap.RequestKeyFrame()
 		}
 		return nil
 	}
-	l.StopMonitor(domain, confID, s.Dst)
-	t, err := l.OpenMonitor(ctx, confID, s)
+	b.StopMonitor(domain, confID, s.Dst)
+	t, err := b.taps.OpenMonitor(ctx, confID, s)
 	if err != nil {
 		return err
 	}
 	// Another call may have given the destination its sender meanwhile
 	// (two starts at once, or a start beside the sweep): this one replaces
 	// it and closes it, so that no tap is left sending outside the book.
-	l.book.mu.Lock()
-	prev := l.book.senders[id]
-	l.book.senders[id] = &monitorSender{domain: domain, confID: confID, key: key, tap: t}
-	l.book.mu.Unlock()
+	b.mu.Lock()
+	prev := b.senders[id]
+	b.senders[id] = &monitorSender{domain: domain, confID: confID, key: key, tap: t}
+	b.mu.Unlock()
 	if prev != nil {
 		prev.tap.Close()
 	}
@@ -84,19 +102,19 @@ func (l *LiveMedia) SendMonitor(ctx context.Context, domain, confID, key string,
 
 // MonitorSending tells whether the conference has a monitor's sender to
 // dst on this node.
-func (l *LiveMedia) MonitorSending(domain, confID, dst string) bool {
-	l.book.mu.Lock()
-	defer l.book.mu.Unlock()
-	return l.book.senders[senderID(domain, confID, dst)] != nil
+func (b *liveBook) MonitorSending(domain, confID, dst string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.senders[senderID(domain, confID, dst)] != nil
 }
 
 // StopMonitor ends the conference's sender to dst, if any.
-func (l *LiveMedia) StopMonitor(domain, confID, dst string) {
+func (b *liveBook) StopMonitor(domain, confID, dst string) {
 	id := senderID(domain, confID, dst)
-	l.book.mu.Lock()
-	s := l.book.senders[id]
-	delete(l.book.senders, id)
-	l.book.mu.Unlock()
+	b.mu.Lock()
+	s := b.senders[id]
+	delete(b.senders, id)
+	b.mu.Unlock()
 	if s != nil {
 		s.tap.Close()
 	}
@@ -105,18 +123,18 @@ func (l *LiveMedia) StopMonitor(domain, confID, dst string) {
 // SweepMonitors ends the senders whose tap the SFU closed, and those whose
 // monitor is no longer live: live gives the keys of a conference's live
 // monitors (none: it is not running), read once per conference.
-func (l *LiveMedia) SweepMonitors(ctx context.Context, live func(ctx context.Context, domain, confID string) (map[string]bool, error)) error {
-	l.book.mu.Lock()
-	all := make(map[string]*monitorSender, len(l.book.senders))
-	for id, s := range l.book.senders {
+func (b *liveBook) SweepMonitors(ctx context.Context, live func(ctx context.Context, domain, confID string) (map[string]bool, error)) error {
+	b.mu.Lock()
+	all := make(map[string]*monitorSender, len(b.senders))
+	for id, s := range b.senders {
 		all[id] = s
 	}
-	l.book.mu.Unlock()
+	b.mu.Unlock()
 	keys := map[string]map[string]bool{}
 	for id, s := range all {
 		select {
 		case <-s.tap.Done():
-			l.stopMonitorIf(id, s)
+			b.stopMonitorIf(id, s)
 			continue
 		default:
 		}
@@ -130,20 +148,20 @@ func (l *LiveMedia) SweepMonitors(ctx context.Context, live func(ctx context.Con
 			keys[ck] = k
 		}
 		if !k[s.key] {
-			l.stopMonitorIf(id, s)
+			b.stopMonitorIf(id, s)
 		}
 	}
 	return nil
 }
 
 // stopMonitorIf ends s if it is still id's sender (not a replacement).
-func (l *LiveMedia) stopMonitorIf(id string, s *monitorSender) {
-	l.book.mu.Lock()
-	cur := l.book.senders[id]
+func (b *liveBook) stopMonitorIf(id string, s *monitorSender) {
+	b.mu.Lock()
+	cur := b.senders[id]
 	if cur == s {
-		delete(l.book.senders, id)
+		delete(b.senders, id)
 	}
-	l.book.mu.Unlock()
+	b.mu.Unlock()
 	if cur == s { // a replacement closed s already
 		s.tap.Close()
 	}
@@ -151,13 +169,13 @@ func (l *LiveMedia) stopMonitorIf(id string, s *monitorSender) {
 
 // Watched notes a tag of the conference that viewers (or a push) of this
 // node watch.
-func (l *LiveMedia) Watched(domain, confID, tag string) {
-	l.book.mu.Lock()
-	defer l.book.mu.Unlock()
-	w := l.book.watched[confID]
+func (b *liveBook) Watched(domain, confID, tag string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	w := b.watched[confID]
 	if w == nil {
 		w = &watchedConf{domain: domain, tags: map[string]bool{}}
-		l.book.watched[confID] = w
+		b.watched[confID] = w
 	}
 	w.tags[tag] = true
 }
@@ -166,17 +184,17 @@ func (l *LiveMedia) Watched(domain, confID, tag string) {
 // be watched, and stops the push of a broadcast that ended: ok gives the
 // tags a conference may go on being watched by (none: it is not
 // running).
-func (l *LiveMedia) SweepWatched(ctx context.Context, ok func(ctx context.Context, domain, confID string) (map[string]bool, error)) error {
-	l.book.mu.Lock()
-	all := make(map[string]watchedConf, len(l.book.watched))
-	for id, w := range l.book.watched {
+func (b *liveBook) SweepWatched(ctx context.Context, ok func(ctx context.Context, domain, confID string) (map[string]bool, error)) error {
+	b.mu.Lock()
+	all := make(map[string]watchedConf, len(b.watched))
+	for id, w := range b.watched {
 		tags := make(map[string]bool, len(w.tags))
 		for t := range w.tags {
 			tags[t] = true
 		}
 		all[id] = watchedConf{domain: w.domain, tags: tags}
 	}
-	l.book.mu.Unlock()
+	b.mu.Unlock()
 	for confID, w := range all {
 		still, err := ok(ctx, w.domain, confID)
 		if err != nil {
@@ -186,18 +204,18 @@ func (l *LiveMedia) SweepWatched(ctx context.Context, ok func(ctx context.Contex
 			if still[tag] {
 				continue
 			}
-			l.CloseWatchers(confID, tag)
+			b.viewers.CloseWatchers(confID, tag)
 			if recID, ok := media.LiveOf(tag); ok {
-				l.StopRTMP(confID, recID) // the broadcast or the conference ended
+				b.StopRTMP(confID, recID) // the broadcast or the conference ended
 			}
-			l.book.mu.Lock()
-			if cur := l.book.watched[confID]; cur != nil {
+			b.mu.Lock()
+			if cur := b.watched[confID]; cur != nil {
 				delete(cur.tags, tag)
 				if len(cur.tags) == 0 {
-					delete(l.book.watched, confID)
+					delete(b.watched, confID)
 				}
 			}
-			l.book.mu.Unlock()
+			b.mu.Unlock()
 		}
 	}
 	return nil
@@ -206,14 +224,14 @@ func (l *LiveMedia) SweepWatched(ctx context.Context, ok func(ctx context.Contex
 // LiveViewers returns the viewers of each live broadcast this node
 // admitted viewers of (or pushes), by conference and rec_id (the
 // metrics).
-func (l *LiveMedia) LiveViewers() map[[2]string]int {
+func (b *liveBook) LiveViewers() map[[2]string]int {
 	out := map[[2]string]int{}
-	l.book.mu.Lock()
-	defer l.book.mu.Unlock()
-	for confID, w := range l.book.watched {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for confID, w := range b.watched {
 		for tag := range w.tags {
 			if recID, ok := media.LiveOf(tag); ok {
-				out[[2]string{confID, recID}] = l.Watchers(confID, tag)
+				out[[2]string{confID, recID}] = b.viewers.Watchers(confID, tag)
 			}
 		}
 	}
@@ -221,46 +239,46 @@ func (l *LiveMedia) LiveViewers() map[[2]string]int {
 }
 
 // CanPush tells whether the node pushes broadcasts to RTMP.
-func (l *LiveMedia) CanPush() bool { return l.book.push != nil }
+func (b *liveBook) CanPush() bool { return b.push != nil }
 
 // PushRTMP starts a broadcast's push on this node (a push running already
 // is kept); the sweep of watched tags stops it when the broadcast or its
 // conference ends.
-func (l *LiveMedia) PushRTMP(domain, confID, recID, url string) error {
-	if l.book.push == nil {
+func (b *liveBook) PushRTMP(domain, confID, recID, url string) error {
+	if b.push == nil {
 		return nil
 	}
-	if err := l.book.push.Start(confID, recID, url); err != nil {
+	if err := b.push.Start(confID, recID, url); err != nil {
 		return err
 	}
-	l.Watched(domain, confID, media.TagLive(recID))
+	b.Watched(domain, confID, media.TagLive(recID))
 	return nil
 }
 
 // StopRTMP stops a broadcast's push, if this node has one.
-func (l *LiveMedia) StopRTMP(confID, recID string) {
-	if l.book.push != nil {
-		l.book.push.Stop(confID, recID)
+func (b *liveBook) StopRTMP(confID, recID string) {
+	if b.push != nil {
+		b.push.Stop(confID, recID)
 	}
 }
 
 // DropRTMP stops this node's pushes of a conference another node took
 // over.
-func (l *LiveMedia) DropRTMP(confID string) {
-	if l.book.push == nil {
+func (b *liveBook) DropRTMP(confID string) {
+	if b.push == nil {
 		return
 	}
-	l.book.mu.Lock()
+	b.mu.Lock()
 	var recIDs []string
-	if w := l.book.watched[confID]; w != nil {
+	if w := b.watched[confID]; w != nil {
 		for tag := range w.tags {
 			if recID, ok := media.LiveOf(tag); ok {
 				recIDs = append(recIDs, recID)
 			}
 		}
 	}
-	l.book.mu.Unlock()
+	b.mu.Unlock()
 	for _, recID := range recIDs {
-		l.StopRTMP(confID, recID)
+		b.StopRTMP(confID, recID)
 	}
 }

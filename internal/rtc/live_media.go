@@ -23,16 +23,17 @@ import (
 // conference is whose (live_book.go).
 type LiveMedia struct {
 	*sfu.SFU
-	plays *playbacks
-	book  liveBook // monitors' senders, watched conferences, RTMP pushes (live_book.go)
+	*liveBook // monitors' senders, watched conferences, RTMP pushes (live_book.go)
+	plays     *playbacks
 }
 
 // NewLiveMedia makes the live media runtime of the node's SFU; its
 // background goroutines run in g (the server's group); push pushes
 // broadcasts to RTMP (nil: the node cannot).
 func NewLiveMedia(s *sfu.SFU, g *lifecycle.Group, push Pusher) *LiveMedia {
-	return &LiveMedia{SFU: s, plays: &playbacks{group: g, clock: playout.RealClock{}, runs: map[string]*playRun{}},
-		book: newLiveBook(push)}
+	l := &LiveMedia{SFU: s, plays: &playbacks{group: g, clock: playout.RealClock{}, runs: map[string]*playRun{}}}
+	l.liveBook = newLiveBook(l, s, push)
+	return l
 }
 
 // The codecs of a monitor's packets, with the payload types its reply
