@@ -9,8 +9,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -90,17 +88,43 @@ func (m *Module) inspectFlags(ctx context.Context, c engine.Conference, mtIDs []
 	return nil
 }
 
-// inspectList answers every viewing.
-func (m *Module) inspectList(ctx context.Context, r *api.Request) (wire.Object, error) {
+// inspectList answers every viewing, without channels (inspections).
+func (m *Module) inspectList(ctx context.Context, r *api.Request) (*model.VCConfsInspectionsListReply, error) {
 	c, err := m.tlRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	var l any // no member: none listed
-	if c.Inspections != nil {
-		l = record.Stored(c.Inspections) // as a stored document holds it, the reply's members picked from it
+	return inspectionsReply(c.Inspections), nil
+}
+
+// inspectChannelList answers every viewing with its channels
+// (inspection_channels).
+func (m *Module) inspectChannelList(ctx context.Context, r *api.Request) (*model.VCConfsInspectionChannelsListReply, error) {
+	c, err := m.tlRunning(ctx, r)
+	if err != nil {
+		return nil, err
 	}
-	return shape.Project(wire.Object{"inspections": l}, r.Endpoint.Reply), nil
+	return inspectionChannelsReply(c.Inspections), nil
+}
+
+// inspectionsReply lists the viewings vs without their channels.
+func inspectionsReply(vs []viewing) *model.VCConfsInspectionsListReply {
+	out := &model.VCConfsInspectionsListReply{Inspections: make([]model.VCConfsInspectionsListReplyInspection, len(vs))}
+	for i, v := range vs {
+		out.Inspections[i] = model.VCConfsInspectionsListReplyInspection{Mode: v.Mode,
+			Src: &model.VCConfsInspectionsListReplyInspectionSrc{Type: v.Src.Type, MtID: v.Src.MtID},
+			Dst: &model.VCConfsInspectionsListReplyInspectionDst{MtID: v.Dst.MtID}}
+	}
+	return out
+}
+
+// inspectionChannelsReply lists the viewings vs as stored.
+func inspectionChannelsReply(vs []viewing) *model.VCConfsInspectionChannelsListReply {
+	out := &model.VCConfsInspectionChannelsListReply{Inspections: make([]model.VCConfsInspectionChannelsListReplyInspection, len(vs))}
+	for i := range vs {
+		out.Inspections[i] = model.VCConfsInspectionChannelsListReplyInspection{Mode: vs[i].Mode, Src: &vs[i].Src, Dst: &vs[i].Dst}
+	}
+	return out
 }
 
 // inspectStart lets a terminal channel view a source (inspectOf).

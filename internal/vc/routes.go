@@ -69,10 +69,10 @@ func (m *Module) Routes() api.Routes {
 		"vc.confs.hduvmps.update": api.Done(m.modifyHDUVMP),
 		"vc.confs.hduvmps.delete": api.Done(m.stopHDUVMP),
 		// inspect.go
-		"vc.confs.inspections.list":           m.inspectList,
+		"vc.confs.inspections.list":           api.Typed(m.inspectList),
 		"vc.confs.inspections.create":         api.Done(m.inspectStart),
 		"vc.confs.inspections.delete":         api.Done(m.inspectCancel),
-		"vc.confs.inspection_channels.list":   m.inspectList,
+		"vc.confs.inspection_channels.list":   api.Typed(m.inspectChannelList),
 		"vc.confs.inspection_channels.create": api.Done(m.inspectStart),
 		"vc.confs.inspection_channels.delete": api.Done(m.inspectCancel),
 		// mix.go
