@@ -182,7 +182,7 @@ func (m *Module) ctlUpdateGuarded(ctx context.Context, r *api.Request, mtID stri
 
 // ctlStillOnline runs after a role was stored for mtID: a terminal that
 // left the call between the check and the write had its leave work run
-// before the role existed, so its roles are cleared again (rolesLeave;
+// before the role existed, so its roles are cleared again (rolesLeft;
 // the other features' leave steps have run) and the request answers
 // 20401 (or 12104 when it was removed), leaving nothing behind.
 func (m *Module) ctlStillOnline(ctx context.Context, c engine.Conference, mtID string) error {
@@ -192,7 +192,7 @@ func (m *Module) ctlStillOnline(ctx context.Context, c engine.Conference, mtID s
 	err := m.ctlIsOnline(ctx, c, mtID)
 	var we *wire.Error
 	if errors.As(err, &we) && (we.Code == CodeMtUnreachable || we.Code == wire.CodeMTNotFound) {
-		if lerr := m.rolesLeave(ctx, engine.ConfOf(c), []string{mtID}); lerr != nil {
+		if lerr := m.engine.Change(ctx, engine.ConfOf(c), m.rolesLeft([]string{mtID})); lerr != nil {
 			return lerr
 		}
 	}

@@ -192,19 +192,12 @@ func leaveRoles(c *engine.Conference, gone leftSet) bool {
 	return changed
 }
 
-// rolesLeave drops the terminals mtIDs from the roles and the VIP list of
-// their conference, and stops the dual stream of a hung-up source (a
-// role stored for a terminal that left meanwhile, ctlStillOnline): the
-// engine runs rolesLeft's change once. A conference that has ended
-// meanwhile has nothing left to clear.
-func (m *Module) rolesLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	return m.engine.Change(ctx, ec, m.rolesLeft(mtIDs))
-}
-
-// rolesLeft is the change of terminals mtIDs leaving the roles: the
-// conference without them (leaveRoles), then their dual flags cleared
-// (dualOff; a hung-up terminal stays a member, it no longer sends a dual
-// stream).
+// rolesLeft is the change of terminals mtIDs leaving the roles and the
+// VIP list of their conference, for a role stored for a terminal that
+// left meanwhile (ctlStillOnline; the engine runs it once, a conference
+// that has ended meanwhile has nothing left to clear): the conference
+// without them (leaveRoles), then their dual flags cleared (dualOff; a
+// hung-up terminal stays a member, it no longer sends a dual stream).
 func (m *Module) rolesLeft(mtIDs []string) engine.Change {
 	gone := leftSetOf(mtIDs)
 	return engine.Change{

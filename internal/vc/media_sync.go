@@ -20,29 +20,26 @@ import (
 // (engine/controls.go).
 
 // mediaSync tells the media plane what the conference's participants see
-// and hear, from its stored state.
+// and hear, from its stored state (syncEffectsTree, with the terminals of
+// its subordinates read only when the panes or a poll need them).
 func (m *Module) mediaSync(ctx context.Context, c engine.Conference) error {
-	eff, err := m.syncEffects(ctx, c)
+	var sub []engine.Terminal
+	if mdNeedsTerminals(c) {
+		var err error
+		if sub, err = m.cascadeTree(ctx, c); err != nil {
+			return err
+		}
+	}
+	eff, err := m.syncEffectsTree(ctx, c, sub)
 	if err != nil {
 		return err
 	}
 	return m.engine.Apply(ctx, engine.ConfOf(c), eff)
 }
 
-// syncEffects is what mediaSync tells the media plane.
-func (m *Module) syncEffects(ctx context.Context, c engine.Conference) (engine.Effects, error) {
-	if !mdNeedsTerminals(c) {
-		return m.syncEffectsTree(ctx, c, nil)
-	}
-	sub, err := m.cascadeTree(ctx, c)
-	if err != nil {
-		return engine.Effects{}, err
-	}
-	return m.syncEffectsTree(ctx, c, sub)
-}
-
-// syncEffectsTree is syncEffects with the terminals of c's subordinates
-// given (a feature hook's tree, engine.Change).
+// syncEffectsTree is what mediaSync tells the media plane, with the
+// terminals of c's subordinates given (a feature hook's tree,
+// engine.Change).
 func (m *Module) syncEffectsTree(ctx context.Context, c engine.Conference, sub []engine.Terminal) (engine.Effects, error) {
 	if !mdNeedsTerminals(c) {
 		// Without a composition or a running poll the broadcast and the

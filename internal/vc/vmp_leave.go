@@ -19,19 +19,14 @@ import (
 // becomes empty) and the TV walls (a wall viewing it shows nothing; polls
 // and split screens go on without it). Its mix and vmp flags are cleared.
 
-// mediaLeave drops the terminals mtIDs from the media features of their
-// conference, for a terminal named by a feature after it left
-// (mediaStillOnline; leave.go's onLeave decides the same drop, mediaDrop,
-// when terminals leave): the engine runs mediaLeft's change once. A
-// conference that has ended has nothing left to clear.
-func (m *Module) mediaLeave(ctx context.Context, ec engine.Conf, mtIDs []string) error {
-	return m.engine.Change(ctx, ec, m.mediaLeft(mtIDs))
-}
-
-// mediaLeft is the change of terminals mtIDs leaving the media features:
-// the conference without them (mediaDrop), written with the failures of
-// the TV walls left empty (push_notices.go), then the mix and vmp flags
-// and the media plane's sync.
+// mediaLeft is the change of terminals mtIDs leaving the media features
+// of their conference, for a terminal named by a feature after it left
+// (mediaStillOnline, which the engine runs it for once; leave.go's
+// onLeave decides the same drop when terminals leave; a conference that
+// has ended has nothing left to clear): the conference without them
+// (mediaDrop), written with the failures of the TV walls left empty
+// (push_notices.go), then the mix and vmp flags and the media plane's
+// sync.
 func (m *Module) mediaLeft(mtIDs []string) engine.Change {
 	gone := leftSetOf(mtIDs)
 	var notices []store.Notice
@@ -165,27 +160,24 @@ func mixing(c engine.Conference) map[string]bool {
 }
 
 // mediaFlags sets the mix and vmp flags of the conference's terminals to
-// what its mix and composition hold now.
+// what its mix and composition hold now, then tells the media
+// (flagsEffectsTree).
 func (m *Module) mediaFlags(ctx context.Context, c engine.Conference) error {
-	eff, err := m.flagsEffects(ctx, c)
+	sub, err := m.cascadeTree(ctx, c)
+	if err != nil {
+		return err
+	}
+	eff, err := m.flagsEffectsTree(ctx, c, sub)
 	if err != nil {
 		return err
 	}
 	return m.engine.Apply(ctx, engine.ConfOf(c), eff)
 }
 
-// flagsEffects are what mediaFlags writes and tells: the flags of the
-// terminals whose flags change, then the media (media_sync.go).
-func (m *Module) flagsEffects(ctx context.Context, c engine.Conference) (engine.Effects, error) {
-	sub, err := m.cascadeTree(ctx, c)
-	if err != nil {
-		return engine.Effects{}, err
-	}
-	return m.flagsEffectsTree(ctx, c, sub)
-}
-
-// flagsEffectsTree is flagsEffects with the terminals of c's subordinates
-// given (a feature hook's tree, engine.Change).
+// flagsEffectsTree is what mediaFlags writes and tells: the flags of the
+// terminals whose flags change, then the media (media_sync.go); sub is
+// the terminals of c's subordinates (a feature hook's tree,
+// engine.Change).
 func (m *Module) flagsEffectsTree(ctx context.Context, c engine.Conference, sub []engine.Terminal) (engine.Effects, error) {
 	v, err := m.mdLoadTree(ctx, c, sub)
 	if err != nil {
@@ -235,7 +227,7 @@ func (m *Module) mediaStillOnline(ctx context.Context, c engine.Conference, ids 
 	if len(gone) == 0 {
 		return nil
 	}
-	if err := m.mediaLeave(ctx, engine.ConfOf(c), gone); err != nil {
+	if err := m.engine.Change(ctx, engine.ConfOf(c), m.mediaLeft(gone)); err != nil {
 		return err
 	}
 	return first

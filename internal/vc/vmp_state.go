@@ -2,13 +2,11 @@ package vc
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"time"
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -127,34 +125,6 @@ func (v *mdView) member(path, id string) error { return v.panes().member(path, i
 // channel checks a terminal video channel (paneState.channel).
 func (v *mdView) channel(path, id string, idx int, kind string) error {
 	return v.panes().channel(path, id, idx, kind)
-}
-
-// mdUpdate applies change to the running conference (domain, confID) and
-// stores it over the version read, retrying on a conflict; change returns
-// false when there is nothing to store. A conference that is no longer
-// running has nothing to change.
-func (m *Module) mdUpdate(ctx context.Context, domain, confID string, change func(c *engine.Conference) (bool, error)) (engine.Conference, error) {
-	for {
-		c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
-		if errors.Is(err, engine.ErrConfNotFound) {
-			return c, nil
-		}
-		if err != nil {
-			return c, err
-		}
-		changed, err := change(&c)
-		if err != nil || !changed {
-			return c, err
-		}
-		err = m.confs.Update(ctx, c)
-		switch {
-		case errors.Is(err, store.ErrConflict):
-			continue
-		case errors.Is(err, store.ErrNotFound):
-			return c, nil
-		}
-		return c, err
-	}
 }
 
 // mdWithout returns l without the ids in gone, and whether any was there.
