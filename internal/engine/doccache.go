@@ -127,7 +127,7 @@ func (c Conference) cloneOwn() Conference {
 	c.HDUs, c.VMP = cloneHDUs(c.HDUs), c.VMP.clone()
 	c.Poll, c.UploadPoll, c.ChairmanPoll = c.Poll.clone(), c.UploadPoll.clone(), c.ChairmanPoll.clone()
 	c.Recorders = cloneRecorders(c.Recorders)
-	c.VCState = c.VCState.clone()
+	c.VCState = c.VCState.vcClone()
 	return c
 }
 

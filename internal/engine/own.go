@@ -92,7 +92,7 @@ func (c *Conference) splitOwn(data []byte) {
 func (c *Conference) splitStored(data []byte) {
 	var up *superiorStored
 	_ = record.Members(data, func(k string, raw []byte) error {
-		if c.VCState.split(k, raw) { // own_vc.go
+		if c.VCState.splitVC(k, raw) { // own_vc.go
 			return nil
 		}
 		if i := slices.Index(roleMembers[:], k); i >= 0 {
@@ -160,7 +160,7 @@ func (c *Conference) splitStored(data []byte) {
 			delete(c.Doc, m.name)
 		}
 	}
-	for i, read := range c.VCState.read() {
+	for i, read := range c.VCState.vcRead() {
 		if read {
 			delete(c.Doc, vcMembers[i])
 		}
@@ -267,7 +267,7 @@ func (c Conference) ownValues() (names [15 + len(vcMembers)]string, values [15 +
 			n++
 		}
 	}
-	for i, v := range c.VCState.values() {
+	for i, v := range c.VCState.vcValues() {
 		if v != nil {
 			names[n], values[n] = vcMembers[i], v
 			n++
@@ -341,5 +341,5 @@ func (c Conference) ownValid() bool {
 	}
 	return ok && c.Mix.valid() && c.HDUPoll.valid() && selfVMPsValid(c.SelfVMPs) && selfVMPsValid(c.HDUVMPs) && hdusValid(c.HDUs) && c.VMP.valid() &&
 		c.Poll.valid() && c.UploadPoll.valid() && c.ChairmanPoll.valid() &&
-		recordersValid(c.Recorders) && c.VCState.valid()
+		recordersValid(c.Recorders) && c.VCState.vcValid()
 }

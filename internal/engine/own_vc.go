@@ -97,32 +97,32 @@ type otherForm struct {
 	read   json.RawMessage
 }
 
-// split reads the member name from its stored JSON raw into its field,
+// splitVC reads the member name from its stored JSON raw into its field,
 // and tells whether name is one of vc's members.
-func (s *VCState) split(name string, raw []byte) bool {
+func (s *VCState) splitVC(name string, raw []byte) bool {
 	i := slices.Index(vcMembers[:], name)
 	switch i {
 	case 0:
-		s.Playback, s.other[i] = readVC(raw, readObject[Playback])
+		s.Playback, s.other[i] = readVCMember(raw, readObject[Playback])
 	case 1:
-		s.Monitors, s.other[i] = readVC(raw, readList[Monitor])
+		s.Monitors, s.other[i] = readVCMember(raw, readList[Monitor])
 	case 2:
-		s.Inspections, s.other[i] = readVC(raw, readList[Inspection])
+		s.Inspections, s.other[i] = readVCMember(raw, readList[Inspection])
 	case 3:
-		s.SMS, s.other[i] = readVC(raw, readObject[SMS])
+		s.SMS, s.other[i] = readVCMember(raw, readObject[SMS])
 	}
 	return i >= 0
 }
 
-// read tells which members split read (they leave Doc).
-func (s *VCState) read() [len(vcMembers)]bool {
+// vcRead tells which members splitVC read (they leave Doc).
+func (s *VCState) vcRead() [len(vcMembers)]bool {
 	return [...]bool{s.Playback != nil, s.Monitors != nil, s.Inspections != nil, s.SMS != nil}
 }
 
-// readVC reads a member with read, and keeps it as stored when it is of
+// readVCMember reads a member with read, and keeps it as stored when it is of
 // another form than its value writes. A member read does not read is
 // the zero T.
-func readVC[T any](raw []byte, read func([]byte) (T, bool)) (T, *otherForm) {
+func readVCMember[T any](raw []byte, read func([]byte) (T, bool)) (T, *otherForm) {
 	var zero T
 	v, ok := read(raw)
 	if !ok {
@@ -179,9 +179,9 @@ func canonicalOf(v any) (json.RawMessage, error) {
 	return record.Canonical(b)
 }
 
-// fields are s's fields as values (a nil field is an untyped nil), in
+// vcFields are s's fields as values (a nil field is an untyped nil), in
 // the order of vcMembers.
-func (s *VCState) fields() [len(vcMembers)]any {
+func (s *VCState) vcFields() [len(vcMembers)]any {
 	var out [len(vcMembers)]any
 	if s.Playback != nil {
 		out[0] = s.Playback
@@ -198,13 +198,13 @@ func (s *VCState) fields() [len(vcMembers)]any {
 	return out
 }
 
-// values are s's members as stored, nil for a field that is nil: a
+// vcValues are s's members as stored, nil for a field that is nil: a
 // member of another form as it was while it is what was read. A value
 // that does not encode is given as it is, for the document's encoding
 // to fail on it.
-func (s *VCState) values() [len(vcMembers)]any {
+func (s *VCState) vcValues() [len(vcMembers)]any {
 	var out [len(vcMembers)]any
-	for i, v := range s.fields() {
+	for i, v := range s.vcFields() {
 		if v == nil {
 			continue
 		}
@@ -221,22 +221,22 @@ func (s *VCState) values() [len(vcMembers)]any {
 	return out
 }
 
-// valid tells whether decoding s's values gives s back, so that a write
+// vcValid tells whether decoding s's values gives s back, so that a write
 // may keep s for the bytes it wrote (ownValid): its strings are valid
 // UTF-8, its formats as stored, and a member of another form is what was
 // read from it.
-func (s *VCState) valid() bool {
+func (s *VCState) vcValid() bool {
 	var back VCState
-	for i, v := range s.values() {
+	for i, v := range s.vcValues() {
 		if v == nil {
 			continue
 		}
 		raw, ok := v.(json.RawMessage)
-		if !ok || !back.split(vcMembers[i], raw) {
+		if !ok || !back.splitVC(vcMembers[i], raw) {
 			return false
 		}
 	}
-	if !reflect.DeepEqual(back.fields(), s.fields()) {
+	if !reflect.DeepEqual(back.vcFields(), s.vcFields()) {
 		return false
 	}
 	for i, o := range back.other {
@@ -247,9 +247,9 @@ func (s *VCState) valid() bool {
 	return true
 }
 
-// clone copies s (nil stays nil, an empty list stays empty); the formats
+// vcClone copies s (nil stays nil, an empty list stays empty); the formats
 // (json.RawMessage) are shared, never changed in place.
-func (s VCState) clone() VCState {
+func (s VCState) vcClone() VCState {
 	if s.Playback != nil {
 		p := *s.Playback
 		s.Playback = &p

@@ -62,7 +62,7 @@ func TestVCMembersKeepTheStoredBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 		read, inDoc := false, false
-		for i, r := range c.VCState.read() {
+		for i, r := range c.VCState.vcRead() {
 			read = read || r
 			_, in := c.Doc[vcMembers[i]]
 			inDoc = inDoc || in
@@ -128,7 +128,7 @@ func TestVCMembersWrittenAsBefore(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The formats come back as stored (their members in name order).
-	s = s.clone()
+	s = s.vcClone()
 	s.Playback.VrsID, s.Monitors[1].AudioFormat = json.RawMessage(`{"a":"x","b":1}`), json.RawMessage(`{"a":null,"z":[1,2]}`)
 	if !reflect.DeepEqual(back.VCState, s) {
 		t.Fatalf("read back %+v, want %+v", back.VCState, s)
