@@ -46,20 +46,20 @@ type wallDoc struct {
 
 var hduIDPattern = regexp.MustCompile(`^[0-9]{1,6}_[0-9]{1,6}$`)
 
-// registerWall answers vc.tv_walls.create.
+// registerWall answers vc.tv_walls.create: decode, wallRegistration,
+// write.
 func (m *Module) registerWall(ctx context.Context, r *api.Request) (*model.VCTvWallsCreateReply, error) {
 	if !r.Principal.Admin {
 		return nil, wire.Errorf(wire.CodeNoPermission, "only an administrator of the user domain may register TV walls")
 	}
-	p := r.Args.Params
-	id, _ := p["hdu_id"].(string)
-	name, _ := p["hdu_name"].(string)
-	if !hduIDPattern.MatchString(id) {
-		return nil, wire.InvalidParam("hdu_id", "must be digits, an underscore and digits, e.g. 3_0")
+	var q model.VCTvWallsCreateRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
 	}
-	if name == "" || len(name) > 64 {
-		return nil, wire.InvalidParam("hdu_name", "must be 1 to 64 bytes")
+	if err := wallRegistration(q); err != nil {
+		return nil, err
 	}
+	id, name := q.HDUID, q.HDUName
 	data, err := record.Encode(wallDoc{Name: name})
 	if err != nil {
 		return nil, err
@@ -74,6 +74,19 @@ func (m *Module) registerWall(ctx context.Context, r *api.Request) (*model.VCTvW
 		return nil, err
 	}
 	return &model.VCTvWallsCreateReply{HDUID: id, Page: "/wall/" + id}, nil
+}
+
+// wallRegistration checks a wall's registration: its hdu_id digits, an
+// underscore and digits (the device and its channel, reference 05 item
+// 67), its name 1 to 64 bytes (90400).
+func wallRegistration(q model.VCTvWallsCreateRequest) error {
+	if !hduIDPattern.MatchString(q.HDUID) {
+		return wire.InvalidParam("hdu_id", "must be digits, an underscore and digits, e.g. 3_0")
+	}
+	if q.HDUName == "" || len(q.HDUName) > 64 {
+		return wire.InvalidParam("hdu_name", "must be 1 to 64 bytes")
+	}
+	return nil
 }
 
 // removeWall answers vc.tv_walls.delete: a wall a running conference
