@@ -139,27 +139,12 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([
 	if err := m.cascadeCheck(ctx, c, members); err != nil {
 		return nil, err
 	}
-	have, err := m.engine.Count(ctx, ec)
+	room, err := m.mtRoomOf(ctx, c, ec)
 	if err != nil {
 		return nil, err
 	}
-	if have+len(members) > ec.MaxJoinMt {
-		return nil, wire.Errorf(CodeMtsOverConf, "conference %s holds %d of its %d terminals (max_join_mt); %d more do not fit",
-			c.ID(), have, ec.MaxJoinMt, len(members))
-	}
-	all, err := m.st.CountRecords(ctx, store.RecordQuery{Kind: record.KindMT})
-	if err != nil {
+	if err := mtFits(c.ID(), room, len(members)); err != nil {
 		return nil, err
-	}
-	if ports := m.confs.Config().MaxPorts; all+len(members) > ports {
-		return nil, wire.Errorf(CodeMtsOverMCU, "the platform's %d terminal ports hold %d terminals; %d more do not fit",
-			ports, all, len(members))
-	}
-	if left, shared, err := m.confs.DomainPortsLeft(ctx, c.Rec.DomainMoid, c.ID()); err != nil {
-		return nil, err
-	} else if shared && len(members) > left { // engine/share.go, --domain-share
-		return nil, wire.Errorf(CodeMtsOverMCU, "the user domain's share of the platform's terminal ports (--domain-share) leaves room for %d more terminals; %d do not fit",
-			left, len(members))
 	}
 	ts, err := m.engine.Add(ctx, ec, members)
 	if err != nil {
@@ -172,6 +157,51 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([
 			Protocol: t.Protocol(), MtID: id}
 	}
 	return out, nil
+}
+
+// mtRoom is what bounds an adding of terminals: the conference's
+// terminals and its max_join_mt, the platform's terminals and terminal
+// ports, and what the user domain's share leaves when shares are on
+// (--domain-share, engine/share.go).
+type mtRoom struct {
+	Have, MaxJoin int
+	All, Ports    int
+	DomainLeft    int
+	Shared        bool
+}
+
+// mtRoomOf reads the room of the conference c for an adding.
+func (m *Module) mtRoomOf(ctx context.Context, c engine.Conference, ec engine.Conf) (mtRoom, error) {
+	room := mtRoom{MaxJoin: ec.MaxJoinMt, Ports: m.confs.Config().MaxPorts}
+	var err error
+	if room.Have, err = m.engine.Count(ctx, ec); err != nil {
+		return room, err
+	}
+	if room.All, err = m.st.CountRecords(ctx, store.RecordQuery{Kind: record.KindMT}); err != nil {
+		return room, err
+	}
+	room.DomainLeft, room.Shared, err = m.confs.DomainPortsLeft(ctx, c.Rec.DomainMoid, c.ID())
+	return room, err
+}
+
+// mtFits is the rule of an adding of n terminals to conference confID:
+// within its max_join_mt (20566), the platform's terminal ports (20301)
+// and the user domain's share of them (20301); a refused adding adds
+// none.
+func mtFits(confID string, room mtRoom, n int) error {
+	if room.Have+n > room.MaxJoin {
+		return wire.Errorf(CodeMtsOverConf, "conference %s holds %d of its %d terminals (max_join_mt); %d more do not fit",
+			confID, room.Have, room.MaxJoin, n)
+	}
+	if room.All+n > room.Ports {
+		return wire.Errorf(CodeMtsOverMCU, "the platform's %d terminal ports hold %d terminals; %d more do not fit",
+			room.Ports, room.All, n)
+	}
+	if room.Shared && n > room.DomainLeft {
+		return wire.Errorf(CodeMtsOverMCU, "the user domain's share of the platform's terminal ports (--domain-share) leaves room for %d more terminals; %d do not fit",
+			room.DomainLeft, n)
+	}
+	return nil
 }
 
 // addMts answers error_code 0 and the added terminals (seed 000 "Response
