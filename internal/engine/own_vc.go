@@ -124,12 +124,14 @@ func (s *VCState) vcRead() [len(vcMembers)]bool {
 // the zero T.
 func readVCMember[T any](raw []byte, read func([]byte) (T, bool)) (T, *otherForm) {
 	var zero T
-	v, ok := read(raw)
-	if !ok {
-		return zero, nil
-	}
+	// Read from the member as the map document held it (a format, kept
+	// as JSON, has its members in name order, as vc read it before).
 	stored, err := record.Canonical(raw)
 	if err != nil {
+		return zero, nil
+	}
+	v, ok := read(stored)
+	if !ok {
 		return zero, nil
 	}
 	written, err := canonicalOf(v)

@@ -138,6 +138,41 @@ func TestVCMembersWrittenAsBefore(t *testing.T) {
 	}
 }
 
+// TestVCMembersOfStoredBytesInAnotherOrder: a member whose stored bytes
+// are not as the server writes them (spaces, members out of name order:
+// a hand edit) is read as the map document read it, its formats in name
+// order, and written as the map document wrote it.
+func TestVCMembersOfStoredBytesInAnotherOrder(t *testing.T) {
+	for _, data := range []string{
+		`{"name":"a","vc_playback":{"vrs_id":{"b":1,"a":[1, 2]},"file_id":3,"anchor_at":0,"file_name":"","paused_at":0,"play_dual_stream":0,"pos_ms":0,"rec_id":"1","state":2,"total_ms":0}}`,
+		`{"name":"a","vc_monitors":[ {"video_format":{"resolution":13,"bitrate":1024},"dst":{"port":7000,"ip":"10.0.0.9"},"heartbeat_at":1,"mode":2,"src":{"type":1,"mt_id":"1","mt_chn_idx":0}} ]}`,
+		`{"name":"a","vc_monitors":[{"video_format":{"z":1,"a":2},"extra":1}]}`,
+	} {
+		doc, err := shape.Decode([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := shape.Encode(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := decode(store.Record{Data: []byte(data)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _, err := encodeConf(c); err != nil || string(got) != string(want) {
+			t.Errorf("%s written as %s, the map document wrote %s (%v)", data, got, want, err)
+		}
+		if !c.ownValid() {
+			t.Errorf("%s: read and unchanged, not kept as written", data)
+		}
+	}
+	c, err := decode(store.Record{Data: []byte(`{"vc_playback":{"vrs_id":{"b":1,"a":[1, 2]},"file_id":3}}`)})
+	if err != nil || c.Playback == nil || string(c.Playback.VrsID) != `{"a":[1,2],"b":1}` {
+		t.Fatalf("vrs_id read as %s (%v)", c.Playback.VrsID, err)
+	}
+}
+
 // TestVCMemberOfAnotherFormChanged: a member of another form is written
 // in this release's form once it changed, without what did not read; a
 // conference that holds it changed is not kept for the written bytes (a
