@@ -93,10 +93,8 @@ func TestComposedRecordingPlaysInChromium(t *testing.T) {
 		m := metric(t, env, "confer_recording_bytes_written_total")
 		return m != "" && m != "0"
 	})
-	// Then three seconds of composed pictures, counted at the viewer.
-	for n := rx.Frames(); rx.Frames() < n+90; {
-		time.Sleep(10 * time.Millisecond)
-	}
+	// Then three seconds of composed pictures, counted in the recording.
+	recorded(t, env, rec, 3*time.Second)
 	testserver.MustOK(t, c.Do("DELETE", vcPath+"/recorders/"+rec, testserver.Params(t, map[string]any{"recorder_mode": 1})))
 
 	list := testserver.MustOK(t, c.Do("GET", "/api/v1/vrs/program", url.Values{"folderid": {"1"}}))

@@ -28,6 +28,7 @@ import (
 	"github.com/confer-platform/confer/internal/compose"
 	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/recorder"
 	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -207,16 +208,14 @@ func TestComposedPictureReachesOnePictureReceivers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitComposed(t, rx, showsPanes(2, green, red))
-	for deadline := time.Now().Add(time.Minute); written.Load() == 0; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the recording wrote nothing in a minute: no key frame of the composition reached it")
-		}
-	}
-	// Let the recording hold a few pictures of the swapped panes.
-	n := rx.Frames()
-	for rx.Frames() < n+30 {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitFor(t, "the recording's first bytes (a key frame of the composition)", func() bool { return written.Load() > 0 })
+	// Let the recording hold a few pictures of the swapped panes, counted
+	// in the recording (recorder.Progress).
+	prog := rec.(interface {
+		Progress(track int) recorder.Progress
+	})
+	n := prog.Progress(rtc.TrackMain).Frames
+	waitFor(t, "30 pictures of the swapped panes in the recording", func() bool { return prog.Progress(rtc.TrackMain).Frames >= n+30 })
 	info, err := rec.Stop()
 	if err != nil {
 		t.Fatal(err)
@@ -240,9 +239,7 @@ func TestComposedPictureReachesOnePictureReceivers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitComposed(t, rx, showsPanes(1, green))
-	for comp.Running() != 0 {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitFor(t, "the compositor stopped", func() bool { return comp.Running() == 0 })
 }
 
 // lastFrame decodes a file's last picture with ffmpeg.

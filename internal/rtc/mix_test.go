@@ -17,6 +17,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/audio"
 	"github.com/confer-platform/confer/internal/audio/tone"
+	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/sfu"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -91,7 +92,7 @@ func TestRecordingHoldsTheMix(t *testing.T) {
 	rec := testserver.MustOK(t, c.Do("POST", vcPath+"/recorders", testserver.Params(t, map[string]any{
 		"video_name": "mix", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0, "recorder_mode": 1,
 		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
-	time.Sleep(3 * time.Second) // three seconds of conference to record
+	recordedTrack(t, env, rec, rtc.TrackAudio, 3*time.Second) // three seconds of the conference's mix in the file
 	// /metrics shows the recording's mix running and its frames.
 	if v := metric(t, env, "confer_mixer_running"); v == "" || v == "0" {
 		t.Errorf("confer_mixer_running = %q while a recording mixes, want at least 1", v)

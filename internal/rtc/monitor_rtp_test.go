@@ -1,6 +1,7 @@
 package rtc_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -39,7 +40,11 @@ type rtpSink struct {
 	pts     map[uint8]bool
 	ssrcs   map[uint32]bool
 	done    chan struct{}
+	flushed chan struct{} // the reader reached a flush marker
 }
+
+// flushMarker is what flush sends the sink: too short to be RTP.
+var flushMarker = []byte("flush")
 
 func newSink(t *testing.T, write func(*rtp.Packet) error) *rtpSink {
 	t.Helper()
@@ -47,7 +52,7 @@ func newSink(t *testing.T, write func(*rtp.Packet) error) *rtpSink {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &rtpSink{conn: conn, pts: map[uint8]bool{}, ssrcs: map[uint32]bool{}, done: make(chan struct{})}
+	s := &rtpSink{conn: conn, pts: map[uint8]bool{}, ssrcs: map[uint32]bool{}, done: make(chan struct{}), flushed: make(chan struct{}, 1)}
 	go func() {
 		defer close(s.done)
 		buf := make([]byte, 1500)
@@ -55,6 +60,10 @@ func newSink(t *testing.T, write func(*rtp.Packet) error) *rtpSink {
 			n, err := conn.Read(buf)
 			if errors.Is(err, net.ErrClosed) {
 				return
+			}
+			if err == nil && bytes.Equal(buf[:n], flushMarker) {
+				s.flushed <- struct{}{}
+				continue
 			}
 			var p rtp.Packet
 			if err != nil || p.Unmarshal(buf[:n]) != nil {
@@ -72,6 +81,25 @@ func newSink(t *testing.T, write func(*rtp.Packet) error) *rtpSink {
 }
 
 func (s *rtpSink) port() int { return s.conn.LocalAddr().(*net.UDPAddr).Port }
+
+// flush waits until the sink has counted every datagram queued at its
+// socket before the call (the event, where a sleep guessed how long the
+// packets already on their way take): it sends the sink a marker, which
+// the reader reaches after them. A loopback datagram is in the socket's
+// queue when its send returns, so once a sender is closed every packet it
+// wrote is counted after flush.
+func (s *rtpSink) flush(t *testing.T) {
+	t.Helper()
+	c, err := net.DialUDP("udp", nil, s.conn.LocalAddr().(*net.UDPAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write(flushMarker); err != nil {
+		t.Fatal(err)
+	}
+	<-s.flushed // until go test's -timeout: loopback does not lose the marker
+}
 
 // close ends the reading, so that the file can be closed and read.
 func (s *rtpSink) close() { s.conn.Close(); <-s.done }
@@ -160,11 +188,13 @@ func TestMonitorSendsRTP(t *testing.T) {
 	testserver.MustOK(t, c.Do("DELETE", vcPath+"/monitors/127.0.0.1/"+strconv.Itoa(video2.port()), nil))
 	env.Advance(t, vc.MonitorTimeout+time.Second)
 	env.Tick(t)
-	time.Sleep(200 * time.Millisecond) // packets already on their way
+	video2.flush(t) // the packets already on their way are counted
+	audio2.flush(t)
 	v, a := video2.packets.Load(), audio2.packets.Load()
 	pub.round = 2
-	pub.send(t, 0, 2*time.Second)
-	time.Sleep(200 * time.Millisecond)
+	pub.send(t, 0, 2*time.Second) // 2 s in real time: a sender left running would send hundreds
+	video2.flush(t)
+	audio2.flush(t)
 	if dv, da := video2.packets.Load()-v, audio2.packets.Load()-a; dv > 0 || da > 0 {
 		t.Errorf("after DELETE and the heartbeat's timeout: %d video and %d audio packets arrived, want none", dv, da)
 	}
@@ -235,7 +265,7 @@ func TestMonitorAfterRestart(t *testing.T) {
 	cb := b.LoggedIn(t)
 	tok = rtcToken(t, cb, conf, map[string]any{"name": "desk again", "role": "publish"})
 	publish(t, tok["whip_url"].(string), tok["token"].(string))
-	time.Sleep(300 * time.Millisecond)
+	sink.flush(t) // the killed node's last packets are counted before
 	before := sink.packets.Load()
 	testserver.MustOK(t, cb.Do("POST", vcPath+"/monitors_heartbeat", testserver.Params(t, map[string]any{
 		"monitors": []any{dst}})))
@@ -278,9 +308,13 @@ func TestMonitorOnTheMediaOwner(t *testing.T) {
 	testserver.MustOK(t, cb.Do("DELETE", vcPath+"/monitors/127.0.0.1/"+strconv.Itoa(sink.port()), nil))
 	a.Tick(t)
 	waitFor(t, "A's sender closed", func() bool { return a.Srv.SFU().Sessions() == onA })
-	time.Sleep(100 * time.Millisecond)
+	sink.flush(t) // the packets already on their way are counted
 	n := sink.packets.Load()
+	// The thing under test is an absence: 300 ms of the publisher's
+	// media (a packet every 10 ms) in which a sender left open would
+	// show; then what it sent is counted.
 	time.Sleep(300 * time.Millisecond)
+	sink.flush(t)
 	if d := sink.packets.Load() - n; d > 0 {
 		t.Errorf("%d packets after the monitor stopped, want none", d)
 	}

@@ -35,6 +35,14 @@ var (
 	recAudio = []sfu.LocalCodec{{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, PayloadType: 111}}
 )
 
+// The tracks of a recording's file, in order (recorder.Options.Tracks):
+// the main video, the audio, the dual video when it is recorded.
+const (
+	TrackMain = iota
+	TrackAudio
+	TrackDual
+)
+
 func payloadTypes(cs []sfu.LocalCodec) map[uint8]string {
 	out := map[uint8]string{}
 	for _, c := range cs {
@@ -70,7 +78,7 @@ func (r *Recorder) Record(ctx context.Context, conf string, spec media.RecordSpe
 	// holds that terminal's own sound and picture.
 	main, err := r.SFU.OpenLocal(ctx, conf, sfu.LocalOptions{Receive: src, Terminal: spec.Terminal,
 		MixedAudio: src == sfu.SourceBroadcast, Composed: src == sfu.SourceBroadcast,
-		AudioOut: rec.rec.Writer(1), VideoOut: rec.rec.Writer(0), AudioCodecs: recAudio, VideoCodecs: recVideo})
+		AudioOut: rec.rec.Writer(TrackAudio), VideoOut: rec.rec.Writer(TrackMain), AudioCodecs: recAudio, VideoCodecs: recVideo})
 	if err != nil {
 		rec.rec.Stop()
 		os.Remove(spec.Path)
@@ -78,7 +86,7 @@ func (r *Recorder) Record(ctx context.Context, conf string, spec media.RecordSpe
 	}
 	rec.taps = append(rec.taps, main)
 	if spec.Dual {
-		dual, err := r.SFU.OpenLocal(ctx, conf, sfu.LocalOptions{Receive: sfu.SourceDual, VideoOut: rec.rec.Writer(2), VideoCodecs: recVideo})
+		dual, err := r.SFU.OpenLocal(ctx, conf, sfu.LocalOptions{Receive: sfu.SourceDual, VideoOut: rec.rec.Writer(TrackDual), VideoCodecs: recVideo})
 		if err != nil {
 			main.Close()
 			rec.rec.Stop()
@@ -130,9 +138,9 @@ func (r *recording) closeTaps() {
 	}
 }
 
-// Progress is what the main video track took into the file so far
-// (recorder.Progress).
-func (r *recording) Progress() recorder.Progress { return r.rec.Progress(0) }
+// Progress is what a track (TrackMain, TrackAudio, TrackDual) took into
+// the file so far (recorder.Progress).
+func (r *recording) Progress(track int) recorder.Progress { return r.rec.Progress(track) }
 
 func (r *recording) Pause()                { r.rec.Pause() }
 func (r *recording) Resume()               { r.rec.Resume() }

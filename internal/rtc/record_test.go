@@ -17,6 +17,7 @@ import (
 
 	"github.com/confer-platform/confer/internal/recorder"
 	"github.com/confer-platform/confer/internal/recorder/rectest"
+	"github.com/confer-platform/confer/internal/rtc"
 	"github.com/confer-platform/confer/internal/rtctest"
 	"github.com/confer-platform/confer/internal/server"
 	"github.com/confer-platform/confer/internal/sfu"
@@ -91,7 +92,7 @@ func (p *mediaPublisher) sendAt(t *testing.T, from, to time.Duration, speed time
 			continue
 		}
 		if d := (pk.At-from)/speed - time.Since(start); d > 0 {
-			time.Sleep(d)
+			time.Sleep(d) // pacing: the media's own timing is what is sent, not a wait
 		}
 		tr, rate := p.audio, uint32(48000)
 		if pk.Video {
@@ -109,13 +110,20 @@ func (p *mediaPublisher) sendAt(t *testing.T, from, to time.Duration, speed time
 }
 
 // recorded waits until the running recording rec has taken span of
-// its main video into the file (rtc.Recordings' Progress, read under the
-// recorder's lock): the event that the media sent reached the file,
-// rather than a time for it to.
+// its main video into the file.
 func recorded(t *testing.T, env *testserver.Env, rec string, span time.Duration) {
 	t.Helper()
-	waitFor(t, fmt.Sprintf("%v of the recording's video in its file", span), func() bool {
-		p, ok := env.Srv.Recordings().Progress(rec)
+	recordedTrack(t, env, rec, rtc.TrackMain, span)
+}
+
+// recordedTrack waits until the running recording rec has taken span of
+// a track into the file (rtc.Recordings' Progress, read under the
+// recorder's lock): the event that the media reached the file, rather
+// than a time for it to.
+func recordedTrack(t *testing.T, env *testserver.Env, rec string, track int, span time.Duration) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("%v of the recording's track %d in its file", span, track), func() bool {
+		p, ok := env.Srv.Recordings().Progress(rec, track)
 		return ok && p.Span >= span
 	})
 }

@@ -121,22 +121,24 @@ func (rs *Recordings) Recording(recID string) media.Running {
 	return nil
 }
 
-// Progress is what the recording rec_id running on this node took of
-// its main video into the file so far (recorder.Progress); false when
-// none runs here or its recorder does not tell. Tests wait on it for the
-// media they sent to be in the file.
-func (rs *Recordings) Progress(recID string) (recorder.Progress, bool) {
+// Progress is what the recording rec_id running on this node took of a
+// track (TrackMain, TrackAudio, TrackDual) into the file so far
+// (recorder.Progress); false when none runs here or its recorder does
+// not tell. Tests wait on it for the media they sent to be in the file.
+func (rs *Recordings) Progress(recID string, track int) (recorder.Progress, bool) {
 	rs.mu.Lock()
 	run := rs.runs[recID]
 	rs.mu.Unlock()
 	if run == nil {
 		return recorder.Progress{}, false
 	}
-	p, ok := run.rec.(interface{ Progress() recorder.Progress })
+	p, ok := run.rec.(interface {
+		Progress(track int) recorder.Progress
+	})
 	if !ok {
 		return recorder.Progress{}, false
 	}
-	return p.Progress(), true
+	return p.Progress(track), true
 }
 
 // StopRecording finalises the file of the recording rec_id on this node
