@@ -129,7 +129,7 @@ func waitComposed(t *testing.T, in *compose.Input, check func(*compose.Frame) er
 			}
 			continue
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond) // polls for the next picture (compose.Input counts them), bounded by 300 pictures
 	}
 	t.Fatalf("no composed picture as expected after 300 pictures: %v", last)
 }

@@ -357,6 +357,8 @@ func TestVoiceActivationPicksTheLoudest(t *testing.T) {
 	}
 	waitFor(t, "the loud publisher as speaker", func() bool {
 		env.Clock.Advance(time.Second) // the hold is read on the engine's clock
+		// Pacing, not a wait: an engine second per 100 ms of the
+		// publishers' real audio levels, whose loudness the hold weighs.
 		time.Sleep(100 * time.Millisecond)
 		return speaker() == loud
 	})

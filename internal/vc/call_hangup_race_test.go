@@ -31,7 +31,7 @@ func TestCallDuringHangup(t *testing.T) {
 		go func() { defer wg.Done(); api.Do("DELETE", "/api/v1/vc/confs/"+id+"/online_mts", mts) }()
 		go func() {
 			defer wg.Done()
-			time.Sleep(time.Duration(i%8) * time.Millisecond)
+			time.Sleep(time.Duration(i%8) * time.Millisecond) // the thing under test: the call lands 0 to 7 ms into the hang up
 			if r := api.Do("POST", "/api/v1/vc/confs/"+id+"/online_mts", mts); r.Code() == 99999 {
 				t.Errorf("call during a hang up, round %d: %s", i, r.Raw)
 				bad++
