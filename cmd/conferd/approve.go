@@ -75,9 +75,9 @@ func conferenceCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 			var creator struct {
 				Name record.Text `json:"name"`
 			}
-			record.Member(c.Doc["creator"], &creator) // absent or of another form: ""
-			fmt.Fprintf(stdout, "%s\t%s\t%q\tby %s\tstart %s\n", c.ID(), record.Str(c.Doc, "user_domain_name"),
-				record.Str(c.Doc, "name"), creator.Name, record.Str(c.Doc, "start_time"))
+			c.Member("creator", &creator) // absent or of another form: ""
+			fmt.Fprintf(stdout, "%s\t%s\t%q\tby %s\tstart %s\n", c.ID(), c.UserDomainName(),
+				c.Name(), creator.Name, c.StartTimeText())
 		}
 		return 0
 	}

@@ -74,7 +74,7 @@ func (m *Module) approve(ctx context.Context, r *api.Request) (wire.Object, erro
 	if err != nil {
 		return nil, err
 	}
-	reply := shape.Project(c.Doc, r.Endpoint.Reply)
+	reply := shape.Project(c.Document(), r.Endpoint.Reply)
 	reply["state"], reply["description"] = c.Rec.State, descDone
 	return reply, nil
 }

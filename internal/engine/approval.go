@@ -114,7 +114,7 @@ func (s *Conferences) CreateOrHold(ctx context.Context, sp Spec) (Conference, er
 	if err != nil {
 		return Conference{}, err
 	}
-	ports := Ports(c.Doc)
+	ports := c.Ports()
 	if ports > s.cfg.MaxPorts { // could never run
 		return Conference{}, failf(ErrNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
 	}
@@ -123,7 +123,7 @@ func (s *Conferences) CreateOrHold(ctx context.Context, sp Spec) (Conference, er
 	if !sp.Start.IsZero() && sp.Start.After(now) {
 		start, booked = sp.Start, sp.Start
 	}
-	c.Doc["meeting_id"] = newMeetingID()
+	c.SetMeetingID(newMeetingID())
 	c.schedule(start)
 	rec := store.Record{Kind: record.KindConf, DomainMoid: sp.DomainMoid, OwnerMoid: sp.OwnerMoid,
 		State: StatePending, DueAt: booked, CreatedAt: now, UpdatedAt: now}
@@ -174,7 +174,7 @@ func (s *Conferences) Approve(ctx context.Context, domainMoid, confID string) (C
 			return Conference{}, failf(ErrConfNotFound, "conference %s: its booked time ended while it awaited approval; it is dropped", confID)
 		}
 	}
-	due := s.markStart(c, end, now) // start_pending.go
+	due := s.markStart(&c, end, now) // start_pending.go
 	data, _, err := encodeConf(c)
 	if err != nil {
 		return Conference{}, err

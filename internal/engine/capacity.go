@@ -38,7 +38,7 @@ type confPorts struct {
 // the documents of changed conferences only, and the terminals' keys.
 func (s *Conferences) Usage(ctx context.Context) (Usage, error) {
 	confs, err := Scan(ctx, s.st, &s.ports, StateRunning, func(c Conference) confPorts {
-		return confPorts{size: Ports(c.Doc), preoccupy: record.Int(c.Doc, "preoccupy_resource") == 1}
+		return confPorts{size: c.Ports(), preoccupy: c.PreoccupyResource() == 1}
 	})
 	if err != nil {
 		return Usage{}, err

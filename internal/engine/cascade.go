@@ -80,7 +80,7 @@ func (p LocalPeers) Find(ctx context.Context, domainMoid, account string) (Peer,
 	}
 	c, err := p.Confs.Get(ctx, domainMoid, account, StateRunning)
 	if err == nil {
-		return Peer{Conf: runningConfOf(c), Name: record.Str(c.Doc, "name"), Live: true}, nil
+		return Peer{Conf: runningConfOf(c), Name: c.Name(), Live: true}, nil
 	}
 	if !errors.Is(err, ErrConfNotFound) {
 		return Peer{}, err
@@ -114,7 +114,7 @@ func (e *Engine) runningConf(ctx context.Context, domainMoid, confID string) (Co
 // terminal limit.
 func runningConfOf(c Conference) Conf {
 	ec := ConfOf(c)
-	ec.MaxJoinMt = Ports(c.Doc)
+	ec.MaxJoinMt = c.Ports()
 	return ec
 }
 

@@ -52,7 +52,7 @@ func (e *Engine) Detach(ctx context.Context, domain string, d Detach) error {
 		}
 		uplink = up.UplinkID
 		c.Superior = nil
-		c.Doc["superior_cascade"] = 0
+		c.SetSuperiorCascade(0)
 		return true, nil
 	})
 	if errors.Is(err, ErrConfNotFound) || uplink == "" {
@@ -62,7 +62,7 @@ func (e *Engine) Detach(ctx context.Context, domain string, d Detach) error {
 		return err
 	}
 	sub := ConfOf(c)
-	sub.MaxJoinMt = Ports(c.Doc)
+	sub.MaxJoinMt = c.Ports()
 	if err := e.Remove(ctx, sub, []string{uplink}); err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}

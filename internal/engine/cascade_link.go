@@ -55,7 +55,7 @@ func (e *Engine) establish(ctx context.Context, sup Conf, linkID string, p Peer)
 			return false, fmt.Errorf("%w: conference %s already has the superior conference %s", ErrRefused, subID, up.ConfID)
 		}
 		c.Superior = &Superior{ConfID: sup.ConfID, LinkID: linkID}
-		c.Doc["superior_cascade"] = 1
+		c.SetSuperiorCascade(1)
 		return true, nil
 	})
 	if errors.Is(err, ErrConfNotFound) {
@@ -87,7 +87,7 @@ func (e *Engine) establish(ctx context.Context, sup Conf, linkID string, p Peer)
 			}
 		}
 		c.Links = append(c.Links, CascadeLink{LinkID: linkID, ConfID: subID})
-		c.Doc["subordinate_cascade"] = 1
+		c.SetSubordinateCascade(1)
 		return true, nil
 	})
 	if errors.Is(err, ErrConfNotFound) {

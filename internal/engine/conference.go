@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // ConfOf reads the call settings of a conference document (reference 04:
@@ -17,11 +16,11 @@ func ConfOf(c Conference) Conf {
 	return Conf{
 		DomainMoid:   c.Rec.DomainMoid,
 		ConfID:       c.ID(),
-		CallMode:     num(c.Doc["call_mode"]),
-		CallTimes:    num(c.Doc["call_times"]),
-		CallInterval: time.Duration(num(c.Doc["call_interval"])) * time.Second,
-		MaxJoinMt:    num(c.Doc["max_join_mt"]),
-		Bitrate:      num(c.Doc["bitrate"]),
+		CallMode:     c.callInt("call_mode"),
+		CallTimes:    c.callInt("call_times"),
+		CallInterval: time.Duration(c.callInt("call_interval")) * time.Second,
+		MaxJoinMt:    c.callInt("max_join_mt"),
+		Bitrate:      c.callInt("bitrate"),
 		Version:      c.Rec.Version,
 	}
 }
@@ -63,7 +62,7 @@ type invitee struct {
 // object is left out, as a member that is not a list gives none.
 func invitees(c Conference, member string) []invitee {
 	var l []json.RawMessage
-	if !record.Member(c.Doc[member], &l) {
+	if !c.Member(member, &l) {
 		return nil
 	}
 	out := make([]invitee, 0, len(l))

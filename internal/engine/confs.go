@@ -277,7 +277,7 @@ func readAs[T any](rec store.Record, startOf func(*T) string) (Read[T], error) {
 // StartTime returns the conference's start time (its record's creation
 // time when the document has none).
 func (c Conference) StartTime() time.Time {
-	if t, err := record.ParseTime(record.Str(c.Doc, "start_time")); err == nil {
+	if t, err := record.ParseTime(c.StartTimeText()); err == nil {
 		return t
 	}
 	return c.Rec.CreatedAt

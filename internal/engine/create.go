@@ -35,7 +35,7 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 	if err != nil {
 		return Conference{}, err
 	}
-	ports := Ports(c.Doc)
+	ports := c.Ports()
 	if ports > s.cfg.MaxPorts {
 		return Conference{}, failf(ErrNoResource, "no idle conference resource: a %d-party conference exceeds the platform's %d terminal ports", ports, s.cfg.MaxPorts)
 	}
@@ -43,7 +43,7 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 	if !sp.Start.IsZero() && sp.Start.After(now) {
 		start, booked = sp.Start, true
 	}
-	c.Doc["meeting_id"] = newMeetingID()
+	c.SetMeetingID(newMeetingID())
 	end := c.schedule(start)
 	rec := store.Record{Kind: record.KindConf, DomainMoid: sp.DomainMoid, OwnerMoid: sp.OwnerMoid,
 		State: StateRunning, DueAt: end, CreatedAt: now, UpdatedAt: now}
@@ -52,7 +52,7 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 		return s.insert(ctx, rec, c, sp.Number)
 	}
 
-	rec.DueAt = s.markStart(c, end, now) // start_pending.go
+	rec.DueAt = s.markStart(&c, end, now) // start_pending.go
 
 	c, err = s.admitInsert(ctx, Reserved(c), rec, c, sp.Number)
 	if err != nil {
@@ -103,7 +103,7 @@ func (s *Conferences) admitInsert(ctx context.Context, ports int, rec store.Reco
 // conferences are skipped.
 func (s *Conferences) insert(ctx context.Context, rec store.Record, c Conference, number string) (Conference, error) {
 	put := func(id string) (Conference, error) {
-		c.Doc["conf_id"] = id
+		c.setMember("conf_id", id)
 		data, err := shape.Encode(c.Doc)
 		if err != nil {
 			return Conference{}, err
@@ -139,12 +139,12 @@ func (s *Conferences) insert(ctx context.Context, rec store.Record, c Conference
 // schedule sets a conference's start_time and end_time ("" for a
 // permanent one) from its start and its duration in minutes, and returns
 // its end.
-func (c Conference) schedule(start time.Time) time.Time {
-	end := EndTime(start, record.Int(c.Doc, "duration"))
-	c.Doc["start_time"] = record.FormatTime(start)
-	c.Doc["end_time"] = ""
+func (c *Conference) schedule(start time.Time) time.Time {
+	end := EndTime(start, c.Duration())
+	c.SetStartTimeText(record.FormatTime(start))
+	c.SetEndTimeText("")
 	if !end.IsZero() {
-		c.Doc["end_time"] = record.FormatTime(end)
+		c.SetEndTimeText(record.FormatTime(end))
 	}
 	return end
 }

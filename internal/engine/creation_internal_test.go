@@ -37,8 +37,8 @@ func TestCreationReadersKeepTheMapReading(t *testing.T) {
 			w, _ := json.Marshal(want)
 			t.Errorf("%s: Invited = %s, want %s", d, g, w)
 		}
-		if got, want := creatorName(c), mapCreatorName(doc); got != want {
-			t.Errorf("%s: creatorName = %q, want %q", d, got, want)
+		if got, want := c.CreatorName(), mapCreatorName(doc); got != want {
+			t.Errorf("%s: CreatorName = %q, want %q", d, got, want)
 		}
 	}
 	// A document just built (Create's, before it is stored) holds Go

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"time"
-
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // Creation types of reference 04 "创建会议" (create_type): 1 instant
@@ -38,17 +36,8 @@ func EndTime(start time.Time, duration int) time.Time {
 // max_join_mt with preoccupy_resource 1, else none (its terminals take
 // theirs as they join; capacity.go Usage).
 func Reserved(c Conference) int {
-	if record.Int(c.Doc, "preoccupy_resource") == 1 {
-		return Ports(c.Doc)
+	if c.PreoccupyResource() == 1 {
+		return c.Ports()
 	}
 	return 0
-}
-
-// Ports returns a conference's size in terminal ports: its max_join_mt,
-// DefaultMaxJoinMt when it has none.
-func Ports(doc map[string]any) int {
-	if n := record.Int(doc, "max_join_mt"); n > 0 {
-		return n
-	}
-	return DefaultMaxJoinMt
 }

@@ -148,8 +148,8 @@ func (e *Engine) keepHistory(ctx context.Context, c Conference) {
 		return
 	}
 	now := e.clk.Now()
-	h := History{ID: historyID(conf.ConfID, now), ConfID: conf.ConfID, Name: str(c.Doc["name"]),
-		CreatorMoid: c.Rec.OwnerMoid, CreatorName: creatorName(c), End: now, Calls: []Call{}}
+	h := History{ID: historyID(conf.ConfID, now), ConfID: conf.ConfID, Name: c.stringMember("name"),
+		CreatorMoid: c.Rec.OwnerMoid, CreatorName: c.CreatorName(), End: now, Calls: []Call{}}
 	h.Start = startOf(c)
 	for _, rec := range recs {
 		var call Call
@@ -195,19 +195,10 @@ func historyID(confID string, end time.Time) string {
 // startOf is a conference's start time (start_time, ISO 8601), or its
 // record's creation when unreadable.
 func startOf(c Conference) time.Time {
-	if t, err := record.ParseTime(str(c.Doc["start_time"])); err == nil {
+	if t, err := record.ParseTime(c.stringMember("start_time")); err == nil {
 		return t
 	}
 	return c.Rec.CreatedAt
-}
-
-// creatorName is the creating account's user name (mc's creator).
-func creatorName(c Conference) string {
-	var cr struct {
-		Name docStr `json:"name"`
-	}
-	record.Member(c.Doc["creator"], &cr)
-	return string(cr.Name)
 }
 
 // runDueHistory deletes the histories whose retention ended.

@@ -141,7 +141,7 @@ func (s *Conferences) admitStart(ctx context.Context, c *Conference, end, now ti
 	}
 	rec, booked := c.Rec, c.Rec
 	var err error
-	rec.State, rec.DueAt, rec.UpdatedAt = StateRunning, s.markStart(*c, end, now), now
+	rec.State, rec.DueAt, rec.UpdatedAt = StateRunning, s.markStart(c, end, now), now
 	if rec.Data, _, err = encodeConf(*c); err != nil {
 		return false, err
 	}

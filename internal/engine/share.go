@@ -99,7 +99,7 @@ func (s *Conferences) DomainPortsLeft(ctx context.Context, domain, confID string
 		return 0, false, err
 	}
 	confs, err := Scan(ctx, s.st, &s.ports, StateRunning, func(c Conference) confPorts {
-		return confPorts{size: Ports(c.Doc), preoccupy: record.Int(c.Doc, "preoccupy_resource") == 1}
+		return confPorts{size: c.Ports(), preoccupy: c.PreoccupyResource() == 1}
 	})
 	if err != nil {
 		return 0, false, err

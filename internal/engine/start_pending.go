@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -35,9 +34,9 @@ const StartLease = 30 * time.Second
 // markStart marks a conference that starts at now with end as pending
 // until its follow-up is done, and returns its due time: the lease's end,
 // or its own end when that comes first.
-func (s *Conferences) markStart(c Conference, end, now time.Time) time.Time {
-	c.Doc[DocStartPending] = now.UTC().Format(time.RFC3339Nano)
-	return DueOf(c, end)
+func (s *Conferences) markStart(c *Conference, end, now time.Time) time.Time {
+	c.setStartPending(now.UTC().Format(time.RFC3339Nano))
+	return DueOf(*c, end)
 }
 
 // DueOf is the due time of a running conference ending at end (zero:
@@ -45,7 +44,7 @@ func (s *Conferences) markStart(c Conference, end, now time.Time) time.Time {
 // pending and the lease ends first. A change of a running conference's
 // end stores this as its due time.
 func DueOf(c Conference, end time.Time) time.Time {
-	mark, err := time.Parse(time.RFC3339Nano, record.Str(c.Doc, DocStartPending))
+	mark, err := time.Parse(time.RFC3339Nano, c.StartPending())
 	if err != nil {
 		return end
 	}
@@ -69,7 +68,7 @@ func endOf(c Conference) (time.Time, error) {
 // when the conference ended, or when the mark is not c's (removed by
 // another node, or a later conference under the same number).
 func (s *Conferences) StartDone(ctx context.Context, c Conference) error {
-	mark := record.Str(c.Doc, DocStartPending)
+	mark := c.StartPending()
 	if mark == "" {
 		return nil
 	}
@@ -81,10 +80,10 @@ func (s *Conferences) StartDone(ctx context.Context, c Conference) error {
 		if err != nil {
 			return err
 		}
-		if record.Str(cur.Doc, DocStartPending) != mark || cur.MeetingID() != c.MeetingID() {
+		if cur.StartPending() != mark || cur.MeetingID() != c.MeetingID() {
 			return nil
 		}
-		delete(cur.Doc, DocStartPending)
+		cur.setStartPending("")
 		if cur.Rec.DueAt, err = endOf(cur); err != nil {
 			return err
 		}
@@ -102,11 +101,10 @@ func (s *Conferences) StartDone(ctx context.Context, c Conference) error {
 // pendingStart tells whether a running conference that came due is a
 // start whose follow-up did not finish, rather than one whose end came.
 func pendingStart(rec store.Record, now time.Time) (Conference, bool) {
-	doc, err := shape.Decode(rec.Data)
-	if err != nil || record.Str(doc, DocStartPending) == "" {
+	c, err := decode(rec)
+	if err != nil || c.StartPending() == "" {
 		return Conference{}, false
 	}
-	c := newConference(rec, doc)
 	end, err := endOf(c)
 	if err != nil || (!end.IsZero() && !now.Before(end)) {
 		return Conference{}, false
@@ -122,7 +120,7 @@ func pendingStart(rec store.Record, now time.Time) (Conference, bool) {
 func (s *Conferences) resumeStart(ctx context.Context, c Conference) error {
 	if cl, ok := s.st.(store.Claimer); ok {
 		now := s.clk.Now()
-		name := "start/" + c.Rec.DomainMoid + "/" + c.ID() + "@" + record.Str(c.Doc, DocStartPending)
+		name := "start/" + c.Rec.DomainMoid + "/" + c.ID() + "@" + c.StartPending()
 		mine, err := cl.Claim(ctx, name, now, now.Add(StartLease))
 		if err != nil || !mine {
 			return err

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // Voice activation (reference 05 items 31 and 32, "开启/关闭语音激励";
@@ -63,10 +62,10 @@ func (e *Engine) AudioLevels(ctx context.Context, conf string, levels []media.Au
 	if err != nil {
 		return nil // ended meanwhile
 	}
-	if record.Int(doc.Doc, "voice_activity_detection") != 1 {
+	if doc.VoiceActivityDetection() != 1 {
 		return nil
 	}
-	if iv := time.Duration(record.Int(doc.Doc, "vacinterval")) * time.Second; held < iv {
+	if iv := time.Duration(doc.Vacinterval()) * time.Second; held < iv {
 		return nil
 	}
 	if st, err := e.State(ctx, c, loudest); err != nil || st != StateOnline {

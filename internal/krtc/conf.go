@@ -64,12 +64,12 @@ func (c roomConf) document() ([]byte, error) { return record.Encode(c) }
 
 // setFields writes a room's settings into its running conference's
 // document, each member in the form a stored document holds it.
-func setFields(c engine.Conference, room model.Room) {
+func setFields(c *engine.Conference, room model.Room) {
 	f := fieldsOf(room)
-	c.Doc["bitrate"] = record.Stored(f.Bitrate)
-	c.Doc["conf_type"] = record.Stored(f.ConfType)
-	c.Doc["max_join_mt"] = record.Stored(f.MaxJoinMt)
-	c.Doc["meeting_room_name"] = f.MeetingRoomName
-	c.Doc["name"] = f.Name
-	c.Doc["video_formats"] = record.Stored(f.VideoFormats)
+	c.SetBitrate(f.Bitrate)
+	c.SetConfType(f.ConfType)
+	c.SetMaxJoinMt(f.MaxJoinMt)
+	c.SetMeetingRoomName(f.MeetingRoomName)
+	c.SetName(f.Name)
+	c.SetMember("video_formats", f.VideoFormats)
 }

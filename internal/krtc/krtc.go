@@ -389,7 +389,7 @@ func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error
 	} else if taken {
 		return nil, wire.Errorf(CodeRoomNameExists, "a room named %q already exists", name)
 	}
-	if grow := doc.MaxJoinMt - engine.Ports(c.Doc); grow > 0 {
+	if grow := doc.MaxJoinMt - c.Ports(); grow > 0 {
 		u, err := m.confs.Usage(ctx)
 		if err != nil {
 			return nil, err
@@ -400,7 +400,7 @@ func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error
 		}
 	}
 	for {
-		setFields(c, doc)
+		setFields(&c, doc)
 		err := m.confs.Update(ctx, c)
 		if errors.Is(err, store.ErrConflict) {
 			if c, err = m.confs.Get(ctx, r.Principal.DomainMoid, c.ID(), engine.StateRunning); err != nil {

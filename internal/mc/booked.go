@@ -78,5 +78,5 @@ func (m *Module) getBooked(ctx context.Context, r *api.Request) (wire.Object, er
 	if err != nil {
 		return nil, err
 	}
-	return shape.Project(c.Doc, r.Endpoint.Reply), nil
+	return shape.Project(c.Document(), r.Endpoint.Reply), nil
 }

@@ -102,7 +102,7 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	reply := shape.Project(c.Doc, r.Endpoint.Reply)
+	reply := shape.Project(c.Document(), r.Endpoint.Reply)
 	reply["description"] = confDone
 	return reply, nil
 }

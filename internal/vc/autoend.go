@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // autoEnd tells whether a conference created with auto_end 1 (reference
@@ -12,7 +11,7 @@ import (
 // left the call: no terminal is online or ringing any more. A departure
 // decides it (onLeave, Effects.End); the engine ends the conference.
 func (m *Module) autoEnd(ctx context.Context, c engine.Conference) (bool, error) {
-	if record.Int(c.Doc, "auto_end") != 1 {
+	if c.AutoEnd() != 1 {
 		return false, nil
 	}
 	ts, err := m.terminals(ctx, engine.ConfOf(c))

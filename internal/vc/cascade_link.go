@@ -41,7 +41,7 @@ func isConfNotFound(err error) bool {
 // limit, as mtConf builds it.
 func mtEngineConf(c engine.Conference) engine.Conf {
 	ec := engine.ConfOf(c)
-	ec.MaxJoinMt = engine.Ports(c.Doc)
+	ec.MaxJoinMt = c.Ports()
 	return ec
 }
 

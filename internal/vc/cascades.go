@@ -9,7 +9,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -49,7 +48,7 @@ type cascadeConf struct {
 // cascadeNode reads the conference c of the tree with its subordinates,
 // down to 16 levels; path is its cascade_id ("" for the root).
 func (m *Module) cascadeNode(ctx context.Context, c engine.Conference, path string, depth int) (cascadeConf, error) {
-	node := cascadeConf{ConfID: c.ID(), Name: record.Str(c.Doc, "name"), Path: path}
+	node := cascadeConf{ConfID: c.ID(), Name: c.Name(), Path: path}
 	for _, l := range c.Links {
 		if depth >= 16 {
 			break

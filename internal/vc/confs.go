@@ -47,7 +47,7 @@ func (m *Module) listConfs(ctx context.Context, r *api.Request, lc *listCache) e
 			if err != nil {
 				return err
 			}
-			if b, err = lc.items.Put(r, k.ID, c.Rec.Version, shape.Project(c.Doc, fields)); err != nil {
+			if b, err = lc.items.Put(r, k.ID, c.Rec.Version, shape.Project(c.Document(), fields)); err != nil {
 				return err
 			}
 			k.Version = c.Rec.Version
@@ -81,5 +81,5 @@ func (m *Module) getConf(ctx context.Context, r *api.Request) (wire.Object, erro
 	if err != nil {
 		return nil, err
 	}
-	return shape.Project(c.Doc, r.Endpoint.Reply), nil
+	return shape.Project(c.Document(), r.Endpoint.Reply), nil
 }

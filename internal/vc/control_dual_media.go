@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // A dual stream that a terminal starts on its own (a screen share of the
@@ -23,7 +22,7 @@ import (
 
 // mayShare tells whether dual_mode lets mt send the dual stream.
 func mayShare(c engine.Conference, mt string) bool {
-	switch record.Int(c.Doc, "dual_mode") {
+	switch c.DualMode() {
 	case 1:
 		return true
 	case 2:
@@ -36,7 +35,7 @@ func mayShare(c engine.Conference, mt string) bool {
 // whoMayShare says, for the person refused, who may share under the
 // conference's dual_mode (the seeds' 0 speaker, 1 anyone, 2 chairman).
 func whoMayShare(c engine.Conference) string {
-	if record.Int(c.Doc, "dual_mode") == 2 {
+	if c.DualMode() == 2 {
 		return "only the chairman or the terminal the chair names may share a screen in this conference"
 	}
 	return "only the speaker may share a screen in this conference"
@@ -49,7 +48,7 @@ func mediaDualStarted(mt string, online bool) engine.Change {
 	return engine.Change{
 		Conf: func(_ context.Context, c *engine.Conference, _ []engine.Terminal) (bool, error) {
 			if !mayShare(*c, mt) {
-				return false, fmt.Errorf("%w: %s (dual_mode %d)", media.ErrRefused, whoMayShare(*c), record.Int(c.Doc, "dual_mode"))
+				return false, fmt.Errorf("%w: %s (dual_mode %d)", media.ErrRefused, whoMayShare(*c), c.DualMode())
 			}
 			if !online {
 				return false, fmt.Errorf("%w: terminal %s is not online", media.ErrRefused, mt)

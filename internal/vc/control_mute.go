@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // Silence and mute the whole conference (reference 05 items 25 and 26,
@@ -25,7 +24,7 @@ func (m *Module) setSilenceAll(ctx context.Context, r *api.Request) error {
 	}
 	v := q.Value
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		c.Doc["silence"] = v
+		c.SetSilence(v)
 		return nil
 	})
 	if err != nil {
@@ -47,9 +46,9 @@ func (m *Module) setMuteAll(ctx context.Context, r *api.Request) error {
 	}
 	var ch muteAll
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		ch = muteAllOf(q, record.Int(c.Doc, "mute_filter"), c.Roles)
-		c.Doc["mute"] = ch.Mute
-		c.Doc["force_mute"] = ch.ForceMute
+		ch = muteAllOf(q, c.MuteFilter(), c.Roles)
+		c.SetMute(ch.Mute)
+		c.SetForceMute(ch.ForceMute)
 		return nil
 	})
 	if err != nil {

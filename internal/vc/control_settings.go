@@ -38,7 +38,7 @@ func (m *Module) delayConf(ctx context.Context, r *api.Request) error {
 		return err
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		e := record.Str(c.Doc, "end_time")
+		e := c.EndTimeText()
 		if e == "" {
 			return errCtlUnchanged
 		}
@@ -47,8 +47,8 @@ func (m *Module) delayConf(ctx context.Context, r *api.Request) error {
 			return err
 		}
 		end = end.Add(time.Duration(d) * time.Minute)
-		c.Doc["end_time"] = record.FormatTime(end)
-		c.Doc["duration"] = record.Int(c.Doc, "duration") + d
+		c.SetEndTimeText(record.FormatTime(end))
+		c.SetDuration(c.Duration() + d)
 		c.Rec.DueAt = end
 		return nil
 	})
@@ -72,13 +72,9 @@ func (m *Module) setSafety(ctx context.Context, r *api.Request) error {
 		return err
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		c.Doc["password"] = pw
-		c.Doc["need_password"] = 0
-		if pw != "" {
-			c.Doc["need_password"] = 1
-		}
-		c.Doc["safe_conf"] = q.SafeConf
-		c.Doc["closed_conf"] = q.ClosedConf
+		c.SetPassword(pw) // and need_password
+		c.SetSafeConf(q.SafeConf)
+		c.SetClosedConf(q.ClosedConf)
 		return nil
 	})
 	return err
@@ -96,7 +92,7 @@ func (m *Module) renameConf(ctx context.Context, r *api.Request) error {
 		return err
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		c.Doc["name"] = name
+		c.SetName(name)
 		return nil
 	})
 	return err
@@ -110,7 +106,7 @@ func (m *Module) setForceBroadcast(ctx context.Context, r *api.Request) error {
 	}
 	v := q.ForceBroadcast
 	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		c.Doc["force_broadcast"] = v
+		c.SetForceBroadcast(v)
 		return nil
 	})
 	if err != nil {
@@ -136,7 +132,7 @@ func (m *Module) setDualMode(ctx context.Context, r *api.Request) error {
 		return err
 	}
 	_, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		c.Doc["dual_mode"] = v
+		c.SetDualMode(v)
 		return nil
 	})
 	return err

@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -77,7 +76,7 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) error {
 	}
 	mtID := q.MtID
 	c, err := m.ctlUpdateOnline(ctx, r, mtID, func(c *engine.Conference, online func() error) error {
-		if err := speakerChange(c.ID(), record.Int(c.Doc, "voice_activity_detection"), mtID); err != nil { // role_rules.go
+		if err := speakerChange(c.ID(), c.VoiceActivityDetection(), mtID); err != nil { // role_rules.go
 			return err
 		}
 		if mtID != "" {
@@ -87,7 +86,7 @@ func (m *Module) setSpeaker(ctx context.Context, r *api.Request) error {
 		}
 		c.Roles.Speaker = mtID
 		if fb, ok := q.ForceBroadcast.Get(); ok {
-			c.Doc["force_broadcast"] = fb
+			c.SetForceBroadcast(fb)
 		}
 		return nil
 	})

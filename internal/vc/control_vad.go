@@ -6,7 +6,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // Voice activation and the VIP list (reference 05 items 31, 32, 94, 95:
@@ -34,8 +33,8 @@ func (m *Module) getVAD(ctx context.Context, r *api.Request) (*model.VCConfsVADG
 		return nil, err
 	}
 	reply := &model.VCConfsVADGetReply{
-		VoiceActivityDetection: record.Int(c.Doc, "voice_activity_detection"),
-		Vacinterval:            record.Int(c.Doc, "vacinterval"),
+		VoiceActivityDetection: c.VoiceActivityDetection(),
+		Vacinterval:            c.Vacinterval(),
 	}
 	return reply, nil
 }
@@ -53,9 +52,9 @@ func (m *Module) setVAD(ctx context.Context, r *api.Request) error {
 		return err
 	}
 	_, err = m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		c.Doc["voice_activity_detection"] = set.State
+		c.SetVoiceActivityDetection(set.State)
 		if !set.Keep {
-			c.Doc["vacinterval"] = set.Interval
+			c.SetVacinterval(set.Interval)
 		}
 		return nil
 	})

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // voiceSpeaker decides how mt, online, becomes the speaker of its
@@ -16,7 +15,7 @@ func (m *Module) voiceSpeaker(mt string) engine.Change {
 	changed := false
 	return engine.Change{
 		Conf: func(_ context.Context, c *engine.Conference, _ []engine.Terminal) (bool, error) {
-			changed = record.Int(c.Doc, "voice_activity_detection") == 1 && c.Roles.Speaker != mt
+			changed = c.VoiceActivityDetection() == 1 && c.Roles.Speaker != mt
 			if changed {
 				c.Roles.Speaker = mt
 			}

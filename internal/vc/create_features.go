@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // Features set at creation (reference 04 "创建会议" mix "混音信息", vmp
@@ -36,18 +35,15 @@ import (
 // (no layout, no poll interval, no member, another domain's recording
 // server) does not start, and the start reports why to the server's log.
 
-// objectSet tells whether a creation member is a non-empty object.
-func objectSet(v any) bool { set, _ := tlObject(v); return set }
-
 // hasCreated tells whether the creation set any feature.
 func hasCreated(c engine.Conference) bool {
 	for _, k := range []string{"mix", "vmp", "poll"} {
-		if objectSet(c.Doc[k]) {
+		if c.ObjectSet(k) {
 			return true
 		}
 	}
 	var rec model.MCConfsCreateRequestRecorder // as createdApply reads it
-	return record.Member(c.Doc["recorder"], &rec) && rec.RecorderMode != 0
+	return c.Member("recorder", &rec) && rec.RecorderMode != 0
 }
 
 // createdStart decides how the creation's features of a conference that
@@ -98,15 +94,14 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference, tree []
 	if err != nil {
 		return nil, err
 	}
-	doc := c.Doc
 	var problems []error
 	var mix model.MCConfsCreateRequestMix // the creation's, stored
-	if objectSet(doc["mix"]) && c.Mix == nil && record.Member(doc["mix"], &mix) {
+	if c.ObjectSet("mix") && c.Mix == nil && c.Member("mix", &mix) {
 		c.Mix = v.createdMix(mix)
 	}
-	if objectSet(doc["vmp"]) && c.VMP == nil {
+	if c.ObjectSet("vmp") && c.VMP == nil {
 		var p createdVMPSetting // the creation's, stored
-		createdSetting(doc["vmp"], &p)
+		c.Member("vmp", &p)     // best effort, as createdSetting
 		cfg, err := v.createdVMP(p)
 		if err != nil {
 			problems = append(problems, err)
@@ -114,9 +109,9 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference, tree []
 			c.VMP = cfg
 		}
 	}
-	if objectSet(doc["poll"]) && !pollRunning(c.Poll, v.byID, v.now) {
+	if c.ObjectSet("poll") && !pollRunning(c.Poll, v.byID, v.now) {
 		var p createdPollSetting // the creation's, stored
-		createdSetting(doc["poll"], &p)
+		c.Member("poll", &p)     // best effort, as createdSetting
 		poll, err := v.createdPoll(p)
 		if err != nil {
 			problems = append(problems, err)
@@ -124,11 +119,11 @@ func (m *Module) createdApply(ctx context.Context, c *engine.Conference, tree []
 			c.Poll = poll
 		}
 	}
-	doc["mix_enable"] = mdFlag(c.Mix != nil)
-	doc["vmp_enable"] = mdFlag(c.VMP != nil)
-	doc["poll_enable"] = mdFlag(pollRunning(c.Poll, v.byID, v.now))
+	c.SetMixEnable(mdFlag(c.Mix != nil))
+	c.SetVMPEnable(mdFlag(c.VMP != nil))
+	c.SetPollEnable(mdFlag(pollRunning(c.Poll, v.byID, v.now)))
 	var rec model.MCConfsCreateRequestRecorder // the creation's, stored
-	if record.Member(doc["recorder"], &rec) && rec.RecorderMode != 0 {
+	if c.Member("recorder", &rec) && rec.RecorderMode != 0 {
 		if err := m.createdRecorder(ctx, c, rec, v.now); err != nil {
 			if !isCreatedProblem(err) {
 				return nil, err

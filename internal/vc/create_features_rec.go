@@ -11,7 +11,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -41,7 +40,7 @@ func (m *Module) createdRecorder(ctx context.Context, c *engine.Conference, p mo
 	} else if vrsID != own {
 		return createdProblem{fmt.Errorf("recorder.vrs_id %q is not a recording server of the user domain: the recording is not started", vrsID)}
 	}
-	name := createdVideoName(record.Str(c.Doc, "name"), c.ID(), now)
+	name := createdVideoName(c.Name(), c.ID(), now)
 	if err := m.programNameFree(ctx, c.Rec.DomainMoid, name); err != nil {
 		var we *wire.Error
 		if errors.As(err, &we) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/confer-platform/confer/internal/engine"
 )
 
 // TestCreatedSettingReadsByPresence: the creation's vmp and poll decode
@@ -30,8 +32,9 @@ func TestCreatedSettingReadsByPresence(t *testing.T) {
 	if err := d.Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
+	c := engine.Conference{Doc: doc}
 	var vmp createdVMPSetting
-	createdSetting(doc["vmp"], &vmp)
+	c.Member("vmp", &vmp) // best effort, as createdApply reads it
 	if vmp.Mode != 1 || vmp.Layout != 5 || vmp.Broadcast != 1 || vmp.ShowMtName != 1 || vmp.ExceptSelf.Or(-1) != 1 {
 		t.Errorf("vmp = %+v", vmp)
 	}
@@ -54,8 +57,8 @@ func TestCreatedSettingReadsByPresence(t *testing.T) {
 		t.Errorf("members[0].account = %+v", vmp.Members[0].Account)
 	}
 	var poll, poll2 createdPollSetting
-	createdSetting(doc["poll"], &poll)
-	createdSetting(doc["poll2"], &poll2)
+	c.Member("poll", &poll)
+	c.Member("poll2", &poll2)
 	if poll.Mode.Set || poll.KeepTime != 10 || len(poll.Members) != 1 || poll.Members[0].Account != "a" {
 		t.Errorf("poll = %+v", poll)
 	}

@@ -15,17 +15,6 @@ import (
 // (create_features.go), in the stored form of vmp_config.go and poll.go
 // plus the accounts that take their places when they join.
 
-// createdSetting reads a creation setting of the conference document
-// (vmp, poll) into v, member by member: mc checked the creation's
-// members against its catalogue, and stored them in its types, when the
-// conference or its template was made; a member of another form is left
-// at its zero value, as the reads of the document by key left it.
-func createdSetting(member, v any) {
-	if b, err := json.Marshal(member); err == nil {
-		_ = json.Unmarshal(b, v) // best effort: see above
-	}
-}
-
 // docInt is an integer member of a creation setting that mc's catalogue
 // does not declare, or declares only from some release on (so nothing
 // checked it): read as record.IntOK reads it, an integer or a string

@@ -5,7 +5,6 @@ import (
 	"net/url"
 
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // A TV wall with media (docs/live.md "TV walls"): each channel of a
@@ -52,7 +51,7 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 				// The wall's self composition (hduvmps): one picture, the
 				// wall's composed picture (names drawn into it).
 				q := url.Values{"composed": {"1"}, "wall": {hduID}}
-				return WallView{HduID: hduID, ConfID: c.ID(), ConfName: record.Str(c.Doc, "name"), Mode: 1, SelfComposition: true,
+				return WallView{HduID: hduID, ConfID: c.ID(), ConfName: c.Name(), Mode: 1, SelfComposition: true,
 					Channels: []WallChannel{{Index: 0, WHEP: whepURL(base, c.ID(), q)}}}, true, nil
 			}
 			continue
@@ -63,7 +62,7 @@ func (m *Module) WallView(ctx context.Context, domain, hduID, base string) (Wall
 		}
 		wall := c.HDUs[i]
 		h := v.hduReply(wall)
-		out := WallView{HduID: hduID, ConfID: c.ID(), ConfName: record.Str(c.Doc, "name"), Mode: h.Mode,
+		out := WallView{HduID: hduID, ConfID: c.ID(), ConfName: c.Name(), Mode: h.Mode,
 			ShowName: h.ShowMtName == 1, Channels: []WallChannel{}}
 		add := func(idx int, mtID string, q url.Values) {
 			ch := WallChannel{Index: idx, MtID: mtID, Name: v.alias(mtID)}

@@ -2,6 +2,7 @@ package vc
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
@@ -51,11 +52,11 @@ func (m *Module) onJoin(t engine.Terminal) engine.Change {
 		if err != nil {
 			return engine.Effects{}, err
 		}
-		spared := record.Int(c.Doc, "mute_filter") == 1 && (c.Roles.Speaker == id || c.Roles.Chairman == id)
-		if record.Int(c.Doc, "mute") == 1 && !spared && record.Int(t.Doc, "mute") != 1 {
+		spared := c.MuteFilter() == 1 && (c.Roles.Speaker == id || c.Roles.Chairman == id)
+		if c.Mute() == 1 && !spared && record.Int(t.Doc, "mute") != 1 {
 			eff.Mute = []string{id}
 		}
-		if record.Int(c.Doc, "silence") == 1 && record.Int(t.Doc, "silence") != 1 {
+		if c.Silence() == 1 && record.Int(t.Doc, "silence") != 1 {
 			eff.Silence = []string{id}
 		}
 		// A terminal that comes back (a client rejoining as it,
@@ -74,15 +75,14 @@ func joinRoles(c *engine.Conference, id, acct string) bool {
 	if acct == "" {
 		return false
 	}
-	doc := c.Doc
 	named := func(field string) bool {
 		var o struct { // the creation's {name, account, account_type}
 			Account string `json:"account"`
 		}
-		return record.Member(doc[field], &o) && o.Account == acct
+		return c.Member(field, &o) && o.Account == acct
 	}
 	changed := false
-	if named("speaker") && c.Roles.Speaker == "" && record.Int(doc, "voice_activity_detection") != 1 {
+	if named("speaker") && c.Roles.Speaker == "" && c.VoiceActivityDetection() != 1 {
 		c.Roles.Speaker = id
 		changed = true
 	}
@@ -90,12 +90,13 @@ func joinRoles(c *engine.Conference, id, acct string) bool {
 		c.Roles.Chairman = id
 		changed = true
 	}
-	vips, _ := doc["vips"].([]any)
+	var vips []json.RawMessage // an element that is not an object names no one
+	c.Member("vips", &vips)
 	for _, e := range vips {
 		var v struct { // the creation's {name, account, account_type}, account as record.Str reads it
 			Account record.Text `json:"account"`
 		}
-		if !record.Member(e, &v) || string(v.Account) != acct || len(c.VIPs) >= vipMax {
+		if json.Unmarshal(e, &v) != nil || string(v.Account) != acct || len(c.VIPs) >= vipMax {
 			continue
 		}
 		for _, have := range c.VIPs {

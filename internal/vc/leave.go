@@ -111,7 +111,7 @@ func (l *leave) links(c *engine.Conference) bool {
 		return false
 	}
 	c.Links = kept
-	c.Doc["subordinate_cascade"] = flagOf(len(kept) > 0)
+	c.SetSubordinateCascade(flagOf(len(kept) > 0))
 	return true
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // What the media plane is told (issue 19 "Every vc control acts on
@@ -74,8 +73,7 @@ func (v *mdView) effects() engine.Effects {
 
 // broadcast is what the conference's participants see now.
 func (v *mdView) broadcast() media.Broadcast {
-	doc := v.conf.Doc
-	b := media.Broadcast{Speaker: v.conf.Roles.Speaker, Forced: record.Int(doc, "force_broadcast") == 1,
+	b := media.Broadcast{Speaker: v.conf.Roles.Speaker, Forced: v.conf.ForceBroadcast() == 1,
 		Chairman: v.conf.Roles.Chairman}
 	if cfg := v.conf.VMP; cfg != nil {
 		b.Layout = cfg.Layout

@@ -164,7 +164,7 @@ func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c engi
 			return err
 		}
 		c.Mix = mix
-		c.Doc["mix_enable"] = 1
+		c.SetMixEnable(1)
 		named = ids
 		return nil
 	})
@@ -184,7 +184,7 @@ func (m *Module) stopMix(ctx context.Context, r *api.Request) error {
 			return err
 		}
 		c.Mix = nil
-		c.Doc["mix_enable"] = 0
+		c.SetMixEnable(0)
 		return nil
 	})
 	if err != nil {

@@ -29,7 +29,7 @@ func (m *Module) mtConf(ctx context.Context, r *api.Request) (engine.Conference,
 		return c, engine.Conf{}, err
 	}
 	ec := engine.ConfOf(c)
-	ec.MaxJoinMt = engine.Ports(c.Doc)
+	ec.MaxJoinMt = c.Ports()
 	return c, ec, nil
 }
 

@@ -109,7 +109,7 @@ func pollStop(c *engine.Conference, k pollKind) {
 	p := *k.of(c)
 	p.State, p.PausedAt = pollStateStopped, 0
 	if k.conf {
-		c.Doc["poll_enable"] = 0
+		c.SetPollEnable(0)
 	}
 }
 
@@ -249,7 +249,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 			}
 			*k.of(c) = p
 			if k.conf {
-				c.Doc["poll_enable"] = 1
+				c.SetPollEnable(1)
 			}
 			return true, nil
 		})

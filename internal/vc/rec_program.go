@@ -54,7 +54,7 @@ func (m *Module) programSave(ctx context.Context, c engine.Conference, rc engine
 		return nil
 	}
 	secs := int(recLength(rc, now) / time.Second)
-	bitrate := record.Int(c.Doc, "bitrate")
+	bitrate := c.Bitrate()
 	id, _ := strconv.Atoi(rc.RecID)
 	some, someS := model.Some[int], model.Some[string]
 	doc := program.Doc{
@@ -65,10 +65,10 @@ func (m *Module) programSave(ctx context.Context, c engine.Conference, rc engine
 		RecorderType: some(rc.RecorderType), RecorderMode: some(rc.RecorderMode), MainStream: some(rc.MainStream),
 		DualStream: some(rc.DualStream), PublishMode: some(rc.PublishMode), Watermark: some(rc.Watermark), Anonymous: some(rc.Anonymous),
 	}
-	if name, ok := c.Doc["name"].(string); ok {
+	if name, ok := c.NameString(); ok {
 		doc.ConfName = someS(name)
 	} else { // as the conference holds it (null when it has none)
-		doc.Keep("conf_name", c.Doc["name"])
+		doc.Keep("conf_name", c.MemberJSON("name"))
 	}
 	p := program.Program{Doc: doc}
 	if len(parts) > 0 {

@@ -91,7 +91,7 @@ func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c engi
 			return err
 		}
 		c.VMP = cfg
-		c.Doc["vmp_enable"] = 1
+		c.SetVMPEnable(1)
 		named = nil
 		for id := range vmpNamed(cfg) {
 			named = append(named, id)
@@ -114,7 +114,7 @@ func (m *Module) stopVMP(ctx context.Context, r *api.Request) error {
 			return err
 		}
 		c.VMP = nil
-		c.Doc["vmp_enable"] = 0
+		c.SetVMPEnable(0)
 		return nil
 	})
 	if err != nil {

@@ -154,7 +154,7 @@ func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, erro
 			var rec struct {
 				RecorderMode record.Integer `json:"recorder_mode"` // 2, 3: the recording is broadcast
 			}
-			record.Member(c.Doc["recorder"], &rec) // absent or of another form: 0
+			c.Member("recorder", &rec) // absent or of another form: 0
 			if mode := rec.RecorderMode; (mode != 2 && mode != 3) || !includes(r, c.Name()) {
 				continue
 			}
