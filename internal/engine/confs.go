@@ -17,7 +17,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -281,12 +280,4 @@ func (c Conference) StartTime() time.Time {
 		return t
 	}
 	return c.Rec.CreatedAt
-}
-
-func decode(rec store.Record) (Conference, error) {
-	doc, err := shape.Decode(rec.Data)
-	if err != nil {
-		return Conference{}, err
-	}
-	return newConference(rec, doc), nil
 }

@@ -92,79 +92,109 @@ func (c *Conference) splitOwn(data []byte) {
 func (c *Conference) splitStored(data []byte) {
 	var up *superiorStored
 	_ = record.Members(data, func(k string, raw []byte) error {
-		if c.VCState.splitVC(k, raw) { // own_vc.go
-			return nil
-		}
-		if i := slices.Index(roleMembers[:], k); i >= 0 {
-			f := c.Roles.fields()[i]
-			if *f, c.Roles.stored = "", c.Roles.stored&^(1<<i); record.DecodeExact(raw, f) {
-				c.Roles.stored |= 1 << i
-			}
-			return nil
-		}
-		if i := slices.Index(pollMembers[:], k); i >= 0 {
-			*c.polls()[i] = decodePoll(raw)
-			return nil
-		}
-		switch k { // a member named twice: the last wins, as in Doc
-		case vipMember:
-			c.VIPs = decodeList(raw, func(v vipStored) VIP { return VIP{CascadeID: v.CascadeID, MtID: v.MtID} })
-		case linksMember:
-			c.Links = decodeList(raw, func(v linkStored) CascadeLink { return CascadeLink{ConfID: v.ConfID, LinkID: v.MtID} })
-		case upMember:
-			up = new(superiorStored)
-			if !record.DecodeExact(raw, up) {
-				up = nil
-			}
-		case aliasMember:
-			var a map[string]string
-			if !record.DecodeExact(raw, &a) {
-				a = nil
-			}
-			c.HDUAliases = a
-		case mixMember:
-			c.Mix = decodeMix(raw)
-		case hduPollMember:
-			c.HDUPoll = decodeHDUPoll(raw)
-		case hduPollSeq:
-			c.HDUPollSeq = decodeHDUPollSeq(raw)
-		case vmpMember:
-			c.VMP = decodeVMP(raw)
-		case selfVMPsMember:
-			c.SelfVMPs = decodeSelfVMPs(raw, false)
-		case hduVMPsMember:
-			c.HDUVMPs = decodeSelfVMPs(raw, true)
-		case hdusMember:
-			c.HDUs = decodeHDUs(raw)
-		case recordersMember:
-			c.Recorders, c.recordersOther = decodeRecorders(raw)
-		}
+		c.readOwn(k, raw, &up) // a member named twice: the last wins, as in Doc
 		return nil
 	})
-	if up != nil {
-		c.Superior = &Superior{ConfID: up.ConfID, LinkID: up.MtID, UplinkID: up.UplinkID}
-	}
-	for i := range roleMembers {
-		if c.Roles.stored&(1<<i) != 0 {
-			delete(c.Doc, roleMembers[i])
-		}
-	}
-	for _, m := range [...]struct {
-		name string
-		read bool
-	}{{vipMember, c.VIPs != nil}, {linksMember, c.Links != nil}, {upMember, c.Superior != nil}, {aliasMember, c.HDUAliases != nil},
-		{pollMember, c.Poll != nil}, {uploadPollMember, c.UploadPoll != nil}, {chairmanPollMember, c.ChairmanPoll != nil},
-		{mixMember, c.Mix != nil}, {hduPollMember, c.HDUPoll != nil}, {hduPollSeq, c.HDUPollSeq > 0},
-		{vmpMember, c.VMP != nil}, {selfVMPsMember, c.SelfVMPs != nil}, {hduVMPsMember, c.HDUVMPs != nil}, {hdusMember, c.HDUs != nil}, {recordersMember, c.Recorders != nil}} {
+	c.setSuperior(up)
+	for _, m := range c.ownRead() {
 		if m.read {
 			delete(c.Doc, m.name)
 		}
 	}
-	for i, read := range c.VCState.vcRead() {
-		if read {
-			delete(c.Doc, vcMembers[i])
-		}
+}
+
+// isOwn tells whether k names one of the server's own members.
+func isOwn(k string) bool {
+	switch k {
+	case vipMember, linksMember, upMember, aliasMember, mixMember, hduPollMember, hduPollSeq,
+		vmpMember, selfVMPsMember, hduVMPsMember, hdusMember, recordersMember:
+		return true
 	}
+	return slices.Contains(roleMembers[:], k) || slices.Contains(pollMembers[:], k) || slices.Contains(vcMembers[:], k)
+}
+
+// readOwn reads the own member k of the stored JSON raw into its field
+// (up for the superior, set by setSuperior); a member of another form
+// leaves its field nil (a role ""). Other members are left alone.
+func (c *Conference) readOwn(k string, raw []byte, up **superiorStored) {
+	if c.VCState.splitVC(k, raw) { // own_vc.go
+		return
+	}
+	if i := slices.Index(roleMembers[:], k); i >= 0 {
+		f := c.Roles.fields()[i]
+		if *f, c.Roles.stored = "", c.Roles.stored&^(1<<i); record.DecodeExact(raw, f) {
+			c.Roles.stored |= 1 << i
+		}
+		return
+	}
+	if i := slices.Index(pollMembers[:], k); i >= 0 {
+		*c.polls()[i] = decodePoll(raw)
+		return
+	}
+	switch k {
+	case vipMember:
+		c.VIPs = decodeList(raw, func(v vipStored) VIP { return VIP{CascadeID: v.CascadeID, MtID: v.MtID} })
+	case linksMember:
+		c.Links = decodeList(raw, func(v linkStored) CascadeLink { return CascadeLink{ConfID: v.ConfID, LinkID: v.MtID} })
+	case upMember:
+		*up = new(superiorStored)
+		if !record.DecodeExact(raw, *up) {
+			*up = nil
+		}
+	case aliasMember:
+		var a map[string]string
+		if !record.DecodeExact(raw, &a) {
+			a = nil
+		}
+		c.HDUAliases = a
+	case mixMember:
+		c.Mix = decodeMix(raw)
+	case hduPollMember:
+		c.HDUPoll = decodeHDUPoll(raw)
+	case hduPollSeq:
+		c.HDUPollSeq = decodeHDUPollSeq(raw)
+	case vmpMember:
+		c.VMP = decodeVMP(raw)
+	case selfVMPsMember:
+		c.SelfVMPs = decodeSelfVMPs(raw, false)
+	case hduVMPsMember:
+		c.HDUVMPs = decodeSelfVMPs(raw, true)
+	case hdusMember:
+		c.HDUs = decodeHDUs(raw)
+	case recordersMember:
+		c.Recorders, c.recordersOther = decodeRecorders(raw)
+	}
+}
+
+// setSuperior sets the superior read by readOwn.
+func (c *Conference) setSuperior(up *superiorStored) {
+	if up != nil {
+		c.Superior = &Superior{ConfID: up.ConfID, LinkID: up.MtID, UplinkID: up.UplinkID}
+	}
+}
+
+// ownMember is an own member's name and whether its field holds it.
+type ownMember struct {
+	name string
+	read bool
+}
+
+// ownRead tells, for each own member, whether readOwn read it into its
+// field (else the document keeps it as it was).
+func (c *Conference) ownRead() [len(roleMembers) + len(vcMembers) + 15]ownMember {
+	var out [len(roleMembers) + len(vcMembers) + 15]ownMember
+	for i := range roleMembers {
+		out[i] = ownMember{roleMembers[i], c.Roles.stored&(1<<i) != 0}
+	}
+	for i, read := range c.VCState.vcRead() {
+		out[len(roleMembers)+i] = ownMember{vcMembers[i], read}
+	}
+	copy(out[len(roleMembers)+len(vcMembers):], []ownMember{{vipMember, c.VIPs != nil}, {linksMember, c.Links != nil}, {upMember, c.Superior != nil},
+		{aliasMember, c.HDUAliases != nil}, {pollMember, c.Poll != nil}, {uploadPollMember, c.UploadPoll != nil},
+		{chairmanPollMember, c.ChairmanPoll != nil}, {mixMember, c.Mix != nil}, {hduPollMember, c.HDUPoll != nil},
+		{hduPollSeq, c.HDUPollSeq > 0}, {vmpMember, c.VMP != nil}, {selfVMPsMember, c.SelfVMPs != nil},
+		{hduVMPsMember, c.HDUVMPs != nil}, {hdusMember, c.HDUs != nil}, {recordersMember, c.Recorders != nil}})
+	return out
 }
 
 // decodeList reads a stored list whose elements are of the stored form S;
