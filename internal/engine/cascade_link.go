@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // A link terminal that answers establishes its cascade here, from
@@ -65,7 +63,7 @@ func (e *Engine) establish(ctx context.Context, sup Conf, linkID string, p Peer)
 		return err
 	}
 	if !already {
-		uplink, err := e.AddUplink(ctx, p.Conf, sup, record.Str(supConf.Doc, "name"))
+		uplink, err := e.AddUplink(ctx, p.Conf, sup, supConf.Name())
 		if err != nil {
 			return err
 		}

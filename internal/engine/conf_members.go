@@ -29,12 +29,7 @@ func (c Conference) strMember(name string) string { return record.Str(c.Doc, nam
 func (c Conference) stringMember(name string) string { s, _ := c.member(name).(string); return s }
 
 // setMember writes a member.
-func (c *Conference) setMember(name string, v any) {
-	if c.Doc == nil {
-		c.Doc = map[string]any{}
-	}
-	c.Doc[name] = v
-}
+func (c *Conference) setMember(name string, v any) { c.Doc[name] = v }
 
 // dropMember removes a member.
 func (c *Conference) dropMember(name string) { delete(c.Doc, name) }
