@@ -14,7 +14,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -237,7 +236,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) error {
 			}
 			t = ts[mtID]
 		}
-		formats := monitorFormats(q, record.Int(c.Doc, "bitrate"), tlInt(t.Doc["bitrate"]))
+		formats := monitorFormats(q, c.Bitrate(), tlInt(t.Doc["bitrate"]))
 		mon := monitorOf(q, ip, port, mtID, chn, formats, now, newKey(),
 			asSent(r.Args.Params["video_format"]), asSent(r.Args.Params["audio_format"]))
 		kept := monitorsExcept(monitorsLive(c, now), func(old monitor) bool { return monitorDstOf(old) == monitorDst(ip, port) })
