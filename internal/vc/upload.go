@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/store"
 )
 
 // The upload terminal (reference 05 items 10 and 11, "获取上传终端",
@@ -28,8 +27,10 @@ func (m *Module) getUpload(ctx context.Context, r *api.Request) (*model.VCConfsU
 	return &model.VCConfsUploadGetReply{MtID: c.Roles.Upload}, nil
 }
 
-// setUpload makes an online terminal the upload terminal (12104, 20401)
-// or, with mt_id "", cancels the upload.
+// setUpload makes an online terminal the upload terminal (12104, 20401,
+// mtPresence) or, with mt_id "", cancels the upload: decode, the rule,
+// the conference's write (ctlUpdate), then the flags' move in one apply
+// (uploadFlags).
 func (m *Module) setUpload(ctx context.Context, r *api.Request) error {
 	var q model.VCConfsUploadUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
@@ -37,37 +38,24 @@ func (m *Module) setUpload(ctx context.Context, r *api.Request) error {
 	}
 	mtID := q.MtID
 	var prev string
-	var ec engine.Conf
-	for {
-		c, e, err := m.mtConf(ctx, r)
-		if err != nil {
-			return err
-		}
-		ec = e
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
 		if mtID != "" {
-			t, err := m.engine.Get(ctx, ec, mtID)
-			if err == nil && t.Rec.State != engine.StateOnline {
-				err = engine.ErrNotOnline
+			t, err := m.engine.Get(ctx, engine.ConfOf(*c), mtID)
+			if err != nil && !errors.Is(err, engine.ErrNotFound) {
+				return err
 			}
-			if err != nil {
-				return mtErr(err, c.ID(), mtID)
+			if err := mtPresence(c.ID(), mtID, err == nil, t.Rec.State, true); err != nil {
+				return err
 			}
 		}
 		prev = c.Roles.Upload
 		c.Roles.Upload = mtID
-		err = m.confs.Update(ctx, c)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if errors.Is(err, store.ErrNotFound) {
-			return engine.ConfNotFound(c.ID())
-		}
-		if err != nil {
-			return err
-		}
-		break
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return m.engine.Apply(ctx, ec, engine.Effects{Flags: uploadFlags(prev, mtID)})
+	return m.engine.Apply(ctx, engine.ConfOf(c), engine.Effects{Flags: uploadFlags(prev, mtID)})
 }
 
 // uploadFlags move the upload flag from the terminal prev to next ("" for
