@@ -29,27 +29,29 @@ import (
 // the request has nothing to change and succeeds.
 var errCtlUnchanged = errors.New("vc: nothing to change")
 
-// ctlRunning reads the running conference of the request's path in the
+// confRunning reads the running conference of the request's path in the
 // caller's domain: 12103 for an unknown, booked, ended or other domain's
 // conference.
-func (m *Module) ctlRunning(ctx context.Context, r *api.Request) (engine.Conference, error) {
+func (m *Module) confRunning(ctx context.Context, r *api.Request) (engine.Conference, error) {
 	return m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateRunning)
 }
 
-// ctlUpdate reads the running conference of the request, lets change edit
-// its document and stores it over the version read, reading again and
-// retrying when another writer came first (this node's controls of the
-// conference queue for their turn instead, conflock.go). An error of
-// change is answered as it is and stores nothing; a conference that ended
-// meanwhile is 12103.
-func (m *Module) ctlUpdate(ctx context.Context, r *api.Request, change func(c *engine.Conference) error) (engine.Conference, error) {
-	defer m.ctlLocks.lock(r.Principal.DomainMoid + "/" + r.Path("conf_id"))()
+// confUpdate reads a running conference, lets change edit its document and
+// stores it over the version read, reading again and retrying when another
+// writer came first. change reports whether there is anything to write; an
+// error of change is returned as it is and nothing is stored. A conference
+// that is not running (or ended meanwhile) is 12103. It is the one
+// conference write loop of vc: the controls (ctlUpdate) and the
+// time-driven features (polls, recording, playback, monitors, selective
+// viewing) write through it.
+func (m *Module) confUpdate(ctx context.Context, domain, confID string, change func(c *engine.Conference) (bool, error)) (engine.Conference, error) {
 	for {
-		c, err := m.ctlRunning(ctx, r)
+		c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
 		if err != nil {
 			return c, err
 		}
-		if err := change(&c); err != nil {
+		write, err := change(&c)
+		if err != nil || !write {
 			return c, err
 		}
 		err = m.confs.Update(ctx, c)
@@ -57,10 +59,25 @@ func (m *Module) ctlUpdate(ctx context.Context, r *api.Request, change func(c *e
 		case errors.Is(err, store.ErrConflict):
 			continue
 		case errors.Is(err, store.ErrNotFound):
-			return c, engine.ConfNotFound(c.ID())
+			return c, engine.ConfNotFound(confID)
 		}
 		return c, err
 	}
+}
+
+// confUpdateReq is confUpdate on the conference of the request.
+func (m *Module) confUpdateReq(ctx context.Context, r *api.Request, change func(c *engine.Conference) (bool, error)) (engine.Conference, error) {
+	return m.confUpdate(ctx, r.Principal.DomainMoid, r.Path("conf_id"), change)
+}
+
+// ctlUpdate is confUpdateReq for a control: change always writes, and
+// this node's controls of the conference queue for their turn instead of
+// meeting as conflicts (conflock.go).
+func (m *Module) ctlUpdate(ctx context.Context, r *api.Request, change func(c *engine.Conference) error) (engine.Conference, error) {
+	defer m.ctlLocks.lock(r.Principal.DomainMoid + "/" + r.Path("conf_id"))()
+	return m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+		return true, change(c)
+	})
 }
 
 // ctlTerminal reads a terminal of the conference: 12104 when it is not

@@ -21,7 +21,7 @@ import (
 // generated reply (reply): {mt_id}, "" when none.
 func ctlGetRole[R api.Reply](m *Module, role func(engine.Conference) string, reply func(mtID string) R) api.Handler {
 	return api.Typed(func(ctx context.Context, r *api.Request) (R, error) {
-		c, err := m.ctlRunning(ctx, r)
+		c, err := m.confRunning(ctx, r)
 		if err != nil {
 			var none R
 			return none, err

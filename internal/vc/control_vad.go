@@ -28,7 +28,7 @@ const vipLocalCascade = "0"
 
 // getVAD answers the conference's voice activation state and interval.
 func (m *Module) getVAD(ctx context.Context, r *api.Request) (*model.VCConfsVADGetReply, error) {
-	c, err := m.ctlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (m *Module) setVAD(ctx context.Context, r *api.Request) error {
 
 // getVIPs answers the VIP list: {mt_id, cascade_id} in the order set.
 func (m *Module) getVIPs(ctx context.Context, r *api.Request) (*model.VCConfsViplistGetReply, error) {
-	c, err := m.ctlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}

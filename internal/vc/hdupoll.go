@@ -73,7 +73,7 @@ func (v *mdView) hdupollShows(hp *engine.HDUPoll) map[string]string {
 
 // getHDUPoll shows the batch poll (hdupollReply).
 func (m *Module) getHDUPoll(ctx context.Context, r *api.Request) (*model.VCConfsHdupollGetReply, error) {
-	c, err := m.ctlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}

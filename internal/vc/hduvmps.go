@@ -147,7 +147,7 @@ func (m *Module) writeHDUVMP(ctx context.Context, r *api.Request,
 
 // getHDUVMP shows a wall's self composition as it is now.
 func (m *Module) getHDUVMP(ctx context.Context, r *api.Request) (*model.VCConfsHduvmpsGetReply, error) {
-	c, err := m.ctlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (m *Module) getHDUVMP(ctx context.Context, r *api.Request) (*model.VCConfsH
 
 // listHDUVMPs lists the walls running a self composition.
 func (m *Module) listHDUVMPs(ctx context.Context, r *api.Request) (*model.VCConfsHduvmpsListReply, error) {
-	c, err := m.ctlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}

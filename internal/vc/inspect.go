@@ -90,7 +90,7 @@ func (m *Module) inspectFlags(ctx context.Context, c engine.Conference, mtIDs []
 
 // inspectList answers every viewing, without channels (inspections).
 func (m *Module) inspectList(ctx context.Context, r *api.Request) (*model.VCConfsInspectionsListReply, error) {
-	c, err := m.tlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (m *Module) inspectList(ctx context.Context, r *api.Request) (*model.VCConf
 // inspectChannelList answers every viewing with its channels
 // (inspection_channels).
 func (m *Module) inspectChannelList(ctx context.Context, r *api.Request) (*model.VCConfsInspectionChannelsListReply, error) {
-	c, err := m.tlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (m *Module) inspectStart(ctx context.Context, r *api.Request) error {
 		return err
 	}
 	srcID, dstID := v.Src.MtID, v.Dst.MtID
-	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	c, err := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -204,7 +204,7 @@ func (m *Module) inspectCancel(ctx context.Context, r *api.Request) error {
 			return wire.InvalidParam("mt_chn_idx", fmt.Sprintf("%q is not a channel number", s))
 		}
 	}
-	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	c, err := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err

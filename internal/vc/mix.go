@@ -38,7 +38,7 @@ func mixRunning(c engine.Conference, mixID string) (*engine.Mix, error) {
 // getMix shows the mode and the members with their call aliases
 // (mixReply).
 func (m *Module) getMix(ctx context.Context, r *api.Request) (*model.VCConfsMixsGetReply, error) {
-	c, err := m.ctlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}

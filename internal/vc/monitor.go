@@ -171,7 +171,7 @@ func monitorUnknown(c engine.Conference, dst string) error {
 
 // monitorList answers the live monitors.
 func (m *Module) monitorList(ctx context.Context, r *api.Request) (*model.VCConfsMonitorsListReply, error) {
-	c, err := m.tlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func (m *Module) monitorList(ctx context.Context, r *api.Request) (*model.VCConf
 
 // monitorGet answers the live monitor sending to a destination.
 func (m *Module) monitorGet(ctx context.Context, r *api.Request) (*model.VCConfsMonitorsGetReply, error) {
-	c, err := m.tlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) error {
 		}
 	}
 	var started monitor
-	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	c, err := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		var t engine.Terminal
 		if q.Src.Type == monSrcTerminal {
@@ -250,7 +250,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) error {
 	// The stream to dst (monitor_rtp.go); a monitor the node cannot send
 	// is taken back, so that no monitor stays without its media.
 	if err := m.monitorOpen(ctx, c, started, false); err != nil {
-		if _, uerr := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+		if _, uerr := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			live := monitorsLive(c, m.clk.Now())
 			kept := monitorsExcept(live, func(mon monitor) bool { return mon.Key == started.Key })
 			setMonitors(c, kept)
@@ -282,7 +282,7 @@ func (m *Module) monitorStop(ctx context.Context, r *api.Request) error {
 	if err != nil {
 		return err
 	}
-	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	_, err = m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		live := monitorsLive(c, m.clk.Now())
 		kept := monitorsExcept(live, func(mon monitor) bool { return monitorDstOf(mon) == dst })
 		if len(kept) == len(live) {
@@ -313,7 +313,7 @@ func (m *Module) monitorHeartbeat(ctx context.Context, r *api.Request) error {
 		}
 		want[monitorDst(ip, port)] = true
 	}
-	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	c, err := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		now := m.clk.Now()
 		live := monitorsLive(c, now)
 		if err := monitorBeat(c.ID(), live, want, now); err != nil {
@@ -340,7 +340,7 @@ func (m *Module) monitorKeyFrame(ctx context.Context, r *api.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := m.tlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return err
 	}

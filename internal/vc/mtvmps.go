@@ -201,7 +201,7 @@ func selfGet[R api.Reply](m *Module, channel bool, as func(cfg engine.SelfVMP, m
 		if err != nil {
 			return none, err
 		}
-		c, err := m.ctlRunning(ctx, r)
+		c, err := m.confRunning(ctx, r)
 		if err != nil {
 			return none, err
 		}
@@ -225,7 +225,7 @@ func selfGet[R api.Reply](m *Module, channel bool, as func(cfg engine.SelfVMP, m
 func selfList[R api.Reply](m *Module, channel bool, as func([]engine.SelfVMP) R) api.Handler {
 	return api.Typed(func(ctx context.Context, r *api.Request) (R, error) {
 		var none R
-		c, err := m.ctlRunning(ctx, r)
+		c, err := m.confRunning(ctx, r)
 		if err != nil {
 			return none, err
 		}

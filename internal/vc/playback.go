@@ -120,7 +120,7 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (*model.VCCo
 	}
 	fileID := q.FileID
 	domain := r.Principal.DomainMoid
-	if _, err := m.tlRunning(ctx, r); err != nil {
+	if _, err := m.confRunning(ctx, r); err != nil {
 		return nil, err
 	}
 	if err := playVRSCheck(q.VRSID, domain); err != nil {
@@ -149,7 +149,7 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (*model.VCCo
 	if m.liveOn() {
 		state = playCalling // the player joins, then prepares, then plays
 	}
-	_, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	_, err = m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		p := playStartOf(q, prg, recID, state, m.clk.Now())
 		playbackStore(c, &p)
 		return true, nil
@@ -165,7 +165,7 @@ func (m *Module) playbackStart(ctx context.Context, r *api.Request) (*model.VCCo
 
 // playbackGet answers the file, state and position of the playback.
 func (m *Module) playbackGet(ctx context.Context, r *api.Request) (*model.VCConfsPlaybackGetReply, error) {
-	c, err := m.tlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (m *Module) playbackGet(ctx context.Context, r *api.Request) (*model.VCConf
 // playbackUpdate changes a playback that is playing or paused (20805
 // otherwise): change edits its document at now.
 func (m *Module) playbackUpdate(ctx context.Context, r *api.Request, change func(p *playback, now time.Time) (bool, error)) error {
-	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	_, err := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		p, now := playbackOf(c), m.clk.Now()
 		if playbackStateAt(p, now) == playStopped {
 			return false, wire.Errorf(CodePlaybackNotPlaying, "conference %s is not playing back", c.ID())

@@ -142,7 +142,7 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 	playbackStepped(confID, playCalling)
 	var state int
 	var pos time.Duration
-	_, err = m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
+	_, err = m.confUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
 		p := playbackOf(c)
 		if p == nil || p.RecID != recID || playbackStateAt(p, m.clk.Now()) == playStopped {
 			state = playStopped
@@ -171,7 +171,7 @@ func (m *Module) playbackStartHere(ctx context.Context, domain, confID, recID st
 // playback flows: its position counts from now.
 func (m *Module) playbackFlowing(ctx context.Context, domain, confID, recID string) {
 	stored := false
-	_, err := m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
+	_, err := m.confUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
 		p := playbackOf(c)
 		stored = false
 		if p == nil || p.RecID != recID || p.State != playPreparing {
@@ -195,7 +195,7 @@ func (m *Module) playbackFlowing(ctx context.Context, domain, confID, recID stri
 func (m *Module) playbackFailed(ctx context.Context, domain, confID, recID string, cause error) {
 	m.liveLog().Warn("playback: the start failed", "conf_id", confID, "rec_id", recID, "err", cause)
 	nctx, notes := store.WithNotices(ctx)
-	_, err := m.tlUpdate(nctx, domain, confID, func(c *engine.Conference) (bool, error) {
+	_, err := m.confUpdate(nctx, domain, confID, func(c *engine.Conference) (bool, error) {
 		p := playbackOf(c)
 		if p == nil || p.RecID != recID || p.State == playStopped {
 			return false, nil
@@ -247,7 +247,7 @@ func (m *Module) playMoved(ctx context.Context, c engine.Conference) {
 		return
 	}
 	recID := p.RecID
-	_, err := m.tlUpdate(ctx, c.Rec.DomainMoid, c.ID(), func(c *engine.Conference) (bool, error) {
+	_, err := m.confUpdate(ctx, c.Rec.DomainMoid, c.ID(), func(c *engine.Conference) (bool, error) {
 		p := playbackOf(c)
 		now := m.clk.Now()
 		if p == nil || p.RecID != recID || p.State != playPlaying || playbackStateAt(p, now) == playStopped {

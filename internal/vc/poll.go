@@ -173,7 +173,7 @@ func pollGet[R api.Reply](m *Module, k pollKind, as func(model.VCConfsPollGetRep
 
 // pollRead reads the poll of kind k as its query answers it (pollReply).
 func (m *Module) pollRead(ctx context.Context, r *api.Request, k pollKind) (model.VCConfsPollGetReply, error) {
-	c, err := m.tlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return model.VCConfsPollGetReply{}, err
 	}
@@ -211,7 +211,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 		if err != nil {
 			return err
 		}
-		c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+		c, err := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			ts, err := m.tlTerminals(ctx, *c)
 			if err != nil {
 				return false, err
@@ -270,7 +270,7 @@ func (m *Module) pollState(k pollKind) api.Handler {
 			return err
 		}
 		value := q.Value
-		c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+		c, err := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			ts, err := m.tlTerminals(ctx, *c)
 			if err != nil {
 				return false, err

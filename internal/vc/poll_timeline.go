@@ -6,7 +6,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
@@ -33,48 +32,10 @@ import (
 //	vc_inspections                             selective viewing (inspect.go;
 //	                                           c.Inspections)
 //
-// This file holds what they share: reading and updating the conference,
-// the departure of terminals (timelineLeave) and the due sweep
+// This file holds what they share: the departure of terminals (timelineLeave) and the due sweep
 // (RunDueTimeline). They are the server's own members of the
 // conference, typed fields of engine.Conference (engine's own_poll.go,
 // own_rec.go and own_vc.go).
-
-// tlRunning reads the running conference of the request's path in the
-// caller's domain (12103 otherwise).
-func (m *Module) tlRunning(ctx context.Context, r *api.Request) (engine.Conference, error) {
-	return m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateRunning)
-}
-
-// tlUpdate reads a running conference, lets change edit its document and
-// stores it over the version read, reading again and retrying when another
-// writer came first. change reports whether there is anything to write; an
-// error of change is returned as it is and nothing is stored. A conference
-// that is not running (or ended meanwhile) is 12103.
-func (m *Module) tlUpdate(ctx context.Context, domain, confID string, change func(c *engine.Conference) (bool, error)) (engine.Conference, error) {
-	for {
-		c, err := m.confs.Get(ctx, domain, confID, engine.StateRunning)
-		if err != nil {
-			return c, err
-		}
-		write, err := change(&c)
-		if err != nil || !write {
-			return c, err
-		}
-		err = m.confs.Update(ctx, c)
-		switch {
-		case errors.Is(err, store.ErrConflict):
-			continue
-		case errors.Is(err, store.ErrNotFound):
-			return c, engine.ConfNotFound(confID)
-		}
-		return c, err
-	}
-}
-
-// tlUpdateReq is tlUpdate on the conference of the request.
-func (m *Module) tlUpdateReq(ctx context.Context, r *api.Request, change func(c *engine.Conference) (bool, error)) (engine.Conference, error) {
-	return m.tlUpdate(ctx, r.Principal.DomainMoid, r.Path("conf_id"), change)
-}
 
 // tlTerminals returns the conference's terminals by mt_id.
 func (m *Module) tlTerminals(ctx context.Context, c engine.Conference) (map[string]engine.Terminal, error) {
@@ -175,7 +136,7 @@ func (m *Module) timelineLeave(ctx context.Context, ec engine.Conf, mtIDs []stri
 		l.gone[id] = true
 	}
 	nctx, notes := store.WithNotices(ctx) // failed viewings and monitors, with the write (push_notices.go)
-	c, err := m.tlUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
+	c, err := m.confUpdate(nctx, ec.DomainMoid, ec.ConfID, func(c *engine.Conference) (bool, error) {
 		tree, err := m.cascadeTree(ctx, *c)
 		if err != nil {
 			return false, err
@@ -244,7 +205,7 @@ func (m *Module) RunDueTimeline(ctx context.Context) error {
 			continue
 		}
 		nctx, notes := store.WithNotices(ctx) // push notifications go with the write (push_notices.go)
-		_, err = m.tlUpdate(nctx, rec.DomainMoid, rec.ID, func(c *engine.Conference) (bool, error) {
+		_, err = m.confUpdate(nctx, rec.DomainMoid, rec.ID, func(c *engine.Conference) (bool, error) {
 			now := m.clk.Now()
 			changed := monitorSettle(c, now)
 			changed = playbackSettle(c, now) || changed

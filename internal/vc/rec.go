@@ -124,7 +124,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (*model.VCConfsRe
 	}
 	var recID string
 	var started engine.Recording // the stored recording, for the media side
-	c, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	c, err := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		ts, err := m.tlTerminals(ctx, *c)
 		if err != nil {
 			return false, err
@@ -171,7 +171,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (*model.VCConfsRe
 	if err := m.recMediaStart(ctx, c, started); err != nil {
 		// No file can be written: the recording is taken back (the
 		// counter's rec_id stays drawn) and the request fails.
-		_, uerr := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+		_, uerr := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 			i := recFind(*c, recID)
 			if i < 0 {
 				return false, nil
@@ -194,7 +194,7 @@ func (m *Module) recStart(ctx context.Context, r *api.Request) (*model.VCConfsRe
 
 // recList answers the running recordings.
 func (m *Module) recList(ctx context.Context, r *api.Request) (*model.VCConfsRecordersListReply, error) {
-	c, err := m.tlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func (m *Module) recList(ctx context.Context, r *api.Request) (*model.VCConfsRec
 
 // recGet answers one running recording.
 func (m *Module) recGet(ctx context.Context, r *api.Request) (*model.VCConfsRecordersGetReply, error) {
-	c, err := m.tlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func (m *Module) recState(ctx context.Context, r *api.Request) error {
 		return err
 	}
 	value, recID := q.Value, r.Path("rec_id")
-	_, err := m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	_, err := m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		i := recFind(*c, recID)
 		if i < 0 {
 			return false, recUnknown(*c, recID)
@@ -248,7 +248,7 @@ func (m *Module) recState(ctx context.Context, r *api.Request) error {
 // broadcast only, becomes a program.
 func (m *Module) recStop(ctx context.Context, r *api.Request) error {
 	recID := r.Path("rec_id")
-	c, err := m.tlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -266,7 +266,7 @@ func (m *Module) recStop(ctx context.Context, r *api.Request) error {
 		return err
 	}
 	var members []string
-	c, err = m.tlUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
+	c, err = m.confUpdateReq(ctx, r, func(c *engine.Conference) (bool, error) {
 		i := recFind(*c, recID)
 		if i < 0 {
 			return false, recUnknown(*c, recID)

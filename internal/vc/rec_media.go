@@ -302,7 +302,7 @@ func (m *Module) recEnded(ctx context.Context, domain, confID, recID string, inf
 func (m *Module) recEndedByMedia(ctx context.Context, domain, confID, recID string, info *media.RecordInfo, code int) (ended bool, err error) {
 	nctx, notes := store.WithNotices(ctx)
 	var members []string
-	c, err := m.tlUpdate(nctx, domain, confID, func(c *engine.Conference) (bool, error) {
+	c, err := m.confUpdate(nctx, domain, confID, func(c *engine.Conference) (bool, error) {
 		i := recFind(*c, recID)
 		if i < 0 {
 			return false, nil // stopped meanwhile

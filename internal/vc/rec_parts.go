@@ -119,7 +119,7 @@ func (m *Module) recPass(ctx context.Context, domain, confID, recID, action stri
 func (m *Module) recAddPart(ctx context.Context, domain, confID string, p engine.RecordingStarted) error {
 	recID, part, run := p.RecID, p.Part, p.Run
 	paused := false
-	_, err := m.tlUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
+	_, err := m.confUpdate(ctx, domain, confID, func(c *engine.Conference) (bool, error) {
 		i := recFind(*c, recID)
 		if i < 0 {
 			return false, recUnknown(*c, recID)

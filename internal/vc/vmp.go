@@ -21,7 +21,7 @@ const vmpMain = "1"
 // getVMP shows the composition as it is now: the panes with the terminals
 // they show, and the batch poll.
 func (m *Module) getVMP(ctx context.Context, r *api.Request) (*model.VCConfsVMPsGetReply, error) {
-	c, err := m.ctlRunning(ctx, r)
+	c, err := m.confRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
