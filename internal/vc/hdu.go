@@ -81,11 +81,7 @@ func (m *Module) stopHDU(ctx context.Context, r *api.Request) error {
 
 // listHDUs lists the walls the conference occupies (hduList).
 func (m *Module) listHDUs(ctx context.Context, r *api.Request) (*model.VCConfsHDUsListReply, error) {
-	c, err := m.confRunning(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	v, err := m.mdLoad(ctx, c)
+	c, v, err := m.mdRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -96,11 +92,7 @@ func (m *Module) listHDUs(ctx context.Context, r *api.Request) (*model.VCConfsHD
 // the conference does not run.
 func (m *Module) getHDU(ctx context.Context, r *api.Request) (*model.VCConfsHDUsGetReply, error) {
 	id := r.Path("hdu_id")
-	c, err := m.confRunning(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	v, err := m.mdLoad(ctx, c)
+	c, v, err := m.mdRunning(ctx, r)
 	if err != nil {
 		return nil, err
 	}

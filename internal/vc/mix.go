@@ -153,28 +153,15 @@ func mixHas(ids []string, id string) bool {
 // sets the members' flags; the terminals build names must still be online
 // after the write (see mediaStillOnline).
 func (m *Module) writeMix(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (*engine.Mix, []string, error)) error {
-	var named []string
-	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		v, err := m.mdLoad(ctx, *c)
-		if err != nil {
-			return err
-		}
+	return m.mediaUpdate(ctx, r, func(c *engine.Conference, v *mdView) ([]string, error) {
 		mix, ids, err := build(*c, v)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c.Mix = mix
 		c.SetMixEnable(1)
-		named = ids
-		return nil
+		return ids, nil
 	})
-	if err != nil {
-		return err
-	}
-	if err := m.mediaFlags(ctx, c); err != nil {
-		return err
-	}
-	return m.mediaStillOnline(ctx, c, named)
 }
 
 // stopMix stops the mix (20812 when none runs).

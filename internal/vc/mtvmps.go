@@ -201,11 +201,7 @@ func selfGet[R api.Reply](m *Module, channel bool, as func(cfg engine.SelfVMP, m
 		if err != nil {
 			return none, err
 		}
-		c, err := m.confRunning(ctx, r)
-		if err != nil {
-			return none, err
-		}
-		v, err := m.mdLoad(ctx, c)
+		c, v, err := m.mdRunning(ctx, r)
 		if err != nil {
 			return none, err
 		}

@@ -80,31 +80,19 @@ func (m *Module) modifyVMP(ctx context.Context, r *api.Request) error {
 // conference, then sets the terminals' flags. A terminal named in the
 // request that left the call meanwhile is dropped again and answers 20401.
 func (m *Module) writeVMP(ctx context.Context, r *api.Request, build func(c engine.Conference, v *mdView) (*engine.VMP, error)) error {
-	var named []string
-	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
-		v, err := m.mdLoad(ctx, *c)
-		if err != nil {
-			return err
-		}
+	return m.mediaUpdate(ctx, r, func(c *engine.Conference, v *mdView) ([]string, error) {
 		cfg, err := build(*c, v)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c.VMP = cfg
 		c.SetVMPEnable(1)
-		named = nil
+		var named []string
 		for id := range vmpNamed(cfg) {
 			named = append(named, id)
 		}
-		return nil
+		return named, nil
 	})
-	if err != nil {
-		return err
-	}
-	if err := m.mediaFlags(ctx, c); err != nil {
-		return err
-	}
-	return m.mediaStillOnline(ctx, c, named)
 }
 
 // stopVMP stops the composition (20823 when none runs).

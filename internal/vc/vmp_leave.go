@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
@@ -200,6 +201,30 @@ func (m *Module) flagsEffectsTree(ctx context.Context, c engine.Conference, sub 
 		}
 	}
 	return eff, nil
+}
+
+// mediaUpdate stores what change makes of the running conference, given
+// the view of its terminals (mdLoad), then sets the terminals' flags
+// (mediaFlags); the terminals change names must still be online after the
+// write (mediaStillOnline). It is the write of the mix (writeMix) and of
+// the composition (writeVMP).
+func (m *Module) mediaUpdate(ctx context.Context, r *api.Request, change func(c *engine.Conference, v *mdView) ([]string, error)) error {
+	var named []string
+	c, err := m.ctlUpdate(ctx, r, func(c *engine.Conference) error {
+		v, err := m.mdLoad(ctx, *c)
+		if err != nil {
+			return err
+		}
+		named, err = change(c, v)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := m.mediaFlags(ctx, c); err != nil {
+		return err
+	}
+	return m.mediaStillOnline(ctx, c, named)
 }
 
 // mediaStillOnline runs after a media feature naming the terminals ids was

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
@@ -47,6 +48,17 @@ func (m *Module) mdLoad(ctx context.Context, c engine.Conference) (*mdView, erro
 		return nil, err
 	}
 	return m.mdLoadTree(ctx, c, sub)
+}
+
+// mdRunning reads the running conference of the request (confRunning)
+// and the view of its terminals (mdLoad).
+func (m *Module) mdRunning(ctx context.Context, r *api.Request) (engine.Conference, *mdView, error) {
+	c, err := m.confRunning(ctx, r)
+	if err != nil {
+		return c, nil, err
+	}
+	v, err := m.mdLoad(ctx, c)
+	return c, v, err
 }
 
 // mdLoadTree is mdLoad with the terminals of c's subordinates given (a
