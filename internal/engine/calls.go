@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"maps"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -117,9 +116,9 @@ func (e *Engine) predial(c Conf, ts []Terminal) {
 // callee is a peer conference.
 func calling(t *Terminal, call linkCall, peer Peer, isPeer bool) (answered bool) {
 	t.Own.CascadeConf, t.Own.OccupyCode, t.Own.OccupyConfName = model.Opt[string]{}, model.Opt[int]{}, model.Opt[string]{}
-	delete(t.Doc, DocCascadeConf) // of another form
-	delete(t.Doc, DocOccupyCode)
-	delete(t.Doc, DocOccupyConfName)
+	delete(t.Doc.Extra, DocCascadeConf) // of another form
+	delete(t.Doc.Extra, DocOccupyCode)
+	delete(t.Doc.Extra, DocOccupyConfName)
 	t.Own.Attempts = model.Some(t.Own.Attempts.Value + 1)
 	t.Rec.State, t.Rec.DueAt = StateCalling, time.Time{} // until the outcome is reported
 	if !isPeer {
@@ -174,15 +173,15 @@ func (e *Engine) undial(c Conf, ts []Terminal) {
 
 // callee is whom a terminal's call is for.
 func (t Terminal) callee() media.Callee {
-	return media.Callee{Account: t.Account(), AccountType: num(t.Doc["account_type"]), Protocol: t.Protocol(), Bitrate: t.Bitrate()}
+	return media.Callee{Account: t.Account(), AccountType: t.Doc.AccountType.Value, Protocol: t.Protocol(), Bitrate: t.Bitrate()}
 }
 
 // setAddress writes what was learned of a terminal into its document.
 func setAddress(t *Terminal, id media.Identity) {
 	if id.Alias != "" {
-		t.Doc["alias"] = id.Alias
+		t.Doc.Alias = model.Some(id.Alias)
 	}
-	t.Doc["e164"], t.Doc["ip"], t.Doc["type"] = id.E164, id.IP, id.MtType
+	t.Doc.E164, t.Doc.IP, t.Doc.Type = model.Some(id.E164), model.Some(id.IP), model.Some(id.MtType)
 }
 
 // setIdentity writes a call's outcome and what was learned of the
@@ -232,10 +231,10 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 			return t, err
 		}
 		prev := t
-		prev.Doc = maps.Clone(t.Doc)
+		prev.Doc = t.Doc.clone()
 		t.Rec.State, t.Rec.DueAt = StateOnline, time.Time{}
-		t.Doc["online"] = 1
-		setChannels(t.Doc, t.Bitrate())
+		t.Doc.Online = model.Some(1)
+		t.Doc.setChannels(t.Bitrate())
 		var occ errOccupied
 		if err := e.goOnline(ctx, c, &t); errors.As(err, &occ) { // busy in another conference
 			t = prev
@@ -249,7 +248,7 @@ func (e *Engine) settle(ctx context.Context, c Conf, t Terminal) (Terminal, erro
 		}
 		return t, e.joined(ctx, c, t)
 	}
-	t.Doc["online"] = 0
+	t.Doc.Online = model.Some(0)
 	t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
 	if e.retries(c, t) {
 		t.Rec.State = StateCalling
@@ -321,7 +320,7 @@ func (e *Engine) hangupLocal(ctx context.Context, c Conf, mtIDs []string) error 
 // channels, no longer called again.
 func leaveCall(t *Terminal) {
 	t.Rec.State, t.Rec.DueAt = StateIdle, time.Time{}
-	t.Doc["online"] = 0
+	t.Doc.Online = model.Some(0)
 	t.Own.Chase = model.Some(false)
 	clearChannels(t)
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"maps"
 	"strconv"
 	"strings"
 
@@ -237,8 +236,8 @@ func Prefixed(ts []Terminal, prefix string) []Terminal {
 			continue
 		}
 		id := prefix + t.MtID()
-		t.Doc = maps.Clone(t.Doc) // the caller's terminal keeps its own
-		t.Doc["mt_id"] = id
+		t.Doc = t.Doc.clone() // the caller's terminal keeps its own
+		t.Doc.MtID = model.Some(id)
 		out = append(out, t)
 	}
 	return out
@@ -311,18 +310,23 @@ type arrival struct {
 	Key         string
 }
 
-// apply writes a's members into a terminal document.
-func (a arrival) apply(doc map[string]any) {
-	doc["account"], doc["account_type"], doc["protocol"], doc["type"] = a.Account, a.AccountType, a.Protocol, a.Type
-	doc["alias"], doc["e164"], doc["ip"] = a.Alias, a.E164, a.IP
+// apply writes a's members into a terminal's document.
+func (a arrival) apply(t *Terminal) {
+	d := &t.Doc
+	d.Account, d.AccountType = model.Some(a.Account), model.Some(a.AccountType)
+	d.Protocol, d.Type = model.Some(a.Protocol), model.Some(a.Type)
+	d.Alias, d.E164, d.IP = model.Some(a.Alias), model.Some(a.E164), model.Some(a.IP)
 	if a.Participant.Set {
-		doc[DocParticipant] = a.Participant.Value
+		t.Own.Participant = a.Participant
 	}
 	if a.Uplink.Set {
-		doc[DocUplink] = a.Uplink.Value
+		t.Own.Uplink = a.Uplink
 	}
-	if a.KeyField != "" {
-		doc[a.KeyField] = a.Key
+	switch a.KeyField {
+	case DocRejoin:
+		d.Rejoin = model.Some(a.Key)
+	case DocCaller:
+		d.Caller = model.Some(a.Key)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // A terminal's channels (reference 05 "获取与会终端信息": v_snd_chn,
@@ -48,16 +47,6 @@ func (ch channel) video(bitrate, resolution, format int) channel {
 	return ch
 }
 
-// channelsOf reads a channel list of a terminal document (none when it
-// has none, or one of another form).
-func channelsOf(v any) []channel {
-	var l []channel
-	if !record.Member(v, &l) {
-		return nil
-	}
-	return l
-}
-
 // simChannelSet is the media channels of a terminal of the simulation.
 type simChannelSet struct {
 	vSnd, vRcv, dvSnd, dvRcv, aSnd, aRcv []channel
@@ -78,22 +67,10 @@ func simChannels(bitrate int) simChannelSet {
 		dvSnd: video("dvsndchn1", false), dvRcv: video("dvrcvchn1", false), aSnd: audio("asndchn1"), aRcv: audio("arcvchn1")}
 }
 
-// setChannels gives an online terminal of the simulation its media
-// channels (simChannels) in its document.
-func setChannels(doc map[string]any, bitrate int) {
-	s := simChannels(bitrate)
-	doc["v_snd_chn"] = record.Stored(s.vSnd)
-	doc["v_rcv_chn"] = record.Stored(s.vRcv)
-	doc["dv_snd_chn"] = record.Stored(s.dvSnd)
-	doc["dv_rcv_chn"] = record.Stored(s.dvRcv)
-	doc["a_snd_chn"] = record.Stored(s.aSnd)
-	doc["a_rcv_chn"] = record.Stored(s.aRcv)
-}
-
 // clearChannels removes the channels of a terminal that left the call.
 func clearChannels(t *Terminal) {
 	for _, k := range channelKeys {
-		t.Doc[k] = []any{}
+		t.Doc.setChannelList(k, []channel{})
 	}
 }
 
@@ -124,9 +101,8 @@ func (e *Engine) Detail(ctx context.Context, c Conf, mtID string) (Terminal, err
 // the measured bitrate (kbit/s). The video source it sends
 // (cur_video_idx) is the stored one.
 func liveChannels(t *Terminal, chs []media.Channel) {
-	doc := t.Doc
 	curIdx := 0
-	if l := channelsOf(doc["v_snd_chn"]); len(l) > 0 {
+	if l := t.Doc.channelsOf("v_snd_chn"); len(l) > 0 {
 		curIdx = l[0].CurVideoIdx.Value
 	}
 	lists := map[string][]channel{}
@@ -146,7 +122,7 @@ func liveChannels(t *Terminal, chs []media.Channel) {
 		if lists[k] == nil {
 			lists[k] = []channel{}
 		}
-		doc[k] = record.Stored(lists[k])
+		t.Doc.setChannelList(k, lists[k])
 	}
 }
 

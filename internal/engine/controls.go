@@ -73,7 +73,7 @@ func (e *Engine) control(ctx context.Context, cf Conf, mtID string, c media.Cont
 // the conference (reference 05 "终端静音操作").
 func (e *Engine) SetSilence(ctx context.Context, cf Conf, mtID string, on bool) (Terminal, error) {
 	v := flag(on)
-	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlSilence, Value: v}, func(t *Terminal) { t.Doc["silence"] = v })
+	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlSilence, Value: v}, func(t *Terminal) { t.Doc.Silence = model.Some(v) })
 }
 
 // SetMute mutes (on) or unmutes a terminal: the conference no longer
@@ -81,7 +81,7 @@ func (e *Engine) SetSilence(ctx context.Context, cf Conf, mtID string, on bool) 
 func (e *Engine) SetMute(ctx context.Context, cf Conf, mtID string, on bool) (Terminal, error) {
 	v := flag(on)
 	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlMute, Value: v}, func(t *Terminal) {
-		t.Doc["mute"] = v
+		t.Doc.Mute = model.Some(v)
 		t.Own.SelfMute = model.Opt[bool]{} // the chair's mute (or unmute) holds
 	})
 }
@@ -107,12 +107,12 @@ func (e *Engine) SelfMuted(ctx context.Context, conf, mt string, on bool) error 
 		return err
 	}
 	own := t.Own.SelfMute.Value
-	if !on && record.Int(t.Doc, "mute") == 1 && !own {
+	if !on && t.Mute() == 1 && !own {
 		return fmt.Errorf("%w: the chair muted terminal %s", media.ErrRefused, mt)
 	}
 	v := flag(on)
 	_, err = e.control(ctx, c, mt, media.Control{Kind: media.ControlMute, Value: v}, func(t *Terminal) {
-		t.Doc["mute"] = v
+		t.Doc.Mute = model.Some(v)
 		if on {
 			t.Own.SelfMute = model.Some(true)
 		} else {
@@ -126,12 +126,14 @@ func (e *Engine) SelfMuted(ctx context.Context, conf, mt string, on bool) error 
 // volume of a terminal (reference 05 "修改终端音量"; value 0 to 35, checked
 // by the caller).
 func (e *Engine) SetVolume(ctx context.Context, cf Conf, mtID string, device, value int) (Terminal, error) {
-	field := "rcv_volume"
-	if device == VolMicrophone {
-		field = "snd_volume"
-	}
 	c := media.Control{Kind: media.ControlVolume, Value: value, Extra: map[string]int{"vol_mode": device}}
-	return e.control(ctx, cf, mtID, c, func(t *Terminal) { t.Doc[field] = value })
+	return e.control(ctx, cf, mtID, c, func(t *Terminal) {
+		if device == VolMicrophone {
+			t.Doc.SndVolume = model.Some(value)
+		} else {
+			t.Doc.RcvVolume = model.Some(value)
+		}
+	})
 }
 
 // Camera starts (state 0) or stops (state 1) a camera movement of a
@@ -140,7 +142,7 @@ func (e *Engine) SetVolume(ctx context.Context, cf Conf, mtID string, device, va
 func (e *Engine) Camera(ctx context.Context, cf Conf, mtID string, state, typ int) (Terminal, error) {
 	c := media.Control{Kind: media.ControlCamera, Value: typ, Extra: map[string]int{"state": state}}
 	return e.control(ctx, cf, mtID, c, func(t *Terminal) {
-		t.Doc["_camera"] = record.Stored(cameraCommand{State: state, Type: typ})
+		t.Doc.Camera = &cameraCommand{State: state, Type: typ}
 	})
 }
 
@@ -161,7 +163,7 @@ type videoInput struct {
 // (cur_video_idx of its first video send channel).
 func VideoSources(t Terminal) ([]VideoSource, int) {
 	srcs := DefaultVideoSources
-	if l, ok := t.Doc["_videos"].([]any); ok {
+	if l, ok := t.Doc.kept("_videos").([]any); ok {
 		srcs = nil
 		for _, v := range l {
 			var in videoInput
@@ -171,7 +173,7 @@ func VideoSources(t Terminal) ([]VideoSource, int) {
 		}
 	}
 	cur := 0
-	if chs := channelsOf(t.Doc["v_snd_chn"]); len(chs) > 0 {
+	if chs := t.Doc.channelsOf("v_snd_chn"); len(chs) > 0 {
 		cur = chs[0].CurVideoIdx.Value
 	}
 	return srcs, cur
@@ -196,11 +198,11 @@ func (e *Engine) SetVideoSource(ctx context.Context, cf Conf, mtID string, idx i
 		return t, ErrNoVideoSource
 	}
 	return e.control(ctx, cf, mtID, media.Control{Kind: media.ControlVideo, Value: idx}, func(t *Terminal) {
-		if chs := channelsOf(t.Doc["v_snd_chn"]); chs != nil {
+		if chs := t.Doc.channelsOf("v_snd_chn"); chs != nil {
 			for i := range chs {
 				chs[i].CurVideoIdx = model.Some(idx)
 			}
-			t.Doc["v_snd_chn"] = record.Stored(chs)
+			t.Doc.setChannelList("v_snd_chn", chs)
 		}
 	})
 }
@@ -212,7 +214,7 @@ func (e *Engine) SetVideoSource(ctx context.Context, cf Conf, mtID string, idx i
 // it been added so; switching to manual stops the retries of a failed call.
 func (e *Engine) SetCallMode(ctx context.Context, cf Conf, mtID string, mode int) (Terminal, error) {
 	t, err := e.Update(ctx, cf, mtID, func(t *Terminal) error {
-		t.Doc["call_mode"] = mode
+		t.Doc.CallMode = model.Some(mode)
 		if mode == CallManual {
 			t.Own.Chase = model.Some(false)
 			if t.Own.Redial.Value && t.Rec.State == StateCalling {
@@ -251,14 +253,14 @@ const volDefault = 15
 func (e *Engine) Reapply(ctx context.Context, conf string, t Terminal) error {
 	var errs []error
 	for _, c := range []struct {
-		field string
-		kind  string
-	}{{"mute", media.ControlMute}, {"silence", media.ControlSilence}} {
-		if record.Int(t.Doc, c.field) == 1 {
+		on   int
+		kind string
+	}{{t.Mute(), media.ControlMute}, {t.Silence(), media.ControlSilence}} {
+		if c.on == 1 {
 			errs = append(errs, e.media.Apply(ctx, conf, t.MtID(), media.Control{Kind: c.kind, Value: 1}))
 		}
 	}
-	if v, ok := record.IntOK(t.Doc["rcv_volume"]); ok && v < volDefault {
+	if v, ok := t.Doc.intOK(t.Doc.RcvVolume, "rcv_volume"); ok && v < volDefault {
 		errs = append(errs, e.media.Apply(ctx, conf, t.MtID(), media.Control{Kind: media.ControlVolume, Value: v,
 			Extra: map[string]int{"vol_mode": VolLoudspeaker}}))
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/testdb"
 )
 
@@ -72,8 +73,13 @@ func (r *recorder) Apply(ctx context.Context, confID, mtID string, c media.Contr
 	return nil
 }
 
-func docInt(t *testing.T, doc map[string]any, k string) int {
+// docInt is the member k of tm's stored document, an integer.
+func docInt(t *testing.T, tm engine.Terminal, k string) int {
 	t.Helper()
+	doc, err := shape.Decode(tm.Rec.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var n int
 	if _, err := fmt.Sscan(fmt.Sprint(doc[k]), &n); err != nil {
 		t.Fatalf("%s = %v: %v", k, doc[k], err)
@@ -127,7 +133,7 @@ func TestPerTerminalControls(t *testing.T) {
 			t.Fatal(err)
 		}
 		for k, v := range map[string]int{"mute": 1, "silence": 1, "rcv_volume": 30, "snd_volume": 7} {
-			if got := docInt(t, tm.Doc, k); got != v {
+			if got := docInt(t, tm, k); got != v {
 				t.Errorf("%s = %d, want %d", k, got, v)
 			}
 		}
@@ -142,7 +148,7 @@ func TestPerTerminalControls(t *testing.T) {
 		if _, err := f.e.SetMute(ctx, f.c, "1", false); err == nil {
 			t.Fatal("mute with a failing backend succeeded")
 		}
-		if tm, _ := f.e.Get(ctx, f.c, "1"); docInt(t, tm.Doc, "mute") != 1 {
+		if tm, _ := f.e.Get(ctx, f.c, "1"); docInt(t, tm, "mute") != 1 {
 			t.Error("a failed control was stored")
 		}
 		rec.failApply = false
@@ -170,8 +176,8 @@ func TestSetCallMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm.Rec.State != engine.StateCalling || docInt(t, tm.Doc, "call_mode") != engine.CallChase {
-		t.Fatalf("after chase: %s %v", tm.Rec.State, tm.Doc["call_mode"])
+	if tm.Rec.State != engine.StateCalling || docInt(t, tm, "call_mode") != engine.CallChase {
+		t.Fatalf("after chase: %s %s", tm.Rec.State, tm.Rec.Data)
 	}
 	for i := 0; i < 6; i++ { // beyond call_times 3: chase keeps going
 		f.advance(t, 20*time.Second)

@@ -119,45 +119,85 @@ func New(st store.Store, clk clock.Clock, cfg Config, newMedia func(media.Events
 func (e *Engine) Conferences() *Conferences { return e.confs }
 
 // Terminal is a terminal record with its document: the engine's own
-// members in Own (terminal.go), the others in Doc.
+// members in Own (terminal.go), the others in Doc (TermDoc).
 type Terminal struct {
 	Rec store.Record
-	Doc map[string]any
+	Doc TermDoc
 	Own TerminalOwn
 }
 
-// MtID returns the terminal's mt_id.
-func (t Terminal) MtID() string { s, _ := t.Doc["mt_id"].(string); return s }
-
 // The members of a terminal's document that the engine writes and other
-// modules read, as record.Str and record.Int read them: the engine writes
-// the strings as strings and the numbers as integers, so these are its
-// values; a string member stored as a number reads as the number's text,
-// a number member stored as a string or an integral float as its value.
+// modules read, as record.Str and record.Int read the map document: the
+// engine writes the strings as strings and the numbers as integers, so
+// these are its values; a string member stored as a number reads as the
+// number's text, a number member stored as a string or an integral float
+// as its value (TermDoc.intOf, strOf).
+
+// MtID returns the terminal's mt_id (a string only).
+func (t Terminal) MtID() string { return t.Doc.MtID.Value }
 
 // Account returns the terminal's account.
-func (t Terminal) Account() string { return record.Str(t.Doc, "account") }
+func (t Terminal) Account() string { return t.Doc.strOf(t.Doc.Account, "account") }
+
+// AccountType returns the terminal's account type.
+func (t Terminal) AccountType() int { return t.Doc.intOf(t.Doc.AccountType, "account_type") }
 
 // Alias returns the terminal's alias (its name).
-func (t Terminal) Alias() string { return record.Str(t.Doc, "alias") }
+func (t Terminal) Alias() string { return t.Doc.strOf(t.Doc.Alias, "alias") }
 
 // E164 returns the terminal's E164 number.
-func (t Terminal) E164() string { return record.Str(t.Doc, "e164") }
+func (t Terminal) E164() string { return t.Doc.strOf(t.Doc.E164, "e164") }
 
 // IP returns the terminal's IP address.
-func (t Terminal) IP() string { return record.Str(t.Doc, "ip") }
+func (t Terminal) IP() string { return t.Doc.strOf(t.Doc.IP, "ip") }
 
 // Type returns the terminal's type (1 a terminal, TypeSubordinate, TypeSuperior, ...).
-func (t Terminal) Type() int { return record.Int(t.Doc, "type") }
+func (t Terminal) Type() int { return t.Doc.intOf(t.Doc.Type, "type") }
 
 // Protocol returns the terminal's call protocol (0 H.323, 1 SIP).
-func (t Terminal) Protocol() int { return record.Int(t.Doc, "protocol") }
+func (t Terminal) Protocol() int { return t.Doc.intOf(t.Doc.Protocol, "protocol") }
 
 // Bitrate returns the terminal's call bit rate.
-func (t Terminal) Bitrate() int { return record.Int(t.Doc, "bitrate") }
+func (t Terminal) Bitrate() int { return t.Doc.intOf(t.Doc.Bitrate, "bitrate") }
 
 // CallMode returns how the terminal is called (CallManual, CallAutomatic, CallChase).
-func (t Terminal) CallMode() int { return record.Int(t.Doc, "call_mode") }
+func (t Terminal) CallMode() int { return t.Doc.intOf(t.Doc.CallMode, "call_mode") }
+
+// Online returns the terminal's online flag (1 in the call).
+func (t Terminal) Online() int { return t.Doc.intOf(t.Doc.Online, "online") }
+
+// Silence returns the terminal's silence flag (1 it hears nothing).
+func (t Terminal) Silence() int { return t.Doc.intOf(t.Doc.Silence, "silence") }
+
+// Mute returns the terminal's mute flag (1 it is not heard).
+func (t Terminal) Mute() int { return t.Doc.intOf(t.Doc.Mute, "mute") }
+
+// Poll returns the terminal's poll flag.
+func (t Terminal) Poll() int { return t.Doc.intOf(t.Doc.Poll, "poll") }
+
+// Dual returns the terminal's dual-stream flag.
+func (t Terminal) Dual() int { return t.Doc.intOf(t.Doc.Dual, "dual") }
+
+// Mix returns the terminal's mix flag.
+func (t Terminal) Mix() int { return t.Doc.intOf(t.Doc.Mix, "mix") }
+
+// VMP returns the terminal's picture composition flag.
+func (t Terminal) VMP() int { return t.Doc.intOf(t.Doc.VMP, "vmp") }
+
+// Inspection returns the terminal's selective viewing flag.
+func (t Terminal) Inspection() int { return t.Doc.intOf(t.Doc.Inspection, "inspection") }
+
+// Recorded returns the terminal's recording flag (rec).
+func (t Terminal) Recorded() int { return t.Doc.intOf(t.Doc.Rec, "rec") }
+
+// Upload returns the terminal's upload flag.
+func (t Terminal) Upload() int { return t.Doc.intOf(t.Doc.Upload, "upload") }
+
+// RcvVolume returns the terminal's loudspeaker volume.
+func (t Terminal) RcvVolume() int { return t.Doc.intOf(t.Doc.RcvVolume, "rcv_volume") }
+
+// SndVolume returns the terminal's microphone volume.
+func (t Terminal) SndVolume() int { return t.Doc.intOf(t.Doc.SndVolume, "snd_volume") }
 
 func recID(confID, mtID string) string { return confID + "/" + mtID }
 
@@ -259,3 +299,7 @@ func (e *Engine) Update(ctx context.Context, c Conf, mtID string, change func(t 
 		return t, err
 	}
 }
+
+// MtIDText returns the terminal's mt_id as the replies read it (a number
+// stored for it as its text; MtID reads a string only).
+func (t Terminal) MtIDText() string { return t.Doc.strOf(t.Doc.MtID, "mt_id") }

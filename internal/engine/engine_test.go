@@ -75,7 +75,7 @@ func (f *fixture) states(t *testing.T) map[string]string {
 	}
 	out := map[string]string{}
 	for _, tm := range ts {
-		out[tm.Doc["account"].(string)] = tm.Rec.State
+		out[tm.Account()] = tm.Rec.State
 	}
 	return out
 }
@@ -103,12 +103,12 @@ func TestCallsAnswerFailAndRetry(t *testing.T) {
 			t.Fatalf("after add: %v", got)
 		}
 		if tm, _ := f.e.Get(ctx, f.c, "2"); tm.Own.Redial != model.Some(true) || !tm.Rec.DueAt.Equal(f.clk.Now().Add(20*time.Second)) {
-			t.Fatalf("offline terminal not scheduled for a redial in 20s: %v at %v", tm.Doc, tm.Rec.DueAt)
+			t.Fatalf("offline terminal not scheduled for a redial in 20s: %s at %v", tm.Rec.Data, tm.Rec.DueAt)
 		}
 		f.advance(t, 2*time.Second) // the IP terminal answers after 2 s
 		tm, _ := f.e.Get(ctx, f.c, "4")
-		if tm.Rec.State != engine.StateOnline || tm.Doc["ip"] != "172.16.0.9" {
-			t.Fatalf("IP terminal after 2s: %s %v", tm.Rec.State, tm.Doc)
+		if tm.Rec.State != engine.StateOnline || tm.IP() != "172.16.0.9" {
+			t.Fatalf("IP terminal after 2s: %s %s", tm.Rec.State, tm.Rec.Data)
 		}
 		tm, _ = f.e.Get(ctx, f.c, "1")
 		if tm.Rec.State != engine.StateCalling {
@@ -116,10 +116,10 @@ func TestCallsAnswerFailAndRetry(t *testing.T) {
 		}
 		f.advance(t, time.Second) // 1001 answers after 3 s
 		tm, _ = f.e.Get(ctx, f.c, "1")
-		chn := tm.Doc["v_snd_chn"].([]any)[0].(map[string]any)
-		if tm.Rec.State != engine.StateOnline || tm.Doc["online"].(interface{ String() string }).String() != "1" ||
-			tm.Doc["alias"] != "room-a" || chn["bitrate"].(interface{ String() string }).String() != "1024" {
-			t.Fatalf("1001 after 3s: %s %v", tm.Rec.State, tm.Doc)
+		chn := tm.Doc.VSndChn
+		if tm.Rec.State != engine.StateOnline || tm.Doc.Online != model.Some(1) ||
+			tm.Doc.Alias != model.Some("room-a") || len(chn) != 1 || chn[0].Bitrate != model.Some(1024) {
+			t.Fatalf("1001 after 3s: %s %s", tm.Rec.State, tm.Rec.Data)
 		}
 		// The manual member was never called.
 		if tm, _ := f.e.Get(ctx, f.c, "5"); tm.Rec.State != engine.StateIdle || tm.Own.Attempts != model.Some(0) {
@@ -140,8 +140,8 @@ func TestCallsAnswerFailAndRetry(t *testing.T) {
 		if err := f.e.Hangup(ctx, f.c, []string{"1"}); err != nil {
 			t.Fatal(err)
 		}
-		if tm, _ := f.e.Get(ctx, f.c, "1"); tm.Rec.State != engine.StateIdle || len(tm.Doc["v_snd_chn"].([]any)) != 0 {
-			t.Fatalf("after hangup: %s %v", tm.Rec.State, tm.Doc["v_snd_chn"])
+		if tm, _ := f.e.Get(ctx, f.c, "1"); tm.Rec.State != engine.StateIdle || tm.Doc.VSndChn == nil || len(tm.Doc.VSndChn) != 0 {
+			t.Fatalf("after hangup: %s %s", tm.Rec.State, tm.Rec.Data)
 		}
 		if err := f.e.Call(ctx, f.c, []string{"1"}); err != nil {
 			t.Fatal(err)

@@ -104,12 +104,13 @@ type TerminalFlags struct {
 
 // apply writes the flags that are set into t's document.
 func (f TerminalFlags) apply(t *Terminal) {
+	d := &t.Doc
 	for _, x := range [...]struct {
-		name string
-		v    model.Opt[int]
-	}{{"mix", f.Mix}, {"vmp", f.VMP}, {"dual", f.Dual}, {"inspection", f.Inspection}, {"rec", f.Rec}, {"upload", f.Upload}} {
-		if n, ok := x.v.Get(); ok {
-			t.Doc[x.name] = n
+		field *model.Opt[int]
+		v     model.Opt[int]
+	}{{&d.Mix, f.Mix}, {&d.VMP, f.VMP}, {&d.Dual, f.Dual}, {&d.Inspection, f.Inspection}, {&d.Rec, f.Rec}, {&d.Upload, f.Upload}} {
+		if x.v.Set {
+			*x.field = x.v
 		}
 	}
 }

@@ -50,10 +50,10 @@ type holder struct {
 // identity), as earlier releases did: the key names the occupancy record
 // that every node must find for the same terminal.
 func IdentityKey(t Terminal) string {
-	if typ := num(t.Doc["type"]); typ == TypeSubordinate || typ == TypeSuperior || t.Own.CascadeConf.Value != "" || t.Own.Participant.Value != "" {
+	if typ := t.Doc.Type.Value; typ == TypeSubordinate || typ == TypeSuperior || t.Own.CascadeConf.Value != "" || t.Own.Participant.Value != "" {
 		return ""
 	}
-	switch e164, ip, alias := str(t.Doc["e164"]), str(t.Doc["ip"]), str(t.Doc["alias"]); {
+	switch e164, ip, alias := t.Doc.E164.Value, t.Doc.IP.Value, t.Doc.Alias.Value; {
 	case e164 != "":
 		return "e164:" + e164
 	case ip != "":

@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -42,11 +42,11 @@ func (e *Engine) rejoin(ctx context.Context, c Conf, a arrival, offline bool) (t
 			if err != nil {
 				return err
 			}
-			doc, err := shape.Decode(rec.Data)
+			t, err = DecodeTerminal(rec)
 			if err != nil {
 				return err
 			}
-			if str(doc[field]) != key || offline && rec.State != StateIdle {
+			if t.Doc.key(field) != key || offline && rec.State != StateIdle {
 				return store.ErrNotFound // replaced or taken meanwhile
 			}
 			if rec.State != StateOnline && c.MaxJoinMt > 0 {
@@ -58,19 +58,19 @@ func (e *Engine) rejoin(ctx context.Context, c Conf, a arrival, offline bool) (t
 					return ErrFull
 				}
 			}
-			a.apply(doc)
-			delete(doc, DocLost)
-			doc["online"], doc["_chase"] = 1, false
-			setChannels(doc, c.Bitrate)
-			if rec.Data, err = shape.Encode(doc); err != nil {
+			a.apply(&t)
+			t.Own.Lost = model.Opt[bool]{}
+			delete(t.Doc.Extra, DocLost) // of another form
+			t.Doc.Online, t.Own.Chase = model.Some(1), model.Some(false)
+			t.Doc.setChannels(c.Bitrate)
+			if t.Rec.Data, err = encodeTerminal(t); err != nil {
 				return err
 			}
-			rec.State, rec.UpdatedAt = StateOnline, e.clk.Now()
-			if err := tx.SwapRecord(rec); err != nil {
+			t.Rec.State, t.Rec.UpdatedAt = StateOnline, e.clk.Now()
+			if err := tx.SwapRecord(t.Rec); err != nil {
 				return err
 			}
-			rec.Version++
-			t = terminalOf(rec, doc)
+			t.Rec.Version++
 			return nil
 		})
 		switch {
@@ -101,11 +101,11 @@ func (e *Engine) rejoinFind(ctx context.Context, c Conf, field, key string, offl
 		if !bytes.Contains(r.Data, mark) {
 			continue
 		}
-		doc, err := shape.Decode(r.Data)
+		t, err := DecodeTerminal(r)
 		if err != nil {
 			return "", err
 		}
-		if str(doc[field]) == key {
+		if t.Doc.key(field) == key {
 			return r.ID, nil
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/media"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -57,11 +56,11 @@ func (e *Engine) runDueStale(ctx context.Context) error {
 		if !bytes.Contains(rec.Data, mark) {
 			continue
 		}
-		doc, err := shape.Decode(rec.Data)
-		if err != nil || str(doc[DocParticipant]) == "" {
+		t, err := DecodeTerminal(rec)
+		if err != nil || t.Own.Participant.Value == "" {
 			continue
 		}
-		byConf[rec.OwnerMoid] = append(byConf[rec.OwnerMoid], Terminal{Rec: rec, Doc: doc}.MtID())
+		byConf[rec.OwnerMoid] = append(byConf[rec.OwnerMoid], t.MtID())
 	}
 	missing := map[staleKey]time.Time{}
 	var lost []staleKey

@@ -130,10 +130,7 @@ func channels(t engine.Terminal, prefix string) []videoChannel {
 		key string
 		up  int
 	}{{prefix + "_snd_chn", 1}, {prefix + "_rcv_chn", 0}} {
-		l, _ := t.Doc[dir.key].([]any)
-		for _, v := range l {
-			var ch storedChannel // an element of another form reads as zeros
-			record.Member(v, &ch)
+		for _, ch := range t.Channels(dir.key) { // an element of another form reads as zeros
 			rate := int(ch.Bitrate)
 			c := videoChannel{ChanID: int(ch.ChnID), UpOrDown: dir.up, VideoFormat: videoFormats[int(ch.Format)]}
 			if dir.up == 1 {
@@ -145,14 +142,6 @@ func channels(t engine.Terminal, prefix string) []videoChannel {
 		}
 	}
 	return out
-}
-
-// storedChannel is what the terminal detail reads of a stored channel,
-// its numbers as record.Int reads them.
-type storedChannel struct {
-	Bitrate record.Integer `json:"bitrate"`
-	ChnID   record.Integer `json:"chn_id"`
-	Format  record.Integer `json:"format"`
 }
 
 // dualChannels are the dual-stream channels: the video members of

@@ -5,7 +5,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -87,7 +86,11 @@ func audioTargets(ts []engine.Terminal, flag string, v int, spare map[string]boo
 		if t.Rec.State != engine.StateOnline || spare[t.MtID()] {
 			continue
 		}
-		if n, ok := record.IntOK(t.Doc[flag]); ok && n == v {
+		n, ok := t.MuteOK()
+		if flag == flagSilence {
+			n, ok = t.SilenceOK()
+		}
+		if ok && n == v {
 			continue
 		}
 		out = append(out, t.MtID())

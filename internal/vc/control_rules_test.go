@@ -1,6 +1,7 @@
 package vc
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"testing"
@@ -110,7 +111,12 @@ func TestAudioTargets(t *testing.T) {
 		if mute != nil {
 			doc[flagMute] = mute
 		}
-		return engine.Terminal{Rec: store.Record{State: state}, Doc: doc}
+		data, _ := json.Marshal(doc)
+		tm, err := engine.DecodeTerminal(store.Record{State: state, Data: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm
 	}
 	ts := []engine.Terminal{
 		term("1", engine.StateOnline, 0),

@@ -53,10 +53,10 @@ func (m *Module) onJoin(t engine.Terminal) engine.Change {
 			return engine.Effects{}, err
 		}
 		spared := c.MuteFilter() == 1 && (c.Roles.Speaker == id || c.Roles.Chairman == id)
-		if c.Mute() == 1 && !spared && record.Int(t.Doc, "mute") != 1 {
+		if c.Mute() == 1 && !spared && t.Mute() != 1 {
 			eff.Mute = []string{id}
 		}
-		if c.Silence() == 1 && record.Int(t.Doc, "silence") != 1 {
+		if c.Silence() == 1 && t.Silence() != 1 {
 			eff.Silence = []string{id}
 		}
 		// A terminal that comes back (a client rejoining as it,

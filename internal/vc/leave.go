@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -216,7 +215,7 @@ func (m *Module) rolesLeft(mtIDs []string) engine.Change {
 func dualOff(ts []namedTerminal) []engine.TerminalFlags {
 	var out []engine.TerminalFlags
 	for _, t := range ts {
-		if record.Int(t.Doc, flagDual) != 0 {
+		if t.Dual() != 0 {
 			out = append(out, engine.TerminalFlags{MtID: t.id, Dual: model.Some(0)})
 		}
 	}

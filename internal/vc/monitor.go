@@ -236,7 +236,7 @@ func (m *Module) monitorStart(ctx context.Context, r *api.Request) error {
 			}
 			t = ts[mtID]
 		}
-		formats := monitorFormats(q, c.Bitrate(), tlInt(t.Doc["bitrate"]))
+		formats := monitorFormats(q, c.Bitrate(), t.Bitrate())
 		mon := monitorOf(q, ip, port, mtID, chn, formats, now, newKey(),
 			asSent(r.Args.Params["video_format"]), asSent(r.Args.Params["audio_format"]))
 		kept := monitorsExcept(monitorsLive(c, now), func(old monitor) bool { return monitorDstOf(old) == monitorDst(ip, port) })

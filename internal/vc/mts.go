@@ -153,7 +153,7 @@ func (m *Module) mtAdd(ctx context.Context, r *api.Request, cascadeID string) ([
 	out := make([]model.VCConfsMtsAddReplyMt, len(ts))
 	for i, t := range ts {
 		id, _ := strconv.Atoi(t.MtID())
-		out[i] = model.VCConfsMtsAddReplyMt{Account: t.Account(), AccountType: record.Int(t.Doc, "account_type"),
+		out[i] = model.VCConfsMtsAddReplyMt{Account: t.Account(), AccountType: t.AccountType(),
 			Protocol: t.Protocol(), MtID: id}
 	}
 	return out, nil

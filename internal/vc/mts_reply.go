@@ -6,7 +6,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 )
 
 // The terminal replies (reference 05 items 5 and 6, "获取本级会议终端列表",
@@ -35,13 +34,12 @@ const (
 
 // mtItem is a terminal as the list shows it.
 func mtItem(t engine.Terminal) model.VCConfsMtsListReplyMt {
-	d := t.Doc
-	return model.VCConfsMtsListReplyMt{Alias: t.Alias(), MtID: record.Str(d, "mt_id"), IP: t.IP(),
-		Online: record.Int(d, flagOnline), E164: t.E164(), Type: t.Type(), Bitrate: t.Bitrate(),
-		Silence: record.Int(d, flagSilence), Mute: record.Int(d, flagMute), Dual: record.Int(d, flagDual),
-		Mix: record.Int(d, flagMix), VMP: record.Int(d, flagVMP), Inspection: record.Int(d, flagInspection),
-		Rec: record.Int(d, flagRec), Poll: record.Int(d, flagPoll), Upload: record.Int(d, flagUpload),
-		Protocol: t.Protocol(), CallMode: t.CallMode(), Account: t.Account(), AccountType: record.Int(d, "account_type")}
+	return model.VCConfsMtsListReplyMt{Alias: t.Alias(), MtID: t.MtIDText(), IP: t.IP(),
+		Online: t.Online(), E164: t.E164(), Type: t.Type(), Bitrate: t.Bitrate(),
+		Silence: t.Silence(), Mute: t.Mute(), Dual: t.Dual(),
+		Mix: t.Mix(), VMP: t.VMP(), Inspection: t.Inspection(),
+		Rec: t.Recorded(), Poll: t.Poll(), Upload: t.Upload(),
+		Protocol: t.Protocol(), CallMode: t.CallMode(), Account: t.Account(), AccountType: t.AccountType()}
 }
 
 // mtItems is the list reply of terminals.
@@ -69,43 +67,19 @@ func cascadeItems(ts []engine.Terminal) *model.VCConfsCascadesMtsListReply {
 // mtDetail is a terminal as its details show it: the list's members, its
 // channels and volumes.
 func mtDetail(t engine.Terminal) *model.VCConfsMtsGetReply {
-	e, d := mtItem(t), t.Doc
+	e := mtItem(t)
 	return &model.VCConfsMtsGetReply{Alias: e.Alias, MtID: e.MtID, IP: e.IP, Online: e.Online, E164: e.E164,
 		Type: e.Type, Bitrate: e.Bitrate, Silence: e.Silence, Mute: e.Mute, Dual: e.Dual, Mix: e.Mix, VMP: e.VMP,
 		Inspection: e.Inspection, Rec: e.Rec, Poll: e.Poll, Upload: e.Upload, Protocol: e.Protocol,
 		CallMode: e.CallMode, Account: e.Account, AccountType: e.AccountType,
-		VSndChn: sendChannels(d["v_snd_chn"]), VRcvChn: videoChannels(d["v_rcv_chn"]),
-		DvSndChn: videoChannels(d["dv_snd_chn"]), DvRcvChn: videoChannels(d["dv_rcv_chn"]),
-		ASndChn: audioChannels(d["a_snd_chn"]), ARcvChn: audioChannels(d["a_rcv_chn"]),
-		RcvVolume: record.Int(d, "rcv_volume"), SndVolume: record.Int(d, "snd_volume")}
-}
-
-// storedChannel is a stored channel as the details read it (engine's
-// channel; an element of another form reads as zeros).
-type storedChannel struct {
-	ChnID       record.Integer `json:"chn_id"`
-	ChnAlias    record.Text    `json:"chn_alias"`
-	ChnLabel    record.Integer `json:"chn_label"`
-	Bitrate     record.Integer `json:"bitrate"`
-	Resolution  record.Integer `json:"resolution"`
-	Format      record.Integer `json:"format"`
-	CurVideoIdx record.Integer `json:"cur_video_idx"`
-}
-
-// storedChannels reads a stored channel list (none when it is not a
-// list).
-func storedChannels(v any) []storedChannel {
-	l, _ := v.([]any)
-	out := make([]storedChannel, len(l))
-	for i, e := range l {
-		record.Member(e, &out[i])
-	}
-	return out
+		VSndChn: sendChannels(t.Channels("v_snd_chn")), VRcvChn: videoChannels(t.Channels("v_rcv_chn")),
+		DvSndChn: videoChannels(t.Channels("dv_snd_chn")), DvRcvChn: videoChannels(t.Channels("dv_rcv_chn")),
+		ASndChn: audioChannels(t.Channels("a_snd_chn")), ARcvChn: audioChannels(t.Channels("a_rcv_chn")),
+		RcvVolume: t.RcvVolume(), SndVolume: t.SndVolume()}
 }
 
 // sendChannels are the video send channels, with the source they send.
-func sendChannels(v any) []model.VCConfsMtsGetReplyVSndChnItem {
-	l := storedChannels(v)
+func sendChannels(l []engine.StoredChannel) []model.VCConfsMtsGetReplyVSndChnItem {
 	out := make([]model.VCConfsMtsGetReplyVSndChnItem, len(l))
 	for i, c := range l {
 		out[i] = model.VCConfsMtsGetReplyVSndChnItem{ChnID: int(c.ChnID), ChnAlias: string(c.ChnAlias),
@@ -116,8 +90,7 @@ func sendChannels(v any) []model.VCConfsMtsGetReplyVSndChnItem {
 }
 
 // videoChannels are the other video channels.
-func videoChannels(v any) []model.VCConfsMtsGetReplyVRcvChnItem {
-	l := storedChannels(v)
+func videoChannels(l []engine.StoredChannel) []model.VCConfsMtsGetReplyVRcvChnItem {
 	out := make([]model.VCConfsMtsGetReplyVRcvChnItem, len(l))
 	for i, c := range l {
 		out[i] = model.VCConfsMtsGetReplyVRcvChnItem{ChnID: int(c.ChnID), ChnAlias: string(c.ChnAlias),
@@ -127,8 +100,7 @@ func videoChannels(v any) []model.VCConfsMtsGetReplyVRcvChnItem {
 }
 
 // audioChannels are the audio channels.
-func audioChannels(v any) []model.VCConfsMtsGetReplyASndChnItem {
-	l := storedChannels(v)
+func audioChannels(l []engine.StoredChannel) []model.VCConfsMtsGetReplyASndChnItem {
 	out := make([]model.VCConfsMtsGetReplyASndChnItem, len(l))
 	for i, c := range l {
 		out[i] = model.VCConfsMtsGetReplyASndChnItem{ChnID: int(c.ChnID), ChnAlias: string(c.ChnAlias), ChnLabel: int(c.ChnLabel)}
@@ -149,12 +121,13 @@ func (f termFlags) changed() bool {
 
 // apply writes the flags that are set into a terminal's document.
 func (f termFlags) apply(t *engine.Terminal) {
+	d := &t.Doc
 	for _, x := range [...]struct {
-		name string
-		v    model.Opt[int]
-	}{{flagDual, f.Dual}, {flagMix, f.Mix}, {flagVMP, f.VMP}, {flagInspection, f.Inspection}, {flagRec, f.Rec}, {flagUpload, f.Upload}} {
-		if n, ok := x.v.Get(); ok {
-			t.Doc[x.name] = n
+		field *model.Opt[int]
+		v     model.Opt[int]
+	}{{&d.Dual, f.Dual}, {&d.Mix, f.Mix}, {&d.VMP, f.VMP}, {&d.Inspection, f.Inspection}, {&d.Rec, f.Rec}, {&d.Upload, f.Upload}} {
+		if x.v.Set {
+			*x.field = x.v
 		}
 	}
 }

@@ -37,8 +37,7 @@ func (v *mdView) panes() paneState {
 	if v.ps == nil {
 		s := paneState{ConfID: v.conf.ID(), Terms: make(map[string]paneTerm, len(v.byID)), Now: v.now}
 		for id, t := range v.byID {
-			snd, _ := t.Doc["v_snd_chn"].([]any)
-			rcv, _ := t.Doc["v_rcv_chn"].([]any)
+			snd, rcv := t.Channels("v_snd_chn"), t.Channels("v_rcv_chn")
 			s.Terms[id] = paneTerm{Online: t.Rec.State == engine.StateOnline, Send: len(snd), Recv: len(rcv)}
 		}
 		v.ps = &s

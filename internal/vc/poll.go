@@ -228,7 +228,7 @@ func (m *Module) pollStart(k pollKind) api.Handler {
 				}
 				// The terminal's account as it is: a terminal without one
 				// is stored as null (NoAccount).
-				acct, ok := ts[id].Doc["account"].(string)
+				acct, ok := ts[id].Doc.Account.Get()
 				members[i] = engine.PollMember{MtID: id, Account: acct, NoAccount: !ok}
 			}
 			if online == 0 {

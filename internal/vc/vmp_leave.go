@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -69,10 +68,10 @@ func mediaFlagsLeft(ts []namedTerminal, mix map[string]bool) []engine.TerminalFl
 	var out []engine.TerminalFlags
 	for _, t := range ts {
 		f := engine.TerminalFlags{MtID: t.id}
-		if want := mdFlag(mix[t.id]); record.Int(t.Doc, flagMix) != want {
+		if want := mdFlag(mix[t.id]); t.Mix() != want {
 			f.Mix = model.Some(want)
 		}
-		if record.Int(t.Doc, flagVMP) != 0 {
+		if t.VMP() != 0 {
 			f.VMP = model.Some(0)
 		}
 		if f.Mix.Set || f.VMP.Set {
@@ -190,10 +189,10 @@ func (m *Module) flagsEffectsTree(ctx context.Context, c engine.Conference, sub 
 	for _, t := range v.ts {
 		id := t.MtID()
 		f := engine.TerminalFlags{MtID: id}
-		if want := mdFlag(mix[id]); record.Int(t.Doc, "mix") != want {
+		if want := mdFlag(mix[id]); t.Mix() != want {
 			f.Mix = model.Some(want)
 		}
-		if want := mdFlag(vmp[id]); record.Int(t.Doc, "vmp") != want {
+		if want := mdFlag(vmp[id]); t.VMP() != want {
 			f.VMP = model.Some(want)
 		}
 		if f.Mix.Set || f.VMP.Set {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -100,7 +99,7 @@ func (v *mdView) online(id string) bool {
 // account is a terminal's call alias ("" for an unknown terminal).
 func (v *mdView) account(id string) string {
 	if t, ok := v.byID[id]; ok {
-		return record.Str(t.Doc, "account")
+		return t.Account()
 	}
 	return ""
 }
