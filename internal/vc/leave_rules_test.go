@@ -7,11 +7,21 @@ import (
 
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
+	"github.com/confer-platform/confer/internal/store"
 )
 
-// namedTerm is a terminal read by id with the flags of its document.
+// namedTerm is a terminal read by id with the flags of its document, as
+// the store holds doc.
 func namedTerm(id string, doc map[string]any) namedTerminal {
-	return namedTerminal{id: id, Terminal: engine.Terminal{Doc: doc}}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		panic(err)
+	}
+	tm, err := engine.DecodeTerminal(store.Record{Data: data})
+	if err != nil {
+		panic(err)
+	}
+	return namedTerminal{id: id, Terminal: tm}
 }
 
 // The flags a departure on a request's path writes (rolesLeft,
