@@ -70,10 +70,12 @@ func TestTerminalChannelsFromTheSession(t *testing.T) {
 	mt := onlineTerminal(t, c, conf, "camera")
 
 	var info map[string]any
-	waitFor(t, "the video channel's size and bitrate", func() bool {
+	// The audio's receiver may open after the video's on a loaded
+	// machine: both sent channels are awaited.
+	waitFor(t, "the video channel's size and bitrate and the audio channel", func() bool {
 		info = testserver.MustOK(t, c.Do("GET", "/api/v1/vc/confs/"+conf+"/mts/"+mt, nil))
 		l, _ := info["v_snd_chn"].([]any)
-		if len(l) != 1 {
+		if a, _ := info["a_snd_chn"].([]any); len(l) != 1 || len(a) == 0 {
 			return false
 		}
 		v := l[0].(map[string]any)
