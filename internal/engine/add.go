@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/media"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -179,12 +180,14 @@ func newTerminal(c Conf, m Member, mtID string, now time.Time) (Terminal, error)
 	if bitrate == 0 {
 		bitrate = c.Bitrate
 	}
-	d := newTerminalOf(mtID, bitrate, mode)
-	d.Account, d.AccountType, d.Protocol, d.Type, d.Alias = m.Callee.Account, m.Callee.AccountType, m.Callee.Protocol, 1, m.Callee.Account
-	d.Chase = m.Chase
+	t := newTerminalOf(mtID, bitrate, mode)
+	d := &t.Doc
+	d.Account, d.AccountType, d.Protocol = model.Some(m.Callee.Account), model.Some(m.Callee.AccountType), model.Some(m.Callee.Protocol)
+	d.Type, d.Alias = model.Some(1), model.Some(m.Callee.Account)
+	t.Own.Chase = model.Some(m.Chase)
 	rec := store.Record{Kind: record.KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
 		State: StateIdle, CreatedAt: now, UpdatedAt: now}
-	return d.terminal(rec)
+	return t.created(rec)
 }
 
 // stamp encodes a terminal's document into its record, changed at now.

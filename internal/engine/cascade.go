@@ -359,14 +359,14 @@ func (e *Engine) addOnline(ctx context.Context, c Conf, a arrival) (Terminal, er
 
 // onlineTerminal is the record of a terminal in the call.
 func (e *Engine) onlineTerminal(c Conf, mtID string, a arrival) (Terminal, error) {
-	d := newTerminalOf(mtID, c.Bitrate, CallManual)
-	d.Online = 1
-	d.arrive(a)
-	d.channels(c.Bitrate)
+	t := newTerminalOf(mtID, c.Bitrate, CallManual)
+	t.Doc.Online = model.Some(1)
+	a.apply(&t)
+	t.Doc.setChannels(c.Bitrate)
 	now := e.clk.Now()
 	rec := store.Record{Kind: record.KindMT, ID: recID(c.ConfID, mtID), DomainMoid: c.DomainMoid, OwnerMoid: c.ConfID,
 		State: StateOnline, CreatedAt: now, UpdatedAt: now}
-	return d.terminal(rec)
+	return t.created(rec)
 }
 
 // link runs Features.Link for an answered link terminal; a refusal turns

@@ -132,7 +132,7 @@ func TestArrivalKeepsTheStoredBytes(t *testing.T) {
 }
 
 // An invitee's new terminal is stored with the bytes of the map document
-// it was built as before it was typed (newTerminalDoc).
+// it was built as before it was typed (newTerminalOf).
 func TestNewTerminalKeepsTheStoredBytes(t *testing.T) {
 	now := time.Date(2026, 12, 6, 13, 0, 0, 0, time.UTC)
 	c := Conf{DomainMoid: "d", ConfID: "1110000", Bitrate: 2048, CallMode: CallAutomatic}
