@@ -118,7 +118,7 @@ func TestApproveReleasesPending(t *testing.T) {
 		}
 		testserver.MustFail(t, admin.Do("GET", "/api/v1/vc/confs/"+id, nil), wire.CodeConfNotFound)
 		p := list(ok(t, admin, "GET", pendPath, nil), "confs")
-		if len(p) != 1 || p[0]["conf_id"] != id || p[0]["name"] != "weekly" || p[0]["meeting_id"] != c.Doc["meeting_id"] ||
+		if len(p) != 1 || p[0]["conf_id"] != id || p[0]["name"] != "weekly" || p[0]["meeting_id"] != c.MeetingID() ||
 			p[0]["creator"].(map[string]any)["name"] != "bob" || num(p[0]["duration"]) != 30 {
 			t.Fatalf("pending list = %v", p)
 		}

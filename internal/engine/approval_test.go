@@ -10,7 +10,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
-	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
 	"github.com/confer-platform/confer/internal/store/sqlstore"
 	"github.com/confer-platform/confer/internal/testdb"
@@ -81,7 +80,7 @@ func TestApproval(t *testing.T) {
 
 		// Instant, approved by two nodes at once: starts once.
 		c, err = svc.CreateOrHold(ctx, spec("usr", time.Time{}, 0))
-		if err != nil || c.Rec.State != engine.StatePending || record.Str(c.Doc, "meeting_id") == "" {
+		if err != nil || c.Rec.State != engine.StatePending || c.MeetingID() == "" {
 			t.Fatalf("held: %+v, %v", c.Rec, err)
 		}
 		var wg sync.WaitGroup
@@ -128,8 +127,8 @@ func TestApproval(t *testing.T) {
 		}
 		clk.Set(t0.Add(70 * time.Minute)) // after its start, before its end
 		l, err := svc.Approve(ctx, "d", late.ID())
-		if err != nil || l.Rec.State != engine.StateRunning || record.Str(l.Doc, "end_time") != "2026-03-01T10:30:00+00:00" {
-			t.Fatalf("approve after the start keeps the slot: %+v %v, %v", l.Rec, l.Doc["end_time"], err)
+		if err != nil || l.Rec.State != engine.StateRunning || l.EndTimeText() != "2026-03-01T10:30:00+00:00" {
+			t.Fatalf("approve after the start keeps the slot: %+v %v, %v", l.Rec, l.EndTimeText(), err)
 		}
 		clk.Set(t0.Add(2 * time.Hour)) // after its end: dropped
 		if _, err := svc.Approve(ctx, "d", gone.ID()); apprCode(err) != wire.CodeConfNotFound {

@@ -1,54 +1,108 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/confer-platform/confer/internal/record"
+	"github.com/confer-platform/confer/internal/shape"
 )
 
 // The members of a conference document other modules and the engine read
-// or write by name, read as record.Str and record.Int read the document (a
-// string member stored as a number reads as its text, a number stored as
-// a string as its value, anything else as "" or 0). They read and write
-// Conference.Doc, the decoded map, through member, intMember, strMember
-// and setMember alone, so that the document can become a ConfDoc
-// (confdoc.go) without their callers changing. A setter writes the member
-// in the form the server writes it (a string, an integer).
+// or write by name, read as record.Str and record.Int read the map
+// document (a string member stored as a number reads as its text, a
+// number stored as a string as its value, anything else as "" or 0).
+// They read and write Conference.Doc, a ConfDoc, through member,
+// intMember, strMember and setMember alone: a member is its field when
+// the field holds it, else its kept JSON in Doc.Extra. A setter writes the
+// member in the form the server writes it (a string, an integer), into
+// its field when the field holds that form exactly (record.SetKept), the
+// kept copy dropped.
 
-// member is the decoded value of a member (nil when absent).
-func (c Conference) member(name string) any { return c.Doc[name] }
+// memberJSON is a member's JSON (false when absent).
+func (c Conference) memberJSON(name string) (json.RawMessage, bool) {
+	return record.KeptMember(&c.Doc, c.Doc.Extra, name)
+}
+
+// member is the value of a member as the map document held it (decoded
+// with json.Number), nil when absent.
+func (c Conference) member(name string) any {
+	raw, ok := c.memberJSON(name)
+	if !ok {
+		return nil
+	}
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	case len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9'):
+		return json.Number(raw)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	return v
+}
 
 // intMember reads a member as record.Int does.
-func (c Conference) intMember(name string) int { return record.Int(c.Doc, name) }
+func (c Conference) intMember(name string) int { n, _ := record.IntOK(c.member(name)); return n }
 
 // strMember reads a member as record.Str does.
-func (c Conference) strMember(name string) string { return record.Str(c.Doc, name) }
+func (c Conference) strMember(name string) string {
+	switch x := c.member(name).(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	}
+	return ""
+}
 
 // stringMember reads a member stored as a JSON string, "" for anything
 // else.
 func (c Conference) stringMember(name string) string { s, _ := c.member(name).(string); return s }
 
-// setMember writes a member.
-func (c *Conference) setMember(name string, v any) { c.Doc[name] = v }
+// setMember writes a member (v as its JSON: a string, an integer, a value
+// record.Stored made).
+func (c *Conference) setMember(name string, v any) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only server-built values are written
+	}
+	if c.Doc.Extra, err = record.SetKept(&c.Doc, c.Doc.Extra, name, raw); err != nil {
+		panic(err)
+	}
+}
 
 // dropMember removes a member.
-func (c *Conference) dropMember(name string) { delete(c.Doc, name) }
+func (c *Conference) dropMember(name string) { record.DropKept(&c.Doc, c.Doc.Extra, name) }
 
 // Member decodes a member of the document (a creation setting such as
 // mix, vmp, poll, recorder, speaker, chairman, vips, creator) into v, a
 // pointer, as record.Member does: false when it is absent or of another
 // form than v.
-func (c Conference) Member(name string, v any) bool { return record.Member(c.member(name), v) }
+func (c Conference) Member(name string, v any) bool {
+	raw, ok := c.memberJSON(name)
+	return ok && string(raw) != "null" && json.Unmarshal(raw, v) == nil
+}
 
 // MemberJSON is a member's JSON as the stored document holds it, "null"
 // when absent: for a value kept in the form it has (a conference name
 // that is not a string, recorded in a program).
 func (c Conference) MemberJSON(name string) json.RawMessage {
-	b, err := json.Marshal(c.member(name))
-	if err != nil {
+	raw, ok := c.memberJSON(name)
+	if !ok {
 		return json.RawMessage("null")
 	}
-	return b
+	if b, err := record.Canonical(raw); err == nil {
+		return b
+	}
+	return raw
 }
 
 // ObjectSet tells whether a member is a non-empty object (a creation
@@ -60,9 +114,19 @@ func (c Conference) ObjectSet(name string) bool {
 
 // Document is the document's members, the server's own ones left out,
 // decoded as shape.Decode decodes them: for the API edge, which projects
-// it into a reply (shape.Project). It is the conference's: read it, do
-// not change it.
-func (c Conference) Document() map[string]any { return c.Doc }
+// it into a reply (shape.Project): the map the wire edge reads, made from
+// the document's JSON; nil when the document does not encode.
+func (c Conference) Document() map[string]any {
+	data, err := c.Doc.encode()
+	if err != nil {
+		return nil
+	}
+	m, err := shape.Decode(data)
+	if err != nil {
+		return nil
+	}
+	return m
+}
 
 // Name is the conference's name (name).
 func (c Conference) Name() string { return c.strMember("name") }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"maps"
 
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
@@ -54,6 +55,14 @@ func decodeConfDoc(data []byte) (ConfDoc, error) {
 	}
 	d.Extra = extra
 	return d, nil
+}
+
+// clone copies the document: its kept members' map (their bytes are
+// never changed in place) and nothing else, since a setter replaces a
+// field's value, never changes what it points to (record.SetKept).
+func (d ConfDoc) clone() ConfDoc {
+	d.Extra = maps.Clone(d.Extra)
+	return d
 }
 
 // encode writes the document as the store holds it: its members and the

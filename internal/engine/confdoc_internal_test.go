@@ -164,9 +164,9 @@ func BenchmarkConfDocDecode(b *testing.B) {
 // TestConferenceMembersReadAsTheMap: the creation members' accessors
 // read as record.Str and record.Int read the document.
 func TestConferenceMembersReadAsTheMap(t *testing.T) {
-	c := Conference{Doc: map[string]any{"name": json.Number("12"), "meeting_id": "m", "password": nil,
+	c := confFromMap(t, map[string]any{"name": json.Number("12"), "meeting_id": "m", "password": nil,
 		"end_time": "2026-03-01T10:00:00+00:00", "bitrate": "2048", "conf_type": json.Number("1"),
-		"closed_conf": json.Number("1.0"), "mix_enable": json.Number("1"), "vmp_enable": map[string]any{}}}
+		"closed_conf": json.Number("1.0"), "mix_enable": json.Number("1"), "vmp_enable": map[string]any{}})
 	if c.Name() != "12" || c.MeetingID() != "m" || c.Password() != "" || c.EndTimeText() != "2026-03-01T10:00:00+00:00" {
 		t.Errorf("name %q meeting_id %q password %q end_time %q", c.Name(), c.MeetingID(), c.Password(), c.EndTimeText())
 	}

@@ -107,7 +107,7 @@ type Conference struct {
 	// VCState holds vc's playback, monitors, selective viewings and last
 	// short message (own_vc.go).
 	VCState
-	Doc map[string]any // every member but the server's own above
+	Doc ConfDoc // every member but the server's own above
 }
 
 // ID returns the conference number (conf_id).

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
 )
 
@@ -68,7 +67,7 @@ func (s *Conferences) Create(ctx context.Context, sp Spec) (Conference, error) {
 // conference is the conference sp makes, its document decoded from
 // sp.Doc (as a stored one is).
 func (sp Spec) conference() (Conference, error) {
-	doc, err := shape.Decode(sp.Doc)
+	doc, err := decodeConfDoc(sp.Doc)
 	if err != nil {
 		return Conference{}, err
 	}
@@ -104,7 +103,7 @@ func (s *Conferences) admitInsert(ctx context.Context, ports int, rec store.Reco
 func (s *Conferences) insert(ctx context.Context, rec store.Record, c Conference, number string) (Conference, error) {
 	put := func(id string) (Conference, error) {
 		c.setMember("conf_id", id)
-		data, err := shape.Encode(c.Doc)
+		data, err := c.Doc.encode()
 		if err != nil {
 			return Conference{}, err
 		}

@@ -31,7 +31,7 @@ func TestCreationReadersKeepTheMapReading(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := Conference{Doc: doc}
+		c := confFromMap(t, doc)
 		if got, want := Invited(c), mapInvited(doc); !reflect.DeepEqual(got, want) {
 			g, _ := json.Marshal(got)
 			w, _ := json.Marshal(want)
@@ -45,7 +45,7 @@ func TestCreationReadersKeepTheMapReading(t *testing.T) {
 	// numbers: read as the map readers read them too.
 	fresh := map[string]any{"invite_members": []any{map[string]any{"account": "a", "account_type": 5, "protocol": int64(1), "bitrate": 2048.0}},
 		"creator": map[string]any{"name": "n"}}
-	if got, want := Invited(Conference{Doc: fresh}), mapInvited(fresh); !reflect.DeepEqual(got, want) {
+	if got, want := Invited(confFromMap(t, fresh)), mapInvited(fresh); !reflect.DeepEqual(got, want) {
 		t.Errorf("fresh: Invited = %v, want %v", got, want)
 	}
 }

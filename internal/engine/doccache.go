@@ -2,12 +2,8 @@ package engine
 
 import (
 	"bytes"
-	"encoding/json"
 	"maps"
-	"math"
-	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -102,7 +98,7 @@ func (dc *docCache) forget(key string) {
 
 // clone copies a conference's document and own members.
 func (c Conference) clone() Conference {
-	c.Doc = cloneDoc(c.Doc)
+	c.Doc = c.Doc.clone()
 	return c.cloneOwn()
 }
 
@@ -129,172 +125,4 @@ func (c Conference) cloneOwn() Conference {
 	c.Recorders = cloneRecorders(c.Recorders)
 	c.VCState = c.VCState.vcClone()
 	return c
-}
-
-// cloneDoc copies a decoded document: objects and arrays are copied,
-// the leaves (string, json.Number, bool, nil) are immutable.
-func cloneDoc(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = cloneValue(v)
-	}
-	return out
-}
-
-func cloneValue(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		return cloneDoc(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = cloneValue(e)
-		}
-		return out
-	}
-	return v
-}
-
-// normalize returns what shape.Decode(shape.Encode(m)) returns, built
-// without encoding and decoding: a deep copy whose numbers are
-// json.Number and whose arrays and objects are []any and map[string]any.
-// ok is false for a value whose round trip it does not know exactly
-// (structs, floats written in exponent form, invalid UTF-8, ...): the
-// caller then keeps nothing. TestNormalizeMatchesRoundTrip holds it to
-// the real round trip.
-func normalize(m map[string]any) (map[string]any, bool) {
-	if m == nil {
-		return nil, false
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if !utf8.ValidString(k) {
-			return nil, false
-		}
-		n, ok := normalizeValue(v)
-		if !ok {
-			return nil, false
-		}
-		out[k] = n
-	}
-	return out, true
-}
-
-// normalizeSlice is a slice as decoding gives it back: []any of
-// normalized elements (nil stays nil: JSON null).
-func normalizeSlice[T any](x []T) (any, bool) {
-	if x == nil {
-		return nil, true
-	}
-	out := make([]any, len(x))
-	for i, e := range x {
-		n, ok := normalizeValue(e)
-		if !ok {
-			return nil, false
-		}
-		out[i] = n
-	}
-	return out, true
-}
-
-func normalizeValue(v any) (any, bool) {
-	switch x := v.(type) {
-	case nil:
-		return nil, true
-	case string:
-		return x, utf8.ValidString(x)
-	case bool:
-		return x, true
-	case json.Number:
-		// Written as it is when valid (encoding/json checks), read back
-		// as the same text.
-		return x, isJSONNumber(string(x))
-	case int:
-		return json.Number(strconv.FormatInt(int64(x), 10)), true
-	case int64:
-		return json.Number(strconv.FormatInt(x, 10)), true
-	case int32:
-		return json.Number(strconv.FormatInt(int64(x), 10)), true
-	case uint32:
-		return json.Number(strconv.FormatUint(uint64(x), 10)), true
-	case uint64:
-		return json.Number(strconv.FormatUint(x, 10)), true
-	case float64:
-		// encoding/json writes %f-like text for 1e-6 <= |f| < 1e21 (and
-		// 0); other magnitudes use an exponent form it rewrites.
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, false
-		}
-		if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
-			return nil, false
-		}
-		return json.Number(strconv.FormatFloat(x, 'f', -1, 64)), true
-	case map[string]any:
-		if x == nil {
-			return nil, true
-		}
-		return normalize(x)
-	case []any:
-		return normalizeSlice(x)
-	case []map[string]any:
-		return normalizeSlice(x)
-	case []string:
-		return normalizeSlice(x)
-	case map[string]string:
-		if x == nil {
-			return nil, true
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			if !utf8.ValidString(k) || !utf8.ValidString(e) {
-				return nil, false
-			}
-			out[k] = e
-		}
-		return out, true
-	}
-	return nil, false
-}
-
-// isJSONNumber tells whether s is a number in JSON's grammar (RFC 8259
-// section 6), which encoding/json writes verbatim for a json.Number.
-func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		d := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	return i == len(s)
 }

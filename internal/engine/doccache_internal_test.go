@@ -11,59 +11,21 @@ import (
 	"github.com/confer-platform/confer/internal/store"
 )
 
-// normalize must give exactly what encoding and decoding give: the kept
-// document stands for the stored bytes (doccache.go).
-func TestNormalizeMatchesRoundTrip(t *testing.T) {
-	docs := []map[string]any{
-		{},
-		{"name": "a<b>&\u2028", "n": 3, "i64": int64(-9007199254740993), "u": uint64(18446744073709551615),
-			"f": 1.5, "f0": 0.0, "fneg": -0.25, "fint": 3.0, "small": 1e-6, "big": 1e20,
-			"b": true, "nil": nil, "num": json.Number("12.50"), "e": json.Number("1e3")},
-		{"nested": map[string]any{"a": []any{1, "x", map[string]any{"y": false}}},
-			"list": []map[string]any{{"mt_id": "1"}, {"mt_id": "2", "n": 2}},
-			"strs": []string{"a", "b"}, "smap": map[string]string{"k": "v"},
-			"nilmap": map[string]any(nil), "nilslice": []any(nil), "nilstrs": []string(nil), "empty": []any{}},
-	}
-	for i, d := range docs {
-		got, ok := normalize(d)
-		if !ok {
-			t.Fatalf("doc %d: normalize refused it", i)
-		}
-		b, err := shape.Encode(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := shape.Decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("doc %d: normalize = %#v\nround trip = %#v", i, got, want)
-		}
-	}
-	// Values whose round trip it does not vouch for are refused.
-	for _, v := range []any{1e21, 1e-7, float32(1), struct{ A int }{1}, "\xff", json.Number("01"), json.Number(""), []int{1}} {
-		if _, ok := normalize(map[string]any{"v": v}); ok {
-			t.Fatalf("normalize accepted %#v", v)
-		}
-	}
-}
-
 // A kept document is handed out as a copy: changing it changes nothing
 // kept.
 func TestDocCacheCopies(t *testing.T) {
 	var dc docCache
-	data := []byte(`{"a":{"b":[1]}}`)
-	doc, _ := shape.Decode(data)
-	dc.put("k", store.Record{Data: data}, Conference{Doc: doc})
+	data := []byte(`{"a":{"b":[1]},"name":"n"}`)
+	dc.put("k", store.Record{Data: data}, confFromMap(t, map[string]any{"a": map[string]any{"b": []any{1}}, "name": "n"}))
 	c, ok := dc.get("k", data)
 	if !ok {
 		t.Fatal("no entry")
 	}
-	c.Doc["a"].(map[string]any)["b"].([]any)[0] = "changed"
-	c.Doc["x"] = 1
+	c.setMember("a", "changed")
+	c.setMember("x", 1)
+	c.SetName("m")
 	again, _ := dc.get("k", data)
-	if !reflect.DeepEqual(again.Doc, map[string]any{"a": map[string]any{"b": []any{json.Number("1")}}}) {
+	if !reflect.DeepEqual(again.Document(), map[string]any{"a": map[string]any{"b": []any{json.Number("1")}}, "name": "n"}) {
 		t.Fatalf("kept document changed: %#v", again)
 	}
 	if _, ok := dc.get("k", []byte(`{"a":{"b":[2]}}`)); ok {
@@ -77,7 +39,7 @@ func TestDocCacheCopies(t *testing.T) {
 func TestDocCacheTake(t *testing.T) {
 	var dc docCache
 	data := []byte(`{"a":{"b":[1]}}`)
-	doc, _ := shape.Decode(data)
+	doc := confFromMap(t, map[string]any{"a": map[string]any{"b": []any{1}}}).Doc
 	dc.put("k", store.Record{Data: data}, Conference{Doc: doc})
 	if _, ok := dc.take("k"); ok {
 		t.Fatal("took an entry of no version (a read that was not kept as a base)")
@@ -87,7 +49,7 @@ func TestDocCacheTake(t *testing.T) {
 	if !ok || c.Rec.Version != 3 {
 		t.Fatalf("take: %v %+v", ok, c.Rec)
 	}
-	c.Doc["a"].(map[string]any)["b"].([]any)[0] = "changed"
+	c.setMember("a", "changed")
 	if _, ok := dc.get("k", data); ok {
 		t.Fatal("a taken entry still answers reads")
 	}
@@ -207,7 +169,7 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, in := c.Doc["chairman_mt_id"].(string); in {
+		if _, in := c.member("chairman_mt_id").(string); in {
 			t.Fatalf("%s: a role left in Doc", data)
 		}
 		got, _, err := encodeConf(c)
@@ -258,7 +220,7 @@ func TestOwnMembersKeepTheStoredBytes(t *testing.T) {
 			!reflect.DeepEqual(again.ChairmanPoll, c.ChairmanPoll) || !reflect.DeepEqual(again.Recorders, c.Recorders) {
 			t.Fatalf("%s: upload and VIPs written as %s, read back %+v %+v, want %+v %+v", data, got, again.Roles, again.VIPs, roles, c.VIPs)
 		}
-		if _, in := c.Doc["upload_mt_id"]; in {
+		if c.member("upload_mt_id") != nil {
 			t.Fatalf("%s: encoding left a role in Doc", data)
 		}
 	}
@@ -333,23 +295,23 @@ func TestDocCacheCopyAndTakeAtOnce(t *testing.T) {
 	var dc docCache
 	data := []byte(`{"name":"a"}`)
 	put := func() {
-		dc.put("d/1", store.Record{Data: data, Version: 1}, Conference{Doc: map[string]any{"name": "a"}})
+		dc.put("d/1", store.Record{Data: data, Version: 1}, confFromMap(t, map[string]any{"name": "a"}))
 	}
 	put()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for range 2000 {
-			if c, ok := dc.get("d/1", data); ok && c.Doc["name"] != "a" {
-				t.Errorf("copy reads %v", c.Doc)
+			if c, ok := dc.get("d/1", data); ok && c.Name() != "a" {
+				t.Errorf("copy reads %v", c.Document())
 				return
 			}
 		}
 	}()
 	for range 2000 {
 		if c, ok := dc.take("d/1"); ok {
-			c.Doc["speaker"] = "1" // as encodeConf puts a member in
-			delete(c.Doc, "speaker")
+			c.setMember("speaker", "1") // as a setter writes a member
+			c.dropMember("speaker")
 		}
 		put()
 	}
@@ -368,7 +330,7 @@ func TestCompositionsReadFromTheirJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.VMP == nil || c.SelfVMPs == nil || c.HDUVMPs == nil || len(c.HDUs) != 1 || c.HDUs[0].Specific.MtID != "2" || len(c.Doc) != 1 {
+	if c.VMP == nil || c.SelfVMPs == nil || c.HDUVMPs == nil || len(c.HDUs) != 1 || c.HDUs[0].Specific.MtID != "2" || len(c.Document()) != 1 {
 		t.Fatalf("%s read as %+v %+v %+v %+v, Doc %v", typed, c.VMP, c.SelfVMPs, c.HDUVMPs, c.HDUs, c.Doc)
 	}
 	for _, data := range []string{
@@ -381,7 +343,7 @@ func TestCompositionsReadFromTheirJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.VMP != nil || c.SelfVMPs != nil || c.HDUVMPs != nil || c.HDUs != nil || len(c.Doc) == 0 {
+		if c.VMP != nil || c.SelfVMPs != nil || c.HDUVMPs != nil || c.HDUs != nil || len(c.Doc.Extra) == 0 {
 			t.Fatalf("%s read as %+v %+v %+v %+v, Doc %v", data, c.VMP, c.SelfVMPs, c.HDUVMPs, c.HDUs, c.Doc)
 		}
 	}

@@ -31,7 +31,7 @@ func TestConfDocSeenAcrossNodes(t *testing.T) {
 					t.Fatal(err)
 				}
 				c.Roles.Speaker = speaker
-				c.Doc["n"] = len(speaker)
+				c.SetMember("n", len(speaker))
 				if err := n.svc.Update(ctx, c); err == nil {
 					return
 				}
@@ -51,12 +51,12 @@ func TestConfDocSeenAcrossNodes(t *testing.T) {
 		}
 		mine := get(a)
 		mine.Roles.Speaker = "changed by a caller" // a copy: nothing kept changes
-		mine.Doc["n"] = 9
-		if got, n := get(a).Roles.Speaker, record.Int(get(a).Doc, "n"); got != "1" || n != 1 {
+		mine.SetMember("n", 9)
+		if got, n := get(a).Roles.Speaker, record.Int(get(a).Document(), "n"); got != "1" || n != 1 {
 			t.Fatalf("a reads speaker %q, n %d after a caller changed its copy, want 1, 1", got, n)
 		}
 		set(b, "22")
-		if got, n := get(a).Roles.Speaker, record.Int(get(a).Doc, "n"); got != "22" || n != 2 {
+		if got, n := get(a).Roles.Speaker, record.Int(get(a).Document(), "n"); got != "22" || n != 2 {
 			t.Fatalf("a reads speaker %q, n %d after b's change, want 22, 2", got, n)
 		}
 		set(a, "333")

@@ -185,11 +185,13 @@ func (s *Conferences) update(ctx context.Context, c Conference, swap func(rec st
 		return err
 	}
 	// The next read of these bytes (this node's next control of the
-	// conference) decodes nothing: normalize is what decoding them gives.
-	if doc, ok := normalize(c.Doc); ok && c.ownValid() {
+	// conference) decodes nothing: the document's members are what
+	// decoding them gives (a setter writes a member through its JSON,
+	// record.SetKept), and so are the own members when ownValid.
+	if c.ownValid() {
 		rec.Version++ // every swap stores the next version (sqlstore updateRecord)
 		kept := c.cloneOwn()
-		kept.Roles, kept.Doc = roles, doc
+		kept.Roles, kept.Doc = roles, c.Doc.clone()
 		s.docs.put(key, rec, kept)
 	} else {
 		s.docs.forget(key)

@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"encoding/json"
+	"maps"
 	"slices"
 	"unicode/utf8"
 
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/store"
+	"github.com/confer-platform/confer/internal/wire"
 )
 
 // The server's own members of a conference document (not creation
@@ -98,8 +100,11 @@ func (c *Conference) splitStored(data []byte) {
 	c.setSuperior(up)
 	for _, m := range c.ownRead() {
 		if m.read {
-			delete(c.Doc, m.name)
+			delete(c.Doc.Extra, m.name)
 		}
+	}
+	if len(c.Doc.Extra) == 0 {
+		c.Doc.Extra = nil // as DecodeKept leaves a document of typed members
 	}
 }
 
@@ -308,7 +313,7 @@ func (c Conference) ownValues() (names [15 + len(vcMembers)]string, values [15 +
 
 // newConference is a conference record with its decoded document (of
 // rec.Data), the server's own members taken out of it.
-func newConference(rec store.Record, doc map[string]any) Conference {
+func newConference(rec store.Record, doc ConfDoc) Conference {
 	c := Conference{Rec: rec, Doc: doc}
 	c.splitOwn(rec.Data)
 	return c
@@ -316,39 +321,39 @@ func newConference(rec store.Record, doc map[string]any) Conference {
 
 // encodeConf writes a conference's document with its own members, as the
 // one JSON object it was decoded from: a role is written when the document
-// held it or it is set, the other members when they are not nil. They
-// are put into c.Doc for the encoding and taken out again (the document
-// is the caller's, used by one goroutine at a time). It returns the roles
-// as decoding the bytes gives them back.
+// held it or it is set, the other members when they are not nil. They are
+// written beside the document's kept members (ConfDoc.Extra, which keeps
+// an own member of another form, as it was); one written replaces its
+// kept copy, which is taken out of the document (its map, shared with
+// the caller, as the map document was). It returns the roles as decoding
+// the bytes gives them back.
 func encodeConf(c Conference) ([]byte, Roles, error) {
-	doc, r := c.Doc, c.Roles
-	var put [len(roleMembers)]bool
+	r := c.Roles
+	names, values := c.ownValues()
+	extra := make(map[string]json.RawMessage, len(c.Doc.Extra)+len(roleMembers)+len(names))
+	maps.Copy(extra, c.Doc.Extra)
 	for i, f := range r.fields() {
-		if _, odd := doc[roleMembers[i]]; odd && *f == "" && r.stored&(1<<i) == 0 {
+		if _, odd := extra[roleMembers[i]]; odd && *f == "" && r.stored&(1<<i) == 0 {
 			continue // a member that was not a string, kept as it was
 		}
 		if *f != "" || r.stored&(1<<i) != 0 {
-			doc[roleMembers[i]], put[i] = *f, true
+			extra[roleMembers[i]] = wire.AppendString(nil, *f)
+			delete(c.Doc.Extra, roleMembers[i])
 			r.stored |= 1 << i
 		}
 	}
-	names, values := c.ownValues()
 	for i, k := range names {
-		if k != "" {
-			doc[k] = values[i]
+		if k == "" {
+			continue
 		}
-	}
-	data, err := shape.Encode(doc)
-	for i := range put {
-		if put[i] {
-			delete(doc, roleMembers[i])
+		b, err := json.Marshal(values[i]) // the bytes shape.Encode writes for it
+		if err != nil {
+			return nil, r, err
 		}
+		extra[k] = b
+		delete(c.Doc.Extra, k)
 	}
-	for _, k := range names {
-		if k != "" {
-			delete(doc, k)
-		}
-	}
+	data, err := record.EncodeKept(&c.Doc, extra)
 	return data, r, err
 }
 

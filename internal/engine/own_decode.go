@@ -18,7 +18,10 @@ func decode(rec store.Record) (Conference, error) {
 	if c, ok := decodeOnce(rec); ok {
 		return c, nil
 	}
-	doc, err := shape.Decode(rec.Data)
+	if _, err := shape.Decode(rec.Data); err != nil {
+		return Conference{}, err // the error the map document answered
+	}
+	doc, err := decodeConfDoc(rec.Data)
 	if err != nil {
 		return Conference{}, err
 	}
@@ -71,7 +74,7 @@ func decodeOnce(rec store.Record) (Conference, bool) {
 			}
 		}
 	}
-	doc, err := shape.Decode(append(rest, '}'))
+	doc, err := decodeConfDoc(append(rest, '}'))
 	if err != nil {
 		return Conference{}, false
 	}
@@ -93,3 +96,7 @@ func appendMember(b []byte, k string, raw []byte) []byte {
 	}
 	return append(append(b, ':'), raw...)
 }
+
+// DecodeConference reads a stored conference record (its document and the
+// server's own members), as the engine reads one.
+func DecodeConference(rec store.Record) (Conference, error) { return decode(rec) }

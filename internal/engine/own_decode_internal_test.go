@@ -13,11 +13,26 @@ import (
 // decoded into the map, then the own members read again from their JSON
 // and taken out of it.
 func mapDecode(rec store.Record) (Conference, error) {
-	doc, err := shape.Decode(rec.Data)
+	if _, err := shape.Decode(rec.Data); err != nil {
+		return Conference{}, err
+	}
+	doc, err := decodeConfDoc(rec.Data)
 	if err != nil {
 		return Conference{}, err
 	}
 	return newConference(rec, doc), nil
+}
+
+// mapDocument is the map document the engine held before ConfDoc: the
+// stored document decoded, the own members read taken out.
+func mapDocument(c Conference, data []byte) map[string]any {
+	doc, _ := shape.Decode(data)
+	for _, m := range c.ownRead() {
+		if m.read {
+			delete(doc, m.name)
+		}
+	}
+	return doc
 }
 
 // TestDecodeOnceAsTheMap: decoding a stored document once gives the
@@ -52,6 +67,9 @@ func TestDecodeOnceAsTheMap(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %#v\nwant %#v", data, got, want)
+		}
+		if gerr == nil && !reflect.DeepEqual(got.Document(), mapDocument(got, rec.Data)) {
+			t.Errorf("%s: Document() = %#v, the map document %#v", data, got.Document(), mapDocument(got, rec.Data))
 		}
 	}
 }

@@ -64,7 +64,7 @@ func TestVCMembersKeepTheStoredBytes(t *testing.T) {
 		read, inDoc := false, false
 		for i, r := range c.VCState.vcRead() {
 			read = read || r
-			_, in := c.Doc[vcMembers[i]]
+			_, in := c.Doc.Extra[vcMembers[i]]
 			inDoc = inDoc || in
 		}
 		if read != tc.typed || inDoc == tc.typed {
@@ -110,12 +110,13 @@ func TestVCMembersWrittenAsBefore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := Conference{Doc: map[string]any{"name": "a"}, VCState: s}
+	c := Conference{VCState: s}
+	c.SetName("a")
 	got, _, err := encodeConf(c)
 	if err != nil || string(got) != string(before) {
 		t.Fatalf("written as %s, before %s (%v)", got, before, err)
 	}
-	if len(c.Doc) != 1 {
+	if len(c.Doc.Extra) != 0 || c.Name() != "a" {
 		t.Fatalf("encoding left members in Doc: %v", c.Doc)
 	}
 	// The formats as sent are not what decoding gives: the write is not

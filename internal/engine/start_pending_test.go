@@ -35,8 +35,8 @@ func TestStartPendingResumedOnce(t *testing.T) {
 			t.Fatalf("the stopped start: %v %v", l, err)
 		}
 		c := l[0]
-		if c.Doc[engine.DocStartPending] == nil || !c.Rec.DueAt.Equal(start.Add(engine.StartLease)) {
-			t.Fatalf("a new conference: pending mark %v, due %v; want the mark, due at the lease's end", c.Doc[engine.DocStartPending], c.Rec.DueAt)
+		if c.StartPending() == "" || !c.Rec.DueAt.Equal(start.Add(engine.StartLease)) {
+			t.Fatalf("a new conference: pending mark %v, due %v; want the mark, due at the lease's end", c.StartPending(), c.Rec.DueAt)
 		}
 		steps := []struct {
 			at              time.Duration
@@ -67,8 +67,8 @@ func TestStartPendingResumedOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Doc[engine.DocStartPending] != nil || !got.Rec.DueAt.IsZero() {
-			t.Errorf("after StartDone: pending mark %v, due %v; want neither (a permanent conference)", got.Doc[engine.DocStartPending], got.Rec.DueAt)
+		if got.StartPending() != "" || !got.Rec.DueAt.IsZero() {
+			t.Errorf("after StartDone: pending mark %v, due %v; want neither (a permanent conference)", got.StartPending(), got.Rec.DueAt)
 		}
 		before := started()
 		clk.Advance(2 * engine.StartLease)

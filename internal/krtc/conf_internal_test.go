@@ -2,6 +2,7 @@ package krtc
 
 import (
 	"encoding/json"
+	"github.com/confer-platform/confer/internal/store"
 	"testing"
 
 	"github.com/confer-platform/confer/internal/engine"
@@ -14,7 +15,7 @@ import (
 // before it named them).
 func TestSetFieldsWritesEveryMember(t *testing.T) {
 	room := model.Room{RoomName: "hall", MaxJoinMt: 32, Bitrate: 1024, RoomType: 1, Format: 5, Resolution: 13, Frame: 25}
-	c := engine.Conference{Doc: map[string]any{"kept": 1}}
+	c := confOfDoc(t, map[string]any{"kept": 1})
 	setFields(&c, room)
 	want := record.Stored(fieldsOf(room)).(map[string]any)
 	want["kept"] = 1
@@ -25,4 +26,19 @@ func TestSetFieldsWritesEveryMember(t *testing.T) {
 	if w, _ := json.Marshal(want); string(got) != string(w) {
 		t.Fatalf("document = %s, want %s", got, w)
 	}
+}
+
+// confOfDoc is the conference whose stored document is doc's JSON, read
+// as the engine reads a stored one.
+func confOfDoc(t testing.TB, doc map[string]any) engine.Conference {
+	t.Helper()
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.DecodeConference(store.Record{Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -65,7 +65,7 @@ func TestHeartbeatsOfTheMonitors(t *testing.T) {
 	if got, want := heartbeats(c), []int64{1780000000123, 0, 42}; !slices.Equal(got, want) {
 		t.Fatalf("heartbeats = %v, want %v", got, want)
 	}
-	if got := heartbeats(engine.Conference{Doc: map[string]any{}}); len(got) != 0 {
+	if got := heartbeats(engine.Conference{}); len(got) != 0 {
 		t.Fatalf("no monitors: %v", got)
 	}
 }

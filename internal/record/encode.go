@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -85,7 +86,11 @@ func absent(v reflect.Value) bool {
 	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
 		return v.IsNil()
 	}
-	if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
+	iv := v
+	if v.CanAddr() {
+		iv = v.Addr() // a pointer in an interface: no copy of the value
+	}
+	if z, ok := iv.Interface().(interface{ IsZero() bool }); ok {
 		return z.IsZero()
 	}
 	return v.IsZero()
@@ -94,6 +99,18 @@ func absent(v reflect.Value) bool {
 func appendValue(b []byte, v reflect.Value) ([]byte, error) {
 	if !v.IsValid() {
 		return append(b, "null"...), nil
+	}
+	if v.CanAddr() {
+		switch p := v.Addr().Interface().(type) { // the common members, written as their Marshaler writes them
+		case *model.Opt[int]:
+			if p.Set {
+				return strconv.AppendInt(b, int64(p.Value), 10), nil
+			}
+		case *model.Opt[string]:
+			if p.Set {
+				return wire.AppendString(b, p.Value), nil
+			}
+		}
 	}
 	if v.Type().Implements(marshalerType) && (v.Kind() != reflect.Pointer || !v.IsNil()) {
 		mb, err := v.Interface().(json.Marshaler).MarshalJSON()

@@ -45,23 +45,9 @@ func DecodeKept(data []byte, v any) (extra map[string]json.RawMessage, err error
 	byName := keptFields(sv.Type())
 	var scratch []byte
 	err = members(data, func(k string, raw []byte) error {
-		if i, ok := byName[k]; ok {
-			f := sv.FieldByIndex(i)
+		if keepTyped(sv, byName, k, raw, &scratch) {
 			delete(extra, k) // a member named twice: the last wins, as in a map
-			if setScalar(f, raw) {
-				return nil
-			}
-			f.SetZero()
-			if json.Unmarshal(raw, f.Addr().Interface()) == nil && !absent(f) {
-				var err error
-				if scratch, err = appendValue(scratch[:0], f); err == nil && bytes.Equal(scratch, raw) {
-					return nil // held exactly
-				}
-				if c, err := canonicalJSON(raw); err == nil && bytes.Equal(scratch, c) {
-					return nil // held exactly, as the map document writes it
-				}
-			}
-			f.SetZero()
+			return nil
 		}
 		if extra == nil {
 			extra = make(map[string]json.RawMessage)
@@ -80,6 +66,78 @@ func DecodeKept(data []byte, v any) (extra map[string]json.RawMessage, err error
 	return extra, nil
 }
 
+// keepTyped sets the field of sv named k from raw when the field holds it
+// exactly (present, and written back in raw's bytes or in the map
+// document's); otherwise it leaves the field zero and returns false.
+func keepTyped(sv reflect.Value, byName map[string][]int, k string, raw []byte, scratch *[]byte) bool {
+	i, ok := byName[k]
+	if !ok {
+		return false
+	}
+	f := sv.FieldByIndex(i)
+	if setScalar(f, raw) {
+		return true
+	}
+	f.SetZero()
+	if json.Unmarshal(raw, f.Addr().Interface()) == nil && !absent(f) {
+		var err error
+		if *scratch, err = appendValue((*scratch)[:0], f); err == nil && bytes.Equal(*scratch, raw) {
+			return true // held exactly
+		}
+		if c, err := canonicalJSON(raw); err == nil && bytes.Equal(*scratch, c) {
+			return true // held exactly, as the map document writes it
+		}
+	}
+	f.SetZero()
+	return false
+}
+
+// KeptMember is the member k of a document DecodeKept read (v points to
+// its struct, extra its kept members): its JSON as EncodeKept writes it,
+// false when it is absent.
+func KeptMember(v any, extra map[string]json.RawMessage, k string) (json.RawMessage, bool) {
+	sv := reflect.ValueOf(v).Elem()
+	if i, ok := keptFields(sv.Type())[k]; ok {
+		if f := sv.FieldByIndex(i); !absent(f) {
+			b, err := appendValue(nil, f)
+			return b, err == nil
+		}
+	}
+	raw, ok := extra[k]
+	return raw, ok
+}
+
+// SetKept writes the member k of such a document as DecodeKept reads
+// one: into its field when the field holds raw exactly, else kept in
+// extra as its canonical JSON (the field left absent). It returns extra,
+// made when it was nil.
+func SetKept(v any, extra map[string]json.RawMessage, k string, raw []byte) (map[string]json.RawMessage, error) {
+	sv := reflect.ValueOf(v).Elem()
+	var scratch []byte
+	if keepTyped(sv, keptFields(sv.Type()), k, raw, &scratch) {
+		delete(extra, k)
+		return extra, nil
+	}
+	c, err := canonicalJSON(raw)
+	if err != nil {
+		return extra, err
+	}
+	if extra == nil {
+		extra = make(map[string]json.RawMessage)
+	}
+	extra[k] = bytes.Clone(c)
+	return extra, nil
+}
+
+// DropKept removes the member k of such a document.
+func DropKept(v any, extra map[string]json.RawMessage, k string) {
+	sv := reflect.ValueOf(v).Elem()
+	if i, ok := keptFields(sv.Type())[k]; ok {
+		sv.FieldByIndex(i).SetZero()
+	}
+	delete(extra, k)
+}
+
 // members calls f with each member of the JSON object data (valid JSON)
 // in order: its name and its value's bytes, a slice of data.
 func members(data []byte, f func(name string, raw []byte) error) error {
@@ -96,7 +154,7 @@ func members(data []byte, f func(name string, raw []byte) error) error {
 		ks := i
 		i = skipValue(data, i)
 		var name string
-		if bytes.IndexByte(data[ks:i], '\\') < 0 {
+		if bytes.IndexByte(data[ks:i], '\\') < 0 && utf8.Valid(data[ks:i]) {
 			name = string(data[ks+1 : i-1])
 		} else if err := json.Unmarshal(data[ks:i], &name); err != nil {
 			return err

@@ -107,7 +107,7 @@ func TestListBytesMatchWholeList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Doc["name"] = "renamed"
+		c.SetName("renamed")
 		if err := confs.Update(ctx, c); err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func (m *Module) listConfsObject(ctx context.Context, r *api.Request) (wire.Obje
 	fields := shape.Elem(r.Endpoint.Reply, "confs")
 	out := make([]any, len(confs))
 	for i, c := range confs {
-		out[i] = shape.Project(c.Doc, fields)
+		out[i] = shape.Project(c.Document(), fields)
 	}
 	return wire.Object{"total": total, "confs": out}, nil
 }

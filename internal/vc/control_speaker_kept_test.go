@@ -23,14 +23,14 @@ func TestSpeakerAfterAnotherNodesChange(t *testing.T) {
 		set := func(mt string) int {
 			return k.c.Do("PUT", k.path("/speaker"), testserver.Params(t, map[string]any{"mt_id": mt})).Code()
 		}
-		other := func(change func(doc map[string]any)) { // the second node changes the document
+		other := func(change func(c *engine.Conference)) { // the second node changes the document
 			t.Helper()
 			ctx := context.Background()
 			conf, err := node.confs.Get(ctx, k.domain, k.id, engine.StateRunning)
 			if err != nil {
 				t.Fatal(err)
 			}
-			change(conf.Doc)
+			change(&conf)
 			if err := node.confs.Update(ctx, conf); err != nil {
 				t.Fatal(err)
 			}
@@ -41,17 +41,17 @@ func TestSpeakerAfterAnotherNodesChange(t *testing.T) {
 
 		// Voice activation turned on elsewhere: no speaker may be set,
 		// though the kept document says it is off.
-		other(func(doc map[string]any) { doc["voice_activity_detection"] = 1 })
+		other(func(c *engine.Conference) { c.SetVoiceActivityDetection(1) })
 		if code := set("2"); code != 20346 {
 			t.Fatalf("speaker under another node's voice activation: %d, want 20346", code)
 		}
 		cfSame(t, "speaker kept", k.get(t, "/speaker")["mt_id"], "1")
 
 		// Another node's other changes survive this node's next change.
-		other(func(doc map[string]any) {
-			doc["voice_activity_detection"] = 0
-			doc["speaker"] = "2"
-			doc["subject_of_test"] = "kept"
+		other(func(c *engine.Conference) {
+			c.SetVoiceActivityDetection(0)
+			c.SetMember("speaker", "2")
+			c.SetMember("subject_of_test", "kept")
 		})
 		if code := set("1"); code != -1 {
 			t.Fatalf("speaker after another node's change: %d", code)
@@ -61,8 +61,8 @@ func TestSpeakerAfterAnotherNodesChange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if conf.Doc["subject_of_test"] != "kept" || ctNum(conf.Doc["voice_activity_detection"]) != 0 {
-			t.Fatalf("another node's change lost: %v, voice activation %v", conf.Doc["subject_of_test"], conf.Doc["voice_activity_detection"])
+		if doc := conf.Document(); doc["subject_of_test"] != "kept" || ctNum(doc["voice_activity_detection"]) != 0 {
+			t.Fatalf("another node's change lost: %v, voice activation %v", doc["subject_of_test"], doc["voice_activity_detection"])
 		}
 
 		// A terminal that left on another node: 20401, not a stored role.

@@ -2,6 +2,7 @@ package vc
 
 import (
 	"encoding/json"
+	"github.com/confer-platform/confer/internal/store"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func TestCreatedSettingReadsByPresence(t *testing.T) {
 	if err := d.Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
-	c := engine.Conference{Doc: doc}
+	c := confOfDoc(t, doc)
 	var vmp createdVMPSetting
 	c.Member("vmp", &vmp) // best effort, as createdApply reads it
 	if vmp.Mode != 1 || vmp.Layout != 5 || vmp.Broadcast != 1 || vmp.ShowMtName != 1 || vmp.ExceptSelf.Or(-1) != 1 {
@@ -65,4 +66,19 @@ func TestCreatedSettingReadsByPresence(t *testing.T) {
 	if m, ok := poll2.Mode.Get(); !ok || m != 3 {
 		t.Errorf("poll mode %q = %v %v, want 3", "3", m, ok)
 	}
+}
+
+// confOfDoc is the conference whose stored document is doc's JSON, read
+// as the engine reads a stored one.
+func confOfDoc(t testing.TB, doc map[string]any) engine.Conference {
+	t.Helper()
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.DecodeConference(store.Record{Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

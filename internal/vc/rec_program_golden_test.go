@@ -34,8 +34,8 @@ func TestProgramSaveKeepsItsBytes(t *testing.T) {
 	m := &Module{st: st}
 	t0 := time.Date(2026, 12, 6, 10, 0, 0, 0, time.FixedZone("", 8*3600))
 	conf := engine.Conference{Rec: store.Record{Kind: "conf", ID: "1234567", DomainMoid: "d1"},
-		Doc: map[string]any{"name": "vc<&>\u2028", "bitrate": 1024}}
-	bare := engine.Conference{Rec: store.Record{Kind: "conf", ID: "7654321", DomainMoid: "d1"}, Doc: map[string]any{}}
+		Doc: confOfDoc(t, map[string]any{"name": "vc<&>\u2028", "bitrate": 1024}).Doc}
+	bare := engine.Conference{Rec: store.Record{Kind: "conf", ID: "7654321", DomainMoid: "d1"}}
 	rec := func(id string, mode int, members ...string) engine.Recording {
 		return engine.Recording{RecID: id, VideoName: "rec-" + id, RecorderType: 1 + min(len(members), 1), VrsID: "vrs-1",
 			Members: members, State: 1, StartedAt: t0.UnixMilli(), PausedMs: 20000, PublishMode: 1, Watermark: 1,
