@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"sync"
 	"testing"
@@ -67,7 +66,7 @@ func publishTone(t *testing.T, c *testserver.Client, conf, name string, freq flo
 // TestRecordingHoldsTheMix: three publishers talk at once (440, 660 and
 // 880 Hz); the conference's recording holds all three tones from start to
 // end (ffmpeg decodes the file's Opus, the Goertzel filter measures each
-// half second), not only the speaker's.
+// tone in each 100 ms of either half), not only the speaker's.
 func TestRecordingHoldsTheMix(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
@@ -92,7 +91,7 @@ func TestRecordingHoldsTheMix(t *testing.T) {
 	rec := testserver.MustOK(t, c.Do("POST", vcPath+"/recorders", testserver.Params(t, map[string]any{
 		"video_name": "mix", "recorder_type": 1, "publish_mode": 0, "watermark": 0, "anonymous": 0, "recorder_mode": 1,
 		"main_stream": 1, "dual_stream": 0, "vrs_id": vrsID, "members": []any{}})))["rec_id"].(string)
-	recordedTrack(t, env, rec, rtc.TrackAudio, 3*time.Second) // three seconds of the conference's mix in the file
+	recordedTrack(t, env, rec, rtc.TrackAudio, 4*time.Second) // four seconds of the conference's mix in the file
 	// /metrics shows the recording's mix running and its frames.
 	if v := metric(t, env, "confer_mixer_running"); v == "" || v == "0" {
 		t.Errorf("confer_mixer_running = %q while a recording mixes, want at least 1", v)
@@ -119,35 +118,37 @@ func TestRecordingHoldsTheMix(t *testing.T) {
 	}
 	pcm := make([]int16, len(out)/2)
 	binary.Read(bytes.NewReader(out), binary.LittleEndian, pcm)
-	if len(pcm) < 2*audio.Rate {
-		t.Fatalf("%d samples of audio, want about 3 s", len(pcm))
+	if len(pcm) < 3*audio.Rate {
+		t.Fatalf("%d samples of audio, want about 4 s", len(pcm))
 	}
-	// Each half of the file holds each tone: its median level over 100 ms
-	// windows. (A median, not every window: on a loaded machine the test's
-	// own senders may stall for a moment, which silences them in the mix as
-	// it would a real publisher.)
+	// Each half of the file holds each tone: heard (level 1500 or more,
+	// about 6000 sent) in at least a quarter of its 100 ms windows. Not in
+	// every window, nor in most: on a loaded machine the test's own senders
+	// stall for a moment and then send the frames due at once, which the
+	// mix drops as late, silencing that sender for the stall as it would a
+	// real publisher (a stall of 0.8 s in a 1.5 s half was seen at load
+	// 15). A recording of the speaker alone holds no 660 or 880 Hz at all.
 	half := len(pcm) / 2
 	for i, part := range [][]int16{pcm[:half], pcm[half:]} {
 		for _, f := range []float64{440, 660, 880} {
-			if l := medianLevel(part, f); l < 1500 {
-				t.Errorf("half %d of the recording: %.0f Hz at %.0f (median of 100 ms windows), want about 6000", i+1, f, l)
+			if heard, all := heardWindows(part, f, 1500); heard*4 < all {
+				t.Errorf("half %d of the recording: %.0f Hz heard in %d of %d windows of 100 ms, want at least a quarter", i+1, f, heard, all)
 			}
 		}
 	}
 }
 
-// medianLevel is the median level of freq over the 100 ms windows of pcm.
-func medianLevel(pcm []int16, freq float64) float64 {
+// heardWindows counts the 100 ms windows of pcm where freq's level is at
+// least min, and all of them.
+func heardWindows(pcm []int16, freq, min float64) (heard, all int) {
 	const win = audio.Rate / 10
-	var ls []float64
 	for at := 0; at+win <= len(pcm); at += win {
-		ls = append(ls, tone.Level(pcm[at:at+win], freq, audio.Rate))
+		all++
+		if tone.Level(pcm[at:at+win], freq, audio.Rate) >= min {
+			heard++
+		}
 	}
-	if len(ls) == 0 {
-		return 0
-	}
-	sort.Float64s(ls)
-	return ls[len(ls)/2]
+	return heard, all
 }
 
 // TestWallHearsEveryone: three publishers talk at once (440, 660 and 880
