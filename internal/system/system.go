@@ -11,6 +11,7 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
 	"github.com/confer-platform/confer/internal/clock"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/openapi"
 	"github.com/confer-platform/confer/internal/wire"
 )
@@ -32,66 +33,69 @@ type handlers struct {
 // internal/catalog describes the endpoints.
 func Routes(as *auth.Service, clk clock.Clock) api.Routes {
 	h := &handlers{auth: as, clk: clk}
+	v := api.Typed(version)
 	return api.Routes{
-		"system.token":           h.token,
-		"system.token.heartbeat": h.tokenHeartbeat,
-		"system.login":           h.login,
-		"system.heartbeat":       h.heartbeat,
-		"system.openapi":         openAPI,
-		"system.version":         version,
-		"mc.version":             version,
-		"vc.version":             version,
-		"amc.version":            version,
-		"vrs.version":            version,
-		"upu.version":            version,
-		"krtc.version":           version,
-		"nms.version":            version,
+		"system.token":           api.Typed(h.token),
+		"system.token.heartbeat": api.Done(h.tokenHeartbeat),
+		"system.login":           api.Typed(h.login),
+		"system.heartbeat":       api.Done(h.heartbeat),
+		"system.openapi":         api.Done(openAPI),
+		"system.version":         v,
+		"mc.version":             v,
+		"vc.version":             v,
+		"amc.version":            v,
+		"vrs.version":            v,
+		"upu.version":            v,
+		"krtc.version":           v,
+		"nms.version":            v,
 	}
 }
 
-func openAPI(ctx context.Context, r *api.Request) (wire.Object, error) {
+// openAPI answers the OpenAPI document: raw bytes, the wire edge itself,
+// so its handler has no reply type.
+func openAPI(ctx context.Context, r *api.Request) error {
 	r.Raw = openapi.For(r.Platform)
-	return nil, nil
+	return nil
 }
 
-func (h *handlers) token(ctx context.Context, r *api.Request) (wire.Object, error) {
-	key, err := r.Args.RequiredString("oauth_consumer_key")
+func (h *handlers) token(ctx context.Context, r *api.Request) (*model.SystemTokenReply, error) {
+	var q model.SystemTokenRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	if err := required("oauth_consumer_key", q.OauthConsumerKey, "oauth_consumer_secret", q.OauthConsumerSecret); err != nil {
+		return nil, err
+	}
+	tok, err := h.auth.IssueToken(ctx, q.OauthConsumerKey, q.OauthConsumerSecret)
 	if err != nil {
 		return nil, err
 	}
-	secret, err := r.Args.RequiredString("oauth_consumer_secret")
-	if err != nil {
-		return nil, err
-	}
-	tok, err := h.auth.IssueToken(ctx, key, secret)
-	if err != nil {
-		return nil, err
-	}
-	return wire.Object{"account_token": tok}, nil
+	return &model.SystemTokenReply{AccountToken: tok}, nil
 }
 
-func (h *handlers) tokenHeartbeat(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return nil, h.auth.RenewToken(ctx, r.Path("account_token"), r.Cookie)
+func (h *handlers) tokenHeartbeat(ctx context.Context, r *api.Request) error {
+	return h.auth.RenewToken(ctx, r.Path("account_token"), r.Cookie)
 }
 
-func (h *handlers) heartbeat(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return nil, h.auth.Heartbeat(ctx, r.Args.Token(), r.Cookie)
+func (h *handlers) heartbeat(ctx context.Context, r *api.Request) error {
+	return h.auth.Heartbeat(ctx, r.Args.Token(), r.Cookie)
 }
 
-func (h *handlers) login(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (h *handlers) login(ctx context.Context, r *api.Request) (*model.SystemLoginReply, error) {
+	// account_token is a common parameter of every request, not a member
+	// of the login's request type.
 	token, err := r.Args.RequiredString("account_token")
 	if err != nil {
 		return nil, err
 	}
-	user, err := r.Args.RequiredString("username")
-	if err != nil {
+	var q model.SystemLoginRequest
+	if err := q.Decode(r.Args); err != nil {
 		return nil, err
 	}
-	pass, err := r.Args.RequiredString("password")
-	if err != nil {
+	if err := required("username", q.Username, "password", q.Password); err != nil {
 		return nil, err
 	}
-	cookie, p, err := h.auth.Login(ctx, token, user, pass, r.Client)
+	cookie, p, err := h.auth.Login(ctx, token, q.Username, q.Password, r.Client)
 	if err != nil {
 		return nil, err
 	}
@@ -100,15 +104,29 @@ func (h *handlers) login(ctx context.Context, r *api.Request) (wire.Object, erro
 	// userdomainname, usermoid and userdomainmoid fields before it.
 	r.SetCookies = append(r.SetCookies, &http.Cookie{Name: CookieName, Value: cookie, Path: "/", HttpOnly: true,
 		Expires: h.clk.Now().Add(cookieExpiresDays * 24 * time.Hour)})
-	return wire.Object{
-		"username":       p.Username,
-		"userdomainname": p.DomainName,
-		"usermoid":       p.AccountMoid,
-		"userdomainmoid": p.DomainMoid,
+	return &model.SystemLoginReply{
+		Username:       p.Username,
+		Userdomainname: p.DomainName,
+		Usermoid:       p.AccountMoid,
+		Userdomainmoid: p.DomainMoid,
 	}, nil
 }
 
+// required is the first of the (name, value) pairs whose value is empty as
+// a missing parameter (90400 naming it), in the order given, as
+// wire.Args.RequiredString answers it; nil when every value is set.
+func required(pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
+			return wire.InvalidParam(pairs[i], "required parameter is missing")
+		}
+	}
+	return nil
+}
+
 // version answers GET /api/{app}/version (seed 000 "Version information").
-func version(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return wire.Object{"version": r.Platform.Version(), "api_level": r.Platform.Level()}, nil
+// Every module's version reply is {version, api_level}; the system's
+// generated type serves them all.
+func version(ctx context.Context, r *api.Request) (*model.SystemVersionReply, error) {
+	return &model.SystemVersionReply{Version: r.Platform.Version(), APILevel: r.Platform.Level()}, nil
 }
