@@ -68,11 +68,11 @@ func New(st store.Store, clk clock.Clock, confs *engine.Conferences) *Module {
 // handler. server.New attaches it; internal/catalog describes the endpoints.
 func (m *Module) Routes() api.Routes {
 	return api.Routes{
-		"krtc.rooms.list":   m.list,
-		"krtc.rooms.create": m.create,
-		"krtc.rooms.get":    m.get,
-		"krtc.rooms.update": m.update,
-		"krtc.rooms.delete": m.delete,
+		"krtc.rooms.list":   api.Typed(m.list),
+		"krtc.rooms.create": api.Typed(m.create),
+		"krtc.rooms.get":    api.Typed(m.get),
+		"krtc.rooms.update": api.Typed(m.update),
+		"krtc.rooms.delete": api.Typed(m.delete),
 	}
 }
 
@@ -200,7 +200,7 @@ func ownerOrAdmin(r *api.Request, rm room) error {
 	return wire.Errorf(wire.CodeNoPermission, "only the creator of room %s or an administrator may change it", rm.rec.ID)
 }
 
-func (m *Module) list(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) list(ctx context.Context, r *api.Request) (*model.KRTCRoomsListReply, error) {
 	var q model.KRTCRoomsListRequest
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
@@ -238,17 +238,17 @@ func (m *Module) list(ctx context.Context, r *api.Request) (wire.Object, error) 
 			reply.Rooms = append(reply.Rooms, model.KRTCRoomsListReplyRoom(rm.doc))
 		}
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 func roomSeq(id string) int { n, _ := strconv.Atoi(id); return n }
 
-func (m *Module) get(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) get(ctx context.Context, r *api.Request) (*model.Room, error) {
 	rm, _, err := m.load(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	return rm.doc.Wire(), nil
+	return &rm.doc, nil
 }
 
 // roomSettings is a room's settings as a request sets them: each one
@@ -287,7 +287,7 @@ func (p roomSettings) over(base model.Room) (model.Room, error) {
 // (conferences or ports) it answers 27506 (seed 000 "Errors") and keeps
 // nothing; with video approval on, an account without approval rights
 // gets 99997 (a room's conference starts at once and cannot wait).
-func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) create(ctx context.Context, r *api.Request) (*model.KRTCRoomsCreateReply, error) {
 	var q model.KRTCRoomsCreateRequest
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
@@ -337,8 +337,7 @@ func (m *Module) create(ctx context.Context, r *api.Request) (wire.Object, error
 	if err := m.st.CreateRecord(ctx, rec); err != nil {
 		return nil, errors.Join(err, m.confs.End(ctx, r.Principal.DomainMoid, c.ID()))
 	}
-	reply := model.KRTCRoomsCreateReply{RoomID: id, MeetingID: doc.MeetingID, Description: done}
-	return reply.Wire(), nil
+	return &model.KRTCRoomsCreateReply{RoomID: id, MeetingID: doc.MeetingID, Description: done}, nil
 }
 
 // newID returns the next room id that no room holds (99993 when every id
@@ -367,7 +366,7 @@ func (m *Module) newID(ctx context.Context) (string, error) {
 
 // update changes a room and its conference: a larger max_join_mt must fit
 // the free terminal ports (27506, nothing changed).
-func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) update(ctx context.Context, r *api.Request) (*model.KRTCRoomsUpdateReply, error) {
 	rm, c, err := m.load(ctx, r)
 	if err != nil {
 		return nil, err
@@ -424,12 +423,11 @@ func (m *Module) update(ctx context.Context, r *api.Request) (wire.Object, error
 	if err := m.st.UpdateRecord(ctx, rm.rec, ""); err != nil {
 		return nil, err
 	}
-	reply := model.KRTCRoomsUpdateReply{Description: done}
-	return reply.Wire(), nil
+	return &model.KRTCRoomsUpdateReply{Description: done}, nil
 }
 
 // delete ends the room's conference and removes the room.
-func (m *Module) delete(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) delete(ctx context.Context, r *api.Request) (*model.KRTCRoomsDeleteReply, error) {
 	rm, c, err := m.load(ctx, r)
 	if err != nil {
 		return nil, err
@@ -444,6 +442,5 @@ func (m *Module) delete(ctx context.Context, r *api.Request) (wire.Object, error
 	if err := m.forget(ctx, rm); err != nil {
 		return nil, err
 	}
-	reply := model.KRTCRoomsDeleteReply{Description: done}
-	return reply.Wire(), nil
+	return &model.KRTCRoomsDeleteReply{Description: done}, nil
 }
