@@ -18,7 +18,6 @@ import (
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/sipcred"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Presence states of a terminal.
@@ -46,8 +45,8 @@ func New(st store.Store, clk clock.Clock, confs *engine.Conferences, sessionTTL 
 // handler. server.New attaches it; internal/catalog describes the endpoints.
 func (m *Module) Routes() api.Routes {
 	return api.Routes{
-		"upu.terminals.list": m.terminals,
-		"upu.accounts.list":  m.accounts,
+		"upu.terminals.list": api.Typed(m.terminals),
+		"upu.accounts.list":  api.Typed(m.accounts),
 	}
 }
 
@@ -118,7 +117,7 @@ type storedMT struct {
 // entries of the domain (and those of no domain, which every domain may
 // call) and every terminal of the domain's running conferences. Another
 // domain's conferences are not looked at.
-func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) terminals(ctx context.Context, r *api.Request) (*model.UPUTerminalsListReply, error) {
 	var q model.UPUTerminalsListRequest
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
@@ -210,8 +209,7 @@ func (m *Module) terminals(ctx context.Context, r *api.Request) (wire.Object, er
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Account < list[j].Account })
 	start, count := paging(q.Start, q.Count)
-	reply := model.UPUTerminalsListReply{Total: len(list), Terminals: pageOf(list, start, count)}
-	return reply.Wire(), nil
+	return &model.UPUTerminalsListReply{Total: len(list), Terminals: pageOf(list, start, count)}, nil
 }
 
 // since is when a terminal record entered its present state: the time of
@@ -245,7 +243,7 @@ func flag(b bool) int {
 
 // accounts serves the presence of the domain's accounts: online while a
 // login session lives.
-func (m *Module) accounts(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) accounts(ctx context.Context, r *api.Request) (*model.UPUAccountsListReply, error) {
 	var q model.UPUAccountsListRequest
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
@@ -302,6 +300,5 @@ func (m *Module) accounts(ctx context.Context, r *api.Request) (wire.Object, err
 		list = append(list, doc)
 	}
 	start, count := paging(q.Start, q.Count)
-	reply := model.UPUAccountsListReply{Total: len(list), Accounts: pageOf(list, start, count)}
-	return reply.Wire(), nil
+	return &model.UPUAccountsListReply{Total: len(list), Accounts: pageOf(list, start, count)}, nil
 }
