@@ -248,7 +248,7 @@ func (m *Module) storedAlarms(ctx context.Context) ([]alarmDoc, error) {
 // serverWarnings answers the raised alarms of a server: of a node and its
 // services for a physical server's moid, of the service for a logical
 // server's (22008 for any other moid).
-func (m *Module) serverWarnings(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) serverWarnings(ctx context.Context, r *api.Request) (*model.NMSServersUnrepairedWarningsListReply, error) {
 	if err := m.platformAdmin(r); err != nil {
 		return nil, err
 	}
@@ -287,12 +287,12 @@ func (m *Module) serverWarnings(ctx context.Context, r *api.Request) (wire.Objec
 				WarningLevel: a.WarningLevel, Description: a.Description, StartTime: a.StartTime})
 		}
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // terminalWarnings answers the raised alarms of a terminal of the
 // caller's domain (22008 for a terminal the domain does not know).
-func (m *Module) terminalWarnings(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) terminalWarnings(ctx context.Context, r *api.Request) (*model.NMSTerminalsUnrepairedWarningsListReply, error) {
 	domain, moid := r.Principal.DomainMoid, r.Path("terminal_moid")
 	ts, err := m.terminals(ctx, domain)
 	if err != nil {
@@ -320,5 +320,5 @@ func (m *Module) terminalWarnings(ctx context.Context, r *api.Request) (wire.Obj
 				WarningLevel: a.WarningLevel, Description: a.Description, StartTime: a.StartTime})
 		}
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }

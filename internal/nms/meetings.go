@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Conferences (reference 06 "请求服务域正在召开的会议信息", "请求会议终端信息
@@ -23,7 +22,7 @@ const (
 	mtSuperior    = 8
 )
 
-func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) meetings(ctx context.Context, r *api.Request) (*model.NMSServiceDomainsMeetingsListReply, error) {
 	if err := serviceDomain(r, "service_moid"); err != nil {
 		return nil, err
 	}
@@ -92,7 +91,7 @@ func (m *Module) meetings(ctx context.Context, r *api.Request) (wire.Object, err
 			}},
 		})
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // online returns a conference's terminals that are online.
@@ -158,7 +157,7 @@ func dualChannels(l []videoChannel) []dualChannel {
 
 // terminalDetail answers the online terminals of a running conference of
 // the caller's domain (12103 otherwise) with their channels.
-func (m *Module) terminalDetail(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) terminalDetail(ctx context.Context, r *api.Request) (*model.NMSMeetingsTerminalDetailGetReply, error) {
 	domain := r.Principal.DomainMoid
 	c, err := m.confs.Get(ctx, domain, r.Path("conf_id"), engine.StateRunning)
 	if err != nil {
@@ -177,5 +176,5 @@ func (m *Module) terminalDetail(ctx context.Context, r *api.Request) (wire.Objec
 			PrimaryVideo: channels(t, "v"), DualVideo: dualChannels(channels(t, "dv")),
 		})
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }

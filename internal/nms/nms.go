@@ -139,14 +139,14 @@ const (
 
 // domains lists the kernel, platform and service domains and the caller's
 // user domain: another domain's existence is not shown (DESIGN principle 6).
-func (m *Module) domains(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) domains(ctx context.Context, r *api.Request) (*model.NMSDomainsListReply, error) {
 	reply := model.NMSDomainsListReply{Domains: []model.NMSDomainsListReplyDomain{
 		{Moid: KernelMoid, ParentMoid: "", Name: KernelName, Type: "kernel"},
 		{Moid: PlatformMoid, ParentMoid: KernelMoid, Name: PlatformName, Type: "platform"},
 		{Moid: ServiceMoid, ParentMoid: KernelMoid, Name: ServiceName, Type: "service"},
 		{Moid: r.Principal.DomainMoid, ParentMoid: ServiceMoid, Name: r.Principal.DomainName, Type: "user"},
 	}}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // platformDomain answers 90400 unless the path names the platform domain.

@@ -99,7 +99,7 @@ func (m *Module) nodeOf(ctx context.Context, moid string) (node.Node, map[string
 	return node.Node{}, nil, wire.Errorf(CodeNoDevice, "server %s does not exist", moid)
 }
 
-func (m *Module) physicals(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) physicals(ctx context.Context, r *api.Request) (*model.NMSPlatformDomainsPhysicalsListReply, error) {
 	if err := m.platformAdmin(r); err != nil {
 		return nil, err
 	}
@@ -118,10 +118,10 @@ func (m *Module) physicals(ctx context.Context, r *api.Request) (wire.Object, er
 			IP: d.IP, Cpu: d.Cpu, Portin: d.Portin, Portout: d.Portout, Disk: d.Disk, Memory: d.Memory, WarningLevel: d.WarningLevel,
 			Online: d.Online})
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
-func (m *Module) physicalDetail(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) physicalDetail(ctx context.Context, r *api.Request) (*model.NMSPhysicalsDetailGetReply, error) {
 	if err := m.platformAdmin(r); err != nil {
 		return nil, err
 	}
@@ -130,10 +130,10 @@ func (m *Module) physicalDetail(ctx context.Context, r *api.Request) (wire.Objec
 		return nil, err
 	}
 	reply := m.physical(n, levels)
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
-func (m *Module) logicalsOf(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) logicalsOf(ctx context.Context, r *api.Request) (*model.NMSPhysicalsLogicalsListReply, error) {
 	if err := m.platformAdmin(r); err != nil {
 		return nil, err
 	}
@@ -145,10 +145,10 @@ func (m *Module) logicalsOf(ctx context.Context, r *api.Request) (wire.Object, e
 	for _, s := range n.Services() {
 		reply.Logicals = append(reply.Logicals, m.logical(n, s, levels))
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
-func (m *Module) logicals(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) logicals(ctx context.Context, r *api.Request) (*model.NMSPlatformDomainsLogicalsListReply, error) {
 	if err := m.platformAdmin(r); err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ func (m *Module) logicals(ctx context.Context, r *api.Request) (wire.Object, err
 			reply.Logicals = append(reply.Logicals, m.logical(n, s, levels))
 		}
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // ports returns the platform's terminal ports and those in use.
@@ -178,7 +178,7 @@ func (m *Module) ports(ctx context.Context) (total, used int, err error) {
 }
 
 // portInfo answers the ports of a node's media service.
-func (m *Module) portInfo(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) portInfo(ctx context.Context, r *api.Request) (*model.NMSMediaresourcesPortinfoGetReply, error) {
 	if err := m.platformAdmin(r); err != nil {
 		return nil, err
 	}
@@ -194,13 +194,13 @@ func (m *Module) portInfo(ctx context.Context, r *api.Request) (wire.Object, err
 				return nil, err
 			}
 			reply := model.NMSMediaresourcesPortinfoGetReply{TotalPort: total, UsedPort: used}
-			return reply.Wire(), nil
+			return &reply, nil
 		}
 	}
 	return nil, wire.Errorf(CodeNoDevice, "media resource %s does not exist", moid)
 }
 
-func (m *Module) mediaResources(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) mediaResources(ctx context.Context, r *api.Request) (*model.NMSPlatformDomainsMediaresourcesGetReply, error) {
 	if err := m.platformAdmin(r); err != nil {
 		return nil, err
 	}
@@ -212,5 +212,5 @@ func (m *Module) mediaResources(ctx context.Context, r *api.Request) (wire.Objec
 		return nil, err
 	}
 	reply := model.NMSPlatformDomainsMediaresourcesGetReply{TotalPort: total, UsedPort: used}
-	return reply.Wire(), nil
+	return &reply, nil
 }

@@ -133,7 +133,7 @@ func listPage(r *api.Request) paging.Window { return paging.Read(r.Args.Query, l
 
 // userTerminals lists the managed terminals of the caller's domain (99992
 // for any other domain).
-func (m *Module) userTerminals(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) userTerminals(ctx context.Context, r *api.Request) (*model.NMSUserDomainsTerminalsListReply, error) {
 	domain := r.Path("domain_moid")
 	if domain != r.Principal.DomainMoid {
 		return nil, wire.Errorf(CodeNoUserDomain, "user domain %s does not exist", domain)
@@ -150,11 +150,11 @@ func (m *Module) userTerminals(ctx context.Context, r *api.Request) (wire.Object
 	}
 	w := listPage(r)
 	reply := model.NMSUserDomainsTerminalsListReply{TotalCount: len(out), Terminals: paging.Cut(out, w)}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // oldTerminals lists the unmanaged terminals of the caller's domain.
-func (m *Module) oldTerminals(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) oldTerminals(ctx context.Context, r *api.Request) (*model.NMSOldTerminalsListReply, error) {
 	ts, err := m.terminals(ctx, r.Principal.DomainMoid)
 	if err != nil {
 		return nil, err
@@ -171,7 +171,7 @@ func (m *Module) oldTerminals(ctx context.Context, r *api.Request) (wire.Object,
 	}
 	w := listPage(r)
 	reply := model.NMSOldTerminalsListReply{TotalCount: len(out), OldTerminals: paging.Cut(out, w)}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // periods of the statistics (reference 06 period).
@@ -182,7 +182,7 @@ var periods = map[string]time.Duration{
 
 // statistics answers the caller's domain's samples of a period (default
 // lastweek) or of start_time to end_time (ISO 8601), newest first.
-func (m *Module) statistics(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) statistics(ctx context.Context, r *api.Request) (*model.NMSServiceDomainsTerminalOnlineStatisticGetReply, error) {
 	if err := serviceDomain(r, "domain_moid"); err != nil {
 		return nil, err
 	}
@@ -218,7 +218,7 @@ func (m *Module) statistics(ctx context.Context, r *api.Request) (wire.Object, e
 	}
 	w := listPage(r)
 	reply := model.NMSServiceDomainsTerminalOnlineStatisticGetReply{TotalCount: len(out), Statistic: paging.Cut(out, w)}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 func timeParam(s, name string, def time.Time) (time.Time, error) {
