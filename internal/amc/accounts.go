@@ -241,7 +241,7 @@ func (m *Module) withNumber(ctx context.Context, a *store.Account, auto bool, wr
 	return wire.Errorf(CodeNoNumber, "no E164 number is left to assign (%d to %d)", m.cfg.E164Min, m.cfg.E164Max)
 }
 
-func (m *Module) createAccount(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) createAccount(ctx context.Context, r *api.Request) (*model.AMCAccountsCreateReply, error) {
 	if err := adminOnly(r, "create accounts"); err != nil {
 		return nil, err
 	}
@@ -288,45 +288,45 @@ func (m *Module) createAccount(ctx context.Context, r *api.Request) (wire.Object
 	if err := sipcred.Save(ctx, m.st, a, pw, m.clk.Now()); err != nil { // docs/sip.md "Registrar"
 		return nil, err
 	}
-	return wire.Object{"account_moid": a.Moid}, nil
+	return &model.AMCAccountsCreateReply{AccountMoid: a.Moid}, nil
 }
 
 // updateAccount serves the edit: only the fields sent change; enable 0
 // disables the account and a password replaces it, both ending its
 // sessions at once.
-func (m *Module) updateAccount(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) updateAccount(ctx context.Context, r *api.Request) error {
 	if err := adminOnly(r, "edit accounts"); err != nil {
-		return nil, err
+		return err
 	}
 	a, err := m.loadAccount(ctx, r, r.Path("account_moid"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var q model.AMCAccountsUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	was := a.Disabled
 	prof, err := profileOf(a)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := m.applyFields(ctx, r, &q, &a, &prof); err != nil {
-		return nil, err
+		return err
 	}
 	if a.Disabled && !was && a.Moid == r.Principal.AccountMoid {
-		return nil, wire.Errorf(CodeSelf, "an account cannot disable itself")
+		return wire.Errorf(CodeSelf, "an account cannot disable itself")
 	}
 	pw := ""
 	if v, ok := q.Password.Get(); ok {
 		pw = v
 		if err := checkPassword("password", pw); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	mode, e164, err := binding(&q, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	auto := false
 	switch mode {
@@ -338,33 +338,33 @@ func (m *Module) updateAccount(ctx context.Context, r *api.Request) (wire.Object
 		auto = a.E164 == ""
 	}
 	if a.Profile, err = json.Marshal(prof); err != nil {
-		return nil, err
+		return err
 	}
 	if err := m.withNumber(ctx, &a, auto, func() error { return m.auth.SaveAccount(ctx, a, pw, was) }); err != nil {
-		return nil, err
+		return err
 	}
-	return wire.Object{}, nil
+	return nil
 }
 
-func (m *Module) deleteAccount(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) deleteAccount(ctx context.Context, r *api.Request) error {
 	if err := adminOnly(r, "delete accounts"); err != nil {
-		return nil, err
+		return err
 	}
 	moid := r.Path("account_moid")
 	if moid == r.Principal.AccountMoid {
-		return nil, wire.Errorf(CodeSelf, "an account cannot delete itself")
+		return wire.Errorf(CodeSelf, "an account cannot delete itself")
 	}
 	if err := m.auth.RemoveAccount(ctx, r.Principal.DomainMoid, moid); errors.Is(err, store.ErrNotFound) {
-		return nil, notFoundAccount(moid)
+		return notFoundAccount(moid)
 	} else if err != nil {
-		return nil, err
+		return err
 	}
-	return wire.Object{}, nil
+	return nil
 }
 
 // getAccount serves one account: administrators read any of the domain,
 // every account reads its own.
-func (m *Module) getAccount(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getAccount(ctx context.Context, r *api.Request) (*model.AMCAccountsGetReply, error) {
 	moid := r.Path("account_moid")
 	if moid != r.Principal.AccountMoid {
 		if err := adminOnly(r, "read other accounts"); err != nil {
@@ -376,12 +376,12 @@ func (m *Module) getAccount(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil, err
 	}
 	doc := accountDoc(a)
-	return doc.Wire(), nil
+	return &doc, nil
 }
 
 // listAccounts pages through the domain's accounts, oldest first; account
 // finds the user names that contain it, case-insensitively.
-func (m *Module) listAccounts(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listAccounts(ctx context.Context, r *api.Request) (*model.AMCAccountsListReply, error) {
 	if err := adminOnly(r, "list accounts"); err != nil {
 		return nil, err
 	}
@@ -399,57 +399,57 @@ func (m *Module) listAccounts(ctx context.Context, r *api.Request) (wire.Object,
 	for _, a := range as {
 		reply.Accounts = append(reply.Accounts, model.AMCAccountsListReplyAccount(accountDoc(a)))
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // disableAccount disables an account and ends its sessions; the e164
 // sent, when the account has a number, must be that number.
-func (m *Module) disableAccount(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) disableAccount(ctx context.Context, r *api.Request) error {
 	if err := adminOnly(r, "disable accounts"); err != nil {
-		return nil, err
+		return err
 	}
 	a, err := m.loadAccount(ctx, r, r.Path("account_moid"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var q model.AMCAccountsDisableUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	if e := q.E164.Value; e != "" && e != a.E164 {
-		return nil, wire.InvalidParam("e164", "is not the E164 number of the account")
+		return wire.InvalidParam("e164", "is not the E164 number of the account")
 	}
 	if a.Moid == r.Principal.AccountMoid {
-		return nil, wire.Errorf(CodeSelf, "an account cannot disable itself")
+		return wire.Errorf(CodeSelf, "an account cannot disable itself")
 	}
 	was := a.Disabled
 	a.Disabled = true
 	if err := m.auth.SaveAccount(ctx, a, "", was); err != nil {
-		return nil, storeErr(err, a)
+		return storeErr(err, a)
 	}
-	return wire.Object{}, nil
+	return nil
 }
 
 // setPassword replaces an account's password: it works at the next login,
 // the account's sessions end, and a lock after failed logins is lifted.
-func (m *Module) setPassword(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setPassword(ctx context.Context, r *api.Request) error {
 	if err := adminOnly(r, "reset passwords"); err != nil {
-		return nil, err
+		return err
 	}
 	var q model.AMCAccountsPasswordUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	pw := q.Value
 	if err := checkPassword("value", pw); err != nil {
-		return nil, err
+		return err
 	}
 	a, err := m.loadAccount(ctx, r, r.Path("account_moid"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := m.auth.SaveAccount(ctx, a, pw, a.Disabled); err != nil {
-		return nil, storeErr(err, a)
+		return storeErr(err, a)
 	}
-	return wire.Object{}, nil
+	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -19,7 +18,7 @@ import (
 
 // getApproval serves the settings of the caller's domain to every account
 // of it; another domain's (user_domain_moid) does not exist (99992).
-func (m *Module) getApproval(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getApproval(ctx context.Context, r *api.Request) (*model.AMCApprovalInfosGetReply, error) {
 	if d := r.Args.Query.Get("user_domain_moid"); d != "" && d != r.Principal.DomainMoid {
 		return nil, wire.Errorf(CodeNoDomain, "user domain %s does not exist", d)
 	}
@@ -27,27 +26,24 @@ func (m *Module) getApproval(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object{"real_approval": a.Real, "video_approval": a.Video}, nil
+	return &model.AMCApprovalInfosGetReply{RealApproval: a.Real, VideoApproval: a.Video}, nil
 }
 
-func (m *Module) setApproval(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) setApproval(ctx context.Context, r *api.Request) error {
 	if err := adminOnly(r, "change conference approval"); err != nil {
-		return nil, err
+		return err
 	}
 	var q model.AMCApprovalInfosUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	a := engine.Approval{Real: q.RealApproval, Video: q.VideoApproval}
-	if err := engine.SetApproval(ctx, m.st, r.Principal.DomainMoid, a, m.clk.Now()); err != nil {
-		return nil, err
-	}
-	return wire.Object{}, nil
+	return engine.SetApproval(ctx, m.st, r.Principal.DomainMoid, a, m.clk.Now())
 }
 
 // listPending serves the conferences awaiting approval: the domain's to
 // an administrator, the caller's own to anyone else.
-func (m *Module) listPending(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listPending(ctx context.Context, r *api.Request) (*model.AMCPendingConfsListReply, error) {
 	owner := ""
 	if !r.Principal.Admin {
 		owner = r.Principal.AccountMoid
@@ -61,12 +57,12 @@ func (m *Module) listPending(ctx context.Context, r *api.Request) (wire.Object, 
 	for _, c := range paging.Cut(cs, paging.Read(r.Args.Query, paging.Offsets)) {
 		reply.Confs = append(reply.Confs, c.Doc) // its stored document read into the reply's item
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // approve releases a pending conference: approval rights are the domain
 // administrators'.
-func (m *Module) approve(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) approve(ctx context.Context, r *api.Request) (*model.AMCPendingConfsApproveReply, error) {
 	if err := adminOnly(r, "approve conferences"); err != nil {
 		return nil, err
 	}
@@ -74,14 +70,14 @@ func (m *Module) approve(ctx context.Context, r *api.Request) (wire.Object, erro
 	if err != nil {
 		return nil, err
 	}
-	reply := shape.Project(c.Document(), r.Endpoint.Reply)
-	reply["state"], reply["description"] = c.Rec.State, descDone
-	return reply, nil
+	// The stored document's conf_id is the conference's number (engine
+	// insert) and its meeting_id the string the server wrote at creation.
+	return &model.AMCPendingConfsApproveReply{ConfID: c.ID(), MeetingID: c.MeetingID(), State: c.Rec.State, Description: descDone}, nil
 }
 
 // rejectPending deletes a pending conference: an administrator rejects
 // it, its creator withdraws it (20005 for anyone else).
-func (m *Module) rejectPending(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) rejectPending(ctx context.Context, r *api.Request) (*model.AMCPendingConfsDeleteReply, error) {
 	id := r.Path("conf_id")
 	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, id, engine.StatePending)
 	if err != nil {
@@ -93,5 +89,5 @@ func (m *Module) rejectPending(ctx context.Context, r *api.Request) (wire.Object
 	if err := m.confs.Reject(ctx, r.Principal.DomainMoid, id); err != nil {
 		return nil, err
 	}
-	return wire.Object{"description": descDone}, nil
+	return &model.AMCPendingConfsDeleteReply{Description: descDone}, nil
 }

@@ -11,13 +11,12 @@ import (
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
 	"github.com/confer-platform/confer/internal/store"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // listAudit answers amc.audit.list: the stored audit trail of the
 // caller's user domain (docs/operations.md "Audit trail"), to its
 // administrators only (20005 for anyone else), newest first.
-func (m *Module) listAudit(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listAudit(ctx context.Context, r *api.Request) (*model.AMCAuditListReply, error) {
 	if err := adminOnly(r, "read the audit trail"); err != nil {
 		return nil, err
 	}
@@ -55,7 +54,7 @@ func (m *Module) listAudit(ctx context.Context, r *api.Request) (wire.Object, er
 		total = len(out)
 		out = paging.Cut(out, w)
 	}
-	return (&model.AMCAuditListReply{Total: total, Entries: out}).Wire(), nil
+	return &model.AMCAuditListReply{Total: total, Entries: out}, nil
 }
 
 // auditDoc is e as the catalogue's reply fields name it.

@@ -22,7 +22,7 @@ func noDepartment(field, moid string) error {
 	return wire.Errorf(CodeNoGroup, "department %s does not exist (%s)", moid, field)
 }
 
-func (m *Module) createDepartment(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) createDepartment(ctx context.Context, r *api.Request) (*model.AMCDepartmentsCreateReply, error) {
 	if err := adminOnly(r, "create departments"); err != nil {
 		return nil, err
 	}
@@ -43,57 +43,57 @@ func (m *Module) createDepartment(ctx context.Context, r *api.Request) (wire.Obj
 	case err != nil:
 		return nil, err
 	}
-	return wire.Object{"department_moid": d.Moid}, nil
+	return &model.AMCDepartmentsCreateReply{DepartmentMoid: d.Moid}, nil
 }
 
-func (m *Module) renameDepartment(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) renameDepartment(ctx context.Context, r *api.Request) error {
 	if err := adminOnly(r, "rename departments"); err != nil {
-		return nil, err
+		return err
 	}
 	var q model.AMCDepartmentsUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	moid, name := r.Path("department_moid"), q.DepartmentName
 	if moid == r.Principal.DomainMoid {
-		return nil, wire.InvalidParam("department_moid", "the root department is the user domain; it cannot be renamed")
+		return wire.InvalidParam("department_moid", "the root department is the user domain; it cannot be renamed")
 	}
 	if err := checkName("department_name", name, 64); err != nil {
-		return nil, err
+		return err
 	}
 	switch err := m.st.RenameDepartment(ctx, r.Principal.DomainMoid, moid, name); {
 	case errors.Is(err, store.ErrNotFound):
-		return nil, noDepartment("department_moid", moid)
+		return noDepartment("department_moid", moid)
 	case errors.Is(err, store.ErrDuplicate):
-		return nil, wire.Errorf(CodeGroupExists, "a sibling department is already named %q", name)
+		return wire.Errorf(CodeGroupExists, "a sibling department is already named %q", name)
 	case err != nil:
-		return nil, err
+		return err
 	}
-	return wire.Object{}, nil
+	return nil
 }
 
-func (m *Module) deleteDepartment(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) deleteDepartment(ctx context.Context, r *api.Request) error {
 	if err := adminOnly(r, "delete departments"); err != nil {
-		return nil, err
+		return err
 	}
 	moid := r.Path("department_moid")
 	if moid == r.Principal.DomainMoid {
-		return nil, wire.InvalidParam("department_moid", "the root department is the user domain; it cannot be deleted")
+		return wire.InvalidParam("department_moid", "the root department is the user domain; it cannot be deleted")
 	}
 	switch err := m.st.DeleteDepartment(ctx, r.Principal.DomainMoid, moid); {
 	case errors.Is(err, store.ErrNotFound):
-		return nil, noDepartment("department_moid", moid)
+		return noDepartment("department_moid", moid)
 	case errors.Is(err, store.ErrConflict):
-		return nil, wire.Errorf(CodeNotEmpty, "department %s still has sub-departments or accounts; move or delete them first", moid)
+		return wire.Errorf(CodeNotEmpty, "department %s still has sub-departments or accounts; move or delete them first", moid)
 	case err != nil:
-		return nil, err
+		return err
 	}
-	return wire.Object{}, nil
+	return nil
 }
 
 // listDepartments serves the department tree, siblings by name: every
 // account of the domain may read it.
-func (m *Module) listDepartments(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listDepartments(ctx context.Context, r *api.Request) (*model.AMCDepartmentsListReply, error) {
 	ds, err := m.st.ListDepartments(ctx, r.Principal.DomainMoid)
 	if err != nil {
 		return nil, err
@@ -113,13 +113,13 @@ func (m *Module) listDepartments(ctx context.Context, r *api.Request) (wire.Obje
 		}
 		return d
 	}
-	return node(r.Principal.DomainMoid, r.Principal.DomainName).Wire(), nil
+	return node(r.Principal.DomainMoid, r.Principal.DomainName), nil
 }
 
 // departmentAccounts serves the accounts of one department (of the root:
 // the accounts in no department), paged; administrators only, as the
 // entries carry personal data.
-func (m *Module) departmentAccounts(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) departmentAccounts(ctx context.Context, r *api.Request) (*model.AMCDepartmentsAccountsListReply, error) {
 	if err := adminOnly(r, "list the accounts of a department"); err != nil {
 		return nil, err
 	}
@@ -155,7 +155,7 @@ func (m *Module) departmentAccounts(ctx context.Context, r *api.Request) (wire.O
 		}
 		reply.Accounts = append(reply.Accounts, e)
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // department finds a department of the caller's domain (19903).

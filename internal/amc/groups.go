@@ -76,7 +76,7 @@ func (o organisation) version(root string) string {
 	return strconv.FormatUint(h.Sum64(), 10)
 }
 
-func (m *Module) listGroups(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listGroups(ctx context.Context, r *api.Request) (*model.AMCPublicGroupsListReply, error) {
 	ok, err := m.visible(ctx, r)
 	if err != nil {
 		return nil, err
@@ -90,7 +90,7 @@ func (m *Module) listGroups(ctx context.Context, r *api.Request) (wire.Object, e
 		reply.PublicGroups = append(reply.PublicGroups, model.AMCPublicGroupsListReplyPublicGroup{PublicGroupMoid: r.Principal.DomainMoid,
 			Name: r.Principal.DomainName, Version: o.version(r.Principal.DomainMoid)})
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // group checks the group moid: the caller's domain, visible to it.
@@ -106,7 +106,7 @@ func (m *Module) group(ctx context.Context, r *api.Request) (organisation, error
 	return m.organisation(ctx, r)
 }
 
-func (m *Module) getGroup(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getGroup(ctx context.Context, r *api.Request) (*model.AMCPublicGroupsGetReply, error) {
 	o, err := m.group(ctx, r)
 	if err != nil {
 		return nil, err
@@ -127,10 +127,10 @@ func (m *Module) getGroup(ctx context.Context, r *api.Request) (wire.Object, err
 		}
 	}
 	walk(r.Principal.DomainMoid)
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
-func (m *Module) groupUsers(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) groupUsers(ctx context.Context, r *api.Request) (*model.AMCPublicGroupsUsersListReply, error) {
 	o, err := m.group(ctx, r)
 	if err != nil {
 		return nil, err
@@ -155,5 +155,5 @@ func (m *Module) groupUsers(ctx context.Context, r *api.Request) (wire.Object, e
 			reply.Users = append(reply.Users, u)
 		}
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
