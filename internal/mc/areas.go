@@ -59,12 +59,12 @@ func (m *Module) areaLoad(ctx context.Context, r *api.Request) (store.Record, ar
 
 // areaList pages through the domain's areas by last modification (order 1:
 // newest first).
-func (m *Module) areaList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) areaList(ctx context.Context, r *api.Request) (*model.MCMeetingRoomAreasListReply, error) {
 	recs, total, err := m.listRecords(ctx, r, record.KindArea, false)
 	if err != nil {
 		return nil, err
 	}
-	out := model.MCMeetingRoomAreasListReply{Total: total, MeetingRoomAreas: make([]model.MCMeetingRoomAreasListReplyMeetingRoomArea, len(recs))}
+	out := &model.MCMeetingRoomAreasListReply{Total: total, MeetingRoomAreas: make([]model.MCMeetingRoomAreasListReplyMeetingRoomArea, len(recs))}
 	for i, rec := range recs {
 		var doc areaDoc
 		if err := json.Unmarshal(rec.Data, &doc); err != nil {
@@ -72,10 +72,10 @@ func (m *Module) areaList(ctx context.Context, r *api.Request) (wire.Object, err
 		}
 		out.MeetingRoomAreas[i] = model.MCMeetingRoomAreasListReplyMeetingRoomArea{ID: doc.ID, Area: doc.Area}
 	}
-	return out.Wire(), nil
+	return out, nil
 }
 
-func (m *Module) areaCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) areaCreate(ctx context.Context, r *api.Request) (*model.MCMeetingRoomAreasCreateReply, error) {
 	if err := adminOnly(r, "meeting-room areas"); err != nil {
 		return nil, err
 	}
@@ -91,10 +91,10 @@ func (m *Module) areaCreate(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	return wire.Object{"id": id, "description": tplDescOK}, nil
+	return &model.MCMeetingRoomAreasCreateReply{ID: id, Description: tplDescOK}, nil
 }
 
-func (m *Module) areaUpdate(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) areaUpdate(ctx context.Context, r *api.Request) (*model.MCMeetingRoomAreasUpdateReply, error) {
 	if err := adminOnly(r, "meeting-room areas"); err != nil {
 		return nil, err
 	}
@@ -117,10 +117,10 @@ func (m *Module) areaUpdate(ctx context.Context, r *api.Request) (wire.Object, e
 		}
 		return nil, err
 	}
-	return wire.Object{"description": tplDescOK}, nil
+	return &model.MCMeetingRoomAreasUpdateReply{Description: tplDescOK}, nil
 }
 
-func (m *Module) areaDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) areaDelete(ctx context.Context, r *api.Request) (*model.MCMeetingRoomAreasDeleteReply, error) {
 	if err := adminOnly(r, "meeting-room areas"); err != nil {
 		return nil, err
 	}
@@ -134,5 +134,5 @@ func (m *Module) areaDelete(ctx context.Context, r *api.Request) (wire.Object, e
 		}
 		return nil, err
 	}
-	return wire.Object{"description": tplDescOK}, nil
+	return &model.MCMeetingRoomAreasDeleteReply{Description: tplDescOK}, nil
 }

@@ -22,7 +22,7 @@ import (
 // [start_time, end_time] of the query (start_time defaults to now, no
 // end_time means no limit; a permanent conference's slot never ends),
 // ordered by start time (order 1: latest first), paged by start and count.
-func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listBooked(ctx context.Context, r *api.Request) (*model.MCBookedConfsListReply, error) {
 	from, until, err := bookedWindow(r, m.clk.Now())
 	if err != nil {
 		return nil, err
@@ -42,11 +42,11 @@ func (m *Module) listBooked(ctx context.Context, r *api.Request) (wire.Object, e
 	if r.Args.Query.Get("order") == "1" {
 		slices.Reverse(in)
 	}
-	reply := model.MCBookedConfsListReply{Total: len(in)}
+	reply := &model.MCBookedConfsListReply{Total: len(in)}
 	for _, b := range paging.Cut(in, w) {
 		reply.BookedConfs = append(reply.BookedConfs, b.Doc)
 	}
-	return reply.Wire(), nil
+	return reply, nil
 }
 
 // bookedItem is a booked conference as the list shows it: its stored

@@ -10,7 +10,6 @@ import (
 	"github.com/confer-platform/confer/internal/engine"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/shape"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -44,7 +43,7 @@ var confSourceOnly = map[string]bool{
 // parameter passing", seed 001 5.2.0.4.0). A future x_confer_start_time
 // (a Confer extension) books it; the platform has no start_time on
 // creation and ignores one.
-func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) createConf(ctx context.Context, r *api.Request) (*model.MCConfsCreateReply, error) {
 	var q model.MCConfsCreateRequest
 	if err := q.Decode(r.Args); err != nil {
 		return nil, err
@@ -102,8 +101,8 @@ func (m *Module) createConf(ctx context.Context, r *api.Request) (wire.Object, e
 	if err != nil {
 		return nil, err
 	}
-	reply := shape.Project(c.Document(), r.Endpoint.Reply)
-	reply["description"] = confDone
+	reply := &model.MCConfsCreateReply{MeetingID: c.MeetingID(), Description: confDone}
+	c.Member("conf_id", &reply.ConfID)
 	return reply, nil
 }
 
@@ -215,7 +214,7 @@ func confFlag(b bool) int {
 // endConf serves mc.confs.delete: it ends a running conference or cancels
 // a booked one of the caller's domain (12103 otherwise). Its creator and
 // the domain's administrators may end it (20005 otherwise).
-func (m *Module) endConf(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) endConf(ctx context.Context, r *api.Request) (*model.MCConfsDeleteReply, error) {
 	id := r.Path("conf_id")
 	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, id)
 	if err != nil {
@@ -227,5 +226,5 @@ func (m *Module) endConf(ctx context.Context, r *api.Request) (wire.Object, erro
 	if err := m.confs.End(ctx, r.Principal.DomainMoid, id); err != nil {
 		return nil, err
 	}
-	return wire.Object{"description": confDone}, nil
+	return &model.MCConfsDeleteReply{Description: confDone}, nil
 }

@@ -80,7 +80,7 @@ func UploadFile(args *wire.Args) (*wire.File, string, string, *wire.Error) {
 	return fh, name, ext, nil
 }
 
-func (m *Module) fileUpload(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) fileUpload(ctx context.Context, r *api.Request) (*model.MCMeetingFilesUploadReply, error) {
 	meetingID := r.Path("meeting_id")
 	if err := m.meetingExists(ctx, r.Principal.DomainMoid, meetingID); err != nil {
 		return nil, err
@@ -118,8 +118,7 @@ func (m *Module) fileUpload(ctx context.Context, r *api.Request) (wire.Object, e
 		m.fileRemove(rec.DomainMoid, stored)
 		return nil, err
 	}
-	reply := model.MCMeetingFilesUploadReply{Description: tplDescOK, MeetingFile: &doc.MCMeetingFilesUploadReplyMeetingFile}
-	return reply.Wire(), nil
+	return &model.MCMeetingFilesUploadReply{Description: tplDescOK, MeetingFile: &doc.MCMeetingFilesUploadReplyMeetingFile}, nil
 }
 
 func fileLimit(meetingID string) error {
@@ -130,7 +129,7 @@ func fileLimit(meetingID string) error {
 // upload order. The files of a conference that has ended (and so is no
 // longer a record) stay listed for their 7 days; a meeting id with no
 // files and no conference of the domain answers 12103.
-func (m *Module) fileList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) fileList(ctx context.Context, r *api.Request) (*model.MCMeetingFilesListReply, error) {
 	meetingID := r.Path("meeting_id")
 	docs, err := m.meetingFiles(ctx, r.Principal.DomainMoid, meetingID, m.clk.Now())
 	if err != nil {
@@ -141,16 +140,16 @@ func (m *Module) fileList(ctx context.Context, r *api.Request) (wire.Object, err
 			return nil, err
 		}
 	}
-	reply := model.MCMeetingFilesListReply{Total: len(docs), MeetingFiles: make([]model.MCMeetingFilesListReplyMeetingFile, len(docs))}
+	reply := &model.MCMeetingFilesListReply{Total: len(docs), MeetingFiles: make([]model.MCMeetingFilesListReplyMeetingFile, len(docs))}
 	for i, d := range docs {
 		reply.MeetingFiles[i] = d.MCMeetingFilesUploadReplyMeetingFile
 	}
-	return reply.Wire(), nil
+	return reply, nil
 }
 
 // fileDelete deletes a file and its content. A file of another domain, or
 // one due for removal, does not exist (24018).
-func (m *Module) fileDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) fileDelete(ctx context.Context, r *api.Request) (*model.MCMeetingFilesDeleteReply, error) {
 	id := r.Path("file_id")
 	rec, err := m.st.GetRecord(ctx, record.KindFile, r.Principal.DomainMoid, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !rec.DueAt.After(m.clk.Now())) {
@@ -173,7 +172,7 @@ func (m *Module) fileDelete(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil, err
 	}
 	m.fileRemove(rec.DomainMoid, doc.StoredName)
-	return wire.Object{"description": tplDescOK}, nil
+	return &model.MCMeetingFilesDeleteReply{Description: tplDescOK}, nil
 }
 
 // ExpireFiles removes the meeting files whose 7 days have passed at the

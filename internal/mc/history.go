@@ -17,7 +17,7 @@ import (
 // accounts the ones they created.
 
 // listHistory answers mc.history.list.
-func (m *Module) listHistory(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listHistory(ctx context.Context, r *api.Request) (*model.MCHistoryListReply, error) {
 	q := engine.HistoryQuery{DomainMoid: r.Principal.DomainMoid, Keyword: r.Args.Query.Get("keyword")}
 	if !r.Principal.Admin {
 		q.Owner = r.Principal.AccountMoid
@@ -32,18 +32,18 @@ func (m *Module) listHistory(ctx context.Context, r *api.Request) (wire.Object, 
 	if err != nil {
 		return nil, err
 	}
-	reply := model.MCHistoryListReply{Total: total, Confs: make([]model.MCHistoryListReplyConf, 0, len(hs))}
+	reply := &model.MCHistoryListReply{Total: total, Confs: make([]model.MCHistoryListReplyConf, 0, len(hs))}
 	for _, h := range hs {
 		d := historyDoc(h, false)
 		reply.Confs = append(reply.Confs, model.MCHistoryListReplyConf{HistoryID: d.HistoryID, ConfID: d.ConfID, Name: d.Name,
 			Creator: d.Creator, StartTime: d.StartTime, EndTime: d.EndTime, Duration: d.Duration, Participants: d.Participants,
 			CallsCount: d.CallsCount})
 	}
-	return reply.Wire(), nil
+	return reply, nil
 }
 
 // getHistory answers mc.history.get.
-func (m *Module) getHistory(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) getHistory(ctx context.Context, r *api.Request) (*model.MCHistoryGetReply, error) {
 	owner := ""
 	if !r.Principal.Admin {
 		owner = r.Principal.AccountMoid
@@ -57,7 +57,7 @@ func (m *Module) getHistory(ctx context.Context, r *api.Request) (wire.Object, e
 		return nil, err
 	}
 	reply := historyDoc(h, true)
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // historyDoc is h as the catalogue's historyFields describe it.

@@ -46,9 +46,8 @@ func (m *Module) listResources(ctx context.Context, r *api.Request) (wire.Object
 }
 
 // listPlatforms lists Confer's one conference platform, a private cloud.
-func (m *Module) listPlatforms(ctx context.Context, r *api.Request) (wire.Object, error) {
-	out := model.MCPlatformsListReply{Platforms: []model.MCPlatformsListReplyPlatform{
+func (m *Module) listPlatforms(ctx context.Context, r *api.Request) (*model.MCPlatformsListReply, error) {
+	return &model.MCPlatformsListReply{Platforms: []model.MCPlatformsListReplyPlatform{
 		{Name: "private cloud", PlatformID: engine.PlatformID, Type: 1},
-	}}
-	return out.Wire(), nil
+	}}, nil
 }

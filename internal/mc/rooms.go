@@ -34,7 +34,7 @@ const roomWhat = "virtual meeting room"
 // 1: newest first). A stored room is a document of the newest model, so
 // it decodes into the list's generated item (with its encrypted_type,
 // which decides whether the key is shown).
-func (m *Module) roomList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) roomList(ctx context.Context, r *api.Request) (*model.MCVirtualMeetingRoomsListReply, error) {
 	recs, total, err := m.listRecords(ctx, r, record.KindRoom, false)
 	if err != nil {
 		return nil, err
@@ -51,7 +51,7 @@ func (m *Module) roomList(ctx context.Context, r *api.Request) (wire.Object, err
 	if err != nil {
 		return nil, err
 	}
-	out := model.MCVirtualMeetingRoomsListReply{Total: total, VirtualMeetingRooms: make([]model.MCVirtualMeetingRoomsListReplyVirtualMeetingRoom, len(rooms))}
+	out := &model.MCVirtualMeetingRoomsListReply{Total: total, VirtualMeetingRooms: make([]model.MCVirtualMeetingRoomsListReplyVirtualMeetingRoom, len(rooms))}
 	for i, x := range rooms {
 		v := x.MCVirtualMeetingRoomsListReplyVirtualMeetingRoom
 		v.Status, v.ConfName = roomLive(v.ID, v.Status, v.ConfName, inUse)
@@ -60,16 +60,16 @@ func (m *Module) roomList(ctx context.Context, r *api.Request) (wire.Object, err
 		}
 		out.VirtualMeetingRooms[i] = v
 	}
-	return out.Wire(), nil
+	return out, nil
 }
 
-func (m *Module) roomGet(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) roomGet(ctx context.Context, r *api.Request) (*model.VirtualMeetingRoom, error) {
 	rec, err := m.loadRecord(ctx, r, record.KindRoom, r.Path("id"), false, CodeRoomNotFound, roomWhat)
 	if err != nil {
 		return nil, err
 	}
-	var out model.VirtualMeetingRoom
-	if err := json.Unmarshal(rec.Data, &out); err != nil {
+	out := &model.VirtualMeetingRoom{}
+	if err := json.Unmarshal(rec.Data, out); err != nil {
 		return nil, err
 	}
 	inUse, err := m.roomsInUse(ctx, r.Principal.DomainMoid)
@@ -80,7 +80,7 @@ func (m *Module) roomGet(ctx context.Context, r *api.Request) (wire.Object, erro
 	if !roomShowsKey(out.EncryptedType) {
 		out.EncryptedKey = ""
 	}
-	return out.Wire(), nil
+	return out, nil
 }
 
 // roomCreate stores a new room with an id and a number of the conference
@@ -88,7 +88,7 @@ func (m *Module) roomGet(ctx context.Context, r *api.Request) (wire.Object, erro
 // "conf" with conferences and templates keeps the numbers apart). Fields
 // not sent are 0 (reference 04: "参数中非必填项默认值为0"), which the
 // reply projection supplies.
-func (m *Module) roomCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) roomCreate(ctx context.Context, r *api.Request) (*model.MCVirtualMeetingRoomsCreateReply, error) {
 	if err := adminOnly(r, "virtual meeting rooms"); err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (m *Module) roomCreate(ctx context.Context, r *api.Request) (wire.Object, e
 		}
 		return nil, err
 	}
-	return wire.Object{"id": rec.ID, "description": tplDescOK}, nil
+	return &model.MCVirtualMeetingRoomsCreateReply{ID: rec.ID, Description: tplDescOK}, nil
 }
 
 // roomInsert stores rec with doc under the next free room id; ids still
@@ -152,7 +152,7 @@ func (m *Module) roomInsert(ctx context.Context, rec store.Record, doc *roomDoc)
 // the stored ones (a nested object as a whole), the others stay, so a
 // caller of an older API-Level that cannot send enable_rtc leaves it as it
 // was. id and e164 never change.
-func (m *Module) roomUpdate(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) roomUpdate(ctx context.Context, r *api.Request) (*model.MCVirtualMeetingRoomsUpdateReply, error) {
 	if err := adminOnly(r, "virtual meeting rooms"); err != nil {
 		return nil, err
 	}
@@ -192,14 +192,14 @@ func (m *Module) roomUpdate(ctx context.Context, r *api.Request) (wire.Object, e
 		case err != nil:
 			return nil, err
 		}
-		return wire.Object{"description": tplDescOK}, nil
+		return &model.MCVirtualMeetingRoomsUpdateReply{Description: tplDescOK}, nil
 	}
 }
 
 // roomDelete deletes a room that no running conference uses (99991
 // otherwise; the stored status, which a modification may set, does not
 // block it).
-func (m *Module) roomDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) roomDelete(ctx context.Context, r *api.Request) (*model.MCVirtualMeetingRoomsDeleteReply, error) {
 	if err := adminOnly(r, "virtual meeting rooms"); err != nil {
 		return nil, err
 	}
@@ -220,7 +220,7 @@ func (m *Module) roomDelete(ctx context.Context, r *api.Request) (wire.Object, e
 		}
 		return nil, err
 	}
-	return wire.Object{"description": tplDescOK}, nil
+	return &model.MCVirtualMeetingRoomsDeleteReply{Description: tplDescOK}, nil
 }
 
 // roomRequest reads a room's creation or modification (one request type:

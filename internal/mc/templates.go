@@ -59,27 +59,35 @@ func (sc tplScope) mayWrite(r *api.Request) error {
 // tplList lists the scope's templates. A stored template is a document
 // of the newest model, so it decodes into the list's generated item.
 func (m *Module) tplList(sc tplScope) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
-		var recs []store.Record
-		var total int
-		var err error
-		if sc.byCreation {
-			recs, total, err = m.tplListByCreation(ctx, r, sc)
-		} else {
-			recs, total, err = m.listRecords(ctx, r, sc.kind, sc.personal)
-		}
+	if sc.personal {
+		return api.Typed(func(ctx context.Context, r *api.Request) (*model.MCPersonalTemplatesListReply, error) {
+			recs, total, err := m.tplPageOf(ctx, r, sc)
+			if err != nil {
+				return nil, err
+			}
+			out := &model.MCPersonalTemplatesListReply{Total: total}
+			out.PersonalTemplates, err = decodeAll[model.MCPersonalTemplatesListReplyPersonalTemplate](recs)
+			return out, err
+		})
+	}
+	return api.Typed(func(ctx context.Context, r *api.Request) (*model.MCPublicTemplatesListReply, error) {
+		recs, total, err := m.tplPageOf(ctx, r, sc)
 		if err != nil {
 			return nil, err
 		}
-		if sc.personal {
-			out := model.MCPersonalTemplatesListReply{Total: total}
-			out.PersonalTemplates, err = decodeAll[model.MCPersonalTemplatesListReplyPersonalTemplate](recs)
-			return out.Wire(), err
-		}
-		out := model.MCPublicTemplatesListReply{Total: total}
+		out := &model.MCPublicTemplatesListReply{Total: total}
 		out.PublicTemplates, err = decodeAll[model.MCPublicTemplatesListReplyPublicTemplate](recs)
-		return out.Wire(), err
+		return out, err
+	})
+}
+
+// tplPageOf is the page of the scope's records a list shows, and their
+// total.
+func (m *Module) tplPageOf(ctx context.Context, r *api.Request, sc tplScope) ([]store.Record, int, error) {
+	if sc.byCreation {
+		return m.tplListByCreation(ctx, r, sc)
 	}
+	return m.listRecords(ctx, r, sc.kind, sc.personal)
 }
 
 // decodeAll decodes stored documents into T.
@@ -127,51 +135,82 @@ func (m *Module) tplAll(ctx context.Context, r *api.Request, sc tplScope) ([]sto
 // tplGet shows a template: its stored document decoded into the
 // generated reply.
 func (m *Module) tplGet(sc tplScope) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+	if sc.personal {
+		return tplGetAs[model.PersonalTemplate](m, sc)
+	}
+	return tplGetAs[model.PublicTemplate](m, sc)
+}
+
+// tplGetAs serves a template's detail as T, its generated reply.
+func tplGetAs[T any, PT interface {
+	*T
+	api.Reply
+}](m *Module, sc tplScope) api.Handler {
+	return api.Typed(func(ctx context.Context, r *api.Request) (PT, error) {
 		rec, err := m.loadRecord(ctx, r, sc.kind, r.Path("id"), sc.personal, CodeTemplateNotFound, sc.what)
 		if err != nil {
 			return nil, err
 		}
-		if sc.personal {
-			var out model.PersonalTemplate
-			err = json.Unmarshal(rec.Data, &out)
-			return out.Wire(), err
-		}
-		var out model.PublicTemplate
-		err = json.Unmarshal(rec.Data, &out)
-		return out.Wire(), err
+		out := PT(new(T))
+		return out, json.Unmarshal(rec.Data, out)
+	})
+}
+
+// tplChanged serves a change of the scope's templates, change returning
+// the template's id, with the scope's reply: template_id and the
+// description. A deletion answers the same members (its reply keeps
+// template_id before 5.1.0.2.0, see tplDelete), so its reply is the
+// modification's generated type, which holds them: the newest model's
+// deletion reply has no template_id.
+func tplChanged(sc tplScope, change func(context.Context, *api.Request) (string, error), create bool) api.Handler {
+	switch {
+	case sc.personal && create:
+		return api.Typed(func(ctx context.Context, r *api.Request) (*model.MCPersonalTemplatesCreateReply, error) {
+			id, err := change(ctx, r)
+			return &model.MCPersonalTemplatesCreateReply{TemplateID: id, Description: tplDescOK}, err
+		})
+	case sc.personal:
+		return api.Typed(func(ctx context.Context, r *api.Request) (*model.MCPersonalTemplatesUpdateReply, error) {
+			id, err := change(ctx, r)
+			return &model.MCPersonalTemplatesUpdateReply{TemplateID: id, Description: tplDescOK}, err
+		})
+	case create:
+		return api.Typed(func(ctx context.Context, r *api.Request) (*model.MCPublicTemplatesCreateReply, error) {
+			id, err := change(ctx, r)
+			return &model.MCPublicTemplatesCreateReply{TemplateID: id, Description: tplDescOK}, err
+		})
 	}
+	return api.Typed(func(ctx context.Context, r *api.Request) (*model.MCPublicTemplatesUpdateReply, error) {
+		id, err := change(ctx, r)
+		return &model.MCPublicTemplatesUpdateReply{TemplateID: id, Description: tplDescOK}, err
+	})
 }
 
 func (m *Module) tplCreate(sc tplScope) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return tplChanged(sc, func(ctx context.Context, r *api.Request) (string, error) {
 		if err := sc.mayWrite(r); err != nil {
-			return nil, err
+			return "", err
 		}
 		doc := sc.newDoc()
 		if err := doc.apply(r, sc); err != nil {
-			return nil, err
+			return "", err
 		}
 		if err := m.tplNameFree(ctx, r, sc, doc.name(), ""); err != nil {
-			return nil, err
+			return "", err
 		}
 		if err := m.tplBindE164(ctx, doc, ""); err != nil {
-			return nil, err
+			return "", err
 		}
 		now := m.clk.Now()
 		rec := store.Record{Kind: sc.kind, DomainMoid: r.Principal.DomainMoid, CreatedAt: now, UpdatedAt: now}
 		if sc.personal {
 			rec.OwnerMoid = r.Principal.AccountMoid
 		}
-		id, err := m.insertNumbered(ctx, rec, func(id string) ([]byte, error) {
+		return m.insertNumbered(ctx, rec, func(id string) ([]byte, error) {
 			doc.finish(id)
 			return encodeDoc(doc)
 		}, "template", 9000000, 9999999)
-		if err != nil {
-			return nil, err
-		}
-		return wire.Object{"template_id": id, "description": tplDescOK}, nil
-	}
+	}, true)
 }
 
 // tplUpdate modifies a template (POST to the item): the fields sent replace
@@ -180,21 +219,18 @@ func (m *Module) tplCreate(sc tplScope) api.Handler {
 // concurrent change, so that two modifications of different fields both
 // hold.
 func (m *Module) tplUpdate(sc tplScope) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return tplChanged(sc, func(ctx context.Context, r *api.Request) (string, error) {
 		if err := sc.mayWrite(r); err != nil {
-			return nil, err
+			return "", err
 		}
 		for try := 0; ; try++ {
 			id, err := m.tplUpdateOnce(ctx, r, sc)
 			if errors.Is(err, store.ErrConflict) && try < 10 {
 				continue
 			}
-			if err != nil {
-				return nil, err
-			}
-			return wire.Object{"template_id": id, "description": tplDescOK}, nil
+			return id, err
 		}
-	}
+	}, false)
 }
 
 func (m *Module) tplUpdateOnce(ctx context.Context, r *api.Request, sc tplScope) (string, error) {
@@ -241,20 +277,20 @@ func (m *Module) tplUpdateOnce(ctx context.Context, r *api.Request, sc tplScope)
 // compatibility rules keep only for releases before 5.1.0.2.0 (seed 001
 // 5.1.0.2.0; reference A1).
 func (m *Module) tplDelete(sc tplScope) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+	return tplChanged(sc, func(ctx context.Context, r *api.Request) (string, error) {
 		if err := sc.mayWrite(r); err != nil {
-			return nil, err
+			return "", err
 		}
 		rec, err := m.loadRecord(ctx, r, sc.kind, r.Path("id"), sc.personal, CodeTemplateNotFound, sc.what)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if err := m.st.DeleteRecord(ctx, sc.kind, rec.DomainMoid, rec.ID); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				return nil, wire.Errorf(CodeTemplateNotFound, "%s %s does not exist", sc.what, rec.ID)
+				return "", wire.Errorf(CodeTemplateNotFound, "%s %s does not exist", sc.what, rec.ID)
 			}
-			return nil, err
+			return "", err
 		}
-		return wire.Object{"template_id": rec.ID, "description": tplDescOK}, nil
-	}
+		return rec.ID, nil
+	}, false)
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/paging"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // The views of one personal template (reference 04 sections 15-20): the
@@ -19,7 +18,7 @@ import (
 // with invite_num, mix_num, vmp_num, vip_num and poll_num counting them.
 // The stored template decodes into the generated reply, and its lists
 // are counted without decoding their members.
-func (m *Module) tplSimple(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) tplSimple(ctx context.Context, r *api.Request) (*model.MCPersonalTemplatesSimpleGetReply, error) {
 	rec, err := m.loadRecord(ctx, r, tplPersonal.kind, r.Path("id"), tplPersonal.personal, CodeTemplateNotFound, tplPersonal.what)
 	if err != nil {
 		return nil, err
@@ -34,8 +33,8 @@ func (m *Module) tplSimple(ctx context.Context, r *api.Request) (wire.Object, er
 		VMP           members           `json:"vmp"`
 		Poll          members           `json:"poll"`
 	}
-	var out model.MCPersonalTemplatesSimpleGetReply
-	if err := json.Unmarshal(rec.Data, &out); err != nil {
+	out := &model.MCPersonalTemplatesSimpleGetReply{}
+	if err := json.Unmarshal(rec.Data, out); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal(rec.Data, &lists); err != nil {
@@ -43,30 +42,33 @@ func (m *Module) tplSimple(ctx context.Context, r *api.Request) (wire.Object, er
 	}
 	out.InviteNum, out.MixNum, out.VMPNum = len(lists.InviteMembers), len(lists.Mix.Members), len(lists.VMP.Members)
 	out.VIPNum, out.PollNum = len(lists.VIPs), len(lists.Poll.Members)
-	return out.Wire(), nil
+	return out, nil
 }
 
 // tplPage serves a member view of a personal template: the stored
 // template decoded into the view's generated reply R, whose list (that
 // members gives, nil when its object is absent) is cut to the page that
 // start and count select (count 0: all), total counting the whole list.
-func tplPage[R, E any](m *Module, members func(*R) (*[]E, *int), wireOf func(*R) wire.Object) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+func tplPage[R any, PR interface {
+	*R
+	api.Reply
+}, E any](m *Module, members func(PR) (*[]E, *int)) api.Handler {
+	return api.Typed(func(ctx context.Context, r *api.Request) (PR, error) {
 		rec, err := m.loadRecord(ctx, r, tplPersonal.kind, r.Path("id"), tplPersonal.personal, CodeTemplateNotFound, tplPersonal.what)
 		if err != nil {
 			return nil, err
 		}
-		var out R
-		if err := json.Unmarshal(rec.Data, &out); err != nil {
+		out := PR(new(R))
+		if err := json.Unmarshal(rec.Data, out); err != nil {
 			return nil, err
 		}
-		if list, total := members(&out); list != nil {
+		if list, total := members(out); list != nil {
 			w, _ := listPage(r)
 			*total = len(*list)
 			*list = paging.Cut(*list, w)
 		}
-		return wireOf(&out), nil
-	}
+		return out, nil
+	})
 }
 
 // The member views: the participants, the VIPs, and the members of the
@@ -74,13 +76,13 @@ func tplPage[R, E any](m *Module, members func(*R) (*[]E, *int), wireOf func(*R)
 func (m *Module) tplInviteMembers() api.Handler {
 	return tplPage(m, func(o *model.MCPersonalTemplatesInviteMembersListReply) (*[]model.MCPersonalTemplatesInviteMembersListReplyInviteMember, *int) {
 		return &o.InviteMembers, &o.Total
-	}, (*model.MCPersonalTemplatesInviteMembersListReply).Wire)
+	})
 }
 
 func (m *Module) tplVIPs() api.Handler {
 	return tplPage(m, func(o *model.MCPersonalTemplatesVIPGetReply) (*[]model.MCPersonalTemplatesVIPGetReplyVIP, *int) {
 		return &o.VIPs, &o.Total
-	}, (*model.MCPersonalTemplatesVIPGetReply).Wire)
+	})
 }
 
 func (m *Module) tplMix() api.Handler {
@@ -89,7 +91,7 @@ func (m *Module) tplMix() api.Handler {
 			return nil, nil
 		}
 		return &o.Mix.Members, &o.Total
-	}, (*model.MCPersonalTemplatesMixGetReply).Wire)
+	})
 }
 
 func (m *Module) tplVMP() api.Handler {
@@ -98,7 +100,7 @@ func (m *Module) tplVMP() api.Handler {
 			return nil, nil
 		}
 		return &o.VMP.Members, &o.Total
-	}, (*model.MCPersonalTemplatesVMPGetReply).Wire)
+	})
 }
 
 func (m *Module) tplPoll() api.Handler {
@@ -107,5 +109,5 @@ func (m *Module) tplPoll() api.Handler {
 			return nil, nil
 		}
 		return &o.Poll.Members, &o.Total
-	}, (*model.MCPersonalTemplatesPollGetReply).Wire)
+	})
 }
