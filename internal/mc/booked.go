@@ -72,7 +72,12 @@ func bookedWindow(r *api.Request, now time.Time) (from, until time.Time, err err
 }
 
 // getBooked shows one booked conference of the caller's domain; 12103 for
-// any other (including one that has started).
+// any other (including one that has started). Its reply echoes the stored
+// conference document projected with the reply's schema, as vc's getConf
+// does for a running one: the stored members keep the form they were
+// stored in (a creation's parameter as sent), which the generated reply's
+// fixed member types cannot hold, so this reply stays a wire object until
+// the engine holds the conference document as a model.Conference.
 func (m *Module) getBooked(ctx context.Context, r *api.Request) (wire.Object, error) {
 	c, err := m.confs.Get(ctx, r.Principal.DomainMoid, r.Path("conf_id"), engine.StateBooked)
 	if err != nil {

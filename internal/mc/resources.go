@@ -21,12 +21,12 @@ var resourceSizes = []int{8, 32, 64, 192}
 // used the running conferences of that size and total used plus the
 // conferences of that size that could still start now (the sizes share
 // the conference count and terminal ports of engine.Config).
-func (m *Module) listResources(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) listResources(ctx context.Context, r *api.Request) (*type1Resources, error) {
 	u, err := m.confs.Usage(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := model.MCResourcesListReply{ResourceType: 1, Resources: make([]model.MCResourcesListReplyResource, 0, len(resourceSizes))}
+	out := &type1Resources{model.MCResourcesListReply{ResourceType: 1, Resources: make([]model.MCResourcesListReplyResource, 0, len(resourceSizes))}}
 	for _, size := range resourceSizes {
 		used := u.BySize[size]
 		out.Resources = append(out.Resources, model.MCResourcesListReplyResource{
@@ -36,13 +36,23 @@ func (m *Module) listResources(ctx context.Context, r *api.Request) (wire.Object
 			Used:      used,
 		})
 	}
-	o := out.Wire()
-	// resolution is a member only when resource_type is 2 (reference
-	// 04): a type 1 entry has none.
+	return out, nil
+}
+
+// type1Resources is the reply of resource_type 1. resolution is a member
+// only when resource_type is 2 (reference 04): a type 1 entry has none,
+// and the generated entry always writes it (its member is a plain int),
+// so the reply's Wire leaves it out of each entry; the one wire object
+// mc's handlers still touch.
+type type1Resources struct{ model.MCResourcesListReply }
+
+// Wire is the generated reply's object without each entry's resolution.
+func (p *type1Resources) Wire() wire.Object {
+	o := p.MCResourcesListReply.Wire()
 	for _, e := range o["resources"].([]any) {
 		delete(e.(wire.Object), "resolution")
 	}
-	return o, nil
+	return o
 }
 
 // listPlatforms lists Confer's one conference platform, a private cloud.

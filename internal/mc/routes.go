@@ -25,7 +25,7 @@ func (m *Module) Routes() api.Routes {
 		"mc.history.list": api.Typed(m.listHistory),
 		"mc.history.get":  api.Typed(m.getHistory),
 		// resources.go
-		"mc.resources.list": m.listResources,
+		"mc.resources.list": api.Typed(m.listResources),
 		"mc.platforms.list": api.Typed(m.listPlatforms),
 		// rooms.go
 		"mc.virtual_meeting_rooms.list":   api.Typed(m.roomList),
