@@ -8,6 +8,7 @@ package router
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -85,7 +86,8 @@ func (rt *Router[T]) Match(method, path string) (v T, params map[string]string, 
 	return l.v, params, true, true
 }
 
-// Methods returns the methods registered at path.
+// Methods returns the methods registered at path, in name order (a 90405
+// reply names them: its bytes must not vary between calls).
 func (rt *Router[T]) Methods(path string) []string {
 	var st matchState
 	n := match(&rt.root, split(path), &st)
@@ -96,6 +98,7 @@ func (rt *Router[T]) Methods(path string) []string {
 	for m := range n.methods {
 		ms = append(ms, m)
 	}
+	slices.Sort(ms)
 	return ms
 }
 
