@@ -122,7 +122,7 @@ func (m *Module) folderName(ctx context.Context, r *api.Request, sent string, se
 
 // folderList lists the domain's folders, each with the number of its
 // programs that pass the program filters.
-func (m *Module) folderList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) folderList(ctx context.Context, r *api.Request) (*model.VRSProgramFolderListReply, error) {
 	fs, err := m.folders(ctx, r.Principal.DomainMoid)
 	if err != nil {
 		return nil, err
@@ -147,10 +147,10 @@ func (m *Module) folderList(ctx context.Context, r *api.Request) (wire.Object, e
 	if !domainSelected(r) {
 		reply.Folderinfo = nil
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
-func (m *Module) folderCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) folderCreate(ctx context.Context, r *api.Request) (*model.VRSProgramFolderCreateReply, error) {
 	if err := adminOnly(r); err != nil {
 		return nil, err
 	}
@@ -179,53 +179,53 @@ func (m *Module) folderCreate(ctx context.Context, r *api.Request) (wire.Object,
 		Data: data, CreatedAt: now, UpdatedAt: now}); err != nil {
 		return nil, err
 	}
-	return (&model.VRSProgramFolderCreateReply{Folderid: int(id)}).Wire(), nil
+	return &model.VRSProgramFolderCreateReply{Folderid: int(id)}, nil
 }
 
-func (m *Module) folderUpdate(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) folderUpdate(ctx context.Context, r *api.Request) error {
 	if err := adminOnly(r); err != nil {
-		return nil, err
+		return err
 	}
 	f, err := m.folderOf(ctx, r)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var q model.VRSProgramFolderUpdateRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	name, err := m.folderName(ctx, r, q.Foldername, f.id)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	f.doc.Foldername = name
 	f.rec.Data, _ = json.Marshal(f.doc)
 	f.rec.UpdatedAt = m.clk.Now()
 	if err := m.st.SwapRecord(ctx, f.rec); err != nil {
-		return nil, err
+		return err
 	}
-	return nil, nil
+	return nil
 }
 
 // folderDelete deletes a folder; its programs are deleted with it
 // (isdelprogram 1; a program still recording or being played cannot be,
 // A5 24206, and then nothing is deleted) or go back to UnGroup.
-func (m *Module) folderDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) folderDelete(ctx context.Context, r *api.Request) error {
 	if err := adminOnly(r); err != nil {
-		return nil, err
+		return err
 	}
 	f, err := m.folderOf(ctx, r)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	domain := r.Principal.DomainMoid
 	ps, err := program.List(ctx, m.st, domain)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var q model.VRSProgramFolderDeleteRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	del := q.Isdelprogram == 1
 	var in []program.Program
@@ -235,7 +235,7 @@ func (m *Module) folderDelete(ctx context.Context, r *api.Request) (wire.Object,
 		}
 		if del {
 			if err := m.deletable(ctx, domain, p, true); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		in = append(in, p)
@@ -251,11 +251,11 @@ func (m *Module) folderDelete(ctx context.Context, r *api.Request) (wire.Object,
 			})
 		}
 		if err != nil && !errors.Is(err, program.ErrNotFound) {
-			return nil, err
+			return err
 		}
 	}
 	if err := m.st.DeleteRecord(ctx, kindFolder, domain, f.rec.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, err
+		return err
 	}
-	return nil, nil
+	return nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/confer-platform/confer/internal/live"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/record"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // Live rooms and reserved live rooms (reference 09 "获取直播室列表",
@@ -39,7 +38,7 @@ func (m *Module) SetLive(viewers func(confID, recID string) int) { m.liveViewers
 // liveOf tells whether a live of type t passes the livetype filter f.
 func liveOf(f, t int) bool { return f == 2 || t == 2 || f == t }
 
-func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) liveList(ctx context.Context, r *api.Request) (*model.VRSLiveroomListReply, error) {
 	var lives []liveView
 	if domainSelected(r) {
 		var err error
@@ -79,7 +78,7 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (wire.Object, err
 	for _, l := range paging.Cut(out, pg.Window()) {
 		reply.Roomstate = append(reply.Roomstate, l.VRSLiveroomListReplyRoomstateItem)
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // liveView is a live room with its live type (the livetype filter).
@@ -143,7 +142,7 @@ func (m *Module) lives(ctx context.Context, base, domain string) ([]liveView, er
 }
 
 // resList pages through the booked conferences that will broadcast.
-func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) resList(ctx context.Context, r *api.Request) (*model.VRSResroomListReply, error) {
 	var out []model.VRSResroomListReplyLiveinfoItem
 	if domainSelected(r) {
 		confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", engine.StateBooked)
@@ -164,5 +163,5 @@ func (m *Module) resList(ctx context.Context, r *api.Request) (wire.Object, erro
 	}
 	pg := page(r)
 	reply := model.VRSResroomListReply{Livecount: len(out), Pageid: pg.ID, Liveinfo: paging.Cut(out, pg.Window())}
-	return reply.Wire(), nil
+	return &reply, nil
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/confer-platform/confer/internal/api"
+	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/wire"
 )
 
@@ -28,7 +30,11 @@ const (
 	roleUser  = 2
 )
 
-func (m *Module) login(ctx context.Context, r *api.Request) (wire.Object, error) {
+// login logs in. It reads username and psd with Args.Value, not the
+// generated request: Value takes them from a form, the query or the
+// params, whichever the client sent, where VRSLoginRequest reads the
+// params only.
+func (m *Module) login(ctx context.Context, r *api.Request) (*model.VRSLoginReply, error) {
 	user, _ := r.Args.Value("username")
 	psd, _ := r.Args.Value("psd")
 	cookie, p, err := m.auth.Login(ctx, r.Args.Token(), user, psd, r.Client)
@@ -36,14 +42,26 @@ func (m *Module) login(ctx context.Context, r *api.Request) (wire.Object, error)
 		return nil, m.loginError(err)
 	}
 	r.SetCookies = append(r.SetCookies, &http.Cookie{Name: "SSO_COOKIE_KEY", Value: cookie, Path: "/", HttpOnly: true})
+	return loginReply(p, cookie), nil
+}
+
+// loginGet is the GET login, whose reply has the POST one's members.
+func (m *Module) loginGet(ctx context.Context, r *api.Request) (*model.VRSLoginGetReply, error) {
+	out, err := m.login(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return (*model.VRSLoginGetReply)(out), nil
+}
+
+// loginReply is the reply of a login of p with the session cookie.
+func loginReply(p *auth.Principal, cookie string) *model.VRSLoginReply {
 	role := roleUser
 	if p.Admin {
 		role = roleAdmin
 	}
-	return wire.Object{
-		"username": p.Username, "usermoid": p.AccountMoid, "userdomainmoid": p.DomainMoid,
-		"rightmask": rightAll, "userrole": role, "token": cookie,
-	}, nil
+	return &model.VRSLoginReply{Username: p.Username, Usermoid: p.AccountMoid, Userdomainmoid: p.DomainMoid,
+		Rightmask: rightAll, Userrole: role, Token: cookie}
 }
 
 // loginError turns the platform login's failure into the recording

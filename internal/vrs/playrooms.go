@@ -82,10 +82,10 @@ func (m *Module) programLength(ctx context.Context, domain string, doc roomDoc, 
 }
 
 // playAction changes a room's playback.
-func (m *Module) playAction(action int) func(context.Context, *api.Request) (wire.Object, error) {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) playAction(action int) api.Handler {
+	return api.Done(func(ctx context.Context, r *api.Request) error {
 		if err := adminOnly(r); err != nil {
-			return nil, err
+			return err
 		}
 		domain, now := r.Principal.DomainMoid, m.clk.Now()
 		var started program.Program
@@ -122,7 +122,7 @@ func (m *Module) playAction(action int) func(context.Context, *api.Request) (wir
 			return nil
 		})
 		if err != nil || started.Rec.ID == "" {
-			return nil, err
+			return err
 		}
 		_, err = program.Update(ctx, m.st, now, domain, started.GID(), func(p *program.Program) error {
 			program.CountPlay(p)
@@ -131,8 +131,8 @@ func (m *Module) playAction(action int) func(context.Context, *api.Request) (wir
 		if errors.Is(err, program.ErrNotFound) {
 			err = nil
 		}
-		return nil, err
-	}
+		return err
+	})
 }
 
 // playRoomsPlaying returns the rooms of the domain that play (or pause)
@@ -165,7 +165,16 @@ func (m *Module) playRoomStop(ctx context.Context, domain, id string) error {
 	return err
 }
 
-func (m *Module) playRoomList(ctx context.Context, r *api.Request) (wire.Object, error) {
+// playRoomCreate adds a playback room of the caller's domain.
+func (m *Module) playRoomCreate(ctx context.Context, r *api.Request) (*model.VRSPlayroomCreateReply, error) {
+	id, err := m.roomCreate(ctx, r, kindPlayRoom, MaxPlayRooms, CodePlayRoomLimit)
+	if err != nil {
+		return nil, err
+	}
+	return &model.VRSPlayroomCreateReply{Roomid: id}, nil
+}
+
+func (m *Module) playRoomList(ctx context.Context, r *api.Request) (*model.VRSPlayroomListReply, error) {
 	now := m.clk.Now()
 	rooms, count, pageID, err := roomList(ctx, m, r, kindPlayRoom, func(rm room, calls map[string]caller) model.VRSPlayroomListReplyRoomstateItem {
 		call := calls[rm.number()]
@@ -190,5 +199,5 @@ func (m *Module) playRoomList(ctx context.Context, r *api.Request) (wire.Object,
 		return nil, err
 	}
 	reply := model.VRSPlayroomListReply{Roomcount: count, Pageid: pageID, Roomstate: rooms}
-	return reply.Wire(), nil
+	return &reply, nil
 }

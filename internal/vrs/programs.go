@@ -67,7 +67,7 @@ func (m *Module) filteredPrograms(ctx context.Context, r *api.Request) ([]progra
 // programList pages through the programs of a folder (1 all, 2 those in
 // no folder), searched by name and creation time and sorted by
 // orderindex (default: unpublished first, newest first).
-func (m *Module) programList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) programList(ctx context.Context, r *api.Request) (*model.VRSProgramListReply, error) {
 	fid := queryInt(r, "folderid")
 	if _, builtin := builtinFolders[fid]; !builtin {
 		r.PathParams = map[string]string{"id": strconv.Itoa(fid)}
@@ -96,7 +96,7 @@ func (m *Module) programList(ctx context.Context, r *api.Request) (wire.Object, 
 	sortPrograms(views, queryInt(r, "orderindex"), queryInt(r, "desc") == 1)
 	pg := page(r)
 	reply := model.VRSProgramListReply{Prgcount: len(views), Pageid: pg.ID, Prginfo: paging.Cut(views, pg.Window())}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 type programView = model.VRSProgramListReplyPrginfoItem
@@ -207,7 +207,10 @@ func (m *Module) deleteProgram(ctx context.Context, domain string, gid int) erro
 // (0, or the A5 code that kept it). An administrator of the domain
 // deletes any of its programs, another account those it recorded (issue
 // 38 item 11; 9 for the others).
-func (m *Module) programDelete(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) programDelete(ctx context.Context, r *api.Request) (*model.VRSProgramDeleteReply, error) {
+	if err := batchLimit(r, "prgdelpckinfo"); err != nil {
+		return nil, err
+	}
 	if r.Principal == nil {
 		return nil, adminOnly(r)
 	}
@@ -244,7 +247,7 @@ func (m *Module) programDelete(ctx context.Context, r *api.Request) (wire.Object
 		}
 		reply.Prgdelpckinfo = append(reply.Prgdelpckinfo, model.VRSProgramDeleteReplyPrgdelpckinfoItem{Prggid: gid, Delerrno: code})
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // itemCode is the per-program code of a batch: 0, or the code of a
@@ -263,7 +266,10 @@ func itemCode(err error) (int, error) {
 // programRelease publishes (prgstate 1) or withdraws (0) programs; a
 // program still recording cannot be (24206: it is published when it
 // stops if its recording said so).
-func (m *Module) programRelease(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) programRelease(ctx context.Context, r *api.Request) (*model.VRSProgramReleaseBatchUpdateReply, error) {
+	if err := batchLimit(r, "info"); err != nil {
+		return nil, err
+	}
 	if err := adminOnly(r); err != nil {
 		return nil, err
 	}
@@ -291,26 +297,29 @@ func (m *Module) programRelease(ctx context.Context, r *api.Request) (wire.Objec
 		}
 		reply.Info = append(reply.Info, model.VRSProgramReleaseBatchUpdateReplyInfoItem{Prggid: gid, Prgstate: it.Prgstate, Relerrno: code})
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 // programMove moves programs into a folder (2, UnGroup, takes them out of
 // any). Every program must exist (32) and the folder too (8), else
 // nothing moves.
-func (m *Module) programMove(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) programMove(ctx context.Context, r *api.Request) error {
+	if err := batchLimit(r, "prginfo"); err != nil {
+		return err
+	}
 	if err := adminOnly(r); err != nil {
-		return nil, err
+		return err
 	}
 	var q model.VRSProgramToFolderMoveRequest
 	if err := q.Decode(r.Args); err != nil {
-		return nil, err
+		return err
 	}
 	domain, now := r.Principal.DomainMoid, m.clk.Now()
 	dst := q.Dstfolderid
 	if dst != folderUngroup {
 		r.PathParams = map[string]string{"id": strconv.Itoa(dst)}
 		if _, err := m.folderOf(ctx, r); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	into := dst
@@ -319,9 +328,9 @@ func (m *Module) programMove(ctx context.Context, r *api.Request) (wire.Object, 
 	}
 	for _, it := range q.Prginfo {
 		if _, err := program.Get(ctx, m.st, domain, it.Prggid); errors.Is(err, program.ErrNotFound) {
-			return nil, wire.Errorf(CodeNoProgram, "program %d does not exist", it.Prggid)
+			return wire.Errorf(CodeNoProgram, "program %d does not exist", it.Prggid)
 		} else if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, it := range q.Prginfo {
@@ -329,8 +338,8 @@ func (m *Module) programMove(ctx context.Context, r *api.Request) (wire.Object, 
 			program.SetFolder(p, into)
 			return nil
 		}); err != nil && !errors.Is(err, program.ErrNotFound) {
-			return nil, err
+			return err
 		}
 	}
-	return nil, nil
+	return nil
 }

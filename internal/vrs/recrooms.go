@@ -34,8 +34,12 @@ const (
 	recPaused      = 2
 )
 
-func (m *Module) recRoomCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
-	return m.roomCreate(ctx, r, kindRecRoom, MaxRecRooms, CodeRecRoomLimit)
+func (m *Module) recRoomCreate(ctx context.Context, r *api.Request) (*model.VRSRecroomCreateReply, error) {
+	id, err := m.roomCreate(ctx, r, kindRecRoom, MaxRecRooms, CodeRecRoomLimit)
+	if err != nil {
+		return nil, err
+	}
+	return &model.VRSRecroomCreateReply{Roomid: id}, nil
 }
 
 // roomCheck checks the kind-specific configuration of a room.
@@ -48,21 +52,21 @@ func (m *Module) roomCheck(ctx context.Context, kind, domain string, cfg roomCfg
 
 // recRoomAction runs a state change of a room of the caller's domain,
 // which only an administrator makes.
-func (m *Module) recRoomAction(act func(ctx context.Context, r *api.Request, rm room, calls map[string]caller) error) func(context.Context, *api.Request) (wire.Object, error) {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) recRoomAction(act func(ctx context.Context, r *api.Request, rm room, calls map[string]caller) error) api.Handler {
+	return api.Done(func(ctx context.Context, r *api.Request) error {
 		if err := adminOnly(r); err != nil {
-			return nil, err
+			return err
 		}
 		rm, err := m.roomOf(ctx, kindRecRoom, r.Principal.DomainMoid, r.Path("id"))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		calls, err := m.callers(ctx, r.Principal.DomainMoid)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return nil, act(ctx, r, rm, calls)
-	}
+		return act(ctx, r, rm, calls)
+	})
 }
 
 // setRoom changes a room's state with set when the state that state
@@ -256,7 +260,7 @@ func (m *Module) setLive(ctx context.Context, rm room, on int) error {
 }
 
 // recRoomList shows the rooms with their state at now.
-func (m *Module) recRoomList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) recRoomList(ctx context.Context, r *api.Request) (*model.VRSRecroomListReply, error) {
 	now := m.clk.Now()
 	rooms, count, pageID, err := roomList(ctx, m, r, kindRecRoom, func(rm room, calls map[string]caller) model.VRSRecroomListReplyRoomstateItem {
 		return m.recRoomView(ctx, rm, calls[rm.number()], now)
@@ -265,7 +269,7 @@ func (m *Module) recRoomList(ctx context.Context, r *api.Request) (wire.Object, 
 		return nil, err
 	}
 	reply := model.VRSRecroomListReply{Roomcount: count, Pageid: pageID, Roomstate: rooms}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 func (m *Module) recRoomView(ctx context.Context, rm room, call caller, now time.Time) model.VRSRecroomListReplyRoomstateItem {

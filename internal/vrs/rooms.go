@@ -181,63 +181,64 @@ func (m *Module) roomUnregister(ctx context.Context, no string) error {
 	return nil
 }
 
-// roomCreate stores a new room and registers its number.
-func (m *Module) roomCreate(ctx context.Context, r *api.Request, kind string, limit, limitCode int) (wire.Object, error) {
+// roomCreate stores a new room and registers its number; it answers
+// the room's id.
+func (m *Module) roomCreate(ctx context.Context, r *api.Request, kind string, limit, limitCode int) (int, error) {
 	if err := adminOnly(r); err != nil {
-		return nil, err
+		return 0, err
 	}
 	domain := r.Principal.DomainMoid
 	rs, err := m.rooms(ctx, kind, domain)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	if len(rs) >= limit {
-		return nil, wire.Errorf(limitCode, "the user domain has %d such rooms, the most it may have", limit)
+		return 0, wire.Errorf(limitCode, "the user domain has %d such rooms, the most it may have", limit)
 	}
 	cfg, err := m.roomConfig(ctx, r, room{rec: store.Record{Kind: kind}})
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	if err := m.roomCheck(ctx, kind, domain, cfg); err != nil {
-		return nil, err
+		return 0, err
 	}
 	id, err := m.st.NextNumber(ctx, kind, 1, 1<<31-1)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	now := m.clk.Now()
 	cfg.Roomid, cfg.Userdomainmoid, cfg.Createtime = int(id), domain, now.Unix()
 	data, err := json.Marshal(roomDoc{Cfg: cfg})
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	if err := m.st.CreateRecord(ctx, store.Record{Kind: kind, ID: strconv.FormatInt(id, 10), DomainMoid: domain,
 		OwnerMoid: r.Principal.AccountMoid, Data: data, CreatedAt: now, UpdatedAt: now}); err != nil {
-		return nil, err
+		return 0, err
 	}
 	if err := m.roomRegister(ctx, domain, cfg); err != nil {
-		return nil, err
+		return 0, err
 	}
-	return wire.Object{"roomid": id}, nil
+	return int(id), nil
 }
 
 // roomModify replaces an idle room's configuration (24206 while it records,
 // broadcasts or plays) and moves its directory entry when its number changes.
-func (m *Module) roomModify(ctx context.Context, r *api.Request, kind string) (wire.Object, error) {
+func (m *Module) roomModify(ctx context.Context, r *api.Request, kind string) error {
 	if err := adminOnly(r); err != nil {
-		return nil, err
+		return err
 	}
 	domain := r.Principal.DomainMoid
 	old, err := m.roomOf(ctx, kind, domain, r.Path("id"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cfg, err := m.roomConfig(ctx, r, old)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := m.roomCheck(ctx, kind, domain, cfg); err != nil {
-		return nil, err
+		return err
 	}
 	rm, err := m.roomUpdate(ctx, kind, domain, old.rec.ID, func(rm *room) error {
 		if roomBusy(*rm) {
@@ -248,35 +249,35 @@ func (m *Module) roomModify(ctx context.Context, r *api.Request, kind string) (w
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if old.number() != rm.number() {
 		if err := m.roomUnregister(ctx, old.number()); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return nil, m.roomRegister(ctx, domain, rm.cfg())
+	return m.roomRegister(ctx, domain, rm.cfg())
 }
 
 // roomDelete deletes an idle room (24206 while in use) and its number.
-func (m *Module) roomDelete(ctx context.Context, r *api.Request, kind string) (wire.Object, error) {
+func (m *Module) roomDelete(ctx context.Context, r *api.Request, kind string) error {
 	if err := adminOnly(r); err != nil {
-		return nil, err
+		return err
 	}
 	rm, err := m.roomOf(ctx, kind, r.Principal.DomainMoid, r.Path("id"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if roomBusy(rm) {
-		return nil, wire.Errorf(CodeBadState, "room %s is in use and cannot be deleted", rm.rec.ID)
+		return wire.Errorf(CodeBadState, "room %s is in use and cannot be deleted", rm.rec.ID)
 	}
 	err = m.st.DeleteRecord(ctx, kind, rm.rec.DomainMoid, rm.rec.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, wire.Errorf(CodeNoRoom, "room %s does not exist", rm.rec.ID)
+		return wire.Errorf(CodeNoRoom, "room %s does not exist", rm.rec.ID)
 	} else if err != nil {
-		return nil, err
+		return err
 	}
-	return nil, m.roomUnregister(ctx, rm.number())
+	return m.roomUnregister(ctx, rm.number())
 }
 
 // roomBusy tells whether a room records, broadcasts or plays.

@@ -192,7 +192,10 @@ func (m *Module) finishTask(ctx context.Context, rec store.Record, now time.Time
 }
 
 // taskCreate adds a task per program; each answers its adderrno.
-func (m *Module) taskCreate(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) taskCreate(ctx context.Context, r *api.Request) (*model.VRSTranstaskCreateReply, error) {
+	if err := batchLimit(r, "addparams"); err != nil {
+		return nil, err
+	}
 	if err := adminOnly(r); err != nil {
 		return nil, err
 	}
@@ -210,7 +213,7 @@ func (m *Module) taskCreate(ctx context.Context, r *api.Request) (wire.Object, e
 		}
 		reply.Addreturns = append(reply.Addreturns, model.VRSTranstaskCreateReplyAddreturn{Prggid: it.Prggid, Prgalias: alias, Adderrno: code})
 	}
-	return reply.Wire(), m.RunDue(ctx)
+	return &reply, m.RunDue(ctx)
 }
 
 func (m *Module) taskAdd(ctx context.Context, domain string, it model.VRSTranstaskCreateRequestAddparam) (string, error) {
@@ -258,7 +261,10 @@ func (m *Module) taskAdd(ctx context.Context, domain string, it model.VRSTransta
 
 // taskOperate starts (1), pauses (2) or cancels (3) tasks; each answers
 // its operrno.
-func (m *Module) taskOperate(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) taskOperate(ctx context.Context, r *api.Request) (*model.VRSTranstaskOperateReply, error) {
+	if err := batchLimit(r, "operateparams"); err != nil {
+		return nil, err
+	}
 	if err := adminOnly(r); err != nil {
 		return nil, err
 	}
@@ -285,7 +291,7 @@ func (m *Module) taskOperate(ctx context.Context, r *api.Request) (wire.Object, 
 		}
 		reply.Operatereturns = append(reply.Operatereturns, model.VRSTranstaskOperateReplyOperatereturn{Prggid: gid, Prgalias: t.doc.Prgalias, Operrno: code})
 	}
-	return reply.Wire(), m.RunDue(ctx)
+	return &reply, m.RunDue(ctx)
 }
 
 func (m *Module) taskOp(ctx context.Context, t *task, op int, now time.Time) error {
@@ -311,7 +317,7 @@ func (m *Module) taskOp(ctx context.Context, t *task, op int, now time.Time) err
 }
 
 // taskList pages through the domain's tasks with their progress at now.
-func (m *Module) taskList(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) taskList(ctx context.Context, r *api.Request) (*model.VRSTranstaskListReply, error) {
 	if err := m.RunDue(ctx); err != nil {
 		return nil, err
 	}
@@ -346,7 +352,7 @@ func (m *Module) taskList(ctx context.Context, r *api.Request) (wire.Object, err
 	}
 	pg := page(r)
 	reply := model.VRSTranstaskListReply{Prgcount: len(views), Pageid: pg.ID, Taskinfo: paging.Cut(views, pg.Window())}
-	return reply.Wire(), nil
+	return &reply, nil
 }
 
 type taskView = model.VRSTranstaskListReplyTaskinfoItem

@@ -136,13 +136,12 @@ func (m *Module) serverIP(ctx context.Context) int64 {
 // for seconds (found by internal/robust; docs/vrs.md).
 const maxBatch = 1000
 
-// capped refuses a batch whose list key names more than maxBatch items
-// before h runs (90400 naming the list).
-func capped(key string, h api.Handler) api.Handler {
-	return func(ctx context.Context, r *api.Request) (wire.Object, error) {
-		if l, _ := r.Args.Params[key].([]any); len(l) > maxBatch {
-			return nil, wire.InvalidParam(key, fmt.Sprintf("names %d items; at most %d per request", len(l), maxBatch))
-		}
-		return h(ctx, r)
+// batchLimit refuses a batch whose list key names more than maxBatch
+// items (90400 naming the list): each batch handler checks it first,
+// before its rights and before the request is decoded.
+func batchLimit(r *api.Request, key string) error {
+	if l, _ := r.Args.Params[key].([]any); len(l) > maxBatch {
+		return wire.InvalidParam(key, fmt.Sprintf("names %d items; at most %d per request", len(l), maxBatch))
 	}
+	return nil
 }

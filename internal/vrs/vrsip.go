@@ -6,7 +6,6 @@ import (
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/model"
-	"github.com/confer-platform/confer/internal/wire"
 )
 
 // The recording server's addresses (reference 09 "获取VRS的IP组"): the
@@ -58,7 +57,7 @@ func shared(ip net.IP) bool {
 	return v4 != nil && v4[0] == 100 && v4[1]&0xc0 == 64
 }
 
-func (m *Module) vrsIP(ctx context.Context, r *api.Request) (wire.Object, error) {
+func (m *Module) vrsIP(ctx context.Context, r *api.Request) (*model.VRSVrsipGetReply, error) {
 	as, err := m.addresses(ctx)
 	if err != nil {
 		return nil, err
@@ -71,5 +70,5 @@ func (m *Module) vrsIP(ctx context.Context, r *api.Request) (wire.Object, error)
 		}
 		reply.Ipinfo = append(reply.Ipinfo, model.VRSVrsipGetReplyIpinfoItem{Emisp: isp, IP: int(a.ip), Port: a.port})
 	}
-	return reply.Wire(), nil
+	return &reply, nil
 }
