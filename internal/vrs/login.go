@@ -30,28 +30,37 @@ const (
 	roleUser  = 2
 )
 
-// login logs in. It reads username and psd with Args.Value, not the
-// generated request: Value takes them from a form, the query or the
-// params, whichever the client sent, where VRSLoginRequest reads the
-// params only.
+// login is the POST login, its members in the params.
 func (m *Module) login(ctx context.Context, r *api.Request) (*model.VRSLoginReply, error) {
-	user, _ := r.Args.Value("username")
-	psd, _ := r.Args.Value("psd")
+	var q model.VRSLoginRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	return m.logIn(ctx, r, q.Username, q.Psd)
+}
+
+// loginGet is the GET login, its members in the query; its reply has the
+// POST one's members.
+func (m *Module) loginGet(ctx context.Context, r *api.Request) (*model.VRSLoginGetReply, error) {
+	var q model.VRSLoginGetRequest
+	if err := q.Decode(r.Args); err != nil {
+		return nil, err
+	}
+	out, err := m.logIn(ctx, r, q.Username, q.Psd)
+	if err != nil {
+		return nil, err
+	}
+	return (*model.VRSLoginGetReply)(out), nil
+}
+
+// logIn logs user in with password psd and sets the session cookie.
+func (m *Module) logIn(ctx context.Context, r *api.Request, user, psd string) (*model.VRSLoginReply, error) {
 	cookie, p, err := m.auth.Login(ctx, r.Args.Token(), user, psd, r.Client)
 	if err != nil {
 		return nil, m.loginError(err)
 	}
 	r.SetCookies = append(r.SetCookies, &http.Cookie{Name: "SSO_COOKIE_KEY", Value: cookie, Path: "/", HttpOnly: true})
 	return loginReply(p, cookie), nil
-}
-
-// loginGet is the GET login, whose reply has the POST one's members.
-func (m *Module) loginGet(ctx context.Context, r *api.Request) (*model.VRSLoginGetReply, error) {
-	out, err := m.login(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	return (*model.VRSLoginGetReply)(out), nil
 }
 
 // loginReply is the reply of a login of p with the session cookie.
