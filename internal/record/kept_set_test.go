@@ -3,7 +3,6 @@ package record_test
 import (
 	"testing"
 
-	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/record"
 )
 
@@ -41,8 +40,8 @@ func TestSetKeptAsDecodeKept(t *testing.T) {
 	if !d.ID.Set || d.Name.Set || d.Inner != nil {
 		t.Fatalf("fields %+v", d)
 	}
-	d.ID = model.Opt[int]{} // a member dropped: its field absent, its kept copy deleted
-	delete(extra, "name")
+	record.DropKept(&d, extra, "id")
+	record.DropKept(&d, extra, "name")
 	if got, _ := record.EncodeKept(&d, extra); string(got) != `{"inner":{"a":1,"b":2},"x":"y"}` {
 		t.Fatalf("after drops: %s", got)
 	}

@@ -123,11 +123,15 @@ func (m *Module) folderName(ctx context.Context, r *api.Request, sent string, se
 // folderList lists the domain's folders, each with the number of its
 // programs that pass the program filters.
 func (m *Module) folderList(ctx context.Context, r *api.Request) (*model.VRSProgramFolderListReply, error) {
+	var q model.VRSProgramFolderListRequest
+	if err := q.Decode(listQuery(r)); err != nil {
+		return nil, err
+	}
 	fs, err := m.folders(ctx, r.Principal.DomainMoid)
 	if err != nil {
 		return nil, err
 	}
-	ps, err := m.filteredPrograms(ctx, r)
+	ps, err := m.filteredPrograms(ctx, r.Principal.DomainMoid, q)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +148,7 @@ func (m *Module) folderList(ctx context.Context, r *api.Request) (*model.VRSProg
 	for _, f := range fs {
 		reply.Folderinfo = append(reply.Folderinfo, item{Folderid: f.id, Foldername: f.doc.Foldername, Prgcount: count[f.id], Userdomainmoid: domain})
 	}
-	if !domainSelected(r) {
+	if !domainSelected(q.Userdomainmoid.Value, domain) {
 		reply.Folderinfo = nil
 	}
 	return &reply, nil

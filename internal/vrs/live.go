@@ -39,17 +39,21 @@ func (m *Module) SetLive(viewers func(confID, recID string) int) { m.liveViewers
 func liveOf(f, t int) bool { return f == 2 || t == 2 || f == t }
 
 func (m *Module) liveList(ctx context.Context, r *api.Request) (*model.VRSLiveroomListReply, error) {
+	var q model.VRSLiveroomListRequest
+	if err := q.Decode(listQuery(r)); err != nil {
+		return nil, err
+	}
 	var lives []liveView
-	if domainSelected(r) {
+	if domainSelected(q.Userdomainmoid.Value, r.Principal.DomainMoid) {
 		var err error
 		if lives, err = m.lives(ctx, r.BaseURL, r.Principal.DomainMoid); err != nil {
 			return nil, err
 		}
 	}
-	filter := queryInt(r, "livetype")
+	filter := q.Livetype.Value
 	var out []liveView
 	for _, l := range lives {
-		if liveOf(filter, l.livetype) && includes(r, l.Roomname) {
+		if liveOf(filter, l.livetype) && includes(q.Includename.Value, l.Roomname) {
 			out = append(out, l)
 		}
 	}
@@ -58,11 +62,11 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (*model.VRSLivero
 		2: func(v *liveView) any { return v.Createtime },
 		7: func(v *liveView) any { return v.Livestatnum },
 	}
-	key, ok := keys[queryInt(r, "orderindex")]
+	key, ok := keys[q.Orderindex.Value]
 	if !ok {
 		key = keys[2]
 	}
-	desc := ok && queryInt(r, "desc") == 1
+	desc := ok && q.Desc.Value == 1
 	slices.SortStableFunc(out, func(a, b liveView) int {
 		c := compareAny(key(&a), key(&b))
 		if c == 0 {
@@ -73,7 +77,7 @@ func (m *Module) liveList(ctx context.Context, r *api.Request) (*model.VRSLivero
 		}
 		return c
 	})
-	pg := page(r)
+	pg := page(q.Prgs1page, q.Pageid)
 	reply := model.VRSLiveroomListReply{Roomcount: len(out), Pageid: pg.ID}
 	for _, l := range paging.Cut(out, pg.Window()) {
 		reply.Roomstate = append(reply.Roomstate, l.VRSLiveroomListReplyRoomstateItem)
@@ -143,8 +147,12 @@ func (m *Module) lives(ctx context.Context, base, domain string) ([]liveView, er
 
 // resList pages through the booked conferences that will broadcast.
 func (m *Module) resList(ctx context.Context, r *api.Request) (*model.VRSResroomListReply, error) {
+	var q model.VRSResroomListRequest
+	if err := q.Decode(listQuery(r)); err != nil {
+		return nil, err
+	}
 	var out []model.VRSResroomListReplyLiveinfoItem
-	if domainSelected(r) {
+	if domainSelected(q.Userdomainmoid.Value, r.Principal.DomainMoid) {
 		confs, err := m.confs.List(ctx, r.Principal.DomainMoid, "", engine.StateBooked)
 		if err != nil {
 			return nil, err
@@ -154,14 +162,14 @@ func (m *Module) resList(ctx context.Context, r *api.Request) (*model.VRSResroom
 				RecorderMode record.Integer `json:"recorder_mode"` // 2, 3: the recording is broadcast
 			}
 			c.Member("recorder", &rec) // absent or of another form: 0
-			if mode := rec.RecorderMode; (mode != 2 && mode != 3) || !includes(r, c.Name()) {
+			if mode := rec.RecorderMode; (mode != 2 && mode != 3) || !includes(q.Includename.Value, c.Name()) {
 				continue
 			}
 			start := c.StartTime()
 			out = append(out, model.VRSResroomListReplyLiveinfoItem{Confname: c.Name(), Starttime: start.Format("2006-01-02 15:04:05"), Encmode: 1})
 		}
 	}
-	pg := page(r)
+	pg := page(q.Prgs1page, q.Pageid)
 	reply := model.VRSResroomListReply{Livecount: len(out), Pageid: pg.ID, Liveinfo: paging.Cut(out, pg.Window())}
 	return &reply, nil
 }

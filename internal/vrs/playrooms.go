@@ -175,8 +175,12 @@ func (m *Module) playRoomCreate(ctx context.Context, r *api.Request) (*model.VRS
 }
 
 func (m *Module) playRoomList(ctx context.Context, r *api.Request) (*model.VRSPlayroomListReply, error) {
+	var q model.VRSPlayroomListRequest
+	if err := q.Decode(listQuery(r)); err != nil {
+		return nil, err
+	}
 	now := m.clk.Now()
-	rooms, count, pageID, err := roomList(ctx, m, r, kindPlayRoom, func(rm room, calls map[string]caller) model.VRSPlayroomListReplyRoomstateItem {
+	rooms, count, pageID, err := roomList(ctx, m, r, model.VRSRecroomListRequest(q), kindPlayRoom, func(rm room, calls map[string]caller) model.VRSPlayroomListReplyRoomstateItem {
 		call := calls[rm.number()]
 		domain := rm.rec.DomainMoid
 		streamjsonpath := ""

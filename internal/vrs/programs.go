@@ -24,37 +24,40 @@ import (
 // mask tells whether a program's bits pass a filter mask (0 passes all).
 func mask(filter, bits int) bool { return filter == 0 || filter&bits != 0 }
 
-// filteredPrograms returns the caller's domain's programs that pass the
-// filters common to the folder and program lists. A program is local
-// when this recording server recorded it (vrsmoid is the domain's server
-// id, or unknown); localvrs 1 keeps only those. prgtypemask filters the
-// local programs, remoteprgtypemask the others.
-func (m *Module) filteredPrograms(ctx context.Context, r *api.Request) ([]program.Program, error) {
-	if !domainSelected(r) {
+// programFilter is the program filters common to the folder and program
+// lists: the folder list's request carries all of them.
+type programFilter = model.VRSProgramFolderListRequest
+
+// filteredPrograms returns the programs of the caller's domain that pass
+// the filters f. A program is local when this recording server recorded
+// it (vrsmoid is the domain's server id, or unknown); localvrs 1 keeps
+// only those. prgtypemask filters the local programs, remoteprgtypemask
+// the others.
+func (m *Module) filteredPrograms(ctx context.Context, domain string, f programFilter) ([]program.Program, error) {
+	if !domainSelected(f.Userdomainmoid.Value, domain) {
 		return nil, nil
 	}
-	domain := r.Principal.DomainMoid
 	ps, err := program.List(ctx, m.st, domain)
 	if err != nil {
 		return nil, err
 	}
 	local := ServerID(domain)
-	skid, vrsmoid := r.Args.Query.Get("prgskid"), r.Args.Query.Get("vrsmoid")
+	skid, vrsmoid := f.Prgskid.Value, f.Vrsmoid.Value
 	out := ps[:0]
 	for _, p := range ps {
 		isLocal := p.VRSMoid() == "" || p.VRSMoid() == local
-		typeMask := queryInt(r, "prgtypemask")
+		typeMask := f.Prgtypemask.Value
 		if !isLocal {
-			if queryInt(r, "localvrs") == 1 {
+			if f.Localvrs.Value == 1 {
 				continue
 			}
-			typeMask = queryInt(r, "remoteprgtypemask")
+			typeMask = f.Remoteprgtypemask.Value
 		}
 		view := program.View(p, m.clk.Now(), 0)
 		switch {
 		case !mask(typeMask, program.Types(p)),
-			!mask(queryInt(r, "prgencmask"), view.Prgencmode),
-			!mask(queryInt(r, "prgauthmask"), view.Prgauthmode),
+			!mask(f.Prgencmask.Value, view.Prgencmode),
+			!mask(f.Prgauthmask.Value, view.Prgauthmode),
 			skid != "" && view.Prgskid != skid,
 			vrsmoid != "" && p.VRSMoid() != vrsmoid:
 			continue
@@ -68,19 +71,32 @@ func (m *Module) filteredPrograms(ctx context.Context, r *api.Request) ([]progra
 // no folder), searched by name and creation time and sorted by
 // orderindex (default: unpublished first, newest first).
 func (m *Module) programList(ctx context.Context, r *api.Request) (*model.VRSProgramListReply, error) {
-	fid := queryInt(r, "folderid")
+	var q model.VRSProgramListRequest
+	if err := q.Decode(listQuery(r)); err != nil {
+		return nil, err
+	}
+	fid := q.Folderid
 	if _, builtin := builtinFolders[fid]; !builtin {
 		r.PathParams = map[string]string{"id": strconv.Itoa(fid)}
 		if _, err := m.folderOf(ctx, r); err != nil {
 			return nil, err
 		}
 	}
-	ps, err := m.filteredPrograms(ctx, r)
+	ps, err := m.filteredPrograms(ctx, r.Principal.DomainMoid, programFilter{
+		Userdomainmoid: q.Userdomainmoid, Prgtypemask: q.Prgtypemask, Remoteprgtypemask: q.Remoteprgtypemask,
+		Localvrs: q.Localvrs, Prgencmask: q.Prgencmask, Prgauthmask: q.Prgauthmask,
+		// Seed 001 names prgskid and vrsmoid among the program and folder
+		// queries; the reference documents them for this list as reply
+		// members only, so the catalogue (and VRSProgramListRequest) has
+		// them for the folder list alone. Confer keeps reading them here
+		// as an extension, by name, as before.
+		Prgskid: optQuery(r, "prgskid"), Vrsmoid: optQuery(r, "vrsmoid"),
+	})
 	if err != nil {
 		return nil, err
 	}
 	now := m.clk.Now()
-	from, to := int64(queryInt(r, "starttime")), int64(queryInt(r, "endtime"))
+	from, to := int64(q.Starttime.Value), int64(q.Endtime.Value)
 	ip := m.serverIP(ctx)
 	var views []programView
 	for _, p := range ps {
@@ -88,15 +104,25 @@ func (m *Module) programList(ctx context.Context, r *api.Request) (*model.VRSPro
 		ct := p.CreateTime()
 		switch {
 		case fid == folderUngroup && in != 0, fid > folderUngroup && in != fid,
-			!includes(r, p.Alias()), from > 0 && ct < from, to > 0 && ct > to:
+			!includes(q.Includename.Value, p.Alias()), from > 0 && ct < from, to > 0 && ct > to:
 			continue
 		}
 		views = append(views, program.View(p, now, ip))
 	}
-	sortPrograms(views, queryInt(r, "orderindex"), queryInt(r, "desc") == 1)
-	pg := page(r)
+	sortPrograms(views, q.Orderindex.Value, q.Desc.Value == 1)
+	pg := page(q.Prgs1page, q.Pageid)
 	reply := model.VRSProgramListReply{Prgcount: len(views), Pageid: pg.ID, Prginfo: paging.Cut(views, pg.Window())}
 	return &reply, nil
+}
+
+// optQuery is a query parameter the catalogue does not name for the
+// endpoint, as a member of a generated request would hold it.
+func optQuery(r *api.Request, name string) model.Opt[string] {
+	v, ok := r.Args.Query[name]
+	if !ok || len(v) == 0 {
+		return model.Opt[string]{}
+	}
+	return model.Some(v[0])
 }
 
 type programView = model.VRSProgramListReplyPrginfoItem

@@ -261,8 +261,12 @@ func (m *Module) setLive(ctx context.Context, rm room, on int) error {
 
 // recRoomList shows the rooms with their state at now.
 func (m *Module) recRoomList(ctx context.Context, r *api.Request) (*model.VRSRecroomListReply, error) {
+	var q model.VRSRecroomListRequest
+	if err := q.Decode(listQuery(r)); err != nil {
+		return nil, err
+	}
 	now := m.clk.Now()
-	rooms, count, pageID, err := roomList(ctx, m, r, kindRecRoom, func(rm room, calls map[string]caller) model.VRSRecroomListReplyRoomstateItem {
+	rooms, count, pageID, err := roomList(ctx, m, r, q, kindRecRoom, func(rm room, calls map[string]caller) model.VRSRecroomListReplyRoomstateItem {
 		return m.recRoomView(ctx, rm, calls[rm.number()], now)
 	})
 	if err != nil {

@@ -333,11 +333,13 @@ func (m *Module) callers(ctx context.Context, domain string) (map[string]caller,
 
 // roomList pages through a domain's rooms of a kind, each shown by view;
 // roomid names one room and then the other parameters do not apply. It
-// returns the page, the count of rooms that passed and the page's id.
-func roomList[V any](ctx context.Context, m *Module, r *api.Request, kind string, view func(room, map[string]caller) V) ([]V, int, int, error) {
+// returns the page, the count of rooms that passed and the page's id. q
+// is the request of either room list (the play room list's has the same
+// members).
+func roomList[V any](ctx context.Context, m *Module, r *api.Request, q model.VRSRecroomListRequest, kind string, view func(room, map[string]caller) V) ([]V, int, int, error) {
 	var rs []room
 	var err error
-	if domainSelected(r) {
+	if domainSelected(q.Userdomainmoid.Value, r.Principal.DomainMoid) {
 		if rs, err = m.rooms(ctx, kind, r.Principal.DomainMoid); err != nil {
 			return nil, 0, 0, err
 		}
@@ -346,15 +348,15 @@ func roomList[V any](ctx context.Context, m *Module, r *api.Request, kind string
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	id := queryInt(r, "roomid")
+	id := q.Roomid.Value
 	var views []V
 	for _, rm := range rs {
-		if (id != 0 && rm.id() != id) || (id == 0 && !includes(r, rm.doc.Cfg.Roomname)) {
+		if (id != 0 && rm.id() != id) || (id == 0 && !includes(q.Includename.Value, rm.doc.Cfg.Roomname)) {
 			continue
 		}
 		views = append(views, view(rm, calls))
 	}
-	pg := page(r)
+	pg := page(q.Prgs1page, q.Pageid)
 	if id != 0 {
 		pg = paging.Page{Size: max(len(views), 1), ID: 1}
 	}

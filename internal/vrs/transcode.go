@@ -321,14 +321,18 @@ func (m *Module) taskList(ctx context.Context, r *api.Request) (*model.VRSTranst
 	if err := m.RunDue(ctx); err != nil {
 		return nil, err
 	}
+	var q model.VRSTranstaskListRequest
+	if err := q.Decode(listQuery(r)); err != nil {
+		return nil, err
+	}
 	var recs []store.Record
-	if domainSelected(r) {
+	if domainSelected(q.Userdomainmoid.Value, r.Principal.DomainMoid) {
 		var err error
 		if recs, _, err = m.st.ListRecords(ctx, store.RecordQuery{Kind: kindTask, DomainMoid: r.Principal.DomainMoid}); err != nil {
 			return nil, err
 		}
 	}
-	now, gid, state := m.clk.Now(), queryInt(r, "prggid"), queryInt(r, "state")
+	now, gid, state := m.clk.Now(), q.Prggid.Value, q.State.Value
 	var views []taskView
 	for _, rec := range recs {
 		t, err := decodeTask(rec)
@@ -338,7 +342,7 @@ func (m *Module) taskList(ctx context.Context, r *api.Request) (*model.VRSTranst
 		switch {
 		case gid != 0 && t.doc.Prggid != gid,
 			state == 3 && !isDone(t), state == 4 && isDone(t),
-			!includes(r, t.doc.Prgalias):
+			!includes(q.Includename.Value, t.doc.Prgalias):
 			continue
 		}
 		views = append(views, taskView{
@@ -347,10 +351,10 @@ func (m *Module) taskList(ctx context.Context, r *api.Request) (*model.VRSTranst
 			State: taskStates[rec.State], Taskerrno: t.doc.Taskerrno,
 		})
 	}
-	if key, ok := taskKeys[queryInt(r, "orderindex")]; ok {
-		sortBy(views, key, queryInt(r, "desc") == 1)
+	if key, ok := taskKeys[q.Orderindex.Value]; ok {
+		sortBy(views, key, q.Desc.Value == 1)
 	}
-	pg := page(r)
+	pg := page(q.Prgs1page, q.Pageid)
 	reply := model.VRSTranstaskListReply{Prgcount: len(views), Pageid: pg.ID, Taskinfo: paging.Cut(views, pg.Window())}
 	return &reply, nil
 }

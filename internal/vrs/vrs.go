@@ -14,13 +14,15 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"strconv"
+	"net/url"
 	"strings"
 
 	"github.com/confer-platform/confer/internal/api"
 	"github.com/confer-platform/confer/internal/auth"
+	"github.com/confer-platform/confer/internal/catalog"
 	"github.com/confer-platform/confer/internal/clock"
 	"github.com/confer-platform/confer/internal/engine"
+	"github.com/confer-platform/confer/internal/model"
 	"github.com/confer-platform/confer/internal/nms/node"
 	"github.com/confer-platform/confer/internal/paging"
 	"github.com/confer-platform/confer/internal/store"
@@ -79,26 +81,52 @@ func adminOnly(r *api.Request) error {
 	return wire.Errorf(CodeNoPermission, "only an administrator of the user domain may change the recording system")
 }
 
-// page reads the vrs paging parameters: prgs1page (default 20) entries a
-// page, pageid (default 1) the page, 1 first.
-func page(r *api.Request) paging.Page { return paging.ReadPage(r.Args.Query, "prgs1page", 20) }
-
-// queryInt reads an integer query parameter (0 when absent).
-func queryInt(r *api.Request, name string) int {
-	n, _ := strconv.Atoi(r.Args.Query.Get(name))
-	return n
+// listQuery is what the generated list requests decode: the query alone.
+// The lists are query-style endpoints, whose query is all validation
+// checks; a GET that carries a form body is read as before (issue 40),
+// its body ignored rather than read unchecked. An integer written with
+// spaces around it (prgs1page=+5) passes validation, but the lists read
+// it as absent before the generated requests, which trim it: it is left
+// out, so that no reply changes.
+func listQuery(r *api.Request) *wire.Args {
+	q := make(url.Values, len(r.Args.Query))
+	for name, vs := range r.Args.Query {
+		q[name] = vs
+	}
+	if r.Endpoint != nil {
+		for _, p := range r.Endpoint.Params {
+			if v := q.Get(p.Name); p.Kind == catalog.Int && strings.TrimSpace(v) != v {
+				delete(q, p.Name)
+			}
+		}
+	}
+	return &wire.Args{Query: q}
 }
 
-// domainSelected tells whether the userdomainmoid filter (comma-separated
-// moids; default all user domains) admits the caller's domain: nobody
-// sees another domain's recording system.
-func domainSelected(r *api.Request) bool {
-	v := strings.TrimSpace(r.Args.Query.Get("userdomainmoid"))
+// page is the page a vrs list asks for: size (prgs1page) entries a page,
+// default 20, and the page id (pageid), default 1, the first; a value
+// that is not positive is its default, as paging.ReadPage reads it.
+func page(size, id model.Opt[int]) paging.Page {
+	p := paging.Page{Size: 20, ID: 1}
+	if size.Value > 0 {
+		p.Size = size.Value
+	}
+	if id.Value > 0 {
+		p.ID = id.Value
+	}
+	return p
+}
+
+// domainSelected tells whether the userdomainmoid filter moids
+// (comma-separated; empty, all user domains) admits the caller's domain:
+// nobody sees another domain's recording system.
+func domainSelected(moids, domain string) bool {
+	v := strings.TrimSpace(moids)
 	if v == "" {
 		return true
 	}
 	for _, d := range strings.Split(v, ",") {
-		if strings.TrimSpace(d) == r.Principal.DomainMoid {
+		if strings.TrimSpace(d) == domain {
 			return true
 		}
 	}
@@ -106,9 +134,8 @@ func domainSelected(r *api.Request) bool {
 }
 
 // includes tells whether name contains the includename search, ignoring case.
-func includes(r *api.Request, name string) bool {
-	s := r.Args.Query.Get("includename")
-	return s == "" || strings.Contains(strings.ToLower(name), strings.ToLower(s))
+func includes(search, name string) bool {
+	return search == "" || strings.Contains(strings.ToLower(name), strings.ToLower(search))
 }
 
 // ipInt is an IPv4 address as the reference's integers (127.0.0.1 is
