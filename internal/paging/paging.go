@@ -56,22 +56,10 @@ func Read(q url.Values, rule Rule) Window {
 	return w
 }
 
-// Page is a vrs list's page: Size entries a page, ID the page (1 first).
+// Page is a vrs list's page: Size entries a page, ID the page (1 first);
+// vrs reads it from its generated list requests (vrs.page).
 type Page struct {
 	Size, ID int
-}
-
-// ReadPage reads a vrs page: sizeParam (default defSize) entries a page and
-// pageid (default 1); a value that is not a positive number is its default.
-func ReadPage(q url.Values, sizeParam string, defSize int) Page {
-	p := Page{Size: defSize, ID: 1}
-	if n, err := strconv.Atoi(q.Get(sizeParam)); err == nil && n > 0 {
-		p.Size = n
-	}
-	if n, err := strconv.Atoi(q.Get("pageid")); err == nil && n > 0 {
-		p.ID = n
-	}
-	return p
 }
 
 // Window is the rows of the page; huge ids and sizes do not overflow.

@@ -61,22 +61,20 @@ func TestCut(t *testing.T) {
 func TestPages(t *testing.T) {
 	xs := []int{0, 1, 2, 3, 4}
 	cases := []struct {
-		query string
-		want  string
+		page Page
+		want string
 	}{
-		{"", "[0 1 2 3 4]"},
-		{"size=2&pageid=2", "[2 3]"},
-		{"size=2&pageid=3", "[4]"},
-		{"size=2&pageid=4", "[]"},
-		{"size=0&pageid=-1", "[0 1 2 3 4]"},
-		{fmt.Sprintf("size=%d&pageid=%d", math.MaxInt, math.MaxInt), "[]"},
-		{fmt.Sprintf("size=3&pageid=%d", math.MaxInt), "[]"},
+		{Page{Size: 20, ID: 1}, "[0 1 2 3 4]"},
+		{Page{Size: 2, ID: 2}, "[2 3]"},
+		{Page{Size: 2, ID: 3}, "[4]"},
+		{Page{Size: 2, ID: 4}, "[]"},
+		{Page{Size: 0, ID: 1}, "[]"},
+		{Page{Size: math.MaxInt, ID: math.MaxInt}, "[]"},
+		{Page{Size: 3, ID: math.MaxInt}, "[]"},
 	}
 	for _, c := range cases {
-		q, _ := url.ParseQuery(c.query)
-		p := ReadPage(q, "size", 20)
-		if got := fmt.Sprint(Cut(xs, p.Window())); got != c.want {
-			t.Errorf("page %q (%+v) = %s, want %s", c.query, p, got, c.want)
+		if got := fmt.Sprint(Cut(xs, c.page.Window())); got != c.want {
+			t.Errorf("page %+v = %s, want %s", c.page, got, c.want)
 		}
 	}
 }

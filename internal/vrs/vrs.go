@@ -105,7 +105,8 @@ func listQuery(r *api.Request) *wire.Args {
 
 // page is the page a vrs list asks for: size (prgs1page) entries a page,
 // default 20, and the page id (pageid), default 1, the first; a value
-// that is not positive is its default, as paging.ReadPage reads it.
+// that is not positive is its default (as the query was read before the
+// lists decoded their requests, TestListPagingEdges).
 func page(size, id model.Opt[int]) paging.Page {
 	p := paging.Page{Size: 20, ID: 1}
 	if size.Value > 0 {
