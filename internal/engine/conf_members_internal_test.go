@@ -2,7 +2,10 @@ package engine
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
+
+	"github.com/confer-platform/confer/internal/racetest"
 
 	"github.com/confer-platform/confer/internal/store"
 )
@@ -95,7 +98,89 @@ func TestConferenceSettersWriteTheServersForm(t *testing.T) {
 		t.Errorf("stored\n %s\nwant\n %s", got, want)
 	}
 	c.SetPassword("")
-	if c.Password() != "" || c.intMember("need_password") != 0 || c.Bitrate() != 1024 || c.Name() != "a<b" {
-		t.Errorf("password %q need_password %d bitrate %d name %q", c.Password(), c.intMember("need_password"), c.Bitrate(), c.Name())
+	if c.Password() != "" || integer(c.Doc.NeedPassword, c.Doc.Extra, "need_password") != 0 || c.Bitrate() != 1024 || c.Name() != "a<b" {
+		t.Errorf("password %q need_password %d bitrate %d name %q", c.Password(), integer(c.Doc.NeedPassword, c.Doc.Extra, "need_password"), c.Bitrate(), c.Name())
+	}
+}
+
+// TestConferenceSettersAsSetKept: a setter writing the field directly
+// leaves the document as the by-name write record.SetKept made (the same
+// fields, kept members and stored bytes), over a member of another form,
+// for strings JSON escapes or rewrites (invalid UTF-8 reads back as
+// U+FFFD), and for members no field declares; the readers then give the
+// value written (a call setting stored as a string still reads 0, as num
+// read it).
+func TestConferenceSettersAsSetKept(t *testing.T) {
+	base := `{"bitrate":"2048","end_time":1,"force_broadcast":"1","name":7,"need_password":null,"x_kept":[1,"a"]}`
+	strs := map[string]func(*Conference, string){"name": (*Conference).SetName, "meeting_id": (*Conference).SetMeetingID,
+		"meeting_room_name": (*Conference).SetMeetingRoomName, "end_time": (*Conference).SetEndTimeText,
+		"start_time": (*Conference).SetStartTimeText, DocStartPending: (*Conference).setStartPending}
+	ints := map[string]func(*Conference, int){"bitrate": (*Conference).SetBitrate, "duration": (*Conference).SetDuration,
+		"force_broadcast": (*Conference).SetForceBroadcast, "superior_cascade": (*Conference).SetSuperiorCascade,
+		"max_join_mt": (*Conference).SetMaxJoinMt, "mix_enable": (*Conference).SetMixEnable}
+	same := func(name string, typed, byName Conference) {
+		t.Helper()
+		got, _, err1 := encodeConf(typed)
+		want, _, err2 := encodeConf(byName)
+		if err1 != nil || err2 != nil || string(got) != string(want) || !reflect.DeepEqual(typed.Doc, byName.Doc) {
+			t.Errorf("%s: written %s (%v), by name %s (%v)", name, got, err1, want, err2)
+		}
+	}
+	for name, set := range strs {
+		for _, v := range []string{"a", "a<b&\u2028", "bad\xffutf8\xfe", ""} {
+			typed, _ := decode(store.Record{Data: []byte(base)})
+			byName, _ := decode(store.Record{Data: []byte(base)})
+			set(&typed, v)
+			if name == DocStartPending && v == "" {
+				delete(byName.Doc.Extra, name)
+			} else {
+				byName.setMember(name, v)
+			}
+			same(name, typed, byName)
+			var read string
+			if typed.Member(name, &read); read != string([]rune(v)) {
+				t.Errorf("%s = %q, want %q", name, read, v)
+			}
+		}
+	}
+	for name, set := range ints {
+		for _, v := range []int{0, 1, -7, 1 << 40} {
+			typed, _ := decode(store.Record{Data: []byte(base)})
+			byName, _ := decode(store.Record{Data: []byte(base)})
+			set(&typed, v)
+			byName.setMember(name, v)
+			same(name, typed, byName)
+		}
+	}
+	c, _ := decode(store.Record{Data: []byte(base)})
+	c.SetName("bad\xff")
+	c.SetForceBroadcast(3)
+	c.SetPassword("pw")
+	if n, ok := c.NameString(); !ok || n != "bad\ufffd" || c.Name() != n || c.nameString() != n || c.ForceBroadcast() != 3 ||
+		integer(c.Doc.NeedPassword, c.Doc.Extra, "need_password") != 1 || ConfOf(c).Bitrate != 0 || c.Bitrate() != 2048 {
+		t.Errorf("name %q %v force_broadcast %d need_password %d call bitrate %d", n, ok, c.ForceBroadcast(),
+			integer(c.Doc.NeedPassword, c.Doc.Extra, "need_password"), ConfOf(c).Bitrate)
+	}
+	c.SetBitrate(512)
+	if ConfOf(c).Bitrate != 512 || c.Bitrate() != 512 {
+		t.Errorf("bitrate %d, call bitrate %d", c.Bitrate(), ConfOf(c).Bitrate)
+	}
+}
+
+// TestConferenceAccessorsAllocateNothing: reading the common members of
+// a decoded conference allocates nothing (they are its fields).
+func TestConferenceAccessorsAllocateNothing(t *testing.T) {
+	racetest.Skip(t, "allocation counts differ under -race")
+	c, err := decode(store.Record{Data: []byte(`{"bitrate":2048,"call_mode":2,"conf_type":0,"end_time":"e","max_join_mt":8,` +
+		`"meeting_id":"m","name":"n","start_time":"s","user_domain_name":"d"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := testing.AllocsPerRun(100, func() {
+		_ = len(c.Name()) + len(c.MeetingID()) + len(c.StartTimeText()) + len(c.EndTimeText()) + len(c.UserDomainName()) +
+			c.Bitrate() + c.ConfType() + c.Ports() + ConfOf(c).CallMode + c.MixEnable()
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per read", n)
 	}
 }

@@ -16,11 +16,11 @@ func ConfOf(c Conference) Conf {
 	return Conf{
 		DomainMoid:   c.Rec.DomainMoid,
 		ConfID:       c.ID(),
-		CallMode:     c.callInt("call_mode"),
-		CallTimes:    c.callInt("call_times"),
-		CallInterval: time.Duration(c.callInt("call_interval")) * time.Second,
-		MaxJoinMt:    c.callInt("max_join_mt"),
-		Bitrate:      c.callInt("bitrate"),
+		CallMode:     callInt(c.Doc.CallMode, c.Doc.Extra, "call_mode"),
+		CallTimes:    callInt(c.Doc.CallTimes, c.Doc.Extra, "call_times"),
+		CallInterval: time.Duration(callInt(c.Doc.CallInterval, c.Doc.Extra, "call_interval")) * time.Second,
+		MaxJoinMt:    callInt(c.Doc.MaxJoinMt, c.Doc.Extra, "max_join_mt"),
+		Bitrate:      callInt(c.Doc.Bitrate, c.Doc.Extra, "bitrate"),
 		Version:      c.Rec.Version,
 	}
 }

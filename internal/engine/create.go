@@ -102,7 +102,7 @@ func (s *Conferences) admitInsert(ctx context.Context, ports int, rec store.Reco
 // conferences are skipped.
 func (s *Conferences) insert(ctx context.Context, rec store.Record, c Conference, number string) (Conference, error) {
 	put := func(id string) (Conference, error) {
-		c.setMember("conf_id", id)
+		c.setStr(&c.Doc.ConfID, "conf_id", id)
 		data, err := c.Doc.encode()
 		if err != nil {
 			return Conference{}, err

@@ -148,7 +148,7 @@ func (e *Engine) keepHistory(ctx context.Context, c Conference) {
 		return
 	}
 	now := e.clk.Now()
-	h := History{ID: historyID(conf.ConfID, now), ConfID: conf.ConfID, Name: c.stringMember("name"),
+	h := History{ID: historyID(conf.ConfID, now), ConfID: conf.ConfID, Name: c.nameString(),
 		CreatorMoid: c.Rec.OwnerMoid, CreatorName: c.CreatorName(), End: now, Calls: []Call{}}
 	h.Start = startOf(c)
 	for _, rec := range recs {
@@ -195,7 +195,7 @@ func historyID(confID string, end time.Time) string {
 // startOf is a conference's start time (start_time, ISO 8601), or its
 // record's creation when unreadable.
 func startOf(c Conference) time.Time {
-	if t, err := record.ParseTime(c.stringMember("start_time")); err == nil {
+	if t, err := record.ParseTime(c.startTimeString()); err == nil {
 		return t
 	}
 	return c.Rec.CreatedAt

@@ -94,7 +94,10 @@ func keepTyped(sv reflect.Value, byName map[string][]int, k string, raw []byte, 
 
 // KeptMember is the member k of a document DecodeKept read (v points to
 // its struct, extra its kept members): its JSON as EncodeKept writes it,
-// false when it is absent.
+// false when it is absent. It finds k's field by its JSON tag, for a
+// caller whose member names come from a table or whose members are read
+// whole as JSON (engine.Conference.Member); a reader of a known member
+// reads its field.
 func KeptMember(v any, extra map[string]json.RawMessage, k string) (json.RawMessage, bool) {
 	sv := reflect.ValueOf(v).Elem()
 	if i, ok := keptFields(sv.Type())[k]; ok {
@@ -127,15 +130,6 @@ func SetKept(v any, extra map[string]json.RawMessage, k string, raw []byte) (map
 	}
 	extra[k] = bytes.Clone(c)
 	return extra, nil
-}
-
-// DropKept removes the member k of such a document.
-func DropKept(v any, extra map[string]json.RawMessage, k string) {
-	sv := reflect.ValueOf(v).Elem()
-	if i, ok := keptFields(sv.Type())[k]; ok {
-		sv.FieldByIndex(i).SetZero()
-	}
-	delete(extra, k)
 }
 
 // members calls f with each member of the JSON object data (valid JSON)
