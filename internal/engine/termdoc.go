@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -95,19 +94,7 @@ func encodeTermDoc(d TermDoc, own TerminalOwn) ([]byte, error) {
 
 // kept is the kept member name decoded as the map document held it
 // (numbers as json.Number), nil when there is none.
-func (d *TermDoc) kept(name string) any {
-	raw, ok := d.Extra[name]
-	if !ok {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil
-	}
-	return v
-}
+func (d *TermDoc) kept(name string) any { return keptValue(d.Extra[name]) }
 
 // intOf reads an integer member as record.Int reads the map document: its
 // field when set, else the kept member of another form ("1", 2.0), 0 when
